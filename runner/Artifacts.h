@@ -1,0 +1,28 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace runner {
+
+// Collects the regular files below a run's output directory, oldest first (modification time, then name), so the
+// order in which a program produced its figures is preserved.
+class ArtifactCollector final
+{
+public:
+    using Sink = std::function<void(const std::string &name, const std::string &data)>;
+
+    ArtifactCollector(std::string directory, std::uint64_t maxArtifacts, std::uint64_t maxArtifactBytes);
+
+    // Hands every artifact within the limits to `sink`, one at a time so only one file is in memory, and returns
+    // how many files were dropped for exceeding them (or for vanishing while being read).
+    std::uint64_t collect(const Sink &sink) const;
+
+private:
+    std::string m_directory;
+    std::uint64_t m_maxArtifacts;
+    std::uint64_t m_maxArtifactBytes;
+};
+
+} // namespace runner

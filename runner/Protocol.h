@@ -1,0 +1,80 @@
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace runner {
+
+// Version announced in the `ready` message; see PROTOCOL.md.
+inline constexpr int protocolVersion = 1;
+
+struct FileSpec final
+{
+    std::string path; // relative to the workdir, already checked by isSafeRelativePath()
+    std::string data; // decoded bytes
+    unsigned mode = 0644;
+};
+
+struct StepSpec final
+{
+    std::string name;
+    std::vector<std::string> argv;
+};
+
+struct RunRequest final
+{
+    std::string id;
+    std::string workdir;
+    std::vector<FileSpec> files;
+    std::vector<StepSpec> steps;
+    std::vector<std::string> env; // "KEY=VALUE", ready for execve()
+    std::string pathVariable;     // the request's own PATH, used to look up argv[0]
+    bool hasPathVariable = false;
+    std::uint64_t timeoutMs = 30000;
+    std::uint64_t maxOutputBytes = 1024 * 1024;
+    std::string outputDir; // empty: no artifacts are collected
+    std::uint64_t maxArtifactBytes = 10 * 1024 * 1024;
+    std::uint64_t maxArtifacts = 32;
+    bool keepFiles = false;
+};
+
+enum class Operation
+{
+    Run,
+    Cancel,
+    Ping,
+};
+
+struct Request final
+{
+    Operation operation = Operation::Ping;
+    std::string id;
+    RunRequest run; // only filled for Operation::Run
+};
+
+// A request that cannot be carried out. Carries the request's id when one could be read so the error reaches the
+// right run, and whether it was a `run`, because then the host also waits for a `done`.
+class ProtocolError final : public std::runtime_error
+{
+public:
+    ProtocolError(std::string id, bool isRun, const std::string &message);
+
+    const std::string &id() const { return m_id; }
+    bool isRun() const { return m_isRun; }
+
+private:
+    std::string m_id;
+    bool m_isRun;
+};
+
+// Parses and validates one request line completely, so that a run is refused before it touches the workdir.
+// Throws ProtocolError.
+Request parseRequest(std::string_view line);
+
+// True for a non-empty relative path without `..` components that names something below the directory.
+bool isSafeRelativePath(std::string_view path);
+
+} // namespace runner

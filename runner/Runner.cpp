@@ -1,0 +1,551 @@
+#include "Runner.h"
+
+#include "Artifacts.h"
+#include "Base64.h"
+#include "StepProcess.h"
+#include "Workspace.h"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <climits>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <malloc.h>
+#include <nlohmann/json.hpp>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace runner {
+
+// Ordered so every message starts with "ev", which keeps the stream readable when debugging.
+using json = nlohmann::ordered_json;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Output is forwarded as it arrives, in messages of at most this many bytes (before base64).
+constexpr std::size_t outputChunkBytes = 64 * 1024;
+// After a step's process exits, background processes it left behind may keep its output pipes open; give them
+// this long to close before moving on, so output written just before exit is never lost.
+constexpr auto outputGracePeriod = std::chrono::milliseconds(100);
+// A process stuck in the kernel can survive SIGKILL for a while; it must not hang the runner forever.
+constexpr auto reapTimeout = std::chrono::seconds(5);
+// Larger timeouts would overflow the clock arithmetic; ten years is "no timeout" in practice.
+constexpr std::uint64_t maxTimeoutMs = 10ULL * 365 * 24 * 3600 * 1000;
+// glibc's execvp() default when PATH is unset, extended by /usr/local/bin like most distributions' PATH.
+constexpr const char *defaultSearchPath = "/usr/local/bin:/usr/bin:/bin";
+
+int millisecondsUntil(Clock::time_point target)
+{
+    const auto remaining = target - Clock::now();
+    if (remaining <= Clock::duration::zero()) {
+        return 0;
+    }
+    // Round up: waking a little early would only spin once more, waking late never happens this way.
+    const auto milliseconds = std::chrono::ceil<std::chrono::milliseconds>(remaining).count();
+    return static_cast<int>(std::min<std::int64_t>(milliseconds, INT_MAX));
+}
+
+std::int64_t elapsedMs(Clock::time_point start, Clock::time_point end)
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(end - start).count();
+}
+
+std::int64_t toMs(const timeval &time)
+{
+    return static_cast<std::int64_t>(time.tv_sec) * 1000 + time.tv_usec / 1000;
+}
+
+int exitCodeOf(int status)
+{
+    if (WIFEXITED(status)) {
+        return WEXITSTATUS(status);
+    }
+    if (WIFSIGNALED(status)) {
+        return 128 + WTERMSIG(status);
+    }
+    return -1;
+}
+
+void logDiagnostic(const std::string &message)
+{
+    std::fprintf(stderr, "llm-sandbox-runner: %s\n", message.c_str());
+}
+
+} // namespace
+
+const char *toString(EndReason reason)
+{
+    switch (reason) {
+    case EndReason::Exit:
+        return "exit";
+    case EndReason::Timeout:
+        return "timeout";
+    case EndReason::Oom:
+        return "oom";
+    case EndReason::OutputLimit:
+        return "output_limit";
+    case EndReason::Cancelled:
+        return "cancelled";
+    case EndReason::Error:
+        return "error";
+    }
+    return "error";
+}
+
+Runner::Runner(RunnerOptions options)
+    : m_options(options), m_writer(STDOUT_FILENO), m_reader(STDIN_FILENO, options.maxLineBytes),
+      m_outputBuffer(outputChunkBytes)
+{}
+
+int Runner::exec()
+{
+    m_writer.send({{"ev", "ready"}, {"version", protocolVersion}});
+    while (!m_shutdown) {
+        if (!m_queue.empty()) {
+            RunRequest run = std::move(m_queue.front());
+            m_queue.pop_front();
+            executeRun(run);
+            continue;
+        }
+        std::array<pollfd, 2> fds{{{m_signals.fd(), POLLIN, 0}, {m_reader.fd(), POLLIN, 0}}};
+        if (::poll(fds.data(), fds.size(), -1) < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            logDiagnostic(std::string("poll failed: ") + std::strerror(errno));
+            break;
+        }
+        if (fds[0].revents != 0) {
+            handleSignals(nullptr);
+        }
+        if (fds[1].revents != 0) {
+            m_reader.readAvailable();
+            processInput(nullptr);
+        }
+    }
+    killLeftoverProcesses({});
+    return 0;
+}
+
+void Runner::processInput(ActiveRun *active)
+{
+    while (const std::optional<LineReader::Line> line = m_reader.nextLine()) {
+        handleLine(*line, active);
+    }
+    if (m_reader.finished()) {
+        requestShutdown(active);
+    }
+}
+
+void Runner::handleLine(const LineReader::Line &line, ActiveRun *active)
+{
+    if (line.tooLong) {
+        m_writer.sendError({}, "request line longer than " + std::to_string(m_reader.maxLineBytes()) + " bytes");
+        return;
+    }
+    if (line.text.find_first_not_of(" \t") == std::string::npos) {
+        return;
+    }
+    try {
+        Request request = parseRequest(line.text);
+        switch (request.operation) {
+        case Operation::Ping:
+            m_writer.send({{"ev", "pong"}});
+            break;
+        case Operation::Cancel:
+            handleCancel(request.id, active);
+            break;
+        case Operation::Run:
+            // Runs execute one at a time; one that arrives during another waits its turn.
+            m_queue.push_back(std::move(request.run));
+            break;
+        }
+    } catch (const ProtocolError &error) {
+        m_writer.sendError(error.id(), error.what());
+        if (error.isRun()) {
+            // The host waits for the `done` of every run it started, refused ones included.
+            RunSummary summary;
+            summary.exitCode = -1;
+            summary.reason = EndReason::Error;
+            sendDone(error.id(), summary);
+        }
+    } catch (const std::exception &error) {
+        // E.g. bad_alloc for an absurd request; the runner itself must keep going.
+        m_writer.sendError({}, std::string("cannot handle request: ") + error.what());
+    }
+}
+
+void Runner::handleCancel(const std::string &id, ActiveRun *active)
+{
+    if (active && active->request->id == id) {
+        active->cancelRequested = true;
+        if (active->process) {
+            killStep(*active, EndReason::Cancelled);
+        }
+        return;
+    }
+    const auto queued =
+        std::find_if(m_queue.begin(), m_queue.end(), [&id](const RunRequest &run) { return run.id == id; });
+    if (queued != m_queue.end()) {
+        m_queue.erase(queued);
+        RunSummary summary;
+        summary.exitCode = -1;
+        summary.reason = EndReason::Cancelled;
+        sendDone(id, summary);
+    }
+    // Otherwise the cancel crossed the run's `done` on the wire; there is nothing left to cancel.
+}
+
+void Runner::requestShutdown(ActiveRun *active)
+{
+    m_shutdown = true;
+    if (active) {
+        active->cancelRequested = true;
+        if (active->process) {
+            killStep(*active, EndReason::Cancelled);
+        }
+    }
+}
+
+void Runner::handleSignals(ActiveRun *active)
+{
+    if (m_signals.drain().terminate) {
+        requestShutdown(active);
+    }
+    reapChildren();
+}
+
+void Runner::executeRun(RunRequest &run)
+{
+    ActiveRun active;
+    active.request = &run;
+    active.deadline = Clock::now() + std::chrono::milliseconds(std::min(run.timeoutMs, maxTimeoutMs));
+    RunSummary summary;
+    bool completed = false;
+    try {
+        executeRunUnchecked(run, active, summary);
+        completed = true;
+    } catch (const std::exception &error) {
+        // Workspace preparation failures end up here (bad workdir, undeletable leftovers, unwritable files).
+        m_writer.sendError(run.id, error.what());
+        summary.reason = EndReason::Error;
+        summary.exitCode = -1;
+    }
+    active.process = nullptr;
+    m_stepPid = -1;
+
+    killLeftoverProcesses(active.processGroups);
+    if (completed && !m_shutdown) {
+        sendArtifacts(run, summary);
+    }
+    summary.outputTruncated = active.outputTruncated;
+    sendDone(run.id, summary);
+}
+
+void Runner::executeRunUnchecked(RunRequest &run, ActiveRun &active, RunSummary &summary)
+{
+    Workspace workspace(run.workdir);
+    workspace.prepare(run.keepFiles, run.outputDir);
+    std::size_t fileBytes = 0;
+    for (const FileSpec &file : run.files) {
+        workspace.writeFile(file);
+        fileBytes += file.data.size();
+    }
+    // A step's max_rss_kb starts from the runner's resident size at fork() (the kernel keeps the high-water mark
+    // across execve), so large file payloads must be gone from memory before the first step is forked.
+    std::vector<FileSpec>().swap(run.files);
+    if (fileBytes > 1024 * 1024) {
+        ::malloc_trim(0);
+    }
+
+    for (std::size_t i = 0; i < run.steps.size(); ++i) {
+        const StepSpec &step = run.steps[i];
+        const bool isLast = i + 1 == run.steps.size();
+        if (active.cancelRequested || m_shutdown || Clock::now() >= active.deadline) {
+            // Nothing of this step ran, so there is no exit status to report.
+            summary.reason = Clock::now() >= active.deadline ? EndReason::Timeout : EndReason::Cancelled;
+            summary.exitCode = -1;
+            return;
+        }
+
+        StepResult result = runStep(run, step, active);
+        if (result.reason == EndReason::Exit && active.outputTruncated) {
+            // The cap was hit by a background process after the step's own process had exited.
+            result.reason = EndReason::OutputLimit;
+        } else if (result.reason == EndReason::Exit && active.cancelRequested) {
+            result.reason = EndReason::Cancelled;
+        }
+        m_writer.send({{"ev", "step"},
+                       {"id", run.id},
+                       {"step", step.name},
+                       {"exit_code", result.exitCode},
+                       {"wall_ms", result.wallMs},
+                       {"cpu_ms", result.cpuMs},
+                       {"max_rss_kb", result.maxRssKb}});
+        summary.exitCode = result.exitCode;
+        summary.wallMs += result.wallMs;
+        summary.cpuMs += result.cpuMs;
+        summary.maxRssKb = std::max(summary.maxRssKb, result.maxRssKb);
+        if (result.reason != EndReason::Exit || result.exitCode != 0) {
+            summary.reason = result.reason;
+            if (!isLast) {
+                summary.failedStep = step.name;
+            }
+            return;
+        }
+    }
+}
+
+Runner::StepResult Runner::runStep(const RunRequest &run, const StepSpec &step, ActiveRun &active)
+{
+    StepResult result;
+    const std::optional<std::uint64_t> oomKillsBefore = m_oom.killCount();
+    const Clock::time_point start = Clock::now();
+
+    std::optional<StepProcess> process;
+    try {
+        process.emplace(StepProcess::spawn(
+            {step.argv, run.env, run.hasPathVariable ? run.pathVariable : defaultSearchPath, run.workdir}));
+    } catch (const SpawnError &error) {
+        m_writer.sendError(run.id, "step '" + step.name + "': " + error.what());
+        result.exitCode = 127;
+        result.reason = EndReason::Error;
+        result.wallMs = elapsedMs(start, Clock::now());
+        return result;
+    }
+
+    // Whatever happens below, the runner must not keep pointing at this step once it is over.
+    struct StepScope final
+    {
+        Runner &runner;
+        ActiveRun &active;
+        ~StepScope()
+        {
+            active.process = nullptr;
+            runner.m_stepPid = -1;
+        }
+    } scope{*this, active};
+    active.processGroups.push_back(process->pid());
+    active.process = &*process;
+    active.killReason.reset();
+    m_stepPid = process->pid();
+    m_stepStatus.reset();
+
+    std::optional<Clock::time_point> exitTime;
+    while (true) {
+        const Clock::time_point now = Clock::now();
+        if (m_stepStatus && !exitTime) {
+            exitTime = now;
+        }
+        if (exitTime && (!process->hasOpenStreams() || now >= *exitTime + outputGracePeriod)) {
+            break;
+        }
+        if (!exitTime && !active.killReason && now >= active.deadline) {
+            killStep(active, EndReason::Timeout);
+        }
+
+        int timeout = -1; // after a kill only the child's exit is awaited
+        if (exitTime) {
+            timeout = millisecondsUntil(*exitTime + outputGracePeriod);
+        } else if (!active.killReason) {
+            timeout = millisecondsUntil(active.deadline);
+        }
+        std::array<pollfd, 4> fds{{
+            {m_signals.fd(), POLLIN, 0},
+            {m_reader.endOfFile() ? -1 : m_reader.fd(), POLLIN, 0},
+            {process->fd(StepProcess::Stdout), POLLIN, 0},
+            {process->fd(StepProcess::Stderr), POLLIN, 0},
+        }};
+        if (::poll(fds.data(), fds.size(), timeout) < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            logDiagnostic(std::string("poll failed: ") + std::strerror(errno));
+            killStep(active, EndReason::Error);
+            ::poll(nullptr, 0, 10); // do not spin if poll() keeps failing
+            reapChildren();
+            continue;
+        }
+        if (fds[0].revents != 0) {
+            handleSignals(&active);
+        }
+        if (fds[1].revents != 0) {
+            m_reader.readAvailable();
+            processInput(&active);
+        }
+        for (const auto stream : {StepProcess::Stdout, StepProcess::Stderr}) {
+            if (fds[2 + stream].revents != 0 && process->fd(stream) >= 0) {
+                forwardOutput(active, step.name, stream);
+            }
+        }
+    }
+
+    const int status = *m_stepStatus;
+    result.exitCode = exitCodeOf(status);
+    result.wallMs = elapsedMs(start, *exitTime);
+    result.cpuMs = toMs(m_stepUsage.ru_utime) + toMs(m_stepUsage.ru_stime);
+    result.maxRssKb = m_stepUsage.ru_maxrss;
+    if (active.killReason) {
+        result.reason = *active.killReason;
+    } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+        // Only a SIGKILL the runner did not send can be the OOM killer, and only if the cgroup counted one.
+        const std::optional<std::uint64_t> oomKillsAfter = m_oom.killCount();
+        if (oomKillsBefore && oomKillsAfter && *oomKillsAfter > *oomKillsBefore) {
+            result.reason = EndReason::Oom;
+        }
+    }
+    return result;
+}
+
+void Runner::killStep(ActiveRun &active, EndReason reason)
+{
+    // The first reason wins (a timeout stays a timeout even if a cancel follows), and a step that already exited
+    // on its own keeps its own exit reason.
+    if (!active.killReason && !m_stepStatus) {
+        active.killReason = reason;
+    }
+    if (active.process) {
+        active.process->killGroup();
+    }
+}
+
+void Runner::forwardOutput(ActiveRun &active, const std::string &stepName, int stream)
+{
+    StepProcess &process = *active.process;
+    const auto which = static_cast<StepProcess::Stream>(stream);
+    const ssize_t count = ::read(process.fd(which), m_outputBuffer.data(), m_outputBuffer.size());
+    if (count < 0) {
+        if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK) {
+            process.closeStream(which);
+        }
+        return;
+    }
+    if (count == 0) {
+        process.closeStream(which);
+        return;
+    }
+    if (active.outputTruncated) {
+        return; // keep draining so the writers are not blocked, but forward nothing past the cap
+    }
+
+    auto size = static_cast<std::uint64_t>(count);
+    const std::uint64_t remaining = active.request->maxOutputBytes - active.outputBytes;
+    if (size > remaining) {
+        size = remaining;
+        active.outputTruncated = true;
+    }
+    if (size > 0) {
+        m_writer.send({{"ev", "output"},
+                       {"id", active.request->id},
+                       {"step", stepName},
+                       {"stream", which == StepProcess::Stdout ? "stdout" : "stderr"},
+                       {"data", base64Encode({m_outputBuffer.data(), static_cast<std::size_t>(size)})}});
+        active.outputBytes += size;
+    }
+    if (active.outputTruncated) {
+        killStep(active, EndReason::OutputLimit);
+    }
+}
+
+void Runner::sendArtifacts(const RunRequest &run, RunSummary &summary)
+{
+    if (run.outputDir.empty()) {
+        return;
+    }
+    try {
+        const ArtifactCollector collector(Workspace(run.workdir).resolve(run.outputDir), run.maxArtifacts,
+                                          run.maxArtifactBytes);
+        summary.artifactsDropped = collector.collect([&](const std::string &name, const std::string &data) {
+            m_writer.send({{"ev", "artifact"},
+                           {"id", run.id},
+                           {"name", name},
+                           {"size", data.size()},
+                           {"data", base64Encode(data)}});
+        });
+    } catch (const std::exception &error) {
+        m_writer.sendError(run.id, std::string("cannot collect artifacts: ") + error.what());
+    }
+}
+
+void Runner::sendDone(const std::string &id, const RunSummary &summary)
+{
+    m_writer.send({{"ev", "done"},
+                   {"id", id},
+                   {"exit_code", summary.exitCode},
+                   {"reason", toString(summary.reason)},
+                   {"failed_step", summary.failedStep ? json(*summary.failedStep) : json(nullptr)},
+                   {"wall_ms", summary.wallMs},
+                   {"cpu_ms", summary.cpuMs},
+                   {"max_rss_kb", summary.maxRssKb},
+                   {"output_truncated", summary.outputTruncated},
+                   {"artifacts_dropped", summary.artifactsDropped}});
+}
+
+bool Runner::reapChildren()
+{
+    while (true) {
+        int status = 0;
+        rusage usage{};
+        const pid_t pid = ::wait4(-1, &status, WNOHANG, &usage);
+        if (pid < 0 && errno == EINTR) {
+            continue;
+        }
+        if (pid < 0) {
+            return false; // ECHILD: no children left at all
+        }
+        if (pid == 0) {
+            return true;
+        }
+        if (pid == m_stepPid) {
+            m_stepStatus = status;
+            m_stepUsage = usage;
+        }
+        // Any other pid is an orphan reparented to us (we are PID 1 or a subreaper); reaping is all it needs.
+    }
+}
+
+void Runner::killLeftoverProcesses(const std::vector<pid_t> &processGroups)
+{
+    if (m_options.isInit) {
+        // Reaches daemons that left the step's process group with setsid() as well.
+        ::kill(-1, SIGKILL);
+    } else {
+        for (const pid_t group : processGroups) {
+            ::kill(-group, SIGKILL);
+        }
+    }
+
+    // Wait until the killed processes are gone, so none of them outlives the run's `done`.
+    const Clock::time_point deadline = Clock::now() + reapTimeout;
+    while (true) {
+        const bool haveChildren = reapChildren();
+        bool remaining = false;
+        if (m_options.isInit) {
+            remaining = haveChildren;
+        } else {
+            remaining = std::any_of(processGroups.begin(), processGroups.end(),
+                                    [](pid_t group) { return ::kill(-group, 0) == 0; });
+        }
+        if (!remaining) {
+            return;
+        }
+        const int timeout = millisecondsUntil(deadline);
+        if (timeout == 0) {
+            logDiagnostic("some processes survived SIGKILL; continuing without them");
+            return;
+        }
+        // Members of a killed group may be reaped by someone else and send us no SIGCHLD; re-check regularly.
+        pollfd fd{m_signals.fd(), POLLIN, 0};
+        ::poll(&fd, 1, std::min(timeout, 10));
+        if (fd.revents != 0 && m_signals.drain().terminate) {
+            m_shutdown = true;
+        }
+    }
+}
+
+} // namespace runner

@@ -1,0 +1,119 @@
+#pragma once
+
+#include "LineReader.h"
+#include "MessageWriter.h"
+#include "OomMonitor.h"
+#include "Protocol.h"
+#include "SignalMonitor.h"
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <sys/resource.h>
+#include <vector>
+
+namespace runner {
+
+class StepProcess;
+
+// Why a run (or step) ended; the spelling of each value is part of the protocol (`done.reason`).
+enum class EndReason
+{
+    Exit,
+    Timeout,
+    Oom,
+    OutputLimit,
+    Cancelled,
+    Error,
+};
+
+const char *toString(EndReason reason);
+
+struct RunnerOptions final
+{
+    std::size_t maxLineBytes = 256 * 1024 * 1024;
+    // PID 1 kills every process of the container after a run; otherwise only the run's process groups.
+    bool isInit = false;
+};
+
+// The protocol engine: reads requests from stdin, executes runs one at a time and reports on stdout. A single
+// poll() loop serves requests, step output, child exits and the deadline, so `ping` and `cancel` are answered
+// while a step runs.
+class Runner final
+{
+public:
+    explicit Runner(RunnerOptions options);
+
+    // Serves requests until stdin reaches end of file or a termination signal arrives; returns the exit status.
+    int exec();
+
+private:
+    using Clock = std::chrono::steady_clock;
+
+    struct ActiveRun final
+    {
+        const RunRequest *request = nullptr;
+        Clock::time_point deadline;
+        std::uint64_t outputBytes = 0;
+        bool outputTruncated = false;
+        bool cancelRequested = false;
+        std::vector<pid_t> processGroups;
+        StepProcess *process = nullptr;
+        std::optional<EndReason> killReason; // set when the runner itself killed the current step
+    };
+
+    struct StepResult final
+    {
+        int exitCode = 0;
+        EndReason reason = EndReason::Exit;
+        std::int64_t wallMs = 0;
+        std::int64_t cpuMs = 0;
+        std::int64_t maxRssKb = 0;
+    };
+
+    struct RunSummary final
+    {
+        int exitCode = 0;
+        EndReason reason = EndReason::Exit;
+        std::optional<std::string> failedStep;
+        std::int64_t wallMs = 0;
+        std::int64_t cpuMs = 0;
+        std::int64_t maxRssKb = 0;
+        bool outputTruncated = false;
+        std::uint64_t artifactsDropped = 0;
+    };
+
+    void processInput(ActiveRun *active);
+    void handleLine(const LineReader::Line &line, ActiveRun *active);
+    void handleCancel(const std::string &id, ActiveRun *active);
+    void requestShutdown(ActiveRun *active);
+    void handleSignals(ActiveRun *active);
+
+    void executeRun(RunRequest &run);
+    void executeRunUnchecked(RunRequest &run, ActiveRun &active, RunSummary &summary);
+    StepResult runStep(const RunRequest &run, const StepSpec &step, ActiveRun &active);
+    void killStep(ActiveRun &active, EndReason reason);
+    void forwardOutput(ActiveRun &active, const std::string &stepName, int stream);
+    void sendArtifacts(const RunRequest &run, RunSummary &summary);
+    void sendDone(const std::string &id, const RunSummary &summary);
+
+    bool reapChildren(); // false once no children are left
+    void killLeftoverProcesses(const std::vector<pid_t> &processGroups);
+
+    RunnerOptions m_options;
+    MessageWriter m_writer;
+    LineReader m_reader;
+    SignalMonitor m_signals;
+    OomMonitor m_oom;
+    std::deque<RunRequest> m_queue; // runs received while another one was executing
+    std::vector<char> m_outputBuffer;
+    bool m_shutdown = false;
+
+    pid_t m_stepPid = -1; // the current step's child, whose status reapChildren() records
+    std::optional<int> m_stepStatus;
+    rusage m_stepUsage{};
+};
+
+} // namespace runner

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "UniqueFd.h"
+
+#include <array>
+#include <stdexcept>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace runner {
+
+// The step could not be started (fork failure, bad workdir, exec failure); the message is meant for the host.
+class SpawnError final : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct SpawnOptions final
+{
+    std::vector<std::string> argv;
+    std::vector<std::string> env; // "KEY=VALUE"; the child gets exactly this environment
+    std::string searchPath;       // PATH used to find argv[0] when it contains no slash
+    std::string workdir;
+};
+
+// One running step: a child in its own session and process group (so the whole tree can be killed at once),
+// stdin from /dev/null, stdout and stderr connected to non-blocking pipes read by the runner.
+class StepProcess final
+{
+public:
+    enum Stream
+    {
+        Stdout = 0,
+        Stderr = 1,
+    };
+
+    // Returns only once execve() succeeded; exec failures are reported as SpawnError (the failed child has
+    // already been reaped then).
+    static StepProcess spawn(const SpawnOptions &options);
+
+    // The runner lowers its own OOM score so the OOM killer prefers user code; children get this value back.
+    static void setChildOomScoreAdj(const std::string &value);
+
+    StepProcess(StepProcess &&) noexcept = default;
+    StepProcess &operator=(StepProcess &&) noexcept = default;
+
+    pid_t pid() const { return m_pid; }
+    int fd(Stream stream) const { return m_pipes[stream].get(); }
+    void closeStream(Stream stream) { m_pipes[stream].reset(); }
+    bool hasOpenStreams() const { return m_pipes[Stdout].valid() || m_pipes[Stderr].valid(); }
+
+    // SIGKILL to the step's process group. The child called setsid() before spawn() returned, so the group id
+    // equals its pid.
+    void killGroup() const;
+
+private:
+    StepProcess(pid_t pid, UniqueFd stdoutPipe, UniqueFd stderrPipe);
+
+    pid_t m_pid;
+    std::array<UniqueFd, 2> m_pipes;
+};
+
+} // namespace runner

@@ -1,0 +1,212 @@
+#include "Workspace.h"
+
+#include <cerrno>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace runner {
+
+namespace {
+
+constexpr int directoryFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+
+std::runtime_error failure(const std::string &what, const std::string &path, int error)
+{
+    return std::runtime_error(what + " '" + path + "': " + std::strerror(error));
+}
+
+std::string joinPath(const std::string &directory, const std::string &name)
+{
+    return directory.ends_with('/') ? directory + name : directory + "/" + name;
+}
+
+std::vector<std::string> listNames(int directory)
+{
+    const int copy = ::dup(directory);
+    if (copy < 0) {
+        throw std::runtime_error(std::string("cannot duplicate a descriptor: ") + std::strerror(errno));
+    }
+    DIR *stream = ::fdopendir(copy);
+    if (!stream) {
+        const int error = errno;
+        ::close(copy);
+        throw std::runtime_error(std::string("cannot read a directory: ") + std::strerror(error));
+    }
+    // fdopendir() shares the file offset with `directory`; start from the beginning in case it was read before.
+    ::rewinddir(stream);
+    std::vector<std::string> names;
+    while (const dirent *entry = ::readdir(stream)) {
+        const std::string_view name = entry->d_name;
+        if (name != "." && name != "..") {
+            names.emplace_back(name);
+        }
+    }
+    ::closedir(stream);
+    return names;
+}
+
+// Opens a subdirectory without following a symlink; user code may have removed our permissions on it.
+UniqueFd openSubdirectory(int parent, const std::string &name)
+{
+    UniqueFd fd(::openat(parent, name.c_str(), directoryFlags));
+    if (!fd.valid() && errno == EACCES && ::fchmodat(parent, name.c_str(), 0700, 0) == 0) {
+        fd.reset(::openat(parent, name.c_str(), directoryFlags));
+    }
+    return fd;
+}
+
+void writeAll(int fd, std::string_view data, const std::string &path)
+{
+    while (!data.empty()) {
+        const ssize_t written = ::write(fd, data.data(), data.size());
+        if (written < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw failure("cannot write", path, errno);
+        }
+        data.remove_prefix(static_cast<std::size_t>(written));
+    }
+}
+
+} // namespace
+
+void makeDirectories(const std::string &path)
+{
+    std::size_t position = 0;
+    while (position != std::string::npos) {
+        position = path.find('/', position + 1);
+        const std::string prefix = path.substr(0, position);
+        if (prefix.empty() || prefix.ends_with('/')) {
+            continue;
+        }
+        if (::mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) {
+            throw failure("cannot create directory", prefix, errno);
+        }
+    }
+    struct stat info
+    {
+    };
+    if (::stat(path.c_str(), &info) != 0) {
+        throw failure("cannot access", path, errno);
+    }
+    if (!S_ISDIR(info.st_mode)) {
+        throw failure("cannot use", path, ENOTDIR);
+    }
+}
+
+void removeDirectoryContents(int directory, const std::string &displayPath)
+{
+    for (const std::string &name : listNames(directory)) {
+        const std::string path = joinPath(displayPath, name);
+        struct stat info
+        {
+        };
+        if (::fstatat(directory, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) {
+            if (errno == ENOENT) {
+                continue;
+            }
+            throw failure("cannot inspect", path, errno);
+        }
+        if (S_ISDIR(info.st_mode)) {
+            const UniqueFd child = openSubdirectory(directory, name);
+            if (!child.valid()) {
+                throw failure("cannot open directory", path, errno);
+            }
+            // Without write permission on the directory its entries cannot be unlinked by a non-root runner.
+            ::fchmod(child.get(), 0700);
+            removeDirectoryContents(child.get(), path);
+            if (::unlinkat(directory, name.c_str(), AT_REMOVEDIR) != 0 && errno != ENOENT) {
+                throw failure("cannot remove directory", path, errno);
+            }
+        } else if (::unlinkat(directory, name.c_str(), 0) != 0 && errno != ENOENT) {
+            throw failure("cannot remove", path, errno);
+        }
+    }
+}
+
+Workspace::Workspace(std::string workdir) : m_workdir(std::move(workdir)) {}
+
+std::string Workspace::resolve(const std::string &path) const
+{
+    if (path.starts_with('/')) {
+        return path;
+    }
+    return joinPath(m_workdir, path);
+}
+
+void Workspace::prepare(bool keepFiles, const std::string &outputDir)
+{
+    makeDirectories(m_workdir);
+    m_directory.reset(::open(m_workdir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!m_directory.valid()) {
+        throw failure("cannot open workdir", m_workdir, errno);
+    }
+    if (!keepFiles) {
+        removeDirectoryContents(m_directory.get(), m_workdir);
+    }
+    if (!outputDir.empty()) {
+        const std::string path = resolve(outputDir);
+        makeDirectories(path);
+        const UniqueFd output(::open(path.c_str(), directoryFlags));
+        if (!output.valid()) {
+            throw failure("cannot open output_dir", path, errno);
+        }
+        removeDirectoryContents(output.get(), path);
+    }
+}
+
+void Workspace::writeFile(const FileSpec &file)
+{
+    // Split into components; isSafeRelativePath() has already rejected absolute paths and "..".
+    std::vector<std::string> components;
+    std::size_t start = 0;
+    while (start <= file.path.size()) {
+        const std::size_t end = std::min(file.path.find('/', start), file.path.size());
+        std::string component = file.path.substr(start, end - start);
+        if (!component.empty() && component != ".") {
+            components.push_back(std::move(component));
+        }
+        start = end + 1;
+    }
+    if (components.empty()) {
+        throw std::runtime_error("invalid file path '" + file.path + "'");
+    }
+
+    const std::string fullPath = resolve(file.path);
+    UniqueFd directory(::dup(m_directory.get()));
+    for (std::size_t i = 0; i + 1 < components.size(); ++i) {
+        const char *name = components[i].c_str();
+        if (::mkdirat(directory.get(), name, 0755) != 0 && errno != EEXIST) {
+            throw failure("cannot create parent directory of", fullPath, errno);
+        }
+        UniqueFd next(::openat(directory.get(), name, directoryFlags));
+        if (!next.valid()) {
+            throw failure("cannot open parent directory of", fullPath, errno);
+        }
+        directory = std::move(next);
+    }
+
+    const char *name = components.back().c_str();
+    constexpr int flags = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC;
+    UniqueFd output(::openat(directory.get(), name, flags, 0600));
+    if (!output.valid() && errno == ELOOP && ::unlinkat(directory.get(), name, 0) == 0) {
+        // A symlink left by an earlier run (keep_files) is replaced, never written through.
+        output.reset(::openat(directory.get(), name, flags, 0600));
+    }
+    if (!output.valid()) {
+        throw failure("cannot create file", fullPath, errno);
+    }
+    writeAll(output.get(), file.data, fullPath);
+    // fchmod() rather than the open() mode: the umask must not strip bits the host asked for (e.g. 0755).
+    if (::fchmod(output.get(), file.mode) != 0) {
+        throw failure("cannot set the mode of", fullPath, errno);
+    }
+}
+
+} // namespace runner

@@ -1,0 +1,37 @@
+#pragma once
+
+#include "Protocol.h"
+#include "UniqueFd.h"
+
+#include <string>
+
+namespace runner {
+
+// The directory a run works in. All operations below the workdir go through directory descriptors with
+// O_NOFOLLOW, so symlinks left behind by a previous run's code cannot redirect deletes or writes elsewhere.
+class Workspace final
+{
+public:
+    explicit Workspace(std::string workdir);
+
+    // Creates the workdir, empties it unless `keepFiles`, then creates `outputDir` and empties it. Throws
+    // std::runtime_error with a message for the host.
+    void prepare(bool keepFiles, const std::string &outputDir);
+    void writeFile(const FileSpec &file);
+
+    // `path` made absolute relative to the workdir.
+    std::string resolve(const std::string &path) const;
+
+private:
+    std::string m_workdir;
+    UniqueFd m_directory;
+};
+
+// Creates `path` and its missing parents like `mkdir -p`. Throws std::runtime_error.
+void makeDirectories(const std::string &path);
+
+// Deletes everything inside the directory open as `directory` (not the directory itself) without following
+// symlinks. Throws std::runtime_error naming the first entry that could not be removed.
+void removeDirectoryContents(int directory, const std::string &displayPath);
+
+} // namespace runner

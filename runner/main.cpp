@@ -1,0 +1,103 @@
+// llm-sandbox-runner: the program the engine copies into every sandbox container and starts as its main process.
+// It speaks the line-based JSON protocol described in PROTOCOL.md on stdin/stdout.
+#include "Protocol.h"
+#include "Runner.h"
+#include "StepProcess.h"
+
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <fcntl.h>
+#include <string>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+namespace {
+
+void printUsage()
+{
+    std::fputs("usage: llm-sandbox-runner [--max-line-bytes N]\n"
+               "Speaks the llm-sandbox runner protocol on stdin/stdout (see runner/PROTOCOL.md).\n",
+               stderr);
+}
+
+// A container may start us with a standard descriptor closed; the first pipe would then become fd 0-2 and be
+// clobbered by the step's dup2() calls.
+void ensureStandardDescriptors()
+{
+    for (int fd = 0; fd <= 2; ++fd) {
+        if (::fcntl(fd, F_GETFD) < 0) {
+            const int opened = ::open("/dev/null", O_RDWR);
+            if (opened >= 0 && opened != fd) {
+                ::dup2(opened, fd);
+                ::close(opened);
+            }
+        }
+    }
+}
+
+// The OOM killer should pick user code, not the runner: losing the runner loses the whole container. Lowering the
+// score needs CAP_SYS_RESOURCE, so this is best effort; steps get the original value back.
+void protectFromOomKiller()
+{
+    std::FILE *file = std::fopen("/proc/self/oom_score_adj", "r+");
+    if (!file) {
+        return;
+    }
+    char original[32] = {};
+    if (std::fgets(original, sizeof original, file)) {
+        original[std::strcspn(original, "\n")] = '\0';
+        std::rewind(file);
+        if (std::fputs("-1000", file) >= 0 && std::fflush(file) == 0) {
+            runner::StepProcess::setChildOomScoreAdj(original);
+        }
+    }
+    std::fclose(file);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    runner::RunnerOptions options;
+    for (int i = 1; i < argc; ++i) {
+        const std::string argument = argv[i];
+        if (argument == "--max-line-bytes" && i + 1 < argc) {
+            try {
+                options.maxLineBytes = std::stoull(argv[++i]);
+            } catch (const std::exception &) {
+                printUsage();
+                return 2;
+            }
+        } else if (argument == "--version") {
+            std::printf("llm-sandbox-runner protocol %d\n", runner::protocolVersion);
+            return 0;
+        } else {
+            printUsage();
+            return argument == "--help" ? 0 : 2;
+        }
+    }
+
+    ensureStandardDescriptors();
+    // User code closing its end of a pipe, or the host going away, must surface as EPIPE, never kill the runner.
+    std::signal(SIGPIPE, SIG_IGN);
+    options.isInit = ::getpid() == 1;
+    if (!options.isInit) {
+        // Outside a container (tests, debugging) orphans of a step get reparented to us instead of the real init,
+        // so the runner can reap killed background processes before it reports a run as done.
+        ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+    }
+    protectFromOomKiller();
+    // Code in the container runs with our uid; as a non-dumpable process the runner cannot be ptraced by it, nor can
+    // it open /proc/<runner>/fd/1 to forge protocol messages. Stepping through execve() makes steps dumpable again.
+    ::prctl(PR_SET_DUMPABLE, 0);
+
+    try {
+        runner::Runner runner(options);
+        return runner.exec();
+    } catch (const std::exception &error) {
+        std::fprintf(stderr, "llm-sandbox-runner: fatal: %s\n", error.what());
+        return 1;
+    }
+}

@@ -1,0 +1,227 @@
+#include "RunnerClient.h"
+
+#include "Base64.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <stdexcept>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace runner::test {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string decode(const nlohmann::json &message)
+{
+    const std::optional<std::string> data = base64Decode(message.value("data", std::string()));
+    EXPECT_TRUE(data.has_value()) << "invalid base64 in " << message.dump();
+    return data.value_or(std::string());
+}
+
+} // namespace
+
+void addToOutcome(RunOutcome &outcome, const nlohmann::json &message)
+{
+    outcome.messages.push_back(message);
+    const std::string event = message.value("ev", std::string());
+    if (event == "output") {
+        (message.value("stream", std::string()) == "stdout" ? outcome.stdoutData : outcome.stderrData) +=
+            decode(message);
+    } else if (event == "step") {
+        outcome.steps.push_back(message);
+    } else if (event == "error") {
+        outcome.errors.push_back(message);
+    } else if (event == "artifact") {
+        const std::string data = decode(message);
+        EXPECT_EQ(message.value("size", std::uint64_t{0}), data.size()) << message.value("name", std::string());
+        outcome.artifacts.emplace_back(message.value("name", std::string()), data);
+    } else if (event == "done") {
+        outcome.done = message;
+    }
+}
+
+RunnerClient::RunnerClient(const std::vector<std::string> &extraArguments, const std::vector<std::string> &wrapper)
+{
+    std::vector<std::string> command = wrapper;
+    command.push_back(runnerPath());
+    command.insert(command.end(), extraArguments.begin(), extraArguments.end());
+    std::vector<char *> argv;
+    for (std::string &argument : command) {
+        argv.push_back(argument.data());
+    }
+    argv.push_back(nullptr);
+
+    int toRunner[2];
+    int fromRunner[2];
+    if (::pipe2(toRunner, O_CLOEXEC) != 0 || ::pipe2(fromRunner, O_CLOEXEC) != 0) {
+        throw std::runtime_error("pipe2 failed");
+    }
+    m_pid = ::fork();
+    if (m_pid < 0) {
+        throw std::runtime_error("fork failed");
+    }
+    if (m_pid == 0) {
+        ::dup2(toRunner[0], STDIN_FILENO);
+        ::dup2(fromRunner[1], STDOUT_FILENO);
+        ::execvp(argv[0], argv.data());
+        ::_exit(127);
+    }
+    ::close(toRunner[0]);
+    ::close(fromRunner[1]);
+    m_input = toRunner[1];
+    m_output = fromRunner[0];
+}
+
+RunnerClient::~RunnerClient()
+{
+    closeInput();
+    if (m_pid > 0 && !waitForExit(std::chrono::seconds(5))) {
+        ::kill(m_pid, SIGKILL);
+        ::waitpid(m_pid, nullptr, 0);
+    }
+    if (m_output >= 0) {
+        ::close(m_output);
+    }
+}
+
+std::string RunnerClient::runnerPath()
+{
+    if (const char *path = std::getenv("LLM_SANDBOX_RUNNER"); path && *path) {
+        return path;
+    }
+    return LLM_SANDBOX_RUNNER_PATH;
+}
+
+void RunnerClient::send(const nlohmann::json &message)
+{
+    sendRaw(message.dump() + "\n");
+}
+
+void RunnerClient::sendRaw(std::string_view bytes)
+{
+    // SIGPIPE would kill the whole test binary if the runner had died; make that a test failure instead.
+    std::signal(SIGPIPE, SIG_IGN);
+    while (!bytes.empty()) {
+        const ssize_t written = ::write(m_input, bytes.data(), bytes.size());
+        if (written < 0 && errno == EINTR) {
+            continue;
+        }
+        ASSERT_GT(written, 0) << "writing to the runner failed: " << std::strerror(errno);
+        bytes.remove_prefix(static_cast<std::size_t>(written));
+    }
+}
+
+void RunnerClient::closeInput()
+{
+    if (m_input >= 0) {
+        ::close(m_input);
+        m_input = -1;
+    }
+}
+
+std::optional<nlohmann::json> RunnerClient::next(std::chrono::milliseconds timeout)
+{
+    const Clock::time_point deadline = Clock::now() + timeout;
+    while (true) {
+        const std::size_t newline = m_buffer.find('\n');
+        if (newline != std::string::npos) {
+            const std::string line = m_buffer.substr(0, newline);
+            m_buffer.erase(0, newline + 1);
+            nlohmann::json message = nlohmann::json::parse(line, nullptr, false);
+            EXPECT_FALSE(message.is_discarded()) << "runner wrote invalid JSON: " << line;
+            return message;
+        }
+        const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+        if (remaining.count() <= 0) {
+            return std::nullopt;
+        }
+        pollfd fd{m_output, POLLIN, 0};
+        const int ready = ::poll(&fd, 1, static_cast<int>(remaining.count()));
+        if (ready < 0 && errno == EINTR) {
+            continue;
+        }
+        if (ready <= 0) {
+            return std::nullopt;
+        }
+        char chunk[65536];
+        const ssize_t count = ::read(m_output, chunk, sizeof chunk);
+        if (count <= 0) {
+            return std::nullopt;
+        }
+        m_buffer.append(chunk, static_cast<std::size_t>(count));
+    }
+}
+
+std::optional<nlohmann::json> RunnerClient::waitFor(const std::string &event, std::chrono::milliseconds timeout,
+                                                    std::vector<nlohmann::json> *skipped)
+{
+    const Clock::time_point deadline = Clock::now() + timeout;
+    while (true) {
+        const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+        std::optional<nlohmann::json> message = next(std::max(remaining, std::chrono::milliseconds(0)));
+        if (!message) {
+            return std::nullopt;
+        }
+        if (message->value("ev", std::string()) == event) {
+            return message;
+        }
+        if (skipped) {
+            skipped->push_back(*message);
+        }
+    }
+}
+
+RunOutcome RunnerClient::collectRun(const std::string &id, std::chrono::milliseconds timeout)
+{
+    RunOutcome outcome;
+    const Clock::time_point deadline = Clock::now() + timeout;
+    while (true) {
+        const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+        const std::optional<nlohmann::json> message = next(std::max(remaining, std::chrono::milliseconds(0)));
+        if (!message) {
+            ADD_FAILURE() << "no 'done' for run " << id;
+            return outcome;
+        }
+        addToOutcome(outcome, *message);
+        if (message->value("ev", std::string()) == "done" && message->value("id", std::string()) == id) {
+            return outcome;
+        }
+    }
+}
+
+RunOutcome RunnerClient::run(const nlohmann::json &request, std::chrono::milliseconds timeout)
+{
+    send(request);
+    return collectRun(request.at("id").get<std::string>(), timeout);
+}
+
+std::optional<int> RunnerClient::waitForExit(std::chrono::milliseconds timeout)
+{
+    if (m_pid <= 0) {
+        return std::nullopt;
+    }
+    const Clock::time_point deadline = Clock::now() + timeout;
+    while (true) {
+        int status = 0;
+        const pid_t result = ::waitpid(m_pid, &status, WNOHANG);
+        if (result == m_pid) {
+            m_pid = -1;
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        }
+        if (result < 0 || Clock::now() >= deadline) {
+            return std::nullopt;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+}
+
+} // namespace runner::test

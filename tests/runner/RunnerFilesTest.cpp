@@ -1,0 +1,195 @@
+// Files and directories: writing request files, path checks, cleaning the workdir, collecting artifacts.
+#include "RunnerFixture.h"
+
+#include <fstream>
+#include <sys/stat.h>
+
+namespace runner::test {
+
+namespace {
+
+class RunnerFilesTest : public RunnerFixture
+{
+};
+
+std::string allBytes()
+{
+    std::string bytes;
+    for (int byte = 0; byte < 256; ++byte) {
+        bytes += static_cast<char>(byte);
+    }
+    return bytes;
+}
+
+TEST_F(RunnerFilesTest, requestFilesAreWrittenWithModeAndParents)
+{
+    RunnerClient &client = startRunner();
+    nlohmann::json request = runRequest("r1", {{"./bin/hello.sh"}});
+    request["files"] = {file("bin/hello.sh", "#!/bin/sh\necho hello from script\n", 0755),
+                        file("data/deep/blob.bin", allBytes(), 0600)};
+    const RunOutcome outcome = client.run(request);
+
+    EXPECT_EQ(outcome.stdoutData, "hello from script\n");
+    EXPECT_EQ(readWorkFile("data/deep/blob.bin"), allBytes());
+    struct stat info
+    {
+    };
+    ASSERT_EQ(::stat((m_workdir / "data/deep/blob.bin").c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 07777, 0600u);
+    ASSERT_EQ(::stat((m_workdir / "bin/hello.sh").c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 07777, 0755u);
+}
+
+TEST_F(RunnerFilesTest, pathsEscapingTheWorkdirAreRefused)
+{
+    RunnerClient &client = startRunner();
+    for (const std::string &path : {std::string("../escaped.txt"), std::string("a/../../escaped.txt"),
+                                    (m_root / "escaped.txt").string(), std::string("")}) {
+        nlohmann::json request = shellRun("r1", "touch step-ran");
+        request["files"] = {file(path, "nope")};
+        const RunOutcome outcome = client.run(request);
+
+        ASSERT_EQ(outcome.errors.size(), 1u) << path;
+        EXPECT_EQ(outcome.errors[0]["id"], "r1");
+        EXPECT_EQ(outcome.done["reason"], "error") << path;
+        EXPECT_TRUE(outcome.steps.empty());
+    }
+    EXPECT_FALSE(std::filesystem::exists(m_root / "escaped.txt"));
+    EXPECT_FALSE(std::filesystem::exists(m_workdir / "step-ran"));
+}
+
+TEST_F(RunnerFilesTest, filesAreNotWrittenThroughSymlinksLeftByEarlierRuns)
+{
+    RunnerClient &client = startRunner();
+    const std::filesystem::path outside = m_root / "outside";
+    std::filesystem::create_directory(outside);
+    client.run(shellRun("r1", "ln -s " + outside.string() + " link"));
+
+    nlohmann::json request = shellRun("r2", "true");
+    request["keep_files"] = true;
+    request["files"] = {file("link/planted.txt", "nope")};
+    const RunOutcome outcome = client.run(request);
+
+    EXPECT_EQ(outcome.done["reason"], "error");
+    EXPECT_FALSE(std::filesystem::exists(outside / "planted.txt"));
+}
+
+TEST_F(RunnerFilesTest, leftoverSymlinkIsReplacedInsteadOfWrittenThrough)
+{
+    RunnerClient &client = startRunner();
+    const std::filesystem::path target = m_root / "target.txt";
+    std::ofstream(target) << "original";
+    client.run(shellRun("r1", "ln -s " + target.string() + " main.py"));
+
+    nlohmann::json request = shellRun("r2", "cat main.py");
+    request["keep_files"] = true;
+    request["files"] = {file("main.py", "fresh")};
+    const RunOutcome outcome = client.run(request);
+
+    EXPECT_EQ(outcome.stdoutData, "fresh");
+    EXPECT_FALSE(std::filesystem::is_symlink(m_workdir / "main.py"));
+    std::ifstream stream(target);
+    std::string contents;
+    std::getline(stream, contents);
+    EXPECT_EQ(contents, "original");
+}
+
+TEST_F(RunnerFilesTest, workdirIsEmptiedBetweenRunsWithoutFollowingSymlinks)
+{
+    RunnerClient &client = startRunner();
+    const std::filesystem::path outside = m_root / "outside";
+    std::filesystem::create_directory(outside);
+    std::ofstream(outside / "precious.txt") << "keep me";
+
+    nlohmann::json first = shellRun("r1", "mkdir -p d/e && touch d/e/f .hidden && chmod 000 d/e && "
+                                          "ln -s " +
+                                              outside.string() + " escape");
+    first["files"] = {file("given.txt", "x")};
+    EXPECT_EQ(client.run(first).done["exit_code"], 0);
+
+    const RunOutcome second = client.run(shellRun("r2", "ls -A"));
+    // Only the (recreated, empty) output directory is left.
+    EXPECT_EQ(second.stdoutData, "output\n");
+    EXPECT_TRUE(std::filesystem::exists(outside / "precious.txt"));
+    EXPECT_TRUE(std::filesystem::exists(m_workdir)) << "the workdir itself must stay";
+}
+
+TEST_F(RunnerFilesTest, keepFilesPreservesEarlierFiles)
+{
+    RunnerClient &client = startRunner();
+    client.run(shellRun("r1", "echo remembered > state.txt"));
+    nlohmann::json request = shellRun("r2", "cat state.txt");
+    request["keep_files"] = true;
+    EXPECT_EQ(client.run(request).stdoutData, "remembered\n");
+}
+
+TEST_F(RunnerFilesTest, artifactsAreReturnedInModificationOrderWithExactBytes)
+{
+    RunnerClient &client = startRunner();
+    nlohmann::json request = runRequest("r1", {{"python3", "make.py"}});
+    request["files"] = {file("make.py", "import os\n"
+                                        "def put(name, data, when):\n"
+                                        "    path = os.path.join('output', name)\n"
+                                        "    os.makedirs(os.path.dirname(path), exist_ok=True)\n"
+                                        "    open(path, 'wb').write(data)\n"
+                                        "    os.utime(path, (when, when))\n"
+                                        "put('sub/c.txt', b'third', 3000)\n"
+                                        "put('z.txt', b'tie, later name', 2000)\n"
+                                        "put('a.txt', b'tie, earlier name', 2000)\n"
+                                        "put('b.bin', bytes(range(256)), 1000)\n"
+                                        "os.symlink('/etc/passwd', 'output/link')\n"
+                                        "os.mkfifo('output/fifo')\n")};
+    const RunOutcome outcome = client.run(request);
+
+    ASSERT_EQ(outcome.done["exit_code"], 0) << outcome.stderrData;
+    const std::vector<std::pair<std::string, std::string>> expected = {
+        {"b.bin", allBytes()}, {"a.txt", "tie, earlier name"}, {"z.txt", "tie, later name"}, {"sub/c.txt", "third"}};
+    EXPECT_EQ(outcome.artifacts, expected);
+    EXPECT_EQ(outcome.done["artifacts_dropped"], 0);
+    // Artifacts come after the last step and before `done`.
+    EXPECT_EQ(outcome.messages.back()["ev"], "done");
+}
+
+TEST_F(RunnerFilesTest, artifactLimitsDropExcessFiles)
+{
+    RunnerClient &client = startRunner();
+    nlohmann::json request = runRequest("r1", {{"python3", "make.py"}});
+    request["max_artifacts"] = 2;
+    request["max_artifact_bytes"] = 5;
+    request["files"] = {file("make.py", "import os\n"
+                                        "for i, (name, data) in enumerate([('one', b'1'), ('big', b'x' * 100),\n"
+                                        "                                  ('two', b'22'), ('three', b'333')]):\n"
+                                        "    open('output/' + name, 'wb').write(data)\n"
+                                        "    os.utime('output/' + name, (1000 + i, 1000 + i))\n")};
+    const RunOutcome outcome = client.run(request);
+
+    const std::vector<std::pair<std::string, std::string>> expected = {{"one", "1"}, {"two", "22"}};
+    EXPECT_EQ(outcome.artifacts, expected);
+    EXPECT_EQ(outcome.done["artifacts_dropped"], 2);
+}
+
+TEST_F(RunnerFilesTest, artifactsOfEarlierRunsAreNotReturnedAgain)
+{
+    RunnerClient &client = startRunner();
+    EXPECT_EQ(client.run(shellRun("r1", "echo old > output/old.txt")).artifacts.size(), 1u);
+
+    nlohmann::json request = shellRun("r2", "echo new > output/new.txt");
+    request["keep_files"] = true;
+    const RunOutcome outcome = client.run(request);
+    ASSERT_EQ(outcome.artifacts.size(), 1u);
+    EXPECT_EQ(outcome.artifacts[0].first, "new.txt");
+}
+
+TEST_F(RunnerFilesTest, failedRunStillReturnsArtifacts)
+{
+    RunnerClient &client = startRunner();
+    const RunOutcome outcome = client.run(shellRun("r1", "echo partial > output/log.txt; exit 1"));
+
+    EXPECT_EQ(outcome.done["exit_code"], 1);
+    ASSERT_EQ(outcome.artifacts.size(), 1u);
+    EXPECT_EQ(outcome.artifacts[0].second, "partial\n");
+}
+
+} // namespace
+
+} // namespace runner::test

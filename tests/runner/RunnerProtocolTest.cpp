@@ -1,0 +1,174 @@
+// Protocol behaviour: start-up, ping, malformed input, cancel, queued runs and end of input.
+#include "RunnerFixture.h"
+
+#include <chrono>
+
+namespace runner::test {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+class RunnerProtocolTest : public RunnerFixture
+{
+};
+
+TEST_F(RunnerProtocolTest, announcesReadyWithProtocolVersion)
+{
+    startRunner(); // asserts the exact `ready` message
+}
+
+TEST_F(RunnerProtocolTest, pingIsAnsweredWithPong)
+{
+    RunnerClient &client = startRunner();
+    client.send({{"op", "ping"}});
+    EXPECT_EQ(client.next(), (nlohmann::json{{"ev", "pong"}}));
+}
+
+TEST_F(RunnerProtocolTest, malformedLinesGetErrorsAndRunnerContinues)
+{
+    RunnerClient &client = startRunner();
+    for (const char *line :
+         {"this is not json\n", "[1, 2, 3]\n", "{\"op\": \"bogus\"}\n", "{\"op\": 5}\n", "{\"op\":\"run\"\n"}) {
+        client.sendRaw(line);
+        const std::optional<nlohmann::json> reply = client.next();
+        ASSERT_TRUE(reply.has_value()) << line;
+        EXPECT_EQ((*reply)["ev"], "error") << line;
+        EXPECT_FALSE((*reply)["message"].get<std::string>().empty());
+    }
+    client.send({{"op", "ping"}});
+    EXPECT_EQ(client.next(), (nlohmann::json{{"ev", "pong"}}));
+}
+
+TEST_F(RunnerProtocolTest, invalidRunRequestGetsErrorAndDone)
+{
+    RunnerClient &client = startRunner();
+    nlohmann::json request = shellRun("bad", "true");
+    request.erase("steps");
+    const RunOutcome outcome = client.run(request);
+
+    ASSERT_EQ(outcome.errors.size(), 1u);
+    EXPECT_EQ(outcome.errors[0]["id"], "bad");
+    EXPECT_EQ(outcome.done["reason"], "error");
+    EXPECT_TRUE(outcome.steps.empty());
+}
+
+TEST_F(RunnerProtocolTest, overlongRequestLineIsRejectedAndRunnerContinues)
+{
+    RunnerClient &client = startRunner({"--max-line-bytes", "1024"});
+    // Sent in pieces, as a pipe would deliver a huge line.
+    const std::string piece(700, 'x');
+    client.sendRaw("{\"op\":\"ping\",\"padding\":\"" + piece);
+    client.sendRaw(piece);
+    client.sendRaw(piece + "\"}\n");
+    const std::optional<nlohmann::json> reply = client.next();
+    ASSERT_TRUE(reply.has_value());
+    EXPECT_EQ((*reply)["ev"], "error");
+
+    client.send({{"op", "ping"}});
+    EXPECT_EQ(client.next(), (nlohmann::json{{"ev", "pong"}}));
+}
+
+TEST_F(RunnerProtocolTest, pingIsAnsweredWhileStepRunsAndCancelStopsIt)
+{
+    RunnerClient &client = startRunner();
+    client.send(shellRun("r1", "echo $$ > step.pid; echo started; exec sleep 1000"));
+    RunOutcome outcome;
+    const std::optional<nlohmann::json> started = client.waitFor("output");
+    ASSERT_TRUE(started.has_value());
+    addToOutcome(outcome, *started);
+    ASSERT_EQ(outcome.stdoutData, "started\n");
+
+    client.send({{"op", "ping"}});
+    EXPECT_EQ(client.next(), (nlohmann::json{{"ev", "pong"}}));
+
+    const auto start = std::chrono::steady_clock::now();
+    client.send({{"op", "cancel"}, {"id", "r1"}});
+    outcome = client.collectRun("r1");
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
+    EXPECT_EQ(outcome.done["reason"], "cancelled");
+    EXPECT_EQ(outcome.done["exit_code"], 128 + 9);
+    EXPECT_TRUE(processGone(std::stoi(readWorkFile("step.pid"))));
+}
+
+TEST_F(RunnerProtocolTest, cancelForAnotherRunIsIgnored)
+{
+    RunnerClient &client = startRunner();
+    client.send(shellRun("r1", "sleep 0.2; echo finished"));
+    client.send({{"op", "cancel"}, {"id", "other"}});
+    const RunOutcome outcome = client.collectRun("r1");
+
+    EXPECT_EQ(outcome.done["reason"], "exit");
+    EXPECT_EQ(outcome.stdoutData, "finished\n");
+}
+
+TEST_F(RunnerProtocolTest, runsSentBackToBackExecuteInOrder)
+{
+    RunnerClient &client = startRunner();
+    client.send(shellRun("first", "sleep 0.1; echo one"));
+    client.send(shellRun("second", "echo two"));
+    const RunOutcome first = client.collectRun("first");
+    const RunOutcome second = client.collectRun("second");
+
+    EXPECT_EQ(first.stdoutData, "one\n");
+    EXPECT_EQ(second.stdoutData, "two\n");
+    for (const nlohmann::json &message : first.messages) {
+        EXPECT_EQ(message["id"], "first");
+    }
+}
+
+TEST_F(RunnerProtocolTest, cancellingQueuedRunEndsItWithoutRunning)
+{
+    RunnerClient &client = startRunner();
+    client.send(shellRun("first", "sleep 0.3"));
+    client.send(shellRun("second", "touch second-ran"));
+    client.send({{"op", "cancel"}, {"id", "second"}});
+
+    // The queued run is answered at once, while the first one is still running.
+    const RunOutcome second = client.collectRun("second");
+    EXPECT_EQ(second.done["reason"], "cancelled");
+    EXPECT_TRUE(second.steps.empty());
+    const RunOutcome first = client.collectRun("first");
+    EXPECT_EQ(first.done["reason"], "exit");
+    EXPECT_FALSE(std::filesystem::exists(m_workdir / "second-ran"));
+}
+
+TEST_F(RunnerProtocolTest, endOfInputMakesRunnerExitCleanly)
+{
+    RunnerClient &client = startRunner();
+    client.closeInput();
+    EXPECT_EQ(client.waitForExit(), 0);
+}
+
+TEST_F(RunnerProtocolTest, endOfInputDuringRunKillsStepAndExits)
+{
+    RunnerClient &client = startRunner();
+    client.send(shellRun("r1", "sleep 1000 & echo $! > child.pid; echo started; sleep 1000"));
+    ASSERT_TRUE(client.waitFor("output").has_value());
+
+    client.closeInput();
+    EXPECT_EQ(client.waitForExit(), 0);
+    EXPECT_TRUE(processGone(std::stoi(readWorkFile("child.pid"))));
+}
+
+TEST_F(RunnerProtocolTest, asPid1KillsDaemonsThatLeftTheProcessGroup)
+{
+    // Needs a PID namespace; unprivileged environments cannot create one.
+    if (std::system("unshare --pid --fork true >/dev/null 2>&1") != 0) {
+        GTEST_SKIP() << "cannot create a PID namespace here";
+    }
+    RunnerClient &client = startRunner({}, {"unshare", "--pid", "--fork", "--kill-child"});
+    const std::string pidFile = (m_root / "daemon.pid").string();
+    const RunOutcome first = client.run(shellRun("r1", "setsid sleep 1000 & echo $! > " + pidFile + "; echo $$"));
+    EXPECT_EQ(first.done["reason"], "exit");
+    EXPECT_EQ(first.stdoutData, "2\n") << "the step should be the first child of the runner as PID 1";
+
+    // PIDs are namespace-local, so check from inside the namespace with the next run.
+    const RunOutcome second = client.run(
+        shellRun("r2", "if kill -0 $(cat " + pidFile + ") 2>/dev/null; then echo alive; else echo gone; fi"));
+    EXPECT_EQ(second.stdoutData, "gone\n");
+}
+
+} // namespace
+
+} // namespace runner::test
