@@ -1,0 +1,21 @@
+#pragma once
+
+#include "backend/ContainerBackend.h"
+#include "util/Result.h"
+
+#include <QStringList>
+
+#include <memory>
+
+namespace sandbox {
+
+/// Makes the backend named by --backend or the BACKEND variable (docker, podman, kubernetes).
+namespace BackendFactory {
+
+QStringList names();
+/// `name` empty means $BACKEND, then docker.
+Result<std::shared_ptr<ContainerBackend>> create(const QString &name = {});
+
+} // namespace BackendFactory
+
+} // namespace sandbox

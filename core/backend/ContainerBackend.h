@@ -1,0 +1,110 @@
+#pragma once
+
+#include "backend/ContainerStream.h"
+#include "util/Result.h"
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QHash>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+
+namespace sandbox {
+
+/// What a backend says about itself (doctor, the Backends page).
+struct BackendInfo
+{
+    QString name;       ///< docker, podman, kubernetes
+    QString endpoint;   ///< where it was reached
+    QString version;    ///< engine version
+    QString apiVersion; ///< API version in use
+    QString os;
+    bool rootless = false;
+};
+
+struct ImageInfo
+{
+    QString reference; ///< repository:tag
+    QString id;
+    qint64 sizeBytes = 0;
+    QDateTime created;
+    QHash<QString, QString> labels;
+};
+
+struct Ulimit
+{
+    QString name;
+    qint64 soft = 0;
+    qint64 hard = 0;
+};
+
+/// Everything needed to create one sandbox container; the engine fills it with hardened values.
+struct ContainerSpec
+{
+    QString image;
+    QStringList command;
+    QString user;
+    QString workingDir;
+    QHash<QString, QString> labels;
+    QString networkMode = QStringLiteral("none");
+    qint64 memoryBytes = 0;
+    double cpus = 0;
+    int pidsLimit = 0;
+    QList<Ulimit> ulimits;
+    QStringList capDrop = {QStringLiteral("ALL")};
+    QStringList securityOpt = {QStringLiteral("no-new-privileges")};
+    bool readOnlyRootfs = false;
+    QHash<QString, QString> tmpfs; ///< mount point -> options
+    bool privileged = false;
+};
+
+struct FileEntry
+{
+    QString path; ///< relative to the destination directory
+    QByteArray data;
+    int mode = 0644;
+};
+
+/// Progress of long operations (image builds and imports), one line at a time.
+using ProgressCallback = std::function<void(const QString &line)>;
+
+/// A container engine. Implementations are thread-safe: runs call them from many threads.
+/// Files and execution go through the attached stream (see ContainerStream), so the only
+/// file operation needed is putting the runner in before start.
+class ContainerBackend
+{
+public:
+    virtual ~ContainerBackend() = default;
+
+    virtual QString name() const = 0;
+    /// Reaches the engine and reports its version; the error says how to fix reachability.
+    virtual Result<BackendInfo> probe() = 0;
+
+    virtual Result<bool> hasImage(const QString &reference) = 0;
+    /// Images carrying the label `labelKey` (the product labels everything it builds).
+    virtual Result<QList<ImageInfo>> listImages(const QString &labelKey) = 0;
+    /// Imports a root filesystem tarball (file on disk) as image `reference`.
+    virtual Result<void> importImage(const QString &tarPath, const QString &reference,
+                                     const QHash<QString, QString> &labels, const ProgressCallback &progress) = 0;
+    /// Builds an image from a Dockerfile build context (a tar archive).
+    virtual Result<void> buildImage(const QByteArray &contextTar, const QString &reference,
+                                    const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
+                                    const ProgressCallback &progress) = 0;
+
+    virtual Result<QString> createContainer(const ContainerSpec &spec) = 0;
+    /// Copies files into a created (not yet started) container under `directory`.
+    virtual Result<void> copyFiles(const QString &containerId, const QString &directory,
+                                   const QList<FileEntry> &files) = 0;
+    /// Attaches to the container's stdin/stdout and starts it.
+    virtual Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) = 0;
+    /// Kills and removes the container (and its anonymous volumes); absent containers are fine.
+    virtual Result<void> removeContainer(const QString &containerId) = 0;
+    /// IDs of containers carrying label `key=value` (any value when `labelValue` is empty).
+    virtual Result<QStringList> listContainers(const QString &labelKey, const QString &labelValue) = 0;
+};
+
+} // namespace sandbox

@@ -1,0 +1,388 @@
+#include "backend/DockerBackend.h"
+
+#include "backend/DockerAttachStream.h"
+#include "backend/TarArchive.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLoggingCategory>
+#include <QUrl>
+#include <QUrlQuery>
+#include <QVersionNumber>
+
+#include <cmath>
+
+Q_LOGGING_CATEGORY(lcDocker, "sandbox.backend.docker")
+
+namespace sandbox {
+
+namespace {
+
+// Docker 20.10 speaks 1.41; newer engines still accept it, and it has everything we use.
+const QVersionNumber kPreferredApi(1, 41);
+
+QString encode(const QString &value)
+{
+    return QString::fromUtf8(QUrl::toPercentEncoding(value));
+}
+
+QString jsonQuery(const QJsonObject &object)
+{
+    return encode(QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact)));
+}
+
+QJsonObject toJson(const QHash<QString, QString> &map)
+{
+    QJsonObject object;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+        object.insert(it.key(), it.value());
+    }
+    return object;
+}
+
+/// Splits a reference "repo:tag" (the tag is after the last colon that follows the last slash).
+std::pair<QString, QString> splitReference(const QString &reference)
+{
+    const int slash = int(reference.lastIndexOf(QLatin1Char('/')));
+    const int colon = int(reference.lastIndexOf(QLatin1Char(':')));
+    if (colon > slash) {
+        return {reference.left(colon), reference.mid(colon + 1)};
+    }
+    return {reference, QStringLiteral("latest")};
+}
+
+} // namespace
+
+DockerBackend::DockerBackend(HttpEndpoint endpoint, QString name) : m_http(std::move(endpoint)), m_name(std::move(name))
+{
+}
+
+Result<HttpEndpoint> DockerBackend::endpointFromEnvironment()
+{
+    const QString host = qEnvironmentVariable("DOCKER_HOST", QStringLiteral("unix:///var/run/docker.sock"));
+    // The docker CLI treats any non-empty DOCKER_TLS_VERIFY as "on".
+    const bool tlsVerify = !qEnvironmentVariable("DOCKER_TLS_VERIFY").isEmpty();
+    return HttpEndpoint::parse(host, tlsVerify, qEnvironmentVariable("DOCKER_CERT_PATH"));
+}
+
+Result<QString> DockerBackend::apiPrefix()
+{
+    std::lock_guard lock(m_versionMutex);
+    if (!m_apiPrefix.isEmpty()) {
+        return m_apiPrefix;
+    }
+    auto reply = m_http.send({.method = "GET", .path = QStringLiteral("/version"), .timeout = std::chrono::seconds(10)});
+    if (!reply) {
+        return reply.error();
+    }
+    if (!reply->isSuccess()) {
+        return engineError(*reply, QStringLiteral("Asking the engine for its version"));
+    }
+    const QJsonObject version = QJsonDocument::fromJson(reply->body).object();
+    const auto server = QVersionNumber::fromString(version.value(QStringLiteral("ApiVersion")).toString());
+    const auto minimum = QVersionNumber::fromString(version.value(QStringLiteral("MinAPIVersion")).toString());
+    QVersionNumber chosen = server.isNull() ? kPreferredApi : std::min(server, kPreferredApi);
+    if (!minimum.isNull() && chosen < minimum) {
+        chosen = minimum;
+    }
+    m_apiPrefix = QStringLiteral("/v") + chosen.toString();
+    qCDebug(lcDocker) << "using API" << m_apiPrefix;
+    return m_apiPrefix;
+}
+
+Result<HttpResponse> DockerBackend::call(HttpRequest request)
+{
+    auto prefix = apiPrefix();
+    if (!prefix) {
+        return prefix.error();
+    }
+    request.path = *prefix + request.path;
+    return m_http.send(request);
+}
+
+Error DockerBackend::engineError(const HttpResponse &response, const QString &what) const
+{
+    QString message = QJsonDocument::fromJson(response.body).object().value(QStringLiteral("message")).toString();
+    if (message.isEmpty()) {
+        message = QString::fromUtf8(response.body.left(500)).trimmed();
+    }
+    return Error{QStringLiteral("%1 failed: the %2 engine answered %3: %4")
+                     .arg(what, m_name)
+                     .arg(response.status)
+                     .arg(message.isEmpty() ? QStringLiteral("(no message)") : message)};
+}
+
+Result<BackendInfo> DockerBackend::probe()
+{
+    auto prefix = apiPrefix();
+    if (!prefix) {
+        return prefix.error();
+    }
+    auto reply = call({.method = "GET", .path = QStringLiteral("/version"), .timeout = std::chrono::seconds(10)});
+    if (!reply) {
+        return reply.error();
+    }
+    const QJsonObject version = QJsonDocument::fromJson(reply->body).object();
+    BackendInfo info;
+    info.name = m_name;
+    info.endpoint = m_http.endpoint().displayName;
+    info.version = version.value(QStringLiteral("Version")).toString();
+    info.apiVersion = prefix->mid(2);
+    info.os = version.value(QStringLiteral("Os")).toString() + QLatin1Char('/') +
+              version.value(QStringLiteral("Arch")).toString();
+    return info;
+}
+
+Result<bool> DockerBackend::hasImage(const QString &reference)
+{
+    auto reply = call({.method = "GET", .path = QStringLiteral("/images/%1/json").arg(encode(reference))});
+    if (!reply) {
+        return reply.error();
+    }
+    if (reply->status == 404) {
+        return false;
+    }
+    if (!reply->isSuccess()) {
+        return engineError(*reply, QStringLiteral("Looking up image %1").arg(reference));
+    }
+    return true;
+}
+
+Result<QList<ImageInfo>> DockerBackend::listImages(const QString &labelKey)
+{
+    const QJsonObject filters{{QStringLiteral("label"), QJsonArray{labelKey}}};
+    auto reply = call({.method = "GET", .path = QStringLiteral("/images/json?filters=") + jsonQuery(filters)});
+    if (!reply) {
+        return reply.error();
+    }
+    if (!reply->isSuccess()) {
+        return engineError(*reply, QStringLiteral("Listing images"));
+    }
+    QList<ImageInfo> images;
+    for (const QJsonValue &value : QJsonDocument::fromJson(reply->body).array()) {
+        const QJsonObject object = value.toObject();
+        const QJsonObject labels = object.value(QStringLiteral("Labels")).toObject();
+        for (const QJsonValue &tag : object.value(QStringLiteral("RepoTags")).toArray()) {
+            ImageInfo image;
+            image.reference = tag.toString();
+            image.id = object.value(QStringLiteral("Id")).toString();
+            image.sizeBytes = qint64(object.value(QStringLiteral("Size")).toDouble());
+            image.created = QDateTime::fromSecsSinceEpoch(qint64(object.value(QStringLiteral("Created")).toDouble()));
+            for (auto it = labels.begin(); it != labels.end(); ++it) {
+                image.labels.insert(it.key(), it.value().toString());
+            }
+            images.append(image);
+        }
+    }
+    return images;
+}
+
+Result<void> DockerBackend::streamJsonProgress(HttpRequest request, const ProgressCallback &progress, const QString &what)
+{
+    // Build and import answer 200 at once and then stream JSON messages; a failure arrives
+    // as {"error": ...} inside the stream, not as an HTTP status.
+    QByteArray pending;
+    QString streamError;
+    request.timeout = std::chrono::milliseconds(0);
+    request.onData = [&](const QByteArray &chunk) {
+        pending.append(chunk);
+        qsizetype newline;
+        while ((newline = pending.indexOf('\n')) >= 0) {
+            const QJsonObject message = QJsonDocument::fromJson(pending.left(newline)).object();
+            pending.remove(0, newline + 1);
+            if (message.contains(QStringLiteral("error"))) {
+                streamError = message.value(QStringLiteral("error")).toString();
+            }
+            QString line = message.value(QStringLiteral("stream")).toString();
+            if (line.isEmpty()) {
+                line = message.value(QStringLiteral("status")).toString();
+            }
+            line = line.trimmed();
+            if (!line.isEmpty() && progress) {
+                progress(line);
+            }
+        }
+        return true;
+    };
+    auto reply = call(std::move(request));
+    if (!reply) {
+        return reply.error();
+    }
+    if (!reply->isSuccess()) {
+        return engineError(*reply, what);
+    }
+    if (!streamError.isEmpty()) {
+        return Error{QStringLiteral("%1 failed: %2").arg(what, streamError.trimmed())};
+    }
+    return {};
+}
+
+Result<void> DockerBackend::importImage(const QString &tarPath, const QString &reference,
+                                        const QHash<QString, QString> &labels, const ProgressCallback &progress)
+{
+    QFile tar(tarPath);
+    if (!tar.open(QIODevice::ReadOnly)) {
+        return Error{QStringLiteral("Could not open %1: %2").arg(tarPath, tar.errorString())};
+    }
+    const auto [repo, tag] = splitReference(reference);
+    QString path = QStringLiteral("/images/create?fromSrc=-&repo=%1&tag=%2").arg(encode(repo), encode(tag));
+    for (auto it = labels.begin(); it != labels.end(); ++it) {
+        path += QStringLiteral("&changes=") + encode(QStringLiteral("LABEL %1=%2").arg(it.key(), it.value()));
+    }
+    HttpRequest request{.method = "POST",
+                        .path = path,
+                        .bodyDevice = &tar,
+                        .contentType = "application/x-tar"};
+    return streamJsonProgress(std::move(request), progress, QStringLiteral("Importing image %1").arg(reference));
+}
+
+Result<void> DockerBackend::buildImage(const QByteArray &contextTar, const QString &reference,
+                                       const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
+                                       const ProgressCallback &progress)
+{
+    const QString path = QStringLiteral("/build?t=%1&rm=1&forcerm=1&buildargs=%2&labels=%3")
+                             .arg(encode(reference), jsonQuery(toJson(buildArgs)), jsonQuery(toJson(labels)));
+    HttpRequest request{.method = "POST", .path = path, .body = contextTar, .contentType = "application/x-tar"};
+    return streamJsonProgress(std::move(request), progress, QStringLiteral("Building image %1").arg(reference));
+}
+
+Result<QString> DockerBackend::createContainer(const ContainerSpec &spec)
+{
+    QJsonArray ulimits;
+    for (const Ulimit &limit : spec.ulimits) {
+        ulimits.append(QJsonObject{{QStringLiteral("Name"), limit.name},
+                                   {QStringLiteral("Soft"), double(limit.soft)},
+                                   {QStringLiteral("Hard"), double(limit.hard)}});
+    }
+    QJsonObject hostConfig{
+        {QStringLiteral("NetworkMode"), spec.networkMode},
+        {QStringLiteral("CapDrop"), QJsonArray::fromStringList(spec.capDrop)},
+        {QStringLiteral("SecurityOpt"), QJsonArray::fromStringList(spec.securityOpt)},
+        {QStringLiteral("ReadonlyRootfs"), spec.readOnlyRootfs},
+        {QStringLiteral("Privileged"), spec.privileged},
+        {QStringLiteral("Ulimits"), ulimits},
+        {QStringLiteral("Tmpfs"), toJson(spec.tmpfs)},
+    };
+    if (spec.memoryBytes > 0) {
+        hostConfig.insert(QStringLiteral("Memory"), double(spec.memoryBytes));
+        // Swap equal to memory: the limit is a real limit, not memory plus swap.
+        hostConfig.insert(QStringLiteral("MemorySwap"), double(spec.memoryBytes));
+    }
+    if (spec.cpus > 0) {
+        hostConfig.insert(QStringLiteral("NanoCpus"), double(std::llround(spec.cpus * 1e9)));
+    }
+    if (spec.pidsLimit > 0) {
+        hostConfig.insert(QStringLiteral("PidsLimit"), spec.pidsLimit);
+    }
+    const QJsonObject body{
+        {QStringLiteral("Image"), spec.image},
+        {QStringLiteral("Cmd"), QJsonArray::fromStringList(spec.command)},
+        {QStringLiteral("Entrypoint"), QJsonArray()},
+        {QStringLiteral("User"), spec.user},
+        {QStringLiteral("WorkingDir"), spec.workingDir},
+        {QStringLiteral("Labels"), toJson(spec.labels)},
+        {QStringLiteral("Env"), QJsonArray()},
+        {QStringLiteral("Tty"), false},
+        {QStringLiteral("OpenStdin"), true},
+        {QStringLiteral("StdinOnce"), true},
+        {QStringLiteral("AttachStdin"), true},
+        {QStringLiteral("AttachStdout"), true},
+        {QStringLiteral("AttachStderr"), true},
+        {QStringLiteral("NetworkDisabled"), spec.networkMode == QLatin1String("none")},
+        {QStringLiteral("HostConfig"), hostConfig},
+    };
+    auto reply = call({.method = "POST",
+                       .path = QStringLiteral("/containers/create"),
+                       .body = QJsonDocument(body).toJson(QJsonDocument::Compact),
+                       .contentType = "application/json"});
+    if (!reply) {
+        return reply.error();
+    }
+    if (reply->status == 404) {
+        return Error{QStringLiteral("The image %1 is not in the %2 engine. Build it with `llm-sandbox images build`, "
+                                    "or point the language at an image that exists.")
+                         .arg(spec.image, m_name)};
+    }
+    if (!reply->isSuccess()) {
+        return engineError(*reply, QStringLiteral("Creating a container"));
+    }
+    return QJsonDocument::fromJson(reply->body).object().value(QStringLiteral("Id")).toString();
+}
+
+Result<void> DockerBackend::copyFiles(const QString &containerId, const QString &directory,
+                                      const QList<FileEntry> &files)
+{
+    auto tar = TarArchive::fromFiles(files);
+    if (!tar) {
+        return tar.error();
+    }
+    auto reply = call({.method = "PUT",
+                       .path = QStringLiteral("/containers/%1/archive?path=%2").arg(encode(containerId), encode(directory)),
+                       .body = *tar,
+                       .contentType = "application/x-tar"});
+    if (!reply) {
+        return reply.error();
+    }
+    if (!reply->isSuccess()) {
+        return engineError(*reply, QStringLiteral("Copying files into the container"));
+    }
+    return {};
+}
+
+Result<std::unique_ptr<ContainerStream>> DockerBackend::startAttached(const QString &containerId)
+{
+    auto prefix = apiPrefix();
+    if (!prefix) {
+        return prefix.error();
+    }
+    // Attach before start, so not a byte of the runner's output is missed.
+    auto connection = m_http.upgrade(
+        "POST", *prefix + QStringLiteral("/containers/%1/attach?stream=1&stdin=1&stdout=1&stderr=1").arg(encode(containerId)));
+    if (!connection) {
+        return connection.error();
+    }
+    auto reply = call({.method = "POST", .path = QStringLiteral("/containers/%1/start").arg(encode(containerId))});
+    if (!reply) {
+        return reply.error();
+    }
+    if (!reply->isSuccess()) {
+        return engineError(*reply, QStringLiteral("Starting the container"));
+    }
+    return std::unique_ptr<ContainerStream>(std::make_unique<DockerAttachStream>(std::move(*connection)));
+}
+
+Result<void> DockerBackend::removeContainer(const QString &containerId)
+{
+    auto reply = call({.method = "DELETE",
+                       .path = QStringLiteral("/containers/%1?force=1&v=1").arg(encode(containerId)),
+                       .timeout = std::chrono::seconds(60)});
+    if (!reply) {
+        return reply.error();
+    }
+    if (!reply->isSuccess() && reply->status != 404) {
+        return engineError(*reply, QStringLiteral("Removing container %1").arg(containerId.left(12)));
+    }
+    return {};
+}
+
+Result<QStringList> DockerBackend::listContainers(const QString &labelKey, const QString &labelValue)
+{
+    const QString label = labelValue.isEmpty() ? labelKey : labelKey + QLatin1Char('=') + labelValue;
+    const QJsonObject filters{{QStringLiteral("label"), QJsonArray{label}}};
+    auto reply = call({.method = "GET", .path = QStringLiteral("/containers/json?all=1&filters=") + jsonQuery(filters)});
+    if (!reply) {
+        return reply.error();
+    }
+    if (!reply->isSuccess()) {
+        return engineError(*reply, QStringLiteral("Listing containers"));
+    }
+    QStringList ids;
+    for (const QJsonValue &value : QJsonDocument::fromJson(reply->body).array()) {
+        ids << value.toObject().value(QStringLiteral("Id")).toString();
+    }
+    return ids;
+}
+
+} // namespace sandbox

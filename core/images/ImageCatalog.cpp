@@ -1,0 +1,171 @@
+#include "images/ImageCatalog.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+
+namespace sandbox {
+
+namespace {
+
+const QString kRepository = QStringLiteral("llm-sandbox/");
+
+QString definitionHash(const QString &parent, const QList<FileEntry> &files)
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(parent.toUtf8());
+    hash.addData(QByteArrayView("\0", 1));
+    for (const FileEntry &file : files) {
+        hash.addData(file.path.toUtf8());
+        hash.addData(QByteArray::number(file.mode) + '\0' + QByteArray::number(file.data.size()) + '\0');
+        hash.addData(file.data);
+    }
+    return QString::fromLatin1(hash.result().toHex().left(12));
+}
+
+ImageDefinition dockerfileImage(const QString &name, const QString &parent, QList<FileEntry> context)
+{
+    ImageDefinition image;
+    image.name = name;
+    image.kind = ImageDefinition::Kind::Dockerfile;
+    image.hash = definitionHash(parent, context);
+    image.reference = kRepository + name + QLatin1Char(':') + image.hash;
+    image.context = std::move(context);
+    image.buildArgs.insert(QStringLiteral("BASE"), parent);
+    return image;
+}
+
+ImageDefinition externalImage(const QString &name, const QString &reference)
+{
+    ImageDefinition image;
+    image.name = name;
+    image.kind = ImageDefinition::Kind::External;
+    image.reference = reference;
+    image.hash = definitionHash(reference, {});
+    return image;
+}
+
+} // namespace
+
+ImageCatalog::ImageCatalog(QString runnerPath, QHash<QString, QString> overrides, QString baseOverride)
+    : m_runnerPath(std::move(runnerPath)), m_overrides(std::move(overrides)), m_baseOverride(std::move(baseOverride))
+{
+}
+
+QString ImageCatalog::defaultRunnerPath()
+{
+    if (const QString fromEnvironment = qEnvironmentVariable("LLM_SANDBOX_RUNNER"); !fromEnvironment.isEmpty()) {
+        return fromEnvironment;
+    }
+    const QDir appDir(QCoreApplication::applicationDirPath());
+    for (const QString &candidate : {QStringLiteral("llm-sandbox-runner"), QStringLiteral("../libexec/llm-sandbox/llm-sandbox-runner")}) {
+        if (QFileInfo::exists(appDir.filePath(candidate))) {
+            return QDir::cleanPath(appDir.filePath(candidate));
+        }
+    }
+    return appDir.filePath(QStringLiteral("llm-sandbox-runner"));
+}
+
+Result<QList<FileEntry>> ImageCatalog::resourceFiles(const QString &folder) const
+{
+    QList<FileEntry> files;
+    const QString root = QStringLiteral(":/") + folder;
+    if (!QFileInfo(root).isDir()) {
+        return Error{QStringLiteral("No image definition \"%1\" is built into this program.").arg(folder)};
+    }
+    QDirIterator it(root, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        QFile file(it.next());
+        if (!file.open(QIODevice::ReadOnly)) {
+            return Error{QStringLiteral("Could not read the built-in file %1.").arg(file.fileName())};
+        }
+        files.append(FileEntry{file.fileName().mid(root.size() + 1), file.readAll(), 0644});
+    }
+    std::sort(files.begin(), files.end(), [](const FileEntry &a, const FileEntry &b) { return a.path < b.path; });
+    return files;
+}
+
+Result<QList<ImageDefinition>> ImageCatalog::chainFor(const Language &language) const
+{
+    {
+        QMutexLocker lock(&m_cacheMutex);
+        if (auto it = m_cache.constFind(language.name); it != m_cache.constEnd()) {
+            return *it;
+        }
+    }
+
+    QList<ImageDefinition> chain;
+    QString runtime = m_overrides.value(language.name);
+    if (runtime.isEmpty()) {
+        ImageDefinition root;
+        if (m_baseOverride.isEmpty()) {
+            auto conf = resourceFiles(QStringLiteral("images/rootfs"));
+            if (!conf) {
+                return conf.error();
+            }
+            root.name = QStringLiteral("rootfs");
+            root.kind = ImageDefinition::Kind::Rootfs;
+            root.context = *conf;
+            root.hash = definitionHash({}, root.context);
+            root.reference = kRepository + root.name + QLatin1Char(':') + root.hash;
+        } else {
+            root = externalImage(QStringLiteral("rootfs"), m_baseOverride);
+        }
+        chain.append(root);
+
+        auto base = resourceFiles(QStringLiteral("images/base"));
+        auto packages = resourceFiles(QStringLiteral("images/") + language.imageName);
+        if (!base) {
+            return base.error();
+        }
+        if (!packages) {
+            return packages.error();
+        }
+        chain.append(dockerfileImage(QStringLiteral("base"), root.reference, *base));
+        chain.append(dockerfileImage(language.imageName + QStringLiteral("-runtime"), chain.last().reference, *packages));
+    } else {
+        chain.append(externalImage(language.imageName + QStringLiteral("-runtime"), runtime));
+    }
+
+    // The runner layer: the runner binary and this language's capture hooks.
+    auto context = resourceFiles(QStringLiteral("images/runner"));
+    if (!context) {
+        return context.error();
+    }
+    QFile runner(m_runnerPath);
+    if (!runner.open(QIODevice::ReadOnly)) {
+        return Error{QStringLiteral("The sandbox runner binary is missing at %1 (set LLM_SANDBOX_RUNNER to its path).")
+                         .arg(m_runnerPath)};
+    }
+    context->append(FileEntry{QStringLiteral("llm-sandbox-runner"), runner.readAll(), 0755});
+    if (auto capture = resourceFiles(QStringLiteral("capture/") + language.name)) {
+        for (FileEntry file : *capture) {
+            file.path = QStringLiteral("capture/%1/%2").arg(language.name, file.path);
+            context->append(file);
+        }
+    } else {
+        // Languages without hooks still get the folder the Dockerfile copies.
+        context->append(FileEntry{QStringLiteral("capture/README"), "Chart capture hooks.\n", 0644});
+    }
+    const QString finalName = m_overrides.contains(language.name) ? language.imageName + QStringLiteral("-custom")
+                                                                  : language.imageName;
+    chain.append(dockerfileImage(finalName, chain.last().reference, *context));
+
+    QMutexLocker lock(&m_cacheMutex);
+    m_cache.insert(language.name, chain);
+    return chain;
+}
+
+Result<QString> ImageCatalog::runImage(const Language &language) const
+{
+    auto chain = chainFor(language);
+    if (!chain) {
+        return chain.error();
+    }
+    return chain->last().reference;
+}
+
+} // namespace sandbox

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "images/ImageDefinition.h"
+#include "lang/Language.h"
+#include "util/Result.h"
+
+#include <QHash>
+#include <QList>
+#include <QMutex>
+#include <QString>
+
+namespace sandbox {
+
+/// The image definitions shipped in the binary (resources/images/, resources/capture/) and
+/// the references they build to. Every image the engine runs ends with the runner layer;
+/// a language's runtime can be replaced by any image the user names.
+class ImageCatalog final
+{
+public:
+    /// `runnerPath`: the static llm-sandbox-runner binary; `overrides`: language -> image.
+    ImageCatalog(QString runnerPath, QHash<QString, QString> overrides, QString baseOverride = {});
+
+    /// The images to build, parents first, ending with the image runs use.
+    Result<QList<ImageDefinition>> chainFor(const Language &language) const;
+    /// The reference of the image runs of `language` use.
+    Result<QString> runImage(const Language &language) const;
+
+    /// Label put on every image the product builds (value: the definition's name).
+    static QString imageLabel() { return QStringLiteral("io.llm-sandbox.image"); }
+
+    /// Where the runner binary is: $LLM_SANDBOX_RUNNER, beside the executable, or ../libexec/llm-sandbox/.
+    static QString defaultRunnerPath();
+
+private:
+    Result<QList<FileEntry>> resourceFiles(const QString &folder) const;
+
+    QString m_runnerPath;
+    QHash<QString, QString> m_overrides;
+    QString m_baseOverride;
+    mutable QMutex m_cacheMutex;
+    mutable QHash<QString, QList<ImageDefinition>> m_cache;
+};
+
+} // namespace sandbox

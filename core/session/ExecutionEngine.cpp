@@ -1,0 +1,346 @@
+#include "session/ExecutionEngine.h"
+
+#include "artifacts/MimeTypes.h"
+#include "backend/ContainerBackend.h"
+#include "images/ImageBuilder.h"
+#include "lang/LanguageRegistry.h"
+#include "session/RunnerClient.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QLoggingCategory>
+#include <QUuid>
+
+Q_LOGGING_CATEGORY(lcEngine, "sandbox.engine")
+
+namespace sandbox {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+const QString kWorkdir = QStringLiteral("/sandbox");
+const QString kOutputDir = QStringLiteral("/sandbox/output");
+const QString kRunnerPath = QStringLiteral("/opt/llm-sandbox/llm-sandbox-runner");
+constexpr auto kRunnerStartTimeout = 20s;
+/// How long past the run's timeout the runner may take to report before the container is removed.
+constexpr auto kReportGrace = 10s;
+constexpr auto kPollInterval = 100ms;
+
+/// Removes the container when the run ends, however it ends.
+class ContainerGuard final
+{
+public:
+    ContainerGuard(ContainerBackend &backend, QString id) : m_backend(backend), m_id(std::move(id)) {}
+    ~ContainerGuard()
+    {
+        if (auto removed = m_backend.removeContainer(m_id); !removed) {
+            qCWarning(lcEngine).noquote() << removed.error().message;
+        }
+    }
+    ContainerGuard(const ContainerGuard &) = delete;
+    ContainerGuard &operator=(const ContainerGuard &) = delete;
+
+private:
+    ContainerBackend &m_backend;
+    QString m_id;
+};
+
+QStringList substitute(const QStringList &argv, const QString &file)
+{
+    const QString stem = file.left(file.lastIndexOf(QLatin1Char('.')));
+    QStringList out;
+    for (QString arg : argv) {
+        out << arg.replace(QStringLiteral("{file}"), file).replace(QStringLiteral("{stem}"), stem);
+    }
+    return out;
+}
+
+StopReason reasonFrom(const QString &reason, bool compileFailed)
+{
+    if (reason == QLatin1String("timeout")) {
+        return StopReason::TimedOut;
+    }
+    if (reason == QLatin1String("oom")) {
+        return StopReason::OutOfMemory;
+    }
+    if (reason == QLatin1String("output_limit")) {
+        return StopReason::OutputLimit;
+    }
+    if (reason == QLatin1String("cancelled")) {
+        return StopReason::Cancelled;
+    }
+    return compileFailed ? StopReason::CompileFailed : StopReason::Exited;
+}
+
+} // namespace
+
+/// One run: creates the container, drives the runner, collects the result.
+class ExecutionEngine::Run final
+{
+public:
+    Run(ExecutionEngine &engine, QString id, QList<RunObserver *> observers, std::stop_token stop)
+        : m_engine(engine), m_id(std::move(id)), m_observers(std::move(observers)), m_stop(std::move(stop))
+    {
+    }
+
+    Result<RunResult> execute(const RunRequest &request);
+
+private:
+    Result<QString> createContainer(const Language &language);
+    QJsonObject runMessage(const RunRequest &request, const Language &language) const;
+    Result<RunResult> collect(RunnerClient &runner, std::chrono::milliseconds timeout);
+    void progress(const QString &message)
+    {
+        for (RunObserver *observer : m_observers) {
+            observer->runProgress(m_id, message);
+        }
+    }
+
+    ExecutionEngine &m_engine;
+    QString m_id;
+    QList<RunObserver *> m_observers;
+    std::stop_token m_stop;
+};
+
+Result<QString> ExecutionEngine::Run::createContainer(const Language &language)
+{
+    const SandboxSettings &settings = m_engine.m_settings;
+    auto image = m_engine.m_catalog.runImage(language);
+    if (!image) {
+        return image.error();
+    }
+    ContainerSpec spec;
+    spec.image = *image;
+    spec.command = {kRunnerPath};
+    spec.user = settings.user;
+    spec.workingDir = kWorkdir;
+    spec.labels = {{containerLabel(), m_id}};
+    spec.networkMode = settings.networkMode;
+    spec.memoryBytes = settings.memoryBytes;
+    spec.cpus = settings.cpus;
+    spec.pidsLimit = settings.pidsLimit;
+    spec.ulimits = {{QStringLiteral("nofile"), settings.nofileLimit, settings.nofileLimit},
+                    {QStringLiteral("nproc"), settings.nprocLimit, settings.nprocLimit},
+                    {QStringLiteral("fsize"), settings.fileSizeLimitBytes, settings.fileSizeLimitBytes},
+                    {QStringLiteral("core"), 0, 0}};
+    spec.capDrop = settings.capDrop;
+    spec.securityOpt = settings.securityOpt;
+    spec.readOnlyRootfs = settings.readOnlyRootfs;
+    spec.privileged = settings.privileged;
+    const QString uid = settings.user.section(QLatin1Char(':'), 0, 0);
+    const QString gid = settings.user.section(QLatin1Char(':'), 1, 1);
+    spec.tmpfs = {
+        {kWorkdir, QStringLiteral("rw,exec,nosuid,nodev,size=%1,uid=%2,gid=%3,mode=0755")
+                       .arg(settings.workdirBytes)
+                       .arg(uid, gid.isEmpty() ? uid : gid)},
+        {QStringLiteral("/tmp"), QStringLiteral("rw,exec,nosuid,nodev,size=%1,mode=1777").arg(settings.tmpBytes)},
+    };
+
+    auto created = m_engine.m_backend->createContainer(spec);
+    if (created) {
+        return created;
+    }
+    // A missing image is built on first use (parents first), then creation is retried.
+    auto present = m_engine.m_backend->hasImage(spec.image);
+    if (!present || *present) {
+        return created.error();
+    }
+    progress(QStringLiteral("Building the %1 image (first use)...").arg(language.displayName));
+    ImageBuilder builder(*m_engine.m_backend, m_engine.m_catalog);
+    if (auto built = builder.ensure(language, [this](const QString &line) { progress(line); }); !built) {
+        return built.error();
+    }
+    return m_engine.m_backend->createContainer(spec);
+}
+
+QJsonObject ExecutionEngine::Run::runMessage(const RunRequest &request, const Language &language) const
+{
+    const SandboxSettings &settings = m_engine.m_settings;
+    const QString file = language.sourceFileName(request.code);
+    QJsonArray steps;
+    if (language.isCompiled()) {
+        steps.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("compile")},
+                                 {QStringLiteral("argv"), QJsonArray::fromStringList(substitute(language.compile, file))}});
+    }
+    steps.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("run")},
+                             {QStringLiteral("argv"), QJsonArray::fromStringList(substitute(language.run, file))}});
+    // Nothing of the host's environment: only what the run needs.
+    QJsonObject env{
+        {QStringLiteral("PATH"), QStringLiteral("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")},
+        {QStringLiteral("HOME"), QStringLiteral("/tmp")},
+        {QStringLiteral("TMPDIR"), QStringLiteral("/tmp")},
+        {QStringLiteral("LANG"), QStringLiteral("C.UTF-8")},
+        {QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8")},
+        {QStringLiteral("LLM_SANDBOX_OUTPUT_DIR"), kOutputDir},
+    };
+    for (auto it = language.environment.begin(); it != language.environment.end(); ++it) {
+        env.insert(it.key(), it.value());
+    }
+    const QJsonArray files{QJsonObject{{QStringLiteral("path"), file},
+                                       {QStringLiteral("data"), QString::fromLatin1(request.code.toUtf8().toBase64())},
+                                       {QStringLiteral("mode"), 0644}}};
+    return QJsonObject{
+        {QStringLiteral("op"), QStringLiteral("run")},
+        {QStringLiteral("id"), m_id},
+        {QStringLiteral("workdir"), kWorkdir},
+        {QStringLiteral("files"), files},
+        {QStringLiteral("steps"), steps},
+        {QStringLiteral("env"), env},
+        {QStringLiteral("timeout_ms"), double(request.timeout.count())},
+        {QStringLiteral("max_output_bytes"), double(settings.maxOutputBytes)},
+        {QStringLiteral("output_dir"), kOutputDir},
+        {QStringLiteral("max_artifact_bytes"), double(settings.maxArtifactBytes)},
+        {QStringLiteral("max_artifacts"), settings.maxArtifacts},
+    };
+}
+
+Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chrono::milliseconds timeout)
+{
+    RunResult result;
+    const auto giveUpAt = std::chrono::steady_clock::now() + timeout + kReportGrace;
+    bool cancelSent = false;
+    QString failedStep;
+    for (;;) {
+        if (m_stop.stop_requested() && !cancelSent) {
+            cancelSent = true;
+            if (auto sent = runner.send({{QStringLiteral("op"), QStringLiteral("cancel")}, {QStringLiteral("id"), m_id}});
+                !sent) {
+                return sent.error();
+            }
+        }
+        if (std::chrono::steady_clock::now() > giveUpAt) {
+            // The runner did not report in time (it may itself be starved): the container goes.
+            result.reason = cancelSent ? StopReason::Cancelled : StopReason::TimedOut;
+            result.exitCode = 137;
+            return result;
+        }
+        auto message = runner.next(kPollInterval);
+        if (!message) {
+            return message.error();
+        }
+        if (!message->has_value()) {
+            continue;
+        }
+        const QJsonObject &event = **message;
+        const QString type = event.value(QStringLiteral("ev")).toString();
+        if (type == QLatin1String("output")) {
+            const QByteArray data = QByteArray::fromBase64(event.value(QStringLiteral("data")).toString().toLatin1());
+            const bool isStderr = event.value(QStringLiteral("stream")).toString() == QLatin1String("stderr");
+            (isStderr ? result.stderrData : result.stdoutData).append(data);
+            for (RunObserver *observer : m_observers) {
+                observer->runOutput(m_id, isStderr ? OutputStream::Stderr : OutputStream::Stdout, data);
+            }
+        } else if (type == QLatin1String("artifact")) {
+            Artifact artifact;
+            artifact.name = event.value(QStringLiteral("name")).toString();
+            artifact.mimeType = mimeTypeForFileName(artifact.name);
+            artifact.data = QByteArray::fromBase64(event.value(QStringLiteral("data")).toString().toLatin1());
+            for (RunObserver *observer : m_observers) {
+                observer->runArtifact(m_id, artifact);
+            }
+            result.artifacts.append(std::move(artifact));
+        } else if (type == QLatin1String("error")) {
+            qCWarning(lcEngine).noquote() << "runner:" << event.value(QStringLiteral("message")).toString();
+            result.stderrData.append(event.value(QStringLiteral("message")).toString().toUtf8() + '\n');
+        } else if (type == QLatin1String("done")) {
+            failedStep = event.value(QStringLiteral("failed_step")).toString();
+            result.exitCode = event.value(QStringLiteral("exit_code")).toInt();
+            result.reason = reasonFrom(event.value(QStringLiteral("reason")).toString(),
+                                       failedStep == QLatin1String("compile"));
+            result.wallMs = qint64(event.value(QStringLiteral("wall_ms")).toDouble());
+            result.cpuMs = qint64(event.value(QStringLiteral("cpu_ms")).toDouble());
+            result.peakMemoryKb = qint64(event.value(QStringLiteral("max_rss_kb")).toDouble());
+            result.outputTruncated = event.value(QStringLiteral("output_truncated")).toBool();
+            result.artifactsDropped = event.value(QStringLiteral("artifacts_dropped")).toInt();
+            return result;
+        }
+    }
+}
+
+Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
+{
+    auto language = LanguageRegistry::instance().find(request.language);
+    if (!language) {
+        return language.error();
+    }
+    if (request.timeout.count() <= 0) {
+        return Error{QStringLiteral("The timeout must be positive.")};
+    }
+    progress(QStringLiteral("Starting a %1 sandbox").arg(language->displayName));
+    auto containerId = createContainer(*language);
+    if (!containerId) {
+        return containerId.error();
+    }
+    ContainerGuard guard(*m_engine.m_backend, *containerId);
+    auto stream = m_engine.m_backend->startAttached(*containerId);
+    if (!stream) {
+        return stream.error();
+    }
+    RunnerClient runner(std::move(*stream));
+    if (auto ready = runner.waitReady(kRunnerStartTimeout); !ready) {
+        return ready.error();
+    }
+    if (auto sent = runner.send(runMessage(request, *language)); !sent) {
+        return sent.error();
+    }
+    auto result = collect(runner, request.timeout);
+    runner.close();
+    return result;
+}
+
+ExecutionEngine::ExecutionEngine(std::shared_ptr<ContainerBackend> backend, SandboxSettings settings)
+    : m_backend(std::move(backend)), m_settings(std::move(settings)),
+      m_catalog(ImageCatalog::defaultRunnerPath(), m_settings.imageOverrides, m_settings.baseImage)
+{
+}
+
+ExecutionEngine::~ExecutionEngine() = default;
+
+QList<RunObserver *> ExecutionEngine::observersFor(RunObserver *extra) const
+{
+    std::lock_guard lock(m_observersMutex);
+    QList<RunObserver *> observers = m_observers;
+    if (extra) {
+        observers.append(extra);
+    }
+    return observers;
+}
+
+void ExecutionEngine::addObserver(RunObserver *observer)
+{
+    std::lock_guard lock(m_observersMutex);
+    m_observers.append(observer);
+}
+
+void ExecutionEngine::removeObserver(RunObserver *observer)
+{
+    std::lock_guard lock(m_observersMutex);
+    m_observers.removeAll(observer);
+}
+
+Result<RunResult> ExecutionEngine::run(const RunRequest &request, std::stop_token stop, RunObserver *observer)
+{
+    const QString id = QUuid::createUuid().toString(QUuid::Id128).left(16);
+    const QList<RunObserver *> observers = observersFor(observer);
+    for (RunObserver *each : observers) {
+        each->runStarted(id, request);
+    }
+    QElapsedTimer timer;
+    timer.start();
+    Run run(*this, id, observers, std::move(stop));
+    auto result = run.execute(request);
+    if (result) {
+        result->durationMs = timer.elapsed();
+        qCDebug(lcEngine) << "run" << id << "finished:" << toString(result->reason) << result->exitCode << "in"
+                          << result->durationMs << "ms";
+    } else {
+        qCDebug(lcEngine).noquote() << "run" << id << "failed:" << result.error().message;
+    }
+    for (RunObserver *each : observers) {
+        each->runFinished(id, result ? *result : RunResult{}, result ? QString() : result.error().message);
+    }
+    return result;
+}
+
+} // namespace sandbox

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <chrono>
+
+namespace sandbox {
+
+/// What to run: the code, its language and the limits of this one run.
+struct RunRequest
+{
+    QString language = QStringLiteral("python");
+    QString code;
+    QStringList libraries;
+    std::chrono::milliseconds timeout{std::chrono::seconds(30)};
+    /// Where the request came from ("cli", "mcp", "gui"), for the journal and the live log.
+    QString origin = QStringLiteral("cli");
+};
+
+} // namespace sandbox

@@ -1,0 +1,24 @@
+#include "session/RunResult.h"
+
+namespace sandbox {
+
+QString toString(StopReason reason)
+{
+    switch (reason) {
+    case StopReason::Exited:
+        return QStringLiteral("exit");
+    case StopReason::TimedOut:
+        return QStringLiteral("timeout");
+    case StopReason::OutOfMemory:
+        return QStringLiteral("oom");
+    case StopReason::OutputLimit:
+        return QStringLiteral("output_limit");
+    case StopReason::Cancelled:
+        return QStringLiteral("cancelled");
+    case StopReason::CompileFailed:
+        return QStringLiteral("compile_failed");
+    }
+    return QStringLiteral("exit");
+}
+
+} // namespace sandbox

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "artifacts/Artifact.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+namespace sandbox {
+
+/// Why a run stopped.
+enum class StopReason
+{
+    Exited,      ///< the program ended on its own (any exit code)
+    TimedOut,    ///< the wall-clock timeout killed it
+    OutOfMemory, ///< the kernel's OOM killer ended it
+    OutputLimit, ///< it wrote more than the output cap and was killed
+    Cancelled,   ///< the caller cancelled it
+    CompileFailed ///< the compile step failed; the program never ran
+};
+
+QString toString(StopReason reason);
+
+/// What came back from a run.
+struct RunResult
+{
+    int exitCode = -1;
+    QByteArray stdoutData;
+    QByteArray stderrData;
+    qint64 durationMs = 0; ///< wall time of the whole run as the caller saw it
+    StopReason reason = StopReason::Exited;
+    bool outputTruncated = false;
+    // Resource usage of the program as measured inside the sandbox.
+    qint64 wallMs = 0;
+    qint64 cpuMs = 0;
+    qint64 peakMemoryKb = 0;
+    QList<Artifact> artifacts;
+    int artifactsDropped = 0;
+
+    bool timedOut() const { return reason == StopReason::TimedOut; }
+};
+
+} // namespace sandbox

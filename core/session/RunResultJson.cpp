@@ -1,0 +1,35 @@
+#include "session/RunResultJson.h"
+
+#include <QJsonArray>
+
+namespace sandbox {
+
+QJsonObject runResultToJson(const RunResult &result)
+{
+    QJsonArray artifacts;
+    for (const Artifact &artifact : result.artifacts) {
+        QJsonObject item{{QStringLiteral("name"), artifact.name},
+                         {QStringLiteral("mime_type"), artifact.mimeType},
+                         {QStringLiteral("size"), artifact.size()}};
+        if (!artifact.path.isEmpty()) {
+            item.insert(QStringLiteral("path"), artifact.path);
+        }
+        artifacts.append(item);
+    }
+    return QJsonObject{
+        {QStringLiteral("exit_code"), result.exitCode},
+        {QStringLiteral("stdout"), QString::fromUtf8(result.stdoutData)},
+        {QStringLiteral("stderr"), QString::fromUtf8(result.stderrData)},
+        {QStringLiteral("duration_ms"), result.durationMs},
+        {QStringLiteral("timed_out"), result.timedOut()},
+        {QStringLiteral("stop_reason"), toString(result.reason)},
+        {QStringLiteral("resource_usage"), QJsonObject{{QStringLiteral("wall_ms"), result.wallMs},
+                                                       {QStringLiteral("cpu_ms"), result.cpuMs},
+                                                       {QStringLiteral("peak_memory_kb"), result.peakMemoryKb}}},
+        {QStringLiteral("output_truncated"), result.outputTruncated},
+        {QStringLiteral("artifacts"), artifacts},
+        {QStringLiteral("artifacts_dropped"), result.artifactsDropped},
+    };
+}
+
+} // namespace sandbox

@@ -1,0 +1,146 @@
+#include "session/SandboxSettings.h"
+
+#include "lang/LanguageRegistry.h"
+
+#include <QLoggingCategory>
+#include <QRegularExpression>
+
+Q_LOGGING_CATEGORY(lcSettings, "sandbox.settings")
+
+namespace sandbox {
+
+Result<qint64> parseByteSize(const QString &text)
+{
+    static const QRegularExpression pattern(QStringLiteral(R"(^\s*(\d+(?:\.\d+)?)\s*([bkmgt]?)i?b?\s*$)"),
+                                            QRegularExpression::CaseInsensitiveOption);
+    const auto match = pattern.match(text);
+    if (!match.hasMatch()) {
+        return Error{QStringLiteral("\"%1\" is not a size (use e.g. 512m or 2g)").arg(text)};
+    }
+    const double number = match.captured(1).toDouble();
+    const QString unit = match.captured(2).toLower();
+    double factor = 1;
+    if (unit == QLatin1String("k")) {
+        factor = 1024.0;
+    } else if (unit == QLatin1String("m")) {
+        factor = 1024.0 * 1024;
+    } else if (unit == QLatin1String("g")) {
+        factor = 1024.0 * 1024 * 1024;
+    } else if (unit == QLatin1String("t")) {
+        factor = 1024.0 * 1024 * 1024 * 1024;
+    }
+    return qint64(number * factor);
+}
+
+Result<bool> parseBoolean(const QString &text)
+{
+    const QString value = text.trimmed().toLower();
+    if (value == QLatin1String("true") || value == QLatin1String("1") || value == QLatin1String("yes") ||
+        value == QLatin1String("on")) {
+        return true;
+    }
+    if (value == QLatin1String("false") || value == QLatin1String("0") || value == QLatin1String("no") ||
+        value == QLatin1String("off")) {
+        return false;
+    }
+    return Error{QStringLiteral("\"%1\" is not a boolean (use true/1/yes/on or false/0/no/off)").arg(text)};
+}
+
+namespace {
+
+/// The first of `names` that is set, with its name (for messages).
+std::pair<QString, QString> firstSet(std::initializer_list<const char *> names)
+{
+    for (const char *name : names) {
+        if (qEnvironmentVariableIsSet(name)) {
+            return {QString::fromLatin1(name), qEnvironmentVariable(name)};
+        }
+    }
+    return {};
+}
+
+Error badVariable(const QString &name, const QString &why)
+{
+    return Error{QStringLiteral("Invalid %1: %2.").arg(name, why)};
+}
+
+QStringList splitList(const QString &text)
+{
+    QStringList out;
+    for (const QString &item : text.split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts)) {
+        out << item;
+    }
+    return out;
+}
+
+} // namespace
+
+Result<SandboxSettings> SandboxSettings::fromEnvironment()
+{
+    SandboxSettings settings;
+
+    if (auto [name, value] = firstSet({"SANDBOX_MEM_LIMIT", "SANDBOX_MEMORY"}); !name.isEmpty()) {
+        auto bytes = parseByteSize(value);
+        if (!bytes) {
+            return badVariable(name, bytes.error().message);
+        }
+        if (*bytes < 16LL * 1024 * 1024) {
+            return badVariable(name, QStringLiteral("at least 16m is needed"));
+        }
+        settings.memoryBytes = *bytes;
+    }
+    if (auto [name, value] = firstSet({"SANDBOX_CPU_COUNT", "SANDBOX_CPUS"}); !name.isEmpty()) {
+        bool ok = false;
+        const double cpus = value.toDouble(&ok);
+        if (!ok || cpus <= 0 || cpus > 1024) {
+            return badVariable(name, QStringLiteral("\"%1\" is not a CPU count (e.g. 1 or 0.5)").arg(value));
+        }
+        settings.cpus = cpus;
+    }
+    if (auto [name, value] = firstSet({"SANDBOX_NETWORK_MODE"}); !name.isEmpty()) {
+        static const QRegularExpression networkName(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9_.-]*$"));
+        if (!networkName.match(value).hasMatch()) {
+            return badVariable(name, QStringLiteral("\"%1\" is not a network name").arg(value));
+        }
+        if (value != QLatin1String("none")) {
+            qCWarning(lcSettings) << "SANDBOX_NETWORK_MODE =" << value << ": sandboxes get network access";
+        }
+        settings.networkMode = value;
+    }
+    if (auto [name, value] = firstSet({"SANDBOX_READ_ONLY"}); !name.isEmpty()) {
+        auto flag = parseBoolean(value);
+        if (!flag) {
+            return badVariable(name, flag.error().message);
+        }
+        settings.readOnlyRootfs = *flag;
+    }
+    if (auto [name, value] = firstSet({"SANDBOX_PRIVILEGED"}); !name.isEmpty()) {
+        auto flag = parseBoolean(value);
+        if (!flag) {
+            return badVariable(name, flag.error().message);
+        }
+        if (*flag) {
+            qCWarning(lcSettings) << "SANDBOX_PRIVILEGED is on: sandboxes run privileged";
+        }
+        settings.privileged = *flag;
+    }
+    if (auto [name, value] = firstSet({"SANDBOX_CAP_DROP"}); !name.isEmpty()) {
+        settings.capDrop = splitList(value);
+        if (!settings.capDrop.contains(QStringLiteral("ALL"), Qt::CaseInsensitive)) {
+            qCWarning(lcSettings) << "SANDBOX_CAP_DROP does not drop ALL capabilities:" << settings.capDrop;
+        }
+    }
+    if (auto [name, value] = firstSet({"SANDBOX_SECURITY_OPT"}); !name.isEmpty()) {
+        settings.securityOpt = splitList(value);
+    }
+    for (const Language &language : LanguageRegistry::instance().languages()) {
+        const QByteArray variable = "LLM_SANDBOX_IMAGE_" + language.name.toUpper().toLatin1();
+        if (const QString image = qEnvironmentVariable(variable.constData()); !image.isEmpty()) {
+            settings.imageOverrides.insert(language.name, image);
+        }
+    }
+    settings.baseImage = qEnvironmentVariable("LLM_SANDBOX_BASE_IMAGE");
+    return settings;
+}
+
+} // namespace sandbox

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "util/Result.h"
+
+#include <QHash>
+#include <QString>
+#include <QStringList>
+
+namespace sandbox {
+
+/// The limits and hardening every sandbox container gets. The defaults are the safe values;
+/// fromEnvironment() applies the SANDBOX_* variables the Python llm-sandbox read.
+struct SandboxSettings
+{
+    qint64 memoryBytes = 512LL * 1024 * 1024; ///< swap is set equal: no swap beyond it
+    double cpus = 1.0;
+    int pidsLimit = 256;
+    int nofileLimit = 1024;
+    int nprocLimit = 1024; ///< per UID, shared by concurrent sandboxes; pidsLimit is the per-run bound
+    qint64 fileSizeLimitBytes = 256LL * 1024 * 1024;
+    qint64 workdirBytes = 256LL * 1024 * 1024; ///< tmpfs size of /sandbox
+    qint64 tmpBytes = 256LL * 1024 * 1024;     ///< tmpfs size of /tmp
+    qint64 maxOutputBytes = 1024LL * 1024;     ///< stdout + stderr per run
+    qint64 maxArtifactBytes = 16LL * 1024 * 1024;
+    int maxArtifacts = 32;
+    QString user = QStringLiteral("1000:1000");
+    QString networkMode = QStringLiteral("none");
+    bool readOnlyRootfs = true;
+    bool privileged = false;
+    QStringList capDrop = {QStringLiteral("ALL")};
+    QStringList securityOpt = {QStringLiteral("no-new-privileges")};
+    /// Per-language image overrides ("python" -> "registry.example/python:3.12"), from
+    /// LLM_SANDBOX_IMAGE_<LANG>.
+    QHash<QString, QString> imageOverrides;
+    /// A Debian 12 image to use instead of building the root filesystem with debootstrap.
+    QString baseImage;
+
+    /// Defaults overridden by the environment; a bad value is an error naming the variable.
+    static Result<SandboxSettings> fromEnvironment();
+};
+
+/// Parses "512m", "1g", "1073741824", "256k" (docker's memory notation).
+Result<qint64> parseByteSize(const QString &text);
+/// true/1/yes/on and false/0/no/off, case-insensitively.
+Result<bool> parseBoolean(const QString &text);
+
+} // namespace sandbox
