@@ -1,0 +1,229 @@
+#include "mcp/CodeExecutor.h"
+
+#include "lang/LanguageRegistry.h"
+#include "mcp/McpLogging.h"
+#include "session/ExecutionEngine.h"
+#include "session/RunResultJson.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSet>
+#include <QUrl>
+#include <chrono>
+#include <mutex>
+
+namespace sandbox::mcp {
+
+namespace {
+
+const QString kNoBackend = QStringLiteral(
+    "Cannot run code: no container backend is configured. Start Docker or Podman (or set BACKEND, DOCKER_HOST "
+    "or KUBECONFIG for the server) and restart the llm-sandbox MCP server.");
+
+// Output progress is throttled: a chatty program must not flood the client with notifications.
+constexpr qint64 kOutputProgressIntervalMs = 500;
+
+/// Relays a run's events to the client as progress notifications (and debug log messages).
+class ProgressRelay final : public RunObserver
+{
+public:
+    explicit ProgressRelay(const ToolCall &call) : m_call(call) {}
+
+    void runStarted(const QString &, const RunRequest &request) override
+    {
+        report(QStringLiteral("Running %1 code").arg(request.language));
+    }
+
+    void runProgress(const QString &, const QString &message) override
+    {
+        m_call.log(LogLevel::Debug, message);
+        report(message);
+    }
+
+    void runOutput(const QString &, OutputStream stream, const QByteArray &chunk) override
+    {
+        const std::lock_guard lock(m_mutex);
+        m_outputBytes += chunk.size();
+        if (m_sinceOutputReport.isValid() && m_sinceOutputReport.elapsed() < kOutputProgressIntervalMs) {
+            return;
+        }
+        m_sinceOutputReport.start();
+        const QString line = QString::fromUtf8(chunk).trimmed().section(QLatin1Char('\n'), -1).left(200);
+        m_call.progress(
+            QStringLiteral("%1 bytes of output so far; %2: %3")
+                .arg(m_outputBytes)
+                .arg(stream == OutputStream::Stdout ? QStringLiteral("stdout") : QStringLiteral("stderr"), line));
+    }
+
+    void runArtifact(const QString &, const Artifact &artifact) override
+    {
+        report(QStringLiteral("Captured %1 (%2)").arg(artifact.name, artifact.mimeType));
+    }
+
+private:
+    void report(const QString &message)
+    {
+        const std::lock_guard lock(m_mutex);
+        m_call.progress(message);
+    }
+
+    const ToolCall &m_call;
+    std::mutex m_mutex;
+    qint64 m_outputBytes = 0;
+    QElapsedTimer m_sinceOutputReport;
+};
+
+bool isImage(const QString &mimeType)
+{
+    static const QSet<QString> images = {QStringLiteral("image/png"), QStringLiteral("image/jpeg"),
+                                         QStringLiteral("image/gif"), QStringLiteral("image/svg+xml"),
+                                         QStringLiteral("image/webp")};
+    return images.contains(mimeType);
+}
+
+QJsonObject schema(const char *type, const char *description)
+{
+    return QJsonObject{{QStringLiteral("type"), QLatin1String(type)},
+                       {QStringLiteral("description"), QLatin1String(description)}};
+}
+
+} // namespace
+
+CodeExecutor::CodeExecutor(RunFunction run) : m_run(std::move(run)) {}
+
+CodeExecutor CodeExecutor::forEngine(ExecutionEngine *engine)
+{
+    if (!engine) {
+        return CodeExecutor(RunFunction());
+    }
+    return CodeExecutor([engine](const RunRequest &request, std::stop_token stop, RunObserver *observer) {
+        return engine->run(request, std::move(stop), observer);
+    });
+}
+
+QJsonObject CodeExecutor::execute(const ToolCall &call) const
+{
+    if (!m_run) {
+        return errorToolResult(kNoBackend);
+    }
+    const Result<Language> language =
+        LanguageRegistry::instance().find(call.arguments.value(QStringLiteral("language")).toString());
+    if (!language) {
+        return errorToolResult(language.error().message);
+    }
+
+    RunRequest request;
+    request.language = language->name;
+    request.code = call.arguments.value(QStringLiteral("code")).toString();
+    for (const QJsonValue &library : call.arguments.value(QStringLiteral("libraries")).toArray()) {
+        request.libraries << library.toString();
+    }
+    request.timeout = std::chrono::seconds(call.arguments.value(QStringLiteral("timeout")).toInteger(30));
+    request.origin = QStringLiteral("mcp");
+
+    ProgressRelay relay(call);
+    const Result<RunResult> result = m_run(request, call.stop, &relay);
+    if (!result) {
+        qCWarning(lcMcp).noquote() << "execute_code failed:" << result.error().message;
+        call.log(LogLevel::Error, result.error().message);
+        return errorToolResult(result.error().message);
+    }
+    return toToolResult(request, *result, call.supportsStructuredContent());
+}
+
+QJsonObject CodeExecutor::toJson(const RunRequest &request, const RunResult &result)
+{
+    // The same JSON as `run --json`, plus the keys of the Python server's reply so prompts written for it keep
+    // working.
+    QJsonObject json = runResultToJson(result);
+    json.insert(QStringLiteral("success"), result.reason == StopReason::Exited && result.exitCode == 0);
+    json.insert(QStringLiteral("language"), request.language);
+    json.insert(QStringLiteral("libraries"), QJsonArray::fromStringList(request.libraries));
+    return json;
+}
+
+QJsonObject CodeExecutor::toToolResult(const RunRequest &request, const RunResult &result, bool structured)
+{
+    const QJsonObject json = toJson(request, result);
+    QJsonArray content{
+        QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                    {QStringLiteral("text"), QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Compact))}}};
+    for (const Artifact &artifact : result.artifacts) {
+        if (isImage(artifact.mimeType)) {
+            content.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("image")},
+                                       {QStringLiteral("data"), QString::fromLatin1(artifact.data.toBase64())},
+                                       {QStringLiteral("mimeType"), artifact.mimeType}});
+        } else if (artifact.mimeType == QLatin1String("text/html")) {
+            const QString uri = QStringLiteral("sandbox://artifacts/") +
+                                QString::fromLatin1(QUrl::toPercentEncoding(artifact.name, "/"));
+            content.append(QJsonObject{
+                {QStringLiteral("type"), QStringLiteral("resource")},
+                {QStringLiteral("resource"), QJsonObject{{QStringLiteral("uri"), uri},
+                                                         {QStringLiteral("mimeType"), artifact.mimeType},
+                                                         {QStringLiteral("text"), QString::fromUtf8(artifact.data)}}}});
+        }
+    }
+    QJsonObject out{{QStringLiteral("content"), content}, {QStringLiteral("isError"), false}};
+    if (structured) {
+        out.insert(QStringLiteral("structuredContent"), json);
+    }
+    return out;
+}
+
+QJsonObject CodeExecutor::outputSchema()
+{
+    const QJsonObject artifact{
+        {QStringLiteral("type"), QStringLiteral("object")},
+        {QStringLiteral("properties"),
+         QJsonObject{{QStringLiteral("name"), schema("string", "File name in the output directory.")},
+                     {QStringLiteral("mime_type"), schema("string", "MIME type, e.g. image/png or text/html.")},
+                     {QStringLiteral("size"), schema("integer", "Size in bytes.")},
+                     {QStringLiteral("path"), schema("string", "Where it was saved on the host, when it was.")}}},
+        {QStringLiteral("required"),
+         QJsonArray{QStringLiteral("name"), QStringLiteral("mime_type"), QStringLiteral("size")}},
+    };
+    const QJsonObject usage{
+        {QStringLiteral("type"), QStringLiteral("object")},
+        {QStringLiteral("description"), QStringLiteral("What the program used, measured inside the sandbox.")},
+        {QStringLiteral("properties"),
+         QJsonObject{{QStringLiteral("wall_ms"), schema("integer", "Wall-clock time of the program.")},
+                     {QStringLiteral("cpu_ms"), schema("integer", "CPU time of the program (user + system).")},
+                     {QStringLiteral("peak_memory_kb"), schema("integer", "Peak resident memory.")}}},
+    };
+    QJsonObject libraries = schema("array", "Libraries installed before the run.");
+    libraries.insert(QStringLiteral("items"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}});
+    QJsonObject artifacts = schema("array", "Files the program wrote to its output directory (charts, HTML, ...); "
+                                            "images come as image content items, HTML as embedded resources.");
+    artifacts.insert(QStringLiteral("items"), artifact);
+
+    const QJsonObject properties{
+        {QStringLiteral("success"), schema("boolean", "True when the program exited on its own with exit code 0.")},
+        {QStringLiteral("exit_code"), schema("integer", "Exit code of the program (or of the compiler when "
+                                                        "compilation failed).")},
+        {QStringLiteral("stdout"), schema("string", "Standard output (invalid UTF-8 replaced).")},
+        {QStringLiteral("stderr"), schema("string", "Standard error (invalid UTF-8 replaced).")},
+        {QStringLiteral("language"), schema("string", "The language the code ran as.")},
+        {QStringLiteral("libraries"), libraries},
+        {QStringLiteral("duration_ms"), schema("integer", "Wall time of the whole call, setup included.")},
+        {QStringLiteral("timed_out"), schema("boolean", "True when the timeout killed the program.")},
+        {QStringLiteral("stop_reason"),
+         schema("string", "Why the program stopped: exit, timeout, oom (out of memory), output_limit, cancelled or "
+                          "compile_failed.")},
+        {QStringLiteral("resource_usage"), usage},
+        {QStringLiteral("output_truncated"), schema("boolean", "True when output beyond the limit was cut off.")},
+        {QStringLiteral("artifacts"), artifacts},
+        {QStringLiteral("artifacts_dropped"), schema("integer", "Artifacts not returned because of the count or "
+                                                                "size limits.")},
+    };
+    return QJsonObject{
+        {QStringLiteral("type"), QStringLiteral("object")},
+        {QStringLiteral("properties"), properties},
+        {QStringLiteral("required"),
+         QJsonArray{QStringLiteral("exit_code"), QStringLiteral("stdout"), QStringLiteral("stderr"),
+                    QStringLiteral("duration_ms"), QStringLiteral("timed_out"), QStringLiteral("stop_reason"),
+                    QStringLiteral("resource_usage"), QStringLiteral("output_truncated"), QStringLiteral("artifacts")}},
+    };
+}
+
+} // namespace sandbox::mcp

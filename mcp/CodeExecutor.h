@@ -1,0 +1,47 @@
+#pragma once
+
+#include "mcp/Tool.h"
+#include "session/RunObserver.h"
+#include "session/RunRequest.h"
+#include "session/RunResult.h"
+#include "util/Result.h"
+
+#include <QJsonObject>
+#include <functional>
+#include <stop_token>
+
+namespace sandbox {
+class ExecutionEngine;
+}
+
+namespace sandbox::mcp {
+
+/// Runs one request to the end: ExecutionEngine::run, or a stand-in in tests.
+using RunFunction = std::function<Result<RunResult>(const RunRequest &, std::stop_token, RunObserver *)>;
+
+/// The execute_code tool: turns validated arguments into a RunRequest, runs it (blocking, so it is called on a
+/// worker thread), relays progress, and turns the RunResult into what a model and a person need.
+class CodeExecutor final
+{
+public:
+    /// An empty `run` means no container backend is configured: every call then answers with that error.
+    explicit CodeExecutor(RunFunction run);
+    /// `engine` may be null; otherwise it must outlive every call.
+    static CodeExecutor forEngine(ExecutionEngine *engine);
+
+    QJsonObject execute(const ToolCall &call) const;
+
+    /// The CallToolResult of a finished run: the run as a JSON text item (plus structuredContent when the client
+    /// understands it), one image item per chart and HTML pages as embedded resources. A program that failed is
+    /// still a normal result: the model reads its exit code and stderr.
+    static QJsonObject toToolResult(const RunRequest &request, const RunResult &result, bool structured);
+    /// The run as JSON: exit_code, stdout, stderr, duration_ms, timed_out, stop_reason, resource_usage, ...
+    static QJsonObject toJson(const RunRequest &request, const RunResult &result);
+    /// JSON Schema of toJson(), announced as the tool's outputSchema.
+    static QJsonObject outputSchema();
+
+private:
+    RunFunction m_run;
+};
+
+} // namespace sandbox::mcp

@@ -1,0 +1,45 @@
+#include "mcp/JsonRpc.h"
+
+namespace sandbox::mcp::jsonrpc {
+
+namespace {
+
+const QString kVersion = QStringLiteral("2.0");
+
+} // namespace
+
+QJsonObject makeResult(const QJsonValue &id, const QJsonObject &result)
+{
+    return QJsonObject{
+        {QStringLiteral("jsonrpc"), kVersion}, {QStringLiteral("id"), id}, {QStringLiteral("result"), result}};
+}
+
+QJsonObject makeError(const QJsonValue &id, int code, const QString &message, const QJsonValue &data)
+{
+    QJsonObject error{{QStringLiteral("code"), code}, {QStringLiteral("message"), message}};
+    if (!data.isUndefined()) {
+        error.insert(QStringLiteral("data"), data);
+    }
+    return QJsonObject{{QStringLiteral("jsonrpc"), kVersion},
+                       {QStringLiteral("id"), id.isUndefined() ? QJsonValue(QJsonValue::Null) : id},
+                       {QStringLiteral("error"), error}};
+}
+
+QJsonObject makeNotification(const QString &method, const QJsonObject &params)
+{
+    return QJsonObject{
+        {QStringLiteral("jsonrpc"), kVersion}, {QStringLiteral("method"), method}, {QStringLiteral("params"), params}};
+}
+
+QString idKey(const QJsonValue &id)
+{
+    if (id.isString()) {
+        return QStringLiteral("s:") + id.toString();
+    }
+    if (id.isDouble()) {
+        return QStringLiteral("n:") + QString::number(id.toDouble(), 'g', 17);
+    }
+    return {};
+}
+
+} // namespace sandbox::mcp::jsonrpc

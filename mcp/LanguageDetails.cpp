@@ -1,0 +1,41 @@
+#include "mcp/LanguageDetails.h"
+
+#include "lang/LanguageRegistry.h"
+
+#include <QJsonArray>
+
+namespace sandbox::mcp {
+
+QJsonObject LanguageDetails::toJson(const Language &language)
+{
+    QJsonArray examples;
+    for (const LanguageExample &example : language.examples) {
+        examples.append(QJsonObject{{QStringLiteral("title"), example.title}, {QStringLiteral("code"), example.code}});
+    }
+    return QJsonObject{
+        {QStringLiteral("name"), language.name},
+        {QStringLiteral("display_name"), language.displayName},
+        {QStringLiteral("aliases"), QJsonArray::fromStringList(language.aliases)},
+        // The exact version depends on the image in use (users may point a language at their own image), so
+        // we name the command that reports it rather than guess.
+        {QStringLiteral("version_command"), language.versionCommand.join(QLatin1Char(' '))},
+        {QStringLiteral("compiled"), language.isCompiled()},
+        {QStringLiteral("package_manager"), language.packageManager},
+        {QStringLiteral("preinstalled_libraries"), QJsonArray::fromStringList(language.preinstalledLibraries)},
+        // Every language gets files written to the output directory back as artifacts.
+        {QStringLiteral("visualization_support"), true},
+        {QStringLiteral("visualization"), language.visualization},
+        {QStringLiteral("examples"), examples},
+    };
+}
+
+QJsonObject LanguageDetails::all()
+{
+    QJsonObject out;
+    for (const Language &language : LanguageRegistry::instance().languages()) {
+        out.insert(language.name, toJson(language));
+    }
+    return out;
+}
+
+} // namespace sandbox::mcp

@@ -1,0 +1,444 @@
+#include "mcp/McpDispatcher.h"
+
+#include "mcp/ArgumentValidator.h"
+#include "mcp/JsonRpc.h"
+#include "mcp/McpLogging.h"
+#include "mcp/ProtocolVersion.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QPromise>
+#include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
+#include <exception>
+#include <stop_token>
+
+namespace sandbox::mcp {
+
+using namespace jsonrpc;
+
+namespace {
+
+const QString kServerName = QStringLiteral("llm-sandbox");
+
+const QString kInstructions = QStringLiteral(
+    "Runs code in isolated, hardened containers (no network by default). Use execute_code to run Python, "
+    "JavaScript, Java, C++, Go, R or Ruby; the result holds exit code, stdout, stderr, resource usage and why the "
+    "program stopped, and every chart the code draws comes back as an image. get_language_details lists a "
+    "language's preinstalled libraries and examples.");
+
+template <typename T>
+QFuture<T> readyFuture(T value)
+{
+    QPromise<T> promise;
+    promise.start();
+    promise.addResult(std::move(value));
+    promise.finish();
+    return promise.future();
+}
+
+QFuture<QJsonDocument> toDocument(QFuture<QJsonObject> reply)
+{
+    return reply.then(QtFuture::Launch::Sync, [](const QJsonObject &object) {
+        return object.isEmpty() ? QJsonDocument() : QJsonDocument(object);
+    });
+}
+
+bool isValidId(const QJsonValue &id)
+{
+    return id.isString() || id.isDouble();
+}
+
+} // namespace
+
+struct McpDispatcher::RunningCall
+{
+    std::stop_source stop;
+    // Set when the client cancelled (or the server shuts down): the call then gets no reply.
+    std::atomic<bool> cancelled = false;
+};
+
+McpDispatcher::McpDispatcher(ToolRegistry tools, QList<Resource> resources, MessageSink sink, DispatcherOptions options)
+    : m_tools(std::move(tools)), m_resources(std::move(resources)), m_sink(std::move(sink)),
+      m_options(std::move(options)), m_protocolVersion(ProtocolVersion::kLatest),
+      m_logLevel(static_cast<int>(m_options.logLevel))
+{
+    m_pool.setMaxThreadCount(std::max(1, m_options.maxConcurrentCalls));
+}
+
+McpDispatcher::~McpDispatcher()
+{
+    cancelAll();
+    waitForDone();
+}
+
+QFuture<QJsonDocument> McpDispatcher::handle(const QByteArray &message)
+{
+    if (message.size() > m_options.maxMessageBytes) {
+        qCWarning(lcMcp) << "dropping a message of" << message.size() << "bytes";
+        return readyFuture(QJsonDocument(messageTooLargeReply(m_options.maxMessageBytes)));
+    }
+
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(message, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        // QJsonDocument only takes objects and arrays; valid JSON of another kind is an invalid request, not a
+        // parse error.
+        const QJsonDocument wrapped = QJsonDocument::fromJson('[' + message + ']');
+        if (wrapped.isArray() && wrapped.array().size() == 1) {
+            return readyFuture(QJsonDocument(
+                makeError(QJsonValue::Null, InvalidRequest, QStringLiteral("A JSON-RPC message must be an object."))));
+        }
+        return readyFuture(QJsonDocument(makeError(QJsonValue::Null, ParseError,
+                                                   QStringLiteral("Parse error: the message is not valid JSON."),
+                                                   QJsonObject{{QStringLiteral("detail"), parseError.errorString()},
+                                                               {QStringLiteral("offset"), parseError.offset}})));
+    }
+
+    if (!document.isArray()) {
+        return toDocument(dispatch(document.object()));
+    }
+
+    const QJsonArray batch = document.array();
+    if (batch.isEmpty()) {
+        return readyFuture(
+            QJsonDocument(makeError(QJsonValue::Null, InvalidRequest, QStringLiteral("A batch must not be empty."))));
+    }
+    QList<QFuture<QJsonObject>> replies;
+    for (const QJsonValue &item : batch) {
+        replies.append(dispatch(item));
+    }
+    return QtFuture::whenAll(replies.begin(), replies.end())
+        .then(QtFuture::Launch::Sync, [](const QList<QFuture<QJsonObject>> &done) {
+            QJsonArray out;
+            for (const QFuture<QJsonObject> &reply : done) {
+                if (reply.resultCount() > 0 && !reply.result().isEmpty()) {
+                    out.append(reply.result());
+                }
+            }
+            return out.isEmpty() ? QJsonDocument() : QJsonDocument(out);
+        });
+}
+
+QFuture<QJsonObject> McpDispatcher::dispatch(const QJsonValue &message)
+{
+    if (!message.isObject()) {
+        return readyFuture(
+            makeError(QJsonValue::Null, InvalidRequest, QStringLiteral("A JSON-RPC message must be an object.")));
+    }
+    const QJsonObject object = message.toObject();
+    const bool hasId = object.contains(QStringLiteral("id"));
+    const QJsonValue id = object.value(QStringLiteral("id"));
+    const QJsonValue replyId = isValidId(id) ? id : QJsonValue(QJsonValue::Null);
+
+    if (object.value(QStringLiteral("jsonrpc")) != QLatin1String("2.0")) {
+        return readyFuture(
+            makeError(replyId, InvalidRequest, QStringLiteral("The \"jsonrpc\" member must be \"2.0\".")));
+    }
+    if (!object.contains(QStringLiteral("method"))) {
+        if (hasId && (object.contains(QStringLiteral("result")) || object.contains(QStringLiteral("error")))) {
+            // A response: we never send requests, so there is nothing waiting for it.
+            qCDebug(lcMcp) << "ignoring a response with id" << id;
+            return readyFuture(QJsonObject());
+        }
+        return readyFuture(makeError(replyId, InvalidRequest, QStringLiteral("The message has no \"method\".")));
+    }
+    const QJsonValue method = object.value(QStringLiteral("method"));
+    if (!method.isString()) {
+        return readyFuture(
+            makeError(replyId, InvalidRequest, QStringLiteral("The \"method\" member must be a string.")));
+    }
+    if (hasId && !isValidId(id)) {
+        return readyFuture(
+            makeError(QJsonValue::Null, InvalidRequest, QStringLiteral("A request id must be a string or a number.")));
+    }
+    const QJsonValue params = object.value(QStringLiteral("params"));
+    if (!params.isUndefined() && !params.isObject()) {
+        if (!hasId) {
+            return readyFuture(QJsonObject());
+        }
+        return readyFuture(makeError(id, InvalidParams, QStringLiteral("The \"params\" member must be an object.")));
+    }
+
+    if (!hasId) {
+        handleNotification(method.toString(), params.toObject());
+        return readyFuture(QJsonObject());
+    }
+    return handleRequest(id, method.toString(), params.toObject());
+}
+
+QFuture<QJsonObject> McpDispatcher::handleRequest(const QJsonValue &id, const QString &method,
+                                                  const QJsonObject &params)
+{
+    qCDebug(lcMcp) << "request" << method << id;
+    if (method == QLatin1String("tools/call")) {
+        return callTool(id, params);
+    }
+    if (method == QLatin1String("initialize")) {
+        return readyFuture(initialize(id, params));
+    }
+    if (method == QLatin1String("ping")) {
+        return readyFuture(makeResult(id, QJsonObject()));
+    }
+    if (method == QLatin1String("tools/list")) {
+        // Everything fits on one page, so there is never a nextCursor.
+        return readyFuture(makeResult(id, QJsonObject{{QStringLiteral("tools"), m_tools.toJson(protocolVersion())}}));
+    }
+    if (method == QLatin1String("resources/list")) {
+        const bool titles = protocolVersion() >= ProtocolVersion::kStructuredContent;
+        QJsonArray resources;
+        for (const Resource &resource : m_resources) {
+            QJsonObject json{{QStringLiteral("uri"), resource.uri},
+                             {QStringLiteral("name"), resource.name},
+                             {QStringLiteral("description"), resource.description},
+                             {QStringLiteral("mimeType"), resource.mimeType}};
+            if (titles && !resource.title.isEmpty()) {
+                json.insert(QStringLiteral("title"), resource.title);
+            }
+            resources.append(json);
+        }
+        return readyFuture(makeResult(id, QJsonObject{{QStringLiteral("resources"), resources}}));
+    }
+    if (method == QLatin1String("resources/read")) {
+        return readyFuture(readResource(id, params));
+    }
+    if (method == QLatin1String("resources/templates/list")) {
+        return readyFuture(makeResult(id, QJsonObject{{QStringLiteral("resourceTemplates"), QJsonArray()}}));
+    }
+    if (method == QLatin1String("logging/setLevel")) {
+        return readyFuture(setLogLevel(id, params));
+    }
+    return readyFuture(makeError(id, MethodNotFound, QStringLiteral("Method not found: %1").arg(method)));
+}
+
+void McpDispatcher::handleNotification(const QString &method, const QJsonObject &params)
+{
+    if (method == QLatin1String("notifications/cancelled")) {
+        const QString key = idKey(params.value(QStringLiteral("requestId")));
+        std::shared_ptr<RunningCall> call;
+        {
+            const std::lock_guard lock(m_mutex);
+            call = m_running.value(key);
+        }
+        // A cancellation may cross the reply on the wire; then there is nothing left to stop.
+        if (call) {
+            qCInfo(lcMcp) << "client cancelled request" << params.value(QStringLiteral("requestId"))
+                          << params.value(QStringLiteral("reason")).toString();
+            call->cancelled = true;
+            call->stop.request_stop();
+        }
+        return;
+    }
+    if (method == QLatin1String("notifications/initialized")) {
+        qCInfo(lcMcp) << "client initialized, protocol" << protocolVersion();
+        return;
+    }
+    qCDebug(lcMcp) << "ignoring notification" << method;
+}
+
+QJsonObject McpDispatcher::initialize(const QJsonValue &id, const QJsonObject &params)
+{
+    const QJsonValue requested = params.value(QStringLiteral("protocolVersion"));
+    if (!requested.isString()) {
+        return makeError(id, InvalidParams, QStringLiteral("initialize needs \"protocolVersion\" as a string."));
+    }
+    const QString version = ProtocolVersion::negotiate(requested.toString());
+    {
+        const std::lock_guard lock(m_mutex);
+        m_protocolVersion = version;
+    }
+    const QJsonObject client = params.value(QStringLiteral("clientInfo")).toObject();
+    qCInfo(lcMcp) << "initialize from" << client.value(QStringLiteral("name")).toString()
+                  << client.value(QStringLiteral("version")).toString() << "asking for" << requested.toString()
+                  << "-> speaking" << version;
+
+    QJsonObject serverInfo{{QStringLiteral("name"), kServerName},
+                           {QStringLiteral("version"), m_options.serverVersion.isEmpty()
+                                                           ? QCoreApplication::applicationVersion()
+                                                           : m_options.serverVersion}};
+    if (version >= ProtocolVersion::kStructuredContent) {
+        serverInfo.insert(QStringLiteral("title"), QStringLiteral("LLM Sandbox"));
+    }
+    const QJsonObject capabilities{
+        {QStringLiteral("logging"), QJsonObject()},
+        {QStringLiteral("tools"), QJsonObject{{QStringLiteral("listChanged"), false}}},
+        {QStringLiteral("resources"),
+         QJsonObject{{QStringLiteral("subscribe"), false}, {QStringLiteral("listChanged"), false}}},
+    };
+    return makeResult(id, QJsonObject{{QStringLiteral("protocolVersion"), version},
+                                      {QStringLiteral("capabilities"), capabilities},
+                                      {QStringLiteral("serverInfo"), serverInfo},
+                                      {QStringLiteral("instructions"), kInstructions}});
+}
+
+QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonObject &params)
+{
+    const QJsonValue name = params.value(QStringLiteral("name"));
+    if (!name.isString()) {
+        return readyFuture(
+            makeError(id, InvalidParams, QStringLiteral("tools/call needs the tool's \"name\" as a string.")));
+    }
+    const Tool *tool = m_tools.find(name.toString());
+    if (!tool) {
+        QStringList names;
+        for (const Tool &known : m_tools.tools()) {
+            names << known.name;
+        }
+        return readyFuture(makeError(id, InvalidParams,
+                                     QStringLiteral("Unknown tool: %1. Available tools: %2.")
+                                         .arg(name.toString(), names.join(QStringLiteral(", ")))));
+    }
+    const QJsonValue arguments = params.value(QStringLiteral("arguments"));
+    if (!arguments.isUndefined() && !arguments.isNull() && !arguments.isObject()) {
+        return readyFuture(makeError(id, InvalidParams, QStringLiteral("Tool \"arguments\" must be an object.")));
+    }
+    Result<QJsonObject> validated = ArgumentValidator::validate(tool->inputSchema, arguments.toObject());
+    if (!validated) {
+        // Bad arguments are the model's to fix, so they travel as a tool result it can read, not a protocol error.
+        return readyFuture(makeResult(id, errorToolResult(validated.error().message)));
+    }
+
+    ToolCall call;
+    call.arguments = std::move(validated.value());
+    call.protocolVersion = protocolVersion();
+    call.log = [this](LogLevel level, const QString &message) {
+        log(level, message);
+    };
+    const QJsonValue progressToken =
+        params.value(QStringLiteral("_meta")).toObject().value(QStringLiteral("progressToken"));
+    if (progressToken.isString() || progressToken.isDouble()) {
+        auto counter = std::make_shared<std::atomic<int>>(0);
+        call.progress = [this, progressToken, counter](const QString &message) {
+            // Progress must grow with every notification even though the total is unknown.
+            send(makeNotification(QStringLiteral("notifications/progress"),
+                                  QJsonObject{{QStringLiteral("progressToken"), progressToken},
+                                              {QStringLiteral("progress"), ++*counter},
+                                              {QStringLiteral("message"), message}}));
+        };
+    }
+
+    auto invoke = [id, handler = tool->handler, toolName = tool->name](const ToolCall &call) {
+        try {
+            return makeResult(id, handler(call));
+        } catch (const std::exception &e) {
+            qCCritical(lcMcp) << "tool" << toolName << "threw:" << e.what();
+            return makeError(id, InternalError,
+                             QStringLiteral("Internal error in tool %1: %2").arg(toolName, e.what()));
+        } catch (...) {
+            qCCritical(lcMcp) << "tool" << toolName << "threw";
+            return makeError(id, InternalError, QStringLiteral("Internal error in tool %1.").arg(toolName));
+        }
+    };
+
+    if (!tool->longRunning) {
+        return readyFuture(invoke(call));
+    }
+
+    // Registered before the call is queued, so a notifications/cancelled that follows at once finds it.
+    const QString key = idKey(id);
+    auto running = std::make_shared<RunningCall>();
+    {
+        const std::lock_guard lock(m_mutex);
+        if (m_running.contains(key)) {
+            return readyFuture(
+                makeError(id, InvalidRequest,
+                          QStringLiteral("Request id %1 is already in use by a running call.").arg(key.mid(2))));
+        }
+        m_running.insert(key, running);
+    }
+    call.stop = running->stop.get_token();
+    return QtConcurrent::run(&m_pool, [this, key, running, invoke = std::move(invoke), call = std::move(call)] {
+        QJsonObject reply = call.stop.stop_requested() ? QJsonObject() : invoke(call);
+        {
+            const std::lock_guard lock(m_mutex);
+            if (m_running.value(key) == running) {
+                m_running.remove(key);
+            }
+        }
+        return running->cancelled ? QJsonObject() : reply;
+    });
+}
+
+QJsonObject McpDispatcher::readResource(const QJsonValue &id, const QJsonObject &params)
+{
+    const QJsonValue uri = params.value(QStringLiteral("uri"));
+    if (!uri.isString()) {
+        return makeError(id, InvalidParams, QStringLiteral("resources/read needs the resource's \"uri\" as a string."));
+    }
+    for (const Resource &resource : m_resources) {
+        if (resource.uri == uri.toString()) {
+            const QJsonObject contents{{QStringLiteral("uri"), resource.uri},
+                                       {QStringLiteral("mimeType"), resource.mimeType},
+                                       {QStringLiteral("text"), resource.read()}};
+            return makeResult(id, QJsonObject{{QStringLiteral("contents"), QJsonArray{contents}}});
+        }
+    }
+    return makeError(id, ResourceNotFound, QStringLiteral("Resource not found: %1").arg(uri.toString()),
+                     QJsonObject{{QStringLiteral("uri"), uri}});
+}
+
+QJsonObject McpDispatcher::setLogLevel(const QJsonValue &id, const QJsonObject &params)
+{
+    const auto level = logLevelFromString(params.value(QStringLiteral("level")).toString());
+    if (!level) {
+        return makeError(id, InvalidParams,
+                         QStringLiteral("Unknown log level; use one of debug, info, notice, warning, error, critical, "
+                                        "alert, emergency."));
+    }
+    m_logLevel = static_cast<int>(*level);
+    return makeResult(id, QJsonObject());
+}
+
+void McpDispatcher::cancelAll()
+{
+    const std::lock_guard lock(m_mutex);
+    for (const auto &call : std::as_const(m_running)) {
+        call->cancelled = true;
+        call->stop.request_stop();
+    }
+}
+
+void McpDispatcher::waitForDone()
+{
+    m_pool.waitForDone();
+}
+
+int McpDispatcher::runningCalls() const
+{
+    const std::lock_guard lock(m_mutex);
+    return static_cast<int>(m_running.size());
+}
+
+QString McpDispatcher::protocolVersion() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_protocolVersion;
+}
+
+void McpDispatcher::log(LogLevel level, const QString &message)
+{
+    qCDebug(lcMcp).noquote() << toString(level) << message;
+    if (static_cast<int>(level) < m_logLevel) {
+        return;
+    }
+    send(makeNotification(QStringLiteral("notifications/message"),
+                          QJsonObject{{QStringLiteral("level"), toString(level)},
+                                      {QStringLiteral("logger"), kServerName},
+                                      {QStringLiteral("data"), message}}));
+}
+
+QJsonObject McpDispatcher::messageTooLargeReply(qint64 limit)
+{
+    return makeError(
+        QJsonValue::Null, InvalidRequest,
+        QStringLiteral("The message is larger than the %1 MiB limit and was dropped.").arg(limit / (1024.0 * 1024.0)));
+}
+
+void McpDispatcher::send(const QJsonObject &message)
+{
+    if (m_sink) {
+        m_sink(message);
+    }
+}
+
+} // namespace sandbox::mcp

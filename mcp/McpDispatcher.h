@@ -1,0 +1,94 @@
+#pragma once
+
+#include "mcp/LogLevel.h"
+#include "mcp/Resource.h"
+#include "mcp/ToolRegistry.h"
+
+#include <QFuture>
+#include <QHash>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QList>
+#include <QThreadPool>
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+
+namespace sandbox::mcp {
+
+struct DispatcherOptions
+{
+    /// Larger messages are answered with an error instead of being parsed.
+    qint64 maxMessageBytes = 64LL * 1024 * 1024;
+    /// serverInfo.version; empty means QCoreApplication::applicationVersion().
+    QString serverVersion;
+    /// Long tool calls (execute_code) that may run at the same time; more wait for a free slot.
+    int maxConcurrentCalls = 16;
+    /// Log notifications below this level are not sent until the client calls logging/setLevel.
+    LogLevel logLevel = LogLevel::Info;
+};
+
+/// The MCP server's protocol logic as a function from one incoming JSON-RPC message to its reply, free of any
+/// transport. Short requests answer at once (the future is already finished); long tool calls run on the
+/// dispatcher's own thread pool, so they never block the caller, and can be cancelled with
+/// notifications/cancelled. Notifications the server sends on its own (progress, log messages) go to the sink.
+/// Thread-safe: handle() may be called from any thread, the sink is called from several.
+class McpDispatcher final
+{
+public:
+    using MessageSink = std::function<void(const QJsonObject &message)>;
+
+    McpDispatcher(ToolRegistry tools, QList<Resource> resources, MessageSink sink, DispatcherOptions options = {});
+    /// Cancels running calls and waits for them to end.
+    ~McpDispatcher();
+
+    McpDispatcher(const McpDispatcher &) = delete;
+    McpDispatcher &operator=(const McpDispatcher &) = delete;
+
+    /// Handles one message as received (a JSON-RPC request, notification, response or batch). The future's
+    /// document is null when nothing must be sent back (notifications, responses, cancelled requests).
+    QFuture<QJsonDocument> handle(const QByteArray &message);
+
+    /// Cancels every running call; none of them will be answered.
+    void cancelAll();
+    /// Blocks until no call is running.
+    void waitForDone();
+    /// Calls running on the pool right now.
+    int runningCalls() const;
+
+    /// The revision agreed in initialize (the latest one before that).
+    QString protocolVersion() const;
+    /// Sends a notifications/message when `level` is at or above the level the client asked for.
+    void log(LogLevel level, const QString &message);
+
+    /// The error reply for a message over the size limit, for transports that drop such a message unread.
+    static QJsonObject messageTooLargeReply(qint64 limit);
+
+private:
+    struct RunningCall;
+
+    QFuture<QJsonObject> dispatch(const QJsonValue &message);
+    QFuture<QJsonObject> handleRequest(const QJsonValue &id, const QString &method, const QJsonObject &params);
+    void handleNotification(const QString &method, const QJsonObject &params);
+    QJsonObject initialize(const QJsonValue &id, const QJsonObject &params);
+    QFuture<QJsonObject> callTool(const QJsonValue &id, const QJsonObject &params);
+    QJsonObject readResource(const QJsonValue &id, const QJsonObject &params);
+    QJsonObject setLogLevel(const QJsonValue &id, const QJsonObject &params);
+    void send(const QJsonObject &message);
+
+    const ToolRegistry m_tools;
+    const QList<Resource> m_resources;
+    const MessageSink m_sink;
+    const DispatcherOptions m_options;
+
+    mutable std::mutex m_mutex;
+    QString m_protocolVersion;
+    QHash<QString, std::shared_ptr<RunningCall>> m_running;
+    std::atomic<int> m_logLevel;
+
+    // Last member: destroyed first, while everything its threads use still exists.
+    QThreadPool m_pool;
+};
+
+} // namespace sandbox::mcp

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace sandbox::mcp {
+
+/// The MCP revisions this server speaks. Revisions are dates, so string order is release order.
+class ProtocolVersion final
+{
+public:
+    static inline const QString kLatest = QStringLiteral("2025-11-25");
+    /// First revision with structuredContent, outputSchema and titles.
+    static inline const QString kStructuredContent = QStringLiteral("2025-06-18");
+
+    static QStringList supported();
+    /// The client's version when we speak it, otherwise our latest (the client then decides whether to go on).
+    static QString negotiate(const QString &requested);
+
+    ProtocolVersion() = delete;
+};
+
+} // namespace sandbox::mcp

@@ -1,0 +1,23 @@
+#pragma once
+
+#include "mcp/CodeExecutor.h"
+#include "mcp/Resource.h"
+#include "mcp/ToolRegistry.h"
+
+#include <QList>
+
+namespace sandbox::mcp {
+
+/// What llm-sandbox offers over MCP, declared in one place: the tools execute_code, get_supported_languages and
+/// get_language_details (names and parameters of the Python llm-sandbox server) and the sandbox://languages
+/// resource.
+class SandboxTools final
+{
+public:
+    static ToolRegistry tools(const CodeExecutor &executor);
+    static QList<Resource> resources();
+
+    SandboxTools() = delete;
+};
+
+} // namespace sandbox::mcp

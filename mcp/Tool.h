@@ -1,0 +1,55 @@
+#pragma once
+
+#include "mcp/LogLevel.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <functional>
+#include <stop_token>
+
+namespace sandbox::mcp {
+
+/// One tools/call as a handler sees it.
+struct ToolCall
+{
+    /// Validated against the tool's input schema, with schema defaults filled in.
+    QJsonObject arguments;
+    /// The protocol revision negotiated with the client (e.g. "2025-06-18").
+    QString protocolVersion;
+    /// Requested when the client cancels the call or the server shuts down.
+    std::stop_token stop;
+    /// Sends a notifications/progress to the client; a no-op when the request carried no progress token.
+    std::function<void(const QString &message)> progress = [](const QString &) {
+    };
+    /// Sends a notifications/message to the client (filtered by the level the client set).
+    std::function<void(LogLevel level, const QString &message)> log = [](LogLevel, const QString &) {
+    };
+
+    /// True when the client understands structuredContent and outputSchema (2025-06-18 and later).
+    bool supportsStructuredContent() const;
+};
+
+/// Returns a CallToolResult object ({content, isError, structuredContent, ...}).
+using ToolHandler = std::function<QJsonObject(const ToolCall &call)>;
+
+/// A tool the server offers, declared once: what tools/list shows and what tools/call runs.
+struct Tool
+{
+    QString name;
+    QString title;
+    QString description;
+    QJsonObject inputSchema;
+    /// Sent only to clients on 2025-06-18 or later; the handler must then return matching structuredContent.
+    QJsonObject outputSchema;
+    QJsonObject annotations;
+    /// Long tools run on a worker thread and can be cancelled; short ones answer on the protocol thread.
+    bool longRunning = false;
+    ToolHandler handler;
+};
+
+/// A CallToolResult with one text item.
+QJsonObject textToolResult(const QString &text);
+/// A CallToolResult with isError set: `message` should be a sentence the model can act on.
+QJsonObject errorToolResult(const QString &message);
+
+} // namespace sandbox::mcp

@@ -1,0 +1,47 @@
+#include "mcp/ToolRegistry.h"
+
+#include "mcp/ProtocolVersion.h"
+
+namespace sandbox::mcp {
+
+ToolRegistry::ToolRegistry(QList<Tool> tools) : m_tools(std::move(tools)) {}
+
+void ToolRegistry::add(Tool tool)
+{
+    m_tools.append(std::move(tool));
+}
+
+const Tool *ToolRegistry::find(const QString &name) const
+{
+    for (const Tool &tool : m_tools) {
+        if (tool.name == name) {
+            return &tool;
+        }
+    }
+    return nullptr;
+}
+
+QJsonArray ToolRegistry::toJson(const QString &protocolVersion) const
+{
+    const bool structured = protocolVersion >= ProtocolVersion::kStructuredContent;
+    QJsonArray out;
+    for (const Tool &tool : m_tools) {
+        QJsonObject json{{QStringLiteral("name"), tool.name},
+                         {QStringLiteral("description"), tool.description},
+                         {QStringLiteral("inputSchema"), tool.inputSchema}};
+        if (!tool.title.isEmpty()) {
+            json.insert(QStringLiteral("title"), tool.title);
+        }
+        if (!tool.annotations.isEmpty()) {
+            json.insert(QStringLiteral("annotations"), tool.annotations);
+        }
+        // A client told about an outputSchema expects structuredContent, which older revisions do not have.
+        if (structured && !tool.outputSchema.isEmpty()) {
+            json.insert(QStringLiteral("outputSchema"), tool.outputSchema);
+        }
+        out.append(json);
+    }
+    return out;
+}
+
+} // namespace sandbox::mcp

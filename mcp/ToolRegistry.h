@@ -1,0 +1,28 @@
+#pragma once
+
+#include "mcp/Tool.h"
+
+#include <QJsonArray>
+#include <QList>
+
+namespace sandbox::mcp {
+
+/// The tools a server offers, in the order tools/list shows them.
+class ToolRegistry final
+{
+public:
+    ToolRegistry() = default;
+    explicit ToolRegistry(QList<Tool> tools);
+
+    void add(Tool tool);
+    const Tool *find(const QString &name) const;
+    const QList<Tool> &tools() const { return m_tools; }
+
+    /// The `tools` array of a tools/list result, shaped for the given protocol revision.
+    QJsonArray toJson(const QString &protocolVersion) const;
+
+private:
+    QList<Tool> m_tools;
+};
+
+} // namespace sandbox::mcp

@@ -1,0 +1,477 @@
+// The dispatcher in-process: lifecycle, tools, resources and every JSON-RPC error path, without stdio.
+#include "mcp/McpDispatcher.h"
+
+#include "McpTestSupport.h"
+#include "mcp/CodeExecutor.h"
+#include "mcp/JsonRpc.h"
+#include "mcp/SandboxTools.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QSet>
+#include <gtest/gtest.h>
+
+using namespace sandbox::mcp;
+using namespace sandbox::mcp::test;
+
+namespace {
+
+DispatcherOptions withServerVersion(const QString &version)
+{
+    DispatcherOptions options;
+    options.serverVersion = version;
+    return options;
+}
+
+DispatcherOptions withMaxMessageBytes(qint64 bytes)
+{
+    DispatcherOptions options;
+    options.maxMessageBytes = bytes;
+    return options;
+}
+
+class McpDispatcherTest : public ::testing::Test
+{
+protected:
+    McpDispatcherTest()
+        : dispatcher(SandboxTools::tools(CodeExecutor(RunFunction())), SandboxTools::resources(), recorder.sink(),
+                     withServerVersion(QStringLiteral("9.8.7")))
+    {}
+
+    QJsonObject reply(const QByteArray &message) { return replyTo(dispatcher, message).object(); }
+    QJsonObject result(const QByteArray &message) { return reply(message).value(QStringLiteral("result")).toObject(); }
+    int errorCode(const QByteArray &message)
+    {
+        return reply(message).value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt();
+    }
+    QJsonObject initialize(const QString &version)
+    {
+        return result(request(1, QStringLiteral("initialize"),
+                              QJsonObject{{QStringLiteral("protocolVersion"), version},
+                                          {QStringLiteral("capabilities"), QJsonObject()},
+                                          {QStringLiteral("clientInfo"),
+                                           QJsonObject{{QStringLiteral("name"), QStringLiteral("test")},
+                                                       {QStringLiteral("version"), QStringLiteral("1")}}}}));
+    }
+    QJsonObject tool(const QString &name)
+    {
+        const QJsonArray tools =
+            result(request(2, QStringLiteral("tools/list"))).value(QStringLiteral("tools")).toArray();
+        for (const QJsonValue &tool : tools) {
+            if (tool.toObject().value(QStringLiteral("name")).toString() == name) {
+                return tool.toObject();
+            }
+        }
+        return {};
+    }
+
+    SinkRecorder recorder;
+    McpDispatcher dispatcher;
+};
+
+TEST_F(McpDispatcherTest, initializeAnswersWithEachSupportedProtocolVersion)
+{
+    for (const char *version : {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}) {
+        EXPECT_EQ(initialize(QString::fromLatin1(version)).value(QStringLiteral("protocolVersion")).toString(),
+                  QString::fromLatin1(version));
+        EXPECT_EQ(dispatcher.protocolVersion(), QString::fromLatin1(version));
+    }
+}
+
+TEST_F(McpDispatcherTest, initializeAnswersLatestVersionForAnUnsupportedOne)
+{
+    EXPECT_EQ(initialize(QStringLiteral("2023-01-01")).value(QStringLiteral("protocolVersion")).toString(),
+              QStringLiteral("2025-11-25"));
+    EXPECT_EQ(initialize(QStringLiteral("2099-12-31")).value(QStringLiteral("protocolVersion")).toString(),
+              QStringLiteral("2025-11-25"));
+}
+
+TEST_F(McpDispatcherTest, initializeReportsServerInfoAndCapabilities)
+{
+    const QJsonObject init = initialize(QStringLiteral("2025-06-18"));
+    const QJsonObject serverInfo = init.value(QStringLiteral("serverInfo")).toObject();
+    EXPECT_EQ(serverInfo.value(QStringLiteral("name")).toString(), QStringLiteral("llm-sandbox"));
+    EXPECT_EQ(serverInfo.value(QStringLiteral("version")).toString(), QStringLiteral("9.8.7"));
+    const QJsonObject capabilities = init.value(QStringLiteral("capabilities")).toObject();
+    EXPECT_TRUE(capabilities.value(QStringLiteral("tools")).isObject());
+    EXPECT_TRUE(capabilities.value(QStringLiteral("resources")).isObject());
+    EXPECT_TRUE(capabilities.value(QStringLiteral("logging")).isObject());
+    EXPECT_FALSE(capabilities.contains(QStringLiteral("prompts")));
+    EXPECT_FALSE(init.value(QStringLiteral("instructions")).toString().isEmpty());
+}
+
+TEST_F(McpDispatcherTest, serverVersionDefaultsToApplicationVersion)
+{
+    McpDispatcher plain(ToolRegistry(), {}, {});
+    const QJsonObject init =
+        replyTo(plain, request(1, QStringLiteral("initialize"),
+                               QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-11-25")}}))
+            .object()
+            .value(QStringLiteral("result"))
+            .toObject();
+    EXPECT_EQ(init.value(QStringLiteral("serverInfo")).toObject().value(QStringLiteral("version")).toString(),
+              QCoreApplication::applicationVersion());
+}
+
+TEST_F(McpDispatcherTest, initializeWithoutProtocolVersionIsInvalidParams)
+{
+    EXPECT_EQ(errorCode(request(1, QStringLiteral("initialize"), QJsonObject{{QStringLiteral("capabilities"), 1}})),
+              jsonrpc::InvalidParams);
+}
+
+TEST_F(McpDispatcherTest, pingAnswersWithEmptyResultAndSameId)
+{
+    const QJsonObject pong = reply(request(QStringLiteral("abc"), QStringLiteral("ping")));
+    EXPECT_EQ(pong.value(QStringLiteral("jsonrpc")).toString(), QStringLiteral("2.0"));
+    EXPECT_EQ(pong.value(QStringLiteral("id")).toString(), QStringLiteral("abc"));
+    EXPECT_TRUE(pong.value(QStringLiteral("result")).toObject().isEmpty());
+    EXPECT_FALSE(pong.contains(QStringLiteral("error")));
+}
+
+TEST_F(McpDispatcherTest, integerIdsComeBackAsIntegers)
+{
+    const QByteArray out = replyTo(dispatcher, request(42, QStringLiteral("ping"))).toJson(QJsonDocument::Compact);
+    EXPECT_TRUE(out.contains("\"id\":42")) << out.constData();
+}
+
+TEST_F(McpDispatcherTest, toolsListNamesTheThreeTools)
+{
+    const QJsonArray tools = result(request(1, QStringLiteral("tools/list"))).value(QStringLiteral("tools")).toArray();
+    QStringList names;
+    for (const QJsonValue &tool : tools) {
+        names << tool.toObject().value(QStringLiteral("name")).toString();
+    }
+    EXPECT_EQ(names, (QStringList{QStringLiteral("execute_code"), QStringLiteral("get_supported_languages"),
+                                  QStringLiteral("get_language_details")}));
+}
+
+TEST_F(McpDispatcherTest, everyToolParameterHasTypeAndDescription)
+{
+    const QJsonArray tools = result(request(1, QStringLiteral("tools/list"))).value(QStringLiteral("tools")).toArray();
+    for (const QJsonValue &value : tools) {
+        const QJsonObject tool = value.toObject();
+        EXPECT_FALSE(tool.value(QStringLiteral("description")).toString().isEmpty());
+        const QJsonObject schema = tool.value(QStringLiteral("inputSchema")).toObject();
+        EXPECT_EQ(schema.value(QStringLiteral("type")).toString(), QStringLiteral("object"));
+        const QJsonObject properties = schema.value(QStringLiteral("properties")).toObject();
+        for (auto it = properties.begin(); it != properties.end(); ++it) {
+            EXPECT_FALSE(it.value().toObject().value(QStringLiteral("type")).toString().isEmpty())
+                << qPrintable(it.key());
+            EXPECT_FALSE(it.value().toObject().value(QStringLiteral("description")).toString().isEmpty())
+                << qPrintable(it.key());
+        }
+    }
+}
+
+TEST_F(McpDispatcherTest, executeCodeSchemaMatchesThePythonServer)
+{
+    const QJsonObject schema = tool(QStringLiteral("execute_code")).value(QStringLiteral("inputSchema")).toObject();
+    const QJsonObject properties = schema.value(QStringLiteral("properties")).toObject();
+    EXPECT_EQ(schema.value(QStringLiteral("required")).toArray(), QJsonArray{QStringLiteral("code")});
+    EXPECT_EQ(properties.value(QStringLiteral("code")).toObject().value(QStringLiteral("type")).toString(),
+              QStringLiteral("string"));
+    const QJsonObject language = properties.value(QStringLiteral("language")).toObject();
+    EXPECT_EQ(language.value(QStringLiteral("type")).toString(), QStringLiteral("string"));
+    EXPECT_EQ(language.value(QStringLiteral("default")).toString(), QStringLiteral("python"));
+    const QJsonObject libraries = properties.value(QStringLiteral("libraries")).toObject();
+    EXPECT_EQ(libraries.value(QStringLiteral("type")).toString(), QStringLiteral("array"));
+    EXPECT_EQ(libraries.value(QStringLiteral("items")).toObject().value(QStringLiteral("type")).toString(),
+              QStringLiteral("string"));
+    const QJsonObject timeout = properties.value(QStringLiteral("timeout")).toObject();
+    EXPECT_EQ(timeout.value(QStringLiteral("type")).toString(), QStringLiteral("integer"));
+    EXPECT_EQ(timeout.value(QStringLiteral("default")).toInt(), 30);
+}
+
+TEST_F(McpDispatcherTest, languageDetailsNeedsLanguageAndSupportedLanguagesNeedsNothing)
+{
+    EXPECT_EQ(tool(QStringLiteral("get_language_details"))
+                  .value(QStringLiteral("inputSchema"))
+                  .toObject()
+                  .value(QStringLiteral("required"))
+                  .toArray(),
+              QJsonArray{QStringLiteral("language")});
+    const QJsonObject none =
+        tool(QStringLiteral("get_supported_languages")).value(QStringLiteral("inputSchema")).toObject();
+    EXPECT_TRUE(none.value(QStringLiteral("properties")).toObject().isEmpty());
+    EXPECT_FALSE(none.contains(QStringLiteral("required")));
+}
+
+TEST_F(McpDispatcherTest, outputSchemaIsOfferedOnlyFrom2025_06_18)
+{
+    initialize(QStringLiteral("2025-03-26"));
+    EXPECT_FALSE(tool(QStringLiteral("execute_code")).contains(QStringLiteral("outputSchema")));
+    initialize(QStringLiteral("2025-06-18"));
+    const QJsonObject outputSchema =
+        tool(QStringLiteral("execute_code")).value(QStringLiteral("outputSchema")).toObject();
+    EXPECT_EQ(outputSchema.value(QStringLiteral("type")).toString(), QStringLiteral("object"));
+    EXPECT_TRUE(outputSchema.value(QStringLiteral("properties")).toObject().contains(QStringLiteral("exit_code")));
+}
+
+TEST_F(McpDispatcherTest, getSupportedLanguagesReturnsExactlyTheSevenNames)
+{
+    const QJsonObject call = result(toolCall(1, QStringLiteral("get_supported_languages"), {}));
+    EXPECT_FALSE(call.value(QStringLiteral("isError")).toBool());
+    EXPECT_EQ(QJsonDocument::fromJson(firstText(call).toUtf8()).array(),
+              (QJsonArray{QStringLiteral("python"), QStringLiteral("javascript"), QStringLiteral("java"),
+                          QStringLiteral("cpp"), QStringLiteral("go"), QStringLiteral("r"), QStringLiteral("ruby")}));
+}
+
+TEST_F(McpDispatcherTest, getLanguageDetailsAcceptsAnAlias)
+{
+    const QJsonObject call = result(
+        toolCall(1, QStringLiteral("get_language_details"), {{QStringLiteral("language"), QStringLiteral("js")}}));
+    EXPECT_FALSE(call.value(QStringLiteral("isError")).toBool());
+    const QJsonObject details = QJsonDocument::fromJson(firstText(call).toUtf8()).object();
+    EXPECT_EQ(details.value(QStringLiteral("name")).toString(), QStringLiteral("javascript"));
+    EXPECT_EQ(details.value(QStringLiteral("package_manager")).toString(), QStringLiteral("npm"));
+    EXPECT_TRUE(details.value(QStringLiteral("preinstalled_libraries")).isArray());
+    EXPECT_TRUE(details.value(QStringLiteral("visualization_support")).isBool());
+    EXPECT_FALSE(details.value(QStringLiteral("examples")).toArray().isEmpty());
+}
+
+TEST_F(McpDispatcherTest, getLanguageDetailsOfUnknownLanguageIsToolErrorListingSupportedOnes)
+{
+    const QJsonObject call = result(
+        toolCall(1, QStringLiteral("get_language_details"), {{QStringLiteral("language"), QStringLiteral("cobol")}}));
+    EXPECT_TRUE(call.value(QStringLiteral("isError")).toBool());
+    EXPECT_TRUE(firstText(call).contains(QStringLiteral("cobol")));
+    EXPECT_TRUE(firstText(call).contains(QStringLiteral("python")));
+}
+
+TEST_F(McpDispatcherTest, resourcesListShowsTheLanguagesResource)
+{
+    const QJsonArray resources =
+        result(request(1, QStringLiteral("resources/list"))).value(QStringLiteral("resources")).toArray();
+    ASSERT_EQ(resources.size(), 1);
+    EXPECT_EQ(resources.at(0).toObject().value(QStringLiteral("uri")).toString(),
+              QStringLiteral("sandbox://languages"));
+    EXPECT_EQ(resources.at(0).toObject().value(QStringLiteral("mimeType")).toString(),
+              QStringLiteral("application/json"));
+    EXPECT_FALSE(resources.at(0).toObject().value(QStringLiteral("name")).toString().isEmpty());
+}
+
+TEST_F(McpDispatcherTest, resourcesReadReturnsDetailsOfAllLanguages)
+{
+    const QJsonArray contents = result(request(1, QStringLiteral("resources/read"),
+                                               {{QStringLiteral("uri"), QStringLiteral("sandbox://languages")}}))
+                                    .value(QStringLiteral("contents"))
+                                    .toArray();
+    ASSERT_EQ(contents.size(), 1);
+    const QJsonObject item = contents.at(0).toObject();
+    EXPECT_EQ(item.value(QStringLiteral("uri")).toString(), QStringLiteral("sandbox://languages"));
+    const QJsonObject all = QJsonDocument::fromJson(item.value(QStringLiteral("text")).toString().toUtf8()).object();
+    const QStringList keys = all.keys();
+    EXPECT_EQ(
+        QSet<QString>(keys.begin(), keys.end()),
+        (QSet<QString>{QStringLiteral("python"), QStringLiteral("javascript"), QStringLiteral("java"),
+                       QStringLiteral("cpp"), QStringLiteral("go"), QStringLiteral("r"), QStringLiteral("ruby")}));
+    EXPECT_EQ(all.value(QStringLiteral("python")).toObject().value(QStringLiteral("package_manager")).toString(),
+              QStringLiteral("pip"));
+}
+
+TEST_F(McpDispatcherTest, resourcesReadOfUnknownUriIsResourceNotFound)
+{
+    EXPECT_EQ(errorCode(request(1, QStringLiteral("resources/read"),
+                                {{QStringLiteral("uri"), QStringLiteral("sandbox://nope")}})),
+              jsonrpc::ResourceNotFound);
+    EXPECT_EQ(errorCode(request(1, QStringLiteral("resources/read"))), jsonrpc::InvalidParams);
+}
+
+TEST_F(McpDispatcherTest, resourceTemplatesListIsEmpty)
+{
+    EXPECT_TRUE(result(request(1, QStringLiteral("resources/templates/list")))
+                    .value(QStringLiteral("resourceTemplates"))
+                    .toArray()
+                    .isEmpty());
+}
+
+TEST_F(McpDispatcherTest, malformedJsonIsParseErrorWithNullId)
+{
+    const QJsonObject error = reply("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ");
+    EXPECT_TRUE(error.value(QStringLiteral("id")).isNull());
+    EXPECT_EQ(error.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(),
+              jsonrpc::ParseError);
+    EXPECT_EQ(errorCode("not json at all"), jsonrpc::ParseError);
+}
+
+TEST_F(McpDispatcherTest, deeplyNestedJsonIsParseErrorNotACrash)
+{
+    EXPECT_EQ(errorCode(QByteArray(200000, '[') + QByteArray(200000, ']')), jsonrpc::ParseError);
+}
+
+TEST_F(McpDispatcherTest, validJsonThatIsNotAnObjectIsInvalidRequest)
+{
+    EXPECT_EQ(errorCode("42"), jsonrpc::InvalidRequest);
+    EXPECT_EQ(errorCode("\"ping\""), jsonrpc::InvalidRequest);
+    EXPECT_EQ(errorCode("null"), jsonrpc::InvalidRequest);
+}
+
+TEST_F(McpDispatcherTest, requestsBreakingJsonRpcRulesAreInvalidRequests)
+{
+    EXPECT_EQ(errorCode(R"({"id":1,"method":"ping"})"), jsonrpc::InvalidRequest);
+    EXPECT_EQ(errorCode(R"({"jsonrpc":"1.0","id":1,"method":"ping"})"), jsonrpc::InvalidRequest);
+    EXPECT_EQ(errorCode(R"({"jsonrpc":"2.0","id":1,"method":7})"), jsonrpc::InvalidRequest);
+    EXPECT_EQ(errorCode(R"({"jsonrpc":"2.0","id":1})"), jsonrpc::InvalidRequest);
+    EXPECT_EQ(errorCode(R"({"jsonrpc":"2.0","id":null,"method":"ping"})"), jsonrpc::InvalidRequest);
+    EXPECT_EQ(errorCode(R"({"jsonrpc":"2.0","id":{"a":1},"method":"ping"})"), jsonrpc::InvalidRequest);
+}
+
+TEST_F(McpDispatcherTest, invalidRequestKeepsTheIdWhenItIsValid)
+{
+    EXPECT_EQ(reply(R"({"jsonrpc":"1.0","id":"x","method":"ping"})").value(QStringLiteral("id")).toString(),
+              QStringLiteral("x"));
+}
+
+TEST_F(McpDispatcherTest, paramsThatAreNotAnObjectAreInvalidParams)
+{
+    EXPECT_EQ(errorCode(R"({"jsonrpc":"2.0","id":1,"method":"ping","params":[1,2]})"), jsonrpc::InvalidParams);
+}
+
+TEST_F(McpDispatcherTest, unknownMethodIsMethodNotFound)
+{
+    EXPECT_EQ(errorCode(request(1, QStringLiteral("prompts/list"))), jsonrpc::MethodNotFound);
+    EXPECT_EQ(errorCode(request(1, QStringLiteral("no/such/method"))), jsonrpc::MethodNotFound);
+}
+
+TEST_F(McpDispatcherTest, unknownToolIsInvalidParams)
+{
+    const QJsonObject error = reply(toolCall(1, QStringLiteral("rm_rf"), {})).value(QStringLiteral("error")).toObject();
+    EXPECT_EQ(error.value(QStringLiteral("code")).toInt(), jsonrpc::InvalidParams);
+    EXPECT_TRUE(error.value(QStringLiteral("message")).toString().contains(QStringLiteral("rm_rf")));
+}
+
+TEST_F(McpDispatcherTest, toolCallWithoutNameOrWithNonObjectArgumentsIsInvalidParams)
+{
+    EXPECT_EQ(errorCode(request(1, QStringLiteral("tools/call"))), jsonrpc::InvalidParams);
+    EXPECT_EQ(errorCode(request(1, QStringLiteral("tools/call"),
+                                {{QStringLiteral("name"), QStringLiteral("execute_code")},
+                                 {QStringLiteral("arguments"), QStringLiteral("print(1)")}})),
+              jsonrpc::InvalidParams);
+}
+
+TEST_F(McpDispatcherTest, timeoutGivenAsTextIsToolErrorNamingTheArgument)
+{
+    const QJsonObject call = result(toolCall(
+        1, QStringLiteral("execute_code"),
+        {{QStringLiteral("code"), QStringLiteral("print(1)")}, {QStringLiteral("timeout"), QStringLiteral("abc")}}));
+    EXPECT_TRUE(call.value(QStringLiteral("isError")).toBool());
+    EXPECT_TRUE(firstText(call).contains(QStringLiteral("\"timeout\""))) << qPrintable(firstText(call));
+    EXPECT_TRUE(firstText(call).contains(QStringLiteral("integer"))) << qPrintable(firstText(call));
+}
+
+TEST_F(McpDispatcherTest, codeGivenAsNumberIsToolError)
+{
+    const QJsonObject call = result(toolCall(1, QStringLiteral("execute_code"), {{QStringLiteral("code"), 42}}));
+    EXPECT_TRUE(call.value(QStringLiteral("isError")).toBool());
+    EXPECT_TRUE(firstText(call).contains(QStringLiteral("\"code\""))) << qPrintable(firstText(call));
+    EXPECT_TRUE(firstText(call).contains(QStringLiteral("string"))) << qPrintable(firstText(call));
+}
+
+TEST_F(McpDispatcherTest, missingCodeIsToolError)
+{
+    const QJsonObject call = result(toolCall(1, QStringLiteral("execute_code"), {}));
+    EXPECT_TRUE(call.value(QStringLiteral("isError")).toBool());
+    EXPECT_TRUE(firstText(call).contains(QStringLiteral("Missing required argument \"code\"")));
+}
+
+TEST_F(McpDispatcherTest, librariesWithANonStringItemIsToolError)
+{
+    const QJsonObject call = result(toolCall(1, QStringLiteral("execute_code"),
+                                             {{QStringLiteral("code"), QStringLiteral("x")},
+                                              {QStringLiteral("libraries"), QJsonArray{QStringLiteral("numpy"), 3}}}));
+    EXPECT_TRUE(call.value(QStringLiteral("isError")).toBool());
+    EXPECT_TRUE(firstText(call).contains(QStringLiteral("item 2")));
+}
+
+TEST_F(McpDispatcherTest, executeCodeWithoutBackendIsToolErrorSayingSo)
+{
+    const QJsonObject call =
+        result(toolCall(1, QStringLiteral("execute_code"), {{QStringLiteral("code"), QStringLiteral("print(1)")}}));
+    EXPECT_TRUE(call.value(QStringLiteral("isError")).toBool());
+    EXPECT_TRUE(firstText(call).contains(QStringLiteral("no container backend is configured")));
+}
+
+TEST_F(McpDispatcherTest, notificationsGetNoReply)
+{
+    EXPECT_TRUE(replyTo(dispatcher, notification(QStringLiteral("notifications/initialized"))).isNull());
+    EXPECT_TRUE(replyTo(dispatcher, notification(QStringLiteral("notifications/unknown"))).isNull());
+    EXPECT_TRUE(replyTo(dispatcher,
+                        notification(QStringLiteral("notifications/cancelled"), {{QStringLiteral("requestId"), 99}}))
+                    .isNull());
+    // Even a notification naming a request method is not answered: there is no id to answer to.
+    EXPECT_TRUE(replyTo(dispatcher, notification(QStringLiteral("ping"))).isNull());
+}
+
+TEST_F(McpDispatcherTest, responsesFromTheClientGetNoReply)
+{
+    EXPECT_TRUE(replyTo(dispatcher, R"({"jsonrpc":"2.0","id":5,"result":{}})").isNull());
+    EXPECT_TRUE(replyTo(dispatcher, R"({"jsonrpc":"2.0","id":5,"error":{"code":1,"message":"x"}})").isNull());
+}
+
+TEST_F(McpDispatcherTest, messageOverTheSizeLimitIsRejectedWithoutParsing)
+{
+    const QByteArray huge = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"" +
+                            QByteArray(64 * 1024 * 1024, 'a') + "\"}}";
+    const QJsonObject error = reply(huge);
+    EXPECT_TRUE(error.value(QStringLiteral("id")).isNull());
+    EXPECT_EQ(error.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(),
+              jsonrpc::InvalidRequest);
+    // The server is still fine afterwards.
+    EXPECT_TRUE(reply(request(2, QStringLiteral("ping"))).contains(QStringLiteral("result")));
+}
+
+TEST_F(McpDispatcherTest, sizeLimitIsConfigurable)
+{
+    McpDispatcher small(ToolRegistry(), {}, {}, withMaxMessageBytes(64));
+    EXPECT_TRUE(replyTo(small, request(1, QStringLiteral("ping"))).object().contains(QStringLiteral("result")));
+    EXPECT_EQ(replyTo(small,
+                      request(1, QStringLiteral("ping"), {{QStringLiteral("padding"), QString(100, QLatin1Char('x'))}}))
+                  .object()
+                  .value(QStringLiteral("error"))
+                  .toObject()
+                  .value(QStringLiteral("code"))
+                  .toInt(),
+              jsonrpc::InvalidRequest);
+}
+
+TEST_F(McpDispatcherTest, batchAnswersEachRequestAndSkipsNotifications)
+{
+    const QJsonDocument out = replyTo(dispatcher, "[" + request(1, QStringLiteral("ping")) + "," +
+                                                      notification(QStringLiteral("notifications/initialized")) + "," +
+                                                      request(2, QStringLiteral("nope")) + "]");
+    ASSERT_TRUE(out.isArray());
+    const QJsonArray replies = out.array();
+    ASSERT_EQ(replies.size(), 2);
+    EXPECT_EQ(replies.at(0).toObject().value(QStringLiteral("id")).toInt(), 1);
+    EXPECT_EQ(replies.at(1).toObject().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(),
+              jsonrpc::MethodNotFound);
+}
+
+TEST_F(McpDispatcherTest, batchOfOnlyNotificationsGetsNoReplyAndEmptyBatchIsInvalid)
+{
+    EXPECT_TRUE(replyTo(dispatcher, "[" + notification(QStringLiteral("notifications/initialized")) + "]").isNull());
+    EXPECT_EQ(errorCode("[]"), jsonrpc::InvalidRequest);
+}
+
+TEST_F(McpDispatcherTest, setLevelFiltersLogNotifications)
+{
+    EXPECT_TRUE(
+        result(request(1, QStringLiteral("logging/setLevel"), {{QStringLiteral("level"), QStringLiteral("warning")}}))
+            .isEmpty());
+    dispatcher.log(LogLevel::Info, QStringLiteral("hidden"));
+    dispatcher.log(LogLevel::Error, QStringLiteral("shown"));
+    const QList<QJsonObject> logs = recorder.withMethod(QStringLiteral("notifications/message"));
+    ASSERT_EQ(logs.size(), 1);
+    const QJsonObject params = logs.at(0).value(QStringLiteral("params")).toObject();
+    EXPECT_EQ(params.value(QStringLiteral("level")).toString(), QStringLiteral("error"));
+    EXPECT_EQ(params.value(QStringLiteral("data")).toString(), QStringLiteral("shown"));
+}
+
+TEST_F(McpDispatcherTest, setLevelWithUnknownLevelIsInvalidParams)
+{
+    EXPECT_EQ(
+        errorCode(request(1, QStringLiteral("logging/setLevel"), {{QStringLiteral("level"), QStringLiteral("loud")}})),
+        jsonrpc::InvalidParams);
+}
+
+} // namespace

@@ -1,0 +1,110 @@
+#pragma once
+
+#include "mcp/McpDispatcher.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QList>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+namespace sandbox::mcp::test {
+
+inline QByteArray request(const QJsonValue &id, const QString &method, const QJsonObject &params = {})
+{
+    QJsonObject message{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                        {QStringLiteral("id"), id},
+                        {QStringLiteral("method"), method}};
+    if (!params.isEmpty()) {
+        message.insert(QStringLiteral("params"), params);
+    }
+    return QJsonDocument(message).toJson(QJsonDocument::Compact);
+}
+
+inline QByteArray notification(const QString &method, const QJsonObject &params = {})
+{
+    QJsonObject message{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("method"), method}};
+    if (!params.isEmpty()) {
+        message.insert(QStringLiteral("params"), params);
+    }
+    return QJsonDocument(message).toJson(QJsonDocument::Compact);
+}
+
+inline QByteArray toolCall(const QJsonValue &id, const QString &tool, const QJsonObject &arguments,
+                           const QJsonObject &meta = {})
+{
+    QJsonObject params{{QStringLiteral("name"), tool}, {QStringLiteral("arguments"), arguments}};
+    if (!meta.isEmpty()) {
+        params.insert(QStringLiteral("_meta"), meta);
+    }
+    return request(id, QStringLiteral("tools/call"), params);
+}
+
+/// Waits for the dispatcher's reply (tests only: the server never blocks on it).
+inline QJsonDocument replyTo(McpDispatcher &dispatcher, const QByteArray &message)
+{
+    QFuture<QJsonDocument> future = dispatcher.handle(message);
+    future.waitForFinished();
+    return future.resultCount() > 0 ? future.result() : QJsonDocument();
+}
+
+/// The text of a CallToolResult's first content item.
+inline QString firstText(const QJsonObject &callToolResult)
+{
+    return callToolResult.value(QStringLiteral("content"))
+        .toArray()
+        .at(0)
+        .toObject()
+        .value(QStringLiteral("text"))
+        .toString();
+}
+
+/// Collects what a dispatcher sends on its own (notifications), from any thread.
+class SinkRecorder final
+{
+public:
+    McpDispatcher::MessageSink sink()
+    {
+        return [this](const QJsonObject &message) {
+            const std::lock_guard lock(m_mutex);
+            m_messages.append(message);
+        };
+    }
+    QList<QJsonObject> messages() const
+    {
+        const std::lock_guard lock(m_mutex);
+        return m_messages;
+    }
+    QList<QJsonObject> withMethod(const QString &method) const
+    {
+        QList<QJsonObject> out;
+        for (const QJsonObject &message : messages()) {
+            if (message.value(QStringLiteral("method")).toString() == method) {
+                out.append(message);
+            }
+        }
+        return out;
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    QList<QJsonObject> m_messages;
+};
+
+/// Polls `condition` for up to `timeout`; true once it holds.
+template <typename Condition>
+bool eventually(Condition condition, std::chrono::milliseconds timeout = std::chrono::seconds(10))
+{
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (condition()) {
+            return true;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return condition();
+}
+
+} // namespace sandbox::mcp::test

@@ -1,0 +1,264 @@
+// The stdio transport in-process, over pipes instead of the real stdin/stdout.
+#include "mcp/StdioServer.h"
+
+#include "McpTestSupport.h"
+
+#include <atomic>
+#include <csignal>
+#include <gtest/gtest.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace sandbox::mcp;
+using namespace sandbox::mcp::test;
+
+namespace {
+
+Tool sleepingTool(std::atomic<int> &started, std::chrono::milliseconds duration)
+{
+    return Tool{.name = QStringLiteral("sleep"),
+                .title = {},
+                .description = QStringLiteral("Sleeps, waking early when cancelled."),
+                .inputSchema = QJsonObject{{QStringLiteral("type"), QStringLiteral("object")}},
+                .outputSchema = {},
+                .annotations = {},
+                .longRunning = true,
+                .handler = [&started, duration](const ToolCall &call) {
+                    ++started;
+                    const auto deadline = std::chrono::steady_clock::now() + duration;
+                    while (std::chrono::steady_clock::now() < deadline && !call.stop.stop_requested()) {
+                        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                    }
+                    return textToolResult(call.stop.stop_requested() ? QStringLiteral("stopped")
+                                                                     : QStringLiteral("slept"));
+                }};
+}
+
+Tool chattyTool()
+{
+    return Tool{.name = QStringLiteral("chatty"),
+                .title = {},
+                .description = QStringLiteral("Sends many progress notifications."),
+                .inputSchema = QJsonObject{{QStringLiteral("type"), QStringLiteral("object")}},
+                .outputSchema = {},
+                .annotations = {},
+                .longRunning = true,
+                .handler = [](const ToolCall &call) {
+                    for (int i = 0; i < 200; ++i) {
+                        call.progress(QString(2000, QLatin1Char('a' + i % 26)));
+                    }
+                    return textToolResult(QString(100000, QLatin1Char('z')));
+                }};
+}
+
+class StdioServerTest : public ::testing::Test
+{
+protected:
+    StdioServerTest()
+    {
+        EXPECT_EQ(::pipe(m_input), 0);
+        EXPECT_EQ(::pipe(m_output), 0);
+        m_collector = std::thread([this] {
+            char buffer[65536];
+            ssize_t count;
+            while ((count = ::read(m_output[0], buffer, sizeof buffer)) > 0) {
+                const std::lock_guard lock(m_mutex);
+                m_collected.append(buffer, count);
+            }
+        });
+    }
+    ~StdioServerTest() override
+    {
+        closeInput();
+        closeOutput();
+        if (m_collector.joinable()) {
+            m_collector.join();
+        }
+        ::close(m_input[0]);
+        ::close(m_output[0]);
+    }
+
+    StdioOptions options(qint64 maxMessageBytes = 64LL * 1024 * 1024)
+    {
+        StdioOptions options;
+        options.inputFd = m_input[0];
+        options.outputFd = m_output[1];
+        options.handleSignals = false;
+        options.dispatcher.maxMessageBytes = maxMessageBytes;
+        return options;
+    }
+    void send(const QByteArray &line)
+    {
+        const QByteArray data = line + '\n';
+        ASSERT_EQ(::write(m_input[1], data.constData(), data.size()), data.size());
+    }
+    void closeInput()
+    {
+        if (m_input[1] >= 0) {
+            ::close(m_input[1]);
+            m_input[1] = -1;
+        }
+    }
+    void closeOutput()
+    {
+        if (m_output[1] >= 0) {
+            ::close(m_output[1]);
+            m_output[1] = -1;
+        }
+    }
+    /// Every line the server wrote, parsed; fails the test on a line that is not one JSON object.
+    QList<QJsonObject> messages()
+    {
+        closeOutput();
+        if (m_collector.joinable()) {
+            m_collector.join();
+        }
+        QList<QJsonObject> out;
+        for (const QByteArray &line : m_collected.split('\n')) {
+            if (line.isEmpty()) {
+                continue;
+            }
+            QJsonParseError error;
+            const QJsonDocument document = QJsonDocument::fromJson(line, &error);
+            EXPECT_EQ(error.error, QJsonParseError::NoError) << line.left(200).constData();
+            EXPECT_TRUE(document.isObject());
+            out.append(document.object());
+        }
+        EXPECT_TRUE(m_collected.isEmpty() || m_collected.endsWith('\n'));
+        return out;
+    }
+    static QList<QJsonObject> replies(const QList<QJsonObject> &messages)
+    {
+        QList<QJsonObject> out;
+        for (const QJsonObject &message : messages) {
+            if (message.contains(QStringLiteral("id"))) {
+                out.append(message);
+            }
+        }
+        return out;
+    }
+
+    int m_input[2] = {-1, -1};
+    int m_output[2] = {-1, -1};
+    std::thread m_collector;
+    std::mutex m_mutex;
+    QByteArray m_collected;
+};
+
+TEST_F(StdioServerTest, answersEachRequestOnItsOwnLineAndExitsAtEndOfInput)
+{
+    StdioServer server(nullptr, options());
+    send(request(1, QStringLiteral("initialize"), {{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")}}));
+    send(notification(QStringLiteral("notifications/initialized")));
+    send(request(2, QStringLiteral("ping")));
+    send(request(3, QStringLiteral("tools/list")));
+    closeInput();
+    EXPECT_EQ(server.exec(), 0);
+
+    const QList<QJsonObject> out = messages();
+    ASSERT_EQ(out.size(), 3);
+    EXPECT_EQ(out.at(0).value(QStringLiteral("result")).toObject().value(QStringLiteral("protocolVersion")).toString(),
+              QStringLiteral("2025-06-18"));
+    EXPECT_EQ(out.at(1).value(QStringLiteral("id")).toInt(), 2);
+    EXPECT_EQ(out.at(2).value(QStringLiteral("result")).toObject().value(QStringLiteral("tools")).toArray().size(), 3);
+}
+
+TEST_F(StdioServerTest, executeCodeWithoutEngineAnswersWithToolError)
+{
+    StdioServer server(nullptr, options());
+    send(toolCall(1, QStringLiteral("execute_code"), {{QStringLiteral("code"), QStringLiteral("print(1)")}}));
+    closeInput();
+    EXPECT_EQ(server.exec(), 0);
+    const QList<QJsonObject> out = messages();
+    ASSERT_EQ(out.size(), 1);
+    EXPECT_TRUE(out.at(0).value(QStringLiteral("result")).toObject().value(QStringLiteral("isError")).toBool());
+}
+
+TEST_F(StdioServerTest, runningCallsAnswerBeforeExitAtEndOfInput)
+{
+    std::atomic<int> started = 0;
+    StdioServer server(ToolRegistry({sleepingTool(started, std::chrono::milliseconds(300))}), {}, options());
+    send(toolCall(1, QStringLiteral("sleep"), {}));
+    send(request(2, QStringLiteral("ping")));
+    closeInput();
+    EXPECT_EQ(server.exec(), 0);
+    const QList<QJsonObject> out = messages();
+    ASSERT_EQ(out.size(), 2);
+    // The ping was not held up by the sleeping call.
+    EXPECT_EQ(out.at(0).value(QStringLiteral("id")).toInt(), 2);
+    EXPECT_EQ(firstText(out.at(1).value(QStringLiteral("result")).toObject()), QStringLiteral("slept"));
+}
+
+TEST_F(StdioServerTest, terminateCancelsRunningCallsAndReturnsWithoutEndOfInput)
+{
+    std::atomic<int> started = 0;
+    StdioServer server(ToolRegistry({sleepingTool(started, std::chrono::minutes(5))}), {}, options());
+    send(toolCall(1, QStringLiteral("sleep"), {}));
+    std::thread stopper([&] {
+        eventually([&] { return started == 1; });
+        server.terminate();
+    });
+    const auto begin = std::chrono::steady_clock::now();
+    EXPECT_EQ(server.exec(), 0);
+    stopper.join();
+    EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(10));
+    EXPECT_TRUE(messages().isEmpty()); // a cancelled call gets no reply
+}
+
+TEST_F(StdioServerTest, sigtermCancelsRunningCallsAndReturns)
+{
+    std::atomic<int> started = 0;
+    StdioOptions withSignals = options();
+    withSignals.handleSignals = true;
+    StdioServer server(ToolRegistry({sleepingTool(started, std::chrono::minutes(5))}), {}, withSignals);
+    send(toolCall(1, QStringLiteral("sleep"), {}));
+    std::thread killer([&] {
+        eventually([&] { return started == 1; });
+        ::kill(::getpid(), SIGTERM);
+    });
+    EXPECT_EQ(server.exec(), 0);
+    killer.join();
+    EXPECT_TRUE(messages().isEmpty());
+}
+
+TEST_F(StdioServerTest, overlongLineGetsAnErrorAndTheNextLineIsServed)
+{
+    StdioServer server(nullptr, options(1024));
+    send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"" + QByteArray(5000, 'x') + "\"}}");
+    send(request(2, QStringLiteral("ping")));
+    closeInput();
+    EXPECT_EQ(server.exec(), 0);
+    const QList<QJsonObject> out = messages();
+    ASSERT_EQ(out.size(), 2);
+    EXPECT_EQ(out.at(0).value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), -32600);
+    EXPECT_TRUE(out.at(0).value(QStringLiteral("id")).isNull());
+    EXPECT_EQ(out.at(1).value(QStringLiteral("id")).toInt(), 2);
+}
+
+TEST_F(StdioServerTest, garbageLineGetsParseErrorAndServerGoesOn)
+{
+    StdioServer server(nullptr, options());
+    send("this is not json");
+    send(request(2, QStringLiteral("ping")));
+    closeInput();
+    EXPECT_EQ(server.exec(), 0);
+    const QList<QJsonObject> out = messages();
+    ASSERT_EQ(out.size(), 2);
+    EXPECT_EQ(out.at(0).value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), -32700);
+    EXPECT_EQ(out.at(1).value(QStringLiteral("id")).toInt(), 2);
+}
+
+TEST_F(StdioServerTest, concurrentRepliesAndNotificationsNeverInterleave)
+{
+    StdioServer server(ToolRegistry({chattyTool()}), {}, options());
+    for (int id = 1; id <= 8; ++id) {
+        send(toolCall(id, QStringLiteral("chatty"), {}, {{QStringLiteral("progressToken"), id}}));
+    }
+    closeInput();
+    EXPECT_EQ(server.exec(), 0);
+    const QList<QJsonObject> out = messages(); // each line must parse on its own
+    EXPECT_EQ(replies(out).size(), 8);
+    EXPECT_EQ(out.size(), 8 + 8 * 200);
+}
+
+} // namespace

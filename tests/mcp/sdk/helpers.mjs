@@ -1,0 +1,87 @@
+// Shared by the SDK tests: where the binary is, an SDK client connected to it, and a raw line-level session.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+export const serverBinary = process.env.LLM_SANDBOX_BIN ?? '/work/main/build/bin/llm-sandbox';
+
+/** An official SDK client connected to `llm-sandbox --mcp`; `errors` collects transport/protocol errors. */
+export async function connectClient() {
+    const transport = new StdioClientTransport({
+        command: serverBinary,
+        args: ['--mcp'],
+        // The server reads BACKEND, DOCKER_HOST, ... exactly as Claude Desktop's `env` block passes them.
+        env: { ...process.env },
+        stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk) => {
+        stderr += chunk;
+    });
+    const client = new Client({ name: 'llm-sandbox-sdk-test', version: '1.0.0' });
+    const errors = [];
+    client.onerror = (error) => errors.push(error);
+    await client.connect(transport);
+    return { client, transport, errors, stderr: () => stderr };
+}
+
+/** Starts the server without an SDK: send() writes one line, next() resolves the next stdout line parsed. */
+export function rawSession() {
+    const child = spawn(serverBinary, ['--mcp'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env } });
+    const lines = [];
+    const waiters = [];
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+    });
+    createInterface({ input: child.stdout }).on('line', (line) => {
+        // Anything on stdout that is not one JSON message breaks every MCP client: next() rejects with it.
+        let message;
+        try {
+            message = JSON.parse(line);
+        } catch {
+            message = new Error(`not a JSON-RPC message on stdout: ${line.slice(0, 200)}`);
+        }
+        const waiter = waiters.shift();
+        if (waiter) {
+            waiter(message);
+        } else {
+            lines.push(message);
+        }
+    });
+    const exited = once(child, 'exit');
+    return {
+        child,
+        exited,
+        stderr: () => stderr,
+        send(message) {
+            child.stdin.write(typeof message === 'string' ? `${message}\n` : `${JSON.stringify(message)}\n`);
+        },
+        next() {
+            const settle = (message) => (message instanceof Error ? Promise.reject(message) : Promise.resolve(message));
+            if (lines.length > 0) {
+                return settle(lines.shift());
+            }
+            return new Promise((resolve) => waiters.push(resolve)).then(settle);
+        },
+    };
+}
+
+/** Rejects when `promise` takes longer than `ms`. */
+export function within(ms, promise, what) {
+    let timer;
+    const timeout = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+    });
+    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export const initializeRequest = (id, protocolVersion) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw-test', version: '1' } },
+});
