@@ -1,0 +1,37 @@
+#include "cli/CliContext.h"
+
+#include "backend/BackendFactory.h"
+
+namespace sandbox::cli {
+
+QTextStream &out()
+{
+    static QTextStream stream(stdout);
+    return stream;
+}
+
+QTextStream &err()
+{
+    static QTextStream stream(stderr);
+    return stream;
+}
+
+void printError(const QString &message)
+{
+    err() << "llm-sandbox: " << message << Qt::endl;
+}
+
+Result<Environment> Environment::load(const QString &backendName)
+{
+    auto settings = SandboxSettings::fromEnvironment();
+    if (!settings) {
+        return settings.error();
+    }
+    auto backend = BackendFactory::create(backendName);
+    if (!backend) {
+        return backend.error();
+    }
+    return Environment{*settings, *backend};
+}
+
+} // namespace sandbox::cli

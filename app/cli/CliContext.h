@@ -1,0 +1,36 @@
+#pragma once
+
+#include "backend/ContainerBackend.h"
+#include "session/SandboxSettings.h"
+#include "util/Result.h"
+
+#include <QString>
+#include <QTextStream>
+
+#include <memory>
+
+namespace sandbox::cli {
+
+/// Exit statuses of the command line's own failures (a program's own status passes through).
+enum ExitStatus
+{
+    ExitUsage = 2,
+    ExitTimeout = 124,
+    ExitFailure = 125, ///< the sandbox could not run the code (engine unreachable, image missing, ...)
+};
+
+/// Prints "llm-sandbox: MESSAGE" on stderr: one line, for a person.
+void printError(const QString &message);
+QTextStream &out();
+QTextStream &err();
+
+/// Settings from the environment and the backend from --backend / BACKEND; an error is printed.
+struct Environment
+{
+    SandboxSettings settings;
+    std::shared_ptr<ContainerBackend> backend;
+
+    static Result<Environment> load(const QString &backendName);
+};
+
+} // namespace sandbox::cli

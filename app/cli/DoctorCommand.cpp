@@ -1,0 +1,90 @@
+#include "cli/DoctorCommand.h"
+
+#include "backend/BackendFactory.h"
+#include "cli/CliContext.h"
+#include "images/ImageCatalog.h"
+#include "lang/LanguageRegistry.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+
+namespace sandbox::cli {
+
+int doctorCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Check the container backends and the sandbox images."));
+    parser.addHelpOption();
+    const QCommandLineOption backendOption(QStringLiteral("backend"), QStringLiteral("The backend that must be usable (default: $BACKEND, then docker)."), QStringLiteral("NAME"));
+    parser.addOption(backendOption);
+    if (!parser.parse(arguments)) {
+        printError(parser.errorText());
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out() << parser.helpText();
+        return 0;
+    }
+    const QString selected =
+        (parser.isSet(backendOption) ? parser.value(backendOption) : qEnvironmentVariable("BACKEND", QStringLiteral("docker"))).toLower();
+    if (!BackendFactory::names().contains(selected)) {
+        printError(QStringLiteral("unknown backend \"%1\"; choose one of: %2.").arg(selected, BackendFactory::names().join(QStringLiteral(", "))));
+        return ExitUsage;
+    }
+
+    auto settings = SandboxSettings::fromEnvironment();
+    if (!settings) {
+        out() << "settings: " << settings.error().message << "\n";
+        return ExitFailure;
+    }
+    out() << "Backends:\n";
+    std::shared_ptr<ContainerBackend> selectedBackend;
+    for (const QString &name : BackendFactory::names()) {
+        const QString marker = name == selected ? QStringLiteral("*") : QStringLiteral(" ");
+        auto backend = BackendFactory::create(name);
+        if (!backend) {
+            out() << QStringLiteral(" %1 %2 unavailable: %3\n").arg(marker, name, backend.error().message);
+            continue;
+        }
+        auto info = (*backend)->probe();
+        if (!info) {
+            out() << QStringLiteral(" %1 %2 unreachable: %3\n").arg(marker, name, info.error().message);
+            continue;
+        }
+        out() << QStringLiteral(" %1 %2 reachable: version %3, API %4, %5 at %6%7\n")
+                     .arg(marker, name, info->version, info->apiVersion, info->os, info->endpoint,
+                          info->rootless ? QStringLiteral(" (rootless)") : QString());
+        if (name == selected) {
+            selectedBackend = *backend;
+        }
+    }
+
+    const QString runner = ImageCatalog::defaultRunnerPath();
+    out() << "\nRunner: " << runner << (QFileInfo::exists(runner) ? " (present)" : " (MISSING)") << "\n";
+
+    if (!selectedBackend) {
+        out().flush();
+        printError(QStringLiteral("the selected backend \"%1\" is not usable.").arg(selected));
+        return ExitFailure;
+    }
+    out() << "\nImages in " << selected << ":\n";
+    const ImageCatalog catalog(runner, settings->imageOverrides, settings->baseImage);
+    for (const Language &language : LanguageRegistry::instance().languages()) {
+        auto image = catalog.runImage(language);
+        if (!image) {
+            out() << QStringLiteral("   %1 %2\n").arg(language.name, -11).arg(image.error().message);
+            continue;
+        }
+        auto present = selectedBackend->hasImage(*image);
+        out() << QStringLiteral("   %1 %2 %3\n")
+                     .arg(language.name, -11)
+                     .arg(*image, -40)
+                     .arg(!present ? present.error().message
+                                   : *present ? QStringLiteral("present")
+                                              : QStringLiteral("missing (llm-sandbox images build %1)").arg(language.name));
+    }
+    out().flush();
+    return QFileInfo::exists(runner) ? 0 : ExitFailure;
+}
+
+} // namespace sandbox::cli

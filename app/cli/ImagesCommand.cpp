@@ -1,0 +1,129 @@
+#include "cli/ImagesCommand.h"
+
+#include "cli/CliContext.h"
+#include "images/ImageBuilder.h"
+#include "images/ImageCatalog.h"
+#include "lang/LanguageRegistry.h"
+
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+
+namespace sandbox::cli {
+
+namespace {
+
+Result<QList<Language>> selectLanguages(const QStringList &names)
+{
+    if (names.isEmpty()) {
+        return LanguageRegistry::instance().languages();
+    }
+    QList<Language> chosen;
+    for (const QString &name : names) {
+        auto language = LanguageRegistry::instance().find(name);
+        if (!language) {
+            return language.error();
+        }
+        chosen.append(*language);
+    }
+    return chosen;
+}
+
+int build(const Environment &environment, const QList<Language> &languages)
+{
+    const ImageCatalog catalog(ImageCatalog::defaultRunnerPath(), environment.settings.imageOverrides,
+                               environment.settings.baseImage);
+    ImageBuilder builder(*environment.backend, catalog);
+    QElapsedTimer timer;
+    timer.start();
+    for (const Language &language : languages) {
+        err() << "==> " << language.displayName << Qt::endl;
+        auto built = builder.ensure(language, [](const QString &line) { err() << line << Qt::endl; });
+        if (!built) {
+            printError(built.error().message);
+            return ExitFailure;
+        }
+    }
+    err() << "All images ready in " << QString::number(timer.elapsed() / 1000.0, 'f', 1) << " s" << Qt::endl;
+    return 0;
+}
+
+int list(const Environment &environment)
+{
+    const ImageCatalog catalog(ImageCatalog::defaultRunnerPath(), environment.settings.imageOverrides,
+                               environment.settings.baseImage);
+    out() << QStringLiteral("%1 %2 %3\n").arg(QStringLiteral("LANGUAGE"), -12).arg(QStringLiteral("IMAGE"), -40).arg(QStringLiteral("STATUS"));
+    for (const Language &language : LanguageRegistry::instance().languages()) {
+        auto image = catalog.runImage(language);
+        if (!image) {
+            printError(image.error().message);
+            return ExitFailure;
+        }
+        auto present = environment.backend->hasImage(*image);
+        if (!present) {
+            printError(present.error().message);
+            return ExitFailure;
+        }
+        out() << QStringLiteral("%1 %2 %3\n")
+                     .arg(language.name, -12)
+                     .arg(*image, -40)
+                     .arg(*present ? QStringLiteral("present") : QStringLiteral("missing (llm-sandbox images build %1)").arg(language.name));
+    }
+    auto images = environment.backend->listImages(ImageCatalog::imageLabel());
+    if (!images) {
+        printError(images.error().message);
+        return ExitFailure;
+    }
+    out() << "\nAll images built by llm-sandbox in the " << environment.backend->name() << " engine:\n";
+    for (const ImageInfo &image : *images) {
+        out() << QStringLiteral("  %1 %2 MB  %3\n")
+                     .arg(image.reference, -44)
+                     .arg(image.sizeBytes / (1024 * 1024), 6)
+                     .arg(image.created.toString(Qt::ISODate));
+    }
+    out().flush();
+    return 0;
+}
+
+} // namespace
+
+int imagesCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Build and list the sandbox images."));
+    parser.addHelpOption();
+    const QCommandLineOption backendOption(QStringLiteral("backend"), QStringLiteral("docker, podman or kubernetes (default: $BACKEND, then docker)."), QStringLiteral("NAME"));
+    parser.addOption(backendOption);
+    parser.addPositionalArgument(QStringLiteral("build [LANG...] | list"),
+                                 QStringLiteral("build: build the images of LANG (all languages when none is given); "
+                                                "images whose definition did not change are kept. list: show them."));
+    if (!parser.parse(arguments)) {
+        printError(parser.errorText());
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out() << parser.helpText();
+        return 0;
+    }
+    QStringList positional = parser.positionalArguments();
+    const QString action = positional.isEmpty() ? QString() : positional.takeFirst();
+    if (action != QLatin1String("build") && action != QLatin1String("list")) {
+        printError(QStringLiteral("use `llm-sandbox images build [LANG...]` or `llm-sandbox images list`."));
+        return ExitUsage;
+    }
+    auto environment = Environment::load(parser.value(backendOption));
+    if (!environment) {
+        printError(environment.error().message);
+        return ExitFailure;
+    }
+    if (action == QLatin1String("list")) {
+        return list(*environment);
+    }
+    auto languages = selectLanguages(positional);
+    if (!languages) {
+        printError(languages.error().message);
+        return ExitUsage;
+    }
+    return build(*environment, *languages);
+}
+
+} // namespace sandbox::cli

@@ -1,0 +1,233 @@
+#include "cli/RunCommand.h"
+
+#include "cli/CliContext.h"
+#include "cli/SignalCanceller.h"
+#include "lang/LanguageRegistry.h"
+#include "session/ExecutionEngine.h"
+#include "session/RunResultJson.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QSaveFile>
+#include <QStandardPaths>
+
+#include <unistd.h>
+
+namespace sandbox::cli {
+
+namespace {
+
+/// Passes the program's output through as it arrives, byte for byte.
+class PassThrough final : public RunObserver
+{
+public:
+    explicit PassThrough(bool quiet) : m_quiet(quiet) {}
+
+    void runOutput(const QString &, OutputStream stream, const QByteArray &chunk) override
+    {
+        if (m_quiet) {
+            return;
+        }
+        const int fd = stream == OutputStream::Stderr ? STDERR_FILENO : STDOUT_FILENO;
+        qsizetype offset = 0;
+        while (offset < chunk.size()) {
+            const ssize_t written = ::write(fd, chunk.constData() + offset, size_t(chunk.size() - offset));
+            if (written <= 0) {
+                return; // a closed pipe on our side must not stop the run
+            }
+            offset += written;
+        }
+    }
+
+    void runProgress(const QString &, const QString &message) override
+    {
+        // Only the slow, rare step is worth a line: an image built on first use.
+        if (!m_quiet && message.startsWith(QLatin1String("Building the"))) {
+            err() << "llm-sandbox: " << message << Qt::endl;
+        }
+    }
+
+private:
+    bool m_quiet;
+};
+
+Result<QString> languageForFile(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    for (const Language &language : LanguageRegistry::instance().languages()) {
+        if (QFileInfo(language.defaultFile).suffix().toLower() == suffix) {
+            return language.name;
+        }
+    }
+    return Error{QStringLiteral("Cannot tell the language of %1 from its name; give --lang.").arg(path)};
+}
+
+/// Artifact names come from the sandbox: only a plain file name may reach the host.
+QString safeFileName(const QString &name)
+{
+    QString safe = name;
+    safe.replace(QLatin1Char('/'), QLatin1Char('_')).replace(QLatin1Char('\\'), QLatin1Char('_'));
+    safe.remove(QChar(0));
+    if (safe.isEmpty() || safe == QLatin1String(".") || safe == QLatin1String("..") || safe.startsWith(QLatin1Char('.'))) {
+        safe.prepend(QStringLiteral("artifact"));
+    }
+    return safe;
+}
+
+Result<void> saveArtifacts(RunResult &result, const QString &directory)
+{
+    if (result.artifacts.isEmpty()) {
+        return {};
+    }
+    if (!QDir().mkpath(directory)) {
+        return Error{QStringLiteral("Could not create the artifacts folder %1.").arg(directory)};
+    }
+    const QDir dir(directory);
+    for (Artifact &artifact : result.artifacts) {
+        QSaveFile file(dir.filePath(safeFileName(artifact.name)));
+        if (!file.open(QIODevice::WriteOnly) || file.write(artifact.data) != artifact.data.size() || !file.commit()) {
+            return Error{QStringLiteral("Could not save %1: %2").arg(file.fileName(), file.errorString())};
+        }
+        artifact.path = QFileInfo(file.fileName()).absoluteFilePath();
+    }
+    return {};
+}
+
+} // namespace
+
+int runCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Run code in a sandbox."));
+    parser.addHelpOption();
+    const QCommandLineOption backendOption(QStringLiteral("backend"), QStringLiteral("docker, podman or kubernetes (default: $BACKEND, then docker)."), QStringLiteral("NAME"));
+    const QCommandLineOption langOption({QStringLiteral("l"), QStringLiteral("lang")}, QStringLiteral("Language (default: from FILE's extension, else python)."), QStringLiteral("LANG"));
+    const QCommandLineOption timeoutOption({QStringLiteral("t"), QStringLiteral("timeout")}, QStringLiteral("Wall-clock limit in seconds (default 30)."), QStringLiteral("SECONDS"), QStringLiteral("30"));
+    const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON object with the result instead of passing output through."));
+    const QCommandLineOption artifactsOption(QStringLiteral("artifacts-dir"), QStringLiteral("Where to save charts and other artifacts (default: a folder per run under the app's data folder)."), QStringLiteral("DIR"));
+    const QCommandLineOption codeOption({QStringLiteral("c"), QStringLiteral("code")}, QStringLiteral("The code to run."), QStringLiteral("CODE"));
+    parser.addOptions({backendOption, langOption, timeoutOption, jsonOption, artifactsOption, codeOption});
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A source file to run, or - to read the code from stdin."));
+    if (!parser.parse(arguments)) {
+        printError(parser.errorText());
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out() << parser.helpText();
+        return 0;
+    }
+
+    RunRequest request;
+    request.origin = QStringLiteral("cli");
+    const QStringList positional = parser.positionalArguments();
+    if (parser.isSet(codeOption) == !positional.isEmpty() || positional.size() > 1) {
+        printError(QStringLiteral("give exactly one of FILE, -c CODE or - (stdin); see `llm-sandbox run --help`."));
+        return ExitUsage;
+    }
+    if (parser.isSet(codeOption)) {
+        request.code = parser.value(codeOption);
+    } else if (positional.first() == QLatin1String("-")) {
+        QFile input;
+        if (!input.open(stdin, QIODevice::ReadOnly)) {
+            printError(QStringLiteral("could not read the code from stdin."));
+            return ExitUsage;
+        }
+        request.code = QString::fromUtf8(input.readAll());
+    } else {
+        QFile file(positional.first());
+        if (!file.open(QIODevice::ReadOnly)) {
+            printError(QStringLiteral("cannot read %1: %2").arg(file.fileName(), file.errorString()));
+            return ExitUsage;
+        }
+        request.code = QString::fromUtf8(file.readAll());
+    }
+    if (parser.isSet(langOption)) {
+        request.language = parser.value(langOption);
+    } else if (!positional.isEmpty() && positional.first() != QLatin1String("-")) {
+        auto language = languageForFile(positional.first());
+        if (!language) {
+            printError(language.error().message);
+            return ExitUsage;
+        }
+        request.language = *language;
+    }
+    if (auto language = LanguageRegistry::instance().find(request.language); !language) {
+        printError(language.error().message);
+        return ExitUsage;
+    }
+    bool timeoutOk = false;
+    const double seconds = parser.value(timeoutOption).toDouble(&timeoutOk);
+    if (!timeoutOk || seconds <= 0 || seconds > 24 * 3600) {
+        printError(QStringLiteral("--timeout must be a number of seconds between 0 and 86400."));
+        return ExitUsage;
+    }
+    request.timeout = std::chrono::milliseconds(qint64(seconds * 1000));
+
+    auto environment = Environment::load(parser.value(backendOption));
+    if (!environment) {
+        printError(environment.error().message);
+        return ExitFailure;
+    }
+    SignalCanceller canceller;
+    ExecutionEngine engine(environment->backend, environment->settings);
+    const bool json = parser.isSet(jsonOption);
+    PassThrough passThrough(json);
+    auto result = engine.run(request, canceller.token(), &passThrough);
+    if (!result) {
+        printError(result.error().message);
+        return ExitFailure;
+    }
+
+    QString artifactsDir = parser.value(artifactsOption);
+    if (artifactsDir.isEmpty()) {
+        const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
+        artifactsDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/artifacts/") + stamp;
+    }
+    if (auto saved = saveArtifacts(*result, artifactsDir); !saved) {
+        printError(saved.error().message);
+        return ExitFailure;
+    }
+
+    if (json) {
+        out() << QJsonDocument(runResultToJson(*result)).toJson(QJsonDocument::Compact) << Qt::endl;
+    } else {
+        for (const Artifact &artifact : result->artifacts) {
+            err() << "llm-sandbox: artifact " << artifact.name << " (" << artifact.mimeType << ", " << artifact.size()
+                  << " bytes): " << artifact.path << Qt::endl;
+        }
+        if (result->artifactsDropped > 0) {
+            err() << "llm-sandbox: " << result->artifactsDropped << " artifact(s) over the limits were dropped" << Qt::endl;
+        }
+        if (result->outputTruncated) {
+            err() << "llm-sandbox: output beyond the limit was dropped" << Qt::endl;
+        }
+        switch (result->reason) {
+        case StopReason::TimedOut:
+            err() << "llm-sandbox: timed out after " << seconds << " s; the program was killed" << Qt::endl;
+            break;
+        case StopReason::OutOfMemory:
+            err() << "llm-sandbox: the program ran out of memory and was killed" << Qt::endl;
+            break;
+        case StopReason::OutputLimit:
+            err() << "llm-sandbox: the program exceeded the output limit and was killed" << Qt::endl;
+            break;
+        case StopReason::Cancelled:
+            err() << "llm-sandbox: cancelled" << Qt::endl;
+            break;
+        case StopReason::CompileFailed:
+            err() << "llm-sandbox: compilation failed" << Qt::endl;
+            break;
+        case StopReason::Exited:
+            break;
+        }
+    }
+    if (result->reason == StopReason::TimedOut) {
+        return ExitTimeout;
+    }
+    return result->exitCode;
+}
+
+} // namespace sandbox::cli

@@ -1,0 +1,97 @@
+// Latency of one sandboxed run of `print(1)`, against baselines measured in the same
+// process: a bare container run of the same command through the same Engine API (what
+// `docker run --rm` costs), and a matplotlib scatter plot. Report the ratios, not the
+// absolute times: these machines are noisy.
+//
+//   build/bin/run_latency_benchmark --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+#include "backend/BackendFactory.h"
+#include "lang/LanguageRegistry.h"
+#include "session/ExecutionEngine.h"
+
+#include <QCoreApplication>
+#include <QLoggingCategory>
+
+#include <benchmark/benchmark.h>
+
+using namespace sandbox;
+
+namespace {
+
+std::shared_ptr<ContainerBackend> backend()
+{
+    static auto created = BackendFactory::create();
+    if (!created) {
+        qFatal("%s", qPrintable(created.error().message));
+    }
+    return *created;
+}
+
+ExecutionEngine &engine()
+{
+    static ExecutionEngine instance(backend(), SandboxSettings{});
+    return instance;
+}
+
+void runCode(benchmark::State &state, const QString &code)
+{
+    RunRequest request;
+    request.code = code;
+    for (auto _ : state) {
+        auto result = engine().run(request);
+        if (!result || result->exitCode != 0) {
+            state.SkipWithError(result ? "the program failed" : qPrintable(result.error().message));
+            return;
+        }
+    }
+}
+
+void BM_EngineRunPrint(benchmark::State &state)
+{
+    runCode(state, QStringLiteral("print(1)"));
+}
+
+void BM_EngineRunScatterPlot(benchmark::State &state)
+{
+    runCode(state, QStringLiteral("import matplotlib.pyplot as plt\nplt.scatter([1, 2, 3], [3, 1, 2])\nplt.show()\n"));
+}
+
+/// Baseline: create, start, wait for and remove a container running `python3 -c 'print(1)'`
+/// directly (no runner), in the same image: the cost of `docker run --rm`.
+void BM_BareContainerRunPrint(benchmark::State &state)
+{
+    const Language python = *LanguageRegistry::instance().find(QStringLiteral("python"));
+    const QString image = *engine().catalog().runImage(python);
+    for (auto _ : state) {
+        ContainerSpec spec;
+        spec.image = image;
+        spec.command = {QStringLiteral("python3"), QStringLiteral("-c"), QStringLiteral("print(1)")};
+        auto id = backend()->createContainer(spec);
+        if (!id) {
+            state.SkipWithError(qPrintable(id.error().message));
+            return;
+        }
+        auto stream = backend()->startAttached(*id);
+        if (stream) {
+            QByteArray out;
+            while ((*stream)->read(out, std::chrono::seconds(30)) == ContainerStream::ReadStatus::Data) {
+            }
+        }
+        (void)backend()->removeContainer(*id);
+    }
+}
+
+} // namespace
+
+BENCHMARK(BM_BareContainerRunPrint)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(5);
+BENCHMARK(BM_EngineRunPrint)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(5);
+BENCHMARK(BM_EngineRunScatterPlot)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(5);
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QLoggingCategory::setFilterRules(QStringLiteral("sandbox.*.debug=false"));
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

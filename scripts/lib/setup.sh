@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Shared setup for scripts/run-demo and scripts/test: installs system packages, starts a
+# Docker engine if none answers, builds the project. Idempotent: a second run only checks.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$ROOT/build}
+GUI=${GUI:-${LLM_SANDBOX_GUI:-ON}}
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+APT_PACKAGES=(
+    build-essential cmake ninja-build pkg-config git curl ca-certificates
+    qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-websockets-dev qt6-tools-dev qt6-l10n-tools
+    qtkeychain-qt6-dev libgl-dev
+    libcurl4-openssl-dev libarchive-dev libyaml-cpp-dev nlohmann-json3-dev libseccomp-dev
+    libgtest-dev libgmock-dev googletest libbenchmark-dev
+    docker.io debootstrap file
+    clang-format
+)
+
+install_packages() {
+    local missing=()
+    for p in "${APT_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    done
+    # Node.js and npm (for the MCP SDK client tests): this machine image ships Node 20 with
+    # its own npm; Debian's npm conflicts with it, so only install Debian's when node is absent.
+    command -v node >/dev/null || missing+=(nodejs)
+    command -v npm >/dev/null || missing+=(npm)
+    if [ ${#missing[@]} -eq 0 ]; then
+        log "System packages already installed"
+        return
+    fi
+    log "Installing system packages: ${missing[*]}"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+docker_socket() {
+    local host=${DOCKER_HOST:-unix:///var/run/docker.sock}
+    echo "${host#unix://}"
+}
+
+docker_answers() {
+    curl -sf --max-time 3 --unix-socket "$(docker_socket)" http://docker/_ping >/dev/null 2>&1
+}
+
+start_docker() {
+    if docker_answers; then
+        log "Docker engine answers on $(docker_socket)"
+        return
+    fi
+    log "Starting dockerd"
+    as_root mkdir -p /var/log
+    # setsid: the daemon must outlive this script (and the CI step that started it).
+    as_root setsid dockerd >/var/log/llm-sandbox-dockerd.log 2>&1 </dev/null &
+    for _ in $(seq 1 60); do
+        docker_answers && { log "Docker engine is up"; return; }
+        sleep 1
+    done
+    echo "dockerd did not answer within 60 s; see /var/log/llm-sandbox-dockerd.log" >&2
+    tail -n 30 /var/log/llm-sandbox-dockerd.log >&2 || true
+    exit 1
+}
+
+build_project() {
+    log "Building ($BUILD_DIR, GUI=$GUI)"
+    cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLLM_SANDBOX_GUI="$GUI" >/dev/null
+    cmake --build "$BUILD_DIR" --parallel "$(nproc)"
+}
+
+build_images() {
+    log "Building sandbox images (cached by definition hash)"
+    "$BUILD_DIR/bin/llm-sandbox" images build "$@"
+}
+
+install_npm_packages() {
+    # The official MCP TypeScript SDK, for the client tests; from the lock file, cached in node_modules.
+    local dir=$ROOT/tests/mcp/sdk
+    [ -f "$dir/package-lock.json" ] || return 0
+    if [ -d "$dir/node_modules/@modelcontextprotocol/sdk" ] && [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then
+        log "npm packages already installed"
+        return
+    fi
+    log "Installing npm packages for the MCP client tests"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+}

@@ -1,0 +1,111 @@
+#include "images/ImageCatalog.h"
+#include "lang/LanguageRegistry.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+using namespace sandbox;
+
+namespace {
+
+QString writeRunner(const QTemporaryDir &dir, const QByteArray &contents)
+{
+    const QString path = dir.filePath("runner");
+    QFile file(path);
+    file.open(QIODevice::WriteOnly);
+    file.write(contents);
+    return path;
+}
+
+const Language &python()
+{
+    static const Language language = *LanguageRegistry::instance().find("python");
+    return language;
+}
+
+} // namespace
+
+TEST(ImageCatalog, chainGoesFromRootfsToTheRunnerLayer)
+{
+    QTemporaryDir dir;
+    const ImageCatalog catalog(writeRunner(dir, "runner-v1"), {});
+    auto chain = catalog.chainFor(python());
+    ASSERT_TRUE(chain.ok()) << chain.error().message.toStdString();
+    ASSERT_EQ(chain->size(), 4);
+    EXPECT_EQ((*chain)[0].kind, ImageDefinition::Kind::Rootfs);
+    EXPECT_EQ((*chain)[1].name, "base");
+    EXPECT_EQ((*chain)[2].name, "python-runtime");
+    EXPECT_EQ((*chain)[3].name, "python");
+    EXPECT_TRUE((*chain)[3].reference.startsWith("llm-sandbox/python:"));
+    // Each image builds FROM its parent.
+    for (int i = 1; i < chain->size(); ++i) {
+        EXPECT_EQ((*chain)[i].buildArgs.value("BASE"), (*chain)[i - 1].reference);
+    }
+}
+
+TEST(ImageCatalog, tagsAreStableForAnUnchangedDefinition)
+{
+    QTemporaryDir dir;
+    const QString runner = writeRunner(dir, "runner-v1");
+    EXPECT_EQ(*ImageCatalog(runner, {}).runImage(python()), *ImageCatalog(runner, {}).runImage(python()));
+}
+
+TEST(ImageCatalog, aNewRunnerChangesOnlyTheRunnerLayer)
+{
+    QTemporaryDir first, second;
+    auto before = ImageCatalog(writeRunner(first, "runner-v1"), {}).chainFor(python());
+    auto after = ImageCatalog(writeRunner(second, "runner-v2"), {}).chainFor(python());
+    ASSERT_TRUE(before.ok() && after.ok());
+    EXPECT_EQ((*before)[2].reference, (*after)[2].reference);
+    EXPECT_NE((*before)[3].reference, (*after)[3].reference);
+}
+
+TEST(ImageCatalog, languagesHaveDistinctImages)
+{
+    QTemporaryDir dir;
+    const ImageCatalog catalog(writeRunner(dir, "runner"), {});
+    QSet<QString> references;
+    for (const Language &language : LanguageRegistry::instance().languages()) {
+        auto image = catalog.runImage(language);
+        ASSERT_TRUE(image.ok()) << language.name.toStdString();
+        references.insert(*image);
+    }
+    EXPECT_EQ(references.size(), LanguageRegistry::instance().languages().size());
+}
+
+TEST(ImageCatalog, overriddenLanguageGetsOnlyTheRunnerLayerOnTheUsersImage)
+{
+    QTemporaryDir dir;
+    const ImageCatalog catalog(writeRunner(dir, "runner"), {{"python", "registry.example/python:3.12"}});
+    auto chain = catalog.chainFor(python());
+    ASSERT_TRUE(chain.ok());
+    ASSERT_EQ(chain->size(), 2);
+    EXPECT_EQ((*chain)[0].kind, ImageDefinition::Kind::External);
+    EXPECT_EQ((*chain)[0].reference, "registry.example/python:3.12");
+    EXPECT_EQ((*chain)[1].buildArgs.value("BASE"), "registry.example/python:3.12");
+    EXPECT_TRUE((*chain)[1].reference.startsWith("llm-sandbox/python-custom:"));
+}
+
+TEST(ImageCatalog, missingRunnerIsAClearError)
+{
+    const ImageCatalog catalog("/nonexistent/llm-sandbox-runner", {});
+    auto image = catalog.runImage(python());
+    ASSERT_FALSE(image.ok());
+    EXPECT_TRUE(image.error().message.contains("/nonexistent/llm-sandbox-runner"));
+}
+
+TEST(ImageCatalog, runnerLayerCarriesThePythonCaptureHook)
+{
+    QTemporaryDir dir;
+    auto chain = ImageCatalog(writeRunner(dir, "runner"), {}).chainFor(python());
+    ASSERT_TRUE(chain.ok());
+    QStringList paths;
+    for (const FileEntry &file : chain->last().context) {
+        paths << file.path;
+    }
+    EXPECT_TRUE(paths.contains("Dockerfile"));
+    EXPECT_TRUE(paths.contains("llm-sandbox-runner"));
+    EXPECT_TRUE(paths.contains("capture/python/sitecustomize.py"));
+}

@@ -1,0 +1,127 @@
+#include "session/SandboxSettings.h"
+
+#include <gtest/gtest.h>
+
+using namespace sandbox;
+
+namespace {
+
+/// Sets environment variables for one test and restores them afterwards.
+class ScopedEnvironment final
+{
+public:
+    explicit ScopedEnvironment(std::initializer_list<std::pair<const char *, const char *>> values)
+    {
+        for (const auto &[name, value] : values) {
+            m_saved.append({name, qgetenv(name), qEnvironmentVariableIsSet(name)});
+            qputenv(name, value);
+        }
+    }
+    ~ScopedEnvironment()
+    {
+        for (const auto &saved : m_saved) {
+            if (saved.wasSet) {
+                qputenv(saved.name, saved.value);
+            } else {
+                qunsetenv(saved.name);
+            }
+        }
+    }
+
+private:
+    struct Saved
+    {
+        const char *name;
+        QByteArray value;
+        bool wasSet;
+    };
+    QList<Saved> m_saved;
+};
+
+} // namespace
+
+TEST(SandboxSettings, defaultsAreHardened)
+{
+    const SandboxSettings settings;
+    EXPECT_EQ(settings.networkMode, "none");
+    EXPECT_TRUE(settings.readOnlyRootfs);
+    EXPECT_FALSE(settings.privileged);
+    EXPECT_EQ(settings.capDrop, QStringList{"ALL"});
+    EXPECT_TRUE(settings.securityOpt.contains("no-new-privileges"));
+    EXPECT_NE(settings.user.left(2), "0:");
+    EXPECT_GT(settings.memoryBytes, 0);
+    EXPECT_GT(settings.pidsLimit, 0);
+}
+
+TEST(SandboxSettings, parsesDockerMemoryNotation)
+{
+    EXPECT_EQ(*parseByteSize("512m"), 512LL * 1024 * 1024);
+    EXPECT_EQ(*parseByteSize("2g"), 2LL * 1024 * 1024 * 1024);
+    EXPECT_EQ(*parseByteSize("1GB"), 1024LL * 1024 * 1024);
+    EXPECT_EQ(*parseByteSize("4096"), 4096);
+    EXPECT_FALSE(parseByteSize("lots").ok());
+    EXPECT_FALSE(parseByteSize("-1m").ok());
+}
+
+TEST(SandboxSettings, acceptsEveryBooleanSpelling)
+{
+    for (const char *yes : {"true", "1", "yes", "on", "TRUE", "On"}) {
+        EXPECT_TRUE(*parseBoolean(yes)) << yes;
+    }
+    for (const char *no : {"false", "0", "no", "off", "OFF"}) {
+        EXPECT_FALSE(*parseBoolean(no)) << no;
+    }
+    EXPECT_FALSE(parseBoolean("maybe").ok());
+}
+
+TEST(SandboxSettings, readsThePythonServersVariables)
+{
+    ScopedEnvironment env({{"SANDBOX_MEM_LIMIT", "1g"},
+                           {"SANDBOX_CPU_COUNT", "0.5"},
+                           {"SANDBOX_READ_ONLY", "no"},
+                           {"SANDBOX_CAP_DROP", "ALL,NET_RAW"}});
+    auto settings = SandboxSettings::fromEnvironment();
+    ASSERT_TRUE(settings.ok()) << settings.error().message.toStdString();
+    EXPECT_EQ(settings->memoryBytes, 1024LL * 1024 * 1024);
+    EXPECT_DOUBLE_EQ(settings->cpus, 0.5);
+    EXPECT_FALSE(settings->readOnlyRootfs);
+    EXPECT_EQ(settings->capDrop, QStringList({"ALL", "NET_RAW"}));
+}
+
+TEST(SandboxSettings, alternativeNamesWork)
+{
+    ScopedEnvironment env({{"SANDBOX_MEMORY", "256m"}, {"SANDBOX_CPUS", "2"}});
+    auto settings = SandboxSettings::fromEnvironment();
+    ASSERT_TRUE(settings.ok());
+    EXPECT_EQ(settings->memoryBytes, 256LL * 1024 * 1024);
+    EXPECT_DOUBLE_EQ(settings->cpus, 2);
+}
+
+TEST(SandboxSettings, badValueNamesTheVariable)
+{
+    {
+        ScopedEnvironment env({{"SANDBOX_PRIVILEGED", "perhaps"}});
+        auto settings = SandboxSettings::fromEnvironment();
+        ASSERT_FALSE(settings.ok());
+        EXPECT_TRUE(settings.error().message.contains("SANDBOX_PRIVILEGED"));
+    }
+    {
+        ScopedEnvironment env({{"SANDBOX_CPU_COUNT", "many"}});
+        auto settings = SandboxSettings::fromEnvironment();
+        ASSERT_FALSE(settings.ok());
+        EXPECT_TRUE(settings.error().message.contains("SANDBOX_CPU_COUNT"));
+    }
+    {
+        ScopedEnvironment env({{"SANDBOX_NETWORK_MODE", "host; rm -rf /"}});
+        EXPECT_FALSE(SandboxSettings::fromEnvironment().ok());
+    }
+}
+
+TEST(SandboxSettings, imageOverridesComeFromPerLanguageVariables)
+{
+    ScopedEnvironment env({{"LLM_SANDBOX_IMAGE_PYTHON", "registry.example/python:3.12"}});
+    auto settings = SandboxSettings::fromEnvironment();
+    ASSERT_TRUE(settings.ok());
+    EXPECT_EQ(settings->imageOverrides.value("python"), "registry.example/python:3.12");
+    EXPECT_FALSE(settings->imageOverrides.contains("ruby"));
+}

@@ -1,0 +1,205 @@
+#include "DockerTestSupport.h"
+
+#include "session/ExecutionEngine.h"
+
+#include <QDir>
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+using namespace sandbox;
+using namespace std::chrono_literals;
+
+namespace {
+
+class EngineTest : public ::testing::Test
+{
+protected:
+    Result<RunResult> run(const QString &code, std::chrono::milliseconds timeout = 30s, std::stop_token stop = {})
+    {
+        RunRequest request;
+        request.language = "python";
+        request.code = code;
+        request.timeout = timeout;
+        return m_engine->run(request, stop, &m_recorder);
+    }
+
+    /// Remembers what an observer sees.
+    struct Recorder final : RunObserver
+    {
+        QString startedId;
+        QString finishedId;
+        QByteArray streamed;
+        void runStarted(const QString &id, const RunRequest &) override { startedId = id; }
+        void runOutput(const QString &, OutputStream, const QByteArray &chunk) override { streamed += chunk; }
+        void runFinished(const QString &id, const RunResult &, const QString &) override { finishedId = id; }
+    };
+
+    std::unique_ptr<ExecutionEngine> m_engine = test::dockerEngine();
+    Recorder m_recorder;
+};
+
+/// Host processes whose command line contains `needle` (the host sees container processes).
+int hostProcessesMatching(const QByteArray &needle)
+{
+    int count = 0;
+    for (const QString &pid : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile cmdline("/proc/" + pid + "/cmdline");
+        if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().replace('\0', ' ').contains(needle)) {
+            ++count;
+        }
+    }
+    return count;
+}
+
+} // namespace
+
+TEST_F(EngineTest, stdoutAndStderrAreSeparate)
+{
+    auto result = run("import sys\nprint('to out')\nprint('to err', file=sys.stderr)\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "to out\n");
+    EXPECT_EQ(result->stderrData, "to err\n");
+    EXPECT_EQ(result->exitCode, 0);
+    EXPECT_EQ(result->reason, StopReason::Exited);
+}
+
+TEST_F(EngineTest, exitCodeIsTheProgramsOwn)
+{
+    auto result = run("import sys; sys.exit(3)");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->exitCode, 3);
+    EXPECT_EQ(result->reason, StopReason::Exited);
+}
+
+TEST_F(EngineTest, unicodeOutputSurvivesTheRoundTrip)
+{
+    auto result = run("print('héllo wörld ✓ 你好 🎉')");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(QString::fromUtf8(result->stdoutData), QString::fromUtf8("héllo wörld ✓ 你好 🎉\n"));
+}
+
+TEST_F(EngineTest, syntaxErrorIsReportedOnStderrWithExitCode1)
+{
+    auto result = run("print('ok')\ndef broken(:\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->exitCode, 1);
+    EXPECT_TRUE(result->stderrData.contains("SyntaxError")) << result->stderrData.toStdString();
+    EXPECT_TRUE(result->stderrData.contains("line 2")) << result->stderrData.toStdString();
+    EXPECT_TRUE(result->stdoutData.isEmpty());
+}
+
+TEST_F(EngineTest, tracebackPointsAtTheUsersLine)
+{
+    auto result = run("x = 1\ny = 2\nraise ValueError('boom')\n");
+    ASSERT_TRUE(result.ok());
+    EXPECT_EQ(result->exitCode, 1);
+    EXPECT_TRUE(result->stderrData.contains("line 3")) << result->stderrData.toStdString();
+    EXPECT_TRUE(result->stdoutData.isEmpty()) << "nothing injected into stdout";
+}
+
+TEST_F(EngineTest, timeoutKillsTheProcessTreeAndRemovesTheContainer)
+{
+    const QByteArray marker = "llm_sandbox_timeout_marker_7f3a";
+    // A child that would outlive its parent if only the parent were killed.
+    auto result = run("import subprocess\nsubprocess.Popen(['sleep', '1000'])\n"
+                      "import time\nwhile True: pass  # " + marker + "\n",
+                      2s);
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->reason, StopReason::TimedOut);
+    EXPECT_TRUE(result->timedOut());
+    EXPECT_LT(result->durationMs, 15000);
+    auto left = m_engine->backend().listContainers(ExecutionEngine::containerLabel(), m_recorder.startedId);
+    ASSERT_TRUE(left.ok());
+    EXPECT_TRUE(left->isEmpty()) << "container left behind";
+    EXPECT_EQ(hostProcessesMatching("sleep 1000"), 0) << "a process of the run survived";
+}
+
+TEST_F(EngineTest, containerIsRemovedAfterANormalRun)
+{
+    auto result = run("print(1)");
+    ASSERT_TRUE(result.ok());
+    auto left = m_engine->backend().listContainers(ExecutionEngine::containerLabel(), m_recorder.startedId);
+    ASSERT_TRUE(left.ok());
+    EXPECT_TRUE(left->isEmpty());
+}
+
+TEST_F(EngineTest, observersSeeStartOutputAndEnd)
+{
+    auto result = run("print('streamed')");
+    ASSERT_TRUE(result.ok());
+    EXPECT_FALSE(m_recorder.startedId.isEmpty());
+    EXPECT_EQ(m_recorder.startedId, m_recorder.finishedId);
+    EXPECT_EQ(m_recorder.streamed, "streamed\n");
+}
+
+TEST_F(EngineTest, cancellationKillsTheRun)
+{
+    std::stop_source stop;
+    std::thread canceller([&] {
+        std::this_thread::sleep_for(1500ms);
+        stop.request_stop();
+    });
+    auto result = run("import time\ntime.sleep(600)\n", 60s, stop.get_token());
+    canceller.join();
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->reason, StopReason::Cancelled);
+    EXPECT_LT(result->durationMs, 20000);
+}
+
+TEST_F(EngineTest, sandboxHasNoNetworkAndRunsUnprivileged)
+{
+    auto result = run("import os, socket\n"
+                      "print(os.getuid())\n"
+                      "print(sorted(os.listdir('/sys/class/net')))\n"
+                      "try:\n"
+                      "    socket.create_connection(('172.17.0.1', 2375), timeout=2)\n"
+                      "    print('connected')\n"
+                      "except OSError:\n"
+                      "    print('no route')\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "1000\n['lo']\nno route\n") << result->stderrData.toStdString();
+}
+
+TEST_F(EngineTest, hostEnvironmentDoesNotLeakIntoTheSandbox)
+{
+    qputenv("LLM_SANDBOX_TEST_SECRET", "hunter2");
+    auto result = run("import os\nprint('hunter2' in str(os.environ))\n");
+    qunsetenv("LLM_SANDBOX_TEST_SECRET");
+    ASSERT_TRUE(result.ok());
+    EXPECT_EQ(result->stdoutData, "False\n");
+}
+
+TEST_F(EngineTest, matplotlibFigureComesBackAsAPng)
+{
+    auto result = run("import matplotlib.pyplot as plt\n"
+                      "plt.scatter([1, 2, 3], [3, 1, 2])\n"
+                      "plt.show()\n"
+                      "print('done')\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "done\n") << result->stderrData.toStdString();
+    ASSERT_EQ(result->artifacts.size(), 1);
+    const Artifact &png = result->artifacts.first();
+    EXPECT_EQ(png.mimeType, "image/png");
+    EXPECT_TRUE(png.data.startsWith("\x89PNG\r\n\x1a\n"));
+    // IHDR: width and height as big-endian 32-bit numbers at offsets 16 and 20.
+    ASSERT_GT(png.data.size(), 24);
+    EXPECT_EQ(png.data.mid(12, 4), "IHDR");
+    const auto be32 = [&](int at) {
+        const auto *p = reinterpret_cast<const unsigned char *>(png.data.constData() + at);
+        return (quint32(p[0]) << 24) | (quint32(p[1]) << 16) | (quint32(p[2]) << 8) | quint32(p[3]);
+    };
+    EXPECT_GT(be32(16), 100u);
+    EXPECT_GT(be32(20), 100u);
+}
+
+TEST_F(EngineTest, unknownLanguageIsAnError)
+{
+    RunRequest request;
+    request.language = "cobol";
+    request.code = "DISPLAY 'HI'.";
+    auto result = m_engine->run(request);
+    ASSERT_FALSE(result.ok());
+    EXPECT_TRUE(result.error().message.contains("python"));
+}
