@@ -16,8 +16,8 @@ QJsonObject LanguageDetails::toJson(const Language &language)
         {QStringLiteral("name"), language.name},
         {QStringLiteral("display_name"), language.displayName},
         {QStringLiteral("aliases"), QJsonArray::fromStringList(language.aliases)},
-        // The exact version depends on the image in use (users may point a language at their own image), so
-        // we name the command that reports it rather than guess.
+        // The version of the built image; a user-chosen image may differ, which version_command reports.
+        {QStringLiteral("version"), language.version},
         {QStringLiteral("version_command"), language.versionCommand.join(QLatin1Char(' '))},
         {QStringLiteral("compiled"), language.isCompiled()},
         {QStringLiteral("package_manager"), language.packageManager},

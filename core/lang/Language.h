@@ -24,6 +24,7 @@ struct Language
     QString defaultFile;   ///< source file name when the code does not dictate one
     QStringList compile;   ///< compile step argv (empty for interpreted languages); {file} {stem} substituted
     QStringList run;       ///< run step argv; {file} {stem} substituted
+    QString version;       ///< the version in the built image (Debian 12's package); user images may differ
     QStringList versionCommand;
     /// Extra environment of the compile and run steps (capture hooks, caches on tmpfs).
     QHash<QString, QString> environment;

@@ -264,6 +264,21 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
     if (!language) {
         return language.error();
     }
+    // Libraries already in the image need no install (prompts often name numpy or matplotlib).
+    QStringList toInstall;
+    for (const QString &library : request.libraries) {
+        if (!language->preinstalledLibraries.contains(library.trimmed(), Qt::CaseInsensitive)) {
+            toInstall << library;
+        }
+    }
+    if (!toInstall.isEmpty()) {
+        return Error{QStringLiteral("Installing libraries (%1) is not available in this version yet. The %2 sandbox "
+                                    "has these preinstalled: %3.")
+                         .arg(toInstall.join(QStringLiteral(", ")), language->displayName,
+                              language->preinstalledLibraries.isEmpty()
+                                  ? QStringLiteral("only the standard library")
+                                  : language->preinstalledLibraries.join(QStringLiteral(", ")))};
+    }
     if (request.timeout.count() <= 0) {
         return Error{QStringLiteral("The timeout must be positive.")};
     }

@@ -203,3 +203,23 @@ TEST_F(EngineTest, unknownLanguageIsAnError)
     ASSERT_FALSE(result.ok());
     EXPECT_TRUE(result.error().message.contains("python"));
 }
+
+TEST_F(EngineTest, preinstalledLibrariesNeedNoInstall)
+{
+    RunRequest request;
+    request.code = "import numpy\nprint(numpy.__name__)";
+    request.libraries = {"numpy", "Matplotlib"};
+    auto result = m_engine->run(request);
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "numpy\n");
+}
+
+TEST_F(EngineTest, librariesThatWouldNeedAnInstallAreRefusedClearly)
+{
+    RunRequest request;
+    request.code = "print(1)";
+    request.libraries = {"requests"};
+    auto result = m_engine->run(request);
+    ASSERT_FALSE(result.ok());
+    EXPECT_TRUE(result.error().message.contains("requests"));
+}
