@@ -346,6 +346,7 @@ Result<RunResult> ExecutionEngine::run(const RunRequest &request, std::stop_toke
     Run run(*this, id, observers, std::move(stop));
     auto result = run.execute(request);
     if (result) {
+        result->runId = id;
         result->durationMs = timer.elapsed();
         qCDebug(lcEngine) << "run" << id << "finished:" << toString(result->reason) << result->exitCode << "in"
                           << result->durationMs << "ms";

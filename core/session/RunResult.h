@@ -24,6 +24,7 @@ QString toString(StopReason reason);
 /// What came back from a run.
 struct RunResult
 {
+    QString runId; ///< the engine's id of the run (also the container label's value)
     int exitCode = -1;
     QByteArray stdoutData;
     QByteArray stderrData;

@@ -17,6 +17,7 @@ QJsonObject runResultToJson(const RunResult &result)
         artifacts.append(item);
     }
     return QJsonObject{
+        {QStringLiteral("run_id"), result.runId},
         {QStringLiteral("exit_code"), result.exitCode},
         {QStringLiteral("stdout"), QString::fromUtf8(result.stdoutData)},
         {QStringLiteral("stderr"), QString::fromUtf8(result.stderrData)},

@@ -1,6 +1,7 @@
 #include "DockerTestSupport.h"
 
 #include "backend/DockerBackend.h"
+#include "session/ExecutionEngine.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -47,13 +48,20 @@ TEST(Cli, readsCodeFromStdinAndFromAFile)
 
 TEST(Cli, timeoutReturnsQuicklyAndLeavesNoContainer)
 {
-    auto backend = test::dockerBackend();
-    const QStringList before = test::leftoverContainers(*backend);
     const auto run = test::runCli({"run", "--timeout", "2", "-c", "while True: pass"});
     EXPECT_EQ(run.exitCode, 124);
     EXPECT_LT(run.elapsedMs, 15000);
     EXPECT_TRUE(run.stderrData.contains("timed out")) << run.stderrData.toStdString();
-    EXPECT_EQ(test::leftoverContainers(*backend), before);
+
+    const auto json = test::runCli({"run", "--json", "--timeout", "2", "-c", "while True: pass"});
+    EXPECT_EQ(json.exitCode, 124);
+    const QJsonObject result = QJsonDocument::fromJson(json.stdoutData).object();
+    EXPECT_TRUE(result["timed_out"].toBool());
+    const QString runId = result["run_id"].toString();
+    ASSERT_FALSE(runId.isEmpty());
+    auto left = test::dockerBackend()->listContainers(ExecutionEngine::containerLabel(), runId);
+    ASSERT_TRUE(left.ok());
+    EXPECT_TRUE(left->isEmpty()) << "the run's container was left behind";
 }
 
 TEST(Cli, jsonPrintsOneObjectWithTheResultFields)

@@ -23,12 +23,6 @@ std::unique_ptr<ExecutionEngine> dockerEngine()
     return std::make_unique<ExecutionEngine>(dockerBackend(), SandboxSettings{});
 }
 
-QStringList leftoverContainers(ContainerBackend &backend)
-{
-    auto all = backend.listContainers(ExecutionEngine::containerLabel(), QString());
-    return all.ok() ? *all : QStringList{QStringLiteral("<listing failed>")};
-}
-
 CliRun runCli(const QStringList &arguments, const QStringList &environment, const QByteArray &input)
 {
     QProcess process;

@@ -14,8 +14,6 @@ namespace sandbox::test {
 std::shared_ptr<ContainerBackend> dockerBackend();
 /// An engine with default (hardened) settings on that backend.
 std::unique_ptr<ExecutionEngine> dockerEngine();
-/// Containers the product created (carrying the run label) that still exist.
-QStringList leftoverContainers(ContainerBackend &backend);
 
 /// Runs build/bin/llm-sandbox with `arguments`; `environment` entries are added to the test's own.
 struct CliRun
