@@ -193,6 +193,19 @@ RunRequest parseRun(const json &request, const std::string &id)
     run.maxArtifactBytes = optionalUnsigned(request, "max_artifact_bytes", run.maxArtifactBytes);
     run.maxArtifacts = optionalUnsigned(request, "max_artifacts", run.maxArtifacts);
     run.keepFiles = optionalBool(request, "keep_files", run.keepFiles);
+    if (const json *scratch = findField(request, "scratch_dirs")) {
+        if (!scratch->is_array()) {
+            throw FieldError("'scratch_dirs' must be an array of absolute paths");
+        }
+        for (const json &dir : *scratch) {
+            if (!dir.is_string() || !dir.get_ref<const std::string &>().starts_with('/') ||
+                dir.get_ref<const std::string &>().find_first_not_of('/') == std::string::npos ||
+                containsNul(dir.get_ref<const std::string &>())) {
+                throw FieldError("'scratch_dirs' entries must be absolute paths other than /");
+            }
+            run.scratchDirs.push_back(dir.get<std::string>());
+        }
+    }
     return run;
 }
 

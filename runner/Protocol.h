@@ -39,6 +39,7 @@ struct RunRequest final
     std::uint64_t maxArtifactBytes = 10 * 1024 * 1024;
     std::uint64_t maxArtifacts = 32;
     bool keepFiles = false;
+    std::vector<std::string> scratchDirs; // absolute; emptied with the workdir (unless keepFiles)
 };
 
 enum class Operation

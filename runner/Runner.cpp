@@ -251,6 +251,11 @@ void Runner::executeRunUnchecked(RunRequest &run, ActiveRun &active, RunSummary 
 {
     Workspace workspace(run.workdir);
     workspace.prepare(run.keepFiles, run.outputDir);
+    if (!run.keepFiles) {
+        for (const std::string &directory : run.scratchDirs) {
+            Workspace::emptyScratch(directory);
+        }
+    }
     std::size_t fileBytes = 0;
     for (const FileSpec &file : run.files) {
         workspace.writeFile(file);

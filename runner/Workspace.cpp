@@ -161,6 +161,18 @@ void Workspace::prepare(bool keepFiles, const std::string &outputDir)
     }
 }
 
+void Workspace::emptyScratch(const std::string &directory)
+{
+    const UniqueFd fd(::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW));
+    if (!fd.valid()) {
+        if (errno == ENOENT) {
+            return;
+        }
+        throw failure("cannot open scratch directory", directory, errno);
+    }
+    removeDirectoryContents(fd.get(), directory);
+}
+
 void Workspace::writeFile(const FileSpec &file)
 {
     // Split into components; isSafeRelativePath() has already rejected absolute paths and "..".

@@ -17,6 +17,9 @@ public:
     // Creates the workdir, empties it unless `keepFiles`, then creates `outputDir` and empties it. Throws
     // std::runtime_error with a message for the host.
     void prepare(bool keepFiles, const std::string &outputDir);
+    // Empties `directory` (absolute; a missing one is fine): scratch space such as /tmp that a pooled container
+    // must not carry from one run to the next. Throws std::runtime_error.
+    static void emptyScratch(const std::string &directory);
     void writeFile(const FileSpec &file);
 
     // `path` made absolute relative to the workdir.

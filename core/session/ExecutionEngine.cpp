@@ -46,16 +46,6 @@ private:
     QString m_id;
 };
 
-QStringList substitute(const QStringList &argv, const QString &file)
-{
-    const QString stem = file.left(file.lastIndexOf(QLatin1Char('.')));
-    QStringList out;
-    for (QString arg : argv) {
-        out << arg.replace(QStringLiteral("{file}"), file).replace(QStringLiteral("{stem}"), stem);
-    }
-    return out;
-}
-
 StopReason reasonFrom(const QString &reason, bool compileFailed)
 {
     if (reason == QLatin1String("timeout")) {
@@ -161,10 +151,10 @@ QJsonObject ExecutionEngine::Run::runMessage(const RunRequest &request, const La
     QJsonArray steps;
     if (language.isCompiled()) {
         steps.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("compile")},
-                                 {QStringLiteral("argv"), QJsonArray::fromStringList(substitute(language.compile, file))}});
+                                 {QStringLiteral("argv"), QJsonArray::fromStringList(language.commandFor(language.compile, request.code))}});
     }
     steps.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("run")},
-                             {QStringLiteral("argv"), QJsonArray::fromStringList(substitute(language.run, file))}});
+                             {QStringLiteral("argv"), QJsonArray::fromStringList(language.commandFor(language.run, request.code))}});
     // Nothing of the host's environment: only what the run needs.
     QJsonObject env{
         {QStringLiteral("PATH"), QStringLiteral("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")},
@@ -177,9 +167,14 @@ QJsonObject ExecutionEngine::Run::runMessage(const RunRequest &request, const La
     for (auto it = language.environment.begin(); it != language.environment.end(); ++it) {
         env.insert(it.key(), it.value());
     }
-    const QJsonArray files{QJsonObject{{QStringLiteral("path"), file},
-                                       {QStringLiteral("data"), QString::fromLatin1(request.code.toUtf8().toBase64())},
-                                       {QStringLiteral("mode"), 0644}}};
+    QJsonArray files{QJsonObject{{QStringLiteral("path"), file},
+                                 {QStringLiteral("data"), QString::fromLatin1(request.code.toUtf8().toBase64())},
+                                 {QStringLiteral("mode"), 0644}}};
+    for (auto it = language.projectFiles.begin(); it != language.projectFiles.end(); ++it) {
+        files.append(QJsonObject{{QStringLiteral("path"), it.key()},
+                                 {QStringLiteral("data"), QString::fromLatin1(it.value().toUtf8().toBase64())},
+                                 {QStringLiteral("mode"), 0644}});
+    }
     return QJsonObject{
         {QStringLiteral("op"), QStringLiteral("run")},
         {QStringLiteral("id"), m_id},

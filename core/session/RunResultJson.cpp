@@ -24,6 +24,7 @@ QJsonObject runResultToJson(const RunResult &result)
         {QStringLiteral("duration_ms"), result.durationMs},
         {QStringLiteral("timed_out"), result.timedOut()},
         {QStringLiteral("stop_reason"), toString(result.reason)},
+        {QStringLiteral("compile_failed"), result.reason == StopReason::CompileFailed},
         {QStringLiteral("resource_usage"), QJsonObject{{QStringLiteral("wall_ms"), result.wallMs},
                                                        {QStringLiteral("cpu_ms"), result.cpuMs},
                                                        {QStringLiteral("peak_memory_kb"), result.peakMemoryKb}}},

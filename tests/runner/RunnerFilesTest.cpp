@@ -190,6 +190,32 @@ TEST_F(RunnerFilesTest, failedRunStillReturnsArtifacts)
     EXPECT_EQ(outcome.artifacts[0].second, "partial\n");
 }
 
+TEST_F(RunnerFilesTest, scratchDirectoriesAreEmptiedBeforeEachRun)
+{
+    RunnerClient &client = startRunner();
+    const std::filesystem::path scratch = m_root / "scratch";
+    std::filesystem::create_directory(scratch);
+    nlohmann::json first = shellRun("r1", "mkdir -p " + scratch.string() + "/sub && echo secret > " +
+                                              scratch.string() + "/sub/left.txt");
+    first["scratch_dirs"] = nlohmann::json::array({scratch.string()});
+    EXPECT_EQ(client.run(first).done["exit_code"], 0);
+
+    nlohmann::json second = shellRun("r2", "ls -A " + scratch.string());
+    second["scratch_dirs"] = nlohmann::json::array({scratch.string(), (m_root / "missing").string()});
+    const RunOutcome outcome = client.run(second);
+    EXPECT_EQ(outcome.done["exit_code"], 0);
+    EXPECT_EQ(outcome.stdoutData, "");
+    EXPECT_TRUE(std::filesystem::exists(scratch)) << "the directory itself stays";
+}
+
+TEST_F(RunnerFilesTest, scratchDirectoriesMustBeAbsolute)
+{
+    RunnerClient &client = startRunner();
+    nlohmann::json request = shellRun("r1", "true");
+    request["scratch_dirs"] = nlohmann::json::array({"relative/tmp"});
+    EXPECT_EQ(client.run(request).done["reason"], "error");
+}
+
 } // namespace
 
 } // namespace runner::test

@@ -54,3 +54,28 @@ TEST(LanguageRegistry, everyLanguageHasAnExampleAndAVersionCommand)
         EXPECT_FALSE(language.run.isEmpty()) << language.name.toStdString();
     }
 }
+
+TEST(LanguageRegistry, javaRunsTheClassThatDeclaresMain)
+{
+    const Language java = *LanguageRegistry::instance().find("java");
+    const QString code = "class Helper { static int x() { return 1; } }\n"
+                         "class App { public static void main(String[] args) {} }\n";
+    EXPECT_EQ(java.sourceFileName(code), "Main.java");
+    EXPECT_EQ(java.entryPoint(code), "App");
+    EXPECT_EQ(java.commandFor(java.run, code), QStringList({"java", "-cp", ".", "App"}));
+    EXPECT_EQ(java.entryPoint("public class Primes { public static void main(String[] a) {} }"), "Primes");
+}
+
+TEST(LanguageRegistry, commandsSubstituteFileAndStem)
+{
+    const Language cpp = *LanguageRegistry::instance().find("cpp");
+    EXPECT_EQ(cpp.commandFor(cpp.compile, "int main() {}"),
+              QStringList({"g++", "-std=c++20", "-O2", "-o", "main", "main.cpp"}));
+    EXPECT_EQ(cpp.commandFor(cpp.run, "int main() {}"), QStringList({"./main"}));
+}
+
+TEST(LanguageRegistry, goIsBuiltAsAModule)
+{
+    const Language go = *LanguageRegistry::instance().find("go");
+    EXPECT_TRUE(go.projectFiles.value("go.mod").startsWith("module "));
+}
