@@ -5,6 +5,7 @@
 #include "images/ImageBuilder.h"
 #include "lang/LanguageRegistry.h"
 #include "session/RunnerClient.h"
+#include "session/SandboxContainer.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -26,25 +27,6 @@ constexpr auto kRunnerStartTimeout = 20s;
 /// How long past the run's timeout the runner may take to report before the container is removed.
 constexpr auto kReportGrace = 10s;
 constexpr auto kPollInterval = 100ms;
-
-/// Removes the container when the run ends, however it ends.
-class ContainerGuard final
-{
-public:
-    ContainerGuard(ContainerBackend &backend, QString id) : m_backend(backend), m_id(std::move(id)) {}
-    ~ContainerGuard()
-    {
-        if (auto removed = m_backend.removeContainer(m_id); !removed) {
-            qCWarning(lcEngine).noquote() << removed.error().message;
-        }
-    }
-    ContainerGuard(const ContainerGuard &) = delete;
-    ContainerGuard &operator=(const ContainerGuard &) = delete;
-
-private:
-    ContainerBackend &m_backend;
-    QString m_id;
-};
 
 StopReason reasonFrom(const QString &reason, bool compileFailed)
 {
@@ -77,9 +59,10 @@ public:
     Result<RunResult> execute(const RunRequest &request);
 
 private:
-    Result<QString> createContainer(const Language &language);
     QJsonObject runMessage(const RunRequest &request, const Language &language) const;
-    Result<RunResult> collect(RunnerClient &runner, std::chrono::milliseconds timeout);
+    /// Reads the runner's events to the end of the run; `clean` tells whether the runner
+    /// reported the end itself (then the container can serve another run).
+    Result<RunResult> collect(RunnerClient &runner, std::chrono::milliseconds timeout, bool &clean);
     void progress(const QString &message)
     {
         for (RunObserver *observer : m_observers) {
@@ -92,57 +75,6 @@ private:
     QList<RunObserver *> m_observers;
     std::stop_token m_stop;
 };
-
-Result<QString> ExecutionEngine::Run::createContainer(const Language &language)
-{
-    const SandboxSettings &settings = m_engine.m_settings;
-    auto image = m_engine.m_catalog.runImage(language);
-    if (!image) {
-        return image.error();
-    }
-    ContainerSpec spec;
-    spec.image = *image;
-    spec.command = {kRunnerPath};
-    spec.user = settings.user;
-    spec.workingDir = kWorkdir;
-    spec.labels = {{containerLabel(), m_id}};
-    spec.networkMode = settings.networkMode;
-    spec.memoryBytes = settings.memoryBytes;
-    spec.cpus = settings.cpus;
-    spec.pidsLimit = settings.pidsLimit;
-    spec.ulimits = {{QStringLiteral("nofile"), settings.nofileLimit, settings.nofileLimit},
-                    {QStringLiteral("nproc"), settings.nprocLimit, settings.nprocLimit},
-                    {QStringLiteral("fsize"), settings.fileSizeLimitBytes, settings.fileSizeLimitBytes},
-                    {QStringLiteral("core"), 0, 0}};
-    spec.capDrop = settings.capDrop;
-    spec.securityOpt = settings.securityOpt;
-    spec.readOnlyRootfs = settings.readOnlyRootfs;
-    spec.privileged = settings.privileged;
-    const QString uid = settings.user.section(QLatin1Char(':'), 0, 0);
-    const QString gid = settings.user.section(QLatin1Char(':'), 1, 1);
-    spec.tmpfs = {
-        {kWorkdir, QStringLiteral("rw,exec,nosuid,nodev,size=%1,uid=%2,gid=%3,mode=0755")
-                       .arg(settings.workdirBytes)
-                       .arg(uid, gid.isEmpty() ? uid : gid)},
-        {QStringLiteral("/tmp"), QStringLiteral("rw,exec,nosuid,nodev,size=%1,mode=1777").arg(settings.tmpBytes)},
-    };
-
-    auto created = m_engine.m_backend->createContainer(spec);
-    if (created) {
-        return created;
-    }
-    // A missing image is built on first use (parents first), then creation is retried.
-    auto present = m_engine.m_backend->hasImage(spec.image);
-    if (!present || *present) {
-        return created.error();
-    }
-    progress(QStringLiteral("Building the %1 image (first use)...").arg(language.displayName));
-    ImageBuilder builder(*m_engine.m_backend, m_engine.m_catalog);
-    if (auto built = builder.ensure(language, [this](const QString &line) { progress(line); }); !built) {
-        return built.error();
-    }
-    return m_engine.m_backend->createContainer(spec);
-}
 
 QJsonObject ExecutionEngine::Run::runMessage(const RunRequest &request, const Language &language) const
 {
@@ -179,6 +111,8 @@ QJsonObject ExecutionEngine::Run::runMessage(const RunRequest &request, const La
         {QStringLiteral("op"), QStringLiteral("run")},
         {QStringLiteral("id"), m_id},
         {QStringLiteral("workdir"), kWorkdir},
+        // What one run leaves in a pooled container's scratch space is gone before the next.
+        {QStringLiteral("scratch_dirs"), QJsonArray{QStringLiteral("/tmp"), QStringLiteral("/dev/shm")}},
         {QStringLiteral("files"), files},
         {QStringLiteral("steps"), steps},
         {QStringLiteral("env"), env},
@@ -190,8 +124,9 @@ QJsonObject ExecutionEngine::Run::runMessage(const RunRequest &request, const La
     };
 }
 
-Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chrono::milliseconds timeout)
+Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chrono::milliseconds timeout, bool &clean)
 {
+    clean = false;
     RunResult result;
     const auto giveUpAt = std::chrono::steady_clock::now() + timeout + kReportGrace;
     bool cancelSent = false;
@@ -248,6 +183,7 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
             result.peakMemoryKb = qint64(event.value(QStringLiteral("max_rss_kb")).toDouble());
             result.outputTruncated = event.value(QStringLiteral("output_truncated")).toBool();
             result.artifactsDropped = event.value(QStringLiteral("artifacts_dropped")).toInt();
+            clean = true;
             return result;
         }
     }
@@ -277,32 +213,132 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
     if (request.timeout.count() <= 0) {
         return Error{QStringLiteral("The timeout must be positive.")};
     }
-    progress(QStringLiteral("Starting a %1 sandbox").arg(language->displayName));
-    auto containerId = createContainer(*language);
-    if (!containerId) {
-        return containerId.error();
+    auto image = m_engine.m_catalog.runImage(*language);
+    if (!image) {
+        return image.error();
     }
-    ContainerGuard guard(*m_engine.m_backend, *containerId);
-    auto stream = m_engine.m_backend->startAttached(*containerId);
+    const auto start = [&] {
+        progress(QStringLiteral("Starting a %1 sandbox").arg(language->displayName));
+        return m_engine.startContainer(*language, *image, [this](const QString &line) { progress(line); });
+    };
+    auto container = m_engine.m_pool.acquire(*image, start);
+    if (!container) {
+        return container.error();
+    }
+    const QJsonObject message = runMessage(request, *language);
+    if (auto sent = (*container)->runner().send(message); !sent) {
+        // A pooled container may have died while idle: one retry in a fresh one.
+        if ((*container)->uses() == 0) {
+            return sent.error();
+        }
+        container = start();
+        if (!container) {
+            return container.error();
+        }
+        if (auto resent = (*container)->runner().send(message); !resent) {
+            return resent.error();
+        }
+    }
+    bool clean = false;
+    auto result = collect((*container)->runner(), request.timeout, clean);
+    m_engine.m_pool.release(std::move(*container), clean && result.ok());
+    if (clean) {
+        // Keep one container warm for the next run of this language (no reference to this run).
+        ExecutionEngine *engine = &m_engine;
+        m_engine.m_pool.prewarm(*image, [engine, language = *language, image = *image] {
+            return engine->startContainer(language, image, [](const QString &) {});
+        });
+    }
+    return result;
+}
+
+Result<std::unique_ptr<SandboxContainer>> ExecutionEngine::startContainer(const Language &language,
+                                                                          const QString &image,
+                                                                          const ProgressCallback &progress)
+{
+    const SandboxSettings &settings = m_settings;
+    ContainerSpec spec;
+    spec.image = image;
+    spec.command = {kRunnerPath};
+    spec.user = settings.user;
+    spec.workingDir = kWorkdir;
+    spec.labels = {{containerLabel(), QUuid::createUuid().toString(QUuid::Id128).left(16)}};
+    spec.networkMode = settings.networkMode;
+    spec.memoryBytes = settings.memoryBytes;
+    spec.cpus = settings.cpus;
+    spec.pidsLimit = settings.pidsLimit;
+    spec.ulimits = {{QStringLiteral("nofile"), settings.nofileLimit, settings.nofileLimit},
+                    {QStringLiteral("nproc"), settings.nprocLimit, settings.nprocLimit},
+                    {QStringLiteral("fsize"), settings.fileSizeLimitBytes, settings.fileSizeLimitBytes},
+                    {QStringLiteral("core"), 0, 0}};
+    spec.capDrop = settings.capDrop;
+    spec.securityOpt = settings.securityOpt;
+    spec.readOnlyRootfs = settings.readOnlyRootfs;
+    spec.privileged = settings.privileged;
+    const QString uid = settings.user.section(QLatin1Char(':'), 0, 0);
+    const QString gid = settings.user.section(QLatin1Char(':'), 1, 1);
+    spec.tmpfs = {
+        {kWorkdir, QStringLiteral("rw,exec,nosuid,nodev,size=%1,uid=%2,gid=%3,mode=0755")
+                       .arg(settings.workdirBytes)
+                       .arg(uid, gid.isEmpty() ? uid : gid)},
+        {QStringLiteral("/tmp"), QStringLiteral("rw,exec,nosuid,nodev,size=%1,mode=1777").arg(settings.tmpBytes)},
+    };
+
+    auto created = m_backend->createContainer(spec);
+    if (!created) {
+        // A missing image is built on first use (parents first), then creation is retried.
+        auto present = m_backend->hasImage(spec.image);
+        if (!present || *present) {
+            return created.error();
+        }
+        progress(QStringLiteral("Building the %1 image (first use)...").arg(language.displayName));
+        ImageBuilder builder(*m_backend, m_catalog);
+        if (auto built = builder.ensure(language, progress); !built) {
+            return built.error();
+        }
+        created = m_backend->createContainer(spec);
+        if (!created) {
+            return created.error();
+        }
+    }
+    // From here on the container is removed whatever happens.
+    auto stream = m_backend->startAttached(*created);
     if (!stream) {
+        (void)m_backend->removeContainer(*created);
         return stream.error();
     }
-    RunnerClient runner(std::move(*stream));
-    if (auto ready = runner.waitReady(kRunnerStartTimeout); !ready) {
+    auto container = std::make_unique<SandboxContainer>(*m_backend, *created, image,
+                                                        std::make_unique<RunnerClient>(std::move(*stream)));
+    if (auto ready = container->runner().waitReady(kRunnerStartTimeout); !ready) {
         return ready.error();
     }
-    if (auto sent = runner.send(runMessage(request, *language)); !sent) {
-        return sent.error();
-    }
-    auto result = collect(runner, request.timeout);
-    runner.close();
-    return result;
+    return container;
 }
 
 ExecutionEngine::ExecutionEngine(std::shared_ptr<ContainerBackend> backend, SandboxSettings settings)
     : m_backend(std::move(backend)), m_settings(std::move(settings)),
-      m_catalog(ImageCatalog::defaultRunnerPath(), m_settings.imageOverrides, m_settings.baseImage)
+      m_catalog(ImageCatalog::defaultRunnerPath(), m_settings.imageOverrides, m_settings.baseImage),
+      m_pool({m_settings.poolSize, m_settings.poolIdleTimeout, m_settings.poolMaxUses})
 {
+}
+
+int ExecutionEngine::warmContainers(const QString &languageName) const
+{
+    auto language = LanguageRegistry::instance().find(languageName);
+    auto image = language ? m_catalog.runImage(*language) : Result<QString>(language.error());
+    return image ? m_pool.idleCount(*image) : 0;
+}
+
+void ExecutionEngine::prewarm(const QString &languageName)
+{
+    auto language = LanguageRegistry::instance().find(languageName);
+    auto image = language ? m_catalog.runImage(*language) : Result<QString>(language.error());
+    if (!image) {
+        return;
+    }
+    m_pool.prewarm(*image, [this, language = *language, image = *image] {
+        return startContainer(language, image, [](const QString &) {});
+    });
 }
 
 ExecutionEngine::~ExecutionEngine() = default;

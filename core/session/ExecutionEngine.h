@@ -1,6 +1,7 @@
 #pragma once
 
 #include "images/ImageCatalog.h"
+#include "session/ContainerPool.h"
 #include "session/RunObserver.h"
 #include "session/RunRequest.h"
 #include "session/RunResult.h"
@@ -30,6 +31,11 @@ public:
     /// Requesting `stop` cancels the run (the program is killed).
     Result<RunResult> run(const RunRequest &request, std::stop_token stop = {}, RunObserver *observer = nullptr);
 
+    /// Starts a container for `language` in the background so the next run finds it warm.
+    void prewarm(const QString &language);
+    /// Warm containers waiting for a run of `language`.
+    int warmContainers(const QString &language) const;
+
     /// Observers see every run of this engine (the journal, the live log).
     void addObserver(RunObserver *observer);
     void removeObserver(RunObserver *observer);
@@ -38,17 +44,22 @@ public:
     const SandboxSettings &settings() const { return m_settings; }
     const ImageCatalog &catalog() const { return m_catalog; }
 
-    /// Label on every container the engine creates (value: the run id).
+    /// Label on every container the engine creates (value: an id of the container).
     static QString containerLabel() { return QStringLiteral("io.llm-sandbox.run"); }
 
 private:
     class Run;
 
     QList<RunObserver *> observersFor(RunObserver *extra) const;
+    /// Creates a hardened container of `image`, starts it and waits for its runner.
+    Result<std::unique_ptr<SandboxContainer>> startContainer(const Language &language, const QString &image,
+                                                             const ProgressCallback &progress);
 
     std::shared_ptr<ContainerBackend> m_backend;
     SandboxSettings m_settings;
     ImageCatalog m_catalog;
+    // Last: its containers are removed before the backend goes.
+    ContainerPool m_pool;
     mutable std::mutex m_observersMutex;
     QList<RunObserver *> m_observers;
 };

@@ -140,6 +140,37 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment()
         }
     }
     settings.baseImage = qEnvironmentVariable("LLM_SANDBOX_BASE_IMAGE");
+    const struct
+    {
+        const char *name;
+        int minimum;
+        int maximum;
+        int *target;
+    } integers[] = {
+        {"LLM_SANDBOX_POOL_SIZE", 0, 64, &settings.poolSize},
+        {"LLM_SANDBOX_POOL_MAX_USES", 1, 100000, &settings.poolMaxUses},
+    };
+    for (const auto &integer : integers) {
+        if (auto [name, value] = firstSet({integer.name}); !name.isEmpty()) {
+            bool ok = false;
+            const int number = value.toInt(&ok);
+            if (!ok || number < integer.minimum || number > integer.maximum) {
+                return badVariable(name, QStringLiteral("\"%1\" is not a whole number from %2 to %3")
+                                             .arg(value)
+                                             .arg(integer.minimum)
+                                             .arg(integer.maximum));
+            }
+            *integer.target = number;
+        }
+    }
+    if (auto [name, value] = firstSet({"LLM_SANDBOX_POOL_IDLE_SECONDS"}); !name.isEmpty()) {
+        bool ok = false;
+        const int seconds = value.toInt(&ok);
+        if (!ok || seconds < 1 || seconds > 86400) {
+            return badVariable(name, QStringLiteral("\"%1\" is not a number of seconds from 1 to 86400").arg(value));
+        }
+        settings.poolIdleTimeout = std::chrono::seconds(seconds);
+    }
     return settings;
 }
 

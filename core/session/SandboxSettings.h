@@ -6,6 +6,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <chrono>
+
 namespace sandbox {
 
 /// The limits and hardening every sandbox container gets. The defaults are the safe values;
@@ -29,6 +31,9 @@ struct SandboxSettings
     bool privileged = false;
     QStringList capDrop = {QStringLiteral("ALL")};
     QStringList securityOpt = {QStringLiteral("no-new-privileges")};
+    int poolSize = 2; ///< warm containers kept per language; 0: a fresh container for every run
+    std::chrono::seconds poolIdleTimeout{300};
+    int poolMaxUses = 100;
     /// Per-language image overrides ("python" -> "registry.example/python:3.12"), from
     /// LLM_SANDBOX_IMAGE_<LANG>.
     QHash<QString, QString> imageOverrides;

@@ -37,6 +37,7 @@ protected:
     };
 
     std::unique_ptr<ExecutionEngine> m_engine = test::dockerEngine();
+
     Recorder m_recorder;
 };
 
@@ -99,7 +100,7 @@ TEST_F(EngineTest, tracebackPointsAtTheUsersLine)
     EXPECT_TRUE(result->stdoutData.isEmpty()) << "nothing injected into stdout";
 }
 
-TEST_F(EngineTest, timeoutKillsTheProcessTreeAndRemovesTheContainer)
+TEST_F(EngineTest, timeoutKillsTheWholeProcessTree)
 {
     const QByteArray marker = "llm_sandbox_timeout_marker_7f3a";
     // A child that would outlive its parent if only the parent were killed.
@@ -110,19 +111,50 @@ TEST_F(EngineTest, timeoutKillsTheProcessTreeAndRemovesTheContainer)
     EXPECT_EQ(result->reason, StopReason::TimedOut);
     EXPECT_TRUE(result->timedOut());
     EXPECT_LT(result->durationMs, 15000);
-    auto left = m_engine->backend().listContainers(ExecutionEngine::containerLabel(), m_recorder.startedId);
-    ASSERT_TRUE(left.ok());
-    EXPECT_TRUE(left->isEmpty()) << "container left behind";
     EXPECT_EQ(hostProcessesMatching("sleep 1000"), 0) << "a process of the run survived";
 }
 
-TEST_F(EngineTest, containerIsRemovedAfterANormalRun)
+TEST_F(EngineTest, noContainerOutlivesTheEngine)
 {
-    auto result = run("print(1)");
-    ASSERT_TRUE(result.ok());
-    auto left = m_engine->backend().listContainers(ExecutionEngine::containerLabel(), m_recorder.startedId);
-    ASSERT_TRUE(left.ok());
-    EXPECT_TRUE(left->isEmpty());
+    auto backend = m_engine->backend().listContainers(ExecutionEngine::containerLabel(), {});
+    ASSERT_TRUE(backend.ok());
+    const QStringList before = *backend;
+    ASSERT_TRUE(run("print(1)").ok());
+    ASSERT_TRUE(run("while True: pass", 1s).ok());
+    m_engine->prewarm("python");
+    auto shared = test::dockerBackend();
+    m_engine.reset();
+    auto after = shared->listContainers(ExecutionEngine::containerLabel(), {});
+    ASSERT_TRUE(after.ok());
+    for (const QString &id : *after) {
+        EXPECT_TRUE(before.contains(id)) << "container left behind: " << id.toStdString();
+    }
+}
+
+TEST_F(EngineTest, pooledContainerKeepsNothingFromThePreviousRun)
+{
+    const QByteArray marker = "llm_sandbox_daemon_marker_51c2";
+    auto first = run("import os, subprocess, matplotlib.pyplot as plt\n"
+                     "open('/sandbox/secret.txt', 'w').write('s1')\n"
+                     "open('/tmp/secret.txt', 'w').write('s2')\n"
+                     "open('/dev/shm/secret.txt', 'w').write('s3')\n"
+                     "subprocess.Popen(['setsid', 'sh', '-c', 'sleep 1000; echo " + marker + "'])\n"
+                     "plt.plot([1, 2]); plt.show()\n");
+    ASSERT_TRUE(first.ok()) << first.error().message.toStdString();
+    EXPECT_EQ(first->artifacts.size(), 1);
+    EXPECT_EQ(hostProcessesMatching(marker), 0) << "a daemon outlived its run";
+    ASSERT_EQ(m_engine->warmContainers("python"), 1) << "the container went back to the pool";
+
+    auto second = run("import os\n"
+                      "print([p for p in ('/sandbox/secret.txt', '/tmp/secret.txt', '/dev/shm/secret.txt') "
+                      "if os.path.exists(p)])\n"
+                      "print(sorted(os.listdir('/sandbox')))\n"
+                      "procs = [open('/proc/%s/cmdline' % p, 'rb').read() for p in os.listdir('/proc') if p.isdigit()]\n"
+                      "print(any(b'sleep' in c for c in procs))\n");
+    ASSERT_TRUE(second.ok()) << second.error().message.toStdString();
+    EXPECT_EQ(second->stdoutData, "[]\n['main.py', 'output']\nFalse\n") << second->stderrData.toStdString();
+    EXPECT_TRUE(second->artifacts.isEmpty()) << "an artifact of the first run came back";
+    EXPECT_EQ(m_engine->warmContainers("python"), 1);
 }
 
 TEST_F(EngineTest, observersSeeStartOutputAndEnd)

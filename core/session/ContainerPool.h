@@ -1,0 +1,62 @@
+#pragma once
+
+#include "session/SandboxContainer.h"
+#include "util/Result.h"
+
+#include <QString>
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace sandbox {
+
+/// Warm sandbox containers per key (backend, language, image), so a run pays neither a
+/// container start nor an exec: it takes a container whose runner is already waiting. The
+/// runner resets a container between runs (workdir and scratch emptied, every leftover
+/// process killed); a container is replaced after `maxUses` runs, after any run that did
+/// not end cleanly, and after `idleTimeout` unused. Thread-safe.
+class ContainerPool final
+{
+public:
+    struct Options
+    {
+        int maxIdlePerKey = 2; ///< 0 disables pooling: every run gets a fresh container
+        std::chrono::seconds idleTimeout{300};
+        int maxUses = 100;
+    };
+    using Factory = std::function<Result<std::unique_ptr<SandboxContainer>>()>;
+
+    explicit ContainerPool(Options options);
+    /// Removes every idle container and waits for containers still being warmed.
+    ~ContainerPool();
+    ContainerPool(const ContainerPool &) = delete;
+    ContainerPool &operator=(const ContainerPool &) = delete;
+
+    /// A warm container for `key`, or a new one from `create`.
+    Result<std::unique_ptr<SandboxContainer>> acquire(const QString &key, const Factory &create);
+    /// Gives a container back after a run; `reusable` is false when the run did not end cleanly.
+    void release(std::unique_ptr<SandboxContainer> container, bool reusable);
+    /// Starts one container for `key` in the background, unless one is idle already.
+    void prewarm(const QString &key, const Factory &create);
+    /// Idle containers per key (for tests and the GUI).
+    int idleCount(const QString &key) const;
+
+private:
+    void reap();
+
+    Options m_options;
+    mutable std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::map<QString, std::vector<std::unique_ptr<SandboxContainer>>> m_idle;
+    int m_warming = 0;
+    bool m_stopping = false;
+    std::thread m_reaper;
+};
+
+} // namespace sandbox
