@@ -108,8 +108,9 @@ int runCommand(const QStringList &arguments)
     const QCommandLineOption timeoutOption({QStringLiteral("t"), QStringLiteral("timeout")}, QStringLiteral("Wall-clock limit in seconds (default 30)."), QStringLiteral("SECONDS"), QStringLiteral("30"));
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON object with the result instead of passing output through."));
     const QCommandLineOption artifactsOption(QStringLiteral("artifacts-dir"), QStringLiteral("Where to save charts and other artifacts (default: a folder per run under the app's data folder)."), QStringLiteral("DIR"));
+    const QCommandLineOption libOption(QStringLiteral("lib"), QStringLiteral("A library to install before the code runs (repeatable): pip, npm, group:artifact:version, go module, R package, gem."), QStringLiteral("NAME"));
     const QCommandLineOption codeOption({QStringLiteral("c"), QStringLiteral("code")}, QStringLiteral("The code to run."), QStringLiteral("CODE"));
-    parser.addOptions({backendOption, langOption, timeoutOption, jsonOption, artifactsOption, codeOption});
+    parser.addOptions({backendOption, langOption, timeoutOption, jsonOption, artifactsOption, libOption, codeOption});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A source file to run, or - to read the code from stdin."));
     if (!parser.parse(arguments)) {
         printError(parser.errorText());
@@ -158,6 +159,7 @@ int runCommand(const QStringList &arguments)
         printError(language.error().message);
         return ExitUsage;
     }
+    request.libraries = parser.values(libOption);
     bool timeoutOk = false;
     const double seconds = parser.value(timeoutOption).toDouble(&timeoutOk);
     if (!timeoutOk || seconds <= 0 || seconds > 24 * 3600) {

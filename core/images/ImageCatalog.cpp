@@ -150,6 +150,14 @@ Result<QList<ImageDefinition>> ImageCatalog::chainFor(const Language &language) 
         // Languages without hooks still get the folder the Dockerfile copies.
         context->append(FileEntry{QStringLiteral("capture/README"), "Chart capture hooks.\n", 0644});
     }
+    auto tools = resourceFiles(QStringLiteral("tools"));
+    if (!tools) {
+        return tools.error();
+    }
+    for (FileEntry file : *tools) {
+        file.path = QStringLiteral("tools/") + file.path;
+        context->append(file);
+    }
     const QString finalName = m_overrides.contains(language.name) ? language.imageName + QStringLiteral("-custom")
                                                                   : language.imageName;
     chain.append(dockerfileImage(finalName, chain.last().reference, *context));

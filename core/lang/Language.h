@@ -13,6 +13,23 @@ struct LanguageExample
     QString code;
 };
 
+/// How a language installs the libraries a run names: before the code runs, in a step that
+/// may have network; the code itself then runs without network.
+struct LibraryInstaller
+{
+    QString namePattern;   ///< what a library name may look like; anything else is refused before anything runs
+    QStringList command;   ///< install argv; {registry} substituted, {libs} expands to one argument per library
+    /// Install argv when a folder of packages is configured; {offline} is that folder inside the sandbox,
+    /// {files} one argument per library: the folder's file whose name starts with the library's name.
+    QStringList offlineCommand;
+    QString registryDefault;
+    QStringList registryVariables; ///< environment variables naming the registry/index/repository; the first set wins
+    QString offlineVariable;       ///< environment variable naming a host folder of packages
+    QHash<QString, QString> environment; ///< of the install step; {registry} and {offline} substituted
+
+    bool isSupported() const { return !command.isEmpty(); }
+};
+
 /// Everything the product knows about one language, described once: the engine, the MCP
 /// language tools, the GUI's language picker and the docs all read this.
 struct Language
@@ -30,6 +47,7 @@ struct Language
     /// Extra environment of the compile and run steps (capture hooks, caches on tmpfs).
     QHash<QString, QString> environment;
     QString packageManager;
+    LibraryInstaller libraries;
     QStringList preinstalledLibraries;
     QString visualization; ///< how charts are captured, in one sentence
     QList<LanguageExample> examples;

@@ -4,6 +4,7 @@
 #include "backend/ContainerBackend.h"
 #include "images/ImageBuilder.h"
 #include "lang/LanguageRegistry.h"
+#include "session/LibraryInstallPlan.h"
 #include "session/RunnerClient.h"
 #include "session/SandboxContainer.h"
 
@@ -59,10 +60,17 @@ public:
     Result<RunResult> execute(const RunRequest &request);
 
 private:
-    QJsonObject runMessage(const RunRequest &request, const Language &language) const;
+    QJsonObject environment(const Language &language) const;
+    QJsonObject runMessage(const RunRequest &request, const Language &language, bool afterInstall = false) const;
     /// Reads the runner's events to the end of the run; `clean` tells whether the runner
-    /// reported the end itself (then the container can serve another run).
-    Result<RunResult> collect(RunnerClient &runner, std::chrono::milliseconds timeout, bool &clean);
+    /// reported the end itself (then the container can serve another run). Output goes to
+    /// the observers as output, or (`asProgress`, for install steps) as progress lines.
+    Result<RunResult> collect(RunnerClient &runner, std::chrono::milliseconds timeout, bool &clean,
+                              bool asProgress = false);
+    /// Installs `plan` in a fresh container (with network only if it needs it), detaches the
+    /// network, then runs the code there.
+    Result<RunResult> installAndRun(const RunRequest &request, const Language &language, const QString &image,
+                                    const LibraryInstallPlan &plan);
     void progress(const QString &message)
     {
         for (RunObserver *observer : m_observers) {
@@ -76,17 +84,8 @@ private:
     std::stop_token m_stop;
 };
 
-QJsonObject ExecutionEngine::Run::runMessage(const RunRequest &request, const Language &language) const
+QJsonObject ExecutionEngine::Run::environment(const Language &language) const
 {
-    const SandboxSettings &settings = m_engine.m_settings;
-    const QString file = language.sourceFileName(request.code);
-    QJsonArray steps;
-    if (language.isCompiled()) {
-        steps.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("compile")},
-                                 {QStringLiteral("argv"), QJsonArray::fromStringList(language.commandFor(language.compile, request.code))}});
-    }
-    steps.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("run")},
-                             {QStringLiteral("argv"), QJsonArray::fromStringList(language.commandFor(language.run, request.code))}});
     // Nothing of the host's environment: only what the run needs.
     QJsonObject env{
         {QStringLiteral("PATH"), QStringLiteral("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")},
@@ -99,10 +98,26 @@ QJsonObject ExecutionEngine::Run::runMessage(const RunRequest &request, const La
     for (auto it = language.environment.begin(); it != language.environment.end(); ++it) {
         env.insert(it.key(), it.value());
     }
+    return env;
+}
+
+QJsonObject ExecutionEngine::Run::runMessage(const RunRequest &request, const Language &language, bool afterInstall) const
+{
+    const SandboxSettings &settings = m_engine.m_settings;
+    const QString file = language.sourceFileName(request.code);
+    QJsonArray steps;
+    if (language.isCompiled()) {
+        steps.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("compile")},
+                                 {QStringLiteral("argv"), QJsonArray::fromStringList(language.commandFor(language.compile, request.code))}});
+    }
+    steps.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("run")},
+                             {QStringLiteral("argv"), QJsonArray::fromStringList(language.commandFor(language.run, request.code))}});
+    const QJsonObject env = environment(language);
     QJsonArray files{QJsonObject{{QStringLiteral("path"), file},
                                  {QStringLiteral("data"), QString::fromLatin1(request.code.toUtf8().toBase64())},
                                  {QStringLiteral("mode"), 0644}}};
-    for (auto it = language.projectFiles.begin(); it != language.projectFiles.end(); ++it) {
+    // After an install the project files are there already, with what the install added (go.mod).
+    for (auto it = language.projectFiles.begin(); !afterInstall && it != language.projectFiles.end(); ++it) {
         files.append(QJsonObject{{QStringLiteral("path"), it.key()},
                                  {QStringLiteral("data"), QString::fromLatin1(it.value().toUtf8().toBase64())},
                                  {QStringLiteral("mode"), 0644}});
@@ -121,10 +136,12 @@ QJsonObject ExecutionEngine::Run::runMessage(const RunRequest &request, const La
         {QStringLiteral("output_dir"), kOutputDir},
         {QStringLiteral("max_artifact_bytes"), double(settings.maxArtifactBytes)},
         {QStringLiteral("max_artifacts"), settings.maxArtifacts},
+        {QStringLiteral("keep_files"), afterInstall},
     };
 }
 
-Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chrono::milliseconds timeout, bool &clean)
+Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chrono::milliseconds timeout, bool &clean,
+                                                bool asProgress)
 {
     clean = false;
     RunResult result;
@@ -159,7 +176,11 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
             const bool isStderr = event.value(QStringLiteral("stream")).toString() == QLatin1String("stderr");
             (isStderr ? result.stderrData : result.stdoutData).append(data);
             for (RunObserver *observer : m_observers) {
-                observer->runOutput(m_id, isStderr ? OutputStream::Stderr : OutputStream::Stdout, data);
+                if (asProgress) {
+                    observer->runProgress(m_id, QString::fromUtf8(data).trimmed());
+                } else {
+                    observer->runOutput(m_id, isStderr ? OutputStream::Stderr : OutputStream::Stdout, data);
+                }
             }
         } else if (type == QLatin1String("artifact")) {
             Artifact artifact;
@@ -202,20 +223,19 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
             toInstall << library;
         }
     }
-    if (!toInstall.isEmpty()) {
-        return Error{QStringLiteral("Installing libraries (%1) is not available in this version yet. The %2 sandbox "
-                                    "has these preinstalled: %3.")
-                         .arg(toInstall.join(QStringLiteral(", ")), language->displayName,
-                              language->preinstalledLibraries.isEmpty()
-                                  ? QStringLiteral("only the standard library")
-                                  : language->preinstalledLibraries.join(QStringLiteral(", ")))};
-    }
     if (request.timeout.count() <= 0) {
         return Error{QStringLiteral("The timeout must be positive.")};
     }
     auto image = m_engine.m_catalog.runImage(*language);
     if (!image) {
         return image.error();
+    }
+    if (!toInstall.isEmpty()) {
+        auto plan = LibraryInstallPlan::make(*language, toInstall, kWorkdir);
+        if (!plan) {
+            return plan.error();
+        }
+        return installAndRun(request, *language, *image, *plan);
     }
     const auto start = [&] {
         progress(QStringLiteral("Starting a %1 sandbox").arg(language->displayName));
@@ -252,9 +272,70 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
     return result;
 }
 
+Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request, const Language &language,
+                                                      const QString &image, const LibraryInstallPlan &plan)
+{
+    // Not pooled: the container has had network and holds this run's libraries.
+    const QString installNetwork = QStringLiteral("bridge");
+    progress(QStringLiteral("Starting a %1 sandbox to install %2").arg(language.displayName, plan.argv.join(QLatin1Char(' '))));
+    auto container = m_engine.startContainer(language, image, [this](const QString &line) { progress(line); },
+                                             plan.needsNetwork ? installNetwork : QString());
+    if (!container) {
+        return container.error();
+    }
+    QJsonObject install = runMessage(request, language);
+    QJsonArray files;
+    for (const FileEntry &file : plan.offlineFiles) {
+        files.append(QJsonObject{{QStringLiteral("path"), file.path},
+                                 {QStringLiteral("data"), QString::fromLatin1(file.data.toBase64())},
+                                 {QStringLiteral("mode"), file.mode}});
+    }
+    for (auto it = language.projectFiles.begin(); it != language.projectFiles.end(); ++it) {
+        files.append(QJsonObject{{QStringLiteral("path"), it.key()},
+                                 {QStringLiteral("data"), QString::fromLatin1(it.value().toUtf8().toBase64())},
+                                 {QStringLiteral("mode"), 0644}});
+    }
+    QJsonObject env = environment(language);
+    for (auto it = plan.environment.begin(); it != plan.environment.end(); ++it) {
+        env.insert(it.key(), it.value());
+    }
+    install.insert(QStringLiteral("files"), files);
+    install.insert(QStringLiteral("env"), env);
+    install.insert(QStringLiteral("steps"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("install")},
+                                                                   {QStringLiteral("argv"), QJsonArray::fromStringList(plan.argv)}}});
+    install.insert(QStringLiteral("timeout_ms"), double(std::chrono::milliseconds(m_engine.m_settings.installTimeout).count()));
+    install.remove(QStringLiteral("output_dir"));
+    if (auto sent = (*container)->runner().send(install); !sent) {
+        return sent.error();
+    }
+    bool clean = false;
+    auto installed = collect((*container)->runner(), m_engine.m_settings.installTimeout, clean, true);
+    if (!installed) {
+        return installed.error();
+    }
+    if (installed->reason != StopReason::Exited || installed->exitCode != 0) {
+        const QByteArray log = (installed->stderrData + installed->stdoutData).trimmed();
+        return Error{QStringLiteral("Installing %1 with %2 failed (%3); the code was not run. %4")
+                         .arg(request.libraries.join(QStringLiteral(", ")), language.packageManager,
+                              installed->timedOut() ? QStringLiteral("timed out")
+                                                    : QStringLiteral("exit code %1").arg(installed->exitCode),
+                              QString::fromUtf8(log.right(2000)))};
+    }
+    if (plan.needsNetwork) {
+        if (auto detached = m_engine.m_backend->disconnectNetwork((*container)->id(), installNetwork); !detached) {
+            return detached.error();
+        }
+    }
+    if (auto sent = (*container)->runner().send(runMessage(request, language, true)); !sent) {
+        return sent.error();
+    }
+    return collect((*container)->runner(), request.timeout, clean);
+}
+
 Result<std::unique_ptr<SandboxContainer>> ExecutionEngine::startContainer(const Language &language,
                                                                           const QString &image,
-                                                                          const ProgressCallback &progress)
+                                                                          const ProgressCallback &progress,
+                                                                          const QString &networkMode)
 {
     const SandboxSettings &settings = m_settings;
     ContainerSpec spec;
@@ -263,7 +344,7 @@ Result<std::unique_ptr<SandboxContainer>> ExecutionEngine::startContainer(const 
     spec.user = settings.user;
     spec.workingDir = kWorkdir;
     spec.labels = {{containerLabel(), QUuid::createUuid().toString(QUuid::Id128).left(16)}};
-    spec.networkMode = settings.networkMode;
+    spec.networkMode = networkMode.isEmpty() ? settings.networkMode : networkMode;
     spec.memoryBytes = settings.memoryBytes;
     spec.cpus = settings.cpus;
     spec.pidsLimit = settings.pidsLimit;

@@ -17,6 +17,7 @@
 namespace sandbox {
 
 class ContainerBackend;
+struct LibraryInstallPlan;
 
 /// Runs code in sandboxes. Blocking and thread-safe: callers that must stay responsive
 /// (the MCP server, the GUI) call run() from a worker thread; several runs may proceed at once.
@@ -53,7 +54,8 @@ private:
     QList<RunObserver *> observersFor(RunObserver *extra) const;
     /// Creates a hardened container of `image`, starts it and waits for its runner.
     Result<std::unique_ptr<SandboxContainer>> startContainer(const Language &language, const QString &image,
-                                                             const ProgressCallback &progress);
+                                                             const ProgressCallback &progress,
+                                                             const QString &networkMode = {});
 
     std::shared_ptr<ContainerBackend> m_backend;
     SandboxSettings m_settings;

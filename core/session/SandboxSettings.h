@@ -31,6 +31,7 @@ struct SandboxSettings
     bool privileged = false;
     QStringList capDrop = {QStringLiteral("ALL")};
     QStringList securityOpt = {QStringLiteral("no-new-privileges")};
+    std::chrono::seconds installTimeout{300}; ///< for installing the libraries a run names
     int poolSize = 2; ///< warm containers kept per language; 0: a fresh container for every run
     std::chrono::seconds poolIdleTimeout{300};
     int poolMaxUses = 100;

