@@ -5,6 +5,7 @@
 #include "cli/DoctorCommand.h"
 #include "cli/ImagesCommand.h"
 #include "cli/RunCommand.h"
+#include "cli/ServeCommand.h"
 #include "mcp/StdioServer.h"
 #include "session/ExecutionEngine.h"
 
@@ -31,6 +32,8 @@ const char *const kUsage = R"(Usage:
       -t, --timeout SECONDS        wall-clock limit (default 30); the whole process tree is killed
       --json                       print one JSON object: exit_code, stdout, stderr, duration_ms, timed_out,
                                    stop_reason, resource_usage, artifacts [{name, mime_type, size, path}], ...
+      --lib NAME                   install a library first (repeatable; the install step may use the network,
+                                   the code never does): pip, npm, group:artifact:version, go module, R, gem
       --artifacts-dir DIR          save charts and other artifacts there (default: a folder per run
                                    under ~/.local/share/llm-sandbox/artifacts)
   llm-sandbox images build [LANG...]
@@ -38,6 +41,10 @@ const char *const kUsage = R"(Usage:
   llm-sandbox images list          show the images and whether they are built
   llm-sandbox doctor [--backend NAME]
                                    check each backend and image; non-zero when the selected backend is unusable
+  llm-sandbox serve --http HOST:PORT [--backend NAME] [--allow-remote] [--allow-origin ORIGIN]...
+                                   serve MCP over Streamable HTTP at http://HOST:PORT/mcp; clients send
+                                   "Authorization: Bearer TOKEN" (token made on first use, kept in the keychain)
+  llm-sandbox serve --show-token   print that token
   llm-sandbox --help | --version
 
 Exit status of `run`: the program's own, 124 when it timed out, 125 when the sandbox could not run it,
@@ -53,6 +60,7 @@ Environment:
                                    sandbox limits (see README)
   LLM_SANDBOX_IMAGE_<LANG>         run LANG in this image instead of the built one (e.g. LLM_SANDBOX_IMAGE_PYTHON)
   LLM_SANDBOX_BASE_IMAGE           a Debian 12 image to build on instead of running debootstrap
+  LLM_SANDBOX_HTTP_TOKEN           the token `serve` requires, instead of the one in the system keychain
 )";
 
 int runMcpServer()
@@ -66,6 +74,9 @@ int runMcpServer()
     std::unique_ptr<sandbox::ExecutionEngine> engine;
     if (auto backend = sandbox::BackendFactory::create(); backend) {
         engine = std::make_unique<sandbox::ExecutionEngine>(*backend, *settings);
+        engine->removeOrphanedContainers();
+        // The first execute_code should not pay for a container start: the usual language is warmed now.
+        engine->prewarm(QStringLiteral("python"));
     } else {
         // Still serve: the language tools work, and execute_code explains what is wrong.
         std::fprintf(stderr, "llm-sandbox: %s\n", qPrintable(backend.error().message));
@@ -112,6 +123,9 @@ int main(int argc, char **argv)
         }
         if (first == QLatin1String("doctor")) {
             return sandbox::cli::doctorCommand(arguments);
+        }
+        if (first == QLatin1String("serve")) {
+            return sandbox::cli::serveCommand(arguments);
         }
         sandbox::cli::printError(QStringLiteral("unknown command \"%1\"; see `llm-sandbox --help`.").arg(first));
         return sandbox::cli::ExitUsage;
