@@ -32,6 +32,8 @@ const char *const kUsage = R"(Usage:
       -t, --timeout SECONDS        wall-clock limit (default 30); the whole process tree is killed
       --json                       print one JSON object: exit_code, stdout, stderr, duration_ms, timed_out,
                                    stop_reason, resource_usage, artifacts [{name, mime_type, size, path}], ...
+      --policy NAME                code policy checked first: permissive, default (refuses starting other
+                                   programs), strict (also network, eval, paths outside the sandbox)
       --lib NAME                   install a library first (repeatable; the install step may use the network,
                                    the code never does): pip, npm, group:artifact:version, go module, R, gem
       --artifacts-dir DIR          save charts and other artifacts there (default: a folder per run

@@ -179,6 +179,8 @@ QJsonObject CodeExecutor::outputSchema()
          QJsonObject{{QStringLiteral("name"), schema("string", "File name in the output directory.")},
                      {QStringLiteral("mime_type"), schema("string", "MIME type, e.g. image/png or text/html.")},
                      {QStringLiteral("size"), schema("integer", "Size in bytes.")},
+                     {QStringLiteral("width"), schema("integer", "Width in pixels (raster images only).")},
+                     {QStringLiteral("height"), schema("integer", "Height in pixels (raster images only).")},
                      {QStringLiteral("path"), schema("string", "Where it was saved on the host, when it was.")}}},
         {QStringLiteral("required"),
          QJsonArray{QStringLiteral("name"), QStringLiteral("mime_type"), QStringLiteral("size")}},

@@ -2,6 +2,7 @@
 
 #include "Artifacts.h"
 #include "Base64.h"
+#include "IpcCleanup.h"
 #include "StepProcess.h"
 #include "Workspace.h"
 
@@ -240,6 +241,10 @@ void Runner::executeRun(RunRequest &run)
     m_stepPid = -1;
 
     killLeftoverProcesses(active.processGroups);
+    // As PID 1 the IPC namespace is the container's own; elsewhere these would be the host user's objects.
+    if (m_options.isInit && removeSysvIpcObjects(::getuid()) > 0) {
+        logDiagnostic("some System V IPC objects of the run could not be removed");
+    }
     if (completed && !m_shutdown) {
         sendArtifacts(run, summary);
     }

@@ -102,30 +102,82 @@ void makeDirectories(const std::string &path)
 
 void removeDirectoryContents(int directory, const std::string &displayPath)
 {
-    for (const std::string &name : listNames(directory)) {
-        const std::string path = joinPath(displayPath, name);
-        struct stat info
-        {
-        };
-        if (::fstatat(directory, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) {
-            if (errno == ENOENT) {
+    // Depth-first without recursion, holding one descriptor below `directory` at a time: a previous run may have
+    // left a tree nested deeper than the descriptor limit or the stack would allow, to make every later run in a
+    // pooled container fail. Each level keeps only its entry names; the way back up is "..", checked to be the
+    // directory we came down from.
+    struct Level final
+    {
+        std::string name; // in the level above; empty for `directory` itself
+        dev_t device = 0;
+        ino_t inode = 0;
+        std::vector<std::string> entries;
+        std::size_t next = 0;
+    };
+    std::vector<Level> levels(1);
+    levels.front().entries = listNames(directory);
+    UniqueFd below; // the current level's directory when it is not `directory`
+    const auto current = [&] { return below.valid() ? below.get() : directory; };
+    // Built only for a message: keeping a path per level would cost memory quadratic in the depth.
+    const auto pathOf = [&](const std::string &name) {
+        std::string path = displayPath;
+        for (std::size_t i = 1; i < levels.size(); ++i) {
+            path = joinPath(path, levels[i].name);
+        }
+        return joinPath(path, name);
+    };
+
+    while (true) {
+        Level &level = levels.back();
+        if (level.next < level.entries.size()) {
+            const std::string name = level.entries[level.next++];
+            struct stat info
+            {
+            };
+            if (::fstatat(current(), name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) {
+                if (errno == ENOENT) {
+                    continue;
+                }
+                throw failure("cannot inspect", pathOf(name), errno);
+            }
+            if (!S_ISDIR(info.st_mode)) {
+                if (::unlinkat(current(), name.c_str(), 0) != 0 && errno != ENOENT) {
+                    throw failure("cannot remove", pathOf(name), errno);
+                }
                 continue;
             }
-            throw failure("cannot inspect", path, errno);
-        }
-        if (S_ISDIR(info.st_mode)) {
-            const UniqueFd child = openSubdirectory(directory, name);
-            if (!child.valid()) {
-                throw failure("cannot open directory", path, errno);
+            UniqueFd child = openSubdirectory(current(), name);
+            if (!child.valid() || ::fstat(child.get(), &info) != 0) {
+                throw failure("cannot open directory", pathOf(name), errno);
             }
             // Without write permission on the directory its entries cannot be unlinked by a non-root runner.
             ::fchmod(child.get(), 0700);
-            removeDirectoryContents(child.get(), path);
-            if (::unlinkat(directory, name.c_str(), AT_REMOVEDIR) != 0 && errno != ENOENT) {
-                throw failure("cannot remove directory", path, errno);
+            Level next{name, info.st_dev, info.st_ino, listNames(child.get())};
+            below = std::move(child);
+            levels.push_back(std::move(next));
+            continue;
+        }
+        if (levels.size() == 1) {
+            return;
+        }
+        // This level is empty: go back up and remove it.
+        const Level done = std::move(levels.back());
+        levels.pop_back();
+        if (levels.size() == 1) {
+            below.reset();
+        } else {
+            UniqueFd parent(::openat(below.get(), "..", directoryFlags));
+            struct stat info
+            {
+            };
+            if (!parent.valid() || ::fstat(parent.get(), &info) != 0 || info.st_dev != levels.back().device ||
+                info.st_ino != levels.back().inode) {
+                throw failure("cannot return to the parent of", pathOf(done.name), parent.valid() ? ESTALE : errno);
             }
-        } else if (::unlinkat(directory, name.c_str(), 0) != 0 && errno != ENOENT) {
-            throw failure("cannot remove", path, errno);
+            below = std::move(parent);
+        }
+        if (::unlinkat(current(), done.name.c_str(), AT_REMOVEDIR) != 0 && errno != ENOENT) {
+            throw failure("cannot remove directory", pathOf(done.name), errno);
         }
     }
 }

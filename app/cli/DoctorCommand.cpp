@@ -53,7 +53,7 @@ int doctorCommand(const QStringList &arguments)
         }
         out() << QStringLiteral(" %1 %2 reachable: version %3, API %4, %5 at %6%7\n")
                      .arg(marker, name, info->version, info->apiVersion, info->os, info->endpoint,
-                          info->rootless ? QStringLiteral(" (rootless)") : QString());
+                          info->rootless ? QStringLiteral(", rootless") : QStringLiteral(", rootful"));
         if (name == selected) {
             selectedBackend = *backend;
         }

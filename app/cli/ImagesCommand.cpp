@@ -1,5 +1,6 @@
 #include "cli/ImagesCommand.h"
 
+#include "backend/BackendFactory.h"
 #include "cli/CliContext.h"
 #include "images/ImageBuilder.h"
 #include "images/ImageCatalog.h"
@@ -28,11 +29,25 @@ Result<QList<Language>> selectLanguages(const QStringList &names)
     return chosen;
 }
 
-int build(const Environment &environment, const QList<Language> &languages)
+int build(const Environment &environment, const QList<Language> &languages, const QString &copyFrom)
 {
     const ImageCatalog catalog(ImageCatalog::defaultRunnerPath(), environment.settings.imageOverrides,
                                environment.settings.baseImage);
     ImageBuilder builder(*environment.backend, catalog);
+    std::shared_ptr<ContainerBackend> source;
+    if (!copyFrom.isEmpty()) {
+        auto created = BackendFactory::create(copyFrom);
+        if (!created) {
+            printError(created.error().message);
+            return ExitFailure;
+        }
+        source = *created;
+        if (auto reachable = source->probe(); !reachable) {
+            printError(reachable.error().message);
+            return ExitFailure;
+        }
+        builder.setCopySource(source.get());
+    }
     QElapsedTimer timer;
     timer.start();
     for (const Language &language : languages) {
@@ -93,6 +108,11 @@ int imagesCommand(const QStringList &arguments)
     parser.addHelpOption();
     const QCommandLineOption backendOption(QStringLiteral("backend"), QStringLiteral("docker, podman or kubernetes (default: $BACKEND, then docker)."), QStringLiteral("NAME"));
     parser.addOption(backendOption);
+    const QCommandLineOption copyFromOption(
+        QStringLiteral("copy-from"),
+        QStringLiteral("build: copy the images the NAME engine already has (e.g. docker) instead of building them."),
+        QStringLiteral("NAME"));
+    parser.addOption(copyFromOption);
     parser.addPositionalArgument(QStringLiteral("build [LANG...] | list"),
                                  QStringLiteral("build: build the images of LANG (all languages when none is given); "
                                                 "images whose definition did not change are kept. list: show them."));
@@ -123,7 +143,7 @@ int imagesCommand(const QStringList &arguments)
         printError(languages.error().message);
         return ExitUsage;
     }
-    return build(*environment, *languages);
+    return build(*environment, *languages, parser.value(copyFromOption));
 }
 
 } // namespace sandbox::cli

@@ -3,6 +3,7 @@
 #include "cli/CliContext.h"
 #include "cli/SignalCanceller.h"
 #include "lang/LanguageRegistry.h"
+#include "security/CodePolicy.h"
 #include "session/ExecutionEngine.h"
 #include "session/RunResultJson.h"
 
@@ -108,9 +109,10 @@ int runCommand(const QStringList &arguments)
     const QCommandLineOption timeoutOption({QStringLiteral("t"), QStringLiteral("timeout")}, QStringLiteral("Wall-clock limit in seconds (default 30)."), QStringLiteral("SECONDS"), QStringLiteral("30"));
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON object with the result instead of passing output through."));
     const QCommandLineOption artifactsOption(QStringLiteral("artifacts-dir"), QStringLiteral("Where to save charts and other artifacts (default: a folder per run under the app's data folder)."), QStringLiteral("DIR"));
+    const QCommandLineOption policyOption(QStringLiteral("policy"), QStringLiteral("Code policy checked before anything runs: permissive, default or strict (default: $SANDBOX_POLICY, then default)."), QStringLiteral("NAME"));
     const QCommandLineOption libOption(QStringLiteral("lib"), QStringLiteral("A library to install before the code runs (repeatable): pip, npm, group:artifact:version, go module, R package, gem."), QStringLiteral("NAME"));
     const QCommandLineOption codeOption({QStringLiteral("c"), QStringLiteral("code")}, QStringLiteral("The code to run."), QStringLiteral("CODE"));
-    parser.addOptions({backendOption, langOption, timeoutOption, jsonOption, artifactsOption, libOption, codeOption});
+    parser.addOptions({backendOption, langOption, timeoutOption, jsonOption, artifactsOption, libOption, policyOption, codeOption});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A source file to run, or - to read the code from stdin."));
     if (!parser.parse(arguments)) {
         printError(parser.errorText());
@@ -172,6 +174,14 @@ int runCommand(const QStringList &arguments)
     if (!environment) {
         printError(environment.error().message);
         return ExitFailure;
+    }
+    if (parser.isSet(policyOption)) {
+        auto policy = CodePolicy::preset(parser.value(policyOption));
+        if (!policy) {
+            printError(policy.error().message);
+            return ExitUsage;
+        }
+        environment->settings.policy = policy->name();
     }
     SignalCanceller canceller;
     ExecutionEngine engine(environment->backend, environment->settings);

@@ -12,8 +12,14 @@ struct Artifact
     QString mimeType; ///< image/png, image/svg+xml, image/jpeg, image/gif, application/pdf, text/html, ...
     QByteArray data;
     QString path;     ///< where it was written on the host, when it was (run --artifacts-dir)
+    int width = 0;    ///< pixels, for raster images (PNG, GIF, JPEG, WebP); 0 otherwise
+    int height = 0;
 
     qint64 size() const { return data.size(); }
+    bool hasPixelSize() const { return width > 0 && height > 0; }
+
+    /// The artifact for a file named `name` with these bytes: MIME type and, for raster images, pixel size.
+    static Artifact fromFile(QString name, QByteArray data);
 };
 
 } // namespace sandbox

@@ -13,6 +13,8 @@
 #include <functional>
 #include <memory>
 
+class QIODevice;
+
 namespace sandbox {
 
 /// What a backend says about itself (doctor, the Backends page).
@@ -71,6 +73,8 @@ struct FileEntry
 
 /// Progress of long operations (image builds and imports), one line at a time.
 using ProgressCallback = std::function<void(const QString &line)>;
+/// Receives a streamed body chunk by chunk; returning false stops the stream.
+using DataSink = std::function<bool(const QByteArray &chunk)>;
 
 /// A container engine. Implementations are thread-safe: runs call them from many threads.
 /// Files and execution go through the attached stream (see ContainerStream), so the only
@@ -94,6 +98,11 @@ public:
     virtual Result<void> buildImage(const QByteArray &contextTar, const QString &reference,
                                     const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
                                     const ProgressCallback &progress) = 0;
+    /// Streams the images as one archive in the Docker image format (`docker save`), which
+    /// loadImages of any backend that speaks it accepts: copying beats rebuilding.
+    virtual Result<void> exportImages(const QStringList &references, const DataSink &sink) = 0;
+    /// Loads an archive written by exportImages, read from `archive` until its end.
+    virtual Result<void> loadImages(QIODevice &archive, const ProgressCallback &progress) = 0;
 
     virtual Result<QString> createContainer(const ContainerSpec &spec) = 0;
     /// Copies files into a created (not yet started) container under `directory`.
@@ -103,8 +112,13 @@ public:
     virtual Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) = 0;
     /// Kills and removes the container (and its anonymous volumes); absent containers are fine.
     virtual Result<void> removeContainer(const QString &containerId) = 0;
+    /// Detaches a running container from `network`: what the install step needed is gone
+    /// before the user's code runs.
+    virtual Result<void> disconnectNetwork(const QString &containerId, const QString &network) = 0;
     /// IDs of containers carrying label `key=value` (any value when `labelValue` is empty).
     virtual Result<QStringList> listContainers(const QString &labelKey, const QString &labelValue) = 0;
+    /// Containers carrying the label `labelKey`, with its value (id -> value).
+    virtual Result<QHash<QString, QString>> listContainersWithLabels(const QString &labelKey) = 0;
 };
 
 } // namespace sandbox

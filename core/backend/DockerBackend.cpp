@@ -102,6 +102,11 @@ Result<HttpResponse> DockerBackend::call(HttpRequest request)
     return m_http.send(request);
 }
 
+Result<HttpResponse> DockerBackend::callUnversioned(const HttpRequest &request) const
+{
+    return m_http.send(request);
+}
+
 Error DockerBackend::engineError(const HttpResponse &response, const QString &what) const
 {
     QString message = QJsonDocument::fromJson(response.body).object().value(QStringLiteral("message")).toString();
@@ -116,6 +121,26 @@ Error DockerBackend::engineError(const HttpResponse &response, const QString &wh
 
 Result<BackendInfo> DockerBackend::probe()
 {
+    auto info = versionInfo();
+    if (!info) {
+        return info;
+    }
+    // A rootless engine lists "name=rootless" among its security options.
+    auto system = call({.method = "GET", .path = QStringLiteral("/info"), .timeout = std::chrono::seconds(30)});
+    if (!system) {
+        return system.error();
+    }
+    if (!system->isSuccess()) {
+        return engineError(*system, QStringLiteral("Asking the engine for its details"));
+    }
+    const QJsonArray options =
+        QJsonDocument::fromJson(system->body).object().value(QStringLiteral("SecurityOptions")).toArray();
+    info->rootless = options.contains(QJsonValue(QStringLiteral("name=rootless")));
+    return info;
+}
+
+Result<BackendInfo> DockerBackend::versionInfo()
+{
     auto prefix = apiPrefix();
     if (!prefix) {
         return prefix.error();
@@ -123,6 +148,9 @@ Result<BackendInfo> DockerBackend::probe()
     auto reply = call({.method = "GET", .path = QStringLiteral("/version"), .timeout = std::chrono::seconds(10)});
     if (!reply) {
         return reply.error();
+    }
+    if (!reply->isSuccess()) {
+        return engineError(*reply, QStringLiteral("Asking the engine for its version"));
     }
     const QJsonObject version = QJsonDocument::fromJson(reply->body).object();
     BackendInfo info;
@@ -166,7 +194,7 @@ Result<QList<ImageInfo>> DockerBackend::listImages(const QString &labelKey)
         const QJsonObject labels = object.value(QStringLiteral("Labels")).toObject();
         for (const QJsonValue &tag : object.value(QStringLiteral("RepoTags")).toArray()) {
             ImageInfo image;
-            image.reference = tag.toString();
+            image.reference = productReference(tag.toString());
             image.id = object.value(QStringLiteral("Id")).toString();
             image.sizeBytes = qint64(object.value(QStringLiteral("Size")).toDouble());
             image.created = QDateTime::fromSecsSinceEpoch(qint64(object.value(QStringLiteral("Created")).toDouble()));
@@ -248,8 +276,51 @@ Result<void> DockerBackend::buildImage(const QByteArray &contextTar, const QStri
     return streamJsonProgress(std::move(request), progress, QStringLiteral("Building image %1").arg(reference));
 }
 
+Result<void> DockerBackend::exportImages(const QStringList &references, const DataSink &sink)
+{
+    QString path = QStringLiteral("/images/get?");
+    for (const QString &reference : references) {
+        path += QStringLiteral("names=%1&").arg(encode(reference));
+    }
+    path.chop(1);
+    bool sinkStopped = false;
+    HttpRequest request{.method = "GET", .path = path, .timeout = std::chrono::milliseconds(0)};
+    request.onData = [&](const QByteArray &chunk) {
+        sinkStopped = !sink(chunk);
+        return !sinkStopped;
+    };
+    const QString what = QStringLiteral("Exporting %1 from the %2 engine").arg(references.join(QStringLiteral(", ")), m_name);
+    auto reply = call(std::move(request));
+    if (!reply) {
+        return sinkStopped ? Error{QStringLiteral("%1 stopped: the receiving side gave up.").arg(what)} : reply.error();
+    }
+    if (!reply->isSuccess()) {
+        return engineError(*reply, what);
+    }
+    return {};
+}
+
+Result<void> DockerBackend::loadImages(QIODevice &archive, const ProgressCallback &progress)
+{
+    HttpRequest request{.method = "POST",
+                        .path = QStringLiteral("/images/load?quiet=1"),
+                        .bodyDevice = &archive,
+                        .contentType = "application/x-tar"};
+    return streamJsonProgress(std::move(request), progress,
+                              QStringLiteral("Loading images into the %1 engine").arg(m_name));
+}
+
+Result<QHash<QString, QString>> DockerBackend::tmpfsMounts(const ContainerSpec &spec) const
+{
+    return spec.tmpfs;
+}
+
 Result<QString> DockerBackend::createContainer(const ContainerSpec &spec)
 {
+    auto tmpfs = tmpfsMounts(spec);
+    if (!tmpfs) {
+        return tmpfs.error();
+    }
     QJsonArray ulimits;
     for (const Ulimit &limit : spec.ulimits) {
         ulimits.append(QJsonObject{{QStringLiteral("Name"), limit.name},
@@ -263,7 +334,7 @@ Result<QString> DockerBackend::createContainer(const ContainerSpec &spec)
         {QStringLiteral("ReadonlyRootfs"), spec.readOnlyRootfs},
         {QStringLiteral("Privileged"), spec.privileged},
         {QStringLiteral("Ulimits"), ulimits},
-        {QStringLiteral("Tmpfs"), toJson(spec.tmpfs)},
+        {QStringLiteral("Tmpfs"), toJson(*tmpfs)},
     };
     if (spec.memoryBytes > 0) {
         hostConfig.insert(QStringLiteral("Memory"), double(spec.memoryBytes));
@@ -367,6 +438,22 @@ Result<void> DockerBackend::removeContainer(const QString &containerId)
     return {};
 }
 
+Result<void> DockerBackend::disconnectNetwork(const QString &containerId, const QString &network)
+{
+    const QJsonObject body{{QStringLiteral("Container"), containerId}, {QStringLiteral("Force"), true}};
+    auto reply = call({.method = "POST",
+                       .path = QStringLiteral("/networks/%1/disconnect").arg(encode(network)),
+                       .body = QJsonDocument(body).toJson(QJsonDocument::Compact),
+                       .contentType = "application/json"});
+    if (!reply) {
+        return reply.error();
+    }
+    if (!reply->isSuccess()) {
+        return engineError(*reply, QStringLiteral("Detaching the sandbox from network %1").arg(network));
+    }
+    return {};
+}
+
 Result<QStringList> DockerBackend::listContainers(const QString &labelKey, const QString &labelValue)
 {
     const QString label = labelValue.isEmpty() ? labelKey : labelKey + QLatin1Char('=') + labelValue;
@@ -383,6 +470,25 @@ Result<QStringList> DockerBackend::listContainers(const QString &labelKey, const
         ids << value.toObject().value(QStringLiteral("Id")).toString();
     }
     return ids;
+}
+
+Result<QHash<QString, QString>> DockerBackend::listContainersWithLabels(const QString &labelKey)
+{
+    const QJsonObject filters{{QStringLiteral("label"), QJsonArray{labelKey}}};
+    auto reply = call({.method = "GET", .path = QStringLiteral("/containers/json?all=1&filters=") + jsonQuery(filters)});
+    if (!reply) {
+        return reply.error();
+    }
+    if (!reply->isSuccess()) {
+        return engineError(*reply, QStringLiteral("Listing containers"));
+    }
+    QHash<QString, QString> containers;
+    for (const QJsonValue &value : QJsonDocument::fromJson(reply->body).array()) {
+        const QJsonObject object = value.toObject();
+        containers.insert(object.value(QStringLiteral("Id")).toString(),
+                          object.value(QStringLiteral("Labels")).toObject().value(labelKey).toString());
+    }
+    return containers;
 }
 
 } // namespace sandbox

@@ -7,8 +7,9 @@
 
 namespace sandbox {
 
-/// The Docker Engine API (and the Docker-compatible API of Podman's service) over HTTP.
-class DockerBackend final : public ContainerBackend
+/// The Docker Engine API over HTTP. Podman's service speaks it too; PodmanBackend derives
+/// from this class and overrides the few places where Podman differs.
+class DockerBackend : public ContainerBackend
 {
 public:
     explicit DockerBackend(HttpEndpoint endpoint, QString name = QStringLiteral("docker"));
@@ -26,17 +27,34 @@ public:
     Result<void> buildImage(const QByteArray &contextTar, const QString &reference,
                             const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
                             const ProgressCallback &progress) override;
+    Result<void> exportImages(const QStringList &references, const DataSink &sink) override;
+    Result<void> loadImages(QIODevice &archive, const ProgressCallback &progress) override;
     Result<QString> createContainer(const ContainerSpec &spec) override;
     Result<void> copyFiles(const QString &containerId, const QString &directory, const QList<FileEntry> &files) override;
     Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) override;
     Result<void> removeContainer(const QString &containerId) override;
+    Result<void> disconnectNetwork(const QString &containerId, const QString &network) override;
     Result<QStringList> listContainers(const QString &labelKey, const QString &labelValue) override;
+    Result<QHash<QString, QString>> listContainersWithLabels(const QString &labelKey) override;
+
+protected:
+    /// A request to the Docker-compatible API: `request.path` gets the negotiated version prefix.
+    Result<HttpResponse> call(HttpRequest request);
+    /// A request whose path is sent as given (Podman's own /v4.0.0/libpod/... API).
+    Result<HttpResponse> callUnversioned(const HttpRequest &request) const;
+    Error engineError(const HttpResponse &response, const QString &what) const;
+    const HttpEndpoint &endpoint() const { return m_http.endpoint(); }
+    /// What /version says: the name, endpoint, versions and platform (not the rootless mode).
+    Result<BackendInfo> versionInfo();
+
+    /// The tmpfs mounts of HostConfig.Tmpfs (mount point -> options): `spec.tmpfs` for Docker.
+    virtual Result<QHash<QString, QString>> tmpfsMounts(const ContainerSpec &spec) const;
+    /// A reference as the engine lists it, in the form the product names images ("llm-sandbox/python:TAG").
+    virtual QString productReference(const QString &engineReference) const { return engineReference; }
 
 private:
     /// "/v1.41" or lower: the API version both sides speak, negotiated once.
     Result<QString> apiPrefix();
-    Result<HttpResponse> call(HttpRequest request);
-    Error engineError(const HttpResponse &response, const QString &what) const;
     Result<void> streamJsonProgress(HttpRequest request, const ProgressCallback &progress, const QString &what);
 
     HttpClient m_http;

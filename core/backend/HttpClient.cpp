@@ -88,6 +88,11 @@ size_t onReadBody(char *buffer, size_t size, size_t count, void *userData)
     return got < 0 ? CURL_READFUNC_ABORT : size_t(got);
 }
 
+QString capitalized(const QString &text)
+{
+    return text.isEmpty() ? text : text.front().toUpper() + text.mid(1);
+}
+
 void applyEndpoint(CURL *curl, const HttpEndpoint &endpoint)
 {
     if (!endpoint.unixSocket.isEmpty()) {
@@ -118,29 +123,30 @@ HttpClient::HttpClient(HttpEndpoint endpoint) : m_endpoint(std::move(endpoint))
 Error HttpClient::transportError(int curlCode, const char *detail) const
 {
     const QString where = m_endpoint.displayName;
+    const QString engine = m_endpoint.engineName;
     switch (curlCode) {
     case CURLE_COULDNT_CONNECT:
         if (!m_endpoint.unixSocket.isEmpty()) {
             const QFileInfo socket(m_endpoint.unixSocket);
             if (!socket.exists()) {
-                return Error{QStringLiteral("Cannot reach the container engine at %1: no socket exists at %2. "
-                                            "Is the engine running? Set DOCKER_HOST to its socket.")
-                                 .arg(where, m_endpoint.unixSocket)};
+                return Error{QStringLiteral("Cannot reach %1 at %2: no socket exists at %3. Is it running? %4, or set "
+                                            "%5 to its socket.")
+                                 .arg(engine, where, m_endpoint.unixSocket, capitalized(m_endpoint.startAdvice),
+                                      m_endpoint.hostVariable)};
             }
             if (!socket.isReadable() || !socket.isWritable()) {
-                return Error{QStringLiteral("Cannot reach the container engine at %1: permission denied on %2. "
+                return Error{QStringLiteral("Cannot reach %1 at %2: permission denied on %3. "
                                             "Run as a user allowed to use it (e.g. a member of the docker group).")
-                                 .arg(where, m_endpoint.unixSocket)};
+                                 .arg(engine, where, m_endpoint.unixSocket)};
             }
-            return Error{QStringLiteral("Cannot reach the container engine at %1: the connection was refused. "
-                                        "The engine is not running; start it (e.g. `dockerd` or `systemctl start docker`).")
-                             .arg(where)};
+            return Error{QStringLiteral("Cannot reach %1 at %2: the connection was refused. It is not running; %3.")
+                             .arg(engine, where, m_endpoint.startAdvice)};
         }
-        return Error{QStringLiteral("Cannot reach the container engine at %1: the connection was refused.").arg(where)};
+        return Error{QStringLiteral("Cannot reach %1 at %2: the connection was refused.").arg(engine, where)};
     case CURLE_COULDNT_RESOLVE_HOST:
-        return Error{QStringLiteral("Cannot reach the container engine at %1: the host name does not resolve.").arg(where)};
+        return Error{QStringLiteral("Cannot reach %1 at %2: the host name does not resolve.").arg(engine, where)};
     case CURLE_OPERATION_TIMEDOUT:
-        return Error{QStringLiteral("The container engine at %1 did not answer in time.").arg(where)};
+        return Error{QStringLiteral("%1 at %2 did not answer in time.").arg(capitalized(engine), where)};
     case CURLE_SSL_CONNECT_ERROR:
     case CURLE_PEER_FAILED_VERIFICATION:
     case CURLE_SSL_CERTPROBLEM:

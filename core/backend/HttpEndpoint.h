@@ -18,6 +18,11 @@ struct HttpEndpoint
     QString caFile;
     QString certFile;
     QString keyFile;
+    /// For messages when the engine cannot be reached: what it is, the variable that names its
+    /// address, and how to start it.
+    QString engineName = QStringLiteral("the container engine");
+    QString hostVariable = QStringLiteral("DOCKER_HOST");
+    QString startAdvice = QStringLiteral("start it (e.g. `dockerd` or `systemctl start docker`)");
 
     /// Parses a DOCKER_HOST-style address (unix:///path, tcp://host:port, npipe is refused).
     static Result<HttpEndpoint> parse(const QString &host, bool tlsVerify, const QString &certPath);

@@ -1,5 +1,6 @@
 #include "images/ImageBuilder.h"
 
+#include "backend/ImageTransfer.h"
 #include "backend/TarArchive.h"
 
 #include <QDir>
@@ -46,6 +47,9 @@ Result<void> ImageBuilder::ensure(const Language &language, const ProgressCallba
     if (!chain) {
         return chain.error();
     }
+    if (m_source) {
+        copyMissing(*chain, progress);
+    }
     for (const ImageDefinition &image : *chain) {
         auto present = m_backend.hasImage(image.reference);
         if (!present) {
@@ -68,6 +72,38 @@ Result<void> ImageBuilder::ensure(const Language &language, const ProgressCallba
         progress(QStringLiteral("%1: built in %2 s").arg(image.reference).arg(timer.elapsed() / 1000.0, 0, 'f', 1));
     }
     return {};
+}
+
+void ImageBuilder::copyMissing(const QList<ImageDefinition> &chain, const ProgressCallback &progress)
+{
+    QStringList copyable;
+    for (const ImageDefinition &image : chain) {
+        auto here = m_backend.hasImage(image.reference);
+        if (!here || *here) {
+            continue; // an error here surfaces in ensure()
+        }
+        auto there = m_source->hasImage(image.reference);
+        if (!there) {
+            progress(QStringLiteral("  not copying from %1: %2").arg(m_source->name(), there.error().message));
+            return;
+        }
+        if (*there) {
+            copyable << image.reference;
+        }
+    }
+    if (copyable.isEmpty()) {
+        return;
+    }
+    QElapsedTimer timer;
+    timer.start();
+    progress(QStringLiteral("%1: copying from %2").arg(copyable.join(QStringLiteral(", ")), m_source->name()));
+    auto copied = ImageTransfer::copy(*m_source, m_backend, copyable,
+                                      [&](const QString &line) { progress(QStringLiteral("  ") + line); });
+    if (!copied) {
+        progress(QStringLiteral("  copying failed, building instead: %1").arg(copied.error().message));
+        return;
+    }
+    progress(QStringLiteral("copied from %1 in %2 s").arg(m_source->name()).arg(timer.elapsed() / 1000.0, 0, 'f', 1));
 }
 
 Result<void> ImageBuilder::build(const ImageDefinition &image, const ProgressCallback &progress)

@@ -81,7 +81,23 @@ LanguageRegistry::LanguageRegistry()
                           .offlineVariable = QStringLiteral("LLM_SANDBOX_NPM_OFFLINE_DIR")},
             .preinstalledLibraries = {},
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
-            .examples = {{QStringLiteral("Hello world"), QStringLiteral("console.log('Hello, world!');\n")}},
+            .examples = {{QStringLiteral("Hello world"), QStringLiteral("console.log('Hello, world!');\n")},
+                         {QStringLiteral("SVG chart"), QStringLiteral(R"code(const fs = require('fs');
+const path = require('path');
+
+// Files written to $LLM_SANDBOX_OUTPUT_DIR come back as artifacts (SVG, PNG, HTML, ...).
+const data = { Apples: 12, Pears: 7, Plums: 15, Cherries: 4 };
+let bars = '';
+Object.entries(data).forEach(([label, value], i) => {
+  const x = 30 + i * 90, h = value * 12;
+  bars += `<rect x="${x}" y="${210 - h}" width="70" height="${h}" fill="steelblue"/>\n`;
+  bars += `<text x="${x + 35}" y="230" text-anchor="middle">${label}</text>\n`;
+});
+const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="240">\n${bars}</svg>\n`;
+const file = path.join(process.env.LLM_SANDBOX_OUTPUT_DIR, 'bars.svg');
+fs.writeFileSync(file, svg);
+console.log(`wrote ${file}`);
+)code")}},
         },
         Language{
             .name = QStringLiteral("java"),
@@ -106,7 +122,31 @@ LanguageRegistry::LanguageRegistry()
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"),
                           QStringLiteral("public class Main {\n    public static void main(String[] args) {\n"
-                                         "        System.out.println(\"Hello, world!\");\n    }\n}\n")}},
+                                         "        System.out.println(\"Hello, world!\");\n    }\n}\n")},
+                         {QStringLiteral("SVG chart"), QStringLiteral(R"code(import java.nio.file.Files;
+import java.nio.file.Path;
+
+// Files written to $LLM_SANDBOX_OUTPUT_DIR come back as artifacts (SVG, PNG, HTML, ...).
+public class Main {
+    public static void main(String[] args) throws Exception {
+        String[] labels = {"Apples", "Pears", "Plums", "Cherries"};
+        int[] values = {12, 7, 15, 4};
+        StringBuilder svg = new StringBuilder();
+        svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"400\" height=\"240\">\n");
+        for (int i = 0; i < values.length; i++) {
+            int x = 30 + i * 90, h = values[i] * 12;
+            svg.append(String.format("<rect x=\"%d\" y=\"%d\" width=\"70\" height=\"%d\" fill=\"steelblue\"/>%n",
+                                     x, 210 - h, h));
+            svg.append(String.format("<text x=\"%d\" y=\"230\" text-anchor=\"middle\">%s</text>%n",
+                                     x + 35, labels[i]));
+        }
+        svg.append("</svg>\n");
+        Path file = Path.of(System.getenv("LLM_SANDBOX_OUTPUT_DIR"), "bars.svg");
+        Files.writeString(file, svg);
+        System.out.println("wrote " + file);
+    }
+}
+)code")}},
         },
         Language{
             .name = QStringLiteral("cpp"),
@@ -114,15 +154,46 @@ LanguageRegistry::LanguageRegistry()
             .aliases = list({"c++", "cxx", "cc"}),
             .imageName = QStringLiteral("cpp"),
             .defaultFile = QStringLiteral("main.cpp"),
-            .compile = list({"g++", "-std=c++20", "-O2", "-o", "{stem}", "{file}"}),
+            // The response file holds the flags of installed libraries (empty without any).
+            .compile = list({"g++", "-std=c++20", "-O2", "-o", "{stem}", "{file}", "@.llm-sandbox-cxxflags"}),
             .run = list({"./{stem}"}),
+            .projectFiles = {{QStringLiteral(".llm-sandbox-cxxflags"), QString()}},
             .version = QStringLiteral("GCC 12, C++20"),
             .versionCommand = list({"g++", "--version"}),
             .packageManager = QStringLiteral("apt"),
+            .libraries = {.namePattern = QStringLiteral(R"(^[a-z0-9][a-z0-9+.-]+$)"),
+                          .command = list({"sh", "/opt/llm-sandbox/tools/install-deb.sh", "{registry}",
+                                           "/tmp/libs/cpp", "/sandbox/.llm-sandbox-cxxflags", "{libs}"}),
+                          .registryDefault = QStringLiteral("http://deb.debian.org/debian"),
+                          .registryVariables = list({"LLM_SANDBOX_DEBIAN_MIRROR"})},
             .preinstalledLibraries = list({"C++ standard library"}),
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"),
-                          QStringLiteral("#include <iostream>\n\nint main() {\n    std::cout << \"Hello, world!\\n\";\n}\n")}},
+                          QStringLiteral("#include <iostream>\n\nint main() {\n    std::cout << \"Hello, world!\\n\";\n}\n")},
+                         {QStringLiteral("SVG chart"), QStringLiteral(R"code(#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+// Files written to $LLM_SANDBOX_OUTPUT_DIR come back as artifacts (SVG, PNG, HTML, ...).
+int main() {
+    const std::vector<std::pair<std::string, int>> data = {
+        {"Apples", 12}, {"Pears", 7}, {"Plums", 15}, {"Cherries", 4}};
+    const std::string file = std::string(std::getenv("LLM_SANDBOX_OUTPUT_DIR")) + "/bars.svg";
+    std::ofstream svg(file);
+    svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"400\" height=\"240\">\n";
+    for (size_t i = 0; i < data.size(); ++i) {
+        const int x = 30 + int(i) * 90, h = data[i].second * 12;
+        svg << "<rect x=\"" << x << "\" y=\"" << 210 - h << "\" width=\"70\" height=\"" << h
+            << "\" fill=\"steelblue\"/>\n"
+            << "<text x=\"" << x + 35 << "\" y=\"230\" text-anchor=\"middle\">" << data[i].first << "</text>\n";
+    }
+    svg << "</svg>\n";
+    std::cout << "wrote " << file << "\n";
+}
+)code")}},
         },
         Language{
             .name = QStringLiteral("go"),
@@ -151,7 +222,35 @@ LanguageRegistry::LanguageRegistry()
             .preinstalledLibraries = list({"Go standard library"}),
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"),
-                          QStringLiteral("package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"Hello, world!\")\n}\n")}},
+                          QStringLiteral("package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"Hello, world!\")\n}\n")},
+                         {QStringLiteral("SVG chart"), QStringLiteral(R"code(package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Files written to $LLM_SANDBOX_OUTPUT_DIR come back as artifacts (SVG, PNG, HTML, ...).
+func main() {
+	labels := []string{"Apples", "Pears", "Plums", "Cherries"}
+	values := []int{12, 7, 15, 4}
+	var svg strings.Builder
+	svg.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" width="400" height="240">` + "\n")
+	for i, v := range values {
+		x, h := 30+i*90, v*12
+		fmt.Fprintf(&svg, `<rect x="%d" y="%d" width="70" height="%d" fill="steelblue"/>`+"\n", x, 210-h, h)
+		fmt.Fprintf(&svg, `<text x="%d" y="230" text-anchor="middle">%s</text>`+"\n", x+35, labels[i])
+	}
+	svg.WriteString("</svg>\n")
+	file := filepath.Join(os.Getenv("LLM_SANDBOX_OUTPUT_DIR"), "bars.svg")
+	if err := os.WriteFile(file, []byte(svg.String()), 0o644); err != nil {
+		panic(err)
+	}
+	fmt.Println("wrote", file)
+}
+)code")}},
         },
         Language{
             .name = QStringLiteral("r"),
@@ -163,7 +262,8 @@ LanguageRegistry::LanguageRegistry()
             .run = list({"Rscript", "{file}"}),
             .version = QStringLiteral("4.2"),
             .versionCommand = list({"R", "--version"}),
-            .environment = {{QStringLiteral("R_LIBS_USER"), QStringLiteral("/tmp/libs/r")}},
+            .environment = {{QStringLiteral("R_LIBS_USER"), QStringLiteral("/tmp/libs/r")},
+                            {QStringLiteral("R_PROFILE_USER"), QStringLiteral("/opt/llm-sandbox/capture/r/profile.R")}},
             .packageManager = QStringLiteral("install.packages"),
             .libraries = {.namePattern = QStringLiteral(R"(^[A-Za-z][A-Za-z0-9.]*$)"),
                           .command = list({"Rscript", "/opt/llm-sandbox/tools/install.R", "{registry}", "/tmp/libs/r",
@@ -176,7 +276,13 @@ LanguageRegistry::LanguageRegistry()
             .preinstalledLibraries = list({"ggplot2", "lattice"}),
             .visualization = QStringLiteral("Base graphics, ggplot2 and lattice plots are captured automatically; any "
                                             "image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
-            .examples = {{QStringLiteral("Hello world"), QStringLiteral("cat('Hello, world!\\n')\n")}},
+            .examples = {{QStringLiteral("Hello world"), QStringLiteral("cat('Hello, world!\\n')\n")},
+                         {QStringLiteral("ggplot2 chart"), QStringLiteral(R"code(library(ggplot2)
+
+# Every plot drawn (base graphics, ggplot2, lattice) comes back as a PNG, one per page.
+fruit <- data.frame(name = c("Apples", "Pears", "Plums", "Cherries"), count = c(12, 7, 15, 4))
+ggplot(fruit, aes(name, count)) + geom_col(fill = "steelblue") + labs(title = "Fruit")
+)code")}},
         },
         Language{
             .name = QStringLiteral("ruby"),
@@ -200,7 +306,20 @@ LanguageRegistry::LanguageRegistry()
                           .offlineVariable = QStringLiteral("LLM_SANDBOX_GEM_OFFLINE_DIR")},
             .preinstalledLibraries = {},
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
-            .examples = {{QStringLiteral("Hello world"), QStringLiteral("puts 'Hello, world!'\n")}},
+            .examples = {{QStringLiteral("Hello world"), QStringLiteral("puts 'Hello, world!'\n")},
+                         {QStringLiteral("SVG chart"), QStringLiteral(R"code(# Files written to $LLM_SANDBOX_OUTPUT_DIR come back as artifacts (SVG, PNG, HTML, ...).
+data = { 'Apples' => 12, 'Pears' => 7, 'Plums' => 15, 'Cherries' => 4 }
+bars = data.each_with_index.map do |(label, value), i|
+  x = 30 + i * 90
+  h = value * 12
+  %(<rect x="#{x}" y="#{210 - h}" width="70" height="#{h}" fill="steelblue"/>\n) +
+    %(<text x="#{x + 35}" y="230" text-anchor="middle">#{label}</text>\n)
+end
+svg = %(<svg xmlns="http://www.w3.org/2000/svg" width="400" height="240">\n#{bars.join}</svg>\n)
+file = File.join(ENV.fetch('LLM_SANDBOX_OUTPUT_DIR'), 'bars.svg')
+File.write(file, svg)
+puts "wrote #{file}"
+)code")}},
         },
     };
 }

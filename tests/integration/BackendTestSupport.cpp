@@ -1,26 +1,64 @@
-#include "DockerTestSupport.h"
+#include "BackendTestSupport.h"
 
-#include "backend/DockerBackend.h"
+#include "backend/BackendFactory.h"
 
 #include <QElapsedTimer>
+#include <QProcess>
 
-#include <gtest/gtest.h>
+#include <map>
+#include <mutex>
 
 namespace sandbox::test {
 
-std::shared_ptr<ContainerBackend> dockerBackend()
+std::vector<std::string> backendNames()
 {
-    auto endpoint = DockerBackend::endpointFromEnvironment();
-    EXPECT_TRUE(endpoint.ok());
-    auto backend = std::make_shared<DockerBackend>(*endpoint);
-    auto info = backend->probe();
-    EXPECT_TRUE(info.ok()) << "These tests need a Docker engine: " << info.error().message.toStdString();
-    return backend;
+    return {"docker", "podman"};
 }
 
-std::unique_ptr<ExecutionEngine> dockerEngine()
+std::string backendTestName(const ::testing::TestParamInfo<std::string> &info)
 {
-    return std::make_unique<ExecutionEngine>(dockerBackend(), SandboxSettings{});
+    return info.param;
+}
+
+std::shared_ptr<ContainerBackend> backendFor(const std::string &name)
+{
+    // One probed backend per engine and process: probing asks the engine for its details,
+    // which takes a second on a busy Docker.
+    static std::mutex mutex;
+    static std::map<std::string, std::shared_ptr<ContainerBackend>> probed;
+    std::lock_guard lock(mutex);
+    if (auto it = probed.find(name); it != probed.end()) {
+        return it->second;
+    }
+    auto backend = BackendFactory::create(QString::fromStdString(name));
+    if (!backend) {
+        ADD_FAILURE() << "No " << name << " backend: " << backend.error().message.toStdString();
+        return nullptr;
+    }
+    auto info = (*backend)->probe();
+    if (!info) {
+        ADD_FAILURE() << "These tests need the " << name << " engine: " << info.error().message.toStdString();
+        return *backend;
+    }
+    probed.emplace(name, *backend);
+    return *backend;
+}
+
+std::unique_ptr<ExecutionEngine> engineFor(const std::string &name)
+{
+    auto backend = backendFor(name);
+    if (!backend) {
+        return nullptr;
+    }
+    // These tests check the sandbox itself, which must hold with the code policy off.
+    SandboxSettings settings;
+    settings.policy = QStringLiteral("permissive");
+    return std::make_unique<ExecutionEngine>(backend, settings);
+}
+
+QString hostVariable(const std::string &backend)
+{
+    return backend == "podman" ? QStringLiteral("CONTAINER_HOST") : QStringLiteral("DOCKER_HOST");
 }
 
 CliRun runCli(const QStringList &arguments, const QStringList &environment, const QByteArray &input)

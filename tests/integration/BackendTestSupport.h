@@ -1,21 +1,45 @@
 #pragma once
 
+// What every integration test needs to run against each real container engine. Tests are
+// parameterized over the backend name, never copied per engine:
+//
+//   class MyTest : public ::testing::TestWithParam<std::string> { ... test::engineFor(GetParam()) ... };
+//   INSTANTIATE_TEST_SUITE_P(Backends, MyTest, ::testing::ValuesIn(test::backendNames()), test::backendTestName);
+//
+// Test names end with the backend ("…/podman", or "…_podman" when combined with other
+// parameters): CMake gives the tests ending in "podman" the ctest label `podman`, the others `docker`.
+// An unreachable engine makes the tests fail, never skip.
+
 #include "backend/ContainerBackend.h"
 #include "session/ExecutionEngine.h"
 
-#include <QProcess>
+#include <gtest/gtest.h>
+
+#include <QByteArray>
 #include <QStringList>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace sandbox::test {
 
-/// The Docker engine from DOCKER_HOST; the test fails when it is unreachable.
-std::shared_ptr<ContainerBackend> dockerBackend();
-/// An engine with default (hardened) settings on that backend.
-std::unique_ptr<ExecutionEngine> dockerEngine();
+/// The engines the integration suites run against: "docker", "podman".
+std::vector<std::string> backendNames();
+/// Test-name suffix for a backend parameter (gtest names allow only letters, digits and '_').
+std::string backendTestName(const ::testing::TestParamInfo<std::string> &info);
 
-/// Runs build/bin/llm-sandbox with `arguments`; `environment` entries are added to the test's own.
+/// The backend named `name`, configured from the environment like the product's (DOCKER_HOST,
+/// CONTAINER_HOST); the current test fails when it does not answer.
+std::shared_ptr<ContainerBackend> backendFor(const std::string &name);
+/// An engine with default (hardened) settings on that backend.
+std::unique_ptr<ExecutionEngine> engineFor(const std::string &name);
+/// The variable that names `backend`'s address ("DOCKER_HOST", "CONTAINER_HOST"), for tests
+/// that point the program elsewhere.
+QString hostVariable(const std::string &backend);
+
+/// Runs build/bin/llm-sandbox with `arguments`; `environment` entries ("NAME=value") are added
+/// to the test's own. Select the engine with "BACKEND=podman" or `--backend podman`.
 struct CliRun
 {
     int exitCode = -1;

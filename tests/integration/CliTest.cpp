@@ -1,40 +1,56 @@
-#include "DockerTestSupport.h"
+#include "BackendTestSupport.h"
 
-#include "backend/DockerBackend.h"
 #include "session/ExecutionEngine.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
 using namespace sandbox;
 
-TEST(Cli, printsTheProgramsOutput)
+namespace {
+
+/// The command line on each engine, selected as a user does: BACKEND in the environment.
+class Cli : public ::testing::TestWithParam<std::string>
 {
-    const auto run = test::runCli({"run", "-c", "print(6*7)"});
+protected:
+    test::CliRun runCli(const QStringList &arguments, QStringList environment = {}, const QByteArray &input = {}) const
+    {
+        environment << QStringLiteral("BACKEND=") + QString::fromStdString(GetParam());
+        return test::runCli(arguments, environment, input);
+    }
+    QString backendName() const { return QString::fromStdString(GetParam()); }
+};
+
+} // namespace
+
+TEST_P(Cli, printsTheProgramsOutput)
+{
+    const auto run = runCli({"run", "-c", "print(6*7)"});
     EXPECT_EQ(run.exitCode, 0) << run.stderrData.toStdString();
     EXPECT_EQ(run.stdoutData, "42\n");
 }
 
-TEST(Cli, exitStatusIsTheProgramsOwn)
+TEST_P(Cli, exitStatusIsTheProgramsOwn)
 {
-    const auto run = test::runCli({"run", "-c", "import sys; sys.exit(3)"});
+    const auto run = runCli({"run", "-c", "import sys; sys.exit(3)"});
     EXPECT_EQ(run.exitCode, 3);
 }
 
-TEST(Cli, stderrPassesThroughSeparately)
+TEST_P(Cli, stderrPassesThroughSeparately)
 {
-    const auto run = test::runCli({"run", "-c", "import sys; print('out'); print('err', file=sys.stderr)"});
+    const auto run = runCli({"run", "-c", "import sys; print('out'); print('err', file=sys.stderr)"});
     EXPECT_EQ(run.stdoutData, "out\n");
     EXPECT_TRUE(run.stderrData.startsWith("err\n")) << run.stderrData.toStdString();
 }
 
-TEST(Cli, readsCodeFromStdinAndFromAFile)
+TEST_P(Cli, readsCodeFromStdinAndFromAFile)
 {
-    const auto fromStdin = test::runCli({"run", "-"}, {}, "print('from stdin')\n");
+    const auto fromStdin = runCli({"run", "-"}, {}, "print('from stdin')\n");
     EXPECT_EQ(fromStdin.stdoutData, "from stdin\n");
 
     QTemporaryDir dir;
@@ -42,21 +58,21 @@ TEST(Cli, readsCodeFromStdinAndFromAFile)
     ASSERT_TRUE(file.open(QIODevice::WriteOnly));
     file.write("print('from file')\n");
     file.close();
-    const auto fromFile = test::runCli({"run", file.fileName()});
+    const auto fromFile = runCli({"run", file.fileName()});
     EXPECT_EQ(fromFile.stdoutData, "from file\n");
 }
 
-TEST(Cli, timeoutReturnsQuicklyAndLeavesNoContainer)
+TEST_P(Cli, timeoutReturnsQuicklyAndLeavesNoContainer)
 {
-    const auto run = test::runCli({"run", "--timeout", "2", "-c", "while True: pass"});
+    const auto run = runCli({"run", "--timeout", "2", "-c", "while True: pass"});
     EXPECT_EQ(run.exitCode, 124);
     EXPECT_LT(run.elapsedMs, 15000);
     EXPECT_TRUE(run.stderrData.contains("timed out")) << run.stderrData.toStdString();
 
-    auto backend = test::dockerBackend();
+    auto backend = test::backendFor(GetParam());
     auto before = backend->listContainers(ExecutionEngine::containerLabel(), {});
     ASSERT_TRUE(before.ok());
-    const auto json = test::runCli({"run", "--json", "--timeout", "2", "-c", "while True: pass"});
+    const auto json = runCli({"run", "--json", "--timeout", "2", "-c", "while True: pass"});
     EXPECT_EQ(json.exitCode, 124);
     const QJsonObject result = QJsonDocument::fromJson(json.stdoutData).object();
     EXPECT_TRUE(result["timed_out"].toBool());
@@ -68,9 +84,9 @@ TEST(Cli, timeoutReturnsQuicklyAndLeavesNoContainer)
     }
 }
 
-TEST(Cli, jsonPrintsOneObjectWithTheResultFields)
+TEST_P(Cli, jsonPrintsOneObjectWithTheResultFields)
 {
-    const auto run = test::runCli({"run", "--json", "-c", "print(1)"});
+    const auto run = runCli({"run", "--json", "-c", "print(1)"});
     EXPECT_EQ(run.exitCode, 0);
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(run.stdoutData, &error);
@@ -86,10 +102,10 @@ TEST(Cli, jsonPrintsOneObjectWithTheResultFields)
     EXPECT_EQ(run.stdoutData.count('\n'), 1);
 }
 
-TEST(Cli, artifactsAreSavedToTheGivenFolderAndListedInJson)
+TEST_P(Cli, artifactsAreSavedToTheGivenFolderAndListedInJson)
 {
     QTemporaryDir dir;
-    const auto run = test::runCli({"run", "--json", "--artifacts-dir", dir.path(), "-c",
+    const auto run = runCli({"run", "--json", "--artifacts-dir", dir.path(), "-c",
                                    "import matplotlib.pyplot as plt\nplt.plot([1, 2], [2, 1])\nplt.show()\n"});
     ASSERT_EQ(run.exitCode, 0) << run.stderrData.toStdString();
     const QJsonArray artifacts = QJsonDocument::fromJson(run.stdoutData).object()["artifacts"].toArray();
@@ -104,9 +120,9 @@ TEST(Cli, artifactsAreSavedToTheGivenFolderAndListedInJson)
     EXPECT_TRUE(file.readAll().startsWith("\x89PNG"));
 }
 
-TEST(Cli, wrongSocketPrintsOneClearLineAndFails)
+TEST_P(Cli, wrongSocketPrintsOneClearLineAndFails)
 {
-    const auto run = test::runCli({"run", "-c", "print(1)"}, {"DOCKER_HOST=unix:///nonexistent"});
+    const auto run = runCli({"run", "-c", "print(1)"}, {test::hostVariable(GetParam()) + "=unix:///nonexistent"});
     EXPECT_NE(run.exitCode, 0);
     EXPECT_EQ(run.exitCode, 125);
     EXPECT_TRUE(run.stdoutData.isEmpty());
@@ -114,29 +130,33 @@ TEST(Cli, wrongSocketPrintsOneClearLineAndFails)
     EXPECT_TRUE(run.stderrData.contains("/nonexistent"));
 }
 
-TEST(Cli, unknownLanguageIsAUsageError)
+TEST(CliUsage, unknownLanguageIsAUsageError)
 {
     const auto run = test::runCli({"run", "--lang", "cobol", "-c", "x"});
     EXPECT_EQ(run.exitCode, 2);
     EXPECT_TRUE(run.stderrData.contains("Supported languages"));
 }
 
-TEST(Cli, doctorReportsDockerAndItsImages)
+TEST_P(Cli, doctorReportsTheEngineItsModeAndItsImages)
 {
-    const auto run = test::runCli({"doctor"});
+    const auto run = runCli({"doctor"});
     EXPECT_EQ(run.exitCode, 0) << run.stdoutData.toStdString() << run.stderrData.toStdString();
-    EXPECT_TRUE(run.stdoutData.contains("docker reachable")) << run.stdoutData.toStdString();
+    const QString output = QString::fromUtf8(run.stdoutData);
+    EXPECT_TRUE(output.contains(QRegularExpression(QStringLiteral("\\* %1 reachable: version [0-9]").arg(backendName()))))
+        << run.stdoutData.toStdString();
+    EXPECT_TRUE(output.contains(QStringLiteral(", rootful")) || output.contains(QStringLiteral(", rootless")))
+        << run.stdoutData.toStdString();
     EXPECT_TRUE(run.stdoutData.contains("python")) << run.stdoutData.toStdString();
 }
 
-TEST(Cli, doctorFailsWhenTheSelectedBackendIsUnusable)
+TEST_P(Cli, doctorFailsWhenTheSelectedBackendIsUnusable)
 {
-    const auto run = test::runCli({"doctor"}, {"DOCKER_HOST=unix:///nonexistent"});
+    const auto run = runCli({"doctor"}, {test::hostVariable(GetParam()) + "=unix:///nonexistent"});
     EXPECT_NE(run.exitCode, 0);
-    EXPECT_TRUE(run.stdoutData.contains("docker unreachable")) << run.stdoutData.toStdString();
+    EXPECT_TRUE(run.stdoutData.contains(backendName().toUtf8() + " unreachable")) << run.stdoutData.toStdString();
 }
 
-TEST(Cli, helpDocumentsEveryCommand)
+TEST(CliUsage, helpDocumentsEveryCommand)
 {
     const auto run = test::runCli({"--help"});
     EXPECT_EQ(run.exitCode, 0);
@@ -145,3 +165,16 @@ TEST(Cli, helpDocumentsEveryCommand)
         EXPECT_TRUE(run.stdoutData.contains(command)) << command;
     }
 }
+
+TEST_P(Cli, backendOptionSelectsTheEngine)
+{
+    // --backend wins over BACKEND: the other engine's address is broken, the chosen one works.
+    const std::string other = GetParam() == "podman" ? "docker" : "podman";
+    const auto run = test::runCli({"run", "--backend", backendName(), "-c", "print(6*7)"},
+                                  {"BACKEND=" + QString::fromStdString(other),
+                                   test::hostVariable(other) + "=unix:///nonexistent"});
+    EXPECT_EQ(run.exitCode, 0) << run.stderrData.toStdString();
+    EXPECT_EQ(run.stdoutData, "42\n");
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Cli, ::testing::ValuesIn(test::backendNames()), test::backendTestName);

@@ -1,65 +1,181 @@
-#include "DockerTestSupport.h"
+// The backends against the real engines: what they report, their errors, image import and the
+// copy of images from one engine into the other.
+#include "BackendTestSupport.h"
 
-#include "backend/DockerBackend.h"
-#include "session/ExecutionEngine.h"
+#include "backend/BackendFactory.h"
+#include "backend/ImageTransfer.h"
+#include "backend/TarArchive.h"
 
+#include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
+#include <QUuid>
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 using namespace sandbox;
 
-TEST(DockerBackend, probeReportsTheEngineVersion)
+namespace {
+
+class ContainerBackendTest : public ::testing::TestWithParam<std::string>
 {
-    auto backend = test::dockerBackend();
+protected:
+    /// The backend as the product makes it when its address variable says `address`.
+    std::shared_ptr<ContainerBackend> backendAt(const QString &address) const
+    {
+        const QByteArray variable = test::hostVariable(GetParam()).toUtf8();
+        const QByteArray saved = qgetenv(variable.constData());
+        const bool wasSet = qEnvironmentVariableIsSet(variable.constData());
+        qputenv(variable.constData(), address.toUtf8());
+        auto backend = BackendFactory::create(QString::fromStdString(GetParam()));
+        if (wasSet) {
+            qputenv(variable.constData(), saved);
+        } else {
+            qunsetenv(variable.constData());
+        }
+        EXPECT_TRUE(backend.ok());
+        return backend.ok() ? *backend : nullptr;
+    }
+
+    /// What the error must tell to start the engine.
+    QString startAdvice(const QString &address) const
+    {
+        return GetParam() == "podman" ? QStringLiteral("podman system service --time=0 %1 &").arg(address)
+                                      : QStringLiteral("dockerd");
+    }
+};
+
+/// Removes an image the test made; the engines' CLIs are fine in tests (never in the product).
+void removeImage(const std::string &backend, const QString &reference)
+{
+    QProcess::execute(QString::fromStdString(backend), {QStringLiteral("rmi"), QStringLiteral("-f"), reference});
+}
+
+} // namespace
+
+TEST_P(ContainerBackendTest, probeReportsTheEngineVersionAndMode)
+{
+    auto backend = test::backendFor(GetParam());
+    ASSERT_TRUE(backend);
     auto info = backend->probe();
-    ASSERT_TRUE(info.ok());
-    EXPECT_EQ(info->name, "docker");
+    ASSERT_TRUE(info.ok()) << info.error().message.toStdString();
+    EXPECT_EQ(info->name.toStdString(), GetParam());
     EXPECT_FALSE(info->version.isEmpty());
     EXPECT_TRUE(info->apiVersion.startsWith("1."));
+    EXPECT_FALSE(info->os.isEmpty());
+    if (GetParam() == "podman") {
+        // The default socket is root's service when run as root, the user's (rootless) otherwise.
+        EXPECT_EQ(info->rootless, ::geteuid() != 0);
+    }
 }
 
-TEST(DockerBackend, missingSocketIsOneClearSentence)
+TEST_P(ContainerBackendTest, missingSocketIsOneClearSentenceSayingHowToStartTheEngine)
 {
-    auto endpoint = HttpEndpoint::parse("unix:///nonexistent/docker.sock", false, {});
-    ASSERT_TRUE(endpoint.ok());
-    DockerBackend backend(*endpoint);
-    auto info = backend.probe();
+    auto backend = backendAt("unix:///nonexistent/engine.sock");
+    ASSERT_TRUE(backend);
+    auto info = backend->probe();
     ASSERT_FALSE(info.ok());
-    EXPECT_TRUE(info.error().message.contains("/nonexistent/docker.sock"));
-    EXPECT_TRUE(info.error().message.contains("no socket"));
-    EXPECT_FALSE(info.error().message.contains('\n'));
+    const QString message = info.error().message;
+    EXPECT_TRUE(message.contains("/nonexistent/engine.sock")) << message.toStdString();
+    EXPECT_TRUE(message.contains("no socket")) << message.toStdString();
+    EXPECT_TRUE(message.contains(startAdvice("unix:///nonexistent/engine.sock"))) << message.toStdString();
+    EXPECT_TRUE(message.contains(test::hostVariable(GetParam()))) << message.toStdString();
+    EXPECT_FALSE(message.contains('\n'));
 }
 
-TEST(DockerBackend, socketWithoutADaemonSaysTheEngineIsNotRunning)
+TEST_P(ContainerBackendTest, socketWithoutAServiceSaysItIsNotRunning)
 {
-    // A unix socket file nobody listens on: what a crashed daemon leaves behind.
+    // A unix socket file nobody listens on: what a stopped service leaves behind.
     QTemporaryDir dir;
     const QString path = dir.filePath("dead.sock");
     QProcess python;
     python.start("python3", {"-c", QString("import socket; s=socket.socket(socket.AF_UNIX); s.bind('%1')").arg(path)});
     ASSERT_TRUE(python.waitForFinished(10000));
-    auto endpoint = HttpEndpoint::parse("unix://" + path, false, {});
-    DockerBackend backend(*endpoint);
-    auto info = backend.probe();
+    auto backend = backendAt("unix://" + path);
+    ASSERT_TRUE(backend);
+    auto info = backend->probe();
     ASSERT_FALSE(info.ok());
-    EXPECT_TRUE(info.error().message.contains("refused")) << info.error().message.toStdString();
+    const QString message = info.error().message;
+    EXPECT_TRUE(message.contains("refused")) << message.toStdString();
+    EXPECT_TRUE(message.contains(path)) << message.toStdString();
+    EXPECT_TRUE(message.contains(startAdvice("unix://" + path))) << message.toStdString();
+    if (GetParam() == "podman") {
+        EXPECT_TRUE(message.contains("systemctl start podman.socket")) << message.toStdString();
+    }
 }
 
-TEST(DockerBackend, missingImageIsAClearError)
+TEST_P(ContainerBackendTest, missingImageIsAClearError)
 {
-    auto backend = test::dockerBackend();
+    auto backend = test::backendFor(GetParam());
+    ASSERT_TRUE(backend);
     ContainerSpec spec;
     spec.image = "llm-sandbox/does-not-exist:0";
     spec.command = {"true"};
     auto created = backend->createContainer(spec);
     ASSERT_FALSE(created.ok());
-    EXPECT_TRUE(created.error().message.contains("llm-sandbox/does-not-exist:0"));
-    EXPECT_TRUE(created.error().message.contains("images build"));
+    EXPECT_TRUE(created.error().message.contains("llm-sandbox/does-not-exist:0")) << created.error().message.toStdString();
+    EXPECT_TRUE(created.error().message.contains("images build")) << created.error().message.toStdString();
 }
 
-TEST(DockerBackend, removingAnAbsentContainerIsFine)
+TEST_P(ContainerBackendTest, removingAnAbsentContainerIsFine)
 {
-    auto backend = test::dockerBackend();
+    auto backend = test::backendFor(GetParam());
+    ASSERT_TRUE(backend);
     EXPECT_TRUE(backend->removeContainer("0123456789abcdef-not-there").ok());
 }
+
+TEST_P(ContainerBackendTest, importedImageHasItsTagAndLabelsAndCopiesIntoTheOtherEngine)
+{
+    // Import into the other engine, copy into this one: both import and both directions of
+    // the copy run once the suite has run for both backends.
+    const std::string target = GetParam();
+    const std::string source = target == "podman" ? "docker" : "podman";
+    auto from = test::backendFor(source);
+    auto to = test::backendFor(target);
+    ASSERT_TRUE(from && to);
+
+    const QString reference = "llm-sandbox-test/transfer:" + QUuid::createUuid().toString(QUuid::Id128).left(12);
+    const QString labelKey = "io.llm-sandbox.test-transfer";
+    QTemporaryDir dir;
+    const QString tarPath = dir.filePath("rootfs.tar");
+    auto tar = TarArchive::fromFiles({{"hello.txt", "hello\n", 0644}});
+    ASSERT_TRUE(tar.ok());
+    QFile file(tarPath);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(*tar);
+    file.close();
+
+    auto imported = from->importImage(tarPath, reference, {{labelKey, reference}}, {});
+    ASSERT_TRUE(imported.ok()) << imported.error().message.toStdString();
+    auto present = from->hasImage(reference);
+    ASSERT_TRUE(present.ok());
+    EXPECT_TRUE(*present) << "the import must keep the tag";
+
+    auto copied = ImageTransfer::copy(*from, *to, {reference}, {});
+    EXPECT_TRUE(copied.ok()) << copied.error().message.toStdString();
+    auto images = to->listImages(labelKey);
+    removeImage(source, reference);
+    removeImage(target, reference);
+    ASSERT_TRUE(images.ok()) << images.error().message.toStdString();
+    ASSERT_EQ(images->size(), 1);
+    // Listed under the name the product gave it, whatever prefix the engine stores it under.
+    EXPECT_EQ(images->first().reference, reference);
+    EXPECT_EQ(images->first().labels.value(labelKey), reference);
+}
+
+TEST_P(ContainerBackendTest, copyingAnImageTheSourceLacksFailsClearly)
+{
+    const std::string target = GetParam();
+    auto from = test::backendFor(target == "podman" ? "docker" : "podman");
+    auto to = test::backendFor(target);
+    ASSERT_TRUE(from && to);
+    auto copied = ImageTransfer::copy(*from, *to, {"llm-sandbox/does-not-exist:0"}, {});
+    ASSERT_FALSE(copied.ok());
+    EXPECT_TRUE(copied.error().message.contains("llm-sandbox/does-not-exist:0")) << copied.error().message.toStdString();
+    EXPECT_FALSE(copied.error().message.contains('\n'));
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ContainerBackendTest, ::testing::ValuesIn(test::backendNames()),
+                         test::backendTestName);

@@ -1,4 +1,4 @@
-#include "DockerTestSupport.h"
+#include "BackendTestSupport.h"
 
 #include "session/ExecutionEngine.h"
 
@@ -13,7 +13,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-class EngineTest : public ::testing::Test
+class EngineTest : public ::testing::TestWithParam<std::string>
 {
 protected:
     Result<RunResult> run(const QString &code, std::chrono::milliseconds timeout = 30s, std::stop_token stop = {})
@@ -36,7 +36,7 @@ protected:
         void runFinished(const QString &id, const RunResult &, const QString &) override { finishedId = id; }
     };
 
-    std::unique_ptr<ExecutionEngine> m_engine = test::dockerEngine();
+    std::unique_ptr<ExecutionEngine> m_engine = test::engineFor(GetParam());
 
     Recorder m_recorder;
 };
@@ -56,7 +56,7 @@ int hostProcessesMatching(const QByteArray &needle)
 
 } // namespace
 
-TEST_F(EngineTest, stdoutAndStderrAreSeparate)
+TEST_P(EngineTest, stdoutAndStderrAreSeparate)
 {
     auto result = run("import sys\nprint('to out')\nprint('to err', file=sys.stderr)\n");
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
@@ -66,7 +66,7 @@ TEST_F(EngineTest, stdoutAndStderrAreSeparate)
     EXPECT_EQ(result->reason, StopReason::Exited);
 }
 
-TEST_F(EngineTest, exitCodeIsTheProgramsOwn)
+TEST_P(EngineTest, exitCodeIsTheProgramsOwn)
 {
     auto result = run("import sys; sys.exit(3)");
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
@@ -74,14 +74,14 @@ TEST_F(EngineTest, exitCodeIsTheProgramsOwn)
     EXPECT_EQ(result->reason, StopReason::Exited);
 }
 
-TEST_F(EngineTest, unicodeOutputSurvivesTheRoundTrip)
+TEST_P(EngineTest, unicodeOutputSurvivesTheRoundTrip)
 {
     auto result = run("print('héllo wörld ✓ 你好 🎉')");
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
     EXPECT_EQ(QString::fromUtf8(result->stdoutData), QString::fromUtf8("héllo wörld ✓ 你好 🎉\n"));
 }
 
-TEST_F(EngineTest, syntaxErrorIsReportedOnStderrWithExitCode1)
+TEST_P(EngineTest, syntaxErrorIsReportedOnStderrWithExitCode1)
 {
     auto result = run("print('ok')\ndef broken(:\n");
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
@@ -91,7 +91,7 @@ TEST_F(EngineTest, syntaxErrorIsReportedOnStderrWithExitCode1)
     EXPECT_TRUE(result->stdoutData.isEmpty());
 }
 
-TEST_F(EngineTest, tracebackPointsAtTheUsersLine)
+TEST_P(EngineTest, tracebackPointsAtTheUsersLine)
 {
     auto result = run("x = 1\ny = 2\nraise ValueError('boom')\n");
     ASSERT_TRUE(result.ok());
@@ -100,7 +100,7 @@ TEST_F(EngineTest, tracebackPointsAtTheUsersLine)
     EXPECT_TRUE(result->stdoutData.isEmpty()) << "nothing injected into stdout";
 }
 
-TEST_F(EngineTest, timeoutKillsTheWholeProcessTree)
+TEST_P(EngineTest, timeoutKillsTheWholeProcessTree)
 {
     const QByteArray marker = "llm_sandbox_timeout_marker_7f3a";
     // A child that would outlive its parent if only the parent were killed.
@@ -114,7 +114,7 @@ TEST_F(EngineTest, timeoutKillsTheWholeProcessTree)
     EXPECT_EQ(hostProcessesMatching("sleep 1000"), 0) << "a process of the run survived";
 }
 
-TEST_F(EngineTest, noContainerOutlivesTheEngine)
+TEST_P(EngineTest, noContainerOutlivesTheEngine)
 {
     auto backend = m_engine->backend().listContainers(ExecutionEngine::containerLabel(), {});
     ASSERT_TRUE(backend.ok());
@@ -122,7 +122,7 @@ TEST_F(EngineTest, noContainerOutlivesTheEngine)
     ASSERT_TRUE(run("print(1)").ok());
     ASSERT_TRUE(run("while True: pass", 1s).ok());
     m_engine->prewarm("python");
-    auto shared = test::dockerBackend();
+    auto shared = test::backendFor(GetParam());
     m_engine.reset();
     auto after = shared->listContainers(ExecutionEngine::containerLabel(), {});
     ASSERT_TRUE(after.ok());
@@ -131,7 +131,7 @@ TEST_F(EngineTest, noContainerOutlivesTheEngine)
     }
 }
 
-TEST_F(EngineTest, pooledContainerKeepsNothingFromThePreviousRun)
+TEST_P(EngineTest, pooledContainerKeepsNothingFromThePreviousRun)
 {
     const QByteArray marker = "llm_sandbox_daemon_marker_51c2";
     auto first = run("import os, subprocess, matplotlib.pyplot as plt\n"
@@ -157,7 +157,7 @@ TEST_F(EngineTest, pooledContainerKeepsNothingFromThePreviousRun)
     EXPECT_EQ(m_engine->warmContainers("python"), 1);
 }
 
-TEST_F(EngineTest, observersSeeStartOutputAndEnd)
+TEST_P(EngineTest, observersSeeStartOutputAndEnd)
 {
     auto result = run("print('streamed')");
     ASSERT_TRUE(result.ok());
@@ -166,7 +166,7 @@ TEST_F(EngineTest, observersSeeStartOutputAndEnd)
     EXPECT_EQ(m_recorder.streamed, "streamed\n");
 }
 
-TEST_F(EngineTest, cancellationKillsTheRun)
+TEST_P(EngineTest, cancellationKillsTheRun)
 {
     std::stop_source stop;
     std::thread canceller([&] {
@@ -180,7 +180,7 @@ TEST_F(EngineTest, cancellationKillsTheRun)
     EXPECT_LT(result->durationMs, 20000);
 }
 
-TEST_F(EngineTest, sandboxHasNoNetworkAndRunsUnprivileged)
+TEST_P(EngineTest, sandboxHasNoNetworkAndRunsUnprivileged)
 {
     auto result = run("import os, socket\n"
                       "print(os.getuid())\n"
@@ -194,7 +194,7 @@ TEST_F(EngineTest, sandboxHasNoNetworkAndRunsUnprivileged)
     EXPECT_EQ(result->stdoutData, "1000\n['lo']\nno route\n") << result->stderrData.toStdString();
 }
 
-TEST_F(EngineTest, hostEnvironmentDoesNotLeakIntoTheSandbox)
+TEST_P(EngineTest, hostEnvironmentDoesNotLeakIntoTheSandbox)
 {
     qputenv("LLM_SANDBOX_TEST_SECRET", "hunter2");
     auto result = run("import os\nprint('hunter2' in str(os.environ))\n");
@@ -203,7 +203,7 @@ TEST_F(EngineTest, hostEnvironmentDoesNotLeakIntoTheSandbox)
     EXPECT_EQ(result->stdoutData, "False\n");
 }
 
-TEST_F(EngineTest, matplotlibFigureComesBackAsAPng)
+TEST_P(EngineTest, matplotlibFigureComesBackAsAPng)
 {
     auto result = run("import matplotlib.pyplot as plt\n"
                       "plt.scatter([1, 2, 3], [3, 1, 2])\n"
@@ -226,7 +226,7 @@ TEST_F(EngineTest, matplotlibFigureComesBackAsAPng)
     EXPECT_GT(be32(20), 100u);
 }
 
-TEST_F(EngineTest, unknownLanguageIsAnError)
+TEST_P(EngineTest, unknownLanguageIsAnError)
 {
     RunRequest request;
     request.language = "cobol";
@@ -236,7 +236,7 @@ TEST_F(EngineTest, unknownLanguageIsAnError)
     EXPECT_TRUE(result.error().message.contains("python"));
 }
 
-TEST_F(EngineTest, preinstalledLibrariesNeedNoInstall)
+TEST_P(EngineTest, preinstalledLibrariesNeedNoInstall)
 {
     RunRequest request;
     request.code = "import numpy\nprint(numpy.__name__)";
@@ -245,3 +245,25 @@ TEST_F(EngineTest, preinstalledLibrariesNeedNoInstall)
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
     EXPECT_EQ(result->stdoutData, "numpy\n");
 }
+
+TEST_P(EngineTest, rootFilesystemIsReadOnlyAndScratchSpaceBelongsToTheSandboxUser)
+{
+    // The tmpfs mounts carry the sandbox user as owner and a size (Docker: uid=/gid=/size=
+    // options; Podman: its own ownership option), and the ulimits hold (Podman's defaults
+    // would exceed the host's limits).
+    auto result = run("import os, resource\n"
+                      "for path in ('/usr/x', '/sandbox/x', '/tmp/x', '/sandbox/output/x'):\n"
+                      "    try:\n"
+                      "        open(path, 'w').close()\n"
+                      "        print(path, 'writable')\n"
+                      "    except OSError:\n"
+                      "        print(path, 'read-only')\n"
+                      "print(os.stat('/sandbox').st_uid, os.statvfs('/sandbox').f_blocks * os.statvfs('/sandbox').f_frsize)\n"
+                      "print(resource.getrlimit(resource.RLIMIT_NOFILE), resource.getrlimit(resource.RLIMIT_CORE))\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "/usr/x read-only\n/sandbox/x writable\n/tmp/x writable\n/sandbox/output/x writable\n"
+                                  "1000 268435456\n(1024, 1024) (0, 0)\n")
+        << result->stderrData.toStdString();
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, EngineTest, ::testing::ValuesIn(test::backendNames()), test::backendTestName);

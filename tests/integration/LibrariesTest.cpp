@@ -215,3 +215,15 @@ TEST_F(LibrariesTest, failedInstallNamesTheLibraryAndDoesNotRunTheCode)
     EXPECT_TRUE(result.error().message.contains("nonexistent-package-xyz")) << result.error().message.toStdString();
     EXPECT_TRUE(result.error().message.contains("not run")) << result.error().message.toStdString();
 }
+
+TEST_F(LibrariesTest, cppInstallsADebianPackageAndLinksItThroughPkgConfig)
+{
+    // fmt needs -lfmt: it only links when the package's pkg-config flags were applied.
+    auto result = run("cpp",
+                      "#include <fmt/core.h>\n#include <fstream>\n#include <iostream>\n"
+                      "int main() {\n  fmt::print(\"{} + {} = {}\\n\", 20, 22, 42);\n"
+                      "  std::ifstream net(\"/sys/class/net/eth0/mtu\");\n  std::cout << (net ? \"eth0\" : \"lo only\") << \"\\n\";\n}\n",
+                      {"libfmt-dev"});
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "20 + 22 = 42\nlo only\n") << result->stderrData.toStdString();
+}

@@ -208,6 +208,25 @@ TEST_F(RunnerFilesTest, scratchDirectoriesAreEmptiedBeforeEachRun)
     EXPECT_TRUE(std::filesystem::exists(scratch)) << "the directory itself stays";
 }
 
+TEST_F(RunnerFilesTest, treeNestedDeeperThanTheDescriptorLimitIsStillRemoved)
+{
+    // With 64 descriptors, removal that held one per level would fail on this tree, and with it every later
+    // run in the same (pooled) container.
+    RunnerClient &client = startRunner({}, {"/bin/sh", "-c", "ulimit -n 64 && exec \"$@\"", "sh"});
+    std::string level100;
+    for (int i = 0; i < 100; ++i) {
+        level100 += "d/";
+    }
+    const RunOutcome first = client.run(shellRun(
+        "r1", "for i in 1 2 3 4 5; do mkdir -p " + level100 + " && cd " + level100 + " || exit 1; done; "
+              "echo secret > left.txt && mkdir locked && chmod 0 locked"));
+    ASSERT_EQ(first.done["exit_code"], 0) << first.stderrData;
+
+    const RunOutcome second = client.run(shellRun("r2", "ls -A"));
+    EXPECT_EQ(second.done["reason"], "exit") << nlohmann::json(second.errors).dump();
+    EXPECT_EQ(second.stdoutData, "output\n");
+}
+
 TEST_F(RunnerFilesTest, scratchDirectoriesMustBeAbsolute)
 {
     RunnerClient &client = startRunner();

@@ -70,7 +70,7 @@ TEST(LanguageRegistry, commandsSubstituteFileAndStem)
 {
     const Language cpp = *LanguageRegistry::instance().find("cpp");
     EXPECT_EQ(cpp.commandFor(cpp.compile, "int main() {}"),
-              QStringList({"g++", "-std=c++20", "-O2", "-o", "main", "main.cpp"}));
+              QStringList({"g++", "-std=c++20", "-O2", "-o", "main", "main.cpp", "@.llm-sandbox-cxxflags"}));
     EXPECT_EQ(cpp.commandFor(cpp.run, "int main() {}"), QStringList({"./main"}));
 }
 

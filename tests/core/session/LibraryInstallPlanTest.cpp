@@ -82,9 +82,12 @@ TEST(LibraryInstallPlan, registryMustBeAnHttpOrFileAddress)
     EXPECT_TRUE(plan.error().message.contains("--registry=evil"));
 }
 
-TEST(LibraryInstallPlan, cppLibrariesAreNotSupportedYet)
+TEST(LibraryInstallPlan, cppInstallsDebianPackagesFromTheConfiguredMirror)
 {
-    auto plan = LibraryInstallPlan::make(language("cpp"), {"libfmt-dev"}, "/sandbox", variables({}));
-    ASSERT_FALSE(plan.ok());
-    EXPECT_TRUE(plan.error().message.contains("not supported"));
+    auto plan = LibraryInstallPlan::make(language("cpp"), {"libfmt-dev"}, "/sandbox",
+                                         variables({{"LLM_SANDBOX_DEBIAN_MIRROR", "http://mirror.example/debian"}}));
+    ASSERT_TRUE(plan.ok()) << plan.error().message.toStdString();
+    EXPECT_TRUE(plan->argv.contains("http://mirror.example/debian"));
+    EXPECT_EQ(plan->argv.last(), "libfmt-dev");
+    EXPECT_FALSE(LibraryInstallPlan::make(language("cpp"), {"-o"}, "/sandbox", variables({})).ok());
 }

@@ -1,0 +1,273 @@
+#include "cli/ServeCommand.h"
+
+#include "backend/BackendFactory.h"
+#include "cli/CliContext.h"
+#include "cli/SignalCanceller.h"
+#include "mcp/CodeExecutor.h"
+#include "mcp/SandboxTools.h"
+#include "mcp/http/BearerToken.h"
+#include "mcp/http/StreamableHttpServer.h"
+#include "secrets/KeychainSecretStore.h"
+#include "session/ExecutionEngine.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QHostAddress>
+#include <memory>
+#include <stop_token>
+
+namespace sandbox::cli {
+
+namespace {
+
+using mcp::BearerToken;
+
+constexpr int kExitStartFailure = 1;
+
+struct ListenAddress
+{
+    QHostAddress address;
+    quint16 port = 0;
+};
+
+/// "127.0.0.1:8080", "[::1]:8080" or "localhost:8080"; only addresses, so no DNS answer decides where we listen.
+Result<ListenAddress> parseListenAddress(const QString &text)
+{
+    const auto invalid = [&text] {
+        return Error{QStringLiteral("--http wants HOST:PORT such as 127.0.0.1:8080, not \"%1\".").arg(text)};
+    };
+    QString host;
+    QString port;
+    if (text.startsWith(QLatin1Char('['))) {
+        const qsizetype close = text.indexOf(QLatin1String("]:"));
+        if (close < 0) {
+            return invalid();
+        }
+        host = text.mid(1, close - 1);
+        port = text.mid(close + 2);
+    } else {
+        const qsizetype colon = text.lastIndexOf(QLatin1Char(':'));
+        if (colon <= 0 || text.indexOf(QLatin1Char(':')) != colon) {
+            return invalid();
+        }
+        host = text.left(colon);
+        port = text.mid(colon + 1);
+    }
+    bool numeric = false;
+    const uint portNumber = port.toUInt(&numeric);
+    if (!numeric || portNumber > 65535) {
+        return invalid();
+    }
+    QHostAddress address;
+    if (host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0) {
+        address = QHostAddress(QHostAddress::LocalHost);
+    } else if (!address.setAddress(host)) {
+        return Error{QStringLiteral("--http wants an IP address (or localhost), not \"%1\".").arg(host)};
+    }
+    return ListenAddress{address, static_cast<quint16>(portNumber)};
+}
+
+QString keychainEntry()
+{
+    return KeychainSecretStore::kDefaultService + QLatin1Char('/') + BearerToken::kSecretKey;
+}
+
+QString noKeychainAdvice(const Error &error)
+{
+    return QStringLiteral("cannot keep the HTTP token in the system keychain: %1. Set %2 to a secret of at least %3 "
+                          "characters instead, e.g. `export %2=$(head -c 32 /dev/urandom | base64)`, and give "
+                          "clients the same value.")
+        .arg(error.message, QLatin1String(BearerToken::kEnvironmentVariable))
+        .arg(BearerToken::kMinimumLength);
+}
+
+/// `serve --show-token`: the token a client needs, on stdout.
+int showToken()
+{
+    const QByteArray fromEnvironment = qgetenv(BearerToken::kEnvironmentVariable);
+    if (!fromEnvironment.isEmpty()) {
+        out() << fromEnvironment << Qt::endl;
+        return 0;
+    }
+    // QtKeychain answers through the event loop: the future's continuation ends it (no server runs here).
+    KeychainSecretStore store;
+    QMetaObject::invokeMethod(
+        qApp,
+        [&store] {
+            store.get(BearerToken::kSecretKey).then(qApp, [](const Result<std::optional<QByteArray>> &stored) {
+                if (!stored) {
+                    printError(noKeychainAdvice(stored.error()));
+                    QCoreApplication::exit(kExitStartFailure);
+                } else if (!stored->has_value()) {
+                    printError(QStringLiteral("no token yet: `llm-sandbox serve --http 127.0.0.1:PORT` creates one."));
+                    QCoreApplication::exit(kExitStartFailure);
+                } else {
+                    out() << **stored << Qt::endl;
+                    QCoreApplication::exit(0);
+                }
+            });
+        },
+        Qt::QueuedConnection);
+    return QCoreApplication::exec();
+}
+
+} // namespace
+
+int serveCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Serve the Model Context Protocol over Streamable HTTP at http://HOST:PORT/mcp."));
+    parser.addHelpOption();
+    const QCommandLineOption httpOption(
+        QStringLiteral("http"),
+        QStringLiteral("Listen on HOST:PORT (an IP address or localhost; port 0 picks a free one)."),
+        QStringLiteral("HOST:PORT"));
+    const QCommandLineOption backendOption(QStringLiteral("backend"),
+                                           QStringLiteral("docker, podman or kubernetes (default: $BACKEND, then "
+                                                          "docker)."),
+                                           QStringLiteral("NAME"));
+    const QCommandLineOption allowRemoteOption(
+        QStringLiteral("allow-remote"),
+        QStringLiteral("Allow a non-loopback HOST: anyone who reaches it with the token can run code."));
+    const QCommandLineOption allowOriginOption(
+        QStringLiteral("allow-origin"),
+        QStringLiteral("Also accept requests from web pages of ORIGIN (scheme://host:port); repeatable."),
+        QStringLiteral("ORIGIN"));
+    const QCommandLineOption showTokenOption(QStringLiteral("show-token"),
+                                             QStringLiteral("Print the token clients must send, and exit."));
+    const QCommandLineOption newTokenOption(
+        QStringLiteral("new-token"),
+        QStringLiteral("Replace the token in the keychain with a new one before serving (old clients get 401)."));
+    parser.addOptions(
+        {httpOption, backendOption, allowRemoteOption, allowOriginOption, showTokenOption, newTokenOption});
+    if (!parser.parse(arguments)) {
+        printError(parser.errorText());
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out() << parser.helpText();
+        return 0;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        printError(QStringLiteral("serve takes no arguments besides its options; see `llm-sandbox serve --help`."));
+        return ExitUsage;
+    }
+    if (parser.isSet(showTokenOption)) {
+        return showToken();
+    }
+    if (!parser.isSet(httpOption)) {
+        printError(QStringLiteral("serve needs --http HOST:PORT, e.g. --http 127.0.0.1:8080."));
+        return ExitUsage;
+    }
+    const Result<ListenAddress> listen = parseListenAddress(parser.value(httpOption));
+    if (!listen) {
+        printError(listen.error().message);
+        return ExitUsage;
+    }
+    const bool loopback = listen->address.isLoopback();
+    if (!loopback && !parser.isSet(allowRemoteOption)) {
+        printError(QStringLiteral("%1 is not a loopback address: anyone who can reach it could run code in the "
+                                  "sandbox. Pass --allow-remote if that is what you want.")
+                       .arg(listen->address.toString()));
+        return ExitUsage;
+    }
+    if (!loopback) {
+        printError(QStringLiteral("warning: serving on %1 without TLS; the token travels in clear text. Prefer "
+                                  "127.0.0.1 behind an HTTPS reverse proxy.")
+                       .arg(listen->address.toString()));
+    }
+
+    // Before any other thread exists: the signals are then blocked everywhere and taken by the canceller's thread.
+    SignalCanceller canceller;
+
+    auto settings = SandboxSettings::fromEnvironment();
+    if (!settings) {
+        printError(settings.error().message);
+        return ExitUsage;
+    }
+    std::unique_ptr<ExecutionEngine> engine;
+    if (auto backend = BackendFactory::create(parser.value(backendOption)); backend) {
+        engine = std::make_unique<ExecutionEngine>(*backend, *settings);
+    } else {
+        // Still serve, as --mcp does: the language tools work, and execute_code explains what is wrong.
+        printError(backend.error().message);
+    }
+
+    mcp::HttpServerOptions options;
+    options.address = listen->address;
+    options.port = listen->port;
+    options.allowRemote = !loopback;
+    options.allowedOrigins = parser.values(allowOriginOption);
+    ExecutionEngine *const enginePointer = engine.get();
+    const mcp::StreamableHttpServer::DispatcherFactory factory = [enginePointer](mcp::McpDispatcher::MessageSink sink) {
+        return std::make_unique<mcp::McpDispatcher>(
+            mcp::SandboxTools::tools(mcp::CodeExecutor::forEngine(enginePointer)), mcp::SandboxTools::resources(),
+            std::move(sink));
+    };
+
+    // The token comes first, then the server starts; all of it inside the event loop (QtKeychain answers there, and
+    // exit() only works once exec() runs), so no request is ever handled inside a nested loop.
+    KeychainSecretStore store;
+    const QByteArray fromEnvironment = qgetenv(BearerToken::kEnvironmentVariable);
+    const bool newToken = parser.isSet(newTokenOption) && fromEnvironment.isEmpty();
+    std::unique_ptr<mcp::StreamableHttpServer> server;
+    const auto start = [&] {
+        QFuture<Result<void>> replaced = newToken ? store.set(BearerToken::kSecretKey, BearerToken::generate())
+                                                  : QtFuture::makeReadyFuture(Result<void>());
+        replaced
+            .then(qApp,
+                  [&store, fromEnvironment](const Result<void> &done) {
+                      return done ? BearerToken::load(store, fromEnvironment)
+                                  : QtFuture::makeReadyFuture(Result<BearerToken::Loaded>(done.error()));
+                  })
+            .unwrap()
+            .then(qApp, [&server, &options, &factory](const Result<BearerToken::Loaded> &loaded) {
+                if (!loaded) {
+                    printError(qEnvironmentVariableIsEmpty(BearerToken::kEnvironmentVariable)
+                                   ? noKeychainAdvice(loaded.error())
+                                   : loaded.error().message);
+                    QCoreApplication::exit(kExitStartFailure);
+                    return;
+                }
+                switch (loaded->source) {
+                case BearerToken::Source::Environment:
+                    printError(QStringLiteral("token: from %1.").arg(QLatin1String(BearerToken::kEnvironmentVariable)));
+                    break;
+                case BearerToken::Source::SecretStore:
+                    printError(QStringLiteral("token: in the system keychain under %1; show it with `llm-sandbox serve "
+                                              "--show-token`.")
+                                   .arg(keychainEntry()));
+                    break;
+                case BearerToken::Source::Created:
+                    printError(QStringLiteral("token: created and stored in the system keychain under %1; show it with "
+                                              "`llm-sandbox serve --show-token`.")
+                                   .arg(keychainEntry()));
+                    break;
+                }
+                server = std::make_unique<mcp::StreamableHttpServer>(factory, loaded->token, options);
+                const Result<quint16> port = server->start();
+                if (!port) {
+                    printError(port.error().message);
+                    QCoreApplication::exit(kExitStartFailure);
+                    return;
+                }
+                // Tests and scripts read the port from this line when they asked for port 0.
+                printError(QStringLiteral("serving MCP over Streamable HTTP at %1").arg(server->url().toString()));
+            });
+    };
+    QMetaObject::invokeMethod(qApp, start, Qt::QueuedConnection);
+
+    std::stop_callback onSignal(canceller.token(), [] {
+        QMetaObject::invokeMethod(
+            qApp, [] { QCoreApplication::exit(0); }, Qt::QueuedConnection);
+    });
+    const int status = QCoreApplication::exec();
+    if (server) {
+        printError(QStringLiteral("stopping: cancelling running calls."));
+    }
+    server.reset(); // cancels running calls and waits for their containers to be removed
+    return status;
+}
+
+} // namespace sandbox::cli

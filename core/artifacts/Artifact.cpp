@@ -1,0 +1,21 @@
+#include "artifacts/Artifact.h"
+
+#include "artifacts/MimeTypes.h"
+#include "artifacts/RasterImageSize.h"
+
+namespace sandbox {
+
+Artifact Artifact::fromFile(QString name, QByteArray data)
+{
+    Artifact artifact;
+    artifact.mimeType = mimeTypeForContent(name, data);
+    if (const auto size = rasterImageSize(data)) {
+        artifact.width = size->width();
+        artifact.height = size->height();
+    }
+    artifact.name = std::move(name);
+    artifact.data = std::move(data);
+    return artifact;
+}
+
+} // namespace sandbox

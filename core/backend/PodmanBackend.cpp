@@ -1,0 +1,163 @@
+#include "backend/PodmanBackend.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QUrl>
+
+#include <unistd.h>
+
+namespace sandbox {
+
+namespace {
+
+// Podman's own API; every Podman 4 and 5 service accepts this version.
+const QString kLibpodPrefix = QStringLiteral("/v4.0.0/libpod");
+
+QString encode(const QString &value)
+{
+    return QString::fromUtf8(QUrl::toPercentEncoding(value));
+}
+
+HttpEndpoint withPodmanHints(HttpEndpoint endpoint)
+{
+    endpoint.engineName = QStringLiteral("Podman's API service");
+    endpoint.hostVariable = QStringLiteral("CONTAINER_HOST");
+    const QString runtimeDir = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    const bool userSocket = !runtimeDir.isEmpty() && endpoint.unixSocket.startsWith(runtimeDir + QLatin1Char('/'));
+    const QString systemd = userSocket ? QStringLiteral("systemctl --user start podman.socket")
+                                       : QStringLiteral("systemctl start podman.socket");
+    endpoint.startAdvice = QStringLiteral("start the service with `podman system service --time=0 %1 &` or `%2`")
+                               .arg(endpoint.displayName, systemd);
+    return endpoint;
+}
+
+} // namespace
+
+PodmanBackend::PodmanBackend(HttpEndpoint endpoint)
+    : DockerBackend(withPodmanHints(std::move(endpoint)), QStringLiteral("podman"))
+{
+}
+
+Result<HttpEndpoint> PodmanBackend::endpointFromEnvironment()
+{
+    // Not DOCKER_HOST: that names the Docker engine, and both engines are used side by side
+    // (doctor reports both; images are copied from one into the other).
+    QString host = qEnvironmentVariable("CONTAINER_HOST");
+    if (host.isEmpty()) {
+        const QString runtimeDir = qEnvironmentVariable("XDG_RUNTIME_DIR");
+        host = (::geteuid() == 0 || runtimeDir.isEmpty())
+                   ? QStringLiteral("unix:///run/podman/podman.sock")
+                   : QStringLiteral("unix://%1/podman/podman.sock").arg(runtimeDir);
+    }
+    // Podman's service has no TLS of its own (remote access goes over ssh, which is not supported here).
+    return HttpEndpoint::parse(host, false, {});
+}
+
+Result<BackendInfo> PodmanBackend::probe()
+{
+    auto info = versionInfo();
+    if (!info) {
+        return info;
+    }
+    // Only Podman has the libpod API: this also catches DOCKER_HOST pointing at a Docker engine.
+    auto reply = callUnversioned({.method = "GET", .path = kLibpodPrefix + QStringLiteral("/info"),
+                                  .timeout = std::chrono::seconds(30)});
+    if (!reply) {
+        return reply.error();
+    }
+    if (reply->status == 404) {
+        return Error{QStringLiteral("The engine at %1 is not Podman (it has no libpod API); point CONTAINER_HOST at "
+                                    "Podman's socket, or use --backend docker.")
+                         .arg(endpoint().displayName)};
+    }
+    if (!reply->isSuccess()) {
+        return engineError(*reply, QStringLiteral("Asking Podman for its details"));
+    }
+    const QJsonObject podman = QJsonDocument::fromJson(reply->body).object();
+    const QJsonObject host = podman.value(QStringLiteral("host")).toObject();
+    info->rootless = host.value(QStringLiteral("security")).toObject().value(QStringLiteral("rootless")).toBool();
+    const QString version = podman.value(QStringLiteral("version")).toObject().value(QStringLiteral("Version")).toString();
+    if (!version.isEmpty()) {
+        info->version = version;
+    }
+    return info;
+}
+
+Result<void> PodmanBackend::importImage(const QString &tarPath, const QString &reference,
+                                        const QHash<QString, QString> &labels, const ProgressCallback &progress)
+{
+    // The compatible /images/create?fromSrc=- of Podman 4 ignores the tag (it imports as
+    // :latest); libpod's import takes the full reference.
+    QFile tar(tarPath);
+    if (!tar.open(QIODevice::ReadOnly)) {
+        return Error{QStringLiteral("Could not open %1: %2").arg(tarPath, tar.errorString())};
+    }
+    QString path = kLibpodPrefix + QStringLiteral("/images/import?reference=") + encode(reference);
+    for (auto it = labels.begin(); it != labels.end(); ++it) {
+        path += QStringLiteral("&changes=") + encode(QStringLiteral("LABEL %1=%2").arg(it.key(), it.value()));
+    }
+    auto reply = callUnversioned({.method = "POST",
+                                  .path = path,
+                                  .bodyDevice = &tar,
+                                  .contentType = "application/x-tar",
+                                  .timeout = std::chrono::milliseconds(0)});
+    if (!reply) {
+        return reply.error();
+    }
+    if (!reply->isSuccess()) {
+        return engineError(*reply, QStringLiteral("Importing image %1").arg(reference));
+    }
+    if (progress) {
+        progress(QJsonDocument::fromJson(reply->body).object().value(QStringLiteral("Id")).toString());
+    }
+    return {};
+}
+
+Result<QHash<QString, QString>> PodmanBackend::tmpfsMounts(const ContainerSpec &spec) const
+{
+    // Podman refuses the uid=/gid= tmpfs options; its own "U" gives the mount to the
+    // container's user instead, which is the owner the engine asks for.
+    const QString userId = spec.user.section(QLatin1Char(':'), 0, 0);
+    const QString groupId = spec.user.section(QLatin1Char(':'), 1, 1);
+    QHash<QString, QString> mounts;
+    for (auto it = spec.tmpfs.begin(); it != spec.tmpfs.end(); ++it) {
+        QStringList options;
+        bool chown = false;
+        for (const QString &option : it.value().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const QString key = option.section(QLatin1Char('='), 0, 0);
+            const QString value = option.section(QLatin1Char('='), 1);
+            if (key != QLatin1String("uid") && key != QLatin1String("gid")) {
+                options << option;
+                continue;
+            }
+            const QString wanted = key == QLatin1String("uid") || groupId.isEmpty() ? userId : groupId;
+            if (value != wanted) {
+                return Error{QStringLiteral("Podman can give the tmpfs at %1 only to the container's user (%2), not "
+                                            "to %3 %4.")
+                                 .arg(it.key(), spec.user.isEmpty() ? QStringLiteral("root") : spec.user, key, value)};
+            }
+            chown = true;
+        }
+        if (chown) {
+            options << QStringLiteral("U");
+        }
+        mounts.insert(it.key(), options.join(QLatin1Char(',')));
+    }
+    return mounts;
+}
+
+QString PodmanBackend::productReference(const QString &engineReference) const
+{
+    // Podman lists fully qualified names: images it loaded or imported under localhost/,
+    // images it built under docker.io/.
+    for (const QLatin1String prefix :
+         {QLatin1String("localhost/"), QLatin1String("docker.io/library/"), QLatin1String("docker.io/")}) {
+        if (engineReference.startsWith(prefix)) {
+            return engineReference.mid(prefix.size());
+        }
+    }
+    return engineReference;
+}
+
+} // namespace sandbox

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "backend/DockerBackend.h"
+
+namespace sandbox {
+
+/// Podman through its API service (`podman system service`), never the podman CLI. The service
+/// speaks the Docker API, so everything is DockerBackend's except what Podman does differently,
+/// all of it here: importing a root filesystem (the compatible endpoint ignores the tag), tmpfs
+/// ownership (no uid=/gid= options), the names it lists images under, what `probe` reports
+/// (rootless mode), and how to start the service when it does not answer.
+class PodmanBackend final : public DockerBackend
+{
+public:
+    /// `endpoint`: Podman's API service; messages about reaching it name the socket and the
+    /// command that starts the service.
+    explicit PodmanBackend(HttpEndpoint endpoint);
+
+    /// CONTAINER_HOST (as podman-remote reads it), else the default socket:
+    /// unix:///run/podman/podman.sock for root, unix://$XDG_RUNTIME_DIR/podman/podman.sock for a
+    /// user (rootless).
+    static Result<HttpEndpoint> endpointFromEnvironment();
+
+    Result<BackendInfo> probe() override;
+    Result<void> importImage(const QString &tarPath, const QString &reference, const QHash<QString, QString> &labels,
+                             const ProgressCallback &progress) override;
+
+protected:
+    Result<QHash<QString, QString>> tmpfsMounts(const ContainerSpec &spec) const override;
+    QString productReference(const QString &engineReference) const override;
+};
+
+} // namespace sandbox

@@ -1,0 +1,69 @@
+#pragma once
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <optional>
+
+namespace sandbox::mcp {
+
+struct HttpLimits
+{
+    /// Request line and headers together.
+    qint64 maxHeaderBytes = 64 * 1024;
+    qint64 maxBodyBytes = 64LL * 1024 * 1024;
+};
+
+/// Follows the bytes a client sends on one connection and finds where each request ends, checking the request line
+/// and headers strictly before Qt's HTTP parser sees them.
+///
+/// Qt HttpServer 6.4 has no size limits (it buffers any body whole) and answers a request it cannot parse by
+/// closing the connection without a status; this class supplies both. It only frames: the request itself is still
+/// parsed by QAbstractHttpServer. Accepted: HTTP/1.1, origin-form targets, the methods Qt knows, one Host, bodies
+/// with Content-Length (chunked uploads are refused with 411; MCP clients send a length).
+class HttpRequestFramer final
+{
+public:
+    struct Rejection
+    {
+        int status = 400;
+        QByteArray message;
+    };
+    struct Progress
+    {
+        /// Set once the stream cannot be served; the connection must be answered with it and closed.
+        std::optional<Rejection> rejection;
+        /// Requests whose last byte arrived in this chunk.
+        int completed = 0;
+        /// A request announced `Expect: 100-continue`: the client waits for an interim response before its body.
+        bool continueExpected = false;
+    };
+
+    explicit HttpRequestFramer(HttpLimits limits = {});
+
+    Progress feed(QByteArrayView bytes);
+    /// Some bytes of a request have arrived, but not all of it.
+    bool midRequest() const { return m_state == State::Body || !m_head.isEmpty(); }
+
+private:
+    enum class State
+    {
+        Head,
+        Body,
+        Failed,
+    };
+    struct Head
+    {
+        qint64 contentLength = 0;
+        bool expectContinue = false;
+    };
+
+    std::optional<Rejection> parseHead(QByteArrayView head, Head &parsed) const;
+    Progress fail(Progress progress, int status, const char *message);
+
+    const HttpLimits m_limits;
+    State m_state = State::Head;
+    QByteArray m_head;
+    qint64 m_bodyRemaining = 0;
+};
+
+} // namespace sandbox::mcp

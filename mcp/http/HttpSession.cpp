@@ -1,0 +1,76 @@
+#include "mcp/http/HttpSession.h"
+
+#include "mcp/JsonRpc.h"
+
+namespace sandbox::mcp {
+
+HttpSession::HttpSession(QString id, std::unique_ptr<McpDispatcher> dispatcher)
+    : m_id(std::move(id)), m_dispatcher(std::move(dispatcher))
+{
+    m_lastUse.start();
+}
+
+bool HttpSession::busy() const
+{
+    if (m_exchanges > 0 || (m_dispatcher && m_dispatcher->runningCalls() > 0) || getStream()) {
+        return true;
+    }
+    for (const QPointer<SseStream> &stream : m_requestStreams) {
+        if (stream && stream->isOpen()) {
+            return true;
+        }
+    }
+    return false;
+}
+
+SseStream *HttpSession::getStream() const
+{
+    return m_getStream && m_getStream->isOpen() ? m_getStream.data() : nullptr;
+}
+
+void HttpSession::addRequestStream(SseStream *stream, const QStringList &progressKeys)
+{
+    prune();
+    m_requestStreams.append(stream);
+    for (const QString &key : progressKeys) {
+        m_progressStreams.insert(key, stream);
+    }
+}
+
+SseStream *HttpSession::streamFor(const QJsonObject &message)
+{
+    prune();
+    if (message.value(QStringLiteral("method")) == QLatin1String("notifications/progress")) {
+        const QJsonValue token =
+            message.value(QStringLiteral("params")).toObject().value(QStringLiteral("progressToken"));
+        if (SseStream *stream = m_progressStreams.value(jsonrpc::idKey(token))) {
+            return stream;
+        }
+    }
+    if (SseStream *stream = getStream()) {
+        return stream;
+    }
+    return m_requestStreams.isEmpty() ? nullptr : m_requestStreams.last().data();
+}
+
+QList<SseStream *> HttpSession::openStreams()
+{
+    prune();
+    QList<SseStream *> streams;
+    if (SseStream *stream = getStream()) {
+        streams.append(stream);
+    }
+    for (const QPointer<SseStream> &stream : std::as_const(m_requestStreams)) {
+        streams.append(stream.data());
+    }
+    return streams;
+}
+
+void HttpSession::prune()
+{
+    m_requestStreams.removeIf([](const QPointer<SseStream> &stream) { return !stream || !stream->isOpen(); });
+    m_progressStreams.removeIf(
+        [](QHash<QString, QPointer<SseStream>>::iterator entry) { return !entry.value() || !entry.value()->isOpen(); });
+}
+
+} // namespace sandbox::mcp

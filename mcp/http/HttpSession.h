@@ -1,0 +1,62 @@
+#pragma once
+
+#include "mcp/McpDispatcher.h"
+#include "mcp/http/SseStream.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QPointer>
+#include <QString>
+#include <QStringList>
+#include <chrono>
+#include <memory>
+
+namespace sandbox::mcp {
+
+/// One MCP session of the HTTP transport (one Mcp-Session-Id): its own dispatcher, so protocol version, log level
+/// and running calls are per client, and the event streams its messages can travel on. Lives on the server's thread.
+class HttpSession final
+{
+public:
+    HttpSession(QString id, std::unique_ptr<McpDispatcher> dispatcher);
+
+    HttpSession(const HttpSession &) = delete;
+    HttpSession &operator=(const HttpSession &) = delete;
+
+    const QString &id() const { return m_id; }
+    /// Null once the session was closed.
+    McpDispatcher *dispatcher() const { return m_dispatcher.get(); }
+    std::unique_ptr<McpDispatcher> takeDispatcher() { return std::move(m_dispatcher); }
+
+    void touch() { m_lastUse.restart(); }
+    std::chrono::milliseconds idleFor() const { return std::chrono::milliseconds(m_lastUse.elapsed()); }
+    /// A request is waiting for its answer, a stream is open or a call is running: not to be expired.
+    bool busy() const;
+    void beginExchange() { ++m_exchanges; }
+    void endExchange() { --m_exchanges; }
+
+    SseStream *getStream() const;
+    void setGetStream(SseStream *stream) { m_getStream = stream; }
+    /// A POST answered as a stream; the progress notifications of its requests (`progressKeys`, jsonrpc::idKey of
+    /// each progressToken) go there.
+    void addRequestStream(SseStream *stream, const QStringList &progressKeys);
+    /// Where a message the server sends on its own goes: the stream of the request whose progress it reports, else
+    /// the GET stream, else the newest request stream. Null: no stream is open, the message is dropped.
+    SseStream *streamFor(const QJsonObject &message);
+    QList<SseStream *> openStreams();
+
+private:
+    void prune();
+
+    const QString m_id;
+    std::unique_ptr<McpDispatcher> m_dispatcher;
+    QElapsedTimer m_lastUse;
+    int m_exchanges = 0;
+    QPointer<SseStream> m_getStream;
+    QList<QPointer<SseStream>> m_requestStreams;
+    QHash<QString, QPointer<SseStream>> m_progressStreams;
+};
+
+} // namespace sandbox::mcp

@@ -1,0 +1,562 @@
+#include "mcp/http/StreamableHttpServer.h"
+
+#include "mcp/JsonRpc.h"
+#include "mcp/ProtocolVersion.h"
+#include "mcp/http/BearerToken.h"
+#include "mcp/http/GuardedTcpServer.h"
+#include "mcp/http/HttpErrorResponse.h"
+#include "mcp/http/HttpLogging.h"
+#include "mcp/http/HttpSession.h"
+
+#include <QHttpServerRequest>
+#include <QHttpServerResponder>
+#include <QJsonArray>
+#include <QRandomGenerator>
+#include <QTcpSocket>
+#include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
+#include <optional>
+
+namespace sandbox::mcp {
+
+struct StreamableHttpServer::Exchange
+{
+    QPointer<QTcpSocket> socket;
+    /// Taken by an event stream; absent once answered.
+    std::optional<QHttpServerResponder> responder;
+    bool closeConnection = false;
+};
+
+namespace {
+
+struct Accepts
+{
+    bool json = false;
+    bool eventStream = false;
+};
+
+/// The media types of an Accept header we can answer with; a missing header accepts everything.
+Accepts parseAccept(const QByteArray &header)
+{
+    if (header.trimmed().isEmpty()) {
+        return {true, true};
+    }
+    Accepts accepts;
+    for (const QByteArray &item : header.split(',')) {
+        const QList<QByteArray> parts = item.split(';');
+        const QByteArray type = parts.first().trimmed().toLower();
+        const bool refused = std::any_of(parts.begin() + 1, parts.end(), [](const QByteArray &parameter) {
+            const QByteArray compact = parameter.trimmed().toLower().replace(' ', "");
+            return compact == "q=0" || (compact.startsWith("q=0.") && compact.mid(4).count('0') == compact.size() - 4);
+        });
+        if (refused) {
+            continue;
+        }
+        accepts.json = accepts.json || type == "application/json" || type == "application/*" || type == "*/*";
+        accepts.eventStream = accepts.eventStream || type == "text/event-stream" || type == "text/*" || type == "*/*";
+    }
+    return accepts;
+}
+
+bool isJsonContentType(const QByteArray &header)
+{
+    return header.split(';').first().trimmed().toLower() == "application/json";
+}
+
+bool hasToken(const QByteArray &commaList, QByteArrayView token)
+{
+    const QList<QByteArray> items = commaList.split(',');
+    return std::any_of(items.begin(), items.end(), [token](const QByteArray &item) {
+        return item.trimmed().compare(token, Qt::CaseInsensitive) == 0;
+    });
+}
+
+/// A header that may be present but empty, told apart from one that is absent.
+std::optional<QByteArray> header(const QHttpServerRequest &request, QByteArrayView name)
+{
+    for (const auto &[key, value] : request.headers()) {
+        if (key.compare(name, Qt::CaseInsensitive) == 0) {
+            return value;
+        }
+    }
+    return std::nullopt;
+}
+
+QString newSessionId()
+{
+    std::array<quint32, 4> words; // 128 bits from the system CSPRNG: not guessable
+    QRandomGenerator::system()->fillRange(words.data(), words.size());
+    return QString::fromLatin1(QByteArray(reinterpret_cast<const char *>(words.data()), sizeof words).toHex());
+}
+
+QString methodName(QHttpServerRequest::Method method)
+{
+    switch (method) {
+    case QHttpServerRequest::Method::Get:
+        return QStringLiteral("GET");
+    case QHttpServerRequest::Method::Post:
+        return QStringLiteral("POST");
+    case QHttpServerRequest::Method::Delete:
+        return QStringLiteral("DELETE");
+    default:
+        return QStringLiteral("other");
+    }
+}
+
+} // namespace
+
+StreamableHttpServer::StreamableHttpServer(DispatcherFactory factory, QByteArray token, HttpServerOptions options,
+                                           QObject *parent)
+    : QAbstractHttpServer(parent), m_factory(std::move(factory)), m_token(std::move(token)),
+      m_options(std::move(options)), m_originPolicy(m_options.allowedOrigins, !m_options.allowRemote)
+{
+    connect(&m_expiryTimer, &QTimer::timeout, this, &StreamableHttpServer::expireIdleSessions);
+}
+
+StreamableHttpServer::~StreamableHttpServer()
+{
+    m_expiryTimer.stop();
+    // Everything starts stopping at once; then each dispatcher waits for its own calls.
+    for (const std::shared_ptr<HttpSession> &session : std::as_const(m_sessions)) {
+        for (SseStream *stream : session->openStreams()) {
+            stream->finish();
+        }
+        if (session->dispatcher()) {
+            session->dispatcher()->cancelAll();
+        }
+    }
+    for (const std::shared_ptr<HttpSession> &session : std::as_const(m_sessions)) {
+        session->takeDispatcher().reset();
+    }
+    m_sessions.clear();
+    for (QFuture<void> &retiring : m_retiring) {
+        retiring.waitForFinished();
+    }
+}
+
+Result<quint16> StreamableHttpServer::start()
+{
+    if (m_tcpServer) {
+        return m_tcpServer->serverPort();
+    }
+    if (!m_options.allowRemote && !m_options.address.isLoopback()) {
+        return Error{QStringLiteral("%1 is not a loopback address; listening there needs --allow-remote.")
+                         .arg(m_options.address.toString())};
+    }
+    auto *tcpServer = new GuardedTcpServer(m_options.limits, m_options.timeouts, m_options.maxConnections, this);
+    if (!tcpServer->listen(m_options.address, m_options.port)) {
+        const QString reason = tcpServer->errorString();
+        delete tcpServer;
+        return Error{QStringLiteral("cannot listen on %1 port %2: %3.")
+                         .arg(m_options.address.toString())
+                         .arg(m_options.port)
+                         .arg(reason)};
+    }
+    bind(tcpServer);
+    m_tcpServer = tcpServer;
+    m_expiryTimer.start(std::min<std::chrono::milliseconds>(m_options.sessionIdleTimeout, std::chrono::minutes(1)));
+    qCDebug(lcMcpHttp).noquote() << "MCP over Streamable HTTP at" << url().toString();
+    return m_tcpServer->serverPort();
+}
+
+quint16 StreamableHttpServer::port() const
+{
+    return m_tcpServer ? m_tcpServer->serverPort() : 0;
+}
+
+QUrl StreamableHttpServer::url() const
+{
+    QUrl url;
+    url.setScheme(QStringLiteral("http"));
+    url.setHost(m_options.address.toString());
+    url.setPort(port());
+    url.setPath(kEndpoint);
+    return url;
+}
+
+bool StreamableHttpServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    HttpConnectionGuard *guard = HttpConnectionGuard::of(socket);
+    if (!guard) {
+        qCWarning(lcMcpHttp) << "a connection without a guard; closing it";
+        socket->abort();
+        return true;
+    }
+    if (guard->responding()) {
+        // Answers must go out in request order; a client that pipelines gets its connection closed instead.
+        qCWarning(lcMcpHttp) << "a pipelined request from" << socket->peerAddress().toString() << "; closing";
+        socket->abort();
+        return true;
+    }
+    guard->beginResponse();
+    auto exchange = std::make_shared<Exchange>();
+    exchange->socket = socket;
+    exchange->responder.emplace(makeResponder(request, socket));
+    exchange->closeConnection = hasToken(request.value("connection"), "close");
+    qCDebug(lcMcpHttp).noquote() << methodName(request.method()) << request.url().path() << "from"
+                                 << socket->peerAddress().toString();
+
+    if (!m_originPolicy.allowsHost(request.value("host"))) {
+        respondError(
+            exchange, 403,
+            QStringLiteral("Forbidden: the Host header must name this machine by a loopback name or address."));
+        return true;
+    }
+    const std::optional<QByteArray> origin = header(request, "origin");
+    if (origin && !m_originPolicy.allowsOrigin(*origin)) {
+        respondError(exchange, 403, QStringLiteral("Forbidden: requests from web pages of other origins are refused."));
+        return true;
+    }
+    if (request.url().path() != kEndpoint) {
+        respondError(exchange, 404, QStringLiteral("Not Found: the MCP endpoint is %1.").arg(kEndpoint));
+        return true;
+    }
+    if (!BearerToken::matches(BearerToken::fromAuthorizationHeader(request.value("authorization")), m_token)) {
+        qCInfo(lcMcpHttp) << "refused a request without a valid token from" << socket->peerAddress().toString();
+        respondError(exchange, 401,
+                     QStringLiteral("Unauthorized: send the server's token as \"Authorization: Bearer <token>\" "
+                                    "(`llm-sandbox serve --show-token` prints it)."),
+                     {{"WWW-Authenticate", "Bearer realm=\"llm-sandbox\""}});
+        return true;
+    }
+    const QByteArray version = request.value("mcp-protocol-version").trimmed();
+    if (!version.isEmpty() && !ProtocolVersion::supported().contains(QString::fromLatin1(version))) {
+        respondError(exchange, 400,
+                     QStringLiteral("Bad Request: unsupported MCP-Protocol-Version %1; supported: %2.")
+                         .arg(QString::fromLatin1(version), ProtocolVersion::supported().join(QStringLiteral(", "))));
+        return true;
+    }
+
+    switch (request.method()) {
+    case QHttpServerRequest::Method::Post:
+        handlePost(exchange, request);
+        break;
+    case QHttpServerRequest::Method::Get:
+        handleGet(exchange, request);
+        break;
+    case QHttpServerRequest::Method::Delete:
+        handleDelete(exchange, request);
+        break;
+    default:
+        respondError(exchange, 405, QStringLiteral("Method Not Allowed: use POST, GET or DELETE."),
+                     {{"Allow", "GET, POST, DELETE"}});
+        break;
+    }
+    return true;
+}
+
+void StreamableHttpServer::missingHandler(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    // handleRequest() answers everything; this is only here because QAbstractHttpServer requires it.
+    QHttpServerResponder responder = makeResponder(request, socket);
+    responder.write(HttpErrorResponse::body(QStringLiteral("Not Found.")), "application/json",
+                    QHttpServerResponder::StatusCode::NotFound);
+}
+
+void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request)
+{
+    if (!isJsonContentType(request.value("content-type"))) {
+        respondError(exchange, 415, QStringLiteral("Unsupported Media Type: the body must be application/json."));
+        return;
+    }
+    const Accepts accepts = parseAccept(request.value("accept"));
+    if (!accepts.json && !accepts.eventStream) {
+        respondError(exchange, 406,
+                     QStringLiteral("Not Acceptable: the client must accept application/json or text/event-stream."));
+        return;
+    }
+    const QByteArray body = request.body();
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
+    if (parseError.error != QJsonParseError::NoError || document.isNull()) {
+        respondError(exchange, 400, QStringLiteral("Parse error: the body is not a JSON object or array."));
+        return;
+    }
+
+    // What the body holds decides the shape of the answer; the dispatcher still judges each message itself.
+    const QJsonArray messages = document.isArray() ? document.array() : QJsonArray{document.object()};
+    bool hasRequest = false;
+    bool initialize = false;
+    QStringList progressKeys;
+    for (const QJsonValue &value : messages) {
+        const QJsonObject message = value.toObject();
+        if (!message.value(QStringLiteral("method")).isString() || !message.contains(QStringLiteral("id"))) {
+            continue;
+        }
+        hasRequest = true;
+        initialize = initialize || message.value(QStringLiteral("method")) == QLatin1String("initialize");
+        const QJsonValue token = message.value(QStringLiteral("params"))
+                                     .toObject()
+                                     .value(QStringLiteral("_meta"))
+                                     .toObject()
+                                     .value(QStringLiteral("progressToken"));
+        if (token.isString() || token.isDouble()) {
+            progressKeys.append(jsonrpc::idKey(token));
+        }
+    }
+    if (initialize && document.isArray()) {
+        respondError(exchange, 400, QStringLiteral("Bad Request: initialize must be sent on its own, not in a batch."),
+                     {});
+        return;
+    }
+
+    std::shared_ptr<HttpSession> session;
+    if (initialize) {
+        if (header(request, "mcp-session-id")) {
+            respondError(exchange, 400,
+                         QStringLiteral("Bad Request: initialize starts a new session; send it without "
+                                        "Mcp-Session-Id."));
+            return;
+        }
+        session = createSession();
+        if (!session) {
+            respondError(exchange, 503,
+                         QStringLiteral("Service Unavailable: %1 MCP sessions are open; end one with DELETE %2 or "
+                                        "wait for idle ones to expire.")
+                             .arg(m_options.maxSessions)
+                             .arg(kEndpoint));
+            return;
+        }
+    } else {
+        session = requireSession(exchange, request);
+        if (!session) {
+            return;
+        }
+    }
+    session->touch();
+    session->beginExchange();
+    const QFuture<QJsonDocument> reply = session->dispatcher()->handle(body);
+
+    if (!hasRequest) {
+        // Notifications and responses: accepted at once; something the dispatcher objects to is a 400.
+        whenReady(reply, [this, exchange, session](const QJsonDocument &answer) {
+            session->endExchange();
+            if (answer.isNull()) {
+                respond(exchange, 202, {});
+            } else {
+                respond(exchange, 400, answer.toJson(QJsonDocument::Compact), {{"Content-Type", "application/json"}});
+            }
+        });
+        return;
+    }
+
+    const Headers sessionHeader{{"Mcp-Session-Id", session->id().toLatin1()}};
+    if (accepts.eventStream && (!accepts.json || (!initialize && !progressKeys.isEmpty()))) {
+        SseStream *stream = openStream(exchange, initialize ? sessionHeader : Headers{});
+        if (!stream) {
+            session->endExchange();
+            return;
+        }
+        session->addRequestStream(stream, progressKeys);
+        whenReady(reply, [session, stream = QPointer<SseStream>(stream)](const QJsonDocument &answer) {
+            session->endExchange();
+            if (stream) {
+                if (!answer.isNull()) {
+                    stream->send(answer);
+                }
+                stream->finish();
+            }
+        });
+        return;
+    }
+
+    whenReady(reply, [this, exchange, session, initialize, sessionHeader](const QJsonDocument &answer) {
+        session->endExchange();
+        if (answer.isNull()) {
+            // The request was cancelled (notifications/cancelled or DELETE): nothing to answer with.
+            respond(exchange, 202, {});
+            return;
+        }
+        const QByteArray json = answer.toJson(QJsonDocument::Compact);
+        if (!initialize) {
+            respond(exchange, 200, json, {{"Content-Type", "application/json"}});
+        } else if (answer.object().contains(QStringLiteral("error"))) {
+            closeSession(session->id()); // no session comes out of a failed initialize
+            respond(exchange, 200, json, {{"Content-Type", "application/json"}});
+        } else {
+            qCInfo(lcMcpHttp).noquote() << "session" << session->id().left(8) << "initialized, protocol"
+                                        << session->dispatcher()->protocolVersion();
+            respond(exchange, 200, json, Headers{{"Content-Type", "application/json"}} + sessionHeader);
+        }
+    });
+}
+
+void StreamableHttpServer::handleGet(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request)
+{
+    if (!parseAccept(request.value("accept")).eventStream) {
+        respondError(exchange, 406,
+                     QStringLiteral("Not Acceptable: GET opens an event stream; accept "
+                                    "text/event-stream."));
+        return;
+    }
+    const std::shared_ptr<HttpSession> session = requireSession(exchange, request);
+    if (!session) {
+        return;
+    }
+    if (session->getStream()) {
+        respondError(exchange, 409, QStringLiteral("Conflict: this session already has an open GET event stream."));
+        return;
+    }
+    session->touch();
+    // No Last-Event-ID replay: this server keeps no history, so a reconnecting client gets a fresh stream.
+    session->setGetStream(openStream(exchange, {}));
+}
+
+void StreamableHttpServer::handleDelete(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request)
+{
+    const std::shared_ptr<HttpSession> session = requireSession(exchange, request);
+    if (!session) {
+        return;
+    }
+    closeSession(session->id());
+    respond(exchange, 200, {});
+}
+
+std::shared_ptr<HttpSession> StreamableHttpServer::requireSession(const std::shared_ptr<Exchange> &exchange,
+                                                                  const QHttpServerRequest &request)
+{
+    const QByteArray id = request.value("mcp-session-id").trimmed();
+    if (id.isEmpty()) {
+        respondError(exchange, 400,
+                     QStringLiteral("Bad Request: the Mcp-Session-Id header is required; send initialize first."));
+        return nullptr;
+    }
+    std::shared_ptr<HttpSession> session = m_sessions.value(QString::fromLatin1(id));
+    if (!session) {
+        respondError(exchange, 404,
+                     QStringLiteral("Not Found: no such MCP session (it ended or expired); initialize a new one."));
+    }
+    return session;
+}
+
+std::shared_ptr<HttpSession> StreamableHttpServer::createSession()
+{
+    if (m_sessions.size() >= m_options.maxSessions) {
+        expireIdleSessions();
+        if (m_sessions.size() >= m_options.maxSessions) {
+            return nullptr;
+        }
+    }
+    const QString id = newSessionId();
+    // From the dispatcher's worker threads to this thread; a message for a session that has ended is dropped.
+    McpDispatcher::MessageSink sink = [this, id](const QJsonObject &message) {
+        QMetaObject::invokeMethod(
+            this, [this, id, message] { deliver(id, message); }, Qt::QueuedConnection);
+    };
+    auto session = std::make_shared<HttpSession>(id, m_factory(std::move(sink)));
+    m_sessions.insert(id, session);
+    return session;
+}
+
+void StreamableHttpServer::closeSession(const QString &id)
+{
+    const std::shared_ptr<HttpSession> session = m_sessions.take(id);
+    if (!session) {
+        return;
+    }
+    qCInfo(lcMcpHttp).noquote() << "session" << id.left(8) << "closed";
+    for (SseStream *stream : session->openStreams()) {
+        stream->finish();
+    }
+    retire(session->takeDispatcher());
+}
+
+void StreamableHttpServer::expireIdleSessions()
+{
+    const QList<std::shared_ptr<HttpSession>> sessions = m_sessions.values();
+    for (const std::shared_ptr<HttpSession> &session : sessions) {
+        if (!session->busy() && session->idleFor() >= m_options.sessionIdleTimeout) {
+            qCInfo(lcMcpHttp).noquote() << "session" << session->id().left(8) << "expired";
+            closeSession(session->id());
+        }
+    }
+    m_retiring.removeIf([](const QFuture<void> &future) { return future.isFinished(); });
+}
+
+void StreamableHttpServer::retire(std::unique_ptr<McpDispatcher> dispatcher)
+{
+    if (!dispatcher) {
+        return;
+    }
+    dispatcher->cancelAll();
+    // Its destructor waits for the cancelled calls (a container being removed): not on this thread.
+    std::shared_ptr<McpDispatcher> retired(std::move(dispatcher));
+    m_retiring.append(QtConcurrent::run([retired]() mutable { retired.reset(); }));
+}
+
+void StreamableHttpServer::deliver(const QString &sessionId, const QJsonObject &message)
+{
+    const std::shared_ptr<HttpSession> session = m_sessions.value(sessionId);
+    if (!session) {
+        return;
+    }
+    SseStream *stream = session->streamFor(message);
+    if (!stream) {
+        qCDebug(lcMcpHttp) << "no open stream for" << message.value(QStringLiteral("method")).toString() << "; dropped";
+        return;
+    }
+    stream->send(QJsonDocument(message));
+}
+
+SseStream *StreamableHttpServer::openStream(const std::shared_ptr<Exchange> &exchange, const Headers &headers)
+{
+    QTcpSocket *socket = exchange->socket.data();
+    if (!socket || socket->state() != QAbstractSocket::ConnectedState || !exchange->responder) {
+        return nullptr;
+    }
+    auto *stream = new SseStream(std::move(*exchange->responder), socket, headers, m_options.keepAliveInterval);
+    exchange->responder.reset();
+    connect(stream, &SseStream::ended, this, [exchange](bool clientGone) {
+        if (!clientGone && exchange->socket) {
+            if (HttpConnectionGuard *guard = HttpConnectionGuard::of(exchange->socket)) {
+                guard->endResponse(exchange->closeConnection);
+            }
+        }
+    });
+    return stream;
+}
+
+void StreamableHttpServer::respond(const std::shared_ptr<Exchange> &exchange, int status, const QByteArray &body,
+                                   const Headers &headers)
+{
+    if (!exchange->responder) {
+        return; // answered already
+    }
+    QHttpServerResponder responder = std::move(*exchange->responder);
+    exchange->responder.reset();
+    QTcpSocket *socket = exchange->socket.data();
+    if (!socket || socket->state() != QAbstractSocket::ConnectedState) {
+        return; // the client went away while we worked
+    }
+    responder.writeStatusLine(static_cast<QHttpServerResponder::StatusCode>(status));
+    for (const auto &[name, value] : headers) {
+        responder.writeHeader(name, value);
+    }
+    responder.writeHeader("Content-Length", QByteArray::number(body.size()));
+    responder.writeBody(body);
+    if (HttpConnectionGuard *guard = HttpConnectionGuard::of(socket)) {
+        guard->endResponse(exchange->closeConnection);
+    }
+}
+
+void StreamableHttpServer::respondError(const std::shared_ptr<Exchange> &exchange, int status, const QString &message,
+                                        const Headers &headers)
+{
+    qCDebug(lcMcpHttp).noquote() << status << message;
+    respond(exchange, status, HttpErrorResponse::body(message),
+            Headers{{"Content-Type", "application/json"}} + headers);
+}
+
+void StreamableHttpServer::whenReady(const QFuture<QJsonDocument> &reply,
+                                     std::function<void(const QJsonDocument &)> then)
+{
+    if (reply.isFinished()) {
+        then(reply.isValid() && reply.resultCount() > 0 ? reply.result() : QJsonDocument());
+        return;
+    }
+    QFuture<QJsonDocument>(reply)
+        .then(this, [then](const QJsonDocument &answer) { then(answer); })
+        .onCanceled(this, [then] { then(QJsonDocument()); });
+}
+
+} // namespace sandbox::mcp

@@ -1,0 +1,122 @@
+#pragma once
+
+#include "mcp/McpDispatcher.h"
+#include "mcp/http/HttpConnectionGuard.h"
+#include "mcp/http/HttpRequestFramer.h"
+#include "mcp/http/OriginPolicy.h"
+#include "mcp/http/SseStream.h"
+#include "util/Result.h"
+
+#include <QAbstractHttpServer>
+#include <QByteArray>
+#include <QFuture>
+#include <QHash>
+#include <QHostAddress>
+#include <QList>
+#include <QStringList>
+#include <QTimer>
+#include <QUrl>
+#include <chrono>
+#include <functional>
+#include <memory>
+
+namespace sandbox::mcp {
+
+class GuardedTcpServer;
+class HttpSession;
+
+struct HttpServerOptions
+{
+    QHostAddress address = QHostAddress(QHostAddress::LocalHost);
+    /// 0 picks a free port; port() tells which.
+    quint16 port = 0;
+    /// Listening on anything but loopback is refused unless this is set (the user passed --allow-remote). The Host
+    /// header is then no longer checked; the Origin header still is.
+    bool allowRemote = false;
+    /// Browser origins allowed besides loopback ones, as "scheme://host[:port]".
+    QStringList allowedOrigins;
+    HttpLimits limits;
+    HttpTimeouts timeouts;
+    int maxConnections = 256;
+    int maxSessions = 64;
+    /// A session with no request, stream or running call for this long is closed (its client gets 404 and starts a
+    /// new one).
+    std::chrono::milliseconds sessionIdleTimeout = std::chrono::minutes(30);
+    /// Interval of the comment lines that keep event streams alive.
+    std::chrono::milliseconds keepAliveInterval = std::chrono::seconds(25);
+};
+
+/// MCP's Streamable HTTP transport around McpDispatcher: one endpoint, /mcp, on Qt HttpServer.
+///
+/// - POST carries JSON-RPC messages. Notifications and responses only: 202. Requests: one application/json answer,
+///   or a text/event-stream when the client accepts it and asked for progress (the notifications, then the answer).
+/// - GET opens an event stream for what the server sends on its own (log messages); one per session.
+/// - DELETE ends the session: its running calls are cancelled.
+/// - initialize opens a session with its own dispatcher; its Mcp-Session-Id is required afterwards (400 without,
+///   404 when unknown or ended). An unsupported MCP-Protocol-Version header is 400.
+/// - Every request needs `Authorization: Bearer <token>` (401), a loopback Host (when bound to loopback) and no
+///   foreign Origin (403): a web page the user visits must not reach the server (DNS rebinding).
+///
+/// Lives on one thread with an event loop; tool calls run on the dispatchers' pools and never block it.
+class StreamableHttpServer final : public QAbstractHttpServer
+{
+    Q_OBJECT
+
+public:
+    /// Makes the dispatcher of a new session; messages it sends on its own go to `sink` (from any thread).
+    using DispatcherFactory = std::function<std::unique_ptr<McpDispatcher>(McpDispatcher::MessageSink sink)>;
+
+    static inline const QString kEndpoint = QStringLiteral("/mcp");
+
+    /// `token` is what clients must present; an empty token lets nobody in.
+    StreamableHttpServer(DispatcherFactory factory, QByteArray token, HttpServerOptions options = {},
+                         QObject *parent = nullptr);
+    /// Cancels every running call and waits for the calls to end.
+    ~StreamableHttpServer() override;
+
+    /// Starts listening; the port bound.
+    Result<quint16> start();
+    quint16 port() const;
+    /// http://address:port/mcp
+    QUrl url() const;
+    int sessionCount() const { return static_cast<int>(m_sessions.size()); }
+
+protected:
+    bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
+    void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
+
+private:
+    struct Exchange;
+    using Headers = SseStream::Headers;
+
+    void handlePost(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request);
+    void handleGet(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request);
+    void handleDelete(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request);
+    /// The session named by the request's Mcp-Session-Id; otherwise answers 400 or 404 and returns null.
+    std::shared_ptr<HttpSession> requireSession(const std::shared_ptr<Exchange> &exchange,
+                                                const QHttpServerRequest &request);
+    std::shared_ptr<HttpSession> createSession();
+    void closeSession(const QString &id);
+    void expireIdleSessions();
+    void retire(std::unique_ptr<McpDispatcher> dispatcher);
+    void deliver(const QString &sessionId, const QJsonObject &message);
+
+    SseStream *openStream(const std::shared_ptr<Exchange> &exchange, const Headers &headers);
+    void respond(const std::shared_ptr<Exchange> &exchange, int status, const QByteArray &body,
+                 const Headers &headers = {});
+    void respondError(const std::shared_ptr<Exchange> &exchange, int status, const QString &message,
+                      const Headers &headers = {});
+    /// Calls `then` with the reply (null when there is none) now if it is ready, else once it is, on this thread.
+    void whenReady(const QFuture<QJsonDocument> &reply, std::function<void(const QJsonDocument &)> then);
+
+    const DispatcherFactory m_factory;
+    const QByteArray m_token;
+    const HttpServerOptions m_options;
+    const OriginPolicy m_originPolicy;
+    GuardedTcpServer *m_tcpServer = nullptr;
+    QHash<QString, std::shared_ptr<HttpSession>> m_sessions;
+    QList<QFuture<void>> m_retiring;
+    QTimer m_expiryTimer;
+};
+
+} // namespace sandbox::mcp

@@ -1,0 +1,342 @@
+# LLM Sandbox chart capture for Python: the patches sitecustomize applies to a library when
+# the program imports it (kept out of sitecustomize, which every interpreter start compiles:
+# this module is loaded only by programs that import one of the watched libraries).
+#
+# What ends up in $LLM_SANDBOX_OUTPUT_DIR (every file there goes back to the caller):
+# - matplotlib (and seaborn, pandas .plot(), which draw through it): every open figure at
+#   plt.show() / Figure.show(), every figure still open at exit, and a copy of every file
+#   Figure.savefig writes outside the output folder;
+# - plotly: fig.show() as an HTML page, write_html as the same page, a copy of write_image
+#   files; without kaleido write_image cannot render, so the figure comes back as HTML and
+#   stderr says so;
+# - PIL: a copy of every image Image.save writes outside the output folder.
+import os
+import sys
+
+_OUTPUT_DIR = os.environ["LLM_SANDBOX_OUTPUT_DIR"]
+# What the host returns as a chart; other files a library writes (eps, tiff) are not copied.
+_CHART_EXTENSIONS = (".png", ".svg", ".jpg", ".jpeg", ".gif", ".pdf", ".webp")
+_PIL_FORMAT_EXTENSIONS = {"PNG": ".png", "JPEG": ".jpg", "GIF": ".gif", "WEBP": ".webp", "PDF": ".pdf"}
+
+
+class _State:
+    figures = 0  # figure_N numbering, shared by matplotlib and plotly captures
+    # >0 while one of our wrappers runs: the libraries call each other (savefig writes PNGs
+    # and JPEGs through PIL), and one chart must be copied once.
+    busy = 0
+
+
+def _output_root():
+    return os.path.realpath(_OUTPUT_DIR)
+
+
+def _is_inside_output(path):
+    return os.path.realpath(path).startswith(_output_root() + os.sep)
+
+
+def _keep_in_order(path):
+    # The runner returns files in order of modification time, then name; tmpfs timestamps
+    # are coarse, so two charts written in the same tick could swap (figure_10 < figure_9).
+    # Make each file we write strictly newer than everything already there.
+    try:
+        newest = 0
+        for entry in os.scandir(_OUTPUT_DIR):
+            if entry.path != path:
+                newest = max(newest, entry.stat(follow_symlinks=False).st_mtime_ns)
+        own = os.stat(path)
+        if own.st_mtime_ns <= newest:
+            os.utime(path, ns=(own.st_atime_ns, newest + 1000))
+    except OSError:
+        pass
+
+
+def _next_figure_path(extension):
+    while True:
+        _State.figures += 1
+        path = os.path.join(_OUTPUT_DIR, "figure_%d.%s" % (_State.figures, extension))
+        if not os.path.exists(path):
+            return path
+
+
+def _free_name(name):
+    stem, extension = os.path.splitext(name)
+    candidate, number = name, 1
+    while os.path.exists(os.path.join(_OUTPUT_DIR, candidate)):
+        number += 1
+        candidate = "%s_%d%s" % (stem, number, extension)
+    return os.path.join(_OUTPUT_DIR, candidate)
+
+
+def _file_path(target):
+    """The path a library wrote to, or None when it wrote to a file object."""
+    if isinstance(target, (str, bytes, os.PathLike)):
+        path = os.fsdecode(target)
+        return path if path else None
+    return None
+
+
+def _copy_into_output(path, extensions=_CHART_EXTENSIONS, extension=None):
+    """Copies a file the program wrote elsewhere into the output folder; True when it is there now."""
+    if _is_inside_output(path):
+        return True
+    if not os.path.isfile(path):
+        return False
+    name = os.path.basename(path)
+    if extension and not name.lower().endswith(extensions):
+        name += extension
+    if not name.lower().endswith(extensions):
+        return False
+    import shutil
+
+    try:
+        target = _free_name(name)
+        shutil.copyfile(path, target)
+        _keep_in_order(target)
+    except OSError:
+        return False
+    return True
+
+
+def _note(message):
+    sys.stderr.write("llm-sandbox: %s\n" % message)
+    sys.stderr.flush()
+
+
+# --- matplotlib -----------------------------------------------------------------------
+
+
+def _mark_captured(figure):
+    # matplotlib leaves a figure "stale" after savefig; clearing the flag lets any later change
+    # to the figure (which sets it again) tell a saved chart from one drawn on afterwards.
+    figure._llm_sandbox_captured = True
+    figure.stale = False
+
+
+def _needs_capture(figure):
+    return not (getattr(figure, "_llm_sandbox_captured", False) and not figure.stale)
+
+
+def _save_figure(figure):
+    path = _next_figure_path("png")
+    figure.savefig(path, format="png", bbox_inches="tight")
+    _keep_in_order(path)
+
+
+def _save_open_figures(pyplot, close):
+    for number in pyplot.get_fignums():
+        figure = pyplot.figure(number)
+        if _needs_capture(figure):
+            _save_figure(figure)
+    if close:
+        pyplot.close("all")
+
+
+def _patch_pyplot(pyplot):
+    def show(*args, **kwargs):
+        _save_open_figures(pyplot, close=True)
+
+    show.__doc__ = pyplot.show.__doc__
+    pyplot.show = show
+    # Figures still open when the program ends are charts too (atexit runs this before
+    # matplotlib's own handler, registered earlier, destroys them).
+    import atexit
+
+    atexit.register(_save_open_figures, pyplot, False)
+
+
+def _patch_figure(figure_module):
+    import functools
+
+    figure_class = figure_module.Figure
+    original_savefig = figure_class.savefig
+
+    @functools.wraps(original_savefig)
+    def savefig(self, fname, *args, **kwargs):
+        _State.busy += 1
+        try:
+            result = original_savefig(self, fname, *args, **kwargs)
+        finally:
+            _State.busy -= 1
+        path = _file_path(fname)
+        if _State.busy == 0 and path is not None:
+            if not os.path.exists(path) and kwargs.get("format") is None:
+                # Without an extension or format matplotlib appends its default one.
+                import matplotlib
+
+                path = path.rstrip(".") + "." + matplotlib.rcParams["savefig.format"]
+            if _copy_into_output(path):
+                _mark_captured(self)
+        return result
+
+    @functools.wraps(figure_class.show)
+    def show(self, warn=True):
+        # A non-interactive backend cannot show a window: the figure becomes a chart instead.
+        if _needs_capture(self):
+            _save_figure(self)
+
+    figure_class.savefig = savefig
+    figure_class.show = show
+
+
+def _prepare_matplotlib_config(_module=None):
+    # The image ships a font cache in a read-only folder; matplotlib wants a writable one,
+    # so it gets a copy on the sandbox's /tmp instead of rebuilding the cache (about a second).
+    config = os.environ.get("MPLCONFIGDIR")
+    prebuilt = "/opt/llm-sandbox/matplotlib"
+    if not config or os.path.isdir(config) or not os.path.isdir(prebuilt):
+        return
+    import shutil
+
+    try:
+        shutil.copytree(prebuilt, config)
+    except OSError:
+        pass
+
+
+# --- plotly ---------------------------------------------------------------------------
+
+
+def _original(module, name):
+    """A function of plotly.io as it was, resolved on first use: plotly.io imports its
+    submodules lazily (some take a few hundred ms), and a wrapper must not load them early."""
+    eager = vars(module).get(name)
+    if eager is not None:
+        return lambda: eager
+    lazy = vars(module).get("__getattr__")
+    return lambda: lazy(name)
+
+
+def _patch_plotly(pio):
+    write_html = _original(pio, "write_html")
+    write_image = _original(pio, "write_image")
+
+    def save_html(fig, validate=True, path=None):
+        # plotly.js from its CDN keeps the page small (inline, the library makes it megabytes);
+        # the page needs network only where it is viewed, never in the sandbox.
+        path = path or _next_figure_path("html")
+        _State.busy += 1
+        try:
+            write_html()(fig, path, include_plotlyjs="cdn", full_html=True, auto_open=False, validate=validate)
+        finally:
+            _State.busy -= 1
+        _keep_in_order(path)
+        return path
+
+    def show_as_html(fig, renderer=None, validate=True, **kwargs):
+        save_html(fig, validate)
+
+    def write_html_and_capture(fig, file, *args, **kwargs):
+        _State.busy += 1
+        try:
+            result = write_html()(fig, file, *args, **kwargs)
+        finally:
+            _State.busy -= 1
+        path = _file_path(file)
+        if _State.busy == 0 and path is not None and not _is_inside_output(path):
+            # The capture is the same figure as a small page rather than a copy of the file.
+            name = os.path.basename(path)
+            if not name.lower().endswith((".html", ".htm")):
+                name += ".html"
+            save_html(fig, kwargs.get("validate", True), _free_name(name))
+        return result
+
+    def write_image_and_capture(fig, file, *args, **kwargs):
+        _State.busy += 1
+        try:
+            result = write_image()(fig, file, *args, **kwargs)
+        except ValueError as error:
+            if "kaleido" not in str(error) or _has_module("kaleido"):
+                raise
+            # No static image export in this sandbox: the chart still comes back, as HTML.
+            html = save_html(fig)
+            target = _file_path(file) or "an image"
+            _note(
+                "plotly cannot write %s: static image export needs the kaleido package, which is not "
+                "installed; the figure was captured as %s instead" % (target, os.path.basename(html))
+            )
+            return None
+        finally:
+            _State.busy -= 1
+        path = _file_path(file)
+        if _State.busy == 0 and path is not None:
+            _copy_into_output(path)
+        return result
+
+    pio.show = show_as_html
+    pio.write_html = write_html_and_capture
+    pio.write_image = write_image_and_capture
+
+
+def _has_module(name):
+    import importlib.util
+
+    return importlib.util.find_spec(name) is not None
+
+
+# --- PIL ------------------------------------------------------------------------------
+
+
+def _patch_pil(image_module):
+    import functools
+
+    image_class = image_module.Image
+    original_save = image_class.save
+
+    @functools.wraps(original_save)
+    def save(self, fp, format=None, **params):
+        result = original_save(self, fp, format, **params)
+        path = _file_path(fp)
+        if _State.busy == 0 and path is not None:
+            _copy_into_output(path, extension=_PIL_FORMAT_EXTENSIONS.get(str(format).upper()))
+        return result
+
+    image_class.save = save
+
+
+# --- hooking into an import --------------------------------------------------------
+
+_BEFORE = {"matplotlib": _prepare_matplotlib_config}
+_AFTER = {
+    "matplotlib.figure": _patch_figure,
+    "matplotlib.pyplot": _patch_pyplot,
+    "plotly.io": _patch_plotly,
+    "PIL.Image": _patch_pil,
+}
+WATCHED = frozenset(_BEFORE) | frozenset(_AFTER)
+
+
+def spec_for(name, path, target, watcher):
+    """The module spec for `name` from the other finders, set up to patch the module once it
+    has executed (or, for "matplotlib", with the preparation done before it executes)."""
+    before = _BEFORE.get(name)
+    if before is not None:
+        before()
+        return None
+    spec = _find_elsewhere(name, path, target, watcher)
+    if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
+        return spec
+    execute = spec.loader.exec_module
+    after = _AFTER[name]
+
+    def exec_module(module):
+        execute(module)
+        try:
+            after(module)
+        except Exception as error:  # a capture problem must never break the program
+            _note("chart capture for %s is off: %r" % (name, error))
+
+    spec.loader.exec_module = exec_module
+    return spec
+
+
+def _find_elsewhere(name, path, target, watcher):
+    for finder in sys.meta_path:
+        if finder is watcher:
+            continue
+        find_spec = getattr(finder, "find_spec", None)
+        if find_spec is None:
+            continue
+        spec = find_spec(name, path, target)
+        if spec is not None:
+            return spec
+    return None

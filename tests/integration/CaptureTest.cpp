@@ -1,0 +1,547 @@
+// Chart and artifact capture, for real: every capture path of every language, asserting the
+// count, order and MIME type of what comes back, that the bytes are that format, and that
+// stdout holds exactly what the program printed (the capture hooks inject nothing).
+#include "DockerTestSupport.h"
+
+#include "lang/LanguageRegistry.h"
+#include "session/RunResultJson.h"
+
+#include <QJsonArray>
+#include <QXmlStreamReader>
+
+#include <gtest/gtest.h>
+
+using namespace sandbox;
+using namespace std::chrono_literals;
+
+namespace {
+
+quint32 bigEndian32(const QByteArray &data, qsizetype at)
+{
+    const auto *p = reinterpret_cast<const unsigned char *>(data.constData() + at);
+    return (quint32(p[0]) << 24) | (quint32(p[1]) << 16) | (quint32(p[2]) << 8) | quint32(p[3]);
+}
+
+QStringList namesOf(const RunResult &result)
+{
+    QStringList names;
+    for (const Artifact &artifact : result.artifacts) {
+        names << artifact.name;
+    }
+    return names;
+}
+
+std::string describe(const RunResult &result)
+{
+    return QStringLiteral("artifacts [%1]; stdout: %2; stderr: %3")
+        .arg(namesOf(result).join(QStringLiteral(", ")), QString::fromUtf8(result.stdoutData),
+             QString::fromUtf8(result.stderrData))
+        .toStdString();
+}
+
+/// A PNG whose IHDR dimensions are the ones reported (and plausible for a chart).
+void expectPng(const Artifact &artifact, int minimumSide = 100)
+{
+    SCOPED_TRACE(artifact.name.toStdString());
+    EXPECT_EQ(artifact.mimeType, "image/png");
+    ASSERT_GT(artifact.data.size(), 24);
+    EXPECT_TRUE(artifact.data.startsWith("\x89PNG\r\n\x1a\n"));
+    EXPECT_EQ(artifact.data.mid(12, 4), "IHDR");
+    EXPECT_EQ(int(bigEndian32(artifact.data, 16)), artifact.width);
+    EXPECT_EQ(int(bigEndian32(artifact.data, 20)), artifact.height);
+    EXPECT_GE(artifact.width, minimumSide);
+    EXPECT_GE(artifact.height, minimumSide);
+}
+
+/// An XML document whose root element is <svg>.
+void expectSvg(const Artifact &artifact)
+{
+    SCOPED_TRACE(artifact.name.toStdString());
+    EXPECT_EQ(artifact.mimeType, "image/svg+xml");
+    EXPECT_FALSE(artifact.hasPixelSize());
+    QXmlStreamReader xml(artifact.data);
+    while (!xml.atEnd() && xml.readNext() != QXmlStreamReader::StartElement) {
+    }
+    EXPECT_FALSE(xml.hasError()) << xml.errorString().toStdString();
+    EXPECT_EQ(xml.name().toString(), "svg");
+}
+
+void expectJpeg(const Artifact &artifact)
+{
+    SCOPED_TRACE(artifact.name.toStdString());
+    EXPECT_EQ(artifact.mimeType, "image/jpeg");
+    EXPECT_TRUE(artifact.data.startsWith("\xff\xd8\xff")) << "SOI marker";
+    EXPECT_TRUE(artifact.data.endsWith("\xff\xd9")) << "EOI marker";
+    EXPECT_TRUE(artifact.hasPixelSize());
+}
+
+void expectGif(const Artifact &artifact)
+{
+    SCOPED_TRACE(artifact.name.toStdString());
+    EXPECT_EQ(artifact.mimeType, "image/gif");
+    EXPECT_TRUE(artifact.data.startsWith("GIF87a") || artifact.data.startsWith("GIF89a"));
+    EXPECT_TRUE(artifact.data.endsWith(";")) << "GIF trailer";
+    EXPECT_TRUE(artifact.hasPixelSize());
+}
+
+void expectPdf(const Artifact &artifact)
+{
+    SCOPED_TRACE(artifact.name.toStdString());
+    EXPECT_EQ(artifact.mimeType, "application/pdf");
+    EXPECT_TRUE(artifact.data.startsWith("%PDF-"));
+    EXPECT_TRUE(artifact.data.trimmed().endsWith("%%EOF"));
+    EXPECT_FALSE(artifact.hasPixelSize());
+}
+
+/// A plotly page that loads plotly.js from its CDN rather than inlining megabytes of it.
+void expectPlotlyHtml(const Artifact &artifact)
+{
+    SCOPED_TRACE(artifact.name.toStdString());
+    EXPECT_EQ(artifact.mimeType, "text/html");
+    EXPECT_TRUE(artifact.data.contains("<html"));
+    EXPECT_TRUE(artifact.data.contains("class=\"plotly-graph-div\""));
+    EXPECT_LT(artifact.size(), 200 * 1024);
+}
+
+class CaptureTest : public ::testing::Test
+{
+protected:
+    // One engine for the suite: its warm containers keep the runs fast, and tests must not
+    // see each other's artifacts anyway (that is one of the things under test).
+    static void SetUpTestSuite() { s_engine = test::dockerEngine().release(); }
+    static void TearDownTestSuite()
+    {
+        delete s_engine;
+        s_engine = nullptr;
+    }
+
+    static Result<RunResult> run(const QString &language, const QString &code, ExecutionEngine *engine = nullptr)
+    {
+        RunRequest request;
+        request.language = language;
+        request.code = code;
+        request.timeout = 90s;
+        return (engine ? engine : s_engine)->run(request);
+    }
+
+    static Result<RunResult> python(const QString &code) { return run(QStringLiteral("python"), code); }
+    static Result<RunResult> r(const QString &code) { return run(QStringLiteral("r"), code); }
+
+    static ExecutionEngine *s_engine;
+};
+
+ExecutionEngine *CaptureTest::s_engine = nullptr;
+
+} // namespace
+
+// --- Python: matplotlib --------------------------------------------------------------------
+
+TEST_F(CaptureTest, pltShowReturnsEveryOpenFigureAsAPngInOrder)
+{
+    // A wide figure, then a tall one: their shapes tell the order apart.
+    auto result = python("import matplotlib.pyplot as plt\n"
+                         "plt.figure(figsize=(8, 2)); plt.plot([1, 2, 3])\n"
+                         "plt.figure(figsize=(2, 6)); plt.scatter([1, 2], [2, 1])\n"
+                         "plt.show()\n"
+                         "print('shown')\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->exitCode, 0) << describe(*result);
+    EXPECT_EQ(result->stdoutData.toStdString(), "shown\n");
+    EXPECT_EQ(result->stderrData.toStdString(), "");
+    ASSERT_EQ(namesOf(*result), QStringList({"figure_1.png", "figure_2.png"})) << describe(*result);
+    expectPng(result->artifacts[0]);
+    expectPng(result->artifacts[1]);
+    EXPECT_GT(result->artifacts[0].width, result->artifacts[0].height) << "the wide figure comes first";
+    EXPECT_GT(result->artifacts[1].height, result->artifacts[1].width);
+}
+
+TEST_F(CaptureTest, aRunAfterAPlotInTheSameWarmContainerReturnsNoArtifacts)
+{
+    // The hostname is the container's: equal names prove the second run reused the first's container.
+    auto first = python("import socket, matplotlib.pyplot as plt\n"
+                        "plt.plot([1, 2]); plt.figure(); plt.plot([2, 1]); plt.show()\n"
+                        "print(socket.gethostname())\n");
+    ASSERT_TRUE(first.ok()) << first.error().message.toStdString();
+    EXPECT_EQ(first->artifacts.size(), 2) << describe(*first);
+    ASSERT_GE(s_engine->warmContainers("python"), 1);
+
+    auto second = python("import socket, os\n"
+                         "print(socket.gethostname())\n"
+                         "print(os.listdir(os.environ['LLM_SANDBOX_OUTPUT_DIR']))\n");
+    ASSERT_TRUE(second.ok()) << second.error().message.toStdString();
+    EXPECT_EQ(second->stdoutData.toStdString(), (first->stdoutData + "[]\n").toStdString()) << describe(*second);
+    EXPECT_TRUE(second->artifacts.isEmpty()) << describe(*second);
+    EXPECT_EQ(second->artifactsDropped, 0);
+}
+
+TEST_F(CaptureTest, figuresStillOpenAtExitAreCaptured)
+{
+    auto result = python("import matplotlib.pyplot as plt\n"
+                         "plt.plot([3, 1, 2])\n"
+                         "plt.figure(); plt.bar(['a', 'b'], [1, 2])\n"
+                         "print('no show')\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData.toStdString(), "no show\n");
+    ASSERT_EQ(namesOf(*result), QStringList({"figure_1.png", "figure_2.png"})) << describe(*result);
+    expectPng(result->artifacts[0]);
+    expectPng(result->artifacts[1]);
+}
+
+TEST_F(CaptureTest, savefigOutsideTheOutputDirIsCopiedInTheFormatSaved)
+{
+    auto result = python("import matplotlib.pyplot as plt\n"
+                         "plt.plot([1, 2, 3])\n"
+                         "plt.savefig('/tmp/line.png')\n"
+                         "plt.savefig('chart.svg')\n"
+                         "plt.savefig('/tmp/photo.jpg')\n"
+                         "plt.savefig('/tmp/report.pdf')\n"
+                         "plt.show()\n"
+                         "print('saved')\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData.toStdString(), "saved\n");
+    // plt.show() after savefig adds nothing: the figure did not change since it was saved.
+    ASSERT_EQ(namesOf(*result), QStringList({"line.png", "chart.svg", "photo.jpg", "report.pdf"})) << describe(*result);
+    expectPng(result->artifacts[0]);
+    expectSvg(result->artifacts[1]);
+    expectJpeg(result->artifacts[2]);
+    expectPdf(result->artifacts[3]);
+}
+
+TEST_F(CaptureTest, savefigIntoTheOutputDirIsReturnedOnce)
+{
+    auto result = python("import os, matplotlib.pyplot as plt\n"
+                         "plt.plot([1, 2])\n"
+                         "plt.savefig(os.path.join(os.environ['LLM_SANDBOX_OUTPUT_DIR'], 'mine.png'))\n"
+                         "plt.show()\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    ASSERT_EQ(namesOf(*result), QStringList({"mine.png"})) << describe(*result);
+    expectPng(result->artifacts[0]);
+}
+
+TEST_F(CaptureTest, aFigureChangedAfterSavefigIsCapturedAgain)
+{
+    auto result = python("import matplotlib.pyplot as plt\n"
+                         "plt.plot([1, 2])\n"
+                         "plt.savefig('/tmp/before.png')\n"
+                         "plt.title('changed')\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    ASSERT_EQ(namesOf(*result), QStringList({"before.png", "figure_1.png"})) << describe(*result);
+}
+
+TEST_F(CaptureTest, seabornAndPandasPlotsComeBackThroughMatplotlib)
+{
+    auto result = python("import pandas as pd, seaborn as sns, matplotlib.pyplot as plt\n"
+                         "df = pd.DataFrame({'x': [1, 2, 3, 4], 'y': [4, 1, 3, 2]})\n"
+                         "df.plot(x='x', y='y')\n"
+                         "plt.show()\n"
+                         "sns.histplot(df['y'])\n"
+                         "print(len(df))\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData.toStdString(), "4\n") << describe(*result);
+    ASSERT_EQ(namesOf(*result), QStringList({"figure_1.png", "figure_2.png"})) << describe(*result);
+    expectPng(result->artifacts[0]);
+    expectPng(result->artifacts[1]);
+}
+
+TEST_F(CaptureTest, tracebackKeepsTheUsersLineNumberAndTheFigureDrawnBeforeIt)
+{
+    auto result = python("import matplotlib.pyplot as plt\n"
+                         "plt.plot([1, 2])\n"
+                         "raise ValueError('boom')\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->exitCode, 1);
+    EXPECT_TRUE(result->stderrData.contains("line 3")) << result->stderrData.toStdString();
+    EXPECT_TRUE(result->stderrData.contains("ValueError: boom")) << result->stderrData.toStdString();
+    EXPECT_TRUE(result->stdoutData.isEmpty());
+    ASSERT_EQ(namesOf(*result), QStringList({"figure_1.png"})) << describe(*result);
+}
+
+TEST_F(CaptureTest, aProgramThatDrawsNothingGetsNoArtifactsAndOnlyItsOwnOutput)
+{
+    auto result = python("import sys\nprint('out')\nprint('err', file=sys.stderr)\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData.toStdString(), "out\n");
+    EXPECT_EQ(result->stderrData.toStdString(), "err\n");
+    EXPECT_TRUE(result->artifacts.isEmpty()) << describe(*result);
+}
+
+// --- Python: plotly and PIL ----------------------------------------------------------------
+
+TEST_F(CaptureTest, plotlyShowAndWriteHtmlComeBackAsHtmlPages)
+{
+    auto result = python("import plotly.express as px\n"
+                         "fig = px.scatter(x=[1, 2, 3], y=[3, 1, 2])\n"
+                         "fig.show()\n"
+                         "fig.write_html('/tmp/interactive.html')\n"
+                         "print('plotted')\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData.toStdString(), "plotted\n");
+    EXPECT_EQ(result->stderrData.toStdString(), "");
+    ASSERT_EQ(namesOf(*result), QStringList({"figure_1.html", "interactive.html"})) << describe(*result);
+    expectPlotlyHtml(result->artifacts[0]);
+    expectPlotlyHtml(result->artifacts[1]);
+}
+
+TEST_F(CaptureTest, plotlyWriteImageWithoutKaleidoFallsBackToHtmlAndSaysSo)
+{
+    auto result = python("import plotly.graph_objects as go\n"
+                         "fig = go.Figure(go.Bar(x=['a', 'b'], y=[1, 2]))\n"
+                         "fig.write_image('/tmp/bars.png')\n"
+                         "print('continued')\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->exitCode, 0) << describe(*result);
+    EXPECT_EQ(result->stdoutData.toStdString(), "continued\n");
+    EXPECT_TRUE(result->stderrData.contains("kaleido")) << result->stderrData.toStdString();
+    EXPECT_TRUE(result->stderrData.contains("figure_1.html")) << result->stderrData.toStdString();
+    ASSERT_EQ(namesOf(*result), QStringList({"figure_1.html"})) << describe(*result);
+    expectPlotlyHtml(result->artifacts[0]);
+}
+
+TEST_F(CaptureTest, pilImagesSavedAnywhereAreCaptured)
+{
+    auto result = python("from PIL import Image\n"
+                         "Image.new('RGB', (120, 80), 'red').save('/tmp/red.png')\n"
+                         "Image.new('RGB', (64, 48), 'blue').save('photo.jpg')\n"
+                         "Image.new('P', (30, 20)).save('/tmp/anim', format='GIF')\n"
+                         "print('saved')\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData.toStdString(), "saved\n");
+    ASSERT_EQ(namesOf(*result), QStringList({"red.png", "photo.jpg", "anim.gif"})) << describe(*result);
+    expectPng(result->artifacts[0], 80);
+    EXPECT_EQ(result->artifacts[0].width, 120);
+    EXPECT_EQ(result->artifacts[0].height, 80);
+    expectJpeg(result->artifacts[1]);
+    EXPECT_EQ(result->artifacts[1].width, 64);
+    EXPECT_EQ(result->artifacts[1].height, 48);
+    expectGif(result->artifacts[2]);
+    EXPECT_EQ(result->artifacts[2].width, 30);
+}
+
+TEST_F(CaptureTest, everyChartFormatWrittenToTheOutputDirComesBackWithItsMimeType)
+{
+    auto result = python("import os, time\n"
+                         "from PIL import Image\n"
+                         "out = os.environ['LLM_SANDBOX_OUTPUT_DIR']\n"
+                         "image = Image.new('RGB', (40, 30), 'green')\n"
+                         "for name in ('a.png', 'b.jpeg', 'c.gif', 'd.pdf'):\n"
+                         "    image.save(os.path.join(out, name)); time.sleep(0.02)\n"
+                         "open(os.path.join(out, 'e.svg'), 'w').write("
+                         "'<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"4\" height=\"4\"/>'); time.sleep(0.02)\n"
+                         "open(os.path.join(out, 'f.html'), 'w').write('<html><body>hi</body></html>')\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    ASSERT_EQ(namesOf(*result), QStringList({"a.png", "b.jpeg", "c.gif", "d.pdf", "e.svg", "f.html"}))
+        << describe(*result);
+    expectPng(result->artifacts[0], 30);
+    expectJpeg(result->artifacts[1]);
+    expectGif(result->artifacts[2]);
+    expectPdf(result->artifacts[3]);
+    expectSvg(result->artifacts[4]);
+    EXPECT_EQ(result->artifacts[5].mimeType, "text/html");
+    EXPECT_EQ(result->artifacts[5].data, "<html><body>hi</body></html>");
+
+    // The result JSON (run --json, MCP) carries the pixel size of raster images only.
+    const QJsonArray json = runResultToJson(*result).value(QStringLiteral("artifacts")).toArray();
+    EXPECT_EQ(json[0].toObject().value(QStringLiteral("width")).toInt(), 40);
+    EXPECT_EQ(json[0].toObject().value(QStringLiteral("height")).toInt(), 30);
+    EXPECT_FALSE(json[4].toObject().contains(QStringLiteral("width")));
+}
+
+// --- Limits ----------------------------------------------------------------------------------
+
+TEST_F(CaptureTest, artifactsOverTheCountLimitAreDroppedAndTheResultSaysSo)
+{
+    SandboxSettings settings;
+    settings.maxArtifacts = 2;
+    settings.poolSize = 0;
+    ExecutionEngine engine(test::dockerBackend(), settings);
+    auto result = run(QStringLiteral("python"),
+                      "import matplotlib.pyplot as plt\n"
+                      "for i in range(4):\n"
+                      "    plt.figure(); plt.plot([i, 1])\n"
+                      "plt.show()\n",
+                      &engine);
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(namesOf(*result), QStringList({"figure_1.png", "figure_2.png"})) << describe(*result);
+    EXPECT_EQ(result->artifactsDropped, 2);
+    EXPECT_TRUE(result->stderrData.contains("2 output file(s) not returned")) << result->stderrData.toStdString();
+    EXPECT_EQ(runResultToJson(*result).value(QStringLiteral("artifacts_dropped")).toInt(), 2);
+}
+
+TEST_F(CaptureTest, artifactsOverTheRunTotalAreDroppedAndTheResultSaysSo)
+{
+    SandboxSettings settings;
+    settings.maxArtifactsTotalBytes = 250 * 1024;
+    settings.poolSize = 0;
+    ExecutionEngine engine(test::dockerBackend(), settings);
+    auto result = run(QStringLiteral("python"),
+                      "import os, time\n"
+                      "for name in ('a.svg', 'b.svg', 'c.svg'):\n"
+                      "    with open(os.path.join(os.environ['LLM_SANDBOX_OUTPUT_DIR'], name), 'w') as f:\n"
+                      "        f.write('<svg xmlns=\"http://www.w3.org/2000/svg\"><!--' + 'x' * 100000 + '--></svg>')\n"
+                      "    time.sleep(0.02)\n",
+                      &engine);
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(namesOf(*result), QStringList({"a.svg", "b.svg"})) << describe(*result);
+    EXPECT_EQ(result->artifactsDropped, 1);
+    EXPECT_TRUE(result->stderrData.contains("250 KiB per run")) << result->stderrData.toStdString();
+}
+
+// --- R -------------------------------------------------------------------------------------
+
+TEST_F(CaptureTest, rBaseGraphicsComeBackAsOnePngPerPlotInOrder)
+{
+    auto result = r("print(ls())\n"
+                    "plot(1:10, main = 'scatter')\n"
+                    "hist(c(1, 2, 2, 3, 3, 3))\n"
+                    "barplot(c(a = 3, b = 5))\n"
+                    "boxplot(list(x = 1:10, y = 5:20))\n"
+                    "cat('drawn', file.exists('Rplots.pdf'), '\\n')\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->exitCode, 0) << describe(*result);
+    // Nothing of the capture in the workspace, and no Rplots.pdf (Rscript's own default device).
+    EXPECT_EQ(result->stdoutData.toStdString(), "character(0)\ndrawn FALSE \n");
+    EXPECT_EQ(result->stderrData.toStdString(), "");
+    ASSERT_EQ(namesOf(*result), QStringList({"Rplot001.png", "Rplot002.png", "Rplot003.png", "Rplot004.png"}))
+        << describe(*result);
+    for (const Artifact &artifact : result->artifacts) {
+        expectPng(artifact);
+    }
+}
+
+TEST_F(CaptureTest, rGgplot2PrintedAndSavedPlotsComeBack)
+{
+    // The printed plot's page is complete (written) only at exit; ggsave's files when it returns.
+    auto result = r("suppressPackageStartupMessages(library(ggplot2))\n"
+                    "p <- ggplot(data.frame(x = 1:3, y = c(2, 3, 1)), aes(x, y)) + geom_line()\n"
+                    "print(p)\n"
+                    "ggsave('/tmp/saved.png', p, width = 4, height = 3, dpi = 100)\n"
+                    "ggsave('chart.pdf', p, width = 4, height = 3)\n"
+                    "cat('ok\\n')\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->exitCode, 0) << describe(*result);
+    EXPECT_EQ(result->stdoutData.toStdString(), "ok\n");
+    ASSERT_EQ(namesOf(*result), QStringList({"saved.png", "chart.pdf", "Rplot001.png"})) << describe(*result);
+    expectPng(result->artifacts[0]);
+    EXPECT_EQ(result->artifacts[0].width, 400);
+    EXPECT_EQ(result->artifacts[0].height, 300);
+    expectPdf(result->artifacts[1]);
+    expectPng(result->artifacts[2]);
+}
+
+TEST_F(CaptureTest, rLatticePlotIsCaptured)
+{
+    auto result = r("library(lattice)\n"
+                    "xyplot(y ~ x, data.frame(x = 1:5, y = c(2, 4, 3, 5, 1)))\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->exitCode, 0) << describe(*result);
+    EXPECT_EQ(result->stdoutData.toStdString(), "");
+    ASSERT_EQ(namesOf(*result), QStringList({"Rplot001.png"})) << describe(*result);
+    expectPng(result->artifacts[0]);
+}
+
+TEST_F(CaptureTest, rMultiPageOutputBecomesSeveralCharts)
+{
+    auto result = r("for (i in 1:3) plot(seq_len(i * 5), main = paste('page', i))\n"
+                    "invisible(dev.off())\n"
+                    "plot(1)\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData.toStdString(), "");
+    // dev.off() then another plot: a new device, new names, the first pages are kept.
+    ASSERT_EQ(namesOf(*result), QStringList({"Rplot001.png", "Rplot002.png", "Rplot003.png", "Rplot2_001.png"}))
+        << describe(*result);
+    for (const Artifact &artifact : result->artifacts) {
+        expectPng(artifact);
+        EXPECT_EQ(artifact.width, 700);
+        EXPECT_EQ(artifact.height, 500);
+    }
+}
+
+TEST_F(CaptureTest, rFileDevicesOpenedByTheScriptAreCopiedWhenClosed)
+{
+    auto result = r("png('mine.png', width = 320, height = 240); plot(1:3); invisible(dev.off())\n"
+                    "svg('/tmp/vector.svg'); plot(3:1); invisible(dev.off())\n"
+                    "pdf('two-pages.pdf'); plot(1); plot(2)\n"
+                    "cat('done\\n')\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->exitCode, 0) << describe(*result);
+    EXPECT_EQ(result->stdoutData.toStdString(), "done\n");
+    // The PDF is never closed by the script: the exit hook closes it, then it is copied.
+    ASSERT_EQ(namesOf(*result), QStringList({"mine.png", "vector.svg", "two-pages.pdf"})) << describe(*result);
+    expectPng(result->artifacts[0]);
+    EXPECT_EQ(result->artifacts[0].width, 320);
+    expectSvg(result->artifacts[1]);
+    expectPdf(result->artifacts[2]);
+}
+
+TEST_F(CaptureTest, rErrorStillReturnsThePlotDrawnBeforeIt)
+{
+    auto result = r("plot(1:5)\nx <- 1\nstop('broken on line 3')\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->exitCode, 1);
+    EXPECT_TRUE(result->stderrData.contains("broken on line 3")) << result->stderrData.toStdString();
+    ASSERT_EQ(namesOf(*result), QStringList({"Rplot001.png"})) << describe(*result);
+    expectPng(result->artifacts[0]);
+}
+
+// --- Every language: files written to $LLM_SANDBOX_OUTPUT_DIR ------------------------------
+
+namespace {
+
+class OutputDirTest : public ::testing::TestWithParam<const char *>
+{
+protected:
+    static void SetUpTestSuite() { s_engine = test::dockerEngine().release(); }
+    static void TearDownTestSuite()
+    {
+        delete s_engine;
+        s_engine = nullptr;
+    }
+    static ExecutionEngine *s_engine;
+};
+
+ExecutionEngine *OutputDirTest::s_engine = nullptr;
+
+} // namespace
+
+TEST_P(OutputDirTest, svgWrittenToTheOutputDirComesBack)
+{
+    const Result<Language> language = LanguageRegistry::instance().find(GetParam());
+    ASSERT_TRUE(language.ok());
+    // The compiled and plain languages have a worked example that writes an SVG bar chart;
+    // Python and R write one with their own file functions.
+    QString code;
+    for (const LanguageExample &example : language->examples) {
+        if (example.title == QLatin1String("SVG chart")) {
+            code = example.code;
+        }
+    }
+    if (language->name == QLatin1String("python")) {
+        code = "import os\n"
+               "path = os.path.join(os.environ['LLM_SANDBOX_OUTPUT_DIR'], 'bars.svg')\n"
+               "open(path, 'w').write('<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\">"
+               "<rect width=\"5\" height=\"8\"/></svg>')\n"
+               "print('wrote ' + path)\n";
+    } else if (language->name == QLatin1String("r")) {
+        code = "path <- file.path(Sys.getenv('LLM_SANDBOX_OUTPUT_DIR'), 'bars.svg')\n"
+               "writeLines('<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\">"
+               "<rect width=\"5\" height=\"8\"/></svg>', path)\n"
+               "cat('wrote ', path, '\\n', sep = '')\n";
+    }
+    ASSERT_FALSE(code.isEmpty()) << "no SVG chart example for " << GetParam();
+
+    RunRequest request;
+    request.language = language->name;
+    request.code = code;
+    request.timeout = 120s;
+    auto result = s_engine->run(request);
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->exitCode, 0) << describe(*result);
+    EXPECT_EQ(result->stdoutData.toStdString(), "wrote /sandbox/output/bars.svg\n") << describe(*result);
+    ASSERT_EQ(namesOf(*result), QStringList({"bars.svg"})) << describe(*result);
+    expectSvg(result->artifacts[0]);
+    EXPECT_TRUE(result->artifacts[0].data.contains("<rect")) << "a chart, not an empty document";
+}
+
+INSTANTIATE_TEST_SUITE_P(AllLanguages, OutputDirTest,
+                         ::testing::Values("python", "javascript", "java", "cpp", "go", "r", "ruby"),
+                         [](const ::testing::TestParamInfo<const char *> &info) { return std::string(info.param); });

@@ -1,0 +1,748 @@
+// The hostile-code suite of issue 6: code written to break out, exhaust or outlive the sandbox,
+// run with no code policy in front of the engine. Every test checks that the run ends in bounded
+// time with a clear reason, that the engine still serves runs afterwards, and that nothing is left
+// behind: no container after the engine is gone, no host process carrying the test's marker.
+#include "backend/BackendFactory.h"
+#include "session/ExecutionEngine.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QUuid>
+
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <vector>
+
+using namespace sandbox;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// How long past its timeout a run may take in all (container start, reporting, removal).
+constexpr auto kGrace = 15s;
+
+/// Host processes whose command line contains `needle`: the host sees every container process.
+int hostProcessesMatching(const QByteArray &needle)
+{
+    int count = 0;
+    for (const QString &pid : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile cmdline("/proc/" + pid + "/cmdline");
+        if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().replace('\0', ' ').contains(needle)) {
+            ++count;
+        }
+    }
+    return count;
+}
+
+/// Resident memory of this process in KiB.
+qint64 residentKb()
+{
+    QFile status("/proc/self/status");
+    if (!status.open(QIODevice::ReadOnly)) {
+        return -1;
+    }
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:")) {
+            return line.mid(6).trimmed().split(' ').first().toLongLong();
+        }
+    }
+    return -1;
+}
+
+/// A TCP listener on a host address, to prove the sandbox cannot reach it: it must see no connection.
+class HostListener final
+{
+public:
+    explicit HostListener(const char *address)
+    {
+        m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        if (m_fd < 0 || ::inet_pton(AF_INET, address, &addr.sin_addr) != 1 ||
+            ::bind(m_fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0 || ::listen(m_fd, 8) != 0) {
+            close();
+            return;
+        }
+        socklen_t length = sizeof addr;
+        ::getsockname(m_fd, reinterpret_cast<sockaddr *>(&addr), &length);
+        m_port = ntohs(addr.sin_port);
+    }
+    ~HostListener() { close(); }
+    HostListener(const HostListener &) = delete;
+    HostListener &operator=(const HostListener &) = delete;
+
+    bool listening() const { return m_fd >= 0; }
+    int port() const { return m_port; }
+    bool wasConnected() const { return m_fd >= 0 && ::accept(m_fd, nullptr, nullptr) >= 0; }
+
+private:
+    void close()
+    {
+        if (m_fd >= 0) {
+            ::close(m_fd);
+        }
+        m_fd = -1;
+    }
+
+    int m_fd = -1;
+    int m_port = 0;
+};
+
+class HostileCodeTest : public ::testing::TestWithParam<std::string>
+{
+protected:
+    void SetUp() override
+    {
+        auto backend = BackendFactory::create(QString::fromStdString(GetParam()));
+        ASSERT_TRUE(backend.ok()) << backend.error().message.toStdString();
+        auto info = (*backend)->probe();
+        ASSERT_TRUE(info.ok()) << "These tests need the " << GetParam() << " engine: "
+                               << info.error().message.toStdString();
+        m_backend = *backend;
+        auto before = m_backend->listContainers(ExecutionEngine::containerLabel(), {});
+        ASSERT_TRUE(before.ok()) << before.error().message.toStdString();
+        m_containersBefore = *before;
+        // The code policy switched off: the sandbox itself must hold against everything below.
+        SandboxSettings settings;
+        settings.policy = QStringLiteral("permissive");
+        m_engine = std::make_unique<ExecutionEngine>(m_backend, settings);
+    }
+
+    void TearDown() override
+    {
+        if (!m_backend) {
+            return;
+        }
+        // Whatever the code did, destroying the engine removes every container it made.
+        m_engine.reset();
+        auto after = m_backend->listContainers(ExecutionEngine::containerLabel(), {});
+        ASSERT_TRUE(after.ok()) << after.error().message.toStdString();
+        for (const QString &id : *after) {
+            EXPECT_TRUE(m_containersBefore.contains(id)) << "container left behind: " << id.toStdString();
+        }
+        EXPECT_EQ(hostProcessesMatching(m_marker), 0) << "a process of the hostile code outlived the engine";
+    }
+
+    /// Runs Python `code` with "MARKER" replaced by this test's marker. The program first re-executes
+    /// itself with the marker as an argument, so every process it forks carries it in its command
+    /// line and a survivor shows up on the host.
+    RunResult run(const QString &code, std::chrono::milliseconds timeout = 30s)
+    {
+        const QString prelude = QStringLiteral("import os as _os, sys as _sys\n"
+                                               "if _sys.argv[1:] != ['MARKER']:\n"
+                                               "    _os.execv(_sys.executable, [_sys.executable, '-u', _sys.argv[0], "
+                                               "'MARKER'])\n");
+        RunRequest request;
+        request.language = QStringLiteral("python");
+        request.code = QString(prelude + code).replace(QStringLiteral("MARKER"), QString::fromLatin1(m_marker));
+        request.timeout = timeout;
+        QElapsedTimer timer;
+        timer.start();
+        auto result = m_engine->run(request);
+        const auto elapsed = std::chrono::milliseconds(timer.elapsed());
+        EXPECT_LT(elapsed, timeout + kGrace) << "the run did not end in time";
+        if (!result) {
+            ADD_FAILURE() << "the run failed: " << result.error().message.toStdString();
+            return {};
+        }
+        return *result;
+    }
+
+    /// The host's side of "unaffected": the same engine still runs ordinary code.
+    void expectEngineStillServes()
+    {
+        const RunResult result = run("print('still serving')\n");
+        EXPECT_EQ(result.reason, StopReason::Exited);
+        EXPECT_EQ(result.exitCode, 0);
+        EXPECT_EQ(result.stdoutData, "still serving\n") << result.stderrData.toStdString();
+    }
+
+    std::shared_ptr<ContainerBackend> m_backend;
+    std::unique_ptr<ExecutionEngine> m_engine;
+    QStringList m_containersBefore;
+    const QByteArray m_marker = "llm_sandbox_hostile_" + QUuid::createUuid().toByteArray(QUuid::Id128).left(12);
+};
+
+QByteArray lines(const RunResult &result)
+{
+    return result.stdoutData + "\n--- stderr ---\n" + result.stderrData;
+}
+
+} // namespace
+
+TEST_P(HostileCodeTest, pythonForkBombIsHeldByThePidsLimit)
+{
+    const RunResult result = run("import os, time\n"
+                                 "root = os.getpid()\n"
+                                 "refused = False\n"
+                                 "while True:\n"
+                                 "    try:\n"
+                                 "        os.fork()\n"
+                                 "    except OSError:\n"
+                                 "        if os.getpid() == root and not refused:\n"
+                                 "            refused = True\n"
+                                 "            tasks = len([p for p in os.listdir('/proc') if p.isdigit()])\n"
+                                 "            print('fork refused with', tasks, 'processes', flush=True)\n"
+                                 "        time.sleep(0.05)\n",
+                                 5s);
+    EXPECT_EQ(result.reason, StopReason::TimedOut) << lines(result).toStdString();
+    ASSERT_TRUE(result.stdoutData.startsWith("fork refused with ")) << lines(result).toStdString();
+    const int processes = result.stdoutData.split(' ').value(3).toInt();
+    EXPECT_GT(processes, 50);
+    EXPECT_LE(processes, SandboxSettings{}.pidsLimit);
+    expectEngineStillServes();
+}
+
+TEST_P(HostileCodeTest, shellForkBombIsHeldByThePidsLimit)
+{
+    const RunResult result = run("import os, subprocess, time\n"
+                                 "subprocess.Popen(['bash', '-c', ':(){ :|:& };: # MARKER'],\n"
+                                 "                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+                                 "peak = 0\n"
+                                 "for _ in range(20):\n"
+                                 "    time.sleep(0.1)\n"
+                                 "    peak = max(peak, len([p for p in os.listdir('/proc') if p.isdigit()]))\n"
+                                 "print('peak', peak, flush=True)\n"
+                                 "time.sleep(600)\n",
+                                 5s);
+    EXPECT_EQ(result.reason, StopReason::TimedOut) << lines(result).toStdString();
+    ASSERT_TRUE(result.stdoutData.startsWith("peak ")) << lines(result).toStdString();
+    const int peak = result.stdoutData.split(' ').value(1).trimmed().toInt();
+    EXPECT_GT(peak, 50) << "the bomb did not go off";
+    EXPECT_LE(peak, SandboxSettings{}.pidsLimit);
+    expectEngineStillServes();
+}
+
+TEST_P(HostileCodeTest, memoryBombIsReportedAsOutOfMemory)
+{
+    const RunResult result = run("hoard = []\n"
+                                 "while True:\n"
+                                 "    hoard.append(b'x' * 10**7)\n",
+                                 30s);
+    EXPECT_EQ(result.reason, StopReason::OutOfMemory) << lines(result).toStdString();
+    EXPECT_EQ(result.exitCode, 137);
+    EXPECT_GT(result.peakMemoryKb, 256 * 1024);
+    // Peak RSS counts shared pages the cgroup charged elsewhere, so allow a little above the limit.
+    EXPECT_LE(result.peakMemoryKb, SandboxSettings{}.memoryBytes / 1024 + 16 * 1024);
+    expectEngineStillServes();
+}
+
+TEST_P(HostileCodeTest, fillingTmpEndsWithNoSpaceAndTheNextRunStartsEmpty)
+{
+    const RunResult fill = run("import errno, socket\n"
+                               "print(socket.gethostname())\n"
+                               "chunk, written = b'\\0' * (1 << 20), 0\n"
+                               "try:\n"
+                               "    for i in range(100000):\n"
+                               "        with open('/tmp/fill%d' % i, 'wb', buffering=0) as f:\n"
+                               "            for _ in range(32):\n"
+                               "                written += f.write(chunk)\n"
+                               "except OSError as e:\n"
+                               "    print(errno.errorcode[e.errno], written >> 20)\n");
+    EXPECT_EQ(fill.reason, StopReason::Exited) << lines(fill).toStdString();
+    const QList<QByteArray> out = fill.stdoutData.split('\n');
+    ASSERT_TRUE(out.value(1).startsWith("ENOSPC ")) << lines(fill).toStdString();
+    EXPECT_GT(out.value(1).split(' ').value(1).toInt(), 200);
+
+    const RunResult next = run("import os, socket\n"
+                               "print(socket.gethostname())\n"
+                               "st = os.statvfs('/tmp')\n"
+                               "print(os.listdir('/tmp'), st.f_bavail * st.f_frsize >> 20)\n");
+    const QList<QByteArray> seen = next.stdoutData.split('\n');
+    EXPECT_EQ(seen.value(0), out.value(0)) << "not the pooled container of the first run";
+    ASSERT_TRUE(seen.value(1).startsWith("[] ")) << lines(next).toStdString();
+    EXPECT_GE(seen.value(1).mid(3).toInt(), 250) << "the space was not given back";
+}
+
+TEST_P(HostileCodeTest, fillingTheWorkdirEndsWithNoSpaceAndTheNextRunStartsEmpty)
+{
+    const RunResult fill = run("import errno, socket\n"
+                               "print(socket.gethostname())\n"
+                               "chunk, written = b'\\0' * (1 << 20), 0\n"
+                               "try:\n"
+                               "    for i in range(100000):\n"
+                               "        with open('/sandbox/fill%d' % i, 'wb', buffering=0) as f:\n"
+                               "            for _ in range(32):\n"
+                               "                written += f.write(chunk)\n"
+                               "except OSError as e:\n"
+                               "    print(errno.errorcode[e.errno], written >> 20)\n");
+    EXPECT_EQ(fill.reason, StopReason::Exited) << lines(fill).toStdString();
+    const QList<QByteArray> out = fill.stdoutData.split('\n');
+    ASSERT_TRUE(out.value(1).startsWith("ENOSPC ")) << lines(fill).toStdString();
+    EXPECT_GT(out.value(1).split(' ').value(1).toInt(), 200);
+
+    const RunResult next = run("import os, socket\n"
+                               "print(socket.gethostname())\n"
+                               "st = os.statvfs('/sandbox')\n"
+                               "print(sorted(os.listdir('/sandbox')), st.f_bavail * st.f_frsize >> 20)\n");
+    const QList<QByteArray> seen = next.stdoutData.split('\n');
+    EXPECT_EQ(seen.value(0), out.value(0)) << "not the pooled container of the first run";
+    ASSERT_TRUE(seen.value(1).startsWith("['main.py', 'output'] ")) << lines(next).toStdString();
+    EXPECT_GE(seen.value(1).split(' ').last().toInt(), 250) << "the space was not given back";
+}
+
+TEST_P(HostileCodeTest, infiniteStdoutIsCutAtTheOutputLimit)
+{
+    const RunResult result = run("import sys\n"
+                                 "while True:\n"
+                                 "    sys.stdout.write('y' * 8191 + '\\n')\n");
+    EXPECT_EQ(result.reason, StopReason::OutputLimit);
+    EXPECT_TRUE(result.outputTruncated);
+    EXPECT_EQ(result.stdoutData.size(), SandboxSettings{}.maxOutputBytes);
+    EXPECT_EQ(result.stdoutData.count('y') + result.stdoutData.count('\n'), result.stdoutData.size());
+    EXPECT_TRUE(result.stderrData.isEmpty());
+    expectEngineStillServes();
+}
+
+TEST_P(HostileCodeTest, infiniteStderrIsCutAtTheOutputLimit)
+{
+    const RunResult result = run("import sys\n"
+                                 "while True:\n"
+                                 "    sys.stderr.write('e' * 8191 + '\\n')\n");
+    EXPECT_EQ(result.reason, StopReason::OutputLimit);
+    EXPECT_TRUE(result.outputTruncated);
+    EXPECT_EQ(result.stderrData.size(), SandboxSettings{}.maxOutputBytes);
+    EXPECT_TRUE(result.stdoutData.isEmpty());
+    expectEngineStillServes();
+}
+
+TEST_P(HostileCodeTest, enormousLineWithoutNewlineIsCutAtTheOutputLimit)
+{
+    // Single 64 MiB writes: the line is never ended, and one write is far beyond the cap.
+    const RunResult result = run("import os\n"
+                                 "line = b'z' * (64 << 20)\n"
+                                 "while True:\n"
+                                 "    os.write(1, line)\n");
+    EXPECT_EQ(result.reason, StopReason::OutputLimit);
+    EXPECT_TRUE(result.outputTruncated);
+    EXPECT_EQ(result.stdoutData, QByteArray(SandboxSettings{}.maxOutputBytes, 'z'));
+    expectEngineStillServes();
+}
+
+TEST_P(HostileCodeTest, binaryAndInvalidUtf8OutputArePreservedByteForByte)
+{
+    QByteArray blob;
+    for (int i = 0; i < 256; ++i) {
+        blob.append(char(i));
+    }
+    // Lone continuation bytes, truncated sequences, a UTF-16 surrogate, NUL.
+    blob.append(QByteArray("\xff\xfe\xc3\x28\xa0\xa1\xe2\x28\xa1\xf0\x28\x8c\xbc\xed\xa0\x80\x00"
+                           "end",
+                           20));
+    QByteArray reversed = blob;
+    std::reverse(reversed.begin(), reversed.end());
+    const RunResult result = run("import sys\n"
+                                 "blob = bytes(range(256)) + b'\\xff\\xfe\\xc3\\x28\\xa0\\xa1\\xe2\\x28\\xa1\\xf0\\x28'\n"
+                                 "blob += b'\\x8c\\xbc\\xed\\xa0\\x80\\x00end'\n"
+                                 "sys.stdout.buffer.write(blob * 3)\n"
+                                 "sys.stderr.buffer.write(blob[::-1])\n");
+    EXPECT_EQ(result.reason, StopReason::Exited);
+    EXPECT_EQ(result.exitCode, 0);
+    EXPECT_EQ(result.stdoutData, blob + blob + blob);
+    EXPECT_EQ(result.stderrData, reversed);
+}
+
+TEST_P(HostileCodeTest, sleepingForeverTimesOut)
+{
+    const RunResult result = run("import subprocess, sys, time\n"
+                                 "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(10**6)', 'MARKER'])\n"
+                                 "time.sleep(10**6)\n",
+                                 2s);
+    EXPECT_EQ(result.reason, StopReason::TimedOut);
+    EXPECT_EQ(result.exitCode, 137);
+    EXPECT_EQ(hostProcessesMatching(m_marker), 0) << "the sleeping child outlived the run";
+    expectEngineStillServes();
+}
+
+TEST_P(HostileCodeTest, busyLoopTimesOut)
+{
+    const RunResult result = run("while True:\n"
+                                 "    pass\n",
+                                 2s);
+    EXPECT_EQ(result.reason, StopReason::TimedOut);
+    EXPECT_EQ(result.exitCode, 137);
+    EXPECT_GT(result.cpuMs, 500) << "the loop was not running";
+    expectEngineStillServes();
+}
+
+TEST_P(HostileCodeTest, processIgnoringSigtermIsKilledAtTheTimeout)
+{
+    const RunResult result = run("import signal, subprocess, sys, time\n"
+                                 "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+                                 "child = 'import signal, time\\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\\n'\n"
+                                 "child += 'while True: time.sleep(1)'\n"
+                                 "subprocess.Popen([sys.executable, '-c', child, 'MARKER'])\n"
+                                 "print('ignoring SIGTERM', flush=True)\n"
+                                 "while True:\n"
+                                 "    time.sleep(1)\n",
+                                 2s);
+    EXPECT_EQ(result.reason, StopReason::TimedOut);
+    EXPECT_EQ(result.stdoutData, "ignoring SIGTERM\n") << lines(result).toStdString();
+    EXPECT_EQ(hostProcessesMatching(m_marker), 0) << "a SIGTERM-proof process outlived the run";
+    expectEngineStillServes();
+}
+
+TEST_P(HostileCodeTest, daemonDoesNotOutliveItsRunInAPooledContainer)
+{
+    // The classic daemon: double fork, new session, SIGHUP and SIGTERM ignored, standard streams
+    // detached, and a heartbeat in /dev/shm to show whether it is still alive.
+    const RunResult first = run("import os, signal, socket, time\n"
+                                "print(socket.gethostname())\n"
+                                "pid = os.fork()\n"
+                                "if pid == 0:\n"
+                                "    os.setsid()\n"
+                                "    if os.fork() == 0:\n"
+                                "        signal.signal(signal.SIGHUP, signal.SIG_IGN)\n"
+                                "        signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+                                "        null = os.open('/dev/null', os.O_RDWR)\n"
+                                "        for fd in range(3):\n"
+                                "            os.dup2(null, fd)\n"
+                                "        os.execv('/bin/sh', ['/bin/sh', '-c', 'trap \"\" HUP TERM; while :; do '\n"
+                                "                 'date +%s%N >> /dev/shm/heartbeat; sleep 0.1; done # MARKER'])\n"
+                                "    os._exit(0)\n"
+                                "os.waitpid(pid, 0)\n"
+                                "time.sleep(0.5)\n"
+                                "print('daemon running', os.path.exists('/dev/shm/heartbeat'))\n");
+    EXPECT_EQ(first.reason, StopReason::Exited) << lines(first).toStdString();
+    const QList<QByteArray> out = first.stdoutData.split('\n');
+    EXPECT_EQ(out.value(1), "daemon running True") << lines(first).toStdString();
+    EXPECT_EQ(hostProcessesMatching(m_marker), 0) << "the daemon outlived its run";
+
+    const RunResult second = run("import os, socket, time\n"
+                                 "print(socket.gethostname())\n"
+                                 "time.sleep(0.5)\n"
+                                 "others = [open('/proc/%s/cmdline' % p, 'rb').read() for p in os.listdir('/proc')\n"
+                                 "          if p.isdigit() and int(p) not in (1, os.getpid())]\n"
+                                 "print(others, os.path.exists('/dev/shm/heartbeat'))\n");
+    const QList<QByteArray> seen = second.stdoutData.split('\n');
+    EXPECT_EQ(seen.value(0), out.value(0)) << "not the pooled container of the first run";
+    EXPECT_EQ(seen.value(1), "[] False") << lines(second).toStdString();
+}
+
+TEST_P(HostileCodeTest, networkHasOnlyLoopbackAndHostAddressesAreUnreachable)
+{
+    // Listeners on the host's loopback and container-bridge addresses: nothing may arrive at either.
+    // Nothing here leaves the machine, even if the isolation failed.
+    HostListener loopback("127.0.0.1");
+    HostListener bridge("172.17.0.1");
+    ASSERT_TRUE(loopback.listening());
+    const QString code = QStringLiteral(
+        "import errno, os, socket\n"
+        "print(sorted(os.listdir('/sys/class/net')))\n"
+        "print(len(open('/proc/net/route').read().splitlines()) - 1, 'routes')\n"
+        "for host, port in (('172.17.0.1', 2375), ('172.17.0.1', %1), ('127.0.0.1', %2)):\n"
+        "    s = socket.socket()\n"
+        "    s.settimeout(3)\n"
+        "    try:\n"
+        "        s.connect((host, port))\n"
+        "        print(host, 'connected')\n"
+        "    except socket.timeout:\n"
+        "        print(host, 'timeout')\n"
+        "    except OSError as e:\n"
+        "        print(host, errno.errorcode.get(e.errno, e.errno))\n")
+                             .arg(bridge.listening() ? bridge.port() : 2376)
+                             .arg(loopback.port());
+    const RunResult result = run(code);
+    EXPECT_EQ(result.reason, StopReason::Exited) << lines(result).toStdString();
+    EXPECT_EQ(result.stdoutData, "['lo']\n0 routes\n"
+                                 "172.17.0.1 ENETUNREACH\n172.17.0.1 ENETUNREACH\n127.0.0.1 ECONNREFUSED\n")
+        << lines(result).toStdString();
+    EXPECT_FALSE(loopback.wasConnected()) << "the sandbox reached the host's loopback";
+    EXPECT_FALSE(bridge.wasConnected()) << "the sandbox reached the host's bridge address";
+}
+
+TEST_P(HostileCodeTest, nextRunInAPooledContainerFindsNoneOfThePreviousRunsData)
+{
+    // Secrets everywhere a run can write, some made hard to remove; plus a directory nested
+    // deeper than the runner can hold descriptors for, and IPC objects that outlive processes.
+    const RunResult first = run(
+        "import ctypes, os, socket, stat\n"
+        "print(socket.gethostname())\n"
+        "token = 'TOP' + 'SECRET-MARKER'\n"
+        "for d in ('/sandbox', '/sandbox/output', '/tmp', '/dev/shm', os.environ['HOME']):\n"
+        "    open(os.path.join(d, '.secret'), 'w').write(token)\n"
+        "os.makedirs('/tmp/locked/inner')\n"
+        "open('/tmp/locked/inner/secret', 'w').write(token)\n"
+        "os.chmod('/tmp/locked/inner', 0)\n"
+        "os.chmod('/tmp/locked', 0)\n"
+        "open('/sandbox/readonly', 'w').write(token)\n"
+        "os.chmod('/sandbox/readonly', 0)\n"
+        "os.symlink('/sandbox/readonly', '/tmp/link')\n"
+        "os.mkfifo('/dev/shm/fifo')\n"
+        "os.chdir('/sandbox')\n"
+        "for _ in range(1500):\n"
+        "    os.mkdir('d')\n"
+        "    os.chdir('d')\n"
+        "open('secret', 'w').write(token)\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "libc.shmget.restype = ctypes.c_int\n"
+        "shm = libc.shmget(0x5ecc0de, 4096, 0o1600)\n"
+        "libc.shmat.restype = ctypes.c_void_p\n"
+        "addr = libc.shmat(shm, None, 0)\n"
+        "ctypes.memmove(addr, token.encode(), len(token))\n"
+        "librt = ctypes.CDLL('librt.so.1', use_errno=True)\n"
+        "mq = librt.mq_open(b'/secret', os.O_CREAT | os.O_WRONLY, 0o600, None)\n"
+        "print('shm', shm >= 0, 'mq', mq >= 0)\n");
+    EXPECT_EQ(first.reason, StopReason::Exited) << lines(first).toStdString();
+    const QList<QByteArray> out = first.stdoutData.split('\n');
+    EXPECT_EQ(out.value(1), "shm True mq True") << lines(first).toStdString();
+
+    const RunResult second = run(
+        "import ctypes, os, socket\n"
+        "print(socket.gethostname())\n"
+        "found = []\n"
+        "for top in ('/sandbox', '/tmp', '/dev/shm', '/dev/mqueue', '/var/tmp'):\n"
+        "    for root, dirs, files in os.walk(top):\n"
+        "        for name in files:\n"
+        "            path = os.path.join(root, name)\n"
+        "            found.append(path)\n"
+        "print(sorted(found))\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "print('shm', libc.shmget(0x5ecc0de, 0, 0) >= 0, open('/proc/sysvipc/shm').read().count('\\n') - 1)\n"
+        "librt = ctypes.CDLL('librt.so.1', use_errno=True)\n"
+        "print('mq', librt.mq_open(b'/secret', os.O_RDONLY) >= 0)\n");
+    EXPECT_EQ(second.reason, StopReason::Exited) << lines(second).toStdString();
+    const QList<QByteArray> seen = second.stdoutData.split('\n');
+    EXPECT_EQ(seen.value(0), out.value(0)) << "not the pooled container of the first run";
+    EXPECT_EQ(seen.value(1), "['/sandbox/main.py']") << lines(second).toStdString();
+    EXPECT_EQ(seen.value(2), "shm False 0") << lines(second).toStdString();
+    EXPECT_EQ(seen.value(3), "mq False") << lines(second).toStdString();
+}
+
+TEST_P(HostileCodeTest, writingOutsideTheWorkdirIsRefused)
+{
+    const RunResult result = run(
+        "import errno, os\n"
+        "targets = ['/etc/passwd', '/etc/evil', '/usr/evil', '/usr/local/bin/evil', '/usr/bin/python3', '/evil',\n"
+        "           '/opt/llm-sandbox/evil', '/opt/llm-sandbox/llm-sandbox-runner', '/var/evil', '/root/evil',\n"
+        "           '/home/evil', '/sys/kernel/evil', '/proc/sys/kernel/hostname', '/proc/sys/kernel/core_pattern']\n"
+        "for path in targets:\n"
+        "    try:\n"
+        "        with open(path, 'ab'):\n"
+        "            pass\n"
+        "        print(path, 'WRITABLE')\n"
+        "    except OSError as e:\n"
+        "        print(path, errno.errorcode[e.errno])\n"
+        "for path in ('/opt/llm-sandbox/llm-sandbox-runner', '/usr/bin/python3'):\n"
+        "    try:\n"
+        "        os.chmod(path, 0o777)\n"
+        "        print('chmod', path, 'ALLOWED')\n"
+        "    except OSError as e:\n"
+        "        print('chmod', path, errno.errorcode[e.errno])\n"
+        "open('/sandbox/allowed', 'w').write('ok')\n"
+        "print('workdir writable')\n");
+    EXPECT_EQ(result.reason, StopReason::Exited) << lines(result).toStdString();
+    EXPECT_FALSE(result.stdoutData.contains("WRITABLE")) << lines(result).toStdString();
+    EXPECT_FALSE(result.stdoutData.contains("ALLOWED")) << lines(result).toStdString();
+    const QList<QByteArray> out = result.stdoutData.trimmed().split('\n');
+    ASSERT_EQ(out.size(), 17) << lines(result).toStdString();
+    for (const QByteArray &line : out.mid(0, 16)) {
+        const QByteArray error = line.split(' ').last();
+        EXPECT_TRUE(error == "EROFS" || error == "EACCES" || error == "EPERM") << line.toStdString();
+    }
+    EXPECT_EQ(out.last(), "workdir writable");
+}
+
+TEST_P(HostileCodeTest, mountingIsRefused)
+{
+    const RunResult result = run("import ctypes, errno, os, subprocess\n"
+                                 "libc = ctypes.CDLL(None, use_errno=True)\n"
+                                 "os.mkdir('/tmp/m')\n"
+                                 "def report(what, rc):\n"
+                                 "    print(what, 'ALLOWED' if rc == 0 else errno.errorcode[ctypes.get_errno()])\n"
+                                 "report('mount', libc.mount(b'none', b'/tmp/m', b'tmpfs', 0, None))\n"
+                                 "report('bind', libc.mount(b'/sandbox', b'/tmp/m', None, 4096, None))\n"
+                                 "report('remount', libc.mount(None, b'/', None, 32 | 4096, None))\n"
+                                 "CLONE_NEWNS, CLONE_NEWUSER = 0x00020000, 0x10000000\n"
+                                 "report('unshare-mnt', libc.unshare(CLONE_NEWNS))\n"
+                                 "report('unshare-user', libc.unshare(CLONE_NEWUSER | CLONE_NEWNS))\n"
+                                 "cmd = subprocess.run(['mount', '-t', 'tmpfs', 'none', '/tmp/m'], capture_output=True)\n"
+                                 "print('mount(8)', 'ALLOWED' if cmd.returncode == 0 else 'failed')\n"
+                                 "print(os.listdir('/tmp/m'), os.path.ismount('/tmp/m'))\n");
+    EXPECT_EQ(result.reason, StopReason::Exited) << lines(result).toStdString();
+    EXPECT_EQ(result.stdoutData, "mount EPERM\nbind EPERM\nremount EPERM\nunshare-mnt EPERM\nunshare-user EPERM\n"
+                                 "mount(8) failed\n[] False\n")
+        << lines(result).toStdString();
+}
+
+TEST_P(HostileCodeTest, loadingKernelModulesIsRefused)
+{
+    // A kernel built without module support has no /proc/modules: then there is nothing to compare.
+    QFile modules("/proc/modules");
+    const bool haveModules = modules.open(QIODevice::ReadOnly);
+    const QByteArray modulesBefore = haveModules ? modules.readAll() : QByteArray();
+    const RunResult result = run("import ctypes, errno, os, platform, shutil, subprocess\n"
+                                 "libc = ctypes.CDLL(None, use_errno=True)\n"
+                                 "numbers = {'x86_64': (175, 313, 176), 'aarch64': (105, 273, 106)}\n"
+                                 "init_module, finit_module, delete_module = numbers[platform.machine()]\n"
+                                 "def report(what, rc):\n"
+                                 "    print(what, 'ALLOWED' if rc == 0 else errno.errorcode[ctypes.get_errno()])\n"
+                                 "image = ctypes.create_string_buffer(b'\\x7fELF' + b'\\0' * 60)\n"
+                                 "report('init_module', libc.syscall(init_module, image, 64, b''))\n"
+                                 "fd = os.open('/dev/null', os.O_RDONLY)\n"
+                                 "report('finit_module', libc.syscall(finit_module, fd, b'', 0))\n"
+                                 "report('delete_module', libc.syscall(delete_module, b'ext4', 0))\n"
+                                 "modprobe = shutil.which('modprobe') or shutil.which('insmod')\n"
+                                 "if modprobe:\n"
+                                 "    cmd = subprocess.run([modprobe, 'dummy'], capture_output=True)\n"
+                                 "    print('modprobe', 'ALLOWED' if cmd.returncode == 0 else 'failed')\n"
+                                 "else:\n"
+                                 "    print('modprobe', 'failed')\n");
+    EXPECT_EQ(result.reason, StopReason::Exited) << lines(result).toStdString();
+    EXPECT_EQ(result.stdoutData, "init_module EPERM\nfinit_module EPERM\ndelete_module EPERM\nmodprobe failed\n")
+        << lines(result).toStdString();
+    if (haveModules) {
+        modules.seek(0);
+        EXPECT_EQ(modules.readAll(), modulesBefore) << "the host's kernel modules changed";
+    }
+}
+
+TEST_P(HostileCodeTest, changingTheClockIsRefused)
+{
+    // Each attempt sets the time it already is: harmless to the host even if it were allowed.
+    const RunResult result = run("import ctypes, errno, time\n"
+                                 "libc = ctypes.CDLL(None, use_errno=True)\n"
+                                 "class timeval(ctypes.Structure):\n"
+                                 "    _fields_ = [('tv_sec', ctypes.c_long), ('tv_usec', ctypes.c_long)]\n"
+                                 "now = timeval()\n"
+                                 "libc.gettimeofday(ctypes.byref(now), None)\n"
+                                 "rc = libc.settimeofday(ctypes.byref(now), None)\n"
+                                 "print('settimeofday', 'ALLOWED' if rc == 0 else errno.errorcode[ctypes.get_errno()])\n"
+                                 "try:\n"
+                                 "    time.clock_settime(time.CLOCK_REALTIME, time.time())\n"
+                                 "    print('clock_settime ALLOWED')\n"
+                                 "except OSError as e:\n"
+                                 "    print('clock_settime', errno.errorcode[e.errno])\n");
+    EXPECT_EQ(result.reason, StopReason::Exited) << lines(result).toStdString();
+    EXPECT_EQ(result.stdoutData, "settimeofday EPERM\nclock_settime EPERM\n") << lines(result).toStdString();
+}
+
+TEST_P(HostileCodeTest, ptraceCannotReachTheRunnerOrTheHost)
+{
+    // PID 1 is the runner, which holds the protocol stream: attaching to it, reading its memory or
+    // opening its descriptors would let the code forge results. Host processes must be invisible.
+    const RunResult result = run("import ctypes, errno, os\n"
+                                 "libc = ctypes.CDLL(None, use_errno=True)\n"
+                                 "PTRACE_ATTACH, PTRACE_SEIZE = 16, 0x4206\n"
+                                 "def report(what, rc):\n"
+                                 "    print(what, 'ALLOWED' if rc == 0 else errno.errorcode[ctypes.get_errno()])\n"
+                                 "report('attach', libc.ptrace(PTRACE_ATTACH, 1, None, None))\n"
+                                 "report('seize', libc.ptrace(PTRACE_SEIZE, 1, None, None))\n"
+                                 "for path, mode in (('/proc/1/mem', os.O_RDONLY), ('/proc/1/fd/1', os.O_WRONLY),\n"
+                                 "                   ('/proc/1/fd/0', os.O_RDONLY), ('/proc/1/environ', os.O_RDONLY)):\n"
+                                 "    try:\n"
+                                 "        os.close(os.open(path, mode))\n"
+                                 "        print(path, 'ALLOWED')\n"
+                                 "    except OSError as e:\n"
+                                 "        print(path, errno.errorcode[e.errno])\n"
+                                 "pids = sorted(int(p) for p in os.listdir('/proc') if p.isdigit())\n"
+                                 "names = [open('/proc/%d/cmdline' % p, 'rb').read().split(b'\\0')[0] for p in pids]\n"
+                                 "print(pids[0], sorted(set(os.path.basename(n).decode() for n in names)))\n");
+    EXPECT_EQ(result.reason, StopReason::Exited) << lines(result).toStdString();
+    EXPECT_EQ(result.stdoutData, "attach EPERM\nseize EPERM\n/proc/1/mem EACCES\n/proc/1/fd/1 EACCES\n"
+                                 "/proc/1/fd/0 EACCES\n/proc/1/environ EACCES\n"
+                                 "1 ['llm-sandbox-runner', 'python3']\n")
+        << lines(result).toStdString();
+}
+
+TEST_P(HostileCodeTest, containerEngineSocketIsOutOfReach)
+{
+    const RunResult result = run("import os, stat\n"
+                                 "for path in ('/var/run/docker.sock', '/run/docker.sock', '/run/podman/podman.sock',\n"
+                                 "             '/var/run/podman/podman.sock', '/run/containerd/containerd.sock'):\n"
+                                 "    print(path, os.path.exists(path))\n"
+                                 "sockets = []\n"
+                                 "for root, dirs, files in os.walk('/'):\n"
+                                 "    if root in ('/proc', '/sys'):\n"
+                                 "        dirs.clear()\n"
+                                 "    for name in files:\n"
+                                 "        path = os.path.join(root, name)\n"
+                                 "        try:\n"
+                                 "            if stat.S_ISSOCK(os.lstat(path).st_mode):\n"
+                                 "                sockets.append(path)\n"
+                                 "        except OSError:\n"
+                                 "            pass\n"
+                                 "print('sockets', sockets)\n"
+                                 "print(sorted(k for k in os.environ if 'HOST' in k or 'DOCKER' in k))\n");
+    EXPECT_EQ(result.reason, StopReason::Exited) << lines(result).toStdString();
+    EXPECT_EQ(result.stdoutData, "/var/run/docker.sock False\n/run/docker.sock False\n/run/podman/podman.sock False\n"
+                                 "/var/run/podman/podman.sock False\n/run/containerd/containerd.sock False\n"
+                                 "sockets []\n[]\n")
+        << lines(result).toStdString();
+}
+
+TEST_P(HostileCodeTest, closingStdoutAndStderrEarlyIsReportedNormally)
+{
+    const RunResult result = run("import os, sys, time\n"
+                                 "print('before closing', flush=True)\n"
+                                 "os.close(1)\n"
+                                 "os.close(2)\n"
+                                 "time.sleep(1)\n"
+                                 "sys.exit(0)\n");
+    EXPECT_EQ(result.reason, StopReason::Exited) << lines(result).toStdString();
+    EXPECT_EQ(result.exitCode, 0);
+    EXPECT_EQ(result.stdoutData, "before closing\n");
+    EXPECT_GE(result.wallMs, 1000) << "the run ended when the streams closed, not when the program did";
+    expectEngineStillServes();
+}
+
+TEST_P(HostileCodeTest, fiftyConcurrentRunsKeepTheirOutputApart)
+{
+    constexpr int kRuns = 50;
+    constexpr int kLines = 2000;
+    const qint64 rssBefore = residentKb();
+    std::vector<Result<RunResult>> results(kRuns, Error{QStringLiteral("not run")});
+    std::vector<std::thread> threads;
+    QElapsedTimer timer;
+    timer.start();
+    for (int i = 0; i < kRuns; ++i) {
+        threads.emplace_back([&, i] {
+            RunRequest request;
+            request.language = QStringLiteral("python");
+            request.code = QStringLiteral("import sys\n"
+                                          "for i in range(%1):\n"
+                                          "    print('run-%2-token', i)\n"
+                                          "    print('run-%2-err', i, file=sys.stderr)\n")
+                               .arg(kLines)
+                               .arg(i);
+            request.timeout = 60s;
+            results[i] = m_engine->run(request);
+        });
+    }
+    for (std::thread &thread : threads) {
+        thread.join();
+    }
+    EXPECT_LT(timer.elapsed(), 150000) << "50 concurrent runs took too long";
+    for (int i = 0; i < kRuns; ++i) {
+        ASSERT_TRUE(results[i].ok()) << "run " << i << ": " << results[i].error().message.toStdString();
+        const RunResult &result = *results[i];
+        QByteArray expectedOut;
+        QByteArray expectedErr;
+        for (int line = 0; line < kLines; ++line) {
+            expectedOut += QStringLiteral("run-%1-token %2\n").arg(i).arg(line).toLatin1();
+            expectedErr += QStringLiteral("run-%1-err %2\n").arg(i).arg(line).toLatin1();
+        }
+        EXPECT_EQ(result.reason, StopReason::Exited) << "run " << i;
+        EXPECT_EQ(result.exitCode, 0) << "run " << i << ": " << result.stderrData.left(500).toStdString();
+        EXPECT_TRUE(result.stdoutData == expectedOut) << "run " << i << " got other output";
+        EXPECT_TRUE(result.stderrData == expectedErr) << "run " << i << " got other errors";
+    }
+    results.clear();
+    expectEngineStillServes();
+    m_engine.reset();
+    // What 50 runs held (output, artifacts, connections, threads) must be gone with them.
+    const qint64 rssAfter = residentKb();
+    EXPECT_LT(rssAfter - rssBefore, 64 * 1024) << "RSS grew from " << rssBefore << " KiB to " << rssAfter << " KiB";
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, HostileCodeTest, ::testing::Values("docker"),
+                         [](const ::testing::TestParamInfo<std::string> &info) { return info.param; });

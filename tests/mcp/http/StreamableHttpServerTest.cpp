@@ -1,0 +1,536 @@
+// The Streamable HTTP transport in-process, over real sockets on 127.0.0.1, with a real McpDispatcher and test tools.
+#include "mcp/http/StreamableHttpServer.h"
+
+#include "../McpTestSupport.h"
+#include "HttpTestClient.h"
+#include "mcp/http/BearerToken.h"
+#include "secrets/MemorySecretStore.h"
+
+#include <QRandomGenerator>
+#include <atomic>
+#include <gtest/gtest.h>
+#include <thread>
+
+using namespace sandbox;
+using namespace sandbox::mcp;
+using namespace sandbox::mcp::test;
+
+namespace {
+
+using Header = std::pair<QByteArray, QByteArray>;
+using Headers = QList<Header>;
+
+const QByteArray kBothTypes = "application/json, text/event-stream";
+
+Tool tool(const QString &name, bool longRunning, ToolHandler handler)
+{
+    return Tool{.name = name,
+                .title = {},
+                .description = QStringLiteral("A test tool."),
+                .inputSchema = QJsonObject{{QStringLiteral("type"), QStringLiteral("object")}},
+                .outputSchema = {},
+                .annotations = {},
+                .longRunning = longRunning,
+                .handler = std::move(handler)};
+}
+
+class StreamableHttpServerTest : public ::testing::Test
+{
+protected:
+    void SetUp() override { start(); }
+
+    void start(HttpServerOptions options = {})
+    {
+        m_server.reset();
+        // The token as `serve` gets it: created on first use and kept in the (here: in-memory) secret store.
+        QFuture<Result<BearerToken::Loaded>> loaded = BearerToken::load(m_store, {});
+        loaded.waitForFinished();
+        ASSERT_TRUE(loaded.result().ok());
+        m_token = loaded.result()->token;
+
+        m_server = std::make_unique<StreamableHttpServer>(
+            [this](McpDispatcher::MessageSink sink) {
+                return std::make_unique<McpDispatcher>(tools(), QList<Resource>(), std::move(sink));
+            },
+            m_token, options);
+        const Result<quint16> port = m_server->start();
+        ASSERT_TRUE(port.ok()) << port.error().message.toStdString();
+        m_port = *port;
+    }
+
+    ToolRegistry tools()
+    {
+        ToolRegistry registry;
+        registry.add(tool(QStringLiteral("echo"), false, [](const ToolCall &call) {
+            return textToolResult(call.arguments.value(QStringLiteral("text")).toString());
+        }));
+        registry.add(tool(QStringLiteral("chatty"), true, [](const ToolCall &call) {
+            for (int i = 1; i <= 3; ++i) {
+                call.progress(QStringLiteral("step %1").arg(i));
+            }
+            return textToolResult(QStringLiteral("done"));
+        }));
+        registry.add(tool(QStringLiteral("logger"), true, [](const ToolCall &call) {
+            call.log(LogLevel::Info, QStringLiteral("hello from the tool"));
+            return textToolResult(QStringLiteral("logged"));
+        }));
+        registry.add(tool(QStringLiteral("sleep"), true, [this](const ToolCall &call) {
+            ++m_sleeping;
+            const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+            while (std::chrono::steady_clock::now() < deadline && !call.stop.stop_requested()) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            }
+            m_stopped = call.stop.stop_requested();
+            return textToolResult(QStringLiteral("woke"));
+        }));
+        return registry;
+    }
+
+    Headers headers(const QString &session = {}, const QByteArray &accept = kBothTypes) const
+    {
+        Headers out{{"Authorization", "Bearer " + m_token}, {"Content-Type", "application/json"}};
+        if (!accept.isEmpty()) {
+            out.append(Header("Accept", accept));
+        }
+        if (!session.isEmpty()) {
+            out.append(Header("Mcp-Session-Id", session.toLatin1()));
+        }
+        return out;
+    }
+
+    HttpResponse exchange(const QByteArray &bytes)
+    {
+        HttpTestClient client(m_port);
+        client.send(bytes);
+        std::optional<HttpResponse> response = client.readResponse();
+        EXPECT_TRUE(response.has_value()) << "no response to " << bytes.left(200).toStdString();
+        return response.value_or(HttpResponse{});
+    }
+
+    HttpResponse post(const QByteArray &body, const Headers &requestHeaders)
+    {
+        return exchange(HttpTestClient::request("POST", requestHeaders, body));
+    }
+
+    QString initialize()
+    {
+        const HttpResponse response =
+            post(request(1, QStringLiteral("initialize"),
+                         QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")},
+                                     {QStringLiteral("capabilities"), QJsonObject()},
+                                     {QStringLiteral("clientInfo"),
+                                      QJsonObject{{QStringLiteral("name"), QStringLiteral("test")},
+                                                  {QStringLiteral("version"), QStringLiteral("1")}}}}),
+                 headers({}, "application/json, text/event-stream"));
+        EXPECT_EQ(response.status, 200);
+        const QString session = QString::fromLatin1(response.header("Mcp-Session-Id"));
+        EXPECT_FALSE(session.isEmpty());
+        EXPECT_EQ(post(notification(QStringLiteral("notifications/initialized")), headers(session)).status, 202);
+        return session;
+    }
+
+    MemorySecretStore m_store;
+    QByteArray m_token;
+    std::unique_ptr<StreamableHttpServer> m_server;
+    quint16 m_port = 0;
+    std::atomic<int> m_sleeping = 0;
+    std::atomic<bool> m_stopped = false;
+};
+
+TEST_F(StreamableHttpServerTest, initializeIssuesSessionIdAndAnswersAsJson)
+{
+    const HttpResponse response =
+        post(request(1, QStringLiteral("initialize"),
+                     QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-11-25")},
+                                 {QStringLiteral("capabilities"), QJsonObject()},
+                                 {QStringLiteral("clientInfo"),
+                                  QJsonObject{{QStringLiteral("name"), QStringLiteral("t")},
+                                              {QStringLiteral("version"), QStringLiteral("1")}}}}),
+             headers());
+    EXPECT_EQ(response.status, 200);
+    EXPECT_EQ(response.header("Content-Type"), "application/json");
+    const QByteArray session = response.header("Mcp-Session-Id");
+    ASSERT_GE(session.size(), 32);
+    for (const char c : session) {
+        EXPECT_TRUE(c >= 0x21 && c <= 0x7e) << "session ids must be visible ASCII";
+    }
+    const QJsonObject result = response.json().value(QStringLiteral("result")).toObject();
+    EXPECT_EQ(result.value(QStringLiteral("protocolVersion")).toString(), QStringLiteral("2025-11-25"));
+    EXPECT_EQ(m_server->sessionCount(), 1);
+}
+
+TEST_F(StreamableHttpServerTest, toolsListAndCallWorkWithTheSession)
+{
+    const QString session = initialize();
+    const HttpResponse list = post(request(2, QStringLiteral("tools/list")), headers(session));
+    ASSERT_EQ(list.status, 200);
+    const QJsonArray tools =
+        list.json().value(QStringLiteral("result")).toObject().value(QStringLiteral("tools")).toArray();
+    EXPECT_EQ(tools.size(), 4);
+
+    Headers withVersion = headers(session);
+    withVersion.append(Header("MCP-Protocol-Version", "2025-06-18"));
+    const HttpResponse call = post(
+        toolCall(3, QStringLiteral("echo"), QJsonObject{{QStringLiteral("text"), QStringLiteral("hi")}}), withVersion);
+    ASSERT_EQ(call.status, 200);
+    EXPECT_EQ(firstText(call.json().value(QStringLiteral("result")).toObject()), QStringLiteral("hi"));
+}
+
+TEST_F(StreamableHttpServerTest, sessionsAreSeparate)
+{
+    const QString first = initialize();
+    const QString second = initialize();
+    EXPECT_NE(first, second);
+    EXPECT_EQ(m_server->sessionCount(), 2);
+}
+
+TEST_F(StreamableHttpServerTest, missingOrWrongTokenIs401)
+{
+    Headers noToken = headers();
+    noToken.removeFirst();
+    const HttpResponse missing = post(request(1, QStringLiteral("ping")), noToken);
+    EXPECT_EQ(missing.status, 401);
+    EXPECT_TRUE(missing.header("WWW-Authenticate").startsWith("Bearer"));
+    EXPECT_TRUE(missing.errorMessage().contains(QStringLiteral("--show-token")));
+
+    Headers wrong = headers();
+    wrong[0].second = "Bearer " + BearerToken::generate();
+    EXPECT_EQ(post(request(1, QStringLiteral("ping")), wrong).status, 401);
+
+    Headers basic = headers();
+    basic[0].second = "Basic " + m_token;
+    EXPECT_EQ(post(request(1, QStringLiteral("ping")), basic).status, 401);
+    EXPECT_EQ(m_server->sessionCount(), 0);
+}
+
+TEST_F(StreamableHttpServerTest, foreignOriginIs403AndLoopbackOriginIsServed)
+{
+    Headers evil = headers();
+    evil.append(Header("Origin", "http://evil.example.com"));
+    const HttpResponse refused = post(request(1, QStringLiteral("initialize")), evil);
+    EXPECT_EQ(refused.status, 403);
+    EXPECT_EQ(m_server->sessionCount(), 0);
+
+    Headers nullOrigin = headers();
+    nullOrigin.append(Header("Origin", "null"));
+    EXPECT_EQ(post(request(1, QStringLiteral("ping")), nullOrigin).status, 403);
+
+    Headers local = headers();
+    local.append(Header("Origin", "http://localhost:6274"));
+    const HttpResponse served =
+        post(request(1, QStringLiteral("initialize"),
+                     QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")}}),
+             local);
+    EXPECT_EQ(served.status, 200);
+}
+
+TEST_F(StreamableHttpServerTest, foreignHostIs403)
+{
+    // DNS rebinding: the page's own name now resolves to 127.0.0.1, so the Host header still carries that name.
+    QByteArray bytes = HttpTestClient::request("POST", headers(), request(1, QStringLiteral("ping")));
+    bytes.replace("Host: 127.0.0.1", "Host: evil.example.com:8080");
+    EXPECT_EQ(exchange(bytes).status, 403);
+
+    QByteArray local = HttpTestClient::request(
+        "POST", headers(),
+        request(1, QStringLiteral("initialize"),
+                QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")}}));
+    local.replace("Host: 127.0.0.1", "Host: localhost:" + QByteArray::number(m_port));
+    EXPECT_EQ(exchange(local).status, 200);
+}
+
+TEST_F(StreamableHttpServerTest, missingSessionIs400AndUnknownSessionIs404)
+{
+    const HttpResponse missing = post(request(2, QStringLiteral("tools/list")), headers());
+    EXPECT_EQ(missing.status, 400);
+    EXPECT_TRUE(missing.errorMessage().contains(QStringLiteral("Mcp-Session-Id")));
+
+    const HttpResponse unknown =
+        post(request(2, QStringLiteral("tools/list")), headers(QStringLiteral("0123456789abcdef0123456789abcdef")));
+    EXPECT_EQ(unknown.status, 404);
+}
+
+TEST_F(StreamableHttpServerTest, notificationIsAccepted)
+{
+    const QString session = initialize();
+    const HttpResponse response = post(notification(QStringLiteral("notifications/whatever")), headers(session));
+    EXPECT_EQ(response.status, 202);
+    EXPECT_TRUE(response.body.isEmpty());
+}
+
+TEST_F(StreamableHttpServerTest, invalidMessageWithoutRequestIs400)
+{
+    const QString session = initialize();
+    EXPECT_EQ(post(R"({"jsonrpc":"1.0","method":"x"})", headers(session)).status, 400);
+}
+
+TEST_F(StreamableHttpServerTest, deleteEndsTheSession)
+{
+    const QString session = initialize();
+    const HttpResponse deleted = exchange(HttpTestClient::request("DELETE", headers(session)));
+    EXPECT_EQ(deleted.status, 200);
+    EXPECT_EQ(m_server->sessionCount(), 0);
+    EXPECT_EQ(post(request(2, QStringLiteral("ping")), headers(session)).status, 404);
+    EXPECT_EQ(exchange(HttpTestClient::request("DELETE", headers(session))).status, 404);
+}
+
+TEST_F(StreamableHttpServerTest, deleteCancelsRunningCalls)
+{
+    const QString session = initialize();
+    HttpTestClient caller(m_port);
+    caller.send(HttpTestClient::request("POST", headers(session), toolCall(5, QStringLiteral("sleep"), {})));
+    ASSERT_TRUE(HttpTestClient::spinUntil([this] { return m_sleeping == 1; }));
+
+    EXPECT_EQ(exchange(HttpTestClient::request("DELETE", headers(session))).status, 200);
+    ASSERT_TRUE(HttpTestClient::spinUntil([this] { return m_stopped.load(); }));
+    // The cancelled request gets no JSON-RPC answer; its HTTP request is still closed off.
+    const std::optional<HttpResponse> answer = caller.readResponse();
+    ASSERT_TRUE(answer.has_value());
+    EXPECT_EQ(answer->status, 202);
+}
+
+TEST_F(StreamableHttpServerTest, progressIsStreamedAsServerSentEvents)
+{
+    const QString session = initialize();
+    const HttpResponse response = post(
+        toolCall(7, QStringLiteral("chatty"), {}, QJsonObject{{QStringLiteral("progressToken"), QStringLiteral("p7")}}),
+        headers(session));
+    ASSERT_EQ(response.status, 200);
+    EXPECT_EQ(response.header("Content-Type"), "text/event-stream");
+    EXPECT_TRUE(response.chunked);
+    EXPECT_TRUE(response.complete);
+    const QList<QJsonObject> events = response.events();
+    ASSERT_EQ(events.size(), 4);
+    for (int i = 0; i < 3; ++i) {
+        EXPECT_EQ(events[i].value(QStringLiteral("method")).toString(), QStringLiteral("notifications/progress"));
+        const QJsonObject params = events[i].value(QStringLiteral("params")).toObject();
+        EXPECT_EQ(params.value(QStringLiteral("progressToken")).toString(), QStringLiteral("p7"));
+        EXPECT_EQ(params.value(QStringLiteral("progress")).toInt(), i + 1);
+    }
+    EXPECT_EQ(events[3].value(QStringLiteral("id")).toInt(), 7);
+    EXPECT_EQ(firstText(events[3].value(QStringLiteral("result")).toObject()), QStringLiteral("done"));
+    EXPECT_TRUE(response.body.contains("event: message\ndata: "));
+}
+
+TEST_F(StreamableHttpServerTest, clientAcceptingOnlyEventStreamsGetsAStream)
+{
+    const QString session = initialize();
+    const HttpResponse response = post(request(8, QStringLiteral("ping")), headers(session, "text/event-stream"));
+    ASSERT_EQ(response.status, 200);
+    EXPECT_EQ(response.header("Content-Type"), "text/event-stream");
+    ASSERT_EQ(response.events().size(), 1);
+    EXPECT_EQ(response.events().first().value(QStringLiteral("id")).toInt(), 8);
+}
+
+TEST_F(StreamableHttpServerTest, clientAcceptingNeitherTypeIs406)
+{
+    const QString session = initialize();
+    EXPECT_EQ(post(request(8, QStringLiteral("ping")), headers(session, "text/html")).status, 406);
+}
+
+TEST_F(StreamableHttpServerTest, getStreamCarriesLogMessages)
+{
+    const QString session = initialize();
+    HttpTestClient listener(m_port);
+    listener.send(HttpTestClient::request("GET", headers(session, "text/event-stream")));
+    const std::optional<HttpResponse> opened =
+        listener.peekResponse([](const HttpResponse &r) { return r.status != 0; });
+    ASSERT_TRUE(opened.has_value());
+    EXPECT_EQ(opened->status, 200);
+    EXPECT_EQ(opened->header("Content-Type"), "text/event-stream");
+
+    EXPECT_EQ(exchange(HttpTestClient::request("GET", headers(session, "text/event-stream"))).status, 409);
+
+    const HttpResponse call = post(toolCall(9, QStringLiteral("logger"), {}), headers(session, "application/json"));
+    EXPECT_EQ(call.status, 200);
+    const std::optional<HttpResponse> logged =
+        listener.peekResponse([](const HttpResponse &r) { return r.body.contains("hello from the tool"); });
+    ASSERT_TRUE(logged.has_value());
+    ASSERT_FALSE(logged->events().isEmpty());
+    EXPECT_EQ(logged->events().first().value(QStringLiteral("method")).toString(),
+              QStringLiteral("notifications/message"));
+
+    // DELETE ends the stream too.
+    EXPECT_EQ(exchange(HttpTestClient::request("DELETE", headers(session))).status, 200);
+    EXPECT_TRUE(listener.peekResponse([](const HttpResponse &r) { return r.complete; }).has_value());
+}
+
+TEST_F(StreamableHttpServerTest, getWithoutEventStreamAcceptIs406)
+{
+    const QString session = initialize();
+    EXPECT_EQ(exchange(HttpTestClient::request("GET", headers(session, "application/json"))).status, 406);
+}
+
+TEST_F(StreamableHttpServerTest, initializeRulesAreEnforced)
+{
+    const QString session = initialize();
+    const QByteArray init = request(1, QStringLiteral("initialize"),
+                                    QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")}});
+    EXPECT_EQ(post(init, headers(session)).status, 400) << "initialize with a session id";
+    EXPECT_EQ(post("[" + init + "]", headers()).status, 400) << "initialize in a batch";
+    // A failed initialize leaves no session behind.
+    const HttpResponse failed = post(request(1, QStringLiteral("initialize")), headers());
+    EXPECT_EQ(failed.status, 200);
+    EXPECT_TRUE(failed.json().contains(QStringLiteral("error")));
+    EXPECT_FALSE(failed.hasHeader("Mcp-Session-Id"));
+    EXPECT_EQ(m_server->sessionCount(), 1);
+}
+
+TEST_F(StreamableHttpServerTest, badBodiesAndHeadersAreRefused)
+{
+    const QString session = initialize();
+    EXPECT_EQ(post("{not json", headers(session)).status, 400);
+    EXPECT_EQ(post("", headers(session)).status, 400);
+
+    Headers text = headers(session);
+    text[1].second = "text/plain";
+    EXPECT_EQ(post(request(1, QStringLiteral("ping")), text).status, 415);
+
+    Headers version = headers(session);
+    version.append(Header("MCP-Protocol-Version", "1999-01-01"));
+    EXPECT_EQ(post(request(1, QStringLiteral("ping")), version).status, 400);
+
+    EXPECT_EQ(exchange(HttpTestClient::request("PUT", headers(session), "{}")).status, 405);
+    EXPECT_EQ(exchange(HttpTestClient::request("POST", headers(session), request(1, QStringLiteral("ping")), "/other"))
+                  .status,
+              404);
+}
+
+TEST_F(StreamableHttpServerTest, malformedHttpIs400AndClosesTheConnection)
+{
+    const QList<QByteArray> malformed{
+        "GARBAGE\r\n\r\n",
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\nContent-Length: 0\r\n\r\n",      // bare LF
+        "POST /mcp HTTP/1.1\r\nContent-Length: 0\r\n\r\n",                       // no Host
+        "POST /mcp HTTP/1.1\r\nHost: a\r\nHost: b\r\nContent-Length: 0\r\n\r\n", // two Hosts
+        "POST /mcp HTTP/1.1\r\nHost: a\r\nContent-Length: 1x\r\n\r\n",           // bad length
+        "POST /mcp HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\nx",
+        "POST /mcp HTTP/1.1\r\nHost: a\r\n Folded: yes\r\n\r\n",
+        "POST /mcp HTTP/1.1\r\nHost: a\r\nBad Name: x\r\n\r\n",
+        "POST mcp HTTP/1.1\r\nHost: a\r\n\r\n",
+        "POST /mcp HTTP/1.1 extra\r\nHost: a\r\n\r\n",
+        "GET /mcp HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade: websocket\r\n\r\n",
+    };
+    for (const QByteArray &bytes : malformed) {
+        HttpTestClient client(m_port);
+        client.send(bytes);
+        const std::optional<HttpResponse> response = client.readResponse();
+        ASSERT_TRUE(response.has_value()) << bytes.toStdString();
+        EXPECT_EQ(response->status, 400) << bytes.toStdString();
+        EXPECT_EQ(response->header("Connection"), "close");
+        EXPECT_TRUE(client.waitForDisconnected()) << bytes.toStdString();
+    }
+    EXPECT_EQ(exchange("FOO /mcp HTTP/1.1\r\nHost: a\r\n\r\n").status, 501);
+    EXPECT_EQ(exchange("GET /mcp HTTP/1.0\r\nHost: a\r\n\r\n").status, 505);
+    EXPECT_EQ(exchange("POST /mcp HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n").status, 411);
+    EXPECT_EQ(exchange("POST /mcp HTTP/1.1\r\nHost: a\r\nExpect: magic\r\nContent-Length: 0\r\n\r\n").status, 417);
+}
+
+TEST_F(StreamableHttpServerTest, limitsAndTimeoutsAreEnforced)
+{
+    HttpServerOptions options;
+    options.limits.maxBodyBytes = 1024;
+    options.limits.maxHeaderBytes = 1024;
+    options.timeouts.request = std::chrono::milliseconds(300);
+    options.timeouts.idle = std::chrono::milliseconds(300);
+    start(options);
+
+    // Refused from the head alone: the body is never read.
+    HttpTestClient big(m_port);
+    big.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2000\r\n\r\n");
+    std::optional<HttpResponse> response = big.readResponse();
+    ASSERT_TRUE(response.has_value());
+    EXPECT_EQ(response->status, 413);
+
+    HttpTestClient longHead(m_port);
+    longHead.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: " + QByteArray(2000, 'a'));
+    response = longHead.readResponse();
+    ASSERT_TRUE(response.has_value());
+    EXPECT_EQ(response->status, 431);
+
+    HttpTestClient slow(m_port);
+    slow.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\n{\"a\"");
+    response = slow.readResponse(std::chrono::seconds(5));
+    ASSERT_TRUE(response.has_value());
+    EXPECT_EQ(response->status, 408);
+    EXPECT_TRUE(slow.waitForDisconnected());
+
+    HttpTestClient idle(m_port);
+    ASSERT_TRUE(idle.connected());
+    EXPECT_TRUE(idle.waitForDisconnected(std::chrono::seconds(5)));
+    EXPECT_TRUE(idle.received().isEmpty()) << "an idle connection is closed without a response";
+}
+
+TEST_F(StreamableHttpServerTest, expectContinueIsAnswered)
+{
+    const QString session = initialize();
+    const QByteArray body = request(1, QStringLiteral("ping"));
+    Headers withExpect = headers(session);
+    withExpect.append(Header("Expect", "100-continue"));
+    QByteArray head = HttpTestClient::request("POST", withExpect, body);
+    head.chop(body.size());
+    HttpTestClient client(m_port);
+    client.send(head);
+    std::optional<HttpResponse> interim = client.readResponse();
+    ASSERT_TRUE(interim.has_value());
+    EXPECT_EQ(interim->status, 100);
+    client.send(body);
+    const std::optional<HttpResponse> response = client.readResponse();
+    ASSERT_TRUE(response.has_value());
+    EXPECT_EQ(response->status, 200);
+}
+
+TEST_F(StreamableHttpServerTest, connectionIsKeptAliveBetweenRequests)
+{
+    const QString session = initialize();
+    HttpTestClient client(m_port);
+    for (int id = 1; id <= 3; ++id) {
+        client.send(HttpTestClient::request("POST", headers(session), request(id, QStringLiteral("ping"))));
+        const std::optional<HttpResponse> response = client.readResponse();
+        ASSERT_TRUE(response.has_value());
+        EXPECT_EQ(response->json().value(QStringLiteral("id")).toInt(), id);
+    }
+    // After a streamed answer too.
+    client.send(
+        HttpTestClient::request("POST", headers(session, "text/event-stream"), request(4, QStringLiteral("ping"))));
+    const std::optional<HttpResponse> streamed = client.readResponse();
+    ASSERT_TRUE(streamed.has_value());
+    EXPECT_EQ(streamed->header("Content-Type"), "text/event-stream");
+    Headers closing = headers(session);
+    closing.append(Header("Connection", "close"));
+    client.send(HttpTestClient::request("POST", closing, request(5, QStringLiteral("ping"))));
+    EXPECT_TRUE(client.readResponse().has_value());
+    EXPECT_TRUE(client.waitForDisconnected());
+}
+
+TEST_F(StreamableHttpServerTest, randomBytesNeverBringTheServerDown)
+{
+    auto *random = QRandomGenerator::global();
+    for (int round = 0; round < 200; ++round) {
+        HttpTestClient client(m_port);
+        QByteArray bytes(random->bounded(1, 400), Qt::Uninitialized);
+        for (char &c : bytes) {
+            c = static_cast<char>(random->bounded(256));
+        }
+        if (round % 2 == 0) {
+            bytes.prepend("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+        }
+        client.send(bytes);
+        client.close();
+    }
+    HttpTestClient::spinUntil([] { return false; }, std::chrono::milliseconds(200));
+    const QString session = initialize();
+    EXPECT_EQ(post(request(2, QStringLiteral("ping")), headers(session)).status, 200);
+}
+
+TEST_F(StreamableHttpServerTest, listeningBeyondLoopbackNeedsAllowRemote)
+{
+    HttpServerOptions options;
+    options.address = QHostAddress(QHostAddress::AnyIPv4);
+    StreamableHttpServer server([](McpDispatcher::MessageSink) { return nullptr; }, "token", options);
+    const Result<quint16> port = server.start();
+    ASSERT_FALSE(port.ok());
+    EXPECT_TRUE(port.error().message.contains(QStringLiteral("--allow-remote")));
+}
+
+} // namespace
