@@ -11,8 +11,8 @@ struct Artifact
     QString name;     ///< file name relative to the output directory
     QString mimeType; ///< image/png, image/svg+xml, image/jpeg, image/gif, application/pdf, text/html, ...
     QByteArray data;
-    QString path;     ///< where it was written on the host, when it was (run --artifacts-dir)
-    int width = 0;    ///< pixels, for raster images (PNG, GIF, JPEG, WebP); 0 otherwise
+    QString path;  ///< where it was written on the host, when it was (run --artifacts-dir)
+    int width = 0; ///< pixels, for raster images (PNG, GIF, JPEG, WebP); 0 otherwise
     int height = 0;
 
     qint64 size() const { return data.size(); }

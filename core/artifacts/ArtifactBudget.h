@@ -6,12 +6,12 @@
 
 namespace sandbox {
 
-/// How many artifacts a run may return and how large they may be.
+/// How many artifacts a run may return and how large they may be (from SandboxSettings).
 struct ArtifactLimits
 {
-    int maxCount = 32;
-    qint64 maxBytes = 16LL * 1024 * 1024;      ///< per artifact
-    qint64 maxTotalBytes = 64LL * 1024 * 1024; ///< all of a run's artifacts together; 0: no limit
+    int maxCount = 0;
+    qint64 maxBytes = 0;      ///< per artifact
+    qint64 maxTotalBytes = 0; ///< all of a run's artifacts together; 0: no limit
 };
 
 /// Keeps one run's artifacts within the limits. The runner already drops files over the

@@ -2,13 +2,11 @@
 // count, order and MIME type of what comes back, that the bytes are that format, and that
 // stdout holds exactly what the program printed (the capture hooks inject nothing).
 #include "DockerTestSupport.h"
-
 #include "lang/LanguageRegistry.h"
 #include "session/RunResultJson.h"
 
 #include <QJsonArray>
 #include <QXmlStreamReader>
-
 #include <gtest/gtest.h>
 
 using namespace sandbox;

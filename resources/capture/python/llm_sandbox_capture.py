@@ -141,7 +141,13 @@ def _patch_pyplot(pyplot):
     # matplotlib's own handler, registered earlier, destroys them).
     import atexit
 
-    atexit.register(_save_open_figures, pyplot, False)
+    def save_at_exit():
+        try:
+            _save_open_figures(pyplot, close=False)
+        except Exception as error:  # the program has ended: report, never raise
+            _note("could not save the figures still open at exit: %r" % (error,))
+
+    atexit.register(save_at_exit)
 
 
 def _patch_figure(figure_module):

@@ -20,8 +20,10 @@ class _ImportWatcher:
         # The watcher stays on sys.meta_path: removing it while the import system iterates
         # that list would skip the next finder.
         self._pending.discard(name)
-        import llm_sandbox_capture
-
+        try:
+            import llm_sandbox_capture
+        except Exception:  # without capture the program still runs
+            return None
         return llm_sandbox_capture.spec_for(name, path, target, self)
 
 

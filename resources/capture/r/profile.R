@@ -124,7 +124,10 @@ local({
     # again must not overwrite the first pages.
     defaultDevice <- function(width = 7, height = 5, ...) {
         state$defaultDevices <- state$defaultDevices + 1L
-        pattern <- if (state$defaultDevices == 1L) "Rplot%03d.png" else sprintf("Rplot%d_%%03d.png", state$defaultDevices)
+        pattern <- "Rplot%03d.png"
+        if (state$defaultDevices > 1L) {
+            pattern <- sprintf("Rplot%d_%%03d.png", state$defaultDevices)
+        }
         grDevices::png(file.path(output, pattern), width = width, height = height, units = "in", res = 100)
     }
 

@@ -1,6 +1,7 @@
 // The artifact metadata the host derives from a file's bytes: pixel size from the image
 // header (PNG, GIF, JPEG, WebP), MIME type sniffing, and the per-run byte budget.
 #include "artifacts/Artifact.h"
+
 #include "artifacts/ArtifactBudget.h"
 #include "artifacts/MimeTypes.h"
 #include "artifacts/RasterImageSize.h"
@@ -107,8 +108,8 @@ TEST(RasterImageSize, webpSizeForLossyLosslessAndExtendedHeaders)
 
     // VP8L: 14 bits width - 1 (= 99), 14 bits height - 1 (= 49), packed little-endian.
     const quint32 bits = 99u | (49u << 14);
-    QByteArray lossless = webpHeader("VP8L") +
-                          bytes({0x2f, int(bits & 0xff), int(bits >> 8) & 0xff, int(bits >> 16) & 0xff, int(bits >> 24)});
+    QByteArray lossless = webpHeader("VP8L") + bytes({0x2f, int(bits & 0xff), int(bits >> 8) & 0xff,
+                                                      int(bits >> 16) & 0xff, int(bits >> 24)});
     lossless += QByteArray(8, '\0');
     EXPECT_EQ(webpImageSize(lossless), QSize(100, 50));
 
