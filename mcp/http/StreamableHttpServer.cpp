@@ -25,6 +25,8 @@ struct StreamableHttpServer::Exchange
     /// Taken by an event stream; absent once answered.
     std::optional<QHttpServerResponder> responder;
     bool closeConnection = false;
+    /// A HEAD request: the answer has a head and no body.
+    bool headOnly = false;
 };
 
 namespace {
@@ -193,6 +195,7 @@ bool StreamableHttpServer::handleRequest(const QHttpServerRequest &request, QTcp
     exchange->socket = socket;
     exchange->responder.emplace(makeResponder(request, socket));
     exchange->closeConnection = hasToken(request.value("connection"), "close");
+    exchange->headOnly = request.method() == QHttpServerRequest::Method::Head;
     qCDebug(lcMcpHttp).noquote() << methodName(request.method()) << request.url().path() << "from"
                                  << socket->peerAddress().toString();
 
@@ -533,7 +536,7 @@ void StreamableHttpServer::respond(const std::shared_ptr<Exchange> &exchange, in
         responder.writeHeader(name, value);
     }
     responder.writeHeader("Content-Length", QByteArray::number(body.size()));
-    responder.writeBody(body);
+    responder.writeBody(exchange->headOnly ? QByteArray() : body);
     if (HttpConnectionGuard *guard = HttpConnectionGuard::of(socket)) {
         guard->endResponse(exchange->closeConnection);
     }

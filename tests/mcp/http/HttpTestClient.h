@@ -119,7 +119,12 @@ public:
         return spinUntil([this] { return m_socket.state() == QAbstractSocket::UnconnectedState; }, timeout);
     }
 
-    QByteArray received() const { return m_buffer; }
+    /// Everything received and not yet taken by readResponse().
+    QByteArray received()
+    {
+        pull();
+        return m_buffer;
+    }
     void close() { m_socket.abort(); }
 
     /// Spins the event loop until `condition` holds (the server lives on this thread).

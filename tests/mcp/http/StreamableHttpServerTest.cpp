@@ -391,6 +391,15 @@ TEST_F(StreamableHttpServerTest, badBodiesAndHeadersAreRefused)
     EXPECT_EQ(post(request(1, QStringLiteral("ping")), version).status, 400);
 
     EXPECT_EQ(exchange(HttpTestClient::request("PUT", headers(session), "{}")).status, 405);
+    // HEAD gets the head of that answer and no body, so the connection stays in step.
+    HttpTestClient client(m_port);
+    client.send(HttpTestClient::request("HEAD", headers(session)));
+    const std::optional<HttpResponse> head = client.peekResponse([](const HttpResponse &r) { return r.status != 0; });
+    ASSERT_TRUE(head.has_value());
+    EXPECT_EQ(head->status, 405);
+    EXPECT_EQ(head->header("Allow"), "GET, POST, DELETE");
+    HttpTestClient::spinUntil([] { return false; }, std::chrono::milliseconds(100));
+    EXPECT_TRUE(client.received().endsWith("\r\n\r\n")) << "no body after the head";
     EXPECT_EQ(exchange(HttpTestClient::request("POST", headers(session), request(1, QStringLiteral("ping")), "/other"))
                   .status,
               404);
