@@ -25,6 +25,22 @@ struct IpcTable final
     int (*remove)(int id);
 };
 
+int removeSharedMemory(int id)
+{
+    // A segment still attached is destroyed at the last detach; every process of the run is gone by now.
+    return ::shmctl(id, IPC_RMID, nullptr);
+}
+
+int removeSemaphores(int id)
+{
+    return ::semctl(id, 0, IPC_RMID);
+}
+
+int removeMessageQueue(int id)
+{
+    return ::msgctl(id, IPC_RMID, nullptr);
+}
+
 std::vector<int> idsOf(const IpcTable &table, uid_t user)
 {
     const std::string wanted = std::to_string(user);
@@ -48,9 +64,9 @@ std::vector<int> idsOf(const IpcTable &table, uid_t user)
 int removeSysvIpcObjects(uid_t user)
 {
     static const IpcTable tables[] = {
-        {"/proc/sysvipc/shm", 7, 9, [](int id) { return ::shmctl(id, IPC_RMID, nullptr); }},
-        {"/proc/sysvipc/sem", 4, 6, [](int id) { return ::semctl(id, 0, IPC_RMID); }},
-        {"/proc/sysvipc/msg", 7, 9, [](int id) { return ::msgctl(id, IPC_RMID, nullptr); }},
+        {"/proc/sysvipc/shm", 7, 9, removeSharedMemory},
+        {"/proc/sysvipc/sem", 4, 6, removeSemaphores},
+        {"/proc/sysvipc/msg", 7, 9, removeMessageQueue},
     };
     int failed = 0;
     for (const IpcTable &table : tables) {

@@ -117,7 +117,9 @@ void removeDirectoryContents(int directory, const std::string &displayPath)
     std::vector<Level> levels(1);
     levels.front().entries = listNames(directory);
     UniqueFd below; // the current level's directory when it is not `directory`
-    const auto current = [&] { return below.valid() ? below.get() : directory; };
+    const auto current = [&] {
+        return below.valid() ? below.get() : directory;
+    };
     // Built only for a message: keeping a path per level would cost memory quadratic in the depth.
     const auto pathOf = [&](const std::string &name) {
         std::string path = displayPath;

@@ -101,8 +101,11 @@ public:
     /// Streams the images as one archive in the Docker image format (`docker save`), which
     /// loadImages of any backend that speaks it accepts: copying beats rebuilding.
     virtual Result<void> exportImages(const QStringList &references, const DataSink &sink) = 0;
-    /// Loads an archive written by exportImages, read from `archive` until its end.
-    virtual Result<void> loadImages(QIODevice &archive, const ProgressCallback &progress) = 0;
+    /// Loads an archive written by exportImages, read from `archive` until its end; returns the
+    /// names the engine stored the images under (an engine may qualify them: "localhost/...").
+    virtual Result<QStringList> loadImages(QIODevice &archive, const ProgressCallback &progress) = 0;
+    /// Gives the existing image `image` the additional name `reference` ("repo:tag").
+    virtual Result<void> tagImage(const QString &image, const QString &reference) = 0;
 
     virtual Result<QString> createContainer(const ContainerSpec &spec) = 0;
     /// Copies files into a created (not yet started) container under `directory`.

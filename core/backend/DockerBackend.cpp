@@ -300,14 +300,46 @@ Result<void> DockerBackend::exportImages(const QStringList &references, const Da
     return {};
 }
 
-Result<void> DockerBackend::loadImages(QIODevice &archive, const ProgressCallback &progress)
+Result<QStringList> DockerBackend::loadImages(QIODevice &archive, const ProgressCallback &progress)
 {
     HttpRequest request{.method = "POST",
                         .path = QStringLiteral("/images/load?quiet=1"),
                         .bodyDevice = &archive,
                         .contentType = "application/x-tar"};
-    return streamJsonProgress(std::move(request), progress,
-                              QStringLiteral("Loading images into the %1 engine").arg(m_name));
+    // "Loaded image: NAME" per image (Docker), or one line with the names separated by commas (Podman).
+    const QString loadedPrefix = QStringLiteral("Loaded image: ");
+    QStringList loaded;
+    auto streamed = streamJsonProgress(
+        std::move(request),
+        [&](const QString &line) {
+            if (line.startsWith(loadedPrefix)) {
+                for (const QString &name : line.mid(loadedPrefix.size()).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                    loaded << name.trimmed();
+                }
+            }
+            if (progress) {
+                progress(line);
+            }
+        },
+        QStringLiteral("Loading images into the %1 engine").arg(m_name));
+    if (!streamed) {
+        return streamed.error();
+    }
+    return loaded;
+}
+
+Result<void> DockerBackend::tagImage(const QString &image, const QString &reference)
+{
+    const auto [repo, tag] = splitReference(reference);
+    auto reply = call({.method = "POST",
+                       .path = QStringLiteral("/images/%1/tag?repo=%2&tag=%3").arg(encode(image), encode(repo), encode(tag))});
+    if (!reply) {
+        return reply.error();
+    }
+    if (!reply->isSuccess()) {
+        return engineError(*reply, QStringLiteral("Tagging image %1 as %2").arg(image, reference));
+    }
+    return {};
 }
 
 Result<QHash<QString, QString>> DockerBackend::tmpfsMounts(const ContainerSpec &spec) const

@@ -28,7 +28,8 @@ public:
                             const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
                             const ProgressCallback &progress) override;
     Result<void> exportImages(const QStringList &references, const DataSink &sink) override;
-    Result<void> loadImages(QIODevice &archive, const ProgressCallback &progress) override;
+    Result<QStringList> loadImages(QIODevice &archive, const ProgressCallback &progress) override;
+    Result<void> tagImage(const QString &image, const QString &reference) override;
     Result<QString> createContainer(const ContainerSpec &spec) override;
     Result<void> copyFiles(const QString &containerId, const QString &directory, const QList<FileEntry> &files) override;
     Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) override;

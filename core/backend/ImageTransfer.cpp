@@ -2,6 +2,7 @@
 
 #include <QIODevice>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -93,6 +94,34 @@ private:
     bool m_readerGone = false;
 };
 
+/// The images under the names they were asked for: an archive from Podman names them
+/// "localhost/REPO:TAG", which Docker keeps as a different repository.
+Result<void> nameAsRequested(ContainerBackend &to, const QStringList &references, const QStringList &loaded)
+{
+    for (const QString &reference : references) {
+        if (loaded.contains(reference)) {
+            continue;
+        }
+        const auto qualified = std::find_if(loaded.begin(), loaded.end(), [&](const QString &name) {
+            return name.endsWith(QLatin1Char('/') + reference);
+        });
+        auto present = to.hasImage(reference);
+        if (!present) {
+            return present.error();
+        }
+        if (*present) {
+            continue;
+        }
+        if (qualified == loaded.end()) {
+            return Error{QStringLiteral("The %1 engine did not load %2 from the copied archive.").arg(to.name(), reference)};
+        }
+        if (auto tagged = to.tagImage(*qualified, reference); !tagged) {
+            return tagged;
+        }
+    }
+    return {};
+}
+
 } // namespace
 
 Result<void> copy(ContainerBackend &from, ContainerBackend &to, const QStringList &references,
@@ -133,9 +162,12 @@ Result<void> copy(ContainerBackend &from, ContainerBackend &to, const QStringLis
         return exported;
     }
     if (!loaded) {
-        return loaded;
+        return loaded.error();
     }
-    return exported;
+    if (!exported) {
+        return exported;
+    }
+    return nameAsRequested(to, references, *loaded);
 }
 
 } // namespace sandbox::ImageTransfer

@@ -144,6 +144,16 @@ Result<QHash<QString, QString>> PodmanBackend::tmpfsMounts(const ContainerSpec &
         }
         mounts.insert(it.key(), options.join(QLatin1Char(',')));
     }
+    if (spec.readOnlyRootfs) {
+        // A read-only container gets writable tmpfs mounts on /run and /var/tmp from Podman (its
+        // read-only-tmpfs default), not from Docker: read-only ones keep the root filesystem as
+        // read-only as on Docker, and a pooled container from carrying files from run to run.
+        for (const QString &path : {QStringLiteral("/run"), QStringLiteral("/var/tmp")}) {
+            if (!mounts.contains(path)) {
+                mounts.insert(path, QStringLiteral("ro,nosuid,nodev,noexec,size=64k"));
+            }
+        }
+    }
     return mounts;
 }
 

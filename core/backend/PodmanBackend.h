@@ -7,8 +7,9 @@ namespace sandbox {
 /// Podman through its API service (`podman system service`), never the podman CLI. The service
 /// speaks the Docker API, so everything is DockerBackend's except what Podman does differently,
 /// all of it here: importing a root filesystem (the compatible endpoint ignores the tag), tmpfs
-/// ownership (no uid=/gid= options), the names it lists images under, what `probe` reports
-/// (rootless mode), and how to start the service when it does not answer.
+/// mounts (no uid=/gid= options; extra writable ones in read-only containers), the names it
+/// lists images under, what `probe` reports (rootless mode), and how to start the service when
+/// it does not answer.
 class PodmanBackend final : public DockerBackend
 {
 public:

@@ -2,6 +2,8 @@
 
 #include <QLoggingCategory>
 
+#include <thread>
+
 Q_LOGGING_CATEGORY(lcContainer, "sandbox.container")
 
 namespace sandbox {
@@ -14,10 +16,15 @@ SandboxContainer::SandboxContainer(ContainerBackend &backend, QString id, QStrin
 
 SandboxContainer::~SandboxContainer()
 {
-    if (m_runner) {
-        m_runner->close();
+    // Removed (force: killed first) while the runner still holds its stream: closing the
+    // stream first lets the container exit on its own, and Podman then refuses a removal that
+    // races with that exit. A refused removal is retried briefly.
+    Result<void> removed = m_backend.removeContainer(m_id);
+    for (int attempt = 1; !removed && attempt <= 3; ++attempt) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(250 * attempt));
+        removed = m_backend.removeContainer(m_id);
     }
-    if (auto removed = m_backend.removeContainer(m_id); !removed) {
+    if (!removed) {
         qCWarning(lcContainer).noquote() << removed.error().message;
     }
 }

@@ -249,10 +249,10 @@ TEST_P(EngineTest, preinstalledLibrariesNeedNoInstall)
 TEST_P(EngineTest, rootFilesystemIsReadOnlyAndScratchSpaceBelongsToTheSandboxUser)
 {
     // The tmpfs mounts carry the sandbox user as owner and a size (Docker: uid=/gid=/size=
-    // options; Podman: its own ownership option), and the ulimits hold (Podman's defaults
-    // would exceed the host's limits).
+    // options; Podman: its own ownership option), nothing else is writable (Podman would mount
+    // /run and /var/tmp writable), and the ulimits hold (Podman's defaults exceed the host's).
     auto result = run("import os, resource\n"
-                      "for path in ('/usr/x', '/sandbox/x', '/tmp/x', '/sandbox/output/x'):\n"
+                      "for path in ('/usr/x', '/var/tmp/x', '/run/x', '/sandbox/x', '/tmp/x', '/sandbox/output/x'):\n"
                       "    try:\n"
                       "        open(path, 'w').close()\n"
                       "        print(path, 'writable')\n"
@@ -261,8 +261,8 @@ TEST_P(EngineTest, rootFilesystemIsReadOnlyAndScratchSpaceBelongsToTheSandboxUse
                       "print(os.stat('/sandbox').st_uid, os.statvfs('/sandbox').f_blocks * os.statvfs('/sandbox').f_frsize)\n"
                       "print(resource.getrlimit(resource.RLIMIT_NOFILE), resource.getrlimit(resource.RLIMIT_CORE))\n");
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
-    EXPECT_EQ(result->stdoutData, "/usr/x read-only\n/sandbox/x writable\n/tmp/x writable\n/sandbox/output/x writable\n"
-                                  "1000 268435456\n(1024, 1024) (0, 0)\n")
+    EXPECT_EQ(result->stdoutData, "/usr/x read-only\n/var/tmp/x read-only\n/run/x read-only\n/sandbox/x writable\n"
+                                  "/tmp/x writable\n/sandbox/output/x writable\n1000 268435456\n(1024, 1024) (0, 0)\n")
         << result->stderrData.toStdString();
 }
 

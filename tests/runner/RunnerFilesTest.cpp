@@ -217,9 +217,9 @@ TEST_F(RunnerFilesTest, treeNestedDeeperThanTheDescriptorLimitIsStillRemoved)
     for (int i = 0; i < 100; ++i) {
         level100 += "d/";
     }
-    const RunOutcome first = client.run(shellRun(
-        "r1", "for i in 1 2 3 4 5; do mkdir -p " + level100 + " && cd " + level100 + " || exit 1; done; "
-              "echo secret > left.txt && mkdir locked && chmod 0 locked"));
+    const std::string script = "for i in 1 2 3 4 5; do mkdir -p " + level100 + " && cd " + level100 +
+                               " || exit 1; done; echo secret > left.txt && mkdir locked && chmod 0 locked";
+    const RunOutcome first = client.run(shellRun("r1", script));
     ASSERT_EQ(first.done["exit_code"], 0) << first.stderrData;
 
     const RunOutcome second = client.run(shellRun("r2", "ls -A"));

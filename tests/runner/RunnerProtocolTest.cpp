@@ -1,6 +1,7 @@
 // Protocol behaviour: start-up, ping, malformed input, cancel, queued runs and end of input.
 #include "RunnerFixture.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace runner::test {
@@ -167,6 +168,21 @@ TEST_F(RunnerProtocolTest, asPid1KillsDaemonsThatLeftTheProcessGroup)
     const RunOutcome second = client.run(
         shellRun("r2", "if kill -0 $(cat " + pidFile + ") 2>/dev/null; then echo alive; else echo gone; fi"));
     EXPECT_EQ(second.stdoutData, "gone\n");
+}
+
+TEST_F(RunnerProtocolTest, asPid1RemovesSysvIpcObjectsBetweenRuns)
+{
+    // Needs its own PID and IPC namespaces: the runner must never touch the host's IPC objects.
+    if (std::system("unshare --pid --ipc --fork true >/dev/null 2>&1") != 0) {
+        GTEST_SKIP() << "cannot create PID and IPC namespaces here";
+    }
+    RunnerClient &client = startRunner({}, {"unshare", "--pid", "--ipc", "--fork", "--kill-child"});
+    const RunOutcome first = client.run(shellRun("r1", "ipcmk -M 4096 && ipcmk -S 1 && ipcmk -Q"));
+    ASSERT_EQ(first.done["exit_code"], 0) << first.stderrData;
+
+    // Shared memory holds data with no process attached; the next run must not find it.
+    const RunOutcome second = client.run(shellRun("r2", "cat /proc/sysvipc/shm /proc/sysvipc/sem /proc/sysvipc/msg"));
+    EXPECT_EQ(std::count(second.stdoutData.begin(), second.stdoutData.end(), '\n'), 3) << second.stdoutData;
 }
 
 } // namespace
