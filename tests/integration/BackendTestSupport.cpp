@@ -2,7 +2,9 @@
 
 #include "backend/BackendFactory.h"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QProcess>
 
 #include <map>
@@ -84,6 +86,18 @@ CliRun runCli(const QStringList &arguments, const QStringList &environment, cons
     run.stderrData = process.readAllStandardError();
     run.elapsedMs = timer.elapsed();
     return run;
+}
+
+int hostProcessesMatching(const QByteArray &needle)
+{
+    int count = 0;
+    for (const QString &pid : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile cmdline("/proc/" + pid + "/cmdline");
+        if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().replace('\0', ' ').contains(needle)) {
+            ++count;
+        }
+    }
+    return count;
 }
 
 } // namespace sandbox::test

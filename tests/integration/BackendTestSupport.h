@@ -37,6 +37,8 @@ std::unique_ptr<ExecutionEngine> engineFor(const std::string &name);
 /// The variable that names `backend`'s address ("DOCKER_HOST", "CONTAINER_HOST"), for tests
 /// that point the program elsewhere.
 QString hostVariable(const std::string &backend);
+/// Host processes whose command line contains `needle` (the host sees every container process).
+int hostProcessesMatching(const QByteArray &needle);
 
 /// Runs build/bin/llm-sandbox with `arguments`; `environment` entries ("NAME=value") are added
 /// to the test's own. Select the engine with "BACKEND=podman" or `--backend podman`.

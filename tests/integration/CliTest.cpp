@@ -142,8 +142,8 @@ TEST_P(Cli, doctorReportsTheEngineItsModeAndItsImages)
     const auto run = runCli({"doctor"});
     EXPECT_EQ(run.exitCode, 0) << run.stdoutData.toStdString() << run.stderrData.toStdString();
     const QString output = QString::fromUtf8(run.stdoutData);
-    EXPECT_TRUE(output.contains(QRegularExpression(QStringLiteral("\\* %1 reachable: version [0-9]").arg(backendName()))))
-        << run.stdoutData.toStdString();
+    const QRegularExpression reachable(QStringLiteral("\\* %1 reachable: version [0-9]").arg(backendName()));
+    EXPECT_TRUE(output.contains(reachable)) << run.stdoutData.toStdString();
     EXPECT_TRUE(output.contains(QStringLiteral(", rootful")) || output.contains(QStringLiteral(", rootless")))
         << run.stdoutData.toStdString();
     EXPECT_TRUE(run.stdoutData.contains("python")) << run.stdoutData.toStdString();

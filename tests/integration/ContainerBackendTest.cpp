@@ -122,7 +122,8 @@ TEST_P(ContainerBackendTest, missingImageIsAClearError)
     spec.command = {"true"};
     auto created = backend->createContainer(spec);
     ASSERT_FALSE(created.ok());
-    EXPECT_TRUE(created.error().message.contains("llm-sandbox/does-not-exist:0")) << created.error().message.toStdString();
+    EXPECT_TRUE(created.error().message.contains("llm-sandbox/does-not-exist:0"))
+        << created.error().message.toStdString();
     EXPECT_TRUE(created.error().message.contains("images build")) << created.error().message.toStdString();
 }
 
@@ -181,7 +182,8 @@ TEST_P(ContainerBackendTest, copyingAnImageTheSourceLacksFailsClearly)
     ASSERT_TRUE(from && to);
     auto copied = ImageTransfer::copy(*from, *to, {"llm-sandbox/does-not-exist:0"}, {});
     ASSERT_FALSE(copied.ok());
-    EXPECT_TRUE(copied.error().message.contains("llm-sandbox/does-not-exist:0")) << copied.error().message.toStdString();
+    EXPECT_TRUE(copied.error().message.contains("llm-sandbox/does-not-exist:0"))
+        << copied.error().message.toStdString();
     EXPECT_FALSE(copied.error().message.contains('\n'));
 }
 

@@ -41,19 +41,6 @@ protected:
     Recorder m_recorder;
 };
 
-/// Host processes whose command line contains `needle` (the host sees container processes).
-int hostProcessesMatching(const QByteArray &needle)
-{
-    int count = 0;
-    for (const QString &pid : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        QFile cmdline("/proc/" + pid + "/cmdline");
-        if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().replace('\0', ' ').contains(needle)) {
-            ++count;
-        }
-    }
-    return count;
-}
-
 } // namespace
 
 TEST_P(EngineTest, stdoutAndStderrAreSeparate)
@@ -111,7 +98,7 @@ TEST_P(EngineTest, timeoutKillsTheWholeProcessTree)
     EXPECT_EQ(result->reason, StopReason::TimedOut);
     EXPECT_TRUE(result->timedOut());
     EXPECT_LT(result->durationMs, 15000);
-    EXPECT_EQ(hostProcessesMatching("sleep 1000"), 0) << "a process of the run survived";
+    EXPECT_EQ(test::hostProcessesMatching("sleep 1000"), 0) << "a process of the run survived";
 }
 
 TEST_P(EngineTest, noContainerOutlivesTheEngine)
@@ -142,7 +129,7 @@ TEST_P(EngineTest, pooledContainerKeepsNothingFromThePreviousRun)
                      "plt.plot([1, 2]); plt.show()\n");
     ASSERT_TRUE(first.ok()) << first.error().message.toStdString();
     EXPECT_EQ(first->artifacts.size(), 1);
-    EXPECT_EQ(hostProcessesMatching(marker), 0) << "a daemon outlived its run";
+    EXPECT_EQ(test::hostProcessesMatching(marker), 0) << "a daemon outlived its run";
     ASSERT_EQ(m_engine->warmContainers("python"), 1) << "the container went back to the pool";
 
     auto second = run("import os\n"
@@ -258,7 +245,8 @@ TEST_P(EngineTest, rootFilesystemIsReadOnlyAndScratchSpaceBelongsToTheSandboxUse
                       "        print(path, 'writable')\n"
                       "    except OSError:\n"
                       "        print(path, 'read-only')\n"
-                      "print(os.stat('/sandbox').st_uid, os.statvfs('/sandbox').f_blocks * os.statvfs('/sandbox').f_frsize)\n"
+                      "scratch = os.statvfs('/sandbox')\n"
+                      "print(os.stat('/sandbox').st_uid, scratch.f_blocks * scratch.f_frsize)\n"
                       "print(resource.getrlimit(resource.RLIMIT_NOFILE), resource.getrlimit(resource.RLIMIT_CORE))\n");
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
     EXPECT_EQ(result->stdoutData, "/usr/x read-only\n/var/tmp/x read-only\n/run/x read-only\n/sandbox/x writable\n"

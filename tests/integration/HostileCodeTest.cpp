@@ -31,19 +31,6 @@ namespace {
 /// How long past its timeout a run may take in all (container start, reporting, removal).
 constexpr auto kGrace = 15s;
 
-/// Host processes whose command line contains `needle`: the host sees every container process.
-int hostProcessesMatching(const QByteArray &needle)
-{
-    int count = 0;
-    for (const QString &pid : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        QFile cmdline("/proc/" + pid + "/cmdline");
-        if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().replace('\0', ' ').contains(needle)) {
-            ++count;
-        }
-    }
-    return count;
-}
-
 /// Resident memory of this process in KiB.
 qint64 residentKb()
 {
@@ -130,7 +117,7 @@ protected:
         for (const QString &id : *after) {
             EXPECT_TRUE(m_containersBefore.contains(id)) << "container left behind: " << id.toStdString();
         }
-        EXPECT_EQ(hostProcessesMatching(m_marker), 0) << "a process of the hostile code outlived the engine";
+        EXPECT_EQ(test::hostProcessesMatching(m_marker), 0) << "a process of the hostile code outlived the engine";
     }
 
     /// The engine's containers made by this process: other processes may be running sandboxes at the same time.
@@ -412,7 +399,7 @@ TEST_P(HostileCodeTest, sleepingForeverTimesOut)
             2s);
     EXPECT_EQ(result.reason, StopReason::TimedOut);
     EXPECT_EQ(result.exitCode, 137);
-    EXPECT_EQ(hostProcessesMatching(m_marker), 0) << "the sleeping child outlived the run";
+    EXPECT_EQ(test::hostProcessesMatching(m_marker), 0) << "the sleeping child outlived the run";
     expectEngineStillServes();
 }
 
@@ -440,7 +427,7 @@ TEST_P(HostileCodeTest, processIgnoringSigtermIsKilledAtTheTimeout)
                                  2s);
     EXPECT_EQ(result.reason, StopReason::TimedOut);
     EXPECT_EQ(result.stdoutData, "ignoring SIGTERM\n") << outputOf(result).toStdString();
-    EXPECT_EQ(hostProcessesMatching(m_marker), 0) << "a SIGTERM-proof process outlived the run";
+    EXPECT_EQ(test::hostProcessesMatching(m_marker), 0) << "a SIGTERM-proof process outlived the run";
     expectEngineStillServes();
 }
 
@@ -475,7 +462,7 @@ TEST_P(HostileCodeTest, daemonDoesNotOutliveItsRunInAPooledContainer)
     const QList<QByteArray> out = first.stdoutData.split('\n');
     EXPECT_TRUE(out.contains("daemon running True")) << outputOf(first).toStdString();
     EXPECT_TRUE(out.contains("beat")) << outputOf(first).toStdString();
-    EXPECT_EQ(hostProcessesMatching(m_marker), 0) << "a daemon outlived its run";
+    EXPECT_EQ(test::hostProcessesMatching(m_marker), 0) << "a daemon outlived its run";
 
     const RunResult second = run("import os, socket, time\n"
                                  "print(socket.gethostname())\n"
