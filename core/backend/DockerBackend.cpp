@@ -289,7 +289,8 @@ Result<void> DockerBackend::exportImages(const QStringList &references, const Da
         sinkStopped = !sink(chunk);
         return !sinkStopped;
     };
-    const QString what = QStringLiteral("Exporting %1 from the %2 engine").arg(references.join(QStringLiteral(", ")), m_name);
+    const QString what =
+        QStringLiteral("Exporting %1 from the %2 engine").arg(references.join(QStringLiteral(", ")), m_name);
     auto reply = call(std::move(request));
     if (!reply) {
         return sinkStopped ? Error{QStringLiteral("%1 stopped: the receiving side gave up.").arg(what)} : reply.error();
@@ -332,7 +333,8 @@ Result<void> DockerBackend::tagImage(const QString &image, const QString &refere
 {
     const auto [repo, tag] = splitReference(reference);
     auto reply = call({.method = "POST",
-                       .path = QStringLiteral("/images/%1/tag?repo=%2&tag=%3").arg(encode(image), encode(repo), encode(tag))});
+                       .path = QStringLiteral("/images/%1/tag?repo=%2&tag=%3")
+                                   .arg(encode(image), encode(repo), encode(tag))});
     if (!reply) {
         return reply.error();
     }

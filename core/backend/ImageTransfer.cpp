@@ -113,7 +113,8 @@ Result<void> nameAsRequested(ContainerBackend &to, const QStringList &references
             continue;
         }
         if (qualified == loaded.end()) {
-            return Error{QStringLiteral("The %1 engine did not load %2 from the copied archive.").arg(to.name(), reference)};
+            return Error{
+                QStringLiteral("The %1 engine did not load %2 from the copied archive.").arg(to.name(), reference)};
         }
         if (auto tagged = to.tagImage(*qualified, reference); !tagged) {
             return tagged;

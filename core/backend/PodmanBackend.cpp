@@ -61,8 +61,8 @@ Result<BackendInfo> PodmanBackend::probe()
         return info;
     }
     // Only Podman has the libpod API: this also catches DOCKER_HOST pointing at a Docker engine.
-    auto reply = callUnversioned({.method = "GET", .path = kLibpodPrefix + QStringLiteral("/info"),
-                                  .timeout = std::chrono::seconds(30)});
+    auto reply = callUnversioned(
+        {.method = "GET", .path = kLibpodPrefix + QStringLiteral("/info"), .timeout = std::chrono::seconds(30)});
     if (!reply) {
         return reply.error();
     }
@@ -77,7 +77,8 @@ Result<BackendInfo> PodmanBackend::probe()
     const QJsonObject podman = QJsonDocument::fromJson(reply->body).object();
     const QJsonObject host = podman.value(QStringLiteral("host")).toObject();
     info->rootless = host.value(QStringLiteral("security")).toObject().value(QStringLiteral("rootless")).toBool();
-    const QString version = podman.value(QStringLiteral("version")).toObject().value(QStringLiteral("Version")).toString();
+    const QString version =
+        podman.value(QStringLiteral("version")).toObject().value(QStringLiteral("Version")).toString();
     if (!version.isEmpty()) {
         info->version = version;
     }
@@ -142,12 +143,18 @@ Result<QHash<QString, QString>> PodmanBackend::tmpfsMounts(const ContainerSpec &
         if (chown) {
             options << QStringLiteral("U");
         }
+        // Podman fills a tmpfs with what the image has at that path, Docker mounts it empty: an
+        // image's leftover /tmp/hsperfdata_root, owned by root, would sit in the sandbox's /tmp.
+        if (!it.value().contains(QLatin1String("tmpcopyup"))) {
+            options << QStringLiteral("notmpcopyup");
+        }
         mounts.insert(it.key(), options.join(QLatin1Char(',')));
     }
     if (spec.readOnlyRootfs) {
         // A read-only container gets writable tmpfs mounts on /run and /var/tmp from Podman (its
-        // read-only-tmpfs default), not from Docker: read-only ones keep the root filesystem as
-        // read-only as on Docker, and a pooled container from carrying files from run to run.
+        // read-only-tmpfs default), not from Docker: read-only ones (with the image's files, as
+        // on Docker) keep the root filesystem as read-only as on Docker, and a pooled container
+        // from carrying files from run to run.
         for (const QString &path : {QStringLiteral("/run"), QStringLiteral("/var/tmp")}) {
             if (!mounts.contains(path)) {
                 mounts.insert(path, QStringLiteral("ro,nosuid,nodev,noexec,size=64k"));
