@@ -8,11 +8,12 @@
 namespace sandbox {
 
 /// Copies images between two engines, e.g. from Docker into Podman: far faster than building
-/// them again (a minute for the Python chain instead of a quarter of an hour).
+/// them again (about a minute for the Python chain instead of several).
 namespace ImageTransfer {
 
-/// Streams `references` out of `from` and into `to` as one archive, never held in memory or on
-/// disk; layers shared by the images travel once. `progress` gets a line every few hundred MB.
+/// Streams `references` out of `from` and into `to` as one archive, never held in memory here;
+/// layers shared by the images travel once. `progress` gets a line every few hundred MB. The
+/// images end up under the requested names even where the source's archive qualifies them.
 Result<void> copy(ContainerBackend &from, ContainerBackend &to, const QStringList &references,
                   const ProgressCallback &progress);
 
