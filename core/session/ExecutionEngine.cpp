@@ -32,6 +32,34 @@ constexpr auto kRunnerStartTimeout = 20s;
 constexpr auto kReportGrace = 10s;
 constexpr auto kPollInterval = 100ms;
 
+/// A file of a runner `run` request.
+QJsonObject fileMessage(const QString &path, const QByteArray &data, int mode = 0644)
+{
+    return QJsonObject{{QStringLiteral("path"), path},
+                       {QStringLiteral("data"), QString::fromLatin1(data.toBase64())},
+                       {QStringLiteral("mode"), mode}};
+}
+
+/// Field 22 of /proc/PID/stat (start time since boot): with the pid it names a process uniquely.
+QByteArray processStartTime(const QString &pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    const QByteArray line = stat.readAll();
+    // The command name in parentheses may hold spaces: count fields after its closing one.
+    return line.mid(line.lastIndexOf(')') + 2).split(' ').value(19);
+}
+
+/// The policy named by the settings; fromEnvironment() validated the name, a bad one in code
+/// falls back to the safe default.
+CodePolicy policyNamed(const QString &name)
+{
+    auto policy = CodePolicy::preset(name);
+    return policy ? *policy : *CodePolicy::preset(QStringLiteral("default"));
+}
+
 StopReason reasonFrom(const QString &reason, bool compileFailed)
 {
     if (reason == QLatin1String("timeout")) {
@@ -116,14 +144,10 @@ QJsonObject ExecutionEngine::Run::runMessage(const RunRequest &request, const La
     steps.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("run")},
                              {QStringLiteral("argv"), QJsonArray::fromStringList(language.commandFor(language.run, request.code))}});
     const QJsonObject env = environment(language);
-    QJsonArray files{QJsonObject{{QStringLiteral("path"), file},
-                                 {QStringLiteral("data"), QString::fromLatin1(request.code.toUtf8().toBase64())},
-                                 {QStringLiteral("mode"), 0644}}};
+    QJsonArray files{fileMessage(file, request.code.toUtf8())};
     // After an install the project files are there already, with what the install added (go.mod).
     for (auto it = language.projectFiles.begin(); !afterInstall && it != language.projectFiles.end(); ++it) {
-        files.append(QJsonObject{{QStringLiteral("path"), it.key()},
-                                 {QStringLiteral("data"), QString::fromLatin1(it.value().toUtf8().toBase64())},
-                                 {QStringLiteral("mode"), 0644}});
+        files.append(fileMessage(it.key(), it.value().toUtf8()));
     }
     return QJsonObject{
         {QStringLiteral("op"), QStringLiteral("run")},
@@ -283,11 +307,8 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
     auto result = collect((*container)->runner(), request.timeout, clean);
     m_engine.m_pool.release(std::move(*container), clean && result.ok());
     if (clean) {
-        // Keep one container warm for the next run of this language (no reference to this run).
-        ExecutionEngine *engine = &m_engine;
-        m_engine.m_pool.prewarm(*image, [engine, language = *language, image = *image] {
-            return engine->startContainer(language, image, [](const QString &) {});
-        });
+        // Keep one container warm for the next run of this language.
+        m_engine.prewarmImage(*language, *image);
     }
     return result;
 }
@@ -306,14 +327,10 @@ Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request,
     QJsonObject install = runMessage(request, language);
     QJsonArray files;
     for (const FileEntry &file : plan.offlineFiles) {
-        files.append(QJsonObject{{QStringLiteral("path"), file.path},
-                                 {QStringLiteral("data"), QString::fromLatin1(file.data.toBase64())},
-                                 {QStringLiteral("mode"), file.mode}});
+        files.append(fileMessage(file.path, file.data, file.mode));
     }
     for (auto it = language.projectFiles.begin(); it != language.projectFiles.end(); ++it) {
-        files.append(QJsonObject{{QStringLiteral("path"), it.key()},
-                                 {QStringLiteral("data"), QString::fromLatin1(it.value().toUtf8().toBase64())},
-                                 {QStringLiteral("mode"), 0644}});
+        files.append(fileMessage(it.key(), it.value().toUtf8()));
     }
     QJsonObject env = environment(language);
     for (auto it = plan.environment.begin(); it != plan.environment.end(); ++it) {
@@ -420,9 +437,7 @@ Result<std::unique_ptr<SandboxContainer>> ExecutionEngine::startContainer(const 
 ExecutionEngine::ExecutionEngine(std::shared_ptr<ContainerBackend> backend, SandboxSettings settings)
     : m_backend(std::move(backend)), m_settings(std::move(settings)),
       m_catalog(ImageCatalog::defaultRunnerPath(), m_settings.imageOverrides, m_settings.baseImage),
-      // fromEnvironment() validated the name; a bad one in code falls back to the safe default.
-      m_policy(CodePolicy::preset(m_settings.policy) ? *CodePolicy::preset(m_settings.policy)
-                                                     : *CodePolicy::preset(QStringLiteral("default"))),
+      m_policy(policyNamed(m_settings.policy)),
       m_pool({m_settings.poolSize, m_settings.poolIdleTimeout, m_settings.poolMaxUses})
 {
 }
@@ -430,12 +445,7 @@ ExecutionEngine::ExecutionEngine(std::shared_ptr<ContainerBackend> backend, Sand
 QString ExecutionEngine::ownerIdentity()
 {
     // host:pid:start time — a pid alone could be reused by an unrelated process later.
-    QFile stat(QStringLiteral("/proc/self/stat"));
-    QByteArray startTime;
-    if (stat.open(QIODevice::ReadOnly)) {
-        const QByteArray line = stat.readAll();
-        startTime = line.mid(line.lastIndexOf(')') + 2).split(' ').value(19);
-    }
+    const QByteArray startTime = processStartTime(QStringLiteral("self"));
     return QStringLiteral("%1:%2:%3")
         .arg(QSysInfo::machineHostName())
         .arg(QCoreApplication::applicationPid())
@@ -454,12 +464,8 @@ int ExecutionEngine::removeOrphanedContainers()
         if (owner.size() != 3 || owner[0] != QSysInfo::machineHostName()) {
             continue; // another machine's container: not ours to judge
         }
-        QFile stat(QStringLiteral("/proc/%1/stat").arg(owner[1]));
-        bool alive = false;
-        if (stat.open(QIODevice::ReadOnly)) {
-            const QByteArray line = stat.readAll();
-            alive = line.mid(line.lastIndexOf(')') + 2).split(' ').value(19) == owner[2].toLatin1();
-        }
+        const QByteArray startTime = processStartTime(owner[1]);
+        const bool alive = !startTime.isEmpty() && startTime == owner[2].toLatin1();
         if (!alive && m_backend->removeContainer(it.key())) {
             ++removed;
         }
@@ -470,23 +476,38 @@ int ExecutionEngine::removeOrphanedContainers()
     return removed;
 }
 
-int ExecutionEngine::warmContainers(const QString &languageName) const
+Result<std::pair<Language, QString>> ExecutionEngine::languageAndImage(const QString &languageName) const
 {
     auto language = LanguageRegistry::instance().find(languageName);
-    auto image = language ? m_catalog.runImage(*language) : Result<QString>(language.error());
-    return image ? m_pool.idleCount(*image) : 0;
+    if (!language) {
+        return language.error();
+    }
+    auto image = m_catalog.runImage(*language);
+    if (!image) {
+        return image.error();
+    }
+    return std::pair{*language, *image};
+}
+
+int ExecutionEngine::warmContainers(const QString &languageName) const
+{
+    auto found = languageAndImage(languageName);
+    return found ? m_pool.idleCount(found->second) : 0;
 }
 
 void ExecutionEngine::prewarm(const QString &languageName)
 {
-    auto language = LanguageRegistry::instance().find(languageName);
-    auto image = language ? m_catalog.runImage(*language) : Result<QString>(language.error());
-    if (!image) {
+    auto found = languageAndImage(languageName);
+    if (!found) {
         return;
     }
-    m_pool.prewarm(*image, [this, language = *language, image = *image] {
-        return startContainer(language, image, [](const QString &) {});
-    });
+    prewarmImage(found->first, found->second);
+}
+
+void ExecutionEngine::prewarmImage(const Language &language, const QString &image)
+{
+    // The factory runs later on the pool's thread: it holds copies, never a run's references.
+    m_pool.prewarm(image, [this, language, image] { return startContainer(language, image, [](const QString &) {}); });
 }
 
 ExecutionEngine::~ExecutionEngine() = default;

@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <stop_token>
+#include <utility>
 
 namespace sandbox {
 
@@ -59,6 +60,9 @@ private:
     class Run;
 
     QList<RunObserver *> observersFor(RunObserver *extra) const;
+    void prewarmImage(const Language &language, const QString &image);
+    /// The language named `languageName` and the image its runs use.
+    Result<std::pair<Language, QString>> languageAndImage(const QString &languageName) const;
     /// Creates a hardened container of `image`, starts it and waits for its runner.
     Result<std::unique_ptr<SandboxContainer>> startContainer(const Language &language, const QString &image,
                                                              const ProgressCallback &progress,
