@@ -16,6 +16,11 @@ QTextStream &err()
     return stream;
 }
 
+QCommandLineOption backendOption(const QString &description)
+{
+    return QCommandLineOption(QStringLiteral("backend"), description, QStringLiteral("NAME"));
+}
+
 void printError(const QString &message)
 {
     err() << "llm-sandbox: " << message << Qt::endl;

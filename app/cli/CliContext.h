@@ -4,6 +4,7 @@
 #include "session/SandboxSettings.h"
 #include "util/Result.h"
 
+#include <QCommandLineOption>
 #include <QString>
 #include <QTextStream>
 
@@ -18,6 +19,10 @@ enum ExitStatus
     ExitTimeout = 124,
     ExitFailure = 125, ///< the sandbox could not run the code (engine unreachable, image missing, ...)
 };
+
+/// The --backend option every command that talks to an engine takes.
+QCommandLineOption backendOption(
+    const QString &description = QStringLiteral("docker, podman or kubernetes (default: $BACKEND, then docker)."));
 
 /// Prints "llm-sandbox: MESSAGE" on stderr: one line, for a person.
 void printError(const QString &message);

@@ -15,7 +15,8 @@ int doctorCommand(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Check the container backends and the sandbox images."));
     parser.addHelpOption();
-    const QCommandLineOption backendOption(QStringLiteral("backend"), QStringLiteral("The backend that must be usable (default: $BACKEND, then docker)."), QStringLiteral("NAME"));
+    const QCommandLineOption backendOption =
+        cli::backendOption(QStringLiteral("The backend that must be usable (default: $BACKEND, then docker)."));
     parser.addOption(backendOption);
     if (!parser.parse(arguments)) {
         printError(parser.errorText());

@@ -106,7 +106,7 @@ int imagesCommand(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Build and list the sandbox images."));
     parser.addHelpOption();
-    const QCommandLineOption backendOption(QStringLiteral("backend"), QStringLiteral("docker, podman or kubernetes (default: $BACKEND, then docker)."), QStringLiteral("NAME"));
+    const QCommandLineOption backendOption = cli::backendOption();
     parser.addOption(backendOption);
     const QCommandLineOption copyFromOption(
         QStringLiteral("copy-from"),

@@ -104,7 +104,7 @@ int runCommand(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Run code in a sandbox."));
     parser.addHelpOption();
-    const QCommandLineOption backendOption(QStringLiteral("backend"), QStringLiteral("docker, podman or kubernetes (default: $BACKEND, then docker)."), QStringLiteral("NAME"));
+    const QCommandLineOption backendOption = cli::backendOption();
     const QCommandLineOption langOption({QStringLiteral("l"), QStringLiteral("lang")}, QStringLiteral("Language (default: from FILE's extension, else python)."), QStringLiteral("LANG"));
     const QCommandLineOption timeoutOption({QStringLiteral("t"), QStringLiteral("timeout")}, QStringLiteral("Wall-clock limit in seconds (default 30)."), QStringLiteral("SECONDS"), QStringLiteral("30"));
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON object with the result instead of passing output through."));

@@ -123,10 +123,7 @@ int serveCommand(const QStringList &arguments)
         QStringLiteral("http"),
         QStringLiteral("Listen on HOST:PORT (an IP address or localhost; port 0 picks a free one)."),
         QStringLiteral("HOST:PORT"));
-    const QCommandLineOption backendOption(QStringLiteral("backend"),
-                                           QStringLiteral("docker, podman or kubernetes (default: $BACKEND, then "
-                                                          "docker)."),
-                                           QStringLiteral("NAME"));
+    const QCommandLineOption backendOption = cli::backendOption();
     const QCommandLineOption allowRemoteOption(
         QStringLiteral("allow-remote"),
         QStringLiteral("Allow a non-loopback HOST: anyone who reaches it with the token can run code."));
