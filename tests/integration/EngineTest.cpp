@@ -103,18 +103,24 @@ TEST_P(EngineTest, timeoutKillsTheWholeProcessTree)
 
 TEST_P(EngineTest, noContainerOutlivesTheEngine)
 {
-    auto backend = m_engine->backend().listContainers(ExecutionEngine::containerLabel(), {});
-    ASSERT_TRUE(backend.ok());
-    const QStringList before = *backend;
+    // This process's containers, by their owner label: other processes' sandboxes don't count.
+    const auto ours = [](ContainerBackend &backend) {
+        return backend.listContainers(ExecutionEngine::ownerLabel(), ExecutionEngine::ownerIdentity());
+    };
+    auto shared = test::backendFor(GetParam());
+    auto before = ours(*shared);
+    ASSERT_TRUE(before.ok());
     ASSERT_TRUE(run("print(1)").ok());
     ASSERT_TRUE(run("while True: pass", 1s).ok());
     m_engine->prewarm("python");
-    auto shared = test::backendFor(GetParam());
+    auto during = ours(*shared);
+    ASSERT_TRUE(during.ok());
+    EXPECT_GT(during->size(), before->size()) << "the engine keeps a warm container while it lives";
     m_engine.reset();
-    auto after = shared->listContainers(ExecutionEngine::containerLabel(), {});
+    auto after = ours(*shared);
     ASSERT_TRUE(after.ok());
     for (const QString &id : *after) {
-        EXPECT_TRUE(before.contains(id)) << "container left behind: " << id.toStdString();
+        EXPECT_TRUE(before->contains(id)) << "container left behind: " << id.toStdString();
     }
 }
 
