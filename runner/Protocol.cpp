@@ -80,6 +80,33 @@ bool optionalBool(const json &object, const char *key, bool fallback)
     return value->get<bool>();
 }
 
+std::string requireSafePath(const json &entry, const std::string &context)
+{
+    std::string path = requireString(entry, "path", context);
+    if (!isSafeRelativePath(path)) {
+        throw FieldError("refusing file path '" + path +
+                         "': it must be relative to the workdir and must not contain '..'");
+    }
+    return path;
+}
+
+FileSpec parseFile(const json &entry)
+{
+    FileSpec file;
+    file.path = requireSafePath(entry, "file ");
+    const std::optional<std::string> data = base64Decode(requireString(entry, "data", "file "));
+    if (!data) {
+        throw FieldError("file '" + file.path + "': 'data' is not valid base64");
+    }
+    file.data = *data;
+    const std::uint64_t mode = optionalUnsigned(entry, "mode", 0644);
+    if (mode > 07777) {
+        throw FieldError("file '" + file.path + "': 'mode' must be at most 07777");
+    }
+    file.mode = static_cast<unsigned>(mode);
+    return file;
+}
+
 std::vector<FileSpec> parseFiles(const json &request)
 {
     std::vector<FileSpec> files;
@@ -94,23 +121,7 @@ std::vector<FileSpec> parseFiles(const json &request)
         if (!entry.is_object()) {
             throw FieldError("every entry of 'files' must be an object");
         }
-        FileSpec file;
-        file.path = requireString(entry, "path", "file ");
-        if (!isSafeRelativePath(file.path)) {
-            throw FieldError("refusing file path '" + file.path +
-                             "': it must be relative to the workdir and must not contain '..'");
-        }
-        const std::optional<std::string> data = base64Decode(requireString(entry, "data", "file "));
-        if (!data) {
-            throw FieldError("file '" + file.path + "': 'data' is not valid base64");
-        }
-        file.data = *data;
-        const std::uint64_t mode = optionalUnsigned(entry, "mode", 0644);
-        if (mode > 07777) {
-            throw FieldError("file '" + file.path + "': 'mode' must be at most 07777");
-        }
-        file.mode = static_cast<unsigned>(mode);
-        files.push_back(std::move(file));
+        files.push_back(parseFile(entry));
     }
     return files;
 }
@@ -170,18 +181,37 @@ void parseEnvironment(const json &request, RunRequest &run)
     }
 }
 
+std::string parseWorkdir(const json &request)
+{
+    std::string workdir = requireString(request, "workdir", "");
+    if (workdir.empty() || workdir.front() != '/') {
+        throw FieldError("'workdir' must be an absolute path");
+    }
+    // The workdir is emptied before every run; a mistaken "/" would wipe the whole container, runner included.
+    if (workdir.find_first_not_of('/') == std::string::npos) {
+        throw FieldError("'workdir' must not be the root directory");
+    }
+    return workdir;
+}
+
+FileRequest parseFileRequest(const json &request, Operation operation)
+{
+    FileRequest file;
+    file.workdir = parseWorkdir(request);
+    if (operation == Operation::PutFile) {
+        file.file = parseFile(request);
+    } else {
+        file.file.path = requireSafePath(request, "");
+        file.maxBytes = optionalUnsigned(request, "max_bytes", file.maxBytes);
+    }
+    return file;
+}
+
 RunRequest parseRun(const json &request, const std::string &id)
 {
     RunRequest run;
     run.id = id;
-    run.workdir = requireString(request, "workdir", "");
-    if (run.workdir.empty() || run.workdir.front() != '/') {
-        throw FieldError("'workdir' must be an absolute path");
-    }
-    // The workdir is emptied before every run; a mistaken "/" would wipe the whole container, runner included.
-    if (run.workdir.find_first_not_of('/') == std::string::npos) {
-        throw FieldError("'workdir' must not be the root directory");
-    }
+    run.workdir = parseWorkdir(request);
     run.files = parseFiles(request);
     run.steps = parseSteps(request);
     parseEnvironment(request, run);
@@ -193,6 +223,7 @@ RunRequest parseRun(const json &request, const std::string &id)
     run.maxArtifactBytes = optionalUnsigned(request, "max_artifact_bytes", run.maxArtifactBytes);
     run.maxArtifacts = optionalUnsigned(request, "max_artifacts", run.maxArtifacts);
     run.keepFiles = optionalBool(request, "keep_files", run.keepFiles);
+    run.keepProcesses = optionalBool(request, "keep_processes", run.keepProcesses);
     if (const json *scratch = findField(request, "scratch_dirs")) {
         if (!scratch->is_array()) {
             throw FieldError("'scratch_dirs' must be an array of absolute paths");
@@ -249,6 +280,16 @@ Request parseRequest(std::string_view line)
             request.run = parseRun(document, id);
         } catch (const FieldError &error) {
             throw ProtocolError(id, true, error.what());
+        }
+    } else if (name == "put_file" || name == "get_file") {
+        if (id.empty()) {
+            throw ProtocolError(id, false, name + " request without an 'id'");
+        }
+        request.operation = name == "put_file" ? Operation::PutFile : Operation::GetFile;
+        try {
+            request.file = parseFileRequest(document, request.operation);
+        } catch (const FieldError &error) {
+            throw ProtocolError(id, false, error.what());
         }
     } else {
         throw ProtocolError(id, false, "unknown op '" + name + "'");

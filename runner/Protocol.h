@@ -40,6 +40,17 @@ struct RunRequest final
     std::uint64_t maxArtifacts = 32;
     bool keepFiles = false;
     std::vector<std::string> scratchDirs; // absolute; emptied with the workdir (unless keepFiles)
+    // Processes the run starts in their own session (a session's persistent interpreter) outlive it; after a run
+    // that did not end by itself they get SIGINT, so an interpreter abandons the code but keeps its state.
+    bool keepProcesses = false;
+};
+
+// `put_file` and `get_file`: one file below a workdir, outside of any run (a session's files).
+struct FileRequest final
+{
+    std::string workdir;
+    FileSpec file;                          // for get_file only the path is set
+    std::uint64_t maxBytes = 10 * 1024 * 1024; // get_file: larger files are refused
 };
 
 enum class Operation
@@ -47,13 +58,16 @@ enum class Operation
     Run,
     Cancel,
     Ping,
+    PutFile,
+    GetFile,
 };
 
 struct Request final
 {
     Operation operation = Operation::Ping;
     std::string id;
-    RunRequest run; // only filled for Operation::Run
+    RunRequest run;   // only filled for Operation::Run
+    FileRequest file; // only filled for Operation::PutFile and Operation::GetFile
 };
 
 // A request that cannot be carried out. Carries the request's id when one could be read so the error reaches the

@@ -165,6 +165,10 @@ void Runner::handleLine(const LineReader::Line &line, ActiveRun *active)
             // Runs execute one at a time; one that arrives during another waits its turn.
             m_queue.push_back(std::move(request.run));
             break;
+        case Operation::PutFile:
+        case Operation::GetFile:
+            handleFile(request);
+            break;
         }
     } catch (const ProtocolError &error) {
         m_writer.sendError(error.id(), error.what());
@@ -178,6 +182,28 @@ void Runner::handleLine(const LineReader::Line &line, ActiveRun *active)
     } catch (const std::exception &error) {
         // E.g. bad_alloc for an absurd request; the runner itself must keep going.
         m_writer.sendError({}, std::string("cannot handle request: ") + error.what());
+    }
+}
+
+void Runner::handleFile(const Request &request)
+{
+    try {
+        Workspace workspace(request.file.workdir);
+        workspace.open();
+        const FileSpec &file = request.file.file;
+        if (request.operation == Operation::PutFile) {
+            workspace.writeFile(file);
+            m_writer.send({{"ev", "file"}, {"id", request.id}, {"path", file.path}, {"size", file.data.size()}});
+        } else {
+            const std::string data = workspace.readFile(file.path, request.file.maxBytes);
+            m_writer.send({{"ev", "file"},
+                           {"id", request.id},
+                           {"path", file.path},
+                           {"size", data.size()},
+                           {"data", base64Encode(data)}});
+        }
+    } catch (const std::exception &error) {
+        m_writer.sendError(request.id, error.what());
     }
 }
 
@@ -240,9 +266,18 @@ void Runner::executeRun(RunRequest &run)
     active.process = nullptr;
     m_stepPid = -1;
 
-    killLeftoverProcesses(active.processGroups);
+    if (run.keepProcesses) {
+        // A session's interpreter outlives the run; only the steps' own process groups end with it.
+        killProcessGroups(active.processGroups);
+        if (m_options.isInit && (!completed || summary.reason != EndReason::Exit)) {
+            // The step was killed while the interpreter ran its code: interrupt that code, keep the interpreter.
+            ::kill(-1, SIGINT);
+        }
+    } else {
+        killLeftoverProcesses(active.processGroups);
+    }
     // As PID 1 the IPC namespace is the container's own; elsewhere these would be the host user's objects.
-    if (m_options.isInit && removeSysvIpcObjects(::getuid()) > 0) {
+    if (!run.keepProcesses && m_options.isInit && removeSysvIpcObjects(::getuid()) > 0) {
         logDiagnostic("some System V IPC objects of the run could not be removed");
     }
     if (completed && !m_shutdown) {
@@ -524,7 +559,18 @@ void Runner::killLeftoverProcesses(const std::vector<pid_t> &processGroups)
     if (m_options.isInit) {
         // Reaches daemons that left the step's process group with setsid() as well.
         ::kill(-1, SIGKILL);
-    } else {
+    }
+    killAndReap(processGroups, m_options.isInit);
+}
+
+void Runner::killProcessGroups(const std::vector<pid_t> &processGroups)
+{
+    killAndReap(processGroups, false);
+}
+
+void Runner::killAndReap(const std::vector<pid_t> &processGroups, bool everything)
+{
+    if (!everything) {
         for (const pid_t group : processGroups) {
             ::kill(-group, SIGKILL);
         }
@@ -535,7 +581,7 @@ void Runner::killLeftoverProcesses(const std::vector<pid_t> &processGroups)
     while (true) {
         const bool haveChildren = reapChildren();
         bool remaining = false;
-        if (m_options.isInit) {
+        if (everything) {
             remaining = haveChildren;
         } else {
             remaining = std::any_of(processGroups.begin(), processGroups.end(),

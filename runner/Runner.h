@@ -88,6 +88,7 @@ private:
     void processInput(ActiveRun *active);
     void handleLine(const LineReader::Line &line, ActiveRun *active);
     void handleCancel(const std::string &id, ActiveRun *active);
+    void handleFile(const Request &request);
     void requestShutdown(ActiveRun *active);
     void handleSignals(ActiveRun *active);
 
@@ -100,7 +101,10 @@ private:
     void sendDone(const std::string &id, const RunSummary &summary);
 
     bool reapChildren(); // false once no children are left
+    // As PID 1 every process of the container, otherwise the given process groups; returns once they are reaped.
     void killLeftoverProcesses(const std::vector<pid_t> &processGroups);
+    void killProcessGroups(const std::vector<pid_t> &processGroups);
+    void killAndReap(const std::vector<pid_t> &processGroups, bool everything);
 
     RunnerOptions m_options;
     MessageWriter m_writer;

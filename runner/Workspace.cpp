@@ -1,5 +1,6 @@
 #include "Workspace.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <dirent.h>
@@ -196,11 +197,7 @@ std::string Workspace::resolve(const std::string &path) const
 
 void Workspace::prepare(bool keepFiles, const std::string &outputDir)
 {
-    makeDirectories(m_workdir);
-    m_directory.reset(::open(m_workdir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (!m_directory.valid()) {
-        throw failure("cannot open workdir", m_workdir, errno);
-    }
+    open();
     if (!keepFiles) {
         removeDirectoryContents(m_directory.get(), m_workdir);
     }
@@ -227,28 +224,31 @@ void Workspace::emptyScratch(const std::string &directory)
     removeDirectoryContents(fd.get(), directory);
 }
 
-void Workspace::writeFile(const FileSpec &file)
+std::vector<std::string> Workspace::components(const std::string &path)
 {
-    // Split into components; isSafeRelativePath() has already rejected absolute paths and "..".
-    std::vector<std::string> components;
+    // isSafeRelativePath() has already rejected absolute paths and "..".
+    std::vector<std::string> names;
     std::size_t start = 0;
-    while (start <= file.path.size()) {
-        const std::size_t end = std::min(file.path.find('/', start), file.path.size());
-        std::string component = file.path.substr(start, end - start);
+    while (start <= path.size()) {
+        const std::size_t end = std::min(path.find('/', start), path.size());
+        std::string component = path.substr(start, end - start);
         if (!component.empty() && component != ".") {
-            components.push_back(std::move(component));
+            names.push_back(std::move(component));
         }
         start = end + 1;
     }
-    if (components.empty()) {
-        throw std::runtime_error("invalid file path '" + file.path + "'");
+    if (names.empty()) {
+        throw std::runtime_error("invalid file path '" + path + "'");
     }
+    return names;
+}
 
-    const std::string fullPath = resolve(file.path);
+UniqueFd Workspace::openParent(const std::vector<std::string> &names, const std::string &fullPath, bool create) const
+{
     UniqueFd directory(::dup(m_directory.get()));
-    for (std::size_t i = 0; i + 1 < components.size(); ++i) {
-        const char *name = components[i].c_str();
-        if (::mkdirat(directory.get(), name, 0755) != 0 && errno != EEXIST) {
+    for (std::size_t i = 0; i + 1 < names.size(); ++i) {
+        const char *name = names[i].c_str();
+        if (create && ::mkdirat(directory.get(), name, 0755) != 0 && errno != EEXIST) {
             throw failure("cannot create parent directory of", fullPath, errno);
         }
         UniqueFd next(::openat(directory.get(), name, directoryFlags));
@@ -257,8 +257,25 @@ void Workspace::writeFile(const FileSpec &file)
         }
         directory = std::move(next);
     }
+    return directory;
+}
 
-    const char *name = components.back().c_str();
+void Workspace::open()
+{
+    makeDirectories(m_workdir);
+    m_directory.reset(::open(m_workdir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!m_directory.valid()) {
+        throw failure("cannot open workdir", m_workdir, errno);
+    }
+}
+
+void Workspace::writeFile(const FileSpec &file)
+{
+    const std::vector<std::string> names = components(file.path);
+    const std::string fullPath = resolve(file.path);
+    const UniqueFd directory = openParent(names, fullPath, true);
+
+    const char *name = names.back().c_str();
     constexpr int flags = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC;
     UniqueFd output(::openat(directory.get(), name, flags, 0600));
     if (!output.valid() && errno == ELOOP && ::unlinkat(directory.get(), name, 0) == 0) {
@@ -273,6 +290,47 @@ void Workspace::writeFile(const FileSpec &file)
     if (::fchmod(output.get(), file.mode) != 0) {
         throw failure("cannot set the mode of", fullPath, errno);
     }
+}
+
+std::string Workspace::readFile(const std::string &path, std::uint64_t maxBytes) const
+{
+    const std::vector<std::string> names = components(path);
+    const std::string fullPath = resolve(path);
+    const UniqueFd directory = openParent(names, fullPath, false);
+    // No symlink is followed, at any level: the code in the sandbox must not point a download elsewhere.
+    const UniqueFd input(::openat(directory.get(), names.back().c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+    if (!input.valid()) {
+        throw failure(errno == ELOOP ? "refusing to follow the symlink" : "cannot open file", fullPath, errno);
+    }
+    struct stat status {};
+    if (::fstat(input.get(), &status) != 0) {
+        throw failure("cannot inspect file", fullPath, errno);
+    }
+    if (!S_ISREG(status.st_mode)) {
+        throw std::runtime_error("'" + fullPath + "' is not a regular file");
+    }
+    if (static_cast<std::uint64_t>(status.st_size) > maxBytes) {
+        throw std::runtime_error("'" + fullPath + "' has " + std::to_string(status.st_size) +
+                                 " bytes, more than the limit of " + std::to_string(maxBytes));
+    }
+    std::string data;
+    data.resize(static_cast<std::size_t>(status.st_size));
+    std::size_t done = 0;
+    while (done < data.size()) {
+        const ssize_t count = ::read(input.get(), data.data() + done, data.size() - done);
+        if (count < 0 && errno == EINTR) {
+            continue;
+        }
+        if (count < 0) {
+            throw failure("cannot read file", fullPath, errno);
+        }
+        if (count == 0) {
+            break; // the file shrank meanwhile
+        }
+        done += static_cast<std::size_t>(count);
+    }
+    data.resize(done);
+    return data;
 }
 
 } // namespace runner

@@ -3,7 +3,9 @@
 #include "Protocol.h"
 #include "UniqueFd.h"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace runner {
 
@@ -17,15 +19,24 @@ public:
     // Creates the workdir, empties it unless `keepFiles`, then creates `outputDir` and empties it. Throws
     // std::runtime_error with a message for the host.
     void prepare(bool keepFiles, const std::string &outputDir);
+    // Creates the workdir if needed and opens it, leaving its contents alone (file operations of a session).
+    void open();
     // Empties `directory` (absolute; a missing one is fine): scratch space such as /tmp that a pooled container
     // must not carry from one run to the next. Throws std::runtime_error.
     static void emptyScratch(const std::string &directory);
     void writeFile(const FileSpec &file);
+    // The contents of the regular file `path` (relative, already checked by isSafeRelativePath()), reached without
+    // following any symlink. Throws std::runtime_error when it is missing, not a regular file or over `maxBytes`.
+    std::string readFile(const std::string &path, std::uint64_t maxBytes) const;
 
     // `path` made absolute relative to the workdir.
     std::string resolve(const std::string &path) const;
 
 private:
+    static std::vector<std::string> components(const std::string &path);
+    // The directory holding the last of `names`, opened component by component without following symlinks.
+    UniqueFd openParent(const std::vector<std::string> &names, const std::string &fullPath, bool create) const;
+
     std::string m_workdir;
     UniqueFd m_directory;
 };

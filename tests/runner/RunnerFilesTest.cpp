@@ -237,4 +237,72 @@ TEST_F(RunnerFilesTest, scratchDirectoriesMustBeAbsolute)
 
 } // namespace
 
+
+TEST_F(RunnerFilesTest, putFileAndGetFileRoundTripBelowTheWorkdirAndKeepOtherFiles)
+{
+    RunnerClient &client = startRunner();
+    nlohmann::json first = shellRun("r1", "echo kept > kept.txt");
+    client.run(first);
+
+    nlohmann::json put = file("data/in.bin", allBytes(), 0600);
+    put["op"] = "put_file";
+    put["id"] = "p1";
+    put["workdir"] = m_workdir.string();
+    client.send(put);
+    const auto written = client.waitFor("file");
+    ASSERT_TRUE(written);
+    EXPECT_EQ((*written)["id"], "p1");
+    EXPECT_EQ((*written)["size"], 256);
+    EXPECT_EQ(readWorkFile("data/in.bin"), allBytes());
+    EXPECT_EQ(readWorkFile("kept.txt"), "kept\n");
+
+    client.send({{"op", "get_file"}, {"id", "g1"}, {"workdir", m_workdir.string()}, {"path", "data/in.bin"}});
+    const auto read = client.waitFor("file");
+    ASSERT_TRUE(read);
+    EXPECT_EQ((*read)["id"], "g1");
+    EXPECT_EQ((*read)["data"], file("x", allBytes())["data"]);
+}
+
+TEST_F(RunnerFilesTest, getFileRefusesEscapesSymlinksDirectoriesAndOversizedFiles)
+{
+    RunnerClient &client = startRunner();
+    const std::filesystem::path secret = m_root / "secret.txt";
+    std::ofstream(secret) << "host secret";
+    nlohmann::json setup = shellRun("r1", "ln -s " + secret.string() + " link; ln -s " + m_root.string() +
+                                              " dirlink; mkdir sub; head -c 2000 /dev/zero > big");
+    client.run(setup);
+
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"../secret.txt", "relative"}, {secret.string(), "relative"}, {"link", "symlink"},
+        {"dirlink/secret.txt", "cannot open parent"}, {"sub", "not a regular file"}, {"big", "more than the limit"},
+        {"missing.txt", "No such file"}};
+    for (const auto &[path, expected] : cases) {
+        client.send({{"op", "get_file"}, {"id", "g"}, {"workdir", m_workdir.string()}, {"path", path},
+                     {"max_bytes", 1000}});
+        const auto reply = client.next();
+        ASSERT_TRUE(reply) << path;
+        EXPECT_EQ((*reply)["ev"], "error") << path;
+        EXPECT_NE((*reply)["message"].get<std::string>().find(expected), std::string::npos)
+            << path << ": " << (*reply)["message"];
+    }
+}
+
+TEST_F(RunnerFilesTest, putFileDoesNotWriteThroughSymlinks)
+{
+    RunnerClient &client = startRunner();
+    const std::filesystem::path outside = m_root / "outside";
+    std::filesystem::create_directory(outside);
+    client.run(shellRun("r1", "ln -s " + outside.string() + " link"));
+
+    nlohmann::json put = file("link/planted.txt", "nope");
+    put["op"] = "put_file";
+    put["id"] = "p1";
+    put["workdir"] = m_workdir.string();
+    client.send(put);
+    const auto reply = client.next();
+    ASSERT_TRUE(reply);
+    EXPECT_EQ((*reply)["ev"], "error");
+    EXPECT_FALSE(std::filesystem::exists(outside / "planted.txt"));
+}
+
 } // namespace runner::test

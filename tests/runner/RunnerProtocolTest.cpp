@@ -170,6 +170,45 @@ TEST_F(RunnerProtocolTest, asPid1KillsDaemonsThatLeftTheProcessGroup)
     EXPECT_EQ(second.stdoutData, "gone\n");
 }
 
+TEST_F(RunnerProtocolTest, asPid1KeepProcessesSparesSessionDaemonsAndInterruptsThemAfterATimeout)
+{
+    if (std::system("unshare --pid --fork true >/dev/null 2>&1") != 0) {
+        GTEST_SKIP() << "cannot create a PID namespace here";
+    }
+    RunnerClient &client = startRunner({}, {"unshare", "--pid", "--fork", "--kill-child"});
+    const std::string pidFile = (m_root / "daemon.pid").string();
+    const std::string marker = (m_root / "interrupted").string();
+    // A stand-in for a session's interpreter: lives in its own session and survives SIGINT.
+    // (Not a shell: an asynchronous list of a non-interactive shell starts with SIGINT ignored, untrappable.)
+    const std::string daemon = "import signal, time\n"
+                               "signal.signal(signal.SIGINT, lambda *_: open('" + marker + "', 'a').write('x'))\n"
+                               "while True: time.sleep(0.05)\n";
+    nlohmann::json start = shellRun("r1", "setsid python3 daemon.py </dev/null >/dev/null 2>&1 & echo $! > " +
+                                              pidFile + "; sleep 0.3");
+    start["files"] = {file("daemon.py", daemon)};
+    start["keep_processes"] = true;
+    EXPECT_EQ(client.run(start).done["reason"], "exit");
+
+    const std::string probe = "if kill -0 $(cat " + pidFile + ") 2>/dev/null; then echo alive; else echo gone; fi";
+    nlohmann::json check = shellRun("r2", probe);
+    check["keep_processes"] = true;
+    EXPECT_EQ(client.run(check).stdoutData, "alive\n");
+    EXPECT_FALSE(std::filesystem::exists(marker)) << "a run that ended by itself interrupts nothing";
+
+    nlohmann::json slow = shellRun("r3", "sleep 30");
+    slow["keep_processes"] = true;
+    slow["timeout_ms"] = 300;
+    EXPECT_EQ(client.run(slow).done["reason"], "timeout");
+    nlohmann::json after = shellRun("r4", "sleep 0.3; " + probe);
+    after["keep_processes"] = true;
+    EXPECT_EQ(client.run(after).stdoutData, "alive\n");
+    EXPECT_TRUE(std::filesystem::exists(marker)) << "the daemon should have received SIGINT after the timeout";
+
+    // Without keep_processes the next run ends it like any leftover.
+    client.run(shellRun("r5", "true"));
+    EXPECT_EQ(client.run(shellRun("r6", probe)).stdoutData, "gone\n");
+}
+
 TEST_F(RunnerProtocolTest, asPid1RemovesSysvIpcObjectsBetweenRuns)
 {
     // Needs its own PID and IPC namespaces: the runner must never touch the host's IPC objects.
