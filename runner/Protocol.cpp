@@ -216,6 +216,7 @@ RunRequest parseRun(const json &request, const std::string &id)
     run.steps = parseSteps(request);
     parseEnvironment(request, run);
     run.timeoutMs = optionalUnsigned(request, "timeout_ms", run.timeoutMs);
+    run.cpuLimitMs = optionalUnsigned(request, "cpu_limit_ms", run.cpuLimitMs);
     run.maxOutputBytes = optionalUnsigned(request, "max_output_bytes", run.maxOutputBytes);
     if (findField(request, "output_dir")) {
         run.outputDir = requireString(request, "output_dir", "");

@@ -34,6 +34,7 @@ struct RunRequest final
     std::string pathVariable;     // the request's own PATH, used to look up argv[0]
     bool hasPathVariable = false;
     std::uint64_t timeoutMs = 30000;
+    std::uint64_t cpuLimitMs = 0; // CPU time each step's process may use (RLIMIT_CPU); 0: no limit
     std::uint64_t maxOutputBytes = 1024 * 1024;
     std::string outputDir; // empty: no artifacts are collected
     std::uint64_t maxArtifactBytes = 10 * 1024 * 1024;

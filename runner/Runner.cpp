@@ -88,6 +88,8 @@ const char *toString(EndReason reason)
         return "timeout";
     case EndReason::Oom:
         return "oom";
+    case EndReason::CpuLimit:
+        return "cpu_limit";
     case EndReason::OutputLimit:
         return "output_limit";
     case EndReason::Cancelled:
@@ -355,7 +357,8 @@ Runner::StepResult Runner::runStep(const RunRequest &run, const StepSpec &step, 
     std::optional<StepProcess> process;
     try {
         process.emplace(StepProcess::spawn(
-            {step.argv, run.env, run.hasPathVariable ? run.pathVariable : defaultSearchPath, run.workdir}));
+            {step.argv, run.env, run.hasPathVariable ? run.pathVariable : defaultSearchPath, run.workdir,
+             run.cpuLimitMs}));
     } catch (const SpawnError &error) {
         m_writer.sendError(run.id, "step '" + step.name + "': " + error.what());
         result.exitCode = 127;
@@ -443,6 +446,9 @@ Runner::StepResult Runner::runStep(const RunRequest &run, const StepSpec &step, 
         if (oomKillsBefore && oomKillsAfter && *oomKillsAfter > *oomKillsBefore) {
             result.reason = EndReason::Oom;
         }
+    }
+    if (result.reason == EndReason::Exit && !active.killReason && endedByCpuLimit(status, result.cpuMs, run.cpuLimitMs)) {
+        result.reason = EndReason::CpuLimit;
     }
     return result;
 }

@@ -24,6 +24,7 @@ enum class EndReason
     Exit,
     Timeout,
     Oom,
+    CpuLimit,
     OutputLimit,
     Cancelled,
     Error,

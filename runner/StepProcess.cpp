@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,6 +23,7 @@ enum class ChildStage : int
     Session,
     Workdir,
     Stdio,
+    Limits,
     Exec,
 };
 
@@ -42,6 +44,7 @@ struct ChildSetup final
     int stderrWrite;
     int statusWrite;
     const char *oomScoreAdj; // nullptr: leave unchanged
+    rlim_t cpuLimitSeconds;  // 0: leave unchanged
 };
 
 std::vector<char *> toPointers(const std::vector<std::string> &strings)
@@ -101,6 +104,13 @@ std::vector<std::string> executableCandidates(const std::string &program, const 
             ::close(fd);
         }
     }
+    // Per process, not per container: the runner itself (PID 1 in the container) must never hit it.
+    if (setup.cpuLimitSeconds > 0) {
+        const rlimit limit{setup.cpuLimitSeconds, setup.cpuLimitSeconds + 1};
+        if (::setrlimit(RLIMIT_CPU, &limit) < 0) {
+            failChild(setup.statusWrite, ChildStage::Limits, errno);
+        }
+    }
     // Descriptors the runner inherited without close-on-exec must not leak into user code.
     ::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
 
@@ -132,6 +142,8 @@ std::string describeFailure(const ChildFailure &failure, const SpawnOptions &opt
         return "cannot change to workdir '" + options.workdir + "': " + reason;
     case ChildStage::Stdio:
         return "cannot set up standard streams: " + reason;
+    case ChildStage::Limits:
+        return "cannot set the CPU-time limit: " + reason;
     case ChildStage::Exec:
         break;
     }
@@ -149,6 +161,25 @@ void makePipe(UniqueFd &readEnd, UniqueFd &writeEnd)
 }
 
 } // namespace
+
+std::uint64_t cpuLimitSeconds(std::uint64_t cpuLimitMs)
+{
+    return cpuLimitMs / 1000 + (cpuLimitMs % 1000 != 0 ? 1 : 0);
+}
+
+bool endedByCpuLimit(int status, std::int64_t cpuMs, std::uint64_t cpuLimitMs)
+{
+    if (cpuLimitMs == 0 || !WIFSIGNALED(status)) {
+        return false;
+    }
+    if (WTERMSIG(status) == SIGXCPU) {
+        return true;
+    }
+    // The kernel sends SIGKILL at the hard limit, a second of CPU time after the soft limit. The usage wait4()
+    // reports is sampled and may fall a few percent short of what the kernel counted, hence 90% of the soft limit.
+    return WTERMSIG(status) == SIGKILL &&
+           cpuMs * 10 >= static_cast<std::int64_t>(cpuLimitSeconds(cpuLimitMs) * 1000 * 9);
+}
 
 StepProcess::StepProcess(pid_t pid, UniqueFd stdoutPipe, UniqueFd stderrPipe)
     : m_pid(pid), m_pipes{std::move(stdoutPipe), std::move(stderrPipe)}
@@ -186,7 +217,8 @@ StepProcess StepProcess::spawn(const SpawnOptions &options)
                      stdoutWrite.get(),
                      stderrWrite.get(),
                      statusWrite.get(),
-                     g_childOomScoreAdj.empty() ? nullptr : g_childOomScoreAdj.c_str()};
+                     g_childOomScoreAdj.empty() ? nullptr : g_childOomScoreAdj.c_str(),
+                     static_cast<rlim_t>(cpuLimitSeconds(options.cpuLimitMs))};
     for (const std::string &candidate : candidates) {
         setup.candidates.push_back(candidate.c_str());
     }

@@ -3,6 +3,7 @@
 #include "UniqueFd.h"
 
 #include <array>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <sys/types.h>
@@ -23,7 +24,17 @@ struct SpawnOptions final
     std::vector<std::string> env; // "KEY=VALUE"; the child gets exactly this environment
     std::string searchPath;       // PATH used to find argv[0] when it contains no slash
     std::string workdir;
+    std::uint64_t cpuLimitMs = 0; // RLIMIT_CPU of the child, rounded up to whole seconds; 0: unlimited
 };
+
+// The RLIMIT_CPU soft limit, in seconds, that spawn() gives a child for `cpuLimitMs` (0: none). The kernel counts
+// whole seconds, so the limit is rounded up; the hard limit is one second more, for programs that ignore SIGXCPU.
+std::uint64_t cpuLimitSeconds(std::uint64_t cpuLimitMs);
+
+// Whether a step that ended with wait status `status` after `cpuMs` of CPU time was ended by its CPU-time limit:
+// SIGXCPU at the soft limit, or SIGKILL at the hard limit when it ignored SIGXCPU. A SIGKILL that the runner sent
+// or the OOM killer's must be ruled out by the caller.
+bool endedByCpuLimit(int status, std::int64_t cpuMs, std::uint64_t cpuLimitMs);
 
 // One running step: a child in its own session and process group (so the whole tree can be killed at once),
 // stdin from /dev/null, stdout and stderr connected to non-blocking pipes read by the runner.

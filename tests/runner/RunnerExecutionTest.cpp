@@ -2,6 +2,7 @@
 #include "RunnerFixture.h"
 
 #include <chrono>
+#include <csignal>
 #include <set>
 #include <sstream>
 
@@ -192,6 +193,71 @@ TEST_F(RunnerExecutionTest, timeoutKillsWholeProcessGroup)
     EXPECT_TRUE(processGone(child)) << "background child " << child << " survived the timeout";
     EXPECT_TRUE(processGone(group));
     EXPECT_NE(::kill(-group, 0), 0) << "a member of process group " << group << " survived";
+}
+
+TEST_F(RunnerExecutionTest, busyLoopEndsAtItsCpuLimitBeforeTheTimeout)
+{
+    RunnerClient &client = startRunner();
+    nlohmann::json request = shellRun("r1", "while :; do :; done");
+    request["timeout_ms"] = 30000;
+    request["cpu_limit_ms"] = 1000;
+    const auto start = std::chrono::steady_clock::now();
+    const RunOutcome outcome = client.run(request, 20s);
+    const auto elapsed = std::chrono::steady_clock::now() - start;
+
+    EXPECT_EQ(outcome.done["reason"], "cpu_limit");
+    EXPECT_EQ(outcome.done["exit_code"], 128 + SIGXCPU);
+    // wait4()'s usage is sampled: it can fall a little short of the second the kernel counted.
+    EXPECT_GE(outcome.done["cpu_ms"].get<std::int64_t>(), 800);
+    EXPECT_LT(elapsed, 10s) << "the CPU limit did not end the loop; the timeout would have";
+    // The runner itself was not limited: it goes on serving runs.
+    EXPECT_EQ(client.run(shellRun("r2", "echo still here")).stdoutData, "still here\n");
+}
+
+TEST_F(RunnerExecutionTest, programIgnoringSigxcpuIsKilledAtTheHardCpuLimit)
+{
+    RunnerClient &client = startRunner();
+    nlohmann::json request = shellRun("r1", "trap '' XCPU; while :; do :; done");
+    request["timeout_ms"] = 30000;
+    request["cpu_limit_ms"] = 1000;
+    const RunOutcome outcome = client.run(request, 20s);
+
+    EXPECT_EQ(outcome.done["reason"], "cpu_limit");
+    EXPECT_EQ(outcome.done["exit_code"], 137);
+    EXPECT_GE(outcome.done["cpu_ms"].get<std::int64_t>(), 1600);
+}
+
+TEST_F(RunnerExecutionTest, cpuLimitCountsCpuTimeNotWallTime)
+{
+    RunnerClient &client = startRunner();
+    nlohmann::json request = shellRun("r1", "sleep 2; echo slept");
+    request["cpu_limit_ms"] = 1000;
+    const RunOutcome outcome = client.run(request);
+
+    EXPECT_EQ(outcome.stdoutData, "slept\n");
+    EXPECT_EQ(outcome.done["reason"], "exit");
+    EXPECT_EQ(outcome.done["exit_code"], 0);
+}
+
+TEST_F(RunnerExecutionTest, timeoutShorterThanTheCpuLimitStaysATimeout)
+{
+    RunnerClient &client = startRunner();
+    nlohmann::json request = shellRun("r1", "while :; do :; done");
+    request["timeout_ms"] = 500;
+    request["cpu_limit_ms"] = 10000;
+    const RunOutcome outcome = client.run(request);
+
+    EXPECT_EQ(outcome.done["reason"], "timeout");
+    EXPECT_EQ(outcome.done["exit_code"], 137);
+}
+
+TEST_F(RunnerExecutionTest, sigxcpuWithoutACpuLimitIsAnOrdinarySignal)
+{
+    RunnerClient &client = startRunner();
+    const RunOutcome outcome = client.run(shellRun("r1", "kill -XCPU $$"));
+
+    EXPECT_EQ(outcome.done["reason"], "exit");
+    EXPECT_EQ(outcome.done["exit_code"], 128 + SIGXCPU);
 }
 
 TEST_F(RunnerExecutionTest, timeoutIsOneDeadlineForAllSteps)

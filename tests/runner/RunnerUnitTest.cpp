@@ -2,9 +2,12 @@
 #include "Base64.h"
 #include "LineReader.h"
 #include "Protocol.h"
+#include "StepProcess.h"
 
+#include <csignal>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace runner {
@@ -74,6 +77,57 @@ TEST(RunnerProtocol, parsesFullRunRequest)
     EXPECT_EQ(run.maxArtifactBytes, 20u);
     EXPECT_EQ(run.maxArtifacts, 3u);
     EXPECT_TRUE(run.keepFiles);
+}
+
+TEST(RunnerProtocol, cpuLimitIsOptionalAndUnlimitedByDefault)
+{
+    EXPECT_EQ(parseRequest(R"({"op":"run","id":"r","workdir":"/w","steps":[]})").run.cpuLimitMs, 0u);
+    EXPECT_EQ(parseRequest(R"({"op":"run","id":"r","workdir":"/w","steps":[],"cpu_limit_ms":2500})").run.cpuLimitMs,
+              2500u);
+    EXPECT_EQ(parseRequest(R"({"op":"run","id":"r","workdir":"/w","steps":[],"cpu_limit_ms":3000.0})").run.cpuLimitMs,
+              3000u);
+    EXPECT_THROW(parseRequest(R"({"op":"run","id":"r","workdir":"/w","steps":[],"cpu_limit_ms":-5})"), ProtocolError);
+    EXPECT_THROW(parseRequest(R"({"op":"run","id":"r","workdir":"/w","steps":[],"cpu_limit_ms":"1s"})"),
+                 ProtocolError);
+}
+
+TEST(RunnerCpuLimit, roundsUpToWholeSeconds)
+{
+    EXPECT_EQ(cpuLimitSeconds(0), 0u);
+    EXPECT_EQ(cpuLimitSeconds(1), 1u);
+    EXPECT_EQ(cpuLimitSeconds(1000), 1u);
+    EXPECT_EQ(cpuLimitSeconds(1001), 2u);
+    EXPECT_EQ(cpuLimitSeconds(30000), 30u);
+}
+
+// Wait statuses built the way the kernel encodes them.
+int killedBy(int signal)
+{
+    return signal;
+}
+
+int exitedWith(int code)
+{
+    return code << 8;
+}
+
+TEST(RunnerCpuLimit, recognisesSigxcpuAndTheHardLimitsSigkill)
+{
+    ASSERT_TRUE(WIFSIGNALED(killedBy(SIGXCPU)));
+    ASSERT_TRUE(WIFEXITED(exitedWith(0)));
+    EXPECT_TRUE(endedByCpuLimit(killedBy(SIGXCPU), 1000, 1000));
+    // A program that ignores SIGXCPU is killed at the hard limit, a second later.
+    EXPECT_TRUE(endedByCpuLimit(killedBy(SIGKILL), 2010, 1000));
+    EXPECT_TRUE(endedByCpuLimit(killedBy(SIGKILL), 2000, 1500));
+    // The usage wait4() reports can fall a little short of what the kernel counted.
+    EXPECT_TRUE(endedByCpuLimit(killedBy(SIGKILL), 28000, 30000));
+    // A SIGKILL before the limit's CPU time was used came from someone else (e.g. the OOM killer).
+    EXPECT_FALSE(endedByCpuLimit(killedBy(SIGKILL), 400, 1000));
+    // Without a limit nothing is a CPU-limit death, not even a SIGXCPU sent with kill(1).
+    EXPECT_FALSE(endedByCpuLimit(killedBy(SIGXCPU), 5000, 0));
+    EXPECT_FALSE(endedByCpuLimit(exitedWith(0), 5000, 1000));
+    EXPECT_FALSE(endedByCpuLimit(exitedWith(128 + SIGXCPU), 5000, 1000));
+    EXPECT_FALSE(endedByCpuLimit(killedBy(SIGTERM), 5000, 1000));
 }
 
 TEST(RunnerProtocol, rejectsInvalidRunRequestsWithTheirId)
