@@ -50,7 +50,7 @@ struct RunRequest final
 struct FileRequest final
 {
     std::string workdir;
-    FileSpec file;                          // for get_file only the path is set
+    FileSpec file;                             // for get_file only the path is set
     std::uint64_t maxBytes = 10 * 1024 * 1024; // get_file: larger files are refused
 };
 

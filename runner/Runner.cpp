@@ -356,9 +356,9 @@ Runner::StepResult Runner::runStep(const RunRequest &run, const StepSpec &step, 
 
     std::optional<StepProcess> process;
     try {
-        process.emplace(StepProcess::spawn(
-            {step.argv, run.env, run.hasPathVariable ? run.pathVariable : defaultSearchPath, run.workdir,
-             run.cpuLimitMs}));
+        process.emplace(
+            StepProcess::spawn({step.argv, run.env, run.hasPathVariable ? run.pathVariable : defaultSearchPath,
+                                run.workdir, run.cpuLimitMs}));
     } catch (const SpawnError &error) {
         m_writer.sendError(run.id, "step '" + step.name + "': " + error.what());
         result.exitCode = 127;
@@ -447,7 +447,8 @@ Runner::StepResult Runner::runStep(const RunRequest &run, const StepSpec &step, 
             result.reason = EndReason::Oom;
         }
     }
-    if (result.reason == EndReason::Exit && !active.killReason && endedByCpuLimit(status, result.cpuMs, run.cpuLimitMs)) {
+    if (result.reason == EndReason::Exit && !active.killReason &&
+        endedByCpuLimit(status, result.cpuMs, run.cpuLimitMs)) {
         result.reason = EndReason::CpuLimit;
     }
     return result;

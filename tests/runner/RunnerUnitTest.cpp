@@ -87,8 +87,7 @@ TEST(RunnerProtocol, cpuLimitIsOptionalAndUnlimitedByDefault)
     EXPECT_EQ(parseRequest(R"({"op":"run","id":"r","workdir":"/w","steps":[],"cpu_limit_ms":3000.0})").run.cpuLimitMs,
               3000u);
     EXPECT_THROW(parseRequest(R"({"op":"run","id":"r","workdir":"/w","steps":[],"cpu_limit_ms":-5})"), ProtocolError);
-    EXPECT_THROW(parseRequest(R"({"op":"run","id":"r","workdir":"/w","steps":[],"cpu_limit_ms":"1s"})"),
-                 ProtocolError);
+    EXPECT_THROW(parseRequest(R"({"op":"run","id":"r","workdir":"/w","steps":[],"cpu_limit_ms":"1s"})"), ProtocolError);
 }
 
 TEST(RunnerCpuLimit, roundsUpToWholeSeconds)
