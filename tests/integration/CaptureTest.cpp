@@ -1,13 +1,15 @@
 // Chart and artifact capture, for real: every capture path of every language, asserting the
 // count, order and MIME type of what comes back, that the bytes are that format, and that
 // stdout holds exactly what the program printed (the capture hooks inject nothing).
-#include "DockerTestSupport.h"
+#include "SharedEngines.h"
 #include "lang/LanguageRegistry.h"
 #include "session/RunResultJson.h"
 
 #include <QJsonArray>
 #include <QXmlStreamReader>
 #include <gtest/gtest.h>
+
+#include <tuple>
 
 using namespace sandbox;
 using namespace std::chrono_literals;
@@ -101,40 +103,44 @@ void expectPlotlyHtml(const Artifact &artifact)
     EXPECT_LT(artifact.size(), 200 * 1024);
 }
 
-class CaptureTest : public ::testing::Test
+/// Every capture path on every engine; the parameter is the backend.
+class CaptureTest : public ::testing::TestWithParam<std::string>
 {
 protected:
-    // One engine for the suite: its warm containers keep the runs fast, and tests must not
-    // see each other's artifacts anyway (that is one of the things under test).
-    static void SetUpTestSuite() { s_engine = test::dockerEngine().release(); }
-    static void TearDownTestSuite()
-    {
-        delete s_engine;
-        s_engine = nullptr;
-    }
+    // One engine per backend for the suite: its warm containers keep the runs fast, and tests
+    // must not see each other's artifacts anyway (that is one of the things under test).
+    static void TearDownTestSuite() { s_engines.clear(); }
 
-    static Result<RunResult> run(const QString &language, const QString &code, ExecutionEngine *engine = nullptr)
+    ExecutionEngine *sharedEngine() { return s_engines.get(GetParam()); }
+
+    Result<RunResult> run(const QString &language, const QString &code, ExecutionEngine *engine = nullptr)
     {
+        if (!engine) {
+            engine = sharedEngine();
+        }
+        if (!engine) {
+            return Error{QStringLiteral("no %1 engine").arg(QString::fromStdString(GetParam()))};
+        }
         RunRequest request;
         request.language = language;
         request.code = code;
         request.timeout = 90s;
-        return (engine ? engine : s_engine)->run(request);
+        return engine->run(request);
     }
 
-    static Result<RunResult> python(const QString &code) { return run(QStringLiteral("python"), code); }
-    static Result<RunResult> r(const QString &code) { return run(QStringLiteral("r"), code); }
+    Result<RunResult> python(const QString &code) { return run(QStringLiteral("python"), code); }
+    Result<RunResult> r(const QString &code) { return run(QStringLiteral("r"), code); }
 
-    static ExecutionEngine *s_engine;
+    static test::SharedEngines s_engines;
 };
 
-ExecutionEngine *CaptureTest::s_engine = nullptr;
+test::SharedEngines CaptureTest::s_engines;
 
 } // namespace
 
 // --- Python: matplotlib --------------------------------------------------------------------
 
-TEST_F(CaptureTest, pltShowReturnsEveryOpenFigureAsAPngInOrder)
+TEST_P(CaptureTest, pltShowReturnsEveryOpenFigureAsAPngInOrder)
 {
     // A wide figure, then a tall one: their shapes tell the order apart.
     auto result = python("import matplotlib.pyplot as plt\n"
@@ -153,7 +159,7 @@ TEST_F(CaptureTest, pltShowReturnsEveryOpenFigureAsAPngInOrder)
     EXPECT_GT(result->artifacts[1].height, result->artifacts[1].width);
 }
 
-TEST_F(CaptureTest, aRunAfterAPlotInTheSameWarmContainerReturnsNoArtifacts)
+TEST_P(CaptureTest, aRunAfterAPlotInTheSameWarmContainerReturnsNoArtifacts)
 {
     // The hostname is the container's: equal names prove the second run reused the first's container.
     auto first = python("import socket, matplotlib.pyplot as plt\n"
@@ -161,7 +167,7 @@ TEST_F(CaptureTest, aRunAfterAPlotInTheSameWarmContainerReturnsNoArtifacts)
                         "print(socket.gethostname())\n");
     ASSERT_TRUE(first.ok()) << first.error().message.toStdString();
     EXPECT_EQ(first->artifacts.size(), 2) << describe(*first);
-    ASSERT_GE(s_engine->warmContainers("python"), 1);
+    ASSERT_GE(sharedEngine()->warmContainers("python"), 1);
 
     auto second = python("import socket, os\n"
                          "print(socket.gethostname())\n"
@@ -172,7 +178,7 @@ TEST_F(CaptureTest, aRunAfterAPlotInTheSameWarmContainerReturnsNoArtifacts)
     EXPECT_EQ(second->artifactsDropped, 0);
 }
 
-TEST_F(CaptureTest, figuresStillOpenAtExitAreCaptured)
+TEST_P(CaptureTest, figuresStillOpenAtExitAreCaptured)
 {
     auto result = python("import matplotlib.pyplot as plt\n"
                          "plt.plot([3, 1, 2])\n"
@@ -185,7 +191,7 @@ TEST_F(CaptureTest, figuresStillOpenAtExitAreCaptured)
     expectPng(result->artifacts[1]);
 }
 
-TEST_F(CaptureTest, savefigOutsideTheOutputDirIsCopiedInTheFormatSaved)
+TEST_P(CaptureTest, savefigOutsideTheOutputDirIsCopiedInTheFormatSaved)
 {
     auto result = python("import matplotlib.pyplot as plt\n"
                          "plt.plot([1, 2, 3])\n"
@@ -205,7 +211,7 @@ TEST_F(CaptureTest, savefigOutsideTheOutputDirIsCopiedInTheFormatSaved)
     expectPdf(result->artifacts[3]);
 }
 
-TEST_F(CaptureTest, savefigIntoTheOutputDirIsReturnedOnce)
+TEST_P(CaptureTest, savefigIntoTheOutputDirIsReturnedOnce)
 {
     auto result = python("import os, matplotlib.pyplot as plt\n"
                          "plt.plot([1, 2])\n"
@@ -216,7 +222,7 @@ TEST_F(CaptureTest, savefigIntoTheOutputDirIsReturnedOnce)
     expectPng(result->artifacts[0]);
 }
 
-TEST_F(CaptureTest, aFigureChangedAfterSavefigIsCapturedAgain)
+TEST_P(CaptureTest, aFigureChangedAfterSavefigIsCapturedAgain)
 {
     auto result = python("import matplotlib.pyplot as plt\n"
                          "plt.plot([1, 2])\n"
@@ -226,7 +232,7 @@ TEST_F(CaptureTest, aFigureChangedAfterSavefigIsCapturedAgain)
     ASSERT_EQ(namesOf(*result), QStringList({"before.png", "figure_1.png"})) << describe(*result);
 }
 
-TEST_F(CaptureTest, seabornAndPandasPlotsComeBackThroughMatplotlib)
+TEST_P(CaptureTest, seabornAndPandasPlotsComeBackThroughMatplotlib)
 {
     auto result = python("import pandas as pd, seaborn as sns, matplotlib.pyplot as plt\n"
                          "df = pd.DataFrame({'x': [1, 2, 3, 4], 'y': [4, 1, 3, 2]})\n"
@@ -241,7 +247,7 @@ TEST_F(CaptureTest, seabornAndPandasPlotsComeBackThroughMatplotlib)
     expectPng(result->artifacts[1]);
 }
 
-TEST_F(CaptureTest, tracebackKeepsTheUsersLineNumberAndTheFigureDrawnBeforeIt)
+TEST_P(CaptureTest, tracebackKeepsTheUsersLineNumberAndTheFigureDrawnBeforeIt)
 {
     auto result = python("import matplotlib.pyplot as plt\n"
                          "plt.plot([1, 2])\n"
@@ -254,7 +260,7 @@ TEST_F(CaptureTest, tracebackKeepsTheUsersLineNumberAndTheFigureDrawnBeforeIt)
     ASSERT_EQ(namesOf(*result), QStringList({"figure_1.png"})) << describe(*result);
 }
 
-TEST_F(CaptureTest, aProgramThatDrawsNothingGetsNoArtifactsAndOnlyItsOwnOutput)
+TEST_P(CaptureTest, aProgramThatDrawsNothingGetsNoArtifactsAndOnlyItsOwnOutput)
 {
     auto result = python("import sys\nprint('out')\nprint('err', file=sys.stderr)\n");
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
@@ -265,7 +271,7 @@ TEST_F(CaptureTest, aProgramThatDrawsNothingGetsNoArtifactsAndOnlyItsOwnOutput)
 
 // --- Python: plotly and PIL ----------------------------------------------------------------
 
-TEST_F(CaptureTest, plotlyShowAndWriteHtmlComeBackAsHtmlPages)
+TEST_P(CaptureTest, plotlyShowAndWriteHtmlComeBackAsHtmlPages)
 {
     auto result = python("import plotly.express as px\n"
                          "fig = px.scatter(x=[1, 2, 3], y=[3, 1, 2])\n"
@@ -280,7 +286,7 @@ TEST_F(CaptureTest, plotlyShowAndWriteHtmlComeBackAsHtmlPages)
     expectPlotlyHtml(result->artifacts[1]);
 }
 
-TEST_F(CaptureTest, plotlyWriteImageWithoutKaleidoFallsBackToHtmlAndSaysSo)
+TEST_P(CaptureTest, plotlyWriteImageWithoutKaleidoFallsBackToHtmlAndSaysSo)
 {
     auto result = python("import plotly.graph_objects as go\n"
                          "fig = go.Figure(go.Bar(x=['a', 'b'], y=[1, 2]))\n"
@@ -295,7 +301,7 @@ TEST_F(CaptureTest, plotlyWriteImageWithoutKaleidoFallsBackToHtmlAndSaysSo)
     expectPlotlyHtml(result->artifacts[0]);
 }
 
-TEST_F(CaptureTest, pilImagesSavedAnywhereAreCaptured)
+TEST_P(CaptureTest, pilImagesSavedAnywhereAreCaptured)
 {
     auto result = python("from PIL import Image\n"
                          "Image.new('RGB', (120, 80), 'red').save('/tmp/red.png')\n"
@@ -315,7 +321,7 @@ TEST_F(CaptureTest, pilImagesSavedAnywhereAreCaptured)
     EXPECT_EQ(result->artifacts[2].width, 30);
 }
 
-TEST_F(CaptureTest, everyChartFormatWrittenToTheOutputDirComesBackWithItsMimeType)
+TEST_P(CaptureTest, everyChartFormatWrittenToTheOutputDirComesBackWithItsMimeType)
 {
     auto result = python("import os, time\n"
                          "from PIL import Image\n"
@@ -346,12 +352,12 @@ TEST_F(CaptureTest, everyChartFormatWrittenToTheOutputDirComesBackWithItsMimeTyp
 
 // --- Limits ----------------------------------------------------------------------------------
 
-TEST_F(CaptureTest, artifactsOverTheCountLimitAreDroppedAndTheResultSaysSo)
+TEST_P(CaptureTest, artifactsOverTheCountLimitAreDroppedAndTheResultSaysSo)
 {
     SandboxSettings settings;
     settings.maxArtifacts = 2;
     settings.poolSize = 0;
-    ExecutionEngine engine(test::dockerBackend(), settings);
+    ExecutionEngine engine(test::backendFor(GetParam()), settings);
     auto result = run(QStringLiteral("python"),
                       "import matplotlib.pyplot as plt\n"
                       "for i in range(4):\n"
@@ -365,12 +371,12 @@ TEST_F(CaptureTest, artifactsOverTheCountLimitAreDroppedAndTheResultSaysSo)
     EXPECT_EQ(runResultToJson(*result).value(QStringLiteral("artifacts_dropped")).toInt(), 2);
 }
 
-TEST_F(CaptureTest, artifactsOverTheRunTotalAreDroppedAndTheResultSaysSo)
+TEST_P(CaptureTest, artifactsOverTheRunTotalAreDroppedAndTheResultSaysSo)
 {
     SandboxSettings settings;
     settings.maxArtifactsTotalBytes = 250 * 1024;
     settings.poolSize = 0;
-    ExecutionEngine engine(test::dockerBackend(), settings);
+    ExecutionEngine engine(test::backendFor(GetParam()), settings);
     auto result = run(QStringLiteral("python"),
                       "import os, time\n"
                       "for name in ('a.svg', 'b.svg', 'c.svg'):\n"
@@ -386,7 +392,7 @@ TEST_F(CaptureTest, artifactsOverTheRunTotalAreDroppedAndTheResultSaysSo)
 
 // --- R -------------------------------------------------------------------------------------
 
-TEST_F(CaptureTest, rBaseGraphicsComeBackAsOnePngPerPlotInOrder)
+TEST_P(CaptureTest, rBaseGraphicsComeBackAsOnePngPerPlotInOrder)
 {
     auto result = r("print(ls())\n"
                     "plot(1:10, main = 'scatter')\n"
@@ -406,7 +412,7 @@ TEST_F(CaptureTest, rBaseGraphicsComeBackAsOnePngPerPlotInOrder)
     }
 }
 
-TEST_F(CaptureTest, rGgplot2PrintedAndSavedPlotsComeBack)
+TEST_P(CaptureTest, rGgplot2PrintedAndSavedPlotsComeBack)
 {
     // The printed plot's page is complete (written) only at exit; ggsave's files when it returns.
     auto result = r("suppressPackageStartupMessages(library(ggplot2))\n"
@@ -426,7 +432,7 @@ TEST_F(CaptureTest, rGgplot2PrintedAndSavedPlotsComeBack)
     expectPng(result->artifacts[2]);
 }
 
-TEST_F(CaptureTest, rLatticePlotIsCaptured)
+TEST_P(CaptureTest, rLatticePlotIsCaptured)
 {
     auto result = r("library(lattice)\n"
                     "xyplot(y ~ x, data.frame(x = 1:5, y = c(2, 4, 3, 5, 1)))\n");
@@ -437,7 +443,7 @@ TEST_F(CaptureTest, rLatticePlotIsCaptured)
     expectPng(result->artifacts[0]);
 }
 
-TEST_F(CaptureTest, rMultiPageOutputBecomesSeveralCharts)
+TEST_P(CaptureTest, rMultiPageOutputBecomesSeveralCharts)
 {
     auto result = r("for (i in 1:3) plot(seq_len(i * 5), main = paste('page', i))\n"
                     "invisible(dev.off())\n"
@@ -454,7 +460,7 @@ TEST_F(CaptureTest, rMultiPageOutputBecomesSeveralCharts)
     }
 }
 
-TEST_F(CaptureTest, rFileDevicesOpenedByTheScriptAreCopiedWhenClosed)
+TEST_P(CaptureTest, rFileDevicesOpenedByTheScriptAreCopiedWhenClosed)
 {
     auto result = r("png('mine.png', width = 320, height = 240); plot(1:3); invisible(dev.off())\n"
                     "svg('/tmp/vector.svg'); plot(3:1); invisible(dev.off())\n"
@@ -471,7 +477,7 @@ TEST_F(CaptureTest, rFileDevicesOpenedByTheScriptAreCopiedWhenClosed)
     expectPdf(result->artifacts[2]);
 }
 
-TEST_F(CaptureTest, rErrorStillReturnsThePlotDrawnBeforeIt)
+TEST_P(CaptureTest, rErrorStillReturnsThePlotDrawnBeforeIt)
 {
     auto result = r("plot(1:5)\nx <- 1\nstop('broken on line 3')\n");
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
@@ -481,29 +487,28 @@ TEST_F(CaptureTest, rErrorStillReturnsThePlotDrawnBeforeIt)
     expectPng(result->artifacts[0]);
 }
 
+INSTANTIATE_TEST_SUITE_P(Backends, CaptureTest, ::testing::ValuesIn(test::backendNames()), test::backendTestName);
+
 // --- Every language: files written to $LLM_SANDBOX_OUTPUT_DIR ------------------------------
 
 namespace {
 
-class OutputDirTest : public ::testing::TestWithParam<const char *>
+/// Every language on every engine: (backend, language).
+class OutputDirTest : public ::testing::TestWithParam<std::tuple<std::string, const char *>>
 {
 protected:
-    static void SetUpTestSuite() { s_engine = test::dockerEngine().release(); }
-    static void TearDownTestSuite()
-    {
-        delete s_engine;
-        s_engine = nullptr;
-    }
-    static ExecutionEngine *s_engine;
+    static void TearDownTestSuite() { s_engines.clear(); }
+    static test::SharedEngines s_engines;
 };
 
-ExecutionEngine *OutputDirTest::s_engine = nullptr;
+test::SharedEngines OutputDirTest::s_engines;
 
 } // namespace
 
 TEST_P(OutputDirTest, svgWrittenToTheOutputDirComesBack)
 {
-    const Result<Language> language = LanguageRegistry::instance().find(GetParam());
+    const auto &[backend, languageName] = GetParam();
+    const Result<Language> language = LanguageRegistry::instance().find(languageName);
     ASSERT_TRUE(language.ok());
     // The compiled and plain languages have a worked example that writes an SVG bar chart;
     // Python and R write one with their own file functions.
@@ -525,13 +530,15 @@ TEST_P(OutputDirTest, svgWrittenToTheOutputDirComesBack)
                "<rect width=\"5\" height=\"8\"/></svg>', path)\n"
                "cat('wrote ', path, '\\n', sep = '')\n";
     }
-    ASSERT_FALSE(code.isEmpty()) << "no SVG chart example for " << GetParam();
+    ASSERT_FALSE(code.isEmpty()) << "no SVG chart example for " << languageName;
+    ExecutionEngine *engine = s_engines.get(backend);
+    ASSERT_NE(engine, nullptr);
 
     RunRequest request;
     request.language = language->name;
     request.code = code;
     request.timeout = 120s;
-    auto result = s_engine->run(request);
+    auto result = engine->run(request);
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
     EXPECT_EQ(result->exitCode, 0) << describe(*result);
     EXPECT_EQ(result->stdoutData.toStdString(), "wrote /sandbox/output/bars.svg\n") << describe(*result);
@@ -541,5 +548,9 @@ TEST_P(OutputDirTest, svgWrittenToTheOutputDirComesBack)
 }
 
 INSTANTIATE_TEST_SUITE_P(AllLanguages, OutputDirTest,
-                         ::testing::Values("python", "javascript", "java", "cpp", "go", "r", "ruby"),
-                         [](const ::testing::TestParamInfo<const char *> &info) { return std::string(info.param); });
+                         ::testing::Combine(::testing::ValuesIn(test::backendNames()),
+                                            ::testing::Values("python", "javascript", "java", "cpp", "go", "r",
+                                                              "ruby")),
+                         [](const ::testing::TestParamInfo<std::tuple<std::string, const char *>> &info) {
+                             return std::string(std::get<1>(info.param)) + "_" + std::get<0>(info.param);
+                         });

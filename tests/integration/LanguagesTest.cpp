@@ -1,10 +1,11 @@
 // Every language, for real: hello world with unicode, a non-trivial program, a runtime
 // error with its exit code and stderr, and for compiled languages a compile error.
-#include "DockerTestSupport.h"
-
+#include "SharedEngines.h"
 #include "lang/LanguageRegistry.h"
 
 #include <gtest/gtest.h>
+
+#include <tuple>
 
 using namespace sandbox;
 
@@ -66,35 +67,37 @@ const LanguageCase kCases[] = {
      "def explode\n  raise ArgumentError, 'bad input'\nend\nexplode\n", 1, "bad input"},
 };
 
-class LanguagesTest : public ::testing::TestWithParam<LanguageCase>
+/// Every language on every engine: (backend, language).
+class LanguagesTest : public ::testing::TestWithParam<std::tuple<std::string, LanguageCase>>
 {
 protected:
-    static void SetUpTestSuite() { s_engine = test::dockerEngine().release(); }
-    static void TearDownTestSuite()
-    {
-        delete s_engine;
-        s_engine = nullptr;
-    }
+    static void TearDownTestSuite() { s_engines.clear(); }
+
+    const LanguageCase &language() const { return std::get<1>(GetParam()); }
 
     Result<RunResult> run(const char *code)
     {
+        ExecutionEngine *engine = s_engines.get(std::get<0>(GetParam()));
+        if (!engine) {
+            return Error{QStringLiteral("no %1 engine").arg(QString::fromStdString(std::get<0>(GetParam())))};
+        }
         RunRequest request;
-        request.language = QString::fromUtf8(GetParam().language);
+        request.language = QString::fromUtf8(language().language);
         request.code = QString::fromUtf8(code);
         request.timeout = std::chrono::seconds(60);
-        return s_engine->run(request);
+        return engine->run(request);
     }
 
-    static ExecutionEngine *s_engine;
+    static test::SharedEngines s_engines;
 };
 
-ExecutionEngine *LanguagesTest::s_engine = nullptr;
+test::SharedEngines LanguagesTest::s_engines;
 
 } // namespace
 
 TEST_P(LanguagesTest, helloWorldWithUnicode)
 {
-    auto result = run(GetParam().hello);
+    auto result = run(language().hello);
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
     EXPECT_EQ(result->exitCode, 0) << result->stderrData.toStdString();
     EXPECT_EQ(QString::fromUtf8(result->stdoutData), QString::fromUtf8("héllo wörld ✓ 你好\n"));
@@ -102,7 +105,7 @@ TEST_P(LanguagesTest, helloWorldWithUnicode)
 
 TEST_P(LanguagesTest, computesPrimes)
 {
-    auto result = run(GetParam().primes);
+    auto result = run(language().primes);
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
     EXPECT_EQ(result->exitCode, 0) << result->stderrData.toStdString();
     EXPECT_EQ(result->stdoutData, kExpectedPrimes) << result->stderrData.toStdString();
@@ -110,27 +113,30 @@ TEST_P(LanguagesTest, computesPrimes)
 
 TEST_P(LanguagesTest, runtimeErrorReportsExitCodeAndStderr)
 {
-    auto result = run(GetParam().runtimeError);
+    auto result = run(language().runtimeError);
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
-    EXPECT_EQ(result->exitCode, GetParam().runtimeExitCode) << result->stderrData.toStdString();
+    EXPECT_EQ(result->exitCode, language().runtimeExitCode) << result->stderrData.toStdString();
     EXPECT_EQ(result->reason, StopReason::Exited);
-    EXPECT_TRUE(result->stderrData.contains(GetParam().runtimeStderr)) << result->stderrData.toStdString();
+    EXPECT_TRUE(result->stderrData.contains(language().runtimeStderr)) << result->stderrData.toStdString();
 }
 
 TEST_P(LanguagesTest, compileErrorIsReportedAsSuch)
 {
-    if (!GetParam().compileError) {
+    if (!language().compileError) {
         // Interpreted: a syntax error is a runtime failure of the interpreter, covered above.
-        EXPECT_FALSE(LanguageRegistry::instance().find(GetParam().language)->isCompiled());
+        EXPECT_FALSE(LanguageRegistry::instance().find(language().language)->isCompiled());
         return;
     }
-    auto result = run(GetParam().compileError);
+    auto result = run(language().compileError);
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
     EXPECT_EQ(result->reason, StopReason::CompileFailed);
     EXPECT_NE(result->exitCode, 0);
     EXPECT_TRUE(result->stdoutData.isEmpty());
-    EXPECT_TRUE(result->stderrData.contains(GetParam().compileStderr)) << result->stderrData.toStdString();
+    EXPECT_TRUE(result->stderrData.contains(language().compileStderr)) << result->stderrData.toStdString();
 }
 
-INSTANTIATE_TEST_SUITE_P(AllLanguages, LanguagesTest, ::testing::ValuesIn(kCases),
-                         [](const ::testing::TestParamInfo<LanguageCase> &info) { return std::string(info.param.language); });
+INSTANTIATE_TEST_SUITE_P(AllLanguages, LanguagesTest,
+                         ::testing::Combine(::testing::ValuesIn(test::backendNames()), ::testing::ValuesIn(kCases)),
+                         [](const ::testing::TestParamInfo<std::tuple<std::string, LanguageCase>> &info) {
+                             return std::string(std::get<1>(info.param).language) + "_" + std::get<0>(info.param);
+                         });

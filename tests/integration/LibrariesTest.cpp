@@ -1,7 +1,7 @@
 // Libraries installed on demand, for real: JavaScript from the npm registry, the other
 // package managers from local sources the tests make (built inside sandboxes, so the host
 // needs nothing), and names that could inject options or commands refused up front.
-#include "DockerTestSupport.h"
+#include "BackendTestSupport.h"
 
 #include "session/ExecutionEngine.h"
 
@@ -28,7 +28,7 @@ private:
     const char *m_name;
 };
 
-class LibrariesTest : public ::testing::Test
+class LibrariesTest : public ::testing::TestWithParam<std::string>
 {
 protected:
     Result<RunResult> run(const QString &language, const QString &code, const QStringList &libraries)
@@ -57,7 +57,7 @@ protected:
         }
     }
 
-    std::unique_ptr<ExecutionEngine> m_engine = test::dockerEngine();
+    std::unique_ptr<ExecutionEngine> m_engine = test::engineFor(GetParam());
     QTemporaryDir m_offline;
 };
 
@@ -65,7 +65,7 @@ const char *const kNoNetworkCheck = "import os\nprint(sorted(os.listdir('/sys/cl
 
 } // namespace
 
-TEST_F(LibrariesTest, javascriptInstallsFromTheNpmRegistryAndRunsWithoutNetwork)
+TEST_P(LibrariesTest, javascriptInstallsFromTheNpmRegistryAndRunsWithoutNetwork)
 {
     auto result = run("javascript",
                       "const isNumber = require('is-number');\n"
@@ -76,7 +76,7 @@ TEST_F(LibrariesTest, javascriptInstallsFromTheNpmRegistryAndRunsWithoutNetwork)
     EXPECT_EQ(result->stdoutData, "true false\nlo\n") << result->stderrData.toStdString();
 }
 
-TEST_F(LibrariesTest, pythonInstallsAWheelFromAnOfflineFolder)
+TEST_P(LibrariesTest, pythonInstallsAWheelFromAnOfflineFolder)
 {
     makeFixture("python",
                 "import os, zipfile\n"
@@ -94,7 +94,7 @@ TEST_F(LibrariesTest, pythonInstallsAWheelFromAnOfflineFolder)
     EXPECT_EQ(result->stdoutData, "hello wheel\n['lo']\n") << result->stderrData.toStdString();
 }
 
-TEST_F(LibrariesTest, rubyInstallsAGemFromAnOfflineFolder)
+TEST_P(LibrariesTest, rubyInstallsAGemFromAnOfflineFolder)
 {
     makeFixture("ruby",
                 "require 'rubygems/package'\nrequire 'fileutils'\n"
@@ -110,7 +110,7 @@ TEST_F(LibrariesTest, rubyInstallsAGemFromAnOfflineFolder)
     EXPECT_EQ(result->stdoutData, "hello gem\n") << result->stderrData.toStdString();
 }
 
-TEST_F(LibrariesTest, rInstallsASourcePackageFromAnOfflineFolder)
+TEST_P(LibrariesTest, rInstallsASourcePackageFromAnOfflineFolder)
 {
     makeFixture("r",
                 "dir <- '/tmp/llmsbgreeter'\ndir.create(file.path(dir, 'R'), recursive = TRUE)\n"
@@ -128,7 +128,7 @@ TEST_F(LibrariesTest, rInstallsASourcePackageFromAnOfflineFolder)
     EXPECT_EQ(result->stdoutData, "hello R \n") << result->stderrData.toStdString();
 }
 
-TEST_F(LibrariesTest, goInstallsAModuleFromAnOfflineProxyFolder)
+TEST_P(LibrariesTest, goInstallsAModuleFromAnOfflineProxyFolder)
 {
     makeFixture("python",
                 "import os, zipfile\n"
@@ -151,7 +151,7 @@ TEST_F(LibrariesTest, goInstallsAModuleFromAnOfflineProxyFolder)
     EXPECT_EQ(result->stdoutData, "hello go\n") << result->stderrData.toStdString();
 }
 
-TEST_F(LibrariesTest, javaPutsAJarFromALocalMavenRepositoryOnTheClasspath)
+TEST_P(LibrariesTest, javaPutsAJarFromALocalMavenRepositoryOnTheClasspath)
 {
     makeFixture("java",
                 "import java.io.*;\nimport java.nio.file.*;\nimport java.util.jar.*;\nimport javax.tools.*;\n"
@@ -177,7 +177,7 @@ TEST_F(LibrariesTest, javaPutsAJarFromALocalMavenRepositoryOnTheClasspath)
     EXPECT_EQ(result->stdoutData, "hello java\n") << result->stderrData.toStdString();
 }
 
-TEST_F(LibrariesTest, namesThatCouldInjectAreRefusedBeforeAnythingRuns)
+TEST_P(LibrariesTest, namesThatCouldInjectAreRefusedBeforeAnythingRuns)
 {
     struct Observer final : RunObserver
     {
@@ -206,7 +206,7 @@ TEST_F(LibrariesTest, namesThatCouldInjectAreRefusedBeforeAnythingRuns)
     EXPECT_EQ(observer.progress, 0) << "no sandbox was started";
 }
 
-TEST_F(LibrariesTest, failedInstallNamesTheLibraryAndDoesNotRunTheCode)
+TEST_P(LibrariesTest, failedInstallNamesTheLibraryAndDoesNotRunTheCode)
 {
     QDir(m_offline.path()).mkpath(".");
     ScopedVariable offline("LLM_SANDBOX_PIP_OFFLINE_DIR", m_offline.path());
@@ -216,7 +216,7 @@ TEST_F(LibrariesTest, failedInstallNamesTheLibraryAndDoesNotRunTheCode)
     EXPECT_TRUE(result.error().message.contains("not run")) << result.error().message.toStdString();
 }
 
-TEST_F(LibrariesTest, cppInstallsADebianPackageAndLinksItThroughPkgConfig)
+TEST_P(LibrariesTest, cppInstallsADebianPackageAndLinksItThroughPkgConfig)
 {
     // fmt needs -lfmt: it only links when the package's pkg-config flags were applied.
     auto result = run("cpp",
@@ -227,3 +227,5 @@ TEST_F(LibrariesTest, cppInstallsADebianPackageAndLinksItThroughPkgConfig)
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
     EXPECT_EQ(result->stdoutData, "20 + 22 = 42\nlo only\n") << result->stderrData.toStdString();
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, LibrariesTest, ::testing::ValuesIn(test::backendNames()), test::backendTestName);
