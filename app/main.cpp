@@ -38,9 +38,12 @@ const char *const kUsage = R"(Usage:
                                    the code never does): pip, npm, group:artifact:version, go module, R, gem
       --artifacts-dir DIR          save charts and other artifacts there (default: a folder per run
                                    under ~/.local/share/llm-sandbox/artifacts)
-  llm-sandbox images build [LANG...]
+  llm-sandbox images build [--backend NAME] [--copy-from NAME] [LANG...]
                                    build the sandbox images (all languages by default; unchanged ones are kept)
-  llm-sandbox images list          show the images and whether they are built
+      --copy-from NAME             copy the images engine NAME already has (e.g. docker) instead of building
+                                   them again; images it lacks are built
+  llm-sandbox images list [--backend NAME]
+                                   show the images and whether they are built
   llm-sandbox doctor [--backend NAME]
                                    check each backend and image; non-zero when the selected backend is unusable
   llm-sandbox serve --http HOST:PORT [--backend NAME] [--allow-remote] [--allow-origin ORIGIN]...
