@@ -210,8 +210,8 @@ QJsonObject CodeExecutor::outputSchema()
         {QStringLiteral("duration_ms"), schema("integer", "Wall time of the whole call, setup included.")},
         {QStringLiteral("timed_out"), schema("boolean", "True when the timeout killed the program.")},
         {QStringLiteral("stop_reason"),
-         schema("string", "Why the program stopped: exit, timeout, oom (out of memory), output_limit, cancelled or "
-                          "compile_failed.")},
+         schema("string", "Why the program stopped: exit, timeout, oom (out of memory), cpu_limit (its CPU "
+                          "time was used up), output_limit, cancelled or compile_failed.")},
         {QStringLiteral("resource_usage"), usage},
         {QStringLiteral("output_truncated"), schema("boolean", "True when output beyond the limit was cut off.")},
         {QStringLiteral("artifacts"), artifacts},

@@ -223,6 +223,9 @@ int runCommand(const QStringList &arguments)
         case StopReason::OutOfMemory:
             err() << "llm-sandbox: the program ran out of memory and was killed" << Qt::endl;
             break;
+        case StopReason::CpuLimit:
+            err() << "llm-sandbox: the program used up its CPU-time limit and was killed" << Qt::endl;
+            break;
         case StopReason::OutputLimit:
             err() << "llm-sandbox: the program exceeded the output limit and was killed" << Qt::endl;
             break;

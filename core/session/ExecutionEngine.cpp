@@ -68,6 +68,9 @@ StopReason reasonFrom(const QString &reason, bool compileFailed)
     if (reason == QLatin1String("oom")) {
         return StopReason::OutOfMemory;
     }
+    if (reason == QLatin1String("cpu_limit")) {
+        return StopReason::CpuLimit;
+    }
     if (reason == QLatin1String("output_limit")) {
         return StopReason::OutputLimit;
     }
@@ -161,6 +164,7 @@ QJsonObject ExecutionEngine::Run::runMessage(const RunRequest &request, const La
         {QStringLiteral("steps"), steps},
         {QStringLiteral("env"), env},
         {QStringLiteral("timeout_ms"), double(request.timeout.count())},
+        {QStringLiteral("cpu_limit_ms"), double(settings.cpuTimeLimitFor(request.timeout).count())},
         {QStringLiteral("max_output_bytes"), double(settings.maxOutputBytes)},
         {QStringLiteral("output_dir"), kOutputDir},
         {QStringLiteral("max_artifact_bytes"), double(settings.maxArtifactBytes)},
@@ -341,6 +345,8 @@ Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request,
     install.insert(QStringLiteral("steps"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("install")},
                                                                    {QStringLiteral("argv"), QJsonArray::fromStringList(plan.argv)}}});
     install.insert(QStringLiteral("timeout_ms"), double(std::chrono::milliseconds(m_engine.m_settings.installTimeout).count()));
+    install.insert(QStringLiteral("cpu_limit_ms"),
+                   double(m_engine.m_settings.cpuTimeLimitFor(m_engine.m_settings.installTimeout).count()));
     install.remove(QStringLiteral("output_dir"));
     if (auto sent = (*container)->runner().send(install); !sent) {
         return sent.error();

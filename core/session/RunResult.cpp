@@ -11,6 +11,8 @@ QString toString(StopReason reason)
         return QStringLiteral("timeout");
     case StopReason::OutOfMemory:
         return QStringLiteral("oom");
+    case StopReason::CpuLimit:
+        return QStringLiteral("cpu_limit");
     case StopReason::OutputLimit:
         return QStringLiteral("output_limit");
     case StopReason::Cancelled:

@@ -189,6 +189,14 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment()
             *size.target = *bytes;
         }
     }
+    if (auto [name, value] = firstSet({"SANDBOX_CPU_TIME_LIMIT"}); !name.isEmpty()) {
+        bool ok = false;
+        const int seconds = value.toInt(&ok);
+        if (!ok || seconds < 1 || seconds > 86400) {
+            return badVariable(name, QStringLiteral("\"%1\" is not a number of CPU seconds from 1 to 86400").arg(value));
+        }
+        settings.cpuTimeLimit = std::chrono::seconds(seconds);
+    }
     if (auto [name, value] = firstSet({"LLM_SANDBOX_POOL_IDLE_SECONDS"}); !name.isEmpty()) {
         bool ok = false;
         const int seconds = value.toInt(&ok);

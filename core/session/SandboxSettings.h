@@ -33,6 +33,9 @@ struct SandboxSettings
     QStringList capDrop = {QStringLiteral("ALL")};
     QStringList securityOpt = {QStringLiteral("no-new-privileges")};
     std::chrono::seconds installTimeout{300}; ///< for installing the libraries a run names
+    /// CPU time (user + system) each process of a run may use before the kernel kills it
+    /// (RLIMIT_CPU, whole seconds); zero: as much as the run's timeout (SANDBOX_CPU_TIME_LIMIT).
+    std::chrono::seconds cpuTimeLimit{0};
     int poolSize = 2; ///< warm containers kept per language; 0: a fresh container for every run
     std::chrono::seconds poolIdleTimeout{300};
     int poolMaxUses = 100;
@@ -46,6 +49,12 @@ struct SandboxSettings
 
     /// Defaults overridden by the environment; a bad value is an error naming the variable.
     static Result<SandboxSettings> fromEnvironment();
+
+    /// The CPU-time limit of one process of a run whose wall-clock limit is `timeout`.
+    std::chrono::milliseconds cpuTimeLimitFor(std::chrono::milliseconds timeout) const
+    {
+        return cpuTimeLimit.count() > 0 ? std::chrono::milliseconds(cpuTimeLimit) : timeout;
+    }
 };
 
 /// Parses "512m", "1g", "1073741824", "256k" (docker's memory notation).

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
+#include <csignal>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -99,10 +100,15 @@ protected:
         auto before = ownContainers();
         ASSERT_TRUE(before.ok()) << before.error().message.toStdString();
         m_containersBefore = *before;
-        // The code policy switched off: the sandbox itself must hold against everything below.
+        m_engine = std::make_unique<ExecutionEngine>(m_backend, permissiveSettings());
+    }
+
+    /// The code policy switched off: the sandbox itself must hold against everything below.
+    static SandboxSettings permissiveSettings()
+    {
         SandboxSettings settings;
         settings.policy = QStringLiteral("permissive");
-        m_engine = std::make_unique<ExecutionEngine>(m_backend, settings);
+        return settings;
     }
 
     void TearDown() override
@@ -411,6 +417,38 @@ TEST_P(HostileCodeTest, busyLoopTimesOut)
     EXPECT_EQ(result.reason, StopReason::TimedOut);
     EXPECT_EQ(result.exitCode, 137);
     EXPECT_GT(result.cpuMs, 500) << "the loop was not running";
+    expectEngineStillServes();
+}
+
+TEST_P(HostileCodeTest, busyLoopEndsAtTheCpuTimeLimitBeforeItsTimeout)
+{
+    SandboxSettings settings = permissiveSettings();
+    settings.cpuTimeLimit = 2s;
+    m_engine = std::make_unique<ExecutionEngine>(m_backend, settings);
+    QElapsedTimer timer;
+    timer.start();
+    const RunResult result = run("while True:\n"
+                                 "    pass\n",
+                                 60s);
+    EXPECT_EQ(result.reason, StopReason::CpuLimit) << outputOf(result).toStdString();
+    EXPECT_EQ(result.exitCode, 128 + SIGXCPU);
+    EXPECT_GE(result.cpuMs, 1600) << "the loop did not use its CPU time";
+    EXPECT_LT(timer.elapsed(), 30000) << "the CPU-time limit did not end the loop; only the timeout would have";
+    expectEngineStillServes();
+}
+
+TEST_P(HostileCodeTest, processIgnoringSigxcpuIsKilledAtTheHardCpuTimeLimit)
+{
+    SandboxSettings settings = permissiveSettings();
+    settings.cpuTimeLimit = 2s;
+    m_engine = std::make_unique<ExecutionEngine>(m_backend, settings);
+    const RunResult result = run("import signal\n"
+                                 "signal.signal(signal.SIGXCPU, signal.SIG_IGN)\n"
+                                 "while True:\n"
+                                 "    pass\n",
+                                 60s);
+    EXPECT_EQ(result.reason, StopReason::CpuLimit) << outputOf(result).toStdString();
+    EXPECT_EQ(result.exitCode, 137);
     expectEngineStillServes();
 }
 

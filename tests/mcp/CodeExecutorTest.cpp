@@ -78,6 +78,17 @@ TEST(CodeExecutorTest, timeoutIsReportedAsTimedOut)
     EXPECT_EQ(json.value(QStringLiteral("stop_reason")).toString(), QStringLiteral("timeout"));
 }
 
+TEST(CodeExecutorTest, cpuLimitIsReportedAsItsOwnStopReason)
+{
+    RunResult result = sampleResult();
+    result.reason = StopReason::CpuLimit;
+    result.exitCode = 152;
+    const QJsonObject json = CodeExecutor::toJson(RunRequest{}, result);
+    EXPECT_FALSE(json.value(QStringLiteral("timed_out")).toBool());
+    EXPECT_FALSE(json.value(QStringLiteral("success")).toBool());
+    EXPECT_EQ(json.value(QStringLiteral("stop_reason")).toString(), QStringLiteral("cpu_limit"));
+}
+
 TEST(CodeExecutorTest, failingProgramIsANormalResultNotAToolError)
 {
     const QJsonObject out = CodeExecutor::toToolResult(RunRequest{}, sampleResult(), false);

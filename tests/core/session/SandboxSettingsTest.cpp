@@ -125,3 +125,28 @@ TEST(SandboxSettings, imageOverridesComeFromPerLanguageVariables)
     EXPECT_EQ(settings->imageOverrides.value("python"), "registry.example/python:3.12");
     EXPECT_FALSE(settings->imageOverrides.contains("ruby"));
 }
+
+TEST(SandboxSettings, cpuTimeLimitDefaultsToTheRunsTimeout)
+{
+    const SandboxSettings settings;
+    EXPECT_EQ(settings.cpuTimeLimitFor(std::chrono::seconds(30)), std::chrono::seconds(30));
+    EXPECT_EQ(settings.cpuTimeLimitFor(std::chrono::milliseconds(1500)), std::chrono::milliseconds(1500));
+}
+
+TEST(SandboxSettings, cpuTimeLimitFromTheEnvironment)
+{
+    {
+        ScopedEnvironment env({{"SANDBOX_CPU_TIME_LIMIT", "5"}});
+        auto settings = SandboxSettings::fromEnvironment();
+        ASSERT_TRUE(settings.ok()) << settings.error().message.toStdString();
+        EXPECT_EQ(settings->cpuTimeLimit, std::chrono::seconds(5));
+        // The limit applies whatever the run's timeout; a shorter timeout still ends the run first.
+        EXPECT_EQ(settings->cpuTimeLimitFor(std::chrono::seconds(60)), std::chrono::seconds(5));
+    }
+    for (const char *bad : {"0", "-1", "86401", "ten", "1.5"}) {
+        ScopedEnvironment env({{"SANDBOX_CPU_TIME_LIMIT", bad}});
+        auto settings = SandboxSettings::fromEnvironment();
+        ASSERT_FALSE(settings.ok()) << bad;
+        EXPECT_TRUE(settings.error().message.contains("SANDBOX_CPU_TIME_LIMIT")) << bad;
+    }
+}
