@@ -59,6 +59,9 @@ struct ContainerSpec
     QList<Ulimit> ulimits;
     QStringList capDrop = {QStringLiteral("ALL")};
     QStringList securityOpt = {QStringLiteral("no-new-privileges")};
+    /// A seccomp profile (the engines' JSON format) applied unless `securityOpt` names one
+    /// ("seccomp=..."); empty: the engine's default profile.
+    QByteArray seccompProfile;
     bool readOnlyRootfs = false;
     QHash<QString, QString> tmpfs; ///< mount point -> options
     bool privileged = false;

@@ -349,11 +349,43 @@ Result<QHash<QString, QString>> DockerBackend::tmpfsMounts(const ContainerSpec &
     return spec.tmpfs;
 }
 
+Result<QStringList> DockerBackend::securityOptions(const ContainerSpec &spec) const
+{
+    const QString seccompPrefix = QStringLiteral("seccomp=");
+    QStringList options;
+    bool namesProfile = false;
+    for (const QString &option : spec.securityOpt) {
+        if (!option.startsWith(seccompPrefix)) {
+            options << option;
+            continue;
+        }
+        namesProfile = true;
+        const QString value = option.mid(seccompPrefix.size());
+        if (value == QLatin1String("unconfined") || value.trimmed().startsWith(QLatin1Char('{'))) {
+            options << option;
+            continue;
+        }
+        QFile file(value);
+        if (!file.open(QIODevice::ReadOnly)) {
+            return Error{QStringLiteral("Could not read the seccomp profile %1: %2").arg(value, file.errorString())};
+        }
+        options << seccompPrefix + QString::fromUtf8(file.readAll());
+    }
+    if (!namesProfile && !spec.seccompProfile.isEmpty()) {
+        options << seccompPrefix + QString::fromUtf8(spec.seccompProfile);
+    }
+    return options;
+}
+
 Result<QString> DockerBackend::createContainer(const ContainerSpec &spec)
 {
     auto tmpfs = tmpfsMounts(spec);
     if (!tmpfs) {
         return tmpfs.error();
+    }
+    auto securityOpt = securityOptions(spec);
+    if (!securityOpt) {
+        return securityOpt.error();
     }
     QJsonArray ulimits;
     for (const Ulimit &limit : spec.ulimits) {
@@ -364,7 +396,7 @@ Result<QString> DockerBackend::createContainer(const ContainerSpec &spec)
     QJsonObject hostConfig{
         {QStringLiteral("NetworkMode"), spec.networkMode},
         {QStringLiteral("CapDrop"), QJsonArray::fromStringList(spec.capDrop)},
-        {QStringLiteral("SecurityOpt"), QJsonArray::fromStringList(spec.securityOpt)},
+        {QStringLiteral("SecurityOpt"), QJsonArray::fromStringList(*securityOpt)},
         {QStringLiteral("ReadonlyRootfs"), spec.readOnlyRootfs},
         {QStringLiteral("Privileged"), spec.privileged},
         {QStringLiteral("Ulimits"), ulimits},

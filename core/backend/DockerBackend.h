@@ -38,6 +38,11 @@ public:
     Result<QStringList> listContainers(const QString &labelKey, const QString &labelValue) override;
     Result<QHash<QString, QString>> listContainersWithLabels(const QString &labelKey) override;
 
+    /// HostConfig.SecurityOpt: `spec.securityOpt` plus `spec.seccompProfile` unless it names a
+    /// profile itself. Docker takes a profile's JSON text ("seccomp={...}"); a path given in
+    /// `securityOpt` is read here, as the docker CLI does.
+    virtual Result<QStringList> securityOptions(const ContainerSpec &spec) const;
+
 protected:
     /// A request to the Docker-compatible API: `request.path` gets the negotiated version prefix.
     Result<HttpResponse> call(HttpRequest request);

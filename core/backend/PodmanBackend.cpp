@@ -1,10 +1,15 @@
 #include "backend/PodmanBackend.h"
 
+#include <QCryptographicHash>
+#include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSaveFile>
+#include <QStandardPaths>
 #include <QUrl>
 
+#include <algorithm>
 #include <unistd.h>
 
 namespace sandbox {
@@ -162,6 +167,35 @@ Result<QHash<QString, QString>> PodmanBackend::tmpfsMounts(const ContainerSpec &
         }
     }
     return mounts;
+}
+
+Result<QStringList> PodmanBackend::securityOptions(const ContainerSpec &spec) const
+{
+    const QString seccompPrefix = QStringLiteral("seccomp=");
+    const bool namesProfile = std::any_of(spec.securityOpt.begin(), spec.securityOpt.end(),
+                                          [&](const QString &option) { return option.startsWith(seccompPrefix); });
+    QStringList options = spec.securityOpt;
+    if (namesProfile || spec.seccompProfile.isEmpty()) {
+        return options; // a path, "unconfined" or nothing: Podman reads paths itself
+    }
+    const QString directory =
+        QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/seccomp");
+    const QString path = QStringLiteral("%1/%2.json")
+                             .arg(directory, QString::fromLatin1(QCryptographicHash::hash(
+                                                 spec.seccompProfile, QCryptographicHash::Sha256)
+                                                                     .toHex()
+                                                                     .left(16)));
+    QFile existing(path);
+    if (!existing.open(QIODevice::ReadOnly) || existing.readAll() != spec.seccompProfile) {
+        QSaveFile file(path);
+        if (!QDir().mkpath(directory) || !file.open(QIODevice::WriteOnly) ||
+            file.write(spec.seccompProfile) != spec.seccompProfile.size() || !file.commit()) {
+            return Error{QStringLiteral("Could not write the seccomp profile for Podman to %1: %2")
+                             .arg(path, file.errorString())};
+        }
+    }
+    options << seccompPrefix + path;
+    return options;
 }
 
 QString PodmanBackend::productReference(const QString &engineReference) const

@@ -25,6 +25,9 @@ public:
     Result<BackendInfo> probe() override;
     Result<void> importImage(const QString &tarPath, const QString &reference, const QHash<QString, QString> &labels,
                              const ProgressCallback &progress) override;
+    /// Podman's compatible API takes a seccomp profile only as a path on its own host, never as
+    /// JSON text: the profile is written to a file in the user's cache, named by its hash.
+    Result<QStringList> securityOptions(const ContainerSpec &spec) const override;
 
 protected:
     Result<QHash<QString, QString>> tmpfsMounts(const ContainerSpec &spec) const override;

@@ -398,6 +398,7 @@ Result<std::unique_ptr<SandboxContainer>> ExecutionEngine::startContainer(const 
                     {QStringLiteral("core"), 0, 0}};
     spec.capDrop = settings.capDrop;
     spec.securityOpt = settings.securityOpt;
+    spec.seccompProfile = settings.seccompProfile;
     spec.readOnlyRootfs = settings.readOnlyRootfs;
     spec.privileged = settings.privileged;
     const QString uid = settings.user.section(QLatin1Char(':'), 0, 0);

@@ -3,6 +3,9 @@
 #include "lang/LanguageRegistry.h"
 #include "security/CodePolicy.h"
 
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLoggingCategory>
 #include <QRegularExpression>
 
@@ -45,6 +48,15 @@ Result<bool> parseBoolean(const QString &text)
         return false;
     }
     return Error{QStringLiteral("\"%1\" is not a boolean (use true/1/yes/on or false/0/no/off)").arg(text)};
+}
+
+QByteArray builtinSeccompProfile()
+{
+    static const QByteArray profile = [] {
+        QFile file(QStringLiteral(":/seccomp/llm-sandbox.json"));
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }();
+    return profile;
 }
 
 namespace {
@@ -133,6 +145,30 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment()
     }
     if (auto [name, value] = firstSet({"SANDBOX_SECURITY_OPT"}); !name.isEmpty()) {
         settings.securityOpt = splitList(value);
+        if (settings.securityOpt.contains(QStringLiteral("seccomp=unconfined"))) {
+            qCWarning(lcSettings) << "SANDBOX_SECURITY_OPT has seccomp=unconfined: sandboxes run without a seccomp filter";
+        }
+    }
+    if (auto [name, value] = firstSet({"SANDBOX_SECCOMP_PROFILE"}); !name.isEmpty()) {
+        if (value == QLatin1String("engine")) {
+            qCWarning(lcSettings) << "SANDBOX_SECCOMP_PROFILE=engine: sandboxes get the engine's default seccomp "
+                                     "profile, which allows more (Podman's: user namespaces)";
+            settings.seccompProfile.clear();
+        } else if (value != QLatin1String("builtin")) {
+            QFile file(value);
+            if (!file.open(QIODevice::ReadOnly)) {
+                return badVariable(name, QStringLiteral("cannot read %1 (%2); use builtin, engine or the path of a "
+                                                        "seccomp profile")
+                                             .arg(value, file.errorString()));
+            }
+            settings.seccompProfile = file.readAll();
+            const QJsonObject profile = QJsonDocument::fromJson(settings.seccompProfile).object();
+            if (!profile.contains(QStringLiteral("defaultAction"))) {
+                return badVariable(name, QStringLiteral("%1 is not a seccomp profile (a JSON object with "
+                                                        "\"defaultAction\")")
+                                             .arg(value));
+            }
+        }
     }
     for (const Language &language : LanguageRegistry::instance().languages()) {
         const QByteArray variable = "LLM_SANDBOX_IMAGE_" + language.name.toUpper().toLatin1();

@@ -10,6 +10,11 @@
 
 namespace sandbox {
 
+/// The seccomp profile shipped with the program (resources/seccomp/llm-sandbox.json): the
+/// engines' default minus namespaces, mounting, keyrings, BPF, perf, ptrace, module loading and
+/// similar calls sandboxed code never needs.
+QByteArray builtinSeccompProfile();
+
 /// The limits and hardening every sandbox container gets. The defaults are the safe values;
 /// fromEnvironment() applies the SANDBOX_* variables the Python llm-sandbox read.
 struct SandboxSettings
@@ -32,6 +37,9 @@ struct SandboxSettings
     bool privileged = false;
     QStringList capDrop = {QStringLiteral("ALL")};
     QStringList securityOpt = {QStringLiteral("no-new-privileges")};
+    /// The seccomp profile of every container, unless securityOpt names one; empty: the engine's
+    /// default (SANDBOX_SECCOMP_PROFILE: builtin, engine, or a profile file).
+    QByteArray seccompProfile = builtinSeccompProfile();
     std::chrono::seconds installTimeout{300}; ///< for installing the libraries a run names
     /// CPU time (user + system) each process of a run may use before the kernel kills it
     /// (RLIMIT_CPU, whole seconds); zero: as much as the run's timeout (SANDBOX_CPU_TIME_LIMIT).

@@ -1,5 +1,8 @@
 #include "session/SandboxSettings.h"
 
+#include <QFile>
+#include <QTemporaryDir>
+
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -148,5 +151,52 @@ TEST(SandboxSettings, cpuTimeLimitFromTheEnvironment)
         auto settings = SandboxSettings::fromEnvironment();
         ASSERT_FALSE(settings.ok()) << bad;
         EXPECT_TRUE(settings.error().message.contains("SANDBOX_CPU_TIME_LIMIT")) << bad;
+    }
+}
+
+TEST(SandboxSettings, seccompProfileIsTheBuiltinOneByDefault)
+{
+    const SandboxSettings settings;
+    EXPECT_FALSE(settings.seccompProfile.isEmpty());
+    EXPECT_EQ(settings.seccompProfile, builtinSeccompProfile());
+    auto fromEnvironment = SandboxSettings::fromEnvironment();
+    ASSERT_TRUE(fromEnvironment.ok());
+    EXPECT_EQ(fromEnvironment->seccompProfile, builtinSeccompProfile());
+}
+
+TEST(SandboxSettings, seccompProfileFromTheEnvironment)
+{
+    {
+        ScopedEnvironment env({{"SANDBOX_SECCOMP_PROFILE", "engine"}});
+        auto settings = SandboxSettings::fromEnvironment();
+        ASSERT_TRUE(settings.ok());
+        EXPECT_TRUE(settings->seccompProfile.isEmpty());
+    }
+    {
+        ScopedEnvironment env({{"SANDBOX_SECCOMP_PROFILE", "builtin"}});
+        EXPECT_EQ(SandboxSettings::fromEnvironment()->seccompProfile, builtinSeccompProfile());
+    }
+    QTemporaryDir dir;
+    const QByteArray profile = R"({"defaultAction":"SCMP_ACT_ALLOW"})";
+    const QString good = dir.filePath("good.json");
+    const QString bad = dir.filePath("bad.json");
+    for (const auto &[path, text] : {std::pair{good, profile}, std::pair{bad, QByteArray("[1, 2]")}}) {
+        QFile file(path);
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write(text);
+    }
+    {
+        ScopedEnvironment env({{"SANDBOX_SECCOMP_PROFILE", qPrintable(good)}});
+        auto settings = SandboxSettings::fromEnvironment();
+        ASSERT_TRUE(settings.ok()) << settings.error().message.toStdString();
+        EXPECT_EQ(settings->seccompProfile, profile);
+    }
+    for (const QString &path : {bad, dir.filePath("missing.json")}) {
+        const QByteArray value = path.toUtf8();
+        ScopedEnvironment env({{"SANDBOX_SECCOMP_PROFILE", value.constData()}});
+        auto settings = SandboxSettings::fromEnvironment();
+        ASSERT_FALSE(settings.ok()) << value.constData();
+        EXPECT_TRUE(settings.error().message.contains("SANDBOX_SECCOMP_PROFILE"));
+        EXPECT_TRUE(settings.error().message.contains(path));
     }
 }
