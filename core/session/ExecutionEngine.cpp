@@ -52,12 +52,18 @@ QByteArray processStartTime(const QString &pid)
     return line.mid(line.lastIndexOf(')') + 2).split(' ').value(19);
 }
 
-/// The policy named by the settings; fromEnvironment() validated the name, a bad one in code
-/// falls back to the safe default.
-CodePolicy policyNamed(const QString &name)
+/// The policy named by the settings with the user's rules; fromEnvironment() validated both,
+/// a bad name in code falls back to the safe default.
+CodePolicy policyNamed(const QString &name, const QList<PolicyRule> &userRules)
 {
-    auto policy = CodePolicy::preset(name);
-    return policy ? *policy : *CodePolicy::preset(QStringLiteral("default"));
+    auto preset = CodePolicy::preset(name);
+    CodePolicy policy = preset ? *preset : *CodePolicy::preset(QStringLiteral("default"));
+    for (const PolicyRule &rule : userRules) {
+        if (auto added = policy.addRule(rule); !added) {
+            qCWarning(lcEngine).noquote() << "code policy rule ignored:" << added.error().message;
+        }
+    }
+    return policy;
 }
 
 StopReason reasonFrom(const QString &reason, bool compileFailed)
@@ -444,7 +450,7 @@ Result<std::unique_ptr<SandboxContainer>> ExecutionEngine::startContainer(const 
 ExecutionEngine::ExecutionEngine(std::shared_ptr<ContainerBackend> backend, SandboxSettings settings)
     : m_backend(std::move(backend)), m_settings(std::move(settings)),
       m_catalog(ImageCatalog::defaultRunnerPath(), m_settings.imageOverrides, m_settings.baseImage),
-      m_policy(policyNamed(m_settings.policy)),
+      m_policy(policyNamed(m_settings.policy, m_settings.policyRules)),
       m_pool({m_settings.poolSize, m_settings.poolIdleTimeout, m_settings.poolMaxUses})
 {
 }

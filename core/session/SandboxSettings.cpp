@@ -2,6 +2,7 @@
 
 #include "lang/LanguageRegistry.h"
 #include "security/CodePolicy.h"
+#include "security/PolicyRulesFile.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -184,6 +185,11 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment()
         }
         settings.policy = policy->name();
     }
+    auto policyRules = PolicyRulesFile::load();
+    if (!policyRules) {
+        return policyRules.error();
+    }
+    settings.policyRules = *policyRules;
     const struct
     {
         const char *name;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "security/PolicyRule.h"
 #include "util/Result.h"
 
 #include <QHash>
@@ -49,6 +50,9 @@ struct SandboxSettings
     int poolMaxUses = 100;
     /// The code policy checked before anything runs (permissive, default, strict; SANDBOX_POLICY).
     QString policy = QStringLiteral("default");
+    /// The user's own rules, added to the chosen preset (PolicyRulesFile: LLM_SANDBOX_POLICY_FILE,
+    /// else $XDG_CONFIG_HOME/llm-sandbox/policy.json).
+    QList<PolicyRule> policyRules;
     /// Per-language image overrides ("python" -> "registry.example/python:3.12"), from
     /// LLM_SANDBOX_IMAGE_<LANG>.
     QHash<QString, QString> imageOverrides;
