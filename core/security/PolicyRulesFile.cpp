@@ -46,9 +46,9 @@ std::optional<QStringList> stringList(const QJsonObject &object, const QString &
 
 Result<PolicyRule> ruleFrom(const QJsonObject &object, int number)
 {
-    static const QSet<QString> known = {QStringLiteral("id"),      QStringLiteral("language"),
+    static const QSet<QString> known = {QStringLiteral("id"),       QStringLiteral("language"),
                                         QStringLiteral("severity"), QStringLiteral("description"),
-                                        QStringLiteral("pattern"), QStringLiteral("patterns"),
+                                        QStringLiteral("pattern"),  QStringLiteral("patterns"),
                                         QStringLiteral("modules")};
     for (const QString &key : object.keys()) {
         if (!known.contains(key)) {
@@ -150,9 +150,8 @@ Result<QList<PolicyRule>> PolicyRulesFile::parse(const QByteArray &json, const Q
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(json, &error);
     if (error.error != QJsonParseError::NoError) {
-        return invalid(path, QStringLiteral("it is not valid JSON (%1 at byte %2)")
-                                 .arg(error.errorString())
-                                 .arg(error.offset));
+        return invalid(
+            path, QStringLiteral("it is not valid JSON (%1 at byte %2)").arg(error.errorString()).arg(error.offset));
     }
     const QJsonObject root = document.object();
     if (!document.isObject() || !root.value(QStringLiteral("rules")).isArray()) {

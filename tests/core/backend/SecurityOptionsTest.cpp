@@ -7,7 +7,6 @@
 #include <QJsonObject>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -57,10 +56,11 @@ TEST(SeccompProfile, builtinProfileRefusesNamespacesMountsKeyringsBpfPtraceAndMo
     for (const char *call : {"read", "write", "execve", "mmap", "futex", "wait4", "socket", "setrlimit"}) {
         EXPECT_TRUE(allowed.contains(call)) << call;
     }
-    for (const char *call : {"unshare", "setns", "mount", "umount2", "keyctl", "add_key", "request_key", "bpf",
-                             "perf_event_open", "userfaultfd", "ptrace", "personality", "kexec_load",
-                             "init_module", "finit_module", "delete_module", "process_vm_readv", "io_uring_setup",
-                             "settimeofday", "pivot_root"}) {
+    for (const char *call :
+         {"unshare",      "setns",       "mount",           "umount2",       "keyctl",           "add_key",
+          "request_key",  "bpf",         "perf_event_open", "userfaultfd",   "ptrace",           "personality",
+          "kexec_load",   "init_module", "finit_module",    "delete_module", "process_vm_readv", "io_uring_setup",
+          "settimeofday", "pivot_root"}) {
         EXPECT_TRUE(refused.contains(call)) << call << " is not refused";
         EXPECT_FALSE(allowed.contains(call)) << call << " is allowed";
     }

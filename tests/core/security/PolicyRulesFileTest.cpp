@@ -1,10 +1,10 @@
-#include "security/CodePolicy.h"
 #include "security/PolicyRulesFile.h"
+
+#include "security/CodePolicy.h"
 #include "session/SandboxSettings.h"
 
 #include <QFile>
 #include <QTemporaryDir>
-
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -160,7 +160,8 @@ TEST(PolicyRulesFile, defaultPathIsInTheUsersConfigFolderAndTheVariableOverrides
     {
         ScopedVariable unset("LLM_SANDBOX_POLICY_FILE", {});
         qunsetenv("LLM_SANDBOX_POLICY_FILE");
-        EXPECT_TRUE(PolicyRulesFile::path().endsWith("/llm-sandbox/policy.json")) << PolicyRulesFile::path().toStdString();
+        EXPECT_TRUE(PolicyRulesFile::path().endsWith("/llm-sandbox/policy.json"))
+            << PolicyRulesFile::path().toStdString();
     }
     ScopedVariable set("LLM_SANDBOX_POLICY_FILE", "/etc/llm-sandbox/policy.json");
     EXPECT_EQ(PolicyRulesFile::path(), "/etc/llm-sandbox/policy.json");
