@@ -16,6 +16,7 @@
 
 #include <arpa/inet.h>
 #include <csignal>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -892,6 +893,62 @@ TEST_P(HostileCodeTest, fiftyConcurrentRunsKeepTheirOutputApart)
     const qint64 rssAfter = residentKb();
     RecordProperty("rss_growth_kb", int(rssAfter - rssBefore));
     EXPECT_LT(rssAfter - rssBefore, 64 * 1024) << "RSS grew from " << rssBefore << " KiB to " << rssAfter << " KiB";
+}
+
+TEST_P(HostileCodeTest, appMemoryIsBackWhereItStartedAfterManyRunsOfEveryKind)
+{
+    // Every way a run can end, with output, artifacts and refusals: what each one held must be
+    // freed when it ends, and what the engine holds when the engine goes.
+    const auto round = [this](ExecutionEngine &guarded) {
+        EXPECT_EQ(run("print('hello ' * 1000)\n").reason, StopReason::Exited);
+        EXPECT_EQ(run("raise SystemExit(3)\n").exitCode, 3);
+        EXPECT_EQ(run("import sys\nsys.stdout.write('x' * 3_000_000)\n").reason, StopReason::OutputLimit);
+        EXPECT_EQ(run("import os\n"
+                      "for i in range(4):\n"
+                      "    with open(f\"{os.environ['LLM_SANDBOX_OUTPUT_DIR']}/blob{i}.bin\", 'wb') as f:\n"
+                      "        f.write(os.urandom(1_000_000))\n")
+                      .artifacts.size(),
+                  4);
+        EXPECT_EQ(run("while True:\n    pass\n", 1s).reason, StopReason::TimedOut);
+        RunRequest refused;
+        refused.code = QStringLiteral("import subprocess\n");
+        EXPECT_FALSE(guarded.run(refused).ok());
+    };
+    const auto settledResidentKb = [] {
+        ::malloc_trim(0); // freed heap goes back to the system, so RSS shows what is still held
+        return residentKb();
+    };
+
+    // Warm-up with an engine of its own: the first runs fill caches that stay (thread pools, Qt's
+    // and libcurl's one-time set-up, malloc arenas).
+    {
+        ExecutionEngine guarded(m_backend, SandboxSettings{});
+        round(guarded);
+        round(guarded);
+    }
+    m_engine = std::make_unique<ExecutionEngine>(m_backend, permissiveSettings());
+    const qint64 start = settledResidentKb();
+    {
+        ExecutionEngine guarded(m_backend, SandboxSettings{});
+        round(guarded);
+        const qint64 afterFirstRound = settledResidentKb();
+        constexpr int kRounds = 6;
+        for (int i = 1; i < kRounds; ++i) {
+            round(guarded);
+        }
+        const qint64 afterAllRounds = settledResidentKb();
+        RecordProperty("rss_growth_over_rounds_kb", int(afterAllRounds - afterFirstRound));
+        // A leak of a run's output (1 MiB) or artifacts (4 MB) would add megabytes per round.
+        EXPECT_LT(afterAllRounds - afterFirstRound, 16 * 1024)
+            << "RSS grew from " << afterFirstRound << " KiB to " << afterAllRounds << " KiB over " << kRounds - 1
+            << " rounds of runs";
+    }
+    m_engine.reset();
+    const qint64 end = settledResidentKb();
+    RecordProperty("rss_growth_kb", int(end - start));
+    EXPECT_LT(end - start, 16 * 1024) << "RSS was " << start << " KiB before the runs and " << end
+                                     << " KiB after the engines were gone";
+    m_engine = std::make_unique<ExecutionEngine>(m_backend, permissiveSettings());
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, HostileCodeTest, ::testing::ValuesIn(test::backendNames()), test::backendTestName);
