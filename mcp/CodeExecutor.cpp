@@ -107,19 +107,27 @@ QJsonObject CodeExecutor::execute(const ToolCall &call) const
     if (!m_run) {
         return errorToolResult(kNoBackend);
     }
-    const Result<Language> language =
-        LanguageRegistry::instance().find(call.arguments.value(QStringLiteral("language")).toString());
-    if (!language) {
-        return errorToolResult(language.error().message);
-    }
-
     RunRequest request;
-    request.language = language->name;
+    request.sessionId = call.arguments.value(QStringLiteral("session_id")).toString();
+    // In a session, a language or timeout the client did not give is the session's (the engine fills it in).
+    const bool sessionDefaults = !request.sessionId.isEmpty();
+    if (!sessionDefaults || call.givenArguments.contains(QStringLiteral("language"))) {
+        const Result<Language> language =
+            LanguageRegistry::instance().find(call.arguments.value(QStringLiteral("language")).toString());
+        if (!language) {
+            return errorToolResult(language.error().message);
+        }
+        request.language = language->name;
+    } else {
+        request.language.clear();
+    }
     request.code = call.arguments.value(QStringLiteral("code")).toString();
     for (const QJsonValue &library : call.arguments.value(QStringLiteral("libraries")).toArray()) {
         request.libraries << library.toString();
     }
-    request.timeout = std::chrono::seconds(call.arguments.value(QStringLiteral("timeout")).toInteger(30));
+    request.timeout = sessionDefaults && !call.givenArguments.contains(QStringLiteral("timeout"))
+                          ? std::chrono::seconds(0)
+                          : std::chrono::seconds(call.arguments.value(QStringLiteral("timeout")).toInteger(30));
     request.origin = QStringLiteral("mcp");
 
     ProgressRelay relay(call);
@@ -138,7 +146,12 @@ QJsonObject CodeExecutor::toJson(const RunRequest &request, const RunResult &res
     // working.
     QJsonObject json = runResultToJson(result);
     json.insert(QStringLiteral("success"), result.reason == StopReason::Exited && result.exitCode == 0);
-    json.insert(QStringLiteral("language"), request.language);
+    if (!request.language.isEmpty()) {
+        json.insert(QStringLiteral("language"), request.language);
+    }
+    if (!request.sessionId.isEmpty()) {
+        json.insert(QStringLiteral("session_id"), request.sessionId);
+    }
     json.insert(QStringLiteral("libraries"), QJsonArray::fromStringList(request.libraries));
     return json;
 }
@@ -206,6 +219,7 @@ QJsonObject CodeExecutor::outputSchema()
         {QStringLiteral("stdout"), schema("string", "Standard output (invalid UTF-8 replaced).")},
         {QStringLiteral("stderr"), schema("string", "Standard error (invalid UTF-8 replaced).")},
         {QStringLiteral("language"), schema("string", "The language the code ran as.")},
+        {QStringLiteral("session_id"), schema("string", "The session the code ran in, if any.")},
         {QStringLiteral("libraries"), libraries},
         {QStringLiteral("duration_ms"), schema("integer", "Wall time of the whole call, setup included.")},
         {QStringLiteral("timed_out"), schema("boolean", "True when the timeout killed the program.")},

@@ -299,6 +299,7 @@ QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonOb
     }
 
     ToolCall call;
+    call.givenArguments = arguments.toObject().keys();
     call.arguments = std::move(validated.value());
     call.protocolVersion = protocolVersion();
     call.log = [this](LogLevel level, const QString &message) {

@@ -2,9 +2,11 @@
 
 #include "lang/LanguageRegistry.h"
 #include "mcp/LanguageDetails.h"
+#include "session/ExecutionEngine.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QStringDecoder>
 
 namespace sandbox::mcp {
 
@@ -41,6 +43,239 @@ QString languageList()
     return LanguageRegistry::instance().names().join(QStringLiteral(", "));
 }
 
+QJsonObject sessionId(const QString &description)
+{
+    QJsonObject id = property(QStringLiteral("string"), description);
+    id.insert(QStringLiteral("minLength"), 1);
+    return id;
+}
+
+const QString kNoBackend = QStringLiteral(
+    "Sessions need a container backend, and none is configured. Start Docker or Podman (or set BACKEND, "
+    "DOCKER_HOST or KUBECONFIG for the server) and restart the llm-sandbox MCP server.");
+
+/// Relays the progress of opening a session (image build, library installs) to the client.
+class SessionProgress final : public RunObserver
+{
+public:
+    explicit SessionProgress(const ToolCall &call) : m_call(call) {}
+    void runProgress(const QString &, const QString &message) override
+    {
+        m_call.log(LogLevel::Debug, message);
+        m_call.progress(message);
+    }
+
+private:
+    const ToolCall &m_call;
+};
+
+QJsonObject sessionJson(const SessionInfo &session)
+{
+    return QJsonObject{
+        {QStringLiteral("session_id"), session.id},
+        {QStringLiteral("language"), session.language},
+        {QStringLiteral("libraries"), QJsonArray::fromStringList(session.libraries)},
+        {QStringLiteral("timeout"), qint64(std::chrono::duration_cast<std::chrono::seconds>(session.timeout).count())},
+        {QStringLiteral("keeps_variables"), session.keepsVariables},
+        {QStringLiteral("runs"), session.runs},
+        {QStringLiteral("created_at"), session.createdAt.toString(Qt::ISODate)},
+        {QStringLiteral("last_used_at"), session.lastUsedAt.toString(Qt::ISODate)},
+        {QStringLiteral("expires_at"), session.expiresAt.toString(Qt::ISODate)},
+    };
+}
+
+QString jsonText(const QJsonObject &object)
+{
+    return compactJson(QJsonDocument(object));
+}
+
+/// A session tool: `handler` runs only when a backend is configured.
+Tool sessionTool(ExecutionEngine *engine, Tool tool,
+                 std::function<QJsonObject(ExecutionEngine &, const ToolCall &)> handler)
+{
+    tool.handler = [engine, handler = std::move(handler)](const ToolCall &call) {
+        return engine ? handler(*engine, call) : errorToolResult(kNoBackend);
+    };
+    return tool;
+}
+
+QList<Tool> sessionTools(ExecutionEngine *engine)
+{
+    QJsonObject language = property(QStringLiteral("string"),
+                                    QStringLiteral("Programming language of the session: %1.").arg(languageList()));
+    language.insert(QStringLiteral("default"), QStringLiteral("python"));
+    QJsonObject libraries = property(QStringLiteral("array"),
+                                     QStringLiteral("Packages to install once, when the session starts (the session "
+                                                    "has no network afterwards)."));
+    libraries.insert(QStringLiteral("items"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}});
+    libraries.insert(QStringLiteral("default"), QJsonArray());
+    QJsonObject timeout = property(QStringLiteral("integer"),
+                                   QStringLiteral("Default seconds each execute_code in the session may run."));
+    timeout.insert(QStringLiteral("default"), 30);
+    timeout.insert(QStringLiteral("minimum"), 1);
+    timeout.insert(QStringLiteral("maximum"), 3600);
+    QJsonObject path = property(QStringLiteral("string"),
+                                QStringLiteral("File path relative to the session's working directory /sandbox, "
+                                               "e.g. data/input.csv (no \"..\")."));
+    path.insert(QStringLiteral("minLength"), 1);
+    QJsonObject encoding = property(QStringLiteral("string"),
+                                    QStringLiteral("How `content` is encoded: text (UTF-8) or base64 (any bytes)."));
+    encoding.insert(QStringLiteral("enum"), QJsonArray{QStringLiteral("text"), QStringLiteral("base64")});
+    encoding.insert(QStringLiteral("default"), QStringLiteral("text"));
+    const QJsonObject changing{{QStringLiteral("readOnlyHint"), false},
+                               {QStringLiteral("destructiveHint"), false},
+                               {QStringLiteral("openWorldHint"), false}};
+    auto annotated = [&changing](const QString &title) {
+        QJsonObject annotations = changing;
+        annotations.insert(QStringLiteral("title"), title);
+        return annotations;
+    };
+
+    QList<Tool> tools;
+    tools << sessionTool(
+        engine,
+        Tool{.name = QStringLiteral("create_session"),
+             .title = QStringLiteral("Create session"),
+             .description = QStringLiteral(
+                 "Start a persistent sandbox session and return its session_id. Pass the session_id to execute_code "
+                 "to run several pieces of code in the same sandbox: files persist, and for Python and R so do "
+                 "variables, imports and functions. Libraries are installed once, here. Close it with close_session; "
+                 "it also closes by itself after a while without use (see expires_at)."),
+             .inputSchema = objectSchema({{QStringLiteral("language"), language},
+                                          {QStringLiteral("libraries"), libraries},
+                                          {QStringLiteral("timeout"), timeout}}),
+             .outputSchema = {},
+             .annotations = annotated(QStringLiteral("Create session")),
+             .longRunning = true,
+             .handler = {}},
+        [](ExecutionEngine &engine, const ToolCall &call) {
+            SessionRequest request;
+            request.language = call.arguments.value(QStringLiteral("language")).toString();
+            for (const QJsonValue &library : call.arguments.value(QStringLiteral("libraries")).toArray()) {
+                request.libraries << library.toString();
+            }
+            request.timeout = std::chrono::seconds(call.arguments.value(QStringLiteral("timeout")).toInteger(30));
+            SessionProgress progress(call);
+            auto session = engine.createSession(request, call.stop, &progress);
+            if (!session) {
+                return errorToolResult(session.error().message);
+            }
+            return textToolResult(jsonText(sessionJson(*session)));
+        });
+    tools << sessionTool(
+        engine,
+        Tool{.name = QStringLiteral("list_sessions"),
+             .title = QStringLiteral("List sessions"),
+             .description = QStringLiteral("List the open sessions as JSON: session_id, language, libraries, runs, "
+                                           "and when each expires unless used."),
+             .inputSchema = objectSchema({}),
+             .outputSchema = {},
+             .annotations = readOnlyAnnotations(QStringLiteral("List sessions")),
+             .longRunning = false,
+             .handler = {}},
+        [](ExecutionEngine &engine, const ToolCall &) {
+            QJsonArray sessions;
+            for (const SessionInfo &session : engine.sessions()) {
+                sessions.append(sessionJson(session));
+            }
+            return textToolResult(jsonText(QJsonObject{{QStringLiteral("sessions"), sessions}}));
+        });
+    tools << sessionTool(
+        engine,
+        Tool{.name = QStringLiteral("close_session"),
+             .title = QStringLiteral("Close session"),
+             .description = QStringLiteral("Close a session and remove its sandbox with everything in it."),
+             .inputSchema = objectSchema({{QStringLiteral("session_id"), sessionId(QStringLiteral("The session to close."))}},
+                                         {QStringLiteral("session_id")}),
+             .outputSchema = {},
+             .annotations = QJsonObject{{QStringLiteral("title"), QStringLiteral("Close session")},
+                                        {QStringLiteral("readOnlyHint"), false},
+                                        {QStringLiteral("destructiveHint"), true},
+                                        {QStringLiteral("idempotentHint"), true},
+                                        {QStringLiteral("openWorldHint"), false}},
+             .longRunning = true,
+             .handler = {}},
+        [](ExecutionEngine &engine, const ToolCall &call) {
+            const QString id = call.arguments.value(QStringLiteral("session_id")).toString();
+            if (auto closed = engine.closeSession(id); !closed) {
+                return errorToolResult(closed.error().message);
+            }
+            return textToolResult(jsonText(QJsonObject{{QStringLiteral("closed"), id}}));
+        });
+    tools << sessionTool(
+        engine,
+        Tool{.name = QStringLiteral("upload_file"),
+             .title = QStringLiteral("Upload file"),
+             .description = QStringLiteral("Write a file into a session's working directory (/sandbox), where code "
+                                           "run in the session can read it. At most %1 MiB per file.")
+                                .arg(SandboxSettings().maxSessionFileBytes / (1024 * 1024)),
+             .inputSchema = objectSchema({{QStringLiteral("session_id"), sessionId(QStringLiteral("The session."))},
+                                          {QStringLiteral("path"), path},
+                                          {QStringLiteral("content"),
+                                           property(QStringLiteral("string"), QStringLiteral("The file's content."))},
+                                          {QStringLiteral("encoding"), encoding}},
+                                         {QStringLiteral("session_id"), QStringLiteral("path"),
+                                          QStringLiteral("content")}),
+             .outputSchema = {},
+             .annotations = annotated(QStringLiteral("Upload file")),
+             .longRunning = true,
+             .handler = {}},
+        [](ExecutionEngine &engine, const ToolCall &call) {
+            const QString content = call.arguments.value(QStringLiteral("content")).toString();
+            QByteArray data;
+            if (call.arguments.value(QStringLiteral("encoding")).toString() == QLatin1String("base64")) {
+                auto decoded = QByteArray::fromBase64Encoding(content.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+                if (!decoded) {
+                    return errorToolResult(QStringLiteral("The content is not valid base64; send text with "
+                                                          "encoding \"text\" or fix the encoding."));
+                }
+                data = *decoded;
+            } else {
+                data = content.toUtf8();
+            }
+            const QString file = call.arguments.value(QStringLiteral("path")).toString();
+            auto written = engine.writeSessionFile(call.arguments.value(QStringLiteral("session_id")).toString(), file,
+                                                   data);
+            if (!written) {
+                return errorToolResult(written.error().message);
+            }
+            return textToolResult(
+                jsonText(QJsonObject{{QStringLiteral("path"), file}, {QStringLiteral("size"), *written}}));
+        });
+    tools << sessionTool(
+        engine,
+        Tool{.name = QStringLiteral("download_file"),
+             .title = QStringLiteral("Download file"),
+             .description = QStringLiteral("Read a file from a session's working directory (/sandbox), e.g. one the "
+                                           "code wrote. Returns JSON with the content as text when it is UTF-8, "
+                                           "else as base64 (see encoding). At most %1 MiB.")
+                                .arg(SandboxSettings().maxSessionFileBytes / (1024 * 1024)),
+             .inputSchema = objectSchema({{QStringLiteral("session_id"), sessionId(QStringLiteral("The session."))},
+                                          {QStringLiteral("path"), path}},
+                                         {QStringLiteral("session_id"), QStringLiteral("path")}),
+             .outputSchema = {},
+             .annotations = readOnlyAnnotations(QStringLiteral("Download file")),
+             .longRunning = true,
+             .handler = {}},
+        [](ExecutionEngine &engine, const ToolCall &call) {
+            const QString file = call.arguments.value(QStringLiteral("path")).toString();
+            auto data = engine.readSessionFile(call.arguments.value(QStringLiteral("session_id")).toString(), file);
+            if (!data) {
+                return errorToolResult(data.error().message);
+            }
+            QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+            const QString text = utf8.decode(*data);
+            const bool isText = !utf8.hasError() && !data->contains('\0');
+            return textToolResult(jsonText(QJsonObject{
+                {QStringLiteral("path"), file},
+                {QStringLiteral("size"), qint64(data->size())},
+                {QStringLiteral("encoding"), isText ? QStringLiteral("text") : QStringLiteral("base64")},
+                {QStringLiteral("content"), isText ? text : QString::fromLatin1(data->toBase64())},
+            }));
+        });
+    return tools;
+}
+
 Tool executeCode(const CodeExecutor &executor)
 {
     QJsonObject code = property(QStringLiteral("string"), QStringLiteral("The complete program to run."));
@@ -57,7 +292,8 @@ Tool executeCode(const CodeExecutor &executor)
     libraries.insert(QStringLiteral("items"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}});
     libraries.insert(QStringLiteral("default"), QJsonArray());
     QJsonObject timeout = property(QStringLiteral("integer"),
-                                   QStringLiteral("Seconds the program may run; it is killed when they are up."));
+                                   QStringLiteral("Seconds the program may run; it is killed when they are up (in a "
+                                                  "session: the session's timeout unless given)."));
     timeout.insert(QStringLiteral("default"), 30);
     timeout.insert(QStringLiteral("minimum"), 1);
     timeout.insert(QStringLiteral("maximum"), 3600);
@@ -76,7 +312,11 @@ Tool executeCode(const CodeExecutor &executor)
         .inputSchema = objectSchema({{QStringLiteral("code"), code},
                                      {QStringLiteral("language"), language},
                                      {QStringLiteral("libraries"), libraries},
-                                     {QStringLiteral("timeout"), timeout}},
+                                     {QStringLiteral("timeout"), timeout},
+                                     {QStringLiteral("session_id"), sessionId(QStringLiteral(
+                                         "Run in this session (from create_session): files, and for Python and R "
+                                         "variables, persist from one call to the next. Language defaults to the "
+                                         "session's."))}},
                                     {QStringLiteral("code")}),
         .outputSchema = CodeExecutor::outputSchema(),
         .annotations = QJsonObject{{QStringLiteral("title"), QStringLiteral("Execute code")},
@@ -137,9 +377,11 @@ Tool getLanguageDetails()
 
 } // namespace
 
-ToolRegistry SandboxTools::tools(const CodeExecutor &executor)
+ToolRegistry SandboxTools::tools(const CodeExecutor &executor, ExecutionEngine *engine)
 {
-    return ToolRegistry({executeCode(executor), getSupportedLanguages(), getLanguageDetails()});
+    QList<Tool> tools{executeCode(executor), getSupportedLanguages(), getLanguageDetails()};
+    tools << sessionTools(engine);
+    return ToolRegistry(tools);
 }
 
 QList<Resource> SandboxTools::resources()

@@ -9,12 +9,14 @@
 namespace sandbox::mcp {
 
 /// What llm-sandbox offers over MCP, declared in one place: the tools execute_code, get_supported_languages and
-/// get_language_details (names and parameters of the Python llm-sandbox server) and the sandbox://languages
+/// get_language_details (names and parameters of the Python llm-sandbox server), the session tools
+/// (create_session, list_sessions, close_session, upload_file, download_file) and the sandbox://languages
 /// resource.
 class SandboxTools final
 {
 public:
-    static ToolRegistry tools(const CodeExecutor &executor);
+    /// `engine` serves the session tools; without one they answer that no backend is configured.
+    static ToolRegistry tools(const CodeExecutor &executor, ExecutionEngine *engine = nullptr);
     static QList<Resource> resources();
 
     SandboxTools() = delete;

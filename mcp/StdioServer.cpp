@@ -84,7 +84,8 @@ private:
 } // namespace
 
 StdioServer::StdioServer(ExecutionEngine *engine, StdioOptions options)
-    : StdioServer(SandboxTools::tools(CodeExecutor::forEngine(engine)), SandboxTools::resources(), std::move(options))
+    : StdioServer(SandboxTools::tools(CodeExecutor::forEngine(engine), engine), SandboxTools::resources(),
+                  std::move(options))
 {}
 
 StdioServer::StdioServer(ToolRegistry tools, QList<Resource> resources, StdioOptions options)

@@ -4,6 +4,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 #include <functional>
 #include <stop_token>
 
@@ -14,6 +15,8 @@ struct ToolCall
 {
     /// Validated against the tool's input schema, with schema defaults filled in.
     QJsonObject arguments;
+    /// The names of the arguments the client sent itself (the others in `arguments` are defaults).
+    QStringList givenArguments;
     /// The protocol revision negotiated with the client (e.g. "2025-06-18").
     QString protocolVersion;
     /// Requested when the client cancels the call or the server shuts down.

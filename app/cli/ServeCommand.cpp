@@ -199,7 +199,8 @@ int serveCommand(const QStringList &arguments)
     ExecutionEngine *const enginePointer = engine.get();
     const mcp::StreamableHttpServer::DispatcherFactory factory = [enginePointer](mcp::McpDispatcher::MessageSink sink) {
         return std::make_unique<mcp::McpDispatcher>(
-            mcp::SandboxTools::tools(mcp::CodeExecutor::forEngine(enginePointer)), mcp::SandboxTools::resources(),
+            mcp::SandboxTools::tools(mcp::CodeExecutor::forEngine(enginePointer), enginePointer),
+            mcp::SandboxTools::resources(),
             std::move(sink));
     };
 

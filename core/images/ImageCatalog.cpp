@@ -150,13 +150,16 @@ Result<QList<ImageDefinition>> ImageCatalog::chainFor(const Language &language) 
         // Languages without hooks still get the folder the Dockerfile copies.
         context->append(FileEntry{QStringLiteral("capture/README"), "Chart capture hooks.\n", 0644});
     }
-    auto tools = resourceFiles(QStringLiteral("tools"));
-    if (!tools) {
-        return tools.error();
-    }
-    for (FileEntry file : *tools) {
-        file.path = QStringLiteral("tools/") + file.path;
-        context->append(file);
+    // The library installers and the persistent interpreters of sessions.
+    for (const QString folder : {QStringLiteral("tools"), QStringLiteral("session")}) {
+        auto files = resourceFiles(folder);
+        if (!files) {
+            return files.error();
+        }
+        for (FileEntry file : *files) {
+            file.path = folder + QLatin1Char('/') + file.path;
+            context->append(file);
+        }
     }
     const QString finalName = m_overrides.contains(language.name) ? language.imageName + QStringLiteral("-custom")
                                                                   : language.imageName;

@@ -44,6 +44,9 @@ struct Language
     QHash<QString, QString> projectFiles; ///< written beside the source (Go's go.mod)
     QString version;       ///< the version in the built image (Debian 12's package); user images may differ
     QStringList versionCommand;
+    /// The persistent interpreter of a session (resources/session), which keeps variables from
+    /// one call to the next; empty: each call of a session runs a new process (files persist).
+    QStringList sessionInterpreter;
     /// Extra environment of the compile and run steps (capture hooks, caches on tmpfs).
     QHash<QString, QString> environment;
     QString packageManager;

@@ -27,6 +27,11 @@ using namespace std::chrono_literals;
 const QString kWorkdir = QStringLiteral("/sandbox");
 const QString kOutputDir = QStringLiteral("/sandbox/output");
 const QString kRunnerPath = QStringLiteral("/opt/llm-sandbox/llm-sandbox-runner");
+/// Runs one file in a session's persistent interpreter (resources/session/client.sh).
+const QString kSessionClient = QStringLiteral("/opt/llm-sandbox/session/client.sh");
+const QString kInstallNetwork = QStringLiteral("bridge");
+/// How long a session file operation may take before the session's runner is considered stuck.
+constexpr auto kFileOperationTimeout = 60s;
 constexpr auto kRunnerStartTimeout = 20s;
 /// How long past the run's timeout the runner may take to report before the container is removed.
 constexpr auto kReportGrace = 10s;
@@ -66,6 +71,52 @@ CodePolicy policyNamed(const QString &name, const QList<PolicyRule> &userRules)
     return policy;
 }
 
+/// A path relative to the sandbox's working directory, from what a caller wrote ("data/x.csv" or
+/// "/sandbox/data/x.csv"); never one that leaves it.
+Result<QString> sessionPath(const QString &path)
+{
+    QString relative = path;
+    if (relative.startsWith(kWorkdir + QLatin1Char('/'))) {
+        relative = relative.mid(kWorkdir.size() + 1);
+    }
+    const QStringList parts = relative.split(QLatin1Char('/'));
+    if (relative.isEmpty() || relative.startsWith(QLatin1Char('/')) || relative.contains(QChar(0)) ||
+        parts.contains(QStringLiteral("..")) || relative.size() > 1024) {
+        return Error{QStringLiteral("The path \"%1\" must be relative to the session's working directory %2 "
+                                    "(e.g. data/input.csv) and must not contain \"..\".")
+                         .arg(path.left(200), kWorkdir)};
+    }
+    return relative;
+}
+
+/// Sends a put_file/get_file request and waits for its answer.
+Result<QJsonObject> exchangeFile(RunnerClient &runner, const QJsonObject &request)
+{
+    const QString id = request.value(QStringLiteral("id")).toString();
+    if (auto sent = runner.send(request); !sent) {
+        return sent.error();
+    }
+    const auto giveUpAt = std::chrono::steady_clock::now() + kFileOperationTimeout;
+    while (std::chrono::steady_clock::now() < giveUpAt) {
+        auto message = runner.next(kPollInterval);
+        if (!message) {
+            return message.error();
+        }
+        if (!message->has_value() || (*message)->value(QStringLiteral("id")).toString() != id) {
+            continue;
+        }
+        const QString type = (*message)->value(QStringLiteral("ev")).toString();
+        if (type == QLatin1String("file")) {
+            return **message;
+        }
+        if (type == QLatin1String("error")) {
+            return Error{(*message)->value(QStringLiteral("message")).toString()};
+        }
+    }
+    return Error{QStringLiteral("The sandbox did not answer the file operation within %1 s.")
+                     .arg(std::chrono::seconds(kFileOperationTimeout).count())};
+}
+
 StopReason reasonFrom(const QString &reason, bool compileFailed)
 {
     if (reason == QLatin1String("timeout")) {
@@ -98,6 +149,7 @@ public:
     }
 
     Result<RunResult> execute(const RunRequest &request);
+    Result<SessionInfo> openSession(const SessionRequest &request);
 
 private:
     QJsonObject environment(const Language &language) const;
@@ -111,6 +163,15 @@ private:
     /// network, then runs the code there.
     Result<RunResult> installAndRun(const RunRequest &request, const Language &language, const QString &image,
                                     const LibraryInstallPlan &plan);
+    /// Installs `plan` (the libraries of `request`) in `container`, then detaches the network the install had.
+    Result<void> install(SandboxContainer &container, const RunRequest &request, const Language &language,
+                         const LibraryInstallPlan &plan);
+    Result<RunResult> executeInSession(const RunRequest &request);
+    /// The code policy's verdict on `code`: refused code never reaches a container.
+    Result<void> checkPolicy(const Language &language, const QString &code) const
+    {
+        return m_engine.m_policy.check(language.name, code);
+    }
     void progress(const QString &message)
     {
         for (RunObserver *observer : m_observers) {
@@ -262,12 +323,15 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
 
 Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
 {
+    if (!request.sessionId.isEmpty()) {
+        return executeInSession(request);
+    }
     auto language = LanguageRegistry::instance().find(request.language);
     if (!language) {
         return language.error();
     }
     // The policy is one layer in front of the sandbox: refused code never reaches a container.
-    if (auto allowed = m_engine.m_policy.check(language->name, request.code); !allowed) {
+    if (auto allowed = checkPolicy(*language, request.code); !allowed) {
         return allowed.error();
     }
     // Libraries already in the image need no install (prompts often name numpy or matplotlib).
@@ -327,13 +391,25 @@ Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request,
                                                       const QString &image, const LibraryInstallPlan &plan)
 {
     // Not pooled: the container has had network and holds this run's libraries.
-    const QString installNetwork = QStringLiteral("bridge");
     progress(QStringLiteral("Starting a %1 sandbox to install %2").arg(language.displayName, plan.argv.join(QLatin1Char(' '))));
     auto container = m_engine.startContainer(language, image, [this](const QString &line) { progress(line); },
-                                             plan.needsNetwork ? installNetwork : QString());
+                                             plan.needsNetwork ? kInstallNetwork : QString());
     if (!container) {
         return container.error();
     }
+    if (auto installed = install(**container, request, language, plan); !installed) {
+        return installed.error();
+    }
+    if (auto sent = (*container)->runner().send(runMessage(request, language, true)); !sent) {
+        return sent.error();
+    }
+    bool clean = false;
+    return collect((*container)->runner(), request.timeout, clean);
+}
+
+Result<void> ExecutionEngine::Run::install(SandboxContainer &container, const RunRequest &request,
+                                           const Language &language, const LibraryInstallPlan &plan)
+{
     QJsonObject install = runMessage(request, language);
     QJsonArray files;
     for (const FileEntry &file : plan.offlineFiles) {
@@ -354,31 +430,179 @@ Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request,
     install.insert(QStringLiteral("cpu_limit_ms"),
                    double(m_engine.m_settings.cpuTimeLimitFor(m_engine.m_settings.installTimeout).count()));
     install.remove(QStringLiteral("output_dir"));
-    if (auto sent = (*container)->runner().send(install); !sent) {
+    if (auto sent = container.runner().send(install); !sent) {
         return sent.error();
     }
     bool clean = false;
-    auto installed = collect((*container)->runner(), m_engine.m_settings.installTimeout, clean, true);
+    auto installed = collect(container.runner(), m_engine.m_settings.installTimeout, clean, true);
     if (!installed) {
         return installed.error();
     }
     if (installed->reason != StopReason::Exited || installed->exitCode != 0) {
         const QByteArray log = (installed->stderrData + installed->stdoutData).trimmed();
-        return Error{QStringLiteral("Installing %1 with %2 failed (%3); the code was not run. %4")
+        return Error{QStringLiteral("Installing %1 with %2 failed (%3); %4 %5")
                          .arg(request.libraries.join(QStringLiteral(", ")), language.packageManager,
                               installed->timedOut() ? QStringLiteral("timed out")
                                                     : QStringLiteral("exit code %1").arg(installed->exitCode),
+                              request.code.isEmpty() ? QStringLiteral("the session was not created.")
+                                                     : QStringLiteral("the code was not run."),
                               QString::fromUtf8(log.right(2000)))};
     }
     if (plan.needsNetwork) {
-        if (auto detached = m_engine.m_backend->disconnectNetwork((*container)->id(), installNetwork); !detached) {
+        if (auto detached = m_engine.m_backend->disconnectNetwork(container.id(), kInstallNetwork); !detached) {
             return detached.error();
         }
     }
-    if (auto sent = (*container)->runner().send(runMessage(request, language, true)); !sent) {
-        return sent.error();
+    return {};
+}
+
+Result<RunResult> ExecutionEngine::Run::executeInSession(const RunRequest &sessionRequest)
+{
+    auto found = m_engine.m_sessions.find(sessionRequest.sessionId);
+    if (!found) {
+        return found.error();
     }
-    return collect((*container)->runner(), request.timeout, clean);
+    const std::shared_ptr<SessionRegistry::Session> session = *found;
+    const std::lock_guard use(session->use);
+    if (auto still = m_engine.m_sessions.find(sessionRequest.sessionId); !still || *still != session) {
+        return Error{QStringLiteral("Session \"%1\" was closed while this run waited for it.")
+                         .arg(sessionRequest.sessionId)};
+    }
+    const SessionInfo &info = session->info;
+    // Without a language or timeout of its own the run takes the session's.
+    RunRequest request = sessionRequest;
+    if (request.timeout.count() <= 0) {
+        request.timeout = info.timeout;
+    }
+    auto language = LanguageRegistry::instance().find(request.language.isEmpty() ? info.language : request.language);
+    if (!language) {
+        return language.error();
+    }
+    if (language->name != info.language) {
+        return Error{QStringLiteral("Session \"%1\" runs %2, not %3: run this code without the session, or create a "
+                                    "%3 session.")
+                         .arg(info.id, info.language, language->name)};
+    }
+    if (auto allowed = checkPolicy(*language, request.code); !allowed) {
+        return allowed.error();
+    }
+    QStringList missing;
+    for (const QString &library : request.libraries) {
+        if (!language->preinstalledLibraries.contains(library.trimmed(), Qt::CaseInsensitive) &&
+            !info.libraries.contains(library.trimmed(), Qt::CaseInsensitive)) {
+            missing << library;
+        }
+    }
+    if (!missing.isEmpty()) {
+        return Error{QStringLiteral("Session \"%1\" cannot install %2: a session's sandbox has no network after it "
+                                    "is created. Create a session with these libraries (create_session with "
+                                    "libraries) or run without the session.")
+                         .arg(info.id, missing.join(QStringLiteral(", ")))};
+    }
+
+    // Files stay from run to run; a persistent interpreter keeps the variables too.
+    QJsonObject message = runMessage(request, *language, true);
+    message.remove(QStringLiteral("scratch_dirs"));
+    if (!language->sessionInterpreter.isEmpty()) {
+        QStringList argv{QStringLiteral("/bin/bash"), kSessionClient, language->sourceFileName(request.code)};
+        argv << language->sessionInterpreter;
+        message.insert(QStringLiteral("steps"),
+                       QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("run")},
+                                              {QStringLiteral("argv"), QJsonArray::fromStringList(argv)}}});
+        message.insert(QStringLiteral("keep_processes"), true);
+        // The interpreter serves every run of the session: a per-process CPU-time limit would add them all up.
+        // Each run is still bounded by its timeout, after which the interpreter is interrupted.
+        message.remove(QStringLiteral("cpu_limit_ms"));
+    }
+    RunnerClient &runner = session->container->runner();
+    if (auto sent = runner.send(message); !sent) {
+        m_engine.m_sessions.close(info.id);
+        return Error{QStringLiteral("The sandbox of session \"%1\" has stopped (%2); the session was closed. Create "
+                                    "a new one.")
+                         .arg(info.id, sent.error().message)};
+    }
+    bool clean = false;
+    auto result = collect(runner, request.timeout, clean);
+    const bool unresponsive = result && !clean && (result->reason == StopReason::TimedOut || result->reason == StopReason::Cancelled);
+    if (!result || unresponsive) {
+        // The runner did not finish the run: nothing more can be trusted to this container.
+        m_engine.m_sessions.close(info.id);
+        if (!result) {
+            return Error{QStringLiteral("The sandbox of session \"%1\" stopped during the run (%2); the session was "
+                                        "closed. Create a new one.")
+                             .arg(info.id, result.error().message)};
+        }
+        result->stderrData.append(QStringLiteral("\nllm-sandbox: the sandbox did not respond after the run; session "
+                                                 "\"%1\" was closed.\n")
+                                      .arg(info.id)
+                                      .toUtf8());
+        return result;
+    }
+    m_engine.m_sessions.touch(*session, true);
+    return result;
+}
+
+Result<SessionInfo> ExecutionEngine::Run::openSession(const SessionRequest &request)
+{
+    auto language = LanguageRegistry::instance().find(request.language);
+    if (!language) {
+        return language.error();
+    }
+    if (request.timeout.count() <= 0) {
+        return Error{QStringLiteral("The timeout must be positive.")};
+    }
+    if (auto room = m_engine.m_sessions.checkRoom(); !room) {
+        return room.error();
+    }
+    auto image = m_engine.m_catalog.runImage(*language);
+    if (!image) {
+        return image.error();
+    }
+    QStringList toInstall;
+    for (const QString &library : request.libraries) {
+        if (!language->preinstalledLibraries.contains(library.trimmed(), Qt::CaseInsensitive)) {
+            toInstall << library;
+        }
+    }
+    std::optional<LibraryInstallPlan> plan;
+    if (!toInstall.isEmpty()) {
+        auto made = LibraryInstallPlan::make(*language, toInstall, kWorkdir);
+        if (!made) {
+            return made.error();
+        }
+        plan = std::move(*made);
+    }
+    progress(QStringLiteral("Starting a %1 session").arg(language->displayName));
+    auto container = m_engine.startContainer(*language, *image, [this](const QString &line) { progress(line); },
+                                             plan && plan->needsNetwork ? kInstallNetwork : QString());
+    if (!container) {
+        return container.error();
+    }
+    if (plan) {
+        RunRequest installRequest;
+        installRequest.language = language->name;
+        installRequest.libraries = request.libraries;
+        if (auto installed = install(**container, installRequest, *language, *plan); !installed) {
+            return installed.error();
+        }
+    } else {
+        for (auto it = language->projectFiles.begin(); it != language->projectFiles.end(); ++it) {
+            QJsonObject put = fileMessage(it.key(), it.value().toUtf8());
+            put.insert(QStringLiteral("op"), QStringLiteral("put_file"));
+            put.insert(QStringLiteral("id"), m_id);
+            put.insert(QStringLiteral("workdir"), kWorkdir);
+            if (auto written = exchangeFile((*container)->runner(), put); !written) {
+                return written.error();
+            }
+        }
+    }
+    auto session = std::make_shared<SessionRegistry::Session>();
+    session->info.language = language->name;
+    session->info.libraries = request.libraries;
+    session->info.timeout = request.timeout;
+    session->info.keepsVariables = !language->sessionInterpreter.isEmpty();
+    session->container = std::move(*container);
+    return m_engine.m_sessions.add(std::move(session));
 }
 
 Result<std::unique_ptr<SandboxContainer>> ExecutionEngine::startContainer(const Language &language,
@@ -451,7 +675,8 @@ ExecutionEngine::ExecutionEngine(std::shared_ptr<ContainerBackend> backend, Sand
     : m_backend(std::move(backend)), m_settings(std::move(settings)),
       m_catalog(ImageCatalog::defaultRunnerPath(), m_settings.imageOverrides, m_settings.baseImage),
       m_policy(policyNamed(m_settings.policy, m_settings.policyRules)),
-      m_pool({m_settings.poolSize, m_settings.poolIdleTimeout, m_settings.poolMaxUses})
+      m_pool({m_settings.poolSize, m_settings.poolIdleTimeout, m_settings.poolMaxUses}),
+      m_sessions(m_settings.sessionIdleTimeout, m_settings.maxSessions)
 {
 }
 
@@ -547,8 +772,20 @@ void ExecutionEngine::removeObserver(RunObserver *observer)
     m_observers.removeAll(observer);
 }
 
-Result<RunResult> ExecutionEngine::run(const RunRequest &request, std::stop_token stop, RunObserver *observer)
+Result<RunResult> ExecutionEngine::run(const RunRequest &original, std::stop_token stop, RunObserver *observer)
 {
+    // A session run without its own language or timeout takes the session's; observers see the values used.
+    RunRequest request = original;
+    if (!request.sessionId.isEmpty()) {
+        if (auto session = m_sessions.find(request.sessionId)) {
+            if (request.language.isEmpty()) {
+                request.language = (*session)->info.language;
+            }
+            if (request.timeout.count() <= 0) {
+                request.timeout = (*session)->info.timeout;
+            }
+        }
+    }
     const QString id = QUuid::createUuid().toString(QUuid::Id128).left(16);
     const QList<RunObserver *> observers = observersFor(observer);
     for (RunObserver *each : observers) {
@@ -570,6 +807,79 @@ Result<RunResult> ExecutionEngine::run(const RunRequest &request, std::stop_toke
         each->runFinished(id, result ? *result : RunResult{}, result ? QString() : result.error().message);
     }
     return result;
+}
+
+Result<SessionInfo> ExecutionEngine::createSession(const SessionRequest &request, std::stop_token stop,
+                                                   RunObserver *observer)
+{
+    // Only the caller sees the progress: opening a session is not a run of the journal.
+    Run run(*this, QUuid::createUuid().toString(QUuid::Id128).left(16),
+            observer ? QList<RunObserver *>{observer} : QList<RunObserver *>{}, std::move(stop));
+    return run.openSession(request);
+}
+
+Result<void> ExecutionEngine::closeSession(const QString &id)
+{
+    if (!m_sessions.close(id)) {
+        return m_sessions.find(id).error();
+    }
+    return {};
+}
+
+QList<SessionInfo> ExecutionEngine::sessions() const
+{
+    return m_sessions.list();
+}
+
+Result<QJsonObject> ExecutionEngine::sessionFileRequest(const QString &sessionId, QJsonObject request)
+{
+    auto found = m_sessions.find(sessionId);
+    if (!found) {
+        return found.error();
+    }
+    const std::shared_ptr<SessionRegistry::Session> session = *found;
+    const std::lock_guard use(session->use);
+    request.insert(QStringLiteral("id"), QUuid::createUuid().toString(QUuid::Id128).left(16));
+    request.insert(QStringLiteral("workdir"), kWorkdir);
+    auto answer = exchangeFile(session->container->runner(), request);
+    m_sessions.touch(*session, false);
+    return answer;
+}
+
+Result<qint64> ExecutionEngine::writeSessionFile(const QString &sessionId, const QString &path, const QByteArray &data)
+{
+    auto relative = sessionPath(path);
+    if (!relative) {
+        return relative.error();
+    }
+    if (data.size() > m_settings.maxSessionFileBytes) {
+        return Error{QStringLiteral("The file has %1 bytes, more than the limit of %2 bytes per file.")
+                         .arg(data.size())
+                         .arg(m_settings.maxSessionFileBytes)};
+    }
+    QJsonObject request = fileMessage(*relative, data);
+    request.insert(QStringLiteral("op"), QStringLiteral("put_file"));
+    auto answer = sessionFileRequest(sessionId, request);
+    if (!answer) {
+        return answer.error();
+    }
+    return qint64(answer->value(QStringLiteral("size")).toDouble());
+}
+
+Result<QByteArray> ExecutionEngine::readSessionFile(const QString &sessionId, const QString &path)
+{
+    auto relative = sessionPath(path);
+    if (!relative) {
+        return relative.error();
+    }
+    auto answer = sessionFileRequest(sessionId, QJsonObject{{QStringLiteral("op"), QStringLiteral("get_file")},
+                                                            {QStringLiteral("path"), *relative},
+                                                            {QStringLiteral("max_bytes"),
+                                                             double(m_settings.maxSessionFileBytes)}});
+    if (!answer) {
+        return answer.error();
+    }
+    return QByteArray::fromBase64(answer->value(QStringLiteral("data")).toString().toLatin1());
 }
 
 } // namespace sandbox

@@ -7,8 +7,11 @@
 #include "session/RunRequest.h"
 #include "session/RunResult.h"
 #include "session/SandboxSettings.h"
+#include "session/Session.h"
+#include "session/SessionRegistry.h"
 #include "util/Result.h"
 
+#include <QJsonObject>
 #include <QList>
 
 #include <memory>
@@ -33,6 +36,19 @@ public:
     /// bad request) are errors; a program that fails is a normal result with its exit code.
     /// Requesting `stop` cancels the run (the program is killed).
     Result<RunResult> run(const RunRequest &request, std::stop_token stop = {}, RunObserver *observer = nullptr);
+
+    /// Opens a session: a container of its own, with `request.libraries` installed, kept for the
+    /// runs that name it (RunRequest::sessionId) until closeSession() or until it has been idle for
+    /// the settings' sessionIdleTimeout. Python and R sessions keep their variables between runs.
+    Result<SessionInfo> createSession(const SessionRequest &request, std::stop_token stop = {},
+                                      RunObserver *observer = nullptr);
+    /// Closes the session and removes its container; an error when there is no such session.
+    Result<void> closeSession(const QString &id);
+    QList<SessionInfo> sessions() const;
+    /// Writes `data` to `path` (relative to the session's working directory). Returns the size written.
+    Result<qint64> writeSessionFile(const QString &sessionId, const QString &path, const QByteArray &data);
+    /// The file at `path` in the session's working directory, up to the settings' maxSessionFileBytes.
+    Result<QByteArray> readSessionFile(const QString &sessionId, const QString &path);
 
     /// Starts a container for `language` in the background so the next run finds it warm.
     void prewarm(const QString &language);
@@ -59,6 +75,9 @@ public:
 private:
     class Run;
 
+    /// Sends a put_file/get_file request to the session's runner and returns its `file` answer.
+    Result<QJsonObject> sessionFileRequest(const QString &sessionId, QJsonObject request);
+
     QList<RunObserver *> observersFor(RunObserver *extra) const;
     void prewarmImage(const Language &language, const QString &image);
     /// The language named `languageName` and the image its runs use.
@@ -72,8 +91,9 @@ private:
     SandboxSettings m_settings;
     ImageCatalog m_catalog;
     CodePolicy m_policy;
-    // Last: its containers are removed before the backend goes.
+    // Last: their containers are removed before the backend goes.
     ContainerPool m_pool;
+    SessionRegistry m_sessions;
     mutable std::mutex m_observersMutex;
     QList<RunObserver *> m_observers;
 };

@@ -14,6 +14,9 @@ struct RunRequest
     QString code;
     QStringList libraries;
     std::chrono::milliseconds timeout{std::chrono::seconds(30)};
+    /// Run in this session's container (ExecutionEngine::createSession) instead of a fresh one. There an
+    /// empty language and a zero timeout mean the session's.
+    QString sessionId;
     /// Where the request came from ("cli", "mcp", "gui"), for the journal and the live log.
     QString origin = QStringLiteral("cli");
 };

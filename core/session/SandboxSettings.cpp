@@ -247,6 +247,22 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment()
         }
         settings.poolIdleTimeout = std::chrono::seconds(seconds);
     }
+    if (auto [name, value] = firstSet({"LLM_SANDBOX_SESSION_IDLE_SECONDS"}); !name.isEmpty()) {
+        bool ok = false;
+        const int seconds = value.toInt(&ok);
+        if (!ok || seconds < 1 || seconds > 7 * 86400) {
+            return badVariable(name, QStringLiteral("\"%1\" is not a number of seconds from 1 to 604800").arg(value));
+        }
+        settings.sessionIdleTimeout = std::chrono::seconds(seconds);
+    }
+    if (auto [name, value] = firstSet({"LLM_SANDBOX_MAX_SESSIONS"}); !name.isEmpty()) {
+        bool ok = false;
+        const int count = value.toInt(&ok);
+        if (!ok || count < 0 || count > 64) {
+            return badVariable(name, QStringLiteral("\"%1\" is not a number of sessions from 0 to 64").arg(value));
+        }
+        settings.maxSessions = count;
+    }
     return settings;
 }
 

@@ -48,6 +48,10 @@ struct SandboxSettings
     int poolSize = 2; ///< warm containers kept per language; 0: a fresh container for every run
     std::chrono::seconds poolIdleTimeout{300};
     int poolMaxUses = 100;
+    /// A session unused this long is closed, its container removed (LLM_SANDBOX_SESSION_IDLE_SECONDS).
+    std::chrono::seconds sessionIdleTimeout{600};
+    int maxSessions = 8; ///< open at once; each holds a container (LLM_SANDBOX_MAX_SESSIONS; 0 disables sessions)
+    qint64 maxSessionFileBytes = 10LL * 1024 * 1024; ///< per upload_file / download_file
     /// The code policy checked before anything runs (permissive, default, strict; SANDBOX_POLICY).
     QString policy = QStringLiteral("default");
     /// The user's own rules, added to the chosen preset (PolicyRulesFile: LLM_SANDBOX_POLICY_FILE,

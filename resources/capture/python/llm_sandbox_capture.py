@@ -346,3 +346,11 @@ def _find_elsewhere(name, path, target, watcher):
         if spec is not None:
             return spec
     return None
+
+
+def save_open_figures():
+    """Saves and closes the matplotlib figures still open: a session's interpreter calls this
+    after each call, where a script would save them at exit."""
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        _save_open_figures(pyplot, close=True)

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <QDateTime>
+#include <QString>
+#include <QStringList>
+
+#include <chrono>
+
+namespace sandbox {
+
+/// What create_session asks for: a container kept for many runs of one language.
+struct SessionRequest
+{
+    QString language = QStringLiteral("python");
+    QStringList libraries; ///< installed once, when the session is created
+    /// The timeout of each run in the session unless the run names its own.
+    std::chrono::milliseconds timeout{std::chrono::seconds(30)};
+};
+
+/// A session as callers see it (list_sessions, the GUI).
+struct SessionInfo
+{
+    QString id;
+    QString language;
+    QStringList libraries;
+    std::chrono::milliseconds timeout{0};
+    /// Python and R keep one interpreter for the whole session: variables survive between runs.
+    bool keepsVariables = false;
+    QDateTime createdAt;
+    QDateTime lastUsedAt;
+    int runs = 0;
+    /// When it closes unless it is used before.
+    QDateTime expiresAt;
+};
+
+} // namespace sandbox

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "session/SandboxContainer.h"
+#include "session/Session.h"
+#include "util/Result.h"
+
+#include <QList>
+
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace sandbox {
+
+/// The open sessions of an engine, each with its own container. Closes a session (removing
+/// its container) when it has been idle for `idleTimeout`; a session in use is never closed
+/// under a run. Thread-safe.
+class SessionRegistry final
+{
+public:
+    struct Session
+    {
+        SessionInfo info;
+        std::unique_ptr<SandboxContainer> container;
+        /// Held for the duration of a run or file operation: one at a time per session.
+        std::mutex use;
+    };
+
+    SessionRegistry(std::chrono::seconds idleTimeout, int maxSessions);
+    /// Removes every session's container.
+    ~SessionRegistry();
+    SessionRegistry(const SessionRegistry &) = delete;
+    SessionRegistry &operator=(const SessionRegistry &) = delete;
+
+    /// An error naming the limit when `maxSessions` are open (or sessions are disabled).
+    Result<void> checkRoom() const;
+    /// Adds a started session; its id and times are filled in here.
+    Result<SessionInfo> add(std::shared_ptr<Session> session);
+    /// The session `id`, or an error a model can act on.
+    Result<std::shared_ptr<Session>> find(const QString &id) const;
+    /// Records a finished use of `session` (restarting its idle time).
+    void touch(Session &session, bool countsAsRun);
+    /// Removes `id`; its container goes when the last user lets go. False when there is no such session.
+    bool close(const QString &id);
+    QList<SessionInfo> list() const;
+
+private:
+    SessionInfo snapshot(const Session &session) const;
+    void reap();
+
+    std::chrono::seconds m_idleTimeout;
+    int m_maxSessions;
+    mutable std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::map<QString, std::shared_ptr<Session>> m_sessions;
+    std::map<QString, std::chrono::steady_clock::time_point> m_lastUsed;
+    bool m_stopping = false;
+    std::thread m_reaper;
+};
+
+} // namespace sandbox
