@@ -134,7 +134,7 @@ TEST_F(McpDispatcherTest, integerIdsComeBackAsIntegers)
     EXPECT_TRUE(out.contains("\"id\":42")) << out.constData();
 }
 
-TEST_F(McpDispatcherTest, toolsListNamesTheThreeTools)
+TEST_F(McpDispatcherTest, toolsListNamesThePythonServersToolsAndTheSessionTools)
 {
     const QJsonArray tools = result(request(1, QStringLiteral("tools/list"))).value(QStringLiteral("tools")).toArray();
     QStringList names;
@@ -142,7 +142,9 @@ TEST_F(McpDispatcherTest, toolsListNamesTheThreeTools)
         names << tool.toObject().value(QStringLiteral("name")).toString();
     }
     EXPECT_EQ(names, (QStringList{QStringLiteral("execute_code"), QStringLiteral("get_supported_languages"),
-                                  QStringLiteral("get_language_details")}));
+                                  QStringLiteral("get_language_details"), QStringLiteral("create_session"),
+                                  QStringLiteral("list_sessions"), QStringLiteral("close_session"),
+                                  QStringLiteral("upload_file"), QStringLiteral("download_file")}));
 }
 
 TEST_F(McpDispatcherTest, everyToolParameterHasTypeAndDescription)

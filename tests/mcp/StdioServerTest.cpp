@@ -160,7 +160,7 @@ TEST_F(StdioServerTest, answersEachRequestOnItsOwnLineAndExitsAtEndOfInput)
     EXPECT_EQ(out.at(0).value(QStringLiteral("result")).toObject().value(QStringLiteral("protocolVersion")).toString(),
               QStringLiteral("2025-06-18"));
     EXPECT_EQ(out.at(1).value(QStringLiteral("id")).toInt(), 2);
-    EXPECT_EQ(out.at(2).value(QStringLiteral("result")).toObject().value(QStringLiteral("tools")).toArray().size(), 3);
+    EXPECT_EQ(out.at(2).value(QStringLiteral("result")).toObject().value(QStringLiteral("tools")).toArray().size(), 8);
 }
 
 TEST_F(StdioServerTest, executeCodeWithoutEngineAnswersWithToolError)

@@ -94,11 +94,48 @@ describe('execute_code', () => {
         assert.equal(again.structuredContent.stdout, 'still here\n');
     });
 
+    test('a session keeps a variable across two calls, and its files', async () => {
+        const call = (name, args) =>
+            session.client.callTool({ name, arguments: args }, undefined, CALL_OPTIONS);
+        const created = await call('create_session', { language: 'python' });
+        assert.notEqual(created.isError, true, created.content?.[0]?.text);
+        const { session_id: id, keeps_variables: keeps } = JSON.parse(created.content[0].text);
+        assert.ok(id);
+        assert.equal(keeps, true);
+        try {
+            const first = await execute({ code: 'counter = 41\nprint("set")', session_id: id });
+            assert.equal(first.structuredContent.stdout, 'set\n', first.content?.[0]?.text);
+            const second = await execute({ code: 'counter += 1\nprint(counter)', session_id: id });
+            assert.equal(second.structuredContent.stdout, '42\n', second.content?.[0]?.text);
+            assert.equal(second.structuredContent.session_id, id);
+
+            const uploaded = await call('upload_file', { session_id: id, path: 'data/in.txt', content: 'from the host' });
+            assert.notEqual(uploaded.isError, true, uploaded.content?.[0]?.text);
+            const used = await execute({
+                code: "open('out.txt', 'w').write(open('data/in.txt').read().upper())", session_id: id });
+            assert.equal(used.structuredContent.exit_code, 0, used.structuredContent.stderr);
+            const downloaded = await call('download_file', { session_id: id, path: 'out.txt' });
+            assert.equal(JSON.parse(downloaded.content[0].text).content, 'FROM THE HOST');
+            const escape = await call('download_file', { session_id: id, path: '../../etc/passwd' });
+            assert.equal(escape.isError, true);
+
+            const listed = JSON.parse((await call('list_sessions', {})).content[0].text);
+            assert.ok(listed.sessions.some((each) => each.session_id === id && each.runs === 3));
+        } finally {
+            const closed = await call('close_session', { session_id: id });
+            assert.notEqual(closed.isError, true, closed.content?.[0]?.text);
+        }
+        const gone = await execute({ code: 'print(counter)', session_id: id });
+        assert.equal(gone.isError, true);
+        assert.match(gone.content[0].text, /create_session/);
+    });
+
     test('nothing but protocol messages reached the client', () => {
-        // KNOWN BUG (to fix first, see the closing note of issue 5): since artifact capture landed,
-        // the SDK sometimes reports a "Captured ..." progress notification for a token whose call
-        // has already been answered. The server writes it before the reply when run by hand; the
-        // cause is not found yet. Every other error still fails this test.
+        // KNOWN SDK BUG: the TypeScript SDK sometimes reports a "Captured ..." progress notification
+        // for a token whose call has already been answered, although the server writes it before
+        // the reply (checked by hand): the SDK handles a response and a progress notification that
+        // arrive in one read in the wrong order (upstream issue #2580). Every other error still
+        // fails this test.
         const errors = session.errors.filter(
             (error) => !String(error).includes('Received a progress notification for an unknown token'));
         assert.deepEqual(errors, []);

@@ -35,11 +35,12 @@ describe('official SDK client', () => {
         assert.deepEqual(await session.client.ping(), {});
     });
 
-    test('listTools offers the three tools of the Python server with described schemas', async () => {
+    test('listTools offers the tools of the Python server and the session tools, with described schemas', async () => {
         const { tools } = await session.client.listTools();
         assert.deepEqual(
             tools.map((tool) => tool.name),
-            ['execute_code', 'get_supported_languages', 'get_language_details'],
+            ['execute_code', 'get_supported_languages', 'get_language_details',
+             'create_session', 'list_sessions', 'close_session', 'upload_file', 'download_file'],
         );
         for (const tool of tools) {
             assert.ok(tool.description.length > 0, `${tool.name} has a description`);
