@@ -3,11 +3,26 @@
 #include "backend/DockerBackend.h"
 #include "backend/PodmanBackend.h"
 
+#include <QRegularExpression>
+
 namespace sandbox::BackendFactory {
 
 QStringList names()
 {
     return {QStringLiteral("docker"), QStringLiteral("podman"), QStringLiteral("kubernetes")};
+}
+
+Result<QString> kubernetesNamespace()
+{
+    const QString name = qEnvironmentVariable("NAMESPACE", QStringLiteral("default"));
+    // A Kubernetes namespace is an RFC 1123 label.
+    static const QRegularExpression label(QStringLiteral("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"));
+    if (!label.match(name).hasMatch()) {
+        return Error{QStringLiteral("NAMESPACE: \"%1\" is not a Kubernetes namespace name (lower-case letters, digits "
+                                    "and '-', at most 63 characters).")
+                         .arg(name.left(100))};
+    }
+    return name;
 }
 
 Result<std::shared_ptr<ContainerBackend>> create(const QString &name)
@@ -28,7 +43,13 @@ Result<std::shared_ptr<ContainerBackend>> create(const QString &name)
         return std::shared_ptr<ContainerBackend>(std::make_shared<PodmanBackend>(*endpoint));
     }
     if (chosen == QLatin1String("kubernetes")) {
-        return Error{QStringLiteral("The kubernetes backend is not available in this version yet; use docker or podman.")};
+        auto kubernetes = kubernetesNamespace();
+        if (!kubernetes) {
+            return kubernetes.error();
+        }
+        return Error{QStringLiteral("The kubernetes backend (namespace \"%1\") is not available in this version yet; "
+                                    "use docker or podman.")
+                         .arg(*kubernetes)};
     }
     return Error{QStringLiteral("Unknown backend \"%1\". Choose one of: %2.").arg(chosen, names().join(QStringLiteral(", ")))};
 }

@@ -13,6 +13,8 @@ namespace sandbox {
 namespace BackendFactory {
 
 QStringList names();
+/// The Kubernetes namespace from NAMESPACE (default "default"), as the Python llm-sandbox read it.
+Result<QString> kubernetesNamespace();
 /// `name` empty means $BACKEND, then docker.
 Result<std::shared_ptr<ContainerBackend>> create(const QString &name = {});
 
