@@ -75,6 +75,7 @@ CliRun runCli(const QStringList &arguments, const QStringList &environment, cons
     timer.start();
     process.start(QStringLiteral(LLM_SANDBOX_BIN), arguments);
     EXPECT_TRUE(process.waitForStarted());
+    const qint64 pid = process.processId();
     if (!input.isEmpty()) {
         process.write(input);
     }
@@ -85,7 +86,24 @@ CliRun runCli(const QStringList &arguments, const QStringList &environment, cons
     run.stdoutData = process.readAllStandardOutput();
     run.stderrData = process.readAllStandardError();
     run.elapsedMs = timer.elapsed();
+    run.pid = pid;
     return run;
+}
+
+QStringList containersOwnedBy(ContainerBackend &backend, qint64 pid)
+{
+    auto containers = backend.listContainersWithLabels(ExecutionEngine::ownerLabel());
+    EXPECT_TRUE(containers.ok());
+    QStringList owned;
+    if (!containers) {
+        return owned;
+    }
+    for (auto it = containers->begin(); it != containers->end(); ++it) {
+        if (it.value().section(QLatin1Char(':'), 1, 1) == QString::number(pid)) {
+            owned << it.key();
+        }
+    }
+    return owned;
 }
 
 int hostProcessesMatching(const QByteArray &needle)

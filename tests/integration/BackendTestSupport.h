@@ -48,7 +48,10 @@ struct CliRun
     QByteArray stdoutData;
     QByteArray stderrData;
     qint64 elapsedMs = 0;
+    qint64 pid = 0; ///< of the llm-sandbox process: its containers carry it in their owner label
 };
+/// Containers whose owner label names process `pid` (host:pid:start time) on `backend`.
+QStringList containersOwnedBy(ContainerBackend &backend, qint64 pid);
 CliRun runCli(const QStringList &arguments, const QStringList &environment = {}, const QByteArray &input = {});
 
 } // namespace sandbox::test
