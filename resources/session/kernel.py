@@ -8,6 +8,7 @@ import os
 import signal
 import sys
 import traceback
+import types
 
 STATE = "/tmp/.llm-sandbox-session"
 
@@ -137,7 +138,12 @@ def main():
     signal.signal(signal.SIGINT, _interrupt)
     with open(os.path.join(STATE, "pid"), "w") as pid_file:
         pid_file.write(str(os.getpid()))
-    namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+    # The user's code gets a __main__ module of its own (pickle, multiprocessing and `import __main__`
+    # find its classes and functions there); this file's functions keep their own globals.
+    main_module = types.ModuleType("__main__")
+    main_module.__dict__["__builtins__"] = __builtins__
+    sys.modules["__main__"] = main_module
+    namespace = main_module.__dict__
     requests = os.fdopen(os.open(os.path.join(STATE, "requests"), os.O_RDWR), "r", encoding="utf-8")
     while True:
         try:

@@ -74,6 +74,11 @@ TEST_P(SessionTest, pythonVariablesImportsAndFunctionsSurviveBetweenRuns)
     EXPECT_FALSE(failed.stderrData.contains("kernel.py")) << "the traceback starts at the user's code";
     EXPECT_EQ(run(*sandbox, session.id, "import sys\nsys.exit(3)").exitCode, 3);
     EXPECT_EQ(run(*sandbox, session.id, "print(total)").stdoutData, "42\n");
+
+    // The code's module is __main__, as in a script: pickle finds its classes there.
+    run(*sandbox, session.id, "import pickle\nclass Point:\n    def __init__(self, x):\n        self.x = x\n");
+    const RunResult pickled = run(*sandbox, session.id, "print(pickle.loads(pickle.dumps(Point(7))).x, __name__)");
+    EXPECT_EQ(pickled.stdoutData, "7 __main__\n") << pickled.stderrData.toStdString();
 }
 
 TEST_P(SessionTest, rVariablesSurviveBetweenRunsAndQuitSetsTheStatus)
