@@ -1,6 +1,7 @@
 // Latency of one sandboxed run of `print(1)`, against baselines measured in the same
 // process: a bare container run of the same command through the same Engine API (what
-// `docker run --rm` costs), and a matplotlib scatter plot. Report the ratios, not the
+// `docker run --rm` costs), a run in a session (persistent interpreter) and a matplotlib
+// scatter plot. Report the ratios, not the
 // absolute times: these machines are noisy.
 //
 //   build/bin/run_latency_benchmark --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
@@ -55,6 +56,27 @@ void BM_EngineRunScatterPlot(benchmark::State &state)
     runCode(state, QStringLiteral("import matplotlib.pyplot as plt\nplt.scatter([1, 2, 3], [3, 1, 2])\nplt.show()\n"));
 }
 
+/// A run in a Python session: its interpreter is already running, so the code only needs compiling.
+void BM_SessionRunPrint(benchmark::State &state)
+{
+    static const auto session = engine().createSession(SessionRequest{});
+    if (!session) {
+        state.SkipWithError(qPrintable(session.error().message));
+        return;
+    }
+    RunRequest request;
+    request.language.clear();
+    request.sessionId = session->id;
+    request.code = QStringLiteral("print(1)");
+    for (auto _ : state) {
+        auto result = engine().run(request);
+        if (!result || result->exitCode != 0) {
+            state.SkipWithError(result ? "the program failed" : qPrintable(result.error().message));
+            return;
+        }
+    }
+}
+
 /// Baseline: create, start, wait for and remove a container running `python3 -c 'print(1)'`
 /// directly (no runner), in the same image: the cost of `docker run --rm`.
 void BM_BareContainerRunPrint(benchmark::State &state)
@@ -84,6 +106,7 @@ void BM_BareContainerRunPrint(benchmark::State &state)
 
 BENCHMARK(BM_BareContainerRunPrint)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(5);
 BENCHMARK(BM_EngineRunPrint)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(5);
+BENCHMARK(BM_SessionRunPrint)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(5);
 BENCHMARK(BM_EngineRunScatterPlot)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(5);
 
 int main(int argc, char **argv)

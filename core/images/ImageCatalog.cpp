@@ -151,7 +151,7 @@ Result<QList<ImageDefinition>> ImageCatalog::chainFor(const Language &language) 
         context->append(FileEntry{QStringLiteral("capture/README"), "Chart capture hooks.\n", 0644});
     }
     // The library installers and the persistent interpreters of sessions.
-    for (const QString folder : {QStringLiteral("tools"), QStringLiteral("session")}) {
+    for (const QString &folder : {QStringLiteral("tools"), QStringLiteral("session")}) {
         auto files = resourceFiles(folder);
         if (!files) {
             return files.error();
