@@ -43,7 +43,9 @@ struct SandboxSettings
     QByteArray seccompProfile = builtinSeccompProfile();
     std::chrono::seconds installTimeout{300}; ///< for installing the libraries a run names
     /// CPU time (user + system) each process of a run may use before the kernel kills it
-    /// (RLIMIT_CPU, whole seconds); zero: as much as the run's timeout (SANDBOX_CPU_TIME_LIMIT).
+    /// (RLIMIT_CPU, whole seconds); zero: the run's timeout plus a second, so a busy loop on one
+    /// CPU meets the wall-clock timeout first and a multi-threaded one is still bounded
+    /// (SANDBOX_CPU_TIME_LIMIT).
     std::chrono::seconds cpuTimeLimit{0};
     int poolSize = 2; ///< warm containers kept per language; 0: a fresh container for every run
     std::chrono::seconds poolIdleTimeout{300};
@@ -69,7 +71,7 @@ struct SandboxSettings
     /// The CPU-time limit of one process of a run whose wall-clock limit is `timeout`.
     std::chrono::milliseconds cpuTimeLimitFor(std::chrono::milliseconds timeout) const
     {
-        return cpuTimeLimit.count() > 0 ? std::chrono::milliseconds(cpuTimeLimit) : timeout;
+        return cpuTimeLimit.count() > 0 ? std::chrono::milliseconds(cpuTimeLimit) : timeout + std::chrono::seconds(1);
     }
 };
 

@@ -129,11 +129,12 @@ TEST(SandboxSettings, imageOverridesComeFromPerLanguageVariables)
     EXPECT_FALSE(settings->imageOverrides.contains("ruby"));
 }
 
-TEST(SandboxSettings, cpuTimeLimitDefaultsToTheRunsTimeout)
+TEST(SandboxSettings, cpuTimeLimitDefaultsToASecondMoreThanTheRunsTimeout)
 {
+    // A busy loop on one CPU must meet the wall-clock timeout first: both would fire at once otherwise.
     const SandboxSettings settings;
-    EXPECT_EQ(settings.cpuTimeLimitFor(std::chrono::seconds(30)), std::chrono::seconds(30));
-    EXPECT_EQ(settings.cpuTimeLimitFor(std::chrono::milliseconds(1500)), std::chrono::milliseconds(1500));
+    EXPECT_EQ(settings.cpuTimeLimitFor(std::chrono::seconds(30)), std::chrono::seconds(31));
+    EXPECT_EQ(settings.cpuTimeLimitFor(std::chrono::milliseconds(1500)), std::chrono::milliseconds(2500));
 }
 
 TEST(SandboxSettings, cpuTimeLimitFromTheEnvironment)
