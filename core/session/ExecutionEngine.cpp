@@ -71,6 +71,31 @@ CodePolicy policyNamed(const QString &name, const QList<PolicyRule> &userRules)
     return policy;
 }
 
+/// The libraries of `requested` that still need installing: not in the image (prompts often name numpy or
+/// matplotlib) and not in `installed` (a session's) already.
+QStringList librariesToInstall(const Language &language, const QStringList &requested,
+                               const QStringList &installed = {})
+{
+    QStringList missing;
+    for (const QString &library : requested) {
+        if (!language.preinstalledLibraries.contains(library.trimmed(), Qt::CaseInsensitive) &&
+            !installed.contains(library.trimmed(), Qt::CaseInsensitive)) {
+            missing << library;
+        }
+    }
+    return missing;
+}
+
+/// A put_file request for the runner.
+QJsonObject putFileMessage(const QString &id, const QString &path, const QByteArray &data)
+{
+    QJsonObject put = fileMessage(path, data);
+    put.insert(QStringLiteral("op"), QStringLiteral("put_file"));
+    put.insert(QStringLiteral("id"), id);
+    put.insert(QStringLiteral("workdir"), kWorkdir);
+    return put;
+}
+
 /// A path relative to the sandbox's working directory, from what a caller wrote ("data/x.csv" or
 /// "/sandbox/data/x.csv"); never one that leaves it.
 Result<QString> sessionPath(const QString &path)
@@ -334,13 +359,7 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
     if (auto allowed = checkPolicy(*language, request.code); !allowed) {
         return allowed.error();
     }
-    // Libraries already in the image need no install (prompts often name numpy or matplotlib).
-    QStringList toInstall;
-    for (const QString &library : request.libraries) {
-        if (!language->preinstalledLibraries.contains(library.trimmed(), Qt::CaseInsensitive)) {
-            toInstall << library;
-        }
-    }
+    const QStringList toInstall = librariesToInstall(*language, request.libraries);
     if (request.timeout.count() <= 0) {
         return Error{QStringLiteral("The timeout must be positive.")};
     }
@@ -456,25 +475,20 @@ Result<void> ExecutionEngine::Run::install(SandboxContainer &container, const Ru
     return {};
 }
 
-Result<RunResult> ExecutionEngine::Run::executeInSession(const RunRequest &sessionRequest)
+Result<RunResult> ExecutionEngine::Run::executeInSession(const RunRequest &request)
 {
-    auto found = m_engine.m_sessions.find(sessionRequest.sessionId);
+    auto found = m_engine.m_sessions.find(request.sessionId);
     if (!found) {
         return found.error();
     }
     const std::shared_ptr<SessionRegistry::Session> session = *found;
     const std::lock_guard use(session->use);
-    if (auto still = m_engine.m_sessions.find(sessionRequest.sessionId); !still || *still != session) {
-        return Error{QStringLiteral("Session \"%1\" was closed while this run waited for it.")
-                         .arg(sessionRequest.sessionId)};
+    if (auto still = m_engine.m_sessions.find(request.sessionId); !still || *still != session) {
+        return Error{QStringLiteral("Session \"%1\" was closed while this run waited for it.").arg(request.sessionId)};
     }
+    // run() has filled in the session's language and timeout where the request had none.
     const SessionInfo &info = session->info;
-    // Without a language or timeout of its own the run takes the session's.
-    RunRequest request = sessionRequest;
-    if (request.timeout.count() <= 0) {
-        request.timeout = info.timeout;
-    }
-    auto language = LanguageRegistry::instance().find(request.language.isEmpty() ? info.language : request.language);
+    auto language = LanguageRegistry::instance().find(request.language);
     if (!language) {
         return language.error();
     }
@@ -486,14 +500,8 @@ Result<RunResult> ExecutionEngine::Run::executeInSession(const RunRequest &sessi
     if (auto allowed = checkPolicy(*language, request.code); !allowed) {
         return allowed.error();
     }
-    QStringList missing;
-    for (const QString &library : request.libraries) {
-        if (!language->preinstalledLibraries.contains(library.trimmed(), Qt::CaseInsensitive) &&
-            !info.libraries.contains(library.trimmed(), Qt::CaseInsensitive)) {
-            missing << library;
-        }
-    }
-    if (!missing.isEmpty()) {
+    if (const QStringList missing = librariesToInstall(*language, request.libraries, info.libraries);
+        !missing.isEmpty()) {
         return Error{QStringLiteral("Session \"%1\" cannot install %2: a session's sandbox has no network after it "
                                     "is created. Create a session with these libraries (create_session with "
                                     "libraries) or run without the session.")
@@ -558,12 +566,7 @@ Result<SessionInfo> ExecutionEngine::Run::openSession(const SessionRequest &requ
     if (!image) {
         return image.error();
     }
-    QStringList toInstall;
-    for (const QString &library : request.libraries) {
-        if (!language->preinstalledLibraries.contains(library.trimmed(), Qt::CaseInsensitive)) {
-            toInstall << library;
-        }
-    }
+    const QStringList toInstall = librariesToInstall(*language, request.libraries);
     std::optional<LibraryInstallPlan> plan;
     if (!toInstall.isEmpty()) {
         auto made = LibraryInstallPlan::make(*language, toInstall, kWorkdir);
@@ -587,11 +590,8 @@ Result<SessionInfo> ExecutionEngine::Run::openSession(const SessionRequest &requ
         }
     } else {
         for (auto it = language->projectFiles.begin(); it != language->projectFiles.end(); ++it) {
-            QJsonObject put = fileMessage(it.key(), it.value().toUtf8());
-            put.insert(QStringLiteral("op"), QStringLiteral("put_file"));
-            put.insert(QStringLiteral("id"), m_id);
-            put.insert(QStringLiteral("workdir"), kWorkdir);
-            if (auto written = exchangeFile((*container)->runner(), put); !written) {
+            if (auto written = exchangeFile((*container)->runner(), putFileMessage(m_id, it.key(), it.value().toUtf8()));
+                !written) {
                 return written.error();
             }
         }
