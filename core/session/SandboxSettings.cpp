@@ -200,6 +200,7 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment()
         {"LLM_SANDBOX_POOL_SIZE", 0, 64, &settings.poolSize},
         {"LLM_SANDBOX_POOL_MAX_USES", 1, 100000, &settings.poolMaxUses},
         {"LLM_SANDBOX_MAX_ARTIFACTS", 0, 10000, &settings.maxArtifacts},
+        {"LLM_SANDBOX_MAX_SESSIONS", 0, 64, &settings.maxSessions},
     };
     for (const auto &integer : integers) {
         if (auto [name, value] = firstSet({integer.name}); !name.isEmpty()) {
@@ -231,37 +232,27 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment()
             *size.target = *bytes;
         }
     }
-    if (auto [name, value] = firstSet({"SANDBOX_CPU_TIME_LIMIT"}); !name.isEmpty()) {
-        bool ok = false;
-        const int seconds = value.toInt(&ok);
-        if (!ok || seconds < 1 || seconds > 86400) {
-            return badVariable(name, QStringLiteral("\"%1\" is not a number of CPU seconds from 1 to 86400").arg(value));
+    const struct
+    {
+        const char *name;
+        int maximum;
+        std::chrono::seconds *target;
+    } durations[] = {
+        {"SANDBOX_CPU_TIME_LIMIT", 86400, &settings.cpuTimeLimit},
+        {"LLM_SANDBOX_POOL_IDLE_SECONDS", 86400, &settings.poolIdleTimeout},
+        {"LLM_SANDBOX_SESSION_IDLE_SECONDS", 7 * 86400, &settings.sessionIdleTimeout},
+    };
+    for (const auto &duration : durations) {
+        if (auto [name, value] = firstSet({duration.name}); !name.isEmpty()) {
+            bool ok = false;
+            const int seconds = value.toInt(&ok);
+            if (!ok || seconds < 1 || seconds > duration.maximum) {
+                return badVariable(name, QStringLiteral("\"%1\" is not a number of seconds from 1 to %2")
+                                             .arg(value)
+                                             .arg(duration.maximum));
+            }
+            *duration.target = std::chrono::seconds(seconds);
         }
-        settings.cpuTimeLimit = std::chrono::seconds(seconds);
-    }
-    if (auto [name, value] = firstSet({"LLM_SANDBOX_POOL_IDLE_SECONDS"}); !name.isEmpty()) {
-        bool ok = false;
-        const int seconds = value.toInt(&ok);
-        if (!ok || seconds < 1 || seconds > 86400) {
-            return badVariable(name, QStringLiteral("\"%1\" is not a number of seconds from 1 to 86400").arg(value));
-        }
-        settings.poolIdleTimeout = std::chrono::seconds(seconds);
-    }
-    if (auto [name, value] = firstSet({"LLM_SANDBOX_SESSION_IDLE_SECONDS"}); !name.isEmpty()) {
-        bool ok = false;
-        const int seconds = value.toInt(&ok);
-        if (!ok || seconds < 1 || seconds > 7 * 86400) {
-            return badVariable(name, QStringLiteral("\"%1\" is not a number of seconds from 1 to 604800").arg(value));
-        }
-        settings.sessionIdleTimeout = std::chrono::seconds(seconds);
-    }
-    if (auto [name, value] = firstSet({"LLM_SANDBOX_MAX_SESSIONS"}); !name.isEmpty()) {
-        bool ok = false;
-        const int count = value.toInt(&ok);
-        if (!ok || count < 0 || count > 64) {
-            return badVariable(name, QStringLiteral("\"%1\" is not a number of sessions from 0 to 64").arg(value));
-        }
-        settings.maxSessions = count;
     }
     return settings;
 }

@@ -201,3 +201,23 @@ TEST(SandboxSettings, seccompProfileFromTheEnvironment)
         EXPECT_TRUE(settings.error().message.contains(path));
     }
 }
+
+TEST(SandboxSettings, sessionLimitsFromTheEnvironment)
+{
+    {
+        ScopedEnvironment env({{"LLM_SANDBOX_SESSION_IDLE_SECONDS", "90"}, {"LLM_SANDBOX_MAX_SESSIONS", "0"}});
+        auto settings = SandboxSettings::fromEnvironment();
+        ASSERT_TRUE(settings.ok()) << settings.error().message.toStdString();
+        EXPECT_EQ(settings->sessionIdleTimeout, std::chrono::seconds(90));
+        EXPECT_EQ(settings->maxSessions, 0);
+    }
+    for (const auto &[variable, bad] : {std::pair{"LLM_SANDBOX_SESSION_IDLE_SECONDS", "0"},
+                                        std::pair{"LLM_SANDBOX_SESSION_IDLE_SECONDS", "1h"},
+                                        std::pair{"LLM_SANDBOX_MAX_SESSIONS", "-1"},
+                                        std::pair{"LLM_SANDBOX_MAX_SESSIONS", "100"}}) {
+        ScopedEnvironment env({{variable, bad}});
+        auto settings = SandboxSettings::fromEnvironment();
+        ASSERT_FALSE(settings.ok()) << variable << "=" << bad;
+        EXPECT_TRUE(settings.error().message.contains(QLatin1String(variable))) << variable;
+    }
+}
