@@ -65,6 +65,8 @@ while :; do
     if ! kernel_alive; then
         rm -f "$reply"
         echo "llm-sandbox: the session's interpreter ended during this call (killed, probably for using too much memory); the session's variables are lost." >&2
+        # What the interpreter itself said last, in case it could not start at all.
+        tail -n 5 "$state/log" >&2 2>/dev/null
         exit 137
     fi
 done

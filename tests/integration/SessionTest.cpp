@@ -123,6 +123,22 @@ TEST_P(SessionTest, codeThatIgnoresTheInterruptCostsTheVariablesNotTheSession)
     EXPECT_TRUE(after.stderrData.contains("restarted")) << after.stderrData.toStdString();
 }
 
+TEST_P(SessionTest, anInterpreterKilledForMemoryIsReplacedAndSaysSo)
+{
+    SandboxSettings settings;
+    settings.memoryBytes = 256LL * 1024 * 1024;
+    auto sandbox = engine(settings);
+    ASSERT_TRUE(sandbox);
+    const SessionInfo session = open(*sandbox, "python");
+    run(*sandbox, session.id, "kept = 1");
+    const RunResult bomb = run(*sandbox, session.id, "hog = []\nwhile True:\n    hog.append(bytearray(16 * 1024 * 1024))", 60s);
+    EXPECT_NE(bomb.exitCode, 0);
+    EXPECT_TRUE(bomb.stderrData.contains("variables are lost")) << bomb.stderrData.toStdString();
+    const RunResult after = run(*sandbox, session.id, "print(globals().get('kept', 'lost'))");
+    EXPECT_EQ(after.stdoutData, "lost\n") << after.stderrData.toStdString();
+    EXPECT_EQ(after.exitCode, 0);
+}
+
 TEST_P(SessionTest, filesPersistForLanguagesWithoutAPersistentInterpreter)
 {
     auto sandbox = engine();
