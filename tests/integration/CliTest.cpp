@@ -5,10 +5,13 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
+
+#include <csignal>
 
 using namespace sandbox;
 
@@ -175,3 +178,69 @@ TEST_P(Cli, backendOptionSelectsTheEngine)
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Cli, ::testing::ValuesIn(test::backendNames()), test::backendTestName);
+
+/// The MCP server over stdio, as an assistant runs it, ended the two ways an assistant ends it.
+class McpServerExit : public ::testing::TestWithParam<std::tuple<std::string, std::string>>
+{
+};
+
+TEST_P(McpServerExit, removesEveryContainerItStartedSessionsIncluded)
+{
+    const auto &[backendName, ending] = GetParam();
+    QProcess server;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("BACKEND"), QString::fromStdString(backendName));
+    server.setProcessEnvironment(environment);
+    server.start(QStringLiteral(LLM_SANDBOX_BIN), {QStringLiteral("--mcp")});
+    ASSERT_TRUE(server.waitForStarted());
+    const auto call = [&server](int id, const QString &method, const QJsonObject &params) {
+        const QJsonObject request{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}};
+        server.write(QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n');
+        for (int waited = 0; waited < 600; ++waited) {
+            while (server.canReadLine()) {
+                const QJsonObject message = QJsonDocument::fromJson(server.readLine()).object();
+                if (message.value("id").toInt() == id) {
+                    return message;
+                }
+            }
+            server.waitForReadyRead(1000);
+        }
+        return QJsonObject{};
+    };
+    call(1, "initialize", {{"protocolVersion", "2025-06-18"}, {"capabilities", QJsonObject{}},
+                           {"clientInfo", QJsonObject{{"name", "test"}, {"version", "1"}}}});
+    const QJsonObject created =
+        call(2, "tools/call", {{"name", "create_session"}, {"arguments", QJsonObject{{"language", "python"}}}});
+    const QJsonObject result = created.value("result").toObject();
+    ASSERT_FALSE(result.value("isError").toBool(true)) << QJsonDocument(created).toJson().toStdString();
+    const QString session =
+        QJsonDocument::fromJson(result.value("content").toArray().at(0).toObject().value("text").toString().toUtf8())
+            .object()
+            .value("session_id")
+            .toString();
+    const QJsonObject ran = call(3, "tools/call", {{"name", "execute_code"},
+                                                   {"arguments", QJsonObject{{"code", "x = 1"}, {"session_id", session}}}});
+    EXPECT_FALSE(ran.value("result").toObject().value("isError").toBool(true));
+
+    auto backend = test::backendFor(backendName);
+    ASSERT_TRUE(backend);
+    EXPECT_FALSE(test::containersOwnedBy(*backend, server.processId()).isEmpty()) << "the session has a container";
+    const qint64 pid = server.processId();
+    if (ending == "eof") {
+        server.closeWriteChannel();
+    } else {
+        ::kill(pid_t(pid), SIGTERM);
+    }
+    ASSERT_TRUE(server.waitForFinished(60000));
+    EXPECT_EQ(server.exitStatus(), QProcess::NormalExit);
+    EXPECT_EQ(server.exitCode(), 0);
+    EXPECT_EQ(test::containersOwnedBy(*backend, pid), QStringList());
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, McpServerExit,
+                         ::testing::Combine(::testing::ValuesIn(test::backendNames()),
+                                            ::testing::Values(std::string("eof"), std::string("sigterm"))),
+                         [](const auto &info) {
+                             // Ends with the backend: CMake labels the tests by that suffix.
+                             return std::get<1>(info.param) + "_" + std::get<0>(info.param);
+                         });
