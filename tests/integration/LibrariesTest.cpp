@@ -5,6 +5,8 @@
 
 #include "session/ExecutionEngine.h"
 
+#include "ScopedEnvironment.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -16,17 +18,6 @@ using namespace sandbox;
 using namespace std::chrono_literals;
 
 namespace {
-
-/// Sets an environment variable for one scope.
-class ScopedVariable final
-{
-public:
-    ScopedVariable(const char *name, const QString &value) : m_name(name) { qputenv(name, value.toUtf8()); }
-    ~ScopedVariable() { qunsetenv(m_name); }
-
-private:
-    const char *m_name;
-};
 
 class LibrariesTest : public ::testing::TestWithParam<std::string>
 {
@@ -87,7 +78,7 @@ TEST_P(LibrariesTest, pythonInstallsAWheelFromAnOfflineFolder)
                 "    whl.writestr('llmsb_greeter-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n"
                 "    whl.writestr('llmsb_greeter-1.0.dist-info/RECORD', '')\n",
                 m_offline.path());
-    ScopedVariable offline("LLM_SANDBOX_PIP_OFFLINE_DIR", m_offline.path());
+    test::ScopedEnvironment offline({{"LLM_SANDBOX_PIP_OFFLINE_DIR", m_offline.path().toUtf8()}});
     auto result = run("python", QString("import llmsb_greeter\nprint(llmsb_greeter.greet('wheel'))\n") + kNoNetworkCheck,
                       {"llmsb_greeter==1.0"});
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
@@ -104,7 +95,7 @@ TEST_P(LibrariesTest, rubyInstallsAGemFromAnOfflineFolder)
                 "  s.authors = ['test']; s.files = ['lib/llmsb_greeter.rb']\nend\n"
                 "FileUtils.mv(Gem::Package.build(spec), ENV['LLM_SANDBOX_OUTPUT_DIR'])\n",
                 m_offline.path());
-    ScopedVariable offline("LLM_SANDBOX_GEM_OFFLINE_DIR", m_offline.path());
+    test::ScopedEnvironment offline({{"LLM_SANDBOX_GEM_OFFLINE_DIR", m_offline.path().toUtf8()}});
     auto result = run("ruby", "require 'llmsb_greeter'\nputs LlmsbGreeter.greet('gem')\n", {"llmsb_greeter"});
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
     EXPECT_EQ(result->stdoutData, "hello gem\n") << result->stderrData.toStdString();
@@ -122,7 +113,7 @@ TEST_P(LibrariesTest, rInstallsASourcePackageFromAnOfflineFolder)
                 "setwd(Sys.getenv('LLM_SANDBOX_OUTPUT_DIR'))\n"
                 "stopifnot(system2(file.path(R.home('bin'), 'R'), c('CMD', 'build', '--no-manual', dir)) == 0)\n",
                 m_offline.path());
-    ScopedVariable offline("LLM_SANDBOX_R_OFFLINE_DIR", m_offline.path());
+    test::ScopedEnvironment offline({{"LLM_SANDBOX_R_OFFLINE_DIR", m_offline.path().toUtf8()}});
     auto result = run("r", "library(llmsbgreeter)\ncat(greet('R'), '\\n')\n", {"llmsbgreeter"});
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
     EXPECT_EQ(result->stdoutData, "hello R \n") << result->stderrData.toStdString();
@@ -142,7 +133,7 @@ TEST_P(LibrariesTest, goInstallsAModuleFromAnOfflineProxyFolder)
                 "    z.writestr('example.com/greeter@v1.0.0/go.mod', mod)\n"
                 "    z.writestr('example.com/greeter@v1.0.0/greeter.go', 'package greeter\\n\\nfunc Greet(n string) string { return \"hello \" + n }\\n')\n",
                 m_offline.path());
-    ScopedVariable offline("LLM_SANDBOX_GO_OFFLINE_DIR", m_offline.path());
+    test::ScopedEnvironment offline({{"LLM_SANDBOX_GO_OFFLINE_DIR", m_offline.path().toUtf8()}});
     auto result = run("go",
                       "package main\n\nimport (\n\t\"fmt\"\n\t\"example.com/greeter\"\n)\n\n"
                       "func main() { fmt.Println(greeter.Greet(\"go\")) }\n",
@@ -168,7 +159,7 @@ TEST_P(LibrariesTest, javaPutsAJarFromALocalMavenRepositoryOnTheClasspath)
                 "      jar.write(Files.readAllBytes(Path.of(\"/tmp/classes/org/example/Greeter.class\")));\n"
                 "    }\n  }\n}\n",
                 m_offline.path());
-    ScopedVariable offline("LLM_SANDBOX_MAVEN_OFFLINE_DIR", m_offline.path());
+    test::ScopedEnvironment offline({{"LLM_SANDBOX_MAVEN_OFFLINE_DIR", m_offline.path().toUtf8()}});
     auto result = run("java",
                       "import org.example.Greeter;\npublic class Main {\n"
                       "  public static void main(String[] a) { System.out.println(Greeter.greet(\"java\")); }\n}\n",
@@ -209,7 +200,7 @@ TEST_P(LibrariesTest, namesThatCouldInjectAreRefusedBeforeAnythingRuns)
 TEST_P(LibrariesTest, failedInstallNamesTheLibraryAndDoesNotRunTheCode)
 {
     QDir(m_offline.path()).mkpath(".");
-    ScopedVariable offline("LLM_SANDBOX_PIP_OFFLINE_DIR", m_offline.path());
+    test::ScopedEnvironment offline({{"LLM_SANDBOX_PIP_OFFLINE_DIR", m_offline.path().toUtf8()}});
     auto result = run("python", "print('must not run')", {"nonexistent-package-xyz"});
     ASSERT_FALSE(result.ok());
     EXPECT_TRUE(result.error().message.contains("nonexistent-package-xyz")) << result.error().message.toStdString();

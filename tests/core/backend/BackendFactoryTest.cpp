@@ -1,38 +1,17 @@
 #include "backend/BackendFactory.h"
 
+#include "ScopedEnvironment.h"
+
 #include <gtest/gtest.h>
 
 #include <QtGlobal>
 
 using namespace sandbox;
-
-namespace {
-
-/// Sets an environment variable for one test and restores it afterwards.
-class ScopedVariable final
-{
-public:
-    ScopedVariable(const char *name, const QByteArray &value) : m_name(name), m_old(qgetenv(name)), m_had(qEnvironmentVariableIsSet(name))
-    {
-        qputenv(name, value);
-    }
-    ~ScopedVariable()
-    {
-        m_had ? qputenv(m_name, m_old) : qunsetenv(m_name);
-    }
-
-private:
-    const char *m_name;
-    QByteArray m_old;
-    bool m_had;
-};
-
-} // namespace
+using sandbox::test::ScopedEnvironment;
 
 TEST(BackendFactory, namespaceDefaultsToDefault)
 {
-    ScopedVariable variable("NAMESPACE", "");
-    qunsetenv("NAMESPACE");
+    ScopedEnvironment unset({{"NAMESPACE", QByteArray()}});
     auto name = BackendFactory::kubernetesNamespace();
     ASSERT_TRUE(name.ok());
     EXPECT_EQ(*name, QStringLiteral("default"));
@@ -41,12 +20,12 @@ TEST(BackendFactory, namespaceDefaultsToDefault)
 TEST(BackendFactory, badNamespaceIsAnErrorNamingTheVariable)
 {
     for (const QByteArray &bad : {QByteArray("Upper"), QByteArray("-dash"), QByteArray("a/b"), QByteArray(64, 'a')}) {
-        ScopedVariable variable("NAMESPACE", bad);
+        ScopedEnvironment variable({{"NAMESPACE", bad}});
         auto name = BackendFactory::kubernetesNamespace();
         ASSERT_FALSE(name.ok()) << bad.toStdString();
         EXPECT_TRUE(name.error().message.startsWith(QStringLiteral("NAMESPACE:")));
     }
-    ScopedVariable variable("NAMESPACE", "team-a");
+    ScopedEnvironment variable({{"NAMESPACE", "team-a"}});
     EXPECT_EQ(*BackendFactory::kubernetesNamespace(), QStringLiteral("team-a"));
 }
 

@@ -1,40 +1,15 @@
 #include "security/CodePolicy.h"
 
+#include "ScopedEnvironment.h"
+
 #include <QElapsedTimer>
 #include <QSet>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
+using sandbox::test::ScopedEnvironment;
 
 namespace {
-
-/// Sets (or unsets, with nullptr) an environment variable for one test and restores it afterwards.
-class ScopedVariable final
-{
-public:
-    ScopedVariable(const char *name, const char *value)
-        : m_name(name), m_saved(qgetenv(name)), m_wasSet(qEnvironmentVariableIsSet(name))
-    {
-        if (value) {
-            qputenv(name, value);
-        } else {
-            qunsetenv(name);
-        }
-    }
-    ~ScopedVariable()
-    {
-        if (m_wasSet) {
-            qputenv(m_name, m_saved);
-        } else {
-            qunsetenv(m_name);
-        }
-    }
-
-private:
-    const char *m_name;
-    QByteArray m_saved;
-    bool m_wasSet;
-};
 
 CodePolicy policy(const char *name)
 {
@@ -277,13 +252,13 @@ TEST(CodePolicy, unknownPresetListsThePresets)
 TEST(CodePolicy, environmentChoosesThePreset)
 {
     {
-        ScopedVariable variable("SANDBOX_POLICY", nullptr);
+        ScopedEnvironment variable({{"SANDBOX_POLICY", nullptr}});
         const auto result = CodePolicy::fromEnvironment();
         ASSERT_TRUE(result.ok());
         EXPECT_EQ(result->name(), "default");
     }
     {
-        ScopedVariable variable("SANDBOX_POLICY", "permissive");
+        ScopedEnvironment variable({{"SANDBOX_POLICY", "permissive"}});
         const auto result = CodePolicy::fromEnvironment();
         ASSERT_TRUE(result.ok());
         EXPECT_EQ(result->name(), "permissive");
@@ -293,7 +268,7 @@ TEST(CodePolicy, environmentChoosesThePreset)
 
 TEST(CodePolicy, badEnvironmentValueIsAnErrorNamingTheVariable)
 {
-    ScopedVariable variable("SANDBOX_POLICY", "lax");
+    ScopedEnvironment variable({{"SANDBOX_POLICY", "lax"}});
     const auto result = CodePolicy::fromEnvironment();
     ASSERT_FALSE(result.ok());
     EXPECT_TRUE(result.error().message.contains(QStringLiteral("SANDBOX_POLICY")));

@@ -3,11 +3,14 @@
 #include "security/CodePolicy.h"
 #include "session/SandboxSettings.h"
 
+#include "ScopedEnvironment.h"
+
 #include <QFile>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
+using sandbox::test::ScopedEnvironment;
 
 namespace {
 
@@ -19,29 +22,6 @@ QString problemWith(const QByteArray &json)
     auto rules = PolicyRulesFile::parse(json, kPath);
     return rules ? QString() : rules.error().message;
 }
-
-class ScopedVariable final
-{
-public:
-    ScopedVariable(const char *name, const QByteArray &value)
-        : m_name(name), m_saved(qgetenv(name)), m_wasSet(qEnvironmentVariableIsSet(name))
-    {
-        qputenv(name, value);
-    }
-    ~ScopedVariable()
-    {
-        if (m_wasSet) {
-            qputenv(m_name, m_saved);
-        } else {
-            qunsetenv(m_name);
-        }
-    }
-
-private:
-    const char *m_name;
-    QByteArray m_saved;
-    bool m_wasSet;
-};
 
 const QByteArray kPickleRule = R"({"rules": [
     {"id": "python.pickle", "language": "python", "severity": "high",
@@ -158,12 +138,11 @@ TEST(PolicyRulesFile, aMissingFileIsNoRulesUnlessItWasNamed)
 TEST(PolicyRulesFile, defaultPathIsInTheUsersConfigFolderAndTheVariableOverridesIt)
 {
     {
-        ScopedVariable unset("LLM_SANDBOX_POLICY_FILE", {});
-        qunsetenv("LLM_SANDBOX_POLICY_FILE");
+        ScopedEnvironment unset({{"LLM_SANDBOX_POLICY_FILE", QByteArray()}});
         EXPECT_TRUE(PolicyRulesFile::path().endsWith("/llm-sandbox/policy.json"))
             << PolicyRulesFile::path().toStdString();
     }
-    ScopedVariable set("LLM_SANDBOX_POLICY_FILE", "/etc/llm-sandbox/policy.json");
+    ScopedEnvironment set({{"LLM_SANDBOX_POLICY_FILE", "/etc/llm-sandbox/policy.json"}});
     EXPECT_EQ(PolicyRulesFile::path(), "/etc/llm-sandbox/policy.json");
 }
 
@@ -178,14 +157,14 @@ TEST(PolicyRulesFile, settingsLoadTheFileAndRefuseToStartWithABadOne)
         file.write(text);
     }
     {
-        ScopedVariable variable("LLM_SANDBOX_POLICY_FILE", good.toUtf8());
+        ScopedEnvironment variable({{"LLM_SANDBOX_POLICY_FILE", good.toUtf8()}});
         auto settings = SandboxSettings::fromEnvironment();
         ASSERT_TRUE(settings.ok()) << settings.error().message.toStdString();
         ASSERT_EQ(settings->policyRules.size(), 2);
         EXPECT_EQ(settings->policyRules.first().id, "python.pickle");
     }
     {
-        ScopedVariable variable("LLM_SANDBOX_POLICY_FILE", bad.toUtf8());
+        ScopedEnvironment variable({{"LLM_SANDBOX_POLICY_FILE", bad.toUtf8()}});
         auto settings = SandboxSettings::fromEnvironment();
         ASSERT_FALSE(settings.ok());
         EXPECT_TRUE(settings.error().message.startsWith("The code policy file " + bad + " is invalid"))

@@ -1,47 +1,14 @@
 #include "session/SandboxSettings.h"
 
+#include "ScopedEnvironment.h"
+
 #include <QFile>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
 using namespace sandbox;
-
-namespace {
-
-/// Sets environment variables for one test and restores them afterwards.
-class ScopedEnvironment final
-{
-public:
-    explicit ScopedEnvironment(std::initializer_list<std::pair<const char *, const char *>> values)
-    {
-        for (const auto &[name, value] : values) {
-            m_saved.append({name, qgetenv(name), qEnvironmentVariableIsSet(name)});
-            qputenv(name, value);
-        }
-    }
-    ~ScopedEnvironment()
-    {
-        for (const auto &saved : m_saved) {
-            if (saved.wasSet) {
-                qputenv(saved.name, saved.value);
-            } else {
-                qunsetenv(saved.name);
-            }
-        }
-    }
-
-private:
-    struct Saved
-    {
-        const char *name;
-        QByteArray value;
-        bool wasSet;
-    };
-    QList<Saved> m_saved;
-};
-
-} // namespace
+using sandbox::test::ScopedEnvironment;
 
 TEST(SandboxSettings, defaultsAreHardened)
 {
