@@ -26,6 +26,25 @@ void RunnerFixture::TearDown()
     std::filesystem::remove_all(m_root, ignored);
 }
 
+void RunnerFixture::startRunnerAsPid1(const std::vector<std::string> &namespaces, RunnerClient *&client)
+{
+    client = nullptr;
+    std::string options;
+    for (const std::string &option : namespaces) {
+        options += option + " ";
+    }
+    if (std::system(("unshare " + options + "--fork true >/dev/null 2>&1").c_str()) != 0) {
+        if (std::getenv("LLM_SANDBOX_REQUIRE_NAMESPACES")) {
+            FAIL() << "cannot create namespaces (" << options << ") here, and LLM_SANDBOX_REQUIRE_NAMESPACES is set";
+        }
+        GTEST_SKIP() << "cannot create namespaces (" << options << ") here";
+    }
+    std::vector<std::string> wrapper{"unshare"};
+    wrapper.insert(wrapper.end(), namespaces.begin(), namespaces.end());
+    wrapper.insert(wrapper.end(), {"--fork", "--kill-child"});
+    client = &startRunner({}, wrapper);
+}
+
 RunnerClient &RunnerFixture::startRunner(const std::vector<std::string> &extraArguments,
                                          const std::vector<std::string> &wrapper)
 {

@@ -22,6 +22,11 @@ protected:
     RunnerClient &startRunner(const std::vector<std::string> &extraArguments = {},
                               const std::vector<std::string> &wrapper = {});
 
+    // Starts a runner as PID 1 of new namespaces (`unshare` options such as "--pid", "--ipc") into `client`. Where
+    // this machine cannot create them, `client` stays null and the test is skipped, or fails when
+    // LLM_SANDBOX_REQUIRE_NAMESPACES is set (scripts/test sets it: CI runs as root and must run these tests).
+    void startRunnerAsPid1(const std::vector<std::string> &namespaces, RunnerClient *&client);
+
     // A run request with one step per argv, in the workdir, with a minimal environment.
     nlohmann::json runRequest(const std::string &id, const std::vector<std::vector<std::string>> &argvs) const;
     // A single-step run of `sh -c script`.

@@ -154,11 +154,12 @@ TEST_F(RunnerProtocolTest, endOfInputDuringRunKillsStepAndExits)
 
 TEST_F(RunnerProtocolTest, asPid1KillsDaemonsThatLeftTheProcessGroup)
 {
-    // Needs a PID namespace; unprivileged environments cannot create one.
-    if (std::system("unshare --pid --fork true >/dev/null 2>&1") != 0) {
-        GTEST_SKIP() << "cannot create a PID namespace here";
+    RunnerClient *runner = nullptr;
+    startRunnerAsPid1({"--pid"}, runner);
+    if (!runner) {
+        return;
     }
-    RunnerClient &client = startRunner({}, {"unshare", "--pid", "--fork", "--kill-child"});
+    RunnerClient &client = *runner;
     const std::string pidFile = (m_root / "daemon.pid").string();
     const RunOutcome first = client.run(shellRun("r1", "setsid sleep 1000 & echo $! > " + pidFile + "; echo $$"));
     EXPECT_EQ(first.done["reason"], "exit");
@@ -172,10 +173,12 @@ TEST_F(RunnerProtocolTest, asPid1KillsDaemonsThatLeftTheProcessGroup)
 
 TEST_F(RunnerProtocolTest, asPid1KeepProcessesSparesSessionDaemonsAndInterruptsThemAfterATimeout)
 {
-    if (std::system("unshare --pid --fork true >/dev/null 2>&1") != 0) {
-        GTEST_SKIP() << "cannot create a PID namespace here";
+    RunnerClient *runner = nullptr;
+    startRunnerAsPid1({"--pid"}, runner);
+    if (!runner) {
+        return;
     }
-    RunnerClient &client = startRunner({}, {"unshare", "--pid", "--fork", "--kill-child"});
+    RunnerClient &client = *runner;
     const std::string pidFile = (m_root / "daemon.pid").string();
     const std::string marker = (m_root / "interrupted").string();
     // A stand-in for a session's interpreter: lives in its own session and survives SIGINT.
@@ -212,10 +215,12 @@ TEST_F(RunnerProtocolTest, asPid1KeepProcessesSparesSessionDaemonsAndInterruptsT
 TEST_F(RunnerProtocolTest, asPid1RemovesSysvIpcObjectsBetweenRuns)
 {
     // Needs its own PID and IPC namespaces: the runner must never touch the host's IPC objects.
-    if (std::system("unshare --pid --ipc --fork true >/dev/null 2>&1") != 0) {
-        GTEST_SKIP() << "cannot create PID and IPC namespaces here";
+    RunnerClient *runner = nullptr;
+    startRunnerAsPid1({"--pid", "--ipc"}, runner);
+    if (!runner) {
+        return;
     }
-    RunnerClient &client = startRunner({}, {"unshare", "--pid", "--ipc", "--fork", "--kill-child"});
+    RunnerClient &client = *runner;
     const RunOutcome first = client.run(shellRun("r1", "ipcmk -M 4096 && ipcmk -S 1 && ipcmk -Q"));
     ASSERT_EQ(first.done["exit_code"], 0) << first.stderrData;
 
