@@ -87,6 +87,12 @@ private:
     int m_port = 0;
 };
 
+/// Both streams of a run, for failure messages.
+QByteArray outputOf(const RunResult &result)
+{
+    return result.stdoutData + "\n--- stderr ---\n" + result.stderrData;
+}
+
 class HostileCodeTest : public ::testing::TestWithParam<std::string>
 {
 protected:
@@ -181,17 +187,42 @@ protected:
         EXPECT_EQ(result.stdoutData, "still serving\n") << result.stderrData.toStdString();
     }
 
+    /// Fills `directory` until the kernel refuses (ENOSPC after more than 200 MiB); the next run, in the same
+    /// pooled container, finds it holding only `expectedListing` (Python's sorted listing) and at least 250 MiB free.
+    void expectFillEndsWithNoSpaceAndTheNextRunStartsEmpty(const QString &directory, const QByteArray &expectedListing)
+    {
+        const RunResult fill = run(QStringLiteral("import errno, socket\n"
+                                                  "print(socket.gethostname())\n"
+                                                  "chunk, written = b'\\0' * (1 << 20), 0\n"
+                                                  "try:\n"
+                                                  "    for i in range(100000):\n"
+                                                  "        with open('%1/fill%d' % i, 'wb', buffering=0) as f:\n"
+                                                  "            for _ in range(32):\n"
+                                                  "                written += f.write(chunk)\n"
+                                                  "except OSError as e:\n"
+                                                  "    print(errno.errorcode[e.errno], written >> 20)\n")
+                                       .arg(directory));
+        EXPECT_EQ(fill.reason, StopReason::Exited) << outputOf(fill).toStdString();
+        const QList<QByteArray> out = fill.stdoutData.split('\n');
+        ASSERT_TRUE(out.value(1).startsWith("ENOSPC ")) << outputOf(fill).toStdString();
+        EXPECT_GT(out.value(1).split(' ').value(1).toInt(), 200);
+
+        const RunResult next = run(QStringLiteral("import os, socket\n"
+                                                  "print(socket.gethostname())\n"
+                                                  "st = os.statvfs('%1')\n"
+                                                  "print(sorted(os.listdir('%1')), st.f_bavail * st.f_frsize >> 20)\n")
+                                       .arg(directory));
+        const QList<QByteArray> seen = next.stdoutData.split('\n');
+        EXPECT_EQ(seen.value(0), out.value(0)) << "not the pooled container of the first run";
+        ASSERT_TRUE(seen.value(1).startsWith(expectedListing + ' ')) << outputOf(next).toStdString();
+        EXPECT_GE(seen.value(1).split(' ').last().toInt(), 250) << "the space was not given back";
+    }
+
     std::shared_ptr<ContainerBackend> m_backend;
     std::unique_ptr<ExecutionEngine> m_engine;
     QStringList m_containersBefore;
     const QByteArray m_marker = "llm_sandbox_hostile_" + QUuid::createUuid().toByteArray(QUuid::Id128).left(12);
 };
-
-/// Both streams of a run, for failure messages.
-QByteArray outputOf(const RunResult &result)
-{
-    return result.stdoutData + "\n--- stderr ---\n" + result.stderrData;
-}
 
 } // namespace
 
@@ -254,56 +285,12 @@ TEST_P(HostileCodeTest, memoryBombIsReportedAsOutOfMemory)
 
 TEST_P(HostileCodeTest, fillingTmpEndsWithNoSpaceAndTheNextRunStartsEmpty)
 {
-    const RunResult fill = run("import errno, socket\n"
-                               "print(socket.gethostname())\n"
-                               "chunk, written = b'\\0' * (1 << 20), 0\n"
-                               "try:\n"
-                               "    for i in range(100000):\n"
-                               "        with open('/tmp/fill%d' % i, 'wb', buffering=0) as f:\n"
-                               "            for _ in range(32):\n"
-                               "                written += f.write(chunk)\n"
-                               "except OSError as e:\n"
-                               "    print(errno.errorcode[e.errno], written >> 20)\n");
-    EXPECT_EQ(fill.reason, StopReason::Exited) << outputOf(fill).toStdString();
-    const QList<QByteArray> out = fill.stdoutData.split('\n');
-    ASSERT_TRUE(out.value(1).startsWith("ENOSPC ")) << outputOf(fill).toStdString();
-    EXPECT_GT(out.value(1).split(' ').value(1).toInt(), 200);
-
-    const RunResult next = run("import os, socket\n"
-                               "print(socket.gethostname())\n"
-                               "st = os.statvfs('/tmp')\n"
-                               "print(os.listdir('/tmp'), st.f_bavail * st.f_frsize >> 20)\n");
-    const QList<QByteArray> seen = next.stdoutData.split('\n');
-    EXPECT_EQ(seen.value(0), out.value(0)) << "not the pooled container of the first run";
-    ASSERT_TRUE(seen.value(1).startsWith("[] ")) << outputOf(next).toStdString();
-    EXPECT_GE(seen.value(1).mid(3).toInt(), 250) << "the space was not given back";
+    expectFillEndsWithNoSpaceAndTheNextRunStartsEmpty(QStringLiteral("/tmp"), "[]");
 }
 
 TEST_P(HostileCodeTest, fillingTheWorkdirEndsWithNoSpaceAndTheNextRunStartsEmpty)
 {
-    const RunResult fill = run("import errno, socket\n"
-                               "print(socket.gethostname())\n"
-                               "chunk, written = b'\\0' * (1 << 20), 0\n"
-                               "try:\n"
-                               "    for i in range(100000):\n"
-                               "        with open('/sandbox/fill%d' % i, 'wb', buffering=0) as f:\n"
-                               "            for _ in range(32):\n"
-                               "                written += f.write(chunk)\n"
-                               "except OSError as e:\n"
-                               "    print(errno.errorcode[e.errno], written >> 20)\n");
-    EXPECT_EQ(fill.reason, StopReason::Exited) << outputOf(fill).toStdString();
-    const QList<QByteArray> out = fill.stdoutData.split('\n');
-    ASSERT_TRUE(out.value(1).startsWith("ENOSPC ")) << outputOf(fill).toStdString();
-    EXPECT_GT(out.value(1).split(' ').value(1).toInt(), 200);
-
-    const RunResult next = run("import os, socket\n"
-                               "print(socket.gethostname())\n"
-                               "st = os.statvfs('/sandbox')\n"
-                               "print(sorted(os.listdir('/sandbox')), st.f_bavail * st.f_frsize >> 20)\n");
-    const QList<QByteArray> seen = next.stdoutData.split('\n');
-    EXPECT_EQ(seen.value(0), out.value(0)) << "not the pooled container of the first run";
-    ASSERT_TRUE(seen.value(1).startsWith("['main.py', 'output'] ")) << outputOf(next).toStdString();
-    EXPECT_GE(seen.value(1).split(' ').last().toInt(), 250) << "the space was not given back";
+    expectFillEndsWithNoSpaceAndTheNextRunStartsEmpty(QStringLiteral("/sandbox"), "['main.py', 'output']");
 }
 
 TEST_P(HostileCodeTest, fillingAllScratchSpaceAtOnceIsReportedAsOutOfMemory)
