@@ -26,6 +26,19 @@ void printError(const QString &message)
     err() << "llm-sandbox: " << message << Qt::endl;
 }
 
+std::optional<int> parseOrExit(QCommandLineParser &parser, const QStringList &arguments)
+{
+    if (!parser.parse(arguments)) {
+        printError(parser.errorText());
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out() << parser.helpText();
+        return 0;
+    }
+    return std::nullopt;
+}
+
 Result<Environment> Environment::load(const QString &backendName)
 {
     auto settings = SandboxSettings::fromEnvironment();

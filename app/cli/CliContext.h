@@ -5,10 +5,12 @@
 #include "util/Result.h"
 
 #include <QCommandLineOption>
+#include <QCommandLineParser>
 #include <QString>
 #include <QTextStream>
 
 #include <memory>
+#include <optional>
 
 namespace sandbox::cli {
 
@@ -23,6 +25,10 @@ enum ExitStatus
 /// The --backend option every command that talks to an engine takes.
 QCommandLineOption backendOption(
     const QString &description = QStringLiteral("docker, podman or kubernetes (default: $BACKEND, then docker)."));
+
+/// Parses a command's `arguments`. Returns the status to exit with when the command is done already:
+/// ExitUsage after printing the parser's error, 0 after printing --help; nullopt when it should go on.
+std::optional<int> parseOrExit(QCommandLineParser &parser, const QStringList &arguments);
 
 /// Prints "llm-sandbox: MESSAGE" on stderr: one line, for a person.
 void printError(const QString &message);

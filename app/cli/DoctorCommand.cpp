@@ -18,13 +18,8 @@ int doctorCommand(const QStringList &arguments)
     const QCommandLineOption backendOption =
         cli::backendOption(QStringLiteral("The backend that must be usable (default: $BACKEND, then docker)."));
     parser.addOption(backendOption);
-    if (!parser.parse(arguments)) {
-        printError(parser.errorText());
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        out() << parser.helpText();
-        return 0;
+    if (const std::optional<int> done = parseOrExit(parser, arguments)) {
+        return *done;
     }
     const QString selected =
         (parser.isSet(backendOption) ? parser.value(backendOption) : qEnvironmentVariable("BACKEND", QStringLiteral("docker"))).toLower();

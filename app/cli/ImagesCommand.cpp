@@ -116,13 +116,8 @@ int imagesCommand(const QStringList &arguments)
     parser.addPositionalArgument(QStringLiteral("build [LANG...] | list"),
                                  QStringLiteral("build: build the images of LANG (all languages when none is given); "
                                                 "images whose definition did not change are kept. list: show them."));
-    if (!parser.parse(arguments)) {
-        printError(parser.errorText());
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        out() << parser.helpText();
-        return 0;
+    if (const std::optional<int> done = parseOrExit(parser, arguments)) {
+        return *done;
     }
     QStringList positional = parser.positionalArguments();
     const QString action = positional.isEmpty() ? QString() : positional.takeFirst();

@@ -114,13 +114,8 @@ int runCommand(const QStringList &arguments)
     const QCommandLineOption codeOption({QStringLiteral("c"), QStringLiteral("code")}, QStringLiteral("The code to run."), QStringLiteral("CODE"));
     parser.addOptions({backendOption, langOption, timeoutOption, jsonOption, artifactsOption, libOption, policyOption, codeOption});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A source file to run, or - to read the code from stdin."));
-    if (!parser.parse(arguments)) {
-        printError(parser.errorText());
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        out() << parser.helpText();
-        return 0;
+    if (const std::optional<int> done = parseOrExit(parser, arguments)) {
+        return *done;
     }
 
     RunRequest request;

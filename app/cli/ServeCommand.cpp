@@ -138,13 +138,8 @@ int serveCommand(const QStringList &arguments)
         QStringLiteral("Replace the token in the keychain with a new one before serving (old clients get 401)."));
     parser.addOptions(
         {httpOption, backendOption, allowRemoteOption, allowOriginOption, showTokenOption, newTokenOption});
-    if (!parser.parse(arguments)) {
-        printError(parser.errorText());
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        out() << parser.helpText();
-        return 0;
+    if (const std::optional<int> done = parseOrExit(parser, arguments)) {
+        return *done;
     }
     if (!parser.positionalArguments().isEmpty()) {
         printError(QStringLiteral("serve takes no arguments besides its options; see `llm-sandbox serve --help`."));
