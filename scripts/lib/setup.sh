@@ -41,6 +41,19 @@ install_packages() {
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
+# wait_until_answers CHECK SECONDS NAME LOG: polls the function CHECK once a second; on no answer
+# within SECONDS, shows the end of the service's LOG and exits.
+wait_until_answers() {
+    local check=$1 seconds=$2 name=$3 logfile=$4
+    for _ in $(seq 1 "$seconds"); do
+        "$check" && { log "$name is up"; return; }
+        sleep 1
+    done
+    echo "$name did not answer within $seconds s; see $logfile" >&2
+    tail -n 30 "$logfile" >&2 || true
+    exit 1
+}
+
 docker_socket() {
     local host=${DOCKER_HOST:-unix:///var/run/docker.sock}
     echo "${host#unix://}"
@@ -59,13 +72,7 @@ start_docker() {
     as_root mkdir -p /var/log
     # setsid: the daemon must outlive this script (and the CI step that started it).
     as_root setsid dockerd >/var/log/llm-sandbox-dockerd.log 2>&1 </dev/null &
-    for _ in $(seq 1 60); do
-        docker_answers && { log "Docker engine is up"; return; }
-        sleep 1
-    done
-    echo "dockerd did not answer within 60 s; see /var/log/llm-sandbox-dockerd.log" >&2
-    tail -n 30 /var/log/llm-sandbox-dockerd.log >&2 || true
-    exit 1
+    wait_until_answers docker_answers 60 "Docker engine" /var/log/llm-sandbox-dockerd.log
 }
 
 podman_socket() {
@@ -88,13 +95,7 @@ start_podman() {
     # --time=0: never exit when idle; setsid: outlive this script and the CI step that started it.
     as_root setsid podman system service --time=0 "unix://$(podman_socket)" \
         >/var/log/llm-sandbox-podman.log 2>&1 </dev/null &
-    for _ in $(seq 1 30); do
-        podman_answers && { log "Podman's API service is up"; return; }
-        sleep 1
-    done
-    echo "Podman's API service did not answer within 30 s; see /var/log/llm-sandbox-podman.log" >&2
-    tail -n 30 /var/log/llm-sandbox-podman.log >&2 || true
-    exit 1
+    wait_until_answers podman_answers 30 "Podman's API service" /var/log/llm-sandbox-podman.log
 }
 
 build_project() {
