@@ -7,7 +7,7 @@
 #include "cli/RunCommand.h"
 #include "cli/ServeCommand.h"
 #include "mcp/StdioServer.h"
-#include "session/ExecutionEngine.h"
+#include "engine/ExecutionEngine.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>

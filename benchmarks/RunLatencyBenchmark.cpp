@@ -7,7 +7,7 @@
 //   build/bin/run_latency_benchmark --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include "backend/BackendFactory.h"
 #include "lang/LanguageRegistry.h"
-#include "session/ExecutionEngine.h"
+#include "engine/ExecutionEngine.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>

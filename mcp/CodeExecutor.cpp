@@ -2,8 +2,8 @@
 
 #include "lang/LanguageRegistry.h"
 #include "mcp/McpLogging.h"
-#include "session/ExecutionEngine.h"
-#include "session/RunResultJson.h"
+#include "engine/ExecutionEngine.h"
+#include "engine/RunResultJson.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "mcp/Tool.h"
-#include "session/RunObserver.h"
-#include "session/RunRequest.h"
-#include "session/RunResult.h"
+#include "engine/RunObserver.h"
+#include "engine/RunRequest.h"
+#include "engine/RunResult.h"
 #include "util/Result.h"
 
 #include <QJsonObject>

@@ -2,7 +2,7 @@
 
 #include "lang/LanguageRegistry.h"
 #include "mcp/LanguageDetails.h"
-#include "session/ExecutionEngine.h"
+#include "engine/ExecutionEngine.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "backend/ContainerBackend.h"
-#include "session/SandboxSettings.h"
+#include "settings/SandboxSettings.h"
 #include "util/Result.h"
 
 #include <QCommandLineOption>

@@ -4,8 +4,8 @@
 #include "cli/SignalCanceller.h"
 #include "lang/LanguageRegistry.h"
 #include "security/CodePolicy.h"
-#include "session/ExecutionEngine.h"
-#include "session/RunResultJson.h"
+#include "engine/ExecutionEngine.h"
+#include "engine/RunResultJson.h"
 
 #include <QCommandLineParser>
 #include <QDir>

@@ -8,7 +8,7 @@
 #include "mcp/http/BearerToken.h"
 #include "mcp/http/StreamableHttpServer.h"
 #include "secrets/KeychainSecretStore.h"
-#include "session/ExecutionEngine.h"
+#include "engine/ExecutionEngine.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

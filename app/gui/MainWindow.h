@@ -1,6 +1,6 @@
 #pragma once
 
-#include "session/ExecutionEngine.h"
+#include "engine/ExecutionEngine.h"
 
 #include <QFutureWatcher>
 #include <QMainWindow>

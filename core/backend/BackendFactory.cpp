@@ -20,7 +20,7 @@ Result<QString> kubernetesNamespace()
     if (!label.match(name).hasMatch()) {
         return Error{QStringLiteral("NAMESPACE: \"%1\" is not a Kubernetes namespace name (lower-case letters, digits "
                                     "and '-', at most 63 characters).")
-                         .arg(name.left(100))};
+                         .arg(name.left(100)), ErrorCode::BadRequest};
     }
     return name;
 }
@@ -49,9 +49,9 @@ Result<std::shared_ptr<ContainerBackend>> create(const QString &name)
         }
         return Error{QStringLiteral("The kubernetes backend (namespace \"%1\") is not available in this version yet; "
                                     "use docker or podman.")
-                         .arg(*kubernetes)};
+                         .arg(*kubernetes), ErrorCode::Unavailable};
     }
-    return Error{QStringLiteral("Unknown backend \"%1\". Choose one of: %2.").arg(chosen, names().join(QStringLiteral(", ")))};
+    return Error{QStringLiteral("Unknown backend \"%1\". Choose one of: %2.").arg(chosen, names().join(QStringLiteral(", "))), ErrorCode::BadRequest};
 }
 
 } // namespace sandbox::BackendFactory

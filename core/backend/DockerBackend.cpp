@@ -116,7 +116,7 @@ Error DockerBackend::engineError(const HttpResponse &response, const QString &wh
     return Error{QStringLiteral("%1 failed: the %2 engine answered %3: %4")
                      .arg(what, m_name)
                      .arg(response.status)
-                     .arg(message.isEmpty() ? QStringLiteral("(no message)") : message)};
+                     .arg(message.isEmpty() ? QStringLiteral("(no message)") : message), ErrorCode::EngineFailed};
 }
 
 Result<BackendInfo> DockerBackend::probe()
@@ -242,7 +242,7 @@ Result<void> DockerBackend::streamJsonProgress(HttpRequest request, const Progre
         return engineError(*reply, what);
     }
     if (!streamError.isEmpty()) {
-        return Error{QStringLiteral("%1 failed: %2").arg(what, streamError.trimmed())};
+        return Error{QStringLiteral("%1 failed: %2").arg(what, streamError.trimmed()), ErrorCode::EngineFailed};
     }
     return {};
 }
@@ -440,7 +440,7 @@ Result<QString> DockerBackend::createContainer(const ContainerSpec &spec)
     if (reply->status == 404) {
         return Error{QStringLiteral("The image %1 is not in the %2 engine. Build it with `llm-sandbox images build`, "
                                     "or point the language at an image that exists.")
-                         .arg(spec.image, m_name)};
+                         .arg(spec.image, m_name), ErrorCode::ImageMissing};
     }
     if (!reply->isSuccess()) {
         return engineError(*reply, QStringLiteral("Creating a container"));

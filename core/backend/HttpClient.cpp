@@ -132,31 +132,31 @@ Error HttpClient::transportError(int curlCode, const char *detail) const
                 return Error{QStringLiteral("Cannot reach %1 at %2: no socket exists at %3. Is it running? %4, or set "
                                             "%5 to its socket.")
                                  .arg(engine, where, m_endpoint.unixSocket, capitalized(m_endpoint.startAdvice),
-                                      m_endpoint.hostVariable)};
+                                      m_endpoint.hostVariable), ErrorCode::EngineUnreachable};
             }
             if (!socket.isReadable() || !socket.isWritable()) {
                 return Error{QStringLiteral("Cannot reach %1 at %2: permission denied on %3. "
                                             "Run as a user allowed to use it (e.g. a member of the docker group).")
-                                 .arg(engine, where, m_endpoint.unixSocket)};
+                                 .arg(engine, where, m_endpoint.unixSocket), ErrorCode::EngineUnreachable};
             }
             return Error{QStringLiteral("Cannot reach %1 at %2: the connection was refused. It is not running; %3.")
-                             .arg(engine, where, m_endpoint.startAdvice)};
+                             .arg(engine, where, m_endpoint.startAdvice), ErrorCode::EngineUnreachable};
         }
-        return Error{QStringLiteral("Cannot reach %1 at %2: the connection was refused.").arg(engine, where)};
+        return Error{QStringLiteral("Cannot reach %1 at %2: the connection was refused.").arg(engine, where), ErrorCode::EngineUnreachable};
     case CURLE_COULDNT_RESOLVE_HOST:
-        return Error{QStringLiteral("Cannot reach %1 at %2: the host name does not resolve.").arg(engine, where)};
+        return Error{QStringLiteral("Cannot reach %1 at %2: the host name does not resolve.").arg(engine, where), ErrorCode::EngineUnreachable};
     case CURLE_OPERATION_TIMEDOUT:
-        return Error{QStringLiteral("%1 at %2 did not answer in time.").arg(capitalized(engine), where)};
+        return Error{QStringLiteral("%1 at %2 did not answer in time.").arg(capitalized(engine), where), ErrorCode::EngineUnreachable};
     case CURLE_SSL_CONNECT_ERROR:
     case CURLE_PEER_FAILED_VERIFICATION:
     case CURLE_SSL_CERTPROBLEM:
     case CURLE_SSL_CACERT_BADFILE:
         return Error{QStringLiteral("TLS with the container engine at %1 failed (%2). Check DOCKER_CERT_PATH and "
                                     "DOCKER_TLS_VERIFY.")
-                         .arg(where, QString::fromUtf8(detail))};
+                         .arg(where, QString::fromUtf8(detail)), ErrorCode::EngineUnreachable};
     default:
         return Error{QStringLiteral("Talking to the container engine at %1 failed: %2.")
-                         .arg(where, QString::fromUtf8(detail))};
+                         .arg(where, QString::fromUtf8(detail)), ErrorCode::EngineUnreachable};
     }
 }
 
@@ -208,7 +208,7 @@ Result<HttpResponse> HttpClient::send(const HttpRequest &request) const
     curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errorBuffer);
     const CURLcode code = curl_easy_perform(curl);
     if (state.aborted) {
-        return Error{QStringLiteral("The transfer was cancelled.")};
+        return Error{QStringLiteral("The transfer was cancelled."), ErrorCode::Cancelled};
     }
     if (code != CURLE_OK) {
         qCDebug(lcHttp) << request.method << request.path << "failed:" << curl_easy_strerror(code) << errorBuffer;
@@ -253,14 +253,14 @@ Result<std::unique_ptr<RawConnection>> HttpClient::upgrade(const QByteArray &met
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             return Error{QStringLiteral("The container engine at %1 did not answer the attach request in time.")
-                             .arg(m_endpoint.displayName)};
+                             .arg(m_endpoint.displayName), ErrorCode::EngineUnreachable};
         }
         if (connection->read(received, left) != RawConnection::ReadStatus::Data && !received.contains("\r\n\r\n")) {
             return Error{QStringLiteral("The container engine at %1 closed the attach connection.")
-                             .arg(m_endpoint.displayName)};
+                             .arg(m_endpoint.displayName), ErrorCode::EngineFailed};
         }
         if (received.size() > 64 * 1024) {
-            return Error{QStringLiteral("The container engine sent an oversized reply to the attach request.")};
+            return Error{QStringLiteral("The container engine sent an oversized reply to the attach request."), ErrorCode::EngineFailed};
         }
     }
     const QByteArray statusLine = received.left(received.indexOf("\r\n"));
@@ -271,7 +271,7 @@ Result<std::unique_ptr<RawConnection>> HttpClient::upgrade(const QByteArray &met
         connection->read(rest, std::chrono::milliseconds(200));
         const QJsonObject reply = QJsonDocument::fromJson(rest.mid(rest.indexOf('{'))).object();
         const QString message = reply.value(QStringLiteral("message")).toString(QString::fromUtf8(statusLine));
-        return Error{QStringLiteral("The container engine refused to attach: %1").arg(message)};
+        return Error{QStringLiteral("The container engine refused to attach: %1").arg(message), ErrorCode::EngineFailed};
     }
     connection->unread(rest);
     return connection;

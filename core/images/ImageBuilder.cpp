@@ -61,7 +61,7 @@ Result<void> ImageBuilder::ensure(const Language &language, const ProgressCallba
         }
         if (image.kind == ImageDefinition::Kind::External) {
             return Error{QStringLiteral("The image %1 (chosen for %2) is not in the %3 engine: pull or build it first.")
-                             .arg(image.reference, language.name, m_backend.name())};
+                             .arg(image.reference, language.name, m_backend.name()), ErrorCode::ImageMissing};
         }
         QElapsedTimer timer;
         timer.start();
@@ -127,12 +127,12 @@ Result<void> ImageBuilder::buildRootfs(const ImageDefinition &image, const Progr
                                                                {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin")});
     if (debootstrap.isEmpty() && QStandardPaths::findExecutable(QStringLiteral("debootstrap")).isEmpty()) {
         return Error{QStringLiteral("Building the base image needs debootstrap (apt-get install debootstrap), or set "
-                                    "LLM_SANDBOX_BASE_IMAGE to an existing Debian 12 image.")};
+                                    "LLM_SANDBOX_BASE_IMAGE to an existing Debian 12 image."), ErrorCode::ImageMissing};
     }
     if (::geteuid() != 0) {
         return Error{QStringLiteral("Building the base image runs debootstrap, which needs root. Run `llm-sandbox "
                                     "images build` as root once, or set LLM_SANDBOX_BASE_IMAGE to an existing Debian 12 "
-                                    "image.")};
+                                    "image."), ErrorCode::ImageMissing};
     }
     // /var/tmp: a root filesystem does not fit a small /tmp.
     QTemporaryDir work(QStringLiteral("/var/tmp/llm-sandbox-rootfs-XXXXXX"));
@@ -171,7 +171,7 @@ Result<void> ImageBuilder::buildRootfs(const ImageDefinition &image, const Progr
     if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
         return Error{QStringLiteral("debootstrap failed (exit %1): %2")
                          .arg(process.exitCode())
-                         .arg(QString::fromUtf8(log.right(1000)).trimmed())};
+                         .arg(QString::fromUtf8(log.right(1000)).trimmed()), ErrorCode::ImageMissing};
     }
     progress(QStringLiteral("  packing the root filesystem"));
     if (auto packed = TarArchive::writeDirectory(rootDir, tarPath); !packed) {

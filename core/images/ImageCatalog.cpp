@@ -138,7 +138,7 @@ Result<QList<ImageDefinition>> ImageCatalog::chainFor(const Language &language) 
     QFile runner(m_runnerPath);
     if (!runner.open(QIODevice::ReadOnly)) {
         return Error{QStringLiteral("The sandbox runner binary is missing at %1 (set LLM_SANDBOX_RUNNER to its path).")
-                         .arg(m_runnerPath)};
+                         .arg(m_runnerPath), ErrorCode::ImageMissing};
     }
     context->append(FileEntry{QStringLiteral("llm-sandbox-runner"), runner.readAll(), 0755});
     if (auto capture = resourceFiles(QStringLiteral("capture/") + language.name)) {

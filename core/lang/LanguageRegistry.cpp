@@ -344,7 +344,7 @@ Result<Language> LanguageRegistry::find(const QString &nameOrAlias) const
         }
     }
     return Error{QStringLiteral("Unsupported language \"%1\". Supported languages: %2.")
-                     .arg(nameOrAlias, names().join(QStringLiteral(", ")))};
+                     .arg(nameOrAlias, names().join(QStringLiteral(", "))), ErrorCode::BadRequest};
 }
 
 } // namespace sandbox

@@ -141,7 +141,7 @@ Result<CodePolicy> CodePolicy::preset(const QString &name)
     } else if (wanted != u"permissive") {
         QString message = unknownPreset(name);
         message[0] = message.at(0).toUpper();
-        return Error{message + u'.'};
+        return Error{message + u'.', ErrorCode::BadRequest};
     }
     auto rules = builtinRules();
     if (!rules) {
@@ -157,7 +157,7 @@ Result<CodePolicy> CodePolicy::fromEnvironment()
         return preset(QStringLiteral("default"));
     }
     if (!presetNames().contains(value.toLower())) {
-        return Error{QStringLiteral("Invalid %1: %2.").arg(environmentVariable(), unknownPreset(value))};
+        return Error{QStringLiteral("Invalid %1: %2.").arg(environmentVariable(), unknownPreset(value)), ErrorCode::BadRequest};
     }
     return preset(value);
 }
@@ -360,7 +360,7 @@ Result<void> CodePolicy::check(const QString &language, const QString &code) con
         reasons << QStringLiteral("and %1 more").arg(refused.size() - maxListedFindings);
     }
     return Error{QStringLiteral("Refused by the %1 code policy, nothing was run: %2.")
-                     .arg(m_name, reasons.join(QStringLiteral("; ")))};
+                     .arg(m_name, reasons.join(QStringLiteral("; "))), ErrorCode::PolicyRefused};
 }
 
 } // namespace sandbox

@@ -11,7 +11,7 @@
 // An unreachable engine makes the tests fail, never skip.
 
 #include "backend/ContainerBackend.h"
-#include "session/ExecutionEngine.h"
+#include "engine/ExecutionEngine.h"
 
 #include <gtest/gtest.h>
 

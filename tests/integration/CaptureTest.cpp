@@ -3,7 +3,7 @@
 // stdout holds exactly what the program printed (the capture hooks inject nothing).
 #include "SharedEngines.h"
 #include "lang/LanguageRegistry.h"
-#include "session/RunResultJson.h"
+#include "engine/RunResultJson.h"
 
 #include <QJsonArray>
 #include <QXmlStreamReader>

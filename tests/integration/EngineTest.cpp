@@ -1,6 +1,6 @@
 #include "BackendTestSupport.h"
 
-#include "session/ExecutionEngine.h"
+#include "engine/ExecutionEngine.h"
 
 #include <QDir>
 

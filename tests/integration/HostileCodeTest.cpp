@@ -3,7 +3,7 @@
 // time with a clear reason, that the engine still serves runs afterwards, and that nothing is left
 // behind: no container after the engine is gone, no host process carrying the test's marker.
 #include "backend/BackendFactory.h"
-#include "session/ExecutionEngine.h"
+#include "engine/ExecutionEngine.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -3,7 +3,7 @@
 // needs nothing), and names that could inject options or commands refused up front.
 #include "BackendTestSupport.h"
 
-#include "session/ExecutionEngine.h"
+#include "engine/ExecutionEngine.h"
 
 #include "ScopedEnvironment.h"
 

@@ -3,7 +3,7 @@
 #include "BackendTestSupport.h"
 
 #include "backend/ContainerBackend.h"
-#include "session/ExecutionEngine.h"
+#include "engine/ExecutionEngine.h"
 
 #include <gtest/gtest.h>
 

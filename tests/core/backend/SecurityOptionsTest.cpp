@@ -1,5 +1,5 @@
 #include "backend/PodmanBackend.h"
-#include "session/SandboxSettings.h"
+#include "settings/SandboxSettings.h"
 
 #include <QFile>
 #include <QJsonArray>

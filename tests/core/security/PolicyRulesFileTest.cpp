@@ -1,7 +1,7 @@
 #include "security/PolicyRulesFile.h"
 
 #include "security/CodePolicy.h"
-#include "session/SandboxSettings.h"
+#include "settings/SandboxSettings.h"
 
 #include "ScopedEnvironment.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "backend/ContainerBackend.h"
-#include "session/RunnerClient.h"
+#include "runnerclient/RunnerClient.h"
 
 #include <chrono>
 #include <memory>

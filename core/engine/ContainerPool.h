@@ -1,6 +1,6 @@
 #pragma once
 
-#include "session/SandboxContainer.h"
+#include "engine/SandboxContainer.h"
 #include "util/Result.h"
 
 #include <QString>

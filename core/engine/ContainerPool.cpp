@@ -1,4 +1,4 @@
-#include "session/ContainerPool.h"
+#include "engine/ContainerPool.h"
 
 #include <QLoggingCategory>
 

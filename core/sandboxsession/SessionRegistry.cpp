@@ -1,4 +1,4 @@
-#include "session/SessionRegistry.h"
+#include "sandboxsession/SessionRegistry.h"
 
 #include <QLoggingCategory>
 #include <QUuid>
@@ -39,12 +39,12 @@ Result<void> SessionRegistry::checkRoom() const
     std::lock_guard lock(m_mutex);
     if (m_maxSessions == 0) {
         return Error{QStringLiteral("Sessions are disabled on this server (LLM_SANDBOX_MAX_SESSIONS=0); run code "
-                                    "without a session_id instead.")};
+                                    "without a session_id instead."), ErrorCode::LimitReached};
     }
     if (int(m_sessions.size()) >= m_maxSessions) {
         return Error{QStringLiteral("%1 sessions are open, the limit (LLM_SANDBOX_MAX_SESSIONS); close one with "
                                     "close_session first.")
-                         .arg(m_maxSessions)};
+                         .arg(m_maxSessions), ErrorCode::LimitReached};
     }
     return {};
 }
@@ -72,7 +72,7 @@ Result<std::shared_ptr<SessionRegistry::Session>> SessionRegistry::find(const QS
         return Error{QStringLiteral("There is no session \"%1\": it was closed, or it expired after %2 s without "
                                     "use. Create a new one with create_session (list_sessions shows the open ones).")
                          .arg(id)
-                         .arg(m_idleTimeout.count())};
+                         .arg(m_idleTimeout.count()), ErrorCode::NotFound};
     }
     return it->second;
 }

@@ -1,4 +1,4 @@
-#include "session/SandboxContainer.h"
+#include "engine/SandboxContainer.h"
 
 #include <QLoggingCategory>
 

@@ -1,4 +1,4 @@
-#include "session/RunnerClient.h"
+#include "runnerclient/RunnerClient.h"
 
 #include <QJsonDocument>
 
@@ -29,12 +29,12 @@ Result<std::optional<QJsonObject>> RunnerClient::next(std::chrono::milliseconds 
             const QJsonDocument document = QJsonDocument::fromJson(m_buffer.left(newline), &error);
             m_buffer.remove(0, newline + 1);
             if (!document.isObject()) {
-                return Error{QStringLiteral("The sandbox runner sent an unreadable message (%1).").arg(error.errorString())};
+                return Error{QStringLiteral("The sandbox runner sent an unreadable message (%1).").arg(error.errorString()), ErrorCode::SandboxFailed};
             }
             return std::optional<QJsonObject>(document.object());
         }
         if (m_buffer.size() > kMaxLine) {
-            return Error{QStringLiteral("The sandbox runner sent an oversized message.")};
+            return Error{QStringLiteral("The sandbox runner sent an oversized message."), ErrorCode::SandboxFailed};
         }
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
@@ -47,7 +47,7 @@ Result<std::optional<QJsonObject>> RunnerClient::next(std::chrono::milliseconds 
             return std::optional<QJsonObject>();
         case ContainerStream::ReadStatus::Closed:
         case ContainerStream::ReadStatus::Failed:
-            return Error{QStringLiteral("The sandbox container stopped unexpectedly.")};
+            return Error{QStringLiteral("The sandbox container stopped unexpectedly."), ErrorCode::SandboxFailed};
         }
     }
 }
@@ -59,15 +59,15 @@ Result<void> RunnerClient::waitReady(std::chrono::milliseconds timeout)
         return message.error();
     }
     if (!message->has_value()) {
-        return Error{QStringLiteral("The sandbox runner did not start within %1 s.").arg(timeout.count() / 1000.0)};
+        return Error{QStringLiteral("The sandbox runner did not start within %1 s.").arg(timeout.count() / 1000.0), ErrorCode::SandboxFailed};
     }
     const QJsonObject &ready = **message;
     if (ready.value(QStringLiteral("ev")).toString() != QLatin1String("ready")) {
-        return Error{QStringLiteral("The sandbox runner did not announce itself.")};
+        return Error{QStringLiteral("The sandbox runner did not announce itself."), ErrorCode::SandboxFailed};
     }
     if (ready.value(QStringLiteral("version")).toInt() != 1) {
         return Error{QStringLiteral("The sandbox image has a runner of another protocol version; rebuild the images "
-                                    "with `llm-sandbox images build`.")};
+                                    "with `llm-sandbox images build`."), ErrorCode::ImageMissing};
     }
     return {};
 }

@@ -1,12 +1,12 @@
-#include "session/ExecutionEngine.h"
+#include "engine/ExecutionEngine.h"
 
 #include "artifacts/ArtifactBudget.h"
 #include "backend/ContainerBackend.h"
 #include "images/ImageBuilder.h"
 #include "lang/LanguageRegistry.h"
-#include "session/LibraryInstallPlan.h"
-#include "session/RunnerClient.h"
-#include "session/SandboxContainer.h"
+#include "engine/LibraryInstallPlan.h"
+#include "runnerclient/RunnerClient.h"
+#include "engine/SandboxContainer.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -109,7 +109,7 @@ Result<QString> sessionPath(const QString &path)
         parts.contains(QStringLiteral("..")) || relative.size() > 1024) {
         return Error{QStringLiteral("The path \"%1\" must be relative to the session's working directory %2 "
                                     "(e.g. data/input.csv) and must not contain \"..\".")
-                         .arg(path.left(200), kWorkdir)};
+                         .arg(path.left(200), kWorkdir), ErrorCode::BadRequest};
     }
     return relative;
 }
@@ -135,11 +135,11 @@ Result<QJsonObject> exchangeFile(RunnerClient &runner, const QJsonObject &reques
             return **message;
         }
         if (type == QLatin1String("error")) {
-            return Error{(*message)->value(QStringLiteral("message")).toString()};
+            return Error{(*message)->value(QStringLiteral("message")).toString(), ErrorCode::BadRequest};
         }
     }
     return Error{QStringLiteral("The sandbox did not answer the file operation within %1 s.")
-                     .arg(std::chrono::seconds(kFileOperationTimeout).count())};
+                     .arg(std::chrono::seconds(kFileOperationTimeout).count()), ErrorCode::SandboxFailed};
 }
 
 StopReason reasonFrom(const QString &reason, bool compileFailed)
@@ -361,7 +361,7 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
     }
     const QStringList toInstall = librariesToInstall(*language, request.libraries);
     if (request.timeout.count() <= 0) {
-        return Error{QStringLiteral("The timeout must be positive.")};
+        return Error{QStringLiteral("The timeout must be positive."), ErrorCode::BadRequest};
     }
     auto image = m_engine.m_catalog.runImage(*language);
     if (!image) {
@@ -465,7 +465,7 @@ Result<void> ExecutionEngine::Run::install(SandboxContainer &container, const Ru
                                                     : QStringLiteral("exit code %1").arg(installed->exitCode),
                               request.code.isEmpty() ? QStringLiteral("the session was not created.")
                                                      : QStringLiteral("the code was not run."),
-                              QString::fromUtf8(log.right(2000)))};
+                              QString::fromUtf8(log.right(2000))), ErrorCode::InstallFailed};
     }
     if (plan.needsNetwork) {
         if (auto detached = m_engine.m_backend->disconnectNetwork(container.id(), kInstallNetwork); !detached) {
@@ -484,7 +484,7 @@ Result<RunResult> ExecutionEngine::Run::executeInSession(const RunRequest &reque
     const std::shared_ptr<SessionRegistry::Session> session = *found;
     const std::lock_guard use(session->use);
     if (auto still = m_engine.m_sessions.find(request.sessionId); !still || *still != session) {
-        return Error{QStringLiteral("Session \"%1\" was closed while this run waited for it.").arg(request.sessionId)};
+        return Error{QStringLiteral("Session \"%1\" was closed while this run waited for it.").arg(request.sessionId), ErrorCode::NotFound};
     }
     // run() has filled in the session's language and timeout where the request had none.
     const SessionInfo &info = session->info;
@@ -495,7 +495,7 @@ Result<RunResult> ExecutionEngine::Run::executeInSession(const RunRequest &reque
     if (language->name != info.language) {
         return Error{QStringLiteral("Session \"%1\" runs %2, not %3: run this code without the session, or create a "
                                     "%3 session.")
-                         .arg(info.id, info.language, language->name)};
+                         .arg(info.id, info.language, language->name), ErrorCode::BadRequest};
     }
     if (auto allowed = checkPolicy(*language, request.code); !allowed) {
         return allowed.error();
@@ -505,7 +505,7 @@ Result<RunResult> ExecutionEngine::Run::executeInSession(const RunRequest &reque
         return Error{QStringLiteral("Session \"%1\" cannot install %2: a session's sandbox has no network after it "
                                     "is created. Create a session with these libraries (create_session with "
                                     "libraries) or run without the session.")
-                         .arg(info.id, missing.join(QStringLiteral(", ")))};
+                         .arg(info.id, missing.join(QStringLiteral(", "))), ErrorCode::BadRequest};
     }
 
     // Files stay from run to run; a persistent interpreter keeps the variables too.
@@ -527,7 +527,7 @@ Result<RunResult> ExecutionEngine::Run::executeInSession(const RunRequest &reque
         m_engine.m_sessions.close(info.id);
         return Error{QStringLiteral("The sandbox of session \"%1\" has stopped (%2); the session was closed. Create "
                                     "a new one.")
-                         .arg(info.id, sent.error().message)};
+                         .arg(info.id, sent.error().message), ErrorCode::SandboxFailed};
     }
     bool clean = false;
     auto result = collect(runner, request.timeout, clean);
@@ -538,7 +538,7 @@ Result<RunResult> ExecutionEngine::Run::executeInSession(const RunRequest &reque
         if (!result) {
             return Error{QStringLiteral("The sandbox of session \"%1\" stopped during the run (%2); the session was "
                                         "closed. Create a new one.")
-                             .arg(info.id, result.error().message)};
+                             .arg(info.id, result.error().message), ErrorCode::SandboxFailed};
         }
         result->stderrData.append(QStringLiteral("\nllm-sandbox: the sandbox did not respond after the run; session "
                                                  "\"%1\" was closed.\n")
@@ -557,7 +557,7 @@ Result<SessionInfo> ExecutionEngine::Run::openSession(const SessionRequest &requ
         return language.error();
     }
     if (request.timeout.count() <= 0) {
-        return Error{QStringLiteral("The timeout must be positive.")};
+        return Error{QStringLiteral("The timeout must be positive."), ErrorCode::BadRequest};
     }
     if (auto room = m_engine.m_sessions.checkRoom(); !room) {
         return room.error();
@@ -855,7 +855,7 @@ Result<qint64> ExecutionEngine::writeSessionFile(const QString &sessionId, const
     if (data.size() > m_settings.maxSessionFileBytes) {
         return Error{QStringLiteral("The file has %1 bytes, more than the limit of %2 bytes per file.")
                          .arg(data.size())
-                         .arg(m_settings.maxSessionFileBytes)};
+                         .arg(m_settings.maxSessionFileBytes), ErrorCode::LimitReached};
     }
     QJsonObject request = fileMessage(*relative, data);
     request.insert(QStringLiteral("op"), QStringLiteral("put_file"));

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "session/RunResult.h"
+#include "engine/RunResult.h"
 
 #include <QJsonObject>
 

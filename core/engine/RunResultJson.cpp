@@ -1,4 +1,4 @@
-#include "session/RunResultJson.h"
+#include "engine/RunResultJson.h"
 
 #include <QJsonArray>
 

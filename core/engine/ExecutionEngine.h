@@ -2,13 +2,13 @@
 
 #include "images/ImageCatalog.h"
 #include "security/CodePolicy.h"
-#include "session/ContainerPool.h"
-#include "session/RunObserver.h"
-#include "session/RunRequest.h"
-#include "session/RunResult.h"
-#include "session/SandboxSettings.h"
-#include "session/Session.h"
-#include "session/SessionRegistry.h"
+#include "engine/ContainerPool.h"
+#include "engine/RunObserver.h"
+#include "engine/RunRequest.h"
+#include "engine/RunResult.h"
+#include "settings/SandboxSettings.h"
+#include "sandboxsession/SandboxSession.h"
+#include "sandboxsession/SessionRegistry.h"
 #include "util/Result.h"
 
 #include <QJsonObject>

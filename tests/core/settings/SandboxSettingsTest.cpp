@@ -1,4 +1,4 @@
-#include "session/SandboxSettings.h"
+#include "settings/SandboxSettings.h"
 
 #include "ScopedEnvironment.h"
 

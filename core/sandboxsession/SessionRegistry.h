@@ -1,7 +1,7 @@
 #pragma once
 
-#include "session/SandboxContainer.h"
-#include "session/Session.h"
+#include "engine/SandboxContainer.h"
+#include "sandboxsession/SandboxSession.h"
 #include "util/Result.h"
 
 #include <QList>

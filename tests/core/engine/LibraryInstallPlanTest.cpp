@@ -1,5 +1,5 @@
 #include "lang/LanguageRegistry.h"
-#include "session/LibraryInstallPlan.h"
+#include "engine/LibraryInstallPlan.h"
 
 #include <QTemporaryDir>
 

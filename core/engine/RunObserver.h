@@ -1,8 +1,8 @@
 #pragma once
 
 #include "artifacts/Artifact.h"
-#include "session/RunRequest.h"
-#include "session/RunResult.h"
+#include "engine/RunRequest.h"
+#include "engine/RunResult.h"
 
 #include <QByteArray>
 #include <QString>

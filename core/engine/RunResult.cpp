@@ -1,4 +1,4 @@
-#include "session/RunResult.h"
+#include "engine/RunResult.h"
 
 namespace sandbox {
 
