@@ -110,7 +110,14 @@ Result<QSqlQuery> JournalConnection::exec(const QString &sql, const QVariantList
         return sqlError(sql.simplified().left(60), query.lastError());
     }
     for (const QVariant &value : values) {
-        query.addBindValue(value);
+        // A null QString or QByteArray would bind as SQL NULL; the journal's text and blob columns hold ''.
+        if (value.typeId() == QMetaType::QString && value.toString().isNull()) {
+            query.addBindValue(QString(QLatin1String("")));
+        } else if (value.typeId() == QMetaType::QByteArray && value.toByteArray().isNull()) {
+            query.addBindValue(QByteArray(""));
+        } else {
+            query.addBindValue(value);
+        }
     }
     if (!query.exec()) {
         m_lastFailureBusy = isBusy(query.lastError());
