@@ -3,9 +3,11 @@
 #include "backend/BackendFactory.h"
 #include "cli/CliContext.h"
 #include "cli/DoctorCommand.h"
+#include "cli/HistoryCommand.h"
 #include "cli/ImagesCommand.h"
 #include "cli/RunCommand.h"
 #include "cli/ServeCommand.h"
+#include "cli/ShowCommand.h"
 #include "mcp/StdioServer.h"
 #include "engine/ExecutionEngine.h"
 
@@ -50,6 +52,11 @@ const char *const kUsage = R"(Usage:
                                    serve MCP over Streamable HTTP at http://HOST:PORT/mcp; clients send
                                    "Authorization: Bearer TOKEN" (token made on first use, kept in the keychain)
   llm-sandbox serve --show-token   print that token
+  llm-sandbox history [--limit N] [--json] [--language LANG] [--source SOURCE] [--status STATUS]
+                                   list the recorded runs of every face (GUI, CLI, MCP, HTTP), newest first
+  llm-sandbox show RUN_ID [--json] everything recorded about one run: code, output, artifacts (with their paths),
+                                   settings, resource usage and, for MCP runs, the tool call and its reply;
+                                   exit status 2 for an unknown RUN_ID
   llm-sandbox --help | --version
 
 Exit status of `run`: the program's own, 124 when it timed out, 125 when the sandbox could not run it,
@@ -66,6 +73,8 @@ Environment:
   LLM_SANDBOX_IMAGE_<LANG>         run LANG in this image instead of the built one (e.g. LLM_SANDBOX_IMAGE_PYTHON)
   LLM_SANDBOX_BASE_IMAGE           a Debian 12 image to build on instead of running debootstrap
   LLM_SANDBOX_HTTP_TOKEN           the token `serve` requires, instead of the one in the system keychain
+  LLM_SANDBOX_JOURNAL              the run journal's file (default ~/.local/share/llm-sandbox/journal.sqlite),
+                                   or "off" to record nothing
 )";
 
 int runMcpServer()
@@ -131,6 +140,12 @@ int main(int argc, char **argv)
         }
         if (first == QLatin1String("serve")) {
             return sandbox::cli::serveCommand(arguments);
+        }
+        if (first == QLatin1String("history")) {
+            return sandbox::cli::historyCommand(arguments);
+        }
+        if (first == QLatin1String("show")) {
+            return sandbox::cli::showCommand(arguments);
         }
         sandbox::cli::printError(QStringLiteral("unknown command \"%1\"; see `llm-sandbox --help`.").arg(first));
         return sandbox::cli::ExitUsage;

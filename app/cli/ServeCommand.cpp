@@ -3,12 +3,12 @@
 #include "backend/BackendFactory.h"
 #include "cli/CliContext.h"
 #include "cli/SignalCanceller.h"
+#include "engine/ExecutionEngine.h"
 #include "mcp/CodeExecutor.h"
 #include "mcp/SandboxTools.h"
 #include "mcp/http/BearerToken.h"
 #include "mcp/http/StreamableHttpServer.h"
 #include "secrets/KeychainSecretStore.h"
-#include "engine/ExecutionEngine.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -193,10 +193,11 @@ int serveCommand(const QStringList &arguments)
     options.allowedOrigins = parser.values(allowOriginOption);
     ExecutionEngine *const enginePointer = engine.get();
     const mcp::StreamableHttpServer::DispatcherFactory factory = [enginePointer](mcp::McpDispatcher::MessageSink sink) {
+        mcp::DispatcherOptions dispatcherOptions;
+        dispatcherOptions.origin = QStringLiteral("http"); // the journal's source of these runs
         return std::make_unique<mcp::McpDispatcher>(
             mcp::SandboxTools::tools(mcp::CodeExecutor::forEngine(enginePointer), enginePointer),
-            mcp::SandboxTools::resources(),
-            std::move(sink));
+            mcp::SandboxTools::resources(), std::move(sink), dispatcherOptions);
     };
 
     // The token comes first, then the server starts; all of it inside the event loop (QtKeychain answers there, and
