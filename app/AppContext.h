@@ -17,6 +17,8 @@
 namespace sandbox {
 
 class ExecutionEngine;
+class JournalRecorder;
+class RunJournal;
 
 /// Assembles the program, once, for every face (--mcp, serve, run, images, doctor, the desktop app):
 /// settings (user settings, then the environment) -> backend -> engine -> journal recorder -> orphan
@@ -33,6 +35,8 @@ public:
         /// caller's thread).
         bool removeOrphans = false;
         QStringList prewarm; ///< languages to warm when an engine is first made
+        /// Remove old runs from the journal (the user's retention settings), off the caller's thread.
+        bool applyRetention = false;
     };
 
     /// An error (with its code) when the settings are invalid; a backend that cannot be made is not an
@@ -57,16 +61,27 @@ public:
     /// The engine of backend `name` (default: defaultBackend()), made on first use with everything
     /// attached; an error (with its code) when the backend cannot be made. Thread-safe.
     Result<ExecutionEngine *> engine(const QString &name = {});
+    /// The journal recorder of backend `name`'s engine (made with it), or null when the journal is off or could
+    /// not be opened. MCP servers hand it the exact tool calls and results (it is their ExchangeSink).
+    JournalRecorder *recorder(const QString &name = {});
+
+    /// The run journal's database (LLM_SANDBOX_JOURNAL), or empty when it is off or could not be opened.
+    QString journalPath() const { return m_journalPath; }
 
 private:
     AppContext(Options options, SandboxSettings settings, std::unique_ptr<UserSettings> userSettings);
 
     struct EngineSlot;
 
+    void openJournal();
+
     Options m_options;
     SandboxSettings m_settings;
     std::unique_ptr<UserSettings> m_userSettings;
     QString m_defaultBackend;
+    QString m_journalPath;
+    std::unique_ptr<RunJournal> m_journal;
+    QFuture<void> m_retention;
     std::mutex m_mutex;
     std::map<QString, std::shared_ptr<ContainerBackend>> m_backends;
     // Last: engines go first (their containers are removed while the backends still exist).

@@ -2,10 +2,12 @@
 // QCoreApplication, only the desktop app a QApplication; each face assembles itself through AppContext.
 #include "cli/CliContext.h"
 #include "cli/DoctorCommand.h"
+#include "cli/HistoryCommand.h"
 #include "cli/ImagesCommand.h"
 #include "cli/McpCommand.h"
 #include "cli/RunCommand.h"
 #include "cli/ServeCommand.h"
+#include "cli/ShowCommand.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
@@ -48,7 +50,7 @@ int main(int argc, char **argv)
     using Command = int (*)(const QStringList &);
     const std::pair<const char *, Command> commands[] = {
         {"--mcp", mcpCommand}, {"run", runCommand}, {"images", imagesCommand},
-        {"doctor", doctorCommand}, {"serve", serveCommand},
+        {"doctor", doctorCommand}, {"serve", serveCommand}, {"history", historyCommand}, {"show", showCommand},
     };
     for (const auto &[name, command] : commands) {
         if (first == QLatin1String(name)) {

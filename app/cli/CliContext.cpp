@@ -93,6 +93,11 @@ QString usageText()
                                    serve MCP over Streamable HTTP at http://HOST:PORT/mcp; clients send
                                    "Authorization: Bearer TOKEN" (token made on first use, kept in the keychain)
   llm-sandbox serve --show-token   print that token
+  llm-sandbox history [--limit N] [--json] [--language LANG] [--source SOURCE] [--status STATUS]
+                                   list the recorded runs of every face (GUI, CLI, MCP, HTTP), newest first
+  llm-sandbox show RUN_ID [--json] everything recorded about one run: code, output, artifacts (with their paths),
+                                   settings, resource usage and, for MCP runs, the tool call and its reply;
+                                   exit status 2 for an unknown RUN_ID
   llm-sandbox --help | --version
 
 Exit status of `run`: the program's own, 124 when it timed out, 125 when the sandbox could not run it
@@ -111,6 +116,8 @@ Environment:
   LLM_SANDBOX_IMAGE_<LANG>         run LANG in this image instead of the built one (e.g. LLM_SANDBOX_IMAGE_PYTHON)
   LLM_SANDBOX_BASE_IMAGE           a Debian 12 image to build on instead of running debootstrap
   LLM_SANDBOX_HTTP_TOKEN           the token `serve` requires, instead of the one in the system keychain
+  LLM_SANDBOX_JOURNAL              the run journal's file (default ~/.local/share/llm-sandbox/journal.sqlite),
+                                   or "off" to record nothing
 )");
 }
 

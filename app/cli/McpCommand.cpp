@@ -16,7 +16,8 @@ int mcpCommand(const QStringList &arguments)
     auto context = AppContext::create({.source = QStringLiteral("mcp"),
                                        .removeOrphans = true,
                                        // The first execute_code should not pay for a container start.
-                                       .prewarm = {QStringLiteral("python")}});
+                                       .prewarm = {QStringLiteral("python")},
+                                       .applyRetention = true});
     if (!context) {
         printError(context.error().message);
         return exitStatusFor(context.error());
@@ -26,7 +27,10 @@ int mcpCommand(const QStringList &arguments)
         // Still serve: the language tools work, and execute_code explains what is wrong.
         printError(engine.error().message);
     }
-    mcp::StdioServer server(engine ? *engine : nullptr);
+    mcp::StdioOptions options;
+    // The journal keeps each tool call as the client sent it and the result as it went back.
+    options.dispatcher.exchangeSink = (*context)->recorder();
+    mcp::StdioServer server(engine ? *engine : nullptr, options);
     return server.exec();
 }
 

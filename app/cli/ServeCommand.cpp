@@ -1,14 +1,15 @@
 #include "cli/ServeCommand.h"
 
 #include "AppContext.h"
+#include "journal/JournalRecorder.h"
 #include "cli/CliContext.h"
 #include "cli/SignalCanceller.h"
+#include "engine/ExecutionEngine.h"
 #include "mcp/CodeExecutor.h"
 #include "mcp/SandboxTools.h"
 #include "mcp/http/BearerToken.h"
 #include "mcp/http/StreamableHttpServer.h"
 #include "secrets/KeychainSecretStore.h"
-#include "engine/ExecutionEngine.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -176,7 +177,8 @@ int serveCommand(const QStringList &arguments)
     auto context = AppContext::create({.source = QStringLiteral("http"),
                                        .backendName = parser.value(backendOption),
                                        .removeOrphans = true,
-                                       .prewarm = {QStringLiteral("python")}});
+                                       .prewarm = {QStringLiteral("python")},
+                                       .applyRetention = true});
     if (!context) {
         printError(context.error().message);
         return exitStatusFor(context.error());
@@ -193,11 +195,15 @@ int serveCommand(const QStringList &arguments)
     options.port = listen->port;
     options.allowRemote = !loopback;
     options.allowedOrigins = parser.values(allowOriginOption);
-    const mcp::StreamableHttpServer::DispatcherFactory factory = [enginePointer](mcp::McpDispatcher::MessageSink sink) {
+    ExchangeSink *const recorder = (*context)->recorder();
+    const mcp::StreamableHttpServer::DispatcherFactory factory = [enginePointer,
+                                                                  recorder](mcp::McpDispatcher::MessageSink sink) {
+        mcp::DispatcherOptions dispatcherOptions;
+        dispatcherOptions.origin = QStringLiteral("http"); // the journal's source of these runs
+        dispatcherOptions.exchangeSink = recorder;
         return std::make_unique<mcp::McpDispatcher>(
             mcp::SandboxTools::tools(mcp::CodeExecutor::forEngine(enginePointer), enginePointer),
-            mcp::SandboxTools::resources(),
-            std::move(sink));
+            mcp::SandboxTools::resources(), std::move(sink), dispatcherOptions);
     };
 
     // The token comes first, then the server starts; all of it inside the event loop (QtKeychain answers there, and

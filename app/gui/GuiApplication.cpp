@@ -14,7 +14,8 @@ int runDesktopApp(int &argc, char **argv)
     QApplication::setApplicationDisplayName(QObject::tr("LLM Sandbox"));
     auto context = AppContext::create({.source = QStringLiteral("gui"),
                                        .removeOrphans = true,
-                                       .prewarm = {QStringLiteral("python")}});
+                                       .prewarm = {QStringLiteral("python")},
+                                       .applyRetention = true});
     if (!context) {
         // Invalid settings in the environment: say which, rather than opening a window that cannot run anything.
         QMessageBox::critical(nullptr, QObject::tr("LLM Sandbox"),

@@ -1,0 +1,82 @@
+#pragma once
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QJsonObject>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+namespace sandbox {
+
+/// A file a run produced, as the journal keeps it (the bytes are on disk, not in the database).
+struct JournalArtifact
+{
+    QString name;
+    QString mimeType;
+    qint64 size = 0;
+    int width = 0;
+    int height = 0;
+    QString path; ///< absolute path of the stored file under the data folder
+};
+
+/// Where a journal run stands.
+enum class RunStatus
+{
+    Running,
+    Finished,   ///< the program ran and ended (any exit code, a timeout, a cancel)
+    Failed,     ///< infrastructure error: the program could not be run
+    Interrupted ///< the process recording it ended before the run did
+};
+
+/// "running", "finished", "failed", "interrupted".
+QString toString(RunStatus status);
+std::optional<RunStatus> runStatusFromString(const QString &text);
+
+/// One run as the journal recorded it.
+struct JournalRun
+{
+    QString id;                        ///< the engine's run id
+    qint64 seq = 0;                    ///< journal-wide sequence number of the last change to this run
+    QString source;                    ///< gui, cli, mcp, http, replay
+    QString clientName, clientVersion; ///< MCP clientInfo, if any
+    QString backend, endpoint, image;
+    QString language;
+    QString code;
+    QStringList libraries;
+    qint64 timeoutMs = 0;
+    QJsonObject settings; ///< the SandboxSettings values that shaped the run (memory, cpus, network, ...)
+    QString sessionId;
+    QString replayOf; ///< original run id when this is a replay
+    QDateTime startedAt, finishedAt;
+    qint64 durationMs = 0;
+    RunStatus status = RunStatus::Running;
+    std::optional<int> exitCode;
+    QString stopReason; ///< "exit", "timeout", ... (toString(StopReason))
+    QString error;      ///< infrastructure failure text, when status == Failed
+    qint64 wallMs = 0, cpuMs = 0, peakMemoryKb = 0;
+    QByteArray stdoutData, stderrData; ///< as recorded so far (capped)
+    qint64 outputCap = 0;              ///< the journal's cap per stream for this run, in bytes
+    bool outputTruncated = false;      ///< the journal cap or the engine's output cap was reached
+    QList<JournalArtifact> artifacts;
+    // What the assistant asked, exactly (MCP runs only):
+    QJsonObject mcpRequest;  ///< the tools/call request as the client sent it (JSON-RPC message)
+    QJsonObject mcpResponse; ///< the result as it was returned (text and image items)
+    QString protocolVersion;
+};
+
+/// Which runs JournalReader::list() and count() return. Empty / invalid members match everything.
+struct RunFilter
+{
+    QString language;
+    std::optional<RunStatus> status;
+    QString source;
+    QDateTime from, to; ///< started within [from, to] when valid
+    QString text;       ///< substring of code, stdout or stderr
+};
+
+} // namespace sandbox
+
+Q_DECLARE_METATYPE(sandbox::JournalRun)
