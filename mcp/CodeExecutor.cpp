@@ -36,10 +36,10 @@ public:
         report(QStringLiteral("Running %1 code").arg(request.language));
     }
 
-    void runProgress(const QString &, const QString &message) override
+    void runProgress(const QString &, const RunProgress &progress) override
     {
-        m_call.log(LogLevel::Debug, message);
-        report(message);
+        m_call.log(LogLevel::Debug, progress.message);
+        report(progress.message);
     }
 
     void runOutput(const QString &, OutputStream stream, const QByteArray &chunk) override

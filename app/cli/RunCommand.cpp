@@ -44,11 +44,11 @@ public:
         }
     }
 
-    void runProgress(const QString &, const QString &message) override
+    void runProgress(const QString &, const RunProgress &progress) override
     {
         // Only the slow, rare step is worth a line: an image built on first use.
-        if (!m_quiet && message.startsWith(QLatin1String("Building the"))) {
-            err() << "llm-sandbox: " << message << Qt::endl;
+        if (!m_quiet && progress.kind == RunProgress::Kind::ImageBuild) {
+            err() << "llm-sandbox: " << progress.message << Qt::endl;
         }
     }
 
