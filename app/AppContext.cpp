@@ -130,16 +130,17 @@ Result<ExecutionEngine *> AppContext::engine(const QString &name)
     slot->engine = std::make_unique<ExecutionEngine>(*madeBackend, m_settings);
     ExecutionEngine *engine = slot->engine.get();
     if (m_journal) {
-        const ImageCatalog images = catalog();
         slot->recorder = std::make_unique<JournalRecorder>(
             m_journalPath,
             JournalRecorder::Context{.source = m_options.source,
                                      .backend = chosen,
                                      .endpoint = (*madeBackend)->endpoint(),
                                      .settings = JournalRecorder::settingsJson(m_settings),
-                                     .imageForLanguage = [images](const QString &languageName) -> QString {
+                                     // Asked in runStarted, on a run's thread: the engine exists.
+                                     .imageForLanguage = [engine](const QString &languageName) -> QString {
                                          auto language = LanguageRegistry::instance().find(languageName);
-                                         auto image = language ? images.runImage(*language) : Result<QString>(QString());
+                                         auto image = language ? engine->catalog().runImage(*language)
+                                                               : Result<QString>(QString());
                                          return image ? *image : QString();
                                      }});
         slot->journalSubscription = engine->subscribe(slot->recorder.get());

@@ -2,6 +2,7 @@
 
 #include "AppContext.h"
 #include "cli/CliContext.h"
+#include "journal/JournalRecorder.h"
 #include "mcp/StdioServer.h"
 
 namespace sandbox::cli {

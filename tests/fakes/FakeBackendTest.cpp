@@ -2,10 +2,10 @@
 #include "fakes/FakeBackend.h"
 
 #include "runnerclient/RunnerClient.h"
+#include "runnerclient/RunnerMessages.h"
 
 #include <QJsonArray>
 #include <QScopeGuard>
-
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -48,6 +48,16 @@ protected:
                                         {QStringLiteral("argv"), QJsonArray{QStringLiteral("python3"), path}}}}}};
     }
 
+    /// Sends `request` as written on the wire (the typed client's parser checks it like the runner would).
+    static Result<void> sendJson(RunnerClient &runner, const QJsonObject &request)
+    {
+        auto typed = runnerRequestFromJson(request);
+        if (!typed) {
+            return typed.error();
+        }
+        return runner.send(*typed);
+    }
+
     /// The next message of type `event`, skipping others; an empty object when none came before the deadline.
     static QJsonObject nextOfType(RunnerClient &runner, const QString &event)
     {
@@ -58,8 +68,12 @@ protected:
                 ADD_FAILURE() << message.error().message.toStdString();
                 return {};
             }
-            if (message->has_value() && (*message)->value(QStringLiteral("ev")).toString() == event) {
-                return **message;
+            if (!message->has_value()) {
+                continue;
+            }
+            const QJsonObject json = toJson(**message);
+            if (json.value(QStringLiteral("ev")).toString() == event) {
+                return json;
             }
         }
         ADD_FAILURE() << "no " << event.toStdString() << " message";
@@ -75,7 +89,7 @@ TEST_F(FakeBackendTest, scriptedRunStreamsItsOutputAndEndsWithDone)
     m_backend.setScript("print(1)", FakeRunScript::printing("1\n", 3));
     auto runner = startRunner();
 
-    ASSERT_TRUE(runner->send(runRequest(QStringLiteral("r1"), QStringLiteral("main.py"), "print(1)")).ok());
+    ASSERT_TRUE(sendJson(*runner, runRequest(QStringLiteral("r1"), QStringLiteral("main.py"), "print(1)")).ok());
 
     const QJsonObject output = nextOfType(*runner, QStringLiteral("output"));
     EXPECT_EQ(QByteArray::fromBase64(output.value(QStringLiteral("data")).toString().toLatin1()), "1\n");
@@ -90,7 +104,7 @@ TEST_F(FakeBackendTest, runTheRealRunnerRefusesGetsAnErrorAndADone)
 {
     auto runner = startRunner();
 
-    ASSERT_TRUE(runner->send(runRequest(QStringLiteral("r1"), QStringLiteral("../escape.py"), "x")).ok());
+    ASSERT_TRUE(sendJson(*runner, runRequest(QStringLiteral("r1"), QStringLiteral("../escape.py"), "x")).ok());
 
     const QJsonObject error = nextOfType(*runner, QStringLiteral("error"));
     EXPECT_EQ(error.value(QStringLiteral("id")).toString(), QStringLiteral("r1"));
@@ -107,12 +121,12 @@ TEST_F(FakeBackendTest, cancelOfAQueuedRunAnswersItsDoneWhileTheFirstRuns)
     auto runner = startRunner();
     const auto release = qScopeGuard([&] { gate->open(); });
 
-    ASSERT_TRUE(runner->send(runRequest(QStringLiteral("r1"), QStringLiteral("main.py"), "first")).ok());
+    ASSERT_TRUE(sendJson(*runner, runRequest(QStringLiteral("r1"), QStringLiteral("main.py"), "first")).ok());
     ASSERT_TRUE(gate->waitForArrivals());
-    ASSERT_TRUE(runner->send(runRequest(QStringLiteral("r2"), QStringLiteral("main.py"), "second")).ok());
-    ASSERT_TRUE(
-        runner->send({{QStringLiteral("op"), QStringLiteral("cancel")}, {QStringLiteral("id"), QStringLiteral("r2")}})
-            .ok());
+    ASSERT_TRUE(sendJson(*runner, runRequest(QStringLiteral("r2"), QStringLiteral("main.py"), "second")).ok());
+    ASSERT_TRUE(sendJson(*runner, {{QStringLiteral("op"), QStringLiteral("cancel")},
+                                   {QStringLiteral("id"), QStringLiteral("r2")}})
+                    .ok());
 
     const QJsonObject cancelled = nextOfType(*runner, QStringLiteral("done"));
     EXPECT_EQ(cancelled.value(QStringLiteral("id")).toString(), QStringLiteral("r2"));
@@ -129,30 +143,27 @@ TEST_F(FakeBackendTest, filesAreAnsweredAtOnceAlsoDuringARun)
     m_backend.setScript("first", FakeRunScript::heldBy(gate));
     auto runner = startRunner();
     const auto release = qScopeGuard([&] { gate->open(); });
-    ASSERT_TRUE(runner->send(runRequest(QStringLiteral("r1"), QStringLiteral("main.py"), "first")).ok());
+    ASSERT_TRUE(sendJson(*runner, runRequest(QStringLiteral("r1"), QStringLiteral("main.py"), "first")).ok());
     ASSERT_TRUE(gate->waitForArrivals());
 
-    ASSERT_TRUE(runner
-                    ->send({{QStringLiteral("op"), QStringLiteral("put_file")},
-                            {QStringLiteral("id"), QStringLiteral("f1")},
-                            {QStringLiteral("workdir"), QStringLiteral("/sandbox")},
-                            {QStringLiteral("path"), QStringLiteral("data/in.csv")},
-                            {QStringLiteral("data"), QString::fromLatin1(QByteArray("1,2").toBase64())}})
+    ASSERT_TRUE(sendJson(*runner, {{QStringLiteral("op"), QStringLiteral("put_file")},
+                                   {QStringLiteral("id"), QStringLiteral("f1")},
+                                   {QStringLiteral("workdir"), QStringLiteral("/sandbox")},
+                                   {QStringLiteral("path"), QStringLiteral("data/in.csv")},
+                                   {QStringLiteral("data"), QString::fromLatin1(QByteArray("1,2").toBase64())}})
                     .ok());
     EXPECT_EQ(nextOfType(*runner, QStringLiteral("file")).value(QStringLiteral("size")).toInt(), 3);
-    ASSERT_TRUE(runner
-                    ->send({{QStringLiteral("op"), QStringLiteral("get_file")},
-                            {QStringLiteral("id"), QStringLiteral("f2")},
-                            {QStringLiteral("workdir"), QStringLiteral("/sandbox")},
-                            {QStringLiteral("path"), QStringLiteral("data/in.csv")}})
+    ASSERT_TRUE(sendJson(*runner, {{QStringLiteral("op"), QStringLiteral("get_file")},
+                                   {QStringLiteral("id"), QStringLiteral("f2")},
+                                   {QStringLiteral("workdir"), QStringLiteral("/sandbox")},
+                                   {QStringLiteral("path"), QStringLiteral("data/in.csv")}})
                     .ok());
     const QJsonObject file = nextOfType(*runner, QStringLiteral("file"));
     EXPECT_EQ(QByteArray::fromBase64(file.value(QStringLiteral("data")).toString().toLatin1()), "1,2");
-    ASSERT_TRUE(runner
-                    ->send({{QStringLiteral("op"), QStringLiteral("get_file")},
-                            {QStringLiteral("id"), QStringLiteral("f3")},
-                            {QStringLiteral("workdir"), QStringLiteral("/sandbox")},
-                            {QStringLiteral("path"), QStringLiteral("missing.txt")}})
+    ASSERT_TRUE(sendJson(*runner, {{QStringLiteral("op"), QStringLiteral("get_file")},
+                                   {QStringLiteral("id"), QStringLiteral("f3")},
+                                   {QStringLiteral("workdir"), QStringLiteral("/sandbox")},
+                                   {QStringLiteral("path"), QStringLiteral("missing.txt")}})
                     .ok());
     EXPECT_EQ(nextOfType(*runner, QStringLiteral("error")).value(QStringLiteral("id")).toString(),
               QStringLiteral("f3"));
@@ -165,7 +176,7 @@ TEST_F(FakeBackendTest, killedContainerEndsItsStream)
     ASSERT_TRUE(m_backend.killContainer(m_containerId));
 
     EXPECT_FALSE(runner->next(kDeadline).ok());
-    EXPECT_FALSE(runner->send({{QStringLiteral("op"), QStringLiteral("ping")}}).ok());
+    EXPECT_FALSE(sendJson(*runner, {{QStringLiteral("op"), QStringLiteral("ping")}}).ok());
 }
 
 } // namespace
