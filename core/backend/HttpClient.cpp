@@ -8,9 +8,7 @@
 #include <QJsonObject>
 #include <QLoggingCategory>
 #include <QUrl>
-
 #include <curl/curl.h>
-
 #include <mutex>
 
 Q_LOGGING_CATEGORY(lcHttp, "sandbox.backend.http")
@@ -132,31 +130,39 @@ Error HttpClient::transportError(int curlCode, const char *detail) const
                 return Error{QStringLiteral("Cannot reach %1 at %2: no socket exists at %3. Is it running? %4, or set "
                                             "%5 to its socket.")
                                  .arg(engine, where, m_endpoint.unixSocket, capitalized(m_endpoint.startAdvice),
-                                      m_endpoint.hostVariable), ErrorCode::EngineUnreachable};
+                                      m_endpoint.hostVariable),
+                             ErrorCode::EngineUnreachable};
             }
             if (!socket.isReadable() || !socket.isWritable()) {
                 return Error{QStringLiteral("Cannot reach %1 at %2: permission denied on %3. "
                                             "Run as a user allowed to use it (e.g. a member of the docker group).")
-                                 .arg(engine, where, m_endpoint.unixSocket), ErrorCode::EngineUnreachable};
+                                 .arg(engine, where, m_endpoint.unixSocket),
+                             ErrorCode::EngineUnreachable};
             }
             return Error{QStringLiteral("Cannot reach %1 at %2: the connection was refused. It is not running; %3.")
-                             .arg(engine, where, m_endpoint.startAdvice), ErrorCode::EngineUnreachable};
+                             .arg(engine, where, m_endpoint.startAdvice),
+                         ErrorCode::EngineUnreachable};
         }
-        return Error{QStringLiteral("Cannot reach %1 at %2: the connection was refused.").arg(engine, where), ErrorCode::EngineUnreachable};
+        return Error{QStringLiteral("Cannot reach %1 at %2: the connection was refused.").arg(engine, where),
+                     ErrorCode::EngineUnreachable};
     case CURLE_COULDNT_RESOLVE_HOST:
-        return Error{QStringLiteral("Cannot reach %1 at %2: the host name does not resolve.").arg(engine, where), ErrorCode::EngineUnreachable};
+        return Error{QStringLiteral("Cannot reach %1 at %2: the host name does not resolve.").arg(engine, where),
+                     ErrorCode::EngineUnreachable};
     case CURLE_OPERATION_TIMEDOUT:
-        return Error{QStringLiteral("%1 at %2 did not answer in time.").arg(capitalized(engine), where), ErrorCode::EngineUnreachable};
+        return Error{QStringLiteral("%1 at %2 did not answer in time.").arg(capitalized(engine), where),
+                     ErrorCode::EngineUnreachable};
     case CURLE_SSL_CONNECT_ERROR:
     case CURLE_PEER_FAILED_VERIFICATION:
     case CURLE_SSL_CERTPROBLEM:
     case CURLE_SSL_CACERT_BADFILE:
         return Error{QStringLiteral("TLS with the container engine at %1 failed (%2). Check DOCKER_CERT_PATH and "
                                     "DOCKER_TLS_VERIFY.")
-                         .arg(where, QString::fromUtf8(detail)), ErrorCode::EngineUnreachable};
+                         .arg(where, QString::fromUtf8(detail)),
+                     ErrorCode::EngineUnreachable};
     default:
-        return Error{QStringLiteral("Talking to the container engine at %1 failed: %2.")
-                         .arg(where, QString::fromUtf8(detail)), ErrorCode::EngineUnreachable};
+        return Error{
+            QStringLiteral("Talking to the container engine at %1 failed: %2.").arg(where, QString::fromUtf8(detail)),
+            ErrorCode::EngineUnreachable};
     }
 }
 
@@ -180,7 +186,8 @@ Result<HttpResponse> HttpClient::send(const HttpRequest &request) const
     curl_easy_setopt(curl, CURLOPT_HEADERDATA, &state);
 
     if (!request.contentType.isEmpty()) {
-        handle.headers = curl_slist_append(handle.headers, ("Content-Type: " + request.contentType).constData());
+        handle.headers =
+            curl_slist_append(handle.headers, QByteArray("Content-Type: " + request.contentType).constData());
     }
     if (request.bodyDevice) {
         curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
@@ -237,8 +244,8 @@ Result<std::unique_ptr<RawConnection>> HttpClient::upgrade(const QByteArray &met
     }
 
     auto connection = std::make_unique<RawConnection>(handle.release());
-    const QByteArray host = m_endpoint.unixSocket.isEmpty() ? QUrl(m_endpoint.baseUrl).authority().toUtf8()
-                                                           : QByteArray("localhost");
+    const QByteArray host =
+        m_endpoint.unixSocket.isEmpty() ? QUrl(m_endpoint.baseUrl).authority().toUtf8() : QByteArray("localhost");
     const QByteArray head = method + ' ' + path.toUtf8() + " HTTP/1.1\r\nHost: " + host +
                             "\r\nContent-Type: text/plain\r\nContent-Length: 0\r\nConnection: Upgrade\r\n"
                             "Upgrade: tcp\r\n\r\n";
@@ -250,17 +257,21 @@ Result<std::unique_ptr<RawConnection>> HttpClient::upgrade(const QByteArray &met
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     qsizetype headerEnd = -1;
     while ((headerEnd = received.indexOf("\r\n\r\n")) < 0) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             return Error{QStringLiteral("The container engine at %1 did not answer the attach request in time.")
-                             .arg(m_endpoint.displayName), ErrorCode::EngineUnreachable};
+                             .arg(m_endpoint.displayName),
+                         ErrorCode::EngineUnreachable};
         }
         if (connection->read(received, left) != RawConnection::ReadStatus::Data && !received.contains("\r\n\r\n")) {
-            return Error{QStringLiteral("The container engine at %1 closed the attach connection.")
-                             .arg(m_endpoint.displayName), ErrorCode::EngineFailed};
+            return Error{
+                QStringLiteral("The container engine at %1 closed the attach connection.").arg(m_endpoint.displayName),
+                ErrorCode::EngineFailed};
         }
         if (received.size() > 64 * 1024) {
-            return Error{QStringLiteral("The container engine sent an oversized reply to the attach request."), ErrorCode::EngineFailed};
+            return Error{QStringLiteral("The container engine sent an oversized reply to the attach request."),
+                         ErrorCode::EngineFailed};
         }
     }
     const QByteArray statusLine = received.left(received.indexOf("\r\n"));
@@ -271,7 +282,8 @@ Result<std::unique_ptr<RawConnection>> HttpClient::upgrade(const QByteArray &met
         connection->read(rest, std::chrono::milliseconds(200));
         const QJsonObject reply = QJsonDocument::fromJson(rest.mid(rest.indexOf('{'))).object();
         const QString message = reply.value(QStringLiteral("message")).toString(QString::fromUtf8(statusLine));
-        return Error{QStringLiteral("The container engine refused to attach: %1").arg(message), ErrorCode::EngineFailed};
+        return Error{QStringLiteral("The container engine refused to attach: %1").arg(message),
+                     ErrorCode::EngineFailed};
     }
     connection->unread(rest);
     return connection;

@@ -390,7 +390,7 @@ Result<void> ExecutionEngine::Run::install(SandboxContainer &container, const La
                      ErrorCode::Cancelled};
     }
     if (installed->reason != StopReason::Exited || installed->exitCode != 0) {
-        const QByteArray log = (installed->stderrData + installed->stdoutData).trimmed();
+        const QByteArray log = QByteArray(installed->stderrData + installed->stdoutData).trimmed();
         return Error{QStringLiteral("Installing %1 with %2 failed (%3); %4 %5")
                          .arg(libraries.join(QStringLiteral(", ")), language.packageManager,
                               installed->timedOut() ? QStringLiteral("timed out")

@@ -20,7 +20,7 @@ QString definitionHash(const QString &parent, const QList<FileEntry> &files)
     hash.addData(QByteArrayView("\0", 1));
     for (const FileEntry &file : files) {
         hash.addData(file.path.toUtf8());
-        hash.addData(QByteArray::number(file.mode) + '\0' + QByteArray::number(file.data.size()) + '\0');
+        hash.addData(QByteArray(QByteArray::number(file.mode) + '\0' + QByteArray::number(file.data.size()) + '\0'));
         hash.addData(file.data);
     }
     return QString::fromLatin1(hash.result().toHex().left(12));
@@ -52,8 +52,7 @@ ImageDefinition externalImage(const QString &name, const QString &reference)
 
 ImageCatalog::ImageCatalog(QString runnerPath, QHash<QString, QString> overrides, QString baseOverride)
     : m_runnerPath(std::move(runnerPath)), m_overrides(std::move(overrides)), m_baseOverride(std::move(baseOverride))
-{
-}
+{}
 
 QString ImageCatalog::defaultRunnerPath()
 {
@@ -61,7 +60,8 @@ QString ImageCatalog::defaultRunnerPath()
         return fromEnvironment;
     }
     const QDir appDir(QCoreApplication::applicationDirPath());
-    for (const QString &candidate : {QStringLiteral("llm-sandbox-runner"), QStringLiteral("../libexec/llm-sandbox/llm-sandbox-runner")}) {
+    for (const QString &candidate :
+         {QStringLiteral("llm-sandbox-runner"), QStringLiteral("../libexec/llm-sandbox/llm-sandbox-runner")}) {
         if (QFileInfo::exists(appDir.filePath(candidate))) {
             return QDir::cleanPath(appDir.filePath(candidate));
         }
@@ -125,7 +125,8 @@ Result<QList<ImageDefinition>> ImageCatalog::chainFor(const Language &language) 
             return packages.error();
         }
         chain.append(dockerfileImage(QStringLiteral("base"), root.reference, *base));
-        chain.append(dockerfileImage(language.imageName + QStringLiteral("-runtime"), chain.last().reference, *packages));
+        chain.append(
+            dockerfileImage(language.imageName + QStringLiteral("-runtime"), chain.last().reference, *packages));
     } else {
         chain.append(externalImage(language.imageName + QStringLiteral("-runtime"), runtime));
     }
@@ -138,7 +139,8 @@ Result<QList<ImageDefinition>> ImageCatalog::chainFor(const Language &language) 
     QFile runner(m_runnerPath);
     if (!runner.open(QIODevice::ReadOnly)) {
         return Error{QStringLiteral("The sandbox runner binary is missing at %1 (set LLM_SANDBOX_RUNNER to its path).")
-                         .arg(m_runnerPath), ErrorCode::ImageMissing};
+                         .arg(m_runnerPath),
+                     ErrorCode::ImageMissing};
     }
     context->append(FileEntry{QStringLiteral("llm-sandbox-runner"), runner.readAll(), 0755});
     if (auto capture = resourceFiles(QStringLiteral("capture/") + language.name)) {
@@ -161,8 +163,8 @@ Result<QList<ImageDefinition>> ImageCatalog::chainFor(const Language &language) 
             context->append(file);
         }
     }
-    const QString finalName = m_overrides.contains(language.name) ? language.imageName + QStringLiteral("-custom")
-                                                                  : language.imageName;
+    const QString finalName =
+        m_overrides.contains(language.name) ? language.imageName + QStringLiteral("-custom") : language.imageName;
     chain.append(dockerfileImage(finalName, chain.last().reference, *context));
 
     QMutexLocker lock(&m_cacheMutex);

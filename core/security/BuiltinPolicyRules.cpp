@@ -47,7 +47,7 @@ constexpr const char *outsidePath =
 PolicyRule filesystemRule(const char *language)
 {
     return rule(
-        (QByteArray(language) + ".filesystem").constData(), Severity::Medium,
+        QByteArray(QByteArray(language) + ".filesystem").constData(), Severity::Medium,
         "paths outside the working directory are refused: read and write files in the current directory, /tmp or "
         "$LLM_SANDBOX_OUTPUT_DIR",
         {}, {}, {{"", outsidePath}});
@@ -223,7 +223,7 @@ void ruby(QList<PolicyRule> &rules)
 {
     // Kernel methods, callable without parentheses: any use of the name but @x, $x, x?, x!, x: (a hash
     // key) and x = (an assignment).
-    const auto kernel = [](const char *names) {
+    const auto kernel = [](const char *names) -> QByteArray {
         return QByteArray(R"re((?<![\w@$])(?:)re") + names + R"re()\b(?![?!:]|\s*=[^=~>]))re";
     };
     const QByteArray system = kernel("system");

@@ -15,12 +15,16 @@ as_root() {
 
 APT_PACKAGES=(
     build-essential cmake ninja-build pkg-config git curl ca-certificates
-    qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-websockets-dev qt6-httpserver-dev qt6-tools-dev qt6-l10n-tools
-    qtkeychain-qt6-dev libgl-dev
-    libcurl4-openssl-dev libarchive-dev libyaml-cpp-dev nlohmann-json3-dev libseccomp-dev
+    # libgl-dev: Qt Gui's CMake package requires OpenGL's headers (WrapOpenGL) before Widgets can be found.
+    qt6-base-dev qt6-httpserver-dev qtkeychain-qt6-dev libgl-dev
+    # The run journal's database: Qt SQL's SQLite driver.
+    libqt6sql6-sqlite
+    libcurl4-openssl-dev libarchive-dev nlohmann-json3-dev
     libgtest-dev libgmock-dev googletest libbenchmark-dev
     docker.io podman debootstrap file
     clang-format
+    # Screenshots of the desktop app under a virtual X server: Xvfb, window control, capture, and a font.
+    xvfb xdotool imagemagick x11-utils fonts-dejavu-core
 )
 
 install_packages() {

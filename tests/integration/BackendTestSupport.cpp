@@ -3,10 +3,8 @@
 #include "backend/BackendFactory.h"
 
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
-
 #include <map>
 #include <mutex>
 
@@ -71,8 +69,6 @@ CliRun runCli(const QStringList &arguments, const QStringList &environment, cons
         env.insert(entry.section(QLatin1Char('='), 0, 0), entry.section(QLatin1Char('='), 1));
     }
     process.setProcessEnvironment(env);
-    QElapsedTimer timer;
-    timer.start();
     process.start(QStringLiteral(LLM_SANDBOX_BIN), arguments);
     EXPECT_TRUE(process.waitForStarted());
     const qint64 pid = process.processId();
@@ -85,7 +81,6 @@ CliRun runCli(const QStringList &arguments, const QStringList &environment, cons
     run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
     run.stdoutData = process.readAllStandardOutput();
     run.stderrData = process.readAllStandardError();
-    run.elapsedMs = timer.elapsed();
     run.pid = pid;
     return run;
 }

@@ -13,11 +13,9 @@
 #include "backend/ContainerBackend.h"
 #include "engine/ExecutionEngine.h"
 
-#include <gtest/gtest.h>
-
 #include <QByteArray>
 #include <QStringList>
-
+#include <gtest/gtest.h>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,7 +45,6 @@ struct CliRun
     int exitCode = -1;
     QByteArray stdoutData;
     QByteArray stderrData;
-    qint64 elapsedMs = 0;
     qint64 pid = 0; ///< of the llm-sandbox process: its containers carry it in their owner label
 };
 /// Containers whose owner label names process `pid` (host:pid:start time) on `backend`.

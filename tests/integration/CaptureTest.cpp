@@ -2,13 +2,12 @@
 // count, order and MIME type of what comes back, that the bytes are that format, and that
 // stdout holds exactly what the program printed (the capture hooks inject nothing).
 #include "SharedEngines.h"
-#include "lang/LanguageRegistry.h"
 #include "engine/RunResultJson.h"
+#include "lang/LanguageRegistry.h"
 
 #include <QJsonArray>
 #include <QXmlStreamReader>
 #include <gtest/gtest.h>
-
 #include <tuple>
 
 using namespace sandbox;
@@ -173,7 +172,8 @@ TEST_P(CaptureTest, aRunAfterAPlotInTheSameWarmContainerReturnsNoArtifacts)
                          "print(socket.gethostname())\n"
                          "print(os.listdir(os.environ['LLM_SANDBOX_OUTPUT_DIR']))\n");
     ASSERT_TRUE(second.ok()) << second.error().message.toStdString();
-    EXPECT_EQ(second->stdoutData.toStdString(), (first->stdoutData + "[]\n").toStdString()) << describe(*second);
+    EXPECT_EQ(second->stdoutData.toStdString(), QByteArray(first->stdoutData + "[]\n").toStdString())
+        << describe(*second);
     EXPECT_TRUE(second->artifacts.isEmpty()) << describe(*second);
     EXPECT_EQ(second->artifactsDropped, 0);
 }

@@ -1,7 +1,6 @@
 // The backends against the real engines: what they report, their errors, image import and the
 // copy of images from one engine into the other.
 #include "BackendTestSupport.h"
-
 #include "backend/BackendFactory.h"
 #include "backend/ImageTransfer.h"
 #include "backend/TarArchive.h"
@@ -10,11 +9,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QUuid>
-
-#include <gtest/gtest.h>
-
 #include <algorithm>
-
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 using namespace sandbox;
@@ -53,7 +49,7 @@ protected:
 /// CLIs are fine in tests (never in the product).
 void removeImage(const std::string &backend, const QString &reference)
 {
-    for (const QString &name : {reference, QStringLiteral("localhost/") + reference}) {
+    for (const QString &name : {reference, QString(QStringLiteral("localhost/") + reference)}) {
         QProcess rmi;
         rmi.start(QString::fromStdString(backend), {QStringLiteral("rmi"), QStringLiteral("-f"), name});
         rmi.waitForFinished(60000);

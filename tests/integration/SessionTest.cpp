@@ -1,13 +1,11 @@
 // Sessions against the real engines: one container kept across runs, Python and R keeping
 // their variables, files kept and exchanged, expiry, limits, and nothing left behind.
 #include "BackendTestSupport.h"
-
+#include "WaitUntil.h"
 #include "backend/ContainerBackend.h"
 #include "engine/ExecutionEngine.h"
 
 #include <gtest/gtest.h>
-
-#include <thread>
 
 using namespace sandbox;
 using namespace std::chrono_literals;
@@ -49,7 +47,8 @@ protected:
     /// Containers of ours that still exist on the engine.
     int containersOf(ExecutionEngine &engine)
     {
-        auto containers = engine.backend().listContainers(ExecutionEngine::ownerLabel(), ExecutionEngine::ownerIdentity());
+        auto containers =
+            engine.backend().listContainers(ExecutionEngine::ownerLabel(), ExecutionEngine::ownerIdentity());
         EXPECT_TRUE(containers.ok());
         return containers ? int(containers->size()) : -1;
     }
@@ -114,8 +113,8 @@ TEST_P(SessionTest, codeThatIgnoresTheInterruptCostsTheVariablesNotTheSession)
     ASSERT_TRUE(sandbox);
     const SessionInfo session = open(*sandbox, "python");
     run(*sandbox, session.id, "kept = 1");
-    const RunResult stopped =
-        run(*sandbox, session.id, "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass", 2s);
+    const RunResult stopped = run(
+        *sandbox, session.id, "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass", 2s);
     EXPECT_EQ(stopped.reason, StopReason::TimedOut);
     const RunResult after = run(*sandbox, session.id, "print(globals().get('kept', 'lost'))", 20s);
     EXPECT_EQ(after.exitCode, 0) << after.stderrData.toStdString();
@@ -131,7 +130,8 @@ TEST_P(SessionTest, anInterpreterKilledForMemoryIsReplacedAndSaysSo)
     ASSERT_TRUE(sandbox);
     const SessionInfo session = open(*sandbox, "python");
     run(*sandbox, session.id, "kept = 1");
-    const RunResult bomb = run(*sandbox, session.id, "hog = []\nwhile True:\n    hog.append(bytearray(16 * 1024 * 1024))", 60s);
+    const RunResult bomb =
+        run(*sandbox, session.id, "hog = []\nwhile True:\n    hog.append(bytearray(16 * 1024 * 1024))", 60s);
     EXPECT_NE(bomb.exitCode, 0);
     EXPECT_TRUE(bomb.stderrData.contains("variables are lost")) << bomb.stderrData.toStdString();
     const RunResult after = run(*sandbox, session.id, "print(globals().get('kept', 'lost'))");
@@ -146,8 +146,8 @@ TEST_P(SessionTest, filesPersistForLanguagesWithoutAPersistentInterpreter)
     const SessionInfo session = open(*sandbox, "javascript");
     EXPECT_FALSE(session.keepsVariables);
     run(*sandbox, session.id, "require('fs').writeFileSync('state.json', JSON.stringify({n: 41}))");
-    const RunResult second =
-        run(*sandbox, session.id, "const s = JSON.parse(require('fs').readFileSync('state.json')); console.log(s.n + 1)");
+    const RunResult second = run(
+        *sandbox, session.id, "const s = JSON.parse(require('fs').readFileSync('state.json')); console.log(s.n + 1)");
     EXPECT_EQ(second.stdoutData, "42\n") << second.stderrData.toStdString();
 }
 
@@ -177,11 +177,12 @@ TEST_P(SessionTest, filePathsCannotLeaveTheWorkingDirectory)
     auto sandbox = engine(settings);
     ASSERT_TRUE(sandbox);
     const SessionInfo session = open(*sandbox, "python");
-    run(*sandbox, session.id, "import os\nos.symlink('/etc/passwd', 'link')\nos.symlink('/etc', 'dir')\n"
-                              "open('big', 'wb').write(b'x' * 2000)");
-    for (const QString &path : {QStringLiteral("../etc/passwd"), QStringLiteral("/etc/passwd"), QStringLiteral("a/../../x"),
-                                QStringLiteral("link"), QStringLiteral("dir/passwd"), QStringLiteral("big"),
-                                QStringLiteral("missing")}) {
+    run(*sandbox, session.id,
+        "import os\nos.symlink('/etc/passwd', 'link')\nos.symlink('/etc', 'dir')\n"
+        "open('big', 'wb').write(b'x' * 2000)");
+    for (const QString &path :
+         {QStringLiteral("../etc/passwd"), QStringLiteral("/etc/passwd"), QStringLiteral("a/../../x"),
+          QStringLiteral("link"), QStringLiteral("dir/passwd"), QStringLiteral("big"), QStringLiteral("missing")}) {
         auto read = sandbox->readSessionFile(session.id, path);
         EXPECT_FALSE(read.ok()) << path.toStdString();
     }
@@ -236,9 +237,10 @@ TEST_P(SessionTest, anIdleSessionExpiresAndItsContainerGoes)
     // A run longer than the idle timeout does not expire it: a session in use is not idle.
     EXPECT_EQ(run(*sandbox, session.id, "import time\ntime.sleep(3)\nprint('done')").stdoutData, "done\n");
     EXPECT_EQ(sandbox->sessions().size(), 1);
-    std::this_thread::sleep_for(4s);
-    EXPECT_TRUE(sandbox->sessions().isEmpty());
-    EXPECT_EQ(containersOf(*sandbox), before);
+    // Left alone, it expires: the deadline only ends the wait for an expiry that never comes.
+    EXPECT_TRUE(test::waitUntil([&] { return sandbox->sessions().isEmpty(); }, 60s, 100ms));
+    EXPECT_TRUE(test::waitUntil([&] { return containersOf(*sandbox) == before; }, 60s, 200ms))
+        << "the expired session's container is still there";
 }
 
 TEST_P(SessionTest, librariesAreInstalledOnceWhenTheSessionOpens)
@@ -252,8 +254,8 @@ TEST_P(SessionTest, librariesAreInstalledOnceWhenTheSessionOpens)
     ASSERT_TRUE(session.ok()) << session.error().message.toStdString();
     const RunResult first = run(*sandbox, session->id, "console.log(require('is-number')(5))");
     EXPECT_EQ(first.stdoutData, "true\n") << first.stderrData.toStdString();
-    const RunResult network = run(*sandbox, session->id,
-                                  "console.log(require('fs').readdirSync('/sys/class/net').join(','))");
+    const RunResult network =
+        run(*sandbox, session->id, "console.log(require('fs').readdirSync('/sys/class/net').join(','))");
     EXPECT_EQ(network.stdoutData, "lo\n") << "the install's network is gone before any code runs";
     RunRequest more;
     more.sessionId = session->id;

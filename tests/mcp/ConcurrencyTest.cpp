@@ -69,7 +69,7 @@ protected:
 TEST_F(ConcurrencyTest, pingAnswersWhileALongCallRuns)
 {
     QFuture<QJsonDocument> call = dispatcher.handle(toolCall(1, QStringLiteral("block"), {}));
-    ASSERT_TRUE(eventually([&] { return blocking.started() == 1; }));
+    ASSERT_TRUE(waitUntil([&] { return blocking.started() == 1; }));
     QFuture<QJsonDocument> ping = dispatcher.handle(request(2, QStringLiteral("ping")));
     EXPECT_TRUE(ping.isFinished());
     EXPECT_TRUE(ping.result().object().contains(QStringLiteral("result")));
@@ -84,7 +84,7 @@ TEST_F(ConcurrencyTest, twoLongCallsRunAtTheSameTime)
 {
     QFuture<QJsonDocument> first = dispatcher.handle(toolCall(1, QStringLiteral("block"), {}));
     QFuture<QJsonDocument> second = dispatcher.handle(toolCall(2, QStringLiteral("block"), {}));
-    EXPECT_TRUE(eventually([&] { return blocking.started() == 2; }));
+    EXPECT_TRUE(waitUntil([&] { return blocking.started() == 2; }));
     EXPECT_EQ(dispatcher.runningCalls(), 2);
     blocking.release();
     first.waitForFinished();
@@ -95,7 +95,7 @@ TEST_F(ConcurrencyTest, twoLongCallsRunAtTheSameTime)
 TEST_F(ConcurrencyTest, cancelledCallStopsAndIsNotAnswered)
 {
     QFuture<QJsonDocument> call = dispatcher.handle(toolCall(QStringLiteral("run-1"), QStringLiteral("block"), {}));
-    ASSERT_TRUE(eventually([&] { return blocking.started() == 1; }));
+    ASSERT_TRUE(waitUntil([&] { return blocking.started() == 1; }));
     EXPECT_TRUE(replyTo(dispatcher, notification(QStringLiteral("notifications/cancelled"),
                                                  {{QStringLiteral("requestId"), QStringLiteral("run-1")},
                                                   {QStringLiteral("reason"), QStringLiteral("user pressed stop")}}))
@@ -109,7 +109,7 @@ TEST_F(ConcurrencyTest, cancelledCallStopsAndIsNotAnswered)
 TEST_F(ConcurrencyTest, cancellingAnotherIdLeavesTheCallRunning)
 {
     QFuture<QJsonDocument> call = dispatcher.handle(toolCall(1, QStringLiteral("block"), {}));
-    ASSERT_TRUE(eventually([&] { return blocking.started() == 1; }));
+    ASSERT_TRUE(waitUntil([&] { return blocking.started() == 1; }));
     // The string "1" is a different id from the number 1.
     replyTo(dispatcher, notification(QStringLiteral("notifications/cancelled"),
                                      {{QStringLiteral("requestId"), QStringLiteral("1")}}));
@@ -124,7 +124,7 @@ TEST_F(ConcurrencyTest, cancelAllStopsEveryRunningCall)
 {
     QFuture<QJsonDocument> first = dispatcher.handle(toolCall(1, QStringLiteral("block"), {}));
     QFuture<QJsonDocument> second = dispatcher.handle(toolCall(2, QStringLiteral("block"), {}));
-    ASSERT_TRUE(eventually([&] { return blocking.started() == 2; }));
+    ASSERT_TRUE(waitUntil([&] { return blocking.started() == 2; }));
     dispatcher.cancelAll();
     dispatcher.waitForDone();
     EXPECT_EQ(blocking.stopped(), 2);
@@ -135,7 +135,7 @@ TEST_F(ConcurrencyTest, cancelAllStopsEveryRunningCall)
 TEST_F(ConcurrencyTest, reusingTheIdOfARunningCallIsInvalidRequest)
 {
     QFuture<QJsonDocument> call = dispatcher.handle(toolCall(1, QStringLiteral("block"), {}));
-    ASSERT_TRUE(eventually([&] { return blocking.started() == 1; }));
+    ASSERT_TRUE(waitUntil([&] { return blocking.started() == 1; }));
     EXPECT_EQ(replyTo(dispatcher, toolCall(1, QStringLiteral("block"), {}))
                   .object()
                   .value(QStringLiteral("error"))
@@ -151,7 +151,7 @@ TEST_F(ConcurrencyTest, progressNotificationsCarryTheRequestsToken)
 {
     QFuture<QJsonDocument> call =
         dispatcher.handle(toolCall(1, QStringLiteral("block"), {}, {{QStringLiteral("progressToken"), 17}}));
-    ASSERT_TRUE(eventually([&] { return !recorder.withMethod(QStringLiteral("notifications/progress")).isEmpty(); }));
+    ASSERT_TRUE(waitUntil([&] { return !recorder.withMethod(QStringLiteral("notifications/progress")).isEmpty(); }));
     const QJsonObject params = recorder.withMethod(QStringLiteral("notifications/progress"))
                                    .first()
                                    .value(QStringLiteral("params"))
@@ -167,7 +167,7 @@ TEST_F(ConcurrencyTest, batchWithALongCallAnswersWhenAllAreDone)
 {
     QFuture<QJsonDocument> batch = dispatcher.handle("[" + toolCall(1, QStringLiteral("block"), {}) + "," +
                                                      request(2, QStringLiteral("ping")) + "]");
-    ASSERT_TRUE(eventually([&] { return blocking.started() == 1; }));
+    ASSERT_TRUE(waitUntil([&] { return blocking.started() == 1; }));
     EXPECT_FALSE(batch.isFinished());
     blocking.release();
     batch.waitForFinished();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "WaitUntil.h"
 #include "mcp/McpDispatcher.h"
 
 #include <QJsonArray>
@@ -93,18 +94,6 @@ private:
     QList<QJsonObject> m_messages;
 };
 
-/// Polls `condition` for up to `timeout`; true once it holds.
-template <typename Condition>
-bool eventually(Condition condition, std::chrono::milliseconds timeout = std::chrono::seconds(10))
-{
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (condition()) {
-            return true;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return condition();
-}
+using sandbox::test::waitUntil;
 
 } // namespace sandbox::mcp::test

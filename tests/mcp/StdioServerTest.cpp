@@ -3,8 +3,10 @@
 
 #include "McpTestSupport.h"
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <functional>
 #include <gtest/gtest.h>
 #include <thread>
 #include <unistd.h>
@@ -14,23 +16,32 @@ using namespace sandbox::mcp::test;
 
 namespace {
 
-Tool sleepingTool(std::atomic<int> &started, std::chrono::milliseconds duration)
+/// What the calls of a blockingTool() did.
+struct BlockingCalls
 {
-    return Tool{.name = QStringLiteral("sleep"),
+    std::atomic<int> started = 0;
+    std::atomic<int> stopped = 0;
+};
+
+/// A long-running tool that returns "released" once `released` holds, or "stopped" when its call is cancelled first.
+Tool blockingTool(BlockingCalls &calls, std::function<bool()> released)
+{
+    return Tool{.name = QStringLiteral("block"),
                 .title = {},
-                .description = QStringLiteral("Sleeps, waking early when cancelled."),
+                .description = QStringLiteral("Waits until released or cancelled."),
                 .inputSchema = QJsonObject{{QStringLiteral("type"), QStringLiteral("object")}},
                 .outputSchema = {},
                 .annotations = {},
                 .longRunning = true,
-                .handler = [&started, duration](const ToolCall &call) {
-                    ++started;
-                    const auto deadline = std::chrono::steady_clock::now() + duration;
-                    while (std::chrono::steady_clock::now() < deadline && !call.stop.stop_requested()) {
-                        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                .handler = [&calls, released = std::move(released)](const ToolCall &call) {
+                    ++calls.started;
+                    // The deadline only ends a test whose release never comes; its assertions then fail.
+                    waitUntil([&] { return call.stop.stop_requested() || released(); }, std::chrono::minutes(5));
+                    if (call.stop.stop_requested()) {
+                        ++calls.stopped;
+                        return textToolResult(QStringLiteral("stopped"));
                     }
-                    return textToolResult(call.stop.stop_requested() ? QStringLiteral("stopped")
-                                                                     : QStringLiteral("slept"));
+                    return textToolResult(QStringLiteral("released"));
                 }};
 }
 
@@ -127,6 +138,17 @@ protected:
         EXPECT_TRUE(m_collected.isEmpty() || m_collected.endsWith('\n'));
         return out;
     }
+    /// Whether the server has written its reply to request `id` so far (while it runs).
+    bool hasRepliedTo(int id)
+    {
+        const std::lock_guard lock(m_mutex);
+        const QList<QByteArray> lines = m_collected.split('\n');
+        // The last piece is an unfinished line (or empty).
+        return std::any_of(lines.cbegin(), lines.cend() - 1, [id](const QByteArray &line) {
+            const QJsonObject message = QJsonDocument::fromJson(line).object();
+            return message.contains(QStringLiteral("id")) && message.value(QStringLiteral("id")).toInt() == id;
+        });
+    }
     static QList<QJsonObject> replies(const QList<QJsonObject> &messages)
     {
         QList<QJsonObject> out;
@@ -176,48 +198,49 @@ TEST_F(StdioServerTest, executeCodeWithoutEngineAnswersWithToolError)
 
 TEST_F(StdioServerTest, runningCallsAnswerBeforeExitAtEndOfInput)
 {
-    std::atomic<int> started = 0;
-    StdioServer server(ToolRegistry({sleepingTool(started, std::chrono::milliseconds(300))}), {}, options());
-    send(toolCall(1, QStringLiteral("sleep"), {}));
+    BlockingCalls calls;
+    // The call is released only once the ping after it has been answered: a ping held up behind it never is.
+    StdioServer server(ToolRegistry({blockingTool(calls, [this] { return hasRepliedTo(2); })}), {}, options());
+    send(toolCall(1, QStringLiteral("block"), {}));
     send(request(2, QStringLiteral("ping")));
     closeInput();
     EXPECT_EQ(server.exec(), 0);
     const QList<QJsonObject> out = messages();
     ASSERT_EQ(out.size(), 2);
-    // The ping was not held up by the sleeping call.
     EXPECT_EQ(out.at(0).value(QStringLiteral("id")).toInt(), 2);
-    EXPECT_EQ(firstText(out.at(1).value(QStringLiteral("result")).toObject()), QStringLiteral("slept"));
+    EXPECT_EQ(out.at(1).value(QStringLiteral("id")).toInt(), 1);
+    EXPECT_EQ(firstText(out.at(1).value(QStringLiteral("result")).toObject()), QStringLiteral("released"));
 }
 
 TEST_F(StdioServerTest, terminateCancelsRunningCallsAndReturnsWithoutEndOfInput)
 {
-    std::atomic<int> started = 0;
-    StdioServer server(ToolRegistry({sleepingTool(started, std::chrono::minutes(5))}), {}, options());
-    send(toolCall(1, QStringLiteral("sleep"), {}));
+    BlockingCalls calls;
+    StdioServer server(ToolRegistry({blockingTool(calls, [] { return false; })}), {}, options());
+    send(toolCall(1, QStringLiteral("block"), {}));
     std::thread stopper([&] {
-        eventually([&] { return started == 1; });
+        waitUntil([&] { return calls.started == 1; });
         server.terminate();
     });
-    const auto begin = std::chrono::steady_clock::now();
     EXPECT_EQ(server.exec(), 0);
     stopper.join();
-    EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(10));
+    EXPECT_EQ(calls.stopped, 1) << "the running call was not cancelled";
     EXPECT_TRUE(messages().isEmpty()); // a cancelled call gets no reply
 }
 
 TEST_F(StdioServerTest, sigtermCancelsRunningCallsAndReturns)
 {
-    std::atomic<int> started = 0;
+    BlockingCalls calls;
     StdioOptions withSignals = options();
     withSignals.handleSignals = true;
-    StdioServer server(ToolRegistry({sleepingTool(started, std::chrono::minutes(5))}), {}, withSignals);
-    send(toolCall(1, QStringLiteral("sleep"), {}));
+    StdioServer server(ToolRegistry({blockingTool(calls, [] { return false; })}), {}, withSignals);
+    send(toolCall(1, QStringLiteral("block"), {}));
     std::thread killer([&] {
-        eventually([&] { return started == 1; });
+        waitUntil([&] { return calls.started == 1; });
         ::kill(::getpid(), SIGTERM);
     });
     EXPECT_EQ(server.exec(), 0);
     killer.join();
+    EXPECT_EQ(calls.stopped, 1) << "the running call was not cancelled";
     EXPECT_TRUE(messages().isEmpty());
 }
 

@@ -1,6 +1,7 @@
 #include "RunnerClient.h"
 
 #include "Base64.h"
+#include "WaitUntil.h"
 
 #include <cerrno>
 #include <csignal>
@@ -11,7 +12,6 @@
 #include <poll.h>
 #include <stdexcept>
 #include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
 
 namespace runner::test {
@@ -209,19 +209,19 @@ std::optional<int> RunnerClient::waitForExit(std::chrono::milliseconds timeout)
     if (m_pid <= 0) {
         return std::nullopt;
     }
-    const Clock::time_point deadline = Clock::now() + timeout;
-    while (true) {
-        int status = 0;
-        const pid_t result = ::waitpid(m_pid, &status, WNOHANG);
-        if (result == m_pid) {
-            m_pid = -1;
-            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        }
-        if (result < 0 || Clock::now() >= deadline) {
-            return std::nullopt;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    int status = 0;
+    pid_t result = 0;
+    sandbox::test::waitUntil(
+        [&] {
+            result = ::waitpid(m_pid, &status, WNOHANG);
+            return result != 0;
+        },
+        timeout);
+    if (result != m_pid) {
+        return std::nullopt;
     }
+    m_pid = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 } // namespace runner::test

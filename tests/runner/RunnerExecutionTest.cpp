@@ -182,10 +182,8 @@ TEST_F(RunnerExecutionTest, timeoutKillsWholeProcessGroup)
     RunnerClient &client = startRunner();
     nlohmann::json request = shellRun("r1", "sleep 1000 & echo $! > child.pid; echo $$ > group.pid; sleep 1000");
     request["timeout_ms"] = 300;
-    const auto start = std::chrono::steady_clock::now();
     const RunOutcome outcome = client.run(request);
 
-    EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
     EXPECT_EQ(outcome.done["reason"], "timeout");
     EXPECT_EQ(outcome.done["exit_code"], 128 + 9);
     const pid_t child = std::stoi(readWorkFile("child.pid"));
@@ -201,15 +199,13 @@ TEST_F(RunnerExecutionTest, busyLoopEndsAtItsCpuLimitBeforeTheTimeout)
     nlohmann::json request = shellRun("r1", "while :; do :; done");
     request["timeout_ms"] = 30000;
     request["cpu_limit_ms"] = 1000;
-    const auto start = std::chrono::steady_clock::now();
-    const RunOutcome outcome = client.run(request, 20s);
-    const auto elapsed = std::chrono::steady_clock::now() - start;
+    const RunOutcome outcome = client.run(request, 60s);
 
+    // "timeout" would say the CPU limit did not end the loop.
     EXPECT_EQ(outcome.done["reason"], "cpu_limit");
     EXPECT_EQ(outcome.done["exit_code"], 128 + SIGXCPU);
     // wait4()'s usage is sampled: it can fall a little short of the second the kernel counted.
     EXPECT_GE(outcome.done["cpu_ms"].get<std::int64_t>(), 800);
-    EXPECT_LT(elapsed, 10s) << "the CPU limit did not end the loop; the timeout would have";
     // The runner itself was not limited: it goes on serving runs.
     EXPECT_EQ(client.run(shellRun("r2", "echo still here")).stdoutData, "still here\n");
 }
@@ -316,10 +312,9 @@ TEST_F(RunnerExecutionTest, outputExactlyAtCapIsNotTruncated)
 TEST_F(RunnerExecutionTest, backgroundProcessHoldingOutputDoesNotDelayRun)
 {
     RunnerClient &client = startRunner();
-    const auto start = std::chrono::steady_clock::now();
+    // A run waiting for the background process would never end: collecting it fails at its deadline.
     const RunOutcome outcome = client.run(shellRun("r1", "sleep 1000 & echo $! > child.pid; echo main"));
 
-    EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
     EXPECT_EQ(outcome.stdoutData, "main\n");
     EXPECT_EQ(outcome.done["exit_code"], 0);
     EXPECT_TRUE(processGone(std::stoi(readWorkFile("child.pid"))));

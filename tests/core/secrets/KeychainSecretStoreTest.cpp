@@ -2,9 +2,10 @@
 // must fail quickly with an error that says so, never hang and never fall back to a plain-text file.
 #include "secrets/KeychainSecretStore.h"
 
+#include "WaitUntil.h"
+
 #include <QCoreApplication>
 #include <QDirIterator>
-#include <QElapsedTimer>
 #include <QStandardPaths>
 #include <gtest/gtest.h>
 
@@ -15,13 +16,14 @@ namespace {
 template <typename T>
 T waitFor(QFuture<T> future)
 {
-    QElapsedTimer timer;
-    timer.start();
     // QtKeychain answers through the event loop; spinning it here is a test's privilege.
-    while (!future.isFinished() && timer.elapsed() < 20000) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    }
-    EXPECT_TRUE(future.isFinished()) << "the keychain call did not finish";
+    const bool finished = test::waitUntil(
+        [&] {
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+            return future.isFinished();
+        },
+        std::chrono::seconds(20));
+    EXPECT_TRUE(finished) << "the keychain call did not finish";
     return future.result();
 }
 

@@ -32,7 +32,7 @@ TEST(BearerTokenTest, matchesOnlyTheSameToken)
     const QByteArray token = BearerToken::generate();
     EXPECT_TRUE(BearerToken::matches(token, token));
     EXPECT_FALSE(BearerToken::matches(token.left(42), token));
-    EXPECT_FALSE(BearerToken::matches(token + "x", token));
+    EXPECT_FALSE(BearerToken::matches(QByteArray(token + "x"), token));
     EXPECT_FALSE(BearerToken::matches({}, token));
     EXPECT_FALSE(BearerToken::matches({}, {})) << "a server without a token lets nobody in";
 }

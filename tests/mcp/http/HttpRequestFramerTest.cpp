@@ -1,5 +1,7 @@
 #include "mcp/http/HttpRequestFramer.h"
 
+// QT_USE_QSTRINGBUILDER: "literal" + QByteArray needs the builder, which only <QString> brings in otherwise.
+#include <QStringBuilder>
 #include <gtest/gtest.h>
 
 using namespace sandbox::mcp;
@@ -33,7 +35,8 @@ TEST(HttpRequestFramerTest, followsARequestSplitAtEveryByte)
 TEST(HttpRequestFramerTest, countsPipelinedRequestsAndLeadingBlankLines)
 {
     HttpRequestFramer framer;
-    const auto progress = framer.feed("\r\n" + kPing + "GET /mcp HTTP/1.1\r\nHost: a\r\n\r\n" + kPing.left(20));
+    const auto progress =
+        framer.feed(QByteArray("\r\n" + kPing + "GET /mcp HTTP/1.1\r\nHost: a\r\n\r\n" + kPing.left(20)));
     EXPECT_FALSE(progress.rejection);
     EXPECT_EQ(progress.completed, 2);
     EXPECT_TRUE(framer.midRequest());
@@ -43,7 +46,7 @@ TEST(HttpRequestFramerTest, bodyMayHoldAnyBytes)
 {
     HttpRequestFramer framer;
     const QByteArray body("{\n\"a\": 1\n}\n\r\n\r\n", 16);
-    const auto progress = framer.feed("POST /mcp HTTP/1.1\r\nHost: a\r\nContent-Length: 16\r\n\r\n" + body);
+    const auto progress = framer.feed(QByteArray("POST /mcp HTTP/1.1\r\nHost: a\r\nContent-Length: 16\r\n\r\n" + body));
     EXPECT_FALSE(progress.rejection);
     EXPECT_EQ(progress.completed, 1);
 }

@@ -4,15 +4,15 @@
 // malformed ones) and parses what comes back. It spins the event loop while it waits, because the server under test
 // runs on the same (test) thread.
 
+#include "WaitUntil.h"
+
 #include <QByteArray>
 #include <QCoreApplication>
-#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QList>
 #include <QTcpSocket>
-#include <QThread>
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -131,16 +131,12 @@ public:
     static bool spinUntil(const std::function<bool()> &condition,
                           std::chrono::milliseconds timeout = std::chrono::seconds(10))
     {
-        QElapsedTimer timer;
-        timer.start();
-        while (!condition()) {
-            if (timer.elapsed() > timeout.count()) {
-                return false;
-            }
-            QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
-            QThread::msleep(1);
-        }
-        return true;
+        return sandbox::test::waitUntil(
+            [&] {
+                QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+                return condition();
+            },
+            timeout, std::chrono::milliseconds(1));
     }
 
     static QByteArray request(const QByteArray &method, const QList<std::pair<QByteArray, QByteArray>> &headers,

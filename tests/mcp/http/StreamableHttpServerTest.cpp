@@ -76,10 +76,7 @@ protected:
         }));
         registry.add(tool(QStringLiteral("sleep"), true, [this](const ToolCall &call) {
             ++m_sleeping;
-            const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-            while (std::chrono::steady_clock::now() < deadline && !call.stop.stop_requested()) {
-                std::this_thread::sleep_for(std::chrono::milliseconds(5));
-            }
+            waitUntil([&] { return call.stop.stop_requested(); }, std::chrono::seconds(20));
             m_stopped = call.stop.stop_requested();
             return textToolResult(QStringLiteral("woke"));
         }));
@@ -235,7 +232,7 @@ TEST_F(StreamableHttpServerTest, foreignHostIs403)
         "POST", headers(),
         request(1, QStringLiteral("initialize"),
                 QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")}}));
-    local.replace("Host: 127.0.0.1", "Host: localhost:" + QByteArray::number(m_port));
+    local.replace("Host: 127.0.0.1", QByteArray("Host: localhost:" + QByteArray::number(m_port)));
     EXPECT_EQ(exchange(local).status, 200);
 }
 
