@@ -195,7 +195,7 @@ private:
         // Adjacent chunks of one stream are merged: one UPDATE per stream and batch, not one per write() call.
         if (!out.empty() && out.back().appendKey == key) {
             QVariantList &values = out.back().values;
-            values[0] = values[0].toByteArray() + bytes;
+            values[0] = QByteArray(values[0].toByteArray() + bytes);
             values[1] = values[1].toLongLong() + bytes.size();
             values[2] = truncated ? 1 : 0;
             return;
