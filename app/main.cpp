@@ -6,16 +6,18 @@
 #include "cli/ImagesCommand.h"
 #include "cli/RunCommand.h"
 #include "cli/ServeCommand.h"
-#include "mcp/StdioServer.h"
 #include "engine/ExecutionEngine.h"
+#include "mcp/StdioServer.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
 
 #ifdef LLM_SANDBOX_HAVE_GUI
+#include "AppContext.h"
 #include "gui/MainWindow.h"
 
 #include <QApplication>
+#include <QMessageBox>
 #endif
 
 #include <cstdio>
@@ -138,11 +140,25 @@ int main(int argc, char **argv)
 
 #ifdef LLM_SANDBOX_HAVE_GUI
     QApplication app(argc, argv);
-    sandbox::gui::MainWindow window;
-    window.show();
-    return app.exec();
+    sandbox::AppContext::Options options;
+    options.source = QStringLiteral("gui");
+    options.removeOrphans = true;
+    auto context = sandbox::AppContext::create(options);
+    if (!context) {
+        QMessageBox::critical(nullptr, QObject::tr("LLM Sandbox"), context.error().message);
+        return 1;
+    }
+    int status = 0;
+    {
+        // The window (and the runs it owns) goes before the context whose engines they use.
+        sandbox::gui::MainWindow window(**context);
+        window.show();
+        status = app.exec();
+    }
+    return status;
 #else
-    sandbox::cli::printError(QStringLiteral("this build has no desktop app; see `llm-sandbox --help` for the commands."));
+    sandbox::cli::printError(
+        QStringLiteral("this build has no desktop app; see `llm-sandbox --help` for the commands."));
     return sandbox::cli::ExitUsage;
 #endif
 }
