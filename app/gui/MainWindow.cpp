@@ -8,6 +8,7 @@
 #include "gui/console/ConsolePage.h"
 #include "gui/livelog/LiveLogPage.h"
 #include "gui/settings/SettingsDialog.h"
+#include "journal/RunJournal.h"
 #include "settings/UserSettings.h"
 
 #include <QAction>
@@ -89,7 +90,7 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
 
     createMenus();
 
-    m_liveLog = new LiveLogPage(context.journalPath());
+    m_liveLog = new LiveLogPage(RunJournal::configuredPath().value_or(QString()));
     m_liveLog->setObjectName(QStringLiteral("liveLogPage"));
     m_console = new ConsolePage(*m_controller);
     m_console->setObjectName(QStringLiteral("consolePage"));

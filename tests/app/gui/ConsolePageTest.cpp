@@ -16,7 +16,7 @@
 
 using namespace sandbox;
 using namespace sandbox::gui;
-using sandbox::gui::test::waitUntil;
+using sandbox::gui::guitest::waitUntil;
 using namespace std::chrono_literals;
 
 namespace {
@@ -26,7 +26,7 @@ class ConsolePageTest : public ::testing::Test
 protected:
     void SetUp() override
     {
-        engine = test::dockerEngine();
+        engine = guitest::dockerEngine();
         ASSERT_NE(engine, nullptr);
         controller = std::make_unique<EngineController>(
             [this](const QString &) -> Result<ExecutionEngine *> { return engine.get(); }, QStringLiteral("docker"));

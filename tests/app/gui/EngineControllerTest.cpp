@@ -7,7 +7,7 @@
 
 using namespace sandbox;
 using namespace sandbox::gui;
-using sandbox::gui::test::waitUntil;
+using sandbox::gui::guitest::waitUntil;
 using namespace std::chrono_literals;
 
 namespace {
@@ -31,7 +31,7 @@ public:
 
 TEST(EngineController, deliversOutputAndResultOnTheGuiThread)
 {
-    auto engine = test::dockerEngine();
+    auto engine = guitest::dockerEngine();
     ASSERT_NE(engine, nullptr);
     EngineController controller([&](const QString &) -> Result<ExecutionEngine *> { return engine.get(); },
                                 QStringLiteral("docker"));
@@ -60,7 +60,7 @@ TEST(EngineController, deliversOutputAndResultOnTheGuiThread)
 
 TEST(EngineController, destroyedDuringARunCancelsAndWaitsForIt)
 {
-    auto engine = test::dockerEngine();
+    auto engine = guitest::dockerEngine();
     ASSERT_NE(engine, nullptr);
     FinishedRuns finished;
     engine->addObserver(&finished);

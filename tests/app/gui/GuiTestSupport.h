@@ -10,7 +10,7 @@
 #include <functional>
 #include <memory>
 
-namespace sandbox::gui::test {
+namespace sandbox::gui::guitest {
 
 /// Processes events until `condition` holds or `timeout` passes; returns whether it held.
 inline bool waitUntil(const std::function<bool()> &condition, std::chrono::milliseconds timeout)
@@ -36,4 +36,4 @@ inline std::unique_ptr<ExecutionEngine> dockerEngine()
     return std::make_unique<ExecutionEngine>(*backend, *settings);
 }
 
-} // namespace sandbox::gui::test
+} // namespace sandbox::gui::guitest

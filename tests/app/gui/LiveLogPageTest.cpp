@@ -14,7 +14,7 @@
 
 using namespace sandbox;
 using namespace sandbox::gui;
-using sandbox::gui::test::waitUntil;
+using sandbox::gui::guitest::waitUntil;
 using namespace std::chrono_literals;
 
 TEST(LiveLogPage, showsARunAnotherConnectionWritesAsItStartsStreamsAndEnds)
