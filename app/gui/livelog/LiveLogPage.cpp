@@ -109,6 +109,7 @@ LiveLogPage::LiveLogPage(const QString &journalPath, QWidget *parent) : QWidget(
         m_listStack->setCurrentWidget(m_emptyHint);
         m_search->setEnabled(false);
         m_source->setEnabled(false);
+        m_detail->setVisible(false); // nothing can be selected: the hint gets the whole page
         return;
     }
     m_reader = std::make_unique<JournalReader>(journalPath);
