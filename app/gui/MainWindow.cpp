@@ -1,137 +1,310 @@
 #include "gui/MainWindow.h"
 
 #include "AppContext.h"
-#include "lang/LanguageRegistry.h"
+#include "backend/BackendFactory.h"
+#include "gui/AppTheme.h"
+#include "gui/EngineController.h"
+#include "gui/ErrorText.h"
+#include "gui/console/ConsolePage.h"
+#include "gui/livelog/LiveLogPage.h"
+#include "gui/settings/SettingsDialog.h"
+#include "journal/RunJournal.h"
+#include "settings/UserSettings.h"
 
-#include <QComboBox>
-#include <QFontDatabase>
-#include <QHBoxLayout>
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
 #include <QLabel>
-#include <QPlainTextEdit>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
-#include <QVBoxLayout>
-#include <QtConcurrent>
+#include <QStyle>
 
 namespace sandbox::gui {
 
-MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(parent)
+namespace {
+
+/// GUI state (geometry, splitters, page, theme) lives beside the user settings, under "gui/".
+QSettings guiSettings()
+{
+    return QSettings(QStringLiteral("llm-sandbox"), QStringLiteral("llm-sandbox"));
+}
+
+QString backendTitle(const QString &name)
+{
+    if (name.isEmpty() || name == QLatin1String("docker")) {
+        return QStringLiteral("Docker");
+    }
+    if (name == QLatin1String("podman")) {
+        return QStringLiteral("Podman");
+    }
+    if (name == QLatin1String("kubernetes")) {
+        return QStringLiteral("Kubernetes");
+    }
+    return name;
+}
+
+QString dot(const QString &color)
+{
+    return QStringLiteral("<span style='color:%1'>●</span>").arg(color);
+}
+
+} // namespace
+
+MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(parent), m_context(context)
 {
     setWindowTitle(tr("LLM Sandbox"));
-    resize(960, 640);
+    setObjectName(QStringLiteral("mainWindow"));
+    resize(1200, 780);
 
-    if (auto engine = context.engine()) {
-        m_engine = *engine;
-    } else {
-        m_engineError = engine.error().message;
-    }
+    m_controller = new EngineController([&context](const QString &backend) { return context.engine(backend); },
+                                        context.defaultBackend(), this);
 
-    m_language = new QComboBox;
-    m_language->setObjectName(QStringLiteral("languagePicker"));
-    for (const Language &language : LanguageRegistry::instance().languages()) {
-        m_language->addItem(language.displayName, language.name);
-    }
-    m_runButton = new QPushButton(tr("Run"));
-    m_runButton->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
-    m_cancelButton = new QPushButton(tr("Cancel"));
-    m_cancelButton->setEnabled(false);
+    m_navigation = new QListWidget;
+    m_navigation->setObjectName(QStringLiteral("navigation"));
+    m_navigation->setIconSize(QSize(20, 20));
+    m_navigation->setSpacing(2);
+    m_navigation->setFrameShape(QFrame::NoFrame);
+    m_navigation->setMinimumWidth(150);
+    m_navigation->setMaximumWidth(260);
+    // The side bar reads as chrome, not content: the window's colour behind it.
+    m_navigation->setAutoFillBackground(false);
+    m_navigation->viewport()->setAutoFillBackground(false);
+    m_pages = new QStackedWidget;
+    m_pages->setObjectName(QStringLiteral("pages"));
 
-    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    m_code = new QPlainTextEdit;
-    m_code->setObjectName(QStringLiteral("codeEditor"));
-    m_code->setFont(mono);
-    m_code->setPlaceholderText(tr("Code to run in a sandbox"));
-    m_code->setPlainText(LanguageRegistry::instance().languages().first().examples.first().code);
-    m_output = new QPlainTextEdit;
-    m_output->setObjectName(QStringLiteral("outputView"));
-    m_output->setFont(mono);
-    m_output->setReadOnly(true);
+    m_splitter = new QSplitter(Qt::Horizontal);
+    m_splitter->setObjectName(QStringLiteral("navigationSplitter"));
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(m_navigation);
+    m_splitter->addWidget(m_pages);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({180, 1020});
+    setCentralWidget(m_splitter);
 
-    auto *toolbar = new QHBoxLayout;
-    toolbar->addWidget(new QLabel(tr("Language:")));
-    toolbar->addWidget(m_language);
-    toolbar->addStretch();
-    toolbar->addWidget(m_cancelButton);
-    toolbar->addWidget(m_runButton);
+    createMenus();
 
-    auto *splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(m_code);
-    splitter->addWidget(m_output);
+    m_liveLog = new LiveLogPage(RunJournal::configuredPath().value_or(QString()));
+    m_liveLog->setObjectName(QStringLiteral("liveLogPage"));
+    m_console = new ConsolePage(*m_controller);
+    m_console->setObjectName(QStringLiteral("consolePage"));
+    m_console->setDefaultTimeout(context.userSettings().defaultTimeout());
+    m_console->setBackends(BackendFactory::names(), context.defaultBackend());
+    addPage(m_liveLog, style()->standardIcon(QStyle::SP_FileDialogDetailedView), tr("Live log"));
+    addPage(m_console, style()->standardIcon(QStyle::SP_MediaPlay), tr("Console"));
+    // ---- Page slot: History (app/gui/history/, branch gui-history) goes here, third (Ctrl+3):
+    //      addPage(new HistoryPage(context.journalPath(), *m_controller), <icon>, tr("History"));
+    //      Part 2 adds its pages after it the same way.
 
-    auto *central = new QWidget;
-    auto *layout = new QVBoxLayout(central);
-    layout->addLayout(toolbar);
-    layout->addWidget(splitter);
-    setCentralWidget(central);
+    fillRunMenu();
+    connect(m_navigation, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
+    createStatusBar();
+    connect(m_controller, &EngineController::runningCountChanged, this, &MainWindow::updateRunningCount);
+    connect(
+        m_controller, &EngineController::backendProbed, this,
+        [this](const QString &backend, const BackendInfo &info, const QString &error, ErrorCode code) {
+            if (error.isEmpty()) {
+                m_backendState->setText(
+                    tr("%1 %2 %3 · ready").arg(dot(QStringLiteral("#2e9d4a")), backendTitle(backend), info.version));
+                m_backendState->setToolTip(tr("%1 at %2\nAPI %3, %4%5")
+                                               .arg(backendTitle(backend), info.endpoint, info.apiVersion, info.os,
+                                                    info.rootless ? tr(", rootless") : QString()));
+            } else {
+                m_backendState->setText(
+                    tr("%1 %2 · unavailable").arg(dot(QStringLiteral("#d0312d")), backendTitle(backend)));
+                m_backendState->setToolTip(errorText(Error{error, code}));
+            }
+        });
+    connect(&context.userSettings(), &UserSettings::changed, this,
+            [this] { m_console->setDefaultTimeout(m_context.userSettings().defaultTimeout()); });
 
-    m_status = new QLabel;
-    statusBar()->addWidget(m_status, 1);
-    m_status->setText(m_engine ? tr("Backend: %1").arg(m_engine->backend().name()) : m_engineError);
-
-    connect(m_language, &QComboBox::currentIndexChanged, this, [this] {
-        auto language = LanguageRegistry::instance().find(m_language->currentData().toString());
-        if (language && !language->examples.isEmpty()) {
-            m_code->setPlainText(language->examples.first().code);
-        }
-    });
-    connect(m_runButton, &QPushButton::clicked, this, &MainWindow::runCode);
-    connect(m_cancelButton, &QPushButton::clicked, this, &MainWindow::cancelRun);
-    connect(&m_watcher, &QFutureWatcher<Result<RunResult>>::finished, this, &MainWindow::showResult);
+    restoreState();
+    probeBackend();
 }
 
 MainWindow::~MainWindow()
 {
-    // A run still going is cancelled and waited for: it uses the engine.
-    m_stop.request_stop();
-    m_watcher.waitForFinished();
+    // Runs use the engines of the context: they end (cancelled, waited for) before anything else goes.
+    delete m_controller;
+    m_controller = nullptr;
 }
 
-void MainWindow::runCode()
+int MainWindow::addPage(QWidget *page, const QIcon &icon, const QString &title)
 {
-    if (!m_engine) {
-        m_output->setPlainText(m_engineError);
-        return;
+    const int index = m_pages->addWidget(page);
+    auto *item = new QListWidgetItem(icon, title, m_navigation);
+    item->setSizeHint(QSize(0, m_navigation->fontMetrics().height() + 18));
+    auto *action = new QAction(icon, title, this);
+    if (index < 9) {
+        action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + index)));
     }
-    RunRequest request;
-    request.language = m_language->currentData().toString();
-    request.code = m_code->toPlainText();
-    request.origin = QStringLiteral("gui");
-    m_stop = std::stop_source();
-    m_runButton->setEnabled(false);
-    m_cancelButton->setEnabled(true);
-    m_output->clear();
-    m_status->setText(tr("Running..."));
-    ExecutionEngine *engine = m_engine;
-    m_watcher.setFuture(QtConcurrent::run(
-        [engine, request, token = m_stop.get_token()] { return engine->run(request, token); }));
+    connect(action, &QAction::triggered, this, [this, index] { showPage(index); });
+    m_viewMenu->insertAction(m_pagesSeparator, action);
+    if (m_navigation->currentRow() < 0) {
+        m_navigation->setCurrentRow(0);
+    }
+    return index;
 }
 
-void MainWindow::cancelRun()
+void MainWindow::showPage(int index)
 {
-    m_stop.request_stop();
+    m_navigation->setCurrentRow(index);
 }
 
-void MainWindow::showResult()
+void MainWindow::createMenus()
 {
-    m_runButton->setEnabled(true);
-    m_cancelButton->setEnabled(false);
-    const Result<RunResult> result = m_watcher.result();
-    if (!result) {
-        m_output->setPlainText(result.error().message);
-        m_status->setText(tr("Failed"));
-        return;
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *settings = file->addAction(tr("&Settings…"), this, &MainWindow::openSettings);
+    settings->setObjectName(QStringLiteral("settingsAction"));
+    settings->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    settings->setMenuRole(QAction::PreferencesRole);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    // Filled with the console's actions once it exists (fillRunMenu).
+    m_runMenu = menuBar()->addMenu(tr("&Run"));
+    m_runMenu->setObjectName(QStringLiteral("runMenu"));
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    m_pagesSeparator = m_viewMenu->addSeparator();
+    QMenu *theme = m_viewMenu->addMenu(tr("&Theme"));
+    m_themes = new QActionGroup(this);
+    const auto addTheme = [&](const QString &title, AppTheme::Mode mode) {
+        QAction *action = theme->addAction(title);
+        action->setCheckable(true);
+        action->setData(AppTheme::toString(mode));
+        m_themes->addAction(action);
+        connect(action, &QAction::triggered, this, [mode] { AppTheme::apply(mode); });
+    };
+    addTheme(tr("&System"), AppTheme::Mode::System);
+    addTheme(tr("&Light"), AppTheme::Mode::Light);
+    addTheme(tr("&Dark"), AppTheme::Mode::Dark);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About LLM Sandbox"), this, &MainWindow::showAbout);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::fillRunMenu()
+{
+    m_runMenu->addAction(m_console->runAction());
+    m_runMenu->addAction(m_console->stopAction());
+    m_runMenu->addSeparator();
+    QAction *stopAll = m_runMenu->addAction(tr("Stop &All Runs"), m_controller, &EngineController::cancelAll);
+    stopAll->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Period));
+    // Run and Stop work wherever the focus is in the window; Run brings the console forward.
+    addAction(m_console->runAction());
+    addAction(m_console->stopAction());
+    connect(m_console->runAction(), &QAction::triggered, this, [this] { showPage(m_pages->indexOf(m_console)); });
+}
+
+void MainWindow::createStatusBar()
+{
+    m_backendState = new QLabel;
+    m_backendState->setObjectName(QStringLiteral("backendState"));
+    m_backendState->setText(
+        tr("%1 %2 · connecting…").arg(dot(QStringLiteral("#8a8a8a")), backendTitle(m_context.defaultBackend())));
+    m_runningState = new QLabel;
+    m_runningState->setObjectName(QStringLiteral("runningState"));
+    statusBar()->addPermanentWidget(m_runningState);
+    statusBar()->addPermanentWidget(m_backendState);
+    updateRunningCount(0);
+}
+
+void MainWindow::probeBackend()
+{
+    m_controller->probe();
+}
+
+void MainWindow::updateRunningCount(int count)
+{
+    m_runningState->setText(count == 0 ? tr("No runs in progress") : tr("%n run(s) in progress", nullptr, count));
+}
+
+void MainWindow::openSettings()
+{
+    SettingsDialog dialog(m_context.userSettings(), this);
+    const QString before = m_context.userSettings().backend();
+    if (dialog.exec() == QDialog::Accepted && m_context.userSettings().backend() != before) {
+        statusBar()->showMessage(tr("The backend setting applies to new windows, the command line and MCP servers "
+                                    "started from now on."),
+                                 8000);
     }
-    QString text = QString::fromUtf8(result->stdoutData);
-    if (!result->stderrData.isEmpty()) {
-        text += QStringLiteral("\n--- stderr ---\n") + QString::fromUtf8(result->stderrData);
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About LLM Sandbox"),
+                       tr("<h3>LLM Sandbox %1</h3>"
+                          "<p>Runs code that a language model wrote, safely, in isolated containers, and shows "
+                          "its output and charts.</p>"
+                          "<p>The same engine serves assistants through <code>llm-sandbox --mcp</code>; every "
+                          "run appears in the live log.</p>")
+                           .arg(QCoreApplication::applicationVersion()));
+}
+
+void MainWindow::restoreState()
+{
+    QSettings settings = guiSettings();
+    restoreGeometry(settings.value(QStringLiteral("gui/geometry")).toByteArray());
+    QMainWindow::restoreState(settings.value(QStringLiteral("gui/windowState")).toByteArray());
+    m_splitter->restoreState(settings.value(QStringLiteral("gui/navigationSplitter")).toByteArray());
+    m_console->splitter()->restoreState(settings.value(QStringLiteral("gui/consoleSplitter")).toByteArray());
+    m_liveLog->splitter()->restoreState(settings.value(QStringLiteral("gui/liveLogSplitter")).toByteArray());
+    const int page = settings.value(QStringLiteral("gui/currentPage"), 0).toInt();
+    showPage(qBound(0, page, m_pages->count() - 1));
+    const QString theme = settings.value(QStringLiteral("gui/theme"), QStringLiteral("system")).toString();
+    for (QAction *action : m_themes->actions()) {
+        if (action->data().toString() == theme) {
+            action->setChecked(true);
+        }
     }
-    m_output->setPlainText(text);
-    m_status->setText(tr("Exit code %1 (%2) in %3 ms, %4 artifact(s)")
-                          .arg(result->exitCode)
-                          .arg(toString(result->reason))
-                          .arg(result->durationMs)
-                          .arg(result->artifacts.size()));
+    if (theme != QLatin1String("system")) {
+        AppTheme::apply(AppTheme::fromString(theme));
+    }
+}
+
+void MainWindow::saveState() const
+{
+    QSettings settings = guiSettings();
+    settings.setValue(QStringLiteral("gui/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("gui/windowState"), QMainWindow::saveState());
+    settings.setValue(QStringLiteral("gui/navigationSplitter"), m_splitter->saveState());
+    settings.setValue(QStringLiteral("gui/consoleSplitter"), m_console->splitter()->saveState());
+    settings.setValue(QStringLiteral("gui/liveLogSplitter"), m_liveLog->splitter()->saveState());
+    settings.setValue(QStringLiteral("gui/currentPage"), m_pages->currentIndex());
+    if (QAction *theme = m_themes->checkedAction()) {
+        settings.setValue(QStringLiteral("gui/theme"), theme->data().toString());
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    const int running = m_controller->runningCount();
+    if (running > 0) {
+        QMessageBox question(QMessageBox::Question, tr("Quit LLM Sandbox"),
+                             tr("%n run(s) still in progress. Stop them and quit?", nullptr, running),
+                             QMessageBox::NoButton, this);
+        QPushButton *stop = question.addButton(tr("Stop Runs and Quit"), QMessageBox::AcceptRole);
+        question.addButton(QMessageBox::Cancel);
+        question.setDefaultButton(stop);
+        question.exec();
+        if (question.clickedButton() != stop) {
+            event->ignore();
+            return;
+        }
+        m_controller->cancelAll();
+    }
+    saveState();
+    event->accept();
 }
 
 } // namespace sandbox::gui

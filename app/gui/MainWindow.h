@@ -1,17 +1,13 @@
 #pragma once
 
-#include "engine/ExecutionEngine.h"
-
-#include <QFutureWatcher>
 #include <QMainWindow>
 
-#include <memory>
-#include <stop_token>
-
-class QComboBox;
+class QActionGroup;
 class QLabel;
-class QPlainTextEdit;
-class QPushButton;
+class QListWidget;
+class QMenu;
+class QSplitter;
+class QStackedWidget;
 
 namespace sandbox {
 class AppContext;
@@ -19,8 +15,13 @@ class AppContext;
 
 namespace sandbox::gui {
 
-/// The desktop app's window: a run console (language, code, output) over the same engine
-/// the command line and the MCP server use. Runs execute on a worker thread.
+class ConsolePage;
+class EngineController;
+class LiveLogPage;
+
+/// The desktop app's window: a list of pages on the left (Live log, Console, History, ...), the page on the
+/// right, the backend's state in the status bar. It builds no engine: engines come from the AppContext, and
+/// every page reaches them through the one EngineController the window owns.
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
@@ -29,21 +30,38 @@ public:
     explicit MainWindow(AppContext &context, QWidget *parent = nullptr);
     ~MainWindow() override;
 
-private:
-    void runCode();
-    void cancelRun();
-    void showResult();
+    EngineController &controller() const { return *m_controller; }
+    /// Adds a page to the navigation (and to the View menu, with Ctrl+<n>); returns its index.
+    int addPage(QWidget *page, const QIcon &icon, const QString &title);
+    void showPage(int index);
 
-    ExecutionEngine *m_engine = nullptr;
-    QString m_engineError;
-    QComboBox *m_language = nullptr;
-    QPlainTextEdit *m_code = nullptr;
-    QPlainTextEdit *m_output = nullptr;
-    QPushButton *m_runButton = nullptr;
-    QPushButton *m_cancelButton = nullptr;
-    QLabel *m_status = nullptr;
-    std::stop_source m_stop;
-    QFutureWatcher<Result<RunResult>> m_watcher;
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createMenus();
+    void fillRunMenu();
+    void createStatusBar();
+    void openSettings();
+    void showAbout();
+    void probeBackend();
+    void updateRunningCount(int count);
+    void restoreState();
+    void saveState() const;
+
+    AppContext &m_context;
+    EngineController *m_controller = nullptr;
+    QListWidget *m_navigation = nullptr;
+    QStackedWidget *m_pages = nullptr;
+    QSplitter *m_splitter = nullptr;
+    ConsolePage *m_console = nullptr;
+    LiveLogPage *m_liveLog = nullptr;
+    QMenu *m_runMenu = nullptr;
+    QMenu *m_viewMenu = nullptr;
+    QAction *m_pagesSeparator = nullptr;
+    QActionGroup *m_themes = nullptr;
+    QLabel *m_backendState = nullptr;
+    QLabel *m_runningState = nullptr;
 };
 
 } // namespace sandbox::gui

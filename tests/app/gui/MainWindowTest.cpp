@@ -1,55 +1,82 @@
-#include "AppContext.h"
 #include "gui/MainWindow.h"
 
-#include <QComboBox>
-#include <QPlainTextEdit>
-#include <QPushButton>
+#include "AppContext.h"
+#include "GuiTestSupport.h"
+#include "ScopedEnvironment.h"
+#include "gui/EngineController.h"
+#include "gui/console/CodeEditor.h"
+#include "gui/console/ConsolePage.h"
+
+#include <QListWidget>
+#include <QStackedWidget>
+#include <QTest>
 
 #include <gtest/gtest.h>
 
-using sandbox::gui::MainWindow;
+using namespace sandbox;
+using namespace sandbox::gui;
+using sandbox::gui::guitest::waitUntil;
+using namespace std::chrono_literals;
 
 namespace {
 
-std::unique_ptr<sandbox::AppContext> makeContext()
+class MainWindowTest : public ::testing::Test
 {
-    auto context = sandbox::AppContext::create({.source = QStringLiteral("gui")});
-    EXPECT_TRUE(context.ok());
-    return std::move(*context);
-}
+protected:
+    void SetUp() override
+    {
+        auto made = AppContext::create({.source = QStringLiteral("gui")});
+        ASSERT_TRUE(made.ok()) << qPrintable(made.error().message);
+        context = std::move(*made);
+    }
+
+    sandbox::test::ScopedEnvironment journalOff{{"LLM_SANDBOX_JOURNAL", QByteArray("off")}};
+    std::unique_ptr<AppContext> context;
+};
 
 } // namespace
 
-TEST(MainWindow, offersEveryLanguageInThePicker)
+TEST_F(MainWindowTest, navigatesBetweenTheLiveLogAndTheConsole)
 {
-    auto context = makeContext();
     MainWindow window(*context);
-    auto *picker = window.findChild<QComboBox *>("languagePicker");
-    ASSERT_NE(picker, nullptr);
-    ASSERT_EQ(picker->count(), 7);
-    EXPECT_EQ(picker->itemData(0).toString(), "python");
-    EXPECT_EQ(picker->itemData(6).toString(), "ruby");
+    auto *navigation = window.findChild<QListWidget *>(QStringLiteral("navigation"));
+    auto *pages = window.findChild<QStackedWidget *>(QStringLiteral("pages"));
+    ASSERT_NE(navigation, nullptr);
+    ASSERT_NE(pages, nullptr);
+    ASSERT_GE(navigation->count(), 2);
+    EXPECT_EQ(navigation->item(0)->text(), QStringLiteral("Live log"));
+    EXPECT_EQ(navigation->item(1)->text(), QStringLiteral("Console"));
+    navigation->setCurrentRow(1);
+    EXPECT_EQ(pages->currentWidget()->objectName(), QStringLiteral("consolePage"));
 }
 
-TEST(MainWindow, choosingALanguageShowsItsExample)
+TEST_F(MainWindowTest, remembersTheCurrentPage)
 {
-    auto context = makeContext();
-    MainWindow window(*context);
-    auto *picker = window.findChild<QComboBox *>("languagePicker");
-    auto *editor = window.findChild<QPlainTextEdit *>("codeEditor");
-    ASSERT_NE(editor, nullptr);
-    picker->setCurrentIndex(picker->findData("ruby"));
-    EXPECT_TRUE(editor->toPlainText().contains("puts"));
-}
-
-TEST(MainWindow, hasRunAndCancelButtons)
-{
-    auto context = makeContext();
-    MainWindow window(*context);
-    QStringList labels;
-    for (auto *button : window.findChildren<QPushButton *>()) {
-        labels << button->text();
+    {
+        MainWindow window(*context);
+        window.show();
+        window.showPage(1);
+        window.close();
     }
-    EXPECT_TRUE(labels.contains("Run"));
-    EXPECT_TRUE(labels.contains("Cancel"));
+    MainWindow again(*context);
+    EXPECT_EQ(again.findChild<QStackedWidget *>(QStringLiteral("pages"))->currentIndex(), 1);
+}
+
+TEST_F(MainWindowTest, ctrlReturnRunsTheConsolesCodeFromAnywhereInTheWindow)
+{
+    MainWindow window(*context);
+    window.show();
+    window.showPage(0);
+    QApplication::setActiveWindow(&window);
+    ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
+    auto *console = window.findChild<ConsolePage *>(QStringLiteral("consolePage"));
+    auto *editor = console->findChild<CodeEditor *>(QStringLiteral("codeEditor"));
+    editor->setPlainText(QStringLiteral("print('from the shortcut')"));
+
+    QTest::keyClick(&window, Qt::Key_Return, Qt::ControlModifier);
+
+    EXPECT_TRUE(console->isRunning());
+    EXPECT_EQ(window.findChild<QStackedWidget *>(QStringLiteral("pages"))->currentWidget(), console);
+    EXPECT_EQ(window.controller().runningCount(), 1);
+    ASSERT_TRUE(waitUntil([&] { return !console->isRunning(); }, 120s));
 }

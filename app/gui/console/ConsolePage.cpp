@@ -1,0 +1,397 @@
+#include "gui/console/ConsolePage.h"
+
+#include "backend/BackendFactory.h"
+#include "gui/ArtifactStrip.h"
+#include "gui/EngineController.h"
+#include "gui/ErrorText.h"
+#include "gui/OutputView.h"
+#include "gui/console/CodeEditor.h"
+#include "lang/LanguageRegistry.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStyle>
+#include <QVBoxLayout>
+
+namespace sandbox::gui {
+
+namespace {
+
+QString backendTitle(const QString &name)
+{
+    if (name == QLatin1String("docker")) {
+        return QStringLiteral("Docker");
+    }
+    if (name == QLatin1String("podman")) {
+        return QStringLiteral("Podman");
+    }
+    if (name == QLatin1String("kubernetes")) {
+        return QStringLiteral("Kubernetes");
+    }
+    return name;
+}
+
+QString stopReasonText(StopReason reason)
+{
+    switch (reason) {
+    case StopReason::Exited:
+        return ConsolePage::tr("exited");
+    case StopReason::TimedOut:
+        return ConsolePage::tr("timed out");
+    case StopReason::OutOfMemory:
+        return ConsolePage::tr("out of memory");
+    case StopReason::CpuLimit:
+        return ConsolePage::tr("CPU-time limit");
+    case StopReason::OutputLimit:
+        return ConsolePage::tr("output limit");
+    case StopReason::Cancelled:
+        return ConsolePage::tr("stopped");
+    case StopReason::CompileFailed:
+        return ConsolePage::tr("compile error");
+    }
+    return {};
+}
+
+QString duration(qint64 ms)
+{
+    return ms < 1000 ? ConsolePage::tr("%1 ms").arg(ms) : ConsolePage::tr("%1 s").arg(ms / 1000.0, 0, 'f', 2);
+}
+
+} // namespace
+
+ConsolePage::ConsolePage(EngineController &controller, QWidget *parent) : QWidget(parent), m_controller(controller)
+{
+    // --- Run settings: one row above the editor, like an IDE's run configuration.
+    m_language = new QComboBox;
+    m_language->setObjectName(QStringLiteral("languagePicker"));
+    for (const Language &language : LanguageRegistry::instance().languages()) {
+        m_language->addItem(language.displayName, language.name);
+    }
+    m_backend = new QComboBox;
+    m_backend->setObjectName(QStringLiteral("backendPicker"));
+    setBackends(BackendFactory::names(), controller.defaultBackend());
+    m_timeout = new QSpinBox;
+    m_timeout->setObjectName(QStringLiteral("timeout"));
+    m_timeout->setRange(1, 3600);
+    m_timeout->setValue(30);
+    m_timeout->setSuffix(tr(" s"));
+    m_timeout->setToolTip(tr("Wall-clock limit: the whole process tree is killed when it is reached"));
+    m_libraries = new QLineEdit;
+    m_libraries->setObjectName(QStringLiteral("libraries"));
+    m_libraries->setPlaceholderText(tr("e.g. requests, numpy==1.26"));
+    m_libraries->setClearButtonEnabled(true);
+    m_libraries->setToolTip(
+        tr("Installed into the sandbox before the code runs (pip, npm, Maven, Go modules, CRAN, gems)"));
+
+    m_runButton = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Run"));
+    m_runButton->setObjectName(QStringLiteral("runButton"));
+    m_runButton->setToolTip(tr("Run the code in a sandbox (Ctrl+Return)"));
+    m_stopButton = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop"));
+    m_stopButton->setObjectName(QStringLiteral("stopButton"));
+    m_stopButton->setToolTip(tr("Stop the run (Ctrl+.)"));
+    m_stopButton->setEnabled(false);
+
+    auto *settingsRow = new QHBoxLayout;
+    settingsRow->setSpacing(6);
+    const auto label = [](const QString &text, QWidget *buddy) {
+        auto *result = new QLabel(text);
+        result->setBuddy(buddy);
+        return result;
+    };
+    settingsRow->addWidget(label(tr("&Language:"), m_language));
+    settingsRow->addWidget(m_language);
+    settingsRow->addSpacing(10);
+    settingsRow->addWidget(label(tr("&Backend:"), m_backend));
+    settingsRow->addWidget(m_backend);
+    settingsRow->addSpacing(10);
+    settingsRow->addWidget(label(tr("&Timeout:"), m_timeout));
+    settingsRow->addWidget(m_timeout);
+    settingsRow->addSpacing(10);
+    settingsRow->addWidget(label(tr("Li&braries:"), m_libraries));
+    settingsRow->addWidget(m_libraries, 1);
+    settingsRow->addSpacing(10);
+    settingsRow->addWidget(m_stopButton);
+    settingsRow->addWidget(m_runButton);
+
+    // --- Editor above, result below.
+    m_editor = new CodeEditor;
+    m_editor->setObjectName(QStringLiteral("codeEditor"));
+    m_editor->setPlaceholderText(tr("Write code here and press Ctrl+Return to run it in a sandbox."));
+
+    m_busy = new QProgressBar;
+    m_busy->setRange(0, 0); // busy indicator: image builds and installs have no known length
+    m_busy->setTextVisible(false);
+    m_busy->setFixedWidth(120);
+    m_busy->setMaximumHeight(14);
+    m_progressText = new QLabel;
+    m_progressText->setObjectName(QStringLiteral("progressText"));
+    m_progressText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_progressRow = new QWidget;
+    auto *progressLayout = new QHBoxLayout(m_progressRow);
+    progressLayout->setContentsMargins(0, 0, 0, 0);
+    progressLayout->addWidget(m_busy);
+    progressLayout->addWidget(m_progressText, 1);
+    m_progressRow->setVisible(false);
+
+    m_output = new OutputView;
+    m_output->setObjectName(QStringLiteral("outputView"));
+    m_output->setPlaceholderText(tr("Output appears here as the program writes it; errors in red."));
+    m_summary = new QLabel;
+    m_summary->setObjectName(QStringLiteral("runSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setVisible(false);
+    m_chartsTitle = new QLabel(tr("Charts"));
+    m_chartsTitle->setVisible(false);
+    QFont bold = m_chartsTitle->font();
+    bold.setBold(true);
+    m_chartsTitle->setFont(bold);
+    m_artifacts = new ArtifactStrip;
+    m_artifacts->setObjectName(QStringLiteral("artifactStrip"));
+    m_artifacts->setVisible(false);
+    connect(m_artifacts, &ArtifactStrip::countChanged, this, [this](int count) {
+        m_artifacts->setVisible(count > 0);
+        m_chartsTitle->setVisible(count > 0);
+        m_chartsTitle->setText(tr("Charts (%1) — double-click to enlarge").arg(count));
+    });
+
+    auto *resultPane = new QWidget;
+    auto *resultLayout = new QVBoxLayout(resultPane);
+    resultLayout->setContentsMargins(0, 0, 0, 0);
+    resultLayout->setSpacing(6);
+    auto *outputTitle = new QLabel(tr("Output"));
+    outputTitle->setFont(bold);
+    resultLayout->addWidget(outputTitle);
+    resultLayout->addWidget(m_progressRow);
+    resultLayout->addWidget(m_output, 1);
+    resultLayout->addWidget(m_summary);
+    resultLayout->addWidget(m_chartsTitle);
+    resultLayout->addWidget(m_artifacts);
+
+    m_splitter = new QSplitter(Qt::Vertical);
+    m_splitter->setObjectName(QStringLiteral("consoleSplitter"));
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(m_editor);
+    m_splitter->addWidget(resultPane);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(settingsRow);
+    layout->addWidget(m_splitter, 1);
+
+    // --- Actions: the window puts them in its Run menu; they work wherever the focus is in the window.
+    m_runAction = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Run"), this);
+    m_runAction->setObjectName(QStringLiteral("runAction"));
+    m_runAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
+    m_runAction->setShortcutContext(Qt::WindowShortcut);
+    m_stopAction = new QAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Stop"), this);
+    m_stopAction->setObjectName(QStringLiteral("stopAction"));
+    m_stopAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+    m_stopAction->setShortcutContext(Qt::WindowShortcut);
+    m_stopAction->setEnabled(false);
+    addAction(m_runAction);
+    addAction(m_stopAction);
+
+    connect(m_runAction, &QAction::triggered, this, &ConsolePage::run);
+    connect(m_stopAction, &QAction::triggered, this, &ConsolePage::stop);
+    connect(m_runButton, &QPushButton::clicked, this, &ConsolePage::run);
+    connect(m_stopButton, &QPushButton::clicked, this, &ConsolePage::stop);
+    connect(m_language, &QComboBox::currentIndexChanged, this, &ConsolePage::chooseLanguage);
+
+    connect(&m_controller, &EngineController::runStarted, this,
+            [this](quint64 ticket, const QString &runId) { onStarted(ticket, runId); });
+    connect(&m_controller, &EngineController::runProgress, this, &ConsolePage::onProgress);
+    connect(&m_controller, &EngineController::runOutput, this, &ConsolePage::onOutput);
+    connect(&m_controller, &EngineController::runArtifact, this, &ConsolePage::onArtifact);
+    connect(&m_controller, &EngineController::runFinished, this, &ConsolePage::onFinished);
+    connect(&m_controller, &EngineController::runFailed, this, &ConsolePage::onFailed);
+
+    chooseLanguage();
+}
+
+void ConsolePage::setDefaultTimeout(std::chrono::seconds timeout)
+{
+    m_timeout->setValue(int(timeout.count()));
+}
+
+void ConsolePage::setBackends(const QStringList &backends, const QString &current)
+{
+    m_backend->clear();
+    for (const QString &name : backends) {
+        m_backend->addItem(backendTitle(name), name);
+    }
+    const int index = m_backend->findData(current.isEmpty() ? QStringLiteral("docker") : current);
+    m_backend->setCurrentIndex(qMax(0, index));
+}
+
+void ConsolePage::chooseLanguage()
+{
+    const QString name = m_language->currentData().toString();
+    m_editor->setLanguage(name);
+    auto language = LanguageRegistry::instance().find(name);
+    // The example replaces the code only while the user has not written their own.
+    const QString current = m_editor->toPlainText();
+    if (language && !language->examples.isEmpty() && (current.trimmed().isEmpty() || current == m_lastExample)) {
+        m_lastExample = language->examples.first().code;
+        m_editor->setPlainText(m_lastExample);
+    }
+}
+
+void ConsolePage::run()
+{
+    if (m_ticket != 0) {
+        return;
+    }
+    RunRequest request;
+    request.language = m_language->currentData().toString();
+    request.code = m_editor->toPlainText();
+    request.timeout = std::chrono::seconds(m_timeout->value());
+    request.origin = QStringLiteral("gui");
+    for (const QString &library :
+         m_libraries->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts)) {
+        request.libraries << library;
+    }
+
+    m_output->clearOutput();
+    m_artifacts->clearArtifacts();
+    m_summary->setVisible(false);
+    m_progressText->setText(request.libraries.isEmpty() ? tr("Starting a sandbox…")
+                                                        : tr("Installing %1…").arg(request.libraries.join(", ")));
+    m_progressRow->setVisible(true);
+    m_clock.start();
+    m_ticket = m_controller.start(request, m_backend->currentData().toString());
+    setRunning(true);
+}
+
+void ConsolePage::stop()
+{
+    if (m_ticket != 0) {
+        m_controller.cancel(m_ticket);
+        m_progressText->setText(tr("Stopping…"));
+    }
+}
+
+void ConsolePage::setRunning(bool running)
+{
+    m_runAction->setEnabled(!running);
+    m_runButton->setEnabled(!running);
+    m_stopAction->setEnabled(running);
+    m_stopButton->setEnabled(running);
+    m_language->setEnabled(!running);
+    m_backend->setEnabled(!running);
+    if (!running) {
+        m_progressRow->setVisible(false);
+    }
+    emit runningChanged(running);
+}
+
+void ConsolePage::onStarted(quint64 ticket, const QString &runId)
+{
+    if (ticket == m_ticket) {
+        m_progressText->setText(tr("Running (run %1)…").arg(runId.left(12)));
+    }
+}
+
+void ConsolePage::onProgress(quint64 ticket, const RunProgress &progress)
+{
+    if (ticket != m_ticket) {
+        return;
+    }
+    QString text = progress.message.simplified();
+    switch (progress.kind) {
+    case RunProgress::Kind::ImageBuild:
+        text = tr("Building the sandbox image: %1").arg(text);
+        break;
+    case RunProgress::Kind::LibraryInstall:
+        text = tr("Installing libraries: %1").arg(text);
+        break;
+    case RunProgress::Kind::ContainerStart:
+        text = tr("Starting a sandbox: %1").arg(text);
+        break;
+    case RunProgress::Kind::Status:
+        break;
+    }
+    m_progressText->setText(m_progressText->fontMetrics().elidedText(text, Qt::ElideRight, 900));
+    m_progressText->setToolTip(progress.message);
+}
+
+void ConsolePage::onOutput(quint64 ticket, OutputStream stream, const QByteArray &chunk)
+{
+    if (ticket == m_ticket) {
+        if (m_progressText->text().startsWith(tr("Starting")) || m_progressText->text().startsWith(tr("Installing"))) {
+            m_progressText->setText(tr("Running…"));
+        }
+        m_output->appendOutput(stream, chunk);
+    }
+}
+
+void ConsolePage::onArtifact(quint64 ticket, const Artifact &artifact)
+{
+    if (ticket == m_ticket) {
+        m_artifacts->addArtifact(artifact);
+    }
+}
+
+void ConsolePage::onFinished(quint64 ticket, const RunResult &result)
+{
+    if (ticket != m_ticket) {
+        return;
+    }
+    m_ticket = 0;
+    setRunning(false);
+    // Artifacts that did not come through runArtifact (an engine that only returns them) are shown now.
+    if (m_artifacts->count() == 0) {
+        for (const Artifact &artifact : result.artifacts) {
+            m_artifacts->addArtifact(artifact);
+        }
+    }
+    const QLocale locale;
+    QStringList parts;
+    parts << tr("Exit code <b>%1</b>").arg(result.exitCode);
+    parts << stopReasonText(result.reason);
+    parts << tr("%1 in total").arg(duration(result.durationMs));
+    if (result.wallMs > 0 || result.cpuMs > 0) {
+        parts << tr("program: %1 wall, %2 CPU, %3 peak memory")
+                     .arg(duration(result.wallMs), duration(result.cpuMs),
+                          locale.formattedDataSize(result.peakMemoryKb * 1024));
+    }
+    if (result.outputTruncated) {
+        parts << tr("output truncated");
+    }
+    const bool ok = result.reason == StopReason::Exited && result.exitCode == 0;
+    showSummary(parts.join(QStringLiteral(" · ")), ok ? QStringLiteral("ok") : QStringLiteral("warning"));
+}
+
+void ConsolePage::onFailed(quint64 ticket, const Error &error)
+{
+    if (ticket != m_ticket) {
+        return;
+    }
+    m_ticket = 0;
+    setRunning(false);
+    showSummary(errorText(error).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")),
+                error.code == ErrorCode::Cancelled ? QStringLiteral("warning") : QStringLiteral("error"));
+}
+
+void ConsolePage::showSummary(const QString &text, const QString &tone)
+{
+    const QString color = tone == QLatin1String("ok")        ? QStringLiteral("#2e7d32")
+                          : tone == QLatin1String("warning") ? QStringLiteral("#b35c00")
+                                                             : QStringLiteral("#c01c28");
+    const QString icon = tone == QLatin1String("ok") ? QStringLiteral("✔") : QStringLiteral("●");
+    m_summary->setText(QStringLiteral("<span style='color:%1'>%2</span>&nbsp; %3").arg(color, icon, text));
+    m_summary->setVisible(true);
+}
+
+} // namespace sandbox::gui

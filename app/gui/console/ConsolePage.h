@@ -1,0 +1,87 @@
+#pragma once
+
+#include "engine/RunObserver.h"
+#include "engine/RunProgress.h"
+#include "util/Result.h"
+
+#include <QElapsedTimer>
+#include <QWidget>
+#include <chrono>
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QSplitter;
+
+namespace sandbox::gui {
+
+class ArtifactStrip;
+class CodeEditor;
+class EngineController;
+class OutputView;
+
+/// The run console: write code in one of the seven languages, run it in a sandbox and watch its output and
+/// charts arrive. Runs go through the EngineController; the page never blocks.
+class ConsolePage final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit ConsolePage(EngineController &controller, QWidget *parent = nullptr);
+
+    /// Run (Ctrl+Return) and Stop (Ctrl+.), for the window's menus.
+    QAction *runAction() const { return m_runAction; }
+    QAction *stopAction() const { return m_stopAction; }
+
+    void setDefaultTimeout(std::chrono::seconds timeout);
+    void setBackends(const QStringList &backends, const QString &current);
+    QSplitter *splitter() const { return m_splitter; }
+    bool isRunning() const { return m_ticket != 0; }
+
+public slots:
+    void run();
+    void stop();
+
+signals:
+    void runningChanged(bool running);
+
+private:
+    void chooseLanguage();
+    void onStarted(quint64 ticket, const QString &runId);
+    void onProgress(quint64 ticket, const RunProgress &progress);
+    void onOutput(quint64 ticket, OutputStream stream, const QByteArray &chunk);
+    void onArtifact(quint64 ticket, const Artifact &artifact);
+    void onFinished(quint64 ticket, const RunResult &result);
+    void onFailed(quint64 ticket, const Error &error);
+    void setRunning(bool running);
+    void showSummary(const QString &text, const QString &tone);
+
+    EngineController &m_controller;
+    quint64 m_ticket = 0;
+    QString m_lastExample; // replaced by another language's example only while unedited
+    QElapsedTimer m_clock;
+
+    QComboBox *m_language = nullptr;
+    QComboBox *m_backend = nullptr;
+    QSpinBox *m_timeout = nullptr;
+    QLineEdit *m_libraries = nullptr;
+    QPushButton *m_runButton = nullptr;
+    QPushButton *m_stopButton = nullptr;
+    CodeEditor *m_editor = nullptr;
+    QSplitter *m_splitter = nullptr;
+    QWidget *m_progressRow = nullptr;
+    QProgressBar *m_busy = nullptr;
+    QLabel *m_progressText = nullptr;
+    OutputView *m_output = nullptr;
+    QLabel *m_summary = nullptr;
+    QLabel *m_chartsTitle = nullptr;
+    ArtifactStrip *m_artifacts = nullptr;
+    QAction *m_runAction = nullptr;
+    QAction *m_stopAction = nullptr;
+};
+
+} // namespace sandbox::gui

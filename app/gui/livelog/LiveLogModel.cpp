@@ -1,0 +1,298 @@
+#include "gui/livelog/LiveLogModel.h"
+
+#include "lang/LanguageRegistry.h"
+
+#include <QApplication>
+#include <QColor>
+#include <QIcon>
+#include <QLocale>
+#include <QPainter>
+#include <QPalette>
+#include <QStyle>
+#include <algorithm>
+
+namespace sandbox::gui {
+
+namespace {
+
+bool newerFirst(const JournalRun &a, const JournalRun &b)
+{
+    return a.startedAt != b.startedAt ? a.startedAt > b.startedAt : a.id > b.id;
+}
+
+QString stopReasonText(const QString &reason)
+{
+    if (reason == QLatin1String("exit")) {
+        return LiveLogModel::tr("exited");
+    }
+    if (reason == QLatin1String("timeout")) {
+        return LiveLogModel::tr("timed out");
+    }
+    if (reason == QLatin1String("oom") || reason == QLatin1String("out_of_memory")) {
+        return LiveLogModel::tr("out of memory");
+    }
+    if (reason == QLatin1String("cpu_limit")) {
+        return LiveLogModel::tr("CPU limit");
+    }
+    if (reason == QLatin1String("output_limit")) {
+        return LiveLogModel::tr("output limit");
+    }
+    if (reason == QLatin1String("cancelled")) {
+        return LiveLogModel::tr("stopped");
+    }
+    if (reason == QLatin1String("compile_error") || reason == QLatin1String("compile_failed")) {
+        return LiveLogModel::tr("compile error");
+    }
+    return reason;
+}
+
+QColor statusColor(const JournalRun &run)
+{
+    switch (run.status) {
+    case RunStatus::Running:
+        return QColor(0x1a, 0x73, 0xe8);
+    case RunStatus::Finished:
+        return run.exitCode.value_or(0) == 0 && (run.stopReason.isEmpty() || run.stopReason == QLatin1String("exit"))
+                   ? QColor(0x2e, 0x9d, 0x4a)
+                   : QColor(0xe0, 0x8a, 0x00);
+    case RunStatus::Failed:
+        return QColor(0xd0, 0x31, 0x2d);
+    case RunStatus::Interrupted:
+        return QColor(0x8a, 0x8a, 0x8a);
+    }
+    return {};
+}
+
+QIcon statusDot(const QColor &color)
+{
+    // A coloured dot reads at a glance in both themes; the text beside it says the same for screen readers.
+    QPixmap pixmap(12, 12);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(color);
+    painter.drawEllipse(QRectF(1.5, 1.5, 9, 9));
+    return QIcon(pixmap);
+}
+
+} // namespace
+
+LiveLogModel::LiveLogModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+int LiveLogModel::rowOf(const QString &runId) const
+{
+    for (int row = 0; row < m_runs.size(); ++row) {
+        if (m_runs.at(row).id == runId) {
+            return row;
+        }
+    }
+    return -1;
+}
+
+void LiveLogModel::merge(const QList<JournalRun> &runs)
+{
+    QList<JournalRun> added;
+    for (const JournalRun &run : runs) {
+        const int row = rowOf(run.id);
+        if (row >= 0) {
+            m_runs[row] = run;
+            emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+        } else {
+            added.append(run);
+        }
+    }
+    if (added.isEmpty()) {
+        return;
+    }
+    std::sort(added.begin(), added.end(), newerFirst);
+    // New runs nearly always start after every run shown: one insertion at the top. Otherwise each goes to its
+    // place by start time.
+    for (const JournalRun &run : std::as_const(added)) {
+        const auto position = std::lower_bound(m_runs.begin(), m_runs.end(), run, newerFirst);
+        const int row = int(position - m_runs.begin());
+        beginInsertRows({}, row, row);
+        m_runs.insert(row, run);
+        endInsertRows();
+    }
+    if (m_runs.size() > m_maximumRows) {
+        beginRemoveRows({}, m_maximumRows, int(m_runs.size()) - 1);
+        m_runs.resize(m_maximumRows);
+        endRemoveRows();
+    }
+}
+
+void LiveLogModel::clear()
+{
+    beginResetModel();
+    m_runs.clear();
+    endResetModel();
+}
+
+int LiveLogModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_runs.size());
+}
+
+int LiveLogModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString LiveLogModel::sourceText(const JournalRun &run)
+{
+    QString source = run.source.isEmpty() ? tr("unknown") : run.source;
+    if (source == QLatin1String("mcp")) {
+        source = QStringLiteral("MCP");
+    } else if (source == QLatin1String("gui")) {
+        source = tr("Console");
+    } else if (source == QLatin1String("cli")) {
+        source = tr("Command line");
+    } else if (source == QLatin1String("http")) {
+        source = QStringLiteral("HTTP");
+    } else if (source == QLatin1String("replay")) {
+        source = tr("Replay");
+    }
+    if (!run.clientName.isEmpty()) {
+        source += QStringLiteral(" · ") + run.clientName;
+    }
+    return source;
+}
+
+QString LiveLogModel::statusText(const JournalRun &run)
+{
+    switch (run.status) {
+    case RunStatus::Running:
+        return tr("Running");
+    case RunStatus::Finished:
+        return tr("Finished");
+    case RunStatus::Failed:
+        return tr("Failed");
+    case RunStatus::Interrupted:
+        return tr("Interrupted");
+    }
+    return {};
+}
+
+QString LiveLogModel::outcomeText(const JournalRun &run)
+{
+    if (run.status == RunStatus::Running) {
+        return {};
+    }
+    if (run.status == RunStatus::Failed) {
+        return run.error.section(QLatin1Char('\n'), 0, 0);
+    }
+    QStringList parts;
+    if (run.exitCode) {
+        parts << tr("exit %1").arg(*run.exitCode);
+    }
+    if (!run.stopReason.isEmpty() && run.stopReason != QLatin1String("exit")) {
+        parts << stopReasonText(run.stopReason);
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+QString LiveLogModel::durationText(qint64 ms)
+{
+    if (ms < 1000) {
+        return tr("%1 ms").arg(ms);
+    }
+    if (ms < 60000) {
+        return tr("%1 s").arg(ms / 1000.0, 0, 'f', 1);
+    }
+    return tr("%1 min %2 s").arg(ms / 60000).arg((ms / 1000) % 60);
+}
+
+QVariant LiveLogModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
+        return {};
+    }
+    const JournalRun &run = m_runs.at(index.row());
+    switch (role) {
+    case RunIdRole:
+        return run.id;
+    case SourceRole:
+        return run.source;
+    case SearchRole:
+        return QStringList{run.id, run.language, sourceText(run), statusText(run), outcomeText(run), run.backend}.join(
+            QLatin1Char('\n'));
+    case SortRole:
+        switch (index.column()) {
+        case Started:
+            return run.startedAt;
+        case Duration:
+            return run.durationMs;
+        default:
+            return data(index, Qt::DisplayRole);
+        }
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case Started:
+            return run.startedAt.date() == QDate::currentDate()
+                       ? QLocale().toString(run.startedAt.toLocalTime().time(), QStringLiteral("HH:mm:ss"))
+                       : QLocale().toString(run.startedAt.toLocalTime(), QLocale::ShortFormat);
+        case Source:
+            return sourceText(run);
+        case Language: {
+            auto language = LanguageRegistry::instance().find(run.language);
+            return language ? language->displayName : run.language;
+        }
+        case Status:
+            return statusText(run);
+        case Outcome:
+            return outcomeText(run);
+        case Duration:
+            return run.status == RunStatus::Running ? QString() : durationText(run.durationMs);
+        }
+        break;
+    case Qt::DecorationRole:
+        if (index.column() == Status) {
+            return statusDot(statusColor(run));
+        }
+        break;
+    case Qt::ToolTipRole:
+        if (index.column() == Started) {
+            return QLocale().toString(run.startedAt.toLocalTime(), QLocale::LongFormat);
+        }
+        if (index.column() == Outcome && run.status == RunStatus::Failed) {
+            return run.error;
+        }
+        if (index.column() == Source && !run.clientVersion.isEmpty()) {
+            return tr("%1 %2").arg(run.clientName, run.clientVersion);
+        }
+        break;
+    case Qt::TextAlignmentRole:
+        if (index.column() == Duration) {
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        }
+        break;
+    default:
+        break;
+    }
+    return {};
+}
+
+QVariant LiveLogModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return QAbstractTableModel::headerData(section, orientation, role);
+    }
+    switch (section) {
+    case Started:
+        return tr("Started");
+    case Source:
+        return tr("Source");
+    case Language:
+        return tr("Language");
+    case Status:
+        return tr("Status");
+    case Outcome:
+        return tr("Result");
+    case Duration:
+        return tr("Duration");
+    }
+    return {};
+}
+
+} // namespace sandbox::gui

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "journal/JournalRun.h"
+
+#include <QWidget>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSplitter;
+class QStackedWidget;
+class QTableView;
+
+namespace sandbox {
+class JournalReader;
+class JournalWatcher;
+} // namespace sandbox
+
+namespace sandbox::gui {
+
+class LiveLogFilterModel;
+class LiveLogModel;
+class RunDetailView;
+
+/// Every run as it starts, from any process that writes the journal (this window, the command line, an MCP
+/// server an assistant launched), and the selected run's code, output and charts as they arrive.
+class LiveLogPage final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    /// `journalPath` empty: the journal is off, and the page says so.
+    explicit LiveLogPage(const QString &journalPath, QWidget *parent = nullptr);
+    ~LiveLogPage() override;
+
+    QSplitter *splitter() const { return m_splitter; }
+    LiveLogModel *model() const { return m_model; }
+    /// Selects the run (when it is shown), e.g. one the console just started.
+    void selectRun(const QString &runId);
+
+    static constexpr int InitialRuns = 500;
+
+private:
+    void loadInitialRuns();
+    void onRunsChanged(const QList<JournalRun> &runs);
+    void showSelected();
+    void updateEmptyState();
+
+    std::unique_ptr<JournalReader> m_reader;
+    JournalWatcher *m_watcher = nullptr;
+    LiveLogModel *m_model = nullptr;
+    LiveLogFilterModel *m_filter = nullptr;
+    QLineEdit *m_search = nullptr;
+    QComboBox *m_source = nullptr;
+    QStackedWidget *m_listStack = nullptr;
+    QLabel *m_emptyHint = nullptr;
+    QTableView *m_table = nullptr;
+    RunDetailView *m_detail = nullptr;
+    QSplitter *m_splitter = nullptr;
+    QLabel *m_journalError = nullptr;
+};
+
+} // namespace sandbox::gui

@@ -1,0 +1,101 @@
+#include "gui/settings/SettingsDialog.h"
+
+#include "settings/UserSettings.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace sandbox::gui {
+
+SettingsDialog::SettingsDialog(UserSettings &settings, QWidget *parent) : QDialog(parent), m_settings(settings)
+{
+    setWindowTitle(tr("Settings"));
+    setObjectName(QStringLiteral("settingsDialog"));
+
+    m_backend = new QComboBox;
+    m_backend->setObjectName(QStringLiteral("settingsBackend"));
+    m_backend->addItem(QStringLiteral("Docker"), QStringLiteral("docker"));
+    m_backend->addItem(QStringLiteral("Podman"), QStringLiteral("podman"));
+    m_backend->addItem(QStringLiteral("Kubernetes"), QStringLiteral("kubernetes"));
+    m_timeout = new QSpinBox;
+    m_timeout->setObjectName(QStringLiteral("settingsTimeout"));
+    m_timeout->setRange(1, 3600);
+    m_timeout->setSuffix(tr(" s"));
+    m_maxAge = new QSpinBox;
+    m_maxAge->setObjectName(QStringLiteral("settingsMaxAge"));
+    m_maxAge->setRange(1, 3650);
+    m_maxAge->setSuffix(tr(" days"));
+    m_maxSize = new QSpinBox;
+    m_maxSize->setObjectName(QStringLiteral("settingsMaxSize"));
+    m_maxSize->setRange(16, 1024 * 1024);
+    m_maxSize->setSingleStep(64);
+    m_maxSize->setSuffix(tr(" MiB"));
+
+    auto *execution = new QGroupBox(tr("Execution"));
+    auto *executionForm = new QFormLayout(execution);
+    executionForm->addRow(tr("&Backend:"), m_backend);
+    executionForm->addRow(tr("Default &timeout:"), m_timeout);
+
+    auto *journal = new QGroupBox(tr("Run journal"));
+    auto *journalForm = new QFormLayout(journal);
+    journalForm->addRow(tr("Keep runs for &at most:"), m_maxAge);
+    journalForm->addRow(tr("Limit its &size to:"), m_maxSize);
+
+    auto *note = new QLabel(tr("The command line and the MCP server (llm-sandbox --mcp) read these settings when "
+                               "they start. Environment variables such as BACKEND still take precedence."));
+    note->setWordWrap(true);
+    note->setEnabled(false);
+
+    auto *buttons =
+        new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults);
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        apply();
+        accept();
+    });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(buttons->button(QDialogButtonBox::RestoreDefaults), &QPushButton::clicked, this,
+            &SettingsDialog::restoreDefaults);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(execution);
+    layout->addWidget(journal);
+    layout->addWidget(note);
+    layout->addStretch();
+    layout->addWidget(buttons);
+    setMinimumWidth(440);
+    load();
+}
+
+void SettingsDialog::load()
+{
+    const QString backend = m_settings.backend().isEmpty() ? QStringLiteral("docker") : m_settings.backend();
+    m_backend->setCurrentIndex(qMax(0, m_backend->findData(backend)));
+    m_timeout->setValue(int(m_settings.defaultTimeout().count()));
+    m_maxAge->setValue(m_settings.journalMaxAgeDays());
+    m_maxSize->setValue(m_settings.journalMaxSizeMiB());
+}
+
+void SettingsDialog::restoreDefaults()
+{
+    // The documented defaults of UserSettings.
+    m_backend->setCurrentIndex(m_backend->findData(QStringLiteral("docker")));
+    m_timeout->setValue(30);
+    m_maxAge->setValue(30);
+    m_maxSize->setValue(1024);
+}
+
+void SettingsDialog::apply()
+{
+    m_settings.setBackend(m_backend->currentData().toString());
+    m_settings.setDefaultTimeout(std::chrono::seconds(m_timeout->value()));
+    m_settings.setJournalMaxAgeDays(m_maxAge->value());
+    m_settings.setJournalMaxSizeMiB(m_maxSize->value());
+}
+
+} // namespace sandbox::gui

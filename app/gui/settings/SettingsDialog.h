@@ -1,0 +1,37 @@
+#pragma once
+
+#include <QDialog>
+
+class QComboBox;
+class QSpinBox;
+
+namespace sandbox {
+class UserSettings;
+}
+
+namespace sandbox::gui {
+
+/// The user's settings: backend, default timeout and how long the journal keeps runs. They are shared with
+/// the command line and the MCP server, which read them when they start; environment variables still win.
+class SettingsDialog final : public QDialog
+{
+    Q_OBJECT
+
+public:
+    explicit SettingsDialog(UserSettings &settings, QWidget *parent = nullptr);
+
+    /// Writes the fields into the settings (OK does this).
+    void apply();
+
+private:
+    void load();
+    void restoreDefaults();
+
+    UserSettings &m_settings;
+    QComboBox *m_backend = nullptr;
+    QSpinBox *m_timeout = nullptr;
+    QSpinBox *m_maxAge = nullptr;
+    QSpinBox *m_maxSize = nullptr;
+};
+
+} // namespace sandbox::gui

@@ -1,0 +1,64 @@
+#include "gui/livelog/LiveLogPage.h"
+
+#include "GuiTestSupport.h"
+#include "gui/livelog/LiveLogModel.h"
+#include "journal/JournalRecorder.h"
+#include "journal/RunJournal.h"
+
+#include <QAbstractItemModelTester>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <gtest/gtest.h>
+
+using namespace sandbox;
+using namespace sandbox::gui;
+using sandbox::gui::guitest::waitUntil;
+using namespace std::chrono_literals;
+
+TEST(LiveLogPage, showsARunAnotherConnectionWritesAsItStartsStreamsAndEnds)
+{
+    QTemporaryDir folder;
+    ASSERT_TRUE(folder.isValid());
+    const QString path = folder.filePath(QStringLiteral("journal.sqlite"));
+    auto journal = RunJournal::open(path);
+    ASSERT_TRUE(journal) << qPrintable(journal.error().message);
+
+    LiveLogPage page(path);
+    QAbstractItemModelTester tester(page.model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    page.resize(1100, 600);
+    page.show();
+    EXPECT_EQ(page.model()->rowCount(), 0);
+    auto *hint = page.findChild<QLabel *>(QStringLiteral("liveLogEmptyHint"));
+    ASSERT_NE(hint, nullptr);
+    EXPECT_TRUE(hint->isVisible());
+
+    // Another writer (as a separately launched `--mcp` process would be), with its own connection.
+    JournalRecorder recorder(path, JournalRecorder::Context{QStringLiteral("mcp"), QStringLiteral("docker"), {}, {}});
+    RunRequest request;
+    request.code = QStringLiteral("print('hi')");
+    request.origin = QStringLiteral("mcp");
+    recorder.runStarted(QStringLiteral("run-1"), request);
+    recorder.flush();
+    ASSERT_TRUE(waitUntil([&] { return page.model()->rowCount() == 1; }, 10s));
+    EXPECT_EQ(page.model()->runAt(0).status, RunStatus::Running);
+    EXPECT_FALSE(hint->isVisible());
+
+    // The first run is selected by itself; its output appears while it runs.
+    auto *output = page.findChild<QPlainTextEdit *>(QStringLiteral("runOutput"));
+    ASSERT_NE(output, nullptr);
+    recorder.runOutput(QStringLiteral("run-1"), OutputStream::Stdout, "hi from mcp\n");
+    recorder.flush();
+    ASSERT_TRUE(waitUntil([&] { return output->toPlainText().contains(QStringLiteral("hi from mcp")); }, 10s));
+
+    RunResult result;
+    result.runId = QStringLiteral("run-1");
+    result.exitCode = 0;
+    result.stdoutData = "hi from mcp\n";
+    result.durationMs = 120;
+    recorder.runFinished(QStringLiteral("run-1"), result, {});
+    recorder.flush();
+    ASSERT_TRUE(waitUntil([&] { return page.model()->runAt(0).status == RunStatus::Finished; }, 10s));
+    EXPECT_EQ(page.model()->rowCount(), 1);
+}
