@@ -25,7 +25,7 @@ void printSection(const QString &title, const QString &text)
 void printField(const QString &name, const QString &value)
 {
     if (!value.isEmpty()) {
-        out() << (name + QLatin1Char(':')).leftJustified(16) << value << Qt::endl;
+        out() << QString(name + QLatin1Char(':')).leftJustified(16) << value << Qt::endl;
     }
 }
 

@@ -17,11 +17,9 @@ public:
     {
         post([ticket = m_ticket, runId, request](EngineController *c) { emit c->runStarted(ticket, runId, request); });
     }
-    // TODO(engine branch): becomes runProgress(const QString &, const RunProgress &) when RunProgress lands.
-    void runProgress(const QString &runId, const QString &message) override
+    void runProgress(const QString &runId, const RunProgress &progress) override
     {
         Q_UNUSED(runId)
-        const RunProgress progress{RunProgress::Kind::Status, message};
         post([ticket = m_ticket, progress](EngineController *c) { emit c->runProgress(ticket, progress); });
     }
     void runOutput(const QString &runId, OutputStream stream, const QByteArray &chunk) override

@@ -90,7 +90,7 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
 
     createMenus();
 
-    m_liveLog = new LiveLogPage(RunJournal::configuredPath().value_or(QString()));
+    m_liveLog = new LiveLogPage(context.journalPath());
     m_liveLog->setObjectName(QStringLiteral("liveLogPage"));
     m_console = new ConsolePage(*m_controller);
     m_console->setObjectName(QStringLiteral("consolePage"));

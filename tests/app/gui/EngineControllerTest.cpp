@@ -63,7 +63,7 @@ TEST(EngineController, destroyedDuringARunCancelsAndWaitsForIt)
     auto engine = guitest::dockerEngine();
     ASSERT_NE(engine, nullptr);
     FinishedRuns finished;
-    engine->addObserver(&finished);
+    Subscription subscription = engine->subscribe(&finished);
     auto controller = std::make_unique<EngineController>(
         [&](const QString &) -> Result<ExecutionEngine *> { return engine.get(); }, QStringLiteral("docker"));
     QByteArray output;
@@ -83,7 +83,6 @@ TEST(EngineController, destroyedDuringARunCancelsAndWaitsForIt)
     EXPECT_EQ(finished.count, 1);
     EXPECT_FALSE(finished.failed);
     EXPECT_EQ(finished.reason, StopReason::Cancelled);
-    engine->removeObserver(&finished);
 }
 
 TEST(EngineController, reportsAnEngineThatCannotBeMadeAsAFailedRun)

@@ -30,7 +30,7 @@ TEST(SessionServiceTest, pathsThatLeaveTheWorkdirAreBadRequests)
     for (const QString &path :
          {QStringLiteral("../etc/passwd"), QStringLiteral("data/../../x"), QStringLiteral("/etc/passwd"),
           QStringLiteral("/sandbox/../etc"), QString(), QStringLiteral("/sandbox/"),
-          QStringLiteral("a") + QChar(0) + QStringLiteral("b"), QString(1025, QLatin1Char('a'))}) {
+          QString(QStringLiteral("a") + QChar(0) + QStringLiteral("b")), QString(1025, QLatin1Char('a'))}) {
         auto checked = SessionService::sessionPath(path);
         ASSERT_FALSE(checked.ok()) << path.toStdString();
         EXPECT_EQ(checked.error().code, ErrorCode::BadRequest);
