@@ -19,6 +19,9 @@ struct RunRequest
     QString sessionId;
     /// Where the request came from ("cli", "mcp", "gui"), for the journal and the live log.
     QString origin = QStringLiteral("cli");
+    /// PLACEHOLDER (branch gui-history) until the engine branch lands: MCP clientInfo and the replayed run.
+    QString clientName, clientVersion;
+    QString replayOf;
 };
 
 } // namespace sandbox
