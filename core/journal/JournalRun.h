@@ -41,6 +41,16 @@ inline QString toString(RunStatus status)
     return {};
 }
 
+inline std::optional<RunStatus> runStatusFromString(const QString &text)
+{
+    for (RunStatus status : {RunStatus::Running, RunStatus::Finished, RunStatus::Failed, RunStatus::Interrupted}) {
+        if (toString(status) == text) {
+            return status;
+        }
+    }
+    return std::nullopt;
+}
+
 struct JournalRun
 {
     QString id;
