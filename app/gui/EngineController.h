@@ -2,6 +2,8 @@
 // PLACEHOLDER (branch gui-history): the members the History page uses, until branch `gui` lands.
 
 #include "engine/RunRequest.h"
+#include "engine/RunResult.h"
+#include "util/Result.h"
 
 #include <QObject>
 
@@ -12,11 +14,12 @@ class EngineController final : public QObject
     Q_OBJECT
 
 public:
-    quint64 start(RunRequest request, QString backend);
+    quint64 start(RunRequest request, const QString &backend = {});
 
 signals:
-    void runStarted(quint64 ticket, const QString &runId);
-    void runFinished(quint64 ticket, const QString &runId);
+    void runStarted(quint64 ticket, const QString &runId, const sandbox::RunRequest &request);
+    void runFinished(quint64 ticket, const sandbox::RunResult &result);
+    void runFailed(quint64 ticket, const sandbox::Error &error);
 };
 
 } // namespace sandbox::gui
