@@ -1,6 +1,7 @@
 #include "journal/RunDiff.h"
 
 #include <QFile>
+#include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
 
@@ -238,4 +239,48 @@ TEST(RunDiff, storedFilesWithOtherBytesOfTheSameSizeAreChangedWithoutAComparator
     EXPECT_FALSE(otherDiff.identical());
     EXPECT_EQ(otherDiff.artifacts().first().bytesEqual, false);
     EXPECT_FALSE(otherDiff.artifacts().first().pixelsEqual.has_value());
+}
+
+TEST(RunDiff, lineDiffRebuildsBothSidesWithTheFewestEditsOnRandomInputs)
+{
+    QRandomGenerator random(20261130); // fixed seed: the same inputs every time
+    for (int round = 0; round < 300; ++round) {
+        QStringList original;
+        QStringList replay;
+        for (int i = int(random.bounded(12)); i > 0; --i) {
+            original << QString(QChar(u'a' + random.bounded(4)));
+        }
+        for (int i = int(random.bounded(12)); i > 0; --i) {
+            replay << QString(QChar(u'a' + random.bounded(4)));
+        }
+        // The longest common subsequence by dynamic programming: the diff must keep exactly that many lines.
+        std::vector<std::vector<int>> lcs(size_t(original.size() + 1), std::vector<int>(size_t(replay.size() + 1)));
+        for (qsizetype i = original.size() - 1; i >= 0; --i) {
+            for (qsizetype j = replay.size() - 1; j >= 0; --j) {
+                lcs[size_t(i)][size_t(j)] =
+                    original[i] == replay[j] ? lcs[size_t(i + 1)][size_t(j + 1)] + 1
+                                             : std::max(lcs[size_t(i + 1)][size_t(j)], lcs[size_t(i)][size_t(j + 1)]);
+            }
+        }
+
+        const QList<RunDiff::Line> lines = RunDiff::diffLines(original, replay);
+
+        QStringList rebuiltOriginal;
+        QStringList rebuiltReplay;
+        int same = 0;
+        for (const auto &line : lines) {
+            if (line.kind != Kind::Added) {
+                rebuiltOriginal << line.text;
+                EXPECT_EQ(line.originalLine, rebuiltOriginal.size());
+            }
+            if (line.kind != Kind::Removed) {
+                rebuiltReplay << line.text;
+                EXPECT_EQ(line.replayLine, rebuiltReplay.size());
+            }
+            same += line.kind == Kind::Same ? 1 : 0;
+        }
+        ASSERT_EQ(rebuiltOriginal, original) << "round " << round;
+        ASSERT_EQ(rebuiltReplay, replay) << "round " << round;
+        ASSERT_EQ(same, lcs[0][0]) << "round " << round;
+    }
 }
