@@ -2,6 +2,7 @@
 
 #include <QColor>
 #include <QFont>
+#include <QScopedValueRollback>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace sandbox::gui {
@@ -187,14 +188,16 @@ QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int 
 
 bool HistoryModel::canFetchMore(const QModelIndex &parent) const
 {
-    return !parent.isValid() && !m_atEnd;
+    return !parent.isValid() && !m_atEnd && !m_fetching;
 }
 
 void HistoryModel::fetchMore(const QModelIndex &parent)
 {
-    if (parent.isValid() || m_atEnd) {
+    if (parent.isValid() || m_atEnd || m_fetching) {
         return;
     }
+    // Views and testers react to rowsInserted by asking for more: one page at a time, never nested.
+    const QScopedValueRollback fetching(m_fetching, true);
     // One page, by index on the journal side: quick enough for the GUI thread at any journal size.
     Result<QList<JournalRun>> page = m_reader.list(m_filter, int(m_runs.size()), PageSize);
     if (!page) {

@@ -76,6 +76,7 @@ private:
     QList<JournalRun> m_runs;
     QHash<QString, int> m_rowById;
     bool m_atEnd = false;
+    bool m_fetching = false;
     int m_totalCount = -1;
     QString m_lastError;
     QFutureWatcher<int> m_countWatcher;
