@@ -60,6 +60,11 @@ QString artifactText(const RunDiff::ArtifactChange &change)
     return DiffView::tr("<b>%1</b> changed: %2").arg(name, what.join(QStringLiteral(", ")));
 }
 
+QString linesDiffer(int count)
+{
+    return count == 1 ? DiffView::tr("1 line differs") : DiffView::tr("%1 lines differ").arg(count);
+}
+
 } // namespace
 
 DiffView::DiffView(QWidget *parent) : QWidget(parent)
@@ -120,10 +125,10 @@ void DiffView::setDiff(const RunDiff &diff, const JournalRun &original, const Jo
                        .arg(diff.originalStopReason().toHtmlEscaped(), diff.replayStopReason().toHtmlEscaped());
     }
     if (diff.stdoutDiffers()) {
-        summary << tr("Standard output: %n line(s) differ", nullptr, RunDiff::changedLineCount(diff.stdoutDiff()));
+        summary << tr("Standard output: %1").arg(linesDiffer(RunDiff::changedLineCount(diff.stdoutDiff())));
     }
     if (diff.stderrDiffers()) {
-        summary << tr("Standard error: %n line(s) differ", nullptr, RunDiff::changedLineCount(diff.stderrDiff()));
+        summary << tr("Standard error: %1").arg(linesDiffer(RunDiff::changedLineCount(diff.stderrDiff())));
     }
     for (const RunDiff::ArtifactChange &change : diff.artifacts()) {
         const QString text = artifactText(change);
@@ -132,9 +137,9 @@ void DiffView::setDiff(const RunDiff &diff, const JournalRun &original, const Jo
         }
     }
     if (identical) {
-        summary << tr("Same exit code (%1), stop reason, output and %n artifact(s).", nullptr,
-                      int(diff.artifacts().size()))
-                       .arg(exitCodeText(diff.originalExitCode()));
+        summary << tr("Same exit code (%1), stop reason (%2), standard output and error, and artifacts (%3).")
+                       .arg(exitCodeText(diff.originalExitCode()), diff.originalStopReason().toHtmlEscaped())
+                       .arg(diff.artifacts().size());
     }
     m_summary->setText(QStringLiteral("<ul style=\"margin-left:-20px\"><li>%1</li></ul>")
                            .arg(summary.join(QStringLiteral("</li><li>"))));
@@ -164,12 +169,23 @@ void DiffView::appendLineDiff(const QString &title, const QList<RunDiff::Line> &
     added.setBackground(QColor(0xd5, 0xf5, 0xe3));
     added.setForeground(QColor(0x1d, 0x6b, 0x3c));
     QTextCharFormat same;
+    // Whole lines coloured, as diff tools show them, not only the characters.
+    QTextBlockFormat plainBlock;
+    QTextBlockFormat removedBlock;
+    removedBlock.setBackground(removed.background());
+    QTextBlockFormat addedBlock;
+    addedBlock.setBackground(added.background());
 
     QTextCursor cursor(m_lines->document());
     cursor.movePosition(QTextCursor::End);
-    auto append = [&cursor](const QString &text, const QTextCharFormat &format) {
-        if (!cursor.document()->isEmpty()) {
-            cursor.insertBlock();
+    auto append = [&](const QString &text, const QTextCharFormat &format) {
+        const QTextBlockFormat &block = &format == &removed ? removedBlock
+                                        : &format == &added ? addedBlock
+                                                            : plainBlock;
+        if (cursor.document()->isEmpty()) {
+            cursor.setBlockFormat(block);
+        } else {
+            cursor.insertBlock(block);
         }
         cursor.insertText(text, format);
     };

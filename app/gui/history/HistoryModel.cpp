@@ -50,6 +50,9 @@ QString HistoryModel::formatDuration(qint64 milliseconds)
     if (milliseconds < 1000) {
         return tr("%1 ms").arg(milliseconds);
     }
+    if (milliseconds < 60'000 && milliseconds % 1000 == 0) {
+        return tr("%1 s").arg(milliseconds / 1000);
+    }
     if (milliseconds < 60'000) {
         return tr("%1 s").arg(double(milliseconds) / 1000.0, 0, 'f', milliseconds < 10'000 ? 2 : 1);
     }

@@ -58,6 +58,7 @@ HistoryPage::HistoryPage(const QString &journalPath, EngineController &controlle
 
     m_replayBackend = new QComboBox(this);
     m_replayBackend->setObjectName(QStringLiteral("replayBackend"));
+    m_replayBackend->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     for (const QString &backend : m_backends) {
         m_replayBackend->addItem(backend, backend);
     }
@@ -299,7 +300,7 @@ void HistoryPage::updateStatus()
         return;
     }
     const QLocale locale;
-    m_status->setText(tr("%Ln run(s)", nullptr, total) +
+    m_status->setText((total == 1 ? tr("1 run") : tr("%L1 runs").arg(total)) +
                       (m_model->rowCount() < total
                            ? tr(" · %1 loaded, more as you scroll").arg(locale.toString(m_model->rowCount()))
                            : QString()));

@@ -88,7 +88,7 @@ QJsonValue shortened(const QJsonValue &value)
     constexpr qsizetype limit = 160;
     if (value.isString() && value.toString().size() > limit) {
         const QString text = value.toString();
-        return RunInspector::tr("%1… (%2 characters)").arg(text.left(64)).arg(text.size());
+        return RunInspector::tr("%1… (%2 characters)").arg(text.left(40)).arg(text.size());
     }
     if (value.isArray()) {
         QJsonArray array;
@@ -98,14 +98,13 @@ QJsonValue shortened(const QJsonValue &value)
         return array;
     }
     if (value.isObject()) {
-        QJsonObject object = value.toObject();
-        for (auto it = object.begin(); it != object.end(); ++it) {
+        const QJsonObject object = value.toObject();
+        QJsonObject result;
+        for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
             // Text items are what the model read: keep them whole.
-            if (it.key() != QLatin1String("text")) {
-                it.value() = shortened(it.value());
-            }
+            result.insert(it.key(), it.key() == QLatin1String("text") ? it.value() : shortened(it.value()));
         }
-        return object;
+        return result;
     }
     return value;
 }
@@ -194,6 +193,8 @@ QWidget *RunInspector::createOutputTab()
     auto *layout = new QVBoxLayout(tab);
     m_stdout = readOnlyText(QStringLiteral("inspectorStdout"), tab);
     m_stderr = readOnlyText(QStringLiteral("inspectorStderr"), tab);
+    m_stdout->setPlaceholderText(tr("Nothing on standard output."));
+    m_stderr->setPlaceholderText(tr("Nothing on standard error."));
     // Standard error in the colour terminals and IDEs use for it.
     QPalette errorPalette = m_stderr->palette();
     errorPalette.setColor(QPalette::Text, QColor(0xb0, 0x3a, 0x2e));
@@ -312,7 +313,11 @@ void RunInspector::setRun(const JournalRun &run)
         title << run.stopReason;
     }
     m_title->setText(title.join(QStringLiteral(" · ")));
-    QString subtitle = tr("Run %1 · started %2 from %3").arg(run.id, dateTimeText(run.startedAt), run.source);
+    const QString source =
+        run.clientName.isEmpty()
+            ? run.source
+            : QStringLiteral("%1 (%2 %3)").arg(run.source, run.clientName, run.clientVersion).trimmed();
+    QString subtitle = tr("Run %1 · started %2 from %3").arg(run.id, dateTimeText(run.startedAt), source);
     if (!run.replayOf.isEmpty()) {
         subtitle += tr(" · replay of %1").arg(run.replayOf);
     }
