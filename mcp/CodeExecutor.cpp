@@ -30,15 +30,16 @@ class ProgressRelay final : public RunObserver
 public:
     explicit ProgressRelay(const ToolCall &call) : m_call(call) {}
 
-    void runStarted(const QString &, const RunRequest &request) override
+    void runStarted(const QString &runId, const RunRequest &request) override
     {
+        m_call.ranAs(runId);
         report(QStringLiteral("Running %1 code").arg(request.language));
     }
 
-    void runProgress(const QString &, const QString &message) override
+    void runProgress(const QString &, const RunProgress &progress) override
     {
-        m_call.log(LogLevel::Debug, message);
-        report(message);
+        m_call.log(LogLevel::Debug, progress.message);
+        report(progress.message);
     }
 
     void runOutput(const QString &, OutputStream stream, const QByteArray &chunk) override
@@ -128,7 +129,9 @@ QJsonObject CodeExecutor::execute(const ToolCall &call) const
     request.timeout = sessionDefaults && !call.givenArguments.contains(QStringLiteral("timeout"))
                           ? std::chrono::seconds(0)
                           : std::chrono::seconds(call.arguments.value(QStringLiteral("timeout")).toInteger(30));
-    request.origin = QStringLiteral("mcp");
+    request.origin = call.origin.isEmpty() ? QStringLiteral("mcp") : call.origin;
+    request.clientName = call.clientName;
+    request.clientVersion = call.clientVersion;
 
     ProgressRelay relay(call);
     const Result<RunResult> result = m_run(request, call.stop, &relay);

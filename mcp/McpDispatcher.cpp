@@ -49,6 +49,21 @@ bool isValidId(const QJsonValue &id)
     return id.isString() || id.isDouble();
 }
 
+/// Runs a tool's handler; what it throws becomes an internal error reply instead of ending the server.
+QJsonObject invokeHandler(const QJsonValue &id, const ToolHandler &handler, const QString &toolName,
+                          const ToolCall &call)
+{
+    try {
+        return makeResult(id, handler(call));
+    } catch (const std::exception &e) {
+        qCCritical(lcMcp) << "tool" << toolName << "threw:" << e.what();
+        return makeError(id, InternalError, QStringLiteral("Internal error in tool %1: %2").arg(toolName, e.what()));
+    } catch (...) {
+        qCCritical(lcMcp) << "tool" << toolName << "threw";
+        return makeError(id, InternalError, QStringLiteral("Internal error in tool %1.").arg(toolName));
+    }
+}
+
 } // namespace
 
 struct McpDispatcher::RunningCall
@@ -61,7 +76,7 @@ struct McpDispatcher::RunningCall
 McpDispatcher::McpDispatcher(ToolRegistry tools, QList<Resource> resources, MessageSink sink, DispatcherOptions options)
     : m_tools(std::move(tools)), m_resources(std::move(resources)), m_sink(std::move(sink)),
       m_options(std::move(options)), m_protocolVersion(ProtocolVersion::kLatest),
-      m_logLevel(static_cast<int>(m_options.logLevel))
+      m_exchangeSink(m_options.exchangeSink), m_logLevel(static_cast<int>(m_options.logLevel))
 {
     m_pool.setMaxThreadCount(std::max(1, m_options.maxConcurrentCalls));
 }
@@ -164,15 +179,15 @@ QFuture<QJsonObject> McpDispatcher::dispatch(const QJsonValue &message)
         handleNotification(method.toString(), params.toObject());
         return readyFuture(QJsonObject());
     }
-    return handleRequest(id, method.toString(), params.toObject());
+    return handleRequest(id, method.toString(), params.toObject(), object);
 }
 
 QFuture<QJsonObject> McpDispatcher::handleRequest(const QJsonValue &id, const QString &method,
-                                                  const QJsonObject &params)
+                                                  const QJsonObject &params, const QJsonObject &message)
 {
     qCDebug(lcMcp) << "request" << method << id;
     if (method == QLatin1String("tools/call")) {
-        return callTool(id, params);
+        return callTool(id, params, message);
     }
     if (method == QLatin1String("initialize")) {
         return readyFuture(initialize(id, params));
@@ -248,6 +263,11 @@ QJsonObject McpDispatcher::initialize(const QJsonValue &id, const QJsonObject &p
         m_protocolVersion = version;
     }
     const QJsonObject client = params.value(QStringLiteral("clientInfo")).toObject();
+    {
+        const std::lock_guard lock(m_mutex);
+        m_clientName = client.value(QStringLiteral("name")).toString();
+        m_clientVersion = client.value(QStringLiteral("version")).toString();
+    }
     qCInfo(lcMcp) << "initialize from" << client.value(QStringLiteral("name")).toString()
                   << client.value(QStringLiteral("version")).toString() << "asking for" << requested.toString()
                   << "-> speaking" << version;
@@ -271,7 +291,8 @@ QJsonObject McpDispatcher::initialize(const QJsonValue &id, const QJsonObject &p
                                       {QStringLiteral("instructions"), kInstructions}});
 }
 
-QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonObject &params)
+QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonObject &params,
+                                             const QJsonObject &callMessage)
 {
     const QJsonValue name = params.value(QStringLiteral("name"));
     if (!name.isString()) {
@@ -302,6 +323,18 @@ QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonOb
     call.givenArguments = arguments.toObject().keys();
     call.arguments = std::move(validated.value());
     call.protocolVersion = protocolVersion();
+    call.request = callMessage;
+    call.origin = m_options.origin;
+    {
+        const std::lock_guard lock(m_mutex);
+        call.clientName = m_clientName;
+        call.clientVersion = m_clientVersion;
+    }
+    // The handler names the run it started; the journal keeps the call and the reply with that run.
+    auto runId = std::make_shared<QString>();
+    call.ranAs = [runId](const QString &id) {
+        *runId = id;
+    };
     call.log = [this](LogLevel level, const QString &message) {
         log(level, message);
     };
@@ -318,17 +351,12 @@ QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonOb
         };
     }
 
-    auto invoke = [id, handler = tool->handler, toolName = tool->name](const ToolCall &call) {
-        try {
-            return makeResult(id, handler(call));
-        } catch (const std::exception &e) {
-            qCCritical(lcMcp) << "tool" << toolName << "threw:" << e.what();
-            return makeError(id, InternalError,
-                             QStringLiteral("Internal error in tool %1: %2").arg(toolName, e.what()));
-        } catch (...) {
-            qCCritical(lcMcp) << "tool" << toolName << "threw";
-            return makeError(id, InternalError, QStringLiteral("Internal error in tool %1.").arg(toolName));
+    auto invoke = [this, id, runId, handler = tool->handler, toolName = tool->name](const ToolCall &call) {
+        const QJsonObject reply = invokeHandler(id, handler, toolName, call);
+        if (ExchangeSink *sink = m_exchangeSink.load(); sink && !runId->isEmpty()) {
+            sink->recordExchange(*runId, call.request, reply, call.protocolVersion);
         }
+        return reply;
     };
 
     if (!tool->longRunning) {
@@ -408,6 +436,11 @@ int McpDispatcher::runningCalls() const
 {
     const std::lock_guard lock(m_mutex);
     return static_cast<int>(m_running.size());
+}
+
+void McpDispatcher::setExchangeSink(ExchangeSink *sink)
+{
+    m_exchangeSink.store(sink);
 }
 
 QString McpDispatcher::protocolVersion() const

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "journal/ExchangeSink.h"
 #include "mcp/LogLevel.h"
 #include "mcp/Resource.h"
 #include "mcp/ToolRegistry.h"
@@ -27,6 +28,10 @@ struct DispatcherOptions
     int maxConcurrentCalls = 16;
     /// Log notifications below this level are not sent until the client calls logging/setLevel.
     LogLevel logLevel = LogLevel::Info;
+    /// The transport, as the journal names a run's source: "mcp" (stdio) or "http".
+    QString origin = QStringLiteral("mcp");
+    /// Receives each tool call that ran code and its reply, for the run journal; not owned, may be null.
+    ExchangeSink *exchangeSink = nullptr;
 };
 
 /// The MCP server's protocol logic as a function from one incoming JSON-RPC message to its reply, free of any
@@ -59,6 +64,9 @@ public:
 
     /// The revision agreed in initialize (the latest one before that).
     QString protocolVersion() const;
+    /// From now on tool calls that ran code are handed to `sink` with their reply (null: to nobody). The sink must
+    /// outlive the dispatcher or be replaced before it goes.
+    void setExchangeSink(ExchangeSink *sink);
     /// Sends a notifications/message when `level` is at or above the level the client asked for.
     void log(LogLevel level, const QString &message);
 
@@ -69,10 +77,11 @@ private:
     struct RunningCall;
 
     QFuture<QJsonObject> dispatch(const QJsonValue &message);
-    QFuture<QJsonObject> handleRequest(const QJsonValue &id, const QString &method, const QJsonObject &params);
+    QFuture<QJsonObject> handleRequest(const QJsonValue &id, const QString &method, const QJsonObject &params,
+                                       const QJsonObject &message);
     void handleNotification(const QString &method, const QJsonObject &params);
     QJsonObject initialize(const QJsonValue &id, const QJsonObject &params);
-    QFuture<QJsonObject> callTool(const QJsonValue &id, const QJsonObject &params);
+    QFuture<QJsonObject> callTool(const QJsonValue &id, const QJsonObject &params, const QJsonObject &message);
     QJsonObject readResource(const QJsonValue &id, const QJsonObject &params);
     QJsonObject setLogLevel(const QJsonValue &id, const QJsonObject &params);
     void send(const QJsonObject &message);
@@ -84,6 +93,9 @@ private:
 
     mutable std::mutex m_mutex;
     QString m_protocolVersion;
+    QString m_clientName;
+    QString m_clientVersion;
+    std::atomic<ExchangeSink *> m_exchangeSink;
     QHash<QString, std::shared_ptr<RunningCall>> m_running;
     std::atomic<int> m_logLevel;
 

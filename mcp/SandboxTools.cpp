@@ -59,10 +59,10 @@ class SessionProgress final : public RunObserver
 {
 public:
     explicit SessionProgress(const ToolCall &call) : m_call(call) {}
-    void runProgress(const QString &, const QString &message) override
+    void runProgress(const QString &, const RunProgress &progress) override
     {
-        m_call.log(LogLevel::Debug, message);
-        m_call.progress(message);
+        m_call.log(LogLevel::Debug, progress.message);
+        m_call.progress(progress.message);
     }
 
 private:

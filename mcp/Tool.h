@@ -27,6 +27,16 @@ struct ToolCall
     /// Sends a notifications/message to the client (filtered by the level the client set).
     std::function<void(LogLevel level, const QString &message)> log = [](LogLevel, const QString &) {
     };
+    /// The tools/call request exactly as the client sent it (a JSON-RPC message).
+    QJsonObject request;
+    /// Where the call came from for the journal: "mcp" (stdio) or "http".
+    QString origin = QStringLiteral("mcp");
+    /// The client's clientInfo from initialize.
+    QString clientName;
+    QString clientVersion;
+    /// A handler that starts an engine run tells its id here, so the exchange is journaled with that run.
+    std::function<void(const QString &runId)> ranAs = [](const QString &) {
+    };
 
     /// True when the client understands structuredContent and outputSchema (2025-06-18 and later).
     bool supportsStructuredContent() const;

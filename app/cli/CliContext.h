@@ -1,7 +1,5 @@
 #pragma once
 
-#include "backend/ContainerBackend.h"
-#include "settings/SandboxSettings.h"
 #include "util/Result.h"
 
 #include <QCommandLineOption>
@@ -9,7 +7,6 @@
 #include <QString>
 #include <QTextStream>
 
-#include <memory>
 #include <optional>
 
 namespace sandbox::cli {
@@ -17,10 +14,15 @@ namespace sandbox::cli {
 /// Exit statuses of the command line's own failures (a program's own status passes through).
 enum ExitStatus
 {
-    ExitUsage = 2,
-    ExitTimeout = 124,
+    ExitUsage = 2,     ///< a usage error or a bad request (unknown language, invalid setting, no such run)
+    ExitTimeout = 124, ///< the program timed out
     ExitFailure = 125, ///< the sandbox could not run the code (engine unreachable, image missing, ...)
+    ExitRefused = 126, ///< the code policy refused the code; nothing ran
+    ExitCancelled = 130, ///< cancelled (Ctrl-C), as a shell reports SIGINT
 };
+
+/// The exit status for a failure of kind `error.code`.
+int exitStatusFor(const Error &error);
 
 /// The --backend option every command that talks to an engine takes.
 QCommandLineOption backendOption(
@@ -35,13 +37,7 @@ void printError(const QString &message);
 QTextStream &out();
 QTextStream &err();
 
-/// Settings from the environment and the backend from --backend / BACKEND; an error is printed.
-struct Environment
-{
-    SandboxSettings settings;
-    std::shared_ptr<ContainerBackend> backend;
-
-    static Result<Environment> load(const QString &backendName);
-};
+/// The usage text of `llm-sandbox --help`.
+QString usageText();
 
 } // namespace sandbox::cli

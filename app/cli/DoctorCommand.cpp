@@ -1,5 +1,6 @@
 #include "cli/DoctorCommand.h"
 
+#include "AppContext.h"
 #include "backend/BackendFactory.h"
 #include "cli/CliContext.h"
 #include "images/ImageCatalog.h"
@@ -21,23 +22,22 @@ int doctorCommand(const QStringList &arguments)
     if (const std::optional<int> done = parseOrExit(parser, arguments)) {
         return *done;
     }
-    const QString selected =
-        (parser.isSet(backendOption) ? parser.value(backendOption) : qEnvironmentVariable("BACKEND", QStringLiteral("docker"))).toLower();
+    auto context = AppContext::create({.source = QStringLiteral("cli"), .backendName = parser.value(backendOption)});
+    if (!context) {
+        out() << "settings: " << context.error().message << "\n";
+        return exitStatusFor(context.error());
+    }
+    const QString selected = (*context)->defaultBackend();
     if (!BackendFactory::names().contains(selected)) {
         printError(QStringLiteral("unknown backend \"%1\"; choose one of: %2.").arg(selected, BackendFactory::names().join(QStringLiteral(", "))));
         return ExitUsage;
     }
 
-    auto settings = SandboxSettings::fromEnvironment();
-    if (!settings) {
-        out() << "settings: " << settings.error().message << "\n";
-        return ExitFailure;
-    }
     out() << "Backends:\n";
     std::shared_ptr<ContainerBackend> selectedBackend;
     for (const QString &name : BackendFactory::names()) {
         const QString marker = name == selected ? QStringLiteral("*") : QStringLiteral(" ");
-        auto backend = BackendFactory::create(name);
+        auto backend = (*context)->backend(name);
         if (!backend) {
             out() << QStringLiteral(" %1 %2 unavailable: %3\n").arg(marker, name, backend.error().message);
             continue;
@@ -64,7 +64,7 @@ int doctorCommand(const QStringList &arguments)
         return ExitFailure;
     }
     out() << "\nImages in " << selected << ":\n";
-    const ImageCatalog catalog(runner, settings->imageOverrides, settings->baseImage);
+    const ImageCatalog catalog = (*context)->catalog();
     for (const Language &language : LanguageRegistry::instance().languages()) {
         auto image = catalog.runImage(language);
         if (!image) {

@@ -1,6 +1,6 @@
 #include "cli/ImagesCommand.h"
 
-#include "backend/BackendFactory.h"
+#include "AppContext.h"
 #include "cli/CliContext.h"
 #include "images/ImageBuilder.h"
 #include "images/ImageCatalog.h"
@@ -29,24 +29,21 @@ Result<QList<Language>> selectLanguages(const QStringList &names)
     return chosen;
 }
 
-int build(const Environment &environment, const QList<Language> &languages, const QString &copyFrom)
+int build(AppContext &context, ContainerBackend &backend, const QList<Language> &languages, const QString &copyFrom)
 {
-    const ImageCatalog catalog(ImageCatalog::defaultRunnerPath(), environment.settings.imageOverrides,
-                               environment.settings.baseImage);
-    ImageBuilder builder(*environment.backend, catalog);
-    std::shared_ptr<ContainerBackend> source;
+    const ImageCatalog catalog = context.catalog();
+    ImageBuilder builder(backend, catalog);
     if (!copyFrom.isEmpty()) {
-        auto created = BackendFactory::create(copyFrom);
-        if (!created) {
-            printError(created.error().message);
-            return ExitFailure;
+        auto source = context.backend(copyFrom);
+        if (!source) {
+            printError(source.error().message);
+            return exitStatusFor(source.error());
         }
-        source = *created;
-        if (auto reachable = source->probe(); !reachable) {
+        if (auto reachable = (*source)->probe(); !reachable) {
             printError(reachable.error().message);
-            return ExitFailure;
+            return exitStatusFor(reachable.error());
         }
-        builder.setCopySource(source.get());
+        builder.setCopySource(source->get());
     }
     QElapsedTimer timer;
     timer.start();
@@ -55,40 +52,39 @@ int build(const Environment &environment, const QList<Language> &languages, cons
         auto built = builder.ensure(language, [](const QString &line) { err() << line << Qt::endl; });
         if (!built) {
             printError(built.error().message);
-            return ExitFailure;
+            return exitStatusFor(built.error());
         }
     }
     err() << "All images ready in " << QString::number(timer.elapsed() / 1000.0, 'f', 1) << " s" << Qt::endl;
     return 0;
 }
 
-int list(const Environment &environment)
+int list(AppContext &context, ContainerBackend &backend)
 {
-    const ImageCatalog catalog(ImageCatalog::defaultRunnerPath(), environment.settings.imageOverrides,
-                               environment.settings.baseImage);
+    const ImageCatalog catalog = context.catalog();
     out() << QStringLiteral("%1 %2 %3\n").arg(QStringLiteral("LANGUAGE"), -12).arg(QStringLiteral("IMAGE"), -40).arg(QStringLiteral("STATUS"));
     for (const Language &language : LanguageRegistry::instance().languages()) {
         auto image = catalog.runImage(language);
         if (!image) {
             printError(image.error().message);
-            return ExitFailure;
+            return exitStatusFor(image.error());
         }
-        auto present = environment.backend->hasImage(*image);
+        auto present = backend.hasImage(*image);
         if (!present) {
             printError(present.error().message);
-            return ExitFailure;
+            return exitStatusFor(present.error());
         }
         out() << QStringLiteral("%1 %2 %3\n")
                      .arg(language.name, -12)
                      .arg(*image, -40)
                      .arg(*present ? QStringLiteral("present") : QStringLiteral("missing (llm-sandbox images build %1)").arg(language.name));
     }
-    auto images = environment.backend->listImages(ImageCatalog::imageLabel());
+    auto images = backend.listImages(ImageCatalog::imageLabel());
     if (!images) {
         printError(images.error().message);
-        return ExitFailure;
+        return exitStatusFor(images.error());
     }
-    out() << "\nAll images built by llm-sandbox in the " << environment.backend->name() << " engine:\n";
+    out() << "\nAll images built by llm-sandbox in the " << backend.name() << " engine:\n";
     for (const ImageInfo &image : *images) {
         out() << QStringLiteral("  %1 %2 MB  %3\n")
                      .arg(image.reference, -44)
@@ -125,20 +121,25 @@ int imagesCommand(const QStringList &arguments)
         printError(QStringLiteral("use `llm-sandbox images build [LANG...]` or `llm-sandbox images list`."));
         return ExitUsage;
     }
-    auto environment = Environment::load(parser.value(backendOption));
-    if (!environment) {
-        printError(environment.error().message);
-        return ExitFailure;
+    auto context = AppContext::create({.source = QStringLiteral("cli"), .backendName = parser.value(backendOption)});
+    if (!context) {
+        printError(context.error().message);
+        return exitStatusFor(context.error());
+    }
+    auto backend = (*context)->backend();
+    if (!backend) {
+        printError(backend.error().message);
+        return exitStatusFor(backend.error());
     }
     if (action == QLatin1String("list")) {
-        return list(*environment);
+        return list(**context, **backend);
     }
     auto languages = selectLanguages(positional);
     if (!languages) {
         printError(languages.error().message);
         return ExitUsage;
     }
-    return build(*environment, *languages, parser.value(copyFromOption));
+    return build(**context, **backend, *languages, parser.value(copyFromOption));
 }
 
 } // namespace sandbox::cli

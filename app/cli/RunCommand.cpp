@@ -4,6 +4,7 @@
 #include "cli/SignalCanceller.h"
 #include "lang/LanguageRegistry.h"
 #include "security/CodePolicy.h"
+#include "AppContext.h"
 #include "engine/ExecutionEngine.h"
 #include "engine/RunResultJson.h"
 
@@ -43,11 +44,11 @@ public:
         }
     }
 
-    void runProgress(const QString &, const QString &message) override
+    void runProgress(const QString &, const RunProgress &progress) override
     {
         // Only the slow, rare step is worth a line: an image built on first use.
-        if (!m_quiet && message.startsWith(QLatin1String("Building the"))) {
-            err() << "llm-sandbox: " << message << Qt::endl;
+        if (!m_quiet && progress.kind == RunProgress::Kind::ImageBuild) {
+            err() << "llm-sandbox: " << progress.message << Qt::endl;
         }
     }
 
@@ -106,7 +107,7 @@ int runCommand(const QStringList &arguments)
     parser.addHelpOption();
     const QCommandLineOption backendOption = cli::backendOption();
     const QCommandLineOption langOption({QStringLiteral("l"), QStringLiteral("lang")}, QStringLiteral("Language (default: from FILE's extension, else python)."), QStringLiteral("LANG"));
-    const QCommandLineOption timeoutOption({QStringLiteral("t"), QStringLiteral("timeout")}, QStringLiteral("Wall-clock limit in seconds (default 30)."), QStringLiteral("SECONDS"), QStringLiteral("30"));
+    const QCommandLineOption timeoutOption({QStringLiteral("t"), QStringLiteral("timeout")}, QStringLiteral("Wall-clock limit in seconds (default 30, or the app's setting)."), QStringLiteral("SECONDS"));
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON object with the result instead of passing output through."));
     const QCommandLineOption artifactsOption(QStringLiteral("artifacts-dir"), QStringLiteral("Where to save charts and other artifacts (default: a folder per run under the app's data folder)."), QStringLiteral("DIR"));
     const QCommandLineOption policyOption(QStringLiteral("policy"), QStringLiteral("Code policy checked before anything runs: permissive, default or strict (default: $SANDBOX_POLICY, then default)."), QStringLiteral("NAME"));
@@ -157,35 +158,43 @@ int runCommand(const QStringList &arguments)
         return ExitUsage;
     }
     request.libraries = parser.values(libOption);
-    bool timeoutOk = false;
-    const double seconds = parser.value(timeoutOption).toDouble(&timeoutOk);
-    if (!timeoutOk || seconds <= 0 || seconds > 24 * 3600) {
-        printError(QStringLiteral("--timeout must be a number of seconds between 0 and 86400."));
-        return ExitUsage;
-    }
-    request.timeout = std::chrono::milliseconds(qint64(seconds * 1000));
-
-    auto environment = Environment::load(parser.value(backendOption));
-    if (!environment) {
-        printError(environment.error().message);
-        return ExitFailure;
-    }
     if (parser.isSet(policyOption)) {
         auto policy = CodePolicy::preset(parser.value(policyOption));
         if (!policy) {
             printError(policy.error().message);
             return ExitUsage;
         }
-        environment->settings.policy = policy->name();
+    }
+    auto context = AppContext::create({.source = QStringLiteral("cli"),
+                                       .backendName = parser.value(backendOption),
+                                       .policy = parser.value(policyOption),
+                                       .removeOrphans = true});
+    if (!context) {
+        printError(context.error().message);
+        return exitStatusFor(context.error());
+    }
+    double seconds = double((*context)->settings().defaultTimeout.count());
+    if (parser.isSet(timeoutOption)) {
+        bool timeoutOk = false;
+        seconds = parser.value(timeoutOption).toDouble(&timeoutOk);
+        if (!timeoutOk || seconds <= 0 || seconds > 24 * 3600) {
+            printError(QStringLiteral("--timeout must be a number of seconds between 0 and 86400."));
+            return ExitUsage;
+        }
+    }
+    request.timeout = std::chrono::milliseconds(qint64(seconds * 1000));
+    auto engine = (*context)->engine();
+    if (!engine) {
+        printError(engine.error().message);
+        return exitStatusFor(engine.error());
     }
     SignalCanceller canceller;
-    ExecutionEngine engine(environment->backend, environment->settings);
     const bool json = parser.isSet(jsonOption);
     PassThrough passThrough(json);
-    auto result = engine.run(request, canceller.token(), &passThrough);
+    auto result = (*engine)->run(request, canceller.token(), &passThrough);
     if (!result) {
         printError(result.error().message);
-        return ExitFailure;
+        return exitStatusFor(result.error());
     }
 
     QString artifactsDir = parser.value(artifactsOption);
@@ -195,7 +204,7 @@ int runCommand(const QStringList &arguments)
     }
     if (auto saved = saveArtifacts(*result, artifactsDir); !saved) {
         printError(saved.error().message);
-        return ExitFailure;
+        return exitStatusFor(saved.error());
     }
 
     if (json) {

@@ -1,14 +1,15 @@
 #include "cli/ServeCommand.h"
 
-#include "backend/BackendFactory.h"
+#include "AppContext.h"
+#include "journal/JournalRecorder.h"
 #include "cli/CliContext.h"
 #include "cli/SignalCanceller.h"
+#include "engine/ExecutionEngine.h"
 #include "mcp/CodeExecutor.h"
 #include "mcp/SandboxTools.h"
 #include "mcp/http/BearerToken.h"
 #include "mcp/http/StreamableHttpServer.h"
 #include "secrets/KeychainSecretStore.h"
-#include "engine/ExecutionEngine.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -173,30 +174,36 @@ int serveCommand(const QStringList &arguments)
     // Before any other thread exists: the signals are then blocked everywhere and taken by the canceller's thread.
     SignalCanceller canceller;
 
-    auto settings = SandboxSettings::fromEnvironment();
-    if (!settings) {
-        printError(settings.error().message);
-        return ExitUsage;
+    auto context = AppContext::create({.source = QStringLiteral("http"),
+                                       .backendName = parser.value(backendOption),
+                                       .removeOrphans = true,
+                                       .prewarm = {QStringLiteral("python")},
+                                       .applyRetention = true});
+    if (!context) {
+        printError(context.error().message);
+        return exitStatusFor(context.error());
     }
-    std::unique_ptr<ExecutionEngine> engine;
-    if (auto backend = BackendFactory::create(parser.value(backendOption)); backend) {
-        engine = std::make_unique<ExecutionEngine>(*backend, *settings);
-    } else {
+    auto madeEngine = (*context)->engine();
+    if (!madeEngine) {
         // Still serve, as --mcp does: the language tools work, and execute_code explains what is wrong.
-        printError(backend.error().message);
+        printError(madeEngine.error().message);
     }
+    ExecutionEngine *const enginePointer = madeEngine ? *madeEngine : nullptr;
 
     mcp::HttpServerOptions options;
     options.address = listen->address;
     options.port = listen->port;
     options.allowRemote = !loopback;
     options.allowedOrigins = parser.values(allowOriginOption);
-    ExecutionEngine *const enginePointer = engine.get();
-    const mcp::StreamableHttpServer::DispatcherFactory factory = [enginePointer](mcp::McpDispatcher::MessageSink sink) {
+    ExchangeSink *const recorder = (*context)->recorder();
+    const mcp::StreamableHttpServer::DispatcherFactory factory = [enginePointer,
+                                                                  recorder](mcp::McpDispatcher::MessageSink sink) {
+        mcp::DispatcherOptions dispatcherOptions;
+        dispatcherOptions.origin = QStringLiteral("http"); // the journal's source of these runs
+        dispatcherOptions.exchangeSink = recorder;
         return std::make_unique<mcp::McpDispatcher>(
             mcp::SandboxTools::tools(mcp::CodeExecutor::forEngine(enginePointer), enginePointer),
-            mcp::SandboxTools::resources(),
-            std::move(sink));
+            mcp::SandboxTools::resources(), std::move(sink), dispatcherOptions);
     };
 
     // The token comes first, then the server starts; all of it inside the event loop (QtKeychain answers there, and

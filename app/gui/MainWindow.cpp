@@ -1,6 +1,6 @@
 #include "gui/MainWindow.h"
 
-#include "backend/BackendFactory.h"
+#include "AppContext.h"
 #include "lang/LanguageRegistry.h"
 
 #include <QComboBox>
@@ -16,19 +16,15 @@
 
 namespace sandbox::gui {
 
-MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
+MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(parent)
 {
     setWindowTitle(tr("LLM Sandbox"));
     resize(960, 640);
 
-    auto settings = SandboxSettings::fromEnvironment();
-    auto backend = BackendFactory::create();
-    if (!settings) {
-        m_engineError = settings.error().message;
-    } else if (!backend) {
-        m_engineError = backend.error().message;
+    if (auto engine = context.engine()) {
+        m_engine = *engine;
     } else {
-        m_engine = std::make_unique<ExecutionEngine>(*backend, *settings);
+        m_engineError = engine.error().message;
     }
 
     m_language = new QComboBox;
@@ -106,7 +102,7 @@ void MainWindow::runCode()
     m_cancelButton->setEnabled(true);
     m_output->clear();
     m_status->setText(tr("Running..."));
-    ExecutionEngine *engine = m_engine.get();
+    ExecutionEngine *engine = m_engine;
     m_watcher.setFuture(QtConcurrent::run(
         [engine, request, token = m_stop.get_token()] { return engine->run(request, token); }));
 }

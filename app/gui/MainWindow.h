@@ -13,6 +13,10 @@ class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 
+namespace sandbox {
+class AppContext;
+}
+
 namespace sandbox::gui {
 
 /// The desktop app's window: a run console (language, code, output) over the same engine
@@ -22,7 +26,7 @@ class MainWindow final : public QMainWindow
     Q_OBJECT
 
 public:
-    explicit MainWindow(QWidget *parent = nullptr);
+    explicit MainWindow(AppContext &context, QWidget *parent = nullptr);
     ~MainWindow() override;
 
 private:
@@ -30,7 +34,7 @@ private:
     void cancelRun();
     void showResult();
 
-    std::unique_ptr<ExecutionEngine> m_engine;
+    ExecutionEngine *m_engine = nullptr;
     QString m_engineError;
     QComboBox *m_language = nullptr;
     QPlainTextEdit *m_code = nullptr;

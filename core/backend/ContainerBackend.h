@@ -88,6 +88,8 @@ public:
     virtual ~ContainerBackend() = default;
 
     virtual QString name() const = 0;
+    /// Where the engine is reached ("unix:///var/run/docker.sock"), for the journal and the GUI; no request made.
+    virtual QString endpoint() const { return {}; }
     /// Reaches the engine and reports its version; the error says how to fix reachability.
     virtual Result<BackendInfo> probe() = 0;
 

@@ -49,7 +49,8 @@ protected:
     /// A request whose path is sent as given (Podman's own /v4.0.0/libpod/... API).
     Result<HttpResponse> callUnversioned(const HttpRequest &request) const;
     Error engineError(const HttpResponse &response, const QString &what) const;
-    const HttpEndpoint &endpoint() const { return m_http.endpoint(); }
+    const HttpEndpoint &httpEndpoint() const { return m_http.endpoint(); }
+    QString endpoint() const override { return httpEndpoint().displayName; }
     /// What /version says: the name, endpoint, versions and platform (not the rootless mode).
     Result<BackendInfo> versionInfo();
 

@@ -1,21 +1,22 @@
 #pragma once
 
-#include "images/ImageCatalog.h"
-#include "security/CodePolicy.h"
 #include "engine/ContainerPool.h"
+#include "engine/ContainerSpecFactory.h"
+#include "engine/ContainerStarter.h"
+#include "engine/ObserverList.h"
 #include "engine/RunObserver.h"
 #include "engine/RunRequest.h"
 #include "engine/RunResult.h"
-#include "settings/SandboxSettings.h"
+#include "engine/Subscription.h"
+#include "images/ImageCatalog.h"
 #include "sandboxsession/SandboxSession.h"
-#include "sandboxsession/SessionRegistry.h"
+#include "sandboxsession/SessionService.h"
+#include "security/CodePolicy.h"
+#include "settings/SandboxSettings.h"
 #include "util/Result.h"
 
-#include <QJsonObject>
 #include <QList>
-
 #include <memory>
-#include <mutex>
 #include <stop_token>
 #include <utility>
 
@@ -55,18 +56,20 @@ public:
     /// Warm containers waiting for a run of `language`.
     int warmContainers(const QString &language) const;
 
-    /// Observers see every run of this engine (the journal, the live log).
-    void addObserver(RunObserver *observer);
-    void removeObserver(RunObserver *observer);
+    /// Subscribes `observer` (not owned) to every run of this engine (the journal, the live log) until the
+    /// returned Subscription is reset or destroyed: from then on it is not called again, not even by runs that
+    /// started before. Callbacks to one subscribed observer never overlap.
+    [[nodiscard]] Subscription subscribe(RunObserver *observer);
 
     ContainerBackend &backend() const { return *m_backend; }
     const SandboxSettings &settings() const { return m_settings; }
     const ImageCatalog &catalog() const { return m_catalog; }
 
     /// Label on every container the engine creates (value: an id of the container).
-    static QString containerLabel() { return QStringLiteral("io.llm-sandbox.run"); }
+    static QString containerLabel() { return ContainerSpecFactory::runLabel(); }
     /// Label naming the process that owns a container (host:pid:start time).
-    static QString ownerLabel() { return QStringLiteral("io.llm-sandbox.owner"); }
+    static QString ownerLabel() { return ContainerSpecFactory::ownerLabel(); }
+    /// This process's identity as ownerLabel() holds it.
     static QString ownerIdentity();
     /// Removes containers whose owning llm-sandbox process on this host has ended (it crashed
     /// or was killed before it could clean up). Returns how many were removed.
@@ -75,27 +78,19 @@ public:
 private:
     class Run;
 
-    /// Sends a put_file/get_file request to the session's runner and returns its `file` answer.
-    Result<QJsonObject> sessionFileRequest(const QString &sessionId, QJsonObject request);
-
-    QList<RunObserver *> observersFor(RunObserver *extra) const;
     void prewarmImage(const Language &language, const QString &image);
     /// The language named `languageName` and the image its runs use.
     Result<std::pair<Language, QString>> languageAndImage(const QString &languageName) const;
-    /// Creates a hardened container of `image`, starts it and waits for its runner.
-    Result<std::unique_ptr<SandboxContainer>> startContainer(const Language &language, const QString &image,
-                                                             const ProgressCallback &progress,
-                                                             const QString &networkMode = {});
 
     std::shared_ptr<ContainerBackend> m_backend;
     SandboxSettings m_settings;
     ImageCatalog m_catalog;
     CodePolicy m_policy;
+    ContainerStarter m_starter;
+    ObserverList m_observers;
     // Last: their containers are removed before the backend goes.
     ContainerPool m_pool;
-    SessionRegistry m_sessions;
-    mutable std::mutex m_observersMutex;
-    QList<RunObserver *> m_observers;
+    SessionService m_sessions;
 };
 
 } // namespace sandbox

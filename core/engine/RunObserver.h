@@ -1,6 +1,7 @@
 #pragma once
 
 #include "artifacts/Artifact.h"
+#include "engine/RunProgress.h"
 #include "engine/RunRequest.h"
 #include "engine/RunResult.h"
 
@@ -16,25 +17,42 @@ enum class OutputStream
 };
 
 /// Everything observable about a run. The run journal, the GUI's live log and MCP progress
-/// notifications all subscribe through this one interface. Callbacks arrive on the thread
-/// that executes the run: implementations must be thread-safe and quick.
+/// notifications all subscribe through this one interface (ExecutionEngine::subscribe). Callbacks arrive on the
+/// thread that executes the run: implementations must be quick, and thread-safe unless they are subscribed
+/// (the engine serializes the callbacks to one subscribed observer).
 class RunObserver
 {
 public:
     virtual ~RunObserver() = default;
 
-    virtual void runStarted(const QString &runId, const RunRequest &request) { Q_UNUSED(runId) Q_UNUSED(request) }
-    /// A status line for long work (image pulls, library installs, container start).
-    virtual void runProgress(const QString &runId, const QString &message) { Q_UNUSED(runId) Q_UNUSED(message) }
+    virtual void runStarted(const QString &runId, const RunRequest &request)
+    {
+        Q_UNUSED(runId)
+        Q_UNUSED(request)
+    }
+    /// A status line for long work (image builds, library installs, container start).
+    virtual void runProgress(const QString &runId, const RunProgress &progress)
+    {
+        Q_UNUSED(runId)
+        Q_UNUSED(progress)
+    }
     virtual void runOutput(const QString &runId, OutputStream stream, const QByteArray &chunk)
     {
-        Q_UNUSED(runId) Q_UNUSED(stream) Q_UNUSED(chunk)
+        Q_UNUSED(runId)
+        Q_UNUSED(stream)
+        Q_UNUSED(chunk)
     }
-    virtual void runArtifact(const QString &runId, const Artifact &artifact) { Q_UNUSED(runId) Q_UNUSED(artifact) }
+    virtual void runArtifact(const QString &runId, const Artifact &artifact)
+    {
+        Q_UNUSED(runId)
+        Q_UNUSED(artifact)
+    }
     /// Exactly once per started run; `error` is set when infrastructure failed (then `result` is empty).
     virtual void runFinished(const QString &runId, const RunResult &result, const QString &error)
     {
-        Q_UNUSED(runId) Q_UNUSED(result) Q_UNUSED(error)
+        Q_UNUSED(runId)
+        Q_UNUSED(result)
+        Q_UNUSED(error)
     }
 };
 

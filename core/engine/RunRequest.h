@@ -2,7 +2,6 @@
 
 #include <QString>
 #include <QStringList>
-
 #include <chrono>
 
 namespace sandbox {
@@ -17,10 +16,12 @@ struct RunRequest
     /// Run in this session's container (ExecutionEngine::createSession) instead of a fresh one. There an
     /// empty language and a zero timeout mean the session's.
     QString sessionId;
-    /// Where the request came from ("cli", "mcp", "gui"), for the journal and the live log.
+    /// Where the request came from ("gui", "cli", "mcp", "http", "replay"), for the journal and the live log.
     QString origin = QStringLiteral("cli");
-    /// PLACEHOLDER (branch gui-history) until the engine branch lands: MCP clientInfo and the replayed run.
-    QString clientName, clientVersion;
+    /// The MCP client that asked for the run (its clientInfo name and version), when one did.
+    QString clientName;
+    QString clientVersion;
+    /// The journal id of the run this one replays, for replays.
     QString replayOf;
 };
 

@@ -14,6 +14,16 @@ class SandboxContainer final
 {
 public:
     SandboxContainer(ContainerBackend &backend, QString id, QString poolKey, std::unique_ptr<RunnerClient> runner);
+    // Where things are inside every sandbox container (the images put them there).
+    /// The working directory of runs: a tmpfs, emptied before each run outside sessions.
+    static QString workdir() { return QStringLiteral("/sandbox"); }
+    /// Where a run leaves the files (charts) that come back as artifacts.
+    static QString outputDir() { return QStringLiteral("/sandbox/output"); }
+    /// The runner, the container's main process.
+    static QString runnerPath() { return QStringLiteral("/opt/llm-sandbox/llm-sandbox-runner"); }
+    /// Runs one file in a session's persistent interpreter (resources/session/client.sh).
+    static QString sessionClientPath() { return QStringLiteral("/opt/llm-sandbox/session/client.sh"); }
+
     ~SandboxContainer();
     SandboxContainer(const SandboxContainer &) = delete;
     SandboxContainer &operator=(const SandboxContainer &) = delete;

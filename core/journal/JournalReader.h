@@ -1,20 +1,45 @@
 #pragma once
-// PLACEHOLDER (branch gui-history): the contract of /work/journal-api.md, until branch `journal` lands.
 
 #include "journal/JournalRun.h"
 #include "util/Result.h"
 
+#include <QList>
+#include <QString>
+#include <memory>
+
 namespace sandbox {
 
+class JournalConnection;
+
+/// The read side of the run journal. One instance per thread: it holds its own SQLite connection (opened on
+/// first use; a journal that does not exist yet reads as empty). Reads see what any process has committed.
 class JournalReader final
 {
 public:
     explicit JournalReader(const QString &databasePath);
+    ~JournalReader();
+
+    JournalReader(const JournalReader &) = delete;
+    JournalReader &operator=(const JournalReader &) = delete;
+
+    /// Runs matching `filter`, newest first, without code/stdout/stderr/mcp fields (summaries).
     Result<QList<JournalRun>> list(const RunFilter &filter, int offset, int limit) const;
     Result<int> count(const RunFilter &filter) const;
+    /// One run with everything (code, output, artifacts, MCP exchange); ErrorCode::NotFound for an unknown id.
     Result<JournalRun> run(const QString &id) const;
+    /// Summaries of runs changed after `seq` (seq ascending), and the newest seq in the journal. Runs changed in
+    /// one commit share a seq; the list never ends inside such a group, so it may hold a few more than `limit`.
     Result<QList<JournalRun>> changedSince(qint64 seq, int limit = 500) const;
     Result<qint64> latestSeq() const;
+    /// SQLite's PRAGMA data_version of this reader's connection: it changes when another connection commits.
+    Result<qint64> dataVersion() const;
+
+private:
+    /// The connection, opened on first use; nullptr while the journal file does not exist.
+    Result<JournalConnection *> connection() const;
+
+    const QString m_path;
+    mutable std::unique_ptr<JournalConnection> m_connection;
 };
 
 } // namespace sandbox

@@ -1,17 +1,17 @@
 #pragma once
-// PLACEHOLDER (branch gui-history): the contract of /work/journal-api.md, until branch `journal` lands.
 
 #include <QByteArray>
 #include <QDateTime>
 #include <QJsonObject>
 #include <QList>
+#include <QMetaType>
 #include <QString>
 #include <QStringList>
-
 #include <optional>
 
 namespace sandbox {
 
+/// A file a run produced, as the journal keeps it (the bytes are on disk, not in the database).
 struct JournalArtifact
 {
     QString name;
@@ -19,75 +19,64 @@ struct JournalArtifact
     qint64 size = 0;
     int width = 0;
     int height = 0;
-    QString path;
+    QString path; ///< absolute path of the stored file under the data folder
 };
 
+/// Where a journal run stands.
 enum class RunStatus
 {
     Running,
-    Finished,
-    Failed,
-    Interrupted
+    Finished,   ///< the program ran and ended (any exit code, a timeout, a cancel)
+    Failed,     ///< infrastructure error: the program could not be run
+    Interrupted ///< the process recording it ended before the run did
 };
 
-inline QString toString(RunStatus status)
-{
-    switch (status) {
-    case RunStatus::Running: return QStringLiteral("running");
-    case RunStatus::Finished: return QStringLiteral("finished");
-    case RunStatus::Failed: return QStringLiteral("failed");
-    case RunStatus::Interrupted: return QStringLiteral("interrupted");
-    }
-    return {};
-}
+/// "running", "finished", "failed", "interrupted".
+QString toString(RunStatus status);
+std::optional<RunStatus> runStatusFromString(const QString &text);
 
-inline std::optional<RunStatus> runStatusFromString(const QString &text)
-{
-    for (RunStatus status : {RunStatus::Running, RunStatus::Finished, RunStatus::Failed, RunStatus::Interrupted}) {
-        if (toString(status) == text) {
-            return status;
-        }
-    }
-    return std::nullopt;
-}
-
+/// One run as the journal recorded it.
 struct JournalRun
 {
-    QString id;
-    qint64 seq = 0;
-    QString source;
-    QString clientName, clientVersion;
+    QString id;                        ///< the engine's run id
+    qint64 seq = 0;                    ///< journal-wide sequence number of the last change to this run
+    QString source;                    ///< gui, cli, mcp, http, replay
+    QString clientName, clientVersion; ///< MCP clientInfo, if any
     QString backend, endpoint, image;
     QString language;
     QString code;
     QStringList libraries;
     qint64 timeoutMs = 0;
-    QJsonObject settings;
+    QJsonObject settings; ///< the SandboxSettings values that shaped the run (memory, cpus, network, ...)
     QString sessionId;
-    QString replayOf;
+    QString replayOf; ///< original run id when this is a replay
     QDateTime startedAt, finishedAt;
     qint64 durationMs = 0;
     RunStatus status = RunStatus::Running;
     std::optional<int> exitCode;
-    QString stopReason;
-    QString error;
+    QString stopReason; ///< "exit", "timeout", ... (toString(StopReason))
+    QString error;      ///< infrastructure failure text, when status == Failed
     qint64 wallMs = 0, cpuMs = 0, peakMemoryKb = 0;
-    QByteArray stdoutData, stderrData;
-    qint64 outputCap = 0;
-    bool outputTruncated = false;
+    QByteArray stdoutData, stderrData; ///< as recorded so far (capped)
+    qint64 outputCap = 0;              ///< the journal's cap per stream for this run, in bytes
+    bool outputTruncated = false;      ///< the journal cap or the engine's output cap was reached
     QList<JournalArtifact> artifacts;
-    QJsonObject mcpRequest;
-    QJsonObject mcpResponse;
+    // What the assistant asked, exactly (MCP runs only):
+    QJsonObject mcpRequest;  ///< the tools/call request as the client sent it (JSON-RPC message)
+    QJsonObject mcpResponse; ///< the result as it was returned (text and image items)
     QString protocolVersion;
 };
 
+/// Which runs JournalReader::list() and count() return. Empty / invalid members match everything.
 struct RunFilter
 {
     QString language;
     std::optional<RunStatus> status;
     QString source;
-    QDateTime from, to;
-    QString text;
+    QDateTime from, to; ///< started within [from, to] when valid
+    QString text;       ///< substring of code, stdout or stderr
 };
 
 } // namespace sandbox
+
+Q_DECLARE_METATYPE(sandbox::JournalRun)

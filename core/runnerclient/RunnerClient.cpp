@@ -8,19 +8,22 @@ namespace {
 
 // A message is a line; the largest legitimate one carries an artifact in base64.
 constexpr qsizetype kMaxLine = 256LL * 1024 * 1024;
+constexpr std::chrono::milliseconds kPollInterval{100};
 
 } // namespace
 
-RunnerClient::RunnerClient(std::unique_ptr<ContainerStream> stream) : m_stream(std::move(stream))
+RunnerClient::RunnerClient(std::unique_ptr<ContainerStream> stream) : m_stream(std::move(stream)) {}
+
+Result<void> RunnerClient::send(const RunnerRequest &request)
 {
+    auto written = m_stream->write(QJsonDocument(toJson(request)).toJson(QJsonDocument::Compact) + '\n');
+    if (!written) {
+        return written.error().withCode(ErrorCode::SandboxFailed);
+    }
+    return {};
 }
 
-Result<void> RunnerClient::send(const QJsonObject &message)
-{
-    return m_stream->write(QJsonDocument(message).toJson(QJsonDocument::Compact) + '\n');
-}
-
-Result<std::optional<QJsonObject>> RunnerClient::next(std::chrono::milliseconds timeout)
+Result<std::optional<RunnerEvent>> RunnerClient::next(std::chrono::milliseconds timeout)
 {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     for (;;) {
@@ -29,22 +32,29 @@ Result<std::optional<QJsonObject>> RunnerClient::next(std::chrono::milliseconds 
             const QJsonDocument document = QJsonDocument::fromJson(m_buffer.left(newline), &error);
             m_buffer.remove(0, newline + 1);
             if (!document.isObject()) {
-                return Error{QStringLiteral("The sandbox runner sent an unreadable message (%1).").arg(error.errorString()), ErrorCode::SandboxFailed};
+                return Error{
+                    QStringLiteral("The sandbox runner sent an unreadable message (%1).").arg(error.errorString()),
+                    ErrorCode::SandboxFailed};
             }
-            return std::optional<QJsonObject>(document.object());
+            auto event = runnerEventFromJson(document.object());
+            if (!event) {
+                return event.error();
+            }
+            return std::optional<RunnerEvent>(std::move(*event));
         }
         if (m_buffer.size() > kMaxLine) {
             return Error{QStringLiteral("The sandbox runner sent an oversized message."), ErrorCode::SandboxFailed};
         }
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
-            return std::optional<QJsonObject>();
+            return std::optional<RunnerEvent>();
         }
         switch (m_stream->read(m_buffer, left)) {
         case ContainerStream::ReadStatus::Data:
             break;
         case ContainerStream::ReadStatus::Timeout:
-            return std::optional<QJsonObject>();
+            return std::optional<RunnerEvent>();
         case ContainerStream::ReadStatus::Closed:
         case ContainerStream::ReadStatus::Failed:
             return Error{QStringLiteral("The sandbox container stopped unexpectedly."), ErrorCode::SandboxFailed};
@@ -59,17 +69,54 @@ Result<void> RunnerClient::waitReady(std::chrono::milliseconds timeout)
         return message.error();
     }
     if (!message->has_value()) {
-        return Error{QStringLiteral("The sandbox runner did not start within %1 s.").arg(timeout.count() / 1000.0), ErrorCode::SandboxFailed};
+        return Error{QStringLiteral("The sandbox runner did not start within %1 s.").arg(timeout.count() / 1000.0),
+                     ErrorCode::SandboxFailed};
     }
-    const QJsonObject &ready = **message;
-    if (ready.value(QStringLiteral("ev")).toString() != QLatin1String("ready")) {
+    const auto *ready = std::get_if<RunnerReadyEvent>(&**message);
+    if (!ready) {
         return Error{QStringLiteral("The sandbox runner did not announce itself."), ErrorCode::SandboxFailed};
     }
-    if (ready.value(QStringLiteral("version")).toInt() != 1) {
+    if (ready->version != 1) {
         return Error{QStringLiteral("The sandbox image has a runner of another protocol version; rebuild the images "
-                                    "with `llm-sandbox images build`."), ErrorCode::ImageMissing};
+                                    "with `llm-sandbox images build`."),
+                     ErrorCode::ImageMissing};
     }
     return {};
+}
+
+Result<RunnerFileEvent> RunnerClient::transferFile(const RunnerRequest &request, std::chrono::milliseconds timeout)
+{
+    const QString id = std::visit(
+        [](const auto &each) -> QString {
+            if constexpr (requires { each.id; }) {
+                return each.id;
+            } else {
+                return {};
+            }
+        },
+        request);
+    if (auto sent = send(request); !sent) {
+        return sent.error();
+    }
+    const auto giveUpAt = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < giveUpAt) {
+        auto message = next(kPollInterval);
+        if (!message) {
+            return message.error();
+        }
+        if (!message->has_value() || eventId(**message) != id) {
+            continue;
+        }
+        if (auto *file = std::get_if<RunnerFileEvent>(&**message)) {
+            return std::move(*file);
+        }
+        if (const auto *error = std::get_if<RunnerErrorEvent>(&**message)) {
+            return Error{error->message, ErrorCode::BadRequest};
+        }
+    }
+    return Error{QStringLiteral("The sandbox did not answer the file operation within %1 s.")
+                     .arg(std::chrono::duration_cast<std::chrono::seconds>(timeout).count()),
+                 ErrorCode::SandboxFailed};
 }
 
 void RunnerClient::close()

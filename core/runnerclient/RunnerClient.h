@@ -1,9 +1,8 @@
 #pragma once
 
 #include "backend/ContainerStream.h"
+#include "runnerclient/RunnerMessages.h"
 #include "util/Result.h"
-
-#include <QJsonObject>
 
 #include <chrono>
 #include <memory>
@@ -12,18 +11,22 @@
 namespace sandbox {
 
 /// The host side of the runner protocol (runner/PROTOCOL.md): newline-delimited JSON over
-/// the container's attached stream.
+/// the container's attached stream, as typed messages (RunnerMessages.h).
 class RunnerClient final
 {
 public:
     explicit RunnerClient(std::unique_ptr<ContainerStream> stream);
 
-    Result<void> send(const QJsonObject &message);
-    /// The next message, or nullopt when none arrived within `timeout`; an error when the
+    /// Sends `request`; an error (SandboxFailed) when the stream is gone.
+    Result<void> send(const RunnerRequest &request);
+    /// The next event, or nullopt when none arrived within `timeout`; an error (SandboxFailed) when the
     /// stream ended or the runner sent something that is not protocol.
-    Result<std::optional<QJsonObject>> next(std::chrono::milliseconds timeout);
-    /// Waits for the runner's "ready".
+    Result<std::optional<RunnerEvent>> next(std::chrono::milliseconds timeout);
+    /// Waits for the runner's "ready" (ImageMissing when the image's runner speaks another version).
     Result<void> waitReady(std::chrono::milliseconds timeout);
+    /// Sends a put_file or get_file request and waits up to `timeout` for its `file` answer; the runner's
+    /// refusal is a BadRequest (a bad path, a missing or too large file).
+    Result<RunnerFileEvent> transferFile(const RunnerRequest &request, std::chrono::milliseconds timeout);
     void close();
 
 private:

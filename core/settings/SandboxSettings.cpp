@@ -89,9 +89,9 @@ QStringList splitList(const QString &text)
 
 } // namespace
 
-Result<SandboxSettings> SandboxSettings::fromEnvironment()
+Result<SandboxSettings> SandboxSettings::fromEnvironment(SandboxSettings defaults)
 {
-    SandboxSettings settings;
+    SandboxSettings settings = std::move(defaults);
 
     if (auto [name, value] = firstSet({"SANDBOX_MEM_LIMIT", "SANDBOX_MEMORY"}); !name.isEmpty()) {
         auto bytes = parseByteSize(value);
@@ -241,6 +241,7 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment()
         {"SANDBOX_CPU_TIME_LIMIT", 86400, &settings.cpuTimeLimit},
         {"LLM_SANDBOX_POOL_IDLE_SECONDS", 86400, &settings.poolIdleTimeout},
         {"LLM_SANDBOX_SESSION_IDLE_SECONDS", 7 * 86400, &settings.sessionIdleTimeout},
+        {"LLM_SANDBOX_DEFAULT_TIMEOUT", 3600, &settings.defaultTimeout},
     };
     for (const auto &duration : durations) {
         if (auto [name, value] = firstSet({duration.name}); !name.isEmpty()) {

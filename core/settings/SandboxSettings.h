@@ -42,6 +42,8 @@ struct SandboxSettings
     /// default (SANDBOX_SECCOMP_PROFILE: builtin, engine, or a profile file).
     QByteArray seccompProfile = builtinSeccompProfile();
     std::chrono::seconds installTimeout{300}; ///< for installing the libraries a run names
+    /// The timeout of a run that names none (LLM_SANDBOX_DEFAULT_TIMEOUT, else the user settings, else 30 s).
+    std::chrono::seconds defaultTimeout{30};
     /// CPU time (user + system) each process of a run may use before the kernel kills it
     /// (RLIMIT_CPU, whole seconds); zero: the run's timeout plus a second, so a busy loop on one
     /// CPU meets the wall-clock timeout first and a multi-threaded one is still bounded
@@ -65,8 +67,10 @@ struct SandboxSettings
     /// A Debian 12 image to use instead of building the root filesystem with debootstrap.
     QString baseImage;
 
-    /// Defaults overridden by the environment; a bad value is an error naming the variable.
-    static Result<SandboxSettings> fromEnvironment();
+    /// `defaults` (the safe values, or those with the user's settings applied) overridden by the
+    /// environment; a bad value is an error naming the variable.
+    static Result<SandboxSettings> fromEnvironment(SandboxSettings defaults);
+    static Result<SandboxSettings> fromEnvironment() { return fromEnvironment(SandboxSettings()); }
 
     /// The CPU-time limit of one process of a run whose wall-clock limit is `timeout`.
     std::chrono::milliseconds cpuTimeLimitFor(std::chrono::milliseconds timeout) const

@@ -61,7 +61,7 @@ TEST_P(CodePolicyTest, defaultPolicyRefusesWithRuleAndLineAndPermissiveRunsIt)
     struct Observer final : RunObserver
     {
         int progress = 0;
-        void runProgress(const QString &, const QString &) override { ++progress; }
+        void runProgress(const QString &, const RunProgress &) override { ++progress; }
     } observer;
     auto refused = engine("default")->run(request(), {}, &observer);
     ASSERT_FALSE(refused.ok()) << "the default policy let it through";

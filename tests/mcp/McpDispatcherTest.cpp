@@ -8,8 +8,10 @@
 
 #include <QCoreApplication>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QSet>
 #include <gtest/gtest.h>
+#include <mutex>
 
 using namespace sandbox::mcp;
 using namespace sandbox::mcp::test;
@@ -477,3 +479,75 @@ TEST_F(McpDispatcherTest, setLevelWithUnknownLevelIsInvalidParams)
 }
 
 } // namespace
+
+namespace {
+
+/// Keeps what the dispatcher hands to the journal.
+class ExchangeRecorder final : public sandbox::ExchangeSink
+{
+public:
+    void recordExchange(const QString &runId, const QJsonObject &request, const QJsonObject &response,
+                        const QString &protocolVersion) override
+    {
+        const std::lock_guard lock(mutex);
+        exchanges.append({runId, request, response, protocolVersion});
+    }
+
+    struct Exchange
+    {
+        QString runId;
+        QJsonObject request, response;
+        QString protocolVersion;
+    };
+    std::mutex mutex;
+    QList<Exchange> exchanges;
+};
+
+} // namespace
+
+TEST(McpDispatcherJournalTest, toolCallThatRanCodeIsHandedToTheJournalAsSentAndAsReturned)
+{
+    sandbox::RunRequest seen;
+    const RunFunction fakeRun = [&seen](const sandbox::RunRequest &request, std::stop_token,
+                                        sandbox::RunObserver *observer) -> sandbox::Result<sandbox::RunResult> {
+        seen = request;
+        observer->runStarted(QStringLiteral("run-42"), request);
+        sandbox::RunResult result;
+        result.runId = QStringLiteral("run-42");
+        result.exitCode = 0;
+        result.stdoutData = "1\n";
+        return result;
+    };
+    ExchangeRecorder journal;
+    SinkRecorder sink;
+    DispatcherOptions options;
+    options.origin = QStringLiteral("http");
+    McpDispatcher dispatcher(SandboxTools::tools(CodeExecutor(fakeRun)), SandboxTools::resources(), sink.sink(),
+                             options);
+    dispatcher.setExchangeSink(&journal);
+    replyTo(dispatcher, request(1, QStringLiteral("initialize"),
+                                QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")},
+                                            {QStringLiteral("capabilities"), QJsonObject()},
+                                            {QStringLiteral("clientInfo"),
+                                             QJsonObject{{QStringLiteral("name"), QStringLiteral("claude-ai")},
+                                                         {QStringLiteral("version"), QStringLiteral("0.9")}}}}));
+    const QByteArray call = request(
+        7, QStringLiteral("tools/call"),
+        QJsonObject{{QStringLiteral("name"), QStringLiteral("execute_code")},
+                    {QStringLiteral("arguments"), QJsonObject{{QStringLiteral("code"), QStringLiteral("print(1)")}}}});
+    const QJsonObject reply = replyTo(dispatcher, call).object();
+
+    EXPECT_EQ(seen.origin, QStringLiteral("http"));
+    EXPECT_EQ(seen.clientName, QStringLiteral("claude-ai"));
+    EXPECT_EQ(seen.clientVersion, QStringLiteral("0.9"));
+    ASSERT_EQ(journal.exchanges.size(), 1);
+    EXPECT_EQ(journal.exchanges[0].runId, QStringLiteral("run-42"));
+    EXPECT_EQ(journal.exchanges[0].request, QJsonDocument::fromJson(call).object());
+    EXPECT_EQ(journal.exchanges[0].response, reply);
+    EXPECT_EQ(journal.exchanges[0].protocolVersion, QStringLiteral("2025-06-18"));
+
+    // A tool that runs no code has no run to attach the call to.
+    replyTo(dispatcher, request(8, QStringLiteral("tools/call"),
+                                QJsonObject{{QStringLiteral("name"), QStringLiteral("get_supported_languages")}}));
+    EXPECT_EQ(journal.exchanges.size(), 1);
+}

@@ -1,3 +1,4 @@
+#include "AppContext.h"
 #include "gui/MainWindow.h"
 
 #include <QComboBox>
@@ -8,9 +9,21 @@
 
 using sandbox::gui::MainWindow;
 
+namespace {
+
+std::unique_ptr<sandbox::AppContext> makeContext()
+{
+    auto context = sandbox::AppContext::create({.source = QStringLiteral("gui")});
+    EXPECT_TRUE(context.ok());
+    return std::move(*context);
+}
+
+} // namespace
+
 TEST(MainWindow, offersEveryLanguageInThePicker)
 {
-    MainWindow window;
+    auto context = makeContext();
+    MainWindow window(*context);
     auto *picker = window.findChild<QComboBox *>("languagePicker");
     ASSERT_NE(picker, nullptr);
     ASSERT_EQ(picker->count(), 7);
@@ -20,7 +33,8 @@ TEST(MainWindow, offersEveryLanguageInThePicker)
 
 TEST(MainWindow, choosingALanguageShowsItsExample)
 {
-    MainWindow window;
+    auto context = makeContext();
+    MainWindow window(*context);
     auto *picker = window.findChild<QComboBox *>("languagePicker");
     auto *editor = window.findChild<QPlainTextEdit *>("codeEditor");
     ASSERT_NE(editor, nullptr);
@@ -30,7 +44,8 @@ TEST(MainWindow, choosingALanguageShowsItsExample)
 
 TEST(MainWindow, hasRunAndCancelButtons)
 {
-    MainWindow window;
+    auto context = makeContext();
+    MainWindow window(*context);
     QStringList labels;
     for (auto *button : window.findChildren<QPushButton *>()) {
         labels << button->text();

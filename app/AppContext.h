@@ -1,0 +1,91 @@
+#pragma once
+
+#include "backend/ContainerBackend.h"
+#include "images/ImageCatalog.h"
+#include "settings/SandboxSettings.h"
+#include "settings/UserSettings.h"
+#include "util/Result.h"
+
+#include <QFuture>
+#include <QString>
+#include <QStringList>
+
+#include <map>
+#include <memory>
+#include <mutex>
+
+namespace sandbox {
+
+class ExecutionEngine;
+class JournalRecorder;
+class RunJournal;
+
+/// Assembles the program, once, for every face (--mcp, serve, run, images, doctor, the desktop app):
+/// settings (user settings, then the environment) -> backend -> engine -> journal recorder -> orphan
+/// cleanup -> prewarm. Nothing else creates an engine.
+class AppContext final
+{
+public:
+    struct Options
+    {
+        QString source;      ///< "gui", "cli", "mcp", "http": where runs come from, for the journal
+        QString backendName; ///< --backend; empty: $BACKEND, then the user settings, then docker
+        QString policy;      ///< --policy (a validated preset name); empty: $SANDBOX_POLICY, then default
+        /// Remove containers left by llm-sandbox processes that died, when an engine is first made (off the
+        /// caller's thread).
+        bool removeOrphans = false;
+        QStringList prewarm; ///< languages to warm when an engine is first made
+        /// Remove old runs from the journal (the user's retention settings), off the caller's thread.
+        bool applyRetention = false;
+    };
+
+    /// An error (with its code) when the settings are invalid; a backend that cannot be made is not an
+    /// error here: engine() reports it, so a server can still start and explain.
+    static Result<std::unique_ptr<AppContext>> create(const Options &options);
+    /// Waits for the cleanup it started; the engines remove their containers.
+    ~AppContext();
+
+    AppContext(const AppContext &) = delete;
+    AppContext &operator=(const AppContext &) = delete;
+
+    const SandboxSettings &settings() const { return m_settings; }
+    UserSettings &userSettings() { return *m_userSettings; }
+    const QString &source() const { return m_options.source; }
+    /// The backend runs use unless they name one: --backend, $BACKEND, the user settings, docker.
+    QString defaultBackend() const { return m_defaultBackend; }
+
+    /// The images runs use (built ones, or the user's LLM_SANDBOX_IMAGE_<LANG> overrides).
+    ImageCatalog catalog() const;
+    /// The backend `name` (default: defaultBackend()), made on first use.
+    Result<std::shared_ptr<ContainerBackend>> backend(const QString &name = {});
+    /// The engine of backend `name` (default: defaultBackend()), made on first use with everything
+    /// attached; an error (with its code) when the backend cannot be made. Thread-safe.
+    Result<ExecutionEngine *> engine(const QString &name = {});
+    /// The journal recorder of backend `name`'s engine (made with it), or null when the journal is off or could
+    /// not be opened. MCP servers hand it the exact tool calls and results (it is their ExchangeSink).
+    JournalRecorder *recorder(const QString &name = {});
+
+    /// The run journal's database (LLM_SANDBOX_JOURNAL), or empty when it is off or could not be opened.
+    QString journalPath() const { return m_journalPath; }
+
+private:
+    AppContext(Options options, SandboxSettings settings, std::unique_ptr<UserSettings> userSettings);
+
+    struct EngineSlot;
+
+    void openJournal();
+
+    Options m_options;
+    SandboxSettings m_settings;
+    std::unique_ptr<UserSettings> m_userSettings;
+    QString m_defaultBackend;
+    QString m_journalPath;
+    std::unique_ptr<RunJournal> m_journal;
+    QFuture<void> m_retention;
+    std::mutex m_mutex;
+    std::map<QString, std::shared_ptr<ContainerBackend>> m_backends;
+    // Last: engines go first (their containers are removed while the backends still exist).
+    std::map<QString, std::unique_ptr<EngineSlot>> m_engines;
+};
+
+} // namespace sandbox

@@ -1,0 +1,148 @@
+#include "cli/HistoryCommand.h"
+
+#include "cli/CliContext.h"
+#include "journal/JournalReader.h"
+#include "journal/JournalRunJson.h"
+#include "journal/RunJournal.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace sandbox::cli {
+
+namespace {
+
+/// "exit 0", "timeout (137)", "failed", "running": what a person scanning the list wants to know.
+QString outcome(const JournalRun &run)
+{
+    switch (run.status) {
+    case RunStatus::Running:
+        return QStringLiteral("running");
+    case RunStatus::Failed:
+        return QStringLiteral("failed");
+    case RunStatus::Interrupted:
+        return QStringLiteral("interrupted");
+    case RunStatus::Finished:
+        break;
+    }
+    const QString code = run.exitCode ? QString::number(*run.exitCode) : QStringLiteral("?");
+    if (run.stopReason.isEmpty() || run.stopReason == QLatin1String("exit")) {
+        return QStringLiteral("exit ") + code;
+    }
+    return QStringLiteral("%1 (%2)").arg(run.stopReason, code);
+}
+
+QString duration(const JournalRun &run)
+{
+    if (run.status == RunStatus::Running || run.status == RunStatus::Interrupted) {
+        return QStringLiteral("-");
+    }
+    if (run.durationMs < 1000) {
+        return QStringLiteral("%1 ms").arg(run.durationMs);
+    }
+    return QStringLiteral("%1 s").arg(double(run.durationMs) / 1000.0, 0, 'f', 1);
+}
+
+QString source(const JournalRun &run)
+{
+    return run.clientName.isEmpty() ? run.source : QStringLiteral("%1/%2").arg(run.source, run.clientName);
+}
+
+void printTable(const QList<JournalRun> &runs)
+{
+    QList<QStringList> rows{{QStringLiteral("ID"), QStringLiteral("STARTED"), QStringLiteral("SOURCE"),
+                             QStringLiteral("LANGUAGE"), QStringLiteral("STATUS"), QStringLiteral("DURATION")}};
+    for (const JournalRun &run : runs) {
+        rows.append({run.id, run.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss")), source(run),
+                     run.language, outcome(run), duration(run)});
+    }
+    QList<qsizetype> widths(rows.first().size(), 0);
+    for (const QStringList &row : rows) {
+        for (qsizetype column = 0; column < row.size(); ++column) {
+            widths[column] = std::max(widths[column], row[column].size());
+        }
+    }
+    for (const QStringList &row : rows) {
+        QString line;
+        for (qsizetype column = 0; column < row.size(); ++column) {
+            line += column + 1 < row.size() ? row[column].leftJustified(widths[column] + 2) : row[column];
+        }
+        out() << line << Qt::endl;
+    }
+}
+
+} // namespace
+
+int historyCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("List the runs in the run journal, newest first."));
+    parser.addHelpOption();
+    const QCommandLineOption limitOption({QStringLiteral("n"), QStringLiteral("limit")},
+                                         QStringLiteral("How many runs to show (default 20)."), QStringLiteral("N"),
+                                         QStringLiteral("20"));
+    const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print a JSON array of run summaries."));
+    const QCommandLineOption languageOption(QStringLiteral("language"), QStringLiteral("Only runs of this language."),
+                                            QStringLiteral("LANG"));
+    const QCommandLineOption sourceOption(QStringLiteral("source"),
+                                          QStringLiteral("Only runs from gui, cli, mcp, http or replay."),
+                                          QStringLiteral("SOURCE"));
+    const QCommandLineOption statusOption(
+        QStringLiteral("status"), QStringLiteral("Only runs that are running, finished, failed or interrupted."),
+        QStringLiteral("STATUS"));
+    parser.addOptions({limitOption, jsonOption, languageOption, sourceOption, statusOption});
+    if (const std::optional<int> done = parseOrExit(parser, arguments)) {
+        return *done;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        printError(QStringLiteral("history takes no arguments; see `llm-sandbox history --help`."));
+        return ExitUsage;
+    }
+    bool numeric = false;
+    const int limit = parser.value(limitOption).toInt(&numeric);
+    if (!numeric || limit <= 0) {
+        printError(QStringLiteral("--limit needs a positive number, not \"%1\".").arg(parser.value(limitOption)));
+        return ExitUsage;
+    }
+    RunFilter filter;
+    filter.language = parser.value(languageOption);
+    filter.source = parser.value(sourceOption);
+    if (parser.isSet(statusOption)) {
+        filter.status = runStatusFromString(parser.value(statusOption));
+        if (!filter.status) {
+            printError(QStringLiteral("unknown status \"%1\"; use running, finished, failed or interrupted.")
+                           .arg(parser.value(statusOption)));
+            return ExitUsage;
+        }
+    }
+
+    const std::optional<QString> path = RunJournal::configuredPath();
+    if (!path) {
+        printError(QStringLiteral("the run journal is off (LLM_SANDBOX_JOURNAL=off)."));
+        return 1;
+    }
+    const JournalReader reader(*path);
+    auto runs = reader.list(filter, 0, limit);
+    if (!runs) {
+        printError(runs.error().message);
+        return 1;
+    }
+    if (parser.isSet(jsonOption)) {
+        QJsonArray array;
+        for (const JournalRun &run : *runs) {
+            array.append(journalRunToJson(run, false));
+        }
+        out() << QJsonDocument(array).toJson(QJsonDocument::Indented);
+        out().flush();
+        return 0;
+    }
+    if (runs->isEmpty()) {
+        out() << "No runs in the journal (" << *path << ")." << Qt::endl;
+        return 0;
+    }
+    printTable(*runs);
+    return 0;
+}
+
+} // namespace sandbox::cli

@@ -1,0 +1,30 @@
+#include "gui/GuiApplication.h"
+
+#include "AppContext.h"
+#include "gui/MainWindow.h"
+
+#include <QApplication>
+#include <QMessageBox>
+
+namespace sandbox::gui {
+
+int runDesktopApp(int &argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationDisplayName(QObject::tr("LLM Sandbox"));
+    auto context = AppContext::create({.source = QStringLiteral("gui"),
+                                       .removeOrphans = true,
+                                       .prewarm = {QStringLiteral("python")},
+                                       .applyRetention = true});
+    if (!context) {
+        // Invalid settings in the environment: say which, rather than opening a window that cannot run anything.
+        QMessageBox::critical(nullptr, QObject::tr("LLM Sandbox"),
+                              QObject::tr("The settings are invalid:\n%1").arg(context.error().message));
+        return 2;
+    }
+    MainWindow window(**context);
+    window.show();
+    return app.exec();
+}
+
+} // namespace sandbox::gui

@@ -1,0 +1,47 @@
+#include "engine/ContainerSpecFactory.h"
+
+#include "engine/SandboxContainer.h"
+
+#include <QUuid>
+
+namespace sandbox {
+
+ContainerSpecFactory::ContainerSpecFactory(SandboxSettings settings, QString ownerIdentity)
+    : m_settings(std::move(settings)), m_ownerIdentity(std::move(ownerIdentity))
+{}
+
+ContainerSpec ContainerSpecFactory::make(const QString &image, const QString &networkMode) const
+{
+    const SandboxSettings &settings = m_settings;
+    ContainerSpec spec;
+    spec.image = image;
+    spec.command = {SandboxContainer::runnerPath()};
+    spec.user = settings.user;
+    spec.workingDir = SandboxContainer::workdir();
+    spec.labels = {{runLabel(), QUuid::createUuid().toString(QUuid::Id128).left(16)}, {ownerLabel(), m_ownerIdentity}};
+    spec.networkMode = networkMode.isEmpty() ? settings.networkMode : networkMode;
+    spec.memoryBytes = settings.memoryBytes;
+    spec.cpus = settings.cpus;
+    spec.pidsLimit = settings.pidsLimit;
+    spec.ulimits = {{QStringLiteral("nofile"), settings.nofileLimit, settings.nofileLimit},
+                    {QStringLiteral("nproc"), settings.nprocLimit, settings.nprocLimit},
+                    {QStringLiteral("fsize"), settings.fileSizeLimitBytes, settings.fileSizeLimitBytes},
+                    {QStringLiteral("core"), 0, 0}};
+    spec.capDrop = settings.capDrop;
+    spec.securityOpt = settings.securityOpt;
+    spec.seccompProfile = settings.seccompProfile;
+    spec.readOnlyRootfs = settings.readOnlyRootfs;
+    spec.privileged = settings.privileged;
+    // The scratch space belongs to the sandbox's user: it is the only place it can write.
+    const QString uid = settings.user.section(QLatin1Char(':'), 0, 0);
+    const QString gid = settings.user.section(QLatin1Char(':'), 1, 1);
+    spec.tmpfs = {
+        {SandboxContainer::workdir(), QStringLiteral("rw,exec,nosuid,nodev,size=%1,uid=%2,gid=%3,mode=0755")
+                                          .arg(settings.workdirBytes)
+                                          .arg(uid, gid.isEmpty() ? uid : gid)},
+        {QStringLiteral("/tmp"), QStringLiteral("rw,exec,nosuid,nodev,size=%1,mode=1777").arg(settings.tmpBytes)},
+    };
+    return spec;
+}
+
+} // namespace sandbox

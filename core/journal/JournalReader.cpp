@@ -1,0 +1,293 @@
+#include "journal/JournalReader.h"
+
+#include "journal/JournalConnection.h"
+#include "journal/RunJournal.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSqlQuery>
+#include <QTimeZone>
+#include <QVariant>
+
+namespace sandbox {
+
+namespace {
+
+const QString kSummaryColumns = QStringLiteral(
+    "id, seq, status, source, client_name, client_version, backend, endpoint, image, language, libraries, "
+    "timeout_ms, session_id, replay_of, started_at, finished_at, duration_ms, exit_code, stop_reason, error, "
+    "wall_ms, cpu_ms, peak_memory_kb, output_cap, output_truncated, settings");
+constexpr int kSummaryColumnCount = 26;
+
+QDateTime fromMs(const QVariant &value)
+{
+    return value.isNull() ? QDateTime() : QDateTime::fromMSecsSinceEpoch(value.toLongLong(), QTimeZone::utc());
+}
+
+JournalRun summaryFrom(const QSqlQuery &query)
+{
+    JournalRun run;
+    run.id = query.value(0).toString();
+    run.seq = query.value(1).toLongLong();
+    run.status = runStatusFromString(query.value(2).toString()).value_or(RunStatus::Running);
+    run.source = query.value(3).toString();
+    run.clientName = query.value(4).toString();
+    run.clientVersion = query.value(5).toString();
+    run.backend = query.value(6).toString();
+    run.endpoint = query.value(7).toString();
+    run.image = query.value(8).toString();
+    run.language = query.value(9).toString();
+    for (const QJsonValue &library : QJsonDocument::fromJson(query.value(10).toString().toUtf8()).array()) {
+        run.libraries << library.toString();
+    }
+    run.timeoutMs = query.value(11).toLongLong();
+    run.sessionId = query.value(12).toString();
+    run.replayOf = query.value(13).toString();
+    run.startedAt = fromMs(query.value(14));
+    run.finishedAt = fromMs(query.value(15));
+    run.durationMs = query.value(16).toLongLong();
+    if (!query.value(17).isNull()) {
+        run.exitCode = query.value(17).toInt();
+    }
+    run.stopReason = query.value(18).toString();
+    run.error = query.value(19).toString();
+    run.wallMs = query.value(20).toLongLong();
+    run.cpuMs = query.value(21).toLongLong();
+    run.peakMemoryKb = query.value(22).toLongLong();
+    run.outputCap = query.value(23).toLongLong();
+    run.outputTruncated = query.value(24).toInt() != 0;
+    run.settings = QJsonDocument::fromJson(query.value(25).toString().toUtf8()).object();
+    return run;
+}
+
+/// A LIKE pattern matching `text` anywhere, with LIKE's own wildcards taken literally.
+QString containsPattern(QString text)
+{
+    text.replace(QLatin1Char('\\'), QLatin1String("\\\\"))
+        .replace(QLatin1Char('%'), QLatin1String("\\%"))
+        .replace(QLatin1Char('_'), QLatin1String("\\_"));
+    return QLatin1Char('%') + text + QLatin1Char('%');
+}
+
+/// The WHERE clause of `filter` (empty when it matches everything) and its values in order.
+QString whereClause(const RunFilter &filter, QVariantList &values)
+{
+    QStringList conditions;
+    if (!filter.language.isEmpty()) {
+        conditions << QStringLiteral("language = ?");
+        values << filter.language;
+    }
+    if (filter.status) {
+        conditions << QStringLiteral("status = ?");
+        values << toString(*filter.status);
+    }
+    if (!filter.source.isEmpty()) {
+        conditions << QStringLiteral("source = ?");
+        values << filter.source;
+    }
+    if (filter.from.isValid()) {
+        conditions << QStringLiteral("started_at >= ?");
+        values << filter.from.toMSecsSinceEpoch();
+    }
+    if (filter.to.isValid()) {
+        conditions << QStringLiteral("started_at <= ?");
+        values << filter.to.toMSecsSinceEpoch();
+    }
+    if (!filter.text.isEmpty()) {
+        conditions << QStringLiteral("(code LIKE ? ESCAPE '\\' OR CAST(stdout AS TEXT) LIKE ? ESCAPE '\\' "
+                                     "OR CAST(stderr AS TEXT) LIKE ? ESCAPE '\\')");
+        const QString pattern = containsPattern(filter.text);
+        values << pattern << pattern << pattern;
+    }
+    return conditions.isEmpty() ? QString() : QStringLiteral(" WHERE ") + conditions.join(QStringLiteral(" AND "));
+}
+
+Result<QList<JournalRun>> summaries(JournalConnection &connection, const QString &sql, const QVariantList &values)
+{
+    auto query = connection.exec(sql, values);
+    if (!query) {
+        return query.error();
+    }
+    QList<JournalRun> runs;
+    while (query->next()) {
+        runs.append(summaryFrom(*query));
+    }
+    return runs;
+}
+
+} // namespace
+
+JournalReader::JournalReader(const QString &databasePath) : m_path(databasePath) {}
+
+JournalReader::~JournalReader() = default;
+
+Result<JournalConnection *> JournalReader::connection() const
+{
+    if (m_connection) {
+        return m_connection.get();
+    }
+    if (!QFileInfo::exists(m_path)) {
+        return static_cast<JournalConnection *>(nullptr);
+    }
+    auto connection = std::make_unique<JournalConnection>(m_path);
+    if (auto opened = connection->open(); !opened) {
+        return opened.error();
+    }
+    m_connection = std::move(connection);
+    return m_connection.get();
+}
+
+Result<QList<JournalRun>> JournalReader::list(const RunFilter &filter, int offset, int limit) const
+{
+    auto connection = this->connection();
+    if (!connection) {
+        return connection.error();
+    }
+    if (!*connection) {
+        return QList<JournalRun>();
+    }
+    QVariantList values;
+    const QString where = whereClause(filter, values);
+    values << limit << offset;
+    return summaries(**connection,
+                     QStringLiteral("SELECT %1 FROM runs%2 ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?")
+                         .arg(kSummaryColumns, where),
+                     values);
+}
+
+Result<int> JournalReader::count(const RunFilter &filter) const
+{
+    auto connection = this->connection();
+    if (!connection) {
+        return connection.error();
+    }
+    if (!*connection) {
+        return 0;
+    }
+    QVariantList values;
+    const QString where = whereClause(filter, values);
+    auto query = (*connection)->exec(QStringLiteral("SELECT COUNT(*) FROM runs%1").arg(where), values);
+    if (!query) {
+        return query.error();
+    }
+    return query->next() ? query->value(0).toInt() : 0;
+}
+
+Result<JournalRun> JournalReader::run(const QString &id) const
+{
+    auto connection = this->connection();
+    if (!connection) {
+        return connection.error();
+    }
+    const Error notFound{QStringLiteral("No run %1 in the journal.").arg(id), ErrorCode::NotFound};
+    if (!*connection) {
+        return notFound;
+    }
+    JournalConnection &db = **connection;
+    JournalRun run;
+    {
+        auto query = db.exec(
+            QStringLiteral("SELECT %1, code, stdout, stderr FROM runs WHERE id = ?").arg(kSummaryColumns), {id});
+        if (!query) {
+            return query.error();
+        }
+        if (!query->next()) {
+            return notFound;
+        }
+        run = summaryFrom(*query);
+        run.code = query->value(kSummaryColumnCount).toString();
+        run.stdoutData = query->value(kSummaryColumnCount + 1).toByteArray();
+        run.stderrData = query->value(kSummaryColumnCount + 2).toByteArray();
+    }
+    {
+        auto query = db.exec(QStringLiteral("SELECT name, file, mime_type, size, width, height FROM artifacts "
+                                            "WHERE run_id = ? ORDER BY position"),
+                             {id});
+        if (!query) {
+            return query.error();
+        }
+        const QString folder = RunJournal::artifactsDirFor(m_path);
+        while (query->next()) {
+            run.artifacts.append(JournalArtifact{.name = query->value(0).toString(),
+                                                 .mimeType = query->value(2).toString(),
+                                                 .size = query->value(3).toLongLong(),
+                                                 .width = query->value(4).toInt(),
+                                                 .height = query->value(5).toInt(),
+                                                 .path = folder + QLatin1Char('/') + query->value(1).toString()});
+        }
+    }
+    {
+        auto query = db.exec(
+            QStringLiteral("SELECT protocol_version, request, response FROM mcp_exchanges WHERE run_id = ?"), {id});
+        if (!query) {
+            return query.error();
+        }
+        if (query->next()) {
+            run.protocolVersion = query->value(0).toString();
+            run.mcpRequest = QJsonDocument::fromJson(query->value(1).toString().toUtf8()).object();
+            run.mcpResponse = QJsonDocument::fromJson(query->value(2).toString().toUtf8()).object();
+        }
+    }
+    return run;
+}
+
+Result<QList<JournalRun>> JournalReader::changedSince(qint64 seq, int limit) const
+{
+    auto connection = this->connection();
+    if (!connection) {
+        return connection.error();
+    }
+    if (!*connection) {
+        return QList<JournalRun>();
+    }
+    auto runs = summaries(
+        **connection, QStringLiteral("SELECT %1 FROM runs WHERE seq > ? ORDER BY seq, id LIMIT ?").arg(kSummaryColumns),
+        {seq, limit});
+    if (!runs || runs->size() < limit || runs->isEmpty()) {
+        return runs;
+    }
+    // The rest of the last commit's group, so a caller that continues after its seq misses none of it.
+    auto rest = summaries(
+        **connection, QStringLiteral("SELECT %1 FROM runs WHERE seq = ? AND id > ? ORDER BY id").arg(kSummaryColumns),
+        {runs->last().seq, runs->last().id});
+    if (!rest) {
+        return rest.error();
+    }
+    runs->append(*rest);
+    return runs;
+}
+
+Result<qint64> JournalReader::latestSeq() const
+{
+    auto connection = this->connection();
+    if (!connection) {
+        return connection.error();
+    }
+    if (!*connection) {
+        return qint64(0);
+    }
+    auto query = (*connection)->exec(QStringLiteral("SELECT value FROM counters WHERE name = 'seq'"));
+    if (!query) {
+        return query.error();
+    }
+    return query->next() ? query->value(0).toLongLong() : 0;
+}
+
+Result<qint64> JournalReader::dataVersion() const
+{
+    auto connection = this->connection();
+    if (!connection) {
+        return connection.error();
+    }
+    if (!*connection) {
+        return qint64(0);
+    }
+    auto query = (*connection)->exec(QStringLiteral("PRAGMA data_version"));
+    if (!query) {
+        return query.error();
+    }
+    return query->next() ? query->value(0).toLongLong() : 0;
+}
+
+} // namespace sandbox

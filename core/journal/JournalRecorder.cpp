@@ -1,0 +1,405 @@
+#include "journal/JournalRecorder.h"
+
+#include "engine/ExecutionEngine.h"
+#include "journal/JournalConnection.h"
+#include "journal/RunJournal.h"
+#include "settings/SandboxSettings.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QSaveFile>
+#include <QSet>
+#include <algorithm>
+#include <chrono>
+#include <variant>
+
+Q_DECLARE_LOGGING_CATEGORY(lcJournal)
+
+namespace sandbox {
+
+namespace {
+
+/// Output waits this long for more before it is committed: many small chunks become one UPDATE.
+constexpr std::chrono::milliseconds kBatchDelay{150};
+/// ... unless this much is waiting already.
+constexpr qint64 kBatchBytes = 64 * 1024;
+
+struct Started
+{
+    RunRequest request;
+    QDateTime at;
+};
+
+struct Output
+{
+    OutputStream stream;
+    QByteArray bytes;
+};
+
+struct ArtifactProduced
+{
+    Artifact artifact;
+};
+
+struct Finished
+{
+    RunResult result;
+    QString error;
+    QDateTime at;
+};
+
+struct Exchange
+{
+    QJsonObject request;
+    QJsonObject response;
+    QString protocolVersion;
+};
+
+QString compactJson(const QJsonObject &object)
+{
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+}
+
+} // namespace
+
+struct JournalRecorder::Event
+{
+    QString runId;
+    std::variant<Started, Output, ArtifactProduced, Finished, Exchange> payload;
+};
+
+/// The writer thread's side: the connection and what it remembers about the runs it is recording.
+class JournalRecorder::Writer final
+{
+public:
+    Writer(const QString &databasePath, const Context &context, qint64 outputCap)
+        : m_connection(databasePath), m_context(context), m_outputCap(outputCap),
+          m_artifactsDir(RunJournal::artifactsDirFor(databasePath)), m_owner(ExecutionEngine::ownerIdentity())
+    {
+        // RunJournal::open() also finishes what killed processes left Running.
+        if (auto journal = RunJournal::open(databasePath); !journal) {
+            qCWarning(lcJournal).noquote() << journal.error().message;
+        }
+        if (auto opened = m_connection.open(); !opened) {
+            qCWarning(lcJournal).noquote() << "runs are not recorded:" << opened.error().message;
+        }
+    }
+
+    void write(std::vector<Event> events)
+    {
+        if (!m_connection.isOpen()) {
+            return;
+        }
+        // Everything that must not happen twice (cap accounting, artifact files) is done before the transaction,
+        // which write() may repeat when another process holds the database.
+        std::vector<Statement> statements;
+        for (Event &event : events) {
+            std::visit([&](auto &payload) { prepare(event.runId, payload, statements); }, event.payload);
+        }
+        if (statements.empty()) {
+            return;
+        }
+        auto written = m_connection.write([&]() -> Result<void> {
+            auto seq = m_connection.nextSeq();
+            if (!seq) {
+                return seq.error();
+            }
+            for (const Statement &statement : statements) {
+                QVariantList values = statement.values;
+                if (statement.withSeq) {
+                    values.prepend(*seq);
+                }
+                if (auto done = m_connection.exec(statement.sql, values); !done) {
+                    return done.error();
+                }
+            }
+            return {};
+        });
+        if (!written) {
+            qCWarning(lcJournal).noquote()
+                << "lost" << statements.size() << "journal change(s):" << written.error().message;
+        }
+    }
+
+private:
+    struct Statement
+    {
+        QString sql;
+        QVariantList values;
+        bool withSeq = true; ///< the batch's sequence number is bound first
+        QString appendKey;   ///< "run/stream" of an output append, which the next chunk of that stream extends
+    };
+
+    struct RunState
+    {
+        qint64 stdoutBytes = 0;
+        qint64 stderrBytes = 0;
+        bool truncated = false;
+        int artifacts = 0;
+        QSet<QString> files;
+        QDateTime startedAt;
+    };
+
+    void prepare(const QString &runId, Started &started, std::vector<Statement> &out)
+    {
+        RunState &state = m_runs[runId];
+        state.startedAt = started.at;
+        const RunRequest &request = started.request;
+        const QString source = request.origin.isEmpty() ? m_context.source : request.origin;
+        const QString image = m_context.imageForLanguage && !request.language.isEmpty()
+                                  ? m_context.imageForLanguage(request.language)
+                                  : QString();
+        out.push_back(
+            Statement{QStringLiteral(
+                          "INSERT OR REPLACE INTO runs (seq, id, status, source, client_name, client_version, backend, "
+                          "endpoint, image, language, libraries, timeout_ms, session_id, replay_of, owner, "
+                          "started_at, output_cap, stored_bytes, settings, code) "
+                          "VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                      {runId, source, request.clientName, request.clientVersion, m_context.backend, m_context.endpoint,
+                       image, request.language,
+                       QString::fromUtf8(
+                           QJsonDocument(QJsonArray::fromStringList(request.libraries)).toJson(QJsonDocument::Compact)),
+                       qint64(request.timeout.count()), request.sessionId, request.replayOf, m_owner,
+                       started.at.toMSecsSinceEpoch(), m_outputCap, qint64(request.code.toUtf8().size()),
+                       compactJson(m_context.settings), request.code}});
+    }
+
+    void prepare(const QString &runId, Output &output, std::vector<Statement> &out)
+    {
+        RunState &state = m_runs[runId];
+        qint64 &recorded = output.stream == OutputStream::Stderr ? state.stderrBytes : state.stdoutBytes;
+        const qint64 room = std::max<qint64>(0, m_outputCap - recorded);
+        QByteArray bytes = output.bytes;
+        bool truncatedNow = false;
+        if (bytes.size() > room) {
+            bytes.truncate(room);
+            truncatedNow = !state.truncated;
+            state.truncated = true;
+        }
+        recorded += bytes.size();
+        if (bytes.isEmpty() && !truncatedNow) {
+            return;
+        }
+        appendOutput(runId, output.stream, bytes, state.truncated, out);
+    }
+
+    void appendOutput(const QString &runId, OutputStream stream, const QByteArray &bytes, bool truncated,
+                      std::vector<Statement> &out)
+    {
+        const QString column = stream == OutputStream::Stderr ? QStringLiteral("stderr") : QStringLiteral("stdout");
+        const QString key = runId + QLatin1Char('/') + column;
+        // Adjacent chunks of one stream are merged: one UPDATE per stream and batch, not one per write() call.
+        if (!out.empty() && out.back().appendKey == key) {
+            QVariantList &values = out.back().values;
+            values[0] = values[0].toByteArray() + bytes;
+            values[1] = values[1].toLongLong() + bytes.size();
+            values[2] = truncated ? 1 : 0;
+            return;
+        }
+        // CAST keeps the column a BLOB: || alone yields TEXT, which would be read back as UTF-8.
+        out.push_back(Statement{
+            QStringLiteral("UPDATE runs SET seq = ?, %1 = CAST(%1 || ? AS BLOB), stored_bytes = stored_bytes + ?, "
+                           "output_truncated = MAX(output_truncated, ?) WHERE id = ?")
+                .arg(column),
+            {bytes, qint64(bytes.size()), truncated ? 1 : 0, runId},
+            true,
+            key});
+    }
+
+    void prepare(const QString &runId, ArtifactProduced &produced, std::vector<Statement> &out)
+    {
+        RunState &state = m_runs[runId];
+        const Artifact &artifact = produced.artifact;
+        // Names come from the sandbox: only a plain file name, inside this run's own folder, reaches the disk.
+        const QString folder = RunJournal::safeFileName(runId);
+        QString file = RunJournal::safeFileName(artifact.name);
+        for (int n = 2; state.files.contains(file); ++n) {
+            file = QStringLiteral("%1-%2").arg(n).arg(RunJournal::safeFileName(artifact.name));
+        }
+        state.files.insert(file);
+        const QString relative = folder + QLatin1Char('/') + file;
+        if (!QDir().mkpath(m_artifactsDir + QLatin1Char('/') + folder)) {
+            qCWarning(lcJournal) << "cannot create" << m_artifactsDir + QLatin1Char('/') + folder;
+            return;
+        }
+        QSaveFile saved(m_artifactsDir + QLatin1Char('/') + relative);
+        if (!saved.open(QIODevice::WriteOnly) || saved.write(artifact.data) != artifact.data.size() ||
+            !saved.commit()) {
+            qCWarning(lcJournal) << "cannot store artifact" << artifact.name << "of run" << runId;
+            return;
+        }
+        out.push_back(Statement{
+            QStringLiteral("INSERT OR REPLACE INTO artifacts (run_id, position, name, file, mime_type, size, width, "
+                           "height) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+            {runId, state.artifacts++, artifact.name, relative, artifact.mimeType, artifact.size(), artifact.width,
+             artifact.height},
+            false});
+        out.push_back(Statement{QStringLiteral("UPDATE runs SET seq = ?, stored_bytes = stored_bytes + ? WHERE id = ?"),
+                                {artifact.size(), runId}});
+    }
+
+    void prepare(const QString &runId, Finished &finished, std::vector<Statement> &out)
+    {
+        RunState state = m_runs.take(runId);
+        const RunResult &result = finished.result;
+        const bool failed = !finished.error.isEmpty();
+        // Output the engine did not stream (a result assembled elsewhere) is still kept.
+        if (!failed && state.stdoutBytes == 0 && state.stderrBytes == 0 &&
+            !(result.stdoutData.isEmpty() && result.stderrData.isEmpty())) {
+            m_runs.insert(runId, state);
+            Output stdoutOutput{OutputStream::Stdout, result.stdoutData};
+            Output stderrOutput{OutputStream::Stderr, result.stderrData};
+            prepare(runId, stdoutOutput, out);
+            prepare(runId, stderrOutput, out);
+            state = m_runs.take(runId);
+        }
+        const qint64 duration = result.durationMs > 0 || !state.startedAt.isValid()
+                                    ? result.durationMs
+                                    : state.startedAt.msecsTo(finished.at);
+        out.push_back(Statement{
+            QStringLiteral("UPDATE runs SET seq = ?, status = ?, finished_at = ?, duration_ms = ?, exit_code = ?, "
+                           "stop_reason = ?, error = ?, wall_ms = ?, cpu_ms = ?, peak_memory_kb = ?, "
+                           "output_truncated = MAX(output_truncated, ?) WHERE id = ?"),
+            {failed ? QStringLiteral("failed") : QStringLiteral("finished"), finished.at.toMSecsSinceEpoch(), duration,
+             failed ? QVariant(QMetaType::fromType<int>()) : QVariant(result.exitCode),
+             failed ? QString() : toString(result.reason), finished.error, result.wallMs, result.cpuMs,
+             result.peakMemoryKb, (state.truncated || result.outputTruncated) ? 1 : 0, runId}});
+    }
+
+    void prepare(const QString &runId, Exchange &exchange, std::vector<Statement> &out)
+    {
+        out.push_back(
+            Statement{QStringLiteral("INSERT OR REPLACE INTO mcp_exchanges (run_id, protocol_version, "
+                                     "request, response) VALUES (?, ?, ?, ?)"),
+                      {runId, exchange.protocolVersion, compactJson(exchange.request), compactJson(exchange.response)},
+                      false});
+        out.push_back(Statement{QStringLiteral("UPDATE runs SET seq = ? WHERE id = ?"), {runId}});
+    }
+
+    JournalConnection m_connection;
+    const Context &m_context;
+    const qint64 m_outputCap;
+    const QString m_artifactsDir;
+    const QString m_owner;
+    QHash<QString, RunState> m_runs;
+};
+
+JournalRecorder::JournalRecorder(const QString &databasePath, Context context, qint64 outputCap)
+    : m_databasePath(databasePath), m_context(std::move(context)), m_outputCap(outputCap),
+      m_thread([this] { writerLoop(); })
+{}
+
+JournalRecorder::~JournalRecorder()
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_stopping = true;
+    }
+    m_wake.notify_all();
+    m_thread.join();
+}
+
+void JournalRecorder::flush()
+{
+    std::unique_lock lock(m_mutex);
+    const quint64 target = m_enqueuedCount;
+    m_flushTarget = std::max(m_flushTarget, target);
+    m_wake.notify_all();
+    m_committed.wait(lock, [&] { return m_committedCount >= target; });
+}
+
+void JournalRecorder::enqueue(Event event)
+{
+    bool wake = false;
+    {
+        const std::lock_guard lock(m_mutex);
+        if (const auto *output = std::get_if<Output>(&event.payload)) {
+            m_queuedBytes += output->bytes.size();
+        }
+        m_queue.push_back(std::move(event));
+        ++m_enqueuedCount;
+        // The writer wakes for the first event of a batch (then lingers) and when a batch is full.
+        wake = m_queue.size() == 1 || m_queuedBytes >= kBatchBytes;
+    }
+    if (wake) {
+        m_wake.notify_all();
+    }
+}
+
+void JournalRecorder::writerLoop()
+{
+    Writer writer(m_databasePath, m_context, m_outputCap);
+    std::unique_lock lock(m_mutex);
+    for (;;) {
+        m_wake.wait(lock, [&] { return !m_queue.empty() || m_stopping; });
+        if (m_queue.empty()) {
+            break; // stopping, and everything is written
+        }
+        m_wake.wait_for(lock, kBatchDelay,
+                        [&] { return m_stopping || m_flushTarget > m_committedCount || m_queuedBytes >= kBatchBytes; });
+        std::vector<Event> batch;
+        batch.swap(m_queue);
+        m_queuedBytes = 0;
+        lock.unlock();
+        const auto count = batch.size();
+        writer.write(std::move(batch));
+        lock.lock();
+        m_committedCount += count;
+        m_committed.notify_all();
+    }
+}
+
+void JournalRecorder::runStarted(const QString &runId, const RunRequest &request)
+{
+    enqueue(Event{runId, Started{request, QDateTime::currentDateTimeUtc()}});
+}
+
+void JournalRecorder::runOutput(const QString &runId, OutputStream stream, const QByteArray &chunk)
+{
+    enqueue(Event{runId, Output{stream, chunk}});
+}
+
+void JournalRecorder::runArtifact(const QString &runId, const Artifact &artifact)
+{
+    enqueue(Event{runId, ArtifactProduced{artifact}});
+}
+
+void JournalRecorder::runFinished(const QString &runId, const RunResult &result, const QString &error)
+{
+    enqueue(Event{runId, Finished{result, error, QDateTime::currentDateTimeUtc()}});
+}
+
+void JournalRecorder::recordExchange(const QString &runId, const QJsonObject &request, const QJsonObject &response,
+                                     const QString &protocolVersion)
+{
+    enqueue(Event{runId, Exchange{request, response, protocolVersion}});
+}
+
+QJsonObject JournalRecorder::settingsJson(const SandboxSettings &settings)
+{
+    return QJsonObject{
+        {QStringLiteral("memory_bytes"), settings.memoryBytes},
+        {QStringLiteral("cpus"), settings.cpus},
+        {QStringLiteral("pids_limit"), settings.pidsLimit},
+        {QStringLiteral("file_size_limit_bytes"), settings.fileSizeLimitBytes},
+        {QStringLiteral("workdir_bytes"), settings.workdirBytes},
+        {QStringLiteral("tmp_bytes"), settings.tmpBytes},
+        {QStringLiteral("max_output_bytes"), settings.maxOutputBytes},
+        {QStringLiteral("max_artifacts"), settings.maxArtifacts},
+        {QStringLiteral("max_artifact_bytes"), settings.maxArtifactBytes},
+        {QStringLiteral("user"), settings.user},
+        {QStringLiteral("network_mode"), settings.networkMode},
+        {QStringLiteral("read_only_rootfs"), settings.readOnlyRootfs},
+        {QStringLiteral("privileged"), settings.privileged},
+        {QStringLiteral("cap_drop"), QJsonArray::fromStringList(settings.capDrop)},
+        {QStringLiteral("security_opt"), QJsonArray::fromStringList(settings.securityOpt)},
+        {QStringLiteral("policy"), settings.policy},
+        {QStringLiteral("pool_size"), settings.poolSize},
+    };
+}
+
+} // namespace sandbox

@@ -1,0 +1,128 @@
+#include "sandboxsession/SessionService.h"
+
+#include "lang/LanguageRegistry.h"
+
+#include <QUuid>
+
+namespace sandbox {
+
+namespace {
+
+/// How long a session file operation may take before the session's runner is considered stuck.
+constexpr std::chrono::seconds kFileOperationTimeout{60};
+
+QString newRequestId()
+{
+    return QUuid::createUuid().toString(QUuid::Id128).left(16);
+}
+
+} // namespace
+
+SessionService::SessionService(std::chrono::seconds idleTimeout, int maxSessions, qint64 maxFileBytes)
+    : m_maxFileBytes(maxFileBytes), m_registry(idleTimeout, maxSessions)
+{}
+
+Result<SessionInfo> SessionService::create(const SessionRequest &request, const Preparer &prepare)
+{
+    auto language = LanguageRegistry::instance().find(request.language);
+    if (!language) {
+        return language.error();
+    }
+    if (request.timeout.count() <= 0) {
+        return Error{QStringLiteral("The timeout must be positive."), ErrorCode::BadRequest};
+    }
+    if (auto room = m_registry.checkRoom(); !room) {
+        return room.error();
+    }
+    auto container = prepare(*language);
+    if (!container) {
+        return container.error();
+    }
+    auto session = std::make_shared<SessionRegistry::Session>();
+    session->info.language = language->name;
+    session->info.libraries = request.libraries;
+    session->info.timeout = request.timeout;
+    session->info.keepsVariables = !language->sessionInterpreter.isEmpty();
+    session->container = std::move(*container);
+    return m_registry.add(std::move(session));
+}
+
+Result<void> SessionService::close(const QString &id)
+{
+    if (!m_registry.close(id)) {
+        return m_registry.find(id).error();
+    }
+    return {};
+}
+
+QList<SessionInfo> SessionService::list() const
+{
+    return m_registry.list();
+}
+
+Result<QString> SessionService::sessionPath(const QString &path)
+{
+    const QString workdir = SandboxContainer::workdir();
+    QString relative = path;
+    if (relative.startsWith(workdir + QLatin1Char('/'))) {
+        relative = relative.mid(workdir.size() + 1);
+    }
+    const QStringList parts = relative.split(QLatin1Char('/'));
+    if (relative.isEmpty() || relative.startsWith(QLatin1Char('/')) || relative.contains(QChar(0)) ||
+        parts.contains(QStringLiteral("..")) || relative.size() > 1024) {
+        return Error{QStringLiteral("The path \"%1\" must be relative to the session's working directory %2 "
+                                    "(e.g. data/input.csv) and must not contain \"..\".")
+                         .arg(path.left(200), workdir),
+                     ErrorCode::BadRequest};
+    }
+    return relative;
+}
+
+Result<RunnerFileEvent> SessionService::transfer(const QString &sessionId, RunnerRequest request)
+{
+    auto found = m_registry.find(sessionId);
+    if (!found) {
+        return found.error();
+    }
+    const std::shared_ptr<SessionRegistry::Session> session = *found;
+    const std::lock_guard use(session->use);
+    auto answer = session->container->runner().transferFile(request, kFileOperationTimeout);
+    m_registry.touch(*session, false);
+    return answer;
+}
+
+Result<qint64> SessionService::writeFile(const QString &sessionId, const QString &path, const QByteArray &data)
+{
+    auto relative = sessionPath(path);
+    if (!relative) {
+        return relative.error();
+    }
+    if (data.size() > m_maxFileBytes) {
+        return Error{QStringLiteral("The file has %1 bytes, more than the limit of %2 bytes per file.")
+                         .arg(data.size())
+                         .arg(m_maxFileBytes),
+                     ErrorCode::LimitReached};
+    }
+    auto answer = transfer(
+        sessionId, RunnerPutFileRequest{newRequestId(), SandboxContainer::workdir(), RunnerFile{*relative, data}});
+    if (!answer) {
+        return answer.error();
+    }
+    return answer->size;
+}
+
+Result<QByteArray> SessionService::readFile(const QString &sessionId, const QString &path)
+{
+    auto relative = sessionPath(path);
+    if (!relative) {
+        return relative.error();
+    }
+    auto answer = transfer(
+        sessionId, RunnerGetFileRequest{newRequestId(), SandboxContainer::workdir(), *relative, m_maxFileBytes});
+    if (!answer) {
+        return answer.error();
+    }
+    return answer->data;
+}
+
+} // namespace sandbox

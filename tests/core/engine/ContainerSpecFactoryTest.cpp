@@ -1,0 +1,92 @@
+#include "engine/ContainerSpecFactory.h"
+
+#include "engine/SandboxContainer.h"
+
+#include <gtest/gtest.h>
+
+using namespace sandbox;
+
+namespace {
+
+const Ulimit *ulimit(const ContainerSpec &spec, const char *name)
+{
+    for (const Ulimit &each : spec.ulimits) {
+        if (each.name == QLatin1String(name)) {
+            return &each;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace
+
+TEST(ContainerSpecFactoryTest, defaultSpecIsHardened)
+{
+    const SandboxSettings settings;
+    const ContainerSpec spec = ContainerSpecFactory(settings, QStringLiteral("host:1:2")).make(QStringLiteral("img:1"));
+    EXPECT_EQ(spec.image, QStringLiteral("img:1"));
+    EXPECT_EQ(spec.command, QStringList{SandboxContainer::runnerPath()});
+    EXPECT_EQ(spec.user, QStringLiteral("1000:1000"));
+    EXPECT_EQ(spec.workingDir, QStringLiteral("/sandbox"));
+    EXPECT_EQ(spec.networkMode, QStringLiteral("none"));
+    EXPECT_EQ(spec.capDrop, QStringList{QStringLiteral("ALL")});
+    EXPECT_TRUE(spec.securityOpt.contains(QStringLiteral("no-new-privileges")));
+    EXPECT_FALSE(spec.seccompProfile.isEmpty());
+    EXPECT_TRUE(spec.readOnlyRootfs);
+    EXPECT_FALSE(spec.privileged);
+    EXPECT_EQ(spec.memoryBytes, settings.memoryBytes);
+    EXPECT_EQ(spec.cpus, settings.cpus);
+    EXPECT_EQ(spec.pidsLimit, settings.pidsLimit);
+}
+
+TEST(ContainerSpecFactoryTest, ulimitsComeFromTheSettingsAndCoreDumpsAreOff)
+{
+    SandboxSettings settings;
+    settings.nofileLimit = 77;
+    settings.nprocLimit = 88;
+    settings.fileSizeLimitBytes = 99;
+    const ContainerSpec spec = ContainerSpecFactory(settings, QStringLiteral("h:1:2")).make(QStringLiteral("i"));
+    ASSERT_NE(ulimit(spec, "nofile"), nullptr);
+    EXPECT_EQ(ulimit(spec, "nofile")->soft, 77);
+    EXPECT_EQ(ulimit(spec, "nofile")->hard, 77);
+    ASSERT_NE(ulimit(spec, "nproc"), nullptr);
+    EXPECT_EQ(ulimit(spec, "nproc")->hard, 88);
+    ASSERT_NE(ulimit(spec, "fsize"), nullptr);
+    EXPECT_EQ(ulimit(spec, "fsize")->soft, 99);
+    ASSERT_NE(ulimit(spec, "core"), nullptr);
+    EXPECT_EQ(ulimit(spec, "core")->hard, 0);
+}
+
+TEST(ContainerSpecFactoryTest, scratchSpaceIsTmpfsOwnedByTheSandboxUser)
+{
+    SandboxSettings settings;
+    settings.user = QStringLiteral("1234:5678");
+    settings.workdirBytes = 1000;
+    settings.tmpBytes = 2000;
+    const ContainerSpec spec = ContainerSpecFactory(settings, QStringLiteral("h:1:2")).make(QStringLiteral("i"));
+    EXPECT_EQ(spec.tmpfs.value(QStringLiteral("/sandbox")),
+              QStringLiteral("rw,exec,nosuid,nodev,size=1000,uid=1234,gid=5678,mode=0755"));
+    EXPECT_EQ(spec.tmpfs.value(QStringLiteral("/tmp")), QStringLiteral("rw,exec,nosuid,nodev,size=2000,mode=1777"));
+
+    settings.user = QStringLiteral("4321");
+    const ContainerSpec uidOnly = ContainerSpecFactory(settings, QStringLiteral("h:1:2")).make(QStringLiteral("i"));
+    EXPECT_TRUE(uidOnly.tmpfs.value(QStringLiteral("/sandbox")).contains(QStringLiteral("uid=4321,gid=4321")));
+}
+
+TEST(ContainerSpecFactoryTest, labelsNameTheContainerAndItsOwner)
+{
+    const ContainerSpecFactory factory(SandboxSettings{}, QStringLiteral("host:42:777"));
+    const ContainerSpec first = factory.make(QStringLiteral("i"));
+    const ContainerSpec second = factory.make(QStringLiteral("i"));
+    EXPECT_EQ(first.labels.value(ContainerSpecFactory::ownerLabel()), QStringLiteral("host:42:777"));
+    EXPECT_EQ(first.labels.value(ContainerSpecFactory::runLabel()).size(), 16);
+    EXPECT_NE(first.labels.value(ContainerSpecFactory::runLabel()),
+              second.labels.value(ContainerSpecFactory::runLabel()));
+}
+
+TEST(ContainerSpecFactoryTest, anInstallStepsNetworkOverridesTheSettings)
+{
+    const ContainerSpecFactory factory(SandboxSettings{}, QStringLiteral("h:1:2"));
+    EXPECT_EQ(factory.make(QStringLiteral("i"), QStringLiteral("bridge")).networkMode, QStringLiteral("bridge"));
+    EXPECT_EQ(factory.make(QStringLiteral("i")).networkMode, QStringLiteral("none"));
+}

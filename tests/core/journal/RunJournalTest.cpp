@@ -1,0 +1,622 @@
+#include "journal/RunJournal.h"
+
+#include "ScopedEnvironment.h"
+#include "journal/JournalConnection.h"
+#include "journal/JournalReader.h"
+#include "journal/JournalRecorder.h"
+#include "journal/JournalSchema.h"
+#include "journal/JournalWatcher.h"
+
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <gtest/gtest.h>
+
+using namespace sandbox;
+using namespace std::chrono_literals;
+
+namespace {
+
+class RunJournalTest : public ::testing::Test
+{
+protected:
+    QString path() const { return m_dir.filePath(QStringLiteral("data/journal.sqlite")); }
+
+    static JournalRecorder::Context context()
+    {
+        return JournalRecorder::Context{
+            .source = QStringLiteral("gui"),
+            .backend = QStringLiteral("docker"),
+            .endpoint = QStringLiteral("unix:///var/run/docker.sock"),
+            .settings = QJsonObject{{QStringLiteral("memory_bytes"), 536870912},
+                                    {QStringLiteral("network_mode"), QStringLiteral("none")}},
+            .imageForLanguage =
+                [](const QString &language) { return QStringLiteral("llm-sandbox-%1:1").arg(language); },
+        };
+    }
+
+    static RunRequest request(const QString &language, const QString &code,
+                              const QString &origin = QStringLiteral("cli"))
+    {
+        RunRequest request;
+        request.language = language;
+        request.code = code;
+        request.origin = origin;
+        return request;
+    }
+
+    static RunResult result(int exitCode, StopReason reason = StopReason::Exited)
+    {
+        RunResult result;
+        result.exitCode = exitCode;
+        result.reason = reason;
+        return result;
+    }
+
+    /// Records one finished run with `out` on stdout.
+    void recordRun(JournalRecorder &recorder, const QString &id, const RunRequest &runRequest, const QByteArray &out,
+                   int exitCode = 0)
+    {
+        recorder.runStarted(id, runRequest);
+        recorder.runOutput(id, OutputStream::Stdout, out);
+        recorder.runFinished(id, result(exitCode), QString());
+    }
+
+    /// Moves run `id`'s start to `startedAt` (the recorder always stamps the current time).
+    void setStartedAt(const QString &id, const QDateTime &startedAt)
+    {
+        JournalConnection connection(path());
+        ASSERT_TRUE(connection.open());
+        ASSERT_TRUE(connection.exec(QStringLiteral("UPDATE runs SET started_at = ? WHERE id = ?"),
+                                    {startedAt.toMSecsSinceEpoch(), id}));
+    }
+
+    QTemporaryDir m_dir;
+};
+
+Artifact chart(const QString &name, const QByteArray &data)
+{
+    Artifact artifact;
+    artifact.name = name;
+    artifact.mimeType = QStringLiteral("image/png");
+    artifact.data = data;
+    artifact.width = 640;
+    artifact.height = 480;
+    return artifact;
+}
+
+QByteArray expectedOutput(const QString &runId, const char *stream, int chunks)
+{
+    QByteArray out;
+    for (int index = 0; index < chunks; ++index) {
+        out += QStringLiteral("%1 %2 chunk %3\n").arg(runId, QLatin1String(stream)).arg(index).toUtf8();
+    }
+    return out;
+}
+
+QStringList ids(const QList<JournalRun> &runs)
+{
+    QStringList ids;
+    for (const JournalRun &run : runs) {
+        ids << run.id;
+    }
+    return ids;
+}
+
+} // namespace
+
+TEST_F(RunJournalTest, recordedRunRoundTripsWithOutputArtifactsStopReasonAndUsage)
+{
+    const QByteArray binary("\x00\xff\x01 binary\n", 11);
+    {
+        JournalRecorder recorder(path(), context());
+        RunRequest run =
+            request(QStringLiteral("python"), QStringLiteral("print('hello world')"), QStringLiteral("mcp"));
+        run.libraries = {QStringLiteral("numpy"), QStringLiteral("pandas")};
+        run.timeout = 10s;
+        run.clientName = QStringLiteral("claude-ai");
+        run.clientVersion = QStringLiteral("0.1.0");
+        run.sessionId = QStringLiteral("session-1");
+        run.replayOf = QStringLiteral("earlier");
+        recorder.runStarted(QStringLiteral("run1"), run);
+        recorder.runOutput(QStringLiteral("run1"), OutputStream::Stdout, "hello ");
+        recorder.runOutput(QStringLiteral("run1"), OutputStream::Stderr, "warning\n");
+        recorder.runOutput(QStringLiteral("run1"), OutputStream::Stdout, "world\n");
+        recorder.runOutput(QStringLiteral("run1"), OutputStream::Stdout, binary);
+        recorder.runArtifact(QStringLiteral("run1"), chart(QStringLiteral("plot.png"), "PNG bytes"));
+        RunResult finished = result(3, StopReason::TimedOut);
+        finished.durationMs = 1300;
+        finished.wallMs = 1200;
+        finished.cpuMs = 900;
+        finished.peakMemoryKb = 40960;
+        recorder.runFinished(QStringLiteral("run1"), finished, QString());
+    }
+
+    JournalReader reader(path());
+    auto run = reader.run(QStringLiteral("run1"));
+    ASSERT_TRUE(run) << run.error().message.toStdString();
+    EXPECT_EQ(run->source, QStringLiteral("mcp"));
+    EXPECT_EQ(run->clientName, QStringLiteral("claude-ai"));
+    EXPECT_EQ(run->clientVersion, QStringLiteral("0.1.0"));
+    EXPECT_EQ(run->backend, QStringLiteral("docker"));
+    EXPECT_EQ(run->endpoint, QStringLiteral("unix:///var/run/docker.sock"));
+    EXPECT_EQ(run->image, QStringLiteral("llm-sandbox-python:1"));
+    EXPECT_EQ(run->language, QStringLiteral("python"));
+    EXPECT_EQ(run->code, QStringLiteral("print('hello world')"));
+    EXPECT_EQ(run->libraries, (QStringList{QStringLiteral("numpy"), QStringLiteral("pandas")}));
+    EXPECT_EQ(run->timeoutMs, 10000);
+    EXPECT_EQ(run->settings.value(QStringLiteral("network_mode")).toString(), QStringLiteral("none"));
+    EXPECT_EQ(run->sessionId, QStringLiteral("session-1"));
+    EXPECT_EQ(run->replayOf, QStringLiteral("earlier"));
+    EXPECT_EQ(run->status, RunStatus::Finished);
+    EXPECT_EQ(run->exitCode, 3);
+    EXPECT_EQ(run->stopReason, toString(StopReason::TimedOut));
+    EXPECT_TRUE(run->error.isEmpty());
+    EXPECT_EQ(run->durationMs, 1300);
+    EXPECT_EQ(run->wallMs, 1200);
+    EXPECT_EQ(run->cpuMs, 900);
+    EXPECT_EQ(run->peakMemoryKb, 40960);
+    EXPECT_TRUE(run->startedAt.isValid());
+    EXPECT_GE(run->finishedAt, run->startedAt);
+    EXPECT_EQ(run->stdoutData, QByteArray("hello world\n") + binary);
+    EXPECT_EQ(run->stderrData, QByteArray("warning\n"));
+    EXPECT_EQ(run->outputCap, 1024 * 1024);
+    EXPECT_FALSE(run->outputTruncated);
+    ASSERT_EQ(run->artifacts.size(), 1);
+    const JournalArtifact &artifact = run->artifacts.first();
+    EXPECT_EQ(artifact.name, QStringLiteral("plot.png"));
+    EXPECT_EQ(artifact.mimeType, QStringLiteral("image/png"));
+    EXPECT_EQ(artifact.size, 9);
+    EXPECT_EQ(artifact.width, 640);
+    EXPECT_EQ(artifact.height, 480);
+    EXPECT_TRUE(artifact.path.startsWith(RunJournal::artifactsDirFor(path()) + QLatin1Char('/')));
+    QFile stored(artifact.path);
+    ASSERT_TRUE(stored.open(QIODevice::ReadOnly)) << artifact.path.toStdString();
+    EXPECT_EQ(stored.readAll(), QByteArray("PNG bytes"));
+}
+
+TEST_F(RunJournalTest, outputBeyondTheCapIsDroppedAndTheCapRecorded)
+{
+    {
+        JournalRecorder recorder(path(), context(), 10);
+        recorder.runStarted(QStringLiteral("loud"), request(QStringLiteral("python"), QStringLiteral("spam()")));
+        recorder.runOutput(QStringLiteral("loud"), OutputStream::Stdout, "0123456");
+        recorder.runOutput(QStringLiteral("loud"), OutputStream::Stdout, "789abcdef");
+        recorder.runOutput(QStringLiteral("loud"), OutputStream::Stdout, "more");
+        recorder.runOutput(QStringLiteral("loud"), OutputStream::Stderr, "short");
+        recorder.runFinished(QStringLiteral("loud"), result(0), QString());
+    }
+    auto run = JournalReader(path()).run(QStringLiteral("loud"));
+    ASSERT_TRUE(run) << run.error().message.toStdString();
+    EXPECT_EQ(run->stdoutData, QByteArray("0123456789"));
+    EXPECT_EQ(run->stderrData, QByteArray("short"));
+    EXPECT_EQ(run->outputCap, 10);
+    EXPECT_TRUE(run->outputTruncated);
+}
+
+TEST_F(RunJournalTest, infrastructureFailureIsAFailedRunWithItsError)
+{
+    {
+        JournalRecorder recorder(path(), context());
+        recorder.runStarted(QStringLiteral("broken"), request(QStringLiteral("ruby"), QStringLiteral("puts 1")));
+        recorder.runFinished(QStringLiteral("broken"), RunResult{},
+                             QStringLiteral("The Docker engine did not answer."));
+    }
+    auto run = JournalReader(path()).run(QStringLiteral("broken"));
+    ASSERT_TRUE(run) << run.error().message.toStdString();
+    EXPECT_EQ(run->status, RunStatus::Failed);
+    EXPECT_EQ(run->error, QStringLiteral("The Docker engine did not answer."));
+    EXPECT_FALSE(run->exitCode.has_value());
+}
+
+TEST_F(RunJournalTest, unknownRunIsNotFound)
+{
+    {
+        JournalRecorder recorder(path(), context());
+    }
+    auto run = JournalReader(path()).run(QStringLiteral("nope"));
+    ASSERT_FALSE(run);
+    EXPECT_EQ(run.error().code, ErrorCode::NotFound);
+}
+
+TEST_F(RunJournalTest, mcpExchangeIsKeptAsSentAndAsReturned)
+{
+    const QJsonObject call{
+        {QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+        {QStringLiteral("id"), 7},
+        {QStringLiteral("method"), QStringLiteral("tools/call")},
+        {QStringLiteral("params"), QJsonObject{{QStringLiteral("name"), QStringLiteral("execute_code")},
+                                               {QStringLiteral("arguments"),
+                                                QJsonObject{{QStringLiteral("code"), QStringLiteral("print(1)")}}}}}};
+    const QJsonObject reply{
+        {QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+        {QStringLiteral("id"), 7},
+        {QStringLiteral("result"),
+         QJsonObject{{QStringLiteral("content"),
+                      QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                                             {QStringLiteral("text"), QStringLiteral("{\"exit_code\":0}")}},
+                                 QJsonObject{{QStringLiteral("type"), QStringLiteral("image")},
+                                             {QStringLiteral("mimeType"), QStringLiteral("image/png")},
+                                             {QStringLiteral("data"), QStringLiteral("iVBORw0KGgo=")}}}}}}};
+    {
+        JournalRecorder recorder(path(), context());
+        recordRun(recorder, QStringLiteral("mcp1"), request(QStringLiteral("python"), QStringLiteral("print(1)")),
+                  "1\n");
+        recorder.recordExchange(QStringLiteral("mcp1"), call, reply, QStringLiteral("2025-06-18"));
+    }
+    auto run = JournalReader(path()).run(QStringLiteral("mcp1"));
+    ASSERT_TRUE(run) << run.error().message.toStdString();
+    EXPECT_EQ(run->mcpRequest, call);
+    EXPECT_EQ(run->mcpResponse, reply);
+    EXPECT_EQ(run->protocolVersion, QStringLiteral("2025-06-18"));
+}
+
+TEST_F(RunJournalTest, artifactNamesCannotLeaveTheirRunsFolder)
+{
+    {
+        JournalRecorder recorder(path(), context());
+        recorder.runStarted(QStringLiteral("sneaky"), request(QStringLiteral("python"), QString()));
+        recorder.runArtifact(QStringLiteral("sneaky"), chart(QStringLiteral("../../escaped.png"), "a"));
+        recorder.runArtifact(QStringLiteral("sneaky"), chart(QStringLiteral("../../escaped.png"), "b"));
+        recorder.runArtifact(QStringLiteral("sneaky"), chart(QStringLiteral(".hidden"), "c"));
+        recorder.runFinished(QStringLiteral("sneaky"), result(0), QString());
+    }
+    auto run = JournalReader(path()).run(QStringLiteral("sneaky"));
+    ASSERT_TRUE(run) << run.error().message.toStdString();
+    ASSERT_EQ(run->artifacts.size(), 3);
+    const QString runFolder = QDir(RunJournal::artifactsDirFor(path())).filePath(QStringLiteral("sneaky"));
+    QSet<QString> paths;
+    for (const JournalArtifact &artifact : run->artifacts) {
+        EXPECT_EQ(QFileInfo(artifact.path).absolutePath(), runFolder) << artifact.path.toStdString();
+        EXPECT_FALSE(QFileInfo(artifact.path).fileName().startsWith(QLatin1Char('.')));
+        EXPECT_TRUE(QFileInfo::exists(artifact.path));
+        paths.insert(artifact.path);
+    }
+    EXPECT_EQ(paths.size(), 3) << "artifacts with the same name must not overwrite each other";
+    EXPECT_EQ(run->artifacts[0].name, QStringLiteral("../../escaped.png")) << "the name is kept as the run gave it";
+    EXPECT_FALSE(QFileInfo::exists(m_dir.filePath(QStringLiteral("escaped.png"))));
+    EXPECT_FALSE(QFileInfo::exists(m_dir.filePath(QStringLiteral("data/escaped.png"))));
+}
+
+TEST_F(RunJournalTest, threeProcessesWritingAtOnceLoseNoRunAndNoOutput)
+{
+    constexpr int kRuns = 15;
+    constexpr int kChunks = 60;
+    // The journal exists before they start, as it does when the GUI has it open.
+    ASSERT_TRUE(RunJournal::open(path()));
+    QList<QProcess *> writers;
+    const QStringList tags = {QStringLiteral("alpha"), QStringLiteral("beta"), QStringLiteral("gamma")};
+    for (const QString &tag : tags) {
+        auto *writer = new QProcess;
+        writer->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        writer->start(QStringLiteral(JOURNAL_WRITER_TOOL),
+                      {path(), QStringLiteral("write"), tag, QString::number(kRuns), QString::number(kChunks)});
+        writers << writer;
+    }
+    for (QProcess *writer : writers) {
+        ASSERT_TRUE(writer->waitForFinished(120000)) << writer->errorString().toStdString();
+        EXPECT_EQ(writer->exitStatus(), QProcess::NormalExit);
+        EXPECT_EQ(writer->exitCode(), 0);
+        delete writer;
+    }
+
+    JournalReader reader(path());
+    auto count = reader.count(RunFilter{});
+    ASSERT_TRUE(count);
+    EXPECT_EQ(*count, kRuns * int(tags.size()));
+    for (const QString &tag : tags) {
+        for (int index = 0; index < kRuns; ++index) {
+            const QString id = QStringLiteral("%1-%2").arg(tag).arg(index);
+            auto run = reader.run(id);
+            ASSERT_TRUE(run) << id.toStdString() << ": " << run.error().message.toStdString();
+            EXPECT_EQ(run->status, RunStatus::Finished) << id.toStdString();
+            EXPECT_EQ(run->stdoutData, expectedOutput(id, "out", kChunks)) << id.toStdString();
+            EXPECT_EQ(run->stderrData, expectedOutput(id, "err", kChunks)) << id.toStdString();
+        }
+    }
+}
+
+TEST_F(RunJournalTest, writerKilledMidRunLeavesAReadableJournalAndTheRunInterrupted)
+{
+    QProcess writer;
+    writer.setProcessChannelMode(QProcess::SeparateChannels);
+    writer.start(QStringLiteral(JOURNAL_WRITER_TOOL), {path(), QStringLiteral("hold"), QStringLiteral("doomed")});
+    ASSERT_TRUE(writer.waitForStarted()) << writer.errorString().toStdString();
+    const QDeadlineTimer deadline(60s);
+    while (!writer.canReadLine() && !deadline.hasExpired() && writer.state() == QProcess::Running) {
+        writer.waitForReadyRead(int(deadline.remainingTime()));
+    }
+    ASSERT_EQ(writer.readLine().trimmed(), QByteArray("mid-run"));
+    writer.kill(); // SIGKILL: no destructor, no flush
+    ASSERT_TRUE(writer.waitForFinished());
+
+    JournalReader before(path());
+    auto running = before.run(QStringLiteral("doomed"));
+    ASSERT_TRUE(running) << running.error().message.toStdString();
+    EXPECT_EQ(running->status, RunStatus::Running) << "nobody has looked at the journal since the kill";
+
+    auto journal = RunJournal::open(path());
+    ASSERT_TRUE(journal) << journal.error().message.toStdString();
+    JournalConnection check(path());
+    ASSERT_TRUE(check.open());
+    auto integrity = check.exec(QStringLiteral("PRAGMA integrity_check"));
+    ASSERT_TRUE(integrity);
+    ASSERT_TRUE(integrity->next());
+    EXPECT_EQ(integrity->value(0).toString(), QStringLiteral("ok"));
+
+    auto run = JournalReader(path()).run(QStringLiteral("doomed"));
+    ASSERT_TRUE(run) << run.error().message.toStdString();
+    EXPECT_EQ(run->status, RunStatus::Interrupted);
+    EXPECT_EQ(run->stdoutData, QByteArray("started\n"));
+    EXPECT_FALSE(run->error.isEmpty());
+}
+
+TEST_F(RunJournalTest, runsOfALiveProcessStayRunningWhenTheJournalIsOpened)
+{
+    JournalRecorder recorder(path(), context());
+    recorder.runStarted(QStringLiteral("ongoing"), request(QStringLiteral("python"), QStringLiteral("input()")));
+    recorder.flush();
+    ASSERT_TRUE(RunJournal::open(path()));
+    auto run = JournalReader(path()).run(QStringLiteral("ongoing"));
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->status, RunStatus::Running);
+}
+
+TEST_F(RunJournalTest, journalOfTheFirstSchemaVersionIsMigrated)
+{
+    {
+        JournalConnection old(path());
+        ASSERT_TRUE(old.open(1));
+        ASSERT_EQ(*JournalSchema::version(old), 1);
+        ASSERT_TRUE(old.exec(QStringLiteral("INSERT INTO runs (id, seq, status, source, language, started_at, code, "
+                                            "stdout) VALUES ('old', 1, 'finished', 'cli', 'python', ?, 'print(1)', ?)"),
+                             {QDateTime::currentDateTimeUtc().toMSecsSinceEpoch(), QByteArray("1\n")}));
+    }
+    auto journal = RunJournal::open(path());
+    ASSERT_TRUE(journal) << journal.error().message.toStdString();
+    EXPECT_EQ((*journal)->schemaVersion(), JournalSchema::latestVersion());
+    EXPECT_GE(JournalSchema::latestVersion(), 2);
+
+    {
+        JournalRecorder recorder(path(), context());
+        recorder.recordExchange(QStringLiteral("old"), QJsonObject{{QStringLiteral("id"), 1}},
+                                QJsonObject{{QStringLiteral("id"), 1}}, QStringLiteral("2025-03-26"));
+    }
+    auto run = JournalReader(path()).run(QStringLiteral("old"));
+    ASSERT_TRUE(run) << run.error().message.toStdString();
+    EXPECT_EQ(run->code, QStringLiteral("print(1)"));
+    EXPECT_EQ(run->stdoutData, QByteArray("1\n"));
+    EXPECT_EQ(run->protocolVersion, QStringLiteral("2025-03-26"));
+}
+
+TEST_F(RunJournalTest, journalFromANewerVersionIsRefused)
+{
+    {
+        JournalConnection newer(path());
+        ASSERT_TRUE(newer.open());
+        ASSERT_TRUE(newer.exec(QStringLiteral("PRAGMA user_version = %1").arg(JournalSchema::latestVersion() + 1)));
+    }
+    auto journal = RunJournal::open(path());
+    ASSERT_FALSE(journal);
+    EXPECT_TRUE(journal.error().message.contains(QLatin1String("newer")));
+}
+
+TEST_F(RunJournalTest, retentionByAgeRemovesOldRunsAndTheirArtifactFiles)
+{
+    {
+        JournalRecorder recorder(path(), context());
+        for (const QString &id : {QStringLiteral("old"), QStringLiteral("recent")}) {
+            recorder.runStarted(id, request(QStringLiteral("python"), QStringLiteral("plot()")));
+            recorder.runArtifact(id, chart(QStringLiteral("plot.png"), "png"));
+            recorder.runFinished(id, result(0), QString());
+        }
+    }
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    setStartedAt(QStringLiteral("old"), now.addDays(-40));
+    JournalReader reader(path());
+    const QString oldArtifact = reader.run(QStringLiteral("old"))->artifacts.value(0).path;
+    ASSERT_TRUE(QFileInfo::exists(oldArtifact));
+
+    auto journal = RunJournal::open(path());
+    ASSERT_TRUE(journal);
+    auto removed = (*journal)->applyRetention(RunJournal::Retention{.maxAge = std::chrono::days(30)}, now);
+    ASSERT_TRUE(removed) << removed.error().message.toStdString();
+    EXPECT_EQ(*removed, 1);
+    EXPECT_EQ(reader.run(QStringLiteral("old")).error().code, ErrorCode::NotFound);
+    EXPECT_FALSE(QFileInfo::exists(oldArtifact));
+    EXPECT_FALSE(QFileInfo::exists(QFileInfo(oldArtifact).absolutePath()));
+    auto recent = reader.run(QStringLiteral("recent"));
+    ASSERT_TRUE(recent);
+    EXPECT_TRUE(QFileInfo::exists(recent->artifacts.value(0).path));
+}
+
+TEST_F(RunJournalTest, retentionBySizeRemovesTheOldestRunsFirst)
+{
+    {
+        JournalRecorder recorder(path(), context());
+        for (const QString &id : {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}) {
+            recordRun(recorder, id, request(QStringLiteral("python"), QString()), QByteArray(1000, 'x'));
+        }
+    }
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    setStartedAt(QStringLiteral("a"), now.addSecs(-30));
+    setStartedAt(QStringLiteral("b"), now.addSecs(-20));
+    setStartedAt(QStringLiteral("c"), now.addSecs(-10));
+    auto journal = RunJournal::open(path());
+    ASSERT_TRUE(journal);
+    auto removed = (*journal)->applyRetention(RunJournal::Retention{.maxTotalBytes = 2500}, now);
+    ASSERT_TRUE(removed) << removed.error().message.toStdString();
+    EXPECT_EQ(*removed, 1);
+    auto left = JournalReader(path()).list(RunFilter{}, 0, 10);
+    ASSERT_TRUE(left);
+    EXPECT_EQ(ids(*left), (QStringList{QStringLiteral("c"), QStringLiteral("b")}));
+}
+
+TEST_F(RunJournalTest, listIsNewestFirstAndPages)
+{
+    {
+        JournalRecorder recorder(path(), context());
+        for (int index = 0; index < 5; ++index) {
+            recordRun(recorder, QStringLiteral("r%1").arg(index), request(QStringLiteral("python"), QString()), "x");
+        }
+    }
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    for (int index = 0; index < 5; ++index) {
+        setStartedAt(QStringLiteral("r%1").arg(index), now.addSecs(index - 10));
+    }
+    JournalReader reader(path());
+    auto first = reader.list(RunFilter{}, 0, 2);
+    auto second = reader.list(RunFilter{}, 2, 2);
+    auto third = reader.list(RunFilter{}, 4, 2);
+    ASSERT_TRUE(first && second && third);
+    EXPECT_EQ(ids(*first), (QStringList{QStringLiteral("r4"), QStringLiteral("r3")}));
+    EXPECT_EQ(ids(*second), (QStringList{QStringLiteral("r2"), QStringLiteral("r1")}));
+    EXPECT_EQ(ids(*third), (QStringList{QStringLiteral("r0")}));
+    EXPECT_TRUE(first->first().code.isEmpty()) << "list() returns summaries";
+    EXPECT_TRUE(first->first().stdoutData.isEmpty());
+}
+
+TEST_F(RunJournalTest, readerFiltersByLanguageStatusSourceDateAndText)
+{
+    {
+        JournalRecorder recorder(path(), context());
+        recordRun(recorder, QStringLiteral("py-cli"),
+                  request(QStringLiteral("python"), QStringLiteral("print('apple')"), QStringLiteral("cli")),
+                  "apple\n");
+        recorder.runStarted(QStringLiteral("js-mcp"),
+                            request(QStringLiteral("javascript"), QStringLiteral("x()"), QStringLiteral("mcp")));
+        recorder.runFinished(QStringLiteral("js-mcp"), RunResult{}, QStringLiteral("engine down"));
+        recordRun(recorder, QStringLiteral("py-mcp"),
+                  request(QStringLiteral("python"), QStringLiteral("fruit()"), QStringLiteral("mcp")), "banana 100%\n",
+                  1);
+        recorder.runStarted(QStringLiteral("go-gui"), request(QStringLiteral("go"), QString(), QStringLiteral("gui")));
+    }
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    setStartedAt(QStringLiteral("py-cli"), now.addDays(-3));
+
+    JournalReader reader(path());
+    auto matching = [&](const RunFilter &filter) {
+        auto runs = reader.list(filter, 0, 100);
+        EXPECT_TRUE(runs);
+        QStringList found = runs ? ids(*runs) : QStringList();
+        found.sort();
+        EXPECT_EQ(reader.count(filter).value(), found.size());
+        return found;
+    };
+    EXPECT_EQ(matching(RunFilter{.language = QStringLiteral("python")}),
+              (QStringList{QStringLiteral("py-cli"), QStringLiteral("py-mcp")}));
+    EXPECT_EQ(matching(RunFilter{.status = RunStatus::Failed}), QStringList{QStringLiteral("js-mcp")});
+    EXPECT_EQ(matching(RunFilter{.status = RunStatus::Running}), QStringList{QStringLiteral("go-gui")});
+    EXPECT_EQ(matching(RunFilter{.source = QStringLiteral("mcp")}),
+              (QStringList{QStringLiteral("js-mcp"), QStringLiteral("py-mcp")}));
+    EXPECT_EQ(matching(RunFilter{.from = now.addDays(-4), .to = now.addDays(-2)}),
+              QStringList{QStringLiteral("py-cli")});
+    EXPECT_EQ(matching(RunFilter{.text = QStringLiteral("apple")}), QStringList{QStringLiteral("py-cli")});
+    EXPECT_EQ(matching(RunFilter{.text = QStringLiteral("BANANA")}), QStringList{QStringLiteral("py-mcp")})
+        << "text matches output, ignoring case";
+    EXPECT_EQ(matching(RunFilter{.text = QStringLiteral("100%")}), QStringList{QStringLiteral("py-mcp")});
+    EXPECT_EQ(matching(RunFilter{.text = QStringLiteral("1_0")}), QStringList()) << "LIKE wildcards are literal";
+    EXPECT_EQ(matching(RunFilter{.language = QStringLiteral("python"), .source = QStringLiteral("mcp")}),
+              QStringList{QStringLiteral("py-mcp")});
+}
+
+TEST_F(RunJournalTest, changedSinceReturnsTheRunsChangedAfterASequenceNumber)
+{
+    JournalRecorder recorder(path(), context());
+    recorder.flush();
+    JournalReader reader(path());
+    const qint64 start = reader.latestSeq().value();
+
+    recorder.runStarted(QStringLiteral("first"), request(QStringLiteral("python"), QString()));
+    recorder.flush();
+    const qint64 afterStart = reader.latestSeq().value();
+    EXPECT_GT(afterStart, start);
+    auto changed = reader.changedSince(start);
+    ASSERT_TRUE(changed);
+    ASSERT_EQ(ids(*changed), QStringList{QStringLiteral("first")});
+    EXPECT_EQ(changed->first().seq, afterStart);
+    EXPECT_EQ(changed->first().status, RunStatus::Running);
+    EXPECT_TRUE(reader.changedSince(afterStart)->isEmpty());
+
+    recorder.runStarted(QStringLiteral("second"), request(QStringLiteral("python"), QString()));
+    recorder.flush();
+    recorder.runOutput(QStringLiteral("first"), OutputStream::Stdout, "more");
+    recorder.flush();
+    changed = reader.changedSince(afterStart);
+    ASSERT_TRUE(changed);
+    EXPECT_EQ(ids(*changed), (QStringList{QStringLiteral("second"), QStringLiteral("first")})) << "seq ascending";
+    EXPECT_EQ(changed->last().seq, reader.latestSeq().value());
+}
+
+TEST_F(RunJournalTest, changedSinceNeverSplitsOneCommit)
+{
+    {
+        JournalRecorder recorder(path(), context());
+        // Queued together and committed in one batch: they share a sequence number.
+        for (int index = 0; index < 5; ++index) {
+            recorder.runStarted(QStringLiteral("batch%1").arg(index), request(QStringLiteral("python"), QString()));
+        }
+    }
+    auto changed = JournalReader(path()).changedSince(0, 2);
+    ASSERT_TRUE(changed);
+    EXPECT_EQ(changed->size(), 5);
+}
+
+TEST_F(RunJournalTest, watcherReportsRunsWrittenByAnotherConnection)
+{
+    JournalRecorder recorder(path(), context());
+    recorder.flush();
+    JournalWatcher watcher(path());
+    watcher.setLastSeq(JournalReader(path()).latestSeq().value());
+    QSignalSpy spy(&watcher, &JournalWatcher::runsChanged);
+    watcher.start(10ms);
+
+    recorder.runStarted(QStringLiteral("watched"), request(QStringLiteral("python"), QString()));
+    recorder.flush();
+    QStringList seen;
+    while (!seen.contains(QStringLiteral("watched")) && spy.wait(10000)) {
+        for (const QList<QVariant> &emitted : spy) {
+            seen << ids(emitted.at(0).value<QList<JournalRun>>());
+        }
+        spy.clear();
+    }
+    EXPECT_TRUE(seen.contains(QStringLiteral("watched")));
+    EXPECT_EQ(watcher.lastSeq(), JournalReader(path()).latestSeq().value());
+}
+
+TEST_F(RunJournalTest, environmentChoosesTheJournalFileOrTurnsItOff)
+{
+    {
+        test::ScopedEnvironment environment{{"LLM_SANDBOX_JOURNAL", "off"}};
+        EXPECT_FALSE(RunJournal::configuredPath().has_value());
+    }
+    {
+        test::ScopedEnvironment environment{{"LLM_SANDBOX_JOURNAL", "OFF"}};
+        EXPECT_FALSE(RunJournal::configuredPath().has_value());
+    }
+    {
+        test::ScopedEnvironment environment{{"LLM_SANDBOX_JOURNAL", path().toUtf8()}};
+        EXPECT_EQ(RunJournal::configuredPath(), path());
+    }
+    {
+        test::ScopedEnvironment environment{{"LLM_SANDBOX_JOURNAL", QByteArray()}};
+        EXPECT_EQ(RunJournal::configuredPath(), QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+                                                    QStringLiteral("/journal.sqlite"));
+    }
+}
+
+TEST_F(RunJournalTest, readerOfAMissingJournalSeesNoRunsAndCreatesNoFile)
+{
+    JournalReader reader(path());
+    auto runs = reader.list(RunFilter{}, 0, 10);
+    ASSERT_TRUE(runs);
+    EXPECT_TRUE(runs->isEmpty());
+    EXPECT_EQ(reader.latestSeq().value(), 0);
+    EXPECT_FALSE(QFileInfo::exists(path()));
+}
