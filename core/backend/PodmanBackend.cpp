@@ -74,7 +74,7 @@ Result<BackendInfo> PodmanBackend::probe()
     if (reply->status == 404) {
         return Error{QStringLiteral("The engine at %1 is not Podman (it has no libpod API); point CONTAINER_HOST at "
                                     "Podman's socket, or use --backend docker.")
-                         .arg(endpoint().displayName), ErrorCode::EngineUnreachable};
+                         .arg(httpEndpoint().displayName), ErrorCode::EngineUnreachable};
     }
     if (!reply->isSuccess()) {
         return engineError(*reply, QStringLiteral("Asking Podman for its details"));

@@ -15,9 +15,12 @@ constexpr auto kReapInterval = std::chrono::seconds(1);
 
 } // namespace
 
-SessionRegistry::SessionRegistry(std::chrono::seconds idleTimeout, int maxSessions)
-    : m_idleTimeout(idleTimeout), m_maxSessions(maxSessions)
+SessionRegistry::SessionRegistry(std::chrono::seconds idleTimeout, int maxSessions, Clock clock)
+    : m_idleTimeout(idleTimeout), m_maxSessions(maxSessions), m_clock(std::move(clock))
 {
+    if (!m_clock) {
+        m_clock = [] { return std::chrono::steady_clock::now(); };
+    }
     m_reaper = std::thread([this] { reap(); });
 }
 
@@ -58,7 +61,7 @@ Result<SessionInfo> SessionRegistry::add(std::shared_ptr<Session> session)
     session->info.id = QUuid::createUuid().toString(QUuid::Id128).left(12);
     session->info.createdAt = QDateTime::currentDateTimeUtc();
     session->info.lastUsedAt = session->info.createdAt;
-    m_lastUsed[session->info.id] = std::chrono::steady_clock::now();
+    m_lastUsed[session->info.id] = m_clock();
     m_sessions[session->info.id] = session;
     qCInfo(lcSessions).noquote() << "session" << session->info.id << "opened:" << session->info.language;
     return snapshot(*session);
@@ -85,7 +88,7 @@ void SessionRegistry::touch(Session &session, bool countsAsRun)
         ++session.info.runs;
     }
     if (m_lastUsed.contains(session.info.id)) {
-        m_lastUsed[session.info.id] = std::chrono::steady_clock::now();
+        m_lastUsed[session.info.id] = m_clock();
     }
 }
 
@@ -110,7 +113,7 @@ bool SessionRegistry::close(const QString &id)
 SessionInfo SessionRegistry::snapshot(const Session &session) const
 {
     SessionInfo info = session.info;
-    const auto idle = std::chrono::steady_clock::now() - m_lastUsed.at(info.id);
+    const auto idle = m_clock() - m_lastUsed.at(info.id);
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(m_idleTimeout - idle);
     info.expiresAt = QDateTime::currentDateTimeUtc().addMSecs(std::max<qint64>(0, left.count()));
     return info;
@@ -126,28 +129,43 @@ QList<SessionInfo> SessionRegistry::list() const
     return sessions;
 }
 
+void SessionRegistry::reapExpired()
+{
+    std::unique_lock lock(m_mutex);
+    std::vector<std::shared_ptr<Session>> expired = takeExpired();
+    // Removing containers takes a while: not under the lock.
+    lock.unlock();
+    expired.clear();
+}
+
+std::vector<std::shared_ptr<SessionRegistry::Session>> SessionRegistry::takeExpired()
+{
+    const auto now = m_clock();
+    std::vector<std::shared_ptr<Session>> expired;
+    for (auto it = m_sessions.begin(); it != m_sessions.end();) {
+        const bool idle = now - m_lastUsed[it->first] >= m_idleTimeout;
+        // A session in use is not idle, however long its run takes.
+        std::unique_lock inUse(it->second->use, std::try_to_lock);
+        if (idle && inUse.owns_lock()) {
+            qCInfo(lcSessions).noquote() << "session" << it->first << "expired after" << m_idleTimeout.count()
+                                         << "s without use";
+            inUse.unlock();
+            m_lastUsed.erase(it->first);
+            expired.push_back(std::move(it->second));
+            it = m_sessions.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    return expired;
+}
+
 void SessionRegistry::reap()
 {
     std::unique_lock lock(m_mutex);
     while (!m_stopping) {
         m_changed.wait_for(lock, kReapInterval);
-        const auto now = std::chrono::steady_clock::now();
-        std::vector<std::shared_ptr<Session>> expired;
-        for (auto it = m_sessions.begin(); it != m_sessions.end();) {
-            const bool idle = now - m_lastUsed[it->first] >= m_idleTimeout;
-            // A session in use is not idle, however long its run takes.
-            std::unique_lock inUse(it->second->use, std::try_to_lock);
-            if (idle && inUse.owns_lock()) {
-                qCInfo(lcSessions).noquote() << "session" << it->first << "expired after" << m_idleTimeout.count()
-                                             << "s without use";
-                inUse.unlock();
-                m_lastUsed.erase(it->first);
-                expired.push_back(std::move(it->second));
-                it = m_sessions.erase(it);
-            } else {
-                ++it;
-            }
-        }
+        std::vector<std::shared_ptr<Session>> expired = takeExpired();
         if (!expired.empty()) {
             // Removing containers takes a while: not under the lock.
             lock.unlock();

@@ -8,10 +8,12 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace sandbox {
 
@@ -29,7 +31,11 @@ public:
         std::mutex use;
     };
 
-    SessionRegistry(std::chrono::seconds idleTimeout, int maxSessions);
+    /// The time idle sessions are measured by; tests pass one they control.
+    using Clock = std::function<std::chrono::steady_clock::time_point()>;
+
+    /// `clock`: std::chrono::steady_clock::now unless given.
+    SessionRegistry(std::chrono::seconds idleTimeout, int maxSessions, Clock clock = {});
     /// Removes every session's container.
     ~SessionRegistry();
     SessionRegistry(const SessionRegistry &) = delete;
@@ -46,13 +52,18 @@ public:
     /// Removes `id`; its container goes when the last user lets go. False when there is no such session.
     bool close(const QString &id);
     QList<SessionInfo> list() const;
+    /// Closes every session idle for `idleTimeout` now; the reaper thread does this every second.
+    void reapExpired();
 
 private:
     SessionInfo snapshot(const Session &session) const;
+    /// Takes the expired sessions out of the registry; `m_mutex` is held.
+    std::vector<std::shared_ptr<Session>> takeExpired();
     void reap();
 
     std::chrono::seconds m_idleTimeout;
     int m_maxSessions;
+    Clock m_clock;
     mutable std::mutex m_mutex;
     std::condition_variable m_changed;
     std::map<QString, std::shared_ptr<Session>> m_sessions;

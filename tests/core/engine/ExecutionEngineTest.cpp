@@ -1,0 +1,454 @@
+// The engine's logic against the in-memory backend (tests/fakes): pool reuse, the retry on a dead container,
+// observer order, cancelling, sessions and error codes, without a container engine and without timing.
+#include "engine/ExecutionEngine.h"
+
+#include "ScopedEnvironment.h"
+#include "fakes/FakeBackend.h"
+#include "fakes/WaitUntil.h"
+
+#include <QFile>
+#include <QScopeGuard>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <future>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace sandbox;
+using namespace sandbox::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// Records what an observer is told, one line per call (progress lines left out: they are not part of the order).
+class RecordingObserver final : public RunObserver
+{
+public:
+    void runStarted(const QString &, const RunRequest &) override { record(QStringLiteral("started")); }
+    void runOutput(const QString &, OutputStream stream, const QByteArray &chunk) override
+    {
+        record(QStringLiteral("%1:%2").arg(stream == OutputStream::Stderr ? QStringLiteral("stderr")
+                                                                          : QStringLiteral("stdout"),
+                                           QString::fromUtf8(chunk)));
+    }
+    void runArtifact(const QString &, const Artifact &artifact) override
+    {
+        record(QStringLiteral("artifact:") + artifact.name);
+    }
+    void runFinished(const QString &, const RunResult &, const QString &error) override
+    {
+        record(error.isEmpty() ? QStringLiteral("finished") : QStringLiteral("failed"));
+    }
+
+    /// std::string, so a failing comparison prints readable text.
+    std::vector<std::string> events() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_events;
+    }
+
+private:
+    void record(const QString &event)
+    {
+        std::lock_guard lock(m_mutex);
+        m_events.push_back(event.toStdString());
+    }
+
+    mutable std::mutex m_mutex;
+    std::vector<std::string> m_events;
+};
+
+RunRequest pythonRun(const QString &code)
+{
+    RunRequest request;
+    request.language = QStringLiteral("python");
+    request.code = code;
+    return request;
+}
+
+class ExecutionEngineTest : public ::testing::Test
+{
+protected:
+    ExecutionEngineTest()
+    {
+        // The image catalog reads the runner binary to name the images; any file does for the fake backend.
+        const QString runner = m_runnerDir.filePath(QStringLiteral("llm-sandbox-runner"));
+        QFile file(runner);
+        EXPECT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write("not a runner");
+        m_environment.emplace(
+            std::initializer_list<std::pair<const char *, QByteArray>>{{"LLM_SANDBOX_RUNNER", runner.toLocal8Bit()}});
+    }
+
+    ExecutionEngine &engine(SandboxSettings settings = {})
+    {
+        m_engine = std::make_unique<ExecutionEngine>(m_backend, std::move(settings));
+        return *m_engine;
+    }
+
+    /// Runs `request` on a thread of its own (for runs a gate holds open).
+    std::future<Result<RunResult>> runInBackground(RunRequest request, std::stop_token stop = {},
+                                                   RunObserver *observer = nullptr)
+    {
+        return std::async(std::launch::async, [this, request = std::move(request), stop, observer] {
+            return m_engine->run(request, stop, observer);
+        });
+    }
+
+    QTemporaryDir m_runnerDir;
+    std::optional<ScopedEnvironment> m_environment;
+    std::shared_ptr<FakeBackend> m_backend = std::make_shared<FakeBackend>();
+    std::unique_ptr<ExecutionEngine> m_engine;
+};
+
+// --- the pool ---
+
+TEST_F(ExecutionEngineTest, twoRunsOfOneLanguageShareOneContainer)
+{
+    m_backend->setScript("print(1)", FakeRunScript::printing("1\n"));
+    ExecutionEngine &sandbox = engine();
+
+    auto first = sandbox.run(pythonRun(QStringLiteral("print(1)")));
+    auto second = sandbox.run(pythonRun(QStringLiteral("print(1)")));
+
+    ASSERT_TRUE(first.ok()) << first.error().message.toStdString();
+    ASSERT_TRUE(second.ok()) << second.error().message.toStdString();
+    EXPECT_EQ(second->stdoutData, "1\n");
+    EXPECT_EQ(m_backend->containersCreated(), 1);
+    const QList<FakeRun> runs = m_backend->runs();
+    ASSERT_EQ(runs.size(), 2);
+    EXPECT_EQ(runs[0].containerId, runs[1].containerId);
+    EXPECT_EQ(sandbox.warmContainers(QStringLiteral("python")), 1);
+}
+
+TEST_F(ExecutionEngineTest, cleanRunOfAWornOutContainerPrewarmsAFreshOne)
+{
+    SandboxSettings settings;
+    settings.poolMaxUses = 1;
+    ExecutionEngine &sandbox = engine(settings);
+
+    auto result = sandbox.run(pythonRun(QStringLiteral("print(1)")));
+
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(m_backend->containersRemoved(), 1);
+    // The replacement starts on the pool's thread.
+    EXPECT_TRUE(waitUntil([&] { return sandbox.warmContainers(QStringLiteral("python")) == 1; }));
+    EXPECT_EQ(m_backend->containersCreated(), 2);
+
+    const QStringList warm = m_backend->liveContainers();
+    ASSERT_EQ(warm.size(), 1);
+    auto next = sandbox.run(pythonRun(QStringLiteral("print(2)")));
+    ASSERT_TRUE(next.ok());
+    EXPECT_EQ(m_backend->runs().last().containerId, warm.first());
+}
+
+TEST_F(ExecutionEngineTest, runThatDidNotEndCleanlyDoesNotReturnItsContainer)
+{
+    FakeRunScript refused;
+    refused.errorMessage = QStringLiteral("cannot prepare the workdir");
+    refused.reason = QStringLiteral("error");
+    refused.exitCode = -1;
+    m_backend->setScript("print(1)", refused);
+    ExecutionEngine &sandbox = engine();
+
+    auto result = sandbox.run(pythonRun(QStringLiteral("print(1)")));
+
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_TRUE(result->stderrData.contains("cannot prepare the workdir"));
+    EXPECT_EQ(sandbox.warmContainers(QStringLiteral("python")), 0);
+    EXPECT_EQ(m_backend->containersRemoved(), 1);
+    EXPECT_TRUE(m_backend->liveContainers().isEmpty());
+
+    auto next = sandbox.run(pythonRun(QStringLiteral("print(2)")));
+    ASSERT_TRUE(next.ok());
+    EXPECT_EQ(m_backend->containersCreated(), 2);
+}
+
+TEST_F(ExecutionEngineTest, pooledContainerThatDiedWhileIdleIsReplacedForTheNextRun)
+{
+    m_backend->setScript("print(2)", FakeRunScript::printing("2\n"));
+    ExecutionEngine &sandbox = engine();
+    ASSERT_TRUE(sandbox.run(pythonRun(QStringLiteral("print(1)"))).ok());
+    ASSERT_EQ(sandbox.warmContainers(QStringLiteral("python")), 1);
+    const QString pooled = m_backend->runs().first().containerId;
+
+    ASSERT_TRUE(m_backend->killContainer(pooled));
+    auto result = sandbox.run(pythonRun(QStringLiteral("print(2)")));
+
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "2\n");
+    EXPECT_EQ(m_backend->containersCreated(), 2);
+    EXPECT_NE(m_backend->runs().last().containerId, pooled);
+    EXPECT_FALSE(m_backend->liveContainers().contains(pooled));
+}
+
+TEST_F(ExecutionEngineTest, containersAreCreatedHardened)
+{
+    ExecutionEngine &sandbox = engine();
+    ASSERT_TRUE(sandbox.run(pythonRun(QStringLiteral("print(1)"))).ok());
+
+    const QList<ContainerSpec> specs = m_backend->specs();
+    ASSERT_EQ(specs.size(), 1);
+    EXPECT_EQ(specs[0].networkMode, QStringLiteral("none"));
+    EXPECT_EQ(specs[0].capDrop, QStringList{QStringLiteral("ALL")});
+    EXPECT_TRUE(specs[0].readOnlyRootfs);
+    EXPECT_FALSE(specs[0].privileged);
+    EXPECT_TRUE(specs[0].labels.contains(ExecutionEngine::ownerLabel()));
+}
+
+// --- observers ---
+
+TEST_F(ExecutionEngineTest, observerSeesStartOutputInOrderArtifactsThenOneFinish)
+{
+    FakeRunScript script;
+    script.output = {{QStringLiteral("stdout"), "one"}, {QStringLiteral("stderr"), "two"}};
+    script.outputAfterGate = {{QStringLiteral("stdout"), "three"}};
+    script.artifacts = {{QStringLiteral("report.html"), "<html></html>"}};
+    m_backend->setScript("draw()", script);
+    ExecutionEngine &sandbox = engine();
+    RecordingObserver observer;
+    Subscription subscription = sandbox.subscribe(&observer);
+
+    auto result = sandbox.run(pythonRun(QStringLiteral("draw()")));
+    subscription.reset();
+
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(observer.events(), (std::vector<std::string>{"started", "stdout:one", "stderr:two", "stdout:three",
+                                                           "artifact:report.html", "finished"}));
+    ASSERT_EQ(result->artifacts.size(), 1);
+    EXPECT_EQ(result->artifacts[0].mimeType, QStringLiteral("text/html"));
+}
+
+TEST_F(ExecutionEngineTest, observerSeesOneFinishWhenTheEngineRefusesTheContainer)
+{
+    m_backend->setCreateError(Error{QStringLiteral("the engine said no"), ErrorCode::EngineFailed});
+    ExecutionEngine &sandbox = engine();
+    RecordingObserver observer;
+
+    auto result = sandbox.run(pythonRun(QStringLiteral("print(1)")), {}, &observer);
+
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.error().code, ErrorCode::EngineFailed);
+    EXPECT_EQ(observer.events(), (std::vector<std::string>{"started", "failed"}));
+}
+
+TEST_F(ExecutionEngineTest, observerSeesOneFinishWhenTheContainerDiesDuringTheRun)
+{
+    FakeRunScript dies = FakeRunScript::printing("partial");
+    dies.containerDies = true;
+    m_backend->setScript("crash()", dies);
+    ExecutionEngine &sandbox = engine();
+    RecordingObserver observer;
+
+    auto result = sandbox.run(pythonRun(QStringLiteral("crash()")), {}, &observer);
+
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.error().code, ErrorCode::SandboxFailed);
+    EXPECT_EQ(observer.events(), (std::vector<std::string>{"started", "stdout:partial", "failed"}));
+    EXPECT_EQ(sandbox.warmContainers(QStringLiteral("python")), 0);
+    EXPECT_TRUE(m_backend->liveContainers().isEmpty());
+}
+
+TEST_F(ExecutionEngineTest, observerRemovedDuringARunIsNotCalledAgain)
+{
+    auto gate = std::make_shared<FakeRunGate>();
+    FakeRunScript held = FakeRunScript::heldBy(gate);
+    held.output = {{QStringLiteral("stdout"), "before"}};
+    held.outputAfterGate = {{QStringLiteral("stdout"), "after"}};
+    held.artifacts = {{QStringLiteral("late.html"), "<html></html>"}};
+    m_backend->setScript("held()", held);
+    ExecutionEngine &sandbox = engine();
+    RecordingObserver observer;
+    Subscription subscription = sandbox.subscribe(&observer);
+
+    auto run = runInBackground(pythonRun(QStringLiteral("held()")));
+    const auto release = qScopeGuard([&] { gate->open(); });
+    ASSERT_TRUE(gate->waitForArrivals());
+    ASSERT_TRUE(waitUntil([&] { return std::ranges::count(observer.events(), "stdout:before") == 1; }));
+    subscription.reset();
+    const std::vector<std::string> seenBeforeRemoval = observer.events();
+    gate->open();
+    ASSERT_TRUE(run.get().ok());
+
+    // The run in progress went on (output, an artifact, its end) without calling the unsubscribed observer.
+    EXPECT_EQ(observer.events(), seenBeforeRemoval);
+}
+
+// --- cancelling ---
+
+TEST_F(ExecutionEngineTest, stopRequestEndsAHeldRunAsCancelled)
+{
+    auto gate = std::make_shared<FakeRunGate>();
+    m_backend->setScript("while True: pass", FakeRunScript::heldBy(gate));
+    engine();
+    RecordingObserver observer;
+    std::stop_source stop;
+
+    auto run = runInBackground(pythonRun(QStringLiteral("while True: pass")), stop.get_token(), &observer);
+    const auto release = qScopeGuard([&] { gate->open(); });
+    ASSERT_TRUE(gate->waitForArrivals());
+    stop.request_stop();
+    auto result = run.get();
+
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->reason, StopReason::Cancelled);
+    EXPECT_FALSE(gate->isOpen());
+    EXPECT_EQ(observer.events(), (std::vector<std::string>{"started", "finished"}));
+}
+
+// --- sessions ---
+
+TEST_F(ExecutionEngineTest, sessionKeepsItsFilesBetweenRunsAndFileOperations)
+{
+    m_backend->setRunHandler([](const FakeRun &run) {
+        FakeRunScript script;
+        if (run.code == "total()") {
+            // Reads what the upload left, writes a result the next download finds.
+            script.output = {{QStringLiteral("stdout"), run.files.value(QStringLiteral("/sandbox/data/in.csv"))}};
+            script.writesFiles = {{QStringLiteral("out/total.txt"), "3"}};
+        }
+        return script;
+    });
+    ExecutionEngine &sandbox = engine();
+    SessionRequest request;
+    request.language = QStringLiteral("python");
+    auto session = sandbox.createSession(request);
+    ASSERT_TRUE(session.ok()) << session.error().message.toStdString();
+    EXPECT_TRUE(session->keepsVariables);
+
+    auto written = sandbox.writeSessionFile(session->id, QStringLiteral("data/in.csv"), "1,2");
+    ASSERT_TRUE(written.ok()) << written.error().message.toStdString();
+    EXPECT_EQ(*written, 3);
+    RunRequest run = pythonRun(QStringLiteral("total()"));
+    run.sessionId = session->id;
+    auto result = sandbox.run(run);
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "1,2");
+
+    auto total = sandbox.readSessionFile(session->id, QStringLiteral("out/total.txt"));
+    ASSERT_TRUE(total.ok()) << total.error().message.toStdString();
+    EXPECT_EQ(*total, "3");
+    auto input = sandbox.readSessionFile(session->id, QStringLiteral("/sandbox/data/in.csv"));
+    ASSERT_TRUE(input.ok());
+    EXPECT_EQ(*input, "1,2");
+
+    // One container for the session; its interpreter outlives each run.
+    EXPECT_EQ(m_backend->containersCreated(), 1);
+    const FakeRun sessionRun = m_backend->runs().last();
+    EXPECT_TRUE(sessionRun.keepFiles);
+    EXPECT_TRUE(sessionRun.keepProcesses);
+    EXPECT_EQ(sandbox.sessions().value(0).runs, 1);
+}
+
+TEST_F(ExecutionEngineTest, missingSessionFileIsAnErrorNotAnEmptyFile)
+{
+    ExecutionEngine &sandbox = engine();
+    auto session = sandbox.createSession(SessionRequest{});
+    ASSERT_TRUE(session.ok());
+
+    auto missing = sandbox.readSessionFile(session->id, QStringLiteral("nothing.txt"));
+
+    ASSERT_FALSE(missing.ok());
+    EXPECT_EQ(missing.error().code, ErrorCode::BadRequest);
+}
+
+TEST_F(ExecutionEngineTest, sessionsBeyondTheLimitAreLimitReached)
+{
+    SandboxSettings settings;
+    settings.maxSessions = 1;
+    ExecutionEngine &sandbox = engine(settings);
+    ASSERT_TRUE(sandbox.createSession(SessionRequest{}).ok());
+
+    auto second = sandbox.createSession(SessionRequest{});
+
+    ASSERT_FALSE(second.ok());
+    EXPECT_EQ(second.error().code, ErrorCode::LimitReached);
+    EXPECT_EQ(m_backend->containersCreated(), 1);
+}
+
+TEST_F(ExecutionEngineTest, closingASessionRemovesItsContainer)
+{
+    ExecutionEngine &sandbox = engine();
+    auto session = sandbox.createSession(SessionRequest{});
+    ASSERT_TRUE(session.ok());
+    ASSERT_EQ(m_backend->liveContainers().size(), 1);
+
+    ASSERT_TRUE(sandbox.closeSession(session->id).ok());
+
+    EXPECT_EQ(m_backend->containersRemoved(), 1);
+    EXPECT_TRUE(m_backend->liveContainers().isEmpty());
+    EXPECT_TRUE(sandbox.sessions().isEmpty());
+    RunRequest run = pythonRun(QStringLiteral("print(1)"));
+    run.sessionId = session->id;
+    auto result = sandbox.run(run);
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.error().code, ErrorCode::NotFound);
+    auto closedAgain = sandbox.closeSession(session->id);
+    ASSERT_FALSE(closedAgain.ok());
+    EXPECT_EQ(closedAgain.error().code, ErrorCode::NotFound);
+}
+
+TEST_F(ExecutionEngineTest, sessionWhoseContainerDiedIsClosed)
+{
+    ExecutionEngine &sandbox = engine();
+    auto session = sandbox.createSession(SessionRequest{});
+    ASSERT_TRUE(session.ok());
+    ASSERT_TRUE(m_backend->killContainer(m_backend->liveContainers().value(0)));
+
+    RunRequest run = pythonRun(QStringLiteral("print(1)"));
+    run.sessionId = session->id;
+    auto result = sandbox.run(run);
+
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.error().code, ErrorCode::SandboxFailed);
+    EXPECT_TRUE(sandbox.sessions().isEmpty());
+    EXPECT_TRUE(m_backend->liveContainers().isEmpty());
+}
+
+// --- error codes ---
+
+TEST_F(ExecutionEngineTest, unknownLanguageIsBadRequest)
+{
+    ExecutionEngine &sandbox = engine();
+    RunRequest request = pythonRun(QStringLiteral("DISPLAY 'HI'."));
+    request.language = QStringLiteral("cobol");
+
+    auto result = sandbox.run(request);
+
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.error().code, ErrorCode::BadRequest);
+    EXPECT_EQ(m_backend->containersCreated(), 0);
+}
+
+TEST_F(ExecutionEngineTest, engineRefusingTheContainerPassesItsCodeOn)
+{
+    m_backend->setCreateError(Error{QStringLiteral("Cannot connect to the engine"), ErrorCode::EngineUnreachable});
+    ExecutionEngine &sandbox = engine();
+
+    auto run = sandbox.run(pythonRun(QStringLiteral("print(1)")));
+    auto session = sandbox.createSession(SessionRequest{});
+
+    ASSERT_FALSE(run.ok());
+    EXPECT_EQ(run.error().code, ErrorCode::EngineUnreachable);
+    ASSERT_FALSE(session.ok());
+    EXPECT_EQ(session.error().code, ErrorCode::EngineUnreachable);
+}
+
+TEST_F(ExecutionEngineTest, runnerOfAnotherProtocolVersionIsImageMissing)
+{
+    m_backend->setRunnerProtocolVersion(2);
+    ExecutionEngine &sandbox = engine();
+
+    auto result = sandbox.run(pythonRun(QStringLiteral("print(1)")));
+
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.error().code, ErrorCode::ImageMissing);
+    EXPECT_TRUE(m_backend->liveContainers().isEmpty());
+}
+
+} // namespace

@@ -1,0 +1,379 @@
+#include "fakes/FakeBackend.h"
+
+#include "fakes/FakeRunner.h"
+
+#include <QDir>
+#include <QIODevice>
+
+#include <utility>
+#include <vector>
+
+namespace sandbox::test {
+
+namespace {
+
+Error noSuchContainer(const QString &id)
+{
+    return Error{QStringLiteral("No such container: %1").arg(id), ErrorCode::EngineFailed};
+}
+
+} // namespace
+
+FakeBackend::FakeBackend() = default;
+
+FakeBackend::~FakeBackend()
+{
+    std::vector<std::shared_ptr<FakeRunner>> runners;
+    {
+        std::lock_guard lock(m_mutex);
+        for (auto &[id, container] : m_containers) {
+            if (container.runner) {
+                runners.push_back(container.runner);
+            }
+        }
+    }
+    // Outside the lock: a run thread may be asking scriptFor() for its script.
+    for (const auto &runner : runners) {
+        runner->kill();
+    }
+}
+
+void FakeBackend::setRunHandler(RunHandler handler)
+{
+    std::lock_guard lock(m_mutex);
+    m_handler = std::move(handler);
+}
+
+void FakeBackend::setScript(const QByteArray &code, FakeRunScript script)
+{
+    std::lock_guard lock(m_mutex);
+    m_scripts.insert(code, std::move(script));
+}
+
+void FakeBackend::setEveryImagePresent(bool present)
+{
+    std::lock_guard lock(m_mutex);
+    m_everyImagePresent = present;
+}
+
+void FakeBackend::addImage(const QString &reference, const QHash<QString, QString> &labels)
+{
+    std::lock_guard lock(m_mutex);
+    ImageInfo &image = m_images[reference];
+    image.reference = reference;
+    image.id = QStringLiteral("sha256:fake%1").arg(m_images.size());
+    image.created = QDateTime::currentDateTimeUtc();
+    image.labels.insert(labels);
+}
+
+void FakeBackend::setCreateError(std::optional<Error> error)
+{
+    std::lock_guard lock(m_mutex);
+    m_createError = std::move(error);
+}
+
+void FakeBackend::setStartError(std::optional<Error> error)
+{
+    std::lock_guard lock(m_mutex);
+    m_startError = std::move(error);
+}
+
+void FakeBackend::setRunnerProtocolVersion(int version)
+{
+    std::lock_guard lock(m_mutex);
+    m_protocolVersion = version;
+}
+
+bool FakeBackend::killContainer(const QString &id)
+{
+    std::shared_ptr<FakeRunner> runner;
+    {
+        std::lock_guard lock(m_mutex);
+        const auto it = m_containers.find(id);
+        if (it == m_containers.end() || it->second.removed) {
+            return false;
+        }
+        runner = it->second.runner;
+    }
+    if (runner) {
+        runner->kill();
+    }
+    return true;
+}
+
+int FakeBackend::containersCreated() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_created;
+}
+
+int FakeBackend::containersStarted() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_started;
+}
+
+int FakeBackend::containersRemoved() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_removed;
+}
+
+QStringList FakeBackend::liveContainers() const
+{
+    std::lock_guard lock(m_mutex);
+    QStringList ids;
+    for (const auto &[id, container] : m_containers) {
+        if (!container.removed) {
+            ids.append(id);
+        }
+    }
+    return ids;
+}
+
+QList<ContainerSpec> FakeBackend::specs() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_specs;
+}
+
+QList<FakeRun> FakeBackend::runs() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_runs;
+}
+
+QHash<QString, QByteArray> FakeBackend::files(const QString &id) const
+{
+    std::shared_ptr<FakeRunner> runner;
+    {
+        std::lock_guard lock(m_mutex);
+        const auto it = m_containers.find(id);
+        if (it == m_containers.end()) {
+            return {};
+        }
+        if (!it->second.runner) {
+            return it->second.files;
+        }
+        runner = it->second.runner;
+    }
+    return runner->files();
+}
+
+QStringList FakeBackend::disconnectedNetworks() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_disconnected;
+}
+
+FakeRunScript FakeBackend::scriptFor(const FakeRun &run)
+{
+    RunHandler handler;
+    FakeRunScript script;
+    {
+        std::lock_guard lock(m_mutex);
+        m_runs.append(run);
+        handler = m_handler;
+        script = m_scripts.value(run.code);
+    }
+    return handler ? handler(run) : script;
+}
+
+bool FakeBackend::imagePresent(const QString &reference) const
+{
+    return m_everyImagePresent || m_images.contains(reference);
+}
+
+QString FakeBackend::name() const
+{
+    return QStringLiteral("fake");
+}
+
+Result<BackendInfo> FakeBackend::probe()
+{
+    return BackendInfo{
+        name(), QStringLiteral("memory"), QStringLiteral("1.0"), QStringLiteral("1"), QStringLiteral("linux"), false};
+}
+
+Result<bool> FakeBackend::hasImage(const QString &reference)
+{
+    std::lock_guard lock(m_mutex);
+    return imagePresent(reference);
+}
+
+Result<QList<ImageInfo>> FakeBackend::listImages(const QString &labelKey)
+{
+    std::lock_guard lock(m_mutex);
+    QList<ImageInfo> images;
+    for (const ImageInfo &image : std::as_const(m_images)) {
+        if (image.labels.contains(labelKey)) {
+            images.append(image);
+        }
+    }
+    return images;
+}
+
+Result<void> FakeBackend::importImage(const QString &tarPath, const QString &reference,
+                                      const QHash<QString, QString> &labels, const ProgressCallback &progress)
+{
+    Q_UNUSED(tarPath)
+    if (progress) {
+        progress(QStringLiteral("imported %1").arg(reference));
+    }
+    addImage(reference, labels);
+    return {};
+}
+
+Result<void> FakeBackend::buildImage(const QByteArray &contextTar, const QString &reference,
+                                     const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
+                                     const ProgressCallback &progress)
+{
+    Q_UNUSED(contextTar)
+    Q_UNUSED(buildArgs)
+    if (progress) {
+        progress(QStringLiteral("built %1").arg(reference));
+    }
+    addImage(reference, labels);
+    return {};
+}
+
+Result<void> FakeBackend::exportImages(const QStringList &references, const DataSink &sink)
+{
+    Q_UNUSED(references)
+    Q_UNUSED(sink)
+    return Error{QStringLiteral("The fake backend cannot export images."), ErrorCode::Unavailable};
+}
+
+Result<QStringList> FakeBackend::loadImages(QIODevice &archive, const ProgressCallback &progress)
+{
+    Q_UNUSED(archive)
+    Q_UNUSED(progress)
+    return Error{QStringLiteral("The fake backend cannot load images."), ErrorCode::Unavailable};
+}
+
+Result<void> FakeBackend::tagImage(const QString &image, const QString &reference)
+{
+    std::lock_guard lock(m_mutex);
+    if (!imagePresent(image)) {
+        return Error{QStringLiteral("No such image: %1").arg(image), ErrorCode::ImageMissing};
+    }
+    ImageInfo tagged = m_images.value(image);
+    tagged.reference = reference;
+    m_images.insert(reference, tagged);
+    return {};
+}
+
+Result<QString> FakeBackend::createContainer(const ContainerSpec &spec)
+{
+    std::lock_guard lock(m_mutex);
+    if (m_createError) {
+        return *m_createError;
+    }
+    if (!imagePresent(spec.image)) {
+        return Error{QStringLiteral("No such image: %1").arg(spec.image), ErrorCode::EngineFailed};
+    }
+    ++m_created;
+    // Long enough for the engine's 12-character log prefixes to tell containers apart.
+    const QString id = QStringLiteral("fake%1").arg(m_created, 12, 10, QLatin1Char('0'));
+    m_containers[id].spec = spec;
+    m_specs.append(spec);
+    return id;
+}
+
+Result<void> FakeBackend::copyFiles(const QString &containerId, const QString &directory, const QList<FileEntry> &files)
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_containers.find(containerId);
+    if (it == m_containers.end() || it->second.removed) {
+        return noSuchContainer(containerId);
+    }
+    if (it->second.runner) {
+        return Error{QStringLiteral("Container %1 has started already.").arg(containerId), ErrorCode::EngineFailed};
+    }
+    for (const FileEntry &file : files) {
+        it->second.files.insert(QDir::cleanPath(directory + QLatin1Char('/') + file.path), file.data);
+    }
+    return {};
+}
+
+Result<std::unique_ptr<ContainerStream>> FakeBackend::startAttached(const QString &containerId)
+{
+    std::shared_ptr<FakeRunner> runner;
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_startError) {
+            return *m_startError;
+        }
+        const auto it = m_containers.find(containerId);
+        if (it == m_containers.end() || it->second.removed) {
+            return noSuchContainer(containerId);
+        }
+        if (it->second.runner) {
+            return Error{QStringLiteral("Container %1 has started already.").arg(containerId), ErrorCode::EngineFailed};
+        }
+        runner = std::make_shared<FakeRunner>(containerId, it->second.files, m_protocolVersion,
+                                              [this](const FakeRun &run) { return scriptFor(run); });
+        it->second.runner = runner;
+        ++m_started;
+    }
+    return runner->start();
+}
+
+Result<void> FakeBackend::removeContainer(const QString &containerId)
+{
+    std::shared_ptr<FakeRunner> runner;
+    {
+        std::lock_guard lock(m_mutex);
+        const auto it = m_containers.find(containerId);
+        if (it == m_containers.end() || it->second.removed) {
+            return {};
+        }
+        it->second.removed = true;
+        ++m_removed;
+        runner = it->second.runner;
+    }
+    if (runner) {
+        runner->kill();
+    }
+    return {};
+}
+
+Result<void> FakeBackend::disconnectNetwork(const QString &containerId, const QString &network)
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_containers.find(containerId);
+    if (it == m_containers.end() || it->second.removed) {
+        return noSuchContainer(containerId);
+    }
+    m_disconnected.append(containerId + QLatin1Char('/') + network);
+    return {};
+}
+
+Result<QStringList> FakeBackend::listContainers(const QString &labelKey, const QString &labelValue)
+{
+    std::lock_guard lock(m_mutex);
+    QStringList ids;
+    for (const auto &[id, container] : m_containers) {
+        const auto label = container.spec.labels.constFind(labelKey);
+        if (!container.removed && label != container.spec.labels.constEnd() &&
+            (labelValue.isEmpty() || *label == labelValue)) {
+            ids.append(id);
+        }
+    }
+    return ids;
+}
+
+Result<QHash<QString, QString>> FakeBackend::listContainersWithLabels(const QString &labelKey)
+{
+    std::lock_guard lock(m_mutex);
+    QHash<QString, QString> labels;
+    for (const auto &[id, container] : m_containers) {
+        if (const auto label = container.spec.labels.constFind(labelKey);
+            !container.removed && label != container.spec.labels.constEnd()) {
+            labels.insert(id, *label);
+        }
+    }
+    return labels;
+}
+
+} // namespace sandbox::test

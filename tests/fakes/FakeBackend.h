@@ -1,0 +1,119 @@
+#pragma once
+
+#include "backend/ContainerBackend.h"
+#include "fakes/FakeRunScript.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+namespace sandbox::test {
+
+class FakeRunner;
+
+/// A container engine in memory, for fast tests of the engine's logic (pool, retries, sessions, observers).
+/// Containers start a FakeRunner that speaks the runner protocol on their attached stream; what each run
+/// does is scripted by the test. Thread-safe, like every backend.
+class FakeBackend final : public ContainerBackend
+{
+public:
+    /// Decides what a run does, from the `run` request the runner received. Called on the runner's thread,
+    /// without any lock of the backend held.
+    using RunHandler = std::function<FakeRunScript(const FakeRun &run)>;
+
+    FakeBackend();
+    /// Kills the containers still running.
+    ~FakeBackend() override;
+
+    // What runs do: the handler if one is set, else the script given for the run's code, else exit 0 silently.
+    void setRunHandler(RunHandler handler);
+    void setScript(const QByteArray &code, FakeRunScript script);
+
+    // Images: every reference is present unless setEveryImagePresent(false); then only the added ones.
+    void setEveryImagePresent(bool present);
+    void addImage(const QString &reference, const QHash<QString, QString> &labels = {});
+
+    // Failures: each call of createContainer / startAttached fails with `error` until it is reset (nullopt).
+    void setCreateError(std::optional<Error> error);
+    void setStartError(std::optional<Error> error);
+    /// The protocol version the runners announce (the real one is 1).
+    void setRunnerProtocolVersion(int version);
+
+    /// The container dies (e.g. while idle in the pool): its stream ends. False for an unknown or removed one.
+    bool killContainer(const QString &id);
+
+    int containersCreated() const;
+    int containersStarted() const;
+    /// Containers removed while they existed (removing an absent one does not count).
+    int containersRemoved() const;
+    /// Created and not removed yet.
+    QStringList liveContainers() const;
+    /// The spec of every createContainer call that succeeded, in order.
+    QList<ContainerSpec> specs() const;
+    /// Every `run` request the runners received, in order.
+    QList<FakeRun> runs() const;
+    /// The files of container `id` (absolute path -> data): copied in before start, then its runner's.
+    QHash<QString, QByteArray> files(const QString &id) const;
+    /// "container/network" for every disconnectNetwork call.
+    QStringList disconnectedNetworks() const;
+
+    // ContainerBackend
+    QString name() const override;
+    Result<BackendInfo> probe() override;
+    Result<bool> hasImage(const QString &reference) override;
+    Result<QList<ImageInfo>> listImages(const QString &labelKey) override;
+    Result<void> importImage(const QString &tarPath, const QString &reference, const QHash<QString, QString> &labels,
+                             const ProgressCallback &progress) override;
+    Result<void> buildImage(const QByteArray &contextTar, const QString &reference,
+                            const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
+                            const ProgressCallback &progress) override;
+    Result<void> exportImages(const QStringList &references, const DataSink &sink) override;
+    Result<QStringList> loadImages(QIODevice &archive, const ProgressCallback &progress) override;
+    Result<void> tagImage(const QString &image, const QString &reference) override;
+    Result<QString> createContainer(const ContainerSpec &spec) override;
+    Result<void> copyFiles(const QString &containerId, const QString &directory,
+                           const QList<FileEntry> &files) override;
+    Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) override;
+    Result<void> removeContainer(const QString &containerId) override;
+    Result<void> disconnectNetwork(const QString &containerId, const QString &network) override;
+    Result<QStringList> listContainers(const QString &labelKey, const QString &labelValue) override;
+    Result<QHash<QString, QString>> listContainersWithLabels(const QString &labelKey) override;
+
+private:
+    struct Container
+    {
+        ContainerSpec spec;
+        QHash<QString, QByteArray> files; ///< copied in before start
+        std::shared_ptr<FakeRunner> runner;
+        bool removed = false;
+    };
+
+    FakeRunScript scriptFor(const FakeRun &run);
+    bool imagePresent(const QString &reference) const; ///< m_mutex held
+
+    mutable std::mutex m_mutex;
+    RunHandler m_handler;
+    QHash<QByteArray, FakeRunScript> m_scripts;
+    bool m_everyImagePresent = true;
+    QHash<QString, ImageInfo> m_images;
+    std::optional<Error> m_createError;
+    std::optional<Error> m_startError;
+    int m_protocolVersion = 1;
+    std::map<QString, Container> m_containers;
+    int m_created = 0;
+    int m_started = 0;
+    int m_removed = 0;
+    QList<ContainerSpec> m_specs;
+    QList<FakeRun> m_runs;
+    QStringList m_disconnected;
+};
+
+} // namespace sandbox::test
