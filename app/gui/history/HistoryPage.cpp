@@ -99,7 +99,11 @@ HistoryPage::HistoryPage(const QString &journalPath, EngineController &controlle
     connect(m_filters, &HistoryFilterBar::filterChanged, this, [this](const RunFilter &filter) {
         const QString selected = selectedRunId();
         m_model->setFilter(filter);
-        // The reset emptied the table; keep the inspected run when the new filter still shows it.
+        // The reset emptied the table: read the first page now (not at the view's next layout), so the inspected
+        // run stays selected when the new filter still shows it.
+        if (m_model->canFetchMore({})) {
+            m_model->fetchMore({});
+        }
         if (!selected.isEmpty() && m_model->rowOf(selected) >= 0) {
             m_table->selectRow(m_model->rowOf(selected));
         }

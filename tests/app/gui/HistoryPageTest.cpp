@@ -9,6 +9,7 @@
 #include "journal/RunDiff.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QItemSelectionModel>
 #include <QJsonArray>
 #include <QLabel>
@@ -264,6 +265,23 @@ TEST_F(HistoryPageTest, newRunAppearsOnTopWithoutLosingTheSelection)
     EXPECT_EQ(page.model()->run(0).id, runId(kRunCount));
     EXPECT_EQ(selectedId(page), selected);
     EXPECT_EQ(page.inspector()->run().id, selected);
+}
+
+TEST_F(HistoryPageTest, narrowingTheFilterKeepsTheSelectedRunWhenItStillMatches)
+{
+    auto controller = controllerWithoutEngine();
+    HistoryPage page(m_path, *controller, {QStringLiteral("docker")});
+    page.show();
+    EXPECT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() > 0; }));
+    tableOf(page)->selectRow(page.model()->rowOf(runId(998)));
+    auto *language = page.findChild<QComboBox *>(QStringLiteral("historyLanguageFilter"));
+    ASSERT_NE(language, nullptr);
+
+    language->setCurrentIndex(language->findData(kLanguages.at(998 % kLanguages.size())));
+
+    EXPECT_EQ(page.model()->filter().language, kLanguages.at(998 % kLanguages.size()));
+    EXPECT_EQ(selectedId(page), runId(998));
+    EXPECT_EQ(page.inspector()->run().id, runId(998));
 }
 
 TEST_F(HistoryPageTest, mcpTabShowsTheExchangeOfMcpRunsOnly)
