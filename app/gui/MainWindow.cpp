@@ -6,6 +6,7 @@
 #include "gui/EngineController.h"
 #include "gui/ErrorText.h"
 #include "gui/console/ConsolePage.h"
+#include "gui/history/HistoryPage.h"
 #include "gui/livelog/LiveLogPage.h"
 #include "gui/settings/SettingsDialog.h"
 #include "journal/RunJournal.h"
@@ -98,8 +99,10 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
     m_console->setBackends(BackendFactory::names(), context.defaultBackend());
     addPage(m_liveLog, style()->standardIcon(QStyle::SP_FileDialogDetailedView), tr("Live log"));
     addPage(m_console, style()->standardIcon(QStyle::SP_MediaPlay), tr("Console"));
-    // ---- Page slot: History (app/gui/history/, branch gui-history) goes here, third (Ctrl+3):
-    //      addPage(new HistoryPage(context.journalPath(), *m_controller), <icon>, tr("History"));
+    QStringList backends = BackendFactory::names();
+    backends.removeAll(QStringLiteral("kubernetes")); // not available yet
+    addPage(new HistoryPage(context.journalPath(), *m_controller, backends),
+            style()->standardIcon(QStyle::SP_FileDialogContentsView), tr("History"));
     //      Part 2 adds its pages after it the same way.
 
     fillRunMenu();

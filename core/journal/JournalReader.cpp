@@ -17,8 +17,8 @@ namespace {
 const QString kSummaryColumns = QStringLiteral(
     "id, seq, status, source, client_name, client_version, backend, endpoint, image, language, libraries, "
     "timeout_ms, session_id, replay_of, started_at, finished_at, duration_ms, exit_code, stop_reason, error, "
-    "wall_ms, cpu_ms, peak_memory_kb, output_cap, output_truncated, settings");
-constexpr int kSummaryColumnCount = 26;
+    "wall_ms, cpu_ms, peak_memory_kb, output_cap, output_truncated, settings, substr(code, 1, 200)");
+constexpr int kSummaryColumnCount = 27;
 
 QDateTime fromMs(const QVariant &value)
 {
@@ -58,6 +58,8 @@ JournalRun summaryFrom(const QSqlQuery &query)
     run.outputCap = query.value(23).toLongLong();
     run.outputTruncated = query.value(24).toInt() != 0;
     run.settings = QJsonDocument::fromJson(query.value(25).toString().toUtf8()).object();
+    // A list shows the start of the code; the whole of it comes with run().
+    run.code = query.value(26).toString();
     return run;
 }
 

@@ -22,7 +22,8 @@ public:
     JournalReader(const JournalReader &) = delete;
     JournalReader &operator=(const JournalReader &) = delete;
 
-    /// Runs matching `filter`, newest first, without code/stdout/stderr/mcp fields (summaries).
+    /// Runs matching `filter`, newest first, as summaries: no stdout/stderr/artifacts/mcp fields, and only the
+    /// first 200 characters of the code (enough for a list's code column).
     Result<QList<JournalRun>> list(const RunFilter &filter, int offset, int limit) const;
     Result<int> count(const RunFilter &filter) const;
     /// One run with everything (code, output, artifacts, MCP exchange); ErrorCode::NotFound for an unknown id.

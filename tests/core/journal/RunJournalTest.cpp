@@ -478,7 +478,7 @@ TEST_F(RunJournalTest, listIsNewestFirstAndPages)
     EXPECT_EQ(ids(*first), (QStringList{QStringLiteral("r4"), QStringLiteral("r3")}));
     EXPECT_EQ(ids(*second), (QStringList{QStringLiteral("r2"), QStringLiteral("r1")}));
     EXPECT_EQ(ids(*third), (QStringList{QStringLiteral("r0")}));
-    EXPECT_TRUE(first->first().code.isEmpty()) << "list() returns summaries";
+    EXPECT_LE(first->first().code.size(), 200) << "list() returns summaries: the start of the code only";
     EXPECT_TRUE(first->first().stdoutData.isEmpty());
 }
 

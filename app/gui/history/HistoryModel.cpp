@@ -1,0 +1,308 @@
+#include "gui/history/HistoryModel.h"
+
+#include <QColor>
+#include <QFont>
+#include <QScopedValueRollback>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace sandbox::gui {
+
+HistoryModel::HistoryModel(const QString &journalPath, QObject *parent)
+    : QAbstractTableModel(parent), m_journalPath(journalPath), m_reader(journalPath)
+{
+    connect(&m_countWatcher, &QFutureWatcher<int>::finished, this, [this] {
+        m_totalCount = m_countWatcher.result();
+        emit totalCountChanged(m_totalCount);
+    });
+    recount();
+}
+
+HistoryModel::~HistoryModel() = default;
+
+void HistoryModel::setFilter(const RunFilter &filter)
+{
+    beginResetModel();
+    m_filter = filter;
+    m_runs.clear();
+    m_rowById.clear();
+    m_atEnd = false;
+    endResetModel();
+    recount();
+}
+
+int HistoryModel::rowOf(const QString &runId) const
+{
+    return m_rowById.value(runId, -1);
+}
+
+int HistoryModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_runs.size());
+}
+
+int HistoryModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString HistoryModel::formatDuration(qint64 milliseconds)
+{
+    if (milliseconds < 1000) {
+        return tr("%1 ms").arg(milliseconds);
+    }
+    if (milliseconds < 60'000 && milliseconds % 1000 == 0) {
+        return tr("%1 s").arg(milliseconds / 1000);
+    }
+    if (milliseconds < 60'000) {
+        return tr("%1 s").arg(double(milliseconds) / 1000.0, 0, 'f', milliseconds < 10'000 ? 2 : 1);
+    }
+    const qint64 seconds = milliseconds / 1000;
+    return tr("%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
+}
+
+namespace {
+
+QString statusText(RunStatus status)
+{
+    switch (status) {
+    case RunStatus::Running:
+        return HistoryModel::tr("Running");
+    case RunStatus::Finished:
+        return HistoryModel::tr("Finished");
+    case RunStatus::Failed:
+        return HistoryModel::tr("Failed");
+    case RunStatus::Interrupted:
+        return HistoryModel::tr("Interrupted");
+    }
+    return {};
+}
+
+QString outcomeText(const JournalRun &run)
+{
+    if (run.status == RunStatus::Running) {
+        return {};
+    }
+    if (run.status == RunStatus::Failed) {
+        return HistoryModel::tr("error");
+    }
+    const QString exit = run.exitCode ? HistoryModel::tr("exit %1").arg(*run.exitCode) : QString();
+    if (run.stopReason.isEmpty() || run.stopReason == QLatin1String("exit")) {
+        return exit;
+    }
+    return exit.isEmpty() ? run.stopReason : QStringLiteral("%1 · %2").arg(run.stopReason, exit);
+}
+
+QString firstLineOfCode(const QString &code)
+{
+    for (QStringView line : QStringView(code).split(QLatin1Char('\n'))) {
+        const QStringView trimmed = line.trimmed();
+        if (!trimmed.isEmpty()) {
+            return trimmed.toString();
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+QVariant HistoryModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
+        return {};
+    }
+    const JournalRun &run = m_runs.at(index.row());
+    if (role == RunIdRole) {
+        return run.id;
+    }
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case StartedColumn:
+            return run.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+        case SourceColumn:
+            return run.clientName.isEmpty() ? run.source : QStringLiteral("%1 · %2").arg(run.source, run.clientName);
+        case LanguageColumn:
+            return run.language;
+        case StatusColumn:
+            return statusText(run.status);
+        case OutcomeColumn:
+            return outcomeText(run);
+        case DurationColumn:
+            return run.status == RunStatus::Running ? QString() : formatDuration(run.durationMs);
+        case CodeColumn:
+            return firstLineOfCode(run.code);
+        }
+        return {};
+    }
+    if (role == Qt::ToolTipRole) {
+        if (index.column() == StatusColumn && !run.error.isEmpty()) {
+            return run.error;
+        }
+        if (index.column() == SourceColumn && !run.clientName.isEmpty()) {
+            return tr("%1 %2 via %3").arg(run.clientName, run.clientVersion, run.source);
+        }
+        return tr("Run %1").arg(run.id);
+    }
+    if (role == Qt::ForegroundRole && (index.column() == StatusColumn || index.column() == OutcomeColumn)) {
+        if (run.status == RunStatus::Failed || run.status == RunStatus::Interrupted) {
+            return QColor(0xc0, 0x39, 0x2b);
+        }
+        if (run.status == RunStatus::Running) {
+            return QColor(0x29, 0x80, 0xb9);
+        }
+        if (run.exitCode.value_or(0) != 0 || (run.stopReason != QLatin1String("exit") && !run.stopReason.isEmpty())) {
+            return QColor(0xd3, 0x54, 0x00);
+        }
+        return {};
+    }
+    if (role == Qt::FontRole && index.column() == CodeColumn) {
+        QFont font(QStringLiteral("monospace"));
+        font.setStyleHint(QFont::Monospace);
+        return font;
+    }
+    if (role == Qt::TextAlignmentRole && index.column() == DurationColumn) {
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    return {};
+}
+
+QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return QAbstractTableModel::headerData(section, orientation, role);
+    }
+    switch (section) {
+    case StartedColumn:
+        return tr("Started");
+    case SourceColumn:
+        return tr("Source");
+    case LanguageColumn:
+        return tr("Language");
+    case StatusColumn:
+        return tr("Status");
+    case OutcomeColumn:
+        return tr("Exit / stop");
+    case DurationColumn:
+        return tr("Duration");
+    case CodeColumn:
+        return tr("Code");
+    }
+    return {};
+}
+
+bool HistoryModel::canFetchMore(const QModelIndex &parent) const
+{
+    return !parent.isValid() && !m_atEnd && !m_fetching;
+}
+
+void HistoryModel::fetchMore(const QModelIndex &parent)
+{
+    if (parent.isValid() || m_atEnd || m_fetching) {
+        return;
+    }
+    // Views and testers react to rowsInserted by asking for more: one page at a time, never nested.
+    const QScopedValueRollback fetching(m_fetching, true);
+    // One page, by index on the journal side: quick enough for the GUI thread at any journal size.
+    Result<QList<JournalRun>> page = m_reader.list(m_filter, int(m_runs.size()), PageSize);
+    if (!page) {
+        m_atEnd = true;
+        setError(page.error().message);
+        return;
+    }
+    m_lastError.clear();
+    m_atEnd = page->size() < PageSize;
+    QList<JournalRun> fresh;
+    fresh.reserve(page->size());
+    for (JournalRun &run : *page) {
+        // Runs inserted at the top since the last page shift the offsets: skip the ones already shown.
+        if (!m_rowById.contains(run.id)) {
+            fresh.append(std::move(run));
+        }
+    }
+    if (fresh.isEmpty()) {
+        return;
+    }
+    const int first = int(m_runs.size());
+    beginInsertRows({}, first, first + int(fresh.size()) - 1);
+    for (JournalRun &run : fresh) {
+        m_rowById.insert(run.id, int(m_runs.size()));
+        m_runs.append(std::move(run));
+    }
+    endInsertRows();
+}
+
+bool HistoryModel::matches(const JournalRun &summary) const
+{
+    if (!m_filter.language.isEmpty() && summary.language != m_filter.language) {
+        return false;
+    }
+    if (m_filter.status && summary.status != *m_filter.status) {
+        return false;
+    }
+    if (!m_filter.source.isEmpty() && summary.source != m_filter.source) {
+        return false;
+    }
+    if (m_filter.from.isValid() && summary.startedAt < m_filter.from) {
+        return false;
+    }
+    if (m_filter.to.isValid() && summary.startedAt > m_filter.to) {
+        return false;
+    }
+    if (m_filter.text.isEmpty()) {
+        return true;
+    }
+    // Summaries carry no code or output; the text filter needs the whole run (a new run at a time: cheap).
+    Result<JournalRun> full = m_reader.run(summary.id);
+    if (!full) {
+        return false;
+    }
+    return full->code.contains(m_filter.text, Qt::CaseInsensitive) ||
+           QString::fromUtf8(full->stdoutData).contains(m_filter.text, Qt::CaseInsensitive) ||
+           QString::fromUtf8(full->stderrData).contains(m_filter.text, Qt::CaseInsensitive);
+}
+
+void HistoryModel::applyChanges(const QList<JournalRun> &runs)
+{
+    bool inserted = false;
+    for (const JournalRun &summary : runs) {
+        const int row = rowOf(summary.id);
+        if (row >= 0) {
+            m_runs[row] = summary;
+            emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+            continue;
+        }
+        if (!matches(summary)) {
+            continue;
+        }
+        // A run the model has not seen is new: the newest, so it goes on top (rows below shift, persistent
+        // indexes and with them the selection follow).
+        beginInsertRows({}, 0, 0);
+        m_runs.prepend(summary);
+        m_rowById.clear();
+        for (int i = 0; i < m_runs.size(); ++i) {
+            m_rowById.insert(m_runs.at(i).id, i);
+        }
+        endInsertRows();
+        inserted = true;
+    }
+    if (inserted) {
+        recount();
+    }
+}
+
+void HistoryModel::recount()
+{
+    // Counting scans every matching row: off the GUI thread, with a connection of its own.
+    m_countWatcher.setFuture(QtConcurrent::run([path = m_journalPath, filter = m_filter] {
+        const JournalReader reader(path);
+        Result<int> count = reader.count(filter);
+        return count ? *count : -1;
+    }));
+}
+
+void HistoryModel::setError(const QString &message)
+{
+    m_lastError = message;
+    emit errorOccurred(message);
+}
+
+} // namespace sandbox::gui

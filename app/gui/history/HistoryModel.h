@@ -1,0 +1,86 @@
+#pragma once
+
+#include "journal/JournalReader.h"
+#include "journal/JournalRun.h"
+
+#include <QAbstractTableModel>
+#include <QFutureWatcher>
+#include <QHash>
+
+namespace sandbox::gui {
+
+/// The journal's runs, newest first, as summaries (no code or output). Rows are read lazily, a page at a
+/// time as the view scrolls (canFetchMore/fetchMore), so a journal of any size opens at once; the total
+/// count is computed off the GUI thread. Changes reported by a JournalWatcher update rows in place or insert
+/// new runs at the top, so a view's selection survives them.
+class HistoryModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column
+    {
+        StartedColumn,
+        SourceColumn,
+        LanguageColumn,
+        StatusColumn,
+        OutcomeColumn,
+        DurationColumn,
+        CodeColumn,
+        ColumnCount
+    };
+    static constexpr int RunIdRole = Qt::UserRole + 1;
+    static constexpr int PageSize = 200;
+
+    explicit HistoryModel(const QString &journalPath, QObject *parent = nullptr);
+    ~HistoryModel() override;
+
+    /// Shows only the runs matching `filter`, from the first page again.
+    void setFilter(const RunFilter &filter);
+    const RunFilter &filter() const { return m_filter; }
+
+    /// The summary shown in `row`.
+    const JournalRun &run(int row) const { return m_runs.at(row); }
+    /// The row of run `runId`, or -1 when it is not loaded.
+    int rowOf(const QString &runId) const;
+    /// How many runs match the filter; -1 while it is being counted.
+    int totalCount() const { return m_totalCount; }
+    /// The last error reading the journal, empty when the last read worked.
+    QString lastError() const { return m_lastError; }
+
+    /// Applies summaries of runs that changed (JournalWatcher::runsChanged).
+    void applyChanges(const QList<JournalRun> &runs);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    bool canFetchMore(const QModelIndex &parent) const override;
+    void fetchMore(const QModelIndex &parent) override;
+
+    /// "1.2 s", "250 ms", "3 min 4 s".
+    static QString formatDuration(qint64 milliseconds);
+
+signals:
+    void totalCountChanged(int count);
+    void errorOccurred(const QString &message);
+
+private:
+    bool matches(const JournalRun &summary) const;
+    void recount();
+    void setError(const QString &message);
+
+    QString m_journalPath;
+    JournalReader m_reader;
+    RunFilter m_filter;
+    QList<JournalRun> m_runs;
+    QHash<QString, int> m_rowById;
+    bool m_atEnd = false;
+    bool m_fetching = false;
+    int m_totalCount = -1;
+    QString m_lastError;
+    QFutureWatcher<int> m_countWatcher;
+    quint64 m_countGeneration = 0;
+};
+
+} // namespace sandbox::gui

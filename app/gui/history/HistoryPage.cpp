@@ -1,0 +1,332 @@
+#include "gui/history/HistoryPage.h"
+
+#include "gui/EngineController.h"
+#include "gui/history/HistoryFilterBar.h"
+#include "gui/history/HistoryModel.h"
+#include "gui/history/PixelComparison.h"
+#include "gui/history/RunInspector.h"
+#include "journal/JournalWatcher.h"
+#include "journal/RunDiff.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QMenu>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace sandbox::gui {
+
+HistoryPage::HistoryPage(const QString &journalPath, EngineController &controller, QStringList backends,
+                         QWidget *parent)
+    : QWidget(parent), m_journalPath(journalPath), m_controller(controller), m_backends(std::move(backends)),
+      m_reader(journalPath)
+{
+    m_filters = new HistoryFilterBar(this);
+    m_model = new HistoryModel(journalPath, this);
+
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("historyTable"));
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setAlternatingRowColors(true);
+    m_table->setShowGrid(false);
+    m_table->setWordWrap(false);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setHighlightSections(false);
+    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    const int digit = m_table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    m_table->setColumnWidth(HistoryModel::StartedColumn, digit * 21);
+    m_table->setColumnWidth(HistoryModel::SourceColumn, digit * 14);
+    m_table->setColumnWidth(HistoryModel::LanguageColumn, digit * 12);
+    m_table->setColumnWidth(HistoryModel::StatusColumn, digit * 12);
+    m_table->setColumnWidth(HistoryModel::OutcomeColumn, digit * 14);
+    m_table->setColumnWidth(HistoryModel::DurationColumn, digit * 10);
+
+    m_inspector = new RunInspector(this);
+
+    m_replayBackend = new QComboBox(this);
+    m_replayBackend->setObjectName(QStringLiteral("replayBackend"));
+    m_replayBackend->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    for (const QString &backend : m_backends) {
+        m_replayBackend->addItem(backend, backend);
+    }
+    m_replayButton = new QPushButton(tr("Replay"), this);
+    m_replayButton->setObjectName(QStringLiteral("replayButton"));
+    m_replayButton->setToolTip(tr("Run the same code, language, libraries and timeout again; the replay is a new "
+                                  "run, compared with this one when it ends."));
+    m_replayStatus = new QLabel(this);
+    m_replayStatus->setObjectName(QStringLiteral("replayStatus"));
+    m_replayStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("historyStatus"));
+
+    auto *replayBar = new QHBoxLayout;
+    replayBar->addWidget(m_replayStatus, 1);
+    replayBar->addWidget(new QLabel(tr("Replay on:"), this));
+    replayBar->addWidget(m_replayBackend);
+    replayBar->addWidget(m_replayButton);
+
+    auto *right = new QWidget(this);
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addLayout(replayBar);
+    rightLayout->addWidget(m_inspector, 1);
+
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->setObjectName(QStringLiteral("historySplitter"));
+    splitter->addWidget(m_table);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_filters);
+    layout->addWidget(splitter, 1);
+    layout->addWidget(m_status);
+
+    connect(m_filters, &HistoryFilterBar::filterChanged, this, [this](const RunFilter &filter) {
+        const QString selected = selectedRunId();
+        m_model->setFilter(filter);
+        // The reset emptied the table: read the first page now (not at the view's next layout), so the inspected
+        // run stays selected when the new filter still shows it.
+        if (m_model->canFetchMore({})) {
+            m_model->fetchMore({});
+        }
+        if (!selected.isEmpty() && m_model->rowOf(selected) >= 0) {
+            m_table->selectRow(m_model->rowOf(selected));
+        }
+        updateStatus();
+    });
+    connect(m_model, &HistoryModel::totalCountChanged, this, &HistoryPage::updateStatus);
+    connect(m_model, &HistoryModel::rowsInserted, this, &HistoryPage::updateStatus);
+    connect(m_model, &HistoryModel::errorOccurred, this, &HistoryPage::updateStatus);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                if (current.isValid()) {
+                    inspect(current.data(HistoryModel::RunIdRole).toString());
+                }
+            });
+    connect(m_table, &QTableView::customContextMenuRequested, this, &HistoryPage::showContextMenu);
+    connect(m_replayButton, &QPushButton::clicked, this,
+            [this] { replay(m_inspector->run().id, m_replayBackend->currentData().toString()); });
+
+    connect(&m_controller, &EngineController::runStarted, this, [this](quint64 ticket, const QString &runId) {
+        auto it = m_replays.find(ticket);
+        if (it != m_replays.end()) {
+            it->runId = runId;
+        }
+    });
+    connect(&m_controller, &EngineController::runFinished, this,
+            [this](quint64 ticket, const RunResult &result) { onReplayFinished(ticket, result.runId); });
+    connect(&m_controller, &EngineController::runFailed, this,
+            [this](quint64 ticket, const Error &error) { onReplayFinished(ticket, {}, error.message); });
+
+    m_watcher = new JournalWatcher(journalPath, this);
+    if (Result<qint64> latest = m_reader.latestSeq()) {
+        m_watcher->setLastSeq(*latest);
+    }
+    connect(m_watcher, &JournalWatcher::runsChanged, this, &HistoryPage::onJournalChanged);
+    m_watcher->start();
+
+    updateReplayControls();
+    updateStatus();
+}
+
+HistoryPage::~HistoryPage() = default;
+
+QString HistoryPage::selectedRunId() const
+{
+    const QModelIndex current = m_table->selectionModel()->currentIndex();
+    return current.isValid() ? current.data(HistoryModel::RunIdRole).toString() : QString();
+}
+
+void HistoryPage::showRun(const QString &runId)
+{
+    const int row = m_model->rowOf(runId);
+    if (row >= 0) {
+        m_table->selectRow(row);
+        m_table->scrollTo(m_model->index(row, 0));
+        if (m_inspector->run().id == runId) {
+            return;
+        }
+    }
+    inspect(runId);
+}
+
+void HistoryPage::inspect(const QString &runId)
+{
+    Result<JournalRun> run = m_reader.run(runId);
+    if (!run) {
+        m_inspector->clear();
+        m_replayStatus->setText(tr("Cannot read run %1: %2").arg(runId, run.error().message));
+        updateReplayControls();
+        return;
+    }
+    m_inspector->setRun(*run);
+    if (!run->replayOf.isEmpty()) {
+        showDiffFor(*run);
+    }
+    // Offer the run's own backend first: "replay" most often means "the same again".
+    const int own = m_replayBackend->findData(run->backend);
+    for (int i = 0; i < m_replayBackend->count(); ++i) {
+        const QString backend = m_replayBackend->itemData(i).toString();
+        m_replayBackend->setItemText(i, i == own ? tr("%1 (same)").arg(backend) : backend);
+    }
+    if (own >= 0) {
+        m_replayBackend->setCurrentIndex(own);
+    }
+    updateReplayControls();
+}
+
+void HistoryPage::showDiffFor(const JournalRun &replay)
+{
+    Result<JournalRun> original = m_reader.run(replay.replayOf);
+    if (!original) {
+        return; // removed by retention: nothing to compare with
+    }
+    m_inspector->setDiff(RunDiff::compare(*original, replay, comparePixels), *original);
+}
+
+quint64 HistoryPage::replay(const QString &runId, const QString &backend)
+{
+    Result<JournalRun> run = m_reader.run(runId);
+    if (!run) {
+        m_replayStatus->setText(tr("Cannot replay run %1: %2").arg(runId, run.error().message));
+        return 0;
+    }
+    RunRequest request;
+    request.language = run->language;
+    request.code = run->code;
+    request.libraries = run->libraries;
+    if (run->timeoutMs > 0) {
+        request.timeout = std::chrono::milliseconds(run->timeoutMs);
+    }
+    // A session's state is gone: the replay runs the same code in a fresh sandbox.
+    request.origin = QStringLiteral("replay");
+    request.replayOf = run->id;
+    const quint64 ticket = m_controller.start(request, backend);
+    m_replays.insert(ticket, PendingReplay{run->id, backend, {}, false});
+    m_replayStatus->setText(tr("Replaying run %1 on %2…").arg(run->id, backend));
+    updateReplayControls();
+    return ticket;
+}
+
+void HistoryPage::onReplayFinished(quint64 ticket, const QString &runId, const QString &error)
+{
+    auto it = m_replays.find(ticket);
+    if (it == m_replays.end()) {
+        return;
+    }
+    if (!runId.isEmpty()) {
+        it->runId = runId;
+    }
+    it->finished = true;
+    if (it->runId.isEmpty()) {
+        // Failed before the engine gave it an id: the journal has no run to compare.
+        m_replayStatus->setText(tr("The replay of run %1 on %2 failed: %3").arg(it->originalId, it->backend, error));
+        m_replays.erase(it);
+        updateReplayControls();
+        return;
+    }
+    // The journal records the run on its own writer thread: the diff waits until it has the end too (a run
+    // that failed after it started is in the journal as Failed, and compared all the same).
+    if (!error.isEmpty()) {
+        m_replayStatus->setText(tr("The replay of run %1 on %2 failed: %3").arg(it->originalId, it->backend, error));
+    }
+    completeReplay(ticket);
+}
+
+bool HistoryPage::completeReplay(quint64 ticket)
+{
+    const auto it = m_replays.constFind(ticket);
+    if (it == m_replays.cend() || !it->finished) {
+        return false;
+    }
+    Result<JournalRun> replay = m_reader.run(it->runId);
+    if (!replay || replay->status == RunStatus::Running) {
+        return false;
+    }
+    const PendingReplay pending = *it;
+    m_replays.remove(ticket);
+    showRun(pending.runId);
+    if (m_inspector->run().id == pending.runId) {
+        m_inspector->showTab(RunInspector::DiffTab);
+    }
+    m_replayStatus->setText(tr("Replay of run %1 on %2 finished.").arg(pending.originalId, pending.backend));
+    updateReplayControls();
+    emit replayFinished(pending.originalId, pending.runId);
+    return true;
+}
+
+void HistoryPage::onJournalChanged(const QList<JournalRun> &runs)
+{
+    m_model->applyChanges(runs);
+    const QString inspected = m_inspector->run().id;
+    for (const JournalRun &run : runs) {
+        if (!inspected.isEmpty() && run.id == inspected) {
+            inspect(inspected); // a running run went on or ended: show what the journal has now
+        }
+    }
+    for (const quint64 ticket : m_replays.keys()) {
+        completeReplay(ticket);
+    }
+}
+
+void HistoryPage::updateReplayControls()
+{
+    const JournalRun &run = m_inspector->run();
+    const bool canReplay = !run.id.isEmpty() && !run.code.isEmpty() && !m_backends.isEmpty();
+    m_replayButton->setEnabled(canReplay);
+    m_replayBackend->setEnabled(canReplay);
+}
+
+void HistoryPage::updateStatus()
+{
+    if (!m_model->lastError().isEmpty()) {
+        m_status->setText(tr("Cannot read the journal: %1").arg(m_model->lastError()));
+        return;
+    }
+    const int total = m_model->totalCount();
+    if (total < 0) {
+        m_status->setText(tr("Counting runs…"));
+        return;
+    }
+    const QLocale locale;
+    m_status->setText((total == 1 ? tr("1 run") : tr("%L1 runs").arg(total)) +
+                      (m_model->rowCount() < total
+                           ? tr(" · %1 loaded, more as you scroll").arg(locale.toString(m_model->rowCount()))
+                           : QString()));
+}
+
+void HistoryPage::showContextMenu(const QPoint &position)
+{
+    const QModelIndex index = m_table->indexAt(position);
+    if (!index.isValid()) {
+        return;
+    }
+    const QString runId = index.data(HistoryModel::RunIdRole).toString();
+    QMenu menu(this);
+    QMenu *replayMenu = menu.addMenu(tr("Replay on"));
+    replayMenu->setEnabled(!m_backends.isEmpty());
+    const QString ownBackend = m_model->run(index.row()).backend;
+    for (const QString &backend : m_backends) {
+        QAction *action = replayMenu->addAction(backend == ownBackend ? tr("%1 (same)").arg(backend) : backend);
+        connect(action, &QAction::triggered, this, [this, runId, backend] { replay(runId, backend); });
+    }
+    menu.addAction(tr("Copy run ID"), this, [runId] { QApplication::clipboard()->setText(runId); });
+    menu.exec(m_table->viewport()->mapToGlobal(position));
+}
+
+} // namespace sandbox::gui

@@ -1,0 +1,426 @@
+#include "fakes/FakeBackend.h"
+#include "engine/ExecutionEngine.h"
+#include "gui/EngineController.h"
+#include "gui/history/HistoryPage.h"
+
+#include "gui/EngineController.h"
+#include "gui/history/DiffView.h"
+#include "gui/history/HistoryFilterBar.h"
+#include "gui/history/HistoryModel.h"
+#include "gui/history/RunInspector.h"
+#include "journal/JournalRecorder.h"
+#include "journal/RunDiff.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QItemSelectionModel>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <gtest/gtest.h>
+
+using namespace sandbox;
+using namespace sandbox::gui;
+
+namespace {
+
+const QStringList kLanguages = {"python", "javascript", "java", "cpp", "go", "r", "ruby"};
+const QStringList kSources = {"gui", "cli", "mcp"};
+constexpr int kRunCount = 1000;
+
+QString runId(int i)
+{
+    return QStringLiteral("run-%1").arg(i, 4, 10, QLatin1Char('0'));
+}
+
+/// A journal with kRunCount runs: languages, sources and outcomes in fixed rotations, so a test knows how many
+/// runs each filter must find. Every 10th run failed (infrastructure), every 5th other one exited with 1.
+class HistoryPageTest : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        ASSERT_TRUE(m_dir.isValid());
+        m_path = m_dir.filePath(QStringLiteral("journal.sqlite"));
+        m_recorder = std::make_unique<JournalRecorder>(
+            m_path, JournalRecorder::Context{QStringLiteral("gui"),
+                                             QStringLiteral("docker"),
+                                             QStringLiteral("unix:///var/run/docker.sock"),
+                                             {},
+                                             {}});
+        for (int i = 0; i < kRunCount; ++i) {
+            record(i);
+        }
+        m_recorder->flush();
+    }
+
+    void record(int i, const QString &code = {}, const QByteArray &output = {})
+    {
+        RunRequest request;
+        request.language = kLanguages.at(i % kLanguages.size());
+        request.code = code.isEmpty() ? QStringLiteral("print(%1)\n# run number %1").arg(i) : code;
+        request.origin = kSources.at(i % kSources.size());
+        m_recorder->runStarted(runId(i), request);
+        m_recorder->runOutput(runId(i), OutputStream::Stdout,
+                              output.isEmpty() ? QStringLiteral("output of %1\n").arg(i).toUtf8() : output);
+        RunResult result;
+        result.runId = runId(i);
+        result.exitCode = i % 5 == 0 ? 1 : 0;
+        result.durationMs = 100 + i;
+        m_recorder->runFinished(runId(i), i % 10 == 0 ? RunResult{} : result,
+                                i % 10 == 0 ? QStringLiteral("engine unreachable") : QString());
+    }
+
+    static int expectedCount(const std::function<bool(int)> &predicate)
+    {
+        int count = 0;
+        for (int i = 0; i < kRunCount; ++i) {
+            count += predicate(i) ? 1 : 0;
+        }
+        return count;
+    }
+
+    static void fetchAll(HistoryModel &model)
+    {
+        while (model.canFetchMore({})) {
+            model.fetchMore({});
+        }
+    }
+
+    QTemporaryDir m_dir;
+    QString m_path;
+    std::unique_ptr<JournalRecorder> m_recorder;
+};
+
+} // namespace
+
+TEST_F(HistoryPageTest, modelLoadsOnePageAtATimeNewestFirst)
+{
+    HistoryModel model(m_path);
+
+    EXPECT_EQ(model.rowCount(), 0);
+    ASSERT_TRUE(model.canFetchMore({}));
+    model.fetchMore({});
+    EXPECT_EQ(model.rowCount(), HistoryModel::PageSize);
+    EXPECT_TRUE(model.canFetchMore({}));
+    model.fetchMore({});
+    EXPECT_EQ(model.rowCount(), 2 * HistoryModel::PageSize);
+    // The tester fetches on its own (canFetchMore), so it comes after the page counts were checked.
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+
+    EXPECT_TRUE(QTest::qWaitFor([&] { return model.totalCount() == kRunCount; }));
+    fetchAll(model);
+    EXPECT_EQ(model.rowCount(), kRunCount);
+    EXPECT_FALSE(model.canFetchMore({}));
+    EXPECT_GE(model.run(0).startedAt, model.run(kRunCount - 1).startedAt);
+    EXPECT_EQ(model.run(0).id, runId(kRunCount - 1));
+}
+
+TEST_F(HistoryPageTest, modelShowsStatusExitAndLanguage)
+{
+    HistoryModel model(m_path);
+    fetchAll(model);
+    const int failed = model.rowOf(runId(10));
+    const int exitedWithOne = model.rowOf(runId(15));
+    const int fine = model.rowOf(runId(16));
+    ASSERT_GE(failed, 0);
+    EXPECT_EQ(model.index(failed, HistoryModel::StatusColumn).data().toString(), QStringLiteral("Failed"));
+    EXPECT_EQ(model.index(exitedWithOne, HistoryModel::OutcomeColumn).data().toString(), QStringLiteral("exit 1"));
+    EXPECT_EQ(model.index(fine, HistoryModel::OutcomeColumn).data().toString(), QStringLiteral("exit 0"));
+    EXPECT_EQ(model.index(fine, HistoryModel::LanguageColumn).data().toString(), kLanguages.at(16 % 7));
+    EXPECT_EQ(model.index(fine, HistoryModel::SourceColumn).data().toString(), kSources.at(16 % 3));
+}
+
+TEST_F(HistoryPageTest, filtersByLanguageStatusSourceAndTextNarrowTheRows)
+{
+    // A model per filter, the tester attached after setFilter: Qt 6.4's tester runs its checks from its own
+    // modelReset slot before it marks the reset done, so a lazy model that fetches then looks like nested changes.
+    auto rowsFor = [this](const RunFilter &filter) {
+        HistoryModel model(m_path);
+        model.setFilter(filter);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        fetchAll(model);
+        QList<JournalRun> runs;
+        for (int row = 0; row < model.rowCount(); ++row) {
+            runs << model.run(row);
+        }
+        EXPECT_TRUE(QTest::qWaitFor([&] { return model.totalCount() == model.rowCount(); }));
+        return runs;
+    };
+
+    RunFilter ruby;
+    ruby.language = QStringLiteral("ruby");
+    const QList<JournalRun> rubyRuns = rowsFor(ruby);
+    EXPECT_EQ(rubyRuns.size(), expectedCount([](int i) { return i % 7 == 6; }));
+    for (const JournalRun &run : rubyRuns) {
+        ASSERT_EQ(run.language, QStringLiteral("ruby"));
+    }
+
+    RunFilter failed;
+    failed.status = RunStatus::Failed;
+    const QList<JournalRun> failedRuns = rowsFor(failed);
+    EXPECT_EQ(failedRuns.size(), kRunCount / 10);
+    for (const JournalRun &run : failedRuns) {
+        ASSERT_EQ(run.status, RunStatus::Failed);
+    }
+
+    RunFilter mcp;
+    mcp.source = QStringLiteral("mcp");
+    EXPECT_EQ(rowsFor(mcp).size(), expectedCount([](int i) { return i % 3 == 2; }));
+
+    RunFilter text;
+    text.text = QStringLiteral("run number 777");
+    const QList<JournalRun> inCode = rowsFor(text);
+    ASSERT_EQ(inCode.size(), 1);
+    EXPECT_EQ(inCode.first().id, runId(777));
+
+    RunFilter output;
+    output.text = QStringLiteral("output of 42\n");
+    const QList<JournalRun> inOutput = rowsFor(output);
+    ASSERT_EQ(inOutput.size(), 1);
+    EXPECT_EQ(inOutput.first().id, runId(42));
+}
+
+TEST_F(HistoryPageTest, filterBarTextSearchReachesTheModelAfterTyping)
+{
+    HistoryFilterBar bar;
+    HistoryModel model(m_path);
+    QObject::connect(&bar, &HistoryFilterBar::filterChanged, &model, &HistoryModel::setFilter);
+    auto *text = bar.findChild<QLineEdit *>(QStringLiteral("historyTextFilter"));
+    ASSERT_NE(text, nullptr);
+
+    QTest::keyClicks(text, QStringLiteral("run number 123"));
+
+    EXPECT_TRUE(QTest::qWaitFor([&] { return model.filter().text == QStringLiteral("run number 123"); }));
+    fetchAll(model);
+    ASSERT_EQ(model.rowCount(), 1);
+    EXPECT_EQ(model.run(0).id, runId(123));
+}
+
+namespace {
+
+/// A controller whose engine cannot be made: the page's reading side needs no engine.
+std::unique_ptr<EngineController> controllerWithoutEngine()
+{
+    return std::make_unique<EngineController>(
+        [](const QString &) -> Result<ExecutionEngine *> {
+            return Error{QStringLiteral("no engine in this test"), ErrorCode::Unavailable};
+        },
+        QStringLiteral("docker"));
+}
+
+QTableView *tableOf(HistoryPage &page)
+{
+    return page.findChild<QTableView *>(QStringLiteral("historyTable"));
+}
+
+QString selectedId(HistoryPage &page)
+{
+    return tableOf(page)->selectionModel()->currentIndex().data(HistoryModel::RunIdRole).toString();
+}
+
+} // namespace
+
+TEST_F(HistoryPageTest, selectingARunShowsItsCodeAndOutput)
+{
+    auto controller = controllerWithoutEngine();
+    HistoryPage page(m_path, *controller, {QStringLiteral("docker"), QStringLiteral("podman")});
+    page.resize(1200, 700);
+    page.show();
+    QTableView *table = tableOf(page);
+    ASSERT_NE(table, nullptr);
+    EXPECT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() > 0; }));
+
+    table->selectRow(page.model()->rowOf(runId(998)));
+
+    auto *code = page.findChild<QPlainTextEdit *>(QStringLiteral("inspectorCode"));
+    auto *stdoutView = page.findChild<QPlainTextEdit *>(QStringLiteral("inspectorStdout"));
+    ASSERT_NE(code, nullptr);
+    ASSERT_NE(stdoutView, nullptr);
+    EXPECT_EQ(code->toPlainText(), QStringLiteral("print(998)\n# run number 998"));
+    EXPECT_EQ(stdoutView->toPlainText(), QStringLiteral("output of 998\n"));
+    EXPECT_TRUE(code->isReadOnly());
+    EXPECT_FALSE(page.inspector()->isTabShown(RunInspector::McpTab));
+    auto *status = page.findChild<QLabel *>(QStringLiteral("historyStatus"));
+    EXPECT_TRUE(QTest::qWaitFor([&] { return status->text().contains(QLocale().toString(kRunCount)); }));
+}
+
+TEST_F(HistoryPageTest, newRunAppearsOnTopWithoutLosingTheSelection)
+{
+    auto controller = controllerWithoutEngine();
+    HistoryPage page(m_path, *controller, {QStringLiteral("docker")});
+    page.show();
+    EXPECT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() > 0; }));
+    const int before = page.model()->rowCount();
+    tableOf(page)->selectRow(3);
+    const QString selected = selectedId(page);
+    ASSERT_FALSE(selected.isEmpty());
+
+    record(kRunCount, QStringLiteral("print('new')"));
+    m_recorder->flush();
+
+    EXPECT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() == before + 1; }));
+    EXPECT_EQ(page.model()->run(0).id, runId(kRunCount));
+    EXPECT_EQ(selectedId(page), selected);
+    EXPECT_EQ(page.inspector()->run().id, selected);
+}
+
+TEST_F(HistoryPageTest, narrowingTheFilterKeepsTheSelectedRunWhenItStillMatches)
+{
+    auto controller = controllerWithoutEngine();
+    HistoryPage page(m_path, *controller, {QStringLiteral("docker")});
+    page.show();
+    EXPECT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() > 0; }));
+    tableOf(page)->selectRow(page.model()->rowOf(runId(998)));
+    auto *language = page.findChild<QComboBox *>(QStringLiteral("historyLanguageFilter"));
+    ASSERT_NE(language, nullptr);
+
+    language->setCurrentIndex(language->findData(kLanguages.at(998 % kLanguages.size())));
+
+    EXPECT_EQ(page.model()->filter().language, kLanguages.at(998 % kLanguages.size()));
+    EXPECT_EQ(selectedId(page), runId(998));
+    EXPECT_EQ(page.inspector()->run().id, runId(998));
+}
+
+TEST_F(HistoryPageTest, mcpTabShowsTheExchangeOfMcpRunsOnly)
+{
+    const QString id = runId(kRunCount);
+    record(kRunCount, QStringLiteral("print('asked')"));
+    const QJsonObject request{
+        {"jsonrpc", "2.0"},
+        {"id", 7},
+        {"method", "tools/call"},
+        {"params", QJsonObject{{"name", "execute_code"}, {"arguments", QJsonObject{{"code", "print('asked')"}}}}}};
+    const QJsonObject response{{"content", QJsonArray{QJsonObject{{"type", "text"}, {"text", "{\"exit_code\": 0}"}}}}};
+    m_recorder->recordExchange(id, request, response, QStringLiteral("2025-06-18"));
+    m_recorder->flush();
+    auto controller = controllerWithoutEngine();
+    HistoryPage page(m_path, *controller, {QStringLiteral("docker")});
+    page.show();
+
+    page.showRun(id);
+    page.inspector()->showTab(RunInspector::McpTab);
+
+    EXPECT_TRUE(page.inspector()->isTabShown(RunInspector::McpTab));
+    auto *shownRequest = page.findChild<QPlainTextEdit *>(QStringLiteral("inspectorMcpRequest"));
+    auto *shownResponse = page.findChild<QPlainTextEdit *>(QStringLiteral("inspectorMcpResponse"));
+    EXPECT_TRUE(shownRequest->toPlainText().contains(QStringLiteral("\"execute_code\"")));
+    EXPECT_TRUE(shownResponse->toPlainText().contains(QStringLiteral("exit_code")));
+
+    page.showRun(runId(1));
+    EXPECT_FALSE(page.inspector()->isTabShown(RunInspector::McpTab));
+}
+
+TEST(DiffView, saysNoDifferenceForIdenticalRuns)
+{
+    JournalRun original;
+    original.id = QStringLiteral("a");
+    original.exitCode = 0;
+    original.stopReason = QStringLiteral("exit");
+    original.stdoutData = "same\n";
+    JournalRun replay = original;
+    replay.id = QStringLiteral("b");
+    DiffView view;
+
+    view.setDiff(RunDiff::compare(original, replay), original, replay);
+
+    EXPECT_EQ(view.findChild<QLabel *>(QStringLiteral("diffBanner"))->text(), QStringLiteral("No difference"));
+    EXPECT_TRUE(view.findChild<QPlainTextEdit *>(QStringLiteral("diffLines"))->isHidden());
+}
+
+TEST(DiffView, summarisesExitCodeAndShowsChangedLines)
+{
+    JournalRun original;
+    original.exitCode = 0;
+    original.stopReason = QStringLiteral("exit");
+    original.stdoutData = "one\ntwo\n";
+    JournalRun replay = original;
+    replay.exitCode = 1;
+    replay.stdoutData = "one\nthree\n";
+    DiffView view;
+
+    view.setDiff(RunDiff::compare(original, replay), original, replay);
+
+    EXPECT_EQ(view.findChild<QLabel *>(QStringLiteral("diffBanner"))->text(), QStringLiteral("The replay differs"));
+    EXPECT_TRUE(view.findChild<QLabel *>(QStringLiteral("diffSummary"))->text().contains(QStringLiteral("0 → 1")));
+    const QString lines = view.findChild<QPlainTextEdit *>(QStringLiteral("diffLines"))->toPlainText();
+    EXPECT_TRUE(lines.contains(QStringLiteral("- two")));
+    EXPECT_TRUE(lines.contains(QStringLiteral("+ three")));
+    EXPECT_TRUE(lines.contains(QStringLiteral("  one")));
+}
+
+
+namespace {
+
+/// The in-memory backend through the controller, the journal recording every run of that engine. The fake runs
+/// print what the original printed for the first code, and something else with exit code 3 for the second.
+struct ReplayRig
+{
+    explicit ReplayRig(const QString &journalPath)
+    {
+        backend->setScript("print('stable')", test::FakeRunScript::printing("stable\n"));
+        backend->setScript("import sys\nprint('now')\nsys.exit(3)", test::FakeRunScript::printing("now\n", 3));
+        engine = std::make_unique<ExecutionEngine>(backend, SandboxSettings{});
+        recorder = std::make_unique<JournalRecorder>(
+            journalPath, JournalRecorder::Context{QStringLiteral("gui"), QStringLiteral("docker"), {}, {}, {}});
+        subscription = engine->subscribe(recorder.get());
+        controller = std::make_unique<EngineController>(
+            [this](const QString &) -> Result<ExecutionEngine *> { return engine.get(); }, QStringLiteral("docker"));
+    }
+
+    std::shared_ptr<test::FakeBackend> backend = std::make_shared<test::FakeBackend>();
+    std::unique_ptr<ExecutionEngine> engine;
+    std::unique_ptr<JournalRecorder> recorder;
+    Subscription subscription;
+    std::unique_ptr<EngineController> controller;
+};
+
+} // namespace
+
+TEST_F(HistoryPageTest, replayShowsNoDifferenceThenTheDifference)
+{
+    // Originals as the journal recorded them: the same code must give the same output and exit code.
+    RunRequest same;
+    same.language = QStringLiteral("python");
+    same.code = QStringLiteral("print('stable')");
+    m_recorder->runStarted(QStringLiteral("original-same"), same);
+    m_recorder->runOutput(QStringLiteral("original-same"), OutputStream::Stdout, "stable\n");
+    RunResult sameResult;
+    sameResult.exitCode = 0;
+    m_recorder->runFinished(QStringLiteral("original-same"), sameResult, {});
+    RunRequest other = same;
+    other.code = QStringLiteral("import sys\nprint('now')\nsys.exit(3)");
+    m_recorder->runStarted(QStringLiteral("original-other"), other);
+    m_recorder->runOutput(QStringLiteral("original-other"), OutputStream::Stdout, "then\n");
+    m_recorder->runFinished(QStringLiteral("original-other"), sameResult, {});
+    m_recorder->flush();
+
+    ReplayRig rig(m_path);
+    HistoryPage page(m_path, *rig.controller, {QStringLiteral("docker")});
+    page.show();
+    QString replayId;
+    QObject::connect(&page, &HistoryPage::replayFinished, &page,
+                     [&](const QString &, const QString &id) { replayId = id; });
+    auto *banner = page.findChild<QLabel *>(QStringLiteral("diffBanner"));
+
+    ASSERT_NE(page.replay(QStringLiteral("original-same"), QStringLiteral("docker")), 0u);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !replayId.isEmpty(); }, 30'000));
+    EXPECT_EQ(page.inspector()->run().replayOf, QStringLiteral("original-same"));
+    EXPECT_TRUE(page.inspector()->isTabShown(RunInspector::DiffTab));
+    EXPECT_EQ(banner->text(), QStringLiteral("No difference"));
+
+    replayId.clear();
+    ASSERT_NE(page.replay(QStringLiteral("original-other"), QStringLiteral("docker")), 0u);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !replayId.isEmpty(); }, 30'000));
+    EXPECT_EQ(banner->text(), QStringLiteral("The replay differs"));
+    const QString summary = page.findChild<QLabel *>(QStringLiteral("diffSummary"))->text();
+    EXPECT_TRUE(summary.contains(QStringLiteral("0 → 3"))) << summary.toStdString();
+    const QString lines = page.findChild<QPlainTextEdit *>(QStringLiteral("diffLines"))->toPlainText();
+    EXPECT_TRUE(lines.contains(QStringLiteral("- then")));
+    EXPECT_TRUE(lines.contains(QStringLiteral("+ now")));
+}
