@@ -1,5 +1,7 @@
 #include "gui/history/HistoryModel.h"
 
+#include "gui/RunText.h"
+
 #include <QColor>
 #include <QFont>
 #include <QScopedValueRollback>
@@ -119,9 +121,9 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
         case StartedColumn:
             return run.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
         case SourceColumn:
-            return run.clientName.isEmpty() ? run.source : QStringLiteral("%1 · %2").arg(run.source, run.clientName);
+            return runSourceText(run);
         case LanguageColumn:
-            return run.language;
+            return languageText(run.language);
         case StatusColumn:
             return statusText(run.status);
         case OutcomeColumn:

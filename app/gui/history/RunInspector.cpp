@@ -1,5 +1,7 @@
 #include "gui/history/RunInspector.h"
 
+#include "gui/RunText.h"
+
 #include "gui/history/DiffView.h"
 #include "gui/history/HistoryModel.h"
 #include "journal/RunDiff.h"
@@ -305,7 +307,7 @@ void RunInspector::setRun(const JournalRun &run)
 
     const QString outcome =
         run.status == RunStatus::Finished && run.exitCode ? tr("exit %1").arg(*run.exitCode) : QString();
-    QStringList title = {run.language, statusText(run)};
+    QStringList title = {languageText(run.language), statusText(run)};
     if (!outcome.isEmpty()) {
         title << outcome;
     }

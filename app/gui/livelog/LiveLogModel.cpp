@@ -1,6 +1,6 @@
 #include "gui/livelog/LiveLogModel.h"
 
-#include "lang/LanguageRegistry.h"
+#include "gui/RunText.h"
 
 #include <QApplication>
 #include <QColor>
@@ -139,26 +139,6 @@ int LiveLogModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QString LiveLogModel::sourceText(const JournalRun &run)
-{
-    QString source = run.source.isEmpty() ? tr("unknown") : run.source;
-    if (source == QLatin1String("mcp")) {
-        source = QStringLiteral("MCP");
-    } else if (source == QLatin1String("gui")) {
-        source = tr("Console");
-    } else if (source == QLatin1String("cli")) {
-        source = tr("Command line");
-    } else if (source == QLatin1String("http")) {
-        source = QStringLiteral("HTTP");
-    } else if (source == QLatin1String("replay")) {
-        source = tr("Replay");
-    }
-    if (!run.clientName.isEmpty()) {
-        source += QStringLiteral(" · ") + run.clientName;
-    }
-    return source;
-}
-
 QString LiveLogModel::statusText(const JournalRun &run)
 {
     switch (run.status) {
@@ -215,7 +195,7 @@ QVariant LiveLogModel::data(const QModelIndex &index, int role) const
     case SourceRole:
         return run.source;
     case SearchRole:
-        return QStringList{run.id, run.language, sourceText(run), statusText(run), outcomeText(run), run.backend}.join(
+        return QStringList{run.id, run.language, runSourceText(run), statusText(run), outcomeText(run), run.backend}.join(
             QLatin1Char('\n'));
     case SortRole:
         switch (index.column()) {
@@ -233,10 +213,9 @@ QVariant LiveLogModel::data(const QModelIndex &index, int role) const
                        ? QLocale().toString(run.startedAt.toLocalTime().time(), QStringLiteral("HH:mm:ss"))
                        : QLocale().toString(run.startedAt.toLocalTime(), QLocale::ShortFormat);
         case Source:
-            return sourceText(run);
+            return runSourceText(run);
         case Language: {
-            auto language = LanguageRegistry::instance().find(run.language);
-            return language ? language->displayName : run.language;
+            return languageText(run.language);
         }
         case Status:
             return statusText(run);

@@ -1,5 +1,7 @@
 #include "gui/livelog/RunDetailView.h"
 
+#include "gui/RunText.h"
+
 #include "gui/ArtifactStrip.h"
 #include "gui/OutputView.h"
 #include "gui/console/CodeEditor.h"
@@ -123,8 +125,8 @@ void RunDetailView::showRun(const JournalRun &run)
     m_shownSeq = run.seq;
     m_stack->setCurrentIndex(1);
 
-    m_title->setText(tr("%1 run · %2").arg(run.language, LiveLogModel::statusText(run)));
-    QStringList subtitle{LiveLogModel::sourceText(run),
+    m_title->setText(tr("%1 run · %2").arg(languageText(run.language), LiveLogModel::statusText(run)));
+    QStringList subtitle{runSourceText(run),
                          QLocale().toString(run.startedAt.toLocalTime(), QLocale::ShortFormat)};
     if (run.status != RunStatus::Running) {
         subtitle << LiveLogModel::durationText(run.durationMs);
@@ -189,7 +191,7 @@ void RunDetailView::showDetails(const JournalRun &run)
         row(tr("CPU time:"), run.cpuMs > 0 ? LiveLogModel::durationText(run.cpuMs) : QString());
         row(tr("Peak memory:"), run.peakMemoryKb > 0 ? locale.formattedDataSize(run.peakMemoryKb * 1024) : QString());
     }
-    row(tr("Source:"), LiveLogModel::sourceText(run));
+    row(tr("Source:"), runSourceText(run));
     row(tr("Client:"), QStringList{run.clientName, run.clientVersion}.join(QLatin1Char(' ')).trimmed());
     row(tr("Backend:"), QStringList{run.backend, run.endpoint}
                             .join(QStringLiteral(" — "))

@@ -1,6 +1,7 @@
 #include "fakes/FakeBackend.h"
 #include "engine/ExecutionEngine.h"
 #include "gui/EngineController.h"
+#include "gui/RunText.h"
 #include "gui/history/HistoryPage.h"
 
 #include "gui/EngineController.h"
@@ -132,8 +133,12 @@ TEST_F(HistoryPageTest, modelShowsStatusExitAndLanguage)
     EXPECT_EQ(model.index(failed, HistoryModel::StatusColumn).data().toString(), QStringLiteral("Failed"));
     EXPECT_EQ(model.index(exitedWithOne, HistoryModel::OutcomeColumn).data().toString(), QStringLiteral("exit 1"));
     EXPECT_EQ(model.index(fine, HistoryModel::OutcomeColumn).data().toString(), QStringLiteral("exit 0"));
-    EXPECT_EQ(model.index(fine, HistoryModel::LanguageColumn).data().toString(), kLanguages.at(16 % 7));
-    EXPECT_EQ(model.index(fine, HistoryModel::SourceColumn).data().toString(), kSources.at(16 % 3));
+    // Named as people write them, the same on every page.
+    JournalRun summary;
+    summary.source = kSources.at(16 % 3);
+    EXPECT_EQ(model.index(fine, HistoryModel::LanguageColumn).data().toString(), languageText(kLanguages.at(16 % 7)));
+    EXPECT_EQ(model.index(fine, HistoryModel::SourceColumn).data().toString(), runSourceText(summary));
+    EXPECT_NE(languageText(QStringLiteral("javascript")), QStringLiteral("javascript"));
 }
 
 TEST_F(HistoryPageTest, filtersByLanguageStatusSourceAndTextNarrowTheRows)
