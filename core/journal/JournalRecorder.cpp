@@ -32,6 +32,7 @@ struct Started
 {
     RunRequest request;
     QDateTime at;
+    QString image; ///< resolved on the run's thread: the writer thread may outlive what resolves it
 };
 
 struct Output
@@ -150,9 +151,7 @@ private:
         state.startedAt = started.at;
         const RunRequest &request = started.request;
         const QString source = request.origin.isEmpty() ? m_context.source : request.origin;
-        const QString image = m_context.imageForLanguage && !request.language.isEmpty()
-                                  ? m_context.imageForLanguage(request.language)
-                                  : QString();
+        const QString &image = started.image;
         out.push_back(
             Statement{QStringLiteral(
                           "INSERT OR REPLACE INTO runs (seq, id, status, source, client_name, client_version, backend, "
@@ -355,7 +354,10 @@ void JournalRecorder::writerLoop()
 
 void JournalRecorder::runStarted(const QString &runId, const RunRequest &request)
 {
-    enqueue(Event{runId, Started{request, QDateTime::currentDateTimeUtc()}});
+    const QString image = m_context.imageForLanguage && !request.language.isEmpty()
+                              ? m_context.imageForLanguage(request.language)
+                              : QString();
+    enqueue(Event{runId, Started{request, QDateTime::currentDateTimeUtc(), image}});
 }
 
 void JournalRecorder::runOutput(const QString &runId, OutputStream stream, const QByteArray &chunk)

@@ -30,7 +30,8 @@ public:
         QString backend;      ///< docker, podman, kubernetes
         QString endpoint;     ///< the engine's address
         QJsonObject settings; ///< settingsJson() of the engine's settings
-        /// The image a run of a language uses (ImageCatalog::runImage); may be empty.
+        /// The image a run of a language uses (ImageCatalog::runImage); may be empty. Called in runStarted, on the
+        /// run's thread.
         std::function<QString(const QString &language)> imageForLanguage;
     };
 
