@@ -2,6 +2,8 @@
 
 #include "AppContext.h"
 #include "cli/CliContext.h"
+#include "mcp/CodeExecutor.h"
+#include "mcp/SandboxTools.h"
 #include "mcp/StdioServer.h"
 
 namespace sandbox::cli {
@@ -17,16 +19,22 @@ int mcpCommand(const QStringList &arguments)
                                        .removeOrphans = true,
                                        // The first execute_code should not pay for a container start.
                                        .prewarm = {QStringLiteral("python")}});
+    // Whatever is wrong, still serve: an assistant that launched us only shows "disconnected" when we exit, while
+    // a server that answers can tell the model (and so the person) what to fix. The language tools work anyway.
+    const auto serveUnavailable = [](const Error &why) {
+        printError(why.message);
+        mcp::StdioServer server(mcp::SandboxTools::tools(mcp::CodeExecutor::unavailable(why)),
+                                mcp::SandboxTools::resources());
+        return server.exec();
+    };
     if (!context) {
-        printError(context.error().message);
-        return exitStatusFor(context.error());
+        return serveUnavailable(context.error());
     }
     auto engine = (*context)->engine();
     if (!engine) {
-        // Still serve: the language tools work, and execute_code explains what is wrong.
-        printError(engine.error().message);
+        return serveUnavailable(engine.error());
     }
-    mcp::StdioServer server(engine ? *engine : nullptr);
+    mcp::StdioServer server(*engine);
     return server.exec();
 }
 
