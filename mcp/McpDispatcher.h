@@ -59,11 +59,16 @@ public:
 
     /// The revision agreed in initialize (the latest one before that).
     QString protocolVersion() const;
+    /// True once initialize has been answered; until then only ping and initialize are served.
+    bool isInitialized() const;
     /// Sends a notifications/message when `level` is at or above the level the client asked for.
     void log(LogLevel level, const QString &message);
+    /// The id of the request whose tool handler runs on the calling thread (undefined elsewhere): a sink can send
+    /// the handler's progress and log messages where that request's answer goes.
+    static QJsonValue currentRequestId();
 
     /// The error reply for a message over the size limit, for transports that drop such a message unread.
-    static QJsonObject messageTooLargeReply(qint64 limit);
+    QJsonObject messageTooLargeReply() const;
 
 private:
     struct RunningCall;
@@ -76,6 +81,8 @@ private:
     QJsonObject readResource(const QJsonValue &id, const QJsonObject &params);
     QJsonObject setLogLevel(const QJsonValue &id, const QJsonObject &params);
     void send(const QJsonObject &message);
+    /// An error reply to a message whose id could not be read, shaped as the agreed revision wants.
+    QJsonObject unidentifiedError(int code, const QString &message, const QJsonValue &data = {}) const;
 
     const ToolRegistry m_tools;
     const QList<Resource> m_resources;
@@ -84,6 +91,7 @@ private:
 
     mutable std::mutex m_mutex;
     QString m_protocolVersion;
+    bool m_initialized = false;
     QHash<QString, std::shared_ptr<RunningCall>> m_running;
     std::atomic<int> m_logLevel;
 
