@@ -443,16 +443,18 @@ void StreamableHttpServer::handleDelete(const std::shared_ptr<Exchange> &exchang
 bool StreamableHttpServer::matchesSessionVersion(const std::shared_ptr<Exchange> &exchange,
                                                  const QHttpServerRequest &request, const HttpSession &session)
 {
-    // The header names the revision the session agreed on; one the server speaks but the session did not agree on
-    // is as wrong as an unknown one.
-    const QByteArray version = request.value("mcp-protocol-version").trimmed();
+    // A revision newer than the one the session agreed on is refused although the server speaks it: the session
+    // cannot use what it did not agree on. An older one is what clients send when unsure (2025-03-26 is the
+    // transport's assumption without the header), so it passes.
+    const QString version = QString::fromLatin1(request.value("mcp-protocol-version").trimmed());
     const QString agreed = session.dispatcher() ? session.dispatcher()->protocolVersion() : QString();
-    if (version.isEmpty() || agreed.isEmpty() || QString::fromLatin1(version) == agreed) {
+    if (version.isEmpty() || agreed.isEmpty() || version <= agreed) {
         return true;
     }
     respondError(exchange, 400,
-                 QStringLiteral("Bad Request: MCP-Protocol-Version %1 is not the version this session agreed on (%2).")
-                     .arg(QString::fromLatin1(version), agreed));
+                 QStringLiteral("Bad Request: MCP-Protocol-Version %1 is newer than the version this session agreed on "
+                                "(%2).")
+                     .arg(version, agreed));
     return false;
 }
 

@@ -323,12 +323,16 @@ TEST_F(StreamableHttpServerTest, parseErrorIsJsonRpcParseErrorWithoutId)
     EXPECT_FALSE(response.json().contains(QStringLiteral("id")));
 }
 
-TEST_F(StreamableHttpServerTest, protocolVersionHeaderMustBeTheSessionsOwn)
+TEST_F(StreamableHttpServerTest, protocolVersionHeaderMayNotGoBeyondTheSessionsOwn)
 {
     const QString session = initialize(); // agrees on 2025-06-18
     Headers same = headers(session);
     same.append(Header("MCP-Protocol-Version", "2025-06-18"));
     EXPECT_EQ(post(request(1, QStringLiteral("ping")), same).status, 200);
+    // The transport's assumption without the header; clients that are unsure send it (the conformance suite does).
+    Headers older = headers(session);
+    older.append(Header("MCP-Protocol-Version", "2025-03-26"));
+    EXPECT_EQ(post(request(1, QStringLiteral("ping")), older).status, 200);
     Headers other = headers(session);
     other.append(Header("MCP-Protocol-Version", "2025-11-25"));
     const HttpResponse refused = post(request(2, QStringLiteral("ping")), other);
