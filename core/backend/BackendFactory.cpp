@@ -49,10 +49,13 @@ Result<std::shared_ptr<ContainerBackend>> create(const QString &name)
         return std::shared_ptr<ContainerBackend>(std::make_shared<DockerBackend>(*endpoint));
     }
     if (chosen == QLatin1String("podman")) {
-        // The Python llm-sandbox's documented Podman setup points DOCKER_HOST at Podman's socket; CONTAINER_HOST
-        // still wins, as it does for podman itself.
+        // The Python llm-sandbox's documented Podman setup (BACKEND=podman) points DOCKER_HOST at Podman's socket;
+        // CONTAINER_HOST still wins, as it does for podman itself. Chosen otherwise (--backend podman beside a
+        // Docker engine), DOCKER_HOST names Docker's engine and is left alone.
         const QString dockerHost = qEnvironmentVariable("DOCKER_HOST");
-        auto endpoint = qEnvironmentVariableIsEmpty("CONTAINER_HOST") && !dockerHost.isEmpty()
+        const bool configuredAsPython =
+            qEnvironmentVariable("BACKEND").compare(QLatin1String("podman"), Qt::CaseInsensitive) == 0;
+        auto endpoint = configuredAsPython && qEnvironmentVariableIsEmpty("CONTAINER_HOST") && !dockerHost.isEmpty()
                             ? HttpEndpoint::parse(dockerHost, false, {})
                             : PodmanBackend::endpointFromEnvironment();
         if (!endpoint) {

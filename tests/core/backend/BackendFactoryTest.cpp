@@ -60,9 +60,23 @@ TEST(BackendFactory, podmanHonoursDockerHostWithoutContainerHost)
         << probed.error().message.toStdString();
 }
 
+TEST(BackendFactory, podmanChosenBesideDockerLeavesDockerHostToDocker)
+{
+    // `--backend podman` with BACKEND=docker: DOCKER_HOST names the Docker engine, not Podman's socket.
+    ScopedEnvironment variables({{"BACKEND", "docker"},
+                                 {"CONTAINER_HOST", "unix:///tmp/llm-sandbox-test-container.sock"},
+                                 {"DOCKER_HOST", "unix:///tmp/llm-sandbox-test-docker.sock"}});
+    auto backend = BackendFactory::create(QStringLiteral("podman"));
+    ASSERT_TRUE(backend.ok()) << backend.error().message.toStdString();
+    const auto probed = (*backend)->probe();
+    ASSERT_FALSE(probed.ok());
+    EXPECT_FALSE(probed.error().message.contains(QStringLiteral("llm-sandbox-test-docker.sock")));
+}
+
 TEST(BackendFactory, podmanPrefersContainerHostOverDockerHost)
 {
-    ScopedEnvironment variables({{"CONTAINER_HOST", "unix:///tmp/llm-sandbox-test-container.sock"},
+    ScopedEnvironment variables({{"BACKEND", "podman"},
+                                 {"CONTAINER_HOST", "unix:///tmp/llm-sandbox-test-container.sock"},
                                  {"DOCKER_HOST", "unix:///tmp/llm-sandbox-test-docker.sock"}});
     auto backend = BackendFactory::create(QStringLiteral("podman"));
     ASSERT_TRUE(backend.ok()) << backend.error().message.toStdString();
