@@ -85,6 +85,54 @@ QString typeName(const QJsonObject &schema)
     return article(type);
 }
 
+/// What the Python server (FastMCP and pydantic's lax mode) accepted besides the declared type, as assistants send
+/// it: arrays and objects as JSON text, numbers as numeric strings, booleans as "true"/"1"/"yes"/"on" and the
+/// opposites. Anything else comes back unchanged and the type check names it.
+QJsonValue coerce(const QJsonObject &schema, const QJsonValue &value)
+{
+    const QString type = schema.value(QStringLiteral("type")).toString();
+    if (value.isString() && !hasType(value, type)) {
+        const QString text = value.toString().trimmed();
+        if (type == QLatin1String("array") || type == QLatin1String("object")) {
+            QJsonParseError error;
+            const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8(), &error);
+            if (error.error == QJsonParseError::NoError) {
+                const QJsonValue parsed =
+                    document.isArray() ? QJsonValue(document.array()) : QJsonValue(document.object());
+                return hasType(parsed, type) ? coerce(schema, parsed) : value;
+            }
+        } else if (type == QLatin1String("integer") || type == QLatin1String("number")) {
+            bool ok = false;
+            const double number = text.toDouble(&ok);
+            // toDouble also reads "inf" and "nan", which no JSON number is.
+            if (ok && std::isfinite(number)) {
+                return hasType(QJsonValue(number), type) ? QJsonValue(number) : value;
+            }
+        } else if (type == QLatin1String("boolean")) {
+            static const QStringList yes{QStringLiteral("true"), QStringLiteral("1"), QStringLiteral("yes"),
+                                         QStringLiteral("on")};
+            static const QStringList no{QStringLiteral("false"), QStringLiteral("0"), QStringLiteral("no"),
+                                        QStringLiteral("off")};
+            if (yes.contains(text, Qt::CaseInsensitive)) {
+                return true;
+            }
+            if (no.contains(text, Qt::CaseInsensitive)) {
+                return false;
+            }
+        }
+        return value;
+    }
+    if (type == QLatin1String("array") && value.isArray() && schema.contains(QStringLiteral("items"))) {
+        const QJsonObject items = schema.value(QStringLiteral("items")).toObject();
+        QJsonArray array = value.toArray();
+        for (auto item = array.begin(); item != array.end(); ++item) {
+            *item = coerce(items, *item);
+        }
+        return array;
+    }
+    return value;
+}
+
 std::optional<Error> checkValue(const QString &name, const QJsonObject &schema, const QJsonValue &value)
 {
     const QString type = schema.value(QStringLiteral("type")).toString();
@@ -175,9 +223,11 @@ Result<QJsonObject> ArgumentValidator::validate(const QJsonObject &schema, const
             }
             continue;
         }
-        if (auto error = checkValue(it.key(), property, out.value(it.key()))) {
+        const QJsonValue value = coerce(property, out.value(it.key()));
+        if (auto error = checkValue(it.key(), property, value)) {
             return *error;
         }
+        out.insert(it.key(), value);
     }
     // Unknown extra arguments are ignored, as the Python server (pydantic) did.
     return out;

@@ -21,6 +21,9 @@ const QString kNoBackend = QStringLiteral(
     "Cannot run code: no container backend is configured. Start Docker or Podman (or set BACKEND, DOCKER_HOST "
     "or KUBECONFIG for the server) and restart the llm-sandbox MCP server.");
 
+// An error message quotes what it refers to; a huge argument must not come back whole inside it.
+constexpr qsizetype kMaxErrorChars = 2000;
+
 // Output progress is throttled: a chatty program must not flood the client with notifications.
 constexpr qint64 kOutputProgressIntervalMs = 500;
 
@@ -91,7 +94,19 @@ QJsonObject schema(const char *type, const char *description)
 
 } // namespace
 
-CodeExecutor::CodeExecutor(RunFunction run) : m_run(std::move(run)) {}
+CodeExecutor::CodeExecutor(RunFunction run) : m_run(std::move(run))
+{
+    if (!m_run) {
+        m_unavailable = Error{kNoBackend, ErrorCode::Unavailable};
+    }
+}
+
+CodeExecutor CodeExecutor::unavailable(Error why)
+{
+    CodeExecutor executor{RunFunction()};
+    executor.m_unavailable = std::move(why);
+    return executor;
+}
 
 CodeExecutor CodeExecutor::forEngine(ExecutionEngine *engine)
 {
@@ -105,8 +120,8 @@ CodeExecutor CodeExecutor::forEngine(ExecutionEngine *engine)
 
 QJsonObject CodeExecutor::execute(const ToolCall &call) const
 {
-    if (!m_run) {
-        return errorToolResult(kNoBackend);
+    if (m_unavailable) {
+        return failureToolResult(*m_unavailable);
     }
     RunRequest request;
     request.sessionId = call.arguments.value(QStringLiteral("session_id")).toString();
@@ -116,7 +131,7 @@ QJsonObject CodeExecutor::execute(const ToolCall &call) const
         const Result<Language> language =
             LanguageRegistry::instance().find(call.arguments.value(QStringLiteral("language")).toString());
         if (!language) {
-            return errorToolResult(language.error().message);
+            return failureToolResult(language.error());
         }
         request.language = language->name;
     } else {
@@ -137,8 +152,8 @@ QJsonObject CodeExecutor::execute(const ToolCall &call) const
     const Result<RunResult> result = m_run(request, call.stop, &relay);
     if (!result) {
         qCWarning(lcMcp).noquote() << "execute_code failed:" << result.error().message;
-        call.log(LogLevel::Error, result.error().message);
-        return errorToolResult(result.error().message);
+        call.log(LogLevel::Error, result.error().message.left(kMaxErrorChars));
+        return failureToolResult(result.error());
     }
     return toToolResult(request, *result, call.supportsStructuredContent());
 }
@@ -185,6 +200,27 @@ QJsonObject CodeExecutor::toToolResult(const RunRequest &request, const RunResul
         out.insert(QStringLiteral("structuredContent"), json);
     }
     return out;
+}
+
+QJsonObject CodeExecutor::failureToolResult(const Error &error)
+{
+    QString message = error.message;
+    if (message.size() > kMaxErrorChars) {
+        message = message.left(kMaxErrorChars) +
+                  QStringLiteral("... (%1 characters cut)").arg(message.size() - kMaxErrorChars);
+    }
+    // The keys of the Python server's ExecutionResult(exit_code=1, stderr=str(e)).to_json(), then ours.
+    const QJsonObject json{
+        {QStringLiteral("exit_code"), 1},
+        {QStringLiteral("stdout"), QString()},
+        {QStringLiteral("stderr"), message},
+        {QStringLiteral("success"), false},
+        {QStringLiteral("error"), message},
+        {QStringLiteral("error_code"), QLatin1String(errorCodeName(error.code))},
+        {QStringLiteral("stop_reason"),
+         error.code == ErrorCode::Cancelled ? QStringLiteral("cancelled") : QStringLiteral("error")},
+    };
+    return errorToolResult(QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Compact)));
 }
 
 QJsonObject CodeExecutor::outputSchema()

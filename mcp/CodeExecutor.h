@@ -1,13 +1,14 @@
 #pragma once
 
-#include "mcp/Tool.h"
 #include "engine/RunObserver.h"
 #include "engine/RunRequest.h"
 #include "engine/RunResult.h"
+#include "mcp/Tool.h"
 #include "util/Result.h"
 
 #include <QJsonObject>
 #include <functional>
+#include <optional>
 #include <stop_token>
 
 namespace sandbox {
@@ -28,6 +29,12 @@ public:
     explicit CodeExecutor(RunFunction run);
     /// `engine` may be null; otherwise it must outlive every call.
     static CodeExecutor forEngine(ExecutionEngine *engine);
+    /// An executor that answers every call with `why` (invalid settings, a backend that cannot be made), so a
+    /// server can start and tell the model instead of exiting.
+    static CodeExecutor unavailable(Error why);
+
+    /// Why every call fails, when it does (see unavailable()).
+    const std::optional<Error> &unavailableReason() const { return m_unavailable; }
 
     QJsonObject execute(const ToolCall &call) const;
 
@@ -39,9 +46,14 @@ public:
     static QJsonObject toJson(const RunRequest &request, const RunResult &result);
     /// JSON Schema of toJson(), announced as the tool's outputSchema.
     static QJsonObject outputSchema();
+    /// The CallToolResult of a call that could not run (no backend, unsupported language, engine error): isError,
+    /// and as text the JSON object the Python server answered with ({"exit_code": 1, "stdout": "", "stderr":
+    /// message}) plus our `error`, `error_code`, `stop_reason` and `success`, so prompts that parse it keep working.
+    static QJsonObject failureToolResult(const Error &error);
 
 private:
     RunFunction m_run;
+    std::optional<Error> m_unavailable;
 };
 
 } // namespace sandbox::mcp

@@ -17,7 +17,8 @@ QJsonObject makeResult(const QJsonValue &id, const QJsonObject &result)
 QJsonObject makeError(const QJsonValue &id, int code, const QString &message, const QJsonValue &data)
 {
     QJsonObject error{{QStringLiteral("code"), code}, {QStringLiteral("message"), message}};
-    if (!data.isUndefined()) {
+    // No "data": null: the member is optional, and a null says nothing.
+    if (!data.isUndefined() && !data.isNull()) {
         error.insert(QStringLiteral("data"), data);
     }
     return QJsonObject{{QStringLiteral("jsonrpc"), kVersion},
@@ -37,7 +38,10 @@ QString idKey(const QJsonValue &id)
         return QStringLiteral("s:") + id.toString();
     }
     if (id.isDouble()) {
-        return QStringLiteral("n:") + QString::number(id.toDouble(), 'g', 17);
+        // Integers keep every digit (an id beyond 2^53 must not collide with its neighbours).
+        const qint64 integer = id.toInteger();
+        return QStringLiteral("n:") +
+               (QJsonValue(integer) == id ? QString::number(integer) : QString::number(id.toDouble(), 'g', 17));
     }
     return {};
 }

@@ -10,7 +10,9 @@ QJsonObject LanguageDetails::toJson(const Language &language)
 {
     QJsonArray examples;
     for (const LanguageExample &example : language.examples) {
-        examples.append(QJsonObject{{QStringLiteral("title"), example.title}, {QStringLiteral("code"), example.code}});
+        examples.append(QJsonObject{{QStringLiteral("title"), example.title},
+                                    {QStringLiteral("description"), example.description},
+                                    {QStringLiteral("code"), example.code}});
     }
     return QJsonObject{
         {QStringLiteral("name"), language.name},
@@ -22,6 +24,7 @@ QJsonObject LanguageDetails::toJson(const Language &language)
         {QStringLiteral("compiled"), language.isCompiled()},
         {QStringLiteral("package_manager"), language.packageManager},
         {QStringLiteral("preinstalled_libraries"), QJsonArray::fromStringList(language.preinstalledLibraries)},
+        {QStringLiteral("use_cases"), QJsonArray::fromStringList(language.useCases)},
         // Every language gets files written to the output directory back as artifacts.
         {QStringLiteral("visualization_support"), true},
         {QStringLiteral("visualization"), language.visualization},

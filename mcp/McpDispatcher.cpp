@@ -64,6 +64,21 @@ QJsonObject invokeHandler(const QJsonValue &id, const ToolHandler &handler, cons
     }
 }
 
+thread_local QJsonValue t_currentRequestId = QJsonValue(QJsonValue::Undefined);
+
+/// Marks the calling thread as working for request `id` while it lives.
+class CurrentRequest final
+{
+public:
+    explicit CurrentRequest(const QJsonValue &id) : m_previous(t_currentRequestId) { t_currentRequestId = id; }
+    ~CurrentRequest() { t_currentRequestId = m_previous; }
+    CurrentRequest(const CurrentRequest &) = delete;
+    CurrentRequest &operator=(const CurrentRequest &) = delete;
+
+private:
+    QJsonValue m_previous;
+};
+
 } // namespace
 
 struct McpDispatcher::RunningCall
@@ -91,7 +106,7 @@ QFuture<QJsonDocument> McpDispatcher::handle(const QByteArray &message)
 {
     if (message.size() > m_options.maxMessageBytes) {
         qCWarning(lcMcp) << "dropping a message of" << message.size() << "bytes";
-        return readyFuture(QJsonDocument(messageTooLargeReply(m_options.maxMessageBytes)));
+        return readyFuture(QJsonDocument(messageTooLargeReply()));
     }
 
     QJsonParseError parseError;
@@ -102,25 +117,45 @@ QFuture<QJsonDocument> McpDispatcher::handle(const QByteArray &message)
         const QJsonDocument wrapped = QJsonDocument::fromJson('[' + message + ']');
         if (wrapped.isArray() && wrapped.array().size() == 1) {
             return readyFuture(QJsonDocument(
-                makeError(QJsonValue::Null, InvalidRequest, QStringLiteral("A JSON-RPC message must be an object."))));
+                unidentifiedError(InvalidRequest, QStringLiteral("A JSON-RPC message must be an object."))));
         }
-        return readyFuture(QJsonDocument(makeError(QJsonValue::Null, ParseError,
-                                                   QStringLiteral("Parse error: the message is not valid JSON."),
-                                                   QJsonObject{{QStringLiteral("detail"), parseError.errorString()},
-                                                               {QStringLiteral("offset"), parseError.offset}})));
+        return readyFuture(
+            QJsonDocument(unidentifiedError(ParseError, QStringLiteral("Parse error: the message is not valid JSON."),
+                                            QJsonObject{{QStringLiteral("detail"), parseError.errorString()},
+                                                        {QStringLiteral("offset"), parseError.offset}})));
     }
 
     if (!document.isArray()) {
         return toDocument(dispatch(document.object()));
     }
 
+    // Batches came with 2025-03-26 and went with 2025-06-18; before initialize nothing is agreed, and initialize
+    // itself never travels in one.
+    const QString version = protocolVersion();
+    if (!isInitialized() || version > ProtocolVersion::kLastWithBatches) {
+        return readyFuture(QJsonDocument(unidentifiedError(
+            InvalidRequest,
+            isInitialized() ? QStringLiteral("JSON-RPC batches are not part of protocol revision %1; send each "
+                                             "message on its own.")
+                                  .arg(version)
+                            : QStringLiteral("A batch cannot come before initialize; send initialize on its own."))));
+    }
     const QJsonArray batch = document.array();
     if (batch.isEmpty()) {
         return readyFuture(
-            QJsonDocument(makeError(QJsonValue::Null, InvalidRequest, QStringLiteral("A batch must not be empty."))));
+            QJsonDocument(unidentifiedError(InvalidRequest, QStringLiteral("A batch must not be empty."))));
     }
     QList<QFuture<QJsonObject>> replies;
     for (const QJsonValue &item : batch) {
+        const QJsonObject object = item.toObject();
+        if (object.value(QStringLiteral("method")) == QLatin1String("initialize")) {
+            const QJsonValue id = object.value(QStringLiteral("id"));
+            replies.append(readyFuture(isValidId(id) ? makeError(id, InvalidRequest,
+                                                                 QStringLiteral("initialize must be sent on its own, "
+                                                                                "not in a batch."))
+                                                     : QJsonObject()));
+            continue;
+        }
         replies.append(dispatch(item));
     }
     return QtFuture::whenAll(replies.begin(), replies.end())
@@ -138,17 +173,18 @@ QFuture<QJsonDocument> McpDispatcher::handle(const QByteArray &message)
 QFuture<QJsonObject> McpDispatcher::dispatch(const QJsonValue &message)
 {
     if (!message.isObject()) {
-        return readyFuture(
-            makeError(QJsonValue::Null, InvalidRequest, QStringLiteral("A JSON-RPC message must be an object.")));
+        return readyFuture(unidentifiedError(InvalidRequest, QStringLiteral("A JSON-RPC message must be an object.")));
     }
     const QJsonObject object = message.toObject();
     const bool hasId = object.contains(QStringLiteral("id"));
     const QJsonValue id = object.value(QStringLiteral("id"));
-    const QJsonValue replyId = isValidId(id) ? id : QJsonValue(QJsonValue::Null);
+    // An error about a message whose id is unusable answers without one (or with null, as the revision wants).
+    const auto errorReply = [this, &id](int code, const QString &text) {
+        return isValidId(id) ? makeError(id, code, text) : unidentifiedError(code, text);
+    };
 
     if (object.value(QStringLiteral("jsonrpc")) != QLatin1String("2.0")) {
-        return readyFuture(
-            makeError(replyId, InvalidRequest, QStringLiteral("The \"jsonrpc\" member must be \"2.0\".")));
+        return readyFuture(errorReply(InvalidRequest, QStringLiteral("The \"jsonrpc\" member must be \"2.0\".")));
     }
     if (!object.contains(QStringLiteral("method"))) {
         if (hasId && (object.contains(QStringLiteral("result")) || object.contains(QStringLiteral("error")))) {
@@ -156,16 +192,15 @@ QFuture<QJsonObject> McpDispatcher::dispatch(const QJsonValue &message)
             qCDebug(lcMcp) << "ignoring a response with id" << id;
             return readyFuture(QJsonObject());
         }
-        return readyFuture(makeError(replyId, InvalidRequest, QStringLiteral("The message has no \"method\".")));
+        return readyFuture(errorReply(InvalidRequest, QStringLiteral("The message has no \"method\".")));
     }
     const QJsonValue method = object.value(QStringLiteral("method"));
     if (!method.isString()) {
-        return readyFuture(
-            makeError(replyId, InvalidRequest, QStringLiteral("The \"method\" member must be a string.")));
+        return readyFuture(errorReply(InvalidRequest, QStringLiteral("The \"method\" member must be a string.")));
     }
     if (hasId && !isValidId(id)) {
         return readyFuture(
-            makeError(QJsonValue::Null, InvalidRequest, QStringLiteral("A request id must be a string or a number.")));
+            unidentifiedError(InvalidRequest, QStringLiteral("A request id must be a string or a number.")));
     }
     const QJsonValue params = object.value(QStringLiteral("params"));
     if (!params.isUndefined() && !params.isObject()) {
@@ -186,6 +221,19 @@ QFuture<QJsonObject> McpDispatcher::handleRequest(const QJsonValue &id, const QS
                                                   const QJsonObject &params, const QJsonObject &message)
 {
     qCDebug(lcMcp) << "request" << method << id;
+    // Every revision has the client start with initialize and allows only pings before it.
+    if (!isInitialized() && method != QLatin1String("initialize") && method != QLatin1String("ping")) {
+        return readyFuture(makeError(id, InvalidRequest,
+                                     QStringLiteral("The session is not initialized: send initialize first (only "
+                                                    "ping may come before it).")));
+    }
+    // This server lists everything on one page and hands out no cursors, so any cursor is one it did not give.
+    const QJsonValue cursor = params.value(QStringLiteral("cursor"));
+    if (method.endsWith(QLatin1String("/list")) && !cursor.isUndefined() && !cursor.isNull()) {
+        return readyFuture(makeError(id, InvalidParams,
+                                     QStringLiteral("Invalid cursor: this server gives out no cursors (every list "
+                                                    "fits on one page).")));
+    }
     if (method == QLatin1String("tools/call")) {
         return callTool(id, params, message);
     }
@@ -261,6 +309,7 @@ QJsonObject McpDispatcher::initialize(const QJsonValue &id, const QJsonObject &p
     {
         const std::lock_guard lock(m_mutex);
         m_protocolVersion = version;
+        m_initialized = true;
     }
     const QJsonObject client = params.value(QStringLiteral("clientInfo")).toObject();
     {
@@ -320,7 +369,13 @@ QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonOb
     }
 
     ToolCall call;
-    call.givenArguments = arguments.toObject().keys();
+    // A null argument was not given (the validator filled in its default).
+    const QJsonObject sent = arguments.toObject();
+    for (auto it = sent.begin(); it != sent.end(); ++it) {
+        if (!it.value().isNull()) {
+            call.givenArguments << it.key();
+        }
+    }
     call.arguments = std::move(validated.value());
     call.protocolVersion = protocolVersion();
     call.request = callMessage;
@@ -352,6 +407,7 @@ QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonOb
     }
 
     auto invoke = [this, id, runId, handler = tool->handler, toolName = tool->name](const ToolCall &call) {
+        const CurrentRequest current(id);
         const QJsonObject reply = invokeHandler(id, handler, toolName, call);
         if (ExchangeSink *sink = m_exchangeSink.load(); sink && !runId->isEmpty()) {
             sink->recordExchange(*runId, call.request, reply, call.protocolVersion);
@@ -449,6 +505,27 @@ QString McpDispatcher::protocolVersion() const
     return m_protocolVersion;
 }
 
+QJsonValue McpDispatcher::currentRequestId()
+{
+    return t_currentRequestId;
+}
+
+bool McpDispatcher::isInitialized() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_initialized;
+}
+
+QJsonObject McpDispatcher::unidentifiedError(int code, const QString &message, const QJsonValue &data) const
+{
+    QJsonObject error = makeError(QJsonValue::Null, code, message, data);
+    // From 2025-11-25 the schema has the id optional and never null; older revisions follow JSON-RPC 2.0 (null).
+    if (protocolVersion() >= ProtocolVersion::kOptionalErrorId) {
+        error.remove(QStringLiteral("id"));
+    }
+    return error;
+}
+
 void McpDispatcher::log(LogLevel level, const QString &message)
 {
     qCDebug(lcMcp).noquote() << toString(level) << message;
@@ -461,11 +538,11 @@ void McpDispatcher::log(LogLevel level, const QString &message)
                                       {QStringLiteral("data"), message}}));
 }
 
-QJsonObject McpDispatcher::messageTooLargeReply(qint64 limit)
+QJsonObject McpDispatcher::messageTooLargeReply() const
 {
-    return makeError(
-        QJsonValue::Null, InvalidRequest,
-        QStringLiteral("The message is larger than the %1 MiB limit and was dropped.").arg(limit / (1024.0 * 1024.0)));
+    return unidentifiedError(InvalidRequest,
+                             QStringLiteral("The message is larger than the %1 MiB limit and was dropped.")
+                                 .arg(m_options.maxMessageBytes / (1024.0 * 1024.0)));
 }
 
 void McpDispatcher::send(const QJsonObject &message)

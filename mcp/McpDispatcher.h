@@ -67,11 +67,16 @@ public:
     /// From now on tool calls that ran code are handed to `sink` with their reply (null: to nobody). The sink must
     /// outlive the dispatcher or be replaced before it goes.
     void setExchangeSink(ExchangeSink *sink);
+    /// True once initialize has been answered; until then only ping and initialize are served.
+    bool isInitialized() const;
     /// Sends a notifications/message when `level` is at or above the level the client asked for.
     void log(LogLevel level, const QString &message);
+    /// The id of the request whose tool handler runs on the calling thread (undefined elsewhere): a sink can send
+    /// the handler's progress and log messages where that request's answer goes.
+    static QJsonValue currentRequestId();
 
     /// The error reply for a message over the size limit, for transports that drop such a message unread.
-    static QJsonObject messageTooLargeReply(qint64 limit);
+    QJsonObject messageTooLargeReply() const;
 
 private:
     struct RunningCall;
@@ -85,6 +90,8 @@ private:
     QJsonObject readResource(const QJsonValue &id, const QJsonObject &params);
     QJsonObject setLogLevel(const QJsonValue &id, const QJsonObject &params);
     void send(const QJsonObject &message);
+    /// An error reply to a message whose id could not be read, shaped as the agreed revision wants.
+    QJsonObject unidentifiedError(int code, const QString &message, const QJsonValue &data = {}) const;
 
     const ToolRegistry m_tools;
     const QList<Resource> m_resources;
@@ -96,6 +103,7 @@ private:
     QString m_clientName;
     QString m_clientVersion;
     std::atomic<ExchangeSink *> m_exchangeSink;
+    bool m_initialized = false;
     QHash<QString, std::shared_ptr<RunningCall>> m_running;
     std::atomic<int> m_logLevel;
 

@@ -12,6 +12,11 @@ public:
     static inline const QString kLatest = QStringLiteral("2025-11-25");
     /// First revision with structuredContent, outputSchema and titles.
     static inline const QString kStructuredContent = QStringLiteral("2025-06-18");
+    /// First revision with tool annotations; also the last one with JSON-RPC batches.
+    static inline const QString kToolAnnotations = QStringLiteral("2025-03-26");
+    static inline const QString kLastWithBatches = QStringLiteral("2025-03-26");
+    /// First revision whose error responses may leave out an id they could not read (instead of "id": null).
+    static inline const QString kOptionalErrorId = QStringLiteral("2025-11-25");
 
     static QStringList supported();
     /// The client's version when we speak it, otherwise our latest (the client then decides whether to go on).

@@ -89,17 +89,17 @@ QString jsonText(const QJsonObject &object)
     return compactJson(QJsonDocument(object));
 }
 
-/// A session tool: `handler` runs only when a backend is configured.
-Tool sessionTool(ExecutionEngine *engine, Tool tool,
+/// A session tool: `handler` runs only when a backend is configured; otherwise it answers why there is none.
+Tool sessionTool(ExecutionEngine *engine, const QString &unavailable, Tool tool,
                  std::function<QJsonObject(ExecutionEngine &, const ToolCall &)> handler)
 {
-    tool.handler = [engine, handler = std::move(handler)](const ToolCall &call) {
-        return engine ? handler(*engine, call) : errorToolResult(kNoBackend);
+    tool.handler = [engine, unavailable, handler = std::move(handler)](const ToolCall &call) {
+        return engine ? handler(*engine, call) : errorToolResult(unavailable);
     };
     return tool;
 }
 
-QList<Tool> sessionTools(ExecutionEngine *engine)
+QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable)
 {
     QJsonObject language = property(QStringLiteral("string"),
                                     QStringLiteral("Programming language of the session: %1.").arg(languageList()));
@@ -133,7 +133,7 @@ QList<Tool> sessionTools(ExecutionEngine *engine)
 
     QList<Tool> tools;
     tools << sessionTool(
-        engine,
+        engine, unavailable,
         Tool{.name = QStringLiteral("create_session"),
              .title = QStringLiteral("Create session"),
              .description = QStringLiteral(
@@ -163,7 +163,7 @@ QList<Tool> sessionTools(ExecutionEngine *engine)
             return textToolResult(jsonText(sessionJson(*session)));
         });
     tools << sessionTool(
-        engine,
+        engine, unavailable,
         Tool{.name = QStringLiteral("list_sessions"),
              .title = QStringLiteral("List sessions"),
              .description = QStringLiteral("List the open sessions as JSON: session_id, language, libraries, runs, "
@@ -181,7 +181,7 @@ QList<Tool> sessionTools(ExecutionEngine *engine)
             return textToolResult(jsonText(QJsonObject{{QStringLiteral("sessions"), sessions}}));
         });
     tools << sessionTool(
-        engine,
+        engine, unavailable,
         Tool{.name = QStringLiteral("close_session"),
              .title = QStringLiteral("Close session"),
              .description = QStringLiteral("Close a session and remove its sandbox with everything in it."),
@@ -203,7 +203,7 @@ QList<Tool> sessionTools(ExecutionEngine *engine)
             return textToolResult(jsonText(QJsonObject{{QStringLiteral("closed"), id}}));
         });
     tools << sessionTool(
-        engine,
+        engine, unavailable,
         Tool{.name = QStringLiteral("upload_file"),
              .title = QStringLiteral("Upload file"),
              .description = QStringLiteral("Write a file into a session's working directory (/sandbox), where code "
@@ -243,7 +243,7 @@ QList<Tool> sessionTools(ExecutionEngine *engine)
                 jsonText(QJsonObject{{QStringLiteral("path"), file}, {QStringLiteral("size"), *written}}));
         });
     tools << sessionTool(
-        engine,
+        engine, unavailable,
         Tool{.name = QStringLiteral("download_file"),
              .title = QStringLiteral("Download file"),
              .description = QStringLiteral("Read a file from a session's working directory (/sandbox), e.g. one the "
@@ -368,7 +368,14 @@ Tool getLanguageDetails()
                 const Result<Language> language =
                     LanguageRegistry::instance().find(call.arguments.value(QStringLiteral("language")).toString());
                 if (!language) {
-                    return errorToolResult(language.error().message);
+                    // The Python server's answer (llm_sandbox/mcp_server/server.py), with the choices added.
+                    QString name = call.arguments.value(QStringLiteral("language")).toString();
+                    if (name.size() > 40) {
+                        name = name.left(40) + QStringLiteral("...");
+                    }
+                    return errorToolResult(compactJson(QJsonDocument(QJsonObject{
+                        {QStringLiteral("error"), QStringLiteral("Unsupported language: %1. Supported languages: %2.")
+                                                      .arg(name, languageList())}})));
                 }
                 return textToolResult(compactJson(QJsonDocument(LanguageDetails::toJson(*language))));
             },
@@ -380,7 +387,9 @@ Tool getLanguageDetails()
 ToolRegistry SandboxTools::tools(const CodeExecutor &executor, ExecutionEngine *engine)
 {
     QList<Tool> tools{executeCode(executor), getSupportedLanguages(), getLanguageDetails()};
-    tools << sessionTools(engine);
+    // Sessions fail for the reason runs do (invalid settings, a backend that cannot be made), when there is one.
+    tools << sessionTools(engine,
+                          engine || !executor.unavailableReason() ? kNoBackend : executor.unavailableReason()->message);
     return ToolRegistry(tools);
 }
 

@@ -5,6 +5,7 @@
 #include "mcp/McpLogging.h"
 #include "mcp/ProtocolVersion.h"
 #include "mcp/SandboxTools.h"
+#include "util/TemporaryPaths.h"
 
 #include <QEventLoop>
 #include <QMetaObject>
@@ -20,23 +21,33 @@ namespace sandbox::mcp {
 
 namespace {
 
-// Bytes on the wake pipe: a termination request (signal or terminate()) and the order to stop reading.
+// Bytes on the wake pipe: a termination request (signal or terminate()), a second signal (exit at once) and the
+// order to stop reading.
 constexpr char kTerminate = 'T';
+constexpr char kExitNow = 'X';
 constexpr char kStop = 'S';
 
 // The signal handler can only reach the server through async-signal-safe state.
 std::atomic<int> s_signalFd = -1;
 std::atomic<int> s_signalCount = 0;
+std::atomic<int> s_lastSignal = 0;
 
 extern "C" void onTerminationSignal(int signal)
 {
-    if (s_signalCount.fetch_add(1) > 0) {
-        _exit(128 + signal); // a second signal: the user really wants us gone
-    }
+    s_lastSignal = signal;
+    const bool again = s_signalCount.fetch_add(1) > 0;
     const int fd = s_signalFd.load();
-    if (fd >= 0) {
-        const char byte = kTerminate;
-        [[maybe_unused]] const ssize_t ignored = ::write(fd, &byte, 1);
+    if (fd < 0) {
+        if (again) {
+            _exit(128 + signal);
+        }
+        return;
+    }
+    // A second signal: the user really wants us gone. The reader thread exits at once, after removing the temporary
+    // folders of long operations (nothing here may touch the file system safely).
+    const char byte = again ? kExitNow : kTerminate;
+    if (::write(fd, &byte, 1) != 1 && again) {
+        _exit(128 + signal);
     }
 }
 
@@ -173,7 +184,7 @@ void StdioServer::readInput()
         dispatchLine(line);
     };
     const auto onOversize = [this] {
-        write(QJsonDocument(McpDispatcher::messageTooLargeReply(m_options.dispatcher.maxMessageBytes)));
+        write(QJsonDocument(m_dispatcher->messageTooLargeReply()));
     };
     QByteArray buffer(64 * 1024, Qt::Uninitialized);
     bool inputOpen = true;
@@ -195,6 +206,11 @@ void StdioServer::readInput()
             for (ssize_t i = 0; i < count; ++i) {
                 if (bytes[i] == kStop) {
                     return;
+                }
+                if (bytes[i] == kExitNow) {
+                    qCWarning(lcMcp) << "a second signal: exiting now";
+                    TemporaryPaths::removeAll();
+                    _exit(128 + s_lastSignal.load());
                 }
                 if (bytes[i] == kTerminate && !terminating) {
                     terminating = true;

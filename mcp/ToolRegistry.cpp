@@ -24,15 +24,18 @@ const Tool *ToolRegistry::find(const QString &name) const
 QJsonArray ToolRegistry::toJson(const QString &protocolVersion) const
 {
     const bool structured = protocolVersion >= ProtocolVersion::kStructuredContent;
+    const bool annotations = protocolVersion >= ProtocolVersion::kToolAnnotations;
     QJsonArray out;
     for (const Tool &tool : m_tools) {
         QJsonObject json{{QStringLiteral("name"), tool.name},
                          {QStringLiteral("description"), tool.description},
                          {QStringLiteral("inputSchema"), tool.inputSchema}};
-        if (!tool.title.isEmpty()) {
+        // Each revision gets only the members its schema has (title came with 2025-06-18, annotations with
+        // 2025-03-26).
+        if (structured && !tool.title.isEmpty()) {
             json.insert(QStringLiteral("title"), tool.title);
         }
-        if (!tool.annotations.isEmpty()) {
+        if (annotations && !tool.annotations.isEmpty()) {
             json.insert(QStringLiteral("annotations"), tool.annotations);
         }
         // A client told about an outputSchema expects structuredContent, which older revisions do not have.

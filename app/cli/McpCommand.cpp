@@ -3,6 +3,8 @@
 #include "AppContext.h"
 #include "cli/CliContext.h"
 #include "journal/JournalRecorder.h"
+#include "mcp/CodeExecutor.h"
+#include "mcp/SandboxTools.h"
 #include "mcp/StdioServer.h"
 
 namespace sandbox::cli {
@@ -19,19 +21,25 @@ int mcpCommand(const QStringList &arguments)
                                        // The first execute_code should not pay for a container start.
                                        .prewarm = {QStringLiteral("python")},
                                        .applyRetention = true});
+    // Whatever is wrong, still serve: an assistant that launched us only shows "disconnected" when we exit, while
+    // a server that answers can tell the model (and so the person) what to fix. The language tools work anyway.
+    const auto serveUnavailable = [](const Error &why) {
+        printError(why.message);
+        mcp::StdioServer server(mcp::SandboxTools::tools(mcp::CodeExecutor::unavailable(why)),
+                                mcp::SandboxTools::resources());
+        return server.exec();
+    };
     if (!context) {
-        printError(context.error().message);
-        return exitStatusFor(context.error());
+        return serveUnavailable(context.error());
     }
     auto engine = (*context)->engine();
     if (!engine) {
-        // Still serve: the language tools work, and execute_code explains what is wrong.
-        printError(engine.error().message);
+        return serveUnavailable(engine.error());
     }
     mcp::StdioOptions options;
     // The journal keeps each tool call as the client sent it and the result as it went back.
     options.dispatcher.exchangeSink = (*context)->recorder();
-    mcp::StdioServer server(engine ? *engine : nullptr, options);
+    mcp::StdioServer server(*engine, options);
     return server.exec();
 }
 

@@ -179,30 +179,36 @@ int serveCommand(const QStringList &arguments)
                                        .removeOrphans = true,
                                        .prewarm = {QStringLiteral("python")},
                                        .applyRetention = true});
+    // Still serve, as --mcp does, when the settings are invalid or the backend cannot be made: the language tools
+    // work, and execute_code answers with what is wrong.
+    std::optional<Error> unavailable;
+    ExecutionEngine *enginePointer = nullptr;
     if (!context) {
-        printError(context.error().message);
-        return exitStatusFor(context.error());
+        unavailable = context.error();
+    } else if (auto madeEngine = (*context)->engine(); !madeEngine) {
+        unavailable = madeEngine.error();
+    } else {
+        enginePointer = *madeEngine;
     }
-    auto madeEngine = (*context)->engine();
-    if (!madeEngine) {
-        // Still serve, as --mcp does: the language tools work, and execute_code explains what is wrong.
-        printError(madeEngine.error().message);
+    if (unavailable) {
+        printError(unavailable->message);
     }
-    ExecutionEngine *const enginePointer = madeEngine ? *madeEngine : nullptr;
 
     mcp::HttpServerOptions options;
     options.address = listen->address;
     options.port = listen->port;
     options.allowRemote = !loopback;
     options.allowedOrigins = parser.values(allowOriginOption);
-    ExchangeSink *const recorder = (*context)->recorder();
-    const mcp::StreamableHttpServer::DispatcherFactory factory = [enginePointer,
+    ExchangeSink *const recorder = context ? (*context)->recorder() : nullptr;
+    const mcp::StreamableHttpServer::DispatcherFactory factory = [enginePointer, unavailable,
                                                                   recorder](mcp::McpDispatcher::MessageSink sink) {
         mcp::DispatcherOptions dispatcherOptions;
         dispatcherOptions.origin = QStringLiteral("http"); // the journal's source of these runs
         dispatcherOptions.exchangeSink = recorder;
         return std::make_unique<mcp::McpDispatcher>(
-            mcp::SandboxTools::tools(mcp::CodeExecutor::forEngine(enginePointer), enginePointer),
+            mcp::SandboxTools::tools(unavailable ? mcp::CodeExecutor::unavailable(*unavailable)
+                                                 : mcp::CodeExecutor::forEngine(enginePointer),
+                                     enginePointer),
             mcp::SandboxTools::resources(), std::move(sink), dispatcherOptions);
     };
 

@@ -3,9 +3,14 @@
 #include "backend/DockerBackend.h"
 #include "backend/PodmanBackend.h"
 
+#include <QLoggingCategory>
 #include <QRegularExpression>
 
 namespace sandbox::BackendFactory {
+
+namespace {
+Q_LOGGING_CATEGORY(lcBackendFactory, "sandbox.backend.factory")
+}
 
 QStringList names()
 {
@@ -27,7 +32,15 @@ Result<QString> kubernetesNamespace()
 
 Result<std::shared_ptr<ContainerBackend>> create(const QString &name)
 {
-    const QString chosen = (name.isEmpty() ? qEnvironmentVariable("BACKEND", QStringLiteral("docker")) : name).toLower();
+    QString chosen = (name.isEmpty() ? qEnvironmentVariable("BACKEND", QStringLiteral("docker")) : name).toLower();
+    if (chosen == QLatin1String("micromamba")) {
+        // The Python llm-sandbox ran Docker containers with a conda environment inside; its configurations name
+        // it, and the runs it made work the same on our Docker images.
+        qCWarning(lcBackendFactory).noquote()
+            << "BACKEND=micromamba: using the docker backend (conda environments are not "
+               "supported; libraries are installed with each language's package manager).";
+        chosen = QStringLiteral("docker");
+    }
     if (chosen == QLatin1String("docker")) {
         auto endpoint = DockerBackend::endpointFromEnvironment();
         if (!endpoint) {
@@ -36,7 +49,15 @@ Result<std::shared_ptr<ContainerBackend>> create(const QString &name)
         return std::shared_ptr<ContainerBackend>(std::make_shared<DockerBackend>(*endpoint));
     }
     if (chosen == QLatin1String("podman")) {
-        auto endpoint = PodmanBackend::endpointFromEnvironment();
+        // The Python llm-sandbox's documented Podman setup (BACKEND=podman) points DOCKER_HOST at Podman's socket;
+        // CONTAINER_HOST still wins, as it does for podman itself. Chosen otherwise (--backend podman beside a
+        // Docker engine), DOCKER_HOST names Docker's engine and is left alone.
+        const QString dockerHost = qEnvironmentVariable("DOCKER_HOST");
+        const bool configuredAsPython =
+            qEnvironmentVariable("BACKEND").compare(QLatin1String("podman"), Qt::CaseInsensitive) == 0;
+        auto endpoint = configuredAsPython && qEnvironmentVariableIsEmpty("CONTAINER_HOST") && !dockerHost.isEmpty()
+                            ? HttpEndpoint::parse(dockerHost, false, {})
+                            : PodmanBackend::endpointFromEnvironment();
         if (!endpoint) {
             return endpoint.error();
         }

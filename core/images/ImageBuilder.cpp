@@ -2,6 +2,7 @@
 
 #include "backend/ImageTransfer.h"
 #include "backend/TarArchive.h"
+#include "util/TemporaryPaths.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -139,6 +140,8 @@ Result<void> ImageBuilder::buildRootfs(const ImageDefinition &image, const Progr
     if (!work.isValid()) {
         return Error{QStringLiteral("Could not create a folder for the base image: %1").arg(work.errorString())};
     }
+    // A server told to go at once (a second SIGTERM) removes it before it exits.
+    const TemporaryPaths::Registration registration(work.path());
     const QString rootDir = work.filePath(QStringLiteral("rootfs"));
     const QString tarPath = work.filePath(QStringLiteral("rootfs.tar"));
 

@@ -11,6 +11,7 @@ struct LanguageExample
 {
     QString title;
     QString code;
+    QString description; ///< one line: what the example shows
 };
 
 /// How a language installs the libraries a run names: before the code runs, in a step that
@@ -54,6 +55,7 @@ struct Language
     QStringList preinstalledLibraries;
     QString visualization; ///< how charts are captured, in one sentence
     QList<LanguageExample> examples;
+    QStringList useCases; ///< what the language is typically used for (the Python server's "use_cases")
 
     bool isCompiled() const { return !compile.isEmpty(); }
     /// The file name the code must be saved under (Java: the public class's name).

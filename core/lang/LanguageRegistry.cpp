@@ -55,10 +55,13 @@ LanguageRegistry::LanguageRegistry()
             .visualization = QStringLiteral("matplotlib, seaborn, pandas plotting and plotly figures are captured "
                                             "automatically; any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR "
                                             "is returned."),
-            .examples = {{QStringLiteral("Hello world"), QStringLiteral("print('Hello, world!')\n")},
+            .examples = {{QStringLiteral("Hello world"), QStringLiteral("print('Hello, world!')\n"),
+                          QStringLiteral("Simple Python hello world program")},
                          {QStringLiteral("Scatter plot"),
                           QStringLiteral("import matplotlib.pyplot as plt\nimport numpy as np\n\nx = np.random.rand(50)\n"
-                                         "y = np.random.rand(50)\nplt.scatter(x, y)\nplt.title('Scatter')\nplt.show()\n")}},
+                                         "y = np.random.rand(50)\nplt.scatter(x, y)\nplt.title('Scatter')\nplt.show()\n"),
+                          QStringLiteral("A matplotlib chart, captured without saving it")}},
+            .useCases = list({"Data science", "Data visualization", "Automation", "Machine learning"}),
         },
         Language{
             .name = QStringLiteral("javascript"),
@@ -82,7 +85,8 @@ LanguageRegistry::LanguageRegistry()
                           .offlineVariable = QStringLiteral("LLM_SANDBOX_NPM_OFFLINE_DIR")},
             .preinstalledLibraries = {},
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
-            .examples = {{QStringLiteral("Hello world"), QStringLiteral("console.log('Hello, world!');\n")},
+            .examples = {{QStringLiteral("Hello world"), QStringLiteral("console.log('Hello, world!');\n"),
+                          QStringLiteral("Simple JavaScript hello world program")},
                          {QStringLiteral("SVG chart"), QStringLiteral(R"code(const fs = require('fs');
 const path = require('path');
 
@@ -98,7 +102,9 @@ const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="240">\n
 const file = path.join(process.env.LLM_SANDBOX_OUTPUT_DIR, 'bars.svg');
 fs.writeFileSync(file, svg);
 console.log(`wrote ${file}`);
-)code")}},
+)code"),
+                          QStringLiteral("A bar chart written as SVG to the output directory")}},
+            .useCases = list({"Web development", "APIs", "Server-side scripting", "Data processing"}),
         },
         Language{
             .name = QStringLiteral("java"),
@@ -123,7 +129,8 @@ console.log(`wrote ${file}`);
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"),
                           QStringLiteral("public class Main {\n    public static void main(String[] args) {\n"
-                                         "        System.out.println(\"Hello, world!\");\n    }\n}\n")},
+                                         "        System.out.println(\"Hello, world!\");\n    }\n}\n"),
+                          QStringLiteral("Simple Java hello world program")},
                          {QStringLiteral("SVG chart"), QStringLiteral(R"code(import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -147,7 +154,9 @@ public class Main {
         System.out.println("wrote " + file);
     }
 }
-)code")}},
+)code"),
+                          QStringLiteral("A bar chart written as SVG to the output directory")}},
+            .useCases = list({"Enterprise applications", "Web services", "Algorithms"}),
         },
         Language{
             .name = QStringLiteral("cpp"),
@@ -170,7 +179,8 @@ public class Main {
             .preinstalledLibraries = list({"C++ standard library"}),
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"),
-                          QStringLiteral("#include <iostream>\n\nint main() {\n    std::cout << \"Hello, world!\\n\";\n}\n")},
+                          QStringLiteral("#include <iostream>\n\nint main() {\n    std::cout << \"Hello, world!\\n\";\n}\n"),
+                          QStringLiteral("Simple C++ hello world program")},
                          {QStringLiteral("SVG chart"), QStringLiteral(R"code(#include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -194,7 +204,9 @@ int main() {
     svg << "</svg>\n";
     std::cout << "wrote " << file << "\n";
 }
-)code")}},
+)code"),
+                          QStringLiteral("A bar chart written as SVG to the output directory")}},
+            .useCases = list({"System programming", "Performance-critical code", "Algorithms"}),
         },
         Language{
             .name = QStringLiteral("go"),
@@ -223,7 +235,8 @@ int main() {
             .preinstalledLibraries = list({"Go standard library"}),
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"),
-                          QStringLiteral("package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"Hello, world!\")\n}\n")},
+                          QStringLiteral("package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"Hello, world!\")\n}\n"),
+                          QStringLiteral("Simple Go hello world program")},
                          {QStringLiteral("SVG chart"), QStringLiteral(R"code(package main
 
 import (
@@ -251,7 +264,9 @@ func main() {
 	}
 	fmt.Println("wrote", file)
 }
-)code")}},
+)code"),
+                          QStringLiteral("A bar chart written as SVG to the output directory")}},
+            .useCases = list({"Microservices", "CLI tools", "Network programming", "Concurrency"}),
         },
         Language{
             .name = QStringLiteral("r"),
@@ -278,13 +293,16 @@ func main() {
             .preinstalledLibraries = list({"ggplot2", "lattice"}),
             .visualization = QStringLiteral("Base graphics, ggplot2 and lattice plots are captured automatically; any "
                                             "image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
-            .examples = {{QStringLiteral("Hello world"), QStringLiteral("cat('Hello, world!\\n')\n")},
+            .examples = {{QStringLiteral("Hello world"), QStringLiteral("cat('Hello, world!\\n')\n"),
+                          QStringLiteral("Simple R hello world program")},
                          {QStringLiteral("ggplot2 chart"), QStringLiteral(R"code(library(ggplot2)
 
 # Every plot drawn (base graphics, ggplot2, lattice) comes back as a PNG, one per page.
 fruit <- data.frame(name = c("Apples", "Pears", "Plums", "Cherries"), count = c(12, 7, 15, 4))
 ggplot(fruit, aes(name, count)) + geom_col(fill = "steelblue") + labs(title = "Fruit")
-)code")}},
+)code"),
+                          QStringLiteral("A ggplot2 bar chart, captured without saving it")}},
+            .useCases = list({"Statistical analysis", "Data visualization", "Research", "Bioinformatics"}),
         },
         Language{
             .name = QStringLiteral("ruby"),
@@ -308,7 +326,8 @@ ggplot(fruit, aes(name, count)) + geom_col(fill = "steelblue") + labs(title = "F
                           .offlineVariable = QStringLiteral("LLM_SANDBOX_GEM_OFFLINE_DIR")},
             .preinstalledLibraries = {},
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
-            .examples = {{QStringLiteral("Hello world"), QStringLiteral("puts 'Hello, world!'\n")},
+            .examples = {{QStringLiteral("Hello world"), QStringLiteral("puts 'Hello, world!'\n"),
+                          QStringLiteral("Simple Ruby hello world program")},
                          {QStringLiteral("SVG chart"), QStringLiteral(R"code(# Files written to $LLM_SANDBOX_OUTPUT_DIR come back as artifacts (SVG, PNG, HTML, ...).
 data = { 'Apples' => 12, 'Pears' => 7, 'Plums' => 15, 'Cherries' => 4 }
 bars = data.each_with_index.map do |(label, value), i|
@@ -321,7 +340,9 @@ svg = %(<svg xmlns="http://www.w3.org/2000/svg" width="400" height="240">\n#{bar
 file = File.join(ENV.fetch('LLM_SANDBOX_OUTPUT_DIR'), 'bars.svg')
 File.write(file, svg)
 puts "wrote #{file}"
-)code")}},
+)code"),
+                          QStringLiteral("A bar chart written as SVG to the output directory")}},
+            .useCases = list({"Web development", "Scripting", "Automation", "Text processing"}),
         },
     };
 }
@@ -343,8 +364,10 @@ Result<Language> LanguageRegistry::find(const QString &nameOrAlias) const
             return language;
         }
     }
+    // Quote a name only as far as a person reads it: a huge argument must not come back whole in the error.
+    const QString quoted = nameOrAlias.size() > 40 ? nameOrAlias.left(40) + QStringLiteral("...") : nameOrAlias;
     return Error{QStringLiteral("Unsupported language \"%1\". Supported languages: %2.")
-                     .arg(nameOrAlias, names().join(QStringLiteral(", "))), ErrorCode::BadRequest};
+                     .arg(quoted, names().join(QStringLiteral(", "))), ErrorCode::BadRequest};
 }
 
 } // namespace sandbox

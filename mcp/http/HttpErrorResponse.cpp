@@ -54,8 +54,10 @@ QByteArray HttpErrorResponse::reasonPhrase(int status)
 
 QByteArray HttpErrorResponse::body(const QString &message, int code)
 {
-    return QJsonDocument(jsonrpc::makeError(QJsonValue::Null, code, message, QJsonValue(QJsonValue::Undefined)))
-        .toJson(QJsonDocument::Compact);
+    QJsonObject error = jsonrpc::makeError(QJsonValue::Null, code, message, QJsonValue(QJsonValue::Undefined));
+    // There is no request id to name: left out, as 2025-11-25 has it (no revision's schema allows "id": null).
+    error.remove(QStringLiteral("id"));
+    return QJsonDocument(error).toJson(QJsonDocument::Compact);
 }
 
 QByteArray HttpErrorResponse::closingResponse(int status, const QString &message)

@@ -28,16 +28,19 @@ SseStream *HttpSession::getStream() const
     return m_getStream && m_getStream->isOpen() ? m_getStream.data() : nullptr;
 }
 
-void HttpSession::addRequestStream(SseStream *stream, const QStringList &progressKeys)
+void HttpSession::addRequestStream(SseStream *stream, const QStringList &progressKeys, const QStringList &requestKeys)
 {
     prune();
     m_requestStreams.append(stream);
     for (const QString &key : progressKeys) {
         m_progressStreams.insert(key, stream);
     }
+    for (const QString &key : requestKeys) {
+        m_requestKeyStreams.insert(key, stream);
+    }
 }
 
-SseStream *HttpSession::streamFor(const QJsonObject &message)
+SseStream *HttpSession::streamFor(const QJsonObject &message, const QString &requestKey)
 {
     prune();
     if (message.value(QStringLiteral("method")) == QLatin1String("notifications/progress")) {
@@ -47,8 +50,17 @@ SseStream *HttpSession::streamFor(const QJsonObject &message)
             return stream;
         }
     }
+    if (!requestKey.isEmpty()) {
+        if (SseStream *stream = m_requestKeyStreams.value(requestKey)) {
+            return stream;
+        }
+    }
     if (SseStream *stream = getStream()) {
         return stream;
+    }
+    // A message that belongs to a request never goes on the stream of another one.
+    if (!requestKey.isEmpty()) {
+        return nullptr;
     }
     return m_requestStreams.isEmpty() ? nullptr : m_requestStreams.last().data();
 }
@@ -70,6 +82,8 @@ void HttpSession::prune()
 {
     m_requestStreams.removeIf([](const QPointer<SseStream> &stream) { return !stream || !stream->isOpen(); });
     m_progressStreams.removeIf(
+        [](QHash<QString, QPointer<SseStream>>::iterator entry) { return !entry.value() || !entry.value()->isOpen(); });
+    m_requestKeyStreams.removeIf(
         [](QHash<QString, QPointer<SseStream>>::iterator entry) { return !entry.value() || !entry.value()->isOpen(); });
 }
 

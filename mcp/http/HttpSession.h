@@ -40,11 +40,13 @@ public:
     SseStream *getStream() const;
     void setGetStream(SseStream *stream) { m_getStream = stream; }
     /// A POST answered as a stream; the progress notifications of its requests (`progressKeys`, jsonrpc::idKey of
-    /// each progressToken) go there.
-    void addRequestStream(SseStream *stream, const QStringList &progressKeys);
-    /// Where a message the server sends on its own goes: the stream of the request whose progress it reports, else
-    /// the GET stream, else the newest request stream. Null: no stream is open, the message is dropped.
-    SseStream *streamFor(const QJsonObject &message);
+    /// each progressToken) and the messages sent while they are handled (`requestKeys`, jsonrpc::idKey of each
+    /// request id) go there.
+    void addRequestStream(SseStream *stream, const QStringList &progressKeys, const QStringList &requestKeys = {});
+    /// Where a message the server sends on its own goes: the stream of the request whose progress it reports or
+    /// whose handling sent it (`requestKey`), else the GET stream, else (for a message of no request) the newest
+    /// request stream. Null: no stream fits, the message is dropped.
+    SseStream *streamFor(const QJsonObject &message, const QString &requestKey = {});
     QList<SseStream *> openStreams();
 
 private:
@@ -57,6 +59,7 @@ private:
     QPointer<SseStream> m_getStream;
     QList<QPointer<SseStream>> m_requestStreams;
     QHash<QString, QPointer<SseStream>> m_progressStreams;
+    QHash<QString, QPointer<SseStream>> m_requestKeyStreams;
 };
 
 } // namespace sandbox::mcp

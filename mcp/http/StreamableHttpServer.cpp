@@ -219,7 +219,10 @@ bool StreamableHttpServer::handleRequest(const QHttpServerRequest &request, QTcp
         respondError(exchange, 401,
                      QStringLiteral("Unauthorized: send the server's token as \"Authorization: Bearer <token>\" "
                                     "(`llm-sandbox serve --show-token` prints it)."),
-                     {{"WWW-Authenticate", "Bearer realm=\"llm-sandbox\""}});
+                     {{"WWW-Authenticate", request.value("authorization").isEmpty()
+                                               ? QByteArray("Bearer realm=\"llm-sandbox\"")
+                                               : QByteArray("Bearer realm=\"llm-sandbox\", error=\"invalid_token\", "
+                                                            "error_description=\"The token is not this server's.\"")}});
         return true;
     }
     const QByteArray version = request.value("mcp-protocol-version").trimmed();
@@ -272,7 +275,10 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
     if (parseError.error != QJsonParseError::NoError || document.isNull()) {
-        respondError(exchange, 400, QStringLiteral("Parse error: the body is not a JSON object or array."));
+        respond(exchange, 400,
+                HttpErrorResponse::body(QStringLiteral("Parse error: the body is not a JSON object or array."),
+                                        jsonrpc::ParseError),
+                {{"Content-Type", "application/json"}});
         return;
     }
 
@@ -281,12 +287,16 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
     bool hasRequest = false;
     bool initialize = false;
     QStringList progressKeys;
+    QJsonArray requestIds;
+    QStringList requestKeys;
     for (const QJsonValue &value : messages) {
         const QJsonObject message = value.toObject();
         if (!message.value(QStringLiteral("method")).isString() || !message.contains(QStringLiteral("id"))) {
             continue;
         }
         hasRequest = true;
+        requestIds.append(message.value(QStringLiteral("id")));
+        requestKeys.append(jsonrpc::idKey(message.value(QStringLiteral("id"))));
         initialize = initialize || message.value(QStringLiteral("method")) == QLatin1String("initialize");
         const QJsonValue token = message.value(QStringLiteral("params"))
                                      .toObject()
@@ -322,7 +332,7 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
         }
     } else {
         session = requireSession(exchange, request);
-        if (!session) {
+        if (!session || !matchesSessionVersion(exchange, request, *session)) {
             return;
         }
     }
@@ -350,7 +360,7 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
             session->endExchange();
             return;
         }
-        session->addRequestStream(stream, progressKeys);
+        session->addRequestStream(stream, progressKeys, requestKeys);
         whenReady(reply, [session, stream = QPointer<SseStream>(stream)](const QJsonDocument &answer) {
             session->endExchange();
             if (stream) {
@@ -363,11 +373,26 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
         return;
     }
 
-    whenReady(reply, [this, exchange, session, initialize, sessionHeader](const QJsonDocument &answer) {
+    const bool eventStreamAccepted = accepts.eventStream;
+    whenReady(reply, [this, exchange, session, initialize, sessionHeader, eventStreamAccepted,
+                      requestIds](const QJsonDocument &answer) {
         session->endExchange();
         if (answer.isNull()) {
-            // The request was cancelled (notifications/cancelled or DELETE): nothing to answer with.
-            respond(exchange, 202, {});
+            // The request was cancelled (notifications/cancelled or DELETE). The POST still gets the answer a request
+            // is owed: an event stream that ends without a response, or, for a client that takes only JSON, an error
+            // per request saying so.
+            if (eventStreamAccepted) {
+                respond(exchange, 200, {}, {{"Content-Type", "text/event-stream"}, {"Cache-Control", "no-cache"}});
+                return;
+            }
+            QJsonArray errors;
+            for (const QJsonValue &id : requestIds) {
+                errors.append(jsonrpc::makeError(id, jsonrpc::InternalError,
+                                                 QStringLiteral("The request was cancelled before it finished.")));
+            }
+            const QJsonDocument cancelled =
+                errors.size() == 1 ? QJsonDocument(errors.first().toObject()) : QJsonDocument(errors);
+            respond(exchange, 200, cancelled.toJson(QJsonDocument::Compact), {{"Content-Type", "application/json"}});
             return;
         }
         const QByteArray json = answer.toJson(QJsonDocument::Compact);
@@ -393,7 +418,7 @@ void StreamableHttpServer::handleGet(const std::shared_ptr<Exchange> &exchange, 
         return;
     }
     const std::shared_ptr<HttpSession> session = requireSession(exchange, request);
-    if (!session) {
+    if (!session || !matchesSessionVersion(exchange, request, *session)) {
         return;
     }
     if (session->getStream()) {
@@ -413,6 +438,24 @@ void StreamableHttpServer::handleDelete(const std::shared_ptr<Exchange> &exchang
     }
     closeSession(session->id());
     respond(exchange, 200, {});
+}
+
+bool StreamableHttpServer::matchesSessionVersion(const std::shared_ptr<Exchange> &exchange,
+                                                 const QHttpServerRequest &request, const HttpSession &session)
+{
+    // A revision newer than the one the session agreed on is refused although the server speaks it: the session
+    // cannot use what it did not agree on. An older one is what clients send when unsure (2025-03-26 is the
+    // transport's assumption without the header), so it passes.
+    const QString version = QString::fromLatin1(request.value("mcp-protocol-version").trimmed());
+    const QString agreed = session.dispatcher() ? session.dispatcher()->protocolVersion() : QString();
+    if (version.isEmpty() || agreed.isEmpty() || version <= agreed) {
+        return true;
+    }
+    respondError(exchange, 400,
+                 QStringLiteral("Bad Request: MCP-Protocol-Version %1 is newer than the version this session agreed on "
+                                "(%2).")
+                     .arg(version, agreed));
+    return false;
 }
 
 std::shared_ptr<HttpSession> StreamableHttpServer::requireSession(const std::shared_ptr<Exchange> &exchange,
@@ -443,8 +486,10 @@ std::shared_ptr<HttpSession> StreamableHttpServer::createSession()
     const QString id = newSessionId();
     // From the dispatcher's worker threads to this thread; a message for a session that has ended is dropped.
     McpDispatcher::MessageSink sink = [this, id](const QJsonObject &message) {
+        // Called on the thread handling the request the message belongs to, if any: it goes where its answer goes.
+        const QString requestKey = jsonrpc::idKey(McpDispatcher::currentRequestId());
         QMetaObject::invokeMethod(
-            this, [this, id, message] { deliver(id, message); }, Qt::QueuedConnection);
+            this, [this, id, message, requestKey] { deliver(id, message, requestKey); }, Qt::QueuedConnection);
     };
     auto session = std::make_shared<HttpSession>(id, m_factory(std::move(sink)));
     m_sessions.insert(id, session);
@@ -487,13 +532,13 @@ void StreamableHttpServer::retire(std::unique_ptr<McpDispatcher> dispatcher)
     m_retiring.append(QtConcurrent::run([retired]() mutable { retired.reset(); }));
 }
 
-void StreamableHttpServer::deliver(const QString &sessionId, const QJsonObject &message)
+void StreamableHttpServer::deliver(const QString &sessionId, const QJsonObject &message, const QString &requestKey)
 {
     const std::shared_ptr<HttpSession> session = m_sessions.value(sessionId);
     if (!session) {
         return;
     }
-    SseStream *stream = session->streamFor(message);
+    SseStream *stream = session->streamFor(message, requestKey);
     if (!stream) {
         qCDebug(lcMcpHttp) << "no open stream for" << message.value(QStringLiteral("method")).toString() << "; dropped";
         return;

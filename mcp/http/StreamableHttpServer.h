@@ -93,13 +93,15 @@ private:
     void handleGet(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request);
     void handleDelete(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request);
     /// The session named by the request's Mcp-Session-Id; otherwise answers 400 or 404 and returns null.
+    bool matchesSessionVersion(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request,
+                               const HttpSession &session);
     std::shared_ptr<HttpSession> requireSession(const std::shared_ptr<Exchange> &exchange,
                                                 const QHttpServerRequest &request);
     std::shared_ptr<HttpSession> createSession();
     void closeSession(const QString &id);
     void expireIdleSessions();
     void retire(std::unique_ptr<McpDispatcher> dispatcher);
-    void deliver(const QString &sessionId, const QJsonObject &message);
+    void deliver(const QString &sessionId, const QJsonObject &message, const QString &requestKey);
 
     SseStream *openStream(const std::shared_ptr<Exchange> &exchange, const Headers &headers);
     void respond(const std::shared_ptr<Exchange> &exchange, int status, const QByteArray &body,

@@ -87,3 +87,63 @@ TEST(ArgumentValidatorTest, unknownArgumentsAreIgnored)
 }
 
 } // namespace
+
+// The Python server (FastMCP + pydantic's lax mode) accepted these; assistants send them.
+TEST(ArgumentValidatorTest, arraySentAsJsonTextIsParsed)
+{
+    const auto result =
+        ArgumentValidator::validate(kSchema, {{QStringLiteral("code"), QStringLiteral("x")},
+                                              {QStringLiteral("libraries"), QStringLiteral(" [\"numpy\"] ")}});
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->value(QStringLiteral("libraries")).toArray(), QJsonArray{QStringLiteral("numpy")});
+}
+
+TEST(ArgumentValidatorTest, integerSentAsNumericStringIsANumber)
+{
+    const auto result = ArgumentValidator::validate(
+        kSchema, {{QStringLiteral("code"), QStringLiteral("x")}, {QStringLiteral("timeout"), QStringLiteral("45")}});
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_TRUE(result->value(QStringLiteral("timeout")).isDouble());
+    EXPECT_EQ(result->value(QStringLiteral("timeout")).toInt(), 45);
+}
+
+TEST(ArgumentValidatorTest, convertedValuesAreStillChecked)
+{
+    EXPECT_EQ(
+        errorFor({{QStringLiteral("code"), QStringLiteral("x")}, {QStringLiteral("timeout"), QStringLiteral("0")}}),
+        QStringLiteral("Argument \"timeout\" must be at least 1, but got 0."));
+    EXPECT_EQ(
+        errorFor({{QStringLiteral("code"), QStringLiteral("x")}, {QStringLiteral("timeout"), QStringLiteral("4.5")}}),
+        QStringLiteral("Argument \"timeout\" must be an integer, but got a string (\"4.5\")."));
+    EXPECT_EQ(
+        errorFor({{QStringLiteral("code"), QStringLiteral("x")}, {QStringLiteral("libraries"), QStringLiteral("[1]")}}),
+        QStringLiteral("Argument \"libraries\" must be an array of strings, but item 1 is a number (1)."));
+    EXPECT_EQ(errorFor({{QStringLiteral("code"), QStringLiteral("x")},
+                        {QStringLiteral("libraries"), QStringLiteral("numpy")}}),
+              QStringLiteral("Argument \"libraries\" must be an array of strings, but got a string (\"numpy\")."));
+    EXPECT_EQ(
+        errorFor({{QStringLiteral("code"), QStringLiteral("x")}, {QStringLiteral("libraries"), QStringLiteral("{}")}}),
+        QStringLiteral("Argument \"libraries\" must be an array of strings, but got a string (\"{}\")."));
+}
+
+TEST(ArgumentValidatorTest, stringsStayStrings)
+{
+    // A string parameter is never converted: code that happens to be JSON or a number is still code.
+    const auto result = ArgumentValidator::validate(kSchema, {{QStringLiteral("code"), QStringLiteral("[1, 2]")}});
+    ASSERT_TRUE(result.ok());
+    EXPECT_EQ(result->value(QStringLiteral("code")).toString(), QStringLiteral("[1, 2]"));
+}
+
+TEST(ArgumentValidatorTest, booleansSentAsTextAreBooleans)
+{
+    const QJsonObject schema = QJsonDocument::fromJson(R"({"type": "object", "properties": {
+        "flag": {"type": "boolean"}}})")
+                                   .object();
+    EXPECT_EQ(ArgumentValidator::validate(schema, {{QStringLiteral("flag"), QStringLiteral("true")}})
+                  ->value(QStringLiteral("flag")),
+              QJsonValue(true));
+    EXPECT_EQ(ArgumentValidator::validate(schema, {{QStringLiteral("flag"), QStringLiteral("Off")}})
+                  ->value(QStringLiteral("flag")),
+              QJsonValue(false));
+    EXPECT_FALSE(ArgumentValidator::validate(schema, {{QStringLiteral("flag"), QStringLiteral("maybe")}}).ok());
+}

@@ -199,7 +199,8 @@ TEST(CodeExecutorTest, infrastructureErrorIsToolErrorWithItsMessage)
     const QJsonObject out = executor.execute(callWith(
         {{QStringLiteral("code"), QStringLiteral("x")}, {QStringLiteral("language"), QStringLiteral("python")}}));
     EXPECT_TRUE(out.value(QStringLiteral("isError")).toBool());
-    EXPECT_EQ(firstText(out), QStringLiteral("Docker engine unreachable at /var/run/docker.sock."));
+    EXPECT_EQ(runJson(out).value(QStringLiteral("error")).toString(),
+              QStringLiteral("Docker engine unreachable at /var/run/docker.sock."));
 }
 
 // The whole path through the dispatcher: defaults applied, structured content, images and progress.
@@ -221,6 +222,7 @@ TEST(CodeExecutorTest, executeCodeThroughTheDispatcherReportsProgressAndReturnsI
     });
     SinkRecorder recorder;
     McpDispatcher dispatcher(SandboxTools::tools(executor), SandboxTools::resources(), recorder.sink());
+    initializeSession(dispatcher);
     const QJsonObject reply = replyTo(dispatcher, toolCall(7, QStringLiteral("execute_code"),
                                                            {{QStringLiteral("code"), QStringLiteral("print('hello')")}},
                                                            {{QStringLiteral("progressToken"), QStringLiteral("tok")}}))
@@ -264,6 +266,7 @@ TEST(CodeExecutorTest, noProgressNotificationsWithoutAProgressToken)
     });
     SinkRecorder recorder;
     McpDispatcher dispatcher(SandboxTools::tools(executor), SandboxTools::resources(), recorder.sink());
+    initializeSession(dispatcher);
     replyTo(dispatcher, toolCall(1, QStringLiteral("execute_code"), {{QStringLiteral("code"), QStringLiteral("x")}}));
     EXPECT_TRUE(recorder.withMethod(QStringLiteral("notifications/progress")).isEmpty());
 }

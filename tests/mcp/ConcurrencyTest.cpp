@@ -58,7 +58,10 @@ private:
 class ConcurrencyTest : public ::testing::Test
 {
 protected:
-    ConcurrencyTest() : dispatcher(ToolRegistry({blocking.tool()}), {}, recorder.sink()) {}
+    ConcurrencyTest() : dispatcher(ToolRegistry({blocking.tool()}), {}, recorder.sink())
+    {
+        initializeSession(dispatcher);
+    }
     ~ConcurrencyTest() override { blocking.release(); }
 
     BlockingTool blocking;
@@ -165,6 +168,7 @@ TEST_F(ConcurrencyTest, progressNotificationsCarryTheRequestsToken)
 
 TEST_F(ConcurrencyTest, batchWithALongCallAnswersWhenAllAreDone)
 {
+    initializeSession(dispatcher, QStringLiteral("2025-03-26")); // the last revision with batches
     QFuture<QJsonDocument> batch = dispatcher.handle("[" + toolCall(1, QStringLiteral("block"), {}) + "," +
                                                      request(2, QStringLiteral("ping")) + "]");
     ASSERT_TRUE(waitUntil([&] { return blocking.started() == 1; }));

@@ -38,7 +38,9 @@ protected:
     McpDispatcherTest()
         : dispatcher(SandboxTools::tools(CodeExecutor(RunFunction())), SandboxTools::resources(), recorder.sink(),
                      withServerVersion(QStringLiteral("9.8.7")))
-    {}
+    {
+        initializeSession(dispatcher);
+    }
 
     QJsonObject reply(const QByteArray &message) { return replyTo(dispatcher, message).object(); }
     QJsonObject result(const QByteArray &message) { return reply(message).value(QStringLiteral("result")).toObject(); }
@@ -289,10 +291,11 @@ TEST_F(McpDispatcherTest, resourceTemplatesListIsEmpty)
                     .isEmpty());
 }
 
-TEST_F(McpDispatcherTest, malformedJsonIsParseErrorWithNullId)
+TEST_F(McpDispatcherTest, malformedJsonIsParseErrorWithoutId)
 {
+    // 2025-11-25 leaves the id out when it cannot be read; earlier revisions follow JSON-RPC 2.0 (null).
     const QJsonObject error = reply("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ");
-    EXPECT_TRUE(error.value(QStringLiteral("id")).isNull());
+    EXPECT_FALSE(error.contains(QStringLiteral("id")));
     EXPECT_EQ(error.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(),
               jsonrpc::ParseError);
     EXPECT_EQ(errorCode("not json at all"), jsonrpc::ParseError);
@@ -417,7 +420,7 @@ TEST_F(McpDispatcherTest, messageOverTheSizeLimitIsRejectedWithoutParsing)
     const QByteArray huge = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"" +
                             QByteArray(64 * 1024 * 1024, 'a') + "\"}}";
     const QJsonObject error = reply(huge);
-    EXPECT_TRUE(error.value(QStringLiteral("id")).isNull());
+    EXPECT_FALSE(error.contains(QStringLiteral("id")));
     EXPECT_EQ(error.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(),
               jsonrpc::InvalidRequest);
     // The server is still fine afterwards.
@@ -440,6 +443,7 @@ TEST_F(McpDispatcherTest, sizeLimitIsConfigurable)
 
 TEST_F(McpDispatcherTest, batchAnswersEachRequestAndSkipsNotifications)
 {
+    initialize(QStringLiteral("2025-03-26"));
     const QJsonDocument out = replyTo(dispatcher, "[" + request(1, QStringLiteral("ping")) + "," +
                                                       notification(QStringLiteral("notifications/initialized")) + "," +
                                                       request(2, QStringLiteral("nope")) + "]");
@@ -453,6 +457,7 @@ TEST_F(McpDispatcherTest, batchAnswersEachRequestAndSkipsNotifications)
 
 TEST_F(McpDispatcherTest, batchOfOnlyNotificationsGetsNoReplyAndEmptyBatchIsInvalid)
 {
+    initialize(QStringLiteral("2025-03-26"));
     EXPECT_TRUE(replyTo(dispatcher, "[" + notification(QStringLiteral("notifications/initialized")) + "]").isNull());
     EXPECT_EQ(errorCode("[]"), jsonrpc::InvalidRequest);
 }
@@ -476,6 +481,105 @@ TEST_F(McpDispatcherTest, setLevelWithUnknownLevelIsInvalidParams)
     EXPECT_EQ(
         errorCode(request(1, QStringLiteral("logging/setLevel"), {{QStringLiteral("level"), QStringLiteral("loud")}})),
         jsonrpc::InvalidParams);
+}
+
+TEST_F(McpDispatcherTest, batchesOnlyOnRevisionsThatHaveThem)
+{
+    const QByteArray batch = "[" + request(1, QStringLiteral("ping")) + "," + request(2, QStringLiteral("ping")) + "]";
+    for (const char *version : {"2025-06-18", "2025-11-25"}) {
+        initialize(QString::fromLatin1(version));
+        const QJsonObject error = reply(batch);
+        EXPECT_EQ(error.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(),
+                  jsonrpc::InvalidRequest)
+            << version;
+    }
+    for (const char *version : {"2024-11-05", "2025-03-26"}) {
+        initialize(QString::fromLatin1(version));
+        EXPECT_TRUE(replyTo(dispatcher, batch).isArray()) << version;
+    }
+}
+
+TEST_F(McpDispatcherTest, initializeIsNeverServedInsideABatch)
+{
+    McpDispatcher fresh(ToolRegistry(), {}, {});
+    const QJsonDocument before = replyTo(fresh, "[" + initializeRequest(1, QStringLiteral("2025-03-26")) + "]");
+    EXPECT_TRUE(before.isObject());
+    EXPECT_FALSE(fresh.isInitialized());
+
+    initialize(QStringLiteral("2025-03-26"));
+    const QJsonDocument inside = replyTo(dispatcher, "[" + initializeRequest(7, QStringLiteral("2024-11-05")) + "," +
+                                                         request(8, QStringLiteral("ping")) + "]");
+    ASSERT_TRUE(inside.isArray());
+    const QJsonObject first = inside.array().at(0).toObject();
+    EXPECT_EQ(first.value(QStringLiteral("id")).toInt(), 7);
+    EXPECT_EQ(first.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(),
+              jsonrpc::InvalidRequest);
+    EXPECT_EQ(dispatcher.protocolVersion(), QStringLiteral("2025-03-26"));
+}
+
+TEST_F(McpDispatcherTest, unreadableIdIsNullOnOlderRevisionsAndLeftOutOnNewer)
+{
+    initialize(QStringLiteral("2025-06-18"));
+    const QJsonObject older = reply("not json");
+    ASSERT_TRUE(older.contains(QStringLiteral("id")));
+    EXPECT_TRUE(older.value(QStringLiteral("id")).isNull());
+    initialize(QStringLiteral("2025-11-25"));
+    EXPECT_FALSE(reply(R"({"jsonrpc":"2.0","id":{"a":1},"method":"ping"})").contains(QStringLiteral("id")));
+}
+
+TEST_F(McpDispatcherTest, errorsCarryNoNullData)
+{
+    const QJsonObject error = reply(request(1, QStringLiteral("no/such/method")));
+    EXPECT_FALSE(error.value(QStringLiteral("error")).toObject().contains(QStringLiteral("data")));
+}
+
+TEST_F(McpDispatcherTest, integerIdsBeyondDoublePrecisionComeBackExactly)
+{
+    const QByteArray out = replyTo(dispatcher, R"({"jsonrpc":"2.0","id":9007199254740993,"method":"ping"})")
+                               .toJson(QJsonDocument::Compact);
+    EXPECT_TRUE(out.contains("\"id\":9007199254740993")) << out.constData();
+    const QByteArray negative = replyTo(dispatcher, R"({"jsonrpc":"2.0","id":-9007199254740995,"method":"ping"})")
+                                    .toJson(QJsonDocument::Compact);
+    EXPECT_TRUE(negative.contains("\"id\":-9007199254740995")) << negative.constData();
+}
+
+TEST_F(McpDispatcherTest, anyCursorIsInvalidParams)
+{
+    for (const char *method : {"tools/list", "resources/list", "resources/templates/list"}) {
+        EXPECT_EQ(errorCode(request(1, QString::fromLatin1(method), {{QStringLiteral("cursor"), QStringLiteral("x")}})),
+                  jsonrpc::InvalidParams)
+            << method;
+    }
+    EXPECT_TRUE(reply(request(1, QStringLiteral("tools/list"), {{QStringLiteral("cursor"), QJsonValue::Null}}))
+                    .contains(QStringLiteral("result")));
+}
+
+TEST_F(McpDispatcherTest, toolTitleAndAnnotationsOnlyOnRevisionsThatHaveThem)
+{
+    initialize(QStringLiteral("2024-11-05"));
+    EXPECT_FALSE(tool(QStringLiteral("execute_code")).contains(QStringLiteral("title")));
+    EXPECT_FALSE(tool(QStringLiteral("execute_code")).contains(QStringLiteral("annotations")));
+    initialize(QStringLiteral("2025-03-26"));
+    EXPECT_FALSE(tool(QStringLiteral("execute_code")).contains(QStringLiteral("title")));
+    EXPECT_TRUE(tool(QStringLiteral("execute_code")).contains(QStringLiteral("annotations")));
+    initialize(QStringLiteral("2025-06-18"));
+    EXPECT_EQ(tool(QStringLiteral("execute_code")).value(QStringLiteral("title")).toString(),
+              QStringLiteral("Execute code"));
+}
+
+TEST_F(McpDispatcherTest, onlyPingIsServedBeforeInitialize)
+{
+    McpDispatcher fresh(SandboxTools::tools(CodeExecutor(RunFunction())), SandboxTools::resources(), {});
+    EXPECT_TRUE(replyTo(fresh, request(1, QStringLiteral("ping"))).object().contains(QStringLiteral("result")));
+    for (const char *method : {"tools/list", "tools/call", "resources/list", "logging/setLevel"}) {
+        const QJsonObject refused = replyTo(fresh, request(2, QString::fromLatin1(method))).object();
+        EXPECT_EQ(refused.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(),
+                  jsonrpc::InvalidRequest)
+            << method;
+        EXPECT_EQ(refused.value(QStringLiteral("id")).toInt(), 2);
+    }
+    initializeSession(fresh);
+    EXPECT_TRUE(replyTo(fresh, request(3, QStringLiteral("tools/list"))).object().contains(QStringLiteral("result")));
 }
 
 } // namespace

@@ -44,6 +44,26 @@ inline QByteArray toolCall(const QJsonValue &id, const QString &tool, const QJso
 }
 
 /// Waits for the dispatcher's reply (tests only: the server never blocks on it).
+inline QJsonDocument replyTo(McpDispatcher &dispatcher, const QByteArray &message);
+
+/// The initialize request of a client asking for `protocolVersion`.
+inline QByteArray initializeRequest(const QJsonValue &id, const QString &protocolVersion)
+{
+    return request(
+        id, QStringLiteral("initialize"),
+        QJsonObject{{QStringLiteral("protocolVersion"), protocolVersion},
+                    {QStringLiteral("capabilities"), QJsonObject()},
+                    {QStringLiteral("clientInfo"), QJsonObject{{QStringLiteral("name"), QStringLiteral("test")},
+                                                               {QStringLiteral("version"), QStringLiteral("1")}}}});
+}
+
+/// Runs the handshake a client starts with (every revision serves only ping before it).
+inline void initializeSession(McpDispatcher &dispatcher, const QString &protocolVersion = QStringLiteral("2025-11-25"))
+{
+    replyTo(dispatcher, initializeRequest(0, protocolVersion));
+}
+
+/// Waits for the dispatcher's reply (tests only: the server never blocks on it).
 inline QJsonDocument replyTo(McpDispatcher &dispatcher, const QByteArray &message)
 {
     QFuture<QJsonDocument> future = dispatcher.handle(message);

@@ -2,11 +2,16 @@
 #include "mcp/StdioServer.h"
 
 #include "McpTestSupport.h"
+#include "util/TemporaryPaths.h"
 
+#include <QDir>
+#include <QFileInfo>
+#include <QTemporaryDir>
 #include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <functional>
+#include <future>
 #include <gtest/gtest.h>
 #include <thread>
 #include <unistd.h>
@@ -149,6 +154,56 @@ protected:
             return message.contains(QStringLiteral("id")) && message.value(QStringLiteral("id")).toInt() == id;
         });
     }
+    /// The handshake every client starts with (only ping is served before it); its reply has id 0.
+    void handshake() { send(initializeRequest(0, QStringLiteral("2025-11-25"))); }
+    /// messages() without the reply to handshake().
+    QList<QJsonObject> messagesAfterHandshake()
+    {
+        QList<QJsonObject> out = messages();
+        EXPECT_FALSE(out.isEmpty());
+        if (!out.isEmpty()) {
+            EXPECT_EQ(out.first().value(QStringLiteral("id")), QJsonValue(0));
+            out.removeFirst();
+        }
+        return out;
+    }
+    /// Serves a call that ignores cancelling (like an image build) and sends itself SIGTERM twice; never returns.
+    void serveAStubbornCallThroughTwoSigterms(const QString &folder)
+    {
+        const sandbox::TemporaryPaths::Registration registration(folder);
+        std::atomic<int> started = 0;
+        std::atomic<bool> cancelled = false;
+        Tool stubborn{.name = QStringLiteral("stubborn"),
+                      .title = {},
+                      .description = QStringLiteral("Sees the cancel, and goes on anyway."),
+                      .inputSchema = QJsonObject{{QStringLiteral("type"), QStringLiteral("object")}},
+                      .outputSchema = {},
+                      .annotations = {},
+                      .longRunning = true,
+                      .handler = [&started, &cancelled](const ToolCall &call) {
+                          ++started;
+                          sandbox::test::waitUntil([&] { return call.stop.stop_requested(); }, std::chrono::minutes(5));
+                          cancelled = true;
+                          std::promise<void> never;
+                          never.get_future().wait();
+                          return textToolResult(QString());
+                      }};
+        StdioOptions withSignals = options();
+        withSignals.handleSignals = true;
+        StdioServer server(ToolRegistry({stubborn}), {}, withSignals);
+        handshake();
+        send(toolCall(1, QStringLiteral("stubborn"), {}));
+        std::thread killer([&] {
+            sandbox::test::waitUntil([&] { return started == 1; });
+            ::kill(::getpid(), SIGTERM);
+            // The second signal only once the first was handled: two pending signals would merge into one.
+            sandbox::test::waitUntil([&] { return cancelled.load(); });
+            ::kill(::getpid(), SIGTERM);
+        });
+        server.exec(); // returns only if the second signal did not end the process
+        killer.join();
+    }
+
     static QList<QJsonObject> replies(const QList<QJsonObject> &messages)
     {
         QList<QJsonObject> out;
@@ -188,10 +243,11 @@ TEST_F(StdioServerTest, answersEachRequestOnItsOwnLineAndExitsAtEndOfInput)
 TEST_F(StdioServerTest, executeCodeWithoutEngineAnswersWithToolError)
 {
     StdioServer server(nullptr, options());
+    handshake();
     send(toolCall(1, QStringLiteral("execute_code"), {{QStringLiteral("code"), QStringLiteral("print(1)")}}));
     closeInput();
     EXPECT_EQ(server.exec(), 0);
-    const QList<QJsonObject> out = messages();
+    const QList<QJsonObject> out = messagesAfterHandshake();
     ASSERT_EQ(out.size(), 1);
     EXPECT_TRUE(out.at(0).value(QStringLiteral("result")).toObject().value(QStringLiteral("isError")).toBool());
 }
@@ -201,11 +257,12 @@ TEST_F(StdioServerTest, runningCallsAnswerBeforeExitAtEndOfInput)
     BlockingCalls calls;
     // The call is released only once the ping after it has been answered: a ping held up behind it never is.
     StdioServer server(ToolRegistry({blockingTool(calls, [this] { return hasRepliedTo(2); })}), {}, options());
+    handshake();
     send(toolCall(1, QStringLiteral("block"), {}));
     send(request(2, QStringLiteral("ping")));
     closeInput();
     EXPECT_EQ(server.exec(), 0);
-    const QList<QJsonObject> out = messages();
+    const QList<QJsonObject> out = messagesAfterHandshake();
     ASSERT_EQ(out.size(), 2);
     EXPECT_EQ(out.at(0).value(QStringLiteral("id")).toInt(), 2);
     EXPECT_EQ(out.at(1).value(QStringLiteral("id")).toInt(), 1);
@@ -216,6 +273,7 @@ TEST_F(StdioServerTest, terminateCancelsRunningCallsAndReturnsWithoutEndOfInput)
 {
     BlockingCalls calls;
     StdioServer server(ToolRegistry({blockingTool(calls, [] { return false; })}), {}, options());
+    handshake();
     send(toolCall(1, QStringLiteral("block"), {}));
     std::thread stopper([&] {
         waitUntil([&] { return calls.started == 1; });
@@ -224,7 +282,7 @@ TEST_F(StdioServerTest, terminateCancelsRunningCallsAndReturnsWithoutEndOfInput)
     EXPECT_EQ(server.exec(), 0);
     stopper.join();
     EXPECT_EQ(calls.stopped, 1) << "the running call was not cancelled";
-    EXPECT_TRUE(messages().isEmpty()); // a cancelled call gets no reply
+    EXPECT_TRUE(messagesAfterHandshake().isEmpty()); // a cancelled call gets no reply
 }
 
 TEST_F(StdioServerTest, sigtermCancelsRunningCallsAndReturns)
@@ -233,6 +291,7 @@ TEST_F(StdioServerTest, sigtermCancelsRunningCallsAndReturns)
     StdioOptions withSignals = options();
     withSignals.handleSignals = true;
     StdioServer server(ToolRegistry({blockingTool(calls, [] { return false; })}), {}, withSignals);
+    handshake();
     send(toolCall(1, QStringLiteral("block"), {}));
     std::thread killer([&] {
         waitUntil([&] { return calls.started == 1; });
@@ -241,7 +300,7 @@ TEST_F(StdioServerTest, sigtermCancelsRunningCallsAndReturns)
     EXPECT_EQ(server.exec(), 0);
     killer.join();
     EXPECT_EQ(calls.stopped, 1) << "the running call was not cancelled";
-    EXPECT_TRUE(messages().isEmpty());
+    EXPECT_TRUE(messagesAfterHandshake().isEmpty());
 }
 
 TEST_F(StdioServerTest, overlongLineGetsAnErrorAndTheNextLineIsServed)
@@ -254,7 +313,8 @@ TEST_F(StdioServerTest, overlongLineGetsAnErrorAndTheNextLineIsServed)
     const QList<QJsonObject> out = messages();
     ASSERT_EQ(out.size(), 2);
     EXPECT_EQ(out.at(0).value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), -32600);
-    EXPECT_TRUE(out.at(0).value(QStringLiteral("id")).isNull());
+    // Before initialize the newest revision's rule holds: an id that could not be read is left out.
+    EXPECT_FALSE(out.at(0).contains(QStringLiteral("id")));
     EXPECT_EQ(out.at(1).value(QStringLiteral("id")).toInt(), 2);
 }
 
@@ -274,14 +334,27 @@ TEST_F(StdioServerTest, garbageLineGetsParseErrorAndServerGoesOn)
 TEST_F(StdioServerTest, concurrentRepliesAndNotificationsNeverInterleave)
 {
     StdioServer server(ToolRegistry({chattyTool()}), {}, options());
+    handshake();
     for (int id = 1; id <= 8; ++id) {
         send(toolCall(id, QStringLiteral("chatty"), {}, {{QStringLiteral("progressToken"), id}}));
     }
     closeInput();
     EXPECT_EQ(server.exec(), 0);
-    const QList<QJsonObject> out = messages(); // each line must parse on its own
+    const QList<QJsonObject> out = messagesAfterHandshake(); // each line must parse on its own
     EXPECT_EQ(replies(out).size(), 8);
     EXPECT_EQ(out.size(), 8 + 8 * 200);
+}
+
+// A second SIGTERM ends the server at once, even while an operation ignores cancelling (an image build), but the
+// temporary folders such operations registered are removed first.
+TEST_F(StdioServerTest, secondSigtermExitsAtOnceAndRemovesTemporaryFolders)
+{
+    QTemporaryDir parent;
+    ASSERT_TRUE(parent.isValid());
+    const QString folder = parent.filePath(QStringLiteral("rootfs"));
+    ASSERT_TRUE(QDir().mkpath(folder + QStringLiteral("/usr/bin")));
+    EXPECT_EXIT(serveAStubbornCallThroughTwoSigterms(folder), ::testing::ExitedWithCode(128 + SIGTERM), "");
+    EXPECT_FALSE(QFileInfo::exists(folder));
 }
 
 } // namespace

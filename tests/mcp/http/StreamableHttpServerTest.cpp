@@ -192,7 +192,11 @@ TEST_F(StreamableHttpServerTest, missingOrWrongTokenIs401)
 
     Headers wrong = headers();
     wrong[0].second = "Bearer " + BearerToken::generate();
-    EXPECT_EQ(post(request(1, QStringLiteral("ping")), wrong).status, 401);
+    const HttpResponse refused = post(request(1, QStringLiteral("ping")), wrong);
+    EXPECT_EQ(refused.status, 401);
+    // RFC 6750: a client that sent a token learns it was the wrong one.
+    EXPECT_TRUE(refused.header("WWW-Authenticate").startsWith("Bearer"));
+    EXPECT_TRUE(refused.header("WWW-Authenticate").contains("error=\"invalid_token\""));
 
     Headers basic = headers();
     basic[0].second = "Basic " + m_token;
@@ -280,10 +284,57 @@ TEST_F(StreamableHttpServerTest, deleteCancelsRunningCalls)
 
     EXPECT_EQ(exchange(HttpTestClient::request("DELETE", headers(session))).status, 200);
     ASSERT_TRUE(HttpTestClient::spinUntil([this] { return m_stopped.load(); }));
-    // The cancelled request gets no JSON-RPC answer; its HTTP request is still closed off.
+    // The cancelled request gets no JSON-RPC answer; its POST still gets an event stream that ends without one.
     const std::optional<HttpResponse> answer = caller.readResponse();
     ASSERT_TRUE(answer.has_value());
-    EXPECT_EQ(answer->status, 202);
+    EXPECT_EQ(answer->status, 200);
+    EXPECT_EQ(answer->header("Content-Type"), "text/event-stream");
+    EXPECT_TRUE(answer->events().isEmpty());
+}
+
+TEST_F(StreamableHttpServerTest, cancelledRequestOfAJsonOnlyClientGetsAJsonAnswer)
+{
+    const QString session = initialize();
+    HttpTestClient caller(m_port);
+    caller.send(HttpTestClient::request("POST", headers(session, "application/json"),
+                                        toolCall(5, QStringLiteral("sleep"), {})));
+    ASSERT_TRUE(HttpTestClient::spinUntil([this] { return m_sleeping == 1; }));
+    EXPECT_EQ(post(notification(QStringLiteral("notifications/cancelled"), {{QStringLiteral("requestId"), 5}}),
+                   headers(session))
+                  .status,
+              202);
+    const std::optional<HttpResponse> answer = caller.readResponse();
+    ASSERT_TRUE(answer.has_value());
+    EXPECT_EQ(answer->status, 200);
+    EXPECT_EQ(answer->header("Content-Type"), "application/json");
+    EXPECT_EQ(answer->json().value(QStringLiteral("id")).toInt(), 5);
+    EXPECT_TRUE(answer->json().contains(QStringLiteral("error")));
+}
+
+TEST_F(StreamableHttpServerTest, parseErrorIsJsonRpcParseErrorWithoutId)
+{
+    const QString session = initialize();
+    const HttpResponse response = post("{not json", headers(session));
+    EXPECT_EQ(response.status, 400);
+    EXPECT_EQ(response.json().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), -32700);
+    EXPECT_FALSE(response.json().contains(QStringLiteral("id")));
+}
+
+TEST_F(StreamableHttpServerTest, protocolVersionHeaderMayNotGoBeyondTheSessionsOwn)
+{
+    const QString session = initialize(); // agrees on 2025-06-18
+    Headers same = headers(session);
+    same.append(Header("MCP-Protocol-Version", "2025-06-18"));
+    EXPECT_EQ(post(request(1, QStringLiteral("ping")), same).status, 200);
+    // The transport's assumption without the header; clients that are unsure send it (the conformance suite does).
+    Headers older = headers(session);
+    older.append(Header("MCP-Protocol-Version", "2025-03-26"));
+    EXPECT_EQ(post(request(1, QStringLiteral("ping")), older).status, 200);
+    Headers other = headers(session);
+    other.append(Header("MCP-Protocol-Version", "2025-11-25"));
+    const HttpResponse refused = post(request(2, QStringLiteral("ping")), other);
+    EXPECT_EQ(refused.status, 400);
+    EXPECT_TRUE(refused.errorMessage().contains(QStringLiteral("2025-06-18"))) << qPrintable(refused.errorMessage());
 }
 
 TEST_F(StreamableHttpServerTest, progressIsStreamedAsServerSentEvents)
@@ -350,6 +401,26 @@ TEST_F(StreamableHttpServerTest, getStreamCarriesLogMessages)
     // DELETE ends the stream too.
     EXPECT_EQ(exchange(HttpTestClient::request("DELETE", headers(session))).status, 200);
     EXPECT_TRUE(listener.peekResponse([](const HttpResponse &r) { return r.complete; }).has_value());
+}
+
+TEST_F(StreamableHttpServerTest, logMessagesOfARequestGoOnItsOwnStream)
+{
+    const QString session = initialize();
+    HttpTestClient listener(m_port);
+    listener.send(HttpTestClient::request("GET", headers(session, "text/event-stream")));
+    ASSERT_TRUE(listener.peekResponse([](const HttpResponse &r) { return r.status == 200; }).has_value());
+
+    // A progress token makes the answer a stream; the tool's log message belongs to that request.
+    const HttpResponse call = post(
+        toolCall(9, QStringLiteral("logger"), {}, QJsonObject{{QStringLiteral("progressToken"), QStringLiteral("t")}}),
+        headers(session));
+    ASSERT_EQ(call.status, 200);
+    EXPECT_EQ(call.header("Content-Type"), "text/event-stream");
+    const QList<QJsonObject> events = call.events();
+    ASSERT_EQ(events.size(), 2);
+    EXPECT_EQ(events[0].value(QStringLiteral("method")).toString(), QStringLiteral("notifications/message"));
+    EXPECT_EQ(events[1].value(QStringLiteral("id")).toInt(), 9);
+    EXPECT_FALSE(listener.received().contains("hello from the tool"));
 }
 
 TEST_F(StreamableHttpServerTest, getWithoutEventStreamAcceptIs406)

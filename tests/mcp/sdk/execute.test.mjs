@@ -35,6 +35,17 @@ describe('execute_code', () => {
         assert.ok(run.resource_usage.wall_ms >= 0);
     });
 
+    test('loosely typed arguments run as the Python server ran them', async () => {
+        // FastMCP parses JSON text given for a list and pydantic takes "45" for an int; assistants send both.
+        const result = await execute({ code: "print('loose')", libraries: '[]', timeout: '45', language: null });
+        assert.notEqual(result.isError, true, result.content?.[0]?.text);
+        const run = JSON.parse(result.content[0].text);
+        assert.equal(run.exit_code, 0);
+        assert.equal(run.stdout, 'loose\n');
+        assert.equal(run.stderr, '');
+        assert.equal(run.language, 'python');
+    });
+
     test('javascript', async () => {
         const result = await execute({ code: 'console.log(6 * 7)', language: 'javascript' });
         assert.notEqual(result.isError, true, result.content?.[0]?.text);
@@ -71,8 +82,10 @@ describe('execute_code', () => {
     test('an unknown language is a tool error listing the supported ones', async () => {
         const result = await execute({ code: 'x', language: 'cobol' });
         assert.equal(result.isError, true);
-        assert.match(result.content[0].text, /cobol/);
-        assert.match(result.content[0].text, /python/);
+        const failure = JSON.parse(result.content[0].text);
+        assert.equal(failure.exit_code, 1);
+        assert.match(failure.stderr, /cobol/);
+        assert.match(failure.stderr, /python/);
     });
 
     test('the timeout kills a runaway program', async () => {
@@ -139,5 +152,6 @@ describe('execute_code', () => {
         const errors = session.errors.filter(
             (error) => !String(error).includes('Received a progress notification for an unknown token'));
         assert.deepEqual(errors, []);
+        session.log.assertValid();
     });
 });

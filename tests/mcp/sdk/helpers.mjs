@@ -6,17 +6,24 @@ import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
+import { MessageLog, recordTransport } from './schema.mjs';
+
 export const serverBinary = process.env.LLM_SANDBOX_BIN ?? '/work/main/build/bin/llm-sandbox';
 
-/** An official SDK client connected to `llm-sandbox --mcp`; `errors` collects transport/protocol errors. */
-export async function connectClient() {
+/**
+ * An official SDK client connected to `llm-sandbox --mcp`; `errors` collects transport/protocol errors, `log` checks
+ * every message the server sent against the schema of the negotiated revision (log.assertValid()).
+ */
+export async function connectClient(env = {}) {
     const transport = new StdioClientTransport({
         command: serverBinary,
         args: ['--mcp'],
         // The server reads BACKEND, DOCKER_HOST, ... exactly as Claude Desktop's `env` block passes them.
-        env: { ...process.env },
+        env: { ...process.env, ...env },
         stderr: 'pipe',
     });
+    const log = new MessageLog();
+    recordTransport(transport, log);
     let stderr = '';
     transport.stderr?.on('data', (chunk) => {
         stderr += chunk;
@@ -25,12 +32,16 @@ export async function connectClient() {
     const errors = [];
     client.onerror = (error) => errors.push(error);
     await client.connect(transport);
-    return { client, transport, errors, stderr: () => stderr };
+    return { client, transport, errors, log, stderr: () => stderr };
 }
 
-/** Starts the server without an SDK: send() writes one line, next() resolves the next stdout line parsed. */
-export function rawSession() {
-    const child = spawn(serverBinary, ['--mcp'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env } });
+/**
+ * Starts the server without an SDK: send() writes one line, next() resolves the next stdout line parsed; `log`
+ * checks what the server sent against the schema of the negotiated revision.
+ */
+export function rawSession(env = {}) {
+    const child = spawn(serverBinary, ['--mcp'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const log = new MessageLog();
     const lines = [];
     const waiters = [];
     let stderr = '';
@@ -42,6 +53,7 @@ export function rawSession() {
         let message;
         try {
             message = JSON.parse(line);
+            log.received(message);
         } catch {
             message = new Error(`not a JSON-RPC message on stdout: ${line.slice(0, 200)}`);
         }
@@ -56,8 +68,12 @@ export function rawSession() {
     return {
         child,
         exited,
+        log,
         stderr: () => stderr,
         send(message) {
+            if (typeof message !== 'string') {
+                log.sent(message);
+            }
             child.stdin.write(typeof message === 'string' ? `${message}\n` : `${JSON.stringify(message)}\n`);
         },
         next() {

@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { serverBinary, within } from './helpers.mjs';
+import { MessageLog, recordTransport } from './schema.mjs';
 
 const LANGUAGES = ['python', 'javascript', 'java', 'cpp', 'go', 'r', 'ruby'];
 
@@ -41,9 +42,11 @@ async function connect(url, token) {
     const transport = new StreamableHTTPClientTransport(url, {
         requestInit: { headers: { Authorization: `Bearer ${token}` } },
     });
+    const log = new MessageLog();
+    recordTransport(transport, log);
     const client = new Client({ name: 'llm-sandbox-http-test', version: '1.0.0' });
     await client.connect(transport);
-    return { client, transport };
+    return { client, transport, log };
 }
 
 describe('official SDK client over Streamable HTTP', () => {
@@ -109,6 +112,29 @@ describe('official SDK client over Streamable HTTP', () => {
             body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
         });
         assert.equal(response.status, 401);
+        assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer /);
+    });
+
+    test('a parse error is -32700 without an id', async () => {
+        const response = await fetch(server.url, {
+            method: 'POST',
+            headers: {
+                Authorization: `Bearer ${token}`,
+                'Content-Type': 'application/json',
+                Accept: 'application/json, text/event-stream',
+                'Mcp-Session-Id': session.transport.sessionId,
+            },
+            body: '{"jsonrpc": "2.0", ',
+        });
+        assert.equal(response.status, 400);
+        const body = await response.json();
+        assert.equal(body.error.code, -32700);
+        assert.equal('id' in body, false);
+    });
+
+    test('every message of the session validates against the negotiated revision\'s schema', () => {
+        session.log.assertValid();
+        assert.ok(session.log.checked >= 5, `checked ${session.log.checked}`);
     });
 
     test('terminateSession ends the session on the server', async () => {
