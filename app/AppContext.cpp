@@ -4,7 +4,6 @@
 #include "engine/ExecutionEngine.h"
 #include "journal/JournalRecorder.h"
 #include "journal/RunJournal.h"
-
 #include "lang/LanguageRegistry.h"
 
 #include <QLoggingCategory>
@@ -77,9 +76,9 @@ void AppContext::openJournal()
     m_journal = std::move(*journal);
     m_journalPath = *path;
     if (m_options.applyRetention) {
-        const RunJournal::Retention retention{
-            .maxAge = std::chrono::days(m_userSettings->journalMaxAgeDays()),
-            .maxTotalBytes = qint64(m_userSettings->journalMaxSizeMiB()) * 1024 * 1024};
+        const RunJournal::Retention retention{.maxAge = std::chrono::days(m_userSettings->journalMaxAgeDays()),
+                                              .maxTotalBytes =
+                                                  qint64(m_userSettings->journalMaxSizeMiB()) * 1024 * 1024};
         RunJournal *journalPointer = m_journal.get();
         m_retention = QtConcurrent::run([journalPointer, retention] {
             if (auto removed = journalPointer->applyRetention(retention); !removed) {

@@ -9,7 +9,6 @@
 #include <QFuture>
 #include <QString>
 #include <QStringList>
-
 #include <map>
 #include <memory>
 #include <mutex>

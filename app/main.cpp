@@ -49,8 +49,8 @@ int main(int argc, char **argv)
     arguments.removeAt(1); // the command; QCommandLineParser sees "llm-sandbox OPTIONS..."
     using Command = int (*)(const QStringList &);
     const std::pair<const char *, Command> commands[] = {
-        {"--mcp", mcpCommand}, {"run", runCommand}, {"images", imagesCommand},
-        {"doctor", doctorCommand}, {"serve", serveCommand}, {"history", historyCommand}, {"show", showCommand},
+        {"--mcp", mcpCommand},   {"run", runCommand},         {"images", imagesCommand}, {"doctor", doctorCommand},
+        {"serve", serveCommand}, {"history", historyCommand}, {"show", showCommand},
     };
     for (const auto &[name, command] : commands) {
         if (first == QLatin1String(name)) {

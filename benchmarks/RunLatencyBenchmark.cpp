@@ -6,12 +6,11 @@
 //
 //   build/bin/run_latency_benchmark --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include "backend/BackendFactory.h"
-#include "lang/LanguageRegistry.h"
 #include "engine/ExecutionEngine.h"
+#include "lang/LanguageRegistry.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
-
 #include <benchmark/benchmark.h>
 
 using namespace sandbox;

@@ -1,9 +1,9 @@
 #include "mcp/CodeExecutor.h"
 
-#include "lang/LanguageRegistry.h"
-#include "mcp/McpLogging.h"
 #include "engine/ExecutionEngine.h"
 #include "engine/RunResultJson.h"
+#include "lang/LanguageRegistry.h"
+#include "mcp/McpLogging.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

@@ -1,8 +1,8 @@
 #include "mcp/SandboxTools.h"
 
+#include "engine/ExecutionEngine.h"
 #include "lang/LanguageRegistry.h"
 #include "mcp/LanguageDetails.h"
-#include "engine/ExecutionEngine.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -50,9 +50,9 @@ QJsonObject sessionId(const QString &description)
     return id;
 }
 
-const QString kNoBackend = QStringLiteral(
-    "Sessions need a container backend, and none is configured. Start Docker or Podman (or set BACKEND, "
-    "DOCKER_HOST or KUBECONFIG for the server) and restart the llm-sandbox MCP server.");
+const QString kNoBackend =
+    QStringLiteral("Sessions need a container backend, and none is configured. Start Docker or Podman (or set BACKEND, "
+                   "DOCKER_HOST or KUBECONFIG for the server) and restart the llm-sandbox MCP server.");
 
 /// Relays the progress of opening a session (image build, library installs) to the client.
 class SessionProgress final : public RunObserver
@@ -185,8 +185,9 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable)
         Tool{.name = QStringLiteral("close_session"),
              .title = QStringLiteral("Close session"),
              .description = QStringLiteral("Close a session and remove its sandbox with everything in it."),
-             .inputSchema = objectSchema({{QStringLiteral("session_id"), sessionId(QStringLiteral("The session to close."))}},
-                                         {QStringLiteral("session_id")}),
+             .inputSchema =
+                 objectSchema({{QStringLiteral("session_id"), sessionId(QStringLiteral("The session to close."))}},
+                              {QStringLiteral("session_id")}),
              .outputSchema = {},
              .annotations = QJsonObject{{QStringLiteral("title"), QStringLiteral("Close session")},
                                         {QStringLiteral("readOnlyHint"), false},
@@ -204,27 +205,28 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable)
         });
     tools << sessionTool(
         engine, unavailable,
-        Tool{.name = QStringLiteral("upload_file"),
-             .title = QStringLiteral("Upload file"),
-             .description = QStringLiteral("Write a file into a session's working directory (/sandbox), where code "
-                                           "run in the session can read it. At most %1 MiB per file.")
-                                .arg(SandboxSettings().maxSessionFileBytes / (1024 * 1024)),
-             .inputSchema = objectSchema({{QStringLiteral("session_id"), sessionId(QStringLiteral("The session."))},
-                                          {QStringLiteral("path"), path},
-                                          {QStringLiteral("content"),
-                                           property(QStringLiteral("string"), QStringLiteral("The file's content."))},
-                                          {QStringLiteral("encoding"), encoding}},
-                                         {QStringLiteral("session_id"), QStringLiteral("path"),
-                                          QStringLiteral("content")}),
-             .outputSchema = {},
-             .annotations = annotated(QStringLiteral("Upload file")),
-             .longRunning = true,
-             .handler = {}},
+        Tool{
+            .name = QStringLiteral("upload_file"),
+            .title = QStringLiteral("Upload file"),
+            .description = QStringLiteral("Write a file into a session's working directory (/sandbox), where code "
+                                          "run in the session can read it. At most %1 MiB per file.")
+                               .arg(SandboxSettings().maxSessionFileBytes / (1024 * 1024)),
+            .inputSchema = objectSchema(
+                {{QStringLiteral("session_id"), sessionId(QStringLiteral("The session."))},
+                 {QStringLiteral("path"), path},
+                 {QStringLiteral("content"), property(QStringLiteral("string"), QStringLiteral("The file's content."))},
+                 {QStringLiteral("encoding"), encoding}},
+                {QStringLiteral("session_id"), QStringLiteral("path"), QStringLiteral("content")}),
+            .outputSchema = {},
+            .annotations = annotated(QStringLiteral("Upload file")),
+            .longRunning = true,
+            .handler = {}},
         [](ExecutionEngine &engine, const ToolCall &call) {
             const QString content = call.arguments.value(QStringLiteral("content")).toString();
             QByteArray data;
             if (call.arguments.value(QStringLiteral("encoding")).toString() == QLatin1String("base64")) {
-                auto decoded = QByteArray::fromBase64Encoding(content.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+                auto decoded =
+                    QByteArray::fromBase64Encoding(content.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
                 if (!decoded) {
                     return errorToolResult(QStringLiteral("The content is not valid base64; send text with "
                                                           "encoding \"text\" or fix the encoding."));
@@ -234,8 +236,8 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable)
                 data = content.toUtf8();
             }
             const QString file = call.arguments.value(QStringLiteral("path")).toString();
-            auto written = engine.writeSessionFile(call.arguments.value(QStringLiteral("session_id")).toString(), file,
-                                                   data);
+            auto written =
+                engine.writeSessionFile(call.arguments.value(QStringLiteral("session_id")).toString(), file, data);
             if (!written) {
                 return errorToolResult(written.error().message);
             }
@@ -309,15 +311,16 @@ Tool executeCode(const CodeExecutor &executor)
                 "graphics, ggplot2) and any image or HTML file the code writes to $LLM_SANDBOX_OUTPUT_DIR is returned; "
                 "each image comes back as an image.")
                 .arg(languageList()),
-        .inputSchema = objectSchema({{QStringLiteral("code"), code},
-                                     {QStringLiteral("language"), language},
-                                     {QStringLiteral("libraries"), libraries},
-                                     {QStringLiteral("timeout"), timeout},
-                                     {QStringLiteral("session_id"), sessionId(QStringLiteral(
-                                         "Run in this session (from create_session): files, and for Python and R "
-                                         "variables, persist from one call to the next. Language defaults to the "
-                                         "session's."))}},
-                                    {QStringLiteral("code")}),
+        .inputSchema = objectSchema(
+            {{QStringLiteral("code"), code},
+             {QStringLiteral("language"), language},
+             {QStringLiteral("libraries"), libraries},
+             {QStringLiteral("timeout"), timeout},
+             {QStringLiteral("session_id"),
+              sessionId(QStringLiteral("Run in this session (from create_session): files, and for Python and R "
+                                       "variables, persist from one call to the next. Language defaults to the "
+                                       "session's."))}},
+            {QStringLiteral("code")}),
         .outputSchema = CodeExecutor::outputSchema(),
         .annotations = QJsonObject{{QStringLiteral("title"), QStringLiteral("Execute code")},
                                    {QStringLiteral("readOnlyHint"), false},

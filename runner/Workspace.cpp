@@ -298,11 +298,14 @@ std::string Workspace::readFile(const std::string &path, std::uint64_t maxBytes)
     const std::string fullPath = resolve(path);
     const UniqueFd directory = openParent(names, fullPath, false);
     // No symlink is followed, at any level: the code in the sandbox must not point a download elsewhere.
-    const UniqueFd input(::openat(directory.get(), names.back().c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+    const UniqueFd input(
+        ::openat(directory.get(), names.back().c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
     if (!input.valid()) {
         throw failure(errno == ELOOP ? "refusing to follow the symlink" : "cannot open file", fullPath, errno);
     }
-    struct stat status {};
+    struct stat status
+    {
+    };
     if (::fstat(input.get(), &status) != 0) {
         throw failure("cannot inspect file", fullPath, errno);
     }

@@ -3,7 +3,6 @@
 #include <QByteArray>
 #include <QList>
 #include <QtGlobal>
-
 #include <initializer_list>
 #include <utility>
 

@@ -1,6 +1,5 @@
 #include "cli/CliContext.h"
 
-
 namespace sandbox::cli {
 
 QTextStream &out()

@@ -6,7 +6,6 @@
 #include <QCommandLineParser>
 #include <QString>
 #include <QTextStream>
-
 #include <optional>
 
 namespace sandbox::cli {
@@ -14,10 +13,10 @@ namespace sandbox::cli {
 /// Exit statuses of the command line's own failures (a program's own status passes through).
 enum ExitStatus
 {
-    ExitUsage = 2,     ///< a usage error or a bad request (unknown language, invalid setting, no such run)
-    ExitTimeout = 124, ///< the program timed out
-    ExitFailure = 125, ///< the sandbox could not run the code (engine unreachable, image missing, ...)
-    ExitRefused = 126, ///< the code policy refused the code; nothing ran
+    ExitUsage = 2,       ///< a usage error or a bad request (unknown language, invalid setting, no such run)
+    ExitTimeout = 124,   ///< the program timed out
+    ExitFailure = 125,   ///< the sandbox could not run the code (engine unreachable, image missing, ...)
+    ExitRefused = 126,   ///< the code policy refused the code; nothing ran
     ExitCancelled = 130, ///< cancelled (Ctrl-C), as a shell reports SIGINT
 };
 

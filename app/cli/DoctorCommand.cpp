@@ -29,7 +29,8 @@ int doctorCommand(const QStringList &arguments)
     }
     const QString selected = (*context)->defaultBackend();
     if (!BackendFactory::names().contains(selected)) {
-        printError(QStringLiteral("unknown backend \"%1\"; choose one of: %2.").arg(selected, BackendFactory::names().join(QStringLiteral(", "))));
+        printError(QStringLiteral("unknown backend \"%1\"; choose one of: %2.")
+                       .arg(selected, BackendFactory::names().join(QStringLiteral(", "))));
         return ExitUsage;
     }
 
@@ -75,9 +76,9 @@ int doctorCommand(const QStringList &arguments)
         out() << QStringLiteral("   %1 %2 %3\n")
                      .arg(language.name, -11)
                      .arg(*image, -40)
-                     .arg(!present ? present.error().message
-                                   : *present ? QStringLiteral("present")
-                                              : QStringLiteral("missing (llm-sandbox images build %1)").arg(language.name));
+                     .arg(!present   ? present.error().message
+                          : *present ? QStringLiteral("present")
+                                     : QStringLiteral("missing (llm-sandbox images build %1)").arg(language.name));
     }
     out().flush();
     return QFileInfo::exists(runner) ? 0 : ExitFailure;

@@ -62,7 +62,10 @@ int build(AppContext &context, ContainerBackend &backend, const QList<Language> 
 int list(AppContext &context, ContainerBackend &backend)
 {
     const ImageCatalog catalog = context.catalog();
-    out() << QStringLiteral("%1 %2 %3\n").arg(QStringLiteral("LANGUAGE"), -12).arg(QStringLiteral("IMAGE"), -40).arg(QStringLiteral("STATUS"));
+    out() << QStringLiteral("%1 %2 %3\n")
+                 .arg(QStringLiteral("LANGUAGE"), -12)
+                 .arg(QStringLiteral("IMAGE"), -40)
+                 .arg(QStringLiteral("STATUS"));
     for (const Language &language : LanguageRegistry::instance().languages()) {
         auto image = catalog.runImage(language);
         if (!image) {
@@ -77,7 +80,8 @@ int list(AppContext &context, ContainerBackend &backend)
         out() << QStringLiteral("%1 %2 %3\n")
                      .arg(language.name, -12)
                      .arg(*image, -40)
-                     .arg(*present ? QStringLiteral("present") : QStringLiteral("missing (llm-sandbox images build %1)").arg(language.name));
+                     .arg(*present ? QStringLiteral("present")
+                                   : QStringLiteral("missing (llm-sandbox images build %1)").arg(language.name));
     }
     auto images = backend.listImages(ImageCatalog::imageLabel());
     if (!images) {

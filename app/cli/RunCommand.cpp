@@ -1,12 +1,12 @@
 #include "cli/RunCommand.h"
 
+#include "AppContext.h"
 #include "cli/CliContext.h"
 #include "cli/SignalCanceller.h"
-#include "lang/LanguageRegistry.h"
-#include "security/CodePolicy.h"
-#include "AppContext.h"
 #include "engine/ExecutionEngine.h"
 #include "engine/RunResultJson.h"
+#include "lang/LanguageRegistry.h"
+#include "security/CodePolicy.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -15,7 +15,6 @@
 #include <QJsonDocument>
 #include <QSaveFile>
 #include <QStandardPaths>
-
 #include <unistd.h>
 
 namespace sandbox::cli {
@@ -73,7 +72,8 @@ QString safeFileName(const QString &name)
     QString safe = name;
     safe.replace(QLatin1Char('/'), QLatin1Char('_')).replace(QLatin1Char('\\'), QLatin1Char('_'));
     safe.remove(QChar(0));
-    if (safe.isEmpty() || safe == QLatin1String(".") || safe == QLatin1String("..") || safe.startsWith(QLatin1Char('.'))) {
+    if (safe.isEmpty() || safe == QLatin1String(".") || safe == QLatin1String("..") ||
+        safe.startsWith(QLatin1Char('.'))) {
         safe.prepend(QStringLiteral("artifact"));
     }
     return safe;
@@ -106,15 +106,34 @@ int runCommand(const QStringList &arguments)
     parser.setApplicationDescription(QStringLiteral("Run code in a sandbox."));
     parser.addHelpOption();
     const QCommandLineOption backendOption = cli::backendOption();
-    const QCommandLineOption langOption({QStringLiteral("l"), QStringLiteral("lang")}, QStringLiteral("Language (default: from FILE's extension, else python)."), QStringLiteral("LANG"));
-    const QCommandLineOption timeoutOption({QStringLiteral("t"), QStringLiteral("timeout")}, QStringLiteral("Wall-clock limit in seconds (default 30, or the app's setting)."), QStringLiteral("SECONDS"));
-    const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON object with the result instead of passing output through."));
-    const QCommandLineOption artifactsOption(QStringLiteral("artifacts-dir"), QStringLiteral("Where to save charts and other artifacts (default: a folder per run under the app's data folder)."), QStringLiteral("DIR"));
-    const QCommandLineOption policyOption(QStringLiteral("policy"), QStringLiteral("Code policy checked before anything runs: permissive, default or strict (default: $SANDBOX_POLICY, then default)."), QStringLiteral("NAME"));
-    const QCommandLineOption libOption(QStringLiteral("lib"), QStringLiteral("A library to install before the code runs (repeatable): pip, npm, group:artifact:version, go module, R package, gem."), QStringLiteral("NAME"));
-    const QCommandLineOption codeOption({QStringLiteral("c"), QStringLiteral("code")}, QStringLiteral("The code to run."), QStringLiteral("CODE"));
-    parser.addOptions({backendOption, langOption, timeoutOption, jsonOption, artifactsOption, libOption, policyOption, codeOption});
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A source file to run, or - to read the code from stdin."));
+    const QCommandLineOption langOption({QStringLiteral("l"), QStringLiteral("lang")},
+                                        QStringLiteral("Language (default: from FILE's extension, else python)."),
+                                        QStringLiteral("LANG"));
+    const QCommandLineOption timeoutOption(
+        {QStringLiteral("t"), QStringLiteral("timeout")},
+        QStringLiteral("Wall-clock limit in seconds (default 30, or the app's setting)."), QStringLiteral("SECONDS"));
+    const QCommandLineOption jsonOption(
+        QStringLiteral("json"),
+        QStringLiteral("Print one JSON object with the result instead of passing output through."));
+    const QCommandLineOption artifactsOption(
+        QStringLiteral("artifacts-dir"),
+        QStringLiteral(
+            "Where to save charts and other artifacts (default: a folder per run under the app's data folder)."),
+        QStringLiteral("DIR"));
+    const QCommandLineOption policyOption(QStringLiteral("policy"),
+                                          QStringLiteral("Code policy checked before anything runs: permissive, "
+                                                         "default or strict (default: $SANDBOX_POLICY, then default)."),
+                                          QStringLiteral("NAME"));
+    const QCommandLineOption libOption(QStringLiteral("lib"),
+                                       QStringLiteral("A library to install before the code runs (repeatable): pip, "
+                                                      "npm, group:artifact:version, go module, R package, gem."),
+                                       QStringLiteral("NAME"));
+    const QCommandLineOption codeOption({QStringLiteral("c"), QStringLiteral("code")},
+                                        QStringLiteral("The code to run."), QStringLiteral("CODE"));
+    parser.addOptions(
+        {backendOption, langOption, timeoutOption, jsonOption, artifactsOption, libOption, policyOption, codeOption});
+    parser.addPositionalArgument(QStringLiteral("FILE"),
+                                 QStringLiteral("A source file to run, or - to read the code from stdin."));
     if (const std::optional<int> done = parseOrExit(parser, arguments)) {
         return *done;
     }
@@ -200,7 +219,8 @@ int runCommand(const QStringList &arguments)
     QString artifactsDir = parser.value(artifactsOption);
     if (artifactsDir.isEmpty()) {
         const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
-        artifactsDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/artifacts/") + stamp;
+        artifactsDir =
+            QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/artifacts/") + stamp;
     }
     if (auto saved = saveArtifacts(*result, artifactsDir); !saved) {
         printError(saved.error().message);
@@ -215,7 +235,8 @@ int runCommand(const QStringList &arguments)
                   << " bytes): " << artifact.path << Qt::endl;
         }
         if (result->artifactsDropped > 0) {
-            err() << "llm-sandbox: " << result->artifactsDropped << " artifact(s) over the limits were dropped" << Qt::endl;
+            err() << "llm-sandbox: " << result->artifactsDropped << " artifact(s) over the limits were dropped"
+                  << Qt::endl;
         }
         if (result->outputTruncated) {
             err() << "llm-sandbox: output beyond the limit was dropped" << Qt::endl;

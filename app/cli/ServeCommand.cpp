@@ -1,10 +1,10 @@
 #include "cli/ServeCommand.h"
 
 #include "AppContext.h"
-#include "journal/JournalRecorder.h"
 #include "cli/CliContext.h"
 #include "cli/SignalCanceller.h"
 #include "engine/ExecutionEngine.h"
+#include "journal/JournalRecorder.h"
 #include "mcp/CodeExecutor.h"
 #include "mcp/SandboxTools.h"
 #include "mcp/http/BearerToken.h"

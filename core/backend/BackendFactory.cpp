@@ -25,7 +25,8 @@ Result<QString> kubernetesNamespace()
     if (!label.match(name).hasMatch()) {
         return Error{QStringLiteral("NAMESPACE: \"%1\" is not a Kubernetes namespace name (lower-case letters, digits "
                                     "and '-', at most 63 characters).")
-                         .arg(name.left(100)), ErrorCode::BadRequest};
+                         .arg(name.left(100)),
+                     ErrorCode::BadRequest};
     }
     return name;
 }
@@ -70,9 +71,12 @@ Result<std::shared_ptr<ContainerBackend>> create(const QString &name)
         }
         return Error{QStringLiteral("The kubernetes backend (namespace \"%1\") is not available in this version yet; "
                                     "use docker or podman.")
-                         .arg(*kubernetes), ErrorCode::Unavailable};
+                         .arg(*kubernetes),
+                     ErrorCode::Unavailable};
     }
-    return Error{QStringLiteral("Unknown backend \"%1\". Choose one of: %2.").arg(chosen, names().join(QStringLiteral(", "))), ErrorCode::BadRequest};
+    return Error{
+        QStringLiteral("Unknown backend \"%1\". Choose one of: %2.").arg(chosen, names().join(QStringLiteral(", "))),
+        ErrorCode::BadRequest};
 }
 
 } // namespace sandbox::BackendFactory

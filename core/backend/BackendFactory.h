@@ -4,7 +4,6 @@
 #include "util/Result.h"
 
 #include <QStringList>
-
 #include <memory>
 
 namespace sandbox {

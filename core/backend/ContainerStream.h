@@ -3,7 +3,6 @@
 #include "util/Result.h"
 
 #include <QByteArray>
-
 #include <chrono>
 
 namespace sandbox {

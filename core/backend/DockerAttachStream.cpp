@@ -7,8 +7,7 @@ Q_LOGGING_CATEGORY(lcAttach, "sandbox.backend.attach")
 namespace sandbox {
 
 DockerAttachStream::DockerAttachStream(std::unique_ptr<RawConnection> connection) : m_connection(std::move(connection))
-{
-}
+{}
 
 Result<void> DockerAttachStream::write(const QByteArray &data)
 {
@@ -20,8 +19,8 @@ void DockerAttachStream::demultiplex(QByteArray &buffer, QByteArray &stdoutData,
     qsizetype offset = 0;
     while (buffer.size() - offset >= 8) {
         const auto *header = reinterpret_cast<const unsigned char *>(buffer.constData() + offset);
-        const quint32 size = (quint32(header[4]) << 24) | (quint32(header[5]) << 16) | (quint32(header[6]) << 8) |
-                             quint32(header[7]);
+        const quint32 size =
+            (quint32(header[4]) << 24) | (quint32(header[5]) << 16) | (quint32(header[6]) << 8) | quint32(header[7]);
         if (buffer.size() - offset - 8 < qsizetype(size)) {
             break;
         }
@@ -36,9 +35,8 @@ ContainerStream::ReadStatus DockerAttachStream::read(QByteArray &out, std::chron
 {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     for (;;) {
-        const auto left =
-            std::max(std::chrono::milliseconds(0),
-                     std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
+        const auto left = std::max(std::chrono::milliseconds(0), std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                                     deadline - std::chrono::steady_clock::now()));
         const RawConnection::ReadStatus status = m_connection->read(m_buffer, left);
         switch (status) {
         case RawConnection::ReadStatus::Timeout:

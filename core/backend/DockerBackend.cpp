@@ -11,7 +11,6 @@
 #include <QUrl>
 #include <QUrlQuery>
 #include <QVersionNumber>
-
 #include <cmath>
 
 Q_LOGGING_CATEGORY(lcDocker, "sandbox.backend.docker")
@@ -56,8 +55,7 @@ std::pair<QString, QString> splitReference(const QString &reference)
 } // namespace
 
 DockerBackend::DockerBackend(HttpEndpoint endpoint, QString name) : m_http(std::move(endpoint)), m_name(std::move(name))
-{
-}
+{}
 
 Result<HttpEndpoint> DockerBackend::endpointFromEnvironment()
 {
@@ -73,7 +71,8 @@ Result<QString> DockerBackend::apiPrefix()
     if (!m_apiPrefix.isEmpty()) {
         return m_apiPrefix;
     }
-    auto reply = m_http.send({.method = "GET", .path = QStringLiteral("/version"), .timeout = std::chrono::seconds(10)});
+    auto reply =
+        m_http.send({.method = "GET", .path = QStringLiteral("/version"), .timeout = std::chrono::seconds(10)});
     if (!reply) {
         return reply.error();
     }
@@ -116,7 +115,8 @@ Error DockerBackend::engineError(const HttpResponse &response, const QString &wh
     return Error{QStringLiteral("%1 failed: the %2 engine answered %3: %4")
                      .arg(what, m_name)
                      .arg(response.status)
-                     .arg(message.isEmpty() ? QStringLiteral("(no message)") : message), ErrorCode::EngineFailed};
+                     .arg(message.isEmpty() ? QStringLiteral("(no message)") : message),
+                 ErrorCode::EngineFailed};
 }
 
 Result<BackendInfo> DockerBackend::probe()
@@ -207,7 +207,8 @@ Result<QList<ImageInfo>> DockerBackend::listImages(const QString &labelKey)
     return images;
 }
 
-Result<void> DockerBackend::streamJsonProgress(HttpRequest request, const ProgressCallback &progress, const QString &what)
+Result<void> DockerBackend::streamJsonProgress(HttpRequest request, const ProgressCallback &progress,
+                                               const QString &what)
 {
     // Build and import answer 200 at once and then stream JSON messages; a failure arrives
     // as {"error": ...} inside the stream, not as an HTTP status.
@@ -259,10 +260,7 @@ Result<void> DockerBackend::importImage(const QString &tarPath, const QString &r
     for (auto it = labels.begin(); it != labels.end(); ++it) {
         path += QStringLiteral("&changes=") + encode(QStringLiteral("LABEL %1=%2").arg(it.key(), it.value()));
     }
-    HttpRequest request{.method = "POST",
-                        .path = path,
-                        .bodyDevice = &tar,
-                        .contentType = "application/x-tar"};
+    HttpRequest request{.method = "POST", .path = path, .bodyDevice = &tar, .contentType = "application/x-tar"};
     return streamJsonProgress(std::move(request), progress, QStringLiteral("Importing image %1").arg(reference));
 }
 
@@ -332,9 +330,9 @@ Result<QStringList> DockerBackend::loadImages(QIODevice &archive, const Progress
 Result<void> DockerBackend::tagImage(const QString &image, const QString &reference)
 {
     const auto [repo, tag] = splitReference(reference);
-    auto reply = call({.method = "POST",
-                       .path = QStringLiteral("/images/%1/tag?repo=%2&tag=%3")
-                                   .arg(encode(image), encode(repo), encode(tag))});
+    auto reply =
+        call({.method = "POST",
+              .path = QStringLiteral("/images/%1/tag?repo=%2&tag=%3").arg(encode(image), encode(repo), encode(tag))});
     if (!reply) {
         return reply.error();
     }
@@ -440,7 +438,8 @@ Result<QString> DockerBackend::createContainer(const ContainerSpec &spec)
     if (reply->status == 404) {
         return Error{QStringLiteral("The image %1 is not in the %2 engine. Build it with `llm-sandbox images build`, "
                                     "or point the language at an image that exists.")
-                         .arg(spec.image, m_name), ErrorCode::ImageMissing};
+                         .arg(spec.image, m_name),
+                     ErrorCode::ImageMissing};
     }
     if (!reply->isSuccess()) {
         return engineError(*reply, QStringLiteral("Creating a container"));
@@ -455,10 +454,11 @@ Result<void> DockerBackend::copyFiles(const QString &containerId, const QString 
     if (!tar) {
         return tar.error();
     }
-    auto reply = call({.method = "PUT",
-                       .path = QStringLiteral("/containers/%1/archive?path=%2").arg(encode(containerId), encode(directory)),
-                       .body = *tar,
-                       .contentType = "application/x-tar"});
+    auto reply =
+        call({.method = "PUT",
+              .path = QStringLiteral("/containers/%1/archive?path=%2").arg(encode(containerId), encode(directory)),
+              .body = *tar,
+              .contentType = "application/x-tar"});
     if (!reply) {
         return reply.error();
     }
@@ -476,7 +476,8 @@ Result<std::unique_ptr<ContainerStream>> DockerBackend::startAttached(const QStr
     }
     // Attach before start, so not a byte of the runner's output is missed.
     auto connection = m_http.upgrade(
-        "POST", *prefix + QStringLiteral("/containers/%1/attach?stream=1&stdin=1&stdout=1&stderr=1").arg(encode(containerId)));
+        "POST",
+        *prefix + QStringLiteral("/containers/%1/attach?stream=1&stdin=1&stdout=1&stderr=1").arg(encode(containerId)));
     if (!connection) {
         return connection.error();
     }
@@ -524,7 +525,8 @@ Result<QStringList> DockerBackend::listContainers(const QString &labelKey, const
 {
     const QString label = labelValue.isEmpty() ? labelKey : labelKey + QLatin1Char('=') + labelValue;
     const QJsonObject filters{{QStringLiteral("label"), QJsonArray{label}}};
-    auto reply = call({.method = "GET", .path = QStringLiteral("/containers/json?all=1&filters=") + jsonQuery(filters)});
+    auto reply =
+        call({.method = "GET", .path = QStringLiteral("/containers/json?all=1&filters=") + jsonQuery(filters)});
     if (!reply) {
         return reply.error();
     }
@@ -541,7 +543,8 @@ Result<QStringList> DockerBackend::listContainers(const QString &labelKey, const
 Result<QHash<QString, QString>> DockerBackend::listContainersWithLabels(const QString &labelKey)
 {
     const QJsonObject filters{{QStringLiteral("label"), QJsonArray{labelKey}}};
-    auto reply = call({.method = "GET", .path = QStringLiteral("/containers/json?all=1&filters=") + jsonQuery(filters)});
+    auto reply =
+        call({.method = "GET", .path = QStringLiteral("/containers/json?all=1&filters=") + jsonQuery(filters)});
     if (!reply) {
         return reply.error();
     }

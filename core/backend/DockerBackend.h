@@ -31,7 +31,8 @@ public:
     Result<QStringList> loadImages(QIODevice &archive, const ProgressCallback &progress) override;
     Result<void> tagImage(const QString &image, const QString &reference) override;
     Result<QString> createContainer(const ContainerSpec &spec) override;
-    Result<void> copyFiles(const QString &containerId, const QString &directory, const QList<FileEntry> &files) override;
+    Result<void> copyFiles(const QString &containerId, const QString &directory,
+                           const QList<FileEntry> &files) override;
     Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) override;
     Result<void> removeContainer(const QString &containerId) override;
     Result<void> disconnectNetwork(const QString &containerId, const QString &network) override;

@@ -6,7 +6,6 @@
 #include <QByteArray>
 #include <QHash>
 #include <QString>
-
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -34,7 +33,7 @@ struct HttpRequest
 struct HttpResponse
 {
     int status = 0;
-    QByteArray body; ///< empty when the request streamed through onData
+    QByteArray body;                       ///< empty when the request streamed through onData
     QHash<QByteArray, QByteArray> headers; ///< lower-case names
 
     bool isSuccess() const { return status >= 200 && status < 300; }

@@ -14,7 +14,8 @@ Result<HttpEndpoint> HttpEndpoint::parse(const QString &host, bool tlsVerify, co
         if (endpoint.unixSocket.isEmpty() || !endpoint.unixSocket.startsWith(QLatin1Char('/'))) {
             return Error{QStringLiteral("Invalid engine address \"%1\": a unix socket address needs an absolute "
                                         "path, like unix:///var/run/docker.sock.")
-                             .arg(host), ErrorCode::BadRequest};
+                             .arg(host),
+                         ErrorCode::BadRequest};
         }
         endpoint.baseUrl = QStringLiteral("http://localhost");
         return endpoint;
@@ -23,7 +24,8 @@ Result<HttpEndpoint> HttpEndpoint::parse(const QString &host, bool tlsVerify, co
         host.startsWith(QLatin1String("https://"))) {
         const QUrl url(host);
         if (!url.isValid() || url.host().isEmpty()) {
-            return Error{QStringLiteral("Invalid engine address \"%1\": expected tcp://HOST:PORT.").arg(host), ErrorCode::BadRequest};
+            return Error{QStringLiteral("Invalid engine address \"%1\": expected tcp://HOST:PORT.").arg(host),
+                         ErrorCode::BadRequest};
         }
         // Like the docker CLI: TLS when DOCKER_TLS_VERIFY is set or certificates are given.
         endpoint.tls = tlsVerify || !certPath.isEmpty() || url.scheme() == QLatin1String("https");
@@ -40,7 +42,8 @@ Result<HttpEndpoint> HttpEndpoint::parse(const QString &host, bool tlsVerify, co
         }
         return endpoint;
     }
-    return Error{QStringLiteral("Unsupported engine address \"%1\": use unix:///PATH or tcp://HOST:PORT.").arg(host), ErrorCode::BadRequest};
+    return Error{QStringLiteral("Unsupported engine address \"%1\": use unix:///PATH or tcp://HOST:PORT.").arg(host),
+                 ErrorCode::BadRequest};
 }
 
 } // namespace sandbox

@@ -1,7 +1,6 @@
 #include "backend/ImageTransfer.h"
 
 #include <QIODevice>
-
 #include <algorithm>
 #include <condition_variable>
 #include <cstring>

@@ -8,7 +8,6 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QUrl>
-
 #include <algorithm>
 #include <unistd.h>
 
@@ -41,8 +40,7 @@ HttpEndpoint withPodmanHints(HttpEndpoint endpoint)
 
 PodmanBackend::PodmanBackend(HttpEndpoint endpoint)
     : DockerBackend(withPodmanHints(std::move(endpoint)), QStringLiteral("podman"))
-{
-}
+{}
 
 Result<HttpEndpoint> PodmanBackend::endpointFromEnvironment()
 {
@@ -74,7 +72,8 @@ Result<BackendInfo> PodmanBackend::probe()
     if (reply->status == 404) {
         return Error{QStringLiteral("The engine at %1 is not Podman (it has no libpod API); point CONTAINER_HOST at "
                                     "Podman's socket, or use --backend docker.")
-                         .arg(httpEndpoint().displayName), ErrorCode::EngineUnreachable};
+                         .arg(httpEndpoint().displayName),
+                     ErrorCode::EngineUnreachable};
     }
     if (!reply->isSuccess()) {
         return engineError(*reply, QStringLiteral("Asking Podman for its details"));
@@ -180,11 +179,11 @@ Result<QStringList> PodmanBackend::securityOptions(const ContainerSpec &spec) co
     }
     const QString directory =
         QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/seccomp");
-    const QString path = QStringLiteral("%1/%2.json")
-                             .arg(directory, QString::fromLatin1(QCryptographicHash::hash(
-                                                 spec.seccompProfile, QCryptographicHash::Sha256)
-                                                                     .toHex()
-                                                                     .left(16)));
+    const QString path =
+        QStringLiteral("%1/%2.json")
+            .arg(directory,
+                 QString::fromLatin1(
+                     QCryptographicHash::hash(spec.seccompProfile, QCryptographicHash::Sha256).toHex().left(16)));
     QFile existing(path);
     if (!existing.open(QIODevice::ReadOnly) || existing.readAll() != spec.seccompProfile) {
         QSaveFile file(path);

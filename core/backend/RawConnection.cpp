@@ -46,7 +46,8 @@ Result<void> RawConnection::write(const QByteArray &data)
             continue;
         }
         if (code != CURLE_OK) {
-            return Error{QStringLiteral("Writing to the container failed: %1.").arg(QString::fromUtf8(curl_easy_strerror(code)))};
+            return Error{QStringLiteral("Writing to the container failed: %1.")
+                             .arg(QString::fromUtf8(curl_easy_strerror(code)))};
         }
         offset += qsizetype(sent);
     }

@@ -1,10 +1,8 @@
 #include "backend/TarArchive.h"
 
 #include <QSet>
-
 #include <archive.h>
 #include <archive_entry.h>
-
 #include <memory>
 
 namespace sandbox::TarArchive {
@@ -29,8 +27,8 @@ using Entry = std::unique_ptr<archive_entry, EntryDeleter>;
 
 Error archiveError(archive *a, const QString &what)
 {
-    return Error{QStringLiteral("%1: %2").arg(what, QString::fromUtf8(archive_error_string(a) ? archive_error_string(a)
-                                                                                                 : "unknown error"))};
+    return Error{QStringLiteral("%1: %2").arg(
+        what, QString::fromUtf8(archive_error_string(a) ? archive_error_string(a) : "unknown error"))};
 }
 
 la_ssize_t appendToByteArray(archive *, void *clientData, const void *buffer, size_t length)

@@ -4,7 +4,6 @@
 #include "util/Result.h"
 
 #include <QString>
-
 #include <chrono>
 #include <condition_variable>
 #include <functional>

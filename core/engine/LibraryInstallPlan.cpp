@@ -35,13 +35,15 @@ Result<LibraryInstallPlan> LibraryInstallPlan::make(const Language &language, co
     const LibraryInstaller &installer = language.libraries;
     if (!installer.isSupported()) {
         return Error{QStringLiteral("Installing %1 libraries is not supported yet; the sandbox has: %2.")
-                         .arg(language.displayName, language.preinstalledLibraries.join(QStringLiteral(", "))), ErrorCode::BadRequest};
+                         .arg(language.displayName, language.preinstalledLibraries.join(QStringLiteral(", "))),
+                     ErrorCode::BadRequest};
     }
     const QRegularExpression pattern(installer.namePattern);
     for (const QString &library : libraries) {
         if (library.size() > 200 || !pattern.match(library).hasMatch()) {
             return Error{QStringLiteral("\"%1\" is not a valid %2 library name for %3; nothing was run.")
-                             .arg(library, language.packageManager, language.displayName), ErrorCode::BadRequest};
+                             .arg(library, language.packageManager, language.displayName),
+                         ErrorCode::BadRequest};
         }
     }
 
@@ -56,7 +58,8 @@ Result<LibraryInstallPlan> LibraryInstallPlan::make(const Language &language, co
     static const QRegularExpression registryPattern(QStringLiteral(R"(^(https?|file)://[^\s'"\\]+$)"));
     if (!registryPattern.match(registry).hasMatch()) {
         return Error{QStringLiteral("The %1 source \"%2\" is not an http(s):// or file:// address.")
-                         .arg(language.packageManager, registry), ErrorCode::BadRequest};
+                         .arg(language.packageManager, registry),
+                     ErrorCode::BadRequest};
     }
 
     const QString offlineHost = installer.offlineVariable.isEmpty() ? QString() : read(installer.offlineVariable);
@@ -65,7 +68,9 @@ Result<LibraryInstallPlan> LibraryInstallPlan::make(const Language &language, co
     if (!offlineHost.isEmpty()) {
         const QDir folder(offlineHost);
         if (!folder.exists()) {
-            return Error{QStringLiteral("%1 names %2, which is not a folder.").arg(installer.offlineVariable, offlineHost), ErrorCode::BadRequest};
+            return Error{
+                QStringLiteral("%1 names %2, which is not a folder.").arg(installer.offlineVariable, offlineHost),
+                ErrorCode::BadRequest};
         }
         qint64 total = 0;
         QDirIterator it(offlineHost, QDir::Files | QDir::NoSymLinks, QDirIterator::Subdirectories);
@@ -74,10 +79,11 @@ Result<LibraryInstallPlan> LibraryInstallPlan::make(const Language &language, co
             total += file.size();
             if (total > kMaxOfflineBytes || !file.open(QIODevice::ReadOnly)) {
                 return Error{QStringLiteral("The offline folder %1 is too large or unreadable (at %2).")
-                                 .arg(offlineHost, file.fileName()), ErrorCode::BadRequest};
+                                 .arg(offlineHost, file.fileName()),
+                             ErrorCode::BadRequest};
             }
-            plan.offlineFiles.append(
-                FileEntry{offlineFolder() + QLatin1Char('/') + folder.relativeFilePath(file.fileName()), file.readAll(), 0644});
+            plan.offlineFiles.append(FileEntry{
+                offlineFolder() + QLatin1Char('/') + folder.relativeFilePath(file.fileName()), file.readAll(), 0644});
         }
         for (const QString &library : libraries) {
             const QString base = libraryBaseName(library);
@@ -103,7 +109,8 @@ Result<LibraryInstallPlan> LibraryInstallPlan::make(const Language &language, co
             const qsizetype missing = files.indexOf(QString());
             if (missing >= 0) {
                 return Error{QStringLiteral("The offline folder %1 has no package for \"%2\".")
-                                 .arg(offlineHost, libraries.value(missing)), ErrorCode::BadRequest};
+                                 .arg(offlineHost, libraries.value(missing)),
+                             ErrorCode::BadRequest};
             }
             plan.argv << files;
         } else {
@@ -121,7 +128,8 @@ Result<LibraryInstallPlan> LibraryInstallPlan::make(const Language &language, co
     if (!caBundle.isEmpty() && plan.needsNetwork) {
         QFile bundle(caBundle);
         if (!bundle.open(QIODevice::ReadOnly) || bundle.size() > 16 * 1024 * 1024) {
-            return Error{QStringLiteral("Cannot read the CA bundle %1 (LLM_SANDBOX_CA_BUNDLE).").arg(caBundle), ErrorCode::BadRequest};
+            return Error{QStringLiteral("Cannot read the CA bundle %1 (LLM_SANDBOX_CA_BUNDLE).").arg(caBundle),
+                         ErrorCode::BadRequest};
         }
         const QString inSandbox = workdir + QLatin1Char('/') + caBundleFile();
         plan.offlineFiles.append(FileEntry{caBundleFile(), bundle.readAll(), 0644});

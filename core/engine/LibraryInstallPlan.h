@@ -6,7 +6,6 @@
 
 #include <QHash>
 #include <QStringList>
-
 #include <functional>
 
 namespace sandbox {
@@ -17,8 +16,9 @@ struct LibraryInstallPlan
 {
     QStringList argv;
     QHash<QString, QString> environment;
-    QList<FileEntry> offlineFiles; ///< the offline folder's packages and the CA bundle, relative to the working directory
-    bool needsNetwork = true;      ///< false when every package comes from the offline folder
+    QList<FileEntry>
+        offlineFiles;         ///< the offline folder's packages and the CA bundle, relative to the working directory
+    bool needsNetwork = true; ///< false when every package comes from the offline folder
 
     /// Where the offline folder's packages are put, relative to the working directory.
     static QString offlineFolder() { return QStringLiteral(".llm-sandbox-offline"); }

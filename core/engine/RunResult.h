@@ -11,12 +11,12 @@ namespace sandbox {
 /// Why a run stopped.
 enum class StopReason
 {
-    Exited,      ///< the program ended on its own (any exit code)
-    TimedOut,    ///< the wall-clock timeout killed it
-    OutOfMemory, ///< the kernel's OOM killer ended it
-    CpuLimit,    ///< a process used up its CPU-time limit (RLIMIT_CPU) and was killed
-    OutputLimit, ///< it wrote more than the output cap and was killed
-    Cancelled,   ///< the caller cancelled it
+    Exited,       ///< the program ended on its own (any exit code)
+    TimedOut,     ///< the wall-clock timeout killed it
+    OutOfMemory,  ///< the kernel's OOM killer ended it
+    CpuLimit,     ///< a process used up its CPU-time limit (RLIMIT_CPU) and was killed
+    OutputLimit,  ///< it wrote more than the output cap and was killed
+    Cancelled,    ///< the caller cancelled it
     CompileFailed ///< the compile step failed; the program never ran
 };
 

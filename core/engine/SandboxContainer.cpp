@@ -1,7 +1,6 @@
 #include "engine/SandboxContainer.h"
 
 #include <QLoggingCategory>
-
 #include <thread>
 
 Q_LOGGING_CATEGORY(lcContainer, "sandbox.container")
@@ -11,8 +10,7 @@ namespace sandbox {
 SandboxContainer::SandboxContainer(ContainerBackend &backend, QString id, QString poolKey,
                                    std::unique_ptr<RunnerClient> runner)
     : m_backend(backend), m_id(std::move(id)), m_poolKey(std::move(poolKey)), m_runner(std::move(runner))
-{
-}
+{}
 
 SandboxContainer::~SandboxContainer()
 {

@@ -10,7 +10,6 @@
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-
 #include <unistd.h>
 
 Q_LOGGING_CATEGORY(lcImages, "sandbox.images")
@@ -29,7 +28,8 @@ QHash<QString, QString> parseConf(const QByteArray &text)
         }
         const int equals = int(line.indexOf('='));
         if (equals > 0) {
-            values.insert(QString::fromUtf8(line.left(equals).trimmed()), QString::fromUtf8(line.mid(equals + 1).trimmed()));
+            values.insert(QString::fromUtf8(line.left(equals).trimmed()),
+                          QString::fromUtf8(line.mid(equals + 1).trimmed()));
         }
     }
     return values;
@@ -39,8 +39,7 @@ QHash<QString, QString> parseConf(const QByteArray &text)
 
 ImageBuilder::ImageBuilder(ContainerBackend &backend, const ImageCatalog &catalog)
     : m_backend(backend), m_catalog(catalog)
-{
-}
+{}
 
 Result<void> ImageBuilder::ensure(const Language &language, const ProgressCallback &progress)
 {
@@ -62,7 +61,8 @@ Result<void> ImageBuilder::ensure(const Language &language, const ProgressCallba
         }
         if (image.kind == ImageDefinition::Kind::External) {
             return Error{QStringLiteral("The image %1 (chosen for %2) is not in the %3 engine: pull or build it first.")
-                             .arg(image.reference, language.name, m_backend.name()), ErrorCode::ImageMissing};
+                             .arg(image.reference, language.name, m_backend.name()),
+                         ErrorCode::ImageMissing};
         }
         QElapsedTimer timer;
         timer.start();
@@ -128,12 +128,15 @@ Result<void> ImageBuilder::buildRootfs(const ImageDefinition &image, const Progr
                                                                {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin")});
     if (debootstrap.isEmpty() && QStandardPaths::findExecutable(QStringLiteral("debootstrap")).isEmpty()) {
         return Error{QStringLiteral("Building the base image needs debootstrap (apt-get install debootstrap), or set "
-                                    "LLM_SANDBOX_BASE_IMAGE to an existing Debian 12 image."), ErrorCode::ImageMissing};
+                                    "LLM_SANDBOX_BASE_IMAGE to an existing Debian 12 image."),
+                     ErrorCode::ImageMissing};
     }
     if (::geteuid() != 0) {
-        return Error{QStringLiteral("Building the base image runs debootstrap, which needs root. Run `llm-sandbox "
-                                    "images build` as root once, or set LLM_SANDBOX_BASE_IMAGE to an existing Debian 12 "
-                                    "image."), ErrorCode::ImageMissing};
+        return Error{
+            QStringLiteral("Building the base image runs debootstrap, which needs root. Run `llm-sandbox "
+                           "images build` as root once, or set LLM_SANDBOX_BASE_IMAGE to an existing Debian 12 "
+                           "image."),
+            ErrorCode::ImageMissing};
     }
     // /var/tmp: a root filesystem does not fit a small /tmp.
     QTemporaryDir work(QStringLiteral("/var/tmp/llm-sandbox-rootfs-XXXXXX"));
@@ -147,7 +150,8 @@ Result<void> ImageBuilder::buildRootfs(const ImageDefinition &image, const Progr
 
     QProcess process;
     process.setProcessChannelMode(QProcess::MergedChannels);
-    QStringList arguments{QStringLiteral("--variant=") + conf.value(QStringLiteral("variant"), QStringLiteral("minbase")),
+    QStringList arguments{QStringLiteral("--variant=") +
+                              conf.value(QStringLiteral("variant"), QStringLiteral("minbase")),
                           conf.value(QStringLiteral("suite"), QStringLiteral("bookworm")), rootDir,
                           qEnvironmentVariable("LLM_SANDBOX_DEBIAN_MIRROR", conf.value(QStringLiteral("mirror")))};
     progress(QStringLiteral("  debootstrap %1").arg(arguments.join(QLatin1Char(' '))));
@@ -174,7 +178,8 @@ Result<void> ImageBuilder::buildRootfs(const ImageDefinition &image, const Progr
     if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
         return Error{QStringLiteral("debootstrap failed (exit %1): %2")
                          .arg(process.exitCode())
-                         .arg(QString::fromUtf8(log.right(1000)).trimmed()), ErrorCode::ImageMissing};
+                         .arg(QString::fromUtf8(log.right(1000)).trimmed()),
+                     ErrorCode::ImageMissing};
     }
     progress(QStringLiteral("  packing the root filesystem"));
     if (auto packed = TarArchive::writeDirectory(rootDir, tarPath); !packed) {

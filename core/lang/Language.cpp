@@ -8,7 +8,8 @@ QString Language::sourceFileName(const QString &code) const
 {
     if (name == QLatin1String("java")) {
         // javac insists that a public class lives in a file of its own name.
-        static const QRegularExpression publicClass(QStringLiteral(R"(\bpublic\s+(?:final\s+|abstract\s+)*class\s+([A-Za-z_$][A-Za-z0-9_$]*))"));
+        static const QRegularExpression publicClass(
+            QStringLiteral(R"(\bpublic\s+(?:final\s+|abstract\s+)*class\s+([A-Za-z_$][A-Za-z0-9_$]*))"));
         const auto match = publicClass.match(code);
         if (match.hasMatch()) {
             return match.captured(1) + QStringLiteral(".java");
@@ -26,7 +27,8 @@ QString Language::entryPoint(const QString &code) const
     }
     // The class whose body holds `static void main(`: the last class declared before it.
     static const QRegularExpression mainMethod(QStringLiteral(R"(\bstatic\s+(?:final\s+)?void\s+main\s*\()"));
-    static const QRegularExpression classDeclaration(QStringLiteral(R"(\b(?:class|record|enum|interface)\s+([A-Za-z_$][A-Za-z0-9_$]*))"));
+    static const QRegularExpression classDeclaration(
+        QStringLiteral(R"(\b(?:class|record|enum|interface)\s+([A-Za-z_$][A-Za-z0-9_$]*))"));
     const auto mainMatch = mainMethod.match(code);
     if (!mainMatch.hasMatch()) {
         return stem;

@@ -18,8 +18,8 @@ struct LanguageExample
 /// may have network; the code itself then runs without network.
 struct LibraryInstaller
 {
-    QString namePattern;   ///< what a library name may look like; anything else is refused before anything runs
-    QStringList command;   ///< install argv; {registry} substituted, {libs} expands to one argument per library
+    QString namePattern; ///< what a library name may look like; anything else is refused before anything runs
+    QStringList command; ///< install argv; {registry} substituted, {libs} expands to one argument per library
     /// Install argv when a folder of packages is configured; {offline} is that folder inside the sandbox,
     /// {files} one argument per library: the folder's file whose name starts with the library's name.
     QStringList offlineCommand;
@@ -35,15 +35,15 @@ struct LibraryInstaller
 /// language tools, the GUI's language picker and the docs all read this.
 struct Language
 {
-    QString name;          ///< canonical id: python, javascript, java, cpp, go, r, ruby
-    QString displayName;   ///< "Python", "C++", ...
-    QStringList aliases;   ///< accepted case-insensitively besides `name`
-    QString imageName;     ///< folder under resources/images/ and repository name of the built image
-    QString defaultFile;   ///< source file name when the code does not dictate one
-    QStringList compile;   ///< compile step argv (empty for interpreted languages); {file} {stem} {main} substituted
-    QStringList run;       ///< run step argv; {file} {stem} {main} substituted
+    QString name;        ///< canonical id: python, javascript, java, cpp, go, r, ruby
+    QString displayName; ///< "Python", "C++", ...
+    QStringList aliases; ///< accepted case-insensitively besides `name`
+    QString imageName;   ///< folder under resources/images/ and repository name of the built image
+    QString defaultFile; ///< source file name when the code does not dictate one
+    QStringList compile; ///< compile step argv (empty for interpreted languages); {file} {stem} {main} substituted
+    QStringList run;     ///< run step argv; {file} {stem} {main} substituted
     QHash<QString, QString> projectFiles; ///< written beside the source (Go's go.mod)
-    QString version;       ///< the version in the built image (Debian 12's package); user images may differ
+    QString version; ///< the version in the built image (Debian 12's package); user images may differ
     QStringList versionCommand;
     /// The persistent interpreter of a session (resources/session), which keeps variables from
     /// one call to the next; empty: each call of a session runs a new process (files persist).

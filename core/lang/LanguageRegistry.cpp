@@ -35,22 +35,24 @@ LanguageRegistry::LanguageRegistry()
             .version = QStringLiteral("3.11"),
             .versionCommand = list({"python3", "--version"}),
             .sessionInterpreter = list({"python3", "/opt/llm-sandbox/session/kernel.py"}),
-            .environment = {{QStringLiteral("PYTHONPATH"), QStringLiteral("/opt/llm-sandbox/capture/python:/tmp/libs/python")},
+            .environment = {{QStringLiteral("PYTHONPATH"),
+                             QStringLiteral("/opt/llm-sandbox/capture/python:/tmp/libs/python")},
                             {QStringLiteral("PYTHONDONTWRITEBYTECODE"), QStringLiteral("1")},
                             {QStringLiteral("MPLBACKEND"), QStringLiteral("Agg")},
                             {QStringLiteral("MPLCONFIGDIR"), QStringLiteral("/tmp/matplotlib")}},
             .packageManager = QStringLiteral("pip"),
-            .libraries = {.namePattern = QStringLiteral(R"(^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9,._-]+\])?((==|>=|<=|~=|!=|<|>)[A-Za-z0-9.*+!_-]+)?$)"),
-                          .command = list({"python3", "-m", "pip", "install", "--target", "/tmp/libs/python", "--no-cache-dir",
-                                           "--disable-pip-version-check", "--no-warn-script-location", "--index-url",
-                                           "{registry}", "{libs}"}),
-                          .offlineCommand = list({"python3", "-m", "pip", "install", "--target", "/tmp/libs/python",
-                                                  "--no-cache-dir", "--disable-pip-version-check",
-                                                  "--no-warn-script-location", "--no-index", "--find-links",
-                                                  "{offline}", "{libs}"}),
-                          .registryDefault = QStringLiteral("https://pypi.org/simple"),
-                          .registryVariables = list({"LLM_SANDBOX_PIP_INDEX_URL"}),
-                          .offlineVariable = QStringLiteral("LLM_SANDBOX_PIP_OFFLINE_DIR")},
+            .libraries =
+                {.namePattern = QStringLiteral(
+                     R"(^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9,._-]+\])?((==|>=|<=|~=|!=|<|>)[A-Za-z0-9.*+!_-]+)?$)"),
+                 .command = list({"python3", "-m", "pip", "install", "--target", "/tmp/libs/python", "--no-cache-dir",
+                                  "--disable-pip-version-check", "--no-warn-script-location", "--index-url",
+                                  "{registry}", "{libs}"}),
+                 .offlineCommand = list({"python3", "-m", "pip", "install", "--target", "/tmp/libs/python",
+                                         "--no-cache-dir", "--disable-pip-version-check", "--no-warn-script-location",
+                                         "--no-index", "--find-links", "{offline}", "{libs}"}),
+                 .registryDefault = QStringLiteral("https://pypi.org/simple"),
+                 .registryVariables = list({"LLM_SANDBOX_PIP_INDEX_URL"}),
+                 .offlineVariable = QStringLiteral("LLM_SANDBOX_PIP_OFFLINE_DIR")},
             .preinstalledLibraries = list({"numpy", "pandas", "matplotlib", "seaborn", "scipy", "plotly"}),
             .visualization = QStringLiteral("matplotlib, seaborn, pandas plotting and plotly figures are captured "
                                             "automatically; any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR "
@@ -58,8 +60,9 @@ LanguageRegistry::LanguageRegistry()
             .examples = {{QStringLiteral("Hello world"), QStringLiteral("print('Hello, world!')\n"),
                           QStringLiteral("Simple Python hello world program")},
                          {QStringLiteral("Scatter plot"),
-                          QStringLiteral("import matplotlib.pyplot as plt\nimport numpy as np\n\nx = np.random.rand(50)\n"
-                                         "y = np.random.rand(50)\nplt.scatter(x, y)\nplt.title('Scatter')\nplt.show()\n"),
+                          QStringLiteral(
+                              "import matplotlib.pyplot as plt\nimport numpy as np\n\nx = np.random.rand(50)\n"
+                              "y = np.random.rand(50)\nplt.scatter(x, y)\nplt.title('Scatter')\nplt.show()\n"),
                           QStringLiteral("A matplotlib chart, captured without saving it")}},
             .useCases = list({"Data science", "Data visualization", "Automation", "Machine learning"}),
         },
@@ -75,7 +78,8 @@ LanguageRegistry::LanguageRegistry()
             .versionCommand = list({"node", "--version"}),
             .environment = {{QStringLiteral("NODE_PATH"), QStringLiteral("/tmp/libs/node/node_modules")}},
             .packageManager = QStringLiteral("npm"),
-            .libraries = {.namePattern = QStringLiteral(R"(^(@[a-z0-9~][a-z0-9._~-]*/)?[a-z0-9~][a-z0-9._~-]*(@[A-Za-z0-9.^~<>=*+_-]+)?$)"),
+            .libraries = {.namePattern = QStringLiteral(
+                              R"(^(@[a-z0-9~][a-z0-9._~-]*/)?[a-z0-9~][a-z0-9._~-]*(@[A-Za-z0-9.^~<>=*+_-]+)?$)"),
                           .command = list({"npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix",
                                            "/tmp/libs/node", "--registry", "{registry}", "{libs}"}),
                           .offlineCommand = list({"npm", "install", "--offline", "--no-audit", "--no-fund",
@@ -118,8 +122,8 @@ console.log(`wrote ${file}`);
             .versionCommand = list({"java", "--version"}),
             .packageManager = QStringLiteral("maven"),
             .libraries = {.namePattern = QStringLiteral(R"(^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+:[A-Za-z0-9_.+-]+$)"),
-                          .command = list({"java", "/opt/llm-sandbox/tools/Fetch.java", "{registry}", "/tmp/libs/java",
-                                           "{libs}"}),
+                          .command = list(
+                              {"java", "/opt/llm-sandbox/tools/Fetch.java", "{registry}", "/tmp/libs/java", "{libs}"}),
                           .offlineCommand = list({"java", "/opt/llm-sandbox/tools/Fetch.java", "file://{offline}",
                                                   "/tmp/libs/java", "{libs}"}),
                           .registryDefault = QStringLiteral("https://repo.maven.apache.org/maven2"),
@@ -172,14 +176,15 @@ public class Main {
             .versionCommand = list({"g++", "--version"}),
             .packageManager = QStringLiteral("apt"),
             .libraries = {.namePattern = QStringLiteral(R"(^[a-z0-9][a-z0-9+.-]+$)"),
-                          .command = list({"sh", "/opt/llm-sandbox/tools/install-deb.sh", "{registry}",
-                                           "/tmp/libs/cpp", "/sandbox/.llm-sandbox-cxxflags", "{libs}"}),
+                          .command = list({"sh", "/opt/llm-sandbox/tools/install-deb.sh", "{registry}", "/tmp/libs/cpp",
+                                           "/sandbox/.llm-sandbox-cxxflags", "{libs}"}),
                           .registryDefault = QStringLiteral("http://deb.debian.org/debian"),
                           .registryVariables = list({"LLM_SANDBOX_DEBIAN_MIRROR"})},
             .preinstalledLibraries = list({"C++ standard library"}),
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"),
-                          QStringLiteral("#include <iostream>\n\nint main() {\n    std::cout << \"Hello, world!\\n\";\n}\n"),
+                          QStringLiteral(
+                              "#include <iostream>\n\nint main() {\n    std::cout << \"Hello, world!\\n\";\n}\n"),
                           QStringLiteral("Simple C++ hello world program")},
                          {QStringLiteral("SVG chart"), QStringLiteral(R"code(#include <cstdlib>
 #include <fstream>
@@ -224,7 +229,8 @@ int main() {
                             {QStringLiteral("GOFLAGS"), QStringLiteral("-mod=mod")},
                             {QStringLiteral("GOTOOLCHAIN"), QStringLiteral("local")}},
             .packageManager = QStringLiteral("go modules"),
-            .libraries = {.namePattern = QStringLiteral(R"(^[a-z0-9][a-z0-9.-]*(/[A-Za-z0-9._~-]+)+(@[A-Za-z0-9.+_-]+)?$)"),
+            .libraries = {.namePattern =
+                              QStringLiteral(R"(^[a-z0-9][a-z0-9.-]*(/[A-Za-z0-9._~-]+)+(@[A-Za-z0-9.+_-]+)?$)"),
                           .command = list({"go", "get", "{libs}"}),
                           .offlineCommand = list({"go", "get", "{libs}"}),
                           .registryDefault = QStringLiteral("https://proxy.golang.org"),
@@ -235,7 +241,8 @@ int main() {
             .preinstalledLibraries = list({"Go standard library"}),
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"),
-                          QStringLiteral("package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"Hello, world!\")\n}\n"),
+                          QStringLiteral(
+                              "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"Hello, world!\")\n}\n"),
                           QStringLiteral("Simple Go hello world program")},
                          {QStringLiteral("SVG chart"), QStringLiteral(R"code(package main
 
@@ -283,10 +290,10 @@ func main() {
                             {QStringLiteral("R_PROFILE_USER"), QStringLiteral("/opt/llm-sandbox/capture/r/profile.R")}},
             .packageManager = QStringLiteral("install.packages"),
             .libraries = {.namePattern = QStringLiteral(R"(^[A-Za-z][A-Za-z0-9.]*$)"),
-                          .command = list({"Rscript", "/opt/llm-sandbox/tools/install.R", "{registry}", "/tmp/libs/r",
-                                           "{libs}"}),
-                          .offlineCommand = list({"Rscript", "/opt/llm-sandbox/tools/install.R", "offline",
-                                                  "/tmp/libs/r", "{files}"}),
+                          .command = list(
+                              {"Rscript", "/opt/llm-sandbox/tools/install.R", "{registry}", "/tmp/libs/r", "{libs}"}),
+                          .offlineCommand = list(
+                              {"Rscript", "/opt/llm-sandbox/tools/install.R", "offline", "/tmp/libs/r", "{files}"}),
                           .registryDefault = QStringLiteral("https://cloud.r-project.org"),
                           .registryVariables = list({"R_REPO", "LLM_SANDBOX_R_REPO"}),
                           .offlineVariable = QStringLiteral("LLM_SANDBOX_R_OFFLINE_DIR")},
@@ -326,9 +333,12 @@ ggplot(fruit, aes(name, count)) + geom_col(fill = "steelblue") + labs(title = "F
                           .offlineVariable = QStringLiteral("LLM_SANDBOX_GEM_OFFLINE_DIR")},
             .preinstalledLibraries = {},
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
-            .examples = {{QStringLiteral("Hello world"), QStringLiteral("puts 'Hello, world!'\n"),
-                          QStringLiteral("Simple Ruby hello world program")},
-                         {QStringLiteral("SVG chart"), QStringLiteral(R"code(# Files written to $LLM_SANDBOX_OUTPUT_DIR come back as artifacts (SVG, PNG, HTML, ...).
+            .examples =
+                {{QStringLiteral("Hello world"), QStringLiteral("puts 'Hello, world!'\n"),
+                  QStringLiteral("Simple Ruby hello world program")},
+                 {QStringLiteral("SVG chart"),
+                  QStringLiteral(
+                      R"code(# Files written to $LLM_SANDBOX_OUTPUT_DIR come back as artifacts (SVG, PNG, HTML, ...).
 data = { 'Apples' => 12, 'Pears' => 7, 'Plums' => 15, 'Cherries' => 4 }
 bars = data.each_with_index.map do |(label, value), i|
   x = 30 + i * 90
@@ -341,7 +351,7 @@ file = File.join(ENV.fetch('LLM_SANDBOX_OUTPUT_DIR'), 'bars.svg')
 File.write(file, svg)
 puts "wrote #{file}"
 )code"),
-                          QStringLiteral("A bar chart written as SVG to the output directory")}},
+                  QStringLiteral("A bar chart written as SVG to the output directory")}},
             .useCases = list({"Web development", "Scripting", "Automation", "Text processing"}),
         },
     };
@@ -367,7 +377,8 @@ Result<Language> LanguageRegistry::find(const QString &nameOrAlias) const
     // Quote a name only as far as a person reads it: a huge argument must not come back whole in the error.
     const QString quoted = nameOrAlias.size() > 40 ? nameOrAlias.left(40) + QStringLiteral("...") : nameOrAlias;
     return Error{QStringLiteral("Unsupported language \"%1\". Supported languages: %2.")
-                     .arg(quoted, names().join(QStringLiteral(", "))), ErrorCode::BadRequest};
+                     .arg(quoted, names().join(QStringLiteral(", "))),
+                 ErrorCode::BadRequest};
 }
 
 } // namespace sandbox

@@ -2,7 +2,6 @@
 
 #include <QLoggingCategory>
 #include <QUuid>
-
 #include <vector>
 
 Q_LOGGING_CATEGORY(lcSessions, "sandbox.sessions")
@@ -19,7 +18,9 @@ SessionRegistry::SessionRegistry(std::chrono::seconds idleTimeout, int maxSessio
     : m_idleTimeout(idleTimeout), m_maxSessions(maxSessions), m_clock(std::move(clock))
 {
     if (!m_clock) {
-        m_clock = [] { return std::chrono::steady_clock::now(); };
+        m_clock = [] {
+            return std::chrono::steady_clock::now();
+        };
     }
     m_reaper = std::thread([this] { reap(); });
 }
@@ -42,12 +43,14 @@ Result<void> SessionRegistry::checkRoom() const
     std::lock_guard lock(m_mutex);
     if (m_maxSessions == 0) {
         return Error{QStringLiteral("Sessions are disabled on this server (LLM_SANDBOX_MAX_SESSIONS=0); run code "
-                                    "without a session_id instead."), ErrorCode::LimitReached};
+                                    "without a session_id instead."),
+                     ErrorCode::LimitReached};
     }
     if (int(m_sessions.size()) >= m_maxSessions) {
         return Error{QStringLiteral("%1 sessions are open, the limit (LLM_SANDBOX_MAX_SESSIONS); close one with "
                                     "close_session first.")
-                         .arg(m_maxSessions), ErrorCode::LimitReached};
+                         .arg(m_maxSessions),
+                     ErrorCode::LimitReached};
     }
     return {};
 }
@@ -75,7 +78,8 @@ Result<std::shared_ptr<SessionRegistry::Session>> SessionRegistry::find(const QS
         return Error{QStringLiteral("There is no session \"%1\": it was closed, or it expired after %2 s without "
                                     "use. Create a new one with create_session (list_sessions shows the open ones).")
                          .arg(id)
-                         .arg(m_idleTimeout.count()), ErrorCode::NotFound};
+                         .arg(m_idleTimeout.count()),
+                     ErrorCode::NotFound};
     }
     return it->second;
 }

@@ -5,7 +5,6 @@
 #include "util/Result.h"
 
 #include <QList>
-
 #include <chrono>
 #include <condition_variable>
 #include <functional>

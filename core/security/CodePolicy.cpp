@@ -157,7 +157,8 @@ Result<CodePolicy> CodePolicy::fromEnvironment()
         return preset(QStringLiteral("default"));
     }
     if (!presetNames().contains(value.toLower())) {
-        return Error{QStringLiteral("Invalid %1: %2.").arg(environmentVariable(), unknownPreset(value)), ErrorCode::BadRequest};
+        return Error{QStringLiteral("Invalid %1: %2.").arg(environmentVariable(), unknownPreset(value)),
+                     ErrorCode::BadRequest};
     }
     return preset(value);
 }
@@ -360,7 +361,8 @@ Result<void> CodePolicy::check(const QString &language, const QString &code) con
         reasons << QStringLiteral("and %1 more").arg(refused.size() - maxListedFindings);
     }
     return Error{QStringLiteral("Refused by the %1 code policy, nothing was run: %2.")
-                     .arg(m_name, reasons.join(QStringLiteral("; "))), ErrorCode::PolicyRefused};
+                     .arg(m_name, reasons.join(QStringLiteral("; "))),
+                 ErrorCode::PolicyRefused};
 }
 
 } // namespace sandbox

@@ -147,7 +147,8 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment(SandboxSettings default
     if (auto [name, value] = firstSet({"SANDBOX_SECURITY_OPT"}); !name.isEmpty()) {
         settings.securityOpt = splitList(value);
         if (settings.securityOpt.contains(QStringLiteral("seccomp=unconfined"))) {
-            qCWarning(lcSettings) << "SANDBOX_SECURITY_OPT has seccomp=unconfined: sandboxes run without a seccomp filter";
+            qCWarning(lcSettings)
+                << "SANDBOX_SECURITY_OPT has seccomp=unconfined: sandboxes run without a seccomp filter";
         }
     }
     if (auto [name, value] = firstSet({"SANDBOX_SECCOMP_PROFILE"}); !name.isEmpty()) {
@@ -248,9 +249,9 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment(SandboxSettings default
             bool ok = false;
             const int seconds = value.toInt(&ok);
             if (!ok || seconds < 1 || seconds > duration.maximum) {
-                return badVariable(name, QStringLiteral("\"%1\" is not a number of seconds from 1 to %2")
-                                             .arg(value)
-                                             .arg(duration.maximum));
+                return badVariable(
+                    name,
+                    QStringLiteral("\"%1\" is not a number of seconds from 1 to %2").arg(value).arg(duration.maximum));
             }
             *duration.target = std::chrono::seconds(seconds);
         }

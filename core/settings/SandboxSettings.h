@@ -6,7 +6,6 @@
 #include <QHash>
 #include <QString>
 #include <QStringList>
-
 #include <chrono>
 
 namespace sandbox {
@@ -26,11 +25,11 @@ struct SandboxSettings
     int nofileLimit = 1024;
     int nprocLimit = 1024; ///< per UID, shared by concurrent sandboxes; pidsLimit is the per-run bound
     qint64 fileSizeLimitBytes = 256LL * 1024 * 1024;
-    qint64 workdirBytes = 256LL * 1024 * 1024; ///< tmpfs size of /sandbox
-    qint64 tmpBytes = 256LL * 1024 * 1024;     ///< tmpfs size of /tmp
-    qint64 maxOutputBytes = 1024LL * 1024;     ///< stdout + stderr per run
+    qint64 workdirBytes = 256LL * 1024 * 1024;          ///< tmpfs size of /sandbox
+    qint64 tmpBytes = 256LL * 1024 * 1024;              ///< tmpfs size of /tmp
+    qint64 maxOutputBytes = 1024LL * 1024;              ///< stdout + stderr per run
     qint64 maxArtifactBytes = 16LL * 1024 * 1024;       ///< per artifact
-    int maxArtifacts = 32;                               ///< per run
+    int maxArtifacts = 32;                              ///< per run
     qint64 maxArtifactsTotalBytes = 64LL * 1024 * 1024; ///< all artifacts of a run together
     QString user = QStringLiteral("1000:1000");
     QString networkMode = QStringLiteral("none");

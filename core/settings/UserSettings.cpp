@@ -24,8 +24,7 @@ int boundedInt(const QSettings &settings, const QString &key, int fallback, int 
 UserSettings::UserSettings(QObject *parent)
     : QObject(parent), m_settings(QSettings::IniFormat, QSettings::UserScope, QStringLiteral("llm-sandbox"),
                                   QStringLiteral("llm-sandbox"))
-{
-}
+{}
 
 QString UserSettings::backend() const
 {

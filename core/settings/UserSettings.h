@@ -3,7 +3,6 @@
 #include <QObject>
 #include <QSettings>
 #include <QString>
-
 #include <chrono>
 
 namespace sandbox {

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QString>
-
 #include <optional>
 #include <utility>
 #include <variant>
@@ -30,18 +29,30 @@ enum class ErrorCode
 inline const char *errorCodeName(ErrorCode code)
 {
     switch (code) {
-    case ErrorCode::Internal: return "internal";
-    case ErrorCode::BadRequest: return "bad_request";
-    case ErrorCode::NotFound: return "not_found";
-    case ErrorCode::EngineUnreachable: return "engine_unreachable";
-    case ErrorCode::EngineFailed: return "engine_failed";
-    case ErrorCode::ImageMissing: return "image_missing";
-    case ErrorCode::PolicyRefused: return "policy_refused";
-    case ErrorCode::LimitReached: return "limit_reached";
-    case ErrorCode::InstallFailed: return "install_failed";
-    case ErrorCode::SandboxFailed: return "sandbox_failed";
-    case ErrorCode::Cancelled: return "cancelled";
-    case ErrorCode::Unavailable: return "unavailable";
+    case ErrorCode::Internal:
+        return "internal";
+    case ErrorCode::BadRequest:
+        return "bad_request";
+    case ErrorCode::NotFound:
+        return "not_found";
+    case ErrorCode::EngineUnreachable:
+        return "engine_unreachable";
+    case ErrorCode::EngineFailed:
+        return "engine_failed";
+    case ErrorCode::ImageMissing:
+        return "image_missing";
+    case ErrorCode::PolicyRefused:
+        return "policy_refused";
+    case ErrorCode::LimitReached:
+        return "limit_reached";
+    case ErrorCode::InstallFailed:
+        return "install_failed";
+    case ErrorCode::SandboxFailed:
+        return "sandbox_failed";
+    case ErrorCode::Cancelled:
+        return "cancelled";
+    case ErrorCode::Unavailable:
+        return "unavailable";
     }
     return "internal";
 }

@@ -4,7 +4,6 @@
 
 #include <QDir>
 #include <QIODevice>
-
 #include <utility>
 #include <vector>
 

@@ -7,7 +7,6 @@
 #include <QHash>
 #include <QJsonObject>
 #include <QString>
-
 #include <atomic>
 #include <condition_variable>
 #include <deque>

@@ -2,7 +2,6 @@
 // other programs is refused with the rule and the line and never reaches a container; the
 // same code runs with `permissive`.
 #include "BackendTestSupport.h"
-
 #include "backend/BackendFactory.h"
 
 #include <gtest/gtest.h>
@@ -28,7 +27,8 @@ const Case kCases[] = {
      "    Runtime.getRuntime().exec(new String[] {\"true\"}).waitFor();\n  }\n}\n",
      "java.", 3},
     {"cpp", "#include <cstdlib>\nint main() {\n  return std::system(\"true\");\n}\n", "cpp.", 3},
-    {"go", "package main\n\nimport (\n\t\"os/exec\"\n)\n\nfunc main() { _ = exec.Command(\"true\").Run() }\n", "go.", 4},
+    {"go", "package main\n\nimport (\n\t\"os/exec\"\n)\n\nfunc main() { _ = exec.Command(\"true\").Run() }\n", "go.",
+     4},
     {"r", "x <- 1\nsystem('true')\n", "r.", 2},
     {"ruby", "x = 1\nputs `true`\n", "ruby.", 2},
 };
@@ -75,8 +75,8 @@ TEST_P(CodePolicyTest, defaultPolicyRefusesWithRuleAndLineAndPermissiveRunsIt)
     EXPECT_EQ(allowed->reason, StopReason::Exited) << allowed->stderrData.toStdString();
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Policies, CodePolicyTest, ::testing::Combine(::testing::ValuesIn(test::backendNames()), ::testing::ValuesIn(kCases)),
-    [](const ::testing::TestParamInfo<std::tuple<std::string, Case>> &info) {
-        return std::string(std::get<1>(info.param).language) + "_" + std::get<0>(info.param);
-    });
+INSTANTIATE_TEST_SUITE_P(Policies, CodePolicyTest,
+                         ::testing::Combine(::testing::ValuesIn(test::backendNames()), ::testing::ValuesIn(kCases)),
+                         [](const ::testing::TestParamInfo<std::tuple<std::string, Case>> &info) {
+                             return std::string(std::get<1>(info.param).language) + "_" + std::get<0>(info.param);
+                         });

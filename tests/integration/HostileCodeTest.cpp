@@ -224,25 +224,26 @@ TEST_P(HostileCodeTest, pythonForkBombIsHeldByThePidsLimit)
 
 TEST_P(HostileCodeTest, shellForkBombIsHeldByThePidsLimit)
 {
-    const RunResult result = run("import os, subprocess, time\n"
-                                 "subprocess.Popen(['bash', '-c', ':(){ :|:& };: # MARKER'],\n"
-                                 "                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
-                                 "def tasks():\n"
-                                 "    # What the pids limit bounds: the cgroup's task count (a listing of /proc is\n"
-                                 "    # not atomic and counts pids that come and go while it reads).\n"
-                                 "    for path in ('/sys/fs/cgroup/pids/pids.current', '/sys/fs/cgroup/pids.current'):\n"
-                                 "        try:\n"
-                                 "            return int(open(path).read())\n"
-                                 "        except OSError:\n"
-                                 "            pass\n"
-                                 "    return len([p for p in os.listdir('/proc') if p.isdigit()])\n"
-                                 "peak = 0\n"
-                                 "for _ in range(20):\n"
-                                 "    time.sleep(0.1)\n"
-                                 "    peak = max(peak, tasks())\n"
-                                 "print('peak', peak, flush=True)\n"
-                                 "time.sleep(600)\n",
-                                 5s);
+    const RunResult result =
+        run("import os, subprocess, time\n"
+            "subprocess.Popen(['bash', '-c', ':(){ :|:& };: # MARKER'],\n"
+            "                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+            "def tasks():\n"
+            "    # What the pids limit bounds: the cgroup's task count (a listing of /proc is\n"
+            "    # not atomic and counts pids that come and go while it reads).\n"
+            "    for path in ('/sys/fs/cgroup/pids/pids.current', '/sys/fs/cgroup/pids.current'):\n"
+            "        try:\n"
+            "            return int(open(path).read())\n"
+            "        except OSError:\n"
+            "            pass\n"
+            "    return len([p for p in os.listdir('/proc') if p.isdigit()])\n"
+            "peak = 0\n"
+            "for _ in range(20):\n"
+            "    time.sleep(0.1)\n"
+            "    peak = max(peak, tasks())\n"
+            "print('peak', peak, flush=True)\n"
+            "time.sleep(600)\n",
+            5s);
     EXPECT_EQ(result.reason, StopReason::TimedOut) << outputOf(result).toStdString();
     ASSERT_TRUE(result.stdoutData.startsWith("peak ")) << outputOf(result).toStdString();
     const int peak = result.stdoutData.split(' ').value(1).trimmed().toInt();

@@ -4,7 +4,6 @@
 #include "lang/LanguageRegistry.h"
 
 #include <gtest/gtest.h>
-
 #include <tuple>
 
 using namespace sandbox;
@@ -38,29 +37,40 @@ const LanguageCase kCases[] = {
      "const p = [];\nfor (let n = 2; n < 50; n++) { if (p.every(d => n % d)) p.push(n); }\nconsole.log(p.join(' '));\n",
      "const o = null;\nconsole.log(o.field);\n", 1, "TypeError"},
     {"java",
-     "public class Hello {\n    public static void main(String[] args) {\n        System.out.println(\"héllo wörld ✓ 你好\");\n    }\n}\n",
-     "import java.util.*;\nimport java.util.stream.*;\npublic class Primes {\n    public static void main(String[] a) {\n"
-     "        List<String> p = new ArrayList<>();\n        for (int n = 2; n < 50; n++) {\n            boolean prime = true;\n"
-     "            for (int d = 2; d < n; d++) if (n % d == 0) prime = false;\n            if (prime) p.add(String.valueOf(n));\n"
+     "public class Hello {\n    public static void main(String[] args) {\n        System.out.println(\"héllo wörld ✓ "
+     "你好\");\n    }\n}\n",
+     "import java.util.*;\nimport java.util.stream.*;\npublic class Primes {\n    public static void main(String[] a) "
+     "{\n"
+     "        List<String> p = new ArrayList<>();\n        for (int n = 2; n < 50; n++) {\n            boolean prime = "
+     "true;\n"
+     "            for (int d = 2; d < n; d++) if (n % d == 0) prime = false;\n            if (prime) "
+     "p.add(String.valueOf(n));\n"
      "        }\n        System.out.println(String.join(\" \", p));\n    }\n}\n",
-     "public class Boom {\n    public static void main(String[] a) {\n        int[] xs = new int[1];\n        System.out.println(xs[3]);\n    }\n}\n",
+     "public class Boom {\n    public static void main(String[] a) {\n        int[] xs = new int[1];\n        "
+     "System.out.println(xs[3]);\n    }\n}\n",
      1, "ArrayIndexOutOfBoundsException",
      "public class Broken {\n    public static void main(String[] a) {\n        int x = \"text\";\n    }\n}\n",
      "incompatible types"},
     {"cpp", "#include <iostream>\nint main() { std::cout << \"héllo wörld ✓ 你好\\n\"; }\n",
-     "#include <iostream>\n#include <vector>\nint main() {\n    std::vector<int> p;\n    for (int n = 2; n < 50; ++n) {\n"
-     "        bool prime = true;\n        for (int d : p) if (n % d == 0) prime = false;\n        if (prime) p.push_back(n);\n    }\n"
-     "    for (size_t i = 0; i < p.size(); ++i) std::cout << (i ? \" \" : \"\") << p[i];\n    std::cout << \"\\n\";\n}\n",
-     "#include <iostream>\n#include <stdexcept>\nint main() {\n    std::cerr << \"about to fail\\n\";\n    return 7;\n}\n", 7,
-     "about to fail", "int main() { return undefined_name; }\n", "undefined_name"},
+     "#include <iostream>\n#include <vector>\nint main() {\n    std::vector<int> p;\n    for (int n = 2; n < 50; ++n) "
+     "{\n"
+     "        bool prime = true;\n        for (int d : p) if (n % d == 0) prime = false;\n        if (prime) "
+     "p.push_back(n);\n    }\n"
+     "    for (size_t i = 0; i < p.size(); ++i) std::cout << (i ? \" \" : \"\") << p[i];\n    std::cout << "
+     "\"\\n\";\n}\n",
+     "#include <iostream>\n#include <stdexcept>\nint main() {\n    std::cerr << \"about to fail\\n\";\n    return "
+     "7;\n}\n",
+     7, "about to fail", "int main() { return undefined_name; }\n", "undefined_name"},
     {"go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"héllo wörld ✓ 你好\")\n}\n",
-     "package main\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\nfunc main() {\n\tvar p []string\n\tfor n := 2; n < 50; n++ {\n"
+     "package main\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\nfunc main() {\n\tvar p []string\n\tfor n := 2; n < 50; "
+     "n++ {\n"
      "\t\tprime := true\n\t\tfor d := 2; d < n; d++ {\n\t\t\tif n%d == 0 {\n\t\t\t\tprime = false\n\t\t\t}\n\t\t}\n"
      "\t\tif prime {\n\t\t\tp = append(p, fmt.Sprint(n))\n\t\t}\n\t}\n\tfmt.Println(strings.Join(p, \" \"))\n}\n",
      "package main\n\nfunc main() {\n\tvar m map[string]int\n\tm[\"x\"] = 1\n}\n", 2, "panic",
      "package main\n\nfunc main() {\n\tx := 1\n}\n", "not used"},
     {"r", "cat('héllo wörld ✓ 你好\\n')\n",
-     "p <- c()\nfor (n in 2:49) if (all(n %% p != 0) || length(p) == 0) p <- c(p, n)\ncat(paste(p, collapse = ' '), '\\n', sep = '')\n",
+     "p <- c()\nfor (n in 2:49) if (all(n %% p != 0) || length(p) == 0) p <- c(p, n)\ncat(paste(p, collapse = ' '), "
+     "'\\n', sep = '')\n",
      "stop('something went wrong')\n", 1, "something went wrong"},
     {"ruby", "puts 'héllo wörld ✓ 你好'\n",
      "puts (2...50).select { |n| (2...n).none? { |d| (n % d).zero? } }.join(' ')\n",

@@ -2,16 +2,13 @@
 // package managers from local sources the tests make (built inside sandboxes, so the host
 // needs nothing), and names that could inject options or commands refused up front.
 #include "BackendTestSupport.h"
-
-#include "engine/ExecutionEngine.h"
-
 #include "ScopedEnvironment.h"
+#include "engine/ExecutionEngine.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
-
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -74,27 +71,32 @@ TEST_P(LibrariesTest, pythonInstallsAWheelFromAnOfflineFolder)
                 "out = os.environ['LLM_SANDBOX_OUTPUT_DIR']\n"
                 "with zipfile.ZipFile(os.path.join(out, 'llmsb_greeter-1.0-py3-none-any.whl'), 'w') as whl:\n"
                 "    whl.writestr('llmsb_greeter/__init__.py', 'def greet(n):\\n    return \"hello \" + n\\n')\n"
-                "    whl.writestr('llmsb_greeter-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: llmsb-greeter\\nVersion: 1.0\\n')\n"
-                "    whl.writestr('llmsb_greeter-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n"
+                "    whl.writestr('llmsb_greeter-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: "
+                "llmsb-greeter\\nVersion: 1.0\\n')\n"
+                "    whl.writestr('llmsb_greeter-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: "
+                "test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n"
                 "    whl.writestr('llmsb_greeter-1.0.dist-info/RECORD', '')\n",
                 m_offline.path());
     test::ScopedEnvironment offline({{"LLM_SANDBOX_PIP_OFFLINE_DIR", m_offline.path().toUtf8()}});
-    auto result = run("python", QString("import llmsb_greeter\nprint(llmsb_greeter.greet('wheel'))\n") + kNoNetworkCheck,
-                      {"llmsb_greeter==1.0"});
+    auto result =
+        run("python", QString("import llmsb_greeter\nprint(llmsb_greeter.greet('wheel'))\n") + kNoNetworkCheck,
+            {"llmsb_greeter==1.0"});
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
     EXPECT_EQ(result->stdoutData, "hello wheel\n['lo']\n") << result->stderrData.toStdString();
 }
 
 TEST_P(LibrariesTest, rubyInstallsAGemFromAnOfflineFolder)
 {
-    makeFixture("ruby",
-                "require 'rubygems/package'\nrequire 'fileutils'\n"
-                "Dir.mkdir('/tmp/gem'); Dir.chdir('/tmp/gem')\nDir.mkdir('lib')\n"
-                "File.write('lib/llmsb_greeter.rb', \"module LlmsbGreeter\\n  def self.greet(n) = \\\"hello \\#{n}\\\"\\nend\\n\")\n"
-                "spec = Gem::Specification.new do |s|\n  s.name = 'llmsb_greeter'; s.version = '1.0.0'; s.summary = 'test'\n"
-                "  s.authors = ['test']; s.files = ['lib/llmsb_greeter.rb']\nend\n"
-                "FileUtils.mv(Gem::Package.build(spec), ENV['LLM_SANDBOX_OUTPUT_DIR'])\n",
-                m_offline.path());
+    makeFixture(
+        "ruby",
+        "require 'rubygems/package'\nrequire 'fileutils'\n"
+        "Dir.mkdir('/tmp/gem'); Dir.chdir('/tmp/gem')\nDir.mkdir('lib')\n"
+        "File.write('lib/llmsb_greeter.rb', \"module LlmsbGreeter\\n  def self.greet(n) = \\\"hello "
+        "\\#{n}\\\"\\nend\\n\")\n"
+        "spec = Gem::Specification.new do |s|\n  s.name = 'llmsb_greeter'; s.version = '1.0.0'; s.summary = 'test'\n"
+        "  s.authors = ['test']; s.files = ['lib/llmsb_greeter.rb']\nend\n"
+        "FileUtils.mv(Gem::Package.build(spec), ENV['LLM_SANDBOX_OUTPUT_DIR'])\n",
+        m_offline.path());
     test::ScopedEnvironment offline({{"LLM_SANDBOX_GEM_OFFLINE_DIR", m_offline.path().toUtf8()}});
     auto result = run("ruby", "require 'llmsb_greeter'\nputs LlmsbGreeter.greet('gem')\n", {"llmsb_greeter"});
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
@@ -131,7 +133,8 @@ TEST_P(LibrariesTest, goInstallsAModuleFromAnOfflineProxyFolder)
                 "open(os.path.join(base, 'v1.0.0.mod'), 'w').write(mod)\n"
                 "with zipfile.ZipFile(os.path.join(base, 'v1.0.0.zip'), 'w') as z:\n"
                 "    z.writestr('example.com/greeter@v1.0.0/go.mod', mod)\n"
-                "    z.writestr('example.com/greeter@v1.0.0/greeter.go', 'package greeter\\n\\nfunc Greet(n string) string { return \"hello \" + n }\\n')\n",
+                "    z.writestr('example.com/greeter@v1.0.0/greeter.go', 'package greeter\\n\\nfunc Greet(n string) "
+                "string { return \"hello \" + n }\\n')\n",
                 m_offline.path());
     test::ScopedEnvironment offline({{"LLM_SANDBOX_GO_OFFLINE_DIR", m_offline.path().toUtf8()}});
     auto result = run("go",
@@ -154,7 +157,8 @@ TEST_P(LibrariesTest, javaPutsAJarFromALocalMavenRepositoryOnTheClasspath)
                 "src.resolve(\"Greeter.java\").toString()) != 0) System.exit(1);\n"
                 "    Path dir = Files.createDirectories(Path.of(System.getenv(\"LLM_SANDBOX_OUTPUT_DIR\"), "
                 "\"org/example/greeter/1.0\"));\n"
-                "    try (JarOutputStream jar = new JarOutputStream(new FileOutputStream(dir.resolve(\"greeter-1.0.jar\").toFile()))) {\n"
+                "    try (JarOutputStream jar = new JarOutputStream(new "
+                "FileOutputStream(dir.resolve(\"greeter-1.0.jar\").toFile()))) {\n"
                 "      jar.putNextEntry(new JarEntry(\"org/example/Greeter.class\"));\n"
                 "      jar.write(Files.readAllBytes(Path.of(\"/tmp/classes/org/example/Greeter.class\")));\n"
                 "    }\n  }\n}\n",
@@ -213,7 +217,8 @@ TEST_P(LibrariesTest, cppInstallsADebianPackageAndLinksItThroughPkgConfig)
     auto result = run("cpp",
                       "#include <fmt/core.h>\n#include <fstream>\n#include <iostream>\n"
                       "int main() {\n  fmt::print(\"{} + {} = {}\\n\", 20, 22, 42);\n"
-                      "  std::ifstream net(\"/sys/class/net/eth0/mtu\");\n  std::cout << (net ? \"eth0\" : \"lo only\") << \"\\n\";\n}\n",
+                      "  std::ifstream net(\"/sys/class/net/eth0/mtu\");\n  std::cout << (net ? \"eth0\" : \"lo "
+                      "only\") << \"\\n\";\n}\n",
                       {"libfmt-dev"});
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
     EXPECT_EQ(result->stdoutData, "20 + 22 = 42\nlo only\n") << result->stderrData.toStdString();

@@ -1,11 +1,9 @@
 // Containers of an llm-sandbox process that was killed before it could clean up are removed
 // by the next engine; those of live processes and other hosts are left alone.
 #include "BackendTestSupport.h"
-
 #include "lang/LanguageRegistry.h"
 
 #include <QSysInfo>
-
 #include <gtest/gtest.h>
 
 using namespace sandbox;

@@ -211,7 +211,8 @@ TEST(CodeExecutorTest, executeCodeThroughTheDispatcherReportsProgressAndReturnsI
                                   RunObserver *observer) -> Result<RunResult> {
         seen = request;
         observer->runStarted(QStringLiteral("run-1"), request);
-        observer->runProgress(QStringLiteral("run-1"), {RunProgress::Kind::LibraryInstall, QStringLiteral("Installing numpy")});
+        observer->runProgress(QStringLiteral("run-1"),
+                              {RunProgress::Kind::LibraryInstall, QStringLiteral("Installing numpy")});
         observer->runOutput(QStringLiteral("run-1"), OutputStream::Stdout, "hello\n");
         RunResult result;
         result.exitCode = 0;
@@ -261,7 +262,8 @@ TEST(CodeExecutorTest, noProgressNotificationsWithoutAProgressToken)
 {
     CodeExecutor executor([](const RunRequest &request, std::stop_token, RunObserver *observer) -> Result<RunResult> {
         observer->runStarted(QStringLiteral("run-1"), request);
-        observer->runProgress(QStringLiteral("run-1"), {RunProgress::Kind::ContainerStart, QStringLiteral("Starting container")});
+        observer->runProgress(QStringLiteral("run-1"),
+                              {RunProgress::Kind::ContainerStart, QStringLiteral("Starting container")});
         return sampleResult();
     });
     SinkRecorder recorder;

@@ -195,8 +195,8 @@ TEST_F(RunnerFilesTest, scratchDirectoriesAreEmptiedBeforeEachRun)
     RunnerClient &client = startRunner();
     const std::filesystem::path scratch = m_root / "scratch";
     std::filesystem::create_directory(scratch);
-    nlohmann::json first = shellRun("r1", "mkdir -p " + scratch.string() + "/sub && echo secret > " +
-                                              scratch.string() + "/sub/left.txt");
+    nlohmann::json first =
+        shellRun("r1", "mkdir -p " + scratch.string() + "/sub && echo secret > " + scratch.string() + "/sub/left.txt");
     first["scratch_dirs"] = nlohmann::json::array({scratch.string()});
     EXPECT_EQ(client.run(first).done["exit_code"], 0);
 
@@ -237,7 +237,6 @@ TEST_F(RunnerFilesTest, scratchDirectoriesMustBeAbsolute)
 
 } // namespace
 
-
 TEST_F(RunnerFilesTest, putFileAndGetFileRoundTripBelowTheWorkdirAndKeepOtherFiles)
 {
     RunnerClient &client = startRunner();
@@ -272,13 +271,16 @@ TEST_F(RunnerFilesTest, getFileRefusesEscapesSymlinksDirectoriesAndOversizedFile
                                               " dirlink; mkdir sub; head -c 2000 /dev/zero > big");
     client.run(setup);
 
-    const std::vector<std::pair<std::string, std::string>> cases = {
-        {"../secret.txt", "relative"}, {secret.string(), "relative"}, {"link", "symlink"},
-        {"dirlink/secret.txt", "cannot open parent"}, {"sub", "not a regular file"}, {"big", "more than the limit"},
-        {"missing.txt", "No such file"}};
+    const std::vector<std::pair<std::string, std::string>> cases = {{"../secret.txt", "relative"},
+                                                                    {secret.string(), "relative"},
+                                                                    {"link", "symlink"},
+                                                                    {"dirlink/secret.txt", "cannot open parent"},
+                                                                    {"sub", "not a regular file"},
+                                                                    {"big", "more than the limit"},
+                                                                    {"missing.txt", "No such file"}};
     for (const auto &[path, expected] : cases) {
-        client.send({{"op", "get_file"}, {"id", "g"}, {"workdir", m_workdir.string()}, {"path", path},
-                     {"max_bytes", 1000}});
+        client.send(
+            {{"op", "get_file"}, {"id", "g"}, {"workdir", m_workdir.string()}, {"path", path}, {"max_bytes", 1000}});
         const auto reply = client.next();
         ASSERT_TRUE(reply) << path;
         EXPECT_EQ((*reply)["ev"], "error") << path;

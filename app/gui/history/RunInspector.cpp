@@ -1,7 +1,6 @@
 #include "gui/history/RunInspector.h"
 
 #include "gui/RunText.h"
-
 #include "gui/history/DiffView.h"
 #include "gui/history/HistoryModel.h"
 #include "journal/RunDiff.h"

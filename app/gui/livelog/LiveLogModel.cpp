@@ -195,8 +195,8 @@ QVariant LiveLogModel::data(const QModelIndex &index, int role) const
     case SourceRole:
         return run.source;
     case SearchRole:
-        return QStringList{run.id, run.language, runSourceText(run), statusText(run), outcomeText(run), run.backend}.join(
-            QLatin1Char('\n'));
+        return QStringList{run.id, run.language, runSourceText(run), statusText(run), outcomeText(run), run.backend}
+            .join(QLatin1Char('\n'));
     case SortRole:
         switch (index.column()) {
         case Started:

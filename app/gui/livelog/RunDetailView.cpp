@@ -1,9 +1,8 @@
 #include "gui/livelog/RunDetailView.h"
 
-#include "gui/RunText.h"
-
 #include "gui/ArtifactStrip.h"
 #include "gui/OutputView.h"
+#include "gui/RunText.h"
 #include "gui/console/CodeEditor.h"
 #include "gui/livelog/LiveLogModel.h"
 
@@ -126,8 +125,7 @@ void RunDetailView::showRun(const JournalRun &run)
     m_stack->setCurrentIndex(1);
 
     m_title->setText(tr("%1 run · %2").arg(languageText(run.language), LiveLogModel::statusText(run)));
-    QStringList subtitle{runSourceText(run),
-                         QLocale().toString(run.startedAt.toLocalTime(), QLocale::ShortFormat)};
+    QStringList subtitle{runSourceText(run), QLocale().toString(run.startedAt.toLocalTime(), QLocale::ShortFormat)};
     if (run.status != RunStatus::Running) {
         subtitle << LiveLogModel::durationText(run.durationMs);
     }

@@ -23,9 +23,9 @@ TEST(ExitStatus, requestsTheCallerCanFixAreUsageErrors)
 
 TEST(ExitStatus, sandboxFailuresAre125LikeDockerRun)
 {
-    for (ErrorCode code : {ErrorCode::Internal, ErrorCode::EngineUnreachable, ErrorCode::EngineFailed,
-                           ErrorCode::ImageMissing, ErrorCode::LimitReached, ErrorCode::InstallFailed,
-                           ErrorCode::SandboxFailed}) {
+    for (ErrorCode code :
+         {ErrorCode::Internal, ErrorCode::EngineUnreachable, ErrorCode::EngineFailed, ErrorCode::ImageMissing,
+          ErrorCode::LimitReached, ErrorCode::InstallFailed, ErrorCode::SandboxFailed}) {
         EXPECT_EQ(statusFor(code), 125) << errorCodeName(code);
     }
 }

@@ -1,10 +1,9 @@
-#include "fakes/FakeBackend.h"
-#include "engine/ExecutionEngine.h"
-#include "gui/EngineController.h"
-#include "gui/RunText.h"
 #include "gui/history/HistoryPage.h"
 
+#include "engine/ExecutionEngine.h"
+#include "fakes/FakeBackend.h"
 #include "gui/EngineController.h"
+#include "gui/RunText.h"
 #include "gui/history/DiffView.h"
 #include "gui/history/HistoryFilterBar.h"
 #include "gui/history/HistoryModel.h"
@@ -358,7 +357,6 @@ TEST(DiffView, summarisesExitCodeAndShowsChangedLines)
     EXPECT_TRUE(lines.contains(QStringLiteral("+ three")));
     EXPECT_TRUE(lines.contains(QStringLiteral("  one")));
 }
-
 
 namespace {
 

@@ -10,7 +10,6 @@
 #include <QListWidget>
 #include <QStackedWidget>
 #include <QTest>
-
 #include <gtest/gtest.h>
 
 using namespace sandbox;

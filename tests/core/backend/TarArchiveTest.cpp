@@ -3,7 +3,6 @@
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
-
 #include <archive.h>
 #include <archive_entry.h>
 #include <gtest/gtest.h>

@@ -9,11 +9,9 @@
 #include <QFile>
 #include <QScopeGuard>
 #include <QTemporaryDir>
-
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <future>
+#include <gtest/gtest.h>
 #include <mutex>
 #include <optional>
 #include <string>

@@ -1,8 +1,8 @@
-#include "lang/LanguageRegistry.h"
 #include "engine/LibraryInstallPlan.h"
 
-#include <QTemporaryDir>
+#include "lang/LanguageRegistry.h"
 
+#include <QTemporaryDir>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -11,7 +11,9 @@ namespace {
 
 std::function<QString(const char *)> variables(QHash<QString, QString> values)
 {
-    return [values](const char *name) { return values.value(QString::fromLatin1(name)); };
+    return [values](const char *name) {
+        return values.value(QString::fromLatin1(name));
+    };
 }
 
 Language language(const char *name)

@@ -1,9 +1,9 @@
 #include "images/ImageCatalog.h"
+
 #include "lang/LanguageRegistry.h"
 
 #include <QFile>
 #include <QTemporaryDir>
-
 #include <gtest/gtest.h>
 
 using namespace sandbox;

@@ -3,9 +3,8 @@
 #include "fakes/FakeBackend.h"
 #include "fakes/WaitUntil.h"
 
-#include <gtest/gtest.h>
-
 #include <atomic>
+#include <gtest/gtest.h>
 
 using namespace sandbox;
 using namespace sandbox::test;

@@ -1,9 +1,8 @@
 #include "security/PolicyRulesFile.h"
 
+#include "ScopedEnvironment.h"
 #include "security/CodePolicy.h"
 #include "settings/SandboxSettings.h"
-
-#include "ScopedEnvironment.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -4,7 +4,6 @@
 
 #include <QFile>
 #include <QTemporaryDir>
-
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -178,10 +177,9 @@ TEST(SandboxSettings, sessionLimitsFromTheEnvironment)
         EXPECT_EQ(settings->sessionIdleTimeout, std::chrono::seconds(90));
         EXPECT_EQ(settings->maxSessions, 0);
     }
-    for (const auto &[variable, bad] : {std::pair{"LLM_SANDBOX_SESSION_IDLE_SECONDS", "0"},
-                                        std::pair{"LLM_SANDBOX_SESSION_IDLE_SECONDS", "1h"},
-                                        std::pair{"LLM_SANDBOX_MAX_SESSIONS", "-1"},
-                                        std::pair{"LLM_SANDBOX_MAX_SESSIONS", "100"}}) {
+    for (const auto &[variable, bad] :
+         {std::pair{"LLM_SANDBOX_SESSION_IDLE_SECONDS", "0"}, std::pair{"LLM_SANDBOX_SESSION_IDLE_SECONDS", "1h"},
+          std::pair{"LLM_SANDBOX_MAX_SESSIONS", "-1"}, std::pair{"LLM_SANDBOX_MAX_SESSIONS", "100"}}) {
         ScopedEnvironment env({{variable, bad}});
         auto settings = SandboxSettings::fromEnvironment();
         ASSERT_FALSE(settings.ok()) << variable << "=" << bad;
