@@ -3,6 +3,7 @@
 #include "Artifacts.h"
 #include "Base64.h"
 #include "IpcCleanup.h"
+#include "LimitProbe.h"
 #include "StepProcess.h"
 #include "Workspace.h"
 
@@ -107,7 +108,8 @@ Runner::Runner(RunnerOptions options)
 
 int Runner::exec()
 {
-    m_writer.send({{"ev", "ready"}, {"version", protocolVersion}});
+    // Older hosts ignore the extra field; newer ones refuse a sandbox whose limits are not in force.
+    m_writer.send({{"ev", "ready"}, {"version", protocolVersion}, {"limits", limitsToJson(probeLimits())}});
     while (!m_shutdown) {
         if (!m_queue.empty()) {
             RunRequest run = std::move(m_queue.front());

@@ -45,6 +45,7 @@ int exitStatusFor(const Error &error)
     case ErrorCode::Unavailable:
         return ExitUsage;
     case ErrorCode::PolicyRefused:
+    case ErrorCode::LimitsNotEnforced:
         return ExitRefused;
     case ErrorCode::Cancelled:
         return ExitCancelled;

@@ -3,6 +3,8 @@
 #include "AppContext.h"
 #include "backend/BackendFactory.h"
 #include "cli/CliContext.h"
+#include "engine/ContainerStarter.h"
+#include "engine/OrphanReaper.h"
 #include "images/ImageCatalog.h"
 #include "lang/LanguageRegistry.h"
 
@@ -10,6 +12,56 @@
 #include <QFileInfo>
 
 namespace sandbox::cli {
+
+namespace {
+
+/// Starts a python sandbox on `backend` (when its image is there) and prints the limits its runner finds in force,
+/// and those of the settings that are not.
+void reportLimits(AppContext &context, const QString &name, ContainerBackend &backend, bool rootless)
+{
+    const auto language = LanguageRegistry::instance().find(QStringLiteral("python"));
+    const ImageCatalog catalog = context.catalog();
+    const auto image = language ? catalog.runImage(*language) : Result<QString>(language.error());
+    if (!image) {
+        out() << QStringLiteral("     limits: not checked (%1)\n").arg(image.error().message);
+        return;
+    }
+    if (auto present = backend.hasImage(*image); !present || !*present) {
+        out() << QStringLiteral("     limits: not checked (no python image; llm-sandbox images build --backend %1 "
+                                "python)\n")
+                     .arg(name);
+        return;
+    }
+    // Started with every limit accepted, so the report shows what is missing instead of a refusal.
+    SandboxSettings accepting = context.settings();
+    accepting.allowUnenforcedLimits = EnforcedLimits::limitNames();
+    ContainerStarter starter(backend, catalog, ContainerSpecFactory(accepting, OrphanReaper::ownIdentity()));
+    auto container = starter.start(*language, *image, {});
+    if (!container) {
+        out() << QStringLiteral("     limits: the check sandbox did not start: %1\n").arg(container.error().message);
+        return;
+    }
+    const EnforcedLimits &limits = (*container)->enforcedLimits();
+    const ContainerSpec spec = ContainerSpecFactory(context.settings(), QString()).make(*image);
+    const QList<UnenforcedLimit> missing = limits.compare(spec);
+    out() << QStringLiteral("     limits: %1, cgroup v%2\n")
+                 .arg(rootless ? QStringLiteral("rootless") : QStringLiteral("rootful"))
+                 .arg(limits.cgroupVersion);
+    if (missing.isEmpty()) {
+        out() << "     limits: every requested limit is in force\n";
+        return;
+    }
+    for (const UnenforcedLimit &limit : missing) {
+        out() << QStringLiteral("     NOT ENFORCED: %1 (asked for %2, found %3)%4\n")
+                     .arg(limit.name, limit.requested, limit.found,
+                          context.settings().allowUnenforcedLimits.contains(limit.name)
+                              ? QStringLiteral(" - accepted by SANDBOX_ALLOW_UNENFORCED_LIMITS")
+                              : QString());
+    }
+    out() << QStringLiteral("     why: %1\n").arg(ContainerStarter::whyNotEnforced(name, rootless, limits, missing));
+}
+
+} // namespace
 
 int doctorCommand(const QStringList &arguments)
 {
@@ -51,6 +103,7 @@ int doctorCommand(const QStringList &arguments)
         out() << QStringLiteral(" %1 %2 reachable: version %3, API %4, %5 at %6%7\n")
                      .arg(marker, name, info->version, info->apiVersion, info->os, info->endpoint,
                           info->rootless ? QStringLiteral(", rootless") : QStringLiteral(", rootful"));
+        reportLimits(**context, name, **backend, info->rootless);
         if (name == selected) {
             selectedBackend = *backend;
         }

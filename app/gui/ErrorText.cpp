@@ -21,6 +21,8 @@ QString errorHeadline(ErrorCode code)
         return QCoreApplication::translate("ErrorText", "The sandbox image is missing and could not be built.");
     case ErrorCode::PolicyRefused:
         return QCoreApplication::translate("ErrorText", "The code policy refused this code before it ran.");
+    case ErrorCode::LimitsNotEnforced:
+        return QCoreApplication::translate("ErrorText", "The container engine did not enforce a sandbox limit.");
     case ErrorCode::LimitReached:
         return QCoreApplication::translate("ErrorText", "A configured limit was reached.");
     case ErrorCode::InstallFailed:

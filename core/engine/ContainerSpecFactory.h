@@ -19,6 +19,8 @@ public:
     /// The spec of a sandbox of `image`; `networkMode` overrides the settings' (the network of an install step).
     ContainerSpec make(const QString &image, const QString &networkMode = {}) const;
 
+    const SandboxSettings &settings() const { return m_settings; }
+
     /// Label on every container the engine creates (value: an id of the container).
     static QString runLabel() { return QStringLiteral("io.llm-sandbox.run"); }
     /// Label naming the process that owns a container (host:pid:start time).

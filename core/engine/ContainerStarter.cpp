@@ -1,6 +1,9 @@
 #include "engine/ContainerStarter.h"
 
+#include <QLoggingCategory>
 #include <chrono>
+
+Q_LOGGING_CATEGORY(lcStarter, "sandbox.engine.limits")
 
 namespace sandbox {
 
@@ -8,17 +11,59 @@ namespace {
 
 constexpr std::chrono::seconds kRunnerStartTimeout{20};
 
+QString describe(const QList<UnenforcedLimit> &limits)
+{
+    QStringList parts;
+    for (const UnenforcedLimit &limit : limits) {
+        parts.append(QStringLiteral("%1 (asked for %2, found %3)").arg(limit.name, limit.requested, limit.found));
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
 } // namespace
 
 ContainerStarter::ContainerStarter(ContainerBackend &backend, const ImageCatalog &catalog, ContainerSpecFactory specs)
     : m_backend(backend), m_images(backend, catalog), m_specs(std::move(specs))
 {}
 
+QString ContainerStarter::whyNotEnforced(const QString &engine, bool rootless, const EnforcedLimits &limits,
+                                         const QList<UnenforcedLimit> &missing)
+{
+    if (!limits.reported) {
+        return QStringLiteral("the runner in the sandbox image reported no limits; rebuild the images with "
+                              "`llm-sandbox images build`");
+    }
+    const bool cgroupLimit = std::any_of(missing.begin(), missing.end(), [](const UnenforcedLimit &limit) {
+        return limit.name == QLatin1String("memory") || limit.name == QLatin1String("pids") ||
+               limit.name == QLatin1String("cpus");
+    });
+    if (cgroupLimit && rootless && limits.cgroupVersion == 1) {
+        return QStringLiteral("rootless %1 cannot set resource limits on cgroup v1: the host needs cgroup v2 with "
+                              "the memory, pids and cpu controllers delegated to the user")
+            .arg(engine);
+    }
+    if (cgroupLimit && rootless) {
+        return QStringLiteral("rootless %1 can only set the limits of the cgroup controllers delegated to the user: "
+                              "delegate memory, pids and cpu (systemd: a Delegate= drop-in for user@.service)")
+            .arg(engine);
+    }
+    if (cgroupLimit && limits.cgroupVersion == 0) {
+        return QStringLiteral("the sandbox sees no cgroup filesystem, so %1 set no resource limits").arg(engine);
+    }
+    if (cgroupLimit) {
+        return QStringLiteral("%1 or its OCI runtime did not apply the cgroup limits (is the memory/pids/cpu "
+                              "controller enabled on this host?)")
+            .arg(engine);
+    }
+    return QStringLiteral("%1 did not apply the container settings that set them").arg(engine);
+}
+
 Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language &language, const QString &image,
                                                                   const ProgressSink &progress,
                                                                   const QString &networkMode)
 {
-    auto created = m_images.createContainer(m_specs.make(image, networkMode), language, [&](const QString &line) {
+    const ContainerSpec spec = m_specs.make(image, networkMode);
+    auto created = m_images.createContainer(spec, language, [&](const QString &line) {
         if (progress) {
             progress(RunProgress{RunProgress::Kind::ImageBuild, line});
         }
@@ -34,10 +79,50 @@ Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language
     }
     auto container = std::make_unique<SandboxContainer>(m_backend, *created, image,
                                                         std::make_unique<RunnerClient>(std::move(*stream)));
-    if (auto ready = container->runner().waitReady(kRunnerStartTimeout); !ready) {
-        return ready.error();
+    auto limits = container->runner().waitReady(kRunnerStartTimeout);
+    if (!limits) {
+        return limits.error();
     }
+    if (auto accepted = checkLimits(spec, *limits); !accepted) {
+        return accepted.error();
+    } else {
+        container->setAcceptedWeakerIsolation(*accepted);
+    }
+    container->setEnforcedLimits(std::move(*limits));
     return container;
+}
+
+Result<QString> ContainerStarter::checkLimits(const ContainerSpec &spec, const EnforcedLimits &limits)
+{
+    const QList<UnenforcedLimit> missing = limits.compare(spec);
+    if (missing.isEmpty()) {
+        return QString();
+    }
+    const QStringList allowed = m_specs.settings().allowUnenforcedLimits;
+    QList<UnenforcedLimit> refused;
+    QStringList names;
+    for (const UnenforcedLimit &limit : missing) {
+        if (!allowed.contains(limit.name)) {
+            refused.append(limit);
+        }
+        if (!names.contains(limit.name)) {
+            names.append(limit.name);
+        }
+    }
+    // Only asked when something is missing: the reason depends on the engine's mode.
+    const auto info = m_backend.probe();
+    const bool rootless = info && info->rootless;
+    const QString engine = rootless ? m_backend.name() + QStringLiteral(" (rootless)") : m_backend.name();
+    const QString why = whyNotEnforced(m_backend.name(), rootless, limits, missing);
+    if (!refused.isEmpty()) {
+        return Error{QStringLiteral("The sandbox was refused: %1 did not put these limits in force: %2. Why: %3. To "
+                                    "run with this weaker isolation anyway, set SANDBOX_ALLOW_UNENFORCED_LIMITS=%4.")
+                         .arg(engine, describe(refused), why, names.join(QLatin1Char(','))),
+                     ErrorCode::LimitsNotEnforced};
+    }
+    return QStringLiteral("Weaker isolation accepted by SANDBOX_ALLOW_UNENFORCED_LIMITS: %1 did not put these limits "
+                          "in force: %2 (%3).")
+        .arg(engine, describe(missing), why);
 }
 
 } // namespace sandbox

@@ -22,11 +22,21 @@ public:
     ContainerStarter(ContainerBackend &backend, const ImageCatalog &catalog, ContainerSpecFactory specs);
 
     /// A started container of `image` (the run image of `language`) whose runner has answered. `networkMode`
-    /// overrides the settings' (an install step's network). The container is removed on every failure.
+    /// overrides the settings' (an install step's network). The container is removed on every failure, and
+    /// refused (LimitsNotEnforced) when its runner finds a requested limit not in force that the settings do not
+    /// accept (allowUnenforcedLimits).
     Result<std::unique_ptr<SandboxContainer>> start(const Language &language, const QString &image,
                                                     const ProgressSink &progress, const QString &networkMode = {});
 
+    /// Why `engine` did not put the `missing` limits in force, as far as `limits` tell (one clause).
+    static QString whyNotEnforced(const QString &engine, bool rootless, const EnforcedLimits &limits,
+                                  const QList<UnenforcedLimit> &missing);
+
 private:
+    /// Empty when every limit of `spec` is in force, the warning to log on each run when the missing ones are
+    /// accepted, or the refusal.
+    Result<QString> checkLimits(const ContainerSpec &spec, const EnforcedLimits &limits);
+
     ContainerBackend &m_backend;
     ImageProvisioner m_images;
     ContainerSpecFactory m_specs;

@@ -90,6 +90,18 @@ StopReason reasonFrom(RunnerDoneReason reason, bool compileFailed)
     return compileFailed ? StopReason::CompileFailed : StopReason::Exited;
 }
 
+// The result carries the limits in force in its sandbox; a sandbox that lacks some, accepted by
+// SANDBOX_ALLOW_UNENFORCED_LIMITS, is noted on every run so weaker isolation never goes unnoticed.
+void attachLimits(Result<RunResult> &result, const SandboxContainer &container)
+{
+    if (!container.acceptedWeakerIsolation().isEmpty()) {
+        qCWarning(lcEngine).noquote() << container.acceptedWeakerIsolation();
+    }
+    if (result) {
+        result->enforcedLimits = container.enforcedLimits();
+    }
+}
+
 } // namespace
 
 /// One run (or the opening of a session): takes or starts the container, drives the runner, collects the result,
@@ -328,6 +340,7 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
     }
     bool clean = false;
     auto result = collect((*container)->runner(), request.timeout, clean);
+    attachLimits(result, **container);
     m_engine.m_pool.release(std::move(*container), clean && result.ok());
     if (clean) {
         // Keep one container warm for the next run of this language.
@@ -356,7 +369,9 @@ Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request,
         return sent.error();
     }
     bool clean = false;
-    return collect((*container)->runner(), request.timeout, clean);
+    auto result = collect((*container)->runner(), request.timeout, clean);
+    attachLimits(result, **container);
+    return result;
 }
 
 Result<void> ExecutionEngine::Run::install(SandboxContainer &container, const Language &language,
@@ -471,6 +486,7 @@ Result<RunResult> ExecutionEngine::Run::executeInSession(const RunRequest &reque
     }
     bool clean = false;
     auto result = collect(runner, request.timeout, clean);
+    attachLimits(result, *session->container);
     const bool unresponsive =
         result && !clean && (result->reason == StopReason::TimedOut || result->reason == StopReason::Cancelled);
     if (!result || unresponsive) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "artifacts/Artifact.h"
+#include "engine/EnforcedLimits.h"
 
 #include <QByteArray>
 #include <QList>
@@ -38,6 +39,8 @@ struct RunResult
     qint64 peakMemoryKb = 0;
     QList<Artifact> artifacts;
     int artifactsDropped = 0;
+    /// The limits in force in the sandbox the run used, as its runner reported them.
+    EnforcedLimits enforcedLimits;
 
     bool timedOut() const { return reason == StopReason::TimedOut; }
 };

@@ -20,7 +20,7 @@ QJsonObject runResultToJson(const RunResult &result)
         }
         artifacts.append(item);
     }
-    return QJsonObject{
+    QJsonObject json{
         {QStringLiteral("run_id"), result.runId},
         {QStringLiteral("exit_code"), result.exitCode},
         {QStringLiteral("stdout"), QString::fromUtf8(result.stdoutData)},
@@ -36,6 +36,10 @@ QJsonObject runResultToJson(const RunResult &result)
         {QStringLiteral("artifacts"), artifacts},
         {QStringLiteral("artifacts_dropped"), result.artifactsDropped},
     };
+    if (result.enforcedLimits.reported) {
+        json.insert(QStringLiteral("enforced_limits"), result.enforcedLimits.toJson());
+    }
+    return json;
 }
 
 } // namespace sandbox

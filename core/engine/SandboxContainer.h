@@ -1,6 +1,7 @@
 #pragma once
 
 #include "backend/ContainerBackend.h"
+#include "engine/EnforcedLimits.h"
 #include "runnerclient/RunnerClient.h"
 
 #include <chrono>
@@ -31,6 +32,12 @@ public:
     const QString &id() const { return m_id; }
     const QString &poolKey() const { return m_poolKey; }
     RunnerClient &runner() { return *m_runner; }
+    /// The limits the runner found in force when the container started.
+    const EnforcedLimits &enforcedLimits() const { return m_enforcedLimits; }
+    void setEnforcedLimits(EnforcedLimits limits) { m_enforcedLimits = std::move(limits); }
+    /// The requested limits not in force that SANDBOX_ALLOW_UNENFORCED_LIMITS accepted (a sentence; empty: none).
+    const QString &acceptedWeakerIsolation() const { return m_acceptedWeakerIsolation; }
+    void setAcceptedWeakerIsolation(QString note) { m_acceptedWeakerIsolation = std::move(note); }
 
     int uses() const { return m_uses; }
     void markUsed();
@@ -41,6 +48,8 @@ private:
     QString m_id;
     QString m_poolKey;
     std::unique_ptr<RunnerClient> m_runner;
+    EnforcedLimits m_enforcedLimits;
+    QString m_acceptedWeakerIsolation;
     int m_uses = 0;
     std::chrono::steady_clock::time_point m_lastUsed = std::chrono::steady_clock::now();
 };

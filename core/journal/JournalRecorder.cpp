@@ -267,6 +267,13 @@ private:
              failed ? QVariant(QMetaType::fromType<int>()) : QVariant(result.exitCode),
              failed ? QString() : toString(result.reason), finished.error, result.wallMs, result.cpuMs,
              result.peakMemoryKb, (state.truncated || result.outputTruncated) ? 1 : 0, runId}});
+        if (!failed && result.enforcedLimits.reported) {
+            // What was asked for sits next to what the sandbox had in force.
+            QJsonObject settings = m_context.settings;
+            settings.insert(QStringLiteral("enforced_limits"), result.enforcedLimits.toJson());
+            out.push_back(Statement{QStringLiteral("UPDATE runs SET seq = ?, settings = ? WHERE id = ?"),
+                                    {compactJson(settings), runId}});
+        }
     }
 
     void prepare(const QString &runId, Exchange &exchange, std::vector<Statement> &out)

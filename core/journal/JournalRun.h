@@ -47,7 +47,9 @@ struct JournalRun
     QString code;
     QStringList libraries;
     qint64 timeoutMs = 0;
-    QJsonObject settings; ///< the SandboxSettings values that shaped the run (memory, cpus, network, ...)
+    /// The SandboxSettings values that shaped the run (memory, cpus, network, ...) and, once it finished in a
+    /// sandbox, `enforced_limits`: the limits its runner found in force (EnforcedLimits::toJson()).
+    QJsonObject settings;
     QString sessionId;
     QString replayOf; ///< original run id when this is a replay
     QDateTime startedAt, finishedAt;

@@ -62,7 +62,7 @@ Result<std::optional<RunnerEvent>> RunnerClient::next(std::chrono::milliseconds 
     }
 }
 
-Result<void> RunnerClient::waitReady(std::chrono::milliseconds timeout)
+Result<EnforcedLimits> RunnerClient::waitReady(std::chrono::milliseconds timeout)
 {
     auto message = next(timeout);
     if (!message) {
@@ -81,7 +81,7 @@ Result<void> RunnerClient::waitReady(std::chrono::milliseconds timeout)
                                     "with `llm-sandbox images build`."),
                      ErrorCode::ImageMissing};
     }
-    return {};
+    return ready->limits;
 }
 
 Result<RunnerFileEvent> RunnerClient::transferFile(const RunnerRequest &request, std::chrono::milliseconds timeout)

@@ -22,8 +22,9 @@ public:
     /// The next event, or nullopt when none arrived within `timeout`; an error (SandboxFailed) when the
     /// stream ended or the runner sent something that is not protocol.
     Result<std::optional<RunnerEvent>> next(std::chrono::milliseconds timeout);
-    /// Waits for the runner's "ready" (ImageMissing when the image's runner speaks another version).
-    Result<void> waitReady(std::chrono::milliseconds timeout);
+    /// Waits for the runner's "ready" (ImageMissing when the image's runner speaks another version) and returns
+    /// the limits it found in force.
+    Result<EnforcedLimits> waitReady(std::chrono::milliseconds timeout);
     /// Sends a put_file or get_file request and waits up to `timeout` for its `file` answer; the runner's
     /// refusal is a BadRequest (a bad path, a missing or too large file).
     Result<RunnerFileEvent> transferFile(const RunnerRequest &request, std::chrono::milliseconds timeout);

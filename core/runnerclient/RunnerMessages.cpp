@@ -300,8 +300,12 @@ QJsonObject toJson(const RunnerEvent &event)
 {
     return std::visit(Overloaded{
                           [](const RunnerReadyEvent &ready) {
-                              return QJsonObject{{QStringLiteral("ev"), QStringLiteral("ready")},
-                                                 {QStringLiteral("version"), ready.version}};
+                              QJsonObject json{{QStringLiteral("ev"), QStringLiteral("ready")},
+                                               {QStringLiteral("version"), ready.version}};
+                              if (ready.limits.reported) {
+                                  json.insert(QStringLiteral("limits"), ready.limits.toJson());
+                              }
+                              return json;
                           },
                           [](const RunnerOutputEvent &output) {
                               return QJsonObject{{QStringLiteral("ev"), QStringLiteral("output")},
@@ -373,7 +377,8 @@ Result<RunnerEvent> runnerEventFromJson(const QJsonObject &json)
     FieldReader fields(json, type.isEmpty() ? QStringLiteral("runner") : type);
     RunnerEvent event;
     if (type == QLatin1String("ready")) {
-        event = RunnerReadyEvent{int(fields.number("version"))};
+        event = RunnerReadyEvent{int(fields.number("version")),
+                                 EnforcedLimits::fromJson(json.value(QStringLiteral("limits")).toObject())};
     } else if (type == QLatin1String("output")) {
         RunnerOutputEvent output;
         output.id = fields.string("id");

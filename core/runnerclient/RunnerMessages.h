@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/EnforcedLimits.h"
 #include "engine/RunObserver.h"
 #include "util/Result.h"
 
@@ -82,10 +83,11 @@ struct RunnerPingRequest
 using RunnerRequest =
     std::variant<RunnerRunRequest, RunnerCancelRequest, RunnerPutFileRequest, RunnerGetFileRequest, RunnerPingRequest>;
 
-/// `ready`: the runner started and speaks protocol `version`.
+/// `ready`: the runner started and speaks protocol `version`; `limits` are those it found in force.
 struct RunnerReadyEvent
 {
     int version = 0;
+    EnforcedLimits limits; ///< `reported` false when the runner sent none
 };
 
 /// `output`: a chunk of a step's stdout or stderr.

@@ -1,5 +1,6 @@
 #include "settings/SandboxSettings.h"
 
+#include "engine/EnforcedLimits.h"
 #include "lang/LanguageRegistry.h"
 #include "security/CodePolicy.h"
 #include "security/PolicyRulesFile.h"
@@ -179,6 +180,22 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment(SandboxSettings default
         }
     }
     settings.baseImage = qEnvironmentVariable("LLM_SANDBOX_BASE_IMAGE");
+    if (auto [name, value] = firstSet({"SANDBOX_ALLOW_UNENFORCED_LIMITS"}); !name.isEmpty()) {
+        const QStringList known = EnforcedLimits::limitNames();
+        QStringList accepted;
+        for (const QString &limit : splitList(value)) {
+            if (limit == QLatin1String("all")) {
+                accepted = known;
+                break;
+            }
+            if (!known.contains(limit)) {
+                return badVariable(name, QStringLiteral("\"%1\" is not a limit; use a comma list of %2, or all")
+                                             .arg(limit, known.join(QStringLiteral(", "))));
+            }
+            accepted.append(limit);
+        }
+        settings.allowUnenforcedLimits = accepted;
+    }
     if (auto [name, value] = firstSet({"SANDBOX_POLICY"}); !name.isEmpty()) {
         auto policy = CodePolicy::preset(value);
         if (!policy) {

@@ -65,6 +65,10 @@ struct SandboxSettings
     QHash<QString, QString> imageOverrides;
     /// A Debian 12 image to use instead of building the root filesystem with debootstrap.
     QString baseImage;
+    /// Limits (EnforcedLimits::limitNames()) a sandbox may start without although the engine did not put them in
+    /// force, e.g. rootless Podman on cgroup v1 (SANDBOX_ALLOW_UNENFORCED_LIMITS: a comma list or `all`); each such
+    /// run logs a warning. Empty: a sandbox missing any requested limit is refused.
+    QStringList allowUnenforcedLimits;
 
     /// `defaults` (the safe values, or those with the user's settings applied) overridden by the
     /// environment; a bad value is an error naming the variable.

@@ -18,6 +18,7 @@ enum class ErrorCode
     EngineFailed,      ///< the container engine answered with an error
     ImageMissing,      ///< the image a run needs is not there (and could not be built)
     PolicyRefused,     ///< the code policy refused the code before it ran
+    LimitsNotEnforced, ///< the engine did not put a requested limit in force (and none was accepted as missing)
     LimitReached,      ///< a configured limit (sessions, file size) was reached
     InstallFailed,     ///< installing the libraries a run names failed
     SandboxFailed,     ///< the sandbox (container or runner) stopped or misbehaved
@@ -43,6 +44,8 @@ inline const char *errorCodeName(ErrorCode code)
         return "image_missing";
     case ErrorCode::PolicyRefused:
         return "policy_refused";
+    case ErrorCode::LimitsNotEnforced:
+        return "limits_not_enforced";
     case ErrorCode::LimitReached:
         return "limit_reached";
     case ErrorCode::InstallFailed:

@@ -4,6 +4,8 @@
 
 #include <QDir>
 #include <QIODevice>
+#include <QJsonArray>
+
 #include <utility>
 #include <vector>
 
@@ -81,6 +83,53 @@ void FakeBackend::setRunnerProtocolVersion(int version)
 {
     std::lock_guard lock(m_mutex);
     m_protocolVersion = version;
+}
+
+void FakeBackend::setDroppedLimits(const QStringList &names, bool rootless, int cgroupVersion)
+{
+    std::lock_guard lock(m_mutex);
+    m_droppedLimits = names;
+    m_rootless = rootless;
+    m_cgroupVersion = cgroupVersion;
+}
+
+void FakeBackend::setRunnerReportsLimits(bool reports)
+{
+    std::lock_guard lock(m_mutex);
+    m_reportsLimits = reports;
+}
+
+QJsonObject FakeBackend::limitsInForce(const ContainerSpec &spec, const QStringList &dropped, int cgroupVersion)
+{
+    const auto limit = [&](const QString &name, const QJsonValue &value) {
+        return dropped.contains(name) ? QJsonValue(QJsonValue::Null) : value;
+    };
+    QJsonObject rlimits{{QStringLiteral("cpu"), QJsonValue(QJsonValue::Null)}};
+    for (const Ulimit &ulimit : spec.ulimits) {
+        rlimits.insert(ulimit.name, limit(QStringLiteral("ulimits"), double(ulimit.soft)));
+    }
+    QJsonArray interfaces{QStringLiteral("lo")};
+    if (spec.networkMode != QLatin1String("none") || dropped.contains(QStringLiteral("network"))) {
+        interfaces.append(QStringLiteral("eth0"));
+    }
+    const bool root = spec.user.isEmpty() || dropped.contains(QStringLiteral("user"));
+    const int uid = root ? 0 : spec.user.section(QLatin1Char(':'), 0, 0).toInt();
+    const int gid = root ? 0 : spec.user.section(QLatin1Char(':'), 1, 1).toInt();
+    return QJsonObject{
+        {QStringLiteral("cgroup_version"), cgroupVersion},
+        {QStringLiteral("memory_bytes"),
+         limit(QStringLiteral("memory"),
+               spec.memoryBytes > 0 ? QJsonValue(double(spec.memoryBytes)) : QJsonValue(QJsonValue::Null))},
+        {QStringLiteral("pids"),
+         limit(QStringLiteral("pids"), spec.pidsLimit > 0 ? QJsonValue(spec.pidsLimit) : QJsonValue(QJsonValue::Null))},
+        {QStringLiteral("cpus"),
+         limit(QStringLiteral("cpus"), spec.cpus > 0 ? QJsonValue(spec.cpus) : QJsonValue(QJsonValue::Null))},
+        {QStringLiteral("rlimits"), rlimits},
+        {QStringLiteral("network_interfaces"), interfaces},
+        {QStringLiteral("uid"), uid},
+        {QStringLiteral("gid"), gid},
+        {QStringLiteral("read_only_root"), spec.readOnlyRootfs && !dropped.contains(QStringLiteral("read_only_root"))},
+    };
 }
 
 bool FakeBackend::killContainer(const QString &id)
@@ -190,8 +239,10 @@ QString FakeBackend::name() const
 
 Result<BackendInfo> FakeBackend::probe()
 {
+    std::lock_guard lock(m_mutex);
     return BackendInfo{
-        name(), QStringLiteral("memory"), QStringLiteral("1.0"), QStringLiteral("1"), QStringLiteral("linux"), false};
+        name(),    QStringLiteral("memory"), QStringLiteral("1.0"), QStringLiteral("1"), QStringLiteral("linux"),
+        m_rootless};
 }
 
 Result<bool> FakeBackend::hasImage(const QString &reference)
@@ -310,8 +361,9 @@ Result<std::unique_ptr<ContainerStream>> FakeBackend::startAttached(const QStrin
         if (it->second.runner) {
             return Error{QStringLiteral("Container %1 has started already.").arg(containerId), ErrorCode::EngineFailed};
         }
-        runner = std::make_shared<FakeRunner>(containerId, it->second.files, m_protocolVersion,
-                                              [this](const FakeRun &run) { return scriptFor(run); });
+        runner = std::make_shared<FakeRunner>(
+            containerId, it->second.files, m_protocolVersion, [this](const FakeRun &run) { return scriptFor(run); },
+            m_reportsLimits ? limitsInForce(it->second.spec, m_droppedLimits, m_cgroupVersion) : QJsonObject());
         it->second.runner = runner;
         ++m_started;
     }

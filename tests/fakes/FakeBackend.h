@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -45,6 +46,14 @@ public:
     void setStartError(std::optional<Error> error);
     /// The protocol version the runners announce (the real one is 1).
     void setRunnerProtocolVersion(int version);
+    /// The fake engine does not put these limits (EnforcedLimits::limitNames()) in force, as rootless Podman on
+    /// cgroup v1 drops memory and pids; its runners report the others as the spec asked. By default every limit is
+    /// in force. `rootless` and `cgroupVersion` go into probe() and the runners' report.
+    void setDroppedLimits(const QStringList &names, bool rootless = false, int cgroupVersion = 2);
+    /// Runners leave `limits` out of `ready`, as a runner older than the check does.
+    void setRunnerReportsLimits(bool reports);
+    /// The `limits` a runner of a container created with `spec` reports when the engine drops `dropped`.
+    static QJsonObject limitsInForce(const ContainerSpec &spec, const QStringList &dropped, int cgroupVersion);
 
     /// The container dies (e.g. while idle in the pool): its stream ends. False for an unknown or removed one.
     bool killContainer(const QString &id);
@@ -106,6 +115,10 @@ private:
     std::optional<Error> m_createError;
     std::optional<Error> m_startError;
     int m_protocolVersion = 1;
+    QStringList m_droppedLimits;
+    bool m_rootless = false;
+    int m_cgroupVersion = 2;
+    bool m_reportsLimits = true;
     std::map<QString, Container> m_containers;
     int m_created = 0;
     int m_started = 0;

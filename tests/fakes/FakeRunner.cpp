@@ -51,9 +51,10 @@ QByteArray decoded(const QJsonValue &base64)
 
 } // namespace
 
-FakeRunner::FakeRunner(QString containerId, QHash<QString, QByteArray> files, int protocolVersion, Script script)
-    : m_containerId(std::move(containerId)), m_protocolVersion(protocolVersion), m_script(std::move(script)),
-      m_files(std::move(files))
+FakeRunner::FakeRunner(QString containerId, QHash<QString, QByteArray> files, int protocolVersion, Script script,
+                       QJsonObject limits)
+    : m_containerId(std::move(containerId)), m_protocolVersion(protocolVersion), m_limits(std::move(limits)),
+      m_script(std::move(script)), m_files(std::move(files))
 {}
 
 FakeRunner::~FakeRunner()
@@ -63,7 +64,11 @@ FakeRunner::~FakeRunner()
 
 std::unique_ptr<ContainerStream> FakeRunner::start()
 {
-    send({{QStringLiteral("ev"), QStringLiteral("ready")}, {QStringLiteral("version"), m_protocolVersion}});
+    QJsonObject ready{{QStringLiteral("ev"), QStringLiteral("ready")}, {QStringLiteral("version"), m_protocolVersion}};
+    if (!m_limits.isEmpty()) {
+        ready.insert(QStringLiteral("limits"), m_limits);
+    }
+    send(ready);
     m_thread = std::thread([this] { serveRuns(); });
     m_runThreadId = m_thread.get_id();
     return std::make_unique<FakeRunnerStream>(shared_from_this());

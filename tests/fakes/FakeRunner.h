@@ -26,8 +26,10 @@ class FakeRunner final : public std::enable_shared_from_this<FakeRunner>
 public:
     using Script = std::function<FakeRunScript(const FakeRun &run)>;
 
-    /// `files`: what the container holds when it starts (copied in before); `protocolVersion` goes into `ready`.
-    FakeRunner(QString containerId, QHash<QString, QByteArray> files, int protocolVersion, Script script);
+    /// `files`: what the container holds when it starts (copied in before); `protocolVersion` and `limits` (the
+    /// limits in force; empty: the field is left out, as an older runner does) go into `ready`.
+    FakeRunner(QString containerId, QHash<QString, QByteArray> files, int protocolVersion, Script script,
+               QJsonObject limits = {});
     ~FakeRunner();
     FakeRunner(const FakeRunner &) = delete;
     FakeRunner &operator=(const FakeRunner &) = delete;
@@ -65,6 +67,7 @@ private:
 
     const QString m_containerId;
     const int m_protocolVersion;
+    const QJsonObject m_limits;
     const Script m_script;
 
     mutable std::mutex m_mutex;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <unistd.h>
 
 namespace runner::test {
 
@@ -16,7 +17,21 @@ class RunnerProtocolTest : public RunnerFixture
 
 TEST_F(RunnerProtocolTest, announcesReadyWithProtocolVersion)
 {
-    startRunner(); // asserts the exact `ready` message
+    startRunner(); // asserts the `ready` message and its version
+}
+
+TEST_F(RunnerProtocolTest, readyReportsTheLimitsInForce)
+{
+    m_client = std::make_unique<RunnerClient>(std::vector<std::string>{}, std::vector<std::string>{});
+    const std::optional<nlohmann::json> ready = m_client->next();
+    ASSERT_TRUE(ready.has_value());
+    const nlohmann::json &limits = (*ready)["limits"];
+    EXPECT_EQ(limits["uid"], ::getuid());
+    EXPECT_EQ(limits["gid"], ::getgid());
+    EXPECT_TRUE(limits["rlimits"].contains("nofile"));
+    EXPECT_TRUE(limits["network_interfaces"].is_array());
+    EXPECT_TRUE(limits["read_only_root"].is_boolean());
+    EXPECT_TRUE(limits.contains("memory_bytes"));
 }
 
 TEST_F(RunnerProtocolTest, pingIsAnsweredWithPong)

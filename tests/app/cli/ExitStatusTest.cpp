@@ -33,6 +33,7 @@ TEST(ExitStatus, sandboxFailuresAre125LikeDockerRun)
 TEST(ExitStatus, policyRefusalAndCancellationHaveTheirOwnStatus)
 {
     EXPECT_EQ(statusFor(ErrorCode::PolicyRefused), 126);
+    EXPECT_EQ(statusFor(ErrorCode::LimitsNotEnforced), 126);
     EXPECT_EQ(statusFor(ErrorCode::Cancelled), 130);
 }
 

@@ -450,3 +450,88 @@ TEST_F(ExecutionEngineTest, runnerOfAnotherProtocolVersionIsImageMissing)
 }
 
 } // namespace
+
+// --- verified limits ---
+
+TEST_F(ExecutionEngineTest, resultCarriesTheLimitsInForce)
+{
+    m_backend->setScript("print(1)", FakeRunScript::printing("1\n"));
+    SandboxSettings settings;
+    auto result = engine(settings).run(pythonRun(QStringLiteral("print(1)")));
+
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    const EnforcedLimits &limits = result->enforcedLimits;
+    ASSERT_TRUE(limits.reported);
+    EXPECT_EQ(limits.memoryBytes, settings.memoryBytes);
+    EXPECT_EQ(limits.pids, settings.pidsLimit);
+    EXPECT_EQ(limits.networkInterfaces, QStringList{"lo"});
+    EXPECT_EQ(limits.uid, 1000);
+    EXPECT_TRUE(limits.readOnlyRoot);
+}
+
+TEST_F(ExecutionEngineTest, sandboxWithoutItsLimitsIsRefusedByDefault)
+{
+    m_backend->setScript("print(1)", FakeRunScript::printing("1\n"));
+    m_backend->setDroppedLimits({QStringLiteral("memory"), QStringLiteral("pids")}, true, 1);
+
+    auto result = engine().run(pythonRun(QStringLiteral("print(1)")));
+
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.error().code, ErrorCode::LimitsNotEnforced);
+    const QString message = result.error().message;
+    EXPECT_TRUE(message.contains(QStringLiteral("memory (asked for 512 MiB, found no limit)")))
+        << message.toStdString();
+    EXPECT_TRUE(message.contains(QStringLiteral("pids"))) << message.toStdString();
+    EXPECT_TRUE(message.contains(QStringLiteral("fake (rootless)"))) << message.toStdString();
+    EXPECT_TRUE(message.contains(QStringLiteral("the host needs cgroup v2 with the memory, pids and cpu controllers "
+                                                "delegated to the user")))
+        << message.toStdString();
+    EXPECT_TRUE(message.contains(QStringLiteral("SANDBOX_ALLOW_UNENFORCED_LIMITS=memory,pids")))
+        << message.toStdString();
+    EXPECT_TRUE(m_backend->runs().isEmpty()); // the code never reached the sandbox
+    EXPECT_TRUE(m_backend->liveContainers().isEmpty());
+}
+
+TEST_F(ExecutionEngineTest, acceptedUnenforcedLimitsLetTheRunProceed)
+{
+    m_backend->setScript("print(1)", FakeRunScript::printing("1\n"));
+    m_backend->setDroppedLimits({QStringLiteral("memory"), QStringLiteral("pids")}, true, 1);
+    SandboxSettings settings;
+    settings.allowUnenforcedLimits = {QStringLiteral("memory"), QStringLiteral("pids")};
+
+    auto result = engine(settings).run(pythonRun(QStringLiteral("print(1)")));
+
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "1\n");
+    EXPECT_FALSE(result->enforcedLimits.memoryBytes.has_value());
+    EXPECT_FALSE(result->enforcedLimits.pids.has_value());
+    EXPECT_EQ(result->enforcedLimits.cgroupVersion, 1);
+}
+
+TEST_F(ExecutionEngineTest, acceptingSomeLimitsStillRefusesTheOthers)
+{
+    m_backend->setScript("print(1)", FakeRunScript::printing("1\n"));
+    m_backend->setDroppedLimits({QStringLiteral("memory"), QStringLiteral("read_only_root")});
+    SandboxSettings settings;
+    settings.allowUnenforcedLimits = {QStringLiteral("memory")};
+
+    auto result = engine(settings).run(pythonRun(QStringLiteral("print(1)")));
+
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.error().code, ErrorCode::LimitsNotEnforced);
+    EXPECT_TRUE(result.error().message.contains(QStringLiteral("read_only_root")))
+        << result.error().message.toStdString();
+}
+
+TEST_F(ExecutionEngineTest, runnerThatReportsNoLimitsIsRefused)
+{
+    m_backend->setScript("print(1)", FakeRunScript::printing("1\n"));
+    m_backend->setRunnerReportsLimits(false);
+
+    auto result = engine().run(pythonRun(QStringLiteral("print(1)")));
+
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.error().code, ErrorCode::LimitsNotEnforced);
+    EXPECT_TRUE(result.error().message.contains(QStringLiteral("rebuild the images")))
+        << result.error().message.toStdString();
+}

@@ -186,3 +186,28 @@ TEST(SandboxSettings, sessionLimitsFromTheEnvironment)
         EXPECT_TRUE(settings.error().message.contains(QLatin1String(variable))) << variable;
     }
 }
+
+TEST(SandboxSettings, unenforcedLimitsAreRefusedUnlessAccepted)
+{
+    EXPECT_TRUE(SandboxSettings().allowUnenforcedLimits.isEmpty());
+    {
+        ScopedEnvironment env({{"SANDBOX_ALLOW_UNENFORCED_LIMITS", "memory, pids"}});
+        auto settings = SandboxSettings::fromEnvironment();
+        ASSERT_TRUE(settings.ok()) << settings.error().message.toStdString();
+        EXPECT_EQ(settings->allowUnenforcedLimits, (QStringList{"memory", "pids"}));
+    }
+    {
+        ScopedEnvironment env({{"SANDBOX_ALLOW_UNENFORCED_LIMITS", "all"}});
+        auto settings = SandboxSettings::fromEnvironment();
+        ASSERT_TRUE(settings.ok());
+        EXPECT_TRUE(settings->allowUnenforcedLimits.contains("read_only_root"));
+        EXPECT_TRUE(settings->allowUnenforcedLimits.contains("network"));
+    }
+    {
+        ScopedEnvironment env({{"SANDBOX_ALLOW_UNENFORCED_LIMITS", "memory,swap"}});
+        auto settings = SandboxSettings::fromEnvironment();
+        ASSERT_FALSE(settings.ok());
+        EXPECT_TRUE(settings.error().message.contains("SANDBOX_ALLOW_UNENFORCED_LIMITS"));
+        EXPECT_TRUE(settings.error().message.contains("swap"));
+    }
+}
