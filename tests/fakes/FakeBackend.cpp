@@ -5,7 +5,6 @@
 #include <QDir>
 #include <QIODevice>
 #include <QJsonArray>
-
 #include <utility>
 #include <vector>
 
