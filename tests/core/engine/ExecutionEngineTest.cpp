@@ -3,8 +3,8 @@
 #include "engine/ExecutionEngine.h"
 
 #include "ScopedEnvironment.h"
+#include "WaitUntil.h"
 #include "fakes/FakeBackend.h"
-#include "fakes/WaitUntil.h"
 
 #include <QFile>
 #include <QScopeGuard>

@@ -1,7 +1,7 @@
 #include "sandboxsession/SessionRegistry.h"
 
+#include "WaitUntil.h"
 #include "fakes/FakeBackend.h"
-#include "fakes/WaitUntil.h"
 
 #include <atomic>
 #include <gtest/gtest.h>
