@@ -9,7 +9,6 @@
 #include "gui/history/HistoryPage.h"
 #include "gui/livelog/LiveLogPage.h"
 #include "gui/settings/SettingsDialog.h"
-#include "journal/RunJournal.h"
 #include "settings/UserSettings.h"
 
 #include <QAction>
