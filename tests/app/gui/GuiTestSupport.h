@@ -4,25 +4,18 @@
 #include "engine/ExecutionEngine.h"
 #include "settings/SandboxSettings.h"
 
-#include <QCoreApplication>
-#include <QDeadlineTimer>
+#include <QTest>
 #include <chrono>
 #include <functional>
 #include <memory>
 
 namespace sandbox::gui::guitest {
 
-/// Processes events until `condition` holds or `timeout` passes; returns whether it held.
+/// Processes events until `condition` holds or `timeout` passes; returns whether it held (QTest::qWaitFor with
+/// the std::chrono timeouts the tests use).
 inline bool waitUntil(const std::function<bool()> &condition, std::chrono::milliseconds timeout)
 {
-    QDeadlineTimer deadline(timeout);
-    while (!condition()) {
-        if (deadline.hasExpired()) {
-            return false;
-        }
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    }
-    return true;
+    return QTest::qWaitFor(condition, int(timeout.count()));
 }
 
 /// The real Docker engine of this machine (the GUI tests use it where the fake backend cannot stand in).
