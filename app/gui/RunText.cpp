@@ -26,6 +26,21 @@ QString runSourceText(const JournalRun &run)
     return source;
 }
 
+QString runStatusText(RunStatus status)
+{
+    switch (status) {
+    case RunStatus::Running:
+        return QCoreApplication::translate("RunText", "Running");
+    case RunStatus::Finished:
+        return QCoreApplication::translate("RunText", "Finished");
+    case RunStatus::Failed:
+        return QCoreApplication::translate("RunText", "Failed");
+    case RunStatus::Interrupted:
+        return QCoreApplication::translate("RunText", "Interrupted");
+    }
+    return {};
+}
+
 QString languageText(const QString &name)
 {
     auto language = LanguageRegistry::instance().find(name);

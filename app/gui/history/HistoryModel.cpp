@@ -64,21 +64,6 @@ QString HistoryModel::formatDuration(qint64 milliseconds)
 
 namespace {
 
-QString statusText(RunStatus status)
-{
-    switch (status) {
-    case RunStatus::Running:
-        return HistoryModel::tr("Running");
-    case RunStatus::Finished:
-        return HistoryModel::tr("Finished");
-    case RunStatus::Failed:
-        return HistoryModel::tr("Failed");
-    case RunStatus::Interrupted:
-        return HistoryModel::tr("Interrupted");
-    }
-    return {};
-}
-
 QString outcomeText(const JournalRun &run)
 {
     if (run.status == RunStatus::Running) {
@@ -125,7 +110,7 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
         case LanguageColumn:
             return languageText(run.language);
         case StatusColumn:
-            return statusText(run.status);
+            return runStatusText(run.status);
         case OutcomeColumn:
             return outcomeText(run);
         case DurationColumn:

@@ -58,21 +58,6 @@ QWidget *titled(const QString &title, QWidget *content, QWidget *parent)
     return box;
 }
 
-QString statusText(const JournalRun &run)
-{
-    switch (run.status) {
-    case RunStatus::Running:
-        return RunInspector::tr("Running");
-    case RunStatus::Finished:
-        return RunInspector::tr("Finished");
-    case RunStatus::Failed:
-        return RunInspector::tr("Failed");
-    case RunStatus::Interrupted:
-        return RunInspector::tr("Interrupted");
-    }
-    return {};
-}
-
 QString orDash(const QString &text)
 {
     return text.isEmpty() ? QStringLiteral("—") : text;
@@ -306,7 +291,7 @@ void RunInspector::setRun(const JournalRun &run)
 
     const QString outcome =
         run.status == RunStatus::Finished && run.exitCode ? tr("exit %1").arg(*run.exitCode) : QString();
-    QStringList title = {languageText(run.language), statusText(run)};
+    QStringList title = {languageText(run.language), runStatusText(run.status)};
     if (!outcome.isEmpty()) {
         title << outcome;
     }
@@ -363,7 +348,7 @@ void RunInspector::setRun(const JournalRun &run)
     const bool ended = run.status != RunStatus::Running;
     fillForm(m_usageForm,
              {
-                 {tr("Status:"), statusText(run)},
+                 {tr("Status:"), runStatusText(run.status)},
                  {tr("Exit code:"), run.exitCode ? QString::number(*run.exitCode) : QStringLiteral("—")},
                  {tr("Stop reason:"), orDash(run.stopReason)},
                  {tr("Duration:"), ended ? HistoryModel::formatDuration(run.durationMs) : QStringLiteral("—")},

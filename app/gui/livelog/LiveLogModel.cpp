@@ -139,21 +139,6 @@ int LiveLogModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QString LiveLogModel::statusText(const JournalRun &run)
-{
-    switch (run.status) {
-    case RunStatus::Running:
-        return tr("Running");
-    case RunStatus::Finished:
-        return tr("Finished");
-    case RunStatus::Failed:
-        return tr("Failed");
-    case RunStatus::Interrupted:
-        return tr("Interrupted");
-    }
-    return {};
-}
-
 QString LiveLogModel::outcomeText(const JournalRun &run)
 {
     if (run.status == RunStatus::Running) {
@@ -195,7 +180,8 @@ QVariant LiveLogModel::data(const QModelIndex &index, int role) const
     case SourceRole:
         return run.source;
     case SearchRole:
-        return QStringList{run.id, run.language, runSourceText(run), statusText(run), outcomeText(run), run.backend}
+        return QStringList{run.id,           run.language, runSourceText(run), runStatusText(run.status),
+                           outcomeText(run), run.backend}
             .join(QLatin1Char('\n'));
     case SortRole:
         switch (index.column()) {
@@ -218,7 +204,7 @@ QVariant LiveLogModel::data(const QModelIndex &index, int role) const
             return languageText(run.language);
         }
         case Status:
-            return statusText(run);
+            return runStatusText(run.status);
         case Outcome:
             return outcomeText(run);
         case Duration:

@@ -47,7 +47,6 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    static QString statusText(const JournalRun &run);
     static QString outcomeText(const JournalRun &run);
     static QString durationText(qint64 ms);
 

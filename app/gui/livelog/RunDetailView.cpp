@@ -124,7 +124,7 @@ void RunDetailView::showRun(const JournalRun &run)
     m_shownSeq = run.seq;
     m_stack->setCurrentIndex(1);
 
-    m_title->setText(tr("%1 run · %2").arg(languageText(run.language), LiveLogModel::statusText(run)));
+    m_title->setText(tr("%1 run · %2").arg(languageText(run.language), runStatusText(run.status)));
     QStringList subtitle{runSourceText(run), QLocale().toString(run.startedAt.toLocalTime(), QLocale::ShortFormat)};
     if (run.status != RunStatus::Running) {
         subtitle << LiveLogModel::durationText(run.durationMs);
@@ -179,7 +179,7 @@ void RunDetailView::showDetails(const JournalRun &run)
         m_details->addRow(label, field);
     };
     row(tr("Run id:"), run.id);
-    row(tr("Status:"), LiveLogModel::statusText(run));
+    row(tr("Status:"), runStatusText(run.status));
     row(tr("Exit code:"), run.exitCode ? QString::number(*run.exitCode) : QString());
     row(tr("Stopped because:"), run.stopReason);
     row(tr("Error:"), run.error);
