@@ -5,6 +5,7 @@
 #include "gui/EngineController.h"
 #include "gui/ErrorText.h"
 #include "gui/OutputView.h"
+#include "gui/RunText.h"
 #include "gui/console/CodeEditor.h"
 #include "lang/LanguageRegistry.h"
 
@@ -39,32 +40,6 @@ QString backendTitle(const QString &name)
         return QStringLiteral("Kubernetes");
     }
     return name;
-}
-
-QString stopReasonText(StopReason reason)
-{
-    switch (reason) {
-    case StopReason::Exited:
-        return ConsolePage::tr("exited");
-    case StopReason::TimedOut:
-        return ConsolePage::tr("timed out");
-    case StopReason::OutOfMemory:
-        return ConsolePage::tr("out of memory");
-    case StopReason::CpuLimit:
-        return ConsolePage::tr("CPU-time limit");
-    case StopReason::OutputLimit:
-        return ConsolePage::tr("output limit");
-    case StopReason::Cancelled:
-        return ConsolePage::tr("stopped");
-    case StopReason::CompileFailed:
-        return ConsolePage::tr("compile error");
-    }
-    return {};
-}
-
-QString duration(qint64 ms)
-{
-    return ms < 1000 ? ConsolePage::tr("%1 ms").arg(ms) : ConsolePage::tr("%1 s").arg(ms / 1000.0, 0, 'f', 2);
 }
 
 } // namespace
@@ -359,11 +334,11 @@ void ConsolePage::onFinished(quint64 ticket, const RunResult &result)
     const QLocale locale;
     QStringList parts;
     parts << tr("Exit code <b>%1</b>").arg(result.exitCode);
-    parts << stopReasonText(result.reason);
-    parts << tr("%1 in total").arg(duration(result.durationMs));
+    parts << stopReasonText(toString(result.reason));
+    parts << tr("%1 in total").arg(durationText(result.durationMs));
     if (result.wallMs > 0 || result.cpuMs > 0) {
         parts << tr("program: %1 wall, %2 CPU, %3 peak memory")
-                     .arg(duration(result.wallMs), duration(result.cpuMs),
+                     .arg(durationText(result.wallMs), durationText(result.cpuMs),
                           locale.formattedDataSize(result.peakMemoryKb * 1024));
     }
     if (result.outputTruncated) {

@@ -47,37 +47,7 @@ int HistoryModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QString HistoryModel::formatDuration(qint64 milliseconds)
-{
-    if (milliseconds < 1000) {
-        return tr("%1 ms").arg(milliseconds);
-    }
-    if (milliseconds < 60'000 && milliseconds % 1000 == 0) {
-        return tr("%1 s").arg(milliseconds / 1000);
-    }
-    if (milliseconds < 60'000) {
-        return tr("%1 s").arg(double(milliseconds) / 1000.0, 0, 'f', milliseconds < 10'000 ? 2 : 1);
-    }
-    const qint64 seconds = milliseconds / 1000;
-    return tr("%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
-}
-
 namespace {
-
-QString outcomeText(const JournalRun &run)
-{
-    if (run.status == RunStatus::Running) {
-        return {};
-    }
-    if (run.status == RunStatus::Failed) {
-        return HistoryModel::tr("error");
-    }
-    const QString exit = run.exitCode ? HistoryModel::tr("exit %1").arg(*run.exitCode) : QString();
-    if (run.stopReason.isEmpty() || run.stopReason == QLatin1String("exit")) {
-        return exit;
-    }
-    return exit.isEmpty() ? run.stopReason : QStringLiteral("%1 · %2").arg(run.stopReason, exit);
-}
 
 QString firstLineOfCode(const QString &code)
 {
@@ -112,9 +82,9 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
         case StatusColumn:
             return runStatusText(run.status);
         case OutcomeColumn:
-            return outcomeText(run);
+            return runOutcomeText(run);
         case DurationColumn:
-            return run.status == RunStatus::Running ? QString() : formatDuration(run.durationMs);
+            return run.status == RunStatus::Running ? QString() : durationText(run.durationMs);
         case CodeColumn:
             return firstLineOfCode(run.code);
         }

@@ -59,7 +59,6 @@ public:
     void fetchMore(const QModelIndex &parent) override;
 
     /// "1.2 s", "250 ms", "3 min 4 s".
-    static QString formatDuration(qint64 milliseconds);
 
 signals:
     void totalCountChanged(int count);

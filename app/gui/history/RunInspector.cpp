@@ -330,7 +330,7 @@ void RunInspector::setRun(const JournalRun &run)
 
     showArtifacts();
 
-    const QString timeout = run.timeoutMs > 0 ? HistoryModel::formatDuration(run.timeoutMs) : QString();
+    const QString timeout = run.timeoutMs > 0 ? durationText(run.timeoutMs) : QString();
     fillForm(m_settingsForm, {
                                  {tr("Language:"), orDash(run.language)},
                                  {tr("Libraries:"), orDash(run.libraries.join(QStringLiteral(", ")))},
@@ -351,9 +351,9 @@ void RunInspector::setRun(const JournalRun &run)
                  {tr("Status:"), runStatusText(run.status)},
                  {tr("Exit code:"), run.exitCode ? QString::number(*run.exitCode) : QStringLiteral("—")},
                  {tr("Stop reason:"), orDash(run.stopReason)},
-                 {tr("Duration:"), ended ? HistoryModel::formatDuration(run.durationMs) : QStringLiteral("—")},
-                 {tr("Wall time:"), ended ? HistoryModel::formatDuration(run.wallMs) : QStringLiteral("—")},
-                 {tr("CPU time:"), ended ? HistoryModel::formatDuration(run.cpuMs) : QStringLiteral("—")},
+                 {tr("Duration:"), ended ? durationText(run.durationMs) : QStringLiteral("—")},
+                 {tr("Wall time:"), ended ? durationText(run.wallMs) : QStringLiteral("—")},
+                 {tr("CPU time:"), ended ? durationText(run.cpuMs) : QStringLiteral("—")},
                  {tr("Peak memory:"),
                   run.peakMemoryKb > 0 ? QLocale().formattedDataSize(run.peakMemoryKb * 1024) : QStringLiteral("—")},
                  {tr("Started:"), dateTimeText(run.startedAt)},

@@ -20,32 +20,6 @@ bool newerFirst(const JournalRun &a, const JournalRun &b)
     return a.startedAt != b.startedAt ? a.startedAt > b.startedAt : a.id > b.id;
 }
 
-QString stopReasonText(const QString &reason)
-{
-    if (reason == QLatin1String("exit")) {
-        return LiveLogModel::tr("exited");
-    }
-    if (reason == QLatin1String("timeout")) {
-        return LiveLogModel::tr("timed out");
-    }
-    if (reason == QLatin1String("oom") || reason == QLatin1String("out_of_memory")) {
-        return LiveLogModel::tr("out of memory");
-    }
-    if (reason == QLatin1String("cpu_limit")) {
-        return LiveLogModel::tr("CPU limit");
-    }
-    if (reason == QLatin1String("output_limit")) {
-        return LiveLogModel::tr("output limit");
-    }
-    if (reason == QLatin1String("cancelled")) {
-        return LiveLogModel::tr("stopped");
-    }
-    if (reason == QLatin1String("compile_error") || reason == QLatin1String("compile_failed")) {
-        return LiveLogModel::tr("compile error");
-    }
-    return reason;
-}
-
 QColor statusColor(const JournalRun &run)
 {
     switch (run.status) {
@@ -139,35 +113,6 @@ int LiveLogModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QString LiveLogModel::outcomeText(const JournalRun &run)
-{
-    if (run.status == RunStatus::Running) {
-        return {};
-    }
-    if (run.status == RunStatus::Failed) {
-        return run.error.section(QLatin1Char('\n'), 0, 0);
-    }
-    QStringList parts;
-    if (run.exitCode) {
-        parts << tr("exit %1").arg(*run.exitCode);
-    }
-    if (!run.stopReason.isEmpty() && run.stopReason != QLatin1String("exit")) {
-        parts << stopReasonText(run.stopReason);
-    }
-    return parts.join(QStringLiteral(", "));
-}
-
-QString LiveLogModel::durationText(qint64 ms)
-{
-    if (ms < 1000) {
-        return tr("%1 ms").arg(ms);
-    }
-    if (ms < 60000) {
-        return tr("%1 s").arg(ms / 1000.0, 0, 'f', 1);
-    }
-    return tr("%1 min %2 s").arg(ms / 60000).arg((ms / 1000) % 60);
-}
-
 QVariant LiveLogModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
@@ -180,8 +125,8 @@ QVariant LiveLogModel::data(const QModelIndex &index, int role) const
     case SourceRole:
         return run.source;
     case SearchRole:
-        return QStringList{run.id,           run.language, runSourceText(run), runStatusText(run.status),
-                           outcomeText(run), run.backend}
+        return QStringList{run.id,     run.language, runSourceText(run), runStatusText(run.status), runOutcomeText(run),
+                           run.backend}
             .join(QLatin1Char('\n'));
     case SortRole:
         switch (index.column()) {
@@ -206,7 +151,7 @@ QVariant LiveLogModel::data(const QModelIndex &index, int role) const
         case Status:
             return runStatusText(run.status);
         case Outcome:
-            return outcomeText(run);
+            return runOutcomeText(run);
         case Duration:
             return run.status == RunStatus::Running ? QString() : durationText(run.durationMs);
         }

@@ -47,9 +47,6 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    static QString outcomeText(const JournalRun &run);
-    static QString durationText(qint64 ms);
-
 private:
     QList<JournalRun> m_runs; // newest first
     int m_maximumRows = 2000;

@@ -127,9 +127,9 @@ void RunDetailView::showRun(const JournalRun &run)
     m_title->setText(tr("%1 run · %2").arg(languageText(run.language), runStatusText(run.status)));
     QStringList subtitle{runSourceText(run), QLocale().toString(run.startedAt.toLocalTime(), QLocale::ShortFormat)};
     if (run.status != RunStatus::Running) {
-        subtitle << LiveLogModel::durationText(run.durationMs);
+        subtitle << durationText(run.durationMs);
     }
-    if (const QString outcome = LiveLogModel::outcomeText(run); !outcome.isEmpty()) {
+    if (const QString outcome = runOutcomeText(run); !outcome.isEmpty()) {
         subtitle << outcome;
     }
     m_subtitle->setText(subtitle.join(QStringLiteral(" · ")));
@@ -184,9 +184,9 @@ void RunDetailView::showDetails(const JournalRun &run)
     row(tr("Stopped because:"), run.stopReason);
     row(tr("Error:"), run.error);
     if (run.status != RunStatus::Running) {
-        row(tr("Duration:"), LiveLogModel::durationText(run.durationMs));
-        row(tr("Wall time:"), run.wallMs > 0 ? LiveLogModel::durationText(run.wallMs) : QString());
-        row(tr("CPU time:"), run.cpuMs > 0 ? LiveLogModel::durationText(run.cpuMs) : QString());
+        row(tr("Duration:"), durationText(run.durationMs));
+        row(tr("Wall time:"), run.wallMs > 0 ? durationText(run.wallMs) : QString());
+        row(tr("CPU time:"), run.cpuMs > 0 ? durationText(run.cpuMs) : QString());
         row(tr("Peak memory:"), run.peakMemoryKb > 0 ? locale.formattedDataSize(run.peakMemoryKb * 1024) : QString());
     }
     row(tr("Source:"), runSourceText(run));
@@ -196,7 +196,7 @@ void RunDetailView::showDetails(const JournalRun &run)
                             .remove(QRegularExpression(QStringLiteral("^ — | — $"))));
     row(tr("Image:"), run.image);
     row(tr("Libraries:"), run.libraries.join(QStringLiteral(", ")));
-    row(tr("Timeout:"), run.timeoutMs > 0 ? LiveLogModel::durationText(run.timeoutMs) : QString());
+    row(tr("Timeout:"), run.timeoutMs > 0 ? durationText(run.timeoutMs) : QString());
     row(tr("Session:"), run.sessionId);
     row(tr("Replay of:"), run.replayOf);
     row(tr("Started:"), locale.toString(run.startedAt.toLocalTime(), QLocale::LongFormat));
