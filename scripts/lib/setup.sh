@@ -15,6 +15,9 @@ as_root() {
 
 APT_PACKAGES=(
     build-essential cmake ninja-build pkg-config git curl ca-certificates
+    # The headless and the full build compile the same core, MCP and test sources: the second
+    # build takes them from the compiler cache instead of compiling them again.
+    ccache
     # libgl-dev: Qt Gui's CMake package requires OpenGL's headers (WrapOpenGL) before Widgets can be found.
     qt6-base-dev qt6-httpserver-dev qtkeychain-qt6-dev libgl-dev
     # The run journal's database: Qt SQL's SQLite driver.
@@ -104,8 +107,11 @@ start_podman() {
 
 build_project() {
     log "Building ($BUILD_DIR, GUI=$GUI)"
-    cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLLM_SANDBOX_GUI="$GUI" >/dev/null
-    cmake --build "$BUILD_DIR" --parallel "$(nproc)"
+    cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLLM_SANDBOX_GUI="$GUI" \
+        -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >/dev/null
+    # Paths relative to the checkout and no working directory in the hash: both build folders
+    # (and a fresh clone elsewhere) share cache entries.
+    CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=1 cmake --build "$BUILD_DIR" --parallel "$(nproc)"
 }
 
 build_images() {
