@@ -137,7 +137,7 @@ QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int 
     case StatusColumn:
         return tr("Status");
     case OutcomeColumn:
-        return tr("Exit / stop");
+        return tr("Result");
     case DurationColumn:
         return tr("Duration");
     case CodeColumn:
