@@ -1,0 +1,636 @@
+"""The HTTP surface: routes, authentication and authorization, request decoding, list/watch, and the pod,
+network policy, access review, quota and metrics endpoints. Pods run through PodRuntime; streams through
+RemoteCommand.
+"""
+
+import asyncio
+import copy
+import datetime
+import json
+import logging
+import random
+
+from aiohttp import web
+
+import access
+import discovery
+import kubestatus
+import openapi
+import schema
+import query_selectors
+from docker_api import DockerError, demultiplex_bytes
+from pod_runtime import NODE_LABELS, NODE_NAME
+from remote_command import RemoteCommand
+from store import now_rfc3339
+
+log = logging.getLogger("apiserver")
+_NAME_CHARS = "bcdfghjklmnpqrstvwxz2456789"  # the generator's alphabet (no vowels, no look-alikes)
+
+
+def _json(body, status=200, headers=None):
+    # Exactly `application/json`, no charset parameter, as the real server sends it.
+    return web.Response(status=status, body=json.dumps(body).encode(),
+                        headers={"Content-Type": "application/json", **(headers or {})})
+
+
+class ApiServer:
+    def __init__(self, store, runtime, docker, credentials, options):
+        self.store = store
+        self.runtime = runtime
+        self.docker = docker
+        self.credentials = credentials
+        self.options = options  # max_pods, quota_name, namespaces, server_address
+        self.streams = RemoteCommand(docker, options["state_dir"])
+        for namespace in options["namespaces"]:
+            self.store.create("namespaces", {"apiVersion": "v1", "kind": "Namespace",
+                                             "metadata": {"name": namespace, "namespace": "",
+                                                          "labels": {"kubernetes.io/metadata.name": namespace}},
+                                             "spec": {"finalizers": ["kubernetes"]},
+                                             "status": {"phase": "Active"}})
+
+    def app(self):
+        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        r = app.router
+        r.add_get("/version", lambda _: _json(discovery.VERSION))
+        for path in ("/healthz", "/livez", "/readyz"):
+            r.add_get(path, lambda _: web.Response(text="ok"))
+        r.add_get("/api", lambda _: _json(discovery.api_versions(self.options["server_address"])))
+        r.add_get("/api/v1", lambda _: _json(discovery.CORE_V1))
+        r.add_get("/apis", lambda _: _json(discovery.api_group_list()))
+        r.add_get("/openapi/v3", lambda _: _json(openapi.root()))
+        r.add_get("/openapi/v3/{gv:.+}", self._openapi)
+        r.add_get("/apis/{group}", self._group)
+        r.add_get("/apis/{group}/{version}", self._group_version)
+        r.add_get("/api/v1/namespaces", self._list_namespaces)
+        r.add_get("/api/v1/namespaces/{namespace}", self._get_namespace)
+        r.add_get("/api/v1/nodes", self._list_nodes)
+        r.add_get("/api/v1/pods", self._list_pods)
+        r.add_get("/api/v1/namespaces/{namespace}/pods", self._list_pods)
+        r.add_post("/api/v1/namespaces/{namespace}/pods", self._create_pod)
+        r.add_get("/api/v1/namespaces/{namespace}/pods/{name}", self._get_pod)
+        r.add_delete("/api/v1/namespaces/{namespace}/pods/{name}", self._delete_pod)
+        r.add_get("/api/v1/namespaces/{namespace}/pods/{name}/log", self._pod_log)
+        for sub in ("exec", "attach"):
+            r.add_route("GET", f"/api/v1/namespaces/{{namespace}}/pods/{{name}}/{sub}", self._stream)
+            r.add_route("POST", f"/api/v1/namespaces/{{namespace}}/pods/{{name}}/{sub}", self._stream)
+        r.add_get("/api/v1/namespaces/{namespace}/resourcequotas", self._list_quotas)
+        netpol = "/apis/networking.k8s.io/v1/namespaces/{namespace}/networkpolicies"
+        r.add_get(netpol, self._list_policies)
+        r.add_post(netpol, self._create_policy)
+        r.add_get(netpol + "/{name}", self._get_policy)
+        r.add_delete(netpol + "/{name}", self._delete_policy)
+        r.add_post("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", self._access_review)
+        r.add_get("/apis/metrics.k8s.io/v1beta1/namespaces/{namespace}/pods", self._pod_metrics_list)
+        r.add_get("/apis/metrics.k8s.io/v1beta1/namespaces/{namespace}/pods/{name}", self._pod_metrics)
+        return app
+
+    # ---- plumbing -----------------------------------------------------------------------------------------------
+    @web.middleware
+    async def _middleware(self, request, handler):
+        try:
+            user = access.authenticate(request, self.credentials.users_by_token)
+            if user is None:
+                raise kubestatus.unauthorized()
+            request["user"] = user
+            return await handler(request)
+        except kubestatus.StatusError as error:
+            return error.response()
+        except web.HTTPNotFound:
+            # Like the real server for a path it does not serve.
+            return _json(kubestatus.status_body(404, "NotFound", "the server could not find the requested resource",
+                                                {}), status=404)
+        except web.HTTPMethodNotAllowed:
+            return kubestatus.method_not_allowed().response()
+        except DockerError as error:
+            log.warning("docker: %s", error)
+            return _json(kubestatus.status_body(500, "InternalError", f"Internal error occurred: {error}",
+                                                {"causes": [{"message": str(error)}]}), status=500)
+
+    def _authorize(self, request, verb, resource, subresource="", name="", namespace="", group=""):
+        user = request["user"]
+        if not access.allowed(user, verb, group, resource, subresource):
+            raise kubestatus.rbac_denied(user.name, verb, resource, subresource, name, namespace, group)
+
+    def _namespace(self, request):
+        namespace = request.match_info["namespace"]
+        if self.store.get("namespaces", "", namespace) is None:
+            raise kubestatus.not_found("namespaces", namespace)
+        return namespace
+
+    async def _decode(self, request, kind, version, known):
+        """The body as an object: strict decoding per fieldValidation, like the real decoder."""
+        content_type = request.headers.get("Content-Type", "application/json").split(";")[0].strip()
+        if content_type not in ("application/json", ""):
+            # Protobuf (kubectl's typed clients) and YAML bodies are not decoded here; the real server's 415.
+            raise kubestatus.StatusError(
+                415, "UnsupportedMediaType", f"the body of the request was in an unknown format - accepted media "
+                                             f"types include: application/json")
+        raw = await request.read()
+        try:
+            body = json.loads(raw)
+        except ValueError as error:
+            raise kubestatus.bad_request(f"{kind} in version \"{version}\" cannot be handled as a {kind}: "
+                                         f"json parse error: {error}")
+        if not isinstance(body, dict):
+            raise kubestatus.bad_request(f"{kind} in version \"{version}\" cannot be handled as a {kind}: "
+                                         f"json: cannot unmarshal {type(body).__name__} into Go value of type "
+                                         f"struct")
+        unknown = schema.unknown_fields(body, known)
+        mode = request.query.get("fieldValidation", "Warn")
+        if mode not in ("Strict", "Warn", "Ignore"):
+            raise kubestatus.bad_request(f'fieldValidation invalid value: {mode}')
+        warnings = []
+        if unknown and mode == "Strict":
+            fields = ", ".join(f'unknown field "{f}"' for f in unknown)
+            raise kubestatus.bad_request(f'{kind} in version "{version}" cannot be handled as a {kind}: '
+                                         f"strict decoding error: {fields}")
+        if unknown:
+            schema.drop_unknown(body, known)
+            if mode == "Warn":
+                warnings = [f'299 - "unknown field \\"{f}\\""' for f in unknown]
+        return body, warnings
+
+    def _check_namespace_matches(self, body, namespace):
+        meta = body.setdefault("metadata", {})
+        if meta.get("namespace") and meta["namespace"] != namespace:
+            raise kubestatus.bad_request("the namespace of the provided object does not match the namespace sent on "
+                                         "the request")
+        meta["namespace"] = namespace
+        if not meta.get("name") and meta.get("generateName"):
+            meta["name"] = meta["generateName"] + "".join(random.choice(_NAME_CHARS) for _ in range(5))
+
+    async def _list_or_watch(self, request, resource, namespace, kind, api_version, to_table=None):
+        labels = query_selectors.label_matcher(request.query.get("labelSelector"))
+        fields = query_selectors.field_matcher(request.query.get("fieldSelector"))
+
+        def matches(obj):
+            return labels(obj["metadata"].get("labels") or {}) and fields(obj)
+        if request.query.get("watch", "").lower() in ("1", "true"):
+            return await self._watch(request, resource, namespace, matches)
+        items = [o for o in self.store.list(resource, namespace) if matches(o)]
+        if to_table and "as=Table" in request.headers.get("Accept", ""):
+            return _json(to_table(items, request.query.get("includeObject", "Metadata")))
+        return _json({"kind": f"{kind}List", "apiVersion": api_version,
+                      "metadata": {"resourceVersion": self.store.version}, "items": items})
+
+    async def _watch(self, request, resource, namespace, matches):
+        since = request.query.get("resourceVersion", "")
+        if since and not since.isdigit():
+            raise kubestatus.bad_request(f'invalid resource version: {since}')
+        timeout = float(request.query.get("timeoutSeconds", "1800"))
+        watcher = self.store.watch(resource, namespace, matches, since)
+        response = web.StreamResponse(headers={"Content-Type": "application/json"})
+        response.enable_chunked_encoding()
+        await response.prepare(request)
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        try:
+            while True:
+                remaining = end - loop.time()
+                if remaining <= 0:
+                    break
+                try:
+                    event = await asyncio.wait_for(watcher.queue.get(), remaining)
+                except asyncio.TimeoutError:
+                    break
+                await response.write(json.dumps(event).encode() + b"\n")
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            watcher.close()
+        return response
+
+    # ---- discovery, namespaces, nodes ---------------------------------------------------------------------------
+    async def _openapi(self, request):
+        document = openapi.group_version(request.match_info["gv"])
+        if document is None:
+            raise web.HTTPNotFound()
+        return _json(document)
+
+    async def _group(self, request):
+        group = request.match_info["group"]
+        if group not in discovery.GROUPS:
+            raise web.HTTPNotFound()
+        return _json(discovery.api_group(group))
+
+    async def _group_version(self, request):
+        group, version = request.match_info["group"], request.match_info["version"]
+        if group not in discovery.GROUPS or discovery.GROUPS[group][0] != version:
+            raise web.HTTPNotFound()
+        return _json(discovery.resource_list(group))
+
+    async def _list_namespaces(self, request):
+        self._authorize(request, "list", "namespaces")
+        return await self._list_or_watch(request, "namespaces", None, "Namespace", "v1")
+
+    async def _get_namespace(self, request):
+        name = request.match_info["namespace"]
+        self._authorize(request, "get", "namespaces", name=name)
+        obj = self.store.get("namespaces", "", name)
+        if obj is None:
+            raise kubestatus.not_found("namespaces", name)
+        obj["metadata"].pop("namespace", None)
+        return _json(obj)
+
+    async def _list_nodes(self, request):
+        self._authorize(request, "list", "nodes")
+        node = {"apiVersion": "v1", "kind": "Node",
+                "metadata": {"name": NODE_NAME, "labels": NODE_LABELS, "resourceVersion": "1"},
+                "spec": {}, "status": {"conditions": [{"type": "Ready", "status": "True", "reason": "KubeletReady"}],
+                                       "nodeInfo": {"containerRuntimeVersion": "docker://", "kubeletVersion":
+                                                    discovery.VERSION["gitVersion"], "operatingSystem": "linux",
+                                                    "architecture": "amd64"}}}
+        return _json({"kind": "NodeList", "apiVersion": "v1", "metadata": {"resourceVersion": self.store.version},
+                      "items": [node]})
+
+    # ---- pods ---------------------------------------------------------------------------------------------------
+    async def _list_pods(self, request):
+        namespace = self._namespace(request) if "namespace" in request.match_info else None
+        watch = request.query.get("watch", "").lower() in ("1", "true")
+        self._authorize(request, "watch" if watch else "list", "pods", namespace=namespace or "")
+        return await self._list_or_watch(request, "pods", namespace, "Pod", "v1", _pod_table)
+
+    async def _get_pod(self, request):
+        namespace, name = self._namespace(request), request.match_info["name"]
+        self._authorize(request, "get", "pods", name=name, namespace=namespace)
+        pod = self.store.get("pods", namespace, name)
+        if pod is None:
+            raise kubestatus.not_found("pods", name)
+        if "as=Table" in request.headers.get("Accept", ""):
+            return _json(_pod_table([pod], request.query.get("includeObject", "Metadata")))
+        return _json(pod)
+
+    async def _create_pod(self, request):
+        namespace = self._namespace(request)
+        self._authorize(request, "create", "pods", namespace=namespace)
+        body, warnings = await self._decode(request, "Pod", "v1", schema.POD)
+        self._check_namespace_matches(body, namespace)
+        _default_pod(body)
+        errors = schema.validate_pod(body)
+        name = body["metadata"].get("name", "")
+        if errors:
+            raise kubestatus.invalid("Pod", name, errors)
+        # Admission, in the real order: after validation, before storage (so a quota refusal wins over a clash).
+        runtime_class = body["spec"].get("runtimeClassName")
+        if runtime_class and runtime_class not in self.options["runtimes"]:
+            raise kubestatus.forbidden("pods", name, f'pod rejected: RuntimeClass "{runtime_class}" not found')
+        max_pods = self.options["max_pods"]
+        if max_pods is not None:
+            used = self.store.count("pods", namespace)
+            if used + 1 > max_pods:
+                raise kubestatus.forbidden(
+                    "pods", name, f"exceeded quota: {self.options['quota_name']}, requested: pods=1, "
+                                  f"used: pods={used}, limited: pods={max_pods}")
+        if self.store.get("pods", namespace, name) is not None:
+            raise kubestatus.already_exists("pods", name)
+        if request.query.get("dryRun") == "All":
+            return _json(body, status=201)
+        pod = self.store.create("pods", body)
+        self.runtime.start(pod)
+        headers = {"Warning": ", ".join(warnings)} if warnings else None
+        return _json(pod, status=201, headers=headers)
+
+    async def _delete_options(self, request):
+        raw = await request.read()
+        options = {}
+        if raw.strip():
+            try:
+                options = json.loads(raw)
+            except ValueError as error:
+                raise kubestatus.bad_request(f"json parse error: {error}")
+        if "gracePeriodSeconds" in request.query:
+            options["gracePeriodSeconds"] = int(request.query["gracePeriodSeconds"])
+        return options
+
+    async def _delete_pod(self, request):
+        namespace, name = self._namespace(request), request.match_info["name"]
+        self._authorize(request, "delete", "pods", name=name, namespace=namespace)
+        options = await self._delete_options(request)
+        pod = self.store.get("pods", namespace, name)
+        if pod is None:
+            raise kubestatus.not_found("pods", name)
+        grace = options.get("gracePeriodSeconds")
+        if grace is None:
+            grace = pod["spec"].get("terminationGracePeriodSeconds", 30)
+        if pod["metadata"].get("deletionTimestamp"):
+            return _json(pod)  # already terminating: the real server answers with the object again
+        # Pods that never ran or have finished go at once, as the registry does for them.
+        if not pod["spec"].get("nodeName") or pod["status"].get("phase") in ("Succeeded", "Failed"):
+            grace = 0
+        if grace == 0:
+            deleted = self.store.delete("pods", namespace, name)
+            asyncio.get_running_loop().create_task(self.runtime.delete(pod, 0))
+            return _json(deleted)
+        when = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=grace)
+        pod["metadata"]["deletionTimestamp"] = when.strftime("%Y-%m-%dT%H:%M:%SZ")
+        pod["metadata"]["deletionGracePeriodSeconds"] = grace
+        pod = self.store.update("pods", pod)
+        asyncio.get_running_loop().create_task(self.runtime.delete(pod, grace))
+        return _json(pod)
+
+    def _pick_container(self, pod, request):
+        names = [c["name"] for c in pod["spec"]["containers"]]
+        name = request.query.get("container")
+        if not name:
+            if len(names) > 1:
+                raise kubestatus.bad_request(f"a container name must be specified for pod "
+                                             f"{pod['metadata']['name']}, choose one of: [{' '.join(names)}]")
+            return names[0]
+        if name not in names + [c["name"] for c in pod["spec"].get("initContainers") or []]:
+            raise kubestatus.bad_request(f"container {name} is not valid for pod {pod['metadata']['name']}")
+        return name
+
+    def _running_container(self, pod, container, action):
+        """The Docker id, or the 400 the real server gives for a container that is not there to attach to."""
+        phase = pod["status"].get("phase")
+        name = pod["metadata"]["name"]
+        if phase in ("Succeeded", "Failed"):
+            raise kubestatus.bad_request(f"cannot {action} into a container in a completed pod; current phase is "
+                                         f"{phase}")
+        if not pod["spec"].get("nodeName"):
+            raise kubestatus.bad_request(f"pod {name} does not have a host assigned")
+        container_id = self.runtime.container_id(pod["metadata"]["namespace"], name, container)
+        state = next((s.get("state", {}) for s in pod["status"].get("containerStatuses") or []
+                      if s["name"] == container), {})
+        if container_id is None or "running" not in state:
+            raise kubestatus.bad_request(f'unable to upgrade connection: container not found ("{container}")')
+        return container_id
+
+    async def _stream(self, request):
+        namespace, name = self._namespace(request), request.match_info["name"]
+        sub = request.path.rsplit("/", 1)[-1]
+        # Both verbs need create on the subresource: WebSocket upgrades arrive as GET.
+        self._authorize(request, "create", "pods", sub, name=name, namespace=namespace)
+        pod = self.store.get("pods", namespace, name)
+        if pod is None:
+            raise kubestatus.not_found("pods", name)
+        if not any(request.query.get(s, "").lower() in ("1", "true") for s in ("stdin", "stdout", "stderr")):
+            raise kubestatus.bad_request("you must specify at least 1 of stdin, stdout, stderr")
+        container = self._pick_container(pod, request)
+        container_id = self._running_container(pod, container, sub)
+        if sub == "exec":
+            command = request.query.getall("command", [])
+            if not command:
+                raise kubestatus.bad_request("you must specify at least one command for the container")
+            return await self.streams.exec(request, container_id, command)
+        return await self.streams.attach(request, container_id)
+
+    async def _pod_log(self, request):
+        namespace, name = self._namespace(request), request.match_info["name"]
+        self._authorize(request, "get", "pods", "log", name=name, namespace=namespace)
+        pod = self.store.get("pods", namespace, name)
+        if pod is None:
+            raise kubestatus.not_found("pods", name)
+        container = self._pick_container(pod, request)
+        container_id = self.runtime.container_id(namespace, name, container)
+        if container_id is None:
+            state = next((s.get("state", {}) for s in (pod["status"].get("containerStatuses") or [])
+                          + (pod["status"].get("initContainerStatuses") or []) if s["name"] == container), {})
+            reason = state.get("waiting", {}).get("reason", "ContainerCreating")
+            if reason in ("ErrImagePull", "ImagePullBackOff"):
+                reason = "trying and failing to pull image"
+            raise kubestatus.bad_request(f'container "{container}" in pod "{name}" is waiting to start: {reason}')
+        params = {"stdout": "1", "stderr": "1"}
+        if request.query.get("timestamps", "").lower() in ("1", "true"):
+            params["timestamps"] = "1"
+        if "tailLines" in request.query:
+            params["tail"] = request.query["tailLines"]
+        if "sinceSeconds" in request.query:
+            params["since"] = str(int(datetime.datetime.now().timestamp()) - int(request.query["sinceSeconds"]))
+        limit = int(request.query["limitBytes"]) if "limitBytes" in request.query else None
+        if request.query.get("follow", "").lower() in ("1", "true"):
+            params["follow"] = "1"
+            response = web.StreamResponse(headers={"Content-Type": "text/plain"})
+            response.enable_chunked_encoding()
+            await response.prepare(request)
+            buffer = b""
+            async for chunk in self.docker.stream_raw(f"/containers/{container_id}/logs", params=params):
+                buffer += chunk
+                frames = demultiplex_bytes(buffer)
+                consumed = sum(8 + len(data) for _, data in frames)
+                buffer = buffer[consumed:]
+                for _, data in frames:
+                    await response.write(data)
+            return response
+        raw = await self.docker.request("GET", f"/containers/{container_id}/logs", params=params, raw=True)
+        text = b"".join(data for _, data in demultiplex_bytes(raw))
+        if limit is not None:
+            text = text[:limit]
+        return web.Response(body=text, content_type="text/plain")
+
+    # ---- quota, network policies, access reviews, metrics -------------------------------------------------------
+    async def _list_quotas(self, request):
+        namespace = self._namespace(request)
+        self._authorize(request, "list", "resourcequotas", namespace=namespace)
+        items = []
+        if self.options["max_pods"] is not None:
+            used = str(self.store.count("pods", namespace))
+            items.append({"apiVersion": "v1", "kind": "ResourceQuota",
+                          "metadata": {"name": self.options["quota_name"], "namespace": namespace},
+                          "spec": {"hard": {"pods": str(self.options["max_pods"])}},
+                          "status": {"hard": {"pods": str(self.options["max_pods"])}, "used": {"pods": used}}})
+        return _json({"kind": "ResourceQuotaList", "apiVersion": "v1",
+                      "metadata": {"resourceVersion": self.store.version}, "items": items})
+
+    async def _list_policies(self, request):
+        namespace = self._namespace(request)
+        self._authorize(request, "list", "networkpolicies", namespace=namespace, group="networking.k8s.io")
+        return await self._list_or_watch(request, "networkpolicies", namespace, "NetworkPolicy",
+                                         "networking.k8s.io/v1")
+
+    async def _create_policy(self, request):
+        namespace = self._namespace(request)
+        group = "networking.k8s.io"
+        self._authorize(request, "create", "networkpolicies", namespace=namespace, group=group)
+        body, warnings = await self._decode(request, "NetworkPolicy", "networking.k8s.io/v1", schema.NETWORK_POLICY)
+        self._check_namespace_matches(body, namespace)
+        body.update({"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy"})
+        body["metadata"]["generation"] = 1
+        errors = schema.validate_network_policy(body)
+        name = body["metadata"].get("name", "")
+        if errors:
+            raise kubestatus.invalid("NetworkPolicy", name, errors, group)
+        if self.store.get("networkpolicies", namespace, name) is not None:
+            raise kubestatus.already_exists("networkpolicies", name, group)
+        policy = self.store.create("networkpolicies", body)
+        headers = {"Warning": ", ".join(warnings)} if warnings else None
+        return _json(policy, status=201, headers=headers)
+
+    async def _get_policy(self, request):
+        namespace, name = self._namespace(request), request.match_info["name"]
+        group = "networking.k8s.io"
+        self._authorize(request, "get", "networkpolicies", name=name, namespace=namespace, group=group)
+        policy = self.store.get("networkpolicies", namespace, name)
+        if policy is None:
+            raise kubestatus.not_found("networkpolicies", name, group)
+        return _json(policy)
+
+    async def _delete_policy(self, request):
+        namespace, name = self._namespace(request), request.match_info["name"]
+        group = "networking.k8s.io"
+        self._authorize(request, "delete", "networkpolicies", name=name, namespace=namespace, group=group)
+        deleted = self.store.delete("networkpolicies", namespace, name)
+        if deleted is None:
+            raise kubestatus.not_found("networkpolicies", name, group)
+        # Resources deleted at once answer with a Success Status naming what went.
+        return _json({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success",
+                      "details": {"name": name, "group": group, "kind": "networkpolicies",
+                                  "uid": deleted["metadata"]["uid"]}})
+
+    async def _access_review(self, request):
+        self._authorize(request, "create", "selfsubjectaccessreviews", group="authorization.k8s.io")
+        body, _ = await self._decode(request, "SelfSubjectAccessReview", "authorization.k8s.io/v1",
+                                     schema.SELF_SUBJECT_ACCESS_REVIEW)
+        spec = body.get("spec") or {}
+        attributes = spec.get("resourceAttributes")
+        user = request["user"]
+        if attributes is None and spec.get("nonResourceAttributes") is None:
+            raise kubestatus.invalid("SelfSubjectAccessReview", "", [(
+                "spec.resourceAttributes", "FieldValueRequired", "Required value: exactly one of "
+                "nonResourceAttributes or resourceAttributes must be specified",
+                "spec.resourceAttributes: Required value: exactly one of nonResourceAttributes or resourceAttributes "
+                "must be specified")], "authorization.k8s.io")
+        if attributes is not None:
+            allowed = access.allowed(user, attributes.get("verb", ""), attributes.get("group", ""),
+                                     attributes.get("resource", ""), attributes.get("subresource", ""))
+        else:
+            allowed = access.ADMIN_GROUP in user.groups
+        status = {"allowed": allowed}
+        if allowed:
+            status["reason"] = access.allow_reason(user)
+        return _json({"kind": "SelfSubjectAccessReview", "apiVersion": "authorization.k8s.io/v1",
+                      "metadata": {"creationTimestamp": None}, "spec": spec, "status": status}, status=201)
+
+    async def _pod_metrics(self, request):
+        namespace, name = self._namespace(request), request.match_info["name"]
+        self._authorize(request, "get", "pods", name=name, namespace=namespace, group="metrics.k8s.io")
+        pod = self.store.get("pods", namespace, name)
+        metrics = await self._metrics_for(pod) if pod else None
+        if metrics is None:
+            raise kubestatus.not_found("pods", name, "metrics.k8s.io")
+        return _json(metrics)
+
+    async def _pod_metrics_list(self, request):
+        namespace = self._namespace(request)
+        self._authorize(request, "list", "pods", namespace=namespace, group="metrics.k8s.io")
+        labels = query_selectors.label_matcher(request.query.get("labelSelector"))
+        pods = [p for p in self.store.list("pods", namespace) if labels(p["metadata"].get("labels") or {})]
+        items = [m for m in await asyncio.gather(*(self._metrics_for(p) for p in pods)) if m]
+        return _json({"kind": "PodMetricsList", "apiVersion": "metrics.k8s.io/v1beta1",
+                      "metadata": {}, "items": items})
+
+    async def _metrics_for(self, pod):
+        """PodMetrics from one `docker stats` sample: CPU as the rate between Docker's two readings."""
+        meta = pod["metadata"]
+        containers = []
+        for container in pod["spec"]["containers"]:
+            container_id = self.runtime.container_id(meta["namespace"], meta["name"], container["name"])
+            if container_id is None:
+                return None
+            try:
+                stats = await self.docker.request("GET", f"/containers/{container_id}/stats",
+                                                  params={"stream": "false"})
+            except DockerError:
+                return None
+            cpu, pre = stats.get("cpu_stats") or {}, stats.get("precpu_stats") or {}
+            used = (cpu.get("cpu_usage", {}).get("total_usage", 0) - pre.get("cpu_usage", {}).get("total_usage", 0))
+            window = (cpu.get("system_cpu_usage", 0) - pre.get("system_cpu_usage", 0)) / max(1, cpu.get("online_cpus", 1))
+            nano_cores = int(used / window * 1e9) if window > 0 else 0
+            memory = stats.get("memory_stats") or {}
+            working_set = memory.get("usage", 0) - (memory.get("stats") or {}).get("total_inactive_file", 0)
+            containers.append({"name": container["name"],
+                               "usage": {"cpu": f"{max(0, nano_cores)}n", "memory": f"{max(0, working_set) // 1024}Ki"}})
+        return {"kind": "PodMetrics", "apiVersion": "metrics.k8s.io/v1beta1",
+                "metadata": {"name": meta["name"], "namespace": meta["namespace"],
+                             "creationTimestamp": now_rfc3339(), "labels": meta.get("labels") or {}},
+                "timestamp": now_rfc3339(), "window": "1s", "containers": containers}
+
+
+def _default_pod(pod):
+    """The defaults the real server fills in (SetDefaults_Pod and friends) for what we and kubectl send."""
+    pod["apiVersion"], pod["kind"] = "v1", "Pod"
+    spec = pod.setdefault("spec", {})
+    spec.setdefault("restartPolicy", "Always")
+    spec.setdefault("terminationGracePeriodSeconds", 30)
+    spec.setdefault("dnsPolicy", "ClusterFirst")
+    spec.setdefault("schedulerName", "default-scheduler")
+    spec.setdefault("securityContext", {})
+    spec.setdefault("enableServiceLinks", True)
+    spec.setdefault("preemptionPolicy", "PreemptLowerPriority")
+    spec.setdefault("priority", 0)
+    for container in (spec.get("containers") or []) + (spec.get("initContainers") or []):
+        image = container.get("image") or ""
+        last = image.rsplit("/", 1)[-1]
+        tagged = ":" in last or "@" in last
+        container.setdefault("imagePullPolicy",
+                             "Always" if not tagged or last.endswith(":latest") else "IfNotPresent")
+        container.setdefault("terminationMessagePath", "/dev/termination-log")
+        container.setdefault("terminationMessagePolicy", "File")
+        resources = container.setdefault("resources", {})
+        if resources.get("limits"):
+            requests = resources.setdefault("requests", {})
+            for key, value in resources["limits"].items():
+                requests.setdefault(key, value)
+    for volume in spec.get("volumes") or []:
+        if "emptyDir" in volume and volume["emptyDir"] is None:
+            volume["emptyDir"] = {}
+    pod["status"] = {"phase": "Pending", "qosClass": _qos(spec)}
+
+
+def _qos(spec):
+    containers = spec.get("containers") or []
+    resources = [c.get("resources") or {} for c in containers]
+    if not any(r.get("limits") or r.get("requests") for r in resources):
+        return "BestEffort"
+    guaranteed = all(
+        all(k in (r.get("limits") or {}) and (r.get("requests") or {}).get(k, r["limits"][k]) == r["limits"][k]
+            for k in ("cpu", "memory")) for r in resources)
+    return "Guaranteed" if guaranteed else "Burstable"
+
+
+def _age(timestamp):
+    started = datetime.datetime.strptime(timestamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+    seconds = int((datetime.datetime.now(datetime.timezone.utc) - started).total_seconds())
+    if seconds < 120:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m"
+    return f"{seconds // 3600}h"
+
+
+def _pod_status_text(pod):
+    """The STATUS column of `kubectl get pods`: a waiting or terminated reason wins over the phase."""
+    if pod["metadata"].get("deletionTimestamp"):
+        return "Terminating"
+    text = pod["status"].get("reason") or pod["status"].get("phase", "Pending")
+    for status in pod["status"].get("containerStatuses") or []:
+        state = status.get("state") or {}
+        if state.get("waiting", {}).get("reason") and state["waiting"]["reason"] != "ContainerCreating":
+            text = state["waiting"]["reason"]
+        elif state.get("waiting"):
+            text = "ContainerCreating" if pod["spec"].get("nodeName") else text
+        elif state.get("terminated", {}).get("reason"):
+            text = state["terminated"]["reason"]
+    return text
+
+
+def _pod_table(pods, include_object):
+    rows = []
+    for pod in pods:
+        statuses = pod["status"].get("containerStatuses") or []
+        ready = sum(1 for s in statuses if s.get("ready"))
+        restarts = sum(s.get("restartCount", 0) for s in statuses)
+        if include_object == "Object":
+            obj = pod
+        else:
+            obj = {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1",
+                   "metadata": copy.deepcopy(pod["metadata"])}
+        rows.append({"cells": [pod["metadata"]["name"], f"{ready}/{len(pod['spec']['containers'])}",
+                               _pod_status_text(pod), str(restarts), _age(pod["metadata"]["creationTimestamp"])],
+                     "object": obj})
+    columns = [("Name", "string", "name"), ("Ready", "string", ""), ("Status", "string", ""),
+               ("Restarts", "string", ""), ("Age", "string", "")]
+    return {"kind": "Table", "apiVersion": "meta.k8s.io/v1", "metadata": {"resourceVersion": "0"},
+            "columnDefinitions": [{"name": n, "type": t, "format": f, "description": "", "priority": 0}
+                                  for n, t, f in columns],
+            "rows": rows}

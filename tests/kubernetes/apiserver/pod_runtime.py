@@ -1,0 +1,426 @@
+"""The single node: schedules pods, pulls images, runs each container as a Docker container, and reports status
+back into the store the way kubelet does (phase, conditions, containerStatuses), so watches see every change.
+
+Every Docker object carries the instance label; cleanup (SIGTERM, and leftovers of dead instances at start)
+finds them by it and never touches anything else on the shared engine.
+"""
+
+import asyncio
+import logging
+import os
+import shutil
+
+import container_spec
+from container_spec import ConfigError
+from docker_api import DockerError
+from store import now_rfc3339
+
+LABEL = "io.llm-sandbox.kube-test-apiserver"
+NODE_NAME = "kube-test-node"
+NODE_LABELS = {"kubernetes.io/hostname": NODE_NAME, "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64",
+               "node-role.kubernetes.io/worker": ""}
+PULL_RETRY_SECONDS = 5
+
+log = logging.getLogger("pods")
+
+
+class PodRuntime:
+    def __init__(self, store, docker, options):
+        self.store = store
+        self.docker = docker
+        self.options = options  # state_dir, pids_limit, ulimits, seccomp_root, instance, runtimes
+        self.containers = {}  # (namespace, pod, container) -> Docker id
+        self._tasks = {}  # (namespace, pod) -> lifecycle task
+
+    # ---- labels and cleanup -------------------------------------------------------------------------------------
+    def _labels(self, pod, container_name):
+        meta = pod["metadata"]
+        return {LABEL: self.options["instance"], f"{LABEL}.pid": str(os.getpid()),
+                f"{LABEL}.namespace": meta["namespace"], f"{LABEL}.pod": meta["name"],
+                f"{LABEL}.container": container_name}
+
+    async def remove_leftovers(self):
+        """Removes containers of instances whose server process is gone (a crash or SIGKILL), then our own."""
+        found = await self.docker.request("GET", "/containers/json",
+                                          params={"all": "1", "filters": f'{{"label":["{LABEL}"]}}'})
+        for item in found or []:
+            labels = item.get("Labels") or {}
+            pid = labels.get(f"{LABEL}.pid", "")
+            mine = labels.get(LABEL) == self.options["instance"]
+            if mine or (pid.isdigit() and not os.path.exists(f"/proc/{pid}")):
+                await self._remove_container(item["Id"])
+
+        def stale(labels):
+            pid = labels.get(f"{LABEL}.pid", "")
+            return labels.get(LABEL) == self.options["instance"] or (
+                pid.isdigit() and not os.path.exists(f"/proc/{pid}"))
+        await self._remove_volumes(stale)
+
+    async def remove_all(self):
+        for task in list(self._tasks.values()):
+            task.cancel()
+        found = await self.docker.request(
+            "GET", "/containers/json",
+            params={"all": "1", "filters": f'{{"label":["{LABEL}={self.options["instance"]}"]}}'})
+        await asyncio.gather(*(self._remove_container(item["Id"]) for item in found or []))
+        await self._remove_volumes(lambda labels: labels.get(LABEL) == self.options["instance"])
+
+    async def _remove_volumes(self, matches):
+        found = await self.docker.request("GET", "/volumes", params={"filters": f'{{"label":["{LABEL}"]}}'})
+        for volume in (found or {}).get("Volumes") or []:
+            if matches(volume.get("Labels") or {}):
+                try:
+                    await self.docker.request("DELETE", f"/volumes/{volume['Name']}")
+                except DockerError as error:
+                    log.warning("could not remove volume %s: %s", volume["Name"], error)
+
+    async def _remove_container(self, container_id):
+        try:
+            await self.docker.request("DELETE", f"/containers/{container_id}", params={"force": "1", "v": "1"})
+        except DockerError as error:
+            if error.status != 404:
+                log.warning("could not remove container %s: %s", container_id, error)
+
+    # ---- status helpers -----------------------------------------------------------------------------------------
+    def _update(self, namespace, name, change):
+        pod = self.store.get("pods", namespace, name)
+        if pod is None:
+            return None
+        change(pod)
+        return self.store.update("pods", pod)
+
+    def _set_condition(self, pod, kind, status, reason=None, message=None):
+        conditions = pod["status"].setdefault("conditions", [])
+        condition = next((c for c in conditions if c["type"] == kind), None)
+        if condition is None:
+            condition = {"type": kind}
+            conditions.append(condition)
+        if condition.get("status") != status:
+            condition["lastTransitionTime"] = now_rfc3339()
+        condition["lastProbeTime"] = None
+        condition["status"] = status
+        for key, value in (("reason", reason), ("message", message)):
+            if value:
+                condition[key] = value
+            else:
+                condition.pop(key, None)
+
+    def _container_status(self, pod, name, key="containerStatuses"):
+        statuses = pod["status"].setdefault(key, [])
+        status = next((s for s in statuses if s["name"] == name), None)
+        if status is None:
+            container = next(c for c in pod["spec"].get("containers", []) + pod["spec"].get("initContainers", [])
+                             if c["name"] == name)
+            status = {"name": name, "state": {}, "lastState": {}, "ready": False, "restartCount": 0,
+                      "image": container["image"], "imageID": "", "started": False}
+            statuses.append(status)
+        return status
+
+    def _waiting(self, namespace, name, container, reason, message=None, key="containerStatuses"):
+        def change(pod):
+            status = self._container_status(pod, container, key)
+            status["state"] = {"waiting": {"reason": reason, **({"message": message} if message else {})}}
+        self._update(namespace, name, change)
+
+    # ---- lifecycle ----------------------------------------------------------------------------------------------
+    def start(self, pod):
+        key = (pod["metadata"]["namespace"], pod["metadata"]["name"])
+        self._tasks[key] = asyncio.get_running_loop().create_task(self._run(pod))
+
+    async def _run(self, pod):
+        namespace, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
+        try:
+            await self._lifecycle(pod, namespace, name)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug here must show in the log, not vanish with the task
+            log.exception("pod %s/%s", namespace, name)
+
+    async def _lifecycle(self, pod, namespace, name):
+        selector = pod["spec"].get("nodeSelector") or {}
+        if any(NODE_LABELS.get(k) != v for k, v in selector.items()):
+            message = ("0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: "
+                       "0/1 nodes are available: 1 Preemption is not helpful for scheduling.")
+            self._update(namespace, name,
+                         lambda p: self._set_condition(p, "PodScheduled", "False", "Unschedulable", message))
+            return
+
+        def scheduled(p):
+            p["spec"]["nodeName"] = NODE_NAME
+            p["status"].update({"hostIP": "127.0.0.1", "hostIPs": [{"ip": "127.0.0.1"}], "startTime": now_rfc3339()})
+            self._set_condition(p, "PodScheduled", "True")
+            for key in ("initContainers", "containers"):
+                status_key = "initContainerStatuses" if key == "initContainers" else "containerStatuses"
+                for c in p["spec"].get(key) or []:
+                    reason = "PodInitializing" if key == "containers" and p["spec"].get("initContainers") \
+                        else "ContainerCreating"
+                    self._container_status(p, c["name"], status_key)["state"] = {"waiting": {"reason": reason}}
+            self._set_condition(p, "Initialized", "False" if p["spec"].get("initContainers") else "True",
+                                "ContainersNotInitialized" if p["spec"].get("initContainers") else None)
+            self._set_condition(p, "Ready", "False", "ContainersNotReady")
+            self._set_condition(p, "ContainersReady", "False", "ContainersNotReady")
+        pod = self._update(namespace, name, scheduled)
+        if pod is None:
+            return
+        deadline = pod["spec"].get("activeDeadlineSeconds")
+        if deadline:
+            asyncio.get_running_loop().call_later(
+                deadline, lambda: asyncio.ensure_future(self._deadline_exceeded(namespace, name)))
+        volumes = await self._prepare_volumes(pod)
+        for init in pod["spec"].get("initContainers") or []:
+            exit_code = await self._run_container(pod, init, volumes, "initContainerStatuses", None)
+            if exit_code != 0:
+                self._finish(namespace, name, "Failed")
+                return
+        self._update(namespace, name, lambda p: self._set_condition(p, "Initialized", "True"))
+        network_owner = None
+        waits = []
+        for container in pod["spec"]["containers"]:
+            started = await self._create_and_start(pod, container, volumes, "containerStatuses", network_owner)
+            if started is None:
+                self._finish(namespace, name, "Failed")
+                return
+            network_owner = network_owner or started
+            waits.append(self._wait_container(pod, container, started, "containerStatuses"))
+        pod_ip = await self._pod_ip(network_owner)
+
+        def running(p):
+            if p["status"].get("phase") in ("Succeeded", "Failed"):
+                return
+            p["status"]["phase"] = "Running"
+            if pod_ip:
+                p["status"].update({"podIP": pod_ip, "podIPs": [{"ip": pod_ip}]})
+            self._set_condition(p, "Ready", "True")
+            self._set_condition(p, "ContainersReady", "True")
+        self._update(namespace, name, running)
+        codes = await asyncio.gather(*waits)
+        self._finish(namespace, name, "Succeeded" if all(c == 0 for c in codes) else "Failed")
+
+    def _finish(self, namespace, name, phase):
+        def change(p):
+            if p["status"].get("phase") in ("Succeeded", "Failed"):
+                return
+            p["status"]["phase"] = phase
+            self._set_condition(p, "Ready", "False", "PodCompleted")
+            self._set_condition(p, "ContainersReady", "False", "PodCompleted")
+        self._update(namespace, name, change)
+
+    async def _deadline_exceeded(self, namespace, name):
+        pod = self.store.get("pods", namespace, name)
+        if pod is None or pod["status"].get("phase") in ("Succeeded", "Failed"):
+            return
+
+        def change(p):
+            p["status"].update({"phase": "Failed", "reason": "DeadlineExceeded",
+                                "message": "Pod was active on the node longer than the specified deadline"})
+            self._set_condition(p, "Ready", "False", "PodFailed")
+            self._set_condition(p, "ContainersReady", "False", "PodFailed")
+        self._update(namespace, name, change)
+        for (ns, pod_name, _), container_id in list(self.containers.items()):
+            if (ns, pod_name) == (namespace, name):
+                try:
+                    await self.docker.request("POST", f"/containers/{container_id}/kill")
+                except DockerError:
+                    pass
+
+    async def _prepare_volumes(self, pod):
+        """emptyDir volumes, shared by all containers of the pod like kubelet's: medium Memory is a tmpfs Docker
+        volume (sizeLimit as its size), the default medium a 0777 host directory, so any UID may write."""
+        volumes = {}
+        uid = pod["metadata"]["uid"]
+        for volume in pod["spec"].get("volumes") or []:
+            empty_dir = volume.get("emptyDir")
+            if empty_dir is None:
+                continue  # other volume types are accepted but not provided by this node
+            if empty_dir.get("medium") == "Memory":
+                size = empty_dir.get("sizeLimit")
+                options = "mode=1777" + (f",size={int(container_spec.parse_quantity(size))}" if size else "")
+                docker_name = f"kts-{uid}-{volume['name']}"
+                await self.docker.request("POST", "/volumes/create", body={
+                    "Name": docker_name, "Driver": "local",
+                    "DriverOpts": {"type": "tmpfs", "device": "tmpfs", "o": options},
+                    "Labels": {LABEL: self.options["instance"], f"{LABEL}.pid": str(os.getpid())}})
+                volumes[volume["name"]] = {"Type": "volume", "Source": docker_name}
+            else:
+                path = os.path.join(self.options["state_dir"], "pods", uid, "volumes", volume["name"])
+                os.makedirs(path, exist_ok=True)
+                os.chmod(path, 0o777)
+                volumes[volume["name"]] = {"Type": "bind", "Source": path}
+        return volumes
+
+    def _mounts(self, container, volumes):
+        mounts = []
+        for mount in container.get("volumeMounts") or []:
+            volume = volumes.get(mount["name"])
+            if volume is None:
+                continue
+            entry = {"Target": mount["mountPath"], "ReadOnly": bool(mount.get("readOnly")), **volume}
+            if volume["Type"] == "volume":
+                entry["VolumeOptions"] = {"NoCopy": True}  # an emptyDir starts empty
+            mounts.append(entry)
+        return mounts
+
+    async def _ensure_image(self, pod, container, status_key):
+        """Pulls per imagePullPolicy; on failure reports ErrImagePull, then ImagePullBackOff, and retries."""
+        namespace, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
+        image = container["image"]
+        policy = container.get("imagePullPolicy", "IfNotPresent")
+        while True:
+            present = None
+            try:
+                present = await self.docker.request("GET", f"/images/{image}/json")
+            except DockerError as error:
+                if error.status != 404:
+                    raise
+            if present is not None and policy != "Always":
+                return present
+            if policy == "Never":
+                self._waiting(namespace, name, container["name"], "ErrImageNeverPull",
+                              f'Container image "{image}" is not present with pull policy of Never', status_key)
+                return None
+            error_text = await self._pull(image)
+            if error_text is None:
+                return await self.docker.request("GET", f"/images/{image}/json")
+            self._waiting(namespace, name, container["name"], "ErrImagePull",
+                          f'Failed to pull image "{image}": {error_text}', status_key)
+            await asyncio.sleep(1)
+            self._waiting(namespace, name, container["name"], "ImagePullBackOff",
+                          f'Back-off pulling image "{image}"', status_key)
+            await asyncio.sleep(PULL_RETRY_SECONDS)
+            if self.store.get("pods", namespace, name) is None:
+                return None
+
+    async def _pull(self, image):
+        reference, tag = image, "latest"
+        last = reference.rsplit("/", 1)[-1]
+        if "@" in last:
+            reference, tag = image.split("@", 1)[0], None
+            params = {"fromImage": image}
+        else:
+            if ":" in last:
+                reference, tag = image.rsplit(":", 1)
+            params = {"fromImage": reference, "tag": tag}
+        try:
+            async for event in self.docker.stream_lines("POST", "/images/create", params=params):
+                if "error" in event:
+                    return event["error"]
+        except DockerError as error:
+            return str(error)
+        return None
+
+    async def _create_and_start(self, pod, container, volumes, status_key, network_owner):
+        """Returns the Docker id of the started container, or None after reporting why it could not start."""
+        namespace, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
+        image = await self._ensure_image(pod, container, status_key)
+        if image is None:
+            return None
+        policies = self.store.list("networkpolicies", namespace)
+        network = f"container:{network_owner}" if network_owner else container_spec.network_mode(pod, policies)
+        options = {"labels": self._labels(pod, container["name"]), "pids_limit": self.options["pids_limit"],
+                   "ulimits": self.options["ulimits"], "seccomp_root": self.options["seccomp_root"],
+                   "network_mode": network, "mounts": self._mounts(container, volumes),
+                   "runtime": self.options["runtimes"].get(pod["spec"].get("runtimeClassName") or "")}
+        try:
+            body = container_spec.create_body(pod, container, image.get("Config") or {}, options)
+            created = await self.docker.request("POST", "/containers/create", body=body,
+                                                params={"name": f"kts-{namespace}-{name}-{container['name']}"
+                                                        f"-{pod['metadata']['uid'][:8]}"})
+        except ConfigError as error:
+            self._waiting(namespace, name, container["name"], error.reason, str(error), status_key)
+            return None
+        except DockerError as error:
+            self._waiting(namespace, name, container["name"], "CreateContainerError", str(error), status_key)
+            return None
+        container_id = created["Id"]
+        self.containers[(namespace, name, container["name"])] = container_id
+        if self.store.get("pods", namespace, name) is None:
+            await self._remove_container(container_id)
+            return None
+        try:
+            await self.docker.request("POST", f"/containers/{container_id}/start")
+        except DockerError as error:
+            # A runtime failure to start (no such executable, ...): kubelet reports StartError, exit code 128.
+            def failed(p):
+                status = self._container_status(p, container["name"], status_key)
+                status.update({"containerID": f"docker://{container_id}", "started": False})
+                status["state"] = {"terminated": {"exitCode": 128, "reason": "StartError", "message": str(error),
+                                                  "startedAt": "1970-01-01T00:00:00Z", "finishedAt": now_rfc3339(),
+                                                  "containerID": f"docker://{container_id}"}}
+            self._update(namespace, name, failed)
+            return None
+
+        def running(p):
+            status = self._container_status(p, container["name"], status_key)
+            status.update({"containerID": f"docker://{container_id}", "imageID": f"docker://{image['Id']}",
+                           "started": True, "ready": status_key == "containerStatuses"})
+            status["state"] = {"running": {"startedAt": now_rfc3339()}}
+        self._update(namespace, name, running)
+        return container_id
+
+    async def _wait_container(self, pod, container, container_id, status_key):
+        namespace, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
+        try:
+            await self.docker.request("POST", f"/containers/{container_id}/wait")
+            info = await self.docker.request("GET", f"/containers/{container_id}/json")
+        except DockerError:
+            return 137  # removed under us: the pod is being deleted
+        state = info["State"]
+        code = state.get("ExitCode", 0)
+        reason = "OOMKilled" if state.get("OOMKilled") else ("Completed" if code == 0 else "Error")
+
+        def terminated(p):
+            status = self._container_status(p, container["name"], status_key)
+            status.update({"ready": False, "started": False})
+            status["state"] = {"terminated": {"exitCode": code, "reason": reason,
+                                              "startedAt": state.get("StartedAt", "")[:19] + "Z",
+                                              "finishedAt": state.get("FinishedAt", "")[:19] + "Z",
+                                              "containerID": f"docker://{container_id}"}}
+        self._update(namespace, name, terminated)
+        return code
+
+    async def _run_container(self, pod, container, volumes, status_key, network_owner):
+        container_id = await self._create_and_start(pod, container, volumes, status_key, network_owner)
+        if container_id is None:
+            return None
+        return await self._wait_container(pod, container, container_id, status_key)
+
+    async def _pod_ip(self, container_id):
+        try:
+            info = await self.docker.request("GET", f"/containers/{container_id}/json")
+        except DockerError:
+            return None
+        return (info.get("NetworkSettings") or {}).get("IPAddress") or None
+
+    # ---- deletion -----------------------------------------------------------------------------------------------
+    async def delete(self, pod, grace):
+        """Stops the pod's containers (SIGTERM, SIGKILL after `grace` seconds), removes them and the pod's volumes,
+        then the object (already gone when deleted with grace 0)."""
+        namespace, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
+        task = self._tasks.pop((namespace, name), None)
+        ids = [(key, cid) for key, cid in self.containers.items() if key[:2] == (namespace, name)]
+        if grace > 0:
+            await asyncio.gather(*(self._stop(cid, grace) for _, cid in ids))
+        if task:
+            task.cancel()
+        await asyncio.gather(*(self._remove_container(cid) for _, cid in ids))
+        for key, _ in ids:
+            self.containers.pop(key, None)
+        uid = pod["metadata"]["uid"]
+        for volume in pod["spec"].get("volumes") or []:
+            if (volume.get("emptyDir") or {}).get("medium") == "Memory":
+                try:
+                    await self.docker.request("DELETE", f"/volumes/kts-{uid}-{volume['name']}")
+                except DockerError:
+                    pass  # never created: the pod did not get that far
+        shutil.rmtree(os.path.join(self.options["state_dir"], "pods", uid), ignore_errors=True)
+        self.store.delete("pods", namespace, name)
+
+    async def _stop(self, container_id, grace):
+        try:
+            await self.docker.request("POST", f"/containers/{container_id}/stop", params={"t": str(grace)},
+                                      timeout=grace + 30)
+        except (DockerError, asyncio.TimeoutError):
+            pass
+
+    def container_id(self, namespace, name, container):
+        return self.containers.get((namespace, name, container))
