@@ -115,9 +115,11 @@ class RemoteCommand:
         if not stdin:
             writer.write_eof()
         async for message in ws:
-            if message.type != WSMsgType.BINARY or not message.data:
+            # Text frames carry channels too: the Python client sends its stdin that way (wsstream reads both).
+            data = message.data.encode() if message.type == WSMsgType.TEXT else message.data
+            if message.type not in (WSMsgType.BINARY, WSMsgType.TEXT) or not data:
                 continue
-            channel, payload = message.data[0], message.data[1:]
+            channel, payload = data[0], data[1:]
             if channel == STDIN and stdin_open:
                 writer.write(payload)
                 await writer.drain()

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# kubectl (Debian's, 1.32) against the test API server: proves discovery, create from a manifest, get, exec over
+# WebSocket v5 with exit codes and stdin, logs, and delete speak the real protocol. Run through with-apiserver.
+set -uo pipefail
+
+: "${KUBECONFIG:?run through with-apiserver}" "${LLM_SANDBOX_TEST_KUBE_STATE:?run through with-apiserver}"
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+image=$("$here/test-image")
+failures=0
+
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+expect_eq() { [ "$2" == "$3" ] || fail "$1: expected [$3], got [$2]"; }
+expect_contains() { [[ $2 == *"$3"* ]] || fail "$1: expected to contain [$3], got [$2]"; }
+
+manifest=$(mktemp)
+trap 'rm -f "$manifest"' EXIT
+cat >"$manifest" <<EOF
+apiVersion: v1
+kind: Pod
+metadata:
+  name: kubectl-test
+  labels: {app: kubectl-test}
+spec:
+  restartPolicy: Never
+  terminationGracePeriodSeconds: 1
+  containers:
+  - name: main
+    image: $image
+    imagePullPolicy: IfNotPresent
+    command: ["sh", "-c", "echo started; sleep 600"]
+    securityContext:
+      runAsUser: 1000
+      runAsNonRoot: true
+      allowPrivilegeEscalation: false
+      readOnlyRootFilesystem: true
+      capabilities: {drop: [ALL]}
+      seccompProfile: {type: RuntimeDefault}
+    resources:
+      limits: {cpu: 500m, memory: 128Mi}
+    volumeMounts: [{name: tmp, mountPath: /tmp}]
+  volumes:
+  - name: tmp
+    emptyDir: {medium: Memory, sizeLimit: 16Mi}
+EOF
+
+expect_contains "version" "$(kubectl version 2>&1)" "Server Version: v1.32"
+expect_eq "create" "$(kubectl create -f "$manifest" 2>&1)" "pod/kubectl-test created"
+expect_eq "create again" "$(kubectl create -f "$manifest" 2>&1)" \
+    'Error from server (AlreadyExists): error when creating "'"$manifest"'": pods "kubectl-test" already exists'
+expect_eq "wait" "$(kubectl wait --for=condition=Ready pod/kubectl-test --timeout=120s 2>&1)" \
+    "pod/kubectl-test condition met"
+listing=$(kubectl get pods 2>&1)
+expect_contains "get pods" "$listing" "kubectl-test"
+expect_contains "get pods" "$listing" "Running"
+expect_eq "get -l" "$(kubectl get pods -l app=kubectl-test -o jsonpath='{.items[*].metadata.name}')" "kubectl-test"
+expect_eq "get -l missing" "$(kubectl get pods -l app=other -o name)" ""
+expect_eq "jsonpath" "$(kubectl get pod kubectl-test -o jsonpath='{.status.phase}')" "Running"
+
+out=$(kubectl exec kubectl-test -- sh -c 'echo hi; echo oops >&2; exit 3' 2>/dev/null)
+code=$?
+expect_eq "exec stdout" "$out" "hi"
+expect_eq "exec exit code" "$code" "3"
+err=$(kubectl exec kubectl-test -- sh -c 'echo oops >&2; exit 3' 2>&1 >/dev/null)
+expect_contains "exec stderr" "$err" "oops"
+expect_contains "exec exit message" "$err" "command terminated with exit code 3"
+expect_eq "exec -i" "$(printf 'line one\nline two\n' | kubectl exec -i kubectl-test -- sh -c 'cat; echo done')" \
+    "$(printf 'line one\nline two\ndone')"
+expect_eq "exec user" "$(kubectl exec kubectl-test -- id -u)" "1000"
+expect_eq "exec read-only root" "$(kubectl exec kubectl-test -- sh -c 'touch /x 2>/dev/null || echo ro')" "ro"
+expect_eq "exec tmpfs writable" "$(kubectl exec kubectl-test -- sh -c 'echo ok >/tmp/f && cat /tmp/f')" "ok"
+expect_eq "exec missing pod" "$(kubectl exec nosuch -- true 2>&1)" 'Error from server (NotFound): pods "nosuch" not found'
+expect_eq "logs" "$(kubectl logs kubectl-test)" "started"
+
+# Every stream went over WebSocket v5: none fell back to SPDY (which this server refuses).
+protocols=$(sort -u "$LLM_SANDBOX_TEST_KUBE_STATE/stream-protocols.log")
+expect_eq "stream protocols" "$protocols" "websocket v5.channel.k8s.io"
+
+expect_eq "delete" "$(kubectl delete pod kubectl-test --grace-period=1 2>&1)" 'pod "kubectl-test" deleted'
+expect_eq "gone" "$(kubectl get pod kubectl-test 2>&1)" 'Error from server (NotFound): pods "kubectl-test" not found'
+
+# kubectl run: its own generated pod, a command that finishes; logs after completion.
+expect_eq "run" "$(kubectl run kubectl-run --image="$image" --restart=Never --image-pull-policy=IfNotPresent \
+    --command -- sh -c 'echo from run' 2>&1)" "pod/kubectl-run created"
+expect_eq "run completes" "$(kubectl wait --for=jsonpath='{.status.phase}'=Succeeded pod/kubectl-run \
+    --timeout=120s 2>&1)" "pod/kubectl-run condition met"
+expect_eq "run logs" "$(kubectl logs kubectl-run)" "from run"
+expect_contains "run status column" "$(kubectl get pod kubectl-run)" "Completed"
+expect_eq "run delete" "$(kubectl delete pod kubectl-run 2>&1)" 'pod "kubectl-run" deleted'
+
+# The other credentials of the kubeconfig: a bearer token, a token file, and the restricted user's denial.
+expect_eq "token context" "$(kubectl --context kube-test-token get pods -o name 2>&1)" ""
+expect_eq "token file context" "$(kubectl --context kube-test-token-file get ns default -o name 2>&1)" \
+    "namespace/default"
+expect_contains "restricted denied" "$(kubectl --context kube-test-restricted create -f "$manifest" 2>&1)" \
+    'pods is forbidden: User "llm-sandbox-restricted" cannot create resource "pods" in API group "" in the namespace "default"'
+
+if [ $failures -ne 0 ]; then
+    echo "$failures check(s) failed" >&2
+    exit 1
+fi
+echo "kubectl: all checks passed"
