@@ -42,11 +42,20 @@ class ApiServer:
         self.options = options  # max_pods, quota_name, namespaces, server_address
         self.streams = RemoteCommand(docker, options["state_dir"])
         for namespace in options["namespaces"]:
-            self.store.create("namespaces", {"apiVersion": "v1", "kind": "Namespace",
-                                             "metadata": {"name": namespace, "namespace": "",
-                                                          "labels": {"kubernetes.io/metadata.name": namespace}},
-                                             "spec": {"finalizers": ["kubernetes"]},
-                                             "status": {"phase": "Active"}})
+            self._add_namespace(namespace)
+
+    def _add_namespace(self, name):
+        namespace = self.store.create("namespaces", {
+            "apiVersion": "v1", "kind": "Namespace",
+            "metadata": {"name": name, "labels": {"kubernetes.io/metadata.name": name}},
+            "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Active"}})
+        if self.options["max_pods"] is not None:
+            # --max-pods: every namespace has a ResourceQuota, as an administrator would have set one up.
+            self.store.create("resourcequotas", {
+                "apiVersion": "v1", "kind": "ResourceQuota",
+                "metadata": {"name": self.options["quota_name"], "namespace": name},
+                "spec": {"hard": {"pods": str(self.options["max_pods"])}}})
+        return namespace
 
     def app(self):
         app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
@@ -62,6 +71,7 @@ class ApiServer:
         r.add_get("/apis/{group}", self._group)
         r.add_get("/apis/{group}/{version}", self._group_version)
         r.add_get("/api/v1/namespaces", self._list_namespaces)
+        r.add_post("/api/v1/namespaces", self._create_namespace)
         r.add_get("/api/v1/namespaces/{namespace}", self._get_namespace)
         r.add_get("/api/v1/nodes", self._list_nodes)
         r.add_get("/api/v1/pods", self._list_pods)
@@ -74,6 +84,7 @@ class ApiServer:
             r.add_route("GET", f"/api/v1/namespaces/{{namespace}}/pods/{{name}}/{sub}", self._stream)
             r.add_route("POST", f"/api/v1/namespaces/{{namespace}}/pods/{{name}}/{sub}", self._stream)
         r.add_get("/api/v1/namespaces/{namespace}/resourcequotas", self._list_quotas)
+        r.add_post("/api/v1/namespaces/{namespace}/resourcequotas", self._create_quota)
         netpol = "/apis/networking.k8s.io/v1/namespaces/{namespace}/networkpolicies"
         r.add_get(netpol, self._list_policies)
         r.add_post(netpol, self._create_policy)
@@ -229,7 +240,6 @@ class ApiServer:
         obj = self.store.get("namespaces", "", name)
         if obj is None:
             raise kubestatus.not_found("namespaces", name)
-        obj["metadata"].pop("namespace", None)
         return _json(obj)
 
     async def _list_nodes(self, request):
@@ -274,13 +284,7 @@ class ApiServer:
         runtime_class = body["spec"].get("runtimeClassName")
         if runtime_class and runtime_class not in self.options["runtimes"]:
             raise kubestatus.forbidden("pods", name, f'pod rejected: RuntimeClass "{runtime_class}" not found')
-        max_pods = self.options["max_pods"]
-        if max_pods is not None:
-            used = self.store.count("pods", namespace)
-            if used + 1 > max_pods:
-                raise kubestatus.forbidden(
-                    "pods", name, f"exceeded quota: {self.options['quota_name']}, requested: pods=1, "
-                                  f"used: pods={used}, limited: pods={max_pods}")
+        self._admit_quota(namespace, name)
         if self.store.get("pods", namespace, name) is not None:
             raise kubestatus.already_exists("pods", name)
         if request.query.get("dryRun") == "All":
@@ -419,18 +423,63 @@ class ApiServer:
         return web.Response(body=text, content_type="text/plain")
 
     # ---- quota, network policies, access reviews, metrics -------------------------------------------------------
+    def _pods_in_use(self, namespace):
+        # The pods quota counts pods that still hold resources: terminal ones do not.
+        return sum(1 for p in self.store.list("pods", namespace)
+                   if p["status"].get("phase") not in ("Succeeded", "Failed"))
+
+    def _admit_quota(self, namespace, name):
+        """The ResourceQuota admission plugin for the `pods` count, with its refusal message."""
+        used = self._pods_in_use(namespace)
+        for quota in self.store.list("resourcequotas", namespace):
+            hard = (quota.get("spec") or {}).get("hard") or {}
+            limit = schema.parse_quantity(hard.get("pods", hard.get("count/pods")))
+            if limit is not None and used + 1 > limit:
+                key = "pods" if "pods" in hard else "count/pods"
+                raise kubestatus.forbidden(
+                    "pods", name, f"exceeded quota: {quota['metadata']['name']}, requested: {key}=1, "
+                                  f"used: {key}={used}, limited: {key}={hard[key]}")
+
     async def _list_quotas(self, request):
         namespace = self._namespace(request)
         self._authorize(request, "list", "resourcequotas", namespace=namespace)
-        items = []
-        if self.options["max_pods"] is not None:
-            used = str(self.store.count("pods", namespace))
-            items.append({"apiVersion": "v1", "kind": "ResourceQuota",
-                          "metadata": {"name": self.options["quota_name"], "namespace": namespace},
-                          "spec": {"hard": {"pods": str(self.options["max_pods"])}},
-                          "status": {"hard": {"pods": str(self.options["max_pods"])}, "used": {"pods": used}}})
+        items = self.store.list("resourcequotas", namespace)
+        for quota in items:
+            hard = (quota.get("spec") or {}).get("hard") or {}
+            quota["status"] = {"hard": hard, "used": {k: str(self._pods_in_use(namespace)) for k in hard
+                                                      if k in ("pods", "count/pods")}}
         return _json({"kind": "ResourceQuotaList", "apiVersion": "v1",
                       "metadata": {"resourceVersion": self.store.version}, "items": items})
+
+    async def _create_quota(self, request):
+        namespace = self._namespace(request)
+        self._authorize(request, "create", "resourcequotas", namespace=namespace)
+        body, _ = await self._decode(request, "ResourceQuota", "v1", schema.RESOURCE_QUOTA)
+        self._check_namespace_matches(body, namespace)
+        body.update({"apiVersion": "v1", "kind": "ResourceQuota"})
+        errors = schema.Errors()
+        schema.validate_object_name(errors, body["metadata"])
+        name = body["metadata"].get("name", "")
+        for key, value in ((body.get("spec") or {}).get("hard") or {}).items():
+            if schema.parse_quantity(value) is None:
+                errors.invalid(f"spec.hard[{key}]", value, "must be a valid quantity")
+        if errors.items:
+            raise kubestatus.invalid("ResourceQuota", name, errors.items)
+        if self.store.get("resourcequotas", namespace, name) is not None:
+            raise kubestatus.already_exists("resourcequotas", name)
+        return _json(self.store.create("resourcequotas", body), status=201)
+
+    async def _create_namespace(self, request):
+        self._authorize(request, "create", "namespaces")
+        body, _ = await self._decode(request, "Namespace", "v1", schema.NAMESPACE)
+        errors = schema.Errors()
+        schema.validate_object_name(errors, body.get("metadata") or {}, subdomain=False)
+        name = (body.get("metadata") or {}).get("name", "")
+        if errors.items:
+            raise kubestatus.invalid("Namespace", name, errors.items)
+        if self.store.get("namespaces", "", name) is not None:
+            raise kubestatus.already_exists("namespaces", name)
+        return _json(self._add_namespace(name), status=201)
 
     async def _list_policies(self, request):
         namespace = self._namespace(request)

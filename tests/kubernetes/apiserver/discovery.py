@@ -23,13 +23,13 @@ def _resource(name, kind, namespaced, verbs, singular="", short=None):
 CORE_V1 = {
     "kind": "APIResourceList", "groupVersion": "v1",
     "resources": [
-        _resource("namespaces", "Namespace", False, ["get", "list"], "namespace", ["ns"]),
+        _resource("namespaces", "Namespace", False, ["create", "get", "list"], "namespace", ["ns"]),
         _resource("nodes", "Node", False, ["get", "list"], "node", ["no"]),
         _resource("pods", "Pod", True, _RW, "pod", ["po"]) | {"categories": ["all"]},
         _resource("pods/attach", "PodAttachOptions", True, ["create", "get"]),
         _resource("pods/exec", "PodExecOptions", True, ["create", "get"]),
         _resource("pods/log", "Pod", True, ["get"]),
-        _resource("resourcequotas", "ResourceQuota", True, ["get", "list"], "resourcequota", ["quota"]),
+        _resource("resourcequotas", "ResourceQuota", True, ["create", "get", "list"], "resourcequota", ["quota"]),
     ],
 }
 
