@@ -177,14 +177,18 @@ class ApiServer:
         def matches(obj):
             return labels(obj["metadata"].get("labels") or {}) and fields(obj)
         if request.query.get("watch", "").lower() in ("1", "true"):
-            return await self._watch(request, resource, namespace, matches)
+            as_table = to_table and "as=Table" in request.headers.get("Accept", "")
+            include = request.query.get("includeObject", "Metadata")
+            # `kubectl get -w` asks for each event's object as a one-row Table.
+            convert = (lambda obj: to_table([obj], include)) if as_table else None
+            return await self._watch(request, resource, namespace, matches, convert)
         items = [o for o in self.store.list(resource, namespace) if matches(o)]
         if to_table and "as=Table" in request.headers.get("Accept", ""):
             return _json(to_table(items, request.query.get("includeObject", "Metadata")))
         return _json({"kind": f"{kind}List", "apiVersion": api_version,
                       "metadata": {"resourceVersion": self.store.version}, "items": items})
 
-    async def _watch(self, request, resource, namespace, matches):
+    async def _watch(self, request, resource, namespace, matches, convert=None):
         since = request.query.get("resourceVersion", "")
         if since and not since.isdigit():
             raise kubestatus.bad_request(f'invalid resource version: {since}')
@@ -204,6 +208,8 @@ class ApiServer:
                     event = await asyncio.wait_for(watcher.queue.get(), remaining)
                 except asyncio.TimeoutError:
                     break
+                if convert:
+                    event = {"type": event["type"], "object": convert(event["object"])}
                 await response.write(json.dumps(event).encode() + b"\n")
         except (ConnectionError, asyncio.CancelledError):
             pass

@@ -159,7 +159,8 @@ def create_body(pod, container, image_config, options):
         "WorkingDir": container.get("workingDir") or image_config.get("WorkingDir") or "",
         "Env": env,
         "User": user_setting(container, pod, image_config),
-        "Hostname": pod["metadata"]["name"][:63],
+        # A container joining another's network namespace shares its hostname (Docker refuses to set one).
+        "Hostname": "" if options["network_mode"].startswith("container:") else pod["metadata"]["name"][:63],
         "OpenStdin": bool(container.get("stdin")),
         "StdinOnce": bool(container.get("stdinOnce")),
         "AttachStdin": bool(container.get("stdin")),

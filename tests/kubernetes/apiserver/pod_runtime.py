@@ -20,6 +20,7 @@ NODE_NAME = "kube-test-node"
 NODE_LABELS = {"kubernetes.io/hostname": NODE_NAME, "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64",
                "node-role.kubernetes.io/worker": ""}
 PULL_RETRY_SECONDS = 5
+SHARED_MEMORY = "/dev/shm"
 
 log = logging.getLogger("pods")
 
@@ -50,12 +51,6 @@ class PodRuntime:
             if mine or (pid.isdigit() and not os.path.exists(f"/proc/{pid}")):
                 await self._remove_container(item["Id"])
 
-        def stale(labels):
-            pid = labels.get(f"{LABEL}.pid", "")
-            return labels.get(LABEL) == self.options["instance"] or (
-                pid.isdigit() and not os.path.exists(f"/proc/{pid}"))
-        await self._remove_volumes(stale)
-
     async def remove_all(self):
         for task in list(self._tasks.values()):
             task.cancel()
@@ -63,16 +58,10 @@ class PodRuntime:
             "GET", "/containers/json",
             params={"all": "1", "filters": f'{{"label":["{LABEL}={self.options["instance"]}"]}}'})
         await asyncio.gather(*(self._remove_container(item["Id"]) for item in found or []))
-        await self._remove_volumes(lambda labels: labels.get(LABEL) == self.options["instance"])
+        shutil.rmtree(self._shm_root(), ignore_errors=True)
 
-    async def _remove_volumes(self, matches):
-        found = await self.docker.request("GET", "/volumes", params={"filters": f'{{"label":["{LABEL}"]}}'})
-        for volume in (found or {}).get("Volumes") or []:
-            if matches(volume.get("Labels") or {}):
-                try:
-                    await self.docker.request("DELETE", f"/volumes/{volume['Name']}")
-                except DockerError as error:
-                    log.warning("could not remove volume %s: %s", volume["Name"], error)
+    def _shm_root(self):
+        return os.path.join(SHARED_MEMORY, f"kube-test-apiserver-{self.options['instance']}")
 
     async def _remove_container(self, container_id):
         try:
@@ -166,7 +155,7 @@ class PodRuntime:
         if deadline:
             asyncio.get_running_loop().call_later(
                 deadline, lambda: asyncio.ensure_future(self._deadline_exceeded(namespace, name)))
-        volumes = await self._prepare_volumes(pod)
+        volumes = self._prepare_volumes(pod)
         for init in pod["spec"].get("initContainers") or []:
             exit_code = await self._run_container(pod, init, volumes, "initContainerStatuses", None)
             if exit_code != 0:
@@ -175,26 +164,25 @@ class PodRuntime:
         self._update(namespace, name, lambda p: self._set_condition(p, "Initialized", "True"))
         network_owner = None
         waits = []
-        for container in pod["spec"]["containers"]:
-            started = await self._create_and_start(pod, container, volumes, "containerStatuses", network_owner)
+        containers = pod["spec"]["containers"]
+        for index, container in enumerate(containers):
+            # The last container's start makes the pod Running, in the same status update, as one kubelet sync.
+            started = await self._create_and_start(pod, container, volumes, "containerStatuses", network_owner,
+                                                   self._pod_running if index == len(containers) - 1 else None)
             if started is None:
                 self._finish(namespace, name, "Failed")
                 return
             network_owner = network_owner or started
             waits.append(self._wait_container(pod, container, started, "containerStatuses"))
-        pod_ip = await self._pod_ip(network_owner)
-
-        def running(p):
-            if p["status"].get("phase") in ("Succeeded", "Failed"):
-                return
-            p["status"]["phase"] = "Running"
-            if pod_ip:
-                p["status"].update({"podIP": pod_ip, "podIPs": [{"ip": pod_ip}]})
-            self._set_condition(p, "Ready", "True")
-            self._set_condition(p, "ContainersReady", "True")
-        self._update(namespace, name, running)
         codes = await asyncio.gather(*waits)
         self._finish(namespace, name, "Succeeded" if all(c == 0 for c in codes) else "Failed")
+
+    def _pod_running(self, p):
+        if p["status"].get("phase") in ("Succeeded", "Failed"):
+            return
+        p["status"]["phase"] = "Running"
+        self._set_condition(p, "Ready", "True")
+        self._set_condition(p, "ContainersReady", "True")
 
     def _finish(self, namespace, name, phase):
         def change(p):
@@ -223,42 +211,42 @@ class PodRuntime:
                 except DockerError:
                     pass
 
-    async def _prepare_volumes(self, pod):
-        """emptyDir volumes, shared by all containers of the pod like kubelet's: medium Memory is a tmpfs Docker
-        volume (sizeLimit as its size), the default medium a 0777 host directory, so any UID may write."""
+    def _prepare_volumes(self, pod):
+        """emptyDir volumes as kubelet provides them: empty, writable by any UID, shared by the pod's containers.
+
+        medium Memory used by one container (our sandboxes' case) is a tmpfs mount of exactly sizeLimit. Docker
+        cannot share a tmpfs mount between containers (and a tmpfs volume is unmounted, contents gone, when an
+        init container stops), so a memory volume several containers use is a directory on the host's /dev/shm
+        tmpfs instead: shared, but its sizeLimit is not enforced. The default medium is a host directory."""
+        users = {}
+        for container in (pod["spec"].get("initContainers") or []) + pod["spec"]["containers"]:
+            for mount in container.get("volumeMounts") or []:
+                users.setdefault(mount["name"], set()).add(container["name"])
         volumes = {}
         uid = pod["metadata"]["uid"]
         for volume in pod["spec"].get("volumes") or []:
             empty_dir = volume.get("emptyDir")
             if empty_dir is None:
                 continue  # other volume types are accepted but not provided by this node
-            if empty_dir.get("medium") == "Memory":
+            if empty_dir.get("medium") == "Memory" and len(users.get(volume["name"], ())) <= 1:
                 size = empty_dir.get("sizeLimit")
-                options = "mode=1777" + (f",size={int(container_spec.parse_quantity(size))}" if size else "")
-                docker_name = f"kts-{uid}-{volume['name']}"
-                await self.docker.request("POST", "/volumes/create", body={
-                    "Name": docker_name, "Driver": "local",
-                    "DriverOpts": {"type": "tmpfs", "device": "tmpfs", "o": options},
-                    "Labels": {LABEL: self.options["instance"], f"{LABEL}.pid": str(os.getpid())}})
-                volumes[volume["name"]] = {"Type": "volume", "Source": docker_name}
-            else:
-                path = os.path.join(self.options["state_dir"], "pods", uid, "volumes", volume["name"])
-                os.makedirs(path, exist_ok=True)
-                os.chmod(path, 0o777)
-                volumes[volume["name"]] = {"Type": "bind", "Source": path}
+                options = {"Mode": 0o1777}
+                if size:
+                    options["SizeBytes"] = int(container_spec.parse_quantity(size))
+                volumes[volume["name"]] = {"Type": "tmpfs", "TmpfsOptions": options}
+                continue
+            base = self._shm_root() if empty_dir.get("medium") == "Memory" else \
+                os.path.join(self.options["state_dir"], "pods")
+            path = os.path.join(base, uid, "volumes", volume["name"])
+            os.makedirs(path, exist_ok=True)
+            os.chmod(path, 0o777)
+            volumes[volume["name"]] = {"Type": "bind", "Source": path}
         return volumes
 
-    def _mounts(self, container, volumes):
-        mounts = []
-        for mount in container.get("volumeMounts") or []:
-            volume = volumes.get(mount["name"])
-            if volume is None:
-                continue
-            entry = {"Target": mount["mountPath"], "ReadOnly": bool(mount.get("readOnly")), **volume}
-            if volume["Type"] == "volume":
-                entry["VolumeOptions"] = {"NoCopy": True}  # an emptyDir starts empty
-            mounts.append(entry)
-        return mounts
+    @staticmethod
+    def _mounts(container, volumes):
+        return [{"Target": mount["mountPath"], "ReadOnly": bool(mount.get("readOnly")), **volumes[mount["name"]]}
+                for mount in container.get("volumeMounts") or [] if mount["name"] in volumes]
 
     async def _ensure_image(self, pod, container, status_key):
         """Pulls per imagePullPolicy; on failure reports ErrImagePull, then ImagePullBackOff, and retries."""
@@ -308,7 +296,7 @@ class PodRuntime:
             return str(error)
         return None
 
-    async def _create_and_start(self, pod, container, volumes, status_key, network_owner):
+    async def _create_and_start(self, pod, container, volumes, status_key, network_owner, also=None):
         """Returns the Docker id of the started container, or None after reporting why it could not start."""
         namespace, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
         image = await self._ensure_image(pod, container, status_key)
@@ -349,11 +337,19 @@ class PodRuntime:
             self._update(namespace, name, failed)
             return None
 
+        # The container that owns the pod's network namespace gives the pod its IP.
+        pod_ip = await self._pod_ip(container_id) if network_owner is None and status_key == "containerStatuses" \
+            else None
+
         def running(p):
             status = self._container_status(p, container["name"], status_key)
             status.update({"containerID": f"docker://{container_id}", "imageID": f"docker://{image['Id']}",
                            "started": True, "ready": status_key == "containerStatuses"})
             status["state"] = {"running": {"startedAt": now_rfc3339()}}
+            if pod_ip:
+                p["status"].update({"podIP": pod_ip, "podIPs": [{"ip": pod_ip}]})
+            if also:
+                also(p)
         self._update(namespace, name, running)
         return container_id
 
@@ -406,12 +402,7 @@ class PodRuntime:
         for key, _ in ids:
             self.containers.pop(key, None)
         uid = pod["metadata"]["uid"]
-        for volume in pod["spec"].get("volumes") or []:
-            if (volume.get("emptyDir") or {}).get("medium") == "Memory":
-                try:
-                    await self.docker.request("DELETE", f"/volumes/kts-{uid}-{volume['name']}")
-                except DockerError:
-                    pass  # never created: the pod did not get that far
+        shutil.rmtree(os.path.join(self._shm_root(), uid), ignore_errors=True)
         shutil.rmtree(os.path.join(self.options["state_dir"], "pods", uid), ignore_errors=True)
         self.store.delete("pods", namespace, name)
 
