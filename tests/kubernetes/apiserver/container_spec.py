@@ -111,6 +111,18 @@ def selector_matches(selector, labels):
     return True
 
 
+def _owned_working_dir(tmpfs, working_dir, user):
+    """Docker resets a tmpfs that holds the working directory to root 0755 (its mode option is lost), where
+    kubelet's emptyDir stays 0777; owning it by the container's user keeps it writable, as the pod expects."""
+    uid, _, gid = user.partition(":")
+    result = dict(tmpfs)
+    for path, options in tmpfs.items():
+        inside = working_dir == path or working_dir.startswith(path.rstrip("/") + "/")
+        if inside and uid.isdigit():
+            result[path] = options + f",uid={uid}" + (f",gid={gid}" if gid.isdigit() else "")
+    return result
+
+
 def create_body(pod, container, image_config, options):
     """options: the node's settings (labels, pids limit, ulimits, seccomp root, network mode, mounts, runtime)."""
     command = argv(container, image_config)
@@ -152,13 +164,16 @@ def create_body(pod, container, image_config, options):
     if options.get("runtime"):
         host_config["Runtime"] = options["runtime"]
     env = [f'{e["name"]}={e.get("value", "")}' for e in container.get("env") or [] if "valueFrom" not in e]
+    user = user_setting(container, pod, image_config)
+    working_dir = container.get("workingDir") or image_config.get("WorkingDir") or ""
+    host_config["Tmpfs"] = _owned_working_dir(options["tmpfs"], working_dir, user)
     return {
         "Image": container["image"],
         "Entrypoint": command,
         "Cmd": None,
-        "WorkingDir": container.get("workingDir") or image_config.get("WorkingDir") or "",
+        "WorkingDir": working_dir,
         "Env": env,
-        "User": user_setting(container, pod, image_config),
+        "User": user,
         # A container joining another's network namespace shares its hostname (Docker refuses to set one).
         "Hostname": "" if options["network_mode"].startswith("container:") else pod["metadata"]["name"][:63],
         "OpenStdin": bool(container.get("stdin")),

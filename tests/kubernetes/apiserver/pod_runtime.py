@@ -229,11 +229,11 @@ class PodRuntime:
             if empty_dir is None:
                 continue  # other volume types are accepted but not provided by this node
             if empty_dir.get("medium") == "Memory" and len(users.get(volume["name"], ())) <= 1:
+                # Mount options as text: Docker's structured TmpfsOptions drop the mode, and kubelet's emptyDir
+                # tmpfs allows exec (compiled programs run from it), unlike Docker's default.
                 size = empty_dir.get("sizeLimit")
-                options = {"Mode": 0o1777}
-                if size:
-                    options["SizeBytes"] = int(container_spec.parse_quantity(size))
-                volumes[volume["name"]] = {"Type": "tmpfs", "TmpfsOptions": options}
+                options = "mode=1777,exec" + (f",size={int(container_spec.parse_quantity(size))}" if size else "")
+                volumes[volume["name"]] = {"Type": "tmpfs", "Options": options}
                 continue
             base = self._shm_root() if empty_dir.get("medium") == "Memory" else \
                 os.path.join(self.options["state_dir"], "pods")
@@ -245,8 +245,17 @@ class PodRuntime:
 
     @staticmethod
     def _mounts(container, volumes):
-        return [{"Target": mount["mountPath"], "ReadOnly": bool(mount.get("readOnly")), **volumes[mount["name"]]}
-                for mount in container.get("volumeMounts") or [] if mount["name"] in volumes]
+        """(Docker Mounts, HostConfig.Tmpfs) for the container's volumeMounts."""
+        mounts, tmpfs = [], {}
+        for mount in container.get("volumeMounts") or []:
+            volume = volumes.get(mount["name"])
+            if volume is None:
+                continue
+            if volume["Type"] == "tmpfs":
+                tmpfs[mount["mountPath"]] = volume["Options"] + (",ro" if mount.get("readOnly") else "")
+            else:
+                mounts.append({"Target": mount["mountPath"], "ReadOnly": bool(mount.get("readOnly")), **volume})
+        return mounts, tmpfs
 
     async def _ensure_image(self, pod, container, status_key):
         """Pulls per imagePullPolicy; on failure reports ErrImagePull, then ImagePullBackOff, and retries."""
@@ -303,10 +312,11 @@ class PodRuntime:
         if image is None:
             return None
         policies = self.store.list("networkpolicies", namespace)
+        mounts, tmpfs = self._mounts(container, volumes)
         network = f"container:{network_owner}" if network_owner else container_spec.network_mode(pod, policies)
         options = {"labels": self._labels(pod, container["name"]), "pids_limit": self.options["pids_limit"],
                    "ulimits": self.options["ulimits"], "seccomp_root": self.options["seccomp_root"],
-                   "network_mode": network, "mounts": self._mounts(container, volumes),
+                   "network_mode": network, "mounts": mounts, "tmpfs": tmpfs,
                    "runtime": self.options["runtimes"].get(pod["spec"].get("runtimeClassName") or "")}
         try:
             body = container_spec.create_body(pod, container, image.get("Config") or {}, options)
