@@ -278,10 +278,10 @@ class ProtocolTest(unittest.TestCase):
         self.assertTrue(host["ReadonlyRootfs"])
         self.assertEqual(sorted(u["Name"] for u in host["Ulimits"]), ["nofile", "nproc"])
         self.assertEqual(host["NetworkMode"], "bridge")
-        out = exec_v5(name, ["sh", "-c", "df -k /work | tail -n 1; touch /work/f && echo writable"])
+        out = exec_v5(name, ["sh", "-c", "df -k /work | tail -n 1; cp /bin/true /work/t && /work/t && echo writable"])
         self.assertEqual(out["status"], {"metadata": {}, "status": "Success"})
         self.assertIn("8192", out["stdout"])
-        self.assertIn("writable", out["stdout"])
+        self.assertIn("writable", out["stdout"])  # and programs run from it, as from kubelet's emptyDir
 
     def test_delete_is_graceful_then_gone(self):
         name = f"grace-{uuid.uuid4().hex[:6]}"

@@ -350,13 +350,12 @@ class ApiServer:
             raise kubestatus.bad_request(f"container {name} is not valid for pod {pod['metadata']['name']}")
         return name
 
-    def _running_container(self, pod, container, action):
-        """The Docker id, or the 400 the real server gives for a container that is not there to attach to."""
-        phase = pod["status"].get("phase")
+    def _running_container(self, pod, container):
+        """The Docker id, or the 400 the real server gives when there is no running container to stream to.
+
+        (`cannot exec into a container in a completed pod` is kubectl's own check before it calls the server;
+        the server's answer for a finished or not yet started container is kubelet's `container not found`.)"""
         name = pod["metadata"]["name"]
-        if phase in ("Succeeded", "Failed"):
-            raise kubestatus.bad_request(f"cannot {action} into a container in a completed pod; current phase is "
-                                         f"{phase}")
         if not pod["spec"].get("nodeName"):
             raise kubestatus.bad_request(f"pod {name} does not have a host assigned")
         container_id = self.runtime.container_id(pod["metadata"]["namespace"], name, container)
@@ -377,7 +376,7 @@ class ApiServer:
         if not any(request.query.get(s, "").lower() in ("1", "true") for s in ("stdin", "stdout", "stderr")):
             raise kubestatus.bad_request("you must specify at least 1 of stdin, stdout, stderr")
         container = self._pick_container(pod, request)
-        container_id = self._running_container(pod, container, sub)
+        container_id = self._running_container(pod, container)
         if sub == "exec":
             command = request.query.getall("command", [])
             if not command:
