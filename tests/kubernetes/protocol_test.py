@@ -5,6 +5,7 @@ deadline), the Docker settings a pod turns into, and exec/attach over raw WebSoc
 Run through with-apiserver.
 """
 
+import base64
 import http.client
 import json
 import os
@@ -67,6 +68,7 @@ def watch(path, until, timeout=120):
             if until(events[-1]):
                 break
     finally:
+        response.close()
         connection.close()
     return events
 
@@ -310,7 +312,42 @@ class ProtocolTest(unittest.TestCase):
         self.assertEqual(first[0]["type"], "ADDED")
         self.assertEqual(first[0]["object"]["metadata"]["name"], name)
 
+    def test_delete_collection_by_label(self):
+        owner = f"owner-{uuid.uuid4().hex[:6]}"
+        for i in range(2):
+            body = pod(f"{owner}-{i}")
+            body["metadata"]["labels"]["llm-sandbox/owner"] = owner
+            self.create(body)
+        code, deleted, _ = call("DELETE", f"{PODS}?labelSelector=llm-sandbox/owner%3D{owner}&gracePeriodSeconds=0")
+        self.assertEqual((code, deleted["kind"]), (200, "PodList"))
+        self.assertEqual(sorted(p["metadata"]["name"] for p in deleted["items"]), [f"{owner}-0", f"{owner}-1"])
+        self.assertEqual(call("GET", f"{PODS}?labelSelector=llm-sandbox/owner%3D{owner}")[1]["items"], [])
+
+    def test_same_name_after_immediate_delete_is_a_new_pod(self):
+        name = f"again-{uuid.uuid4().hex[:6]}"
+        first = self.running(pod(name))
+        self.assertEqual(call("DELETE", f"{PODS}/{name}?gracePeriodSeconds=0")[0], 200)
+        second = self.running(pod(name))
+        self.assertNotEqual(second["metadata"]["uid"], first["metadata"]["uid"])
+        self.assertEqual(exec_v5(name, ["echo", "alive"])["stdout"], "alive\n")
+        self.assertEqual(call("GET", f"{PODS}/{name}")[1]["metadata"]["uid"], second["metadata"]["uid"])
+
+    def test_unknown_path_and_method(self):
+        self.assertEqual(call("GET", "/api/v1/namespaces/default/services")[:2], (404, status(
+            404, "NotFound", "the server could not find the requested resource", {})))
+        self.assertEqual(call("PUT", "/api/v1/namespaces/default/pods")[:2], (405, status(
+            405, "MethodNotAllowed", "the server does not allow this method on the requested resource", {})))
+
     # ---- streams ------------------------------------------------------------------------------------------------
+    def test_websocket_token_as_subprotocol(self):
+        name = f"wstoken-{uuid.uuid4().hex[:6]}"
+        self.running(pod(name))
+        token = base64.urlsafe_b64encode(read("token").encode()).decode().rstrip("=")
+        out = exec_v5(name, ["echo", "hi"], protocols=["v5.channel.k8s.io",
+                                                      f"base64url.bearer.authorization.k8s.io.{token}"],
+                      authorization=False)
+        self.assertEqual((out["protocol"], out["stdout"]), ("v5.channel.k8s.io", "hi\n"))
+
     def test_exec_v5_closes_stdin_with_channel_255(self):
         name = f"stdin-{uuid.uuid4().hex[:6]}"
         self.running(pod(name))
@@ -343,13 +380,14 @@ class ProtocolTest(unittest.TestCase):
         self.assertEqual(done["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"], 5)
 
 
-def exec_v5(name, command, stdin=None, protocols=("v5.channel.k8s.io", "v4.channel.k8s.io")):
+def exec_v5(name, command, stdin=None, protocols=("v5.channel.k8s.io", "v4.channel.k8s.io"), authorization=True):
     """Runs exec (or attach when command is None) over a raw WebSocket; returns stdout, stderr, status, protocol."""
     params = [("stdout", "true"), ("stderr", "true")] + ([("stdin", "true")] if stdin is not None else [])
     params += [("command", c) for c in command or []]
     sub = "exec" if command is not None else "attach"
     url = f"wss://{HOST}:{PORT}{PODS}/{name}/{sub}?{urllib.parse.urlencode(params)}"
-    ws = websocket.create_connection(url, subprotocols=list(protocols), header=[f"Authorization: Bearer {read('token')}"],
+    header = [f"Authorization: Bearer {read('token')}"] if authorization else []
+    ws = websocket.create_connection(url, subprotocols=list(protocols), header=header,
                                      sslopt={"ca_certs": os.path.join(STATE, "ca.crt")}, timeout=60)
     result = {"stdout": "", "stderr": "", "status": None, "protocol": ws.getsubprotocol()}
     try:

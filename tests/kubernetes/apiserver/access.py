@@ -4,6 +4,8 @@ The policy stands in for a cluster's Roles: system:masters may do everything; ev
 may read pods, their logs and namespaces and ask what it may do (SelfSubjectAccessReview), and nothing else.
 """
 
+import base64
+
 from credentials import ADMIN_GROUP
 
 # (api group, resource, verb) any authenticated user is granted; "*" matches anything.
@@ -21,11 +23,30 @@ class User:
         self.groups = groups
 
 
-def authenticate(request, users_by_token):
-    """The user the request proves to be, or None (the caller answers 401)."""
+_WEBSOCKET_TOKEN = "base64url.bearer.authorization.k8s.io."
+
+
+def _bearer_token(request):
     header = request.headers.get("Authorization", "")
     if header.startswith("Bearer "):
-        found = users_by_token.get(header[len("Bearer "):].strip())
+        return header[len("Bearer "):].strip()
+    # Browsers cannot set headers on a WebSocket: the real server also takes the token as a subprotocol.
+    for protocol in request.headers.get("Sec-WebSocket-Protocol", "").split(","):
+        protocol = protocol.strip()
+        if protocol.startswith(_WEBSOCKET_TOKEN):
+            encoded = protocol[len(_WEBSOCKET_TOKEN):]
+            try:
+                return base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)).decode()
+            except (ValueError, UnicodeDecodeError):
+                return ""
+    return None
+
+
+def authenticate(request, users_by_token):
+    """The user the request proves to be, or None (the caller answers 401)."""
+    token = _bearer_token(request)
+    if token is not None:
+        found = users_by_token.get(token)
         # A wrong token is a failed login even if a certificate is also presented, as on the real server.
         return User(*found) if found else None
     peercert = request.transport.get_extra_info("peercert") if request.transport else None

@@ -77,6 +77,7 @@ class ApiServer:
         r.add_get("/api/v1/pods", self._list_pods)
         r.add_get("/api/v1/namespaces/{namespace}/pods", self._list_pods)
         r.add_post("/api/v1/namespaces/{namespace}/pods", self._create_pod)
+        r.add_delete("/api/v1/namespaces/{namespace}/pods", self._delete_pods)
         r.add_get("/api/v1/namespaces/{namespace}/pods/{name}", self._get_pod)
         r.add_delete("/api/v1/namespaces/{namespace}/pods/{name}", self._delete_pod)
         r.add_get("/api/v1/namespaces/{namespace}/pods/{name}/log", self._pod_log)
@@ -111,7 +112,8 @@ class ApiServer:
             return _json(kubestatus.status_body(404, "NotFound", "the server could not find the requested resource",
                                                 {}), status=404)
         except web.HTTPMethodNotAllowed:
-            return kubestatus.method_not_allowed().response()
+            return _json(kubestatus.status_body(405, "MethodNotAllowed", "the server does not allow this method on "
+                                                "the requested resource", {}), status=405)
         except DockerError as error:
             log.warning("docker: %s", error)
             return _json(kubestatus.status_body(500, "InternalError", f"Internal error occurred: {error}",
@@ -319,24 +321,40 @@ class ApiServer:
         pod = self.store.get("pods", namespace, name)
         if pod is None:
             raise kubestatus.not_found("pods", name)
-        grace = options.get("gracePeriodSeconds")
+        return _json(self._delete_one(pod, options.get("gracePeriodSeconds")))
+
+    async def _delete_pods(self, request):
+        """deletecollection: every pod the selectors match; answers with the list of what was deleted."""
+        namespace = self._namespace(request)
+        self._authorize(request, "deletecollection", "pods", namespace=namespace)
+        options = await self._delete_options(request)
+        labels = query_selectors.label_matcher(request.query.get("labelSelector"))
+        fields = query_selectors.field_matcher(request.query.get("fieldSelector"))
+        items = [self._delete_one(p, options.get("gracePeriodSeconds")) for p in self.store.list("pods", namespace)
+                 if labels(p["metadata"].get("labels") or {}) and fields(p)]
+        return _json({"kind": "PodList", "apiVersion": "v1", "metadata": {"resourceVersion": self.store.version},
+                      "items": items})
+
+    def _delete_one(self, pod, grace):
+        """The registry's graceful deletion: the object stays, with a deletionTimestamp, until its containers
+        stopped; a pod that never ran or has finished, or a grace of 0, goes at once."""
         if grace is None:
             grace = pod["spec"].get("terminationGracePeriodSeconds", 30)
-        if pod["metadata"].get("deletionTimestamp"):
-            return _json(pod)  # already terminating: the real server answers with the object again
-        # Pods that never ran or have finished go at once, as the registry does for them.
         if not pod["spec"].get("nodeName") or pod["status"].get("phase") in ("Succeeded", "Failed"):
             grace = 0
+        if pod["metadata"].get("deletionTimestamp") and grace != 0:
+            return pod  # already terminating: the real server answers with the object again
+        namespace, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
         if grace == 0:
             deleted = self.store.delete("pods", namespace, name)
-            asyncio.get_running_loop().create_task(self.runtime.delete(pod, 0))
-            return _json(deleted)
+            self.runtime.delete(pod, 0)
+            return deleted
         when = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=grace)
         pod["metadata"]["deletionTimestamp"] = when.strftime("%Y-%m-%dT%H:%M:%SZ")
         pod["metadata"]["deletionGracePeriodSeconds"] = grace
         pod = self.store.update("pods", pod)
-        asyncio.get_running_loop().create_task(self.runtime.delete(pod, grace))
-        return _json(pod)
+        self.runtime.delete(pod, grace)
+        return pod
 
     def _pick_container(self, pod, request):
         names = [c["name"] for c in pod["spec"]["containers"]]
@@ -358,7 +376,7 @@ class ApiServer:
         name = pod["metadata"]["name"]
         if not pod["spec"].get("nodeName"):
             raise kubestatus.bad_request(f"pod {name} does not have a host assigned")
-        container_id = self.runtime.container_id(pod["metadata"]["namespace"], name, container)
+        container_id = self.runtime.container_id(pod, container)
         state = next((s.get("state", {}) for s in pod["status"].get("containerStatuses") or []
                       if s["name"] == container), {})
         if container_id is None or "running" not in state:
@@ -391,7 +409,7 @@ class ApiServer:
         if pod is None:
             raise kubestatus.not_found("pods", name)
         container = self._pick_container(pod, request)
-        container_id = self.runtime.container_id(namespace, name, container)
+        container_id = self.runtime.container_id(pod, container)
         if container_id is None:
             state = next((s.get("state", {}) for s in (pod["status"].get("containerStatuses") or [])
                           + (pod["status"].get("initContainerStatuses") or []) if s["name"] == container), {})
@@ -578,7 +596,7 @@ class ApiServer:
         meta = pod["metadata"]
         containers = []
         for container in pod["spec"]["containers"]:
-            container_id = self.runtime.container_id(meta["namespace"], meta["name"], container["name"])
+            container_id = self.runtime.container_id(pod, container["name"])
             if container_id is None:
                 return None
             try:

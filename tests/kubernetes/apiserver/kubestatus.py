@@ -83,10 +83,6 @@ def bad_request(message):
     return StatusError(400, "BadRequest", message)
 
 
-def method_not_allowed():
-    return StatusError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource")
-
-
 def invalid(kind, name, causes, group=""):
     """causes: list of (field, cause reason, short message, rendered error) as field.ErrorList renders them."""
     rendered = [c[3] for c in causes]

@@ -30,15 +30,17 @@ class PodRuntime:
         self.store = store
         self.docker = docker
         self.options = options  # state_dir, pids_limit, ulimits, seccomp_root, instance, runtimes
-        self.containers = {}  # (namespace, pod, container) -> Docker id
-        self._tasks = {}  # (namespace, pod) -> lifecycle task
+        # Keyed by the pod's uid: a pod deleted at once may have a successor of the same name while its containers
+        # are still being removed.
+        self.containers = {}  # (pod uid, container name) -> Docker id
+        self._tasks = {}  # pod uid -> lifecycle task
 
     # ---- labels and cleanup -------------------------------------------------------------------------------------
     def _labels(self, pod, container_name):
         meta = pod["metadata"]
         return {LABEL: self.options["instance"], f"{LABEL}.pid": str(os.getpid()),
                 f"{LABEL}.namespace": meta["namespace"], f"{LABEL}.pod": meta["name"],
-                f"{LABEL}.container": container_name}
+                f"{LABEL}.uid": meta["uid"], f"{LABEL}.container": container_name}
 
     async def remove_leftovers(self):
         """Removes containers of instances whose server process is gone (a crash or SIGKILL), then our own."""
@@ -113,8 +115,7 @@ class PodRuntime:
 
     # ---- lifecycle ----------------------------------------------------------------------------------------------
     def start(self, pod):
-        key = (pod["metadata"]["namespace"], pod["metadata"]["name"])
-        self._tasks[key] = asyncio.get_running_loop().create_task(self._run(pod))
+        self._tasks[pod["metadata"]["uid"]] = asyncio.get_running_loop().create_task(self._run(pod))
 
     async def _run(self, pod):
         namespace, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
@@ -204,8 +205,8 @@ class PodRuntime:
             self._set_condition(p, "Ready", "False", "PodFailed")
             self._set_condition(p, "ContainersReady", "False", "PodFailed")
         self._update(namespace, name, change)
-        for (ns, pod_name, _), container_id in list(self.containers.items()):
-            if (ns, pod_name) == (namespace, name):
+        for (uid, _), container_id in list(self.containers.items()):
+            if uid == pod["metadata"]["uid"]:
                 try:
                     await self.docker.request("POST", f"/containers/{container_id}/kill")
                 except DockerError:
@@ -330,7 +331,7 @@ class PodRuntime:
             self._waiting(namespace, name, container["name"], "CreateContainerError", str(error), status_key)
             return None
         container_id = created["Id"]
-        self.containers[(namespace, name, container["name"])] = container_id
+        self.containers[(pod["metadata"]["uid"], container["name"])] = container_id
         if self.store.get("pods", namespace, name) is None:
             await self._remove_container(container_id)
             return None
@@ -398,23 +399,31 @@ class PodRuntime:
         return (info.get("NetworkSettings") or {}).get("IPAddress") or None
 
     # ---- deletion -----------------------------------------------------------------------------------------------
-    async def delete(self, pod, grace):
+    def delete(self, pod, grace):
         """Stops the pod's containers (SIGTERM, SIGKILL after `grace` seconds), removes them and the pod's volumes,
-        then the object (already gone when deleted with grace 0)."""
-        namespace, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
-        task = self._tasks.pop((namespace, name), None)
-        ids = [(key, cid) for key, cid in self.containers.items() if key[:2] == (namespace, name)]
-        if grace > 0:
-            await asyncio.gather(*(self._stop(cid, grace) for _, cid in ids))
+        then the object (already gone when deleted with grace 0). Its lifecycle stops at once: nothing may update
+        a successor of the same name."""
+        task = self._tasks.pop(pod["metadata"]["uid"], None)
         if task:
             task.cancel()
-        await asyncio.gather(*(self._remove_container(cid) for _, cid in ids))
-        for key, _ in ids:
-            self.containers.pop(key, None)
-        uid = pod["metadata"]["uid"]
+        asyncio.get_running_loop().create_task(self._remove_pod(pod, grace))
+
+    async def _remove_pod(self, pod, grace):
+        namespace, name, uid = pod["metadata"]["namespace"], pod["metadata"]["name"], pod["metadata"]["uid"]
+        # Docker's own list, not ours: a container created while the lifecycle was cancelled is found too.
+        found = await self.docker.request("GET", "/containers/json",
+                                          params={"all": "1", "filters": f'{{"label":["{LABEL}.uid={uid}"]}}'})
+        ids = [item["Id"] for item in found or []]
+        if grace > 0:
+            await asyncio.gather(*(self._stop(cid, grace) for cid in ids))
+        await asyncio.gather(*(self._remove_container(cid) for cid in ids))
+        for key in [k for k in self.containers if k[0] == uid]:
+            del self.containers[key]
         shutil.rmtree(os.path.join(self._shm_root(), uid), ignore_errors=True)
         shutil.rmtree(os.path.join(self.options["state_dir"], "pods", uid), ignore_errors=True)
-        self.store.delete("pods", namespace, name)
+        current = self.store.get("pods", namespace, name)
+        if current is not None and current["metadata"]["uid"] == uid:
+            self.store.delete("pods", namespace, name)
 
     async def _stop(self, container_id, grace):
         try:
@@ -423,5 +432,5 @@ class PodRuntime:
         except (DockerError, asyncio.TimeoutError):
             pass
 
-    def container_id(self, namespace, name, container):
-        return self.containers.get((namespace, name, container))
+    def container_id(self, pod, container):
+        return self.containers.get((pod["metadata"]["uid"], container))
