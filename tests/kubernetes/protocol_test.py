@@ -16,6 +16,7 @@ import sys
 import unittest
 import urllib.parse
 import uuid
+import warnings
 
 import websocket
 
@@ -96,6 +97,8 @@ def status(code, reason, message, details=None):
 
 class ProtocolTest(unittest.TestCase):
     def setUp(self):
+        # http.client leaves a streamed (watch) response's TLS socket to the garbage collector.
+        warnings.simplefilter("ignore", ResourceWarning)
         self.created = []
 
     def tearDown(self):
@@ -253,6 +256,15 @@ class ProtocolTest(unittest.TestCase):
         self.assertEqual((done["status"]["phase"], terminated["exitCode"], terminated["reason"]), ("Failed", 7, "Error"))
         # Both streams, each line whole (their order is the order two pipes were read, as with the real kubelet).
         self.assertEqual(sorted(call("GET", f"{PODS}/{name}/log")[1].splitlines()), ["err", "out"])
+
+    def test_missing_executable_is_a_start_error(self):
+        name = f"start-{uuid.uuid4().hex[:6]}"
+        created = self.create(pod(name, ["/no/such/program"]))
+        failed = self.wait_for(name, lambda p: p["status"].get("phase") == "Failed",
+                               created["metadata"]["resourceVersion"])
+        terminated = failed["status"]["containerStatuses"][0]["state"]["terminated"]
+        self.assertEqual((terminated["exitCode"], terminated["reason"]), (128, "StartError"))
+        self.assertIn("/no/such/program", terminated["message"])
 
     def test_pod_becomes_docker_settings(self):
         name = f"settings-{uuid.uuid4().hex[:6]}"

@@ -136,8 +136,8 @@ class ApiServer:
         if content_type not in ("application/json", ""):
             # Protobuf (kubectl's typed clients) and YAML bodies are not decoded here; the real server's 415.
             raise kubestatus.StatusError(
-                415, "UnsupportedMediaType", f"the body of the request was in an unknown format - accepted media "
-                                             f"types include: application/json")
+                415, "UnsupportedMediaType", "the body of the request was in an unknown format - accepted media "
+                                             "types include: application/json")
         raw = await request.read()
         try:
             body = json.loads(raw)

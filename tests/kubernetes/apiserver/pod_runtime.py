@@ -339,10 +339,12 @@ class PodRuntime:
             await self.docker.request("POST", f"/containers/{container_id}/start")
         except DockerError as error:
             # A runtime failure to start (no such executable, ...): kubelet reports StartError, exit code 128.
+            message = str(error)
+
             def failed(p):
                 status = self._container_status(p, container["name"], status_key)
                 status.update({"containerID": f"docker://{container_id}", "started": False})
-                status["state"] = {"terminated": {"exitCode": 128, "reason": "StartError", "message": str(error),
+                status["state"] = {"terminated": {"exitCode": 128, "reason": "StartError", "message": message,
                                                   "startedAt": "1970-01-01T00:00:00Z", "finishedAt": now_rfc3339(),
                                                   "containerID": f"docker://{container_id}"}}
             self._update(namespace, name, failed)
@@ -365,25 +367,57 @@ class PodRuntime:
         return container_id
 
     async def _wait_container(self, pod, container, container_id, status_key):
+        """Waits for the container's exit and reports it; with restartPolicy Always (or OnFailure after a failure)
+        an app container is started again after kubelet's back-off, 10 s doubling up to 5 minutes."""
         namespace, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
-        try:
-            await self.docker.request("POST", f"/containers/{container_id}/wait")
-            info = await self.docker.request("GET", f"/containers/{container_id}/json")
-        except DockerError:
-            return 137  # removed under us: the pod is being deleted
-        state = info["State"]
-        code = state.get("ExitCode", 0)
-        reason = "OOMKilled" if state.get("OOMKilled") else ("Completed" if code == 0 else "Error")
+        policy = pod["spec"].get("restartPolicy", "Always")
+        backoff = 10
+        while True:
+            try:
+                await self.docker.request("POST", f"/containers/{container_id}/wait")
+                info = await self.docker.request("GET", f"/containers/{container_id}/json")
+            except DockerError:
+                return 137  # removed under us: the pod is being deleted
+            state = info["State"]
+            code = state.get("ExitCode", 0)
+            reason = "OOMKilled" if state.get("OOMKilled") else ("Completed" if code == 0 else "Error")
+            terminated = {"exitCode": code, "reason": reason, "startedAt": state.get("StartedAt", "")[:19] + "Z",
+                          "finishedAt": state.get("FinishedAt", "")[:19] + "Z",
+                          "containerID": f"docker://{container_id}"}
+            restart = status_key == "containerStatuses" and (policy == "Always" or (policy == "OnFailure" and code))
+            if not restart:
+                def stopped(p):
+                    status = self._container_status(p, container["name"], status_key)
+                    status.update({"ready": False, "started": False})
+                    status["state"] = {"terminated": terminated}
+                self._update(namespace, name, stopped)
+                return code
 
-        def terminated(p):
-            status = self._container_status(p, container["name"], status_key)
-            status.update({"ready": False, "started": False})
-            status["state"] = {"terminated": {"exitCode": code, "reason": reason,
-                                              "startedAt": state.get("StartedAt", "")[:19] + "Z",
-                                              "finishedAt": state.get("FinishedAt", "")[:19] + "Z",
-                                              "containerID": f"docker://{container_id}"}}
-        self._update(namespace, name, terminated)
-        return code
+            def backing_off(p):
+                status = self._container_status(p, container["name"], status_key)
+                status.update({"ready": False, "started": False, "lastState": {"terminated": terminated}})
+                status["state"] = {"waiting": {
+                    "reason": "CrashLoopBackOff",
+                    "message": f"back-off {backoff}s restarting failed container={container['name']} "
+                               f"pod={name}_{namespace}({pod['metadata']['uid']})"}}
+                self._set_condition(p, "Ready", "False", "ContainersNotReady")
+                self._set_condition(p, "ContainersReady", "False", "ContainersNotReady")
+            self._update(namespace, name, backing_off)
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, 300)
+            try:
+                await self.docker.request("POST", f"/containers/{container_id}/start")
+            except DockerError:
+                return 137
+
+            def restarted(p):
+                status = self._container_status(p, container["name"], status_key)
+                status.update({"ready": True, "started": True, "restartCount": status.get("restartCount", 0) + 1})
+                status["state"] = {"running": {"startedAt": now_rfc3339()}}
+                if all("running" in (s.get("state") or {}) for s in p["status"].get("containerStatuses") or []):
+                    self._set_condition(p, "Ready", "True")
+                    self._set_condition(p, "ContainersReady", "True")
+            self._update(namespace, name, restarted)
 
     async def _run_container(self, pod, container, volumes, status_key, network_owner):
         container_id = await self._create_and_start(pod, container, volumes, status_key, network_owner)

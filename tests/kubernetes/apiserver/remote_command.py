@@ -43,7 +43,7 @@ class RemoteCommand:
         if upgrade != "websocket":
             self._record(f"refused {upgrade or 'plain'}")
             # Only WebSocket streaming is served; a SPDY client gets the error a server without SPDY would give.
-            raise kubestatus.bad_request(f"Upgrade request required")
+            raise kubestatus.bad_request("Upgrade request required")
         ws = web.WebSocketResponse(protocols=(V5, V4), autoping=True, max_msg_size=0)
         if ws.can_prepare(request).protocol is None:
             offered = request.headers.get("Sec-WebSocket-Protocol", "")
