@@ -9,6 +9,7 @@ import asyncio
 import logging
 import os
 import shutil
+import socket
 
 import container_spec
 from container_spec import ConfigError
@@ -22,7 +23,19 @@ NODE_LABELS = {"kubernetes.io/hostname": NODE_NAME, "kubernetes.io/os": "linux",
 PULL_RETRY_SECONDS = 5
 SHARED_MEMORY = "/dev/shm"
 
+HOST = socket.gethostname()
+
 log = logging.getLogger("pods")
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 class PodRuntime:
@@ -38,20 +51,25 @@ class PodRuntime:
     # ---- labels and cleanup -------------------------------------------------------------------------------------
     def _labels(self, pod, container_name):
         meta = pod["metadata"]
-        return {LABEL: self.options["instance"], f"{LABEL}.pid": str(os.getpid()),
+        return {LABEL: self.options["instance"], f"{LABEL}.pid": str(os.getpid()), f"{LABEL}.host": HOST,
                 f"{LABEL}.namespace": meta["namespace"], f"{LABEL}.pod": meta["name"],
                 f"{LABEL}.uid": meta["uid"], f"{LABEL}.container": container_name}
 
     async def remove_leftovers(self):
-        """Removes containers of instances whose server process is gone (a crash or SIGKILL), then our own."""
+        """Removes what servers on this host that died without cleaning up (SIGKILL, a crash) left behind.
+
+        Only servers of this host (its name is in the label) whose process is gone: a server in another container
+        or on another machine may share the Docker engine, and its pods are not ours to touch."""
         found = await self.docker.request("GET", "/containers/json",
-                                          params={"all": "1", "filters": f'{{"label":["{LABEL}"]}}'})
+                                          params={"all": "1", "filters": f'{{"label":["{LABEL}.host={HOST}"]}}'})
         for item in found or []:
-            labels = item.get("Labels") or {}
-            pid = labels.get(f"{LABEL}.pid", "")
-            mine = labels.get(LABEL) == self.options["instance"]
-            if mine or (pid.isdigit() and not os.path.exists(f"/proc/{pid}")):
+            pid = (item.get("Labels") or {}).get(f"{LABEL}.pid", "")
+            if pid.isdigit() and not _alive(int(pid)):
                 await self._remove_container(item["Id"])
+        for entry in os.listdir(SHARED_MEMORY) if os.path.isdir(SHARED_MEMORY) else []:
+            parts = entry.split("-")
+            if entry.startswith("kube-test-apiserver-") and parts[3].isdigit() and not _alive(int(parts[3])):
+                shutil.rmtree(os.path.join(SHARED_MEMORY, entry), ignore_errors=True)
 
     async def remove_all(self):
         for task in list(self._tasks.values()):
@@ -63,7 +81,7 @@ class PodRuntime:
         shutil.rmtree(self._shm_root(), ignore_errors=True)
 
     def _shm_root(self):
-        return os.path.join(SHARED_MEMORY, f"kube-test-apiserver-{self.options['instance']}")
+        return os.path.join(SHARED_MEMORY, f"kube-test-apiserver-{os.getpid()}-{self.options['instance']}")
 
     async def _remove_container(self, container_id):
         try:
