@@ -87,6 +87,21 @@ expect_eq "run logs" "$(kubectl logs kubectl-run)" "from run"
 expect_contains "run status column" "$(kubectl get pod kubectl-run)" "Completed"
 expect_eq "run delete" "$(kubectl delete pod kubectl-run 2>&1)" 'pod "kubectl-run" deleted'
 
+# kubectl attach -i: stdin reaches the container's main process (stdinOnce), its exit code lands in the status.
+cat >"$manifest" <<EOF
+{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "kubectl-attach"},
+ "spec": {"restartPolicy": "Never", "terminationGracePeriodSeconds": 1,
+          "containers": [{"name": "main", "image": "$image", "imagePullPolicy": "IfNotPresent", "stdin": true,
+                          "stdinOnce": true, "command": ["sh", "-c", "read x; echo got \$x; exit 4"]}]}}
+EOF
+kubectl create -f "$manifest" >/dev/null
+kubectl wait --for=condition=Ready pod/kubectl-attach --timeout=120s >/dev/null
+expect_eq "attach -i" "$(echo hello | kubectl attach -i kubectl-attach 2>/dev/null)" "got hello"
+kubectl wait --for=jsonpath='{.status.phase}'=Failed pod/kubectl-attach --timeout=60s >/dev/null
+expect_eq "attach exit in status" \
+    "$(kubectl get pod kubectl-attach -o jsonpath='{.status.containerStatuses[0].state.terminated.exitCode}')" "4"
+kubectl delete pod kubectl-attach >/dev/null
+
 # The other credentials of the kubeconfig: a bearer token, a token file, and the restricted user's denial.
 expect_eq "token context" "$(kubectl --context kube-test-token get pods -o name 2>&1)" ""
 expect_eq "token file context" "$(kubectl --context kube-test-token-file get ns default -o name 2>&1)" \
