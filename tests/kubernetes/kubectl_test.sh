@@ -109,6 +109,15 @@ expect_eq "token file context" "$(kubectl --context kube-test-token-file get ns 
 expect_contains "restricted denied" "$(kubectl --context kube-test-restricted create -f "$manifest" 2>&1)" \
     'pods is forbidden: User "llm-sandbox-restricted" cannot create resource "pods" in API group "" in the namespace "default"'
 
+# kubectl auth can-i and create namespace POST protobuf bodies.
+expect_eq "can-i create pods" "$(kubectl auth can-i create pods 2>&1)" "yes"
+expect_eq "restricted can-i create pods/exec" \
+    "$(kubectl --context kube-test-restricted auth can-i create pods --subresource=exec 2>&1)" "no"
+expect_eq "restricted can-i list pods" "$(kubectl --context kube-test-restricted auth can-i list pods 2>&1)" "yes"
+expect_eq "create namespace" "$(kubectl create namespace kubectl-test 2>&1)" "namespace/kubectl-test created"
+expect_eq "namespace again" "$(kubectl create namespace kubectl-test 2>&1)" \
+    'Error from server (AlreadyExists): namespaces "kubectl-test" already exists'
+
 if [ $failures -ne 0 ]; then
     echo "$failures check(s) failed" >&2
     exit 1
