@@ -199,8 +199,19 @@ class ProtocolTest(unittest.TestCase):
             self.assertEqual(call("POST", pods, pod("second"))[:2], (403, status(
                 403, "Forbidden", 'pods "second" is forbidden: exceeded quota: two-pods, requested: pods=1, '
                                   'used: pods=1, limited: pods=1', {"name": "second", "kind": "pods"})))
+            # Admission sees a generateName pod without a name.
+            generated = pod("")
+            generated["metadata"] = {"generateName": "sandbox-"}
+            self.assertEqual(call("POST", pods, generated)[:2], (403, status(
+                403, "Forbidden", "pods is forbidden: exceeded quota: two-pods, requested: pods=1, used: pods=1, "
+                                  "limited: pods=1", {"kind": "pods"})))
         finally:
             call("DELETE", f"{pods}/first?gracePeriodSeconds=0")
+
+    def test_unknown_runtime_class_is_refused(self):
+        self.assertEqual(call("POST", PODS, pod("gvisor", runtimeClassName="gvisor"))[:2], (403, status(
+            403, "Forbidden", 'pods "gvisor" is forbidden: pod rejected: RuntimeClass "gvisor" not found',
+            {"name": "gvisor", "kind": "pods"})))
 
     # ---- pod status -------------------------------------------------------------------------------------------
     def test_image_pull_failure_is_reported(self):

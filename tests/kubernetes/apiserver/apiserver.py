@@ -290,6 +290,8 @@ class ApiServer:
         namespace = self._namespace(request)
         self._authorize(request, "create", "pods", namespace=namespace)
         body, warnings = await self._decode(request, "Pod", "v1", schema.POD)
+        # Admission sees the name of the request: empty for generateName, whose name is made later.
+        requested_name = (body.get("metadata") or {}).get("name", "")
         self._check_namespace_matches(body, namespace)
         _default_pod(body)
         errors = schema.validate_pod(body)
@@ -299,8 +301,9 @@ class ApiServer:
         # Admission, in the real order: after validation, before storage (so a quota refusal wins over a clash).
         runtime_class = body["spec"].get("runtimeClassName")
         if runtime_class and runtime_class not in self.options["runtimes"]:
-            raise kubestatus.forbidden("pods", name, f'pod rejected: RuntimeClass "{runtime_class}" not found')
-        self._admit_quota(namespace, name)
+            raise kubestatus.forbidden("pods", requested_name,
+                                       f'pod rejected: RuntimeClass "{runtime_class}" not found')
+        self._admit_quota(namespace, requested_name)
         if self.store.get("pods", namespace, name) is not None:
             raise kubestatus.already_exists("pods", name)
         if request.query.get("dryRun") == "All":
