@@ -90,6 +90,25 @@ class ValidationTest(unittest.TestCase):
         self.assertIn('spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", '
                       '"Never"', rendered)
 
+    def test_labels_node_selector_env_and_resource_names(self):
+        pod = {"metadata": {"name": "x", "labels": {"owner": "pid 12", "bad key": "v", "llm-sandbox/ok": "1"}},
+               "spec": {"nodeSelector": {"disk": "ssd!"},
+                        "containers": [container(env=[{"name": "1BAD", "value": ""}],
+                                                 resources={"limits": {"gpu": "1"}})]}}
+        rendered = self.rendered(pod)
+        self.assertIn('metadata.labels: Invalid value: "pid 12": a valid label must be an empty string or consist of '
+                      "alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
+                      "character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is "
+                      "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')", rendered)
+        self.assertTrue(any(r.startswith('metadata.labels: Invalid value: "bad key": name part must consist of')
+                            for r in rendered), rendered)
+        self.assertTrue(any(r.startswith('spec.nodeSelector: Invalid value: "ssd!"') for r in rendered), rendered)
+        self.assertTrue(any(r.startswith('spec.containers[0].env[0].name: Invalid value: "1BAD": a valid '
+                                         'environment variable name') for r in rendered), rendered)
+        self.assertIn('spec.containers[0].resources.limits[gpu]: Invalid value: "gpu": must be a standard resource '
+                      'for containers', rendered)
+        self.assertEqual(len(rendered), 5, rendered)
+
     def test_invalid_status_lists_several_errors_in_brackets(self):
         error = kubestatus.invalid("Pod", "x", [("a", "FieldValueRequired", "Required value", "a: Required value"),
                                                 ("b", "FieldValueRequired", "Required value", "b: Required value")])

@@ -159,6 +159,21 @@ _DNS_SUBDOMAIN_MSG = ("a lowercase RFC 1123 subdomain must consist of lower case
                       "for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")
 
 
+_QUALIFIED_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
+_LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
+_ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
+_QUALIFIED_NAME_MSG = ("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
+                       "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
+                       "validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')")
+_LABEL_VALUE_MSG = ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+                    "and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or "
+                    "'12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')")
+_ENV_NAME_MSG = ("a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', "
+                 "and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex "
+                 "used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')")
+_STANDARD_CONTAINER_RESOURCES = ("cpu", "memory", "ephemeral-storage")
+
+
 def _go_value(value):
     # field.Invalid renders strings with %q and other values with %v.
     if isinstance(value, str):
@@ -197,6 +212,37 @@ class Errors:
         self._add(field, "FieldValueForbidden", f"Forbidden: {detail}")
 
 
+def _validate_key(errors, key, path):
+    """A label or annotation key: an optional DNS subdomain prefix and `/`, then a qualified name."""
+    prefix, _, name = key.rpartition("/")
+    if prefix and (len(prefix) > 253 or not _DNS_SUBDOMAIN.match(prefix)):
+        errors.invalid(path, key, "prefix part " + _DNS_SUBDOMAIN_MSG)
+    if not name:
+        errors.invalid(path, key, "name part must be non-empty")
+    elif len(name) > 63:
+        errors.invalid(path, key, "name part must be no more than 63 characters")
+    elif not _QUALIFIED_NAME.match(name):
+        errors.invalid(path, key, _QUALIFIED_NAME_MSG)
+
+
+def validate_labels(errors, labels, path):
+    for key, value in (labels or {}).items():
+        _validate_key(errors, key, path)
+        if not isinstance(value, str):
+            errors.invalid(path, value, "must be a string")
+        elif len(value) > 63:
+            errors.invalid(path, value, "must be no more than 63 characters")
+        elif not _LABEL_VALUE.match(value):
+            errors.invalid(path, value, _LABEL_VALUE_MSG)
+
+
+def validate_metadata(errors, meta, subdomain=True):
+    validate_object_name(errors, meta, subdomain)
+    validate_labels(errors, meta.get("labels"), "metadata.labels")
+    for key in meta.get("annotations") or {}:
+        _validate_key(errors, key, "metadata.annotations")
+
+
 def validate_object_name(errors, meta, subdomain=True):
     name = meta.get("name")
     if not name:
@@ -211,7 +257,9 @@ def validate_object_name(errors, meta, subdomain=True):
 def _validate_quantities(errors, resources, path):
     for kind in ("limits", "requests"):
         for key, value in (resources.get(kind) or {}).items():
-            if parse_quantity(value) is None:
+            if "/" not in key and key not in _STANDARD_CONTAINER_RESOURCES and not key.startswith("hugepages-"):
+                errors.invalid(f"{path}.{kind}[{key}]", key, "must be a standard resource for containers")
+            elif parse_quantity(value) is None:
                 errors.invalid(f"{path}.{kind}[{key}]", value, "must match the regex "
                                "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$")
             elif parse_quantity(value) < 0:
@@ -252,6 +300,8 @@ def _validate_container(errors, container, path, volume_names, names):
     for i, env in enumerate(container.get("env") or []):
         if not env.get("name"):
             errors.required(f"{path}.env[{i}].name")
+        elif not _ENV_NAME.match(env["name"]):
+            errors.invalid(f"{path}.env[{i}].name", env["name"], _ENV_NAME_MSG)
     mount_paths = set()
     for i, mount in enumerate(container.get("volumeMounts") or []):
         if not mount.get("name"):
@@ -280,12 +330,15 @@ def _validate_container(errors, container, path, volume_names, names):
 def validate_pod(pod):
     errors = Errors()
     meta, spec = pod.get("metadata") or {}, pod.get("spec") or {}
-    validate_object_name(errors, meta)
+    validate_metadata(errors, meta)
+    validate_labels(errors, spec.get("nodeSelector"), "spec.nodeSelector")
     volume_names = set()
     for i, volume in enumerate(spec.get("volumes") or []):
         name = volume.get("name")
         if not name:
             errors.required(f"spec.volumes[{i}].name")
+        elif len(name) > 63 or not _DNS_LABEL.match(name):
+            errors.invalid(f"spec.volumes[{i}].name", name, _DNS_LABEL_MSG)
         elif name in volume_names:
             errors.duplicate(f"spec.volumes[{i}].name", name)
         volume_names.add(name)
@@ -327,7 +380,8 @@ def validate_pod(pod):
 def validate_network_policy(policy):
     errors = Errors()
     meta, spec = policy.get("metadata") or {}, policy.get("spec") or {}
-    validate_object_name(errors, meta)
+    validate_metadata(errors, meta)
+    validate_labels(errors, (spec.get("podSelector") or {}).get("matchLabels"), "spec.podSelector.matchLabels")
     if "podSelector" not in spec:
         # The field is required in the OpenAPI schema; the server defaults an absent one to {} (all pods).
         spec["podSelector"] = {}
