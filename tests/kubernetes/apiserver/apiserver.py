@@ -4,7 +4,6 @@ RemoteCommand.
 """
 
 import asyncio
-import copy
 import datetime
 import json
 import logging
@@ -15,14 +14,16 @@ from aiohttp import web
 import access
 import discovery
 import kubestatus
+import metrics
 import openapi
+import pod_defaults
 import protobuf_body
 import schema
 import query_selectors
+import tables
 from docker_api import DockerError, demultiplex_bytes
 from pod_runtime import NODE_LABELS, NODE_NAME
 from remote_command import RemoteCommand
-from store import now_rfc3339
 
 log = logging.getLogger("apiserver")
 _NAME_CHARS = "bcdfghjklmnpqrstvwxz2456789"  # the generator's alphabet (no vowels, no look-alikes)
@@ -40,7 +41,7 @@ class ApiServer:
         self.runtime = runtime
         self.docker = docker
         self.credentials = credentials
-        self.options = options  # max_pods, quota_name, namespaces, server_address
+        self.options = options  # state_dir, max_pods, quota_name, namespaces, runtimes, server_address
         self.streams = RemoteCommand(docker, options["state_dir"])
         for namespace in options["namespaces"]:
             self._add_namespace(namespace)
@@ -274,7 +275,7 @@ class ApiServer:
         namespace = self._namespace(request) if "namespace" in request.match_info else None
         watch = request.query.get("watch", "").lower() in ("1", "true")
         self._authorize(request, "watch" if watch else "list", "pods", namespace=namespace or "")
-        return await self._list_or_watch(request, "pods", namespace, "Pod", "v1", _pod_table)
+        return await self._list_or_watch(request, "pods", namespace, "Pod", "v1", tables.pod_table)
 
     async def _get_pod(self, request):
         namespace, name = self._namespace(request), request.match_info["name"]
@@ -283,7 +284,7 @@ class ApiServer:
         if pod is None:
             raise kubestatus.not_found("pods", name)
         if "as=Table" in request.headers.get("Accept", ""):
-            return _json(_pod_table([pod], request.query.get("includeObject", "Metadata")))
+            return _json(tables.pod_table([pod], request.query.get("includeObject", "Metadata")))
         return _json(pod)
 
     async def _create_pod(self, request):
@@ -293,7 +294,7 @@ class ApiServer:
         # Admission sees the name of the request: empty for generateName, whose name is made later.
         requested_name = (body.get("metadata") or {}).get("name", "")
         self._check_namespace_matches(body, namespace)
-        _default_pod(body)
+        pod_defaults.default_pod(body)
         errors = schema.validate_pod(body)
         name = body["metadata"].get("name", "")
         if errors:
@@ -588,132 +589,16 @@ class ApiServer:
         namespace, name = self._namespace(request), request.match_info["name"]
         self._authorize(request, "get", "pods", name=name, namespace=namespace, group="metrics.k8s.io")
         pod = self.store.get("pods", namespace, name)
-        metrics = await self._metrics_for(pod) if pod else None
-        if metrics is None:
+        found = await metrics.pod_metrics(self.docker, self.runtime, pod) if pod else None
+        if found is None:
             raise kubestatus.not_found("pods", name, "metrics.k8s.io")
-        return _json(metrics)
+        return _json(found)
 
     async def _pod_metrics_list(self, request):
         namespace = self._namespace(request)
         self._authorize(request, "list", "pods", namespace=namespace, group="metrics.k8s.io")
         labels = query_selectors.label_matcher(request.query.get("labelSelector"))
         pods = [p for p in self.store.list("pods", namespace) if labels(p["metadata"].get("labels") or {})]
-        items = [m for m in await asyncio.gather(*(self._metrics_for(p) for p in pods)) if m]
+        items = [m for m in await asyncio.gather(*(metrics.pod_metrics(self.docker, self.runtime, p) for p in pods)) if m]
         return _json({"kind": "PodMetricsList", "apiVersion": "metrics.k8s.io/v1beta1",
                       "metadata": {}, "items": items})
-
-    async def _metrics_for(self, pod):
-        """PodMetrics from one `docker stats` sample: CPU as the rate between Docker's two readings."""
-        meta = pod["metadata"]
-        containers = []
-        for container in pod["spec"]["containers"]:
-            container_id = self.runtime.container_id(pod, container["name"])
-            if container_id is None:
-                return None
-            try:
-                stats = await self.docker.request("GET", f"/containers/{container_id}/stats",
-                                                  params={"stream": "false"})
-            except DockerError:
-                return None
-            cpu, pre = stats.get("cpu_stats") or {}, stats.get("precpu_stats") or {}
-            used = (cpu.get("cpu_usage", {}).get("total_usage", 0) - pre.get("cpu_usage", {}).get("total_usage", 0))
-            window = (cpu.get("system_cpu_usage", 0) - pre.get("system_cpu_usage", 0)) / max(1, cpu.get("online_cpus", 1))
-            nano_cores = int(used / window * 1e9) if window > 0 else 0
-            memory = stats.get("memory_stats") or {}
-            working_set = memory.get("usage", 0) - (memory.get("stats") or {}).get("total_inactive_file", 0)
-            containers.append({"name": container["name"],
-                               "usage": {"cpu": f"{max(0, nano_cores)}n", "memory": f"{max(0, working_set) // 1024}Ki"}})
-        return {"kind": "PodMetrics", "apiVersion": "metrics.k8s.io/v1beta1",
-                "metadata": {"name": meta["name"], "namespace": meta["namespace"],
-                             "creationTimestamp": now_rfc3339(), "labels": meta.get("labels") or {}},
-                "timestamp": now_rfc3339(), "window": "1s", "containers": containers}
-
-
-def _default_pod(pod):
-    """The defaults the real server fills in (SetDefaults_Pod and friends) for what we and kubectl send."""
-    pod["apiVersion"], pod["kind"] = "v1", "Pod"
-    spec = pod.setdefault("spec", {})
-    spec.setdefault("restartPolicy", "Always")
-    spec.setdefault("terminationGracePeriodSeconds", 30)
-    spec.setdefault("dnsPolicy", "ClusterFirst")
-    spec.setdefault("schedulerName", "default-scheduler")
-    spec.setdefault("securityContext", {})
-    spec.setdefault("enableServiceLinks", True)
-    spec.setdefault("preemptionPolicy", "PreemptLowerPriority")
-    spec.setdefault("priority", 0)
-    for container in (spec.get("containers") or []) + (spec.get("initContainers") or []):
-        image = container.get("image") or ""
-        last = image.rsplit("/", 1)[-1]
-        tagged = ":" in last or "@" in last
-        container.setdefault("imagePullPolicy",
-                             "Always" if not tagged or last.endswith(":latest") else "IfNotPresent")
-        container.setdefault("terminationMessagePath", "/dev/termination-log")
-        container.setdefault("terminationMessagePolicy", "File")
-        resources = container.setdefault("resources", {})
-        if resources.get("limits"):
-            requests = resources.setdefault("requests", {})
-            for key, value in resources["limits"].items():
-                requests.setdefault(key, value)
-    for volume in spec.get("volumes") or []:
-        if "emptyDir" in volume and volume["emptyDir"] is None:
-            volume["emptyDir"] = {}
-    pod["status"] = {"phase": "Pending", "qosClass": _qos(spec)}
-
-
-def _qos(spec):
-    containers = spec.get("containers") or []
-    resources = [c.get("resources") or {} for c in containers]
-    if not any(r.get("limits") or r.get("requests") for r in resources):
-        return "BestEffort"
-    guaranteed = all(
-        all(k in (r.get("limits") or {}) and (r.get("requests") or {}).get(k, r["limits"][k]) == r["limits"][k]
-            for k in ("cpu", "memory")) for r in resources)
-    return "Guaranteed" if guaranteed else "Burstable"
-
-
-def _age(timestamp):
-    started = datetime.datetime.strptime(timestamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
-    seconds = int((datetime.datetime.now(datetime.timezone.utc) - started).total_seconds())
-    if seconds < 120:
-        return f"{seconds}s"
-    if seconds < 3600:
-        return f"{seconds // 60}m"
-    return f"{seconds // 3600}h"
-
-
-def _pod_status_text(pod):
-    """The STATUS column of `kubectl get pods`: a waiting or terminated reason wins over the phase."""
-    if pod["metadata"].get("deletionTimestamp"):
-        return "Terminating"
-    text = pod["status"].get("reason") or pod["status"].get("phase", "Pending")
-    for status in pod["status"].get("containerStatuses") or []:
-        state = status.get("state") or {}
-        if state.get("waiting", {}).get("reason") and state["waiting"]["reason"] != "ContainerCreating":
-            text = state["waiting"]["reason"]
-        elif state.get("waiting"):
-            text = "ContainerCreating" if pod["spec"].get("nodeName") else text
-        elif state.get("terminated", {}).get("reason"):
-            text = state["terminated"]["reason"]
-    return text
-
-
-def _pod_table(pods, include_object):
-    rows = []
-    for pod in pods:
-        statuses = pod["status"].get("containerStatuses") or []
-        ready = sum(1 for s in statuses if s.get("ready"))
-        restarts = sum(s.get("restartCount", 0) for s in statuses)
-        if include_object == "Object":
-            obj = pod
-        else:
-            obj = {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1",
-                   "metadata": copy.deepcopy(pod["metadata"])}
-        rows.append({"cells": [pod["metadata"]["name"], f"{ready}/{len(pod['spec']['containers'])}",
-                               _pod_status_text(pod), str(restarts), _age(pod["metadata"]["creationTimestamp"])],
-                     "object": obj})
-    columns = [("Name", "string", "name"), ("Ready", "string", ""), ("Status", "string", ""),
-               ("Restarts", "string", ""), ("Age", "string", "")]
-    return {"kind": "Table", "apiVersion": "meta.k8s.io/v1", "metadata": {"resourceVersion": "0"},
-            "columnDefinitions": [{"name": n, "type": t, "format": f, "description": "", "priority": 0}
-                                  for n, t, f in columns],
-            "rows": rows}
