@@ -54,6 +54,8 @@ expect_contains "get pods" "$listing" "kubectl-test"
 expect_contains "get pods" "$listing" "Running"
 expect_eq "get -l" "$(kubectl get pods -l app=kubectl-test -o jsonpath='{.items[*].metadata.name}')" "kubectl-test"
 expect_eq "get -l missing" "$(kubectl get pods -l app=other -o name)" ""
+expect_eq "label" "$(kubectl label pod kubectl-test llm-sandbox/in-use=yes 2>&1)" "pod/kubectl-test labeled"
+expect_eq "label shown" "$(kubectl get pods -l llm-sandbox/in-use=yes -o name)" "pod/kubectl-test"
 expect_eq "jsonpath" "$(kubectl get pod kubectl-test -o jsonpath='{.status.phase}')" "Running"
 
 out=$(kubectl exec kubectl-test -- sh -c 'echo hi; echo oops >&2; exit 3' 2>/dev/null)

@@ -355,6 +355,18 @@ class ProtocolTest(unittest.TestCase):
         self.assertEqual(exec_v5(name, ["echo", "alive"])["stdout"], "alive\n")
         self.assertEqual(call("GET", f"{PODS}/{name}")[1]["metadata"]["uid"], second["metadata"]["uid"])
 
+    def test_merge_patch_changes_labels_not_the_spec(self):
+        name = f"patch-{uuid.uuid4().hex[:6]}"
+        self.create(pod(name))
+        merge = {"Content-Type": "application/merge-patch+json"}
+        code, patched, _ = call("PATCH", f"{PODS}/{name}", {"metadata": {"labels": {"in-use": "yes", "test": None}}},
+                                headers=merge)
+        self.assertEqual((code, patched["metadata"]["labels"]), (200, {"in-use": "yes"}))
+        code, refused, _ = call("PATCH", f"{PODS}/{name}", {"spec": {"restartPolicy": "Always"}}, headers=merge)
+        self.assertEqual((code, refused["reason"]), (422, "Invalid"))
+        self.assertTrue(refused["message"].startswith(f'Pod "{name}" is invalid: spec: Forbidden: pod updates may '
+                                                      f'not change fields other than'), refused["message"])
+
     def test_unknown_path_and_method(self):
         self.assertEqual(call("GET", "/api/v1/namespaces/default/services")[:2], (404, status(
             404, "NotFound", "the server could not find the requested resource", {})))

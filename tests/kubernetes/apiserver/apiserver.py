@@ -82,6 +82,7 @@ class ApiServer:
         r.add_delete("/api/v1/namespaces/{namespace}/pods", self._delete_pods)
         r.add_get("/api/v1/namespaces/{namespace}/pods/{name}", self._get_pod)
         r.add_delete("/api/v1/namespaces/{namespace}/pods/{name}", self._delete_pod)
+        r.add_patch("/api/v1/namespaces/{namespace}/pods/{name}", self._patch_pod)
         r.add_get("/api/v1/namespaces/{namespace}/pods/{name}/log", self._pod_log)
         for sub in ("exec", "attach"):
             r.add_route("GET", f"/api/v1/namespaces/{{namespace}}/pods/{{name}}/{sub}", self._stream)
@@ -313,6 +314,38 @@ class ApiServer:
         self.runtime.start(pod)
         headers = {"Warning": ", ".join(warnings)} if warnings else None
         return _json(pod, status=201, headers=headers)
+
+    async def _patch_pod(self, request):
+        """JSON merge patch (strategic merge patch is the same for the maps a client patches: labels, annotations),
+        limited to what a pod update may change, with the real refusal for anything else."""
+        namespace, name = self._namespace(request), request.match_info["name"]
+        self._authorize(request, "patch", "pods", name=name, namespace=namespace)
+        content_type = request.headers.get("Content-Type", "").split(";")[0].strip()
+        if content_type not in ("application/merge-patch+json", "application/strategic-merge-patch+json"):
+            raise kubestatus.StatusError(
+                415, "UnsupportedMediaType", "the body of the request was in an unknown format - accepted media "
+                                             "types include: application/merge-patch+json, "
+                                             "application/strategic-merge-patch+json")
+        pod = self.store.get("pods", namespace, name)
+        if pod is None:
+            raise kubestatus.not_found("pods", name)
+        try:
+            patch = json.loads(await request.read())
+        except ValueError as error:
+            raise kubestatus.bad_request(f"error decoding patch: {error}")
+        if not isinstance(patch, dict):
+            raise kubestatus.bad_request("error decoding patch: not a JSON object")
+        patched = pod_defaults.merge_patch(pod, patch)
+        errors = schema.Errors()
+        if patched["spec"] != pod["spec"] and not pod_defaults.spec_update_allowed(pod["spec"], patched["spec"]):
+            errors.forbidden("spec", pod_defaults.SPEC_UPDATE_FORBIDDEN)
+        schema.validate_metadata(errors, patched["metadata"])
+        if errors.items:
+            raise kubestatus.invalid("Pod", name, errors.items)
+        for key in ("name", "namespace", "uid", "creationTimestamp"):
+            patched["metadata"][key] = pod["metadata"][key]
+        patched["status"] = pod["status"]
+        return _json(self.store.update("pods", patched))
 
     async def _delete_options(self, request):
         raw = await request.read()

@@ -25,7 +25,7 @@ CORE_V1 = {
     "resources": [
         _resource("namespaces", "Namespace", False, ["create", "get", "list"], "namespace", ["ns"]),
         _resource("nodes", "Node", False, ["get", "list"], "node", ["no"]),
-        _resource("pods", "Pod", True, _RW + ["deletecollection"], "pod", ["po"]) | {"categories": ["all"]},
+        _resource("pods", "Pod", True, _RW + ["deletecollection", "patch"], "pod", ["po"]) | {"categories": ["all"]},
         _resource("pods/attach", "PodAttachOptions", True, ["create", "get"]),
         _resource("pods/exec", "PodExecOptions", True, ["create", "get"]),
         _resource("pods/log", "Pod", True, ["get"]),

@@ -1,5 +1,7 @@
 """The defaults the real API server fills into a pod it accepts (SetDefaults_Pod and friends), for what our
-backend and kubectl send, and the pod's QoS class."""
+backend and kubectl send, the pod's QoS class, and the rules of a pod update."""
+
+import copy
 
 
 def default_pod(pod):
@@ -42,3 +44,35 @@ def qos_class(spec):
         all(k in (r.get("limits") or {}) and (r.get("requests") or {}).get(k, r["limits"][k]) == r["limits"][k]
             for k in ("cpu", "memory")) for r in resources)
     return "Guaranteed" if guaranteed else "Burstable"
+
+
+# What a pod update may change (ValidatePodUpdate); the message is the start of the real one, which goes on
+# with a diff of the specs.
+SPEC_UPDATE_FORBIDDEN = ("pod updates may not change fields other than `spec.containers[*].image`,"
+                         "`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only "
+                         "additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be "
+                         "set to 1 if it was previously negative)")
+
+
+def merge_patch(target, patch):
+    """RFC 7386: objects merge, null removes, anything else replaces."""
+    if not isinstance(patch, dict):
+        return copy.deepcopy(patch)
+    result = copy.deepcopy(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            result.pop(key, None)
+        else:
+            result[key] = merge_patch(result.get(key), value)
+    return result
+
+
+def spec_update_allowed(old, new):
+    def without_mutable(spec):
+        spec = copy.deepcopy(spec)
+        spec.pop("activeDeadlineSeconds", None)
+        for key in ("containers", "initContainers"):
+            for container in spec.get(key) or []:
+                container.pop("image", None)
+        return spec
+    return without_mutable(old) == without_mutable(new)
