@@ -394,6 +394,14 @@ class ProtocolTest(unittest.TestCase):
                        "exit 3], exit code 3",
             "details": {"causes": [{"reason": "ExitCode", "message": "3"}]}})
 
+    def test_tty_exec_takes_resize(self):
+        name = f"tty-{uuid.uuid4().hex[:6]}"
+        self.running(pod(name))
+        # The resize is applied before the next message (stdin) is forwarded, so `stty` sees it.
+        out = exec_v5(name, ["sh", "-c", "read x; stty size; tty"], stdin=b"go\n", tty=True, resize=(100, 30))
+        self.assertIn("30 100\r\n/dev/pts/", out["stdout"])
+        self.assertEqual(out["status"], {"metadata": {}, "status": "Success"})
+
     def test_subprotocol_negotiation(self):
         name = f"proto-{uuid.uuid4().hex[:6]}"
         self.running(pod(name))
@@ -415,9 +423,11 @@ class ProtocolTest(unittest.TestCase):
         self.assertEqual(done["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"], 5)
 
 
-def exec_v5(name, command, stdin=None, protocols=("v5.channel.k8s.io", "v4.channel.k8s.io"), authorization=True):
+def exec_v5(name, command, stdin=None, protocols=("v5.channel.k8s.io", "v4.channel.k8s.io"), authorization=True,
+            tty=False, resize=None):
     """Runs exec (or attach when command is None) over a raw WebSocket; returns stdout, stderr, status, protocol."""
-    params = [("stdout", "true"), ("stderr", "true")] + ([("stdin", "true")] if stdin is not None else [])
+    params = [("stdout", "true"), ("stderr", "false" if tty else "true")]
+    params += ([("stdin", "true")] if stdin is not None else []) + ([("tty", "true")] if tty else [])
     params += [("command", c) for c in command or []]
     sub = "exec" if command is not None else "attach"
     url = f"wss://{HOST}:{PORT}{PODS}/{name}/{sub}?{urllib.parse.urlencode(params)}"
@@ -426,6 +436,8 @@ def exec_v5(name, command, stdin=None, protocols=("v5.channel.k8s.io", "v4.chann
                                      sslopt={"ca_certs": os.path.join(STATE, "ca.crt")}, timeout=60)
     result = {"stdout": "", "stderr": "", "status": None, "protocol": ws.getsubprotocol()}
     try:
+        if resize is not None:
+            ws.send_binary(b"\x04" + json.dumps({"Width": resize[0], "Height": resize[1]}).encode())
         if stdin is not None:
             ws.send_binary(b"\x00" + stdin)
             ws.send_binary(b"\xff\x00")  # v5: close stdin
