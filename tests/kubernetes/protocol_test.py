@@ -397,8 +397,10 @@ class ProtocolTest(unittest.TestCase):
     def test_tty_exec_takes_resize(self):
         name = f"tty-{uuid.uuid4().hex[:6]}"
         self.running(pod(name))
-        # The resize is applied before the next message (stdin) is forwarded, so `stty` sees it.
-        out = exec_v5(name, ["sh", "-c", "read x; stty size; tty"], stdin=b"go\n", tty=True, resize=(100, 30))
+        # The resize is applied before the next message (stdin) is forwarded, so `stty` sees it. Stdin stays open:
+        # ending a terminal's input hangs it up, and the shell might go before it writes.
+        out = exec_v5(name, ["sh", "-c", "read x; stty size; tty"], stdin=b"go\n", tty=True, resize=(100, 30),
+                      close_stdin=False)
         self.assertIn("30 100\r\n/dev/pts/", out["stdout"])
         self.assertEqual(out["status"], {"metadata": {}, "status": "Success"})
 
@@ -424,7 +426,7 @@ class ProtocolTest(unittest.TestCase):
 
 
 def exec_v5(name, command, stdin=None, protocols=("v5.channel.k8s.io", "v4.channel.k8s.io"), authorization=True,
-            tty=False, resize=None):
+            tty=False, resize=None, close_stdin=True):
     """Runs exec (or attach when command is None) over a raw WebSocket; returns stdout, stderr, status, protocol."""
     params = [("stdout", "true"), ("stderr", "false" if tty else "true")]
     params += ([("stdin", "true")] if stdin is not None else []) + ([("tty", "true")] if tty else [])
@@ -440,7 +442,8 @@ def exec_v5(name, command, stdin=None, protocols=("v5.channel.k8s.io", "v4.chann
             ws.send_binary(b"\x04" + json.dumps({"Width": resize[0], "Height": resize[1]}).encode())
         if stdin is not None:
             ws.send_binary(b"\x00" + stdin)
-            ws.send_binary(b"\xff\x00")  # v5: close stdin
+            if close_stdin:
+                ws.send_binary(b"\xff\x00")  # v5: close stdin
         while True:
             opcode, data = ws.recv_data()
             if opcode == websocket.ABNF.OPCODE_CLOSE:

@@ -87,7 +87,7 @@ class PodRuntime:
         try:
             await self.docker.request("DELETE", f"/containers/{container_id}", params={"force": "1", "v": "1"})
         except DockerError as error:
-            if error.status != 404:
+            if error.status not in (404, 409):  # gone, or its removal already under way (a concurrent delete)
                 log.warning("could not remove container %s: %s", container_id, error)
 
     # ---- status helpers -----------------------------------------------------------------------------------------
