@@ -11,7 +11,7 @@ from credentials import ADMIN_GROUP
 # (api group, resource, verb) any authenticated user is granted; "*" matches anything.
 _READER_RULES = {
     ("", "pods", "get"), ("", "pods", "list"), ("", "pods", "watch"),
-    ("", "pods/log", "get"),
+    ("", "pods/log", "get"), ("", "pods/status", "get"),
     ("", "namespaces", "get"),
     ("authorization.k8s.io", "selfsubjectaccessreviews", "create"),
 }

@@ -31,7 +31,7 @@ _NAME_CHARS = "bcdfghjklmnpqrstvwxz2456789"  # the generator's alphabet (no vowe
 
 def _json(body, status=200, headers=None):
     # Exactly `application/json`, no charset parameter, as the real server sends it.
-    return web.Response(status=status, body=json.dumps(body).encode(),
+    return web.Response(status=status, body=kubestatus.compact_json(body),
                         headers={"Content-Type": "application/json", **(headers or {})})
 
 
@@ -83,6 +83,7 @@ class ApiServer:
         r.add_get("/api/v1/namespaces/{namespace}/pods/{name}", self._get_pod)
         r.add_delete("/api/v1/namespaces/{namespace}/pods/{name}", self._delete_pod)
         r.add_patch("/api/v1/namespaces/{namespace}/pods/{name}", self._patch_pod)
+        r.add_get("/api/v1/namespaces/{namespace}/pods/{name}/status", self._get_pod)
         r.add_get("/api/v1/namespaces/{namespace}/pods/{name}/log", self._pod_log)
         for sub in ("exec", "attach"):
             r.add_route("GET", f"/api/v1/namespaces/{{namespace}}/pods/{{name}}/{sub}", self._stream)
@@ -222,7 +223,7 @@ class ApiServer:
                     break
                 if convert:
                     event = {"type": event["type"], "object": convert(event["object"])}
-                await response.write(json.dumps(event).encode() + b"\n")
+                await response.write(kubestatus.compact_json(event) + b"\n")
         except (ConnectionError, asyncio.CancelledError):
             pass
         finally:
@@ -279,8 +280,10 @@ class ApiServer:
         return await self._list_or_watch(request, "pods", namespace, "Pod", "v1", tables.pod_table)
 
     async def _get_pod(self, request):
+        """The pod, also as its status subresource (the same object, as on the real server)."""
         namespace, name = self._namespace(request), request.match_info["name"]
-        self._authorize(request, "get", "pods", name=name, namespace=namespace)
+        sub = "status" if request.path.endswith("/status") else ""
+        self._authorize(request, "get", "pods", sub, name=name, namespace=namespace)
         pod = self.store.get("pods", namespace, name)
         if pod is None:
             raise kubestatus.not_found("pods", name)

@@ -29,6 +29,7 @@ CORE_V1 = {
         _resource("pods/attach", "PodAttachOptions", True, ["create", "get"]),
         _resource("pods/exec", "PodExecOptions", True, ["create", "get"]),
         _resource("pods/log", "Pod", True, ["get"]),
+        _resource("pods/status", "Pod", True, ["get"]),
         _resource("resourcequotas", "ResourceQuota", True, ["create", "get", "list"], "resourcequota", ["quota"]),
     ],
 }

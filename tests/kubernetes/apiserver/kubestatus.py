@@ -9,6 +9,11 @@ import json
 from aiohttp import web
 
 
+def compact_json(body):
+    """JSON bytes without spaces between tokens, as Go's encoder writes them."""
+    return json.dumps(body, separators=(",", ":")).encode()
+
+
 def status_body(code, reason, message, details=None):
     body = {
         "kind": "Status",
@@ -33,7 +38,7 @@ class StatusError(Exception):
         self.code = code
 
     def response(self):
-        return web.Response(status=self.code, body=json.dumps(self.body).encode(),
+        return web.Response(status=self.code, body=compact_json(self.body),
                             headers={"Content-Type": "application/json"})
 
 

@@ -153,7 +153,7 @@ class RemoteCommand:
     async def _finish(ws, status):
         if not ws.closed:
             try:
-                await ws.send_bytes(bytes([ERROR]) + json.dumps(status).encode())
+                await ws.send_bytes(bytes([ERROR]) + kubestatus.compact_json(status))
                 await ws.close()
             except ConnectionError:
                 pass
