@@ -106,6 +106,8 @@ kubectl delete pod kubectl-attach >/dev/null
 
 # The other credentials of the kubeconfig: a bearer token, a token file, and the restricted user's denial.
 expect_eq "token context" "$(kubectl --context kube-test-token get pods -o name 2>&1)" ""
+expect_eq "files context" "$(kubectl --context kube-test-files get pods -o name 2>&1)" ""
+expect_eq "insecure context" "$(kubectl --context kube-test-insecure get pods -o name 2>&1)" ""
 expect_eq "token file context" "$(kubectl --context kube-test-token-file get ns default -o name 2>&1)" \
     "namespace/default"
 expect_contains "restricted denied" "$(kubectl --context kube-test-restricted create -f "$manifest" 2>&1)" \

@@ -106,23 +106,34 @@ class Credentials:
             with open(path, "rb") as f:
                 return base64.b64encode(f.read()).decode()
 
+        # One context per way a kubeconfig can carry credentials, so clients' loaders are tested against each.
         config = {
             "apiVersion": "v1",
             "kind": "Config",
-            "clusters": [{"name": "kube-test", "cluster": {"server": server_url,
-                                                           "certificate-authority-data": data(self.ca_file)}}],
+            "clusters": [
+                {"name": "kube-test", "cluster": {"server": server_url,
+                                                  "certificate-authority-data": data(self.ca_file)}},
+                {"name": "kube-test-ca-file", "cluster": {"server": server_url, "certificate-authority": self.ca_file}},
+                {"name": "kube-test-insecure", "cluster": {"server": server_url, "insecure-skip-tls-verify": True}},
+            ],
             "users": [
                 {"name": "cert-user", "user": {"client-certificate-data": data(self.client_cert_file),
                                                "client-key-data": data(self.client_key_file)}},
+                {"name": "cert-file-user", "user": {"client-certificate": self.client_cert_file,
+                                                    "client-key": self.client_key_file}},
                 {"name": "token-user", "user": {"token": self.admin_token}},
                 {"name": "token-file-user", "user": {"tokenFile": self.token_file}},
                 {"name": "restricted-user", "user": {"token": self.restricted_token}},
             ],
             "contexts": [
-                {"name": name, "context": {"cluster": "kube-test", "user": user, "namespace": "default"}}
-                for name, user in (("kube-test", "cert-user"), ("kube-test-token", "token-user"),
-                                   ("kube-test-token-file", "token-file-user"),
-                                   ("kube-test-restricted", "restricted-user"))
+                {"name": name, "context": {"cluster": cluster, "user": user, "namespace": "default"}}
+                for name, cluster, user in (
+                    ("kube-test", "kube-test", "cert-user"),
+                    ("kube-test-files", "kube-test-ca-file", "cert-file-user"),
+                    ("kube-test-token", "kube-test", "token-user"),
+                    ("kube-test-token-file", "kube-test", "token-file-user"),
+                    ("kube-test-insecure", "kube-test-insecure", "token-user"),
+                    ("kube-test-restricted", "kube-test", "restricted-user"))
             ],
             "current-context": "kube-test",
             "preferences": {},
