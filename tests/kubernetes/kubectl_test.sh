@@ -105,11 +105,14 @@ expect_eq "attach exit in status" \
 kubectl delete pod kubectl-attach >/dev/null
 
 # The other credentials of the kubeconfig: a bearer token, a token file, and the restricted user's denial.
-expect_eq "token context" "$(kubectl --context kube-test-token get pods -o name 2>&1)" ""
-expect_eq "files context" "$(kubectl --context kube-test-files get pods -o name 2>&1)" ""
-expect_eq "insecure context" "$(kubectl --context kube-test-insecure get pods -o name 2>&1)" ""
-expect_eq "token file context" "$(kubectl --context kube-test-token-file get ns default -o name 2>&1)" \
-    "namespace/default"
+# Which identity each kubeconfig credential proves (kubectl auth whoami).
+for pair in kube-test=llm-sandbox-admin kube-test-files=llm-sandbox-admin kube-test-token=llm-sandbox-token-admin \
+    kube-test-token-file=llm-sandbox-token-admin kube-test-exec=llm-sandbox-token-admin \
+    kube-test-insecure=llm-sandbox-token-admin kube-test-restricted=llm-sandbox-restricted; do
+    expect_eq "whoami ${pair%%=*}" \
+        "$(kubectl --context "${pair%%=*}" auth whoami -o jsonpath='{.status.userInfo.username}' 2>&1)" "${pair#*=}"
+done
+expect_eq "token context lists pods" "$(kubectl --context kube-test-token get pods -o name 2>&1)" ""
 expect_contains "restricted denied" "$(kubectl --context kube-test-restricted create -f "$manifest" 2>&1)" \
     'pods is forbidden: User "llm-sandbox-restricted" cannot create resource "pods" in API group "" in the namespace "default"'
 

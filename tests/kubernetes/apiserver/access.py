@@ -14,6 +14,7 @@ _READER_RULES = {
     ("", "pods/log", "get"), ("", "pods/status", "get"),
     ("", "namespaces", "get"),
     ("authorization.k8s.io", "selfsubjectaccessreviews", "create"),
+    ("authentication.k8s.io", "selfsubjectreviews", "create"),
 }
 
 

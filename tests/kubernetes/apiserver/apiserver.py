@@ -96,6 +96,7 @@ class ApiServer:
         r.add_get(netpol + "/{name}", self._get_policy)
         r.add_delete(netpol + "/{name}", self._delete_policy)
         r.add_post("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", self._access_review)
+        r.add_post("/apis/authentication.k8s.io/v1/selfsubjectreviews", self._who_am_i)
         r.add_get("/apis/metrics.k8s.io/v1beta1/namespaces/{namespace}/pods", self._pod_metrics_list)
         r.add_get("/apis/metrics.k8s.io/v1beta1/namespaces/{namespace}/pods/{name}", self._pod_metrics)
         return app
@@ -620,6 +621,14 @@ class ApiServer:
             status["reason"] = access.allow_reason(user)
         return _json({"kind": "SelfSubjectAccessReview", "apiVersion": "authorization.k8s.io/v1",
                       "metadata": {"creationTimestamp": None}, "spec": spec, "status": status}, status=201)
+
+    async def _who_am_i(self, request):
+        """Who the credentials prove the caller to be (`kubectl auth whoami`): tests see which method was used."""
+        await self._decode(request, "SelfSubjectReview", "authentication.k8s.io/v1", schema.SELF_SUBJECT_REVIEW)
+        user = request["user"]
+        return _json({"kind": "SelfSubjectReview", "apiVersion": "authentication.k8s.io/v1",
+                      "metadata": {"creationTimestamp": None},
+                      "status": {"userInfo": {"username": user.name, "groups": user.groups}}}, status=201)
 
     async def _pod_metrics(self, request):
         namespace, name = self._namespace(request), request.match_info["name"]

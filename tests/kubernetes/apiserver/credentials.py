@@ -124,6 +124,13 @@ class Credentials:
                 {"name": "token-user", "user": {"token": self.admin_token}},
                 {"name": "token-file-user", "user": {"tokenFile": self.token_file}},
                 {"name": "restricted-user", "user": {"token": self.restricted_token}},
+                # An exec credential plugin (client.authentication.k8s.io/v1) that hands out the admin token.
+                {"name": "exec-user", "user": {"exec": {
+                    "apiVersion": "client.authentication.k8s.io/v1", "command": "/bin/sh",
+                    "args": ["-c", 'printf \'{"apiVersion":"client.authentication.k8s.io/v1",'
+                                   '"kind":"ExecCredential","status":{"token":"%s"}}\' "$(cat "$1")"', "sh",
+                             self.token_file],
+                    "interactiveMode": "Never", "provideClusterInfo": False}}},
             ],
             "contexts": [
                 {"name": name, "context": {"cluster": cluster, "user": user, "namespace": "default"}}
@@ -133,6 +140,7 @@ class Credentials:
                     ("kube-test-token", "kube-test", "token-user"),
                     ("kube-test-token-file", "kube-test", "token-file-user"),
                     ("kube-test-insecure", "kube-test-insecure", "token-user"),
+                    ("kube-test-exec", "kube-test", "exec-user"),
                     ("kube-test-restricted", "kube-test", "restricted-user"))
             ],
             "current-context": "kube-test",

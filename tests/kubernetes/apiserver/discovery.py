@@ -39,6 +39,8 @@ GROUPS = {
                                            ["netpol"])]),
     "authorization.k8s.io": ("v1", [_resource("selfsubjectaccessreviews", "SelfSubjectAccessReview", False,
                                               ["create"], "selfsubjectaccessreview")]),
+    "authentication.k8s.io": ("v1", [_resource("selfsubjectreviews", "SelfSubjectReview", False, ["create"],
+                                               "selfsubjectreview")]),
     "metrics.k8s.io": ("v1beta1", [_resource("pods", "PodMetrics", True, ["get", "list"], "")]),
 }
 

@@ -1,7 +1,7 @@
 """Decoding of the few protobuf request bodies kubectl sends, into the JSON objects the handlers take.
 
 kubectl's typed clients POST `application/vnd.kubernetes.protobuf` for built-in kinds (`kubectl auth can-i` a
-SelfSubjectAccessReview, `kubectl create namespace` a Namespace). The body is the `k8s\\0` magic and a
+SelfSubjectAccessReview, `kubectl auth whoami` a SelfSubjectReview, `kubectl create namespace` a Namespace). The body is the `k8s\\0` magic and a
 runtime.Unknown envelope (1 typeMeta {1 apiVersion, 2 kind}, 2 raw) around the object's generated message; only
 the fields below are read. Answers stay JSON: clients decode by the response's Content-Type.
 """
@@ -77,7 +77,8 @@ def _namespace(raw):
     return body
 
 
-_KINDS = {"SelfSubjectAccessReview": _self_subject_access_review, "Namespace": _namespace}
+_KINDS = {"SelfSubjectAccessReview": _self_subject_access_review, "Namespace": _namespace,
+          "SelfSubjectReview": _namespace}  # both carry only metadata that matters here
 
 
 def decode(payload, kind):

@@ -78,6 +78,8 @@ RESOURCE_QUOTA = {"apiVersion": None, "kind": None, "metadata": _METADATA,
                   "spec": {"hard": MAP, "scopes": ANY, "scopeSelector": ANY}, "status": ANY}
 NAMESPACE = {"apiVersion": None, "kind": None, "metadata": _METADATA, "spec": {"finalizers": ANY}, "status": ANY}
 
+SELF_SUBJECT_REVIEW = {"apiVersion": None, "kind": None, "metadata": _METADATA, "status": ANY}
+
 SELF_SUBJECT_ACCESS_REVIEW = {
     "apiVersion": None, "kind": None, "metadata": _METADATA,
     "spec": {"resourceAttributes": {k: None for k in ("namespace", "verb", "group", "version", "resource",
