@@ -1,8 +1,8 @@
 """The single node: schedules pods, pulls images, runs each container as a Docker container, and reports status
 back into the store the way kubelet does (phase, conditions, containerStatuses), so watches see every change.
 
-Every Docker object carries the instance label; cleanup (SIGTERM, and leftovers of dead instances at start)
-finds them by it and never touches anything else on the shared engine.
+Every container carries the instance label (and the server's host and pid); cleanup (SIGTERM, and at start the
+leftovers of dead servers on this host) finds them by it and never touches anything else on the shared engine.
 """
 
 import asyncio
