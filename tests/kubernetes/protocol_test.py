@@ -224,10 +224,11 @@ class ProtocolTest(unittest.TestCase):
             return (statuses[0].get("state") or {}).get("waiting", {}).get("reason")
         pulled = self.wait_for(name, lambda p: reason(p) == "ErrImagePull", created["metadata"]["resourceVersion"])
         message = pulled["status"]["containerStatuses"][0]["state"]["waiting"]["message"]
-        self.assertTrue(message.startswith(f'Failed to pull image "{image}": '), message)
+        self.assertTrue(message.startswith("rpc error: code = Unknown desc = Error response from daemon: "), message)
+        self.assertIn("127.0.0.1:9", message)
         backoff = self.wait_for(name, lambda p: reason(p) == "ImagePullBackOff", pulled["metadata"]["resourceVersion"])
         self.assertEqual(backoff["status"]["containerStatuses"][0]["state"]["waiting"]["message"],
-                         f'Back-off pulling image "{image}"')
+                         f'Back-off pulling image "{image}": ErrImagePull: {message}')
         self.assertEqual(backoff["status"]["phase"], "Pending")
 
     def test_unmatched_node_selector_is_unschedulable(self):

@@ -297,11 +297,14 @@ class PodRuntime:
             error_text = await self._pull(image)
             if error_text is None:
                 return await self.docker.request("GET", f"/images/{image}/json")
-            self._waiting(namespace, name, container["name"], "ErrImagePull",
-                          f'Failed to pull image "{image}": {error_text}', status_key)
+            # kubelet puts the runtime's own error into the status (the "Failed to pull image" wording is only
+            # its event's); a CRI runtime over Docker (cri-dockerd) reports it as a gRPC error. The back-off
+            # message carries the last pull error since Kubernetes 1.32.
+            pull_error = f"rpc error: code = Unknown desc = Error response from daemon: {error_text}"
+            self._waiting(namespace, name, container["name"], "ErrImagePull", pull_error, status_key)
             await asyncio.sleep(1)
             self._waiting(namespace, name, container["name"], "ImagePullBackOff",
-                          f'Back-off pulling image "{image}"', status_key)
+                          f'Back-off pulling image "{image}": ErrImagePull: {pull_error}', status_key)
             await asyncio.sleep(PULL_RETRY_SECONDS)
             if self.store.get("pods", namespace, name) is None:
                 return None
