@@ -15,6 +15,7 @@ import kubestatus  # noqa: E402
 import protobuf_body  # noqa: E402
 import query_selectors  # noqa: E402
 import schema  # noqa: E402
+from store import Store  # noqa: E402
 
 POD_REF = {"metadata": {"name": "p", "namespace": "default", "uid": "u-1"}, "spec": {}}
 
@@ -207,6 +208,42 @@ class ProtobufTest(unittest.TestCase):
     def test_other_kinds_are_not_decoded(self):
         envelope = _field(1, _field(1, b"v1") + _field(2, b"Pod"))
         self.assertIsNone(protobuf_body.decode(protobuf_body.MAGIC + envelope, "Pod"))
+
+
+class StoreTest(unittest.TestCase):
+    @staticmethod
+    def events(watcher):
+        out = []
+        while not watcher.queue.empty():
+            out.append(watcher.queue.get_nowait())
+        return out
+
+    def test_watch_replays_events_after_a_version(self):
+        store = Store()
+        for name in ("a", "b", "c"):
+            store.create("pods", {"metadata": {"name": name, "namespace": "default"}})
+        store.delete("pods", "default", "a")
+        events = self.events(store.watch("pods", "default", lambda o: True, "2"))
+        self.assertEqual([(e["type"], e["object"]["metadata"]["name"]) for e in events],
+                         [("ADDED", "c"), ("DELETED", "a")])
+        self.assertEqual(events[-1]["object"]["metadata"]["resourceVersion"], "4")
+
+    def test_watch_without_version_starts_with_what_exists(self):
+        store = Store()
+        store.create("pods", {"metadata": {"name": "a", "namespace": "default"}})
+        events = self.events(store.watch("pods", None, lambda o: True, ""))
+        self.assertEqual([(e["type"], e["object"]["metadata"]["name"]) for e in events], [("ADDED", "a")])
+
+    def test_watch_from_before_the_kept_history_expires(self):
+        store = Store(history_limit=2)
+        for name in ("a", "b", "c", "d"):
+            store.create("pods", {"metadata": {"name": name, "namespace": "default"}})
+        watcher = store.watch("pods", "default", lambda o: True, "1")
+        self.assertTrue(watcher.expired)
+        self.assertEqual(self.events(watcher), [{"type": "ERROR", "object": {
+            "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+            "message": "too old resource version: 1 (2)", "reason": "Expired", "code": 410}}])
+        self.assertFalse(store.watch("pods", "default", lambda o: True, "2").expired)
 
 
 class StatusWordingTest(unittest.TestCase):

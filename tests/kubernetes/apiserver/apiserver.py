@@ -222,9 +222,11 @@ class ApiServer:
                     event = await asyncio.wait_for(watcher.queue.get(), remaining)
                 except asyncio.TimeoutError:
                     break
-                if convert:
+                if convert and event["type"] != "ERROR":
                     event = {"type": event["type"], "object": convert(event["object"])}
                 await response.write(kubestatus.compact_json(event) + b"\n")
+                if watcher.expired:
+                    break
         except (ConnectionError, asyncio.CancelledError):
             pass
         finally:

@@ -49,6 +49,8 @@ def parse_arguments():
                              "default STATE_DIR/seccomp")
     parser.add_argument("--runtime-class", action="append", default=[], metavar="NAME=DOCKER_RUNTIME",
                         help="a RuntimeClass the node offers, mapped to a Docker runtime")
+    parser.add_argument("--watch-history", type=int, default=None, metavar="N",
+                        help="keep only the last N events: a watch from an older resourceVersion gets 410 Expired")
     parser.add_argument("--verbose", action="store_true")
     return parser.parse_args()
 
@@ -77,7 +79,7 @@ async def serve(args):
 
     docker = Docker(args.docker_socket)
     await docker.start()
-    store = Store()
+    store = Store(args.watch_history)
     runtimes = {"": None}
     for spec in args.runtime_class:
         name, runtime = spec.split("=", 1)

@@ -1,7 +1,9 @@
 """An in-memory object store with etcd-like resourceVersions and watch fan-out.
 
 Every write bumps one global counter, as etcd's revision does, so a client can list at version N and watch
-from N without missing an event in between. The event history is kept whole (a test server lives minutes).
+from N without missing an event in between. The event history is kept whole (a test server lives minutes) unless
+a limit is given: then, like etcd after compaction, a watch from before the oldest kept event is refused with
+410 Expired, so clients' recovery (list again, watch from there) can be tested.
 """
 
 import asyncio
@@ -9,13 +11,16 @@ import copy
 import datetime
 import uuid
 
+import kubestatus
+
 
 def now_rfc3339():
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class Store:
-    def __init__(self):
+    def __init__(self, history_limit=None):
+        self._history_limit = history_limit
         self._objects = {}  # (resource, namespace, name) -> object
         self._version = 0
         self._history = []  # (version, resource, namespace, event type, object snapshot)
@@ -65,6 +70,8 @@ class Store:
     def _publish(self, resource, namespace, event, obj):
         snapshot = copy.deepcopy(obj)
         self._history.append((self._version, resource, namespace, event, snapshot))
+        if self._history_limit is not None and len(self._history) > self._history_limit:
+            del self._history[:len(self._history) - self._history_limit]
         for watcher in list(self._watchers):
             watcher.offer(resource, namespace, event, snapshot)
 
@@ -77,6 +84,13 @@ class Store:
                 watcher.offer(resource, obj["metadata"].get("namespace", ""), "ADDED", obj)
         else:
             start = int(since)
+            oldest = self._history[0][0] if self._history else self._version + 1
+            if start < oldest - 1:
+                # The events after `since` are no longer all known: etcd's compaction answer.
+                watcher.queue.put_nowait({"type": "ERROR", "object": kubestatus.expired(
+                    f"too old resource version: {start} ({oldest - 1})")})
+                watcher.expired = True
+                return watcher
             for version, r, ns, event, obj in self._history:
                 if version > start:
                     watcher.offer(r, ns, event, copy.deepcopy(obj))
@@ -91,6 +105,7 @@ class Watcher:
         self._namespace = namespace
         self._matches = matches
         self.queue = asyncio.Queue()
+        self.expired = False  # holds only the 410 ERROR event: the stream ends after it
 
     def offer(self, resource, namespace, event, obj):
         if resource != self._resource or (self._namespace is not None and namespace != self._namespace):
