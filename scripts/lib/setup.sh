@@ -26,6 +26,8 @@ APT_PACKAGES=(
     libgtest-dev libgmock-dev googletest libbenchmark-dev
     docker.io podman debootstrap file
     clang-format
+    # The Kubernetes test API server (tests/kubernetes/apiserver) and the real clients that prove its protocol.
+    python3-aiohttp python3-cryptography python3-yaml python3-kubernetes docker-registry
     # Screenshots of the desktop app under a virtual X server: Xvfb, window control, capture, and a font.
     xvfb xdotool imagemagick x11-utils fonts-dejavu-core
 )
