@@ -499,8 +499,15 @@ void StreamableHttpServer::handlePerRequestPost(const std::shared_ptr<Exchange> 
         // Its destructor waits for its pool's threads: not on this thread.
         m_retiring.append(QtConcurrent::run([retired = dispatcher]() mutable { retired.reset(); }));
     };
-    if (reply.isFinished()) {
-        // Errors and the short requests: one JSON answer with the status the revision gives it.
+    const QJsonObject meta =
+        message.value(QStringLiteral("params")).toObject().value(QStringLiteral("_meta")).toObject();
+    const bool wantsNotifications =
+        meta.contains(QStringLiteral("progressToken")) || meta.contains(RequestMeta::kLogLevel);
+    const bool asStream = acceptsEventStream && (!acceptsJson || wantsNotifications);
+    const bool refused =
+        reply.isFinished() && reply.resultCount() > 0 && reply.result().object().contains(QStringLiteral("error"));
+    if (refused || (reply.isFinished() && !asStream)) {
+        // Refusals and short requests: one JSON answer with the status the revision gives it.
         const QJsonDocument answer = reply.resultCount() > 0 ? reply.result() : QJsonDocument();
         respond(exchange, perRequestStatus(answer.object()), answer.toJson(QJsonDocument::Compact),
                 {{"Content-Type", "application/json"}});
@@ -519,11 +526,7 @@ void StreamableHttpServer::handlePerRequestPost(const std::shared_ptr<Exchange> 
     if (QTcpSocket *socket = exchange->socket.data()) {
         connect(socket, &QTcpSocket::disconnected, this, cancel);
     }
-    const QJsonObject meta =
-        message.value(QStringLiteral("params")).toObject().value(QStringLiteral("_meta")).toObject();
-    const bool wantsNotifications =
-        meta.contains(QStringLiteral("progressToken")) || meta.contains(RequestMeta::kLogLevel);
-    if (acceptsEventStream && (!acceptsJson || wantsNotifications)) {
+    if (asStream) {
         *stream = openStream(exchange, {});
         if (!*stream) {
             dispatcher->cancelAll();
@@ -534,14 +537,21 @@ void StreamableHttpServer::handlePerRequestPost(const std::shared_ptr<Exchange> 
                 }
             });
         }
-        whenReady(reply, [stream, finish](const QJsonDocument &answer) {
-            if (*stream) {
-                if (!answer.isNull()) {
-                    (*stream)->send(answer);
-                }
-                (*stream)->finish();
-            }
-            finish();
+        whenReady(reply, [this, stream, finish](const QJsonDocument &answer) {
+            // The request's notifications were queued to this thread before its answer was ready (possibly before
+            // the stream opened): queued behind them, the answer comes last.
+            QMetaObject::invokeMethod(
+                this,
+                [stream, finish, answer] {
+                    if (*stream) {
+                        if (!answer.isNull()) {
+                            (*stream)->send(answer);
+                        }
+                        (*stream)->finish();
+                    }
+                    finish();
+                },
+                Qt::QueuedConnection);
         });
         return;
     }
