@@ -254,6 +254,16 @@ bool StreamableHttpServer::handleRequest(const QHttpServerRequest &request, QTcp
     }
     // A POST may be a 2026-07-28 request, which answers an unsupported version itself (with the versions it takes).
     const QByteArray version = request.value("mcp-protocol-version").trimmed();
+    if (request.method() != QHttpServerRequest::Method::Post &&
+        ProtocolVersion::perRequest().contains(QString::fromLatin1(version))) {
+        // 2026-07-28 has neither the GET stream nor sessions to DELETE.
+        respondError(exchange, 405,
+                     QStringLiteral("Method Not Allowed: protocol revision %1 has only POST (no GET stream, no "
+                                    "sessions to end).")
+                         .arg(QString::fromLatin1(version)),
+                     {{"Allow", "POST"}});
+        return true;
+    }
     if (request.method() != QHttpServerRequest::Method::Post && !version.isEmpty() &&
         !ProtocolVersion::supported().contains(QString::fromLatin1(version))) {
         respondError(exchange, 400,
@@ -326,6 +336,13 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
             handlePerRequestPost(exchange, request, message, accepts.json, accepts.eventStream);
             return;
         }
+    }
+    if (ProtocolVersion::perRequest().contains(version)) {
+        respondError(exchange, 400,
+                     QStringLiteral("Bad Request: protocol revision %1 takes one request per POST and no "
+                                    "notifications or batches over HTTP (closing a response cancels its request).")
+                         .arg(version));
+        return;
     }
     if (!version.isEmpty() && !ProtocolVersion::supported().contains(version)) {
         respondError(

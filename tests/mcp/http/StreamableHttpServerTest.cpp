@@ -449,6 +449,13 @@ TEST_F(StreamableHttpServerTest, perRequestErrorsCarryTheirHttpStatus)
         post(request(10, QStringLiteral("tools/list"), QJsonObject{{QStringLiteral("_meta"), stateless()}}), noMethod);
     EXPECT_EQ(response.status, 400);
     EXPECT_EQ(response.json().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), -32020);
+    // The revision has no notifications over HTTP, and neither GET nor DELETE.
+    response =
+        post(notification(QStringLiteral("notifications/cancelled")), routing(headers(), "notifications/cancelled"));
+    EXPECT_EQ(response.status, 400);
+    response = exchange(HttpTestClient::request("GET", routing(headers(), "")));
+    EXPECT_EQ(response.status, 405);
+    EXPECT_EQ(response.header("Allow"), "POST");
 }
 
 TEST_F(StreamableHttpServerTest, perRequestProgressAndRequestedLogsGoOnTheRequestsStream)
