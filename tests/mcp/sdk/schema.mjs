@@ -175,7 +175,8 @@ export class MessageLog {
             check(STATELESS, 'JSONRPCErrorResponse', message, 'an error', this.problems);
             const code = String(message.error?.code);
             if (ERROR_OBJECT_TYPES[code]) {
-                check(STATELESS, ERROR_OBJECT_TYPES[code], message.error, `a ${ERROR_OBJECT_TYPES[code]}`, this.problems);
+                const type = ERROR_OBJECT_TYPES[code];
+                check(STATELESS, type, message.error, `a ${type}`, this.problems);
             } else if (ERROR_RESPONSE_TYPES[code]) {
                 check(STATELESS, ERROR_RESPONSE_TYPES[code], message, `a ${ERROR_RESPONSE_TYPES[code]}`, this.problems);
             }
