@@ -314,36 +314,36 @@ QFuture<QJsonObject> McpDispatcher::handlePerRequest(const QJsonValue &id, const
                                      QStringLiteral("Invalid cursor: this server gives out no cursors (every list "
                                                     "fits on one page).")));
     }
-    const auto complete = [this, &id](const QJsonObject &result, bool cacheable) {
-        return readyFuture(makeResult(id, completeResult(result, cacheable)));
+    const auto complete = [this, &id](const QJsonObject &result) {
+        return readyFuture(makeResult(id, completeResult(result, kListTtlMs)));
     };
     if (method == RequestMeta::kDiscover) {
         return readyFuture(discover(id));
     }
     if (method == QLatin1String("tools/list")) {
-        return complete(QJsonObject{{QStringLiteral("tools"), m_tools.toJson(meta->protocolVersion)}}, true);
+        return complete(QJsonObject{{QStringLiteral("tools"), m_tools.toJson(meta->protocolVersion)}});
     }
     if (method == QLatin1String("tools/call")) {
         return callTool(id, params, message, *meta).then(QtFuture::Launch::Sync, [this](QJsonObject reply) {
             if (reply.contains(QStringLiteral("result"))) {
                 reply.insert(QStringLiteral("result"),
-                             completeResult(reply.value(QStringLiteral("result")).toObject(), false));
+                             completeResult(reply.value(QStringLiteral("result")).toObject()));
             }
             return reply;
         });
     }
     if (method == QLatin1String("resources/list")) {
-        return complete(QJsonObject{{QStringLiteral("resources"), resourceList(true)}}, true);
+        return complete(QJsonObject{{QStringLiteral("resources"), resourceList(true)}});
     }
     if (method == QLatin1String("resources/templates/list")) {
-        return complete(QJsonObject{{QStringLiteral("resourceTemplates"), QJsonArray()}}, true);
+        return complete(QJsonObject{{QStringLiteral("resourceTemplates"), QJsonArray()}});
     }
     if (method == QLatin1String("resources/read")) {
         return readyFuture(readResource(id, params, true));
     }
     if (method == QLatin1String("prompts/list")) {
         // This server has no prompts; 2026-07-28 clients (and caches) get the empty list rather than an error.
-        return complete(QJsonObject{{QStringLiteral("prompts"), QJsonArray()}}, true);
+        return complete(QJsonObject{{QStringLiteral("prompts"), QJsonArray()}});
     }
     // initialize, ping, logging/setLevel and the subscriptions are gone in 2026-07-28; the rest never existed.
     return readyFuture(makeError(
@@ -364,7 +364,7 @@ QJsonObject McpDispatcher::discover(const QJsonValue &id) const
                                                       QJsonArray::fromStringList(ProtocolVersion::perRequest())},
                                                      {QStringLiteral("capabilities"), capabilities},
                                                      {QStringLiteral("instructions"), kInstructions}},
-                                         true));
+                                         kListTtlMs));
 }
 
 QJsonObject McpDispatcher::serverInfo(const QString &version) const
@@ -379,16 +379,15 @@ QJsonObject McpDispatcher::serverInfo(const QString &version) const
     return info;
 }
 
-QJsonObject McpDispatcher::completeResult(QJsonObject result, bool cacheable) const
+QJsonObject McpDispatcher::completeResult(QJsonObject result, std::optional<int> ttlMs) const
 {
     result.insert(QStringLiteral("resultType"), QStringLiteral("complete"));
     QJsonObject meta = result.value(QStringLiteral("_meta")).toObject();
     meta.insert(RequestMeta::kServerInfo, serverInfo(ProtocolVersion::kStateless));
     result.insert(QStringLiteral("_meta"), meta);
-    if (cacheable) {
+    if (ttlMs) {
         // Nothing here depends on who asks: the token only decides whether one may ask at all.
-        const bool resource = result.contains(QStringLiteral("contents"));
-        result.insert(QStringLiteral("ttlMs"), resource ? kResourceTtlMs : kListTtlMs);
+        result.insert(QStringLiteral("ttlMs"), *ttlMs);
         result.insert(QStringLiteral("cacheScope"), QStringLiteral("public"));
     }
     return result;
@@ -603,7 +602,7 @@ QJsonObject McpDispatcher::readResource(const QJsonValue &id, const QJsonObject 
                                        {QStringLiteral("mimeType"), resource.mimeType},
                                        {QStringLiteral("text"), resource.read()}};
             const QJsonObject result{{QStringLiteral("contents"), QJsonArray{contents}}};
-            return makeResult(id, perRequest ? completeResult(result, true) : result);
+            return makeResult(id, perRequest ? completeResult(result, kResourceTtlMs) : result);
         }
     }
     // -32002 until 2025-11-25; 2026-07-28 made an unknown URI an invalid parameter.

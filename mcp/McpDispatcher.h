@@ -107,9 +107,9 @@ private:
     QJsonArray resourceList(bool titles) const;
     QJsonObject readResource(const QJsonValue &id, const QJsonObject &params, bool perRequest = false);
     QJsonObject serverInfo(const QString &version) const;
-    /// A 2026-07-28 result: resultType, the server's identity in `_meta` and, for `cacheable` ones, ttlMs and
-    /// cacheScope.
-    QJsonObject completeResult(QJsonObject result, bool cacheable) const;
+    /// A 2026-07-28 result: resultType, the server's identity in `_meta` and, with `ttlMs` (cacheable results),
+    /// ttlMs and cacheScope.
+    QJsonObject completeResult(QJsonObject result, std::optional<int> ttlMs = std::nullopt) const;
     QJsonObject setLogLevel(const QJsonValue &id, const QJsonObject &params);
     void send(const QJsonObject &message);
     /// An error reply to a message whose id could not be read, shaped as the agreed revision wants.

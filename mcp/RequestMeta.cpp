@@ -1,5 +1,7 @@
 #include "mcp/RequestMeta.h"
 
+#include "mcp/ProtocolVersion.h"
+
 namespace sandbox::mcp {
 
 bool RequestMeta::isPerRequest(const QString &method, const QJsonObject &params)
@@ -13,7 +15,7 @@ Result<RequestMeta> RequestMeta::parse(const QJsonObject &params)
     if (!meta.isObject()) {
         return Error{QStringLiteral("Invalid params: the request has no \"_meta\" object; protocol revision %1 "
                                     "needs \"%2\" and \"%3\" in every request.")
-                         .arg(QStringLiteral("2026-07-28"), kProtocolVersion, kClientCapabilities),
+                         .arg(ProtocolVersion::kStateless, kProtocolVersion, kClientCapabilities),
                      ErrorCode::BadRequest};
     }
     const QJsonObject object = meta.toObject();
