@@ -14,8 +14,12 @@ enum ErrorCode : int
     MethodNotFound = -32601,
     InvalidParams = -32602,
     InternalError = -32603,
-    // MCP's own code for resources/read of an unknown URI.
+    // MCP's own code for resources/read of an unknown URI (2025-11-25 and older; 2026-07-28 uses InvalidParams).
     ResourceNotFound = -32002,
+    // The codes 2026-07-28 defines (the -32020..-32099 range is the specification's).
+    HeaderMismatch = -32020,
+    MissingRequiredClientCapability = -32021,
+    UnsupportedProtocolVersion = -32022,
 };
 
 QJsonObject makeResult(const QJsonValue &id, const QJsonObject &result);

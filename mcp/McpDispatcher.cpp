@@ -27,6 +27,19 @@ const QString kInstructions = QStringLiteral(
     "program stopped, and every chart the code draws comes back as an image. get_language_details lists a "
     "language's preinstalled libraries and examples.");
 
+/// How long a client may keep what server/discover and the lists say: they change only with a new server binary.
+constexpr int kListTtlMs = 5 * 60 * 1000;
+/// Resource texts are built from the live language registry; a minute keeps them fresh enough.
+constexpr int kResourceTtlMs = 60 * 1000;
+
+QJsonObject logMessage(LogLevel level, const QString &message)
+{
+    return makeNotification(QStringLiteral("notifications/message"),
+                            QJsonObject{{QStringLiteral("level"), toString(level)},
+                                        {QStringLiteral("logger"), kServerName},
+                                        {QStringLiteral("data"), message}});
+}
+
 template <typename T>
 QFuture<T> readyFuture(T value)
 {
@@ -170,6 +183,20 @@ QFuture<QJsonDocument> McpDispatcher::handle(const QByteArray &message)
         });
 }
 
+QFuture<QJsonDocument> McpDispatcher::handlePerRequest(const QJsonObject &request)
+{
+    const QJsonValue id = request.value(QStringLiteral("id"));
+    const QJsonValue method = request.value(QStringLiteral("method"));
+    if (request.value(QStringLiteral("jsonrpc")) != QLatin1String("2.0") || !method.isString() || !isValidId(id) ||
+        !(request.value(QStringLiteral("params")).isObject() ||
+          request.value(QStringLiteral("params")).isUndefined())) {
+        // Not a well-formed request: the ordinary path finds the fault and words it.
+        return toDocument(dispatch(request));
+    }
+    return toDocument(
+        handlePerRequest(id, method.toString(), request.value(QStringLiteral("params")).toObject(), request));
+}
+
 QFuture<QJsonObject> McpDispatcher::dispatch(const QJsonValue &message)
 {
     if (!message.isObject()) {
@@ -214,6 +241,9 @@ QFuture<QJsonObject> McpDispatcher::dispatch(const QJsonValue &message)
         handleNotification(method.toString(), params.toObject());
         return readyFuture(QJsonObject());
     }
+    if (RequestMeta::isPerRequest(method.toString(), params.toObject())) {
+        return handlePerRequest(id, method.toString(), params.toObject(), object);
+    }
     return handleRequest(id, method.toString(), params.toObject(), object);
 }
 
@@ -249,18 +279,7 @@ QFuture<QJsonObject> McpDispatcher::handleRequest(const QJsonValue &id, const QS
     }
     if (method == QLatin1String("resources/list")) {
         const bool titles = protocolVersion() >= ProtocolVersion::kStructuredContent;
-        QJsonArray resources;
-        for (const Resource &resource : m_resources) {
-            QJsonObject json{{QStringLiteral("uri"), resource.uri},
-                             {QStringLiteral("name"), resource.name},
-                             {QStringLiteral("description"), resource.description},
-                             {QStringLiteral("mimeType"), resource.mimeType}};
-            if (titles && !resource.title.isEmpty()) {
-                json.insert(QStringLiteral("title"), resource.title);
-            }
-            resources.append(json);
-        }
-        return readyFuture(makeResult(id, QJsonObject{{QStringLiteral("resources"), resources}}));
+        return readyFuture(makeResult(id, QJsonObject{{QStringLiteral("resources"), resourceList(titles)}}));
     }
     if (method == QLatin1String("resources/read")) {
         return readyFuture(readResource(id, params));
@@ -272,6 +291,122 @@ QFuture<QJsonObject> McpDispatcher::handleRequest(const QJsonValue &id, const QS
         return readyFuture(setLogLevel(id, params));
     }
     return readyFuture(makeError(id, MethodNotFound, QStringLiteral("Method not found: %1").arg(method)));
+}
+
+QFuture<QJsonObject> McpDispatcher::handlePerRequest(const QJsonValue &id, const QString &method,
+                                                     const QJsonObject &params, const QJsonObject &message)
+{
+    qCDebug(lcMcp) << "per-request" << method << id;
+    Result<RequestMeta> meta = RequestMeta::parse(params);
+    if (!meta) {
+        return readyFuture(makeError(id, InvalidParams, meta.error().message));
+    }
+    if (!ProtocolVersion::perRequest().contains(meta->protocolVersion)) {
+        const QString requested = meta->protocolVersion.left(64);
+        return readyFuture(makeError(
+            id, UnsupportedProtocolVersion, QStringLiteral("Unsupported protocol version: %1").arg(requested),
+            QJsonObject{{QStringLiteral("supported"), QJsonArray::fromStringList(ProtocolVersion::perRequest())},
+                        {QStringLiteral("requested"), meta->protocolVersion}}));
+    }
+    const QJsonValue cursor = params.value(QStringLiteral("cursor"));
+    if (method.endsWith(QLatin1String("/list")) && !cursor.isUndefined() && !cursor.isNull()) {
+        return readyFuture(makeError(id, InvalidParams,
+                                     QStringLiteral("Invalid cursor: this server gives out no cursors (every list "
+                                                    "fits on one page).")));
+    }
+    const auto complete = [this, &id](const QJsonObject &result) {
+        return readyFuture(makeResult(id, completeResult(result, kListTtlMs)));
+    };
+    if (method == RequestMeta::kDiscover) {
+        return readyFuture(discover(id));
+    }
+    if (method == QLatin1String("tools/list")) {
+        return complete(QJsonObject{{QStringLiteral("tools"), m_tools.toJson(meta->protocolVersion)}});
+    }
+    if (method == QLatin1String("tools/call")) {
+        return callTool(id, params, message, *meta).then(QtFuture::Launch::Sync, [this](QJsonObject reply) {
+            if (reply.contains(QStringLiteral("result"))) {
+                reply.insert(QStringLiteral("result"),
+                             completeResult(reply.value(QStringLiteral("result")).toObject()));
+            }
+            return reply;
+        });
+    }
+    if (method == QLatin1String("resources/list")) {
+        return complete(QJsonObject{{QStringLiteral("resources"), resourceList(true)}});
+    }
+    if (method == QLatin1String("resources/templates/list")) {
+        return complete(QJsonObject{{QStringLiteral("resourceTemplates"), QJsonArray()}});
+    }
+    if (method == QLatin1String("resources/read")) {
+        return readyFuture(readResource(id, params, true));
+    }
+    if (method == QLatin1String("prompts/list")) {
+        // This server has no prompts; 2026-07-28 clients (and caches) get the empty list rather than an error.
+        return complete(QJsonObject{{QStringLiteral("prompts"), QJsonArray()}});
+    }
+    // initialize, ping, logging/setLevel and the subscriptions are gone in 2026-07-28; the rest never existed.
+    return readyFuture(makeError(
+        id, MethodNotFound,
+        QStringLiteral("Method not found: %1 (protocol revision %2)").arg(method.left(200), meta->protocolVersion)));
+}
+
+QJsonObject McpDispatcher::discover(const QJsonValue &id) const
+{
+    const QJsonObject capabilities{
+        {QStringLiteral("logging"), QJsonObject()},
+        {QStringLiteral("tools"), QJsonObject{{QStringLiteral("listChanged"), false}}},
+        {QStringLiteral("resources"),
+         QJsonObject{{QStringLiteral("subscribe"), false}, {QStringLiteral("listChanged"), false}}},
+        {QStringLiteral("prompts"), QJsonObject{{QStringLiteral("listChanged"), false}}},
+    };
+    return makeResult(id, completeResult(QJsonObject{{QStringLiteral("supportedVersions"),
+                                                      QJsonArray::fromStringList(ProtocolVersion::perRequest())},
+                                                     {QStringLiteral("capabilities"), capabilities},
+                                                     {QStringLiteral("instructions"), kInstructions}},
+                                         kListTtlMs));
+}
+
+QJsonObject McpDispatcher::serverInfo(const QString &version) const
+{
+    QJsonObject info{{QStringLiteral("name"), kServerName},
+                     {QStringLiteral("version"), m_options.serverVersion.isEmpty()
+                                                     ? QCoreApplication::applicationVersion()
+                                                     : m_options.serverVersion}};
+    if (version >= ProtocolVersion::kStructuredContent) {
+        info.insert(QStringLiteral("title"), QStringLiteral("LLM Sandbox"));
+    }
+    return info;
+}
+
+QJsonObject McpDispatcher::completeResult(QJsonObject result, std::optional<int> ttlMs) const
+{
+    result.insert(QStringLiteral("resultType"), QStringLiteral("complete"));
+    QJsonObject meta = result.value(QStringLiteral("_meta")).toObject();
+    meta.insert(RequestMeta::kServerInfo, serverInfo(ProtocolVersion::kStateless));
+    result.insert(QStringLiteral("_meta"), meta);
+    if (ttlMs) {
+        // Nothing here depends on who asks: the token only decides whether one may ask at all.
+        result.insert(QStringLiteral("ttlMs"), *ttlMs);
+        result.insert(QStringLiteral("cacheScope"), QStringLiteral("public"));
+    }
+    return result;
+}
+
+QJsonArray McpDispatcher::resourceList(bool titles) const
+{
+    QJsonArray resources;
+    for (const Resource &resource : m_resources) {
+        QJsonObject json{{QStringLiteral("uri"), resource.uri},
+                         {QStringLiteral("name"), resource.name},
+                         {QStringLiteral("description"), resource.description},
+                         {QStringLiteral("mimeType"), resource.mimeType}};
+        if (titles && !resource.title.isEmpty()) {
+            json.insert(QStringLiteral("title"), resource.title);
+        }
+        resources.append(json);
+    }
+    return resources;
 }
 
 void McpDispatcher::handleNotification(const QString &method, const QJsonObject &params)
@@ -321,13 +456,6 @@ QJsonObject McpDispatcher::initialize(const QJsonValue &id, const QJsonObject &p
                   << client.value(QStringLiteral("version")).toString() << "asking for" << requested.toString()
                   << "-> speaking" << version;
 
-    QJsonObject serverInfo{{QStringLiteral("name"), kServerName},
-                           {QStringLiteral("version"), m_options.serverVersion.isEmpty()
-                                                           ? QCoreApplication::applicationVersion()
-                                                           : m_options.serverVersion}};
-    if (version >= ProtocolVersion::kStructuredContent) {
-        serverInfo.insert(QStringLiteral("title"), QStringLiteral("LLM Sandbox"));
-    }
     const QJsonObject capabilities{
         {QStringLiteral("logging"), QJsonObject()},
         {QStringLiteral("tools"), QJsonObject{{QStringLiteral("listChanged"), false}}},
@@ -336,12 +464,12 @@ QJsonObject McpDispatcher::initialize(const QJsonValue &id, const QJsonObject &p
     };
     return makeResult(id, QJsonObject{{QStringLiteral("protocolVersion"), version},
                                       {QStringLiteral("capabilities"), capabilities},
-                                      {QStringLiteral("serverInfo"), serverInfo},
+                                      {QStringLiteral("serverInfo"), serverInfo(version)},
                                       {QStringLiteral("instructions"), kInstructions}});
 }
 
 QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonObject &params,
-                                             const QJsonObject &callMessage)
+                                             const QJsonObject &callMessage, const std::optional<RequestMeta> &meta)
 {
     const QJsonValue name = params.value(QStringLiteral("name"));
     if (!name.isString()) {
@@ -377,10 +505,14 @@ QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonOb
         }
     }
     call.arguments = std::move(validated.value());
-    call.protocolVersion = protocolVersion();
     call.request = callMessage;
     call.origin = m_options.origin;
-    {
+    if (meta) {
+        call.protocolVersion = meta->protocolVersion;
+        call.clientName = meta->clientName;
+        call.clientVersion = meta->clientVersion;
+    } else {
+        call.protocolVersion = protocolVersion();
         const std::lock_guard lock(m_mutex);
         call.clientName = m_clientName;
         call.clientVersion = m_clientVersion;
@@ -390,9 +522,23 @@ QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonOb
     call.ranAs = [runId](const QString &id) {
         *runId = id;
     };
-    call.log = [this](LogLevel level, const QString &message) {
-        log(level, message);
-    };
+    if (!meta) {
+        call.log = [this](LogLevel level, const QString &message) {
+            log(level, message);
+        };
+    } else if (meta->logLevel) {
+        // 2026-07-28: the request names its own level, and without one it gets no log messages at all.
+        call.log = [this, minimum = *meta->logLevel](LogLevel level, const QString &message) {
+            qCDebug(lcMcp).noquote() << toString(level) << message;
+            if (level >= minimum) {
+                send(logMessage(level, message));
+            }
+        };
+    } else {
+        call.log = [](LogLevel level, const QString &message) {
+            qCDebug(lcMcp).noquote() << toString(level) << message;
+        };
+    }
     const QJsonValue progressToken =
         params.value(QStringLiteral("_meta")).toObject().value(QStringLiteral("progressToken"));
     if (progressToken.isString() || progressToken.isDouble()) {
@@ -444,7 +590,7 @@ QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonOb
     });
 }
 
-QJsonObject McpDispatcher::readResource(const QJsonValue &id, const QJsonObject &params)
+QJsonObject McpDispatcher::readResource(const QJsonValue &id, const QJsonObject &params, bool perRequest)
 {
     const QJsonValue uri = params.value(QStringLiteral("uri"));
     if (!uri.isString()) {
@@ -455,10 +601,13 @@ QJsonObject McpDispatcher::readResource(const QJsonValue &id, const QJsonObject 
             const QJsonObject contents{{QStringLiteral("uri"), resource.uri},
                                        {QStringLiteral("mimeType"), resource.mimeType},
                                        {QStringLiteral("text"), resource.read()}};
-            return makeResult(id, QJsonObject{{QStringLiteral("contents"), QJsonArray{contents}}});
+            const QJsonObject result{{QStringLiteral("contents"), QJsonArray{contents}}};
+            return makeResult(id, perRequest ? completeResult(result, kResourceTtlMs) : result);
         }
     }
-    return makeError(id, ResourceNotFound, QStringLiteral("Resource not found: %1").arg(uri.toString()),
+    // -32002 until 2025-11-25; 2026-07-28 made an unknown URI an invalid parameter.
+    return makeError(id, perRequest ? InvalidParams : ResourceNotFound,
+                     QStringLiteral("Resource not found: %1").arg(uri.toString().left(200)),
                      QJsonObject{{QStringLiteral("uri"), uri}});
 }
 
@@ -529,13 +678,11 @@ QJsonObject McpDispatcher::unidentifiedError(int code, const QString &message, c
 void McpDispatcher::log(LogLevel level, const QString &message)
 {
     qCDebug(lcMcp).noquote() << toString(level) << message;
-    if (static_cast<int>(level) < m_logLevel) {
+    // Only a client that initialized asked for log messages this way; a 2026-07-28 client asks per request.
+    if (static_cast<int>(level) < m_logLevel || !isInitialized()) {
         return;
     }
-    send(makeNotification(QStringLiteral("notifications/message"),
-                          QJsonObject{{QStringLiteral("level"), toString(level)},
-                                      {QStringLiteral("logger"), kServerName},
-                                      {QStringLiteral("data"), message}}));
+    send(logMessage(level, message));
 }
 
 QJsonObject McpDispatcher::messageTooLargeReply() const

@@ -2,11 +2,13 @@
 
 #include "journal/ExchangeSink.h"
 #include "mcp/LogLevel.h"
+#include "mcp/RequestMeta.h"
 #include "mcp/Resource.h"
 #include "mcp/ToolRegistry.h"
 
 #include <QFuture>
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QList>
@@ -15,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 namespace sandbox::mcp {
 
@@ -52,8 +55,16 @@ public:
     McpDispatcher &operator=(const McpDispatcher &) = delete;
 
     /// Handles one message as received (a JSON-RPC request, notification, response or batch). The future's
-    /// document is null when nothing must be sent back (notifications, responses, cancelled requests).
+    /// document is null when nothing must be sent back (notifications, responses, cancelled requests). A request
+    /// whose `_meta` names a protocol version, and server/discover, are served by the 2026-07-28 rules on their own,
+    /// beside (and without touching) the session agreed in initialize.
     QFuture<QJsonDocument> handle(const QByteArray &message);
+    /// Serves one parsed request by the 2026-07-28 rules even when its `_meta` is missing (then -32602): for a
+    /// transport that knows the request's era from elsewhere (an HTTP request without a session).
+    QFuture<QJsonDocument> handlePerRequest(const QJsonObject &request);
+
+    /// The tools this dispatcher serves (the HTTP transport checks the headers some of their arguments mirror).
+    const ToolRegistry &tools() const { return m_tools; }
 
     /// Cancels every running call; none of them will be answered.
     void cancelAll();
@@ -85,9 +96,20 @@ private:
     QFuture<QJsonObject> handleRequest(const QJsonValue &id, const QString &method, const QJsonObject &params,
                                        const QJsonObject &message);
     void handleNotification(const QString &method, const QJsonObject &params);
+    /// A request of the 2026-07-28 era: no session, everything it needs is in its `_meta`.
+    QFuture<QJsonObject> handlePerRequest(const QJsonValue &id, const QString &method, const QJsonObject &params,
+                                          const QJsonObject &message);
     QJsonObject initialize(const QJsonValue &id, const QJsonObject &params);
-    QFuture<QJsonObject> callTool(const QJsonValue &id, const QJsonObject &params, const QJsonObject &message);
-    QJsonObject readResource(const QJsonValue &id, const QJsonObject &params);
+    QJsonObject discover(const QJsonValue &id) const;
+    /// `meta` is set for a 2026-07-28 request (its client, log level and revision instead of the session's).
+    QFuture<QJsonObject> callTool(const QJsonValue &id, const QJsonObject &params, const QJsonObject &message,
+                                  const std::optional<RequestMeta> &meta = std::nullopt);
+    QJsonArray resourceList(bool titles) const;
+    QJsonObject readResource(const QJsonValue &id, const QJsonObject &params, bool perRequest = false);
+    QJsonObject serverInfo(const QString &version) const;
+    /// A 2026-07-28 result: resultType, the server's identity in `_meta` and, with `ttlMs` (cacheable results),
+    /// ttlMs and cacheScope.
+    QJsonObject completeResult(QJsonObject result, std::optional<int> ttlMs = std::nullopt) const;
     QJsonObject setLogLevel(const QJsonValue &id, const QJsonObject &params);
     void send(const QJsonObject &message);
     /// An error reply to a message whose id could not be read, shaped as the agreed revision wants.

@@ -18,7 +18,14 @@ public:
     /// First revision whose error responses may leave out an id they could not read (instead of "id": null).
     static inline const QString kOptionalErrorId = QStringLiteral("2025-11-25");
 
+    /// The revision without a handshake: each request carries its version and the client's capabilities in
+    /// `_meta`, and is served on its own (server/discover instead of initialize; resultType, ttlMs, cacheScope).
+    static inline const QString kStateless = QStringLiteral("2026-07-28");
+
+    /// The revisions agreed in initialize.
     static QStringList supported();
+    /// The revisions served per request, named in a request's `_meta`.
+    static QStringList perRequest();
     /// The client's version when we speak it, otherwise our latest (the client then decides whether to go on).
     static QString negotiate(const QString &requested);
 

@@ -50,6 +50,10 @@ QJsonObject sessionId(const QString &description)
     return id;
 }
 
+/// 2026-07-28 clients on HTTP send the language as `Mcp-Param-Language` too: a gateway can route runs by language
+/// (to hosts with that image) without reading the body.
+const std::pair<QString, QString> kLanguageHeader{QStringLiteral("language"), QStringLiteral("Language")};
+
 const QString kNoBackend =
     QStringLiteral("Sessions need a container backend, and none is configured. Start Docker or Podman (or set BACKEND, "
                    "DOCKER_HOST or KUBECONFIG for the server) and restart the llm-sandbox MCP server.");
@@ -147,7 +151,8 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable)
              .outputSchema = {},
              .annotations = annotated(QStringLiteral("Create session")),
              .longRunning = true,
-             .handler = {}},
+             .handler = {},
+             .headerArguments = {kLanguageHeader}},
         [](ExecutionEngine &engine, const ToolCall &call) {
             SessionRequest request;
             request.language = call.arguments.value(QStringLiteral("language")).toString();
@@ -328,6 +333,7 @@ Tool executeCode(const CodeExecutor &executor)
                                    {QStringLiteral("idempotentHint"), false}},
         .longRunning = true,
         .handler = [executor](const ToolCall &call) { return executor.execute(call); },
+        .headerArguments = {kLanguageHeader},
     };
 }
 
@@ -382,6 +388,7 @@ Tool getLanguageDetails()
                 }
                 return textToolResult(compactJson(QJsonDocument(LanguageDetails::toJson(*language))));
             },
+        .headerArguments = {kLanguageHeader},
     };
 }
 

@@ -3,10 +3,12 @@
 #include "mcp/LogLevel.h"
 
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 #include <QStringList>
 #include <functional>
 #include <stop_token>
+#include <utility>
 
 namespace sandbox::mcp {
 
@@ -58,6 +60,10 @@ struct Tool
     /// Long tools run on a worker thread and can be cancelled; short ones answer on the protocol thread.
     bool longRunning = false;
     ToolHandler handler;
+    /// Top-level arguments a 2026-07-28 client mirrors into an `Mcp-Param-<name>` HTTP header (x-mcp-header), so a
+    /// gateway can route on them without reading the body: argument -> header name. The HTTP transport checks that
+    /// each header matches its argument.
+    QList<std::pair<QString, QString>> headerArguments;
 };
 
 /// A CallToolResult with one text item.

@@ -25,11 +25,22 @@ QJsonArray ToolRegistry::toJson(const QString &protocolVersion) const
 {
     const bool structured = protocolVersion >= ProtocolVersion::kStructuredContent;
     const bool annotations = protocolVersion >= ProtocolVersion::kToolAnnotations;
+    const bool headers = protocolVersion >= ProtocolVersion::kStateless;
     QJsonArray out;
     for (const Tool &tool : m_tools) {
+        QJsonObject inputSchema = tool.inputSchema;
+        if (headers && !tool.headerArguments.isEmpty()) {
+            QJsonObject properties = inputSchema.value(QStringLiteral("properties")).toObject();
+            for (const auto &[argument, header] : tool.headerArguments) {
+                QJsonObject property = properties.value(argument).toObject();
+                property.insert(QStringLiteral("x-mcp-header"), header);
+                properties.insert(argument, property);
+            }
+            inputSchema.insert(QStringLiteral("properties"), properties);
+        }
         QJsonObject json{{QStringLiteral("name"), tool.name},
                          {QStringLiteral("description"), tool.description},
-                         {QStringLiteral("inputSchema"), tool.inputSchema}};
+                         {QStringLiteral("inputSchema"), inputSchema}};
         // Each revision gets only the members its schema has (title came with 2025-06-18, annotations with
         // 2025-03-26).
         if (structured && !tool.title.isEmpty()) {

@@ -7,6 +7,7 @@
 #include "mcp/http/HttpErrorResponse.h"
 #include "mcp/http/HttpLogging.h"
 #include "mcp/http/HttpSession.h"
+#include "mcp/http/RoutingHeaders.h"
 
 #include <QHttpServerRequest>
 #include <QHttpServerResponder>
@@ -91,6 +92,28 @@ QString newSessionId()
     return QString::fromLatin1(QByteArray(reinterpret_cast<const char *>(words.data()), sizeof words).toHex());
 }
 
+/// The HTTP status of a 2026-07-28 answer: 2026-07-28 gives its errors statuses so that a client (and a dual-era
+/// client probing the server's era) can tell them apart without reading the body.
+int perRequestStatus(const QJsonObject &answer)
+{
+    if (!answer.contains(QStringLiteral("error"))) {
+        return 200;
+    }
+    switch (answer.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt()) {
+    case jsonrpc::MethodNotFound:
+        return 404;
+    case jsonrpc::ParseError:
+    case jsonrpc::InvalidRequest:
+    case jsonrpc::InvalidParams:
+    case jsonrpc::HeaderMismatch:
+    case jsonrpc::MissingRequiredClientCapability:
+    case jsonrpc::UnsupportedProtocolVersion:
+        return 400;
+    default:
+        return 200;
+    }
+}
+
 QString methodName(QHttpServerRequest::Method method)
 {
     switch (method) {
@@ -127,10 +150,14 @@ StreamableHttpServer::~StreamableHttpServer()
             session->dispatcher()->cancelAll();
         }
     }
+    for (const std::shared_ptr<McpDispatcher> &dispatcher : std::as_const(m_perRequest)) {
+        dispatcher->cancelAll();
+    }
     for (const std::shared_ptr<HttpSession> &session : std::as_const(m_sessions)) {
         session->takeDispatcher().reset();
     }
     m_sessions.clear();
+    m_perRequest.clear();
     for (QFuture<void> &retiring : m_retiring) {
         retiring.waitForFinished();
     }
@@ -225,8 +252,20 @@ bool StreamableHttpServer::handleRequest(const QHttpServerRequest &request, QTcp
                                                             "error_description=\"The token is not this server's.\"")}});
         return true;
     }
+    // A POST may be a 2026-07-28 request, which answers an unsupported version itself (with the versions it takes).
     const QByteArray version = request.value("mcp-protocol-version").trimmed();
-    if (!version.isEmpty() && !ProtocolVersion::supported().contains(QString::fromLatin1(version))) {
+    if (request.method() != QHttpServerRequest::Method::Post &&
+        ProtocolVersion::perRequest().contains(QString::fromLatin1(version))) {
+        // 2026-07-28 has neither the GET stream nor sessions to DELETE.
+        respondError(exchange, 405,
+                     QStringLiteral("Method Not Allowed: protocol revision %1 has only POST (no GET stream, no "
+                                    "sessions to end).")
+                         .arg(QString::fromLatin1(version)),
+                     {{"Allow", "POST"}});
+        return true;
+    }
+    if (request.method() != QHttpServerRequest::Method::Post && !version.isEmpty() &&
+        !ProtocolVersion::supported().contains(QString::fromLatin1(version))) {
         respondError(exchange, 400,
                      QStringLiteral("Bad Request: unsupported MCP-Protocol-Version %1; supported: %2.")
                          .arg(QString::fromLatin1(version), ProtocolVersion::supported().join(QStringLiteral(", "))));
@@ -279,6 +318,38 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
                 HttpErrorResponse::body(QStringLiteral("Parse error: the body is not a JSON object or array."),
                                         jsonrpc::ParseError),
                 {{"Content-Type", "application/json"}});
+        return;
+    }
+
+    // A request of the 2026-07-28 era is served on its own; everything else goes to a session as before.
+    const QString version = QString::fromLatin1(request.value("mcp-protocol-version").trimmed());
+    if (document.isObject()) {
+        const QJsonObject message = document.object();
+        const bool isRequest =
+            message.value(QStringLiteral("method")).isString() && message.contains(QStringLiteral("id"));
+        const bool perRequest =
+            isRequest && (RequestMeta::isPerRequest(message.value(QStringLiteral("method")).toString(),
+                                                    message.value(QStringLiteral("params")).toObject()) ||
+                          (!header(request, "mcp-session-id") && !version.isEmpty() &&
+                           !ProtocolVersion::supported().contains(version)));
+        if (perRequest) {
+            handlePerRequestPost(exchange, request, message, accepts.json, accepts.eventStream);
+            return;
+        }
+    }
+    if (ProtocolVersion::perRequest().contains(version)) {
+        respondError(exchange, 400,
+                     QStringLiteral("Bad Request: protocol revision %1 takes one request per POST and no "
+                                    "notifications or batches over HTTP (closing a response cancels its request).")
+                         .arg(version));
+        return;
+    }
+    if (!version.isEmpty() && !ProtocolVersion::supported().contains(version)) {
+        respondError(
+            exchange, 400,
+            QStringLiteral("Bad Request: unsupported MCP-Protocol-Version %1; supported: %2.")
+                .arg(version.left(64),
+                     (ProtocolVersion::supported() + ProtocolVersion::perRequest()).join(QStringLiteral(", "))));
         return;
     }
 
@@ -406,6 +477,108 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
                                         << session->dispatcher()->protocolVersion();
             respond(exchange, 200, json, Headers{{"Content-Type", "application/json"}} + sessionHeader);
         }
+    });
+}
+
+void StreamableHttpServer::handlePerRequestPost(const std::shared_ptr<Exchange> &exchange,
+                                                const QHttpServerRequest &request, const QJsonObject &message,
+                                                bool acceptsJson, bool acceptsEventStream)
+{
+    // Where the dispatcher's notifications (progress, log messages of this request) go: this request's event stream,
+    // once there is one. A notification while the answer is JSON has nowhere to go and is dropped.
+    auto stream = std::make_shared<QPointer<SseStream>>();
+    McpDispatcher::MessageSink sink = [this, stream](const QJsonObject &notification) {
+        QMetaObject::invokeMethod(
+            this,
+            [stream, notification] {
+                if (*stream) {
+                    (*stream)->send(QJsonDocument(notification));
+                }
+            },
+            Qt::QueuedConnection);
+    };
+    std::shared_ptr<McpDispatcher> dispatcher(m_factory(std::move(sink)));
+
+    const QJsonValue id = message.value(QStringLiteral("id"));
+    if (const std::optional<QString> problem =
+            RoutingHeaders::mismatch(request.headers(), message, dispatcher->tools())) {
+        qCDebug(lcMcpHttp).noquote() << "400" << *problem;
+        respond(exchange, 400,
+                QJsonDocument(jsonrpc::makeError(id, jsonrpc::HeaderMismatch, *problem)).toJson(QJsonDocument::Compact),
+                {{"Content-Type", "application/json"}});
+        return;
+    }
+
+    const QFuture<QJsonDocument> reply = dispatcher->handlePerRequest(message);
+    const auto finish = [this, dispatcher] {
+        m_perRequest.remove(dispatcher.get());
+        dispatcher->cancelAll();
+        // Its destructor waits for its pool's threads: not on this thread.
+        m_retiring.append(QtConcurrent::run([retired = dispatcher]() mutable { retired.reset(); }));
+    };
+    const QJsonObject meta =
+        message.value(QStringLiteral("params")).toObject().value(QStringLiteral("_meta")).toObject();
+    const bool wantsNotifications =
+        meta.contains(QStringLiteral("progressToken")) || meta.contains(RequestMeta::kLogLevel);
+    const bool asStream = acceptsEventStream && (!acceptsJson || wantsNotifications);
+    const bool refused =
+        reply.isFinished() && reply.resultCount() > 0 && reply.result().object().contains(QStringLiteral("error"));
+    if (refused || (reply.isFinished() && !asStream)) {
+        // Refusals and short requests: one JSON answer with the status the revision gives it.
+        const QJsonDocument answer = reply.resultCount() > 0 ? reply.result() : QJsonDocument();
+        respond(exchange, perRequestStatus(answer.object()), answer.toJson(QJsonDocument::Compact),
+                {{"Content-Type", "application/json"}});
+        finish();
+        return;
+    }
+    m_perRequest.insert(dispatcher.get(), dispatcher);
+
+    // A client gone before the answer cancels the request (2026-07-28 has no notifications/cancelled over HTTP).
+    const std::weak_ptr<McpDispatcher> weak = dispatcher;
+    const auto cancel = [weak] {
+        if (const std::shared_ptr<McpDispatcher> running = weak.lock()) {
+            running->cancelAll();
+        }
+    };
+    if (QTcpSocket *socket = exchange->socket.data()) {
+        connect(socket, &QTcpSocket::disconnected, this, cancel);
+    }
+    if (asStream) {
+        *stream = openStream(exchange, {});
+        if (!*stream) {
+            dispatcher->cancelAll();
+        } else {
+            connect(stream->data(), &SseStream::ended, this, [cancel](bool clientGone) {
+                if (clientGone) {
+                    cancel();
+                }
+            });
+        }
+        whenReady(reply, [this, stream, finish](const QJsonDocument &answer) {
+            // The request's notifications were queued to this thread before its answer was ready (possibly before
+            // the stream opened): queued behind them, the answer comes last.
+            QMetaObject::invokeMethod(
+                this,
+                [stream, finish, answer] {
+                    if (*stream) {
+                        if (!answer.isNull()) {
+                            (*stream)->send(answer);
+                        }
+                        (*stream)->finish();
+                    }
+                    finish();
+                },
+                Qt::QueuedConnection);
+        });
+        return;
+    }
+    whenReady(reply, [this, exchange, finish](const QJsonDocument &answer) {
+        // Null: cancelled because the client went away; there is no one left to answer.
+        if (!answer.isNull()) {
+            respond(exchange, perRequestStatus(answer.object()), answer.toJson(QJsonDocument::Compact),
+                    {{"Content-Type", "application/json"}});
+        }
+        finish();
     });
 }
 

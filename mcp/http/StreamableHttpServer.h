@@ -54,6 +54,10 @@ struct HttpServerOptions
 /// - DELETE ends the session: its running calls are cancelled.
 /// - initialize opens a session with its own dispatcher; its Mcp-Session-Id is required afterwards (400 without,
 ///   404 when unknown or ended). An unsupported MCP-Protocol-Version header is 400.
+/// - A 2026-07-28 request (a POST whose `_meta` names its protocol version, server/discover, or one without a
+///   session whose MCP-Protocol-Version is no handshake revision) needs no session: it is served on its own by a
+///   dispatcher made for it, after its routing headers are checked against its body (RoutingHeaders). Its errors
+///   carry HTTP statuses (400, 404 for an unknown method); closing its response cancels it.
 /// - Every request needs `Authorization: Bearer <token>` (401), a loopback Host (when bound to loopback) and no
 ///   foreign Origin (403): a web page the user visits must not reach the server (DNS rebinding).
 ///
@@ -90,6 +94,9 @@ private:
     using Headers = SseStream::Headers;
 
     void handlePost(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request);
+    /// A POST of the 2026-07-28 era: one request, no session.
+    void handlePerRequestPost(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request,
+                              const QJsonObject &message, bool acceptsJson, bool acceptsEventStream);
     void handleGet(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request);
     void handleDelete(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request);
     /// The session named by the request's Mcp-Session-Id; otherwise answers 400 or 404 and returns null.
@@ -118,6 +125,8 @@ private:
     GuardedTcpServer *m_tcpServer = nullptr;
     QHash<QString, std::shared_ptr<HttpSession>> m_sessions;
     QList<QFuture<void>> m_retiring;
+    /// The dispatchers of 2026-07-28 requests still being answered.
+    QHash<McpDispatcher *, std::shared_ptr<McpDispatcher>> m_perRequest;
     QTimer m_expiryTimer;
 };
 

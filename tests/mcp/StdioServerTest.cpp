@@ -240,6 +240,31 @@ TEST_F(StdioServerTest, answersEachRequestOnItsOwnLineAndExitsAtEndOfInput)
     EXPECT_EQ(out.at(2).value(QStringLiteral("result")).toObject().value(QStringLiteral("tools")).toArray().size(), 8);
 }
 
+TEST_F(StdioServerTest, perRequestMessagesNeedNoHandshakeAndAreCancelledByNotification)
+{
+    // 2026-07-28 over stdio: no initialize; notifications/cancelled is still how a client stops a call there.
+    const QJsonObject meta{{QStringLiteral("io.modelcontextprotocol/protocolVersion"), QStringLiteral("2026-07-28")},
+                           {QStringLiteral("io.modelcontextprotocol/clientCapabilities"), QJsonObject()}};
+    BlockingCalls calls;
+    StdioServer server(ToolRegistry({blockingTool(calls, [] { return false; })}), {}, options());
+    send(request(QStringLiteral("discover-1"), QStringLiteral("server/discover"),
+                 QJsonObject{{QStringLiteral("_meta"), meta}}));
+    send(toolCall(1, QStringLiteral("block"), {}, meta));
+    send(notification(QStringLiteral("notifications/cancelled"), {{QStringLiteral("requestId"), 1}}));
+    send(toolCall(2, QStringLiteral("nope"), {}, meta));
+    closeInput();
+    EXPECT_EQ(server.exec(), 0);
+
+    const QList<QJsonObject> out = messages();
+    ASSERT_EQ(out.size(), 2) << "the cancelled call gets no answer";
+    EXPECT_EQ(out.at(0).value(QStringLiteral("id")).toString(), QStringLiteral("discover-1"));
+    EXPECT_EQ(out.at(0).value(QStringLiteral("result")).toObject().value(QStringLiteral("resultType")).toString(),
+              QStringLiteral("complete"));
+    EXPECT_EQ(out.at(1).value(QStringLiteral("id")).toInt(), 2);
+    EXPECT_EQ(out.at(1).value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), -32602);
+    EXPECT_EQ(calls.stopped.load(), calls.started.load()) << "a call that started was stopped";
+}
+
 TEST_F(StdioServerTest, executeCodeWithoutEngineAnswersWithToolError)
 {
     StdioServer server(nullptr, options());

@@ -6,6 +6,7 @@
 #include "mcp/http/BearerToken.h"
 #include "secrets/MemorySecretStore.h"
 
+#include <QJsonArray>
 #include <QRandomGenerator>
 #include <atomic>
 #include <gtest/gtest.h>
@@ -358,6 +359,140 @@ TEST_F(StreamableHttpServerTest, progressIsStreamedAsServerSentEvents)
     EXPECT_EQ(events[3].value(QStringLiteral("id")).toInt(), 7);
     EXPECT_EQ(firstText(events[3].value(QStringLiteral("result")).toObject()), QStringLiteral("done"));
     EXPECT_TRUE(response.body.contains("event: message\ndata: "));
+}
+
+// 2026-07-28: no session; the request carries its version and the client's capabilities in _meta, the routing
+// headers mirror its body (docs/specification/2026-07-28/basic/transports/streamable-http.mdx).
+QJsonObject stateless(const QString &version = QStringLiteral("2026-07-28"))
+{
+    return QJsonObject{{RequestMeta::kProtocolVersion, version},
+                       {RequestMeta::kClientInfo, QJsonObject{{QStringLiteral("name"), QStringLiteral("ExampleClient")},
+                                                              {QStringLiteral("version"), QStringLiteral("1.0.0")}}},
+                       {RequestMeta::kClientCapabilities, QJsonObject()}};
+}
+
+Headers routing(Headers base, const QByteArray &method, const QByteArray &name = {},
+                const QByteArray &version = "2026-07-28")
+{
+    base.append(Header("MCP-Protocol-Version", version));
+    base.append(Header("Mcp-Method", method));
+    if (!name.isEmpty()) {
+        base.append(Header("Mcp-Name", name));
+    }
+    return base;
+}
+
+TEST_F(StreamableHttpServerTest, perRequestDiscoverNeedsNoSession)
+{
+    const HttpResponse response = post(request(QStringLiteral("discover-1"), QStringLiteral("server/discover"),
+                                               QJsonObject{{QStringLiteral("_meta"), stateless()}}),
+                                       routing(headers(), "server/discover"));
+    ASSERT_EQ(response.status, 200);
+    EXPECT_EQ(response.header("Content-Type"), "application/json");
+    EXPECT_FALSE(response.hasHeader("Mcp-Session-Id"));
+    const QJsonObject result = response.json().value(QStringLiteral("result")).toObject();
+    EXPECT_EQ(result.value(QStringLiteral("resultType")).toString(), QStringLiteral("complete"));
+    EXPECT_EQ(result.value(QStringLiteral("supportedVersions")).toArray(), QJsonArray{QStringLiteral("2026-07-28")});
+    EXPECT_EQ(m_server->sessionCount(), 0);
+}
+
+TEST_F(StreamableHttpServerTest, perRequestCallIgnoresASessionHeaderAndLeavesTheSessionAlone)
+{
+    const QString session = initialize();
+    const HttpResponse response =
+        post(toolCall(3, QStringLiteral("echo"), {{QStringLiteral("text"), QStringLiteral("hi")}}, stateless()),
+             routing(headers(session), "tools/call", "echo"));
+    ASSERT_EQ(response.status, 200);
+    const QJsonObject result = response.json().value(QStringLiteral("result")).toObject();
+    EXPECT_EQ(firstText(result), QStringLiteral("hi"));
+    EXPECT_EQ(result.value(QStringLiteral("resultType")).toString(), QStringLiteral("complete"));
+    // The 2025-06-18 session goes on as before.
+    const HttpResponse legacy = post(request(4, QStringLiteral("tools/list")), headers(session));
+    ASSERT_EQ(legacy.status, 200);
+    EXPECT_FALSE(legacy.json().value(QStringLiteral("result")).toObject().contains(QStringLiteral("resultType")));
+}
+
+TEST_F(StreamableHttpServerTest, perRequestErrorsCarryTheirHttpStatus)
+{
+    // Unknown method: 404 with -32601.
+    HttpResponse response =
+        post(request(5, QStringLiteral("ping"), QJsonObject{{QStringLiteral("_meta"), stateless()}}),
+             routing(headers(), "ping"));
+    EXPECT_EQ(response.status, 404);
+    EXPECT_EQ(response.json().value(QStringLiteral("id")).toInt(), 5);
+    EXPECT_EQ(response.json().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), -32601);
+    // Unsupported version: 400 with -32022 and the versions served.
+    response = post(request(6, QStringLiteral("server/discover"),
+                            QJsonObject{{QStringLiteral("_meta"), stateless(QStringLiteral("v999.0.0"))}}),
+                    routing(headers(), "server/discover", {}, "v999.0.0"));
+    EXPECT_EQ(response.status, 400);
+    EXPECT_EQ(response.json().value(QStringLiteral("id")).toInt(), 6);
+    EXPECT_EQ(response.json().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), -32022);
+    // The header says another version than _meta: 400 with -32020.
+    response = post(request(7, QStringLiteral("server/discover"),
+                            QJsonObject{{QStringLiteral("_meta"), stateless(QStringLiteral("v999.0.0"))}}),
+                    routing(headers(), "server/discover"));
+    EXPECT_EQ(response.status, 400);
+    EXPECT_EQ(response.json().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), -32020);
+    // No _meta at all: 400 with -32602.
+    response = post(request(8, QStringLiteral("server/discover")), routing(headers(), "server/discover"));
+    EXPECT_EQ(response.status, 400);
+    EXPECT_EQ(response.json().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), -32602);
+    // Without a session, a 2026-07-28 header makes a request without _meta one of that revision too.
+    response = post(request(9, QStringLiteral("tools/list")), routing(headers(), "tools/list"));
+    EXPECT_EQ(response.status, 400);
+    EXPECT_EQ(response.json().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), -32602);
+    // A missing Mcp-Method header.
+    Headers noMethod = headers();
+    noMethod.append(Header("MCP-Protocol-Version", "2026-07-28"));
+    response =
+        post(request(10, QStringLiteral("tools/list"), QJsonObject{{QStringLiteral("_meta"), stateless()}}), noMethod);
+    EXPECT_EQ(response.status, 400);
+    EXPECT_EQ(response.json().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), -32020);
+    // The revision has no notifications over HTTP, and neither GET nor DELETE.
+    response =
+        post(notification(QStringLiteral("notifications/cancelled")), routing(headers(), "notifications/cancelled"));
+    EXPECT_EQ(response.status, 400);
+    response = exchange(HttpTestClient::request("GET", routing(headers(), "")));
+    EXPECT_EQ(response.status, 405);
+    EXPECT_EQ(response.header("Allow"), "POST");
+}
+
+TEST_F(StreamableHttpServerTest, perRequestProgressAndRequestedLogsGoOnTheRequestsStream)
+{
+    QJsonObject meta = stateless();
+    meta.insert(QStringLiteral("progressToken"), QStringLiteral("p1"));
+    HttpResponse response =
+        post(toolCall(11, QStringLiteral("chatty"), {}, meta), routing(headers(), "tools/call", "chatty"));
+    ASSERT_EQ(response.status, 200);
+    EXPECT_EQ(response.header("Content-Type"), "text/event-stream");
+    QList<QJsonObject> events = response.events();
+    ASSERT_EQ(events.size(), 4);
+    EXPECT_EQ(events[0].value(QStringLiteral("method")).toString(), QStringLiteral("notifications/progress"));
+    EXPECT_EQ(events[3].value(QStringLiteral("result")).toObject().value(QStringLiteral("resultType")).toString(),
+              QStringLiteral("complete"));
+
+    QJsonObject logging = stateless();
+    logging.insert(RequestMeta::kLogLevel, QStringLiteral("info"));
+    response = post(toolCall(12, QStringLiteral("logger"), {}, logging), routing(headers(), "tools/call", "logger"));
+    events = response.events();
+    ASSERT_EQ(events.size(), 2);
+    EXPECT_EQ(events[0].value(QStringLiteral("method")).toString(), QStringLiteral("notifications/message"));
+    // Without a level the request gets no log messages.
+    response =
+        post(toolCall(13, QStringLiteral("logger"), {}, stateless()), routing(headers(), "tools/call", "logger"));
+    EXPECT_EQ(response.header("Content-Type"), "application/json");
+    EXPECT_EQ(firstText(response.json().value(QStringLiteral("result")).toObject()), QStringLiteral("logged"));
+}
+
+TEST_F(StreamableHttpServerTest, closingAPerRequestResponseCancelsTheCall)
+{
+    HttpTestClient caller(m_port);
+    caller.send(HttpTestClient::request("POST", routing(headers(), "tools/call", "sleep"),
+                                        toolCall(14, QStringLiteral("sleep"), {}, stateless())));
+    ASSERT_TRUE(HttpTestClient::spinUntil([this] { return m_sleeping == 1; }));
+    caller.close(); // 2026-07-28 has no notifications/cancelled over HTTP: going away is the cancellation
+    EXPECT_TRUE(HttpTestClient::spinUntil([this] { return m_stopped.load(); }));
 }
 
 TEST_F(StreamableHttpServerTest, clientAcceptingOnlyEventStreamsGetsAStream)

@@ -12,6 +12,9 @@ import addFormats from 'ajv-formats';
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const schemaDir = process.env.MCP_SCHEMA_DIR ?? path.resolve(here, '../../../../shared/spec/mcp');
 export const LATEST = '2025-11-25';
+// The revision without a handshake: each request names it in its _meta and its answer is judged by it.
+export const STATELESS = '2026-07-28';
+const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
 
 // What the result of each request we send must be, by method.
 const RESULT_TYPES = {
@@ -23,6 +26,21 @@ const RESULT_TYPES = {
     'resources/list': 'ListResourcesResult',
     'resources/read': 'ReadResourceResult',
     'resources/templates/list': 'ListResourceTemplatesResult',
+    'server/discover': 'DiscoverResult',
+    'prompts/list': 'ListPromptsResult',
+};
+// The errors 2026-07-28 names by code: the JSON-RPC ones as the `error` member, its own as the whole response.
+const ERROR_OBJECT_TYPES = {
+    '-32700': 'ParseError',
+    '-32600': 'InvalidRequestError',
+    '-32601': 'MethodNotFoundError',
+    '-32602': 'InvalidParamsError',
+    '-32603': 'InternalError',
+};
+const ERROR_RESPONSE_TYPES = {
+    '-32020': 'HeaderMismatchError',
+    '-32021': 'MissingRequiredClientCapabilityError',
+    '-32022': 'UnsupportedProtocolVersionError',
 };
 const NOTIFICATION_TYPES = {
     'notifications/progress': 'ProgressNotification',
@@ -67,21 +85,28 @@ function check(version, name, value, what, problems) {
 
 /**
  * Records what a client sends and receives on one session and validates what it received. `version` is the
- * revision until an initialize answer names another.
+ * revision until an initialize answer names another. The answer to a request of the 2026-07-28 era (its _meta names
+ * a protocol version, or it is server/discover) is judged by 2026-07-28, whatever the session agreed.
  */
 export class MessageLog {
     constructor(version = LATEST) {
         this.version = version;
         this.methods = new Map(); // request id -> method
+        this.perRequest = new Set(); // ids of requests of the 2026-07-28 era
         this.problems = [];
         this.checked = 0;
         this.unidentified = 0;
+        this.checkedPerRequest = 0;
     }
 
     sent(message) {
         for (const each of Array.isArray(message) ? message : [message]) {
             if (each && typeof each.method === 'string' && 'id' in each) {
-                this.methods.set(JSON.stringify(each.id), each.method);
+                const key = JSON.stringify(each.id);
+                this.methods.set(key, each.method);
+                if (each.method === 'server/discover' || each.params?._meta?.[META_VERSION] !== undefined) {
+                    this.perRequest.add(key);
+                }
             }
         }
     }
@@ -102,6 +127,15 @@ export class MessageLog {
 
     receivedOne(message) {
         this.checked += 1;
+        if (message && !('method' in message) && this.perRequest.has(JSON.stringify(message.id))) {
+            this.receivedPerRequest(message);
+            return;
+        }
+        if (message && 'method' in message && this.version >= STATELESS) {
+            check(STATELESS, NOTIFICATION_TYPES[message.method] ?? 'JSONRPCNotification', message,
+                `notification ${message.method}`, this.problems);
+            return;
+        }
         const modern = this.version >= '2025-11-25';
         if (message && 'method' in message) {
             const type = NOTIFICATION_TYPES[message.method] ?? ('id' in message ? 'JSONRPCRequest' : 'JSONRPCNotification');
@@ -130,6 +164,30 @@ export class MessageLog {
         const type = RESULT_TYPES[method];
         if (type) {
             check(this.version, type, message.result, `the result of ${method}`, this.problems);
+        }
+    }
+
+    /** The answer to a 2026-07-28 request: the response envelope, then its result or its error by code. */
+    receivedPerRequest(message) {
+        this.checkedPerRequest += 1;
+        const method = this.methods.get(JSON.stringify(message.id));
+        if ('error' in message) {
+            check(STATELESS, 'JSONRPCErrorResponse', message, 'an error', this.problems);
+            const code = String(message.error?.code);
+            if (ERROR_OBJECT_TYPES[code]) {
+                const type = ERROR_OBJECT_TYPES[code];
+                check(STATELESS, type, message.error, `a ${type}`, this.problems);
+            } else if (ERROR_RESPONSE_TYPES[code]) {
+                check(STATELESS, ERROR_RESPONSE_TYPES[code], message, `a ${ERROR_RESPONSE_TYPES[code]}`, this.problems);
+            }
+            return;
+        }
+        check(STATELESS, 'JSONRPCResultResponse', message, 'a response', this.problems);
+        const type = RESULT_TYPES[method];
+        if (type) {
+            check(STATELESS, type, message.result, `the result of ${method}`, this.problems);
+        } else {
+            this.problems.push(`no result type known for ${method} in ${STATELESS}`);
         }
     }
 
