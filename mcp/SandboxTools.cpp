@@ -103,7 +103,7 @@ Tool sessionTool(ExecutionEngine *engine, const QString &unavailable, Tool tool,
     return tool;
 }
 
-QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable)
+QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qint64 defaultTimeout)
 {
     QJsonObject language = property(QStringLiteral("string"),
                                     QStringLiteral("Programming language of the session: %1.").arg(languageList()));
@@ -115,7 +115,7 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable)
     libraries.insert(QStringLiteral("default"), QJsonArray());
     QJsonObject timeout = property(QStringLiteral("integer"),
                                    QStringLiteral("Default seconds each execute_code in the session may run."));
-    timeout.insert(QStringLiteral("default"), 30);
+    timeout.insert(QStringLiteral("default"), defaultTimeout);
     timeout.insert(QStringLiteral("minimum"), 1);
     timeout.insert(QStringLiteral("maximum"), 3600);
     QJsonObject path = property(QStringLiteral("string"),
@@ -283,7 +283,7 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable)
     return tools;
 }
 
-Tool executeCode(const CodeExecutor &executor)
+Tool executeCode(const CodeExecutor &executor, qint64 defaultTimeout)
 {
     QJsonObject code = property(QStringLiteral("string"), QStringLiteral("The complete program to run."));
     code.insert(QStringLiteral("minLength"), 1);
@@ -301,7 +301,7 @@ Tool executeCode(const CodeExecutor &executor)
     QJsonObject timeout = property(QStringLiteral("integer"),
                                    QStringLiteral("Seconds the program may run; it is killed when they are up (in a "
                                                   "session: the session's timeout unless given)."));
-    timeout.insert(QStringLiteral("default"), 30);
+    timeout.insert(QStringLiteral("default"), defaultTimeout);
     timeout.insert(QStringLiteral("minimum"), 1);
     timeout.insert(QStringLiteral("maximum"), 3600);
 
@@ -396,10 +396,14 @@ Tool getLanguageDetails()
 
 ToolRegistry SandboxTools::tools(const CodeExecutor &executor, ExecutionEngine *engine)
 {
-    QList<Tool> tools{executeCode(executor), getSupportedLanguages(), getLanguageDetails()};
+    // The timeout a call gets when it names none: the user's setting (LLM_SANDBOX_DEFAULT_TIMEOUT, the app's
+    // settings), advertised as the schema's default so an assistant knows it.
+    const qint64 defaultTimeout = (engine ? engine->settings() : SandboxSettings{}).defaultTimeout.count();
+    QList<Tool> tools{executeCode(executor, defaultTimeout), getSupportedLanguages(), getLanguageDetails()};
     // Sessions fail for the reason runs do (invalid settings, a backend that cannot be made), when there is one.
     tools << sessionTools(engine,
-                          engine || !executor.unavailableReason() ? kNoBackend : executor.unavailableReason()->message);
+                          engine || !executor.unavailableReason() ? kNoBackend : executor.unavailableReason()->message,
+                          defaultTimeout);
     return ToolRegistry(tools);
 }
 

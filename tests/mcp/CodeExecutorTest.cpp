@@ -2,6 +2,8 @@
 #include "mcp/CodeExecutor.h"
 
 #include "McpTestSupport.h"
+#include "engine/ExecutionEngine.h"
+#include "fakes/FakeBackend.h"
 #include "mcp/McpDispatcher.h"
 #include "mcp/SandboxTools.h"
 
@@ -287,6 +289,32 @@ TEST(CodeExecutorTest, olderClientsGetNoStructuredContent)
                                    .toObject();
     EXPECT_FALSE(result.contains(QStringLiteral("structuredContent")));
     EXPECT_EQ(runJson(result).value(QStringLiteral("exit_code")).toInt(), 3);
+}
+
+TEST(CodeExecutorTest, callsWithoutTimeoutGetTheUsersDefaultTimeout)
+{
+    auto backend = std::make_shared<sandbox::test::FakeBackend>();
+    SandboxSettings settings;
+    settings.defaultTimeout = std::chrono::seconds(90);
+    ExecutionEngine engine(backend, settings);
+    std::chrono::milliseconds asked{0};
+    CodeExecutor executor([&asked](const RunRequest &request, std::stop_token, RunObserver *) -> Result<RunResult> {
+        asked = request.timeout;
+        return sampleResult();
+    });
+    const ToolRegistry tools = SandboxTools::tools(executor, &engine);
+    for (const QString name : {QStringLiteral("execute_code"), QStringLiteral("create_session")}) {
+        const QJsonObject timeout = tools.find(name)
+                                        ->inputSchema.value(QStringLiteral("properties"))
+                                        .toObject()
+                                        .value(QStringLiteral("timeout"))
+                                        .toObject();
+        EXPECT_EQ(timeout.value(QStringLiteral("default")).toInt(), 90) << name.toStdString();
+    }
+    McpDispatcher dispatcher(tools, SandboxTools::resources(), {});
+    initializeSession(dispatcher);
+    replyTo(dispatcher, toolCall(1, QStringLiteral("execute_code"), {{QStringLiteral("code"), QStringLiteral("x")}}));
+    EXPECT_EQ(asked, std::chrono::seconds(90));
 }
 
 } // namespace
