@@ -22,6 +22,9 @@ APT_PACKAGES=(
     libcurl4-openssl-dev libarchive-dev nlohmann-json3-dev
     libgtest-dev libgmock-dev googletest libbenchmark-dev
     docker.io podman debootstrap file
+    # Rootless Podman for an unprivileged user: subordinate id mapping (newuidmap), its user-mode network, and
+    # setfacl to let that user reach the build tree.
+    uidmap slirp4netns acl
     clang-format
     # Screenshots of the desktop app under a virtual X server: Xvfb, window control, capture, and a font.
     xvfb xdotool imagemagick x11-utils fonts-dejavu-core
@@ -100,6 +103,105 @@ start_podman() {
     as_root setsid podman system service --time=0 "unix://$(podman_socket)" \
         >/var/log/llm-sandbox-podman.log 2>&1 </dev/null &
     wait_until_answers podman_answers 30 "Podman's API service" /var/log/llm-sandbox-podman.log
+}
+
+# Rootless Podman, as a desktop user runs it: an unprivileged user with subordinate ids and its own Podman API service
+# on $XDG_RUNTIME_DIR/podman/podman.sock. The podman-rootless tests run as this user against that service.
+ROOTLESS_USER=${ROOTLESS_USER:-llm-sandbox-ci}
+
+rootless_uid() { id -u "$ROOTLESS_USER"; }
+rootless_runtime_dir() { echo "/run/user/$(rootless_uid)"; }
+rootless_socket() { echo "$(rootless_runtime_dir)/podman/podman.sock"; }
+
+# as_rootless_user COMMAND...: runs COMMAND as that user, with the environment its login session would have (there is
+# no systemd/logind here to give it one) and nothing of root's.
+as_rootless_user() {
+    local home
+    home=$(getent passwd "$ROOTLESS_USER" | cut -d: -f6)
+    as_root runuser -u "$ROOTLESS_USER" -- env -i PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 HOME="$home" \
+        USER="$ROOTLESS_USER" LOGNAME="$ROOTLESS_USER" XDG_RUNTIME_DIR="$(rootless_runtime_dir)" "$@"
+}
+
+create_rootless_user() {
+    if ! id "$ROOTLESS_USER" >/dev/null 2>&1; then
+        log "Creating the unprivileged user $ROOTLESS_USER (rootless Podman tests)"
+        as_root useradd --create-home --shell /usr/sbin/nologin --comment "llm-sandbox rootless Podman tests" \
+            "$ROOTLESS_USER"
+    fi
+    # 65536 subordinate ids, after every range already given out: the user namespace of its containers maps the
+    # images' users (root, the sandbox user, nobody) onto them.
+    local file
+    for file in /etc/subuid /etc/subgid; do
+        as_root touch "$file"
+        if ! grep -q "^$ROOTLESS_USER:" "$file"; then
+            local start
+            start=$(awk -F: 'BEGIN { end = 100000 } $2 + $3 > end { end = $2 + $3 } END { print end }' "$file")
+            echo "$ROOTLESS_USER:$start:65536" | as_root tee -a "$file" >/dev/null
+        fi
+    done
+    local home runtime_dir
+    home=$(getent passwd "$ROOTLESS_USER" | cut -d: -f6)
+    runtime_dir=$(rootless_runtime_dir)
+    as_root install -d -m 700 -o "$ROOTLESS_USER" -g "$(id -g "$ROOTLESS_USER")" "$runtime_dir"
+    as_rootless_user mkdir -p "$runtime_dir/podman" "$home/.config/containers"
+    # Without systemd: cgroups by hand (cgroupfs) and events to a file. Storage: the kernel's own overlay, which
+    # rootless users may mount since Linux 5.13 (Podman 4.3 would otherwise pick the slow, space-hungry vfs).
+    printf '[engine]\ncgroup_manager = "cgroupfs"\nevents_logger = "file"\n' |
+        as_rootless_user tee "$home/.config/containers/containers.conf" >/dev/null
+    printf '[storage]\ndriver = "overlay"\n' | as_rootless_user tee "$home/.config/containers/storage.conf" >/dev/null
+}
+
+# grant_rootless_access DIR...: lets the user reach DIR (the build tree, the sources) for reading, by a search
+# permission for it alone on each parent folder it cannot pass yet (a clone under /root, say).
+grant_rootless_access() {
+    local dir parent
+    for dir in "$@"; do
+        parent=$dir
+        while [ "$parent" != / ]; do
+            if ! as_rootless_user test -x "$parent"; then
+                log "Letting $ROOTLESS_USER pass through $parent"
+                as_root setfacl -m "u:$ROOTLESS_USER:x" "$parent"
+            fi
+            parent=$(dirname "$parent")
+        done
+        as_rootless_user test -r "$dir" || { echo "error: $ROOTLESS_USER cannot read $dir" >&2; exit 1; }
+    done
+}
+
+rootless_podman_answers() {
+    as_root curl -sf --max-time 3 --unix-socket "$(rootless_socket)" http://podman/_ping >/dev/null 2>&1
+}
+
+start_rootless_podman() {
+    if rootless_podman_answers; then
+        log "$ROOTLESS_USER's rootless Podman service answers on $(rootless_socket)"
+        return
+    fi
+    log "Starting $ROOTLESS_USER's rootless Podman service on $(rootless_socket)"
+    # The pid file names the service itself, for stop_rootless_podman.
+    as_rootless_user sh -c 'echo $$ >"$XDG_RUNTIME_DIR/podman/service.pid"; exec podman system service --time=0 "$0"' \
+        "unix://$(rootless_socket)" >/var/log/llm-sandbox-podman-rootless.log 2>&1 </dev/null &
+    wait_until_answers rootless_podman_answers 30 "Rootless Podman's API service" /var/log/llm-sandbox-podman-rootless.log
+}
+
+# Stops the service and the pause process that holds the user's namespace: nothing of the user keeps running.
+stop_rootless_podman() {
+    local runtime_dir pidfile
+    id "$ROOTLESS_USER" >/dev/null 2>&1 || return 0
+    runtime_dir=$(rootless_runtime_dir)
+    for pidfile in "$runtime_dir/podman/service.pid" "$runtime_dir/libpod/tmp/pause.pid"; do
+        if [ -f "$pidfile" ]; then
+            # As the user: a stale pid file (/run survives reboots on some machines) can only name its own processes.
+            local pid
+            pid=$(cat "$pidfile")
+            as_rootless_user kill "$pid" 2>/dev/null || true
+            for _ in $(seq 1 50); do
+                as_rootless_user kill -0 "$pid" 2>/dev/null || break
+                sleep 0.2
+            done
+            as_root rm -f "$pidfile"
+        fi
+    done
 }
 
 build_project() {
