@@ -178,30 +178,68 @@ start_rootless_podman() {
         return
     fi
     log "Starting $ROOTLESS_USER's rootless Podman service on $(rootless_socket)"
-    # The pid file names the service itself, for stop_rootless_podman.
-    as_rootless_user sh -c 'echo $$ >"$XDG_RUNTIME_DIR/podman/service.pid"; exec podman system service --time=0 "$0"' \
+    # A session of its own, whose id the pid file keeps for stop_rootless_podman: rootless Podman re-executes itself
+    # inside the user's namespace, and that second process outlives the first when only the first is ended.
+    as_rootless_user setsid sh -c 'echo $$ >"$XDG_RUNTIME_DIR/podman/service.pid"; exec podman system service --time=0 "$0"' \
         "unix://$(rootless_socket)" >/var/log/llm-sandbox-podman-rootless.log 2>&1 </dev/null &
     wait_until_answers rootless_podman_answers 30 "Rootless Podman's API service" /var/log/llm-sandbox-podman-rootless.log
 }
 
-# Stops the service and the pause process that holds the user's namespace: nothing of the user keeps running.
+# Stops the service (its whole process group) and the pause process that holds the user's namespace: nothing of the
+# user keeps running.
 stop_rootless_podman() {
-    local runtime_dir pidfile
+    local runtime_dir
     id "$ROOTLESS_USER" >/dev/null 2>&1 || return 0
     runtime_dir=$(rootless_runtime_dir)
-    for pidfile in "$runtime_dir/podman/service.pid" "$runtime_dir/libpod/tmp/pause.pid"; do
-        if [ -f "$pidfile" ]; then
-            # As the user: a stale pid file (/run survives reboots on some machines) can only name its own processes.
-            local pid
-            pid=$(cat "$pidfile")
-            as_rootless_user kill "$pid" 2>/dev/null || true
-            for _ in $(seq 1 50); do
-                as_rootless_user kill -0 "$pid" 2>/dev/null || break
-                sleep 0.2
-            done
-            as_root rm -f "$pidfile"
-        fi
+    stop_rootless_process "$runtime_dir/podman/service.pid" -
+    stop_rootless_process "$runtime_dir/libpod/tmp/pause.pid" ""
+}
+
+# stop_rootless_process PIDFILE PREFIX: ends the process (PREFIX "") or process group (PREFIX "-") the file names
+# and waits for it, as the user: a stale pid file (/run survives reboots on some machines) can only name its own.
+stop_rootless_process() {
+    local pidfile=$1 prefix=$2 pid
+    [ -f "$pidfile" ] || return 0
+    pid=$(cat "$pidfile")
+    as_rootless_user kill -- "$prefix$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do
+        as_rootless_user kill -0 -- "$prefix$pid" 2>/dev/null || break
+        sleep 0.2
     done
+    as_root rm -f "$pidfile"
+}
+
+# test_rootless_podman BUILD_DIR: runs the podman-rootless tests of BUILD_DIR (a headless build) as the unprivileged
+# user against its own Podman service, set up here (tests/CMakeLists.txt). On a cgroup v1 host that service sets no
+# memory, pids or CPU limits: the tests check the refusal, then accept it. Stops the service at the end.
+test_rootless_podman() {
+    local build_dir=$1 started=$SECONDS leftover
+    create_rootless_user
+    grant_rootless_access "$ROOT" "$build_dir"
+    trap stop_rootless_podman EXIT
+    start_rootless_podman
+    log "Sandbox images for rootless Podman (copied from Docker)"
+    CONTAINER_HOST="unix://$(rootless_socket)" "$build_dir/bin/llm-sandbox" images build --backend podman \
+        --copy-from docker
+    # The only folder of the build tree the user writes into: ctest's Testing/, the test journal and settings.
+    as_root install -d "$build_dir/rootless"
+    as_root chown -R "$ROOTLESS_USER:" "$build_dir/rootless"
+    log "Running the podman-rootless tests as $ROOTLESS_USER"
+    as_rootless_user ctest --test-dir "$build_dir/rootless" -L podman-rootless --output-on-failure --timeout 900
+    # Skipped tests print nothing above: their reasons.
+    grep -h "is not in force on" "$build_dir/rootless/Testing/Temporary/LastTest.log" | sort | uniq -c >&2 || true
+    log "doctor as $ROOTLESS_USER"
+    as_rootless_user XDG_CONFIG_HOME="$build_dir/rootless/test-config" \
+        LLM_SANDBOX_JOURNAL="$build_dir/rootless/test-journal.sqlite" "$build_dir/bin/llm-sandbox" doctor --backend podman
+    leftover=$(as_rootless_user podman ps -aq --filter label=io.llm-sandbox.owner 2>&1)
+    if [ -n "$leftover" ]; then
+        as_rootless_user podman ps -a --filter label=io.llm-sandbox.owner >&2 || true
+        echo "error: sandbox containers were left behind in $ROOTLESS_USER's rootless Podman" >&2
+        exit 1
+    fi
+    stop_rootless_podman
+    trap - EXIT
+    log "Rootless Podman tests took $((SECONDS - started)) s"
 }
 
 build_project() {
