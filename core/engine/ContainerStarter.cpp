@@ -1,7 +1,9 @@
 #include "engine/ContainerStarter.h"
 
 #include <QLoggingCategory>
+#include <algorithm>
 #include <chrono>
+#include <iterator>
 
 Q_LOGGING_CATEGORY(lcStarter, "sandbox.engine.limits")
 
@@ -32,6 +34,20 @@ QString ContainerStarter::whyNotEnforced(const QString &engine, bool rootless, c
     if (!limits.reported) {
         return QStringLiteral("the runner in the sandbox image reported no limits; rebuild the images with "
                               "`llm-sandbox images build`");
+    }
+    // Podman's Docker-compatible API ignores HostConfig.Ulimits when the service is rootless (containers/podman#25881,
+    // fixed in Podman 5.5; Debian 12 ships 4.3), whatever the cgroup version: a cause of its own.
+    const auto isUlimits = [](const UnenforcedLimit &limit) {
+        return limit.name == QLatin1String("ulimits");
+    };
+    if (rootless && engine == QLatin1String("podman") && std::any_of(missing.begin(), missing.end(), isUlimits)) {
+        QList<UnenforcedLimit> others;
+        std::copy_if(missing.begin(), missing.end(), std::back_inserter(others),
+                     [&](const UnenforcedLimit &limit) { return !isUlimits(limit); });
+        const QString dropped = QStringLiteral("rootless Podman before 5.5 drops the ulimits given through its "
+                                               "Docker-compatible API (containers/podman#25881)");
+        return others.isEmpty() ? dropped
+                                : whyNotEnforced(engine, rootless, limits, others) + QStringLiteral("; ") + dropped;
     }
     const bool cgroupLimit = std::any_of(missing.begin(), missing.end(), [](const UnenforcedLimit &limit) {
         return limit.name == QLatin1String("memory") || limit.name == QLatin1String("pids") ||

@@ -28,7 +28,7 @@ public:
     Result<std::unique_ptr<SandboxContainer>> start(const Language &language, const QString &image,
                                                     const ProgressSink &progress, const QString &networkMode = {});
 
-    /// Why `engine` did not put the `missing` limits in force, as far as `limits` tell (one clause).
+    /// Why `engine` did not put the `missing` limits in force, as far as `limits` tell (one clause per cause).
     static QString whyNotEnforced(const QString &engine, bool rootless, const EnforcedLimits &limits,
                                   const QList<UnenforcedLimit> &missing);
 

@@ -25,6 +25,9 @@ APT_PACKAGES=(
     libcurl4-openssl-dev libarchive-dev nlohmann-json3-dev
     libgtest-dev libgmock-dev googletest libbenchmark-dev
     docker.io podman debootstrap file
+    # Rootless Podman for an unprivileged user: subordinate id mapping (newuidmap), its user-mode network, and
+    # setfacl to let that user reach the build tree.
+    uidmap slirp4netns acl
     clang-format
     # The Kubernetes test API server (tests/kubernetes/apiserver) and the real clients that prove its protocol.
     python3-aiohttp python3-cryptography python3-yaml python3-kubernetes docker-registry
@@ -105,6 +108,143 @@ start_podman() {
     as_root setsid podman system service --time=0 "unix://$(podman_socket)" \
         >/var/log/llm-sandbox-podman.log 2>&1 </dev/null &
     wait_until_answers podman_answers 30 "Podman's API service" /var/log/llm-sandbox-podman.log
+}
+
+# Rootless Podman, as a desktop user runs it: an unprivileged user with subordinate ids and its own Podman API service
+# on $XDG_RUNTIME_DIR/podman/podman.sock. The podman-rootless tests run as this user against that service.
+ROOTLESS_USER=${ROOTLESS_USER:-llm-sandbox-ci}
+
+rootless_uid() { id -u "$ROOTLESS_USER"; }
+rootless_runtime_dir() { echo "/run/user/$(rootless_uid)"; }
+rootless_socket() { echo "$(rootless_runtime_dir)/podman/podman.sock"; }
+
+# as_rootless_user COMMAND...: runs COMMAND as that user, with the environment its login session would have (there is
+# no systemd/logind here to give it one) and nothing of root's.
+as_rootless_user() {
+    local home
+    home=$(getent passwd "$ROOTLESS_USER" | cut -d: -f6)
+    as_root runuser -u "$ROOTLESS_USER" -- env -i PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 HOME="$home" \
+        USER="$ROOTLESS_USER" LOGNAME="$ROOTLESS_USER" XDG_RUNTIME_DIR="$(rootless_runtime_dir)" "$@"
+}
+
+create_rootless_user() {
+    if ! id "$ROOTLESS_USER" >/dev/null 2>&1; then
+        log "Creating the unprivileged user $ROOTLESS_USER (rootless Podman tests)"
+        as_root useradd --create-home --shell /usr/sbin/nologin --comment "llm-sandbox rootless Podman tests" \
+            "$ROOTLESS_USER"
+    fi
+    # 65536 subordinate ids, after every range already given out: the user namespace of its containers maps the
+    # images' users (root, the sandbox user, nobody) onto them.
+    local file
+    for file in /etc/subuid /etc/subgid; do
+        as_root touch "$file"
+        if ! grep -q "^$ROOTLESS_USER:" "$file"; then
+            local start
+            start=$(awk -F: 'BEGIN { end = 100000 } $2 + $3 > end { end = $2 + $3 } END { print end }' "$file")
+            echo "$ROOTLESS_USER:$start:65536" | as_root tee -a "$file" >/dev/null
+        fi
+    done
+    local home runtime_dir
+    home=$(getent passwd "$ROOTLESS_USER" | cut -d: -f6)
+    runtime_dir=$(rootless_runtime_dir)
+    as_root install -d -m 700 -o "$ROOTLESS_USER" -g "$(id -g "$ROOTLESS_USER")" "$runtime_dir"
+    as_rootless_user mkdir -p "$runtime_dir/podman" "$home/.config/containers"
+    # Without systemd: cgroups by hand (cgroupfs) and events to a file. Storage: the kernel's own overlay, which
+    # rootless users may mount since Linux 5.13 (Podman 4.3 would otherwise pick the slow, space-hungry vfs).
+    printf '[engine]\ncgroup_manager = "cgroupfs"\nevents_logger = "file"\n' |
+        as_rootless_user tee "$home/.config/containers/containers.conf" >/dev/null
+    printf '[storage]\ndriver = "overlay"\n' | as_rootless_user tee "$home/.config/containers/storage.conf" >/dev/null
+}
+
+# grant_rootless_access DIR...: lets the user reach DIR (the build tree, the sources) for reading, by a search
+# permission for it alone on each parent folder it cannot pass yet (a clone under /root, say).
+grant_rootless_access() {
+    local dir parent
+    for dir in "$@"; do
+        parent=$dir
+        while [ "$parent" != / ]; do
+            if ! as_rootless_user test -x "$parent"; then
+                log "Letting $ROOTLESS_USER pass through $parent"
+                as_root setfacl -m "u:$ROOTLESS_USER:x" "$parent"
+            fi
+            parent=$(dirname "$parent")
+        done
+        as_rootless_user test -r "$dir" || { echo "error: $ROOTLESS_USER cannot read $dir" >&2; exit 1; }
+    done
+}
+
+rootless_podman_answers() {
+    as_root curl -sf --max-time 3 --unix-socket "$(rootless_socket)" http://podman/_ping >/dev/null 2>&1
+}
+
+start_rootless_podman() {
+    if rootless_podman_answers; then
+        log "$ROOTLESS_USER's rootless Podman service answers on $(rootless_socket)"
+        return
+    fi
+    log "Starting $ROOTLESS_USER's rootless Podman service on $(rootless_socket)"
+    # A session of its own, whose id the pid file keeps for stop_rootless_podman: rootless Podman re-executes itself
+    # inside the user's namespace, and that second process outlives the first when only the first is ended.
+    as_rootless_user setsid sh -c 'echo $$ >"$XDG_RUNTIME_DIR/podman/service.pid"; exec podman system service --time=0 "$0"' \
+        "unix://$(rootless_socket)" >/var/log/llm-sandbox-podman-rootless.log 2>&1 </dev/null &
+    wait_until_answers rootless_podman_answers 30 "Rootless Podman's API service" /var/log/llm-sandbox-podman-rootless.log
+}
+
+# Stops the service (its whole process group) and the pause process that holds the user's namespace: nothing of the
+# user keeps running.
+stop_rootless_podman() {
+    local runtime_dir
+    id "$ROOTLESS_USER" >/dev/null 2>&1 || return 0
+    runtime_dir=$(rootless_runtime_dir)
+    stop_rootless_process "$runtime_dir/podman/service.pid" -
+    stop_rootless_process "$runtime_dir/libpod/tmp/pause.pid" ""
+}
+
+# stop_rootless_process PIDFILE PREFIX: ends the process (PREFIX "") or process group (PREFIX "-") the file names
+# and waits for it, as the user: a stale pid file (/run survives reboots on some machines) can only name its own.
+stop_rootless_process() {
+    local pidfile=$1 prefix=$2 pid
+    [ -f "$pidfile" ] || return 0
+    pid=$(cat "$pidfile")
+    as_rootless_user kill -- "$prefix$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do
+        as_rootless_user kill -0 -- "$prefix$pid" 2>/dev/null || break
+        sleep 0.2
+    done
+    as_root rm -f "$pidfile"
+}
+
+# test_rootless_podman BUILD_DIR: runs the podman-rootless tests of BUILD_DIR (a headless build) as the unprivileged
+# user against its own Podman service, set up here (tests/CMakeLists.txt). On a cgroup v1 host that service sets no
+# memory, pids or CPU limits: the tests check the refusal, then accept it. Stops the service at the end.
+test_rootless_podman() {
+    local build_dir=$1 started=$SECONDS leftover
+    create_rootless_user
+    grant_rootless_access "$ROOT" "$build_dir"
+    trap stop_rootless_podman EXIT
+    start_rootless_podman
+    log "Sandbox images for rootless Podman (copied from Docker)"
+    CONTAINER_HOST="unix://$(rootless_socket)" "$build_dir/bin/llm-sandbox" images build --backend podman \
+        --copy-from docker
+    # The only folder of the build tree the user writes into: ctest's Testing/, the test journal and settings.
+    as_root install -d "$build_dir/rootless"
+    as_root chown -R "$ROOTLESS_USER:" "$build_dir/rootless"
+    log "Running the podman-rootless tests as $ROOTLESS_USER"
+    as_rootless_user ctest --test-dir "$build_dir/rootless" -L podman-rootless --output-on-failure --timeout 900
+    # Skipped tests print nothing above: their reasons.
+    grep -h "is not in force on" "$build_dir/rootless/Testing/Temporary/LastTest.log" | sort | uniq -c >&2 || true
+    log "doctor as $ROOTLESS_USER"
+    as_rootless_user XDG_CONFIG_HOME="$build_dir/rootless/test-config" \
+        LLM_SANDBOX_JOURNAL="$build_dir/rootless/test-journal.sqlite" "$build_dir/bin/llm-sandbox" doctor --backend podman
+    leftover=$(as_rootless_user podman ps -aq --filter label=io.llm-sandbox.owner 2>&1)
+    if [ -n "$leftover" ]; then
+        as_rootless_user podman ps -a --filter label=io.llm-sandbox.owner >&2 || true
+        echo "error: sandbox containers were left behind in $ROOTLESS_USER's rootless Podman" >&2
+        exit 1
+    fi
+    stop_rootless_podman
+    trap - EXIT
+    log "Rootless Podman tests took $((SECONDS - started)) s"
 }
 
 build_project() {

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -15,9 +16,38 @@ std::vector<std::string> backendNames()
     return {"docker", "podman"};
 }
 
+std::vector<std::string> backendNamesWithRootless()
+{
+    return {"docker", "podman", "podman-rootless"};
+}
+
 std::string backendTestName(const ::testing::TestParamInfo<std::string> &info)
 {
-    return info.param;
+    std::string name = info.param;
+    std::replace(name.begin(), name.end(), '-', '_');
+    return name;
+}
+
+Result<std::shared_ptr<ContainerBackend>> createBackend(const std::string &name)
+{
+    const bool rootless = name == "podman-rootless";
+    // The rootless service is the podman backend's default endpoint for an unprivileged user.
+    auto backend = BackendFactory::create(rootless ? QStringLiteral("podman") : QString::fromStdString(name));
+    if (!backend) {
+        return backend.error();
+    }
+    auto info = (*backend)->probe();
+    if (!info) {
+        return Error{QStringLiteral("These tests need the %1 engine: %2")
+                         .arg(QString::fromStdString(name), info.error().message)};
+    }
+    if (rootless && !info->rootless) {
+        return Error{QStringLiteral("The podman-rootless tests need a rootless Podman service, and %1 is rootful: run "
+                                    "them as an unprivileged user whose $XDG_RUNTIME_DIR/podman/podman.sock answers "
+                                    "(scripts/test does).")
+                         .arg(info->endpoint)};
+    }
+    return *backend;
 }
 
 std::shared_ptr<ContainerBackend> backendFor(const std::string &name)
@@ -30,18 +60,27 @@ std::shared_ptr<ContainerBackend> backendFor(const std::string &name)
     if (auto it = probed.find(name); it != probed.end()) {
         return it->second;
     }
-    auto backend = BackendFactory::create(QString::fromStdString(name));
+    auto backend = createBackend(name);
     if (!backend) {
-        ADD_FAILURE() << "No " << name << " backend: " << backend.error().message.toStdString();
+        ADD_FAILURE() << backend.error().message.toStdString();
         return nullptr;
-    }
-    auto info = (*backend)->probe();
-    if (!info) {
-        ADD_FAILURE() << "These tests need the " << name << " engine: " << info.error().message.toStdString();
-        return *backend;
     }
     probed.emplace(name, *backend);
     return *backend;
+}
+
+SandboxSettings settingsFor(const std::string &name)
+{
+    SandboxSettings settings;
+    settings.policy = QStringLiteral("permissive");
+    if (name == "podman-rootless") {
+        auto fromEnvironment = SandboxSettings::fromEnvironment();
+        EXPECT_TRUE(fromEnvironment.ok()) << fromEnvironment.error().message.toStdString();
+        if (fromEnvironment) {
+            settings.allowUnenforcedLimits = fromEnvironment->allowUnenforcedLimits;
+        }
+    }
+    return settings;
 }
 
 std::unique_ptr<ExecutionEngine> engineFor(const std::string &name)
@@ -50,15 +89,17 @@ std::unique_ptr<ExecutionEngine> engineFor(const std::string &name)
     if (!backend) {
         return nullptr;
     }
-    // These tests check the sandbox itself, which must hold with the code policy off.
-    SandboxSettings settings;
-    settings.policy = QStringLiteral("permissive");
-    return std::make_unique<ExecutionEngine>(backend, settings);
+    return std::make_unique<ExecutionEngine>(backend, settingsFor(name));
+}
+
+bool hostHasCgroupV2()
+{
+    return QFile::exists(QStringLiteral("/sys/fs/cgroup/cgroup.controllers"));
 }
 
 QString hostVariable(const std::string &backend)
 {
-    return backend == "podman" ? QStringLiteral("CONTAINER_HOST") : QStringLiteral("DOCKER_HOST");
+    return backend == "docker" ? QStringLiteral("DOCKER_HOST") : QStringLiteral("CONTAINER_HOST");
 }
 
 CliRun runCli(const QStringList &arguments, const QStringList &environment, const QByteArray &input)

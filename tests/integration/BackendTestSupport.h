@@ -7,8 +7,13 @@
 //   INSTANTIATE_TEST_SUITE_P(Backends, MyTest, ::testing::ValuesIn(test::backendNames()), test::backendTestName);
 //
 // Test names end with the backend ("…/podman", or "…_podman" when combined with other
-// parameters): CMake gives the tests ending in "podman" the ctest label `podman`, the others `docker`.
-// An unreachable engine makes the tests fail, never skip.
+// parameters): CMake gives the tests ending in "podman" the ctest label `podman`, those ending in
+// "podman_rootless" the label `podman-rootless`, the others `docker`. An unreachable engine makes the
+// tests fail, never skip.
+//
+// "podman-rootless" is Podman's service of the unprivileged user the tests run as (the socket under its
+// XDG_RUNTIME_DIR, as a desktop user has it). Only the language, hostile-code and limits suites run there
+// (backendNamesWithRootless()); scripts/test runs them as such a user.
 
 #include "backend/ContainerBackend.h"
 #include "engine/ExecutionEngine.h"
@@ -24,14 +29,24 @@ namespace sandbox::test {
 
 /// The engines the integration suites run against: "docker", "podman".
 std::vector<std::string> backendNames();
+/// backendNames() and "podman-rootless".
+std::vector<std::string> backendNamesWithRootless();
 /// Test-name suffix for a backend parameter (gtest names allow only letters, digits and '_').
 std::string backendTestName(const ::testing::TestParamInfo<std::string> &info);
 
-/// The backend named `name`, configured from the environment like the product's (DOCKER_HOST,
-/// CONTAINER_HOST); the current test fails when it does not answer.
+/// The backend named `name` (one of backendNamesWithRootless()), configured from the environment like the
+/// product's (DOCKER_HOST, CONTAINER_HOST, XDG_RUNTIME_DIR), probed: an error when it does not answer, or when
+/// "podman-rootless" names a rootful service.
+Result<std::shared_ptr<ContainerBackend>> createBackend(const std::string &name);
+/// createBackend(), made once per process; the current test fails when it does not answer.
 std::shared_ptr<ContainerBackend> backendFor(const std::string &name);
-/// An engine with default (hardened) settings on that backend.
+/// The default (hardened) settings with the code policy off: these tests check the sandbox itself. On
+/// "podman-rootless" the limits SANDBOX_ALLOW_UNENFORCED_LIMITS names are accepted, as a user there must.
+SandboxSettings settingsFor(const std::string &name);
+/// An engine with settingsFor(name) on that backend.
 std::unique_ptr<ExecutionEngine> engineFor(const std::string &name);
+/// Whether this host runs the unified cgroup hierarchy (v2); rootless Podman cannot set limits on v1.
+bool hostHasCgroupV2();
 /// The variable that names `backend`'s address ("DOCKER_HOST", "CONTAINER_HOST"), for tests
 /// that point the program elsewhere.
 QString hostVariable(const std::string &backend);

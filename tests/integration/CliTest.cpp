@@ -176,6 +176,44 @@ TEST_P(Cli, backendOptionSelectsTheEngine)
 
 INSTANTIATE_TEST_SUITE_P(Backends, Cli, ::testing::ValuesIn(test::backendNames()), test::backendTestName);
 
+namespace {
+
+/// doctor run by an unprivileged user on its own rootless Podman service.
+class RootlessDoctor : public ::testing::TestWithParam<std::string>
+{
+};
+
+} // namespace
+
+TEST_P(RootlessDoctor, reportsRootlessPodmanItsCgroupVersionAndTheLimitsItCannotEnforce)
+{
+    const auto run = test::runCli({"doctor", "--backend", "podman"});
+    EXPECT_EQ(run.exitCode, 0) << run.stdoutData.toStdString() << run.stderrData.toStdString();
+    const QString output = QString::fromUtf8(run.stdoutData);
+    const QRegularExpression reachable(
+        QStringLiteral("\\* podman reachable: version [0-9][^\\n]* at unix://[^\\n]*/podman/podman.sock, rootless\\n"));
+    EXPECT_TRUE(output.contains(reachable)) << output.toStdString();
+    const int cgroupVersion = test::hostHasCgroupV2() ? 2 : 1;
+    EXPECT_TRUE(output.contains(QStringLiteral("limits: rootless, cgroup v%1\n").arg(cgroupVersion)))
+        << output.toStdString();
+    if (cgroupVersion == 1) {
+        // This test's environment accepts them (tests/CMakeLists.txt): doctor says so beside each.
+        for (const char *limit : {"memory", "pids", "cpus"}) {
+            const QRegularExpression notEnforced(
+                QStringLiteral(
+                    "NOT ENFORCED: %1 \\(asked for [^\\n]*\\) - accepted by SANDBOX_ALLOW_UNENFORCED_LIMITS\\n")
+                    .arg(QLatin1String(limit)));
+            EXPECT_TRUE(output.contains(notEnforced)) << limit << " in:\n" << output.toStdString();
+        }
+        EXPECT_TRUE(output.contains(QStringLiteral("why: rootless podman cannot set resource limits on cgroup v1: the "
+                                                   "host needs cgroup v2 with the memory, pids and cpu controllers "
+                                                   "delegated to the user")))
+            << output.toStdString();
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Rootless, RootlessDoctor, ::testing::Values("podman-rootless"), test::backendTestName);
+
 /// The MCP server over stdio, as an assistant runs it, ended the two ways an assistant ends it.
 class McpServerExit : public ::testing::TestWithParam<std::tuple<std::string, std::string>>
 {

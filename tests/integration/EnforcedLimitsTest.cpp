@@ -1,7 +1,9 @@
-// The limits the runner finds in force inside a real sandbox are those the engine asked for, on every engine.
+// The limits the runner finds in force inside a real sandbox are those the engine asked for, on every engine; where
+// an engine drops some (rootless Podman on a cgroup v1 host), the sandbox is refused unless the user accepts that.
 #include "BackendTestSupport.h"
 #include "engine/ExecutionEngine.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -44,3 +46,77 @@ TEST_P(EnforcedLimitsTest, resultReportsTheRequestedLimitsInForce)
 
 INSTANTIATE_TEST_SUITE_P(Backends, EnforcedLimitsTest, ::testing::ValuesIn(test::backendNames()),
                          test::backendTestName);
+
+namespace {
+
+/// Rootless Podman on this cgroup v1 host: it creates containers without their memory, pids and CPU limits (it says
+/// so only as a warning on its own command line), so the engine must notice and refuse.
+class UnenforcedLimitsTest : public ::testing::TestWithParam<std::string>
+{
+protected:
+    void SetUp() override
+    {
+        if (test::hostHasCgroupV2()) {
+            GTEST_SKIP() << "this host has cgroup v2, where rootless Podman sets the limits of the controllers "
+                            "delegated to the user; these tests are about a cgroup v1 host";
+        }
+    }
+
+    static RunRequest pythonRun()
+    {
+        RunRequest request;
+        request.language = QStringLiteral("python");
+        request.code = QStringLiteral("print('ok')\n");
+        request.timeout = 60s;
+        return request;
+    }
+};
+
+} // namespace
+
+TEST_P(UnenforcedLimitsTest, sandboxIsRefusedByDefaultNamingTheLimitsTheEngineAndTheFix)
+{
+    auto backend = test::backendFor(GetParam());
+    ASSERT_TRUE(backend);
+    // The defaults, whatever SANDBOX_ALLOW_UNENFORCED_LIMITS says in this test's environment.
+    SandboxSettings settings;
+    settings.policy = QStringLiteral("permissive");
+    ExecutionEngine engine(backend, settings);
+
+    auto result = engine.run(pythonRun());
+
+    ASSERT_FALSE(result.ok()) << "ran without its limits: " << result->stdoutData.toStdString();
+    EXPECT_EQ(result.error().code, ErrorCode::LimitsNotEnforced);
+    const std::string message = result.error().message.toStdString();
+    EXPECT_THAT(message, ::testing::HasSubstr("The sandbox was refused: podman (rootless) did not put these limits in "
+                                              "force: memory (asked for "));
+    EXPECT_THAT(message, ::testing::HasSubstr("pids (asked for "));
+    EXPECT_THAT(message, ::testing::HasSubstr("found no limit"));
+    EXPECT_THAT(message, ::testing::HasSubstr("rootless podman cannot set resource limits on cgroup v1: the host "
+                                              "needs cgroup v2 with the memory, pids and cpu controllers delegated"));
+    EXPECT_THAT(message, ::testing::HasSubstr("set SANDBOX_ALLOW_UNENFORCED_LIMITS=memory,pids"));
+}
+
+TEST_P(UnenforcedLimitsTest, acceptedWeakerIsolationRunsAndTheResultShowsWhatIsInForce)
+{
+    const SandboxSettings requested;
+    auto engine = test::engineFor(GetParam());
+    ASSERT_TRUE(engine);
+
+    auto result = engine->run(pythonRun());
+
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "ok\n");
+    const EnforcedLimits &limits = result->enforcedLimits;
+    ASSERT_TRUE(limits.reported);
+    EXPECT_EQ(limits.cgroupVersion, 1);
+    EXPECT_FALSE(limits.memoryBytes.has_value());
+    EXPECT_FALSE(limits.pids.has_value());
+    // What rootless Podman still gives on cgroup v1: no network, a non-root user (mapped to a subordinate id on the
+    // host), a read-only root. (Before Podman 5.5 not the ulimits either: its Docker-compatible API drops them.)
+    EXPECT_EQ(limits.networkInterfaces, QStringList{QStringLiteral("lo")});
+    EXPECT_EQ(limits.uid, requested.user.section(QLatin1Char(':'), 0, 0).toInt());
+    EXPECT_TRUE(limits.readOnlyRoot);
+}
+
+INSTANTIATE_TEST_SUITE_P(Rootless, UnenforcedLimitsTest, ::testing::Values("podman-rootless"), test::backendTestName);

@@ -146,7 +146,9 @@ TEST_P(LanguagesTest, compileErrorIsReportedAsSuch)
 }
 
 INSTANTIATE_TEST_SUITE_P(AllLanguages, LanguagesTest,
-                         ::testing::Combine(::testing::ValuesIn(test::backendNames()), ::testing::ValuesIn(kCases)),
+                         ::testing::Combine(::testing::ValuesIn(test::backendNamesWithRootless()),
+                                            ::testing::ValuesIn(kCases)),
                          [](const ::testing::TestParamInfo<std::tuple<std::string, LanguageCase>> &info) {
-                             return std::string(std::get<1>(info.param).language) + "_" + std::get<0>(info.param);
+                             return std::string(std::get<1>(info.param).language) + "_" +
+                                    test::backendTestName({std::get<0>(info.param), info.index});
                          });

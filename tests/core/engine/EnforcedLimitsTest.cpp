@@ -1,6 +1,8 @@
 // The limits a runner reports in force, compared with what the container spec asked for.
 #include "engine/EnforcedLimits.h"
 
+#include "engine/ContainerStarter.h"
+
 #include <QJsonArray>
 #include <gtest/gtest.h>
 
@@ -108,6 +110,28 @@ TEST(EnforcedLimits, networkUserAndRootFilesystemAreChecked)
     const QList<UnenforcedLimit> missing = EnforcedLimits::fromJson(report).compare(hardenedSpec());
     EXPECT_EQ(names(missing), (QStringList{"network", "user", "read_only_root"}));
     EXPECT_EQ(missing.at(0).found, "interfaces eth0, lo");
+}
+
+TEST(EnforcedLimits, rootlessPodmanOnCgroupV1GivesBothCausesOfItsMissingLimits)
+{
+    // What rootless Podman 4.3 on a cgroup v1 host creates through its Docker-compatible API (measured here).
+    QJsonObject report = reportInForce();
+    report.insert("memory_bytes", QJsonValue::Null);
+    report.insert("pids", QJsonValue::Null);
+    report.insert("rlimits", QJsonObject{{"nofile", 20000}, {"core", 0}});
+    const EnforcedLimits limits = EnforcedLimits::fromJson(report);
+    const QList<UnenforcedLimit> missing = limits.compare(hardenedSpec());
+    ASSERT_EQ(names(missing), (QStringList{"memory", "pids", "ulimits"}));
+
+    EXPECT_EQ(ContainerStarter::whyNotEnforced(QStringLiteral("podman"), true, limits, missing),
+              "rootless podman cannot set resource limits on cgroup v1: the host needs cgroup v2 with the memory, pids "
+              "and cpu controllers delegated to the user; rootless Podman before 5.5 drops the ulimits given through "
+              "its Docker-compatible API (containers/podman#25881)");
+    EXPECT_EQ(ContainerStarter::whyNotEnforced(QStringLiteral("podman"), true, limits, missing.mid(2)),
+              "rootless Podman before 5.5 drops the ulimits given through its Docker-compatible API "
+              "(containers/podman#25881)");
+    EXPECT_EQ(ContainerStarter::whyNotEnforced(QStringLiteral("docker"), false, limits, missing.mid(2)),
+              "docker did not apply the container settings that set them");
 }
 
 TEST(EnforcedLimits, onlyRequestedLimitsAreChecked)
