@@ -1,0 +1,51 @@
+#include "images/ImageProbe.h"
+
+#include <QDeadlineTimer>
+#include <QRegularExpression>
+#include <QScopeGuard>
+
+namespace sandbox {
+
+Result<QByteArray> ImageProbe::run(ContainerBackend &backend, const QString &image, const QStringList &command,
+                                   std::chrono::milliseconds timeout)
+{
+    ContainerSpec spec;
+    spec.image = image;
+    spec.command = command;
+    spec.networkMode = QStringLiteral("none");
+    auto created = backend.createContainer(spec);
+    if (!created) {
+        return created.error();
+    }
+    const QString id = *created;
+    // Removed whatever happens below: a probe leaves nothing behind.
+    const auto removeLater = qScopeGuard([&] { (void)backend.removeContainer(id); });
+    auto stream = backend.startAttached(id);
+    if (!stream) {
+        return stream.error();
+    }
+    (*stream)->closeWrite();
+    QByteArray output;
+    const QDeadlineTimer deadline(timeout);
+    while (!deadline.hasExpired()) {
+        const auto status = (*stream)->read(output, std::chrono::milliseconds(deadline.remainingTime()));
+        if (status == ContainerStream::ReadStatus::Closed) {
+            return output;
+        }
+        if (status == ContainerStream::ReadStatus::Failed) {
+            return Error{QStringLiteral("Reading the output of `%1` in %2 failed.").arg(command.join(u' '), image)};
+        }
+    }
+    return Error{QStringLiteral("`%1` in %2 did not finish in %3 s.")
+                     .arg(command.join(u' '), image)
+                     .arg(std::chrono::duration_cast<std::chrono::seconds>(timeout).count()),
+                 ErrorCode::SandboxFailed};
+}
+
+QString ImageProbe::versionIn(const QByteArray &output)
+{
+    static const QRegularExpression number(QStringLiteral(R"((\d+\.\d+(\.\d+)?))"));
+    return number.match(QString::fromUtf8(output)).captured(1);
+}
+
+} // namespace sandbox
