@@ -76,13 +76,24 @@ void BuildProgressView::handle(const ImageBuildEvent &event)
         plain = QStringLiteral("%1: building").arg(event.reference);
         force = true;
         break;
-    case ImageBuildEvent::Kind::Output:
-        row.estimate.update(event.line);
-        if (!event.line.trimmed().isEmpty()) {
-            row.lastLine = event.line.trimmed();
+    case ImageBuildEvent::Kind::Output: {
+        // An engine may send several lines in one piece (Podman does).
+        QStringList lines;
+        for (const QString &line : event.line.split(QLatin1Char('\n'))) {
+            const QString trimmed = line.trimmed();
+            if (trimmed.isEmpty()) {
+                continue;
+            }
+            row.estimate.update(trimmed);
+            row.lastLine = trimmed;
+            lines << QStringLiteral("  [%1] %2").arg(row.name, trimmed);
         }
-        plain = QStringLiteral("  [%1] %2").arg(row.name, event.line);
+        if (lines.isEmpty()) {
+            return;
+        }
+        plain = lines.join(QLatin1Char('\n'));
         break;
+    }
     case ImageBuildEvent::Kind::Finished:
         row.state = QStringLiteral("built in %1 s").arg(event.seconds, 0, 'f', 1);
         row.active = false;

@@ -13,6 +13,9 @@ Result<QByteArray> ImageProbe::run(ContainerBackend &backend, const QString &ima
     spec.image = image;
     spec.command = command;
     spec.networkMode = QStringLiteral("none");
+    // Named, not left to the engine: Podman's default (its own limit) cannot be set when the service itself
+    // runs with a lower hard limit.
+    spec.ulimits = {Ulimit{QStringLiteral("nofile"), 1024, 1024}};
     auto created = backend.createContainer(spec);
     if (!created) {
         return created.error();

@@ -70,8 +70,7 @@ res <- data.frame(g = c("a", "b", "a"), v = c(1, 2, 3)) |>
   group_by(g) |>
   summarise(total = sum(v)) |>
   arrange(g)
-cat(paste(res$g, res$total), sep = "
-")
+cat(paste(res$g, res$total), sep = "\n")
 )";
 
 // scikit-learn fits a line; Pillow draws an image into the output directory (an artifact).
@@ -287,13 +286,16 @@ TEST_P(LanguagesTest, imageHasTheVersionAndLibrariesItsDetailsList)
 
     // Each line of the image's own list: "<debian-package> <name>"; "-": part of the language's packages.
     const QString list = QStringLiteral("/opt/llm-sandbox/libraries/") + details.imageName;
-    auto listed = ImageProbe::run(sandboxEngine->backend(), *image,
-                                  {QStringLiteral("sh"), QStringLiteral("-c"),
-                                   QStringLiteral("grep -v '^#' %1 | while read -r package name; do "
-                                                  "if [ " $package " = - ] || dpkg-query -W -f='${Status}' "
-                                                  "" $package " 2>/dev/null | grep -q 'ok installed'; "
-                                                  "then echo " $name "; else echo " missing $package "; fi; done")
-                                       .arg(list)});
+    const QString script = QStringLiteral(R"(grep -v '^#' %1 | while read -r package name; do
+  if [ "$package" = - ] || dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed'; then
+    echo "$name"
+  else
+    echo "missing $package"
+  fi
+done)")
+                               .arg(list);
+    auto listed =
+        ImageProbe::run(sandboxEngine->backend(), *image, {QStringLiteral("sh"), QStringLiteral("-c"), script});
     ASSERT_TRUE(listed.ok()) << listed.error().message.toStdString();
     const QStringList names = QString::fromUtf8(*listed).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     EXPECT_EQ(names, details.preinstalledLibraries);

@@ -70,3 +70,13 @@ TEST(BuildProgressView, onATerminalEachImageKeepsOneLineWithABar)
     EXPECT_TRUE(lines[1].contains(QStringLiteral("r-runtime")));
     EXPECT_TRUE(lines[1].contains(QStringLiteral("building")));
 }
+
+TEST(BuildProgressView, outputOfSeveralLinesInOnePieceGetsOnePrefixPerLine)
+{
+    QString text;
+    QTextStream stream(&text);
+    BuildProgressView view(stream, false, 80);
+    view.handle(
+        event("r-runtime", ImageBuildEvent::Kind::Output, "Get:1 http://deb r-base\nGet:2 http://deb r-cran\n"));
+    EXPECT_EQ(text, "  [r-runtime] Get:1 http://deb r-base\n  [r-runtime] Get:2 http://deb r-cran\n");
+}

@@ -95,3 +95,17 @@ TEST(LanguageRegistry, preinstalledLibrariesAreTheNamesInTheImageDefinition)
         EXPECT_FALSE(language.preinstalledLibraries.isEmpty()) << language.name.toStdString();
     }
 }
+
+TEST(LanguageRegistry, javaMainClassIsTheOneEnclosingMainNotARecordDeclaredBeforeIt)
+{
+    const Language java = *LanguageRegistry::instance().find("java");
+    const QString code = "public class Shapes {\n"
+                         "    sealed interface Shape permits Circle, Square {}\n"
+                         "    record Circle(double r) implements Shape {}\n"
+                         "    record Square(double side) implements Shape { String name() { return \"}\"; } }\n"
+                         "    // class Decoy {\n"
+                         "    public static void main(String[] args) {}\n"
+                         "}\n";
+    EXPECT_EQ(java.entryPoint(code), "Shapes");
+    EXPECT_EQ(java.entryPoint("class Helper {}\nclass App {\n    static void main(String[] a) {}\n}\n"), "App");
+}
