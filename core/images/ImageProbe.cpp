@@ -13,9 +13,9 @@ Result<QByteArray> ImageProbe::run(ContainerBackend &backend, const QString &ima
     spec.image = image;
     spec.command = command;
     spec.networkMode = QStringLiteral("none");
-    // Named, not left to the engine: Podman's default (its own limit) cannot be set when the service itself
-    // runs with a lower hard limit.
-    spec.ulimits = {Ulimit{QStringLiteral("nofile"), 1024, 1024}};
+    // Named, not left to the engine, as runs name them: Podman's defaults cannot be set when its service
+    // runs with lower hard limits.
+    spec.ulimits = {Ulimit{QStringLiteral("nofile"), 1024, 1024}, Ulimit{QStringLiteral("nproc"), 256, 256}};
     auto created = backend.createContainer(spec);
     if (!created) {
         return created.error();
