@@ -1,8 +1,13 @@
 #include "images/ImageProbe.h"
 
 #include <QDeadlineTimer>
+#include <QLoggingCategory>
 #include <QRegularExpression>
 #include <QScopeGuard>
+#include <QThread>
+
+// The images module's category, defined in ImageBuilder.cpp.
+Q_DECLARE_LOGGING_CATEGORY(lcImages)
 
 namespace sandbox {
 
@@ -21,8 +26,17 @@ Result<QByteArray> ImageProbe::run(ContainerBackend &backend, const QString &ima
         return created.error();
     }
     const QString id = *created;
-    // Removed whatever happens below: a probe leaves nothing behind.
-    const auto removeLater = qScopeGuard([&] { (void)backend.removeContainer(id); });
+    // Removed whatever happens below: a probe leaves nothing behind. Podman may refuse (500) while it is still
+    // cleaning up after the process exited, so a refusal is retried for a moment.
+    const auto removeLater = qScopeGuard([&] {
+        for (int attempt = 1; attempt <= 5; ++attempt) {
+            if (backend.removeContainer(id)) {
+                return;
+            }
+            QThread::msleep(200 * attempt);
+        }
+        qCWarning(lcImages).noquote() << "could not remove the probe container" << id.left(12);
+    });
     auto stream = backend.startAttached(id);
     if (!stream) {
         return stream.error();
