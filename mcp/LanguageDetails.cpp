@@ -1,12 +1,33 @@
 #include "mcp/LanguageDetails.h"
 
+#include "engine/ExecutionEngine.h"
+#include "images/ImageBuilder.h"
 #include "lang/LanguageRegistry.h"
 
 #include <QJsonArray>
 
 namespace sandbox::mcp {
 
-QJsonObject LanguageDetails::toJson(const Language &language)
+namespace {
+
+QString builtVersion(const Language &language, ExecutionEngine *engine)
+{
+    if (!engine) {
+        return QStringLiteral("unknown (no container backend)");
+    }
+    auto version = ImageBuilder::builtVersion(engine->backend(), engine->catalog(), language);
+    if (!version) {
+        return QStringLiteral("unknown (%1)").arg(version.error().message);
+    }
+    if (version->isEmpty()) {
+        return QStringLiteral("unknown (image not built yet: llm-sandbox images build %1)").arg(language.name);
+    }
+    return *version;
+}
+
+} // namespace
+
+QJsonObject LanguageDetails::toJson(const Language &language, ExecutionEngine *engine)
 {
     QJsonArray examples;
     for (const LanguageExample &example : language.examples) {
@@ -18,8 +39,8 @@ QJsonObject LanguageDetails::toJson(const Language &language)
         {QStringLiteral("name"), language.name},
         {QStringLiteral("display_name"), language.displayName},
         {QStringLiteral("aliases"), QJsonArray::fromStringList(language.aliases)},
-        // The version of the built image; a user-chosen image may differ, which version_command reports.
-        {QStringLiteral("version"), language.version},
+        // What the built image reported when it was built (a user-chosen image included).
+        {QStringLiteral("version"), builtVersion(language, engine)},
         {QStringLiteral("version_command"), language.versionCommand.join(QLatin1Char(' '))},
         {QStringLiteral("compiled"), language.isCompiled()},
         {QStringLiteral("package_manager"), language.packageManager},
@@ -32,11 +53,11 @@ QJsonObject LanguageDetails::toJson(const Language &language)
     };
 }
 
-QJsonObject LanguageDetails::all()
+QJsonObject LanguageDetails::all(ExecutionEngine *engine)
 {
     QJsonObject out;
     for (const Language &language : LanguageRegistry::instance().languages()) {
-        out.insert(language.name, toJson(language));
+        out.insert(language.name, toJson(language, engine));
     }
     return out;
 }

@@ -4,6 +4,10 @@
 
 #include <QJsonObject>
 
+namespace sandbox {
+class ExecutionEngine;
+}
+
 namespace sandbox::mcp {
 
 /// The language details the MCP tools and the sandbox://languages resource show, in the field names of the
@@ -12,9 +16,11 @@ namespace sandbox::mcp {
 class LanguageDetails final
 {
 public:
-    static QJsonObject toJson(const Language &language);
+    /// `engine`: where to ask the version of the language's built image (its version label); without one,
+    /// or before the image is built, the version says so.
+    static QJsonObject toJson(const Language &language, ExecutionEngine *engine = nullptr);
     /// Every supported language, keyed by name.
-    static QJsonObject all();
+    static QJsonObject all(ExecutionEngine *engine = nullptr);
 
     LanguageDetails() = delete;
 };

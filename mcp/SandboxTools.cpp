@@ -356,7 +356,7 @@ Tool getSupportedLanguages()
     };
 }
 
-Tool getLanguageDetails()
+Tool getLanguageDetails(ExecutionEngine *engine)
 {
     return Tool{
         .name = QStringLiteral("get_language_details"),
@@ -373,7 +373,7 @@ Tool getLanguageDetails()
         .annotations = readOnlyAnnotations(QStringLiteral("Language details")),
         .longRunning = false,
         .handler =
-            [](const ToolCall &call) {
+            [engine](const ToolCall &call) {
                 const Result<Language> language =
                     LanguageRegistry::instance().find(call.arguments.value(QStringLiteral("language")).toString());
                 if (!language) {
@@ -386,7 +386,7 @@ Tool getLanguageDetails()
                         {QStringLiteral("error"), QStringLiteral("Unsupported language: %1. Supported languages: %2.")
                                                       .arg(name, languageList())}})));
                 }
-                return textToolResult(compactJson(QJsonDocument(LanguageDetails::toJson(*language))));
+                return textToolResult(compactJson(QJsonDocument(LanguageDetails::toJson(*language, engine))));
             },
         .headerArguments = {kLanguageHeader},
     };
@@ -399,7 +399,7 @@ ToolRegistry SandboxTools::tools(const CodeExecutor &executor, ExecutionEngine *
     // The timeout a call gets when it names none: the user's setting (LLM_SANDBOX_DEFAULT_TIMEOUT, the app's
     // settings), advertised as the schema's default so an assistant knows it.
     const qint64 defaultTimeout = (engine ? engine->settings() : SandboxSettings{}).defaultTimeout.count();
-    QList<Tool> tools{executeCode(executor, defaultTimeout), getSupportedLanguages(), getLanguageDetails()};
+    QList<Tool> tools{executeCode(executor, defaultTimeout), getSupportedLanguages(), getLanguageDetails(engine)};
     // Sessions fail for the reason runs do (invalid settings, a backend that cannot be made), when there is one.
     tools << sessionTools(engine,
                           engine || !executor.unavailableReason() ? kNoBackend : executor.unavailableReason()->message,
@@ -407,7 +407,7 @@ ToolRegistry SandboxTools::tools(const CodeExecutor &executor, ExecutionEngine *
     return ToolRegistry(tools);
 }
 
-QList<Resource> SandboxTools::resources()
+QList<Resource> SandboxTools::resources(ExecutionEngine *engine)
 {
     return {Resource{
         .uri = QStringLiteral("sandbox://languages"),
@@ -416,7 +416,10 @@ QList<Resource> SandboxTools::resources()
         .description = QStringLiteral("Details of every supported language (version command, package manager, "
                                       "preinstalled libraries, visualization support, examples), keyed by name."),
         .mimeType = QStringLiteral("application/json"),
-        .read = [] { return QString::fromUtf8(QJsonDocument(LanguageDetails::all()).toJson(QJsonDocument::Indented)); },
+        .read =
+            [engine] {
+                return QString::fromUtf8(QJsonDocument(LanguageDetails::all(engine)).toJson(QJsonDocument::Indented));
+            },
     }};
 }
 

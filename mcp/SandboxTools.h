@@ -17,7 +17,8 @@ class SandboxTools final
 public:
     /// `engine` serves the session tools; without one they answer that no backend is configured.
     static ToolRegistry tools(const CodeExecutor &executor, ExecutionEngine *engine = nullptr);
-    static QList<Resource> resources();
+    /// `engine`: where the language versions are asked (the labels of the built images).
+    static QList<Resource> resources(ExecutionEngine *engine = nullptr);
 
     SandboxTools() = delete;
 };

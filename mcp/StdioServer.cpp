@@ -95,7 +95,7 @@ private:
 } // namespace
 
 StdioServer::StdioServer(ExecutionEngine *engine, StdioOptions options)
-    : StdioServer(SandboxTools::tools(CodeExecutor::forEngine(engine), engine), SandboxTools::resources(),
+    : StdioServer(SandboxTools::tools(CodeExecutor::forEngine(engine), engine), SandboxTools::resources(engine),
                   std::move(options))
 {}
 

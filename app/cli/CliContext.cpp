@@ -114,7 +114,7 @@ Environment:
   SANDBOX_CAP_DROP, SANDBOX_SECURITY_OPT
                                    sandbox limits (see README)
   LLM_SANDBOX_IMAGE_<LANG>         run LANG in this image instead of the built one (e.g. LLM_SANDBOX_IMAGE_PYTHON)
-  LLM_SANDBOX_BASE_IMAGE           a Debian 12 image to build on instead of running debootstrap
+  LLM_SANDBOX_BASE_IMAGE           a Debian 13 image to build on instead of running debootstrap
   LLM_SANDBOX_HTTP_TOKEN           the token `serve` requires, instead of the one in the system keychain
   LLM_SANDBOX_JOURNAL              the run journal's file (default ~/.local/share/llm-sandbox/journal.sqlite),
                                    or "off" to record nothing

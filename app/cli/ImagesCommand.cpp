@@ -1,6 +1,7 @@
 #include "cli/ImagesCommand.h"
 
 #include "AppContext.h"
+#include "cli/BuildProgressView.h"
 #include "cli/CliContext.h"
 #include "images/ImageBuilder.h"
 #include "images/ImageCatalog.h"
@@ -8,6 +9,9 @@
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QThread>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 namespace sandbox::cli {
 
@@ -29,7 +33,14 @@ Result<QList<Language>> selectLanguages(const QStringList &names)
     return chosen;
 }
 
-int build(AppContext &context, ContainerBackend &backend, const QList<Language> &languages, const QString &copyFrom)
+int terminalWidth()
+{
+    winsize size{};
+    return ::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0 ? size.ws_col : 100;
+}
+
+int build(AppContext &context, ContainerBackend &backend, const QList<Language> &languages, const QString &copyFrom,
+          int jobs)
 {
     const ImageCatalog catalog = context.catalog();
     ImageBuilder builder(backend, catalog);
@@ -47,24 +58,60 @@ int build(AppContext &context, ContainerBackend &backend, const QList<Language> 
     }
     QElapsedTimer timer;
     timer.start();
-    for (const Language &language : languages) {
-        err() << "==> " << language.displayName << Qt::endl;
-        auto built = builder.ensure(language, [](const QString &line) { err() << line << Qt::endl; });
-        if (!built) {
-            printError(built.error().message);
-            return exitStatusFor(built.error());
-        }
+    const bool terminal = ::isatty(STDERR_FILENO) == 1 && qEnvironmentVariable("TERM") != QLatin1String("dumb");
+    BuildProgressView view(err(), terminal, terminalWidth());
+    const auto built = builder.ensureAll(languages, jobs, [&](const ImageBuildEvent &event) { view.handle(event); });
+    view.finish();
+    if (!built) {
+        printError(built.error().message);
+        return exitStatusFor(built.error());
     }
     err() << "All images ready in " << QString::number(timer.elapsed() / 1000.0, 'f', 1) << " s" << Qt::endl;
     return 0;
 }
 
+QString age(const QDateTime &created)
+{
+    if (!created.isValid()) {
+        return QStringLiteral("-");
+    }
+    const qint64 seconds = created.secsTo(QDateTime::currentDateTimeUtc());
+    if (seconds < 3600) {
+        return QStringLiteral("%1 min").arg(std::max<qint64>(seconds / 60, 0));
+    }
+    if (seconds < 2 * 86400) {
+        return QStringLiteral("%1 h").arg(seconds / 3600);
+    }
+    return QStringLiteral("%1 days").arg(seconds / 86400);
+}
+
+QString megabytes(qint64 bytes)
+{
+    return QStringLiteral("%1 MB").arg(bytes / (1000 * 1000));
+}
+
 int list(AppContext &context, ContainerBackend &backend)
 {
     const ImageCatalog catalog = context.catalog();
-    out() << QStringLiteral("%1 %2 %3\n")
-                 .arg(QStringLiteral("LANGUAGE"), -12)
-                 .arg(QStringLiteral("IMAGE"), -40)
+    auto images = backend.listImages(ImageCatalog::imageLabel());
+    if (!images) {
+        printError(images.error().message);
+        return exitStatusFor(images.error());
+    }
+    const auto info = [&](const QString &reference) -> const ImageInfo * {
+        for (const ImageInfo &image : *images) {
+            if (image.reference == reference) {
+                return &image;
+            }
+        }
+        return nullptr;
+    };
+    const QString row = QStringLiteral("%1 %2 %3 %4 %5 %6\n");
+    out() << row.arg(QStringLiteral("LANGUAGE"), -11)
+                 .arg(QStringLiteral("VERSION"), -9)
+                 .arg(QStringLiteral("IMAGE"), -36)
+                 .arg(QStringLiteral("SIZE"), 8)
+                 .arg(QStringLiteral("AGE"), -8)
                  .arg(QStringLiteral("STATUS"));
     for (const Language &language : LanguageRegistry::instance().languages()) {
         auto image = catalog.runImage(language);
@@ -72,28 +119,24 @@ int list(AppContext &context, ContainerBackend &backend)
             printError(image.error().message);
             return exitStatusFor(image.error());
         }
-        auto present = backend.hasImage(*image);
-        if (!present) {
-            printError(present.error().message);
-            return exitStatusFor(present.error());
-        }
-        out() << QStringLiteral("%1 %2 %3\n")
-                     .arg(language.name, -12)
-                     .arg(*image, -40)
-                     .arg(*present ? QStringLiteral("present")
-                                   : QStringLiteral("missing (llm-sandbox images build %1)").arg(language.name));
+        const ImageInfo *present = info(*image);
+        out() << row.arg(language.name, -11)
+                     .arg(present ? present->labels.value(ImageBuilder::versionLabel(), QStringLiteral("?"))
+                                  : QStringLiteral("-"),
+                          -9)
+                     .arg(*image, -36)
+                     .arg(present ? megabytes(present->sizeBytes) : QStringLiteral("-"), 8)
+                     .arg(present ? age(present->created) : QStringLiteral("-"), -8)
+                     .arg(present ? QStringLiteral("present")
+                                  : QStringLiteral("missing (llm-sandbox images build %1)").arg(language.name));
     }
-    auto images = backend.listImages(ImageCatalog::imageLabel());
-    if (!images) {
-        printError(images.error().message);
-        return exitStatusFor(images.error());
-    }
-    out() << "\nAll images built by llm-sandbox in the " << backend.name() << " engine:\n";
+    out() << "\nAll images built by llm-sandbox in the " << backend.name()
+          << " engine (sizes include the layers they share):\n";
     for (const ImageInfo &image : *images) {
-        out() << QStringLiteral("  %1 %2 MB  %3\n")
+        out() << QStringLiteral("  %1 %2  %3\n")
                      .arg(image.reference, -44)
-                     .arg(image.sizeBytes / (1024 * 1024), 6)
-                     .arg(image.created.toString(Qt::ISODate));
+                     .arg(megabytes(image.sizeBytes), 8)
+                     .arg(age(image.created));
     }
     out().flush();
     return 0;
@@ -113,6 +156,11 @@ int imagesCommand(const QStringList &arguments)
         QStringLiteral("build: copy the images the NAME engine already has (e.g. docker) instead of building them."),
         QStringLiteral("NAME"));
     parser.addOption(copyFromOption);
+    const QCommandLineOption jobsOption(
+        QStringLiteral("jobs"),
+        QStringLiteral("build: how many languages to build at once (default 3; builds mostly wait for downloads)."),
+        QStringLiteral("N"), QStringLiteral("3"));
+    parser.addOption(jobsOption);
     parser.addPositionalArgument(QStringLiteral("build [LANG...] | list"),
                                  QStringLiteral("build: build the images of LANG (all languages when none is given); "
                                                 "images whose definition did not change are kept. list: show them."));
@@ -143,7 +191,13 @@ int imagesCommand(const QStringList &arguments)
         printError(languages.error().message);
         return ExitUsage;
     }
-    return build(**context, **backend, *languages, parser.value(copyFromOption));
+    bool jobsValid = false;
+    const int jobs = parser.value(jobsOption).toInt(&jobsValid);
+    if (!jobsValid || jobs < 1) {
+        printError(QStringLiteral("--jobs takes a number of at least 1."));
+        return ExitUsage;
+    }
+    return build(**context, **backend, *languages, parser.value(copyFromOption), jobs);
 }
 
 } // namespace sandbox::cli

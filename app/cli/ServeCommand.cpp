@@ -209,7 +209,7 @@ int serveCommand(const QStringList &arguments)
             mcp::SandboxTools::tools(unavailable ? mcp::CodeExecutor::unavailable(*unavailable)
                                                  : mcp::CodeExecutor::forEngine(enginePointer),
                                      enginePointer),
-            mcp::SandboxTools::resources(), std::move(sink), dispatcherOptions);
+            mcp::SandboxTools::resources(enginePointer), std::move(sink), dispatcherOptions);
     };
 
     // The token comes first, then the server starts; all of it inside the event loop (QtKeychain answers there, and

@@ -2,14 +2,20 @@
 
 #include "backend/ImageTransfer.h"
 #include "backend/TarArchive.h"
+#include "images/ImageProbe.h"
 #include "util/TemporaryPaths.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QLoggingCategory>
+#include <QMutex>
 #include <QProcess>
+#include <QSet>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QThreadPool>
+#include <optional>
 #include <unistd.h>
 
 Q_LOGGING_CATEGORY(lcImages, "sandbox.images")
@@ -50,29 +56,180 @@ Result<void> ImageBuilder::ensure(const Language &language, const ProgressCallba
     if (m_source) {
         copyMissing(*chain, progress);
     }
-    for (const ImageDefinition &image : *chain) {
+    return ensureImages(language, *chain, *chain, [&](const ImageBuildEvent &event) {
+        switch (event.kind) {
+        case ImageBuildEvent::Kind::UpToDate:
+            progress(QStringLiteral("%1: up to date").arg(event.reference));
+            break;
+        case ImageBuildEvent::Kind::Started:
+            progress(QStringLiteral("%1: building").arg(event.reference));
+            break;
+        case ImageBuildEvent::Kind::Output:
+            progress(QStringLiteral("  ") + event.line);
+            break;
+        case ImageBuildEvent::Kind::Finished:
+            progress(QStringLiteral("%1: built in %2 s").arg(event.reference).arg(event.seconds, 0, 'f', 1));
+            break;
+        case ImageBuildEvent::Kind::Failed:
+            break; // the error is the result
+        }
+    });
+}
+
+Result<void> ImageBuilder::ensureAll(const QList<Language> &languages, int jobs, const ImageBuildCallback &events)
+{
+    QList<QList<ImageDefinition>> chains;
+    QHash<QString, int> uses; // reference -> how many chains have it
+    for (const Language &language : languages) {
+        auto chain = m_catalog.chainFor(language);
+        if (!chain) {
+            return chain.error();
+        }
+        for (const ImageDefinition &image : *chain) {
+            ++uses[image.reference];
+        }
+        chains.append(*chain);
+    }
+    if (m_source) {
+        QList<ImageDefinition> all;
+        QSet<QString> seen;
+        for (const auto &chain : chains) {
+            for (const ImageDefinition &image : chain) {
+                if (!seen.contains(image.reference)) {
+                    seen.insert(image.reference);
+                    all.append(image);
+                }
+            }
+        }
+        copyMissing(all, [&](const QString &line) {
+            events(ImageBuildEvent{.reference = {}, .name = {}, .kind = ImageBuildEvent::Kind::Output, .line = line});
+        });
+    }
+
+    // The images several chains share come first, one after the other (a chain's shared images are its first).
+    QSet<QString> done;
+    for (int i = 0; i < chains.size(); ++i) {
+        QList<ImageDefinition> shared;
+        for (const ImageDefinition &image : chains[i]) {
+            if (uses.value(image.reference) > 1 && !done.contains(image.reference)) {
+                shared.append(image);
+                done.insert(image.reference);
+            }
+        }
+        if (auto built = ensureImages(languages[i], chains[i], shared, events); !built) {
+            return built;
+        }
+    }
+
+    // Then each language's own images; the engine builds several at once, and a build mostly waits
+    // for the network and dpkg, so two or three in parallel finish sooner even on two cores.
+    QThreadPool pool;
+    pool.setMaxThreadCount(std::max(1, jobs));
+    QMutex errorMutex;
+    std::optional<Error> firstError;
+    for (int i = 0; i < chains.size(); ++i) {
+        QList<ImageDefinition> own;
+        for (const ImageDefinition &image : chains[i]) {
+            if (!done.contains(image.reference)) {
+                own.append(image);
+            }
+        }
+        pool.start([&, i, own] {
+            if (auto built = ensureImages(languages[i], chains[i], own, events); !built) {
+                QMutexLocker lock(&errorMutex);
+                if (!firstError) {
+                    firstError = built.error();
+                }
+            }
+        });
+    }
+    pool.waitForDone();
+    if (firstError) {
+        return *firstError;
+    }
+    return {};
+}
+
+Result<void> ImageBuilder::ensureImages(const Language &language, const QList<ImageDefinition> &chain,
+                                        const QList<ImageDefinition> &images, const ImageBuildCallback &events)
+{
+    for (const ImageDefinition &image : images) {
+        const auto event = [&](ImageBuildEvent::Kind kind, const QString &line = {}, double seconds = 0) {
+            events(ImageBuildEvent{
+                .reference = image.reference, .name = image.name, .kind = kind, .line = line, .seconds = seconds});
+        };
         auto present = m_backend.hasImage(image.reference);
         if (!present) {
+            event(ImageBuildEvent::Kind::Failed, present.error().message);
             return present.error();
         }
         if (*present) {
-            progress(QStringLiteral("%1: up to date").arg(image.reference));
+            event(ImageBuildEvent::Kind::UpToDate);
             continue;
         }
         if (image.kind == ImageDefinition::Kind::External) {
-            return Error{QStringLiteral("The image %1 (chosen for %2) is not in the %3 engine: pull or build it first.")
-                             .arg(image.reference, language.name, m_backend.name()),
-                         ErrorCode::ImageMissing};
+            const Error error{
+                QStringLiteral("The image %1 (chosen for %2) is not in the %3 engine: pull or build it first.")
+                    .arg(image.reference, language.name, m_backend.name()),
+                ErrorCode::ImageMissing};
+            event(ImageBuildEvent::Kind::Failed, error.message);
+            return error;
         }
         QElapsedTimer timer;
         timer.start();
-        progress(QStringLiteral("%1: building").arg(image.reference));
-        if (auto built = build(image, progress); !built) {
+        event(ImageBuildEvent::Kind::Started);
+        const ProgressCallback output = [&](const QString &line) {
+            event(ImageBuildEvent::Kind::Output, line);
+        };
+        QHash<QString, QString> labels{{ImageCatalog::imageLabel(), image.name}};
+        if (image.reference == chain.last().reference && chain.size() > 1) {
+            if (const QString version = askVersion(language, chain[chain.size() - 2].reference, output);
+                !version.isEmpty()) {
+                labels.insert(versionLabel(), version);
+            }
+        }
+        if (auto built = build(image, labels, output); !built) {
+            event(ImageBuildEvent::Kind::Failed, built.error().message);
             return built;
         }
-        progress(QStringLiteral("%1: built in %2 s").arg(image.reference).arg(timer.elapsed() / 1000.0, 0, 'f', 1));
+        event(ImageBuildEvent::Kind::Finished, {}, timer.elapsed() / 1000.0);
     }
     return {};
+}
+
+Result<QString> ImageBuilder::builtVersion(ContainerBackend &backend, const ImageCatalog &catalog,
+                                           const Language &language)
+{
+    auto reference = catalog.runImage(language);
+    if (!reference) {
+        return reference.error();
+    }
+    auto images = backend.listImages(ImageCatalog::imageLabel());
+    if (!images) {
+        return images.error();
+    }
+    for (const ImageInfo &image : *images) {
+        // Podman may store the name qualified ("localhost/llm-sandbox/...").
+        if (image.reference == *reference || image.reference.endsWith(QLatin1Char('/') + *reference)) {
+            return image.labels.value(versionLabel());
+        }
+    }
+    return QString();
+}
+
+QString ImageBuilder::askVersion(const Language &language, const QString &image, const ProgressCallback &progress)
+{
+    auto output = ImageProbe::run(m_backend, image, language.versionCommand);
+    if (!output) {
+        progress(QStringLiteral("could not ask the %1 version: %2").arg(language.displayName, output.error().message));
+        return {};
+    }
+    const QString version = ImageProbe::versionIn(*output);
+    progress(
+        version.isEmpty()
+            ? QStringLiteral("no version in the output of `%1`").arg(language.versionCommand.join(QLatin1Char(' ')))
+            : QStringLiteral("%1 %2").arg(language.displayName, version));
+    return version;
 }
 
 void ImageBuilder::copyMissing(const QList<ImageDefinition> &chain, const ProgressCallback &progress)
@@ -107,7 +264,8 @@ void ImageBuilder::copyMissing(const QList<ImageDefinition> &chain, const Progre
     progress(QStringLiteral("copied from %1 in %2 s").arg(m_source->name()).arg(timer.elapsed() / 1000.0, 0, 'f', 1));
 }
 
-Result<void> ImageBuilder::build(const ImageDefinition &image, const ProgressCallback &progress)
+Result<void> ImageBuilder::build(const ImageDefinition &image, const QHash<QString, QString> &labels,
+                                 const ProgressCallback &progress)
 {
     if (image.kind == ImageDefinition::Kind::Rootfs) {
         return buildRootfs(image, progress);
@@ -116,9 +274,7 @@ Result<void> ImageBuilder::build(const ImageDefinition &image, const ProgressCal
     if (!context) {
         return context.error();
     }
-    const QHash<QString, QString> labels{{ImageCatalog::imageLabel(), image.name}};
-    return m_backend.buildImage(*context, image.reference, image.buildArgs, labels,
-                                [&](const QString &line) { progress(QStringLiteral("  ") + line); });
+    return m_backend.buildImage(*context, image.reference, image.buildArgs, labels, progress);
 }
 
 Result<void> ImageBuilder::buildRootfs(const ImageDefinition &image, const ProgressCallback &progress)
@@ -128,13 +284,13 @@ Result<void> ImageBuilder::buildRootfs(const ImageDefinition &image, const Progr
                                                                {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin")});
     if (debootstrap.isEmpty() && QStandardPaths::findExecutable(QStringLiteral("debootstrap")).isEmpty()) {
         return Error{QStringLiteral("Building the base image needs debootstrap (apt-get install debootstrap), or set "
-                                    "LLM_SANDBOX_BASE_IMAGE to an existing Debian 12 image."),
+                                    "LLM_SANDBOX_BASE_IMAGE to an existing Debian 13 image."),
                      ErrorCode::ImageMissing};
     }
     if (::geteuid() != 0) {
         return Error{
             QStringLiteral("Building the base image runs debootstrap, which needs root. Run `llm-sandbox "
-                           "images build` as root once, or set LLM_SANDBOX_BASE_IMAGE to an existing Debian 12 "
+                           "images build` as root once, or set LLM_SANDBOX_BASE_IMAGE to an existing Debian 13 "
                            "image."),
             ErrorCode::ImageMissing};
     }
@@ -152,9 +308,9 @@ Result<void> ImageBuilder::buildRootfs(const ImageDefinition &image, const Progr
     process.setProcessChannelMode(QProcess::MergedChannels);
     QStringList arguments{QStringLiteral("--variant=") +
                               conf.value(QStringLiteral("variant"), QStringLiteral("minbase")),
-                          conf.value(QStringLiteral("suite"), QStringLiteral("bookworm")), rootDir,
+                          conf.value(QStringLiteral("suite"), QStringLiteral("trixie")), rootDir,
                           qEnvironmentVariable("LLM_SANDBOX_DEBIAN_MIRROR", conf.value(QStringLiteral("mirror")))};
-    progress(QStringLiteral("  debootstrap %1").arg(arguments.join(QLatin1Char(' '))));
+    progress(QStringLiteral("debootstrap %1").arg(arguments.join(QLatin1Char(' '))));
     process.start(debootstrap.isEmpty() ? QStringLiteral("debootstrap") : debootstrap, arguments);
     if (!process.waitForStarted()) {
         return Error{QStringLiteral("Could not start debootstrap: %1").arg(process.errorString())};
@@ -170,7 +326,7 @@ Result<void> ImageBuilder::buildRootfs(const ImageDefinition &image, const Progr
                 (line.startsWith("I: ") && !line.startsWith("I: Retrieving ") && !line.startsWith("I: Validating ") &&
                  !line.startsWith("I: Extracting ") && !line.startsWith("I: Unpacking ") &&
                  !line.startsWith("I: Configuring ") && !line.startsWith("I: Checking "))) {
-                progress(QStringLiteral("  ") + QString::fromUtf8(line).trimmed());
+                progress(QString::fromUtf8(line).trimmed());
             }
         }
     }
@@ -181,11 +337,27 @@ Result<void> ImageBuilder::buildRootfs(const ImageDefinition &image, const Progr
                          .arg(QString::fromUtf8(log.right(1000)).trimmed()),
                      ErrorCode::ImageMissing};
     }
-    progress(QStringLiteral("  packing the root filesystem"));
+    // What debootstrap leaves behind that no sandbox reads: the downloaded packages, apt's lists and caches
+    // (every later layer runs apt-get update anyway) and documentation; a smaller root filesystem is a
+    // smaller layer under every language.
+    for (const QString &folder :
+         {QStringLiteral("var/cache/apt/archives"), QStringLiteral("var/lib/apt/lists"),
+          QStringLiteral("usr/share/doc"), QStringLiteral("usr/share/man"), QStringLiteral("usr/share/info")}) {
+        QDirIterator it(QDir(rootDir).filePath(folder), QDir::Files | QDir::Hidden | QDir::System,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            QFile::remove(it.next());
+        }
+    }
+    for (const QString &cache :
+         {QStringLiteral("var/cache/apt/pkgcache.bin"), QStringLiteral("var/cache/apt/srcpkgcache.bin")}) {
+        QFile::remove(QDir(rootDir).filePath(cache));
+    }
+    progress(QStringLiteral("packing the root filesystem"));
     if (auto packed = TarArchive::writeDirectory(rootDir, tarPath); !packed) {
         return packed;
     }
-    progress(QStringLiteral("  importing into the %1 engine").arg(m_backend.name()));
+    progress(QStringLiteral("importing into the %1 engine").arg(m_backend.name()));
     return m_backend.importImage(tarPath, image.reference, {{ImageCatalog::imageLabel(), image.name}},
                                  [](const QString &) {});
 }

@@ -4,9 +4,34 @@
 #include "images/ImageCatalog.h"
 #include "util/Result.h"
 
+#include <functional>
+
 namespace sandbox {
 
-/// Builds the images of a language's chain that the engine does not have yet.
+/// One thing that happened to one image of a build, for displays that follow every image on its own line.
+struct ImageBuildEvent
+{
+    enum class Kind
+    {
+        UpToDate, ///< the engine has it already
+        Started,  ///< building (or copying) began
+        Output,   ///< a line of the build's output (`line`)
+        Finished, ///< built; `seconds` took
+        Failed    ///< `line` says why
+    };
+
+    QString reference; ///< llm-sandbox/NAME:HASH
+    QString name;      ///< rootfs, base, python-runtime, python, ...
+    Kind kind = Kind::Output;
+    QString line;
+    double seconds = 0;
+};
+
+using ImageBuildCallback = std::function<void(const ImageBuildEvent &event)>;
+
+/// Builds the images of language chains that the engine does not have yet. The last image of a
+/// chain (the one runs use) carries the language's version, asked from the image below it once,
+/// when it is built (label versionLabel()).
 class ImageBuilder final
 {
 public:
@@ -20,12 +45,30 @@ public:
     /// Ensures every image of `language`'s chain exists; `progress` gets one line per step.
     Result<void> ensure(const Language &language, const ProgressCallback &progress);
 
+    /// Ensures the chains of all `languages`: the images they share (root filesystem, base) first,
+    /// then the rest of each chain, `jobs` languages at a time. `events` may be called from several
+    /// threads at once.
+    Result<void> ensureAll(const QList<Language> &languages, int jobs, const ImageBuildCallback &events);
+
+    /// Label holding the language version the image reports ("3.13.5", "1.24.4").
+    static QString versionLabel() { return QStringLiteral("io.llm-sandbox.version"); }
+    /// The version label of the image runs of `language` use; empty when that image is not built yet (or was
+    /// built before images carried it).
+    static Result<QString> builtVersion(ContainerBackend &backend, const ImageCatalog &catalog,
+                                        const Language &language);
+
 private:
+    /// Builds the images of `images` (a part of `language`'s chain `chain`) the engine lacks, in order.
+    Result<void> ensureImages(const Language &language, const QList<ImageDefinition> &chain,
+                              const QList<ImageDefinition> &images, const ImageBuildCallback &events);
     /// Copies the images of `chain` this engine lacks and the copy source has; a failure only
     /// means they are built instead.
     void copyMissing(const QList<ImageDefinition> &chain, const ProgressCallback &progress);
-    Result<void> build(const ImageDefinition &image, const ProgressCallback &progress);
+    Result<void> build(const ImageDefinition &image, const QHash<QString, QString> &labels,
+                       const ProgressCallback &progress);
     Result<void> buildRootfs(const ImageDefinition &image, const ProgressCallback &progress);
+    /// The version `language`'s runtime image `image` reports; empty when it could not be asked.
+    QString askVersion(const Language &language, const QString &image, const ProgressCallback &progress);
 
     ContainerBackend &m_backend;
     const ImageCatalog &m_catalog;

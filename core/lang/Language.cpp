@@ -25,20 +25,45 @@ QString Language::entryPoint(const QString &code) const
     if (name != QLatin1String("java")) {
         return stem;
     }
-    // The class whose body holds `static void main(`: the last class declared before it.
+    // The class whose body holds `static void main(`: the innermost type still open there. Types declared
+    // before main inside it (Java 21 records of a sealed interface, say) are closed by then.
     static const QRegularExpression mainMethod(QStringLiteral(R"(\bstatic\s+(?:final\s+)?void\s+main\s*\()"));
-    static const QRegularExpression classDeclaration(
-        QStringLiteral(R"(\b(?:class|record|enum|interface)\s+([A-Za-z_$][A-Za-z0-9_$]*))"));
+    static const QRegularExpression token(
+        QStringLiteral(
+            R"(//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|\b(?:class|record|enum|interface)\s+([A-Za-z_$][A-Za-z0-9_$]*)|[{}])"),
+        QRegularExpression::DotMatchesEverythingOption);
     const auto mainMatch = mainMethod.match(code);
     if (!mainMatch.hasMatch()) {
         return stem;
     }
-    QString owner = stem;
-    auto classes = classDeclaration.globalMatch(code.left(mainMatch.capturedStart()));
-    while (classes.hasNext()) {
-        owner = classes.next().captured(1);
+    struct OpenType
+    {
+        QString name;
+        int depth;
+    };
+    QList<OpenType> open;
+    QString declared; // a type whose body has not started yet
+    int depth = 0;
+    auto tokens = token.globalMatch(code.left(mainMatch.capturedStart()));
+    while (tokens.hasNext()) {
+        const auto match = tokens.next();
+        const QString text = match.captured(0);
+        if (!match.captured(1).isEmpty()) {
+            declared = match.captured(1);
+        } else if (text == QLatin1String("{")) {
+            ++depth;
+            if (!declared.isEmpty()) {
+                open.append(OpenType{declared, depth});
+                declared.clear();
+            }
+        } else if (text == QLatin1String("}")) {
+            if (!open.isEmpty() && open.last().depth == depth) {
+                open.removeLast();
+            }
+            --depth;
+        }
     }
-    return owner;
+    return open.isEmpty() ? stem : open.last().name;
 }
 
 QStringList Language::commandFor(const QStringList &argv, const QString &code) const

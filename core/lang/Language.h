@@ -43,7 +43,7 @@ struct Language
     QStringList compile; ///< compile step argv (empty for interpreted languages); {file} {stem} {main} substituted
     QStringList run;     ///< run step argv; {file} {stem} {main} substituted
     QHash<QString, QString> projectFiles; ///< written beside the source (Go's go.mod)
-    QString version; ///< the version in the built image (Debian 12's package); user images may differ
+    /// Prints the language's version; asked once when the image is built (ImageBuilder::versionLabel()).
     QStringList versionCommand;
     /// The persistent interpreter of a session (resources/session), which keeps variables from
     /// one call to the next; empty: each call of a session runs a new process (files persist).
@@ -52,6 +52,8 @@ struct Language
     QHash<QString, QString> environment;
     QString packageManager;
     LibraryInstaller libraries;
+    /// What the built image offers besides the language: the names in its image definition's `libraries` file
+    /// (resources/images/<imageName>/libraries), which is also what the image build installs.
     QStringList preinstalledLibraries;
     QString visualization; ///< how charts are captured, in one sentence
     QList<LanguageExample> examples;

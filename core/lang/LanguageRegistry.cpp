@@ -1,5 +1,7 @@
 #include "lang/LanguageRegistry.h"
 
+#include <QFile>
+
 namespace sandbox {
 
 namespace {
@@ -11,6 +13,25 @@ QStringList list(std::initializer_list<const char *> items)
         out << QString::fromUtf8(item);
     }
     return out;
+}
+
+/// The library names of an image definition's `libraries` file: "<debian-package> <name...>" per line.
+QStringList librariesOfImage(const QString &imageName)
+{
+    QFile file(QStringLiteral(":/images/%1/libraries").arg(imageName));
+    if (!file.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    QStringList names;
+    for (const QByteArray &raw : file.readAll().split('\n')) {
+        const QString line = QString::fromUtf8(raw).trimmed();
+        const qsizetype space = line.indexOf(QLatin1Char(' '));
+        if (line.isEmpty() || line.startsWith(QLatin1Char('#')) || space < 0) {
+            continue;
+        }
+        names << line.mid(space + 1).trimmed();
+    }
+    return names;
 }
 
 } // namespace
@@ -32,7 +53,6 @@ LanguageRegistry::LanguageRegistry()
             .defaultFile = QStringLiteral("main.py"),
             .compile = {},
             .run = list({"python3", "-u", "{file}"}),
-            .version = QStringLiteral("3.11"),
             .versionCommand = list({"python3", "--version"}),
             .sessionInterpreter = list({"python3", "/opt/llm-sandbox/session/kernel.py"}),
             .environment = {{QStringLiteral("PYTHONPATH"),
@@ -53,7 +73,6 @@ LanguageRegistry::LanguageRegistry()
                  .registryDefault = QStringLiteral("https://pypi.org/simple"),
                  .registryVariables = list({"LLM_SANDBOX_PIP_INDEX_URL"}),
                  .offlineVariable = QStringLiteral("LLM_SANDBOX_PIP_OFFLINE_DIR")},
-            .preinstalledLibraries = list({"numpy", "pandas", "matplotlib", "seaborn", "scipy", "plotly"}),
             .visualization = QStringLiteral("matplotlib, seaborn, pandas plotting and plotly figures are captured "
                                             "automatically; any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR "
                                             "is returned."),
@@ -74,7 +93,6 @@ LanguageRegistry::LanguageRegistry()
             .defaultFile = QStringLiteral("main.js"),
             .compile = {},
             .run = list({"node", "{file}"}),
-            .version = QStringLiteral("18"),
             .versionCommand = list({"node", "--version"}),
             .environment = {{QStringLiteral("NODE_PATH"), QStringLiteral("/tmp/libs/node/node_modules")}},
             .packageManager = QStringLiteral("npm"),
@@ -87,7 +105,6 @@ LanguageRegistry::LanguageRegistry()
                           .registryDefault = QStringLiteral("https://registry.npmjs.org/"),
                           .registryVariables = list({"LLM_SANDBOX_NPM_REGISTRY"}),
                           .offlineVariable = QStringLiteral("LLM_SANDBOX_NPM_OFFLINE_DIR")},
-            .preinstalledLibraries = {},
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"), QStringLiteral("console.log('Hello, world!');\n"),
                           QStringLiteral("Simple JavaScript hello world program")},
@@ -118,7 +135,6 @@ console.log(`wrote ${file}`);
             .defaultFile = QStringLiteral("Main.java"),
             .compile = list({"javac", "-encoding", "UTF-8", "-cp", ".:/tmp/libs/java/*", "{file}"}),
             .run = list({"java", "-cp", ".:/tmp/libs/java/*", "{main}"}),
-            .version = QStringLiteral("17"),
             .versionCommand = list({"java", "--version"}),
             .packageManager = QStringLiteral("maven"),
             .libraries = {.namePattern = QStringLiteral(R"(^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+:[A-Za-z0-9_.+-]+$)"),
@@ -129,7 +145,6 @@ console.log(`wrote ${file}`);
                           .registryDefault = QStringLiteral("https://repo.maven.apache.org/maven2"),
                           .registryVariables = list({"LLM_SANDBOX_MAVEN_REPOSITORY"}),
                           .offlineVariable = QStringLiteral("LLM_SANDBOX_MAVEN_OFFLINE_DIR")},
-            .preinstalledLibraries = {},
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"),
                           QStringLiteral("public class Main {\n    public static void main(String[] args) {\n"
@@ -169,10 +184,11 @@ public class Main {
             .imageName = QStringLiteral("cpp"),
             .defaultFile = QStringLiteral("main.cpp"),
             // The response file holds the flags of installed libraries (empty without any).
-            .compile = list({"g++", "-std=c++20", "-O2", "-o", "{stem}", "{file}", "@.llm-sandbox-cxxflags"}),
+            // FMT_HEADER_ONLY: the image's fmt is used as a header-only library, like nlohmann-json.
+            .compile = list(
+                {"g++", "-std=c++23", "-O2", "-DFMT_HEADER_ONLY", "-o", "{stem}", "{file}", "@.llm-sandbox-cxxflags"}),
             .run = list({"./{stem}"}),
             .projectFiles = {{QStringLiteral(".llm-sandbox-cxxflags"), QString()}},
-            .version = QStringLiteral("GCC 12, C++20"),
             .versionCommand = list({"g++", "--version"}),
             .packageManager = QStringLiteral("apt"),
             .libraries = {.namePattern = QStringLiteral(R"(^[a-z0-9][a-z0-9+.-]+$)"),
@@ -180,7 +196,6 @@ public class Main {
                                            "/sandbox/.llm-sandbox-cxxflags", "{libs}"}),
                           .registryDefault = QStringLiteral("http://deb.debian.org/debian"),
                           .registryVariables = list({"LLM_SANDBOX_DEBIAN_MIRROR"})},
-            .preinstalledLibraries = list({"C++ standard library"}),
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"),
                           QStringLiteral(
@@ -221,8 +236,7 @@ int main() {
             .defaultFile = QStringLiteral("main.go"),
             .compile = list({"go", "build", "-o", "{stem}", "."}),
             .run = list({"./{stem}"}),
-            .projectFiles = {{QStringLiteral("go.mod"), QStringLiteral("module sandbox\n\ngo 1.19\n")}},
-            .version = QStringLiteral("1.19"),
+            .projectFiles = {{QStringLiteral("go.mod"), QStringLiteral("module sandbox\n\ngo 1.24\n")}},
             .versionCommand = list({"go", "version"}),
             .environment = {{QStringLiteral("GOCACHE"), QStringLiteral("/tmp/go-cache")},
                             {QStringLiteral("GOPATH"), QStringLiteral("/tmp/go")},
@@ -238,7 +252,6 @@ int main() {
                           .offlineVariable = QStringLiteral("LLM_SANDBOX_GO_OFFLINE_DIR"),
                           .environment = {{QStringLiteral("GOPROXY"), QStringLiteral("{registry}")},
                                           {QStringLiteral("GOSUMDB"), QStringLiteral("off")}}},
-            .preinstalledLibraries = list({"Go standard library"}),
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"),
                           QStringLiteral(
@@ -283,7 +296,6 @@ func main() {
             .defaultFile = QStringLiteral("main.R"),
             .compile = {},
             .run = list({"Rscript", "{file}"}),
-            .version = QStringLiteral("4.2"),
             .versionCommand = list({"R", "--version"}),
             .sessionInterpreter = list({"Rscript", "/opt/llm-sandbox/session/kernel.R"}),
             .environment = {{QStringLiteral("R_LIBS_USER"), QStringLiteral("/tmp/libs/r")},
@@ -297,7 +309,6 @@ func main() {
                           .registryDefault = QStringLiteral("https://cloud.r-project.org"),
                           .registryVariables = list({"R_REPO", "LLM_SANDBOX_R_REPO"}),
                           .offlineVariable = QStringLiteral("LLM_SANDBOX_R_OFFLINE_DIR")},
-            .preinstalledLibraries = list({"ggplot2", "lattice"}),
             .visualization = QStringLiteral("Base graphics, ggplot2 and lattice plots are captured automatically; any "
                                             "image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"), QStringLiteral("cat('Hello, world!\\n')\n"),
@@ -319,7 +330,6 @@ ggplot(fruit, aes(name, count)) + geom_col(fill = "steelblue") + labs(title = "F
             .defaultFile = QStringLiteral("main.rb"),
             .compile = {},
             .run = list({"ruby", "{file}"}),
-            .version = QStringLiteral("3.1"),
             .versionCommand = list({"ruby", "--version"}),
             .environment = {{QStringLiteral("GEM_HOME"), QStringLiteral("/tmp/libs/ruby")}},
             .packageManager = QStringLiteral("gem"),
@@ -331,7 +341,6 @@ ggplot(fruit, aes(name, count)) + geom_col(fill = "steelblue") + labs(title = "F
                           .registryDefault = QStringLiteral("https://rubygems.org"),
                           .registryVariables = list({"LLM_SANDBOX_GEM_SOURCE"}),
                           .offlineVariable = QStringLiteral("LLM_SANDBOX_GEM_OFFLINE_DIR")},
-            .preinstalledLibraries = {},
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples =
                 {{QStringLiteral("Hello world"), QStringLiteral("puts 'Hello, world!'\n"),
@@ -355,6 +364,9 @@ puts "wrote #{file}"
             .useCases = list({"Web development", "Scripting", "Automation", "Text processing"}),
         },
     };
+    for (Language &language : m_languages) {
+        language.preinstalledLibraries = librariesOfImage(language.imageName);
+    }
 }
 
 QStringList LanguageRegistry::names() const

@@ -63,7 +63,7 @@ struct SandboxSettings
     /// Per-language image overrides ("python" -> "registry.example/python:3.12"), from
     /// LLM_SANDBOX_IMAGE_<LANG>.
     QHash<QString, QString> imageOverrides;
-    /// A Debian 12 image to use instead of building the root filesystem with debootstrap.
+    /// A Debian 13 image to use instead of building the root filesystem with debootstrap.
     QString baseImage;
     /// Limits (EnforcedLimits::limitNames()) a sandbox may start without although the engine did not put them in
     /// force, e.g. rootless Podman on cgroup v1 (SANDBOX_ALLOW_UNENFORCED_LIMITS: a comma list or `all`); each such

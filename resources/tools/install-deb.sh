@@ -11,7 +11,9 @@ flags=$3
 shift 3
 state=/tmp/apt
 mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$state/sources.list.d" "$target"
-echo "deb $mirror bookworm main" >"$state/sources.list"
+# The suite of the image itself, so the packages match its libraries.
+suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
+echo "deb $mirror ${suite:-trixie} main" >"$state/sources.list"
 apt_options="-q -o Dir::State::Lists=$state/lists -o Dir::Cache=$state/cache -o Debug::NoLocking=1
     -o Dir::Etc::SourceList=$state/sources.list -o Dir::Etc::SourceParts=$state/sources.list.d"
 # shellcheck disable=SC2086

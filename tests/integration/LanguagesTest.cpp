@@ -1,6 +1,10 @@
 // Every language, for real: hello world with unicode, a non-trivial program, a runtime
-// error with its exit code and stderr, and for compiled languages a compile error.
+// error with its exit code and stderr, for compiled languages a compile error, code that needs
+// the current toolchain and the preinstalled libraries, and an image that has what
+// get_language_details says it has.
 #include "SharedEngines.h"
+#include "images/ImageBuilder.h"
+#include "images/ImageProbe.h"
 #include "lang/LanguageRegistry.h"
 
 #include <gtest/gtest.h>
@@ -20,7 +24,104 @@ struct LanguageCase
     const char *runtimeStderr;
     const char *compileError = nullptr; ///< compiled languages: does not compile
     const char *compileStderr = nullptr;
+    const char *modern = nullptr; ///< needs the current toolchain and the preinstalled libraries
+    const char *modernStdout = nullptr;
 };
+
+// Go 1.22+ range over int and slices.Sort.
+const char *const kGoModern = R"(package main
+
+import (
+	"fmt"
+	"slices"
+)
+
+func main() {
+	var xs []int
+	for i := range 5 {
+		xs = append(xs, (i*7)%5)
+	}
+	slices.Sort(xs)
+	fmt.Println(xs)
+}
+)";
+
+// C++23 std::expected and std::print, and the preinstalled header-only fmt and nlohmann-json.
+const char *const kCppModern = R"(#include <expected>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <print>
+#include <string>
+
+std::expected<int, std::string> half(int x) {
+    if (x % 2) return std::unexpected("odd");
+    return x / 2;
+}
+
+int main() {
+    const nlohmann::json j = {{"n", 1}};
+    std::print("{} {} {} {}\n", *half(8), half(3).error(), j.dump(), fmt::format("{:>3}", 7));
+}
+)";
+
+// R 4.1+ native pipe into a dplyr pipeline.
+const char *const kRModern = R"(suppressPackageStartupMessages(library(dplyr))
+res <- data.frame(g = c("a", "b", "a"), v = c(1, 2, 3)) |>
+  group_by(g) |>
+  summarise(total = sum(v)) |>
+  arrange(g)
+cat(paste(res$g, res$total), sep = "\n")
+)";
+
+// scikit-learn fits a line; Pillow draws an image into the output directory (an artifact).
+const char *const kPythonModern = R"(import os
+import numpy as np
+from PIL import Image
+from sklearn.linear_model import LinearRegression
+
+x = np.arange(10).reshape(-1, 1)
+model = LinearRegression().fit(x, 3 * x.ravel() + 2)
+print(f"{model.coef_[0]:.1f} {model.intercept_:.1f}")
+Image.new("RGB", (32, 16), "steelblue").save(os.path.join(os.environ["LLM_SANDBOX_OUTPUT_DIR"], "pillow.png"))
+)";
+
+// Ruby 3 pattern matching on hashes and arrays, with a guard.
+const char *const kRubyModern = R"(config = { db: { user: "admin", port: 5432 } }
+case config
+in { db: { user: String => user, port: Integer => port } }
+  puts "#{user}@#{port}"
+end
+case [1, 2]
+in [Integer => x, Integer => y] if x < y
+  puts "ascending #{x} #{y}"
+end
+)";
+
+// Java 21 records, record patterns and pattern matching in switch.
+const char *const kJavaModern = R"(public class Shapes {
+    sealed interface Shape permits Circle, Square {}
+    record Circle(double r) implements Shape {}
+    record Square(double side) implements Shape {}
+
+    static String describe(Shape shape) {
+        return switch (shape) {
+            case Circle c when c.r() > 10 -> "big circle";
+            case Circle(double r) -> "circle " + r;
+            case Square(double side) -> "square " + side;
+        };
+    }
+
+    public static void main(String[] args) {
+        System.out.println(describe(new Circle(1.5)) + ", " + describe(new Square(2)) + ", " + describe(new Circle(20)));
+    }
+}
+)";
+
+// Node 20's Array.prototype.toSorted, and the preinstalled lodash and d3-format.
+const char *const kJavaScriptModern = R"(const _ = require('lodash');
+const { format } = require('d3-format');
+console.log(_.chunk([3, 1, 4, 2], 2).map(c => c.toSorted().join('')).join(' '), format(',')(1234567));
+)";
 
 void PrintTo(const LanguageCase &value, std::ostream *out)
 {
@@ -32,10 +133,11 @@ const char *const kExpectedPrimes = "2 3 5 7 11 13 17 19 23 29 31 37 41 43 47\n"
 const LanguageCase kCases[] = {
     {"python", "print('héllo wörld ✓ 你好')\n",
      "print(' '.join(str(n) for n in range(2, 50) if all(n % d for d in range(2, n))))\n",
-     "xs = [1, 2]\nprint(xs[5])\n", 1, "IndexError"},
+     "xs = [1, 2]\nprint(xs[5])\n", 1, "IndexError", nullptr, nullptr, kPythonModern, "3.0 2.0\n"},
     {"javascript", "console.log('héllo wörld ✓ 你好');\n",
      "const p = [];\nfor (let n = 2; n < 50; n++) { if (p.every(d => n % d)) p.push(n); }\nconsole.log(p.join(' '));\n",
-     "const o = null;\nconsole.log(o.field);\n", 1, "TypeError"},
+     "const o = null;\nconsole.log(o.field);\n", 1, "TypeError", nullptr, nullptr, kJavaScriptModern,
+     "13 24 1,234,567\n"},
     {"java",
      "public class Hello {\n    public static void main(String[] args) {\n        System.out.println(\"héllo wörld ✓ "
      "你好\");\n    }\n}\n",
@@ -50,7 +152,7 @@ const LanguageCase kCases[] = {
      "System.out.println(xs[3]);\n    }\n}\n",
      1, "ArrayIndexOutOfBoundsException",
      "public class Broken {\n    public static void main(String[] a) {\n        int x = \"text\";\n    }\n}\n",
-     "incompatible types"},
+     "incompatible types", kJavaModern, "circle 1.5, square 2.0, big circle\n"},
     {"cpp", "#include <iostream>\nint main() { std::cout << \"héllo wörld ✓ 你好\\n\"; }\n",
      "#include <iostream>\n#include <vector>\nint main() {\n    std::vector<int> p;\n    for (int n = 2; n < 50; ++n) "
      "{\n"
@@ -60,21 +162,23 @@ const LanguageCase kCases[] = {
      "\"\\n\";\n}\n",
      "#include <iostream>\n#include <stdexcept>\nint main() {\n    std::cerr << \"about to fail\\n\";\n    return "
      "7;\n}\n",
-     7, "about to fail", "int main() { return undefined_name; }\n", "undefined_name"},
+     7, "about to fail", "int main() { return undefined_name; }\n", "undefined_name", kCppModern,
+     "4 odd {\"n\":1}   7\n"},
     {"go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"héllo wörld ✓ 你好\")\n}\n",
      "package main\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\nfunc main() {\n\tvar p []string\n\tfor n := 2; n < 50; "
      "n++ {\n"
      "\t\tprime := true\n\t\tfor d := 2; d < n; d++ {\n\t\t\tif n%d == 0 {\n\t\t\t\tprime = false\n\t\t\t}\n\t\t}\n"
      "\t\tif prime {\n\t\t\tp = append(p, fmt.Sprint(n))\n\t\t}\n\t}\n\tfmt.Println(strings.Join(p, \" \"))\n}\n",
      "package main\n\nfunc main() {\n\tvar m map[string]int\n\tm[\"x\"] = 1\n}\n", 2, "panic",
-     "package main\n\nfunc main() {\n\tx := 1\n}\n", "not used"},
+     "package main\n\nfunc main() {\n\tx := 1\n}\n", "not used", kGoModern, "[0 1 2 3 4]\n"},
     {"r", "cat('héllo wörld ✓ 你好\\n')\n",
      "p <- c()\nfor (n in 2:49) if (all(n %% p != 0) || length(p) == 0) p <- c(p, n)\ncat(paste(p, collapse = ' '), "
      "'\\n', sep = '')\n",
-     "stop('something went wrong')\n", 1, "something went wrong"},
+     "stop('something went wrong')\n", 1, "something went wrong", nullptr, nullptr, kRModern, "a 4\nb 2\n"},
     {"ruby", "puts 'héllo wörld ✓ 你好'\n",
      "puts (2...50).select { |n| (2...n).none? { |d| (n % d).zero? } }.join(' ')\n",
-     "def explode\n  raise ArgumentError, 'bad input'\nend\nexplode\n", 1, "bad input"},
+     "def explode\n  raise ArgumentError, 'bad input'\nend\nexplode\n", 1, "bad input", nullptr, nullptr, kRubyModern,
+     "admin@5432\nascending 1 2\n"},
 };
 
 /// Every language on every engine: (backend, language).
@@ -84,6 +188,8 @@ protected:
     static void TearDownTestSuite() { s_engines.clear(); }
 
     const LanguageCase &language() const { return std::get<1>(GetParam()); }
+
+    ExecutionEngine *engine() { return s_engines.get(std::get<0>(GetParam())); }
 
     Result<RunResult> run(const char *code)
     {
@@ -143,6 +249,56 @@ TEST_P(LanguagesTest, compileErrorIsReportedAsSuch)
     EXPECT_NE(result->exitCode, 0);
     EXPECT_TRUE(result->stdoutData.isEmpty());
     EXPECT_TRUE(result->stderrData.contains(language().compileStderr)) << result->stderrData.toStdString();
+}
+
+TEST_P(LanguagesTest, currentToolchainAndPreinstalledLibrariesWork)
+{
+    ASSERT_NE(language().modern, nullptr) << "every language has a case for its current toolchain";
+    auto result = run(language().modern);
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->exitCode, 0) << result->stderrData.toStdString();
+    EXPECT_EQ(QString::fromUtf8(result->stdoutData), QString::fromUtf8(language().modernStdout))
+        << result->stderrData.toStdString();
+    if (QLatin1String(language().language) == QLatin1String("python")) {
+        ASSERT_EQ(result->artifacts.size(), 1);
+        EXPECT_EQ(result->artifacts[0].name, QStringLiteral("pillow.png"));
+        EXPECT_EQ(result->artifacts[0].mimeType, QStringLiteral("image/png"));
+        EXPECT_EQ(result->artifacts[0].width, 32);
+        EXPECT_EQ(result->artifacts[0].height, 16);
+    }
+}
+
+// What get_language_details reports (the registry's libraries, the image's version label) is what the image has.
+TEST_P(LanguagesTest, imageHasTheVersionAndLibrariesItsDetailsList)
+{
+    ExecutionEngine *sandboxEngine = engine();
+    ASSERT_NE(sandboxEngine, nullptr);
+    const Language details = *LanguageRegistry::instance().find(QString::fromUtf8(language().language));
+    auto image = sandboxEngine->catalog().runImage(details);
+    ASSERT_TRUE(image.ok()) << image.error().message.toStdString();
+
+    auto version = ImageBuilder::builtVersion(sandboxEngine->backend(), sandboxEngine->catalog(), details);
+    ASSERT_TRUE(version.ok()) << version.error().message.toStdString();
+    auto reported = ImageProbe::run(sandboxEngine->backend(), *image, details.versionCommand);
+    ASSERT_TRUE(reported.ok()) << reported.error().message.toStdString();
+    EXPECT_FALSE(version->isEmpty());
+    EXPECT_EQ(*version, ImageProbe::versionIn(*reported)) << reported->toStdString();
+
+    // Each line of the image's own list: "<debian-package> <name>"; "-": part of the language's packages.
+    const QString list = QStringLiteral("/opt/llm-sandbox/libraries/") + details.imageName;
+    const QString script = QStringLiteral(R"(grep -v '^#' %1 | while read -r package name; do
+  if [ "$package" = - ] || dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed'; then
+    echo "$name"
+  else
+    echo "missing $package"
+  fi
+done)")
+                               .arg(list);
+    auto listed =
+        ImageProbe::run(sandboxEngine->backend(), *image, {QStringLiteral("sh"), QStringLiteral("-c"), script});
+    ASSERT_TRUE(listed.ok()) << listed.error().message.toStdString();
+    const QStringList names = QString::fromUtf8(*listed).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    EXPECT_EQ(names, details.preinstalledLibraries);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllLanguages, LanguagesTest,

@@ -70,7 +70,8 @@ TEST(LanguageRegistry, commandsSubstituteFileAndStem)
 {
     const Language cpp = *LanguageRegistry::instance().find("cpp");
     EXPECT_EQ(cpp.commandFor(cpp.compile, "int main() {}"),
-              QStringList({"g++", "-std=c++20", "-O2", "-o", "main", "main.cpp", "@.llm-sandbox-cxxflags"}));
+              QStringList({"g++", "-std=c++23", "-O2", "-DFMT_HEADER_ONLY", "-o", "main", "main.cpp",
+                           "@.llm-sandbox-cxxflags"}));
     EXPECT_EQ(cpp.commandFor(cpp.run, "int main() {}"), QStringList({"./main"}));
 }
 
@@ -78,4 +79,33 @@ TEST(LanguageRegistry, goIsBuiltAsAModule)
 {
     const Language go = *LanguageRegistry::instance().find("go");
     EXPECT_TRUE(go.projectFiles.value("go.mod").startsWith("module "));
+}
+
+TEST(LanguageRegistry, preinstalledLibrariesAreTheNamesInTheImageDefinition)
+{
+    const Language python = *LanguageRegistry::instance().find("python");
+    EXPECT_TRUE(python.preinstalledLibraries.contains("scikit-learn"));
+    EXPECT_TRUE(python.preinstalledLibraries.contains("pillow"));
+    EXPECT_FALSE(python.preinstalledLibraries.contains("python3-sklearn")); // the package, not the name
+    const Language r = *LanguageRegistry::instance().find("r");
+    EXPECT_TRUE(r.preinstalledLibraries.contains("dplyr"));
+    EXPECT_TRUE(r.preinstalledLibraries.contains("svglite"));
+    EXPECT_TRUE(LanguageRegistry::instance().find("cpp")->preinstalledLibraries.contains("C++ standard library"));
+    for (const Language &language : LanguageRegistry::instance().languages()) {
+        EXPECT_FALSE(language.preinstalledLibraries.isEmpty()) << language.name.toStdString();
+    }
+}
+
+TEST(LanguageRegistry, javaMainClassIsTheOneEnclosingMainNotARecordDeclaredBeforeIt)
+{
+    const Language java = *LanguageRegistry::instance().find("java");
+    const QString code = "public class Shapes {\n"
+                         "    sealed interface Shape permits Circle, Square {}\n"
+                         "    record Circle(double r) implements Shape {}\n"
+                         "    record Square(double side) implements Shape { String name() { return \"}\"; } }\n"
+                         "    // class Decoy {\n"
+                         "    public static void main(String[] args) {}\n"
+                         "}\n";
+    EXPECT_EQ(java.entryPoint(code), "Shapes");
+    EXPECT_EQ(java.entryPoint("class Helper {}\nclass App {\n    static void main(String[] a) {}\n}\n"), "App");
 }

@@ -1,0 +1,104 @@
+#include "images/ImageBuilder.h"
+
+#include "fakes/FakeBackend.h"
+#include "lang/LanguageRegistry.h"
+
+#include <QFile>
+#include <QMutex>
+#include <QTemporaryDir>
+#include <gtest/gtest.h>
+
+using namespace sandbox;
+
+namespace {
+
+/// A catalog on a stand-in base image (no debootstrap) and a runner file, with an engine that has only that base.
+class ImageBuilderTest : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        ASSERT_TRUE(m_dir.isValid());
+        QFile runner(m_dir.filePath("runner"));
+        ASSERT_TRUE(runner.open(QIODevice::WriteOnly));
+        runner.write("runner");
+        runner.close();
+        m_catalog.emplace(runner.fileName(), QHash<QString, QString>{}, QStringLiteral("debian:trixie"));
+        m_backend.setEveryImagePresent(false);
+        m_backend.addImage(QStringLiteral("debian:trixie"));
+        // The version probe's container does not start here: the images are built without the label.
+        m_backend.setStartError(Error{QStringLiteral("no containers in this test")});
+    }
+
+    QList<ImageBuildEvent> buildAll(const QStringList &names, int jobs)
+    {
+        QList<Language> languages;
+        for (const QString &name : names) {
+            languages << *LanguageRegistry::instance().find(name);
+        }
+        QMutex mutex;
+        QList<ImageBuildEvent> events;
+        ImageBuilder builder(m_backend, *m_catalog);
+        const auto built = builder.ensureAll(languages, jobs, [&](const ImageBuildEvent &event) {
+            QMutexLocker lock(&mutex);
+            events.append(event);
+        });
+        EXPECT_TRUE(built.ok()) << built.error().message.toStdString();
+        return events;
+    }
+
+    static QStringList started(const QList<ImageBuildEvent> &events)
+    {
+        QStringList names;
+        for (const ImageBuildEvent &event : events) {
+            if (event.kind == ImageBuildEvent::Kind::Started) {
+                names << event.name;
+            }
+        }
+        return names;
+    }
+
+    QTemporaryDir m_dir;
+    std::optional<ImageCatalog> m_catalog;
+    test::FakeBackend m_backend;
+};
+
+} // namespace
+
+TEST_F(ImageBuilderTest, sharedBaseIsBuiltOnceBeforeAnyLanguage)
+{
+    const QStringList names = started(buildAll({"python", "r", "ruby"}, 3));
+    EXPECT_EQ(names.count("base"), 1);
+    EXPECT_EQ(names.first(), "base");
+    for (const QString image : {"python-runtime", "python", "r-runtime", "r", "ruby-runtime", "ruby"}) {
+        EXPECT_EQ(names.count(image), 1) << image.toStdString();
+    }
+    // Within a language, the runtime comes before the runner layer on it.
+    EXPECT_LT(names.indexOf("r-runtime"), names.indexOf("r"));
+}
+
+TEST_F(ImageBuilderTest, aSecondBuildFindsEverythingUpToDate)
+{
+    buildAll({"go", "cpp"}, 2);
+    const QList<ImageBuildEvent> again = buildAll({"go", "cpp"}, 2);
+    EXPECT_TRUE(started(again).isEmpty());
+    int upToDate = 0;
+    for (const ImageBuildEvent &event : again) {
+        upToDate += event.kind == ImageBuildEvent::Kind::UpToDate ? 1 : 0;
+    }
+    EXPECT_EQ(upToDate, 1 + 1 + 2 + 2); // the stand-in base image, base, two runtimes, two runner layers
+}
+
+TEST_F(ImageBuilderTest, versionThatCannotBeAskedLeavesTheLabelOutAndSaysWhy)
+{
+    const QList<ImageBuildEvent> events = buildAll({"ruby"}, 1);
+    const Language ruby = *LanguageRegistry::instance().find("ruby");
+    auto version = ImageBuilder::builtVersion(m_backend, *m_catalog, ruby);
+    ASSERT_TRUE(version.ok());
+    EXPECT_EQ(*version, "");
+    bool said = false;
+    for (const ImageBuildEvent &event : events) {
+        said = said || event.line.contains("could not ask the Ruby version");
+    }
+    EXPECT_TRUE(said);
+}
