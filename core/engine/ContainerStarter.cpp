@@ -33,6 +33,25 @@ QString ContainerStarter::whyNotEnforced(const QString &engine, bool rootless, c
         return QStringLiteral("the runner in the sandbox image reported no limits; rebuild the images with "
                               "`llm-sandbox images build`");
     }
+    const auto isMissing = [&](const QString &name) {
+        return std::any_of(missing.begin(), missing.end(),
+                           [&](const UnenforcedLimit &limit) { return limit.name == name; });
+    };
+    if (engine == QLatin1String("kubernetes") &&
+        (isMissing(QStringLiteral("pids")) || isMissing(QStringLiteral("network")))) {
+        // A pod spec has no field for either: the node and the network plugin decide.
+        QStringList reasons;
+        if (isMissing(QStringLiteral("pids"))) {
+            reasons << QStringLiteral("a pod has no pids limit of its own: the kubelet's podPidsLimit (node "
+                                      "configuration) sets it, so configure it on the nodes that run sandboxes");
+        }
+        if (isMissing(QStringLiteral("network"))) {
+            reasons << QStringLiteral("the pod has a network interface: apply installer/kubernetes/networkpolicy.yaml "
+                                      "in the namespace (on clusters whose network plugin enforces policies the "
+                                      "interface stays, so accept it by name)");
+        }
+        return reasons.join(QStringLiteral("; "));
+    }
     const bool cgroupLimit = std::any_of(missing.begin(), missing.end(), [](const UnenforcedLimit &limit) {
         return limit.name == QLatin1String("memory") || limit.name == QLatin1String("pids") ||
                limit.name == QLatin1String("cpus");
