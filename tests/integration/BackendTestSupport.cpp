@@ -15,6 +15,11 @@ std::vector<std::string> backendNames()
     return {"docker", "podman"};
 }
 
+std::vector<std::string> backendNamesWithKubernetes()
+{
+    return {"docker", "podman", "kubernetes"};
+}
+
 std::string backendTestName(const ::testing::TestParamInfo<std::string> &info)
 {
     return info.param;
@@ -58,6 +63,9 @@ std::unique_ptr<ExecutionEngine> engineFor(const std::string &name)
 
 QString hostVariable(const std::string &backend)
 {
+    if (backend == "kubernetes") {
+        return QStringLiteral("KUBECONFIG");
+    }
     return backend == "podman" ? QStringLiteral("CONTAINER_HOST") : QStringLiteral("DOCKER_HOST");
 }
 

@@ -24,6 +24,10 @@ namespace sandbox::test {
 
 /// The engines the integration suites run against: "docker", "podman".
 std::vector<std::string> backendNames();
+/// The same and "kubernetes", for the suites that pass on the kubernetes backend: ctest runs those
+/// instances (names ending in "kubernetes") against the test API server (tests/kubernetes/apiserver), label
+/// `kubernetes`.
+std::vector<std::string> backendNamesWithKubernetes();
 /// Test-name suffix for a backend parameter (gtest names allow only letters, digits and '_').
 std::string backendTestName(const ::testing::TestParamInfo<std::string> &info);
 
@@ -32,7 +36,7 @@ std::string backendTestName(const ::testing::TestParamInfo<std::string> &info);
 std::shared_ptr<ContainerBackend> backendFor(const std::string &name);
 /// An engine with default (hardened) settings on that backend.
 std::unique_ptr<ExecutionEngine> engineFor(const std::string &name);
-/// The variable that names `backend`'s address ("DOCKER_HOST", "CONTAINER_HOST"), for tests
+/// The variable that names `backend`'s address ("DOCKER_HOST", "CONTAINER_HOST", "KUBECONFIG"), for tests
 /// that point the program elsewhere.
 QString hostVariable(const std::string &backend);
 /// Host processes whose command line contains `needle` (the host sees every container process).

@@ -146,7 +146,8 @@ TEST_P(LanguagesTest, compileErrorIsReportedAsSuch)
 }
 
 INSTANTIATE_TEST_SUITE_P(AllLanguages, LanguagesTest,
-                         ::testing::Combine(::testing::ValuesIn(test::backendNames()), ::testing::ValuesIn(kCases)),
+                         ::testing::Combine(::testing::ValuesIn(test::backendNamesWithKubernetes()),
+                                            ::testing::ValuesIn(kCases)),
                          [](const ::testing::TestParamInfo<std::tuple<std::string, LanguageCase>> &info) {
                              return std::string(std::get<1>(info.param).language) + "_" + std::get<0>(info.param);
                          });

@@ -267,4 +267,5 @@ TEST_P(SessionTest, librariesAreInstalledOnceWhenTheSessionOpens)
     EXPECT_TRUE(refused.error().message.contains("create_session")) << refused.error().message.toStdString();
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, SessionTest, ::testing::ValuesIn(test::backendNames()), test::backendTestName);
+INSTANTIATE_TEST_SUITE_P(Backends, SessionTest, ::testing::ValuesIn(test::backendNamesWithKubernetes()),
+                         test::backendTestName);

@@ -95,7 +95,6 @@ Result<std::unique_ptr<KubernetesExecStream>> KubernetesExecStream::open(const O
         tls.setPrivateKey(key);
     }
     QNetworkRequest request(options.url);
-    request.setSslConfiguration(tls);
     if (!options.authorization.isEmpty()) {
         request.setRawHeader("Authorization", options.authorization);
     }
@@ -106,8 +105,10 @@ Result<std::unique_ptr<KubernetesExecStream>> KubernetesExecStream::open(const O
     QObject *context = stream->m_context;
     QMetaObject::invokeMethod(
         context,
-        [shared, context, request, handshake] {
+        [shared, context, request, handshake, tls] {
             auto *socket = new QWebSocket(QString(), QWebSocketProtocol::VersionLatest, context);
+            // The socket's own configuration: QWebSocket does not take the request's.
+            socket->setSslConfiguration(tls);
             shared->socket = socket;
             QObject::connect(socket, &QWebSocket::connected, context, [shared, socket] {
                 std::lock_guard lock(shared->mutex);
