@@ -67,6 +67,15 @@ QString volumeName(const QString &mountPoint)
     return QStringLiteral("scratch-") + (name.isEmpty() ? QStringLiteral("root") : name.left(40));
 }
 
+QString withoutFinalPeriod(QString text)
+{
+    text = text.trimmed();
+    while (text.endsWith(u'.')) {
+        text.chop(1);
+    }
+    return text;
+}
+
 QString millicores(double cpus)
 {
     return QStringLiteral("%1m").arg(std::llround(cpus * 1000));
@@ -114,7 +123,7 @@ std::optional<Error> KubernetesBackend::startFailure(const QJsonObject &pod, con
             return Error{QStringLiteral("No node can run pod %1: %2. Lower the sandbox's CPU or memory "
                                         "(SANDBOX_CPUS, SANDBOX_MEMORY), or check the node selector, tolerations "
                                         "and runtime class (LLM_SANDBOX_KUBE_*).")
-                             .arg(podName, condition.value(QStringLiteral("message")).toString()),
+                             .arg(podName, withoutFinalPeriod(condition.value(QStringLiteral("message")).toString())),
                          ErrorCode::EngineFailed};
         }
     }
