@@ -104,7 +104,8 @@ TEST_P(SessionTest, aTimeoutInterruptsTheCodeButKeepsTheVariables)
     EXPECT_EQ(stopped.reason, StopReason::TimedOut);
     const RunResult after = run(*sandbox, session.id, "print(kept)");
     EXPECT_EQ(after.stdoutData, "yes\n");
-    EXPECT_EQ(after.stderrData, "") << "nothing of the stopped run reaches the next one";
+    EXPECT_EQ(after.stderrData, "") << "nothing of the stopped run reaches the next one: "
+                                    << after.stderrData.toStdString();
 }
 
 TEST_P(SessionTest, codeThatIgnoresTheInterruptCostsTheVariablesNotTheSession)

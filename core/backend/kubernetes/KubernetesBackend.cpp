@@ -1,6 +1,6 @@
 #include "backend/kubernetes/KubernetesBackend.h"
 
-#include "backend/kubernetes/KubernetesExecStream.h"
+#include "backend/kubernetes/KubernetesChannelStream.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>
@@ -20,8 +20,10 @@ namespace {
 const QString kContainer = QStringLiteral("sandbox");
 /// The exact values of our labels (label values are restricted; an owner identity holds colons).
 const QString kLabelsAnnotation = QStringLiteral("llm-sandbox.io/labels");
-/// The runner's argv, exec'd once the pod runs.
-const QString kExecAnnotation = QStringLiteral("llm-sandbox.io/exec");
+/// The container's main process waits for one line on stdin before it becomes the runner: nothing the runner writes
+/// can be lost before the engine is attached, and the runner is still PID 1 (it reaps, interrupts and kills every
+/// process of the sandbox, as it does on the other backends).
+const QString kGateScript = QStringLiteral("read -r _ && exec \"$0\" \"$@\"");
 /// Every pod we create carries it: the NetworkPolicy in installer/kubernetes/ selects it.
 const QString kManagedLabel = QStringLiteral("app.kubernetes.io/managed-by");
 const QString kManagedValue = QStringLiteral("llm-sandbox");
@@ -251,7 +253,7 @@ QString KubernetesBackend::labelValue(const QString &value)
     return u'x' + QString::fromLatin1(QCryptographicHash::hash(value.toUtf8(), QCryptographicHash::Sha1).toHex());
 }
 
-QStringList KubernetesBackend::execCommand(const ContainerSpec &spec)
+QStringList KubernetesBackend::runnerCommand(const ContainerSpec &spec)
 {
     QStringList command{QStringLiteral("prlimit")};
     for (const Ulimit &limit : spec.ulimits) {
@@ -290,9 +292,6 @@ Result<QJsonObject> KubernetesBackend::podManifest(const ContainerSpec &spec, co
     }
     const QJsonObject annotations{
         {kLabelsAnnotation, QString::fromUtf8(QJsonDocument(exactLabels).toJson(QJsonDocument::Compact))},
-        {kExecAnnotation,
-         QString::fromUtf8(
-             QJsonDocument(QJsonArray::fromStringList(execCommand(spec))).toJson(QJsonDocument::Compact))},
     };
 
     QJsonArray volumes;
@@ -342,8 +341,12 @@ Result<QJsonObject> KubernetesBackend::podManifest(const ContainerSpec &spec, co
         {QStringLiteral("name"), kContainer},
         {QStringLiteral("image"), m_settings.podImage(spec.image)},
         {QStringLiteral("imagePullPolicy"), QStringLiteral("IfNotPresent")},
-        // The runner is exec'd once the pod runs (startAttached): an idle main process loses no output.
-        {QStringLiteral("command"), QJsonArray{QStringLiteral("sleep"), QStringLiteral("infinity")}},
+        {QStringLiteral("command"),
+         QJsonArray::fromStringList(QStringList{QStringLiteral("/bin/sh"), QStringLiteral("-c"), kGateScript} +
+                                    runnerCommand(spec))},
+        // Attached once (startAttached); when that connection ends, stdin closes and the runner ends the sandbox.
+        {QStringLiteral("stdin"), true},
+        {QStringLiteral("stdinOnce"), true},
         {QStringLiteral("workingDir"), spec.workingDir},
         {QStringLiteral("securityContext"), containerSecurity},
         {QStringLiteral("resources"),
@@ -486,50 +489,42 @@ Result<std::unique_ptr<ContainerStream>> KubernetesBackend::startAttached(const 
     if (!pod) {
         return pod.error();
     }
-    const QJsonObject annotations =
-        pod->value(QStringLiteral("metadata")).toObject().value(QStringLiteral("annotations")).toObject();
-    const QJsonArray argv = QJsonDocument::fromJson(annotations.value(kExecAnnotation).toString().toUtf8()).array();
-    if (argv.isEmpty()) {
-        return Error{QStringLiteral("Pod %1 was not created by this program (it has no %2 annotation).")
-                         .arg(containerId, kExecAnnotation),
-                     ErrorCode::BadRequest};
-    }
     auto connection = m_client.connection();
     if (!connection) {
         return connection.error();
     }
     QUrl url(m_client.config().server);
     url.setScheme(url.scheme() == QLatin1String("https") ? QStringLiteral("wss") : QStringLiteral("ws"));
-    url.setPath(url.path() + podsPath() + u'/' + containerId + QStringLiteral("/exec"));
-    QString query = QStringLiteral("container=%1&stdin=true&stdout=true&stderr=true").arg(kContainer);
-    for (const QJsonValue &argument : argv) {
-        query += QStringLiteral("&command=") + encode(argument.toString());
-    }
-    url.setQuery(query);
+    url.setPath(url.path() + podsPath() + u'/' + containerId + QStringLiteral("/attach"));
+    url.setQuery(QStringLiteral("container=%1&stdin=true&stdout=true&stderr=true").arg(kContainer));
 
-    KubernetesExecStream::Options options;
+    KubernetesChannelStream::Options options;
     options.url = url;
     options.authorization = connection->authorization;
     options.caPem = connection->endpoint.caPem;
     options.certPem = connection->endpoint.certPem;
     options.keyPem = connection->endpoint.keyPem;
     options.verifyPeer = connection->endpoint.verifyPeer;
-    auto stream = KubernetesExecStream::open(options);
+    auto stream = KubernetesChannelStream::open(options);
     if (!stream) {
         const QString message = stream.error().message;
         if (message.contains(QLatin1String("403"))) {
-            return Error{QStringLiteral("Starting the runner in pod %1 failed: RBAC denies \"create\" on \"pods/exec\" "
-                                        "(%2). Bind the user to the Role in installer/kubernetes/.")
+            return Error{QStringLiteral("Attaching to pod %1 failed: RBAC denies \"create\" on \"pods/attach\" (%2). "
+                                        "Bind the user to the Role in installer/kubernetes/.")
                              .arg(containerId, message),
                          ErrorCode::EngineFailed};
         }
         if (message.contains(QLatin1String("401"))) {
-            return Error{QStringLiteral("Starting the runner in pod %1 failed: the API server did not accept the "
+            return Error{QStringLiteral("Attaching to pod %1 failed: the API server did not accept the "
                                         "credentials of %2 (%3).")
                              .arg(containerId, m_client.config().source, message),
                          ErrorCode::EngineUnreachable};
         }
         return stream.error();
+    }
+    // Opens the gate: the main process becomes the runner, whose first words reach the attached stream.
+    if (auto opened = (*stream)->write(QByteArrayLiteral("\n")); !opened) {
+        return opened.error();
     }
     return std::unique_ptr<ContainerStream>(std::move(*stream));
 }
@@ -599,9 +594,9 @@ QList<KubernetesBackend::Permission> KubernetesBackend::neededPermissions()
     for (const char *verb : {"create", "get", "list", "watch", "delete"}) {
         needed.append({QString::fromLatin1(verb), QStringLiteral("pods")});
     }
-    // WebSocket exec is a GET; servers authorize it as "create" (newer) or "get" (older): the Role grants both.
-    needed.append({QStringLiteral("create"), QStringLiteral("pods/exec")});
-    needed.append({QStringLiteral("get"), QStringLiteral("pods/exec")});
+    // WebSocket attach is a GET; servers authorize it as "create" (newer) or "get" (older): the Role grants both.
+    needed.append({QStringLiteral("create"), QStringLiteral("pods/attach")});
+    needed.append({QStringLiteral("get"), QStringLiteral("pods/attach")});
     return needed;
 }
 

@@ -9,10 +9,12 @@
 
 namespace sandbox {
 
-/// Sandboxes as pods, through the Kubernetes REST API. A pod's main container idles; startAttached() waits for it
-/// to run (a watch, not polling) and execs the runner over WebSocket, so the engine is connected before the runner
-/// writes a byte. Kubernetes has no image store of its own: images come from a registry (LLM_SANDBOX_REGISTRY).
-/// Containers are named by their pod's name.
+/// Sandboxes as pods, through the Kubernetes REST API. A pod's main process waits for a line on stdin before it
+/// execs the runner; startAttached() waits for the pod to run (a watch, not polling), attaches over WebSocket and
+/// sends that line, so the engine is connected before the runner writes a byte and the runner is the container's
+/// PID 1, as on the other backends (an exec'd runner could neither interrupt a session's interpreter nor kill
+/// processes that left its process groups). Kubernetes has no image store of its own: images come from a registry
+/// (LLM_SANDBOX_REGISTRY). Containers are named by their pod's name.
 class KubernetesBackend final : public ContainerBackend
 {
 public:
@@ -50,9 +52,9 @@ public:
     /// The pod a spec becomes (public for tests): hardened security contexts, memory-backed emptyDirs for the
     /// spec's tmpfs mounts, requests equal to limits, our labels.
     Result<QJsonObject> podManifest(const ContainerSpec &spec, const QString &podName) const;
-    /// What the runner is exec'd as: the spec's command under prlimit with the spec's ulimits (a pod has no
-    /// ulimit field; exec'd processes get the runtime's defaults otherwise).
-    static QStringList execCommand(const ContainerSpec &spec);
+    /// What the runner runs as: the spec's command under prlimit with the spec's ulimits (a pod has no ulimit
+    /// field).
+    static QStringList runnerCommand(const ContainerSpec &spec);
     /// A label value Kubernetes accepts for `value`: itself when valid, else a digest ("x" + SHA-1 hex). The exact
     /// value is kept in an annotation.
     static QString labelValue(const QString &value);

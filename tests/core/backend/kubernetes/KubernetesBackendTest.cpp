@@ -77,6 +77,13 @@ TEST(KubernetesBackend, podIsHardenedLikeTheContainers)
               QJsonArray{QStringLiteral("ALL")});
     EXPECT_EQ(container.value(QStringLiteral("image")).toString(), QStringLiteral("llm-sandbox/python:abc"));
     EXPECT_EQ(container.value(QStringLiteral("workingDir")).toString(), QStringLiteral("/sandbox"));
+    // The main process waits for the attached engine's first line, then becomes the runner (PID 1).
+    const QJsonArray command = container.value(QStringLiteral("command")).toArray();
+    EXPECT_EQ(command.at(0).toString(), QStringLiteral("/bin/sh"));
+    EXPECT_TRUE(command.at(2).toString().startsWith(QStringLiteral("read ")));
+    EXPECT_EQ(command.last().toString(), QStringLiteral("/opt/llm-sandbox/llm-sandbox-runner"));
+    EXPECT_TRUE(container.value(QStringLiteral("stdin")).toBool());
+    EXPECT_TRUE(container.value(QStringLiteral("stdinOnce")).toBool());
 
     const QJsonObject resources = container.value(QStringLiteral("resources")).toObject();
     const QJsonObject limits = resources.value(QStringLiteral("limits")).toObject();
@@ -154,10 +161,10 @@ TEST(KubernetesBackend, schedulingSettingsAndRegistryReachThePod)
               QStringLiteral("profiles/llm-sandbox.json"));
 }
 
-TEST(KubernetesBackend, runnerIsExecdUnderItsUlimits)
+TEST(KubernetesBackend, runnerRunsUnderItsUlimits)
 {
     EXPECT_EQ(
-        KubernetesBackend::execCommand(hardenedSpec()),
+        KubernetesBackend::runnerCommand(hardenedSpec()),
         (QStringList{QStringLiteral("prlimit"), QStringLiteral("--nofile=1024:1024"), QStringLiteral("--core=0:0"),
                      QStringLiteral("--"), QStringLiteral("/opt/llm-sandbox/llm-sandbox-runner")}));
 }

@@ -15,16 +15,16 @@ class QThread;
 
 namespace sandbox {
 
-/// A process's stdin/stdout in a pod, through exec or attach over WebSocket with the Kubernetes channel protocol
+/// A process's stdin/stdout in a pod, through attach (or exec) over WebSocket with the Kubernetes channel protocol
 /// (v5.channel.k8s.io, else v4.channel.k8s.io): every binary message starts with its channel, 0 stdin, 1 stdout,
 /// 2 stderr (to the log), 3 the process's final Status. The socket lives on a thread of its own with an event loop;
 /// this object's blocking calls meet it under a mutex.
-class KubernetesExecStream final : public ContainerStream
+class KubernetesChannelStream final : public ContainerStream
 {
 public:
     struct Options
     {
-        QUrl url; ///< wss://host:port/api/v1/namespaces/NS/pods/NAME/exec?...
+        QUrl url; ///< wss://host:port/api/v1/namespaces/NS/pods/NAME/attach?...
         QByteArray authorization;
         QByteArray caPem; ///< empty: the system's CAs
         QByteArray certPem;
@@ -35,8 +35,8 @@ public:
 
     /// Connects and returns once the server agreed to a channel subprotocol. A refused upgrade is an error that
     /// carries the server's HTTP status in its text ("403").
-    static Result<std::unique_ptr<KubernetesExecStream>> open(const Options &options);
-    ~KubernetesExecStream() override;
+    static Result<std::unique_ptr<KubernetesChannelStream>> open(const Options &options);
+    ~KubernetesChannelStream() override;
 
     Result<void> write(const QByteArray &data) override;
     ReadStatus read(QByteArray &out, std::chrono::milliseconds timeout) override;
@@ -52,7 +52,7 @@ public:
     struct Shared;
 
 private:
-    KubernetesExecStream();
+    KubernetesChannelStream();
     void post(const QByteArray &frame);
 
     std::shared_ptr<Shared> m_shared;

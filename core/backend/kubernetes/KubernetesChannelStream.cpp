@@ -1,4 +1,4 @@
-#include "backend/kubernetes/KubernetesExecStream.h"
+#include "backend/kubernetes/KubernetesChannelStream.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -13,7 +13,7 @@
 #include <condition_variable>
 #include <mutex>
 
-Q_LOGGING_CATEGORY(lcKubeExec, "sandbox.backend.kubernetes.exec")
+Q_LOGGING_CATEGORY(lcKubeExec, "sandbox.backend.kubernetes.stream")
 
 namespace sandbox {
 
@@ -50,7 +50,7 @@ std::optional<int> exitCodeOf(const QByteArray &statusJson)
 
 } // namespace
 
-struct KubernetesExecStream::Shared
+struct KubernetesChannelStream::Shared
 {
     std::mutex mutex;
     std::condition_variable changed;
@@ -64,12 +64,12 @@ struct KubernetesExecStream::Shared
     QWebSocket *socket = nullptr; ///< touched only on the socket's thread
 };
 
-KubernetesExecStream::KubernetesExecStream() : m_shared(std::make_shared<Shared>()), m_thread(new QThread) {}
+KubernetesChannelStream::KubernetesChannelStream() : m_shared(std::make_shared<Shared>()), m_thread(new QThread) {}
 
-Result<std::unique_ptr<KubernetesExecStream>> KubernetesExecStream::open(const Options &options)
+Result<std::unique_ptr<KubernetesChannelStream>> KubernetesChannelStream::open(const Options &options)
 {
-    std::unique_ptr<KubernetesExecStream> stream(new KubernetesExecStream);
-    stream->m_thread->setObjectName(QStringLiteral("kubernetes-exec"));
+    std::unique_ptr<KubernetesChannelStream> stream(new KubernetesChannelStream);
+    stream->m_thread->setObjectName(QStringLiteral("kubernetes-attach"));
     stream->m_thread->start();
     stream->m_context = new QObject;
     stream->m_context->moveToThread(stream->m_thread.get());
@@ -174,13 +174,13 @@ Result<std::unique_ptr<KubernetesExecStream>> KubernetesExecStream::open(const O
     const bool settled =
         shared->changed.wait_for(lock, options.connectTimeout, [&] { return shared->connected || shared->closed; });
     if (!settled) {
-        return Error{QStringLiteral("The Kubernetes API server at %1 did not answer the exec request within %2 s.")
+        return Error{QStringLiteral("The Kubernetes API server at %1 did not answer the attach request within %2 s.")
                          .arg(options.url.host())
                          .arg(options.connectTimeout.count() / 1000),
                      ErrorCode::EngineUnreachable};
     }
     if (!shared->connected) {
-        return Error{QStringLiteral("Exec into the pod over WebSocket failed: %1").arg(shared->error),
+        return Error{QStringLiteral("Attaching to the pod over WebSocket failed: %1").arg(shared->error),
                      ErrorCode::EngineFailed};
     }
     if (shared->protocol != kV5 && shared->protocol != kV4) {
@@ -189,11 +189,11 @@ Result<std::unique_ptr<KubernetesExecStream>> KubernetesExecStream::open(const O
                          .arg(kV5, kV4, shared->protocol),
                      ErrorCode::EngineFailed};
     }
-    qCDebug(lcKubeExec) << "exec connected with" << shared->protocol;
+    qCDebug(lcKubeExec) << "attached with" << shared->protocol;
     return stream;
 }
 
-KubernetesExecStream::~KubernetesExecStream()
+KubernetesChannelStream::~KubernetesChannelStream()
 {
     if (m_context) {
         QObject *context = m_context;
@@ -209,7 +209,7 @@ KubernetesExecStream::~KubernetesExecStream()
     m_thread->wait();
 }
 
-void KubernetesExecStream::post(const QByteArray &frame)
+void KubernetesChannelStream::post(const QByteArray &frame)
 {
     std::shared_ptr<Shared> shared = m_shared;
     QMetaObject::invokeMethod(
@@ -222,7 +222,7 @@ void KubernetesExecStream::post(const QByteArray &frame)
         Qt::QueuedConnection);
 }
 
-Result<void> KubernetesExecStream::write(const QByteArray &data)
+Result<void> KubernetesChannelStream::write(const QByteArray &data)
 {
     {
         std::lock_guard lock(m_shared->mutex);
@@ -236,7 +236,7 @@ Result<void> KubernetesExecStream::write(const QByteArray &data)
     return {};
 }
 
-ContainerStream::ReadStatus KubernetesExecStream::read(QByteArray &out, std::chrono::milliseconds timeout)
+ContainerStream::ReadStatus KubernetesChannelStream::read(QByteArray &out, std::chrono::milliseconds timeout)
 {
     std::unique_lock lock(m_shared->mutex);
     m_shared->changed.wait_for(lock, timeout, [&] { return !m_shared->stdoutData.isEmpty() || m_shared->closed; });
@@ -251,20 +251,20 @@ ContainerStream::ReadStatus KubernetesExecStream::read(QByteArray &out, std::chr
     return ReadStatus::Timeout;
 }
 
-void KubernetesExecStream::closeWrite()
+void KubernetesChannelStream::closeWrite()
 {
     if (protocol() == kV5) {
         post(QByteArray{char(Close), char(Stdin)});
     }
 }
 
-QString KubernetesExecStream::protocol() const
+QString KubernetesChannelStream::protocol() const
 {
     std::lock_guard lock(m_shared->mutex);
     return m_shared->protocol;
 }
 
-std::optional<int> KubernetesExecStream::exitCode() const
+std::optional<int> KubernetesChannelStream::exitCode() const
 {
     std::lock_guard lock(m_shared->mutex);
     if (m_shared->status.isEmpty()) {
