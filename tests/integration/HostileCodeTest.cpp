@@ -854,4 +854,5 @@ TEST_P(HostileCodeTest, fiftyConcurrentRunsKeepTheirOutputApart)
     expectEngineStillServes();
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, HostileCodeTest, ::testing::ValuesIn(test::backendNames()), test::backendTestName);
+INSTANTIATE_TEST_SUITE_P(Backends, HostileCodeTest, ::testing::ValuesIn(test::backendNamesWithKubernetes()),
+                         test::backendTestName);

@@ -270,7 +270,9 @@ Result<QJsonObject> KubernetesBackend::podManifest(const ContainerSpec &spec, co
     const qint64 uid = spec.user.section(u':', 0, 0).toLongLong(&uidOk);
     const QString group = spec.user.section(u':', 1, 1);
     const qint64 gid = group.isEmpty() ? uid : group.toLongLong(&gidOk);
-    if (!uidOk || !gidOk) {
+    // No user: the image's, which must then be non-root (runAsNonRoot stays on).
+    const bool imageUser = spec.user.isEmpty();
+    if (!imageUser && (!uidOk || !gidOk)) {
         return Error{QStringLiteral("The sandbox user \"%1\" must be numeric (uid:gid) on Kubernetes.").arg(spec.user),
                      ErrorCode::BadRequest};
     }
@@ -326,17 +328,24 @@ Result<QJsonObject> KubernetesBackend::podManifest(const ContainerSpec &spec, co
     }
     const bool noNewPrivileges = spec.securityOpt.contains(QStringLiteral("no-new-privileges")) ||
                                  spec.securityOpt.contains(QStringLiteral("no-new-privileges:true"));
-    const QJsonObject containerSecurity{
+    QJsonObject identity{{QStringLiteral("runAsNonRoot"), imageUser || uid != 0}};
+    if (!imageUser) {
+        identity.insert(QStringLiteral("runAsUser"), double(uid));
+        identity.insert(QStringLiteral("runAsGroup"), double(gid));
+    }
+    QJsonObject containerSecurity{
         {QStringLiteral("allowPrivilegeEscalation"), !noNewPrivileges},
         {QStringLiteral("privileged"), false},
         {QStringLiteral("readOnlyRootFilesystem"), spec.readOnlyRootfs},
-        {QStringLiteral("runAsNonRoot"), uid != 0},
-        {QStringLiteral("runAsUser"), double(uid)},
-        {QStringLiteral("runAsGroup"), double(gid)},
         {QStringLiteral("capabilities"),
          QJsonObject{{QStringLiteral("drop"), QJsonArray::fromStringList(spec.capDrop)}}},
         {QStringLiteral("seccompProfile"), seccomp},
     };
+    for (auto it = identity.begin(); it != identity.end(); ++it) {
+        containerSecurity.insert(it.key(), it.value());
+    }
+    QJsonObject podSecurity = identity;
+    podSecurity.insert(QStringLiteral("seccompProfile"), seccomp);
     const QJsonObject container{
         {QStringLiteral("name"), kContainer},
         {QStringLiteral("image"), m_settings.podImage(spec.image)},
@@ -359,10 +368,7 @@ Result<QJsonObject> KubernetesBackend::podManifest(const ContainerSpec &spec, co
         {QStringLiteral("enableServiceLinks"), false},
         {QStringLiteral("terminationGracePeriodSeconds"), 0},
         {QStringLiteral("activeDeadlineSeconds"), double(m_settings.activeDeadline.count())},
-        {QStringLiteral("securityContext"), QJsonObject{{QStringLiteral("runAsNonRoot"), uid != 0},
-                                                        {QStringLiteral("runAsUser"), double(uid)},
-                                                        {QStringLiteral("runAsGroup"), double(gid)},
-                                                        {QStringLiteral("seccompProfile"), seccomp}}},
+        {QStringLiteral("securityContext"), podSecurity},
         {QStringLiteral("containers"), QJsonArray{container}},
         {QStringLiteral("volumes"), volumes},
     };
@@ -505,6 +511,7 @@ Result<std::unique_ptr<ContainerStream>> KubernetesBackend::startAttached(const 
     options.certPem = connection->endpoint.certPem;
     options.keyPem = connection->endpoint.keyPem;
     options.verifyPeer = connection->endpoint.verifyPeer;
+    options.protocols = m_settings.channelProtocols;
     auto stream = KubernetesChannelStream::open(options);
     if (!stream) {
         const QString message = stream.error().message;

@@ -99,7 +99,7 @@ Result<std::unique_ptr<KubernetesChannelStream>> KubernetesChannelStream::open(c
         request.setRawHeader("Authorization", options.authorization);
     }
     QWebSocketHandshakeOptions handshake;
-    handshake.setSubprotocols({kV5, kV4});
+    handshake.setSubprotocols(options.protocols);
 
     std::shared_ptr<Shared> shared = stream->m_shared;
     QObject *context = stream->m_context;

@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 #include <QUrl>
 #include <chrono>
 #include <memory>
@@ -30,6 +31,8 @@ public:
         QByteArray certPem;
         QByteArray keyPem;
         bool verifyPeer = true;
+        /// Offered in this order; the server picks one (v5.channel.k8s.io and v4.channel.k8s.io are spoken).
+        QStringList protocols = {QStringLiteral("v5.channel.k8s.io"), QStringLiteral("v4.channel.k8s.io")};
         std::chrono::milliseconds connectTimeout{std::chrono::seconds(30)};
     };
 

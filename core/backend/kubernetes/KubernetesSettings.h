@@ -32,6 +32,8 @@ struct KubernetesSettings
     std::chrono::seconds activeDeadline{24 * 3600};
     /// How long a pod may take to be scheduled, pull its image and run (LLM_SANDBOX_KUBE_START_TIMEOUT_SECONDS).
     std::chrono::seconds startTimeout{300};
+    /// The channel subprotocols offered for attach, preferred first (tests offer v4 alone to prove the fallback).
+    QStringList channelProtocols = {QStringLiteral("v5.channel.k8s.io"), QStringLiteral("v4.channel.k8s.io")};
 
     /// The settings from the environment; the namespace falls back to `contextNamespace` (the kubeconfig context's
     /// or the pod's), then "default". A bad value is an error naming its variable.
