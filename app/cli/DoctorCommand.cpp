@@ -2,6 +2,7 @@
 
 #include "AppContext.h"
 #include "backend/BackendFactory.h"
+#include "backend/kubernetes/KubernetesBackend.h"
 #include "cli/CliContext.h"
 #include "engine/ContainerStarter.h"
 #include "engine/OrphanReaper.h"
@@ -61,6 +62,30 @@ void reportLimits(AppContext &context, const QString &name, ContainerBackend &ba
     out() << QStringLiteral("     why: %1\n").arg(ContainerStarter::whyNotEnforced(name, rootless, limits, missing));
 }
 
+/// The namespace, the kubeconfig and each RBAC permission the kubernetes backend needs; false when one is denied.
+bool reportKubernetes(KubernetesBackend &backend)
+{
+    out() << QStringLiteral("     namespace: %1 (%2)\n")
+                 .arg(backend.settings().namespaceName, backend.client().config().source);
+    auto permissions = backend.checkPermissions();
+    if (!permissions) {
+        out() << QStringLiteral("     permissions: not checked: %1\n").arg(permissions.error().message);
+        return false;
+    }
+    bool allGranted = true;
+    for (const KubernetesBackend::Permission &permission : *permissions) {
+        allGranted = allGranted && permission.allowed;
+        out() << QStringLiteral("     permission %1 %2: %3\n")
+                     .arg(permission.verb, -6)
+                     .arg(permission.resource, -9)
+                     .arg(permission.allowed
+                              ? QStringLiteral("granted")
+                              : QStringLiteral("DENIED%1 (installer/kubernetes/role.yaml grants it)")
+                                    .arg(permission.reason.isEmpty() ? QString() : u' ' + permission.reason));
+    }
+    return allGranted;
+}
+
 } // namespace
 
 int doctorCommand(const QStringList &arguments)
@@ -88,6 +113,7 @@ int doctorCommand(const QStringList &arguments)
 
     out() << "Backends:\n";
     std::shared_ptr<ContainerBackend> selectedBackend;
+    bool permissionsGranted = true;
     for (const QString &name : BackendFactory::names()) {
         const QString marker = name == selected ? QStringLiteral("*") : QStringLiteral(" ");
         auto backend = (*context)->backend(name);
@@ -103,6 +129,10 @@ int doctorCommand(const QStringList &arguments)
         out() << QStringLiteral(" %1 %2 reachable: version %3, API %4, %5 at %6%7\n")
                      .arg(marker, name, info->version, info->apiVersion, info->os, info->endpoint,
                           info->rootless ? QStringLiteral(", rootless") : QStringLiteral(", rootful"));
+        if (auto *kubernetes = dynamic_cast<KubernetesBackend *>(backend->get())) {
+            const bool granted = reportKubernetes(*kubernetes);
+            permissionsGranted = permissionsGranted && (granted || name != selected);
+        }
         reportLimits(**context, name, **backend, info->rootless);
         if (name == selected) {
             selectedBackend = *backend;
@@ -125,6 +155,13 @@ int doctorCommand(const QStringList &arguments)
             out() << QStringLiteral("   %1 %2\n").arg(language.name, -11).arg(image.error().message);
             continue;
         }
+        if (auto *kubernetes = dynamic_cast<KubernetesBackend *>(selectedBackend.get())) {
+            // A cluster has no image store to ask: its nodes pull the reference when a pod starts.
+            out() << QStringLiteral("   %1 %2 pulled by the cluster\n")
+                         .arg(language.name, -11)
+                         .arg(kubernetes->settings().podImage(*image), -40);
+            continue;
+        }
         auto present = selectedBackend->hasImage(*image);
         out() << QStringLiteral("   %1 %2 %3\n")
                      .arg(language.name, -11)
@@ -134,7 +171,7 @@ int doctorCommand(const QStringList &arguments)
                                      : QStringLiteral("missing (llm-sandbox images build %1)").arg(language.name));
     }
     out().flush();
-    return QFileInfo::exists(runner) ? 0 : ExitFailure;
+    return QFileInfo::exists(runner) && permissionsGranted ? 0 : ExitFailure;
 }
 
 } // namespace sandbox::cli

@@ -2,6 +2,7 @@
 
 #include "backend/DockerBackend.h"
 #include "backend/PodmanBackend.h"
+#include "backend/kubernetes/KubernetesBackend.h"
 
 #include <QLoggingCategory>
 #include <QRegularExpression>
@@ -65,14 +66,11 @@ Result<std::shared_ptr<ContainerBackend>> create(const QString &name)
         return std::shared_ptr<ContainerBackend>(std::make_shared<PodmanBackend>(*endpoint));
     }
     if (chosen == QLatin1String("kubernetes")) {
-        auto kubernetes = kubernetesNamespace();
+        auto kubernetes = KubernetesBackend::fromEnvironment();
         if (!kubernetes) {
             return kubernetes.error();
         }
-        return Error{QStringLiteral("The kubernetes backend (namespace \"%1\") is not available in this version yet; "
-                                    "use docker or podman.")
-                         .arg(*kubernetes),
-                     ErrorCode::Unavailable};
+        return std::shared_ptr<ContainerBackend>(*kubernetes);
     }
     return Error{
         QStringLiteral("Unknown backend \"%1\". Choose one of: %2.").arg(chosen, names().join(QStringLiteral(", "))),

@@ -12,7 +12,8 @@ namespace sandbox {
 namespace BackendFactory {
 
 QStringList names();
-/// The Kubernetes namespace from NAMESPACE (default "default"), as the Python llm-sandbox read it.
+/// The Kubernetes namespace from NAMESPACE (default "default"), as the Python llm-sandbox read it; the kubernetes
+/// backend falls back to the kubeconfig context's namespace before "default" (KubernetesSettings).
 Result<QString> kubernetesNamespace();
 /// `name` empty means $BACKEND, then docker.
 Result<std::shared_ptr<ContainerBackend>> create(const QString &name = {});

@@ -99,10 +99,24 @@ void applyEndpoint(CURL *curl, const HttpEndpoint &endpoint)
     if (endpoint.tls) {
         curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, endpoint.verifyPeer ? 1L : 0L);
         curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, endpoint.verifyPeer ? 2L : 0L);
-        if (QFileInfo::exists(endpoint.caFile)) {
+        // The blobs are copied by libcurl.
+        if (!endpoint.caPem.isEmpty()) {
+            curl_blob blob{const_cast<char *>(endpoint.caPem.constData()), size_t(endpoint.caPem.size()),
+                           CURL_BLOB_COPY};
+            curl_easy_setopt(curl, CURLOPT_CAINFO_BLOB, &blob);
+        } else if (QFileInfo::exists(endpoint.caFile)) {
             curl_easy_setopt(curl, CURLOPT_CAINFO, endpoint.caFile.toLocal8Bit().constData());
         }
-        if (QFileInfo::exists(endpoint.certFile)) {
+        if (!endpoint.certPem.isEmpty()) {
+            curl_blob cert{const_cast<char *>(endpoint.certPem.constData()), size_t(endpoint.certPem.size()),
+                           CURL_BLOB_COPY};
+            curl_blob key{const_cast<char *>(endpoint.keyPem.constData()), size_t(endpoint.keyPem.size()),
+                          CURL_BLOB_COPY};
+            curl_easy_setopt(curl, CURLOPT_SSLCERT_BLOB, &cert);
+            curl_easy_setopt(curl, CURLOPT_SSLCERTTYPE, "PEM");
+            curl_easy_setopt(curl, CURLOPT_SSLKEY_BLOB, &key);
+            curl_easy_setopt(curl, CURLOPT_SSLKEYTYPE, "PEM");
+        } else if (QFileInfo::exists(endpoint.certFile)) {
             curl_easy_setopt(curl, CURLOPT_SSLCERT, endpoint.certFile.toLocal8Bit().constData());
             curl_easy_setopt(curl, CURLOPT_SSLKEY, endpoint.keyFile.toLocal8Bit().constData());
         }
@@ -155,14 +169,12 @@ Error HttpClient::transportError(int curlCode, const char *detail) const
     case CURLE_PEER_FAILED_VERIFICATION:
     case CURLE_SSL_CERTPROBLEM:
     case CURLE_SSL_CACERT_BADFILE:
-        return Error{QStringLiteral("TLS with the container engine at %1 failed (%2). Check DOCKER_CERT_PATH and "
-                                    "DOCKER_TLS_VERIFY.")
-                         .arg(where, QString::fromUtf8(detail)),
+        return Error{QStringLiteral("TLS with %1 at %2 failed (%3). %4")
+                         .arg(engine, where, QString::fromUtf8(detail), m_endpoint.tlsAdvice),
                      ErrorCode::EngineUnreachable};
     default:
-        return Error{
-            QStringLiteral("Talking to the container engine at %1 failed: %2.").arg(where, QString::fromUtf8(detail)),
-            ErrorCode::EngineUnreachable};
+        return Error{QStringLiteral("Talking to %1 at %2 failed: %3.").arg(engine, where, QString::fromUtf8(detail)),
+                     ErrorCode::EngineUnreachable};
     }
 }
 
@@ -188,6 +200,9 @@ Result<HttpResponse> HttpClient::send(const HttpRequest &request) const
     if (!request.contentType.isEmpty()) {
         handle.headers =
             curl_slist_append(handle.headers, QByteArray("Content-Type: " + request.contentType).constData());
+    }
+    for (const QByteArray &header : request.headers) {
+        handle.headers = curl_slist_append(handle.headers, header.constData());
     }
     if (request.bodyDevice) {
         curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);

@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <QList>
 #include <QString>
 #include <chrono>
 #include <functional>
@@ -23,6 +24,8 @@ struct HttpRequest
     QByteArray body;
     QIODevice *bodyDevice = nullptr; ///< streamed request body (large uploads); overrides `body`
     QByteArray contentType;
+    /// Further header lines ("Authorization: Bearer ...").
+    QList<QByteArray> headers;
     /// Total time allowed; zero means no limit (long streams such as image builds: then a
     /// stalled connection is still detected by a low-speed limit).
     std::chrono::milliseconds timeout{std::chrono::seconds(30)};

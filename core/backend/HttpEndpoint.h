@@ -18,11 +18,17 @@ struct HttpEndpoint
     QString caFile;
     QString certFile;
     QString keyFile;
+    /// PEM data used instead of the files above when set (Kubernetes configurations carry them inline).
+    QByteArray caPem;
+    QByteArray certPem;
+    QByteArray keyPem;
     /// For messages when the engine cannot be reached: what it is, the variable that names its
     /// address, and how to start it.
     QString engineName = QStringLiteral("the container engine");
     QString hostVariable = QStringLiteral("DOCKER_HOST");
     QString startAdvice = QStringLiteral("start it (e.g. `dockerd` or `systemctl start docker`)");
+    /// What to check when TLS fails.
+    QString tlsAdvice = QStringLiteral("Check DOCKER_CERT_PATH and DOCKER_TLS_VERIFY.");
 
     /// Parses a DOCKER_HOST-style address (unix:///path, tcp://host:port, npipe is refused).
     static Result<HttpEndpoint> parse(const QString &host, bool tlsVerify, const QString &certPath);

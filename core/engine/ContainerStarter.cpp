@@ -35,19 +35,35 @@ QString ContainerStarter::whyNotEnforced(const QString &engine, bool rootless, c
         return QStringLiteral("the runner in the sandbox image reported no limits; rebuild the images with "
                               "`llm-sandbox images build`");
     }
+    const auto isMissing = [&](const QString &name) {
+        return std::any_of(missing.begin(), missing.end(),
+                           [&](const UnenforcedLimit &limit) { return limit.name == name; });
+    };
     // Podman's Docker-compatible API ignores HostConfig.Ulimits when the service is rootless (containers/podman#25881,
     // fixed in Podman 5.5; Debian 12 ships 4.3), whatever the cgroup version: a cause of its own.
-    const auto isUlimits = [](const UnenforcedLimit &limit) {
-        return limit.name == QLatin1String("ulimits");
-    };
-    if (rootless && engine == QLatin1String("podman") && std::any_of(missing.begin(), missing.end(), isUlimits)) {
+    if (rootless && engine == QLatin1String("podman") && isMissing(QStringLiteral("ulimits"))) {
         QList<UnenforcedLimit> others;
         std::copy_if(missing.begin(), missing.end(), std::back_inserter(others),
-                     [&](const UnenforcedLimit &limit) { return !isUlimits(limit); });
+                     [](const UnenforcedLimit &limit) { return limit.name != QLatin1String("ulimits"); });
         const QString dropped = QStringLiteral("rootless Podman before 5.5 drops the ulimits given through its "
                                                "Docker-compatible API (containers/podman#25881)");
         return others.isEmpty() ? dropped
                                 : whyNotEnforced(engine, rootless, limits, others) + QStringLiteral("; ") + dropped;
+    }
+    if (engine == QLatin1String("kubernetes") &&
+        (isMissing(QStringLiteral("pids")) || isMissing(QStringLiteral("network")))) {
+        // A pod spec has no field for either: the node and the network plugin decide.
+        QStringList reasons;
+        if (isMissing(QStringLiteral("pids"))) {
+            reasons << QStringLiteral("a pod has no pids limit of its own: the kubelet's podPidsLimit (node "
+                                      "configuration) sets it, so configure it on the nodes that run sandboxes");
+        }
+        if (isMissing(QStringLiteral("network"))) {
+            reasons << QStringLiteral("the pod has a network interface: apply installer/kubernetes/networkpolicy.yaml "
+                                      "in the namespace (on clusters whose network plugin enforces policies the "
+                                      "interface stays, so accept it by name)");
+        }
+        return reasons.join(QStringLiteral("; "));
     }
     const bool cgroupLimit = std::any_of(missing.begin(), missing.end(), [](const UnenforcedLimit &limit) {
         return limit.name == QLatin1String("memory") || limit.name == QLatin1String("pids") ||

@@ -23,6 +23,8 @@ APT_PACKAGES=(
     # The run journal's database: Qt SQL's SQLite driver.
     libqt6sql6-sqlite
     libcurl4-openssl-dev libarchive-dev nlohmann-json3-dev
+    # The kubernetes backend: kubeconfig files (YAML) and exec into pods over WebSocket.
+    libyaml-cpp-dev qt6-websockets-dev
     libgtest-dev libgmock-dev googletest libbenchmark-dev
     docker.io podman debootstrap file
     # Rootless Podman for an unprivileged user: subordinate id mapping (newuidmap), its user-mode network, and

@@ -21,6 +21,16 @@ std::vector<std::string> backendNamesWithRootless()
     return {"docker", "podman", "podman-rootless"};
 }
 
+std::vector<std::string> backendNamesWithKubernetes()
+{
+    return {"docker", "podman", "kubernetes"};
+}
+
+std::vector<std::string> allBackendNames()
+{
+    return {"docker", "podman", "podman-rootless", "kubernetes"};
+}
+
 std::string backendTestName(const ::testing::TestParamInfo<std::string> &info)
 {
     std::string name = info.param;
@@ -99,6 +109,9 @@ bool hostHasCgroupV2()
 
 QString hostVariable(const std::string &backend)
 {
+    if (backend == "kubernetes") {
+        return QStringLiteral("KUBECONFIG");
+    }
     return backend == "docker" ? QStringLiteral("DOCKER_HOST") : QStringLiteral("CONTAINER_HOST");
 }
 

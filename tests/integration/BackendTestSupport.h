@@ -31,6 +31,12 @@ namespace sandbox::test {
 std::vector<std::string> backendNames();
 /// backendNames() and "podman-rootless".
 std::vector<std::string> backendNamesWithRootless();
+/// backendNames() and "kubernetes", for the suites that pass on the kubernetes backend: ctest runs those
+/// instances (names ending in "kubernetes") against the test API server (tests/kubernetes/apiserver), label
+/// `kubernetes`.
+std::vector<std::string> backendNamesWithKubernetes();
+/// Every backend variant: docker, podman, podman-rootless and kubernetes.
+std::vector<std::string> allBackendNames();
 /// Test-name suffix for a backend parameter (gtest names allow only letters, digits and '_').
 std::string backendTestName(const ::testing::TestParamInfo<std::string> &info);
 
@@ -47,7 +53,7 @@ SandboxSettings settingsFor(const std::string &name);
 std::unique_ptr<ExecutionEngine> engineFor(const std::string &name);
 /// Whether this host runs the unified cgroup hierarchy (v2); rootless Podman cannot set limits on v1.
 bool hostHasCgroupV2();
-/// The variable that names `backend`'s address ("DOCKER_HOST", "CONTAINER_HOST"), for tests
+/// The variable that names `backend`'s address ("DOCKER_HOST", "CONTAINER_HOST", "KUBECONFIG"), for tests
 /// that point the program elsewhere.
 QString hostVariable(const std::string &backend);
 /// Host processes whose command line contains `needle` (the host sees every container process).

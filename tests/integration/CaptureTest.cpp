@@ -487,7 +487,8 @@ TEST_P(CaptureTest, rErrorStillReturnsThePlotDrawnBeforeIt)
     expectPng(result->artifacts[0]);
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, CaptureTest, ::testing::ValuesIn(test::backendNames()), test::backendTestName);
+INSTANTIATE_TEST_SUITE_P(Backends, CaptureTest, ::testing::ValuesIn(test::backendNamesWithKubernetes()),
+                         test::backendTestName);
 
 // --- Every language: files written to $LLM_SANDBOX_OUTPUT_DIR ------------------------------
 
@@ -548,7 +549,7 @@ TEST_P(OutputDirTest, svgWrittenToTheOutputDirComesBack)
 }
 
 INSTANTIATE_TEST_SUITE_P(AllLanguages, OutputDirTest,
-                         ::testing::Combine(::testing::ValuesIn(test::backendNames()),
+                         ::testing::Combine(::testing::ValuesIn(test::backendNamesWithKubernetes()),
                                             ::testing::Values("python", "javascript", "java", "cpp", "go", "r",
                                                               "ruby")),
                          [](const ::testing::TestParamInfo<std::tuple<std::string, const char *>> &info) {

@@ -44,7 +44,7 @@ TEST_P(EnforcedLimitsTest, resultReportsTheRequestedLimitsInForce)
     EXPECT_EQ(limits.rlimits.value(QStringLiteral("core")), 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, EnforcedLimitsTest, ::testing::ValuesIn(test::backendNames()),
+INSTANTIATE_TEST_SUITE_P(Backends, EnforcedLimitsTest, ::testing::ValuesIn(test::backendNamesWithKubernetes()),
                          test::backendTestName);
 
 namespace {

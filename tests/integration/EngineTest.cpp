@@ -269,4 +269,5 @@ TEST_P(EngineTest, rootFilesystemIsReadOnlyAndScratchSpaceBelongsToTheSandboxUse
         << result->stderrData.toStdString();
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, EngineTest, ::testing::ValuesIn(test::backendNames()), test::backendTestName);
+INSTANTIATE_TEST_SUITE_P(Backends, EngineTest, ::testing::ValuesIn(test::backendNamesWithKubernetes()),
+                         test::backendTestName);

@@ -876,5 +876,5 @@ TEST_P(HostileCodeTest, fiftyConcurrentRunsKeepTheirOutputApart)
     expectEngineStillServes();
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, HostileCodeTest, ::testing::ValuesIn(test::backendNamesWithRootless()),
+INSTANTIATE_TEST_SUITE_P(Backends, HostileCodeTest, ::testing::ValuesIn(test::allBackendNames()),
                          test::backendTestName);

@@ -302,8 +302,7 @@ done)")
 }
 
 INSTANTIATE_TEST_SUITE_P(AllLanguages, LanguagesTest,
-                         ::testing::Combine(::testing::ValuesIn(test::backendNamesWithRootless()),
-                                            ::testing::ValuesIn(kCases)),
+                         ::testing::Combine(::testing::ValuesIn(test::allBackendNames()), ::testing::ValuesIn(kCases)),
                          [](const ::testing::TestParamInfo<std::tuple<std::string, LanguageCase>> &info) {
                              return std::string(std::get<1>(info.param).language) + "_" +
                                     test::backendTestName({std::get<0>(info.param), info.index});

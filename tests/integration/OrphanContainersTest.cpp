@@ -49,5 +49,5 @@ TEST_P(OrphanContainersTest, containersOfEndedProcessesAreRemovedOthersKept)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, OrphanContainersTest, ::testing::ValuesIn(test::backendNames()),
+INSTANTIATE_TEST_SUITE_P(Backends, OrphanContainersTest, ::testing::ValuesIn(test::backendNamesWithKubernetes()),
                          test::backendTestName);

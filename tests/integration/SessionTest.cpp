@@ -104,7 +104,8 @@ TEST_P(SessionTest, aTimeoutInterruptsTheCodeButKeepsTheVariables)
     EXPECT_EQ(stopped.reason, StopReason::TimedOut);
     const RunResult after = run(*sandbox, session.id, "print(kept)");
     EXPECT_EQ(after.stdoutData, "yes\n");
-    EXPECT_EQ(after.stderrData, "") << "nothing of the stopped run reaches the next one";
+    EXPECT_EQ(after.stderrData, "") << "nothing of the stopped run reaches the next one: "
+                                    << after.stderrData.toStdString();
 }
 
 TEST_P(SessionTest, codeThatIgnoresTheInterruptCostsTheVariablesNotTheSession)
@@ -267,4 +268,5 @@ TEST_P(SessionTest, librariesAreInstalledOnceWhenTheSessionOpens)
     EXPECT_TRUE(refused.error().message.contains("create_session")) << refused.error().message.toStdString();
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, SessionTest, ::testing::ValuesIn(test::backendNames()), test::backendTestName);
+INSTANTIATE_TEST_SUITE_P(Backends, SessionTest, ::testing::ValuesIn(test::backendNamesWithKubernetes()),
+                         test::backendTestName);

@@ -2,6 +2,8 @@
 
 #include "ScopedEnvironment.h"
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QtGlobal>
 #include <gtest/gtest.h>
 
@@ -86,11 +88,30 @@ TEST(BackendFactory, podmanPrefersContainerHostOverDockerHost)
         << probed.error().message.toStdString();
 }
 
-TEST(BackendFactory, kubernetesIsAnUnavailableErrorNotACrash)
+TEST(BackendFactory, kubernetesWithoutAKubeconfigSaysWhereItLooked)
 {
-    ScopedEnvironment variables({{"BACKEND", "kubernetes"}, {"NAMESPACE", QByteArray()}});
+    ScopedEnvironment variables({{"BACKEND", "kubernetes"},
+                                 {"NAMESPACE", QByteArray()},
+                                 {"KUBECONFIG", "/nonexistent/llm-sandbox-test-kubeconfig"},
+                                 {"KUBERNETES_SERVICE_HOST", QByteArray()}});
     auto backend = BackendFactory::create();
     ASSERT_FALSE(backend.ok());
-    EXPECT_EQ(backend.error().code, ErrorCode::Unavailable);
-    EXPECT_TRUE(backend.error().message.contains(QStringLiteral("kubernetes")));
+    EXPECT_EQ(backend.error().code, ErrorCode::BadRequest);
+    EXPECT_TRUE(backend.error().message.contains(QStringLiteral("/nonexistent/llm-sandbox-test-kubeconfig")))
+        << backend.error().message.toStdString();
+}
+
+TEST(BackendFactory, kubernetesIsMadeFromTheKubeconfig)
+{
+    QTemporaryDir dir;
+    QFile config(dir.filePath(QStringLiteral("config")));
+    ASSERT_TRUE(config.open(QIODevice::WriteOnly));
+    config.write("current-context: c\nclusters: [{name: k, cluster: {server: \"https://127.0.0.1:1\"}}]\n"
+                 "contexts: [{name: c, context: {cluster: k, namespace: team-b}}]\n");
+    config.close();
+    ScopedEnvironment variables({{"NAMESPACE", QByteArray()}, {"KUBECONFIG", config.fileName().toUtf8()}});
+    auto backend = BackendFactory::create(QStringLiteral("kubernetes"));
+    ASSERT_TRUE(backend.ok()) << backend.error().message.toStdString();
+    EXPECT_EQ((*backend)->name(), QStringLiteral("kubernetes"));
+    EXPECT_EQ((*backend)->endpoint(), QStringLiteral("https://127.0.0.1:1 (namespace team-b)"));
 }

@@ -1,0 +1,643 @@
+#include "backend/kubernetes/KubernetesBackend.h"
+
+#include "backend/kubernetes/KubernetesChannelStream.h"
+
+#include <QCryptographicHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QUrl>
+#include <cmath>
+
+Q_LOGGING_CATEGORY(lcKube, "sandbox.backend.kubernetes")
+
+namespace sandbox {
+
+namespace {
+
+const QString kContainer = QStringLiteral("sandbox");
+/// The exact values of our labels (label values are restricted; an owner identity holds colons).
+const QString kLabelsAnnotation = QStringLiteral("llm-sandbox.io/labels");
+/// The container's main process waits for one line on stdin before it becomes the runner: nothing the runner writes
+/// can be lost before the engine is attached, and the runner is still PID 1 (it reaps, interrupts and kills every
+/// process of the sandbox, as it does on the other backends).
+const QString kGateScript = QStringLiteral("read -r _ && exec \"$0\" \"$@\"");
+/// Every pod we create carries it: the NetworkPolicy in installer/kubernetes/ selects it.
+const QString kManagedLabel = QStringLiteral("app.kubernetes.io/managed-by");
+const QString kManagedValue = QStringLiteral("llm-sandbox");
+
+QString encode(const QString &value)
+{
+    return QString::fromUtf8(QUrl::toPercentEncoding(value));
+}
+
+QString registryAdvice()
+{
+    return QStringLiteral("Kubernetes pulls images from a registry: push the sandbox images with `llm-sandbox images "
+                          "push` to the registry named by LLM_SANDBOX_REGISTRY, or name images the cluster can pull "
+                          "with LLM_SANDBOX_IMAGE_<LANG>.");
+}
+
+Error noImageStore(const QString &what)
+{
+    return Error{QStringLiteral("%1 is not possible on the kubernetes backend: it has no image store. %2")
+                     .arg(what, registryAdvice()),
+                 ErrorCode::Unavailable};
+}
+
+/// `size=N` of tmpfs options ("rw,size=268435456,mode=1777"), in bytes; 0 when absent.
+qint64 tmpfsSize(const QString &options)
+{
+    for (const QString &option : options.split(QLatin1Char(','))) {
+        if (option.startsWith(QLatin1String("size="))) {
+            return option.mid(5).toLongLong();
+        }
+    }
+    return 0;
+}
+
+QString volumeName(const QString &mountPoint)
+{
+    QString name = mountPoint.toLower();
+    name.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+    name = name.mid(name.indexOf(QRegularExpression(QStringLiteral("[a-z0-9]"))));
+    while (name.endsWith(u'-')) {
+        name.chop(1);
+    }
+    return QStringLiteral("scratch-") + (name.isEmpty() ? QStringLiteral("root") : name.left(40));
+}
+
+QString withoutFinalPeriod(QString text)
+{
+    text = text.trimmed();
+    while (text.endsWith(u'.')) {
+        text.chop(1);
+    }
+    return text;
+}
+
+QString millicores(double cpus)
+{
+    return QStringLiteral("%1m").arg(std::llround(cpus * 1000));
+}
+
+QJsonObject labelsOf(const QJsonObject &pod)
+{
+    const QJsonObject metadata = pod.value(QStringLiteral("metadata")).toObject();
+    const QJsonObject annotations = metadata.value(QStringLiteral("annotations")).toObject();
+    const QJsonObject exact =
+        QJsonDocument::fromJson(annotations.value(kLabelsAnnotation).toString().toUtf8()).object();
+    return exact.isEmpty() ? metadata.value(QStringLiteral("labels")).toObject() : exact;
+}
+
+} // namespace
+
+std::optional<Error> KubernetesBackend::startFailure(const QJsonObject &pod, const QString &podName)
+{
+    const QJsonObject status = pod.value(QStringLiteral("status")).toObject();
+    const QString phase = status.value(QStringLiteral("phase")).toString();
+    for (const QJsonValue &value : status.value(QStringLiteral("containerStatuses")).toArray()) {
+        const QJsonObject waiting =
+            value.toObject().value(QStringLiteral("state")).toObject().value(QStringLiteral("waiting")).toObject();
+        const QString reason = waiting.value(QStringLiteral("reason")).toString();
+        const QString message = waiting.value(QStringLiteral("message")).toString();
+        if (reason == QLatin1String("ErrImagePull") || reason == QLatin1String("ImagePullBackOff") ||
+            reason == QLatin1String("InvalidImageName") || reason == QLatin1String("ErrImageNeverPull")) {
+            const QString image = value.toObject().value(QStringLiteral("image")).toString();
+            return Error{QStringLiteral("The cluster could not pull the image %1 for pod %2 (%3%4). %5")
+                             .arg(image, podName, reason,
+                                  message.isEmpty() ? QString() : QStringLiteral(": ") + message, registryAdvice()),
+                         ErrorCode::ImageMissing};
+        }
+        if (reason == QLatin1String("CreateContainerConfigError") || reason == QLatin1String("CreateContainerError") ||
+            reason == QLatin1String("RunContainerError")) {
+            return Error{QStringLiteral("The cluster could not start pod %1 (%2: %3).").arg(podName, reason, message),
+                         ErrorCode::EngineFailed};
+        }
+    }
+    for (const QJsonValue &value : status.value(QStringLiteral("conditions")).toArray()) {
+        const QJsonObject condition = value.toObject();
+        if (condition.value(QStringLiteral("type")).toString() == QLatin1String("PodScheduled") &&
+            condition.value(QStringLiteral("status")).toString() == QLatin1String("False") &&
+            condition.value(QStringLiteral("reason")).toString() == QLatin1String("Unschedulable")) {
+            return Error{QStringLiteral("No node can run pod %1: %2. Lower the sandbox's CPU or memory "
+                                        "(SANDBOX_CPUS, SANDBOX_MEMORY), or check the node selector, tolerations "
+                                        "and runtime class (LLM_SANDBOX_KUBE_*).")
+                             .arg(podName, withoutFinalPeriod(condition.value(QStringLiteral("message")).toString())),
+                         ErrorCode::EngineFailed};
+        }
+    }
+    if (phase == QLatin1String("Failed") || phase == QLatin1String("Succeeded")) {
+        return Error{QStringLiteral("Pod %1 ended before the sandbox started (%2: %3 %4).")
+                         .arg(podName, phase, status.value(QStringLiteral("reason")).toString(),
+                              status.value(QStringLiteral("message")).toString())
+                         .trimmed(),
+                     ErrorCode::SandboxFailed};
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+bool isRunning(const QJsonObject &pod)
+{
+    const QJsonObject status = pod.value(QStringLiteral("status")).toObject();
+    if (status.value(QStringLiteral("phase")).toString() != QLatin1String("Running")) {
+        return false;
+    }
+    for (const QJsonValue &value : status.value(QStringLiteral("containerStatuses")).toArray()) {
+        const QJsonObject container = value.toObject();
+        if (container.value(QStringLiteral("name")).toString() == kContainer) {
+            return container.value(QStringLiteral("state")).toObject().contains(QStringLiteral("running"));
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+KubernetesBackend::KubernetesBackend(KubeConfig config, KubernetesSettings settings)
+    : m_client(std::move(config)), m_settings(std::move(settings))
+{}
+
+Result<std::shared_ptr<KubernetesBackend>> KubernetesBackend::fromEnvironment()
+{
+    auto config = KubeConfig::fromEnvironment(qEnvironmentVariable("LLM_SANDBOX_KUBE_CONTEXT").trimmed());
+    if (!config) {
+        return config.error();
+    }
+    auto settings = KubernetesSettings::fromEnvironment(config->namespaceName);
+    if (!settings) {
+        return settings.error();
+    }
+    return std::make_shared<KubernetesBackend>(std::move(*config), std::move(*settings));
+}
+
+QString KubernetesBackend::endpoint() const
+{
+    return QStringLiteral("%1 (namespace %2)").arg(m_client.config().server, m_settings.namespaceName);
+}
+
+QString KubernetesBackend::podsPath() const
+{
+    return QStringLiteral("/api/v1/namespaces/%1/pods").arg(m_settings.namespaceName);
+}
+
+Result<BackendInfo> KubernetesBackend::probe()
+{
+    auto reply =
+        m_client.send({.method = "GET", .path = QStringLiteral("/version"), .timeout = std::chrono::seconds(10)});
+    if (!reply) {
+        return reply.error();
+    }
+    if (!reply->isSuccess()) {
+        return m_client.apiError(*reply, QStringLiteral("Asking the Kubernetes API server for its version"),
+                                 QStringLiteral("get"), QStringLiteral("/version"));
+    }
+    const QJsonObject version = QJsonDocument::fromJson(reply->body).object();
+    BackendInfo info;
+    info.name = name();
+    info.endpoint = endpoint();
+    info.version = version.value(QStringLiteral("gitVersion")).toString();
+    info.apiVersion = QStringLiteral("v1");
+    info.os = version.value(QStringLiteral("platform")).toString();
+    return info;
+}
+
+Result<bool> KubernetesBackend::hasImage(const QString &)
+{
+    return true;
+}
+
+Result<QList<ImageInfo>> KubernetesBackend::listImages(const QString &)
+{
+    return QList<ImageInfo>();
+}
+
+Result<void> KubernetesBackend::importImage(const QString &, const QString &reference, const QHash<QString, QString> &,
+                                            const ProgressCallback &)
+{
+    return noImageStore(QStringLiteral("Importing image %1").arg(reference));
+}
+
+Result<void> KubernetesBackend::buildImage(const QByteArray &, const QString &reference,
+                                           const QHash<QString, QString> &, const QHash<QString, QString> &,
+                                           const ProgressCallback &)
+{
+    return noImageStore(QStringLiteral("Building image %1").arg(reference));
+}
+
+Result<void> KubernetesBackend::exportImages(const QStringList &references, const DataSink &)
+{
+    return noImageStore(QStringLiteral("Exporting %1").arg(references.join(QStringLiteral(", "))));
+}
+
+Result<QStringList> KubernetesBackend::loadImages(QIODevice &, const ProgressCallback &)
+{
+    return noImageStore(QStringLiteral("Loading images"));
+}
+
+Result<void> KubernetesBackend::tagImage(const QString &image, const QString &)
+{
+    return noImageStore(QStringLiteral("Tagging image %1").arg(image));
+}
+
+QString KubernetesBackend::labelValue(const QString &value)
+{
+    static const QRegularExpression valid(QStringLiteral("^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$"));
+    if (value.size() <= 63 && valid.match(value).hasMatch()) {
+        return value;
+    }
+    return u'x' + QString::fromLatin1(QCryptographicHash::hash(value.toUtf8(), QCryptographicHash::Sha1).toHex());
+}
+
+QStringList KubernetesBackend::runnerCommand(const ContainerSpec &spec)
+{
+    QStringList command{QStringLiteral("prlimit")};
+    for (const Ulimit &limit : spec.ulimits) {
+        command << QStringLiteral("--%1=%2:%3").arg(limit.name).arg(limit.soft).arg(limit.hard);
+    }
+    command << QStringLiteral("--");
+    return command + spec.command;
+}
+
+Result<QJsonObject> KubernetesBackend::podManifest(const ContainerSpec &spec, const QString &podName) const
+{
+    bool uidOk = false;
+    bool gidOk = true;
+    const qint64 uid = spec.user.section(u':', 0, 0).toLongLong(&uidOk);
+    const QString group = spec.user.section(u':', 1, 1);
+    const qint64 gid = group.isEmpty() ? uid : group.toLongLong(&gidOk);
+    // No user: the image's, which must then be non-root (runAsNonRoot stays on).
+    const bool imageUser = spec.user.isEmpty();
+    if (!imageUser && (!uidOk || !gidOk)) {
+        return Error{QStringLiteral("The sandbox user \"%1\" must be numeric (uid:gid) on Kubernetes.").arg(spec.user),
+                     ErrorCode::BadRequest};
+    }
+    if (spec.privileged) {
+        return Error{QStringLiteral("Privileged sandboxes are not run on Kubernetes."), ErrorCode::BadRequest};
+    }
+    if (spec.networkMode != QLatin1String("none")) {
+        return Error{QStringLiteral("Libraries are not supported on the kubernetes backend yet: installing them needs "
+                                    "network access, and sandbox pods have none. Use images that contain the "
+                                    "libraries (LLM_SANDBOX_IMAGE_<LANG>), or the docker or podman backend."),
+                     ErrorCode::Unavailable};
+    }
+
+    QJsonObject labels{{kManagedLabel, kManagedValue}};
+    QJsonObject exactLabels;
+    for (auto it = spec.labels.begin(); it != spec.labels.end(); ++it) {
+        labels.insert(it.key(), labelValue(it.value()));
+        exactLabels.insert(it.key(), it.value());
+    }
+    const QJsonObject annotations{
+        {kLabelsAnnotation, QString::fromUtf8(QJsonDocument(exactLabels).toJson(QJsonDocument::Compact))},
+    };
+
+    QJsonArray volumes;
+    QJsonArray mounts;
+    QStringList mountPoints = spec.tmpfs.keys();
+    mountPoints.sort();
+    for (const QString &mountPoint : mountPoints) {
+        const QString name = volumeName(mountPoint);
+        QJsonObject emptyDir{{QStringLiteral("medium"), QStringLiteral("Memory")}};
+        if (const qint64 size = tmpfsSize(spec.tmpfs.value(mountPoint)); size > 0) {
+            emptyDir.insert(QStringLiteral("sizeLimit"), QString::number(size));
+        }
+        volumes.append(QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("emptyDir"), emptyDir}});
+        mounts.append(QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("mountPath"), mountPoint}});
+    }
+
+    QJsonObject limits;
+    if (spec.memoryBytes > 0) {
+        limits.insert(QStringLiteral("memory"), QString::number(spec.memoryBytes));
+    }
+    if (spec.cpus > 0) {
+        limits.insert(QStringLiteral("cpu"), millicores(spec.cpus));
+    }
+    if (m_settings.ephemeralStorageBytes > 0) {
+        limits.insert(QStringLiteral("ephemeral-storage"), QString::number(m_settings.ephemeralStorageBytes));
+    }
+
+    QJsonObject seccomp{{QStringLiteral("type"), QStringLiteral("RuntimeDefault")}};
+    if (!m_settings.seccompLocalhostProfile.isEmpty()) {
+        seccomp = QJsonObject{{QStringLiteral("type"), QStringLiteral("Localhost")},
+                              {QStringLiteral("localhostProfile"), m_settings.seccompLocalhostProfile}};
+    }
+    const bool noNewPrivileges = spec.securityOpt.contains(QStringLiteral("no-new-privileges")) ||
+                                 spec.securityOpt.contains(QStringLiteral("no-new-privileges:true"));
+    QJsonObject identity{{QStringLiteral("runAsNonRoot"), imageUser || uid != 0}};
+    if (!imageUser) {
+        identity.insert(QStringLiteral("runAsUser"), double(uid));
+        identity.insert(QStringLiteral("runAsGroup"), double(gid));
+    }
+    QJsonObject containerSecurity{
+        {QStringLiteral("allowPrivilegeEscalation"), !noNewPrivileges},
+        {QStringLiteral("privileged"), false},
+        {QStringLiteral("readOnlyRootFilesystem"), spec.readOnlyRootfs},
+        {QStringLiteral("capabilities"),
+         QJsonObject{{QStringLiteral("drop"), QJsonArray::fromStringList(spec.capDrop)}}},
+        {QStringLiteral("seccompProfile"), seccomp},
+    };
+    for (auto it = identity.begin(); it != identity.end(); ++it) {
+        containerSecurity.insert(it.key(), it.value());
+    }
+    QJsonObject podSecurity = identity;
+    podSecurity.insert(QStringLiteral("seccompProfile"), seccomp);
+    const QJsonObject container{
+        {QStringLiteral("name"), kContainer},
+        {QStringLiteral("image"), m_settings.podImage(spec.image)},
+        {QStringLiteral("imagePullPolicy"), QStringLiteral("IfNotPresent")},
+        {QStringLiteral("command"),
+         QJsonArray::fromStringList(QStringList{QStringLiteral("/bin/sh"), QStringLiteral("-c"), kGateScript} +
+                                    runnerCommand(spec))},
+        // Attached once (startAttached); when that connection ends, stdin closes and the runner ends the sandbox.
+        {QStringLiteral("stdin"), true},
+        {QStringLiteral("stdinOnce"), true},
+        {QStringLiteral("workingDir"), spec.workingDir},
+        {QStringLiteral("securityContext"), containerSecurity},
+        {QStringLiteral("resources"),
+         QJsonObject{{QStringLiteral("requests"), limits}, {QStringLiteral("limits"), limits}}},
+        {QStringLiteral("volumeMounts"), mounts},
+    };
+    QJsonObject podSpec{
+        {QStringLiteral("restartPolicy"), QStringLiteral("Never")},
+        {QStringLiteral("automountServiceAccountToken"), false},
+        {QStringLiteral("enableServiceLinks"), false},
+        {QStringLiteral("terminationGracePeriodSeconds"), 0},
+        {QStringLiteral("activeDeadlineSeconds"), double(m_settings.activeDeadline.count())},
+        {QStringLiteral("securityContext"), podSecurity},
+        {QStringLiteral("containers"), QJsonArray{container}},
+        {QStringLiteral("volumes"), volumes},
+    };
+    if (!m_settings.runtimeClassName.isEmpty()) {
+        podSpec.insert(QStringLiteral("runtimeClassName"), m_settings.runtimeClassName);
+    }
+    if (!m_settings.nodeSelector.isEmpty()) {
+        QJsonObject selector;
+        for (auto it = m_settings.nodeSelector.begin(); it != m_settings.nodeSelector.end(); ++it) {
+            selector.insert(it.key(), it.value());
+        }
+        podSpec.insert(QStringLiteral("nodeSelector"), selector);
+    }
+    if (!m_settings.tolerations.isEmpty()) {
+        podSpec.insert(QStringLiteral("tolerations"), m_settings.tolerations);
+    }
+    if (!m_settings.imagePullSecrets.isEmpty()) {
+        QJsonArray secrets;
+        for (const QString &secret : m_settings.imagePullSecrets) {
+            secrets.append(QJsonObject{{QStringLiteral("name"), secret}});
+        }
+        podSpec.insert(QStringLiteral("imagePullSecrets"), secrets);
+    }
+    return QJsonObject{
+        {QStringLiteral("apiVersion"), QStringLiteral("v1")},
+        {QStringLiteral("kind"), QStringLiteral("Pod")},
+        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), podName},
+                                                 {QStringLiteral("namespace"), m_settings.namespaceName},
+                                                 {QStringLiteral("labels"), labels},
+                                                 {QStringLiteral("annotations"), annotations}}},
+        {QStringLiteral("spec"), podSpec},
+    };
+}
+
+Result<QString> KubernetesBackend::createContainer(const ContainerSpec &spec)
+{
+    const QString podName =
+        QStringLiteral("llm-sandbox-%1").arg(QRandomGenerator::system()->generate64(), 16, 16, QLatin1Char('0'));
+    auto manifest = podManifest(spec, podName);
+    if (!manifest) {
+        return manifest.error();
+    }
+    // Strict: a field the server does not know is an error, not silently dropped hardening.
+    auto reply = m_client.send({.method = "POST",
+                                .path = podsPath() + QStringLiteral("?fieldValidation=Strict"),
+                                .body = QJsonDocument(*manifest).toJson(QJsonDocument::Compact),
+                                .contentType = "application/json"});
+    if (!reply) {
+        return reply.error();
+    }
+    if (!reply->isSuccess()) {
+        return m_client.apiError(
+            *reply, QStringLiteral("Creating pod %1 in namespace %2").arg(podName, m_settings.namespaceName),
+            QStringLiteral("create"), QStringLiteral("pods"));
+    }
+    qCDebug(lcKube) << "created pod" << podName;
+    return podName;
+}
+
+Result<void> KubernetesBackend::copyFiles(const QString &, const QString &, const QList<FileEntry> &)
+{
+    return Error{QStringLiteral("Copying files into a pod before it starts is not possible on Kubernetes: the runner "
+                                "is part of the image, and files travel through the runner's protocol."),
+                 ErrorCode::Unavailable};
+}
+
+Result<QJsonObject> KubernetesBackend::waitRunning(const QString &podName)
+{
+    // A watch without resourceVersion starts with the pod's current state, so no change is missed between a read
+    // and the watch.
+    const qint64 timeout = m_settings.startTimeout.count();
+    const QString path = podsPath() + QStringLiteral("?watch=1&fieldSelector=%1&timeoutSeconds=%2")
+                                          .arg(encode(QStringLiteral("metadata.name=") + podName))
+                                          .arg(timeout);
+    QByteArray pending;
+    std::optional<Result<QJsonObject>> outcome;
+    HttpRequest request{.method = "GET", .path = path, .timeout = std::chrono::seconds(timeout + 10)};
+    request.onData = [&](const QByteArray &chunk) {
+        pending.append(chunk);
+        qsizetype newline;
+        while ((newline = pending.indexOf('\n')) >= 0) {
+            const QJsonObject event = QJsonDocument::fromJson(pending.left(newline)).object();
+            pending.remove(0, newline + 1);
+            const QString type = event.value(QStringLiteral("type")).toString();
+            const QJsonObject object = event.value(QStringLiteral("object")).toObject();
+            if (type == QLatin1String("ERROR")) {
+                outcome = Error{QStringLiteral("Watching pod %1 failed: %2")
+                                    .arg(podName, object.value(QStringLiteral("message")).toString()),
+                                ErrorCode::EngineFailed};
+            } else if (type == QLatin1String("DELETED")) {
+                outcome = Error{QStringLiteral("Pod %1 was deleted before the sandbox started.").arg(podName),
+                                ErrorCode::SandboxFailed};
+            } else if (isRunning(object)) {
+                outcome = object;
+            } else if (auto failure = startFailure(object, podName)) {
+                outcome = *failure;
+            }
+            if (outcome) {
+                return false;
+            }
+        }
+        return true;
+    };
+    auto reply = m_client.send(request);
+    if (outcome) {
+        return *outcome;
+    }
+    if (!reply) {
+        return reply.error();
+    }
+    if (!reply->isSuccess()) {
+        return m_client.apiError(*reply, QStringLiteral("Watching pod %1").arg(podName), QStringLiteral("watch"),
+                                 QStringLiteral("pods"));
+    }
+    return Error{QStringLiteral("Pod %1 did not start within %2 seconds (LLM_SANDBOX_KUBE_START_TIMEOUT_SECONDS).")
+                     .arg(podName)
+                     .arg(timeout),
+                 ErrorCode::SandboxFailed};
+}
+
+Result<std::unique_ptr<ContainerStream>> KubernetesBackend::startAttached(const QString &containerId)
+{
+    auto pod = waitRunning(containerId);
+    if (!pod) {
+        return pod.error();
+    }
+    auto connection = m_client.connection();
+    if (!connection) {
+        return connection.error();
+    }
+    QUrl url(m_client.config().server);
+    url.setScheme(url.scheme() == QLatin1String("https") ? QStringLiteral("wss") : QStringLiteral("ws"));
+    url.setPath(url.path() + podsPath() + u'/' + containerId + QStringLiteral("/attach"));
+    url.setQuery(QStringLiteral("container=%1&stdin=true&stdout=true&stderr=true").arg(kContainer));
+
+    KubernetesChannelStream::Options options;
+    options.url = url;
+    options.authorization = connection->authorization;
+    options.caPem = connection->endpoint.caPem;
+    options.certPem = connection->endpoint.certPem;
+    options.keyPem = connection->endpoint.keyPem;
+    options.verifyPeer = connection->endpoint.verifyPeer;
+    options.protocols = m_settings.channelProtocols;
+    auto stream = KubernetesChannelStream::open(options);
+    if (!stream) {
+        const QString message = stream.error().message;
+        if (message.contains(QLatin1String("403"))) {
+            return Error{QStringLiteral("Attaching to pod %1 failed: RBAC denies \"create\" on \"pods/attach\" (%2). "
+                                        "Bind the user to the Role in installer/kubernetes/.")
+                             .arg(containerId, message),
+                         ErrorCode::EngineFailed};
+        }
+        if (message.contains(QLatin1String("401"))) {
+            return Error{QStringLiteral("Attaching to pod %1 failed: the API server did not accept the "
+                                        "credentials of %2 (%3).")
+                             .arg(containerId, m_client.config().source, message),
+                         ErrorCode::EngineUnreachable};
+        }
+        return stream.error();
+    }
+    // Opens the gate: the main process becomes the runner, whose first words reach the attached stream.
+    if (auto opened = (*stream)->write(QByteArrayLiteral("\n")); !opened) {
+        return opened.error();
+    }
+    return std::unique_ptr<ContainerStream>(std::move(*stream));
+}
+
+Result<void> KubernetesBackend::removeContainer(const QString &containerId)
+{
+    auto reply =
+        m_client.send({.method = "DELETE",
+                       .path = podsPath() + u'/' + encode(containerId) + QStringLiteral("?gracePeriodSeconds=0"),
+                       .timeout = std::chrono::seconds(60)});
+    if (!reply) {
+        return reply.error();
+    }
+    if (!reply->isSuccess() && reply->status != 404) {
+        return m_client.apiError(*reply, QStringLiteral("Deleting pod %1").arg(containerId), QStringLiteral("delete"),
+                                 QStringLiteral("pods"));
+    }
+    return {};
+}
+
+Result<void> KubernetesBackend::disconnectNetwork(const QString &, const QString &)
+{
+    return Error{QStringLiteral("Libraries are not supported on the kubernetes backend yet."), ErrorCode::Unavailable};
+}
+
+Result<QStringList> KubernetesBackend::listContainers(const QString &labelKey, const QString &labelValue)
+{
+    auto pods = listContainersWithLabels(labelKey);
+    if (!pods) {
+        return pods.error();
+    }
+    QStringList names;
+    for (auto it = pods->begin(); it != pods->end(); ++it) {
+        if (labelValue.isEmpty() || it.value() == labelValue) {
+            names << it.key();
+        }
+    }
+    names.sort();
+    return names;
+}
+
+Result<QHash<QString, QString>> KubernetesBackend::listContainersWithLabels(const QString &labelKey)
+{
+    auto reply =
+        m_client.send({.method = "GET", .path = podsPath() + QStringLiteral("?labelSelector=") + encode(labelKey)});
+    if (!reply) {
+        return reply.error();
+    }
+    if (!reply->isSuccess()) {
+        return m_client.apiError(*reply, QStringLiteral("Listing pods in namespace %1").arg(m_settings.namespaceName),
+                                 QStringLiteral("list"), QStringLiteral("pods"));
+    }
+    QHash<QString, QString> pods;
+    for (const QJsonValue &item :
+         QJsonDocument::fromJson(reply->body).object().value(QStringLiteral("items")).toArray()) {
+        const QJsonObject pod = item.toObject();
+        const QString podName =
+            pod.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("name")).toString();
+        pods.insert(podName, labelsOf(pod).value(labelKey).toString());
+    }
+    return pods;
+}
+
+QList<KubernetesBackend::Permission> KubernetesBackend::neededPermissions()
+{
+    QList<Permission> needed;
+    for (const char *verb : {"create", "get", "list", "watch", "delete"}) {
+        needed.append({QString::fromLatin1(verb), QStringLiteral("pods")});
+    }
+    // WebSocket attach is a GET; servers authorize it as "create" (newer) or "get" (older): the Role grants both.
+    needed.append({QStringLiteral("create"), QStringLiteral("pods/attach")});
+    needed.append({QStringLiteral("get"), QStringLiteral("pods/attach")});
+    return needed;
+}
+
+Result<QList<KubernetesBackend::Permission>> KubernetesBackend::checkPermissions()
+{
+    QList<Permission> permissions = neededPermissions();
+    for (Permission &permission : permissions) {
+        QJsonObject attributes{{QStringLiteral("namespace"), m_settings.namespaceName},
+                               {QStringLiteral("verb"), permission.verb},
+                               {QStringLiteral("resource"), permission.resource.section(u'/', 0, 0)}};
+        if (const QString subresource = permission.resource.section(u'/', 1); !subresource.isEmpty()) {
+            attributes.insert(QStringLiteral("subresource"), subresource);
+        }
+        const QJsonObject review{
+            {QStringLiteral("apiVersion"), QStringLiteral("authorization.k8s.io/v1")},
+            {QStringLiteral("kind"), QStringLiteral("SelfSubjectAccessReview")},
+            {QStringLiteral("spec"), QJsonObject{{QStringLiteral("resourceAttributes"), attributes}}}};
+        auto reply = m_client.send({.method = "POST",
+                                    .path = QStringLiteral("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"),
+                                    .body = QJsonDocument(review).toJson(QJsonDocument::Compact),
+                                    .contentType = "application/json"});
+        if (!reply) {
+            return reply.error();
+        }
+        if (!reply->isSuccess()) {
+            return m_client.apiError(*reply, QStringLiteral("Asking which permissions are granted"),
+                                     QStringLiteral("create"), QStringLiteral("selfsubjectaccessreviews"));
+        }
+        const QJsonObject status =
+            QJsonDocument::fromJson(reply->body).object().value(QStringLiteral("status")).toObject();
+        permission.allowed = status.value(QStringLiteral("allowed")).toBool();
+        permission.reason = status.value(QStringLiteral("reason")).toString();
+    }
+    return permissions;
+}
+
+} // namespace sandbox

@@ -1,0 +1,87 @@
+#pragma once
+
+#include "backend/ContainerBackend.h"
+#include "backend/kubernetes/KubernetesClient.h"
+#include "backend/kubernetes/KubernetesSettings.h"
+
+#include <QJsonObject>
+#include <optional>
+
+namespace sandbox {
+
+/// Sandboxes as pods, through the Kubernetes REST API. A pod's main process waits for a line on stdin before it
+/// execs the runner; startAttached() waits for the pod to run (a watch, not polling), attaches over WebSocket and
+/// sends that line, so the engine is connected before the runner writes a byte and the runner is the container's
+/// PID 1, as on the other backends (an exec'd runner could neither interrupt a session's interpreter nor kill
+/// processes that left its process groups). Kubernetes has no image store of its own: images come from a registry
+/// (LLM_SANDBOX_REGISTRY). Containers are named by their pod's name.
+class KubernetesBackend final : public ContainerBackend
+{
+public:
+    KubernetesBackend(KubeConfig config, KubernetesSettings settings);
+
+    /// From KUBECONFIG / ~/.kube/config / the in-cluster service account and the LLM_SANDBOX_KUBE_* variables.
+    static Result<std::shared_ptr<KubernetesBackend>> fromEnvironment();
+
+    QString name() const override { return QStringLiteral("kubernetes"); }
+    QString endpoint() const override;
+    Result<BackendInfo> probe() override;
+    /// Always true: the cluster pulls images when a pod starts, and a failed pull is reported then.
+    Result<bool> hasImage(const QString &reference) override;
+    Result<QList<ImageInfo>> listImages(const QString &labelKey) override;
+    Result<void> importImage(const QString &tarPath, const QString &reference, const QHash<QString, QString> &labels,
+                             const ProgressCallback &progress) override;
+    Result<void> buildImage(const QByteArray &contextTar, const QString &reference,
+                            const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
+                            const ProgressCallback &progress) override;
+    Result<void> exportImages(const QStringList &references, const DataSink &sink) override;
+    Result<QStringList> loadImages(QIODevice &archive, const ProgressCallback &progress) override;
+    Result<void> tagImage(const QString &image, const QString &reference) override;
+    Result<QString> createContainer(const ContainerSpec &spec) override;
+    Result<void> copyFiles(const QString &containerId, const QString &directory,
+                           const QList<FileEntry> &files) override;
+    Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) override;
+    Result<void> removeContainer(const QString &containerId) override;
+    Result<void> disconnectNetwork(const QString &containerId, const QString &network) override;
+    Result<QStringList> listContainers(const QString &labelKey, const QString &labelValue) override;
+    Result<QHash<QString, QString>> listContainersWithLabels(const QString &labelKey) override;
+
+    const KubernetesSettings &settings() const { return m_settings; }
+    const KubernetesClient &client() const { return m_client; }
+
+    /// The pod a spec becomes (public for tests): hardened security contexts, memory-backed emptyDirs for the
+    /// spec's tmpfs mounts, requests equal to limits, our labels.
+    Result<QJsonObject> podManifest(const ContainerSpec &spec, const QString &podName) const;
+    /// What the runner runs as: the spec's command under prlimit with the spec's ulimits (a pod has no ulimit
+    /// field).
+    static QStringList runnerCommand(const ContainerSpec &spec);
+    /// A label value Kubernetes accepts for `value`: itself when valid, else a digest ("x" + SHA-1 hex). The exact
+    /// value is kept in an annotation.
+    static QString labelValue(const QString &value);
+    /// What keeps `pod` (a Pod object) from running, as an error naming `podName`: an image that cannot be pulled,
+    /// no node that can run it, a container that cannot be created, a pod that ended; nothing while it may start.
+    static std::optional<Error> startFailure(const QJsonObject &pod, const QString &podName);
+
+    /// One RBAC permission the backend needs, and whether the server grants it (SelfSubjectAccessReview).
+    struct Permission
+    {
+        QString verb;
+        QString resource; ///< "pods", "pods/exec"
+        bool allowed = false;
+        QString reason;
+    };
+    /// The permissions the backend needs in its namespace, each checked with a SelfSubjectAccessReview.
+    Result<QList<Permission>> checkPermissions();
+    static QList<Permission> neededPermissions();
+
+private:
+    QString podsPath() const;
+    /// Waits with a watch until the pod's container runs and returns the pod; a clear error for pull failures,
+    /// unschedulable pods and pods that ended.
+    Result<QJsonObject> waitRunning(const QString &podName);
+
+    KubernetesClient m_client;
+    KubernetesSettings m_settings;
+};
+
+} // namespace sandbox

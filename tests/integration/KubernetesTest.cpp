@@ -1,0 +1,123 @@
+// The kubernetes backend against the test API server (tests/kubernetes/apiserver): what only Kubernetes has. ctest
+// runs it under with-apiserver (KUBECONFIG names the server; its contexts offer each way to authenticate).
+#include "ScopedEnvironment.h"
+#include "backend/kubernetes/KubernetesBackend.h"
+#include "engine/ExecutionEngine.h"
+
+#include <gtest/gtest.h>
+
+using namespace sandbox;
+using sandbox::test::ScopedEnvironment;
+
+namespace {
+
+std::shared_ptr<KubernetesBackend> backend(const QByteArray &context = {})
+{
+    ScopedEnvironment environment({{"LLM_SANDBOX_KUBE_CONTEXT", context.isEmpty() ? QByteArray() : context}});
+    auto made = KubernetesBackend::fromEnvironment();
+    EXPECT_TRUE(made.ok()) << made.error().message.toStdString();
+    return made ? *made : nullptr;
+}
+
+RunRequest python(const QString &code)
+{
+    RunRequest request;
+    request.language = QStringLiteral("python");
+    request.code = code;
+    request.timeout = std::chrono::seconds(60);
+    return request;
+}
+
+SandboxSettings fresh()
+{
+    SandboxSettings settings;
+    settings.policy = QStringLiteral("permissive");
+    settings.poolSize = 0;
+    return settings;
+}
+
+} // namespace
+
+TEST(KubernetesTest, everyAuthenticationContextRunsCode)
+{
+    for (const QByteArray context : {"kube-test", "kube-test-token", "kube-test-token-file"}) {
+        auto made = backend(context);
+        ASSERT_TRUE(made);
+        ExecutionEngine engine(made, fresh());
+        auto result = engine.run(python(QStringLiteral("print(6 * 7)")));
+        ASSERT_TRUE(result.ok()) << context.toStdString() << ": " << result.error().message.toStdString();
+        EXPECT_EQ(result->stdoutData, "42\n") << context.toStdString();
+    }
+}
+
+TEST(KubernetesTest, attachFallsBackToTheV4ChannelProtocol)
+{
+    auto made = backend();
+    ASSERT_TRUE(made);
+    KubernetesSettings settings = made->settings();
+    settings.channelProtocols = {QStringLiteral("v4.channel.k8s.io")};
+    auto v4 = std::make_shared<KubernetesBackend>(made->client().config(), settings);
+    ExecutionEngine engine(v4, fresh());
+    auto result = engine.run(python(QStringLiteral("import sys\nprint(sys.stdin.read() == '')")));
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->exitCode, 0);
+    EXPECT_EQ(result->stdoutData, "True\n");
+}
+
+TEST(KubernetesTest, rbacDenialNamesTheVerbAndResource)
+{
+    auto restricted = backend("kube-test-restricted");
+    ASSERT_TRUE(restricted);
+    ExecutionEngine engine(restricted, fresh());
+    auto result = engine.run(python(QStringLiteral("print(1)")));
+    ASSERT_FALSE(result.ok());
+    EXPECT_TRUE(result.error().message.contains(QStringLiteral("RBAC denies \"create\" on \"pods\"")))
+        << result.error().message.toStdString();
+    auto permissions = restricted->checkPermissions();
+    ASSERT_TRUE(permissions.ok()) << permissions.error().message.toStdString();
+    for (const KubernetesBackend::Permission &permission : *permissions) {
+        EXPECT_EQ(permission.allowed, permission.verb != QLatin1String("create") &&
+                                          permission.verb != QLatin1String("delete") &&
+                                          !permission.resource.contains(u'/'))
+            << permission.verb.toStdString() << " " << permission.resource.toStdString();
+    }
+}
+
+TEST(KubernetesTest, anImageTheClusterCannotPullIsAnImageError)
+{
+    auto made = backend();
+    ASSERT_TRUE(made);
+    ContainerSpec spec;
+    spec.image = QStringLiteral("127.0.0.1:1/llm-sandbox/none:1");
+    spec.command = {QStringLiteral("/opt/llm-sandbox/llm-sandbox-runner")};
+    spec.user = QStringLiteral("1000:1000");
+    auto pod = made->createContainer(spec);
+    ASSERT_TRUE(pod.ok()) << pod.error().message.toStdString();
+    auto started = made->startAttached(*pod);
+    ASSERT_TRUE(made->removeContainer(*pod).ok());
+    ASSERT_FALSE(started.ok());
+    EXPECT_EQ(started.error().code, ErrorCode::ImageMissing);
+    EXPECT_TRUE(started.error().message.contains(QStringLiteral("127.0.0.1:1/llm-sandbox/none:1")))
+        << started.error().message.toStdString();
+    EXPECT_TRUE(started.error().message.contains(QStringLiteral("LLM_SANDBOX_REGISTRY")));
+}
+
+TEST(KubernetesTest, removedPodsAreGoneAndAbsentOnesAreFine)
+{
+    auto made = backend();
+    ASSERT_TRUE(made);
+    ContainerSpec spec;
+    spec.image = QStringLiteral("llm-sandbox/none:1");
+    spec.command = {QStringLiteral("/opt/llm-sandbox/llm-sandbox-runner")};
+    spec.user = QStringLiteral("1000:1000");
+    spec.labels = {{ExecutionEngine::ownerLabel(), QStringLiteral("test-host:1:2")}};
+    auto pod = made->createContainer(spec);
+    ASSERT_TRUE(pod.ok()) << pod.error().message.toStdString();
+    auto listed = made->listContainersWithLabels(ExecutionEngine::ownerLabel());
+    ASSERT_TRUE(listed.ok());
+    EXPECT_EQ(listed->value(*pod), QStringLiteral("test-host:1:2")) << "the exact owner, from the annotation";
+    EXPECT_EQ(*made->listContainers(ExecutionEngine::ownerLabel(), QStringLiteral("test-host:1:2")), QStringList{*pod});
+    ASSERT_TRUE(made->removeContainer(*pod).ok());
+    ASSERT_TRUE(made->removeContainer(*pod).ok());
+    EXPECT_FALSE(made->listContainersWithLabels(ExecutionEngine::ownerLabel())->contains(*pod));
+}
