@@ -310,10 +310,10 @@ describe('drop-in for the Python server', () => {
         assert.match(stderr, /SANDBOX_MEM_LIMIT/);
     });
 
-    test('BACKEND=kubernetes fails each call with a clear message, not the start', async () => {
-        const { result } = await executeOnce({ BACKEND: 'kubernetes' });
-        const json = assertUpstreamFailure(result, 'unavailable');
-        assert.match(json.error, /kubernetes/);
+    test('BACKEND=kubernetes without a kubeconfig fails each call with a clear message, not the start', async () => {
+        const { result } = await executeOnce({ BACKEND: 'kubernetes', KUBECONFIG: '/tmp/llm-sandbox-no-kubeconfig' });
+        const json = assertUpstreamFailure(result, 'bad_request');
+        assert.match(json.error, /No kubeconfig found .*KUBECONFIG/);
     });
 
     test('no engine answers the upstream failure shape', async () => {
