@@ -101,3 +101,27 @@ export const initializeRequest = (id, protocolVersion) => ({
     method: 'initialize',
     params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw-test', version: '1' } },
 });
+
+/** Starts `serve --http 127.0.0.1:0` (a free port) and resolves with its URL once it listens. */
+export async function startHttpServer(token) {
+    const child = spawn(serverBinary, ['serve', '--http', '127.0.0.1:0'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, LLM_SANDBOX_HTTP_TOKEN: token },
+    });
+    let stderr = '';
+    const url = await within(
+        20000,
+        new Promise((resolve, reject) => {
+            child.stderr.on('data', (chunk) => {
+                stderr += chunk;
+                const match = stderr.match(/serving MCP over Streamable HTTP at (http:\/\/\S+\/mcp)/);
+                if (match) {
+                    resolve(new URL(match[1]));
+                }
+            });
+            child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${stderr}`)));
+        }),
+        'serve --http starting',
+    );
+    return { child, url, stderr: () => stderr };
+}

@@ -1,7 +1,6 @@
 // `llm-sandbox serve --http` driven by the official MCP TypeScript SDK's Streamable HTTP client. Needs no container
 // engine: it initializes, lists tools and calls the language tools.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
@@ -9,34 +8,10 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { serverBinary, within } from './helpers.mjs';
+import { startHttpServer, within } from './helpers.mjs';
 import { MessageLog, recordTransport } from './schema.mjs';
 
 const LANGUAGES = ['python', 'javascript', 'java', 'cpp', 'go', 'r', 'ruby'];
-
-/** Starts `serve --http 127.0.0.1:0` (a free port) and resolves with its URL once it listens. */
-async function startServer(token) {
-    const child = spawn(serverBinary, ['serve', '--http', '127.0.0.1:0'], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, LLM_SANDBOX_HTTP_TOKEN: token },
-    });
-    let stderr = '';
-    const url = await within(
-        20000,
-        new Promise((resolve, reject) => {
-            child.stderr.on('data', (chunk) => {
-                stderr += chunk;
-                const match = stderr.match(/serving MCP over Streamable HTTP at (http:\/\/\S+\/mcp)/);
-                if (match) {
-                    resolve(new URL(match[1]));
-                }
-            });
-            child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${stderr}`)));
-        }),
-        'serve --http starting',
-    );
-    return { child, url, stderr: () => stderr };
-}
 
 async function connect(url, token) {
     const transport = new StreamableHTTPClientTransport(url, {
@@ -55,7 +30,7 @@ describe('official SDK client over Streamable HTTP', () => {
     let session;
 
     before(async () => {
-        server = await startServer(token);
+        server = await startHttpServer(token);
         session = await connect(server.url, token);
     });
 

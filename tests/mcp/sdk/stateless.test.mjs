@@ -4,11 +4,10 @@
 // beside a 2025-11-25 session on the same server. Every message the server sends is checked against the schema of
 // the revision its request spoke (schema.mjs). Needs no container engine: only the language tools run.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 
-import { initializeRequest, rawSession, serverBinary, within } from './helpers.mjs';
+import { initializeRequest, rawSession, startHttpServer, within } from './helpers.mjs';
 import { MessageLog, STATELESS } from './schema.mjs';
 
 // The _meta of the specification's examples.
@@ -153,37 +152,13 @@ describe('2026-07-28 over stdio', () => {
     });
 });
 
-/** Starts `serve --http 127.0.0.1:0` and resolves with its URL once it listens. */
-async function startServer(token) {
-    const child = spawn(serverBinary, ['serve', '--http', '127.0.0.1:0'], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, LLM_SANDBOX_HTTP_TOKEN: token },
-    });
-    let stderr = '';
-    const url = await within(
-        20000,
-        new Promise((resolve, reject) => {
-            child.stderr.on('data', (chunk) => {
-                stderr += chunk;
-                const match = stderr.match(/serving MCP over Streamable HTTP at (http:\/\/\S+\/mcp)/);
-                if (match) {
-                    resolve(new URL(match[1]));
-                }
-            });
-            child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${stderr}`)));
-        }),
-        'serve --http starting',
-    );
-    return { child, url };
-}
-
 describe('2026-07-28 over Streamable HTTP', () => {
     const token = randomBytes(32).toString('base64url');
     const log = new MessageLog(STATELESS);
     let server;
 
     before(async () => {
-        server = await startServer(token);
+        server = await startHttpServer(token);
     });
     after(async () => {
         server.child.kill('SIGTERM');
