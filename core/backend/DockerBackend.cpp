@@ -332,7 +332,8 @@ Result<void> DockerBackend::pushImage(const QString &reference, const ProgressCa
     // CLI's login store) and wants the header even when there are none: "{}" then, which suits registries that
     // accept pushes without a login (a cluster's own registry, one on loopback).
     HttpRequest request{.method = "POST",
-                        .path = QStringLiteral("/images/%1/push?tag=%2").arg(encode(repo), encode(tag)),
+                        .path = QStringLiteral("/images/%1/push?tag=%2").arg(encode(repo), encode(tag)) +
+                                pushOptions(reference.section(QLatin1Char('/'), 0, 0)),
                         .headers = {"X-Registry-Auth: " + QByteArray("{}").toBase64(QByteArray::Base64UrlEncoding)}};
     const QString what = QStringLiteral("Pushing image %1").arg(reference);
     auto pushed = streamJsonProgress(std::move(request), progress, what, DockerJsonProgress::Style::Layers);
@@ -353,9 +354,9 @@ QString DockerBackend::pushErrorMessage(const QString &reference, const QString 
             .arg(engineMessage, reference);
     }
     if (lower.contains(QLatin1String("server gave http response to https client"))) {
-        return QStringLiteral("%1. The registry %2 speaks plain HTTP: the engine only pushes to it without TLS when "
-                              "it is listed under \"insecure-registries\" (Docker: /etc/docker/daemon.json; "
-                              "loopback addresses are allowed by default).")
+        return QStringLiteral("%1. The registry %2 speaks plain HTTP: the engine pushes to it without TLS only when "
+                              "told it may (Docker: \"insecure-registries\" in /etc/docker/daemon.json; Podman: "
+                              "insecure = true for it in registries.conf); loopback addresses need neither.")
             .arg(engineMessage, registry);
     }
     if (lower.contains(QLatin1String("connection refused")) || lower.contains(QLatin1String("no such host")) ||

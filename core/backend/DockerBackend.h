@@ -65,6 +65,12 @@ protected:
     virtual Result<QHash<QString, QString>> tmpfsMounts(const ContainerSpec &spec) const;
     /// A reference as the engine lists it, in the form the product names images ("llm-sandbox/python:TAG").
     virtual QString productReference(const QString &engineReference) const { return engineReference; }
+    /// Further query parameters of a push to `registry` ("host:port"), each starting with '&'.
+    virtual QString pushOptions(const QString &registry) const
+    {
+        Q_UNUSED(registry)
+        return {};
+    }
 
 private:
     /// "/v1.41" or lower: the API version both sides speak, negotiated once.
