@@ -23,6 +23,12 @@ status=$?
 [ $status -eq 2 ] || fail "push without a registry: exit $status, expected 2"
 [[ $usage == *LLM_SANDBOX_REGISTRY* ]] || fail "push without a registry: [$usage]"
 
+# The kubernetes backend has no images to push: a usage error pointing at the engines that do.
+refused=$("$LLM_SANDBOX_BIN" images push python --backend kubernetes --registry "$registry" 2>&1)
+status=$?
+[ $status -eq 2 ] || fail "push --backend kubernetes: exit $status, expected 2"
+[[ $refused == *"--backend docker"* ]] || fail "push --backend kubernetes: [$refused]"
+
 log=$(mktemp) || exit 1
 pushed=$("$LLM_SANDBOX_BIN" images push python --registry "$registry" 2>"$log")
 status=$?
