@@ -87,6 +87,10 @@ QString usageText()
                                    them again; images it lacks are built
   llm-sandbox images list [--backend NAME]
                                    show the images and whether they are built
+  llm-sandbox images push [--registry HOST[:PORT]] [--backend docker|podman] [LANG...]
+                                   build what is missing, then push the images (all languages by default) to the
+                                   registry as HOST[:PORT]/llm-sandbox/LANG:TAG, where the kubernetes backend
+                                   pulls them from (default registry: $LLM_SANDBOX_REGISTRY)
   llm-sandbox doctor [--backend NAME]
                                    check each backend and image; non-zero when the selected backend is unusable
   llm-sandbox serve --http HOST:PORT [--backend NAME] [--allow-remote] [--allow-origin ORIGIN]...

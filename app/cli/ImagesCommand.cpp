@@ -142,6 +142,52 @@ int list(AppContext &context, ContainerBackend &backend)
     return 0;
 }
 
+/// The registry of `images push`: --registry, else LLM_SANDBOX_REGISTRY (as the kubernetes backend reads it), without
+/// a trailing slash; empty when neither names one.
+QString registryFrom(const QString &option)
+{
+    QString registry =
+        option.trimmed().isEmpty() ? qEnvironmentVariable("LLM_SANDBOX_REGISTRY").trimmed() : option.trimmed();
+    while (registry.endsWith(QLatin1Char('/'))) {
+        registry.chop(1);
+    }
+    return registry;
+}
+
+/// Tags each language's image as REGISTRY/<its name> and pushes it: the references the kubernetes backend asks
+/// its pods for when LLM_SANDBOX_REGISTRY names the same registry.
+int push(AppContext &context, ContainerBackend &backend, const QList<Language> &languages, const QString &registry)
+{
+    const ImageCatalog catalog = context.catalog();
+    QStringList pushed;
+    for (const Language &language : languages) {
+        auto image = catalog.runImage(language);
+        if (!image) {
+            printError(image.error().message);
+            return exitStatusFor(image.error());
+        }
+        const QString target = registry + u'/' + *image;
+        err() << "Pushing " << *image << " as " << target << Qt::endl;
+        if (auto tagged = backend.tagImage(*image, target); !tagged) {
+            printError(tagged.error().message);
+            return exitStatusFor(tagged.error());
+        }
+        auto sent = backend.pushImage(target, [&](const QString &line) { err() << "  " << line << Qt::endl; });
+        if (!sent) {
+            printError(sent.error().message);
+            return exitStatusFor(sent.error());
+        }
+        pushed << target;
+    }
+    err() << "Pushed " << pushed.size() << (pushed.size() == 1 ? " image" : " images") << " to " << registry
+          << "; for the kubernetes backend set LLM_SANDBOX_REGISTRY=" << registry << Qt::endl;
+    for (const QString &reference : pushed) {
+        out() << reference << '\n';
+    }
+    out().flush();
+    return 0;
+}
+
 } // namespace
 
 int imagesCommand(const QStringList &arguments)
@@ -161,24 +207,51 @@ int imagesCommand(const QStringList &arguments)
         QStringLiteral("build: how many languages to build at once (default 3; builds mostly wait for downloads)."),
         QStringLiteral("N"), QStringLiteral("3"));
     parser.addOption(jobsOption);
-    parser.addPositionalArgument(QStringLiteral("build [LANG...] | list"),
-                                 QStringLiteral("build: build the images of LANG (all languages when none is given); "
-                                                "images whose definition did not change are kept. list: show them."));
+    const QCommandLineOption registryOption(
+        QStringLiteral("registry"), QStringLiteral("push: the registry to push to (default: $LLM_SANDBOX_REGISTRY)."),
+        QStringLiteral("HOST[:PORT]"));
+    parser.addOption(registryOption);
+    parser.addPositionalArgument(
+        QStringLiteral("build [LANG...] | list | push [LANG...]"),
+        QStringLiteral("build: build the images of LANG (all languages when none is given); images whose definition "
+                       "did not change are kept. list: show them. push: build what is missing, then push the images "
+                       "of LANG to the registry as REGISTRY/llm-sandbox/LANG:TAG."));
     if (const std::optional<int> done = parseOrExit(parser, arguments)) {
         return *done;
     }
     QStringList positional = parser.positionalArguments();
     const QString action = positional.isEmpty() ? QString() : positional.takeFirst();
-    if (action != QLatin1String("build") && action != QLatin1String("list")) {
-        printError(QStringLiteral("use `llm-sandbox images build [LANG...]` or `llm-sandbox images list`."));
+    if (action != QLatin1String("build") && action != QLatin1String("list") && action != QLatin1String("push")) {
+        printError(QStringLiteral("use `llm-sandbox images build [LANG...]`, `llm-sandbox images list` or "
+                                  "`llm-sandbox images push [--registry HOST[:PORT]] [LANG...]`."));
         return ExitUsage;
     }
-    auto context = AppContext::create({.source = QStringLiteral("cli"), .backendName = parser.value(backendOption)});
+    const QString registry = registryFrom(parser.value(registryOption));
+    if (action == QLatin1String("push") && registry.isEmpty()) {
+        printError(QStringLiteral("images push needs a registry: name it with --registry HOST[:PORT] or "
+                                  "LLM_SANDBOX_REGISTRY (the same variable the kubernetes backend pulls from)."));
+        return ExitUsage;
+    }
+    QString backendName = parser.value(backendOption);
+    if (action == QLatin1String("push") && backendName == QLatin1String("kubernetes")) {
+        printError(QStringLiteral("images push sends images from the engine that has them: use --backend docker or "
+                                  "--backend podman (the kubernetes backend then pulls them from the registry)."));
+        return ExitUsage;
+    }
+    auto context = AppContext::create({.source = QStringLiteral("cli"), .backendName = backendName});
     if (!context) {
         printError(context.error().message);
         return exitStatusFor(context.error());
     }
-    auto backend = (*context)->backend();
+    if (action == QLatin1String("push") && backendName.isEmpty() &&
+        (*context)->defaultBackend() == QLatin1String("kubernetes")) {
+        // BACKEND=kubernetes is what users of a cluster have set; the images they push live in the local engine.
+        backendName = QStringLiteral("docker");
+        err() << "images push: the kubernetes backend has no images of its own; pushing from docker "
+                 "(--backend podman for Podman's)"
+              << Qt::endl;
+    }
+    auto backend = (*context)->backend(backendName);
     if (!backend) {
         printError(backend.error().message);
         return exitStatusFor(backend.error());
@@ -197,7 +270,11 @@ int imagesCommand(const QStringList &arguments)
         printError(QStringLiteral("--jobs takes a number of at least 1."));
         return ExitUsage;
     }
-    return build(**context, **backend, *languages, parser.value(copyFromOption), jobs);
+    if (const int built = build(**context, **backend, *languages, parser.value(copyFromOption), jobs);
+        built != 0 || action == QLatin1String("build")) {
+        return built;
+    }
+    return push(**context, **backend, *languages, registry);
 }
 
 } // namespace sandbox::cli

@@ -4,7 +4,7 @@
 
 namespace sandbox::cli {
 
-/// `llm-sandbox images build [LANG...]` and `llm-sandbox images list`.
+/// `llm-sandbox images build [LANG...]`, `llm-sandbox images list` and `llm-sandbox images push [LANG...]`.
 int imagesCommand(const QStringList &arguments);
 
 } // namespace sandbox::cli

@@ -110,6 +110,10 @@ public:
     virtual Result<QStringList> loadImages(QIODevice &archive, const ProgressCallback &progress) = 0;
     /// Gives the existing image `image` the additional name `reference` ("repo:tag").
     virtual Result<void> tagImage(const QString &image, const QString &reference) = 0;
+    /// Pushes the image `reference` ("registry:port/repo:tag") to the registry its name starts with, reporting
+    /// progress per layer; the error says whether the registry could not be reached, refused it, or the image
+    /// is not there.
+    virtual Result<void> pushImage(const QString &reference, const ProgressCallback &progress) = 0;
 
     virtual Result<QString> createContainer(const ContainerSpec &spec) = 0;
     /// Copies files into a created (not yet started) container under `directory`.

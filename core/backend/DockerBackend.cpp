@@ -1,6 +1,7 @@
 #include "backend/DockerBackend.h"
 
 #include "backend/DockerAttachStream.h"
+#include "backend/DockerJsonProgress.h"
 #include "backend/TarArchive.h"
 
 #include <QFile>
@@ -208,31 +209,12 @@ Result<QList<ImageInfo>> DockerBackend::listImages(const QString &labelKey)
 }
 
 Result<void> DockerBackend::streamJsonProgress(HttpRequest request, const ProgressCallback &progress,
-                                               const QString &what)
+                                               const QString &what, DockerJsonProgress::Style style)
 {
-    // Build and import answer 200 at once and then stream JSON messages; a failure arrives
-    // as {"error": ...} inside the stream, not as an HTTP status.
-    QByteArray pending;
-    QString streamError;
+    DockerJsonProgress stream(progress, style);
     request.timeout = std::chrono::milliseconds(0);
     request.onData = [&](const QByteArray &chunk) {
-        pending.append(chunk);
-        qsizetype newline;
-        while ((newline = pending.indexOf('\n')) >= 0) {
-            const QJsonObject message = QJsonDocument::fromJson(pending.left(newline)).object();
-            pending.remove(0, newline + 1);
-            if (message.contains(QStringLiteral("error"))) {
-                streamError = message.value(QStringLiteral("error")).toString();
-            }
-            QString line = message.value(QStringLiteral("stream")).toString();
-            if (line.isEmpty()) {
-                line = message.value(QStringLiteral("status")).toString();
-            }
-            line = line.trimmed();
-            if (!line.isEmpty() && progress) {
-                progress(line);
-            }
-        }
+        stream.feed(chunk);
         return true;
     };
     auto reply = call(std::move(request));
@@ -242,8 +224,9 @@ Result<void> DockerBackend::streamJsonProgress(HttpRequest request, const Progre
     if (!reply->isSuccess()) {
         return engineError(*reply, what);
     }
-    if (!streamError.isEmpty()) {
-        return Error{QStringLiteral("%1 failed: %2").arg(what, streamError.trimmed()), ErrorCode::EngineFailed};
+    stream.finish();
+    if (!stream.error().isEmpty()) {
+        return Error{QStringLiteral("%1 failed: %2").arg(what, stream.error()), ErrorCode::EngineFailed};
     }
     return {};
 }
@@ -340,6 +323,57 @@ Result<void> DockerBackend::tagImage(const QString &image, const QString &refere
         return engineError(*reply, QStringLiteral("Tagging image %1 as %2").arg(image, reference));
     }
     return {};
+}
+
+Result<void> DockerBackend::pushImage(const QString &reference, const ProgressCallback &progress)
+{
+    const auto [repo, tag] = splitReference(reference);
+    // The engine takes the registry's credentials from the client in this header (it does not read the docker
+    // CLI's login store) and wants the header even when there are none: "{}" then, which suits registries that
+    // accept pushes without a login (a cluster's own registry, one on loopback).
+    HttpRequest request{.method = "POST",
+                        .path = QStringLiteral("/images/%1/push?tag=%2").arg(encode(repo), encode(tag)) +
+                                pushOptions(reference.section(QLatin1Char('/'), 0, 0)),
+                        .headers = {"X-Registry-Auth: " + QByteArray("{}").toBase64(QByteArray::Base64UrlEncoding)}};
+    const QString what = QStringLiteral("Pushing image %1").arg(reference);
+    auto pushed = streamJsonProgress(std::move(request), progress, what, DockerJsonProgress::Style::Layers);
+    if (!pushed && pushed.error().code == ErrorCode::EngineFailed) {
+        const QString message = pushErrorMessage(reference, pushed.error().message);
+        const bool missing = message.contains(QLatin1String("The engine has no image named"));
+        return Error{message, missing ? ErrorCode::ImageMissing : ErrorCode::EngineFailed};
+    }
+    return pushed;
+}
+
+QString DockerBackend::pushErrorMessage(const QString &reference, const QString &engineMessage)
+{
+    const QString registry = reference.section(QLatin1Char('/'), 0, 0);
+    const QString lower = engineMessage.toLower();
+    if (lower.contains(QLatin1String("no such image")) || lower.contains(QLatin1String("does not exist locally"))) {
+        return QStringLiteral("%1. The engine has no image named %2: tag an image with that name before pushing it.")
+            .arg(engineMessage, reference);
+    }
+    if (lower.contains(QLatin1String("server gave http response to https client"))) {
+        return QStringLiteral("%1. The registry %2 speaks plain HTTP: the engine pushes to it without TLS only when "
+                              "told it may (Docker: \"insecure-registries\" in /etc/docker/daemon.json; Podman: "
+                              "insecure = true for it in registries.conf); loopback addresses need neither.")
+            .arg(engineMessage, registry);
+    }
+    if (lower.contains(QLatin1String("connection refused")) || lower.contains(QLatin1String("no such host")) ||
+        lower.contains(QLatin1String("i/o timeout")) || lower.contains(QLatin1String("no route to host")) ||
+        lower.contains(QLatin1String("dial tcp"))) {
+        return QStringLiteral("%1. The registry %2 could not be reached: check the name and port given with "
+                              "--registry or LLM_SANDBOX_REGISTRY and that the registry is running.")
+            .arg(engineMessage, registry);
+    }
+    if (lower.contains(QLatin1String("unauthorized")) || lower.contains(QLatin1String("authentication required")) ||
+        lower.contains(QLatin1String("denied"))) {
+        return QStringLiteral("%1. The registry %2 refused the push: llm-sandbox sends no credentials, so push "
+                              "the tagged image with `docker push` after `docker login %2`, or use a registry that "
+                              "takes pushes without a login.")
+            .arg(engineMessage, registry);
+    }
+    return engineMessage;
 }
 
 Result<QHash<QString, QString>> DockerBackend::tmpfsMounts(const ContainerSpec &spec) const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "backend/ContainerBackend.h"
+#include "backend/DockerJsonProgress.h"
 #include "backend/HttpClient.h"
 
 #include <mutex>
@@ -30,6 +31,7 @@ public:
     Result<void> exportImages(const QStringList &references, const DataSink &sink) override;
     Result<QStringList> loadImages(QIODevice &archive, const ProgressCallback &progress) override;
     Result<void> tagImage(const QString &image, const QString &reference) override;
+    Result<void> pushImage(const QString &reference, const ProgressCallback &progress) override;
     Result<QString> createContainer(const ContainerSpec &spec) override;
     Result<void> copyFiles(const QString &containerId, const QString &directory,
                            const QList<FileEntry> &files) override;
@@ -43,6 +45,10 @@ public:
     /// profile itself. Docker takes a profile's JSON text ("seccomp={...}"); a path given in
     /// `securityOpt` is read here, as the docker CLI does.
     virtual Result<QStringList> securityOptions(const ContainerSpec &spec) const;
+
+    /// The message of a failed push: the engine's words, then what to do about the usual causes (the registry
+    /// cannot be reached or speaks plain HTTP, the push is refused, the engine has no image by that name).
+    static QString pushErrorMessage(const QString &reference, const QString &engineMessage);
 
 protected:
     /// A request to the Docker-compatible API: `request.path` gets the negotiated version prefix.
@@ -59,11 +65,18 @@ protected:
     virtual Result<QHash<QString, QString>> tmpfsMounts(const ContainerSpec &spec) const;
     /// A reference as the engine lists it, in the form the product names images ("llm-sandbox/python:TAG").
     virtual QString productReference(const QString &engineReference) const { return engineReference; }
+    /// Further query parameters of a push to `registry` ("host:port"), each starting with '&'.
+    virtual QString pushOptions(const QString &registry) const
+    {
+        Q_UNUSED(registry)
+        return {};
+    }
 
 private:
     /// "/v1.41" or lower: the API version both sides speak, negotiated once.
     Result<QString> apiPrefix();
-    Result<void> streamJsonProgress(HttpRequest request, const ProgressCallback &progress, const QString &what);
+    Result<void> streamJsonProgress(HttpRequest request, const ProgressCallback &progress, const QString &what,
+                                    DockerJsonProgress::Style style = DockerJsonProgress::Style::Plain);
 
     HttpClient m_http;
     QString m_name;

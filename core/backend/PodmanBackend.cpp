@@ -210,4 +210,13 @@ QString PodmanBackend::productReference(const QString &engineReference) const
     return engineReference;
 }
 
+QString PodmanBackend::pushOptions(const QString &registry) const
+{
+    const QString host = registry.startsWith(QLatin1Char('[')) ? registry.section(QLatin1Char(']'), 0, 0).mid(1)
+                                                               : registry.section(QLatin1Char(':'), 0, 0);
+    const bool loopback =
+        host == QLatin1String("localhost") || host.startsWith(QLatin1String("127.")) || host == QLatin1String("::1");
+    return loopback ? QStringLiteral("&tlsVerify=false") : QString();
+}
+
 } // namespace sandbox

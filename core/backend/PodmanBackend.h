@@ -32,6 +32,8 @@ public:
 protected:
     Result<QHash<QString, QString>> tmpfsMounts(const ContainerSpec &spec) const override;
     QString productReference(const QString &engineReference) const override;
+    /// A registry on loopback is pushed to over plain HTTP, as Docker does by default; Podman would insist on TLS.
+    QString pushOptions(const QString &registry) const override;
 };
 
 } // namespace sandbox

@@ -312,6 +312,12 @@ Result<void> FakeBackend::tagImage(const QString &image, const QString &referenc
     return {};
 }
 
+Result<void> FakeBackend::pushImage(const QString &reference, const ProgressCallback &progress)
+{
+    Q_UNUSED(progress)
+    return Error{QStringLiteral("The fake backend cannot push %1.").arg(reference), ErrorCode::Unavailable};
+}
+
 Result<QString> FakeBackend::createContainer(const ContainerSpec &spec)
 {
     std::lock_guard lock(m_mutex);

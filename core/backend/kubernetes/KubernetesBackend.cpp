@@ -244,6 +244,14 @@ Result<void> KubernetesBackend::tagImage(const QString &image, const QString &)
     return noImageStore(QStringLiteral("Tagging image %1").arg(image));
 }
 
+Result<void> KubernetesBackend::pushImage(const QString &reference, const ProgressCallback &)
+{
+    return Error{QStringLiteral("Pushing image %1 is not possible from the kubernetes backend: images are pushed from "
+                                "the engine that has them (`llm-sandbox images push --backend docker` or podman).")
+                     .arg(reference),
+                 ErrorCode::Unavailable};
+}
+
 QString KubernetesBackend::labelValue(const QString &value)
 {
     static const QRegularExpression valid(QStringLiteral("^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$"));

@@ -37,6 +37,7 @@ public:
     Result<void> exportImages(const QStringList &references, const DataSink &sink) override;
     Result<QStringList> loadImages(QIODevice &archive, const ProgressCallback &progress) override;
     Result<void> tagImage(const QString &image, const QString &reference) override;
+    Result<void> pushImage(const QString &reference, const ProgressCallback &progress) override;
     Result<QString> createContainer(const ContainerSpec &spec) override;
     Result<void> copyFiles(const QString &containerId, const QString &directory,
                            const QList<FileEntry> &files) override;
