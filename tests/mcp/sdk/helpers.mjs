@@ -53,9 +53,16 @@ export function rawSession(env = {}) {
         let message;
         try {
             message = JSON.parse(line);
-            log.received(message);
         } catch {
             message = new Error(`not a JSON-RPC message on stdout: ${line.slice(0, 200)}`);
+        }
+        if (!(message instanceof Error)) {
+            try {
+                log.received(message);
+            } catch (error) {
+                // The schema check itself failed (a missing schema file): say so, not that the message was bad.
+                message = error;
+            }
         }
         const waiter = waiters.shift();
         if (waiter) {
