@@ -303,7 +303,7 @@ TEST(CodeExecutorTest, callsWithoutTimeoutGetTheUsersDefaultTimeout)
         return sampleResult();
     });
     const ToolRegistry tools = SandboxTools::tools(executor, &engine);
-    for (const QString name : {QStringLiteral("execute_code"), QStringLiteral("create_session")}) {
+    for (const QString &name : {QStringLiteral("execute_code"), QStringLiteral("create_session")}) {
         const QJsonObject timeout = tools.find(name)
                                         ->inputSchema.value(QStringLiteral("properties"))
                                         .toObject()
