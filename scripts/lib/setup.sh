@@ -84,8 +84,9 @@ start_docker() {
     fi
     log "Starting dockerd"
     as_root mkdir -p /var/log
-    # setsid: the daemon must outlive this script (and the CI step that started it).
-    as_root setsid dockerd >/var/log/llm-sandbox-dockerd.log 2>&1 </dev/null &
+    # setsid: the daemon must outlive this script (and the CI step that started it). Started in /, not in the
+    # checkout: engines write files into their working directory (conmon leaves an `oom` file there).
+    (cd / || exit; as_root setsid dockerd >/var/log/llm-sandbox-dockerd.log 2>&1 </dev/null &)
     wait_until_answers docker_answers 60 "Docker engine" /var/log/llm-sandbox-dockerd.log
 }
 
@@ -107,8 +108,9 @@ start_podman() {
     log "Starting Podman's API service on $(podman_socket)"
     as_root mkdir -p "$(dirname "$(podman_socket)")" /var/log
     # --time=0: never exit when idle; setsid: outlive this script and the CI step that started it.
-    as_root setsid podman system service --time=0 "unix://$(podman_socket)" \
-        >/var/log/llm-sandbox-podman.log 2>&1 </dev/null &
+    # In /: Podman's conmon writes an `oom` file into the service's working directory when a container is OOM-killed.
+    (cd / || exit; as_root setsid podman system service --time=0 "unix://$(podman_socket)" \
+        >/var/log/llm-sandbox-podman.log 2>&1 </dev/null &)
     wait_until_answers podman_answers 30 "Podman's API service" /var/log/llm-sandbox-podman.log
 }
 
@@ -187,8 +189,10 @@ start_rootless_podman() {
     log "Starting $ROOTLESS_USER's rootless Podman service on $(rootless_socket)"
     # A session of its own, whose id the pid file keeps for stop_rootless_podman: rootless Podman re-executes itself
     # inside the user's namespace, and that second process outlives the first when only the first is ended.
-    as_rootless_user setsid sh -c 'echo $$ >"$XDG_RUNTIME_DIR/podman/service.pid"; exec podman system service --time=0 "$0"' \
-        "unix://$(rootless_socket)" >/var/log/llm-sandbox-podman-rootless.log 2>&1 </dev/null &
+    # In /, like the root services (conmon's `oom` files).
+    (cd / || exit; as_rootless_user setsid sh -c \
+        'echo $$ >"$XDG_RUNTIME_DIR/podman/service.pid"; exec podman system service --time=0 "$0"' \
+        "unix://$(rootless_socket)" >/var/log/llm-sandbox-podman-rootless.log 2>&1 </dev/null &)
     wait_until_answers rootless_podman_answers 30 "Rootless Podman's API service" /var/log/llm-sandbox-podman-rootless.log
 }
 
