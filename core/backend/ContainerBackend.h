@@ -126,6 +126,10 @@ public:
     /// Detaches a running container from `network`: what the install step needed is gone
     /// before the user's code runs.
     virtual Result<void> disconnectNetwork(const QString &containerId, const QString &network) = 0;
+    /// Whether disconnectNetwork() can take a running container's network away. Where it cannot (a pod keeps its
+    /// network for its life), the engine installs libraries in a sandbox of their own and copies what they wrote
+    /// into one that never had network.
+    virtual bool canDetachNetwork() const { return true; }
     /// IDs of containers carrying label `key=value` (any value when `labelValue` is empty).
     virtual Result<QStringList> listContainers(const QString &labelKey, const QString &labelValue) = 0;
     /// Containers carrying the label `labelKey`, with its value (id -> value).

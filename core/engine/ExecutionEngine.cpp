@@ -21,6 +21,10 @@ namespace {
 using namespace std::chrono_literals;
 
 const QString kInstallNetwork = QStringLiteral("bridge");
+/// What an installer sandbox packs its libraries into, in its working directory, for the sandbox that runs the code.
+const QString kLibraryArchive = QStringLiteral(".llm-sandbox-libraries.tar.gz");
+/// The largest library archive copied from an installer sandbox (it travels through the runner protocol).
+constexpr qint64 kMaxLibraryArchiveBytes = 128LL * 1024 * 1024;
 /// How long a session file operation may take before the session's runner is considered stuck.
 constexpr auto kFileOperationTimeout = 60s;
 /// How long past the run's timeout the runner may take to report before the container is removed.
@@ -136,13 +140,27 @@ private:
     /// the observers as output, or (`asProgress`, for install steps) as progress lines.
     Result<RunResult> collect(RunnerClient &runner, std::chrono::milliseconds timeout, bool &clean,
                               bool asProgress = false);
-    /// Installs `plan` in a fresh container (with network only if it needs it), detaches the
-    /// network, then runs the code there.
+    /// Starts a container with `plan` installed, then runs the code there.
     Result<RunResult> installAndRun(const RunRequest &request, const Language &language, const QString &image,
                                     const LibraryInstallPlan &plan);
-    /// Installs `plan` (`libraries`) in `container`, then detaches the network the install had.
+    /// A fresh container of `image` with `plan` (`libraries`) installed and no network. Where the backend can take
+    /// a container's network away, the install runs in that container with network, which is then detached;
+    /// elsewhere (Kubernetes) it runs in an installer sandbox of its own, and what it wrote is copied into a
+    /// container that never had network.
+    Result<std::unique_ptr<SandboxContainer>> startWithLibraries(const Language &language, const QString &image,
+                                                                 const QStringList &libraries,
+                                                                 const LibraryInstallPlan &plan, bool forSession);
+    /// Installs `plan` (`libraries`) in `container`.
     Result<void> install(SandboxContainer &container, const Language &language, const QStringList &libraries,
                          const LibraryInstallPlan &plan, bool forSession);
+    /// Packs what the install wrote in `installer` (Language::LibraryInstaller::installedPaths, the project files)
+    /// and unpacks it in `container`.
+    Result<void> copyLibraries(SandboxContainer &installer, SandboxContainer &container, const Language &language);
+    /// A request of the engine's own steps (install, pack, unpack): no source file, no artifacts, the install
+    /// timeout.
+    RunnerRunRequest setupRequest(const Language &language, QList<RunnerStep> steps) const;
+    /// Sends `request` to `container` and reads its events to the end; `what` names the work in errors.
+    Result<RunResult> runSetup(SandboxContainer &container, const RunnerRunRequest &request, const QString &what);
     Result<RunResult> executeInSession(const RunRequest &request);
     Result<std::unique_ptr<SandboxContainer>> startContainer(const Language &language, const QString &image,
                                                              const QString &networkMode = {})
@@ -352,15 +370,10 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
 Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request, const Language &language,
                                                       const QString &image, const LibraryInstallPlan &plan)
 {
-    // Not pooled: the container has had network and holds this run's libraries.
-    report(RunProgress::Kind::ContainerStart, QStringLiteral("Starting a %1 sandbox to install %2")
-                                                  .arg(language.displayName, plan.argv.join(QLatin1Char(' '))));
-    auto container = startContainer(language, image, plan.needsNetwork ? kInstallNetwork : QString());
+    // Not pooled: the container holds this run's libraries (and may have had network).
+    auto container = startWithLibraries(language, image, request.libraries, plan, false);
     if (!container) {
         return container.error();
-    }
-    if (auto installed = install(**container, language, request.libraries, plan, false); !installed) {
-        return installed.error();
     }
     if (auto running = checkNotCancelled(); !running) {
         return running.error();
@@ -374,13 +387,85 @@ Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request,
     return result;
 }
 
+Result<std::unique_ptr<SandboxContainer>>
+ExecutionEngine::Run::startWithLibraries(const Language &language, const QString &image, const QStringList &libraries,
+                                         const LibraryInstallPlan &plan, bool forSession)
+{
+    const QString what = plan.argv.join(QLatin1Char(' '));
+    if (!plan.needsNetwork || m_engine.m_backend->canDetachNetwork()) {
+        report(RunProgress::Kind::ContainerStart,
+               QStringLiteral("Starting a %1 sandbox to install %2").arg(language.displayName, what));
+        auto container = startContainer(language, image, plan.needsNetwork ? kInstallNetwork : QString());
+        if (!container) {
+            return container.error();
+        }
+        if (auto installed = install(**container, language, libraries, plan, forSession); !installed) {
+            return installed.error();
+        }
+        if (plan.needsNetwork) {
+            if (auto detached = m_engine.m_backend->disconnectNetwork((*container)->id(), kInstallNetwork); !detached) {
+                return detached.error();
+            }
+        }
+        return container;
+    }
+
+    report(
+        RunProgress::Kind::ContainerStart,
+        QStringLiteral("Starting a %1 installer sandbox (with network) to install %2").arg(language.displayName, what));
+    auto installer = startContainer(language, image, kInstallNetwork);
+    if (!installer) {
+        return installer.error();
+    }
+    if (auto installed = install(**installer, language, libraries, plan, forSession); !installed) {
+        return installed.error();
+    }
+    if (auto going = checkNotCancelled(); !going) {
+        return going.error();
+    }
+    report(RunProgress::Kind::ContainerStart,
+           QStringLiteral("Starting a %1 sandbox (no network) for the installed libraries").arg(language.displayName));
+    auto container = startContainer(language, image);
+    if (!container) {
+        return container.error();
+    }
+    if (auto copied = copyLibraries(**installer, **container, language); !copied) {
+        return copied.error();
+    }
+    return container;
+}
+
+RunnerRunRequest ExecutionEngine::Run::setupRequest(const Language &language, QList<RunnerStep> steps) const
+{
+    const SandboxSettings &settings = m_engine.m_settings;
+    RunnerRunRequest request = runRequest(RunRequest{}, language);
+    request.files.clear();
+    request.steps = std::move(steps);
+    request.timeout = settings.installTimeout;
+    request.cpuLimit = settings.cpuTimeLimitFor(settings.installTimeout);
+    request.outputDir.clear();
+    return request;
+}
+
+Result<RunResult> ExecutionEngine::Run::runSetup(SandboxContainer &container, const RunnerRunRequest &request,
+                                                 const QString &what)
+{
+    if (auto sent = container.runner().send(request); !sent) {
+        return sent.error();
+    }
+    bool clean = false;
+    auto done = collect(container.runner(), request.timeout, clean, true);
+    if (done && done->reason == StopReason::Cancelled) {
+        return Error{QStringLiteral("%1 was cancelled.").arg(what), ErrorCode::Cancelled};
+    }
+    return done;
+}
+
 Result<void> ExecutionEngine::Run::install(SandboxContainer &container, const Language &language,
                                            const QStringList &libraries, const LibraryInstallPlan &plan,
                                            bool forSession)
 {
-    const SandboxSettings &settings = m_engine.m_settings;
-    RunnerRunRequest install = runRequest(RunRequest{}, language);
-    install.files.clear();
+    RunnerRunRequest install = setupRequest(language, {RunnerStep{QStringLiteral("install"), plan.argv}});
     for (const FileEntry &file : plan.offlineFiles) {
         install.files.append(RunnerFile{file.path, file.data, file.mode});
     }
@@ -388,26 +473,15 @@ Result<void> ExecutionEngine::Run::install(SandboxContainer &container, const La
     for (auto it = plan.environment.begin(); it != plan.environment.end(); ++it) {
         install.env.insert(it.key(), it.value());
     }
-    install.steps = {RunnerStep{QStringLiteral("install"), plan.argv}};
-    install.timeout = settings.installTimeout;
-    install.cpuLimit = settings.cpuTimeLimitFor(settings.installTimeout);
-    install.outputDir.clear();
-    if (auto sent = container.runner().send(install); !sent) {
-        return sent.error();
-    }
-    bool clean = false;
-    auto installed = collect(container.runner(), settings.installTimeout, clean, true);
+    const QString names = libraries.join(QStringLiteral(", "));
+    auto installed = runSetup(container, install, QStringLiteral("Installing %1").arg(names));
     if (!installed) {
         return installed.error();
-    }
-    if (installed->reason == StopReason::Cancelled) {
-        return Error{QStringLiteral("Installing %1 was cancelled.").arg(libraries.join(QStringLiteral(", "))),
-                     ErrorCode::Cancelled};
     }
     if (installed->reason != StopReason::Exited || installed->exitCode != 0) {
         const QByteArray log = QByteArray(installed->stderrData + installed->stdoutData).trimmed();
         return Error{QStringLiteral("Installing %1 with %2 failed (%3); %4 %5")
-                         .arg(libraries.join(QStringLiteral(", ")), language.packageManager,
+                         .arg(names, language.packageManager,
                               installed->timedOut() ? QStringLiteral("timed out")
                                                     : QStringLiteral("exit code %1").arg(installed->exitCode),
                               forSession ? QStringLiteral("the session was not created.")
@@ -415,10 +489,68 @@ Result<void> ExecutionEngine::Run::install(SandboxContainer &container, const La
                               QString::fromUtf8(log.right(2000))),
                      ErrorCode::InstallFailed};
     }
-    if (plan.needsNetwork) {
-        if (auto detached = m_engine.m_backend->disconnectNetwork(container.id(), kInstallNetwork); !detached) {
-            return detached.error();
-        }
+    return {};
+}
+
+Result<void> ExecutionEngine::Run::copyLibraries(SandboxContainer &installer, SandboxContainer &container,
+                                                 const Language &language)
+{
+    // Paths relative to / for tar; a path the install did not create (go.sum without dependencies) is skipped.
+    QStringList paths;
+    for (const QString &path : language.libraries.installedPaths + language.projectFiles.keys()) {
+        const QString absolute = path.startsWith(u'/') ? path : SandboxContainer::workdir() + u'/' + path;
+        paths << absolute.mid(1);
+    }
+    QStringList pack{QStringLiteral("tar"),  QStringLiteral("--ignore-failed-read"),
+                     QStringLiteral("-C"),   QStringLiteral("/"),
+                     QStringLiteral("-czf"), kLibraryArchive,
+                     QStringLiteral("--")};
+    RunnerRunRequest packing = setupRequest(language, {RunnerStep{QStringLiteral("pack"), pack + paths}});
+    packing.keepFiles = true;
+    const auto failed = [](const QString &what, const RunResult &result) {
+        const QByteArray log = QByteArray(result.stderrData + result.stdoutData).trimmed();
+        return Error{QStringLiteral("%1 failed (%2): %3")
+                         .arg(what,
+                              result.timedOut() ? QStringLiteral("timed out")
+                                                : QStringLiteral("exit code %1").arg(result.exitCode),
+                              QString::fromUtf8(log.right(2000))),
+                     ErrorCode::InstallFailed};
+    };
+    const QString packWhat = QStringLiteral("Packing the installed libraries");
+    auto packed = runSetup(installer, packing, packWhat);
+    if (!packed) {
+        return packed.error();
+    }
+    if (packed->reason != StopReason::Exited || packed->exitCode != 0) {
+        return failed(packWhat, *packed);
+    }
+    auto archive = installer.runner().transferFile(
+        RunnerGetFileRequest{m_id, SandboxContainer::workdir(), kLibraryArchive, kMaxLibraryArchiveBytes},
+        m_engine.m_settings.installTimeout);
+    if (!archive) {
+        return Error{QStringLiteral("Copying the installed libraries out of the installer sandbox failed (at most "
+                                    "%1 MiB compressed): %2")
+                         .arg(kMaxLibraryArchiveBytes / (1024 * 1024))
+                         .arg(archive.error().message),
+                     ErrorCode::InstallFailed};
+    }
+    report(RunProgress::Kind::LibraryInstall, QStringLiteral("Copying %1 KiB of installed libraries into the sandbox")
+                                                  .arg((archive->data.size() + 1023) / 1024));
+
+    RunnerRunRequest unpacking = setupRequest(
+        language,
+        {RunnerStep{QStringLiteral("unpack"),
+                    {QStringLiteral("tar"), QStringLiteral("-C"), QStringLiteral("/"), QStringLiteral("-xzf"),
+                     kLibraryArchive}},
+         RunnerStep{QStringLiteral("unpack"), {QStringLiteral("rm"), QStringLiteral("-f"), kLibraryArchive}}});
+    unpacking.files = {RunnerFile{kLibraryArchive, std::move(archive->data)}};
+    const QString unpackWhat = QStringLiteral("Unpacking the installed libraries");
+    auto unpacked = runSetup(container, unpacking, unpackWhat);
+    if (!unpacked) {
+        return unpacked.error();
+    }
+    if (unpacked->reason != StopReason::Exited || unpacked->exitCode != 0) {
+        return failed(unpackWhat, *unpacked);
     }
     return {};
 }
@@ -527,16 +659,13 @@ Result<std::unique_ptr<SandboxContainer>> ExecutionEngine::Run::prepareSession(c
     if (auto going = checkNotCancelled(); !going) {
         return going.error();
     }
+    if (plan) {
+        return startWithLibraries(language, *image, libraries, *plan, true);
+    }
     report(RunProgress::Kind::ContainerStart, QStringLiteral("Starting a %1 session").arg(language.displayName));
-    auto container = startContainer(language, *image, plan && plan->needsNetwork ? kInstallNetwork : QString());
+    auto container = startContainer(language, *image);
     if (!container) {
         return container.error();
-    }
-    if (plan) {
-        if (auto installed = install(**container, language, libraries, *plan, true); !installed) {
-            return installed.error();
-        }
-        return container;
     }
     for (const RunnerFile &file : projectFiles(language)) {
         auto written =

@@ -4,6 +4,7 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QRegularExpression>
+#include <QUrl>
 
 namespace sandbox {
 
@@ -142,6 +143,12 @@ Result<LibraryInstallPlan> LibraryInstallPlan::make(const Language &language, co
         plan.environment.insert(it.key(), QString(it.value())
                                               .replace(QStringLiteral("{registry}"), registry)
                                               .replace(QStringLiteral("{offline}"), offlineInSandbox));
+    }
+    if (registry.startsWith(QLatin1String("http://"))) {
+        const QString host = QUrl(registry).host();
+        for (auto it = installer.plainHttpEnvironment.begin(); it != installer.plainHttpEnvironment.end(); ++it) {
+            plan.environment.insert(it.key(), QString(it.value()).replace(QStringLiteral("{registryHost}"), host));
+        }
     }
     return plan;
 }

@@ -27,6 +27,13 @@ struct LibraryInstaller
     QStringList registryVariables; ///< environment variables naming the registry/index/repository; the first set wins
     QString offlineVariable;       ///< environment variable naming a host folder of packages
     QHash<QString, QString> environment; ///< of the install step; {registry} and {offline} substituted
+    /// Added to `environment` when the registry is a plain http:// address the user configured (an internal
+    /// mirror), for package managers that refuse one unless told; {registryHost} is its host.
+    QHash<QString, QString> plainHttpEnvironment;
+    /// Everything an install writes: absolute paths, or paths relative to the working directory (besides the
+    /// language's project files, which an install may change too). Where a sandbox's network cannot be taken away
+    /// (Kubernetes), these are copied from the sandbox that installed into the one that runs the code.
+    QStringList installedPaths;
 
     bool isSupported() const { return !command.isEmpty(); }
 };

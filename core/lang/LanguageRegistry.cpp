@@ -72,7 +72,9 @@ LanguageRegistry::LanguageRegistry()
                                          "--no-index", "--find-links", "{offline}", "{libs}"}),
                  .registryDefault = QStringLiteral("https://pypi.org/simple"),
                  .registryVariables = list({"LLM_SANDBOX_PIP_INDEX_URL"}),
-                 .offlineVariable = QStringLiteral("LLM_SANDBOX_PIP_OFFLINE_DIR")},
+                 .offlineVariable = QStringLiteral("LLM_SANDBOX_PIP_OFFLINE_DIR"),
+                 .plainHttpEnvironment = {{QStringLiteral("PIP_TRUSTED_HOST"), QStringLiteral("{registryHost}")}},
+                 .installedPaths = list({"/tmp/libs/python"})},
             .visualization = QStringLiteral("matplotlib, seaborn, pandas plotting and plotly figures are captured "
                                             "automatically; any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR "
                                             "is returned."),
@@ -104,7 +106,8 @@ LanguageRegistry::LanguageRegistry()
                                                   "--ignore-scripts", "--prefix", "/tmp/libs/node", "{files}"}),
                           .registryDefault = QStringLiteral("https://registry.npmjs.org/"),
                           .registryVariables = list({"LLM_SANDBOX_NPM_REGISTRY"}),
-                          .offlineVariable = QStringLiteral("LLM_SANDBOX_NPM_OFFLINE_DIR")},
+                          .offlineVariable = QStringLiteral("LLM_SANDBOX_NPM_OFFLINE_DIR"),
+                          .installedPaths = list({"/tmp/libs/node"})},
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"), QStringLiteral("console.log('Hello, world!');\n"),
                           QStringLiteral("Simple JavaScript hello world program")},
@@ -144,7 +147,8 @@ console.log(`wrote ${file}`);
                                                   "/tmp/libs/java", "{libs}"}),
                           .registryDefault = QStringLiteral("https://repo.maven.apache.org/maven2"),
                           .registryVariables = list({"LLM_SANDBOX_MAVEN_REPOSITORY"}),
-                          .offlineVariable = QStringLiteral("LLM_SANDBOX_MAVEN_OFFLINE_DIR")},
+                          .offlineVariable = QStringLiteral("LLM_SANDBOX_MAVEN_OFFLINE_DIR"),
+                          .installedPaths = list({"/tmp/libs/java"})},
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"),
                           QStringLiteral("public class Main {\n    public static void main(String[] args) {\n"
@@ -195,7 +199,8 @@ public class Main {
                           .command = list({"sh", "/opt/llm-sandbox/tools/install-deb.sh", "{registry}", "/tmp/libs/cpp",
                                            "/sandbox/.llm-sandbox-cxxflags", "{libs}"}),
                           .registryDefault = QStringLiteral("http://deb.debian.org/debian"),
-                          .registryVariables = list({"LLM_SANDBOX_DEBIAN_MIRROR"})},
+                          .registryVariables = list({"LLM_SANDBOX_DEBIAN_MIRROR"}),
+                          .installedPaths = list({"/tmp/libs/cpp"})},
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"),
                           QStringLiteral(
@@ -251,7 +256,8 @@ int main() {
                           .registryVariables = list({"LLM_SANDBOX_GOPROXY"}),
                           .offlineVariable = QStringLiteral("LLM_SANDBOX_GO_OFFLINE_DIR"),
                           .environment = {{QStringLiteral("GOPROXY"), QStringLiteral("{registry}")},
-                                          {QStringLiteral("GOSUMDB"), QStringLiteral("off")}}},
+                                          {QStringLiteral("GOSUMDB"), QStringLiteral("off")}},
+                          .installedPaths = list({"/tmp/go/pkg/mod", "go.sum"})},
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"),
                           QStringLiteral(
@@ -308,7 +314,8 @@ func main() {
                               {"Rscript", "/opt/llm-sandbox/tools/install.R", "offline", "/tmp/libs/r", "{files}"}),
                           .registryDefault = QStringLiteral("https://cloud.r-project.org"),
                           .registryVariables = list({"R_REPO", "LLM_SANDBOX_R_REPO"}),
-                          .offlineVariable = QStringLiteral("LLM_SANDBOX_R_OFFLINE_DIR")},
+                          .offlineVariable = QStringLiteral("LLM_SANDBOX_R_OFFLINE_DIR"),
+                          .installedPaths = list({"/tmp/libs/r"})},
             .visualization = QStringLiteral("Base graphics, ggplot2 and lattice plots are captured automatically; any "
                                             "image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"), QStringLiteral("cat('Hello, world!\\n')\n"),
@@ -340,7 +347,8 @@ ggplot(fruit, aes(name, count)) + geom_col(fill = "steelblue") + labs(title = "F
                                                   "/tmp/libs/ruby", "{files}"}),
                           .registryDefault = QStringLiteral("https://rubygems.org"),
                           .registryVariables = list({"LLM_SANDBOX_GEM_SOURCE"}),
-                          .offlineVariable = QStringLiteral("LLM_SANDBOX_GEM_OFFLINE_DIR")},
+                          .offlineVariable = QStringLiteral("LLM_SANDBOX_GEM_OFFLINE_DIR"),
+                          .installedPaths = list({"/tmp/libs/ruby"})},
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples =
                 {{QStringLiteral("Hello world"), QStringLiteral("puts 'Hello, world!'\n"),

@@ -121,3 +121,32 @@ TEST(KubernetesTest, removedPodsAreGoneAndAbsentOnesAreFine)
     ASSERT_TRUE(made->removeContainer(*pod).ok());
     EXPECT_FALSE(made->listContainersWithLabels(ExecutionEngine::ownerLabel())->contains(*pod));
 }
+
+// A pod keeps its network for its life: the install runs in an installer pod the second NetworkPolicy lets reach the
+// registry, and the code in a pod that never had network, with what the install wrote copied in.
+TEST(KubernetesTest, librariesComeFromAnInstallerPodAndTheCodeRunsWithoutNetwork)
+{
+    auto made = backend();
+    ASSERT_TRUE(made);
+    struct Progress final : RunObserver
+    {
+        void runProgress(const QString &, const RunProgress &progress) override { lines << progress.message; }
+        QStringList lines;
+    } progress;
+    ExecutionEngine engine(made, fresh());
+    RunRequest request;
+    request.language = QStringLiteral("javascript");
+    request.code = QStringLiteral("const isNumber = require('is-number');\n"
+                                  "console.log(isNumber(5), require('fs').readdirSync('/sys/class/net').join(','));\n");
+    request.libraries = {QStringLiteral("is-number@7.0.0")};
+    request.timeout = std::chrono::seconds(120);
+    auto result = engine.run(request, {}, &progress);
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "true lo\n") << result->stderrData.toStdString();
+    EXPECT_EQ(progress.lines.filter(QStringLiteral("installer sandbox (with network)")).size(), 1)
+        << progress.lines.join(u'\n').toStdString();
+    EXPECT_EQ(progress.lines.filter(QStringLiteral("of installed libraries into the sandbox")).size(), 1);
+    auto left = made->listContainers(ExecutionEngine::ownerLabel(), ExecutionEngine::ownerIdentity());
+    ASSERT_TRUE(left.ok()) << left.error().message.toStdString();
+    EXPECT_TRUE(left->isEmpty()) << "the installer pod is removed: " << left->join(u' ').toStdString();
+}

@@ -8,6 +8,9 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QNetworkInterface>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
 
@@ -45,11 +48,83 @@ protected:
         }
     }
 
+    /// Serves `folder` over HTTP like a package registry; the URL the install step reaches it by through the
+    /// engine's bridge network (this host's first non-loopback IPv4 address), empty on failure.
+    QString serve(const QString &folder)
+    {
+        QString address;
+        for (const QHostAddress &candidate : QNetworkInterface::allAddresses()) {
+            if (candidate.protocol() == QAbstractSocket::IPv4Protocol && !candidate.isLoopback()) {
+                address = candidate.toString();
+                break;
+            }
+        }
+        m_registry.setProgram(QStringLiteral("/usr/bin/python3"));
+        m_registry.setArguments({"-u", "-m", "http.server", "--bind", "0.0.0.0", "--directory", folder, "0"});
+        m_registry.start();
+        // "Serving HTTP on 0.0.0.0 port 41235 (http://0.0.0.0:41235/) ..."
+        static const QRegularExpression serving(QStringLiteral("port (\\d+)"));
+        QByteArray said;
+        while (m_registry.waitForReadyRead(10000)) {
+            said += m_registry.readAllStandardOutput();
+            if (const auto match = serving.match(QString::fromUtf8(said)); match.hasMatch() && !address.isEmpty()) {
+                return QStringLiteral("http://%1:%2").arg(address, match.captured(1));
+            }
+        }
+        ADD_FAILURE() << "http.server did not start: " << said.toStdString() << " (host address "
+                      << address.toStdString() << ")";
+        return {};
+    }
+
     std::unique_ptr<ExecutionEngine> m_engine = test::engineFor(GetParam());
     QTemporaryDir m_offline;
+    QProcess m_registry;
 };
 
 const char *const kNoNetworkCheck = "import os\nprint(sorted(os.listdir('/sys/class/net')))\n";
+
+// Programs that write a package into their output folder, laid out as its package manager's offline folder and
+// registry expect it.
+/// A pure-Python wheel (llmsb-greeter 1.0).
+const char *const kPythonWheel =
+    "import os, zipfile\n"
+    "out = os.environ['LLM_SANDBOX_OUTPUT_DIR']\n"
+    "with zipfile.ZipFile(os.path.join(out, 'llmsb_greeter-1.0-py3-none-any.whl'), 'w') as whl:\n"
+    "    whl.writestr('llmsb_greeter/__init__.py', 'def greet(n):\\n    return \"hello \" + n\\n')\n"
+    "    whl.writestr('llmsb_greeter-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: "
+    "llmsb-greeter\\nVersion: 1.0\\n')\n"
+    "    whl.writestr('llmsb_greeter-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: "
+    "test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n"
+    "    whl.writestr('llmsb_greeter-1.0.dist-info/RECORD', '')\n";
+/// A Go module proxy holding example.com/greeter v1.0.0.
+const char *const kGoModule =
+    "import os, zipfile\n"
+    "base = os.path.join(os.environ['LLM_SANDBOX_OUTPUT_DIR'], 'example.com/greeter/@v')\n"
+    "os.makedirs(base)\n"
+    "open(os.path.join(base, 'list'), 'w').write('v1.0.0\\n')\n"
+    "open(os.path.join(base, 'v1.0.0.info'), 'w').write('{\"Version\":\"v1.0.0\"}')\n"
+    "mod = 'module example.com/greeter\\n\\ngo 1.19\\n'\n"
+    "open(os.path.join(base, 'v1.0.0.mod'), 'w').write(mod)\n"
+    "with zipfile.ZipFile(os.path.join(base, 'v1.0.0.zip'), 'w') as z:\n"
+    "    z.writestr('example.com/greeter@v1.0.0/go.mod', mod)\n"
+    "    z.writestr('example.com/greeter@v1.0.0/greeter.go', 'package greeter\\n\\nfunc Greet(n string) "
+    "string { return \"hello \" + n }\\n')\n";
+/// A Maven repository holding org.example:greeter:1.0.
+const char *const kJavaJar =
+    "import java.io.*;\nimport java.nio.file.*;\nimport java.util.jar.*;\nimport javax.tools.*;\n"
+    "public class MakeJar {\n  public static void main(String[] a) throws Exception {\n"
+    "    Path src = Files.createDirectories(Path.of(\"/tmp/src/org/example\"));\n"
+    "    Files.writeString(src.resolve(\"Greeter.java\"), \"package org.example; public class Greeter { "
+    "public static String greet(String n) { return \\\"hello \\\" + n; } }\");\n"
+    "    if (ToolProvider.getSystemJavaCompiler().run(null, null, null, \"-d\", \"/tmp/classes\", "
+    "src.resolve(\"Greeter.java\").toString()) != 0) System.exit(1);\n"
+    "    Path dir = Files.createDirectories(Path.of(System.getenv(\"LLM_SANDBOX_OUTPUT_DIR\"), "
+    "\"org/example/greeter/1.0\"));\n"
+    "    try (JarOutputStream jar = new JarOutputStream(new "
+    "FileOutputStream(dir.resolve(\"greeter-1.0.jar\").toFile()))) {\n"
+    "      jar.putNextEntry(new JarEntry(\"org/example/Greeter.class\"));\n"
+    "      jar.write(Files.readAllBytes(Path.of(\"/tmp/classes/org/example/Greeter.class\")));\n"
+    "    }\n  }\n}\n";
 
 } // namespace
 
@@ -66,17 +141,7 @@ TEST_P(LibrariesTest, javascriptInstallsFromTheNpmRegistryAndRunsWithoutNetwork)
 
 TEST_P(LibrariesTest, pythonInstallsAWheelFromAnOfflineFolder)
 {
-    makeFixture("python",
-                "import os, zipfile\n"
-                "out = os.environ['LLM_SANDBOX_OUTPUT_DIR']\n"
-                "with zipfile.ZipFile(os.path.join(out, 'llmsb_greeter-1.0-py3-none-any.whl'), 'w') as whl:\n"
-                "    whl.writestr('llmsb_greeter/__init__.py', 'def greet(n):\\n    return \"hello \" + n\\n')\n"
-                "    whl.writestr('llmsb_greeter-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: "
-                "llmsb-greeter\\nVersion: 1.0\\n')\n"
-                "    whl.writestr('llmsb_greeter-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: "
-                "test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n"
-                "    whl.writestr('llmsb_greeter-1.0.dist-info/RECORD', '')\n",
-                m_offline.path());
+    makeFixture("python", kPythonWheel, m_offline.path());
     test::ScopedEnvironment offline({{"LLM_SANDBOX_PIP_OFFLINE_DIR", m_offline.path().toUtf8()}});
     auto result =
         run("python", QString("import llmsb_greeter\nprint(llmsb_greeter.greet('wheel'))\n") + kNoNetworkCheck,
@@ -123,19 +188,7 @@ TEST_P(LibrariesTest, rInstallsASourcePackageFromAnOfflineFolder)
 
 TEST_P(LibrariesTest, goInstallsAModuleFromAnOfflineProxyFolder)
 {
-    makeFixture("python",
-                "import os, zipfile\n"
-                "base = os.path.join(os.environ['LLM_SANDBOX_OUTPUT_DIR'], 'example.com/greeter/@v')\n"
-                "os.makedirs(base)\n"
-                "open(os.path.join(base, 'list'), 'w').write('v1.0.0\\n')\n"
-                "open(os.path.join(base, 'v1.0.0.info'), 'w').write('{\"Version\":\"v1.0.0\"}')\n"
-                "mod = 'module example.com/greeter\\n\\ngo 1.19\\n'\n"
-                "open(os.path.join(base, 'v1.0.0.mod'), 'w').write(mod)\n"
-                "with zipfile.ZipFile(os.path.join(base, 'v1.0.0.zip'), 'w') as z:\n"
-                "    z.writestr('example.com/greeter@v1.0.0/go.mod', mod)\n"
-                "    z.writestr('example.com/greeter@v1.0.0/greeter.go', 'package greeter\\n\\nfunc Greet(n string) "
-                "string { return \"hello \" + n }\\n')\n",
-                m_offline.path());
+    makeFixture("python", kGoModule, m_offline.path());
     test::ScopedEnvironment offline({{"LLM_SANDBOX_GO_OFFLINE_DIR", m_offline.path().toUtf8()}});
     auto result = run("go",
                       "package main\n\nimport (\n\t\"fmt\"\n\t\"example.com/greeter\"\n)\n\n"
@@ -147,22 +200,7 @@ TEST_P(LibrariesTest, goInstallsAModuleFromAnOfflineProxyFolder)
 
 TEST_P(LibrariesTest, javaPutsAJarFromALocalMavenRepositoryOnTheClasspath)
 {
-    makeFixture("java",
-                "import java.io.*;\nimport java.nio.file.*;\nimport java.util.jar.*;\nimport javax.tools.*;\n"
-                "public class MakeJar {\n  public static void main(String[] a) throws Exception {\n"
-                "    Path src = Files.createDirectories(Path.of(\"/tmp/src/org/example\"));\n"
-                "    Files.writeString(src.resolve(\"Greeter.java\"), \"package org.example; public class Greeter { "
-                "public static String greet(String n) { return \\\"hello \\\" + n; } }\");\n"
-                "    if (ToolProvider.getSystemJavaCompiler().run(null, null, null, \"-d\", \"/tmp/classes\", "
-                "src.resolve(\"Greeter.java\").toString()) != 0) System.exit(1);\n"
-                "    Path dir = Files.createDirectories(Path.of(System.getenv(\"LLM_SANDBOX_OUTPUT_DIR\"), "
-                "\"org/example/greeter/1.0\"));\n"
-                "    try (JarOutputStream jar = new JarOutputStream(new "
-                "FileOutputStream(dir.resolve(\"greeter-1.0.jar\").toFile()))) {\n"
-                "      jar.putNextEntry(new JarEntry(\"org/example/Greeter.class\"));\n"
-                "      jar.write(Files.readAllBytes(Path.of(\"/tmp/classes/org/example/Greeter.class\")));\n"
-                "    }\n  }\n}\n",
-                m_offline.path());
+    makeFixture("java", kJavaJar, m_offline.path());
     test::ScopedEnvironment offline({{"LLM_SANDBOX_MAVEN_OFFLINE_DIR", m_offline.path().toUtf8()}});
     auto result = run("java",
                       "import org.example.Greeter;\npublic class Main {\n"
@@ -170,6 +208,52 @@ TEST_P(LibrariesTest, javaPutsAJarFromALocalMavenRepositoryOnTheClasspath)
                       {"org.example:greeter:1.0"});
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
     EXPECT_EQ(result->stdoutData, "hello java\n") << result->stderrData.toStdString();
+}
+
+// The same packages from registries over the network: the install step has network, the code none. On Kubernetes
+// that is an installer pod, and what the install wrote is copied into the pod that runs the code.
+TEST_P(LibrariesTest, pythonInstallsAWheelFromAPackageIndexOverTheNetwork)
+{
+    const QString index = m_offline.filePath(QStringLiteral("simple/llmsb-greeter"));
+    makeFixture("python", kPythonWheel, index);
+    const QString url = serve(m_offline.path());
+    ASSERT_FALSE(url.isEmpty());
+    test::ScopedEnvironment registry({{"LLM_SANDBOX_PIP_INDEX_URL", (url + QStringLiteral("/simple")).toUtf8()}});
+    auto result =
+        run("python", QString("import llmsb_greeter\nprint(llmsb_greeter.greet('index'))\n") + kNoNetworkCheck,
+            {"llmsb_greeter==1.0"});
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "hello index\n['lo']\n") << result->stderrData.toStdString();
+}
+
+TEST_P(LibrariesTest, goInstallsAModuleFromAGoProxyOverTheNetwork)
+{
+    makeFixture("python", kGoModule, m_offline.path());
+    const QString url = serve(m_offline.path());
+    ASSERT_FALSE(url.isEmpty());
+    test::ScopedEnvironment registry({{"LLM_SANDBOX_GOPROXY", url.toUtf8()}});
+    auto result = run("go",
+                      "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"example.com/greeter\"\n)\n\n"
+                      "func main() {\n\tnet, _ := os.ReadDir(\"/sys/class/net\")\n"
+                      "\tfmt.Println(greeter.Greet(\"proxy\"), len(net))\n}\n",
+                      {"example.com/greeter@v1.0.0"});
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "hello proxy 1\n") << result->stderrData.toStdString();
+}
+
+TEST_P(LibrariesTest, javaFetchesAJarFromAMavenRepositoryOverTheNetwork)
+{
+    makeFixture("java", kJavaJar, m_offline.path());
+    const QString url = serve(m_offline.path());
+    ASSERT_FALSE(url.isEmpty());
+    test::ScopedEnvironment registry({{"LLM_SANDBOX_MAVEN_REPOSITORY", url.toUtf8()}});
+    auto result = run("java",
+                      "import org.example.Greeter;\npublic class Main {\n  public static void main(String[] a) {\n"
+                      "    System.out.println(Greeter.greet(\"maven\") + \" \" + "
+                      "new java.io.File(\"/sys/class/net\").list().length);\n  }\n}\n",
+                      {"org.example:greeter:1.0"});
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "hello maven 1\n") << result->stderrData.toStdString();
 }
 
 TEST_P(LibrariesTest, namesThatCouldInjectAreRefusedBeforeAnythingRuns)
@@ -224,4 +308,5 @@ TEST_P(LibrariesTest, cppInstallsADebianPackageAndLinksItThroughPkgConfig)
     EXPECT_EQ(result->stdoutData, "20 + 22 = 42\nlo only\n") << result->stderrData.toStdString();
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, LibrariesTest, ::testing::ValuesIn(test::backendNames()), test::backendTestName);
+INSTANTIATE_TEST_SUITE_P(Backends, LibrariesTest, ::testing::ValuesIn(test::backendNamesWithKubernetes()),
+                         test::backendTestName);

@@ -27,6 +27,10 @@ const QString kGateScript = QStringLiteral("read -r _ && exec \"$0\" \"$@\"");
 /// Every pod we create carries it: the NetworkPolicy in installer/kubernetes/ selects it.
 const QString kManagedLabel = QStringLiteral("app.kubernetes.io/managed-by");
 const QString kManagedValue = QStringLiteral("llm-sandbox");
+/// Pods that may reach the network (library installers, or every pod with SANDBOX_NETWORK_MODE=bridge) carry it:
+/// the second NetworkPolicy in installer/kubernetes/ allows their egress.
+const QString kNetworkLabel = QStringLiteral("llm-sandbox.io/network");
+const QString kNetworkEgress = QStringLiteral("egress");
 
 QString encode(const QString &value)
 {
@@ -287,14 +291,19 @@ Result<QJsonObject> KubernetesBackend::podManifest(const ContainerSpec &spec, co
     if (spec.privileged) {
         return Error{QStringLiteral("Privileged sandboxes are not run on Kubernetes."), ErrorCode::BadRequest};
     }
-    if (spec.networkMode != QLatin1String("none")) {
-        return Error{QStringLiteral("Libraries are not supported on the kubernetes backend yet: installing them needs "
-                                    "network access, and sandbox pods have none. Use images that contain the "
-                                    "libraries (LLM_SANDBOX_IMAGE_<LANG>), or the docker or podman backend."),
-                     ErrorCode::Unavailable};
+    const bool egress = spec.networkMode == QLatin1String("bridge");
+    if (!egress && spec.networkMode != QLatin1String("none")) {
+        return Error{QStringLiteral("The network mode \"%1\" has no meaning on Kubernetes: use none (the default) or "
+                                    "bridge (the pod is labelled %2=%3, which the NetworkPolicies of "
+                                    "installer/kubernetes/ let reach the network).")
+                         .arg(spec.networkMode, kNetworkLabel, kNetworkEgress),
+                     ErrorCode::BadRequest};
     }
 
     QJsonObject labels{{kManagedLabel, kManagedValue}};
+    if (egress) {
+        labels.insert(kNetworkLabel, kNetworkEgress);
+    }
     QJsonObject exactLabels;
     for (auto it = spec.labels.begin(); it != spec.labels.end(); ++it) {
         labels.insert(it.key(), labelValue(it.value()));
@@ -562,7 +571,8 @@ Result<void> KubernetesBackend::removeContainer(const QString &containerId)
 
 Result<void> KubernetesBackend::disconnectNetwork(const QString &, const QString &)
 {
-    return Error{QStringLiteral("Libraries are not supported on the kubernetes backend yet."), ErrorCode::Unavailable};
+    return Error{QStringLiteral("A pod's network cannot be taken away while it runs (canDetachNetwork() is false)."),
+                 ErrorCode::Unavailable};
 }
 
 Result<QStringList> KubernetesBackend::listContainers(const QString &labelKey, const QString &labelValue)

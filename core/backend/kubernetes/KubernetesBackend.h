@@ -44,6 +44,8 @@ public:
     Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) override;
     Result<void> removeContainer(const QString &containerId) override;
     Result<void> disconnectNetwork(const QString &containerId, const QString &network) override;
+    /// False: a pod's network is fixed when it is created (by the NetworkPolicies that select its labels).
+    bool canDetachNetwork() const override { return false; }
     Result<QStringList> listContainers(const QString &labelKey, const QString &labelValue) override;
     Result<QHash<QString, QString>> listContainersWithLabels(const QString &labelKey) override;
 

@@ -33,6 +33,19 @@ TEST(LibraryInstallPlan, pipUsesTheConfiguredIndexAndNeedsNetwork)
     EXPECT_EQ(plan->argv.last(), "requests==2.31.0");
 }
 
+TEST(LibraryInstallPlan, pipTrustsAPlainHttpIndexTheUserNamedButNeverAnHttpsOne)
+{
+    auto plain = LibraryInstallPlan::make(language("python"), {"requests"}, "/sandbox",
+                                          variables({{"LLM_SANDBOX_PIP_INDEX_URL", "http://10.1.2.3:3141/simple"}}));
+    ASSERT_TRUE(plain.ok()) << plain.error().message.toStdString();
+    EXPECT_EQ(plain->environment.value("PIP_TRUSTED_HOST"), "10.1.2.3");
+    // --trusted-host would also switch off certificate checks for an https:// index.
+    auto tls = LibraryInstallPlan::make(language("python"), {"requests"}, "/sandbox",
+                                        variables({{"LLM_SANDBOX_PIP_INDEX_URL", "https://mirror.example/simple"}}));
+    ASSERT_TRUE(tls.ok());
+    EXPECT_FALSE(tls->environment.contains("PIP_TRUSTED_HOST"));
+}
+
 TEST(LibraryInstallPlan, rReadsThePythonServersRRepoVariable)
 {
     auto plan = LibraryInstallPlan::make(language("r"), {"jsonlite"}, "/sandbox",

@@ -169,17 +169,33 @@ TEST(KubernetesBackend, runnerRunsUnderItsUlimits)
                      QStringLiteral("--"), QStringLiteral("/opt/llm-sandbox/llm-sandbox-runner")}));
 }
 
-TEST(KubernetesBackend, networkedSandboxesAreRefusedUntilLibrariesAreSupported)
+TEST(KubernetesBackend, onlyNetworkedSandboxesCarryTheEgressLabelAndOtherModesAreRefused)
 {
     KubernetesBackend backend(localConfig(), settings());
-    ContainerSpec spec = hardenedSpec();
-    spec.networkMode = QStringLiteral("bridge");
-    auto pod = backend.podManifest(spec, QStringLiteral("p"));
-    ASSERT_FALSE(pod.ok());
-    EXPECT_EQ(pod.error().code, ErrorCode::Unavailable);
-    EXPECT_TRUE(pod.error().message.contains(QStringLiteral("Libraries are not supported")));
-    auto detach = backend.disconnectNetwork(QStringLiteral("p"), QStringLiteral("bridge"));
-    ASSERT_FALSE(detach.ok());
+    EXPECT_FALSE(backend.canDetachNetwork()) << "the engine must install libraries in an installer pod";
+    const auto networkLabel = [&](const QString &mode) {
+        ContainerSpec spec = hardenedSpec();
+        spec.networkMode = mode;
+        auto pod = backend.podManifest(spec, QStringLiteral("p"));
+        EXPECT_TRUE(pod.ok()) << mode.toStdString();
+        return pod ? pod->value(QStringLiteral("metadata"))
+                         .toObject()
+                         .value(QStringLiteral("labels"))
+                         .toObject()
+                         .value(QStringLiteral("llm-sandbox.io/network"))
+                         .toString()
+                   : QString();
+    };
+    EXPECT_EQ(networkLabel(QStringLiteral("bridge")), QStringLiteral("egress"));
+    EXPECT_EQ(networkLabel(QStringLiteral("none")), QString());
+
+    ContainerSpec host = hardenedSpec();
+    host.networkMode = QStringLiteral("host");
+    auto refused = backend.podManifest(host, QStringLiteral("p"));
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().code, ErrorCode::BadRequest);
+    EXPECT_TRUE(refused.error().message.contains(QStringLiteral("\"host\""))) << refused.error().message.toStdString();
+    EXPECT_FALSE(backend.disconnectNetwork(QStringLiteral("p"), QStringLiteral("bridge")).ok());
 }
 
 TEST(KubernetesBackend, imagesComeFromARegistry)
