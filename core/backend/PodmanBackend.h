@@ -34,6 +34,9 @@ protected:
     QString productReference(const QString &engineReference) const override;
     /// A registry on loopback is pushed to over plain HTTP, as Docker does by default; Podman would insist on TLS.
     QString pushOptions(const QString &registry) const override;
+    /// Podman's /auth skips TLS only for names starting with "localhost:", so a loopback address is asked as
+    /// localhost (which names the same host).
+    QString loginAddress(const QString &registry) const override;
 };
 
 } // namespace sandbox
