@@ -391,7 +391,8 @@ Result<void> DockerBackend::checkRegistryLogin(const RegistryCredentials &creden
 namespace {
 
 /// What to do when the engine could not talk to `registry` at all; empty when `lower` says something else.
-QString reachabilityAdvice(const QString &registry, const QString &lower)
+/// `namedBy`: where the user gave the registry's name.
+QString reachabilityAdvice(const QString &registry, const QString &lower, const QString &namedBy)
 {
     if (lower.contains(QLatin1String("server gave http response to https client"))) {
         return QStringLiteral("The registry %1 speaks plain HTTP: the engine talks to it without TLS only when "
@@ -402,9 +403,9 @@ QString reachabilityAdvice(const QString &registry, const QString &lower)
     if (lower.contains(QLatin1String("connection refused")) || lower.contains(QLatin1String("no such host")) ||
         lower.contains(QLatin1String("i/o timeout")) || lower.contains(QLatin1String("no route to host")) ||
         lower.contains(QLatin1String("dial tcp"))) {
-        return QStringLiteral("The registry %1 could not be reached: check the name and port given with "
-                              "--registry or LLM_SANDBOX_REGISTRY and that the registry is running.")
-            .arg(registry);
+        return QStringLiteral("The registry %1 could not be reached: check the name and port given %2 and that "
+                              "the registry is running.")
+            .arg(registry, namedBy);
     }
     return {};
 }
@@ -419,11 +420,14 @@ QString DockerBackend::pushErrorMessage(const QString &reference, const QString 
         return QStringLiteral("%1. The engine has no image named %2: tag an image with that name before pushing it.")
             .arg(engineMessage, reference);
     }
-    if (const QString advice = reachabilityAdvice(registry, lower); !advice.isEmpty()) {
+    if (const QString advice =
+            reachabilityAdvice(registry, lower, QStringLiteral("with --registry or LLM_SANDBOX_REGISTRY"));
+        !advice.isEmpty()) {
         return engineMessage + QStringLiteral(". ") + advice;
     }
+    // "no basic auth credentials": Docker's words when a registry wants a login and got none.
     if (lower.contains(QLatin1String("unauthorized")) || lower.contains(QLatin1String("authentication required")) ||
-        lower.contains(QLatin1String("denied"))) {
+        lower.contains(QLatin1String("denied")) || lower.contains(QLatin1String("no basic auth credentials"))) {
         if (loggedIn) {
             return QStringLiteral("%1. The registry %2 refused the push with the login stored for it: the account "
                                   "may lack the right to push there, or the password changed (log in again with "
@@ -442,7 +446,8 @@ QString DockerBackend::loginErrorMessage(const RegistryCredentials &credentials,
 {
     const QString registry = credentials.serverAddress;
     const QString lower = engineMessage.toLower();
-    if (const QString advice = reachabilityAdvice(registry, lower); !advice.isEmpty()) {
+    if (const QString advice = reachabilityAdvice(registry, lower, QStringLiteral("to images login"));
+        !advice.isEmpty()) {
         return QStringLiteral("Logging in to %1 failed: %2. %3").arg(registry, engineMessage, advice);
     }
     if (lower.contains(QLatin1String("401")) || lower.contains(QLatin1String("unauthorized")) ||

@@ -16,9 +16,9 @@ language=ruby # the smallest image
 failures=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 sandbox() { "$LLM_SANDBOX_BIN" images "$@" --backend "$engine"; }
-# The keychain entry, as QtKeychain's Secret Service backend names it (service "llm-sandbox", key
-# "registry/HOST:PORT").
-entry() { secret-tool lookup server llm-sandbox user "registry/$registry"; }
+# The keychain entry, as QtKeychain's Secret Service backend keeps it: schema org.qt.keychain, service "llm-sandbox",
+# key "registry/HOST:PORT", the value base64-encoded (type base64).
+entry() { secret-tool lookup server llm-sandbox user "registry/$registry" | base64 -d; }
 # Every way a secret could leak into text: as typed, and inside the base64 of an X-Registry-Auth header.
 leaks() {
     local text=$1 secret=$2
@@ -54,6 +54,14 @@ unreachable=$(echo "$password" | sandbox login 127.0.0.1:1 --username "$user" 2>
 [ $? -ne 0 ] || fail "login to an unreachable registry succeeded"
 [[ $unreachable == *"127.0.0.1:1 could not be reached"* ]] || fail "unreachable registry: [$unreachable]"
 
+# No keychain (no D-Bus session): the registry accepts the login, and the message says why it could not be kept.
+nokeychain=$(echo "$password" | env -u DBUS_SESSION_BUS_ADDRESS -u DISPLAY "$LLM_SANDBOX_BIN" images login "$registry" \
+    --username "$user" --backend "$engine" 2>&1)
+[ $? -ne 0 ] || fail "login without a keychain succeeded"
+[[ $nokeychain == *"accepted the login, but it could not be kept: no usable system keychain"* ]] ||
+    fail "login without a keychain: [$nokeychain]"
+leaks "$nokeychain" "$password" && fail "the password shows in [$nokeychain]"
+
 # The right password: checked, then kept in the keychain (and nowhere in the settings or the temporary home).
 right=$(printf '%s\n' "$password" | sandbox login "$registry" --username "$user" 2>&1)
 status=$?
@@ -82,8 +90,8 @@ curl -sf -u "$user:$password" "http://$registry/v2/llm-sandbox/$language/tags/li
 # A login the registry no longer accepts (the password changed there): the push fails naming the stored login, and
 # neither password shows, also not in the debug log.
 stale="stale-$password"
-printf '{"password":"%s","username":"%s"}' "$stale" "$user" |
-    secret-tool store --label "llm-sandbox/registry/$registry" server llm-sandbox user "registry/$registry" type plaintext ||
+printf '{"password":"%s","username":"%s"}' "$stale" "$user" | base64 -w0 |
+    secret-tool store --label llm-sandbox server llm-sandbox user "registry/$registry" type base64 ||
     fail "could not replace the keychain entry"
 if [[ $(entry) == *"$stale"* ]]; then
     refused=$(QT_LOGGING_RULES='*.debug=true' sandbox push "$language" --registry "$registry" 2>&1 >/dev/null)

@@ -107,6 +107,13 @@ TEST(DockerPushErrorTest, refusedPushWithoutLoginSaysHowToLogIn)
     EXPECT_TRUE(message.contains(QStringLiteral("llm-sandbox images login reg.example"))) << message.toStdString();
 }
 
+TEST(DockerPushErrorTest, missingBasicAuthCredentialsIsARefusal)
+{
+    const QString message = DockerBackend::pushErrorMessage(QStringLiteral("127.0.0.1:5000/llm-sandbox/ruby:abc"),
+                                                            QStringLiteral("no basic auth credentials"));
+    EXPECT_TRUE(message.contains(QStringLiteral("it needs a login"))) << message.toStdString();
+}
+
 TEST(DockerPushErrorTest, refusedPushWithLoginBlamesTheStoredLogin)
 {
     const QString message =
