@@ -370,32 +370,32 @@ int imagesCommand(const QStringList &arguments)
     }
     QStringList positional = parser.positionalArguments();
     const QString action = positional.isEmpty() ? QString() : positional.takeFirst();
-    const bool push = action == QLatin1String("push");
-    const bool login = action == QLatin1String("login");
-    if (action != QLatin1String("build") && action != QLatin1String("list") && !push && !login &&
+    const bool pushing = action == QLatin1String("push");
+    const bool loggingIn = action == QLatin1String("login");
+    if (action != QLatin1String("build") && action != QLatin1String("list") && !pushing && !loggingIn &&
         action != QLatin1String("logout")) {
         printError(QStringLiteral("use `llm-sandbox images build [LANG...]`, `llm-sandbox images list`, "
                                   "`llm-sandbox images push [--registry HOST[:PORT]] [LANG...]` or "
                                   "`llm-sandbox images login|logout REGISTRY`."));
         return ExitUsage;
     }
-    const bool loginOrLogout = login || action == QLatin1String("logout");
+    const bool loginOrLogout = loggingIn || action == QLatin1String("logout");
     if (loginOrLogout && positional.size() > 1) {
         printError(QStringLiteral("images %1 takes one registry, and the password only from stdin.").arg(action));
         return ExitUsage;
     }
     const QString registry = registryFrom(loginOrLogout ? positional.value(0) : parser.value(registryOption));
-    if ((push || loginOrLogout) && registry.isEmpty()) {
+    if ((pushing || loginOrLogout) && registry.isEmpty()) {
         printError(QStringLiteral("images %1 needs a registry: name it with %2 or LLM_SANDBOX_REGISTRY (the same "
                                   "variable the kubernetes backend pulls from).")
-                       .arg(action, push ? QStringLiteral("--registry HOST[:PORT]") : QStringLiteral("REGISTRY")));
+                       .arg(action, pushing ? QStringLiteral("--registry HOST[:PORT]") : QStringLiteral("REGISTRY")));
         return ExitUsage;
     }
     if (action == QLatin1String("logout")) {
         return logout(registry);
     }
     QString backendName = parser.value(backendOption);
-    if ((push || login) && backendName == QLatin1String("kubernetes")) {
+    if ((pushing || loggingIn) && backendName == QLatin1String("kubernetes")) {
         printError(QStringLiteral("images %1 works through the engine that has the images: use --backend docker or "
                                   "--backend podman (the kubernetes backend then pulls them from the registry).")
                        .arg(action));
@@ -406,7 +406,8 @@ int imagesCommand(const QStringList &arguments)
         printError(context.error().message);
         return exitStatusFor(context.error());
     }
-    if ((push || login) && backendName.isEmpty() && (*context)->defaultBackend() == QLatin1String("kubernetes")) {
+    if ((pushing || loggingIn) && backendName.isEmpty() &&
+        (*context)->defaultBackend() == QLatin1String("kubernetes")) {
         // BACKEND=kubernetes is what users of a cluster have set; the images they push live in the local engine.
         backendName = QStringLiteral("docker");
         err() << "images " << action << ": the kubernetes backend has no images of its own; using docker "
@@ -420,8 +421,8 @@ int imagesCommand(const QStringList &arguments)
     if (action == QLatin1String("list")) {
         return list(**context, **backend);
     }
-    if (login) {
-        return cli::login(**backend, registry, parser.value(usernameOption).trimmed());
+    if (loggingIn) {
+        return login(**backend, registry, parser.value(usernameOption).trimmed());
     }
     auto languages = selectLanguages(positional);
     if (!languages) {
@@ -438,7 +439,7 @@ int imagesCommand(const QStringList &arguments)
         built != 0 || action == QLatin1String("build")) {
         return built;
     }
-    return cli::push(**context, **backend, *languages, registry);
+    return push(**context, **backend, *languages, registry);
 }
 
 } // namespace sandbox::cli

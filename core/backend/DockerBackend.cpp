@@ -360,6 +360,18 @@ Result<void> DockerBackend::pushImage(const QString &reference, const RegistryCr
     return Error{message, missing ? ErrorCode::ImageMissing : ErrorCode::EngineFailed};
 }
 
+namespace {
+
+/// Whether an engine's message about a login says the registry refused it (the engines pass on its 401: "login
+/// attempt to ... failed with status: 401 Unauthorized"; Docker Hub says "incorrect username or password").
+bool loginRefused(const QString &lower)
+{
+    return lower.contains(QLatin1String("unauthorized")) ||
+           lower.contains(QLatin1String("incorrect username or password"));
+}
+
+} // namespace
+
 Result<void> DockerBackend::checkRegistryLogin(const RegistryCredentials &credentials)
 {
     RegistryCredentials asked = credentials;
@@ -381,10 +393,7 @@ Result<void> DockerBackend::checkRegistryLogin(const RegistryCredentials &creden
         message = QStringLiteral("HTTP status %1").arg(reply->status);
     }
     message = credentials.redact(message);
-    const QString lower = message.toLower();
-    const bool refused = reply->status == 401 || lower.contains(QLatin1String("401")) ||
-                         lower.contains(QLatin1String("unauthorized")) ||
-                         lower.contains(QLatin1String("incorrect username or password"));
+    const bool refused = reply->status == 401 || loginRefused(message.toLower());
     return Error{loginErrorMessage(credentials, message), refused ? ErrorCode::BadRequest : ErrorCode::EngineFailed};
 }
 
@@ -450,8 +459,7 @@ QString DockerBackend::loginErrorMessage(const RegistryCredentials &credentials,
         !advice.isEmpty()) {
         return QStringLiteral("Logging in to %1 failed: %2. %3").arg(registry, engineMessage, advice);
     }
-    if (lower.contains(QLatin1String("401")) || lower.contains(QLatin1String("unauthorized")) ||
-        lower.contains(QLatin1String("incorrect username or password"))) {
+    if (loginRefused(lower)) {
         return QStringLiteral("The registry %1 refused the login of %2: wrong username or password (%3).")
             .arg(registry, credentials.username, engineMessage);
     }
