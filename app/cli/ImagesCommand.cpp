@@ -15,6 +15,7 @@
 #include <QFile>
 #include <QFutureWatcher>
 #include <QThread>
+#include <csignal>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
@@ -175,6 +176,17 @@ T waitForKeychain(QFuture<T> future)
     return future.result();
 }
 
+/// The terminal's settings while echo is off for a password, for the signal handler that puts them back.
+termios g_echoingTerminal{};
+
+/// Ctrl-C (or a kill) at the password prompt: echo comes back before the program ends as the signal says.
+void restoreEchoAndDie(int signalNumber)
+{
+    ::tcsetattr(STDIN_FILENO, TCSANOW, &g_echoingTerminal);
+    ::signal(signalNumber, SIG_DFL);
+    ::raise(signalNumber);
+}
+
 /// One line typed on the terminal after `prompt` (on stderr), without echo when `secret`.
 QString promptLine(const QString &prompt, bool secret)
 {
@@ -182,6 +194,10 @@ QString promptLine(const QString &prompt, bool secret)
     termios saved{};
     const bool quiet = secret && ::tcgetattr(STDIN_FILENO, &saved) == 0;
     if (quiet) {
+        g_echoingTerminal = saved;
+        ::signal(SIGINT, restoreEchoAndDie);
+        ::signal(SIGTERM, restoreEchoAndDie);
+        ::signal(SIGHUP, restoreEchoAndDie);
         termios noEcho = saved;
         noEcho.c_lflag &= ~tcflag_t(ECHO);
         ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &noEcho);
@@ -193,6 +209,9 @@ QString promptLine(const QString &prompt, bool secret)
     }
     if (quiet) {
         ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved);
+        ::signal(SIGINT, SIG_DFL);
+        ::signal(SIGTERM, SIG_DFL);
+        ::signal(SIGHUP, SIG_DFL);
         err() << Qt::endl; // the newline the user typed was not echoed
     }
     while (line.endsWith(QLatin1Char('\n')) || line.endsWith(QLatin1Char('\r'))) {
