@@ -91,6 +91,11 @@ QString usageText()
                                    build what is missing, then push the images (all languages by default) to the
                                    registry as HOST[:PORT]/llm-sandbox/LANG:TAG, where the kubernetes backend
                                    pulls them from (default registry: $LLM_SANDBOX_REGISTRY)
+  llm-sandbox images login REGISTRY [--username NAME] [--backend docker|podman]
+                                   check a login with the registry, then keep it in the system keychain for
+                                   images push; the password (or token) is read from stdin, never from argv
+  llm-sandbox images logout REGISTRY
+                                   remove that login from the keychain
   llm-sandbox doctor [--backend NAME]
                                    check each backend and image; non-zero when the selected backend is unusable
   llm-sandbox serve --http HOST:PORT [--backend NAME] [--allow-remote] [--allow-origin ORIGIN]...

@@ -6,11 +6,18 @@
 #include "images/ImageBuilder.h"
 #include "images/ImageCatalog.h"
 #include "lang/LanguageRegistry.h"
+#include "secrets/KeychainSecretStore.h"
+#include "secrets/RegistryCredentialStore.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QFutureWatcher>
 #include <QThread>
+#include <csignal>
 #include <sys/ioctl.h>
+#include <termios.h>
 #include <unistd.h>
 
 namespace sandbox::cli {
@@ -154,11 +161,164 @@ QString registryFrom(const QString &option)
     return registry;
 }
 
+/// The keychain's answer. QtKeychain answers through the event loop; a command has nothing else to do meanwhile, and
+/// no loop runs yet that this one could nest in.
+template <typename T>
+T waitForKeychain(QFuture<T> future)
+{
+    QEventLoop loop;
+    QFutureWatcher<T> watcher;
+    QObject::connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
+    watcher.setFuture(future);
+    if (!future.isFinished()) {
+        loop.exec();
+    }
+    return future.result();
+}
+
+/// The terminal's settings while echo is off for a password, for the signal handler that puts them back.
+termios g_echoingTerminal{};
+
+/// Ctrl-C (or a kill) at the password prompt: echo comes back before the program ends as the signal says.
+void restoreEchoAndDie(int signalNumber)
+{
+    ::tcsetattr(STDIN_FILENO, TCSANOW, &g_echoingTerminal);
+    ::signal(signalNumber, SIG_DFL);
+    ::raise(signalNumber);
+}
+
+/// One line typed on the terminal after `prompt` (on stderr), without echo when `secret`.
+QString promptLine(const QString &prompt, bool secret)
+{
+    err() << prompt << Qt::flush;
+    termios saved{};
+    const bool quiet = secret && ::tcgetattr(STDIN_FILENO, &saved) == 0;
+    if (quiet) {
+        g_echoingTerminal = saved;
+        ::signal(SIGINT, restoreEchoAndDie);
+        ::signal(SIGTERM, restoreEchoAndDie);
+        ::signal(SIGHUP, restoreEchoAndDie);
+        termios noEcho = saved;
+        noEcho.c_lflag &= ~tcflag_t(ECHO);
+        ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &noEcho);
+    }
+    QFile in;
+    QString line;
+    if (in.open(stdin, QIODevice::ReadOnly)) {
+        line = QString::fromUtf8(in.readLine());
+    }
+    if (quiet) {
+        ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved);
+        ::signal(SIGINT, SIG_DFL);
+        ::signal(SIGTERM, SIG_DFL);
+        ::signal(SIGHUP, SIG_DFL);
+        err() << Qt::endl; // the newline the user typed was not echoed
+    }
+    while (line.endsWith(QLatin1Char('\n')) || line.endsWith(QLatin1Char('\r'))) {
+        line.chop(1);
+    }
+    return line;
+}
+
+/// The password of a login: typed without echo on a terminal, else all of stdin without its final line break (as
+/// `docker login --password-stdin` reads it). Never an argument: those show in `ps` and shell histories.
+QString readPassword(const QString &username, const QString &registry)
+{
+    if (::isatty(STDIN_FILENO) == 1) {
+        return promptLine(QStringLiteral("Password for %1 at %2: ").arg(username, registry), true);
+    }
+    QFile in;
+    if (!in.open(stdin, QIODevice::ReadOnly)) {
+        return {};
+    }
+    QString password = QString::fromUtf8(in.readAll());
+    while (password.endsWith(QLatin1Char('\n')) || password.endsWith(QLatin1Char('\r'))) {
+        password.chop(1);
+    }
+    return password;
+}
+
+QString keychainEntry(const QString &registry)
+{
+    return KeychainSecretStore::kDefaultService + QLatin1Char('/') + RegistryCredentialStore::secretKey(registry);
+}
+
+/// `images login`: the registry must accept the login (asked through the engine that will push) before the
+/// keychain keeps it.
+int login(ContainerBackend &backend, const QString &registry, QString username)
+{
+    const QString host = RegistryCredentials::registryHost(registry);
+    if (username.isEmpty() && ::isatty(STDIN_FILENO) == 1) {
+        username = promptLine(QStringLiteral("Username for %1: ").arg(host), false).trimmed();
+    }
+    if (username.isEmpty()) {
+        printError(QStringLiteral("images login needs a username: --username NAME (the password comes from stdin)."));
+        return ExitUsage;
+    }
+    const RegistryCredentials credentials{
+        .username = username, .password = readPassword(username, host), .serverAddress = host};
+    if (credentials.password.isEmpty()) {
+        printError(QStringLiteral("images login read no password: pipe it to stdin (`llm-sandbox images login %1 "
+                                  "--username %2 < file`) or type it when asked.")
+                       .arg(host, username));
+        return ExitUsage;
+    }
+    if (auto accepted = backend.checkRegistryLogin(credentials); !accepted) {
+        printError(accepted.error().message + QStringLiteral(" Nothing was stored."));
+        return exitStatusFor(accepted.error());
+    }
+    KeychainSecretStore keychain;
+    RegistryCredentialStore logins(keychain);
+    if (auto stored = waitForKeychain(logins.save(credentials)); !stored) {
+        printError(QStringLiteral("The registry %1 accepted the login, but it could not be kept: %2.")
+                       .arg(host, stored.error().message));
+        return ExitFailure;
+    }
+    err() << "Login Succeeded: " << username << " at " << host << ", kept in the system keychain as "
+          << keychainEntry(host) << "; images push sends it to " << host << Qt::endl;
+    return 0;
+}
+
+/// `images logout`: forgets the login; the registry is not asked.
+int logout(const QString &registry)
+{
+    const QString host = RegistryCredentials::registryHost(registry);
+    KeychainSecretStore keychain;
+    RegistryCredentialStore logins(keychain);
+    if (auto removed = waitForKeychain(logins.remove(host)); !removed) {
+        printError(QStringLiteral("Could not remove the login of %1: %2.").arg(host, removed.error().message));
+        return ExitFailure;
+    }
+    err() << "Removed the login of " << host << " from the system keychain (if there was one)." << Qt::endl;
+    return 0;
+}
+
+/// The login `images login` kept for `registry`; none when there is none, or when no keychain answers (a
+/// registry without logins still takes the push).
+RegistryCredentials storedLogin(const QString &registry)
+{
+    KeychainSecretStore keychain;
+    RegistryCredentialStore logins(keychain);
+    const auto stored = waitForKeychain(logins.load(registry));
+    if (!stored) {
+        err() << "images push: no login from the system keychain (" << stored.error().message
+              << "); pushing without one" << Qt::endl;
+        return {};
+    }
+    if (!stored->has_value()) {
+        return {};
+    }
+    err() << "Using the login of " << (*stored)->username << " for " << (*stored)->serverAddress
+          << " from the system keychain" << Qt::endl;
+    return **stored;
+}
+
 /// Tags each language's image as REGISTRY/<its name> and pushes it: the references the kubernetes backend asks
 /// its pods for when LLM_SANDBOX_REGISTRY names the same registry.
 int push(AppContext &context, ContainerBackend &backend, const QList<Language> &languages, const QString &registry)
 {
     const ImageCatalog catalog = context.catalog();
+    const RegistryCredentials credentials = storedLogin(registry);
     QStringList pushed;
     for (const Language &language : languages) {
         auto image = catalog.runImage(language);
@@ -172,7 +332,8 @@ int push(AppContext &context, ContainerBackend &backend, const QList<Language> &
             printError(tagged.error().message);
             return exitStatusFor(tagged.error());
         }
-        auto sent = backend.pushImage(target, [&](const QString &line) { err() << "  " << line << Qt::endl; });
+        auto sent =
+            backend.pushImage(target, credentials, [&](const QString &line) { err() << "  " << line << Qt::endl; });
         if (!sent) {
             printError(sent.error().message);
             return exitStatusFor(sent.error());
@@ -211,31 +372,52 @@ int imagesCommand(const QStringList &arguments)
         QStringLiteral("registry"), QStringLiteral("push: the registry to push to (default: $LLM_SANDBOX_REGISTRY)."),
         QStringLiteral("HOST[:PORT]"));
     parser.addOption(registryOption);
+    const QCommandLineOption usernameOption(
+        QStringLiteral("username"),
+        QStringLiteral("login: the registry account (asked on a terminal when not given); the password or token is "
+                       "read from stdin."),
+        QStringLiteral("NAME"));
+    parser.addOption(usernameOption);
     parser.addPositionalArgument(
-        QStringLiteral("build [LANG...] | list | push [LANG...]"),
+        QStringLiteral("build [LANG...] | list | push [LANG...] | login REGISTRY | logout REGISTRY"),
         QStringLiteral("build: build the images of LANG (all languages when none is given); images whose definition "
                        "did not change are kept. list: show them. push: build what is missing, then push the images "
-                       "of LANG to the registry as REGISTRY/llm-sandbox/LANG:TAG."));
+                       "of LANG to the registry as REGISTRY/llm-sandbox/LANG:TAG, with the login kept for it. login: "
+                       "check a login with REGISTRY and keep it in the system keychain. logout: forget it."));
     if (const std::optional<int> done = parseOrExit(parser, arguments)) {
         return *done;
     }
     QStringList positional = parser.positionalArguments();
     const QString action = positional.isEmpty() ? QString() : positional.takeFirst();
-    if (action != QLatin1String("build") && action != QLatin1String("list") && action != QLatin1String("push")) {
-        printError(QStringLiteral("use `llm-sandbox images build [LANG...]`, `llm-sandbox images list` or "
-                                  "`llm-sandbox images push [--registry HOST[:PORT]] [LANG...]`."));
+    const bool pushing = action == QLatin1String("push");
+    const bool loggingIn = action == QLatin1String("login");
+    if (action != QLatin1String("build") && action != QLatin1String("list") && !pushing && !loggingIn &&
+        action != QLatin1String("logout")) {
+        printError(QStringLiteral("use `llm-sandbox images build [LANG...]`, `llm-sandbox images list`, "
+                                  "`llm-sandbox images push [--registry HOST[:PORT]] [LANG...]` or "
+                                  "`llm-sandbox images login|logout REGISTRY`."));
         return ExitUsage;
     }
-    const QString registry = registryFrom(parser.value(registryOption));
-    if (action == QLatin1String("push") && registry.isEmpty()) {
-        printError(QStringLiteral("images push needs a registry: name it with --registry HOST[:PORT] or "
-                                  "LLM_SANDBOX_REGISTRY (the same variable the kubernetes backend pulls from)."));
+    const bool loginOrLogout = loggingIn || action == QLatin1String("logout");
+    if (loginOrLogout && positional.size() > 1) {
+        printError(QStringLiteral("images %1 takes one registry, and the password only from stdin.").arg(action));
         return ExitUsage;
+    }
+    const QString registry = registryFrom(loginOrLogout ? positional.value(0) : parser.value(registryOption));
+    if ((pushing || loginOrLogout) && registry.isEmpty()) {
+        printError(QStringLiteral("images %1 needs a registry: name it with %2 or LLM_SANDBOX_REGISTRY (the same "
+                                  "variable the kubernetes backend pulls from).")
+                       .arg(action, pushing ? QStringLiteral("--registry HOST[:PORT]") : QStringLiteral("REGISTRY")));
+        return ExitUsage;
+    }
+    if (action == QLatin1String("logout")) {
+        return logout(registry);
     }
     QString backendName = parser.value(backendOption);
-    if (action == QLatin1String("push") && backendName == QLatin1String("kubernetes")) {
-        printError(QStringLiteral("images push sends images from the engine that has them: use --backend docker or "
-                                  "--backend podman (the kubernetes backend then pulls them from the registry)."));
+    if ((pushing || loggingIn) && backendName == QLatin1String("kubernetes")) {
+        printError(QStringLiteral("images %1 works through the engine that has the images: use --backend docker or "
+                                  "--backend podman (the kubernetes backend then pulls them from the registry).")
+                       .arg(action));
         return ExitUsage;
     }
     auto context = AppContext::create({.source = QStringLiteral("cli"), .backendName = backendName});
@@ -243,13 +425,12 @@ int imagesCommand(const QStringList &arguments)
         printError(context.error().message);
         return exitStatusFor(context.error());
     }
-    if (action == QLatin1String("push") && backendName.isEmpty() &&
+    if ((pushing || loggingIn) && backendName.isEmpty() &&
         (*context)->defaultBackend() == QLatin1String("kubernetes")) {
         // BACKEND=kubernetes is what users of a cluster have set; the images they push live in the local engine.
         backendName = QStringLiteral("docker");
-        err() << "images push: the kubernetes backend has no images of its own; pushing from docker "
-                 "(--backend podman for Podman's)"
-              << Qt::endl;
+        err() << "images " << action << ": the kubernetes backend has no images of its own; using docker "
+              << "(--backend podman for Podman)" << Qt::endl;
     }
     auto backend = (*context)->backend(backendName);
     if (!backend) {
@@ -258,6 +439,9 @@ int imagesCommand(const QStringList &arguments)
     }
     if (action == QLatin1String("list")) {
         return list(**context, **backend);
+    }
+    if (loggingIn) {
+        return login(**backend, registry, parser.value(usernameOption).trimmed());
     }
     auto languages = selectLanguages(positional);
     if (!languages) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "backend/ContainerStream.h"
+#include "backend/RegistryCredentials.h"
 #include "util/Result.h"
 
 #include <QByteArray>
@@ -114,6 +115,14 @@ public:
     /// progress per layer; the error says whether the registry could not be reached, refused it, or the image
     /// is not there.
     virtual Result<void> pushImage(const QString &reference, const ProgressCallback &progress) = 0;
+    /// pushImage with a login to the registry (none when `credentials` is empty). Engines that cannot take
+    /// credentials refuse a non-empty login with ErrorCode::Unavailable; credentials never appear in errors or
+    /// progress.
+    virtual Result<void> pushImage(const QString &reference, const RegistryCredentials &credentials,
+                                   const ProgressCallback &progress);
+    /// Asks the registry `credentials.serverAddress` through the engine whether it accepts the login; stores it
+    /// nowhere. The error says whether the registry refused it (ErrorCode::BadRequest) or could not be reached.
+    virtual Result<void> checkRegistryLogin(const RegistryCredentials &credentials);
 
     virtual Result<QString> createContainer(const ContainerSpec &spec) = 0;
     /// Copies files into a created (not yet started) container under `directory`.
@@ -135,5 +144,23 @@ public:
     /// Containers carrying the label `labelKey`, with its value (id -> value).
     virtual Result<QHash<QString, QString>> listContainersWithLabels(const QString &labelKey) = 0;
 };
+
+inline Result<void> ContainerBackend::pushImage(const QString &reference, const RegistryCredentials &credentials,
+                                                const ProgressCallback &progress)
+{
+    if (!credentials.isEmpty()) {
+        return Error{QStringLiteral("The %1 backend cannot push with a registry login.").arg(name()),
+                     ErrorCode::Unavailable};
+    }
+    return pushImage(reference, progress);
+}
+
+inline Result<void> ContainerBackend::checkRegistryLogin(const RegistryCredentials &credentials)
+{
+    Q_UNUSED(credentials)
+    return Error{QStringLiteral("The %1 backend cannot log in to registries: use --backend docker or --backend podman.")
+                     .arg(name()),
+                 ErrorCode::Unavailable};
+}
 
 } // namespace sandbox

@@ -327,6 +327,12 @@ Result<void> DockerBackend::tagImage(const QString &image, const QString &refere
 
 Result<void> DockerBackend::pushImage(const QString &reference, const ProgressCallback &progress)
 {
+    return pushImage(reference, RegistryCredentials{}, progress);
+}
+
+Result<void> DockerBackend::pushImage(const QString &reference, const RegistryCredentials &credentials,
+                                      const ProgressCallback &progress)
+{
     const auto [repo, tag] = splitReference(reference);
     // The engine takes the registry's credentials from the client in this header (it does not read the docker
     // CLI's login store) and wants the header even when there are none: "{}" then, which suits registries that
@@ -334,18 +340,88 @@ Result<void> DockerBackend::pushImage(const QString &reference, const ProgressCa
     HttpRequest request{.method = "POST",
                         .path = QStringLiteral("/images/%1/push?tag=%2").arg(encode(repo), encode(tag)) +
                                 pushOptions(reference.section(QLatin1Char('/'), 0, 0)),
-                        .headers = {"X-Registry-Auth: " + QByteArray("{}").toBase64(QByteArray::Base64UrlEncoding)}};
+                        .headers = {"X-Registry-Auth: " + credentials.registryAuthHeader()}};
     const QString what = QStringLiteral("Pushing image %1").arg(reference);
-    auto pushed = streamJsonProgress(std::move(request), progress, what, DockerJsonProgress::Style::Layers);
-    if (!pushed && pushed.error().code == ErrorCode::EngineFailed) {
-        const QString message = pushErrorMessage(reference, pushed.error().message);
-        const bool missing = message.contains(QLatin1String("The engine has no image named"));
-        return Error{message, missing ? ErrorCode::ImageMissing : ErrorCode::EngineFailed};
+    const ProgressCallback redacted = [&](const QString &line) {
+        if (progress) {
+            progress(credentials.redact(line));
+        }
+    };
+    auto pushed = streamJsonProgress(std::move(request), redacted, what, DockerJsonProgress::Style::Layers);
+    if (pushed) {
+        return {};
     }
-    return pushed;
+    const QString engineMessage = credentials.redact(pushed.error().message);
+    if (pushed.error().code != ErrorCode::EngineFailed) {
+        return Error{engineMessage, pushed.error().code};
+    }
+    const QString message = pushErrorMessage(reference, engineMessage, !credentials.isEmpty());
+    const bool missing = message.contains(QLatin1String("The engine has no image named"));
+    return Error{message, missing ? ErrorCode::ImageMissing : ErrorCode::EngineFailed};
 }
 
-QString DockerBackend::pushErrorMessage(const QString &reference, const QString &engineMessage)
+namespace {
+
+/// Whether an engine's message about a login says the registry refused it (the engines pass on its 401: "login
+/// attempt to ... failed with status: 401 Unauthorized"; Docker Hub says "incorrect username or password").
+bool loginRefused(const QString &lower)
+{
+    return lower.contains(QLatin1String("unauthorized")) ||
+           lower.contains(QLatin1String("incorrect username or password"));
+}
+
+} // namespace
+
+Result<void> DockerBackend::checkRegistryLogin(const RegistryCredentials &credentials)
+{
+    RegistryCredentials asked = credentials;
+    asked.serverAddress = loginAddress(credentials.serverAddress);
+    auto reply = call({.method = "POST",
+                       .path = QStringLiteral("/auth"),
+                       .body = asked.authRequestBody(),
+                       .contentType = "application/json",
+                       // The engine may have to try HTTPS, then HTTP, and wait for each to time out.
+                       .timeout = std::chrono::seconds(90)});
+    if (!reply) {
+        return reply.error();
+    }
+    if (reply->isSuccess()) {
+        return {};
+    }
+    QString message = QJsonDocument::fromJson(reply->body).object().value(QStringLiteral("message")).toString();
+    if (message.isEmpty()) {
+        message = QStringLiteral("HTTP status %1").arg(reply->status);
+    }
+    message = credentials.redact(message);
+    const bool refused = reply->status == 401 || loginRefused(message.toLower());
+    return Error{loginErrorMessage(credentials, message), refused ? ErrorCode::BadRequest : ErrorCode::EngineFailed};
+}
+
+namespace {
+
+/// What to do when the engine could not talk to `registry` at all; empty when `lower` says something else.
+/// `namedBy`: where the user gave the registry's name.
+QString reachabilityAdvice(const QString &registry, const QString &lower, const QString &namedBy)
+{
+    if (lower.contains(QLatin1String("server gave http response to https client"))) {
+        return QStringLiteral("The registry %1 speaks plain HTTP: the engine talks to it without TLS only when "
+                              "told it may (Docker: \"insecure-registries\" in /etc/docker/daemon.json; Podman: "
+                              "insecure = true for it in registries.conf); loopback addresses need neither.")
+            .arg(registry);
+    }
+    if (lower.contains(QLatin1String("connection refused")) || lower.contains(QLatin1String("no such host")) ||
+        lower.contains(QLatin1String("i/o timeout")) || lower.contains(QLatin1String("no route to host")) ||
+        lower.contains(QLatin1String("dial tcp"))) {
+        return QStringLiteral("The registry %1 could not be reached: check the name and port given %2 and that "
+                              "the registry is running.")
+            .arg(registry, namedBy);
+    }
+    return {};
+}
+
+} // namespace
+
+QString DockerBackend::pushErrorMessage(const QString &reference, const QString &engineMessage, bool loggedIn)
 {
     const QString registry = reference.section(QLatin1Char('/'), 0, 0);
     const QString lower = engineMessage.toLower();
@@ -353,27 +429,41 @@ QString DockerBackend::pushErrorMessage(const QString &reference, const QString 
         return QStringLiteral("%1. The engine has no image named %2: tag an image with that name before pushing it.")
             .arg(engineMessage, reference);
     }
-    if (lower.contains(QLatin1String("server gave http response to https client"))) {
-        return QStringLiteral("%1. The registry %2 speaks plain HTTP: the engine pushes to it without TLS only when "
-                              "told it may (Docker: \"insecure-registries\" in /etc/docker/daemon.json; Podman: "
-                              "insecure = true for it in registries.conf); loopback addresses need neither.")
-            .arg(engineMessage, registry);
+    if (const QString advice =
+            reachabilityAdvice(registry, lower, QStringLiteral("with --registry or LLM_SANDBOX_REGISTRY"));
+        !advice.isEmpty()) {
+        return engineMessage + QStringLiteral(". ") + advice;
     }
-    if (lower.contains(QLatin1String("connection refused")) || lower.contains(QLatin1String("no such host")) ||
-        lower.contains(QLatin1String("i/o timeout")) || lower.contains(QLatin1String("no route to host")) ||
-        lower.contains(QLatin1String("dial tcp"))) {
-        return QStringLiteral("%1. The registry %2 could not be reached: check the name and port given with "
-                              "--registry or LLM_SANDBOX_REGISTRY and that the registry is running.")
-            .arg(engineMessage, registry);
-    }
+    // "no basic auth credentials": Docker's words when a registry wants a login and got none.
     if (lower.contains(QLatin1String("unauthorized")) || lower.contains(QLatin1String("authentication required")) ||
-        lower.contains(QLatin1String("denied"))) {
-        return QStringLiteral("%1. The registry %2 refused the push: llm-sandbox sends no credentials, so push "
-                              "the tagged image with `docker push` after `docker login %2`, or use a registry that "
-                              "takes pushes without a login.")
+        lower.contains(QLatin1String("denied")) || lower.contains(QLatin1String("no basic auth credentials"))) {
+        if (loggedIn) {
+            return QStringLiteral("%1. The registry %2 refused the push with the login stored for it: the account "
+                                  "may lack the right to push there, or the password changed (log in again with "
+                                  "`llm-sandbox images login %2`).")
+                .arg(engineMessage, registry);
+        }
+        return QStringLiteral("%1. The registry %2 refused the push: it needs a login. Log in with `llm-sandbox "
+                              "images login %2 --username NAME` (the password is read from stdin and kept in the "
+                              "system keychain), then push again.")
             .arg(engineMessage, registry);
     }
     return engineMessage;
+}
+
+QString DockerBackend::loginErrorMessage(const RegistryCredentials &credentials, const QString &engineMessage)
+{
+    const QString registry = credentials.serverAddress;
+    const QString lower = engineMessage.toLower();
+    if (const QString advice = reachabilityAdvice(registry, lower, QStringLiteral("to images login"));
+        !advice.isEmpty()) {
+        return QStringLiteral("Logging in to %1 failed: %2. %3").arg(registry, engineMessage, advice);
+    }
+    if (loginRefused(lower)) {
+        return QStringLiteral("The registry %1 refused the login of %2: wrong username or password (%3).")
+            .arg(registry, credentials.username, engineMessage);
+    }
+    return QStringLiteral("Logging in to %1 failed: %2").arg(registry, engineMessage);
 }
 
 Result<QHash<QString, QString>> DockerBackend::tmpfsMounts(const ContainerSpec &spec) const

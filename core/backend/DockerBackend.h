@@ -32,6 +32,11 @@ public:
     Result<QStringList> loadImages(QIODevice &archive, const ProgressCallback &progress) override;
     Result<void> tagImage(const QString &image, const QString &reference) override;
     Result<void> pushImage(const QString &reference, const ProgressCallback &progress) override;
+    /// Sends `credentials` in X-Registry-Auth: the engine does not read the docker CLI's login store.
+    Result<void> pushImage(const QString &reference, const RegistryCredentials &credentials,
+                           const ProgressCallback &progress) override;
+    /// POST /auth: the engine logs in to the registry once and forgets the login.
+    Result<void> checkRegistryLogin(const RegistryCredentials &credentials) override;
     Result<QString> createContainer(const ContainerSpec &spec) override;
     Result<void> copyFiles(const QString &containerId, const QString &directory,
                            const QList<FileEntry> &files) override;
@@ -48,7 +53,10 @@ public:
 
     /// The message of a failed push: the engine's words, then what to do about the usual causes (the registry
     /// cannot be reached or speaks plain HTTP, the push is refused, the engine has no image by that name).
-    static QString pushErrorMessage(const QString &reference, const QString &engineMessage);
+    /// `loggedIn`: whether the push sent a login (a refusal then means the stored login is no longer accepted).
+    static QString pushErrorMessage(const QString &reference, const QString &engineMessage, bool loggedIn = false);
+    /// The message of a failed login check: the engine's words (which never hold the password), then what they mean.
+    static QString loginErrorMessage(const RegistryCredentials &credentials, const QString &engineMessage);
 
 protected:
     /// A request to the Docker-compatible API: `request.path` gets the negotiated version prefix.
@@ -71,6 +79,8 @@ protected:
         Q_UNUSED(registry)
         return {};
     }
+    /// The serveraddress of a POST /auth for `registry` ("host:port").
+    virtual QString loginAddress(const QString &registry) const { return registry; }
 
 private:
     /// "/v1.41" or lower: the API version both sides speak, negotiated once.

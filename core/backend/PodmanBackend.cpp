@@ -210,13 +210,34 @@ QString PodmanBackend::productReference(const QString &engineReference) const
     return engineReference;
 }
 
+namespace {
+
+/// The host of "host[:port]" or "[v6]:port".
+QString hostOf(const QString &registry)
+{
+    return registry.startsWith(QLatin1Char('[')) ? registry.section(QLatin1Char(']'), 0, 0).mid(1)
+                                                 : registry.section(QLatin1Char(':'), 0, 0);
+}
+
+} // namespace
+
 QString PodmanBackend::pushOptions(const QString &registry) const
 {
-    const QString host = registry.startsWith(QLatin1Char('[')) ? registry.section(QLatin1Char(']'), 0, 0).mid(1)
-                                                               : registry.section(QLatin1Char(':'), 0, 0);
+    const QString host = hostOf(registry);
     const bool loopback =
         host == QLatin1String("localhost") || host.startsWith(QLatin1String("127.")) || host == QLatin1String("::1");
     return loopback ? QStringLiteral("&tlsVerify=false") : QString();
+}
+
+QString PodmanBackend::loginAddress(const QString &registry) const
+{
+    const QString host = hostOf(registry);
+    if (host != QLatin1String("127.0.0.1") && host != QLatin1String("::1")) {
+        return registry;
+    }
+    const QString port = registry.startsWith(QLatin1Char('[')) ? registry.section(QLatin1Char(']'), 1).mid(1)
+                                                               : registry.section(QLatin1Char(':'), 1);
+    return port.isEmpty() ? QStringLiteral("localhost") : QStringLiteral("localhost:") + port;
 }
 
 } // namespace sandbox

@@ -34,6 +34,9 @@ protected:
     QString productReference(const QString &engineReference) const override;
     /// A registry on loopback is pushed to over plain HTTP, as Docker does by default; Podman would insist on TLS.
     QString pushOptions(const QString &registry) const override;
+    /// Podman's /auth (4.x) skips TLS only for names starting with "localhost:", so 127.0.0.1 and ::1 are asked as
+    /// localhost, which names the same host; another loopback address (127.0.0.2) is asked over TLS and fails.
+    QString loginAddress(const QString &registry) const override;
 };
 
 } // namespace sandbox

@@ -33,6 +33,9 @@ APT_PACKAGES=(
     clang-format
     # The Kubernetes test API server (tests/kubernetes/apiserver) and the real clients that prove its protocol.
     python3-aiohttp python3-cryptography python3-yaml python3-kubernetes docker-registry
+    # Registry logins: a registry that wants one (htpasswd's bcrypt entries) and a real, throwaway keychain for
+    # QtKeychain (GNOME Keyring's Secret Service on a private D-Bus session; secret-tool to inspect it).
+    apache2-utils gnome-keyring libsecret-tools dbus-bin dbus-daemon
     # Screenshots of the desktop app under a virtual X server: Xvfb, window control, capture, and a font.
     xvfb xdotool imagemagick x11-utils fonts-dejavu-core
 )

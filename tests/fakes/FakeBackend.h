@@ -86,6 +86,7 @@ public:
     Result<void> exportImages(const QStringList &references, const DataSink &sink) override;
     Result<QStringList> loadImages(QIODevice &archive, const ProgressCallback &progress) override;
     Result<void> tagImage(const QString &image, const QString &reference) override;
+    using ContainerBackend::pushImage;
     Result<void> pushImage(const QString &reference, const ProgressCallback &progress) override;
     Result<QString> createContainer(const ContainerSpec &spec) override;
     Result<void> copyFiles(const QString &containerId, const QString &directory,

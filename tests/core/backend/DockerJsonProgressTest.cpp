@@ -98,11 +98,47 @@ TEST(DockerPushErrorTest, plainHttpRegistryPointsAtInsecureRegistries)
     EXPECT_TRUE(message.contains(QStringLiteral("insecure-registries"))) << message.toStdString();
 }
 
-TEST(DockerPushErrorTest, refusedPushSaysNoCredentialsAreSent)
+TEST(DockerPushErrorTest, refusedPushWithoutLoginSaysHowToLogIn)
 {
     const QString message = DockerBackend::pushErrorMessage(QStringLiteral("reg.example/llm-sandbox/python:abc"),
                                                             QStringLiteral("unauthorized: authentication required"));
-    EXPECT_TRUE(message.contains(QStringLiteral("The registry reg.example refused the push"))) << message.toStdString();
+    EXPECT_TRUE(message.contains(QStringLiteral("The registry reg.example refused the push: it needs a login")))
+        << message.toStdString();
+    EXPECT_TRUE(message.contains(QStringLiteral("llm-sandbox images login reg.example"))) << message.toStdString();
+}
+
+TEST(DockerPushErrorTest, missingBasicAuthCredentialsIsARefusal)
+{
+    const QString message = DockerBackend::pushErrorMessage(QStringLiteral("127.0.0.1:5000/llm-sandbox/ruby:abc"),
+                                                            QStringLiteral("no basic auth credentials"));
+    EXPECT_TRUE(message.contains(QStringLiteral("it needs a login"))) << message.toStdString();
+}
+
+TEST(DockerPushErrorTest, refusedPushWithLoginBlamesTheStoredLogin)
+{
+    const QString message =
+        DockerBackend::pushErrorMessage(QStringLiteral("reg.example/llm-sandbox/python:abc"),
+                                        QStringLiteral("unauthorized: authentication required"), true);
+    EXPECT_TRUE(message.contains(QStringLiteral("refused the push with the login stored for it")))
+        << message.toStdString();
+}
+
+TEST(DockerLoginErrorTest, refusedLoginSaysWrongPasswordAndNamesTheUser)
+{
+    const RegistryCredentials login{.username = QStringLiteral("alice"), .password = "x", .serverAddress = "r:5000"};
+    const QString message = DockerBackend::loginErrorMessage(
+        login, QStringLiteral("login attempt to http://r:5000/v2/ failed with status: 401 Unauthorized"));
+    EXPECT_TRUE(message.contains(QStringLiteral("The registry r:5000 refused the login of alice: wrong username or "
+                                                "password")))
+        << message.toStdString();
+}
+
+TEST(DockerLoginErrorTest, unreachableRegistryIsSaidSo)
+{
+    const RegistryCredentials login{.username = QStringLiteral("alice"), .password = "x", .serverAddress = "r:1"};
+    const QString message = DockerBackend::loginErrorMessage(
+        login, QStringLiteral("Get \"https://r:1/v2/\": dial tcp 127.0.0.1:1: connect: connection refused"));
+    EXPECT_TRUE(message.contains(QStringLiteral("The registry r:1 could not be reached"))) << message.toStdString();
 }
 
 TEST(DockerPushErrorTest, otherMessagesPassThrough)
