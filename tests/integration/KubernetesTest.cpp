@@ -121,3 +121,24 @@ TEST(KubernetesTest, removedPodsAreGoneAndAbsentOnesAreFine)
     ASSERT_TRUE(made->removeContainer(*pod).ok());
     EXPECT_FALSE(made->listContainersWithLabels(ExecutionEngine::ownerLabel())->contains(*pod));
 }
+
+// Run by ctest against servers started with `--metrics-api absent` (no metrics-server: 404 for the group) and
+// `--metrics-api unavailable` (its APIService down: 503 from the aggregator).
+TEST(KubernetesMetricsMissingTest, statsSayMetricsServerIsNotInstalled)
+{
+    auto made = backend();
+    ASSERT_TRUE(made);
+    ContainerSpec spec;
+    spec.image = QStringLiteral("llm-sandbox/none:1");
+    spec.command = {QStringLiteral("/opt/llm-sandbox/llm-sandbox-runner")};
+    spec.user = QStringLiteral("1000:1000");
+    spec.labels = {{ExecutionEngine::ownerLabel(), QStringLiteral("test-host:1:2")}};
+    auto pod = made->createContainer(spec);
+    ASSERT_TRUE(pod.ok()) << pod.error().message.toStdString();
+    auto stats = made->containerStats(*pod);
+    ASSERT_TRUE(made->removeContainer(*pod).ok());
+    ASSERT_FALSE(stats.ok());
+    EXPECT_EQ(stats.error().code, ErrorCode::Unavailable);
+    EXPECT_TRUE(stats.error().message.contains(QStringLiteral("metrics-server is not installed")))
+        << stats.error().message.toStdString();
+}
