@@ -1,6 +1,7 @@
 #include "backend/DockerStats.h"
 
 #include <QJsonArray>
+#include <QRegularExpression>
 
 namespace sandbox {
 
@@ -45,8 +46,30 @@ bool DockerStats::hasPreviousCpu(const QJsonObject &sample)
 
 double DockerStats::cpuCoresBetween(const QJsonObject &earlier, const QJsonObject &later)
 {
-    return cpuCores(earlier.value(QStringLiteral("cpu_stats")).toObject(),
-                    later.value(QStringLiteral("cpu_stats")).toObject());
+    const qint64 elapsed = nanosecondsSinceEpoch(later.value(QStringLiteral("read")).toString()) -
+                           nanosecondsSinceEpoch(earlier.value(QStringLiteral("read")).toString());
+    const qint64 used = totalUsage(later.value(QStringLiteral("cpu_stats")).toObject()) -
+                        totalUsage(earlier.value(QStringLiteral("cpu_stats")).toObject());
+    if (elapsed <= 0 || used <= 0) {
+        return 0;
+    }
+    return double(used) / double(elapsed);
+}
+
+qint64 DockerStats::nanosecondsSinceEpoch(const QString &timestamp)
+{
+    static const QRegularExpression rfc3339(
+        QStringLiteral(R"(^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$)"));
+    const QRegularExpressionMatch match = rfc3339.match(timestamp);
+    if (!match.hasMatch()) {
+        return 0;
+    }
+    const QDateTime seconds = QDateTime::fromString(match.captured(1) + match.captured(3), Qt::ISODate);
+    if (!seconds.isValid()) {
+        return 0;
+    }
+    const qint64 fraction = match.captured(2).leftJustified(9, u'0').toLongLong();
+    return seconds.toSecsSinceEpoch() * 1000000000LL + fraction;
 }
 
 ContainerStats DockerStats::fromSample(const QJsonObject &sample)

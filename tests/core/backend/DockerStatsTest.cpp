@@ -118,8 +118,9 @@ TEST(DockerStatsTest, podmanSendsOneReadingSoCpuNeedsTwoSamples)
     EXPECT_EQ(stats.memoryBytes, 4071424) << "Podman sends no breakdown: its usage as it is";
     EXPECT_EQ(stats.memoryLimitBytes, 268435456);
     EXPECT_EQ(stats.pids, 1);
-    // (busy loop) 702982932 ns of 2053213407 ns on 2 CPUs
-    EXPECT_NEAR(DockerStats::cpuCoresBetween(first, second), 0.684764, 1e-6);
+    // A busy loop on a busy host: 702982932 ns of CPU time in the 1.027074383 s between the readings.
+    EXPECT_NEAR(DockerStats::cpuCoresBetween(first, second), 0.702982932 / 1.027074383, 1e-9);
+    EXPECT_EQ(DockerStats::cpuCoresBetween(second, first), 0) << "out of order: nothing, not a negative use";
 }
 
 TEST(DockerStatsTest, aStoppedContainersEmptyAnswerIsZeroAndUnknownPids)
@@ -133,4 +134,13 @@ TEST(DockerStatsTest, aStoppedContainersEmptyAnswerIsZeroAndUnknownPids)
     EXPECT_EQ(stats.cpuCores, 0);
     EXPECT_EQ(stats.pids, -1);
     EXPECT_TRUE(stats.sampledAt.isValid()) << "the time it was asked when the engine gives none";
+}
+
+TEST(DockerStatsTest, readTimesKeepTheirNanoseconds)
+{
+    EXPECT_EQ(DockerStats::nanosecondsSinceEpoch(QStringLiteral("1970-01-01T00:00:01.000000002Z")), 1000000002);
+    EXPECT_EQ(DockerStats::nanosecondsSinceEpoch(QStringLiteral("1970-01-01T00:00:01.5Z")), 1500000000);
+    EXPECT_EQ(DockerStats::nanosecondsSinceEpoch(QStringLiteral("1970-01-01T01:00:00+01:00")), 0);
+    EXPECT_EQ(DockerStats::nanosecondsSinceEpoch(QStringLiteral("1970-01-01T00:00:03Z")), 3000000000);
+    EXPECT_EQ(DockerStats::nanosecondsSinceEpoch(QStringLiteral("yesterday")), 0);
 }
