@@ -5,6 +5,7 @@
 #include "cli/HistoryCommand.h"
 #include "cli/ImagesCommand.h"
 #include "cli/McpCommand.h"
+#include "cli/PsCommand.h"
 #include "cli/RunCommand.h"
 #include "cli/ServeCommand.h"
 #include "cli/ShowCommand.h"
@@ -50,7 +51,7 @@ int main(int argc, char **argv)
     using Command = int (*)(const QStringList &);
     const std::pair<const char *, Command> commands[] = {
         {"--mcp", mcpCommand},   {"run", runCommand},         {"images", imagesCommand}, {"doctor", doctorCommand},
-        {"serve", serveCommand}, {"history", historyCommand}, {"show", showCommand},
+        {"serve", serveCommand}, {"history", historyCommand}, {"show", showCommand},     {"ps", psCommand},
     };
     for (const auto &[name, command] : commands) {
         if (first == QLatin1String(name)) {

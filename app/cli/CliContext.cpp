@@ -107,6 +107,10 @@ QString usageText()
   llm-sandbox show RUN_ID [--json] everything recorded about one run: code, output, artifacts (with their paths),
                                    settings, resource usage and, for MCP runs, the tool call and its reply;
                                    exit status 2 for an unknown RUN_ID
+  llm-sandbox ps [--backend NAME] [--json]
+                                   the sandboxes llm-sandbox runs on the backend (of every llm-sandbox process):
+                                   language, owner process, session, age, CPU, memory and limit, processes;
+                                   kubernetes needs metrics-server for CPU and memory
   llm-sandbox --help | --version
 
 Exit status of `run`: the program's own, 124 when it timed out, 125 when the sandbox could not run it

@@ -74,6 +74,26 @@ struct FileEntry
     int mode = 0644;
 };
 
+/// One sample of a running container's resource use (`llm-sandbox ps`, the GUI's statistics).
+struct ContainerStats
+{
+    qint64 memoryBytes = 0;      ///< in use, without reclaimable page cache (the working set, as `docker stats`)
+    qint64 memoryLimitBytes = 0; ///< the container's limit; 0: unknown
+    double cpuCores = 0;         ///< current CPU use in cores (1.5: one and a half cores busy)
+    qint64 pids = -1;            ///< processes and threads; -1: unknown
+    QDateTime sampledAt;         ///< when the engine took the sample (UTC)
+};
+
+/// A container as the engine lists it: what `llm-sandbox ps` shows besides the numbers.
+struct ContainerSummary
+{
+    QString id;
+    QString image; ///< the reference it was created from
+    QDateTime created;
+    QString state; ///< the engine's word: "running", "created", "exited"; a pod's phase on Kubernetes
+    QHash<QString, QString> labels;
+};
+
 /// Progress of long operations (image builds and imports), one line at a time.
 using ProgressCallback = std::function<void(const QString &line)>;
 /// Receives a streamed body chunk by chunk; returning false stops the stream.
@@ -143,6 +163,12 @@ public:
     virtual Result<QStringList> listContainers(const QString &labelKey, const QString &labelValue) = 0;
     /// Containers carrying the label `labelKey`, with its value (id -> value).
     virtual Result<QHash<QString, QString>> listContainersWithLabels(const QString &labelKey) = 0;
+    /// Containers carrying the label `labelKey`, with their image, creation time, state and labels.
+    virtual Result<QList<ContainerSummary>> listContainerSummaries(const QString &labelKey) = 0;
+    /// The current resource use of a running container. May take a second (an engine measures CPU use between
+    /// two samples). ErrorCode::Unavailable when the engine cannot measure it (Kubernetes without metrics-server),
+    /// NotFound when the container is gone or has no sample yet.
+    virtual Result<ContainerStats> containerStats(const QString &containerId) = 0;
 };
 
 inline Result<void> ContainerBackend::pushImage(const QString &reference, const RegistryCredentials &credentials,

@@ -2,6 +2,7 @@
 
 #include "backend/DockerAttachStream.h"
 #include "backend/DockerJsonProgress.h"
+#include "backend/DockerStats.h"
 #include "backend/TarArchive.h"
 
 #include <QFile>
@@ -13,6 +14,7 @@
 #include <QUrlQuery>
 #include <QVersionNumber>
 #include <cmath>
+#include <thread>
 
 Q_LOGGING_CATEGORY(lcDocker, "sandbox.backend.docker")
 
@@ -682,6 +684,74 @@ Result<QHash<QString, QString>> DockerBackend::listContainersWithLabels(const QS
                           object.value(QStringLiteral("Labels")).toObject().value(labelKey).toString());
     }
     return containers;
+}
+
+Result<QList<ContainerSummary>> DockerBackend::listContainerSummaries(const QString &labelKey)
+{
+    const QJsonObject filters{{QStringLiteral("label"), QJsonArray{labelKey}}};
+    auto reply =
+        call({.method = "GET", .path = QStringLiteral("/containers/json?all=1&filters=") + jsonQuery(filters)});
+    if (!reply) {
+        return reply.error();
+    }
+    if (!reply->isSuccess()) {
+        return engineError(*reply, QStringLiteral("Listing containers"));
+    }
+    QList<ContainerSummary> containers;
+    for (const QJsonValue &value : QJsonDocument::fromJson(reply->body).array()) {
+        const QJsonObject object = value.toObject();
+        ContainerSummary container;
+        container.id = object.value(QStringLiteral("Id")).toString();
+        container.image = productReference(object.value(QStringLiteral("Image")).toString());
+        container.created = QDateTime::fromSecsSinceEpoch(object.value(QStringLiteral("Created")).toInteger(), Qt::UTC);
+        container.state = object.value(QStringLiteral("State")).toString();
+        const QJsonObject labels = object.value(QStringLiteral("Labels")).toObject();
+        for (auto it = labels.begin(); it != labels.end(); ++it) {
+            container.labels.insert(it.key(), it.value().toString());
+        }
+        containers.append(container);
+    }
+    return containers;
+}
+
+Result<QJsonObject> DockerBackend::statsSample(const QString &containerId)
+{
+    auto reply = call({.method = "GET",
+                       .path = QStringLiteral("/containers/%1/stats?stream=false").arg(encode(containerId)),
+                       .timeout = std::chrono::seconds(30)});
+    if (!reply) {
+        return reply.error();
+    }
+    if (reply->status == 404) {
+        return Error{QStringLiteral("There is no container %1 in the %2 engine.").arg(containerId.left(12), m_name),
+                     ErrorCode::NotFound};
+    }
+    if (!reply->isSuccess()) {
+        return engineError(*reply,
+                           QStringLiteral("Reading the resource use of container %1").arg(containerId.left(12)));
+    }
+    return QJsonDocument::fromJson(reply->body).object();
+}
+
+Result<ContainerStats> DockerBackend::containerStats(const QString &containerId)
+{
+    // Not one-shot: its answer has no previous CPU reading (and Docker 20.10 still takes a second for it).
+    auto first = statsSample(containerId);
+    if (!first) {
+        return first.error();
+    }
+    if (DockerStats::hasPreviousCpu(*first)) {
+        return DockerStats::fromSample(*first);
+    }
+    // Podman answers at once with one reading: CPU use needs a second one, as far apart as Docker's.
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    auto second = statsSample(containerId);
+    if (!second) {
+        return second.error();
+    }
+    ContainerStats stats = DockerStats::fromSample(*second);
+    stats.cpuCores = DockerStats::cpuCoresBetween(*first, *second);
+    return stats;
 }
 
 } // namespace sandbox

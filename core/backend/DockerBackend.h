@@ -4,6 +4,7 @@
 #include "backend/DockerJsonProgress.h"
 #include "backend/HttpClient.h"
 
+#include <QJsonObject>
 #include <mutex>
 
 namespace sandbox {
@@ -45,6 +46,10 @@ public:
     Result<void> disconnectNetwork(const QString &containerId, const QString &network) override;
     Result<QStringList> listContainers(const QString &labelKey, const QString &labelValue) override;
     Result<QHash<QString, QString>> listContainersWithLabels(const QString &labelKey) override;
+    Result<QList<ContainerSummary>> listContainerSummaries(const QString &labelKey) override;
+    /// GET /containers/{id}/stats?stream=false: Docker measures CPU between two readings a second apart; an engine
+    /// that sends one reading (Podman) is asked twice, a second apart.
+    Result<ContainerStats> containerStats(const QString &containerId) override;
 
     /// HostConfig.SecurityOpt: `spec.securityOpt` plus `spec.seccompProfile` unless it names a
     /// profile itself. Docker takes a profile's JSON text ("seccomp={...}"); a path given in
@@ -83,6 +88,7 @@ protected:
     virtual QString loginAddress(const QString &registry) const { return registry; }
 
 private:
+    Result<QJsonObject> statsSample(const QString &containerId);
     /// "/v1.41" or lower: the API version both sides speak, negotiated once.
     Result<QString> apiPrefix();
     Result<void> streamJsonProgress(HttpRequest request, const ProgressCallback &progress, const QString &what,

@@ -25,6 +25,8 @@ public:
     static QString runLabel() { return QStringLiteral("io.llm-sandbox.run"); }
     /// Label naming the process that owns a container (host:pid:start time).
     static QString ownerLabel() { return QStringLiteral("io.llm-sandbox.owner"); }
+    /// Label naming the session a container serves (`llm-sandbox ps` shows it where a container has it).
+    static QString sessionLabel() { return QStringLiteral("io.llm-sandbox.session"); }
 
 private:
     SandboxSettings m_settings;

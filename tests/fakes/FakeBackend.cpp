@@ -331,6 +331,7 @@ Result<QString> FakeBackend::createContainer(const ContainerSpec &spec)
     // Long enough for the engine's 12-character log prefixes to tell containers apart.
     const QString id = QStringLiteral("fake%1").arg(m_created, 12, 10, QLatin1Char('0'));
     m_containers[id].spec = spec;
+    m_containers[id].created = QDateTime::currentDateTimeUtc();
     m_specs.append(spec);
     return id;
 }
@@ -430,6 +431,48 @@ Result<QHash<QString, QString>> FakeBackend::listContainersWithLabels(const QStr
         }
     }
     return labels;
+}
+
+Result<QList<ContainerSummary>> FakeBackend::listContainerSummaries(const QString &labelKey)
+{
+    std::lock_guard lock(m_mutex);
+    QList<ContainerSummary> summaries;
+    for (const auto &[id, container] : m_containers) {
+        if (container.removed || !container.spec.labels.contains(labelKey)) {
+            continue;
+        }
+        summaries.append({.id = id,
+                          .image = container.spec.image,
+                          .created = container.created,
+                          .state = container.runner ? QStringLiteral("running") : QStringLiteral("created"),
+                          .labels = container.spec.labels});
+    }
+    return summaries;
+}
+
+void FakeBackend::setContainerStats(const QString &id, const ContainerStats &stats)
+{
+    std::lock_guard lock(m_mutex);
+    if (const auto it = m_containers.find(id); it != m_containers.end()) {
+        it->second.stats = stats;
+    }
+}
+
+Result<ContainerStats> FakeBackend::containerStats(const QString &containerId)
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_containers.find(containerId);
+    if (it == m_containers.end() || it->second.removed) {
+        return Error{QStringLiteral("No such container: %1").arg(containerId), ErrorCode::NotFound};
+    }
+    if (it->second.stats) {
+        return *it->second.stats;
+    }
+    return ContainerStats{.memoryBytes = 0,
+                          .memoryLimitBytes = it->second.spec.memoryBytes,
+                          .cpuCores = 0,
+                          .pids = it->second.runner ? 1 : 0,
+                          .sampledAt = QDateTime::currentDateTimeUtc()};
 }
 
 } // namespace sandbox::test

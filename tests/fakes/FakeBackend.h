@@ -55,6 +55,10 @@ public:
     /// The `limits` a runner of a container created with `spec` reports when the engine drops `dropped`.
     static QJsonObject limitsInForce(const ContainerSpec &spec, const QStringList &dropped, int cgroupVersion);
 
+    /// What containerStats() reports for container `id` from now on (by default: nothing used, the spec's memory
+    /// limit, one process once started).
+    void setContainerStats(const QString &id, const ContainerStats &stats);
+
     /// The container dies (e.g. while idle in the pool): its stream ends. False for an unknown or removed one.
     bool killContainer(const QString &id);
 
@@ -96,6 +100,8 @@ public:
     Result<void> disconnectNetwork(const QString &containerId, const QString &network) override;
     Result<QStringList> listContainers(const QString &labelKey, const QString &labelValue) override;
     Result<QHash<QString, QString>> listContainersWithLabels(const QString &labelKey) override;
+    Result<QList<ContainerSummary>> listContainerSummaries(const QString &labelKey) override;
+    Result<ContainerStats> containerStats(const QString &containerId) override;
 
 private:
     struct Container
@@ -104,6 +110,8 @@ private:
         QHash<QString, QByteArray> files; ///< copied in before start
         std::shared_ptr<FakeRunner> runner;
         bool removed = false;
+        QDateTime created;
+        std::optional<ContainerStats> stats; ///< set by the test
     };
 
     FakeRunScript scriptFor(const FakeRun &run);

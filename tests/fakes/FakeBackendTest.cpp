@@ -179,4 +179,30 @@ TEST_F(FakeBackendTest, killedContainerEndsItsStream)
     EXPECT_FALSE(sendJson(*runner, {{QStringLiteral("op"), QStringLiteral("ping")}}).ok());
 }
 
+TEST_F(FakeBackendTest, statsAndSummariesDescribeLiveContainersOnly)
+{
+    auto runner = startRunner();
+    auto stats = m_backend.containerStats(m_containerId);
+    ASSERT_TRUE(stats.ok());
+    EXPECT_EQ(stats->pids, 1);
+    m_backend.setContainerStats(m_containerId, ContainerStats{.memoryBytes = 50 << 20, .memoryLimitBytes = 1 << 30});
+    EXPECT_EQ(m_backend.containerStats(m_containerId)->memoryBytes, 50 << 20);
+
+    ContainerSpec labelled;
+    labelled.image = QStringLiteral("llm-sandbox/ruby:test");
+    labelled.labels = {{QStringLiteral("owner"), QStringLiteral("me")}};
+    auto other = m_backend.createContainer(labelled);
+    ASSERT_TRUE(other.ok());
+    auto summaries = m_backend.listContainerSummaries(QStringLiteral("owner"));
+    ASSERT_TRUE(summaries.ok());
+    ASSERT_EQ(summaries->size(), 1);
+    EXPECT_EQ(summaries->first().id, *other);
+    EXPECT_EQ(summaries->first().image, labelled.image);
+    EXPECT_EQ(summaries->first().state, QStringLiteral("created"));
+
+    ASSERT_TRUE(m_backend.removeContainer(*other).ok());
+    EXPECT_TRUE(m_backend.listContainerSummaries(QStringLiteral("owner"))->isEmpty());
+    EXPECT_EQ(m_backend.containerStats(*other).error().code, ErrorCode::NotFound);
+}
+
 } // namespace

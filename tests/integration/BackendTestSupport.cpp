@@ -155,6 +155,41 @@ QStringList containersOwnedBy(ContainerBackend &backend, qint64 pid)
     return owned;
 }
 
+MemoryHoldingSession openMemoryHoldingSession(ExecutionEngine &engine, int megabytes)
+{
+    auto ours = [&] {
+        auto listed = engine.backend().listContainers(ExecutionEngine::ownerLabel(), ExecutionEngine::ownerIdentity());
+        EXPECT_TRUE(listed.ok()) << (listed ? "" : listed.error().message.toStdString());
+        return listed ? *listed : QStringList();
+    };
+    const QStringList before = ours();
+    SessionRequest request;
+    request.language = QStringLiteral("python");
+    auto session = engine.createSession(request);
+    if (!session) {
+        ADD_FAILURE() << session.error().message.toStdString();
+        return {};
+    }
+    QStringList added = ours();
+    added.removeIf([&](const QString &id) { return before.contains(id); });
+    if (added.size() != 1) {
+        ADD_FAILURE() << "opening the session added " << added.size() << " containers, not one";
+        return {};
+    }
+    RunRequest hold;
+    hold.language.clear(); // the session's
+    hold.sessionId = session->id;
+    // bytes of one value: every page written, so all of it is resident (zeroed memory may not be).
+    hold.code = QStringLiteral("held = b'x' * (%1 * 1024 * 1024)\nprint(len(held))").arg(megabytes);
+    auto held = engine.run(hold);
+    if (!held || held->stdoutData.trimmed() != QByteArray::number(qint64(megabytes) * 1024 * 1024)) {
+        ADD_FAILURE() << "the session did not allocate: "
+                      << (held ? held->stderrData.toStdString() : held.error().message.toStdString());
+        return {};
+    }
+    return {session->id, added.first()};
+}
+
 int hostProcessesMatching(const QByteArray &needle)
 {
     int count = 0;

@@ -72,4 +72,13 @@ struct CliRun
 QStringList containersOwnedBy(ContainerBackend &backend, qint64 pid);
 CliRun runCli(const QStringList &arguments, const QStringList &environment = {}, const QByteArray &input = {});
 
+/// A Python session whose interpreter holds `megabytes` MB (written, so resident), and the id of its container: the
+/// one container of this process that opening it added. Empty ids (and a test failure) when that went wrong.
+struct MemoryHoldingSession
+{
+    QString sessionId;
+    QString containerId;
+};
+MemoryHoldingSession openMemoryHoldingSession(ExecutionEngine &engine, int megabytes);
+
 } // namespace sandbox::test

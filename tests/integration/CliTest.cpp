@@ -1,6 +1,7 @@
 #include "BackendTestSupport.h"
 #include "engine/ExecutionEngine.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -157,7 +158,7 @@ TEST(CliUsage, helpDocumentsEveryCommand)
 {
     const auto run = test::runCli({"--help"});
     EXPECT_EQ(run.exitCode, 0);
-    for (const char *command : {"--mcp", "run", "images build", "images list", "doctor", "--version", "--json",
+    for (const char *command : {"--mcp", "run", "images build", "images list", "doctor", "ps", "--version", "--json",
                                 "--artifacts-dir", "--timeout"}) {
         EXPECT_TRUE(run.stdoutData.contains(command)) << command;
     }
@@ -172,6 +173,47 @@ TEST_P(Cli, backendOptionSelectsTheEngine)
                      {"BACKEND=" + QString::fromStdString(other), test::hostVariable(other) + "=unix:///nonexistent"});
     EXPECT_EQ(run.exitCode, 0) << run.stderrData.toStdString();
     EXPECT_EQ(run.stdoutData, "42\n");
+}
+
+TEST_P(Cli, psListsASessionsSandboxWithItsResourceUse)
+{
+    auto backend = test::backendFor(GetParam());
+    ASSERT_TRUE(backend);
+    SandboxSettings settings = test::settingsFor(GetParam());
+    settings.poolSize = 0;
+    settings.memoryBytes = 256 * 1024 * 1024;
+    ExecutionEngine engine(backend, settings);
+    const test::MemoryHoldingSession session = test::openMemoryHoldingSession(engine, 50);
+    ASSERT_FALSE(session.containerId.isEmpty());
+
+    const auto run = runCli({"ps", "--json"});
+    EXPECT_EQ(run.exitCode, 0) << run.stderrData.toStdString();
+    const QJsonObject listing = QJsonDocument::fromJson(run.stdoutData).object();
+    EXPECT_EQ(listing["backend"].toString(), backendName());
+    QJsonObject ours;
+    for (const QJsonValue &each : listing["sandboxes"].toArray()) {
+        if (each["id"].toString() == session.containerId) {
+            ours = each.toObject();
+        }
+    }
+    ASSERT_FALSE(ours.isEmpty()) << "the session's container is not listed: " << run.stdoutData.toStdString();
+    EXPECT_EQ(ours["language"].toString(), QStringLiteral("python"));
+    EXPECT_EQ(ours["owner"].toString(), ExecutionEngine::ownerIdentity());
+    EXPECT_EQ(ours["owner_pid"].toInteger(), QCoreApplication::applicationPid());
+    EXPECT_EQ(ours["state"].toString(), QStringLiteral("running"));
+    EXPECT_GE(ours["age_seconds"].toDouble(), 0);
+    const QJsonObject stats = ours["stats"].toObject();
+    ASSERT_FALSE(stats.isEmpty()) << run.stdoutData.toStdString();
+    EXPECT_GT(stats["memory_bytes"].toDouble(), 50.0 * 1024 * 1024);
+    EXPECT_EQ(stats["memory_limit_bytes"].toDouble(), double(settings.memoryBytes));
+    EXPECT_GE(stats["pids"].toInteger(), 2);
+    EXPECT_GE(stats["cpu_cores"].toDouble(), 0);
+
+    const auto table = runCli({"ps"});
+    EXPECT_EQ(table.exitCode, 0) << table.stderrData.toStdString();
+    EXPECT_TRUE(table.stdoutData.contains(session.containerId.left(12).toUtf8())) << table.stdoutData.toStdString();
+    EXPECT_TRUE(table.stdoutData.contains("MiB / 256.0 MiB")) << table.stdoutData.toStdString();
+    ASSERT_TRUE(engine.closeSession(session.sessionId).ok());
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Cli, ::testing::ValuesIn(test::backendNames()), test::backendTestName);

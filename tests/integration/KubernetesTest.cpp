@@ -1,9 +1,14 @@
 // The kubernetes backend against the test API server (tests/kubernetes/apiserver): what only Kubernetes has. ctest
 // runs it under with-apiserver (KUBECONFIG names the server; its contexts offer each way to authenticate).
+#include "BackendTestSupport.h"
 #include "ScopedEnvironment.h"
 #include "backend/kubernetes/KubernetesBackend.h"
 #include "engine/ExecutionEngine.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -149,4 +154,57 @@ TEST(KubernetesTest, librariesComeFromAnInstallerPodAndTheCodeRunsWithoutNetwork
     auto left = made->listContainers(ExecutionEngine::ownerLabel(), ExecutionEngine::ownerIdentity());
     ASSERT_TRUE(left.ok()) << left.error().message.toStdString();
     EXPECT_TRUE(left->isEmpty()) << "the installer pod is removed: " << left->join(u' ').toStdString();
+}
+
+// Run by ctest against servers started with `--metrics-api absent` (no metrics-server: 404 for the group) and
+// `--metrics-api unavailable` (its APIService down: 503 from the aggregator).
+TEST(KubernetesMetricsMissingTest, statsSayMetricsServerIsNotInstalled)
+{
+    auto made = backend();
+    ASSERT_TRUE(made);
+    ContainerSpec spec;
+    spec.image = QStringLiteral("llm-sandbox/none:1");
+    spec.command = {QStringLiteral("/opt/llm-sandbox/llm-sandbox-runner")};
+    spec.user = QStringLiteral("1000:1000");
+    spec.labels = {{ExecutionEngine::ownerLabel(), QStringLiteral("test-host:1:2")}};
+    auto pod = made->createContainer(spec);
+    ASSERT_TRUE(pod.ok()) << pod.error().message.toStdString();
+    auto stats = made->containerStats(*pod);
+    ASSERT_TRUE(made->removeContainer(*pod).ok());
+    ASSERT_FALSE(stats.ok());
+    EXPECT_EQ(stats.error().code, ErrorCode::Unavailable);
+    EXPECT_TRUE(stats.error().message.contains(QStringLiteral("metrics-server is not installed")))
+        << stats.error().message.toStdString();
+}
+
+TEST(KubernetesMetricsMissingTest, psShowsUnknownUsageAndSaysWhyOnce)
+{
+    auto made = backend();
+    ASSERT_TRUE(made);
+    ExecutionEngine engine(made, fresh());
+    SessionRequest request;
+    request.language = QStringLiteral("python");
+    auto first = engine.createSession(request);
+    ASSERT_TRUE(first.ok()) << first.error().message.toStdString();
+    auto second = engine.createSession(request);
+    ASSERT_TRUE(second.ok()) << second.error().message.toStdString();
+
+    const auto table = test::runCli({QStringLiteral("ps"), QStringLiteral("--backend"), QStringLiteral("kubernetes")});
+    EXPECT_EQ(table.exitCode, 0) << table.stderrData.toStdString();
+    const QString output = QString::fromUtf8(table.stdoutData);
+    EXPECT_EQ(output.count(QStringLiteral("metrics-server is not installed")), 1) << output.toStdString();
+    EXPECT_EQ(output.count(QRegularExpression(QStringLiteral("llm-sandbox-[0-9a-f]+ +python .* -  +-  +-\\n"))), 2)
+        << output.toStdString();
+
+    const auto json = test::runCli(
+        {QStringLiteral("ps"), QStringLiteral("--backend"), QStringLiteral("kubernetes"), QStringLiteral("--json")});
+    EXPECT_EQ(json.exitCode, 0) << json.stderrData.toStdString();
+    const QJsonArray sandboxes = QJsonDocument::fromJson(json.stdoutData).object().value("sandboxes").toArray();
+    EXPECT_EQ(sandboxes.size(), 2) << json.stdoutData.toStdString();
+    for (const QJsonValue &sandbox : sandboxes) {
+        EXPECT_TRUE(sandbox["stats"].isNull());
+        EXPECT_EQ(sandbox["stats_error"]["code"].toString(), QStringLiteral("unavailable"));
+    }
+    EXPECT_TRUE(engine.closeSession(first->id).ok());
+    EXPECT_TRUE(engine.closeSession(second->id).ok());
 }

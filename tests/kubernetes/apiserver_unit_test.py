@@ -12,6 +12,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "api
 
 import container_spec  # noqa: E402
 import kubestatus  # noqa: E402
+import metrics  # noqa: E402
 import protobuf_body  # noqa: E402
 import query_selectors  # noqa: E402
 import schema  # noqa: E402
@@ -256,6 +257,44 @@ class StatusWordingTest(unittest.TestCase):
     def test_group_resources_are_qualified(self):
         self.assertEqual(kubestatus.not_found("networkpolicies", "p", "networking.k8s.io").body["message"],
                          'networkpolicies.networking.k8s.io "p" not found')
+
+
+
+class MetricsFormatTest(unittest.TestCase):
+    """PodMetrics as metrics-server writes it: canonical quantities, a Go duration, the kubelet's working set."""
+
+    # Docker 20.10 on cgroup v1, a Python process holding 50 MB (the parts the computation reads).
+    DOCKER_V1 = {"read": "2026-11-30T20:48:59.644563767Z", "preread": "2026-11-30T20:48:58.641462733Z",
+                 "cpu_stats": {"cpu_usage": {"total_usage": 647238174, "percpu_usage": [487440651, 159797523]},
+                               "system_cpu_usage": 47687600000000, "online_cpus": 2},
+                 "precpu_stats": {"cpu_usage": {"total_usage": 496652002, "percpu_usage": [336854479, 159797523]},
+                                  "system_cpu_usage": 47685550000000, "online_cpus": 2},
+                 "memory_stats": {"usage": 55898112, "limit": 268435456,
+                                  "stats": {"total_inactive_file": 4096, "inactive_file": 4096, "cache": 0}}}
+
+    def test_quantities_are_canonical(self):
+        self.assertEqual(metrics.binary_quantity(55894016), "54584Ki")
+        self.assertEqual(metrics.binary_quantity(64 * 2**20), "64Mi")
+        self.assertEqual(metrics.binary_quantity(55894017), "55894017")
+        self.assertEqual(metrics.nano_quantity(1067211), "1067211n")
+        self.assertEqual(metrics.nano_quantity(1500000), "1500u")
+        self.assertEqual(metrics.nano_quantity(12000000), "12m")
+        self.assertEqual(metrics.nano_quantity(2000000000), "2")
+        self.assertEqual(metrics.nano_quantity(0), "0")
+        self.assertEqual(metrics.go_duration(1.003101034), "1.003101034s")
+        self.assertEqual(metrics.go_duration(15.0), "15s")
+
+    def test_usage_of_a_docker_sample(self):
+        nano_cores, memory, read, window = metrics.usage_from_stats(self.DOCKER_V1)
+        self.assertEqual(memory, 55898112 - 4096)
+        self.assertEqual(nano_cores, 146913338)  # 150586172 ns of 1.025 s per CPU
+        self.assertAlmostEqual(window, 1.003101034, places=6)
+        self.assertAlmostEqual(read % 60, 59.644563767, places=5)
+
+    def test_cgroup_v2_working_set_leaves_out_inactive_file(self):
+        self.assertEqual(metrics.working_set({"usage": 62914560, "stats": {"inactive_file": 8388608}}), 54525952)
+        self.assertEqual(metrics.working_set({"usage": 4096, "stats": {"inactive_file": 8192}}), 0)
+        self.assertEqual(metrics.working_set({"usage": 4071424}), 4071424)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # kubectl (Debian's, 1.32) against the test API server: proves discovery, create from a manifest, get, exec over
-# WebSocket v5 with exit codes and stdin, logs, and delete speak the real protocol. Run through with-apiserver.
+# WebSocket v5 with exit codes and stdin, logs, top (the metrics API) and delete speak the real protocol. Run through
+# with-apiserver.
 set -uo pipefail
 
 : "${KUBECONFIG:?run through with-apiserver}" "${LLM_SANDBOX_TEST_KUBE_STATE:?run through with-apiserver}"
@@ -72,6 +73,9 @@ expect_eq "exec read-only root" "$(kubectl exec kubectl-test -- sh -c 'touch /x 
 expect_eq "exec tmpfs writable" "$(kubectl exec kubectl-test -- sh -c 'echo ok >/tmp/f && cat /tmp/f')" "ok"
 expect_eq "exec missing pod" "$(kubectl exec nosuch -- true 2>&1)" 'Error from server (NotFound): pods "nosuch" not found'
 expect_eq "logs" "$(kubectl logs kubectl-test)" "started"
+# kubectl top reads the metrics API (discovery, then PodMetrics): its quantities parse and show as cores and Mi.
+top=$(kubectl top pod kubectl-test --no-headers 2>&1)
+[[ $top =~ ^kubectl-test\ +[0-9]+m\ +[0-9]+Mi\ *$ ]] || fail "top pod: got [$top]"
 
 # Every stream went over WebSocket v5: none fell back to SPDY (which this server refuses).
 protocols=$(sort -u "$LLM_SANDBOX_TEST_KUBE_STATE/stream-protocols.log")

@@ -185,7 +185,10 @@ class PythonClientTest(unittest.TestCase):
             "metrics.k8s.io", "v1beta1", NAMESPACE, "pods", name)
         self.assertEqual(metrics["kind"], "PodMetrics")
         self.assertEqual(metrics["containers"][0]["name"], "main")
-        self.assertTrue(metrics["containers"][0]["usage"]["memory"].endswith("Ki"))
+        # Canonical quantities as metrics-server writes them: "54584Ki" (or plain bytes), "1067211n" / "12m" / "0".
+        self.assertRegex(metrics["containers"][0]["usage"]["memory"], r"^[0-9]+(Ki|Mi|Gi)?$")
+        self.assertRegex(metrics["containers"][0]["usage"]["cpu"], r"^[0-9]+[num]?$")
+        self.assertRegex(metrics["window"], r"^[0-9.]+s$")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #include "backend/kubernetes/KubernetesBackend.h"
 
 #include "backend/kubernetes/KubernetesChannelStream.h"
+#include "backend/kubernetes/KubernetesQuantity.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>
@@ -656,6 +657,142 @@ Result<QList<KubernetesBackend::Permission>> KubernetesBackend::checkPermissions
         permission.reason = status.value(QStringLiteral("reason")).toString();
     }
     return permissions;
+}
+
+Result<QList<ContainerSummary>> KubernetesBackend::listContainerSummaries(const QString &labelKey)
+{
+    auto reply =
+        m_client.send({.method = "GET", .path = podsPath() + QStringLiteral("?labelSelector=") + encode(labelKey)});
+    if (!reply) {
+        return reply.error();
+    }
+    if (!reply->isSuccess()) {
+        return m_client.apiError(*reply, QStringLiteral("Listing pods in namespace %1").arg(m_settings.namespaceName),
+                                 QStringLiteral("list"), QStringLiteral("pods"));
+    }
+    QList<ContainerSummary> pods;
+    for (const QJsonValue &item :
+         QJsonDocument::fromJson(reply->body).object().value(QStringLiteral("items")).toArray()) {
+        const QJsonObject pod = item.toObject();
+        const QJsonObject metadata = pod.value(QStringLiteral("metadata")).toObject();
+        ContainerSummary summary;
+        summary.id = metadata.value(QStringLiteral("name")).toString();
+        summary.created =
+            QDateTime::fromString(metadata.value(QStringLiteral("creationTimestamp")).toString(), Qt::ISODate);
+        summary.state =
+            pod.value(QStringLiteral("status")).toObject().value(QStringLiteral("phase")).toString().toLower();
+        const QJsonArray containers =
+            pod.value(QStringLiteral("spec")).toObject().value(QStringLiteral("containers")).toArray();
+        for (const QJsonValue &container : containers) {
+            if (container.toObject().value(QStringLiteral("name")).toString() == kContainer ||
+                summary.image.isEmpty()) {
+                summary.image = container.toObject().value(QStringLiteral("image")).toString();
+            }
+        }
+        const QJsonObject labels = labelsOf(pod);
+        for (auto it = labels.begin(); it != labels.end(); ++it) {
+            summary.labels.insert(it.key(), it.value().toString());
+        }
+        pods.append(summary);
+    }
+    return pods;
+}
+
+Result<ContainerStats> KubernetesBackend::statsFromPodMetrics(const QJsonObject &podMetrics)
+{
+    ContainerStats stats;
+    const QJsonArray containers = podMetrics.value(QStringLiteral("containers")).toArray();
+    if (containers.isEmpty()) {
+        return Error{QStringLiteral("The metrics API answered without any container's usage."),
+                     ErrorCode::EngineFailed};
+    }
+    for (const QJsonValue &value : containers) {
+        const QJsonObject usage = value.toObject().value(QStringLiteral("usage")).toObject();
+        const QString cpuText = usage.value(QStringLiteral("cpu")).toString();
+        const QString memoryText = usage.value(QStringLiteral("memory")).toString();
+        const auto cpu = KubernetesQuantity::cores(cpuText);
+        const auto memory = KubernetesQuantity::bytes(memoryText);
+        if (!cpu || !memory) {
+            return Error{QStringLiteral("The metrics API answered a usage that is not a quantity (cpu \"%1\", memory "
+                                        "\"%2\").")
+                             .arg(cpuText, memoryText),
+                         ErrorCode::EngineFailed};
+        }
+        stats.cpuCores += *cpu;
+        stats.memoryBytes += *memory;
+    }
+    stats.sampledAt = QDateTime::fromString(podMetrics.value(QStringLiteral("timestamp")).toString(), Qt::ISODate);
+    if (!stats.sampledAt.isValid()) {
+        stats.sampledAt = QDateTime::currentDateTimeUtc();
+    }
+    return stats;
+}
+
+Result<ContainerStats> KubernetesBackend::containerStats(const QString &containerId)
+{
+    const QString what = QStringLiteral("Reading the resource use of pod %1").arg(containerId);
+    auto reply = m_client.send({.method = "GET",
+                                .path = QStringLiteral("/apis/metrics.k8s.io/v1beta1/namespaces/%1/pods/%2")
+                                            .arg(encode(m_settings.namespaceName), encode(containerId)),
+                                .timeout = std::chrono::seconds(30)});
+    if (!reply) {
+        return reply.error();
+    }
+    const QJsonObject status = QJsonDocument::fromJson(reply->body).object();
+    const bool namedResource =
+        !status.value(QStringLiteral("details")).toObject().value(QStringLiteral("name")).toString().isEmpty();
+    // A group the server does not serve is a 404 naming nothing ("the server could not find the requested
+    // resource"); an APIService whose backend (metrics-server) is down or not ready is a 503 from the aggregator.
+    if ((reply->status == 404 && !namedResource) || reply->status == 503) {
+        // Not naming the pod: the cause is the cluster's, the same for every pod (`ps` says it once).
+        return Error{
+            QStringLiteral("The cluster does not serve the metrics API (metrics.k8s.io): metrics-server is not "
+                           "installed%1 (the API server answered %2). Install metrics-server "
+                           "(https://github.com/kubernetes-sigs/metrics-server) to see the CPU and memory "
+                           "use of pods.")
+                .arg(reply->status == 503 ? QStringLiteral(" or not ready") : QString())
+                .arg(reply->status),
+            ErrorCode::Unavailable};
+    }
+    if (reply->status == 404) {
+        // metrics-server measures pods periodically (--metric-resolution, 15 s by default): a new pod has no sample.
+        return Error{QStringLiteral("%1 failed: metrics-server has no sample of it yet (%2).")
+                         .arg(what, status.value(QStringLiteral("message")).toString()),
+                     ErrorCode::NotFound};
+    }
+    if (!reply->isSuccess()) {
+        return m_client.apiError(*reply, what, QStringLiteral("get"), QStringLiteral("pods.metrics.k8s.io"));
+    }
+    auto stats = statsFromPodMetrics(QJsonDocument::fromJson(reply->body).object());
+    if (!stats) {
+        return Error{QStringLiteral("%1 failed: %2").arg(what, stats.error().message), stats.error().code};
+    }
+    // The limit is the pod's, not the metrics': every container must have one for the pod to have one.
+    auto pod = m_client.send({.method = "GET", .path = podsPath() + u'/' + encode(containerId)});
+    if (pod && pod->isSuccess()) {
+        qint64 limit = 0;
+        for (const QJsonValue &value : QJsonDocument::fromJson(pod->body)
+                                           .object()
+                                           .value(QStringLiteral("spec"))
+                                           .toObject()
+                                           .value(QStringLiteral("containers"))
+                                           .toArray()) {
+            const auto memory = KubernetesQuantity::bytes(value.toObject()
+                                                              .value(QStringLiteral("resources"))
+                                                              .toObject()
+                                                              .value(QStringLiteral("limits"))
+                                                              .toObject()
+                                                              .value(QStringLiteral("memory"))
+                                                              .toString());
+            if (!memory) {
+                limit = 0;
+                break;
+            }
+            limit += *memory;
+        }
+        stats->memoryLimitBytes = limit;
+    }
+    return stats;
 }
 
 } // namespace sandbox

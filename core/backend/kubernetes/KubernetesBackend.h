@@ -48,6 +48,11 @@ public:
     bool canDetachNetwork() const override { return false; }
     Result<QStringList> listContainers(const QString &labelKey, const QString &labelValue) override;
     Result<QHash<QString, QString>> listContainersWithLabels(const QString &labelKey) override;
+    Result<QList<ContainerSummary>> listContainerSummaries(const QString &labelKey) override;
+    /// From the metrics API (metrics.k8s.io, served by metrics-server): CPU and memory as metrics-server last
+    /// measured them, the memory limit from the pod's spec; pids unknown. ErrorCode::Unavailable when the cluster
+    /// does not serve the metrics API, NotFound when it has no sample of the pod (yet).
+    Result<ContainerStats> containerStats(const QString &containerId) override;
 
     const KubernetesSettings &settings() const { return m_settings; }
     const KubernetesClient &client() const { return m_client; }
@@ -64,6 +69,8 @@ public:
     /// What keeps `pod` (a Pod object) from running, as an error naming `podName`: an image that cannot be pulled,
     /// no node that can run it, a container that cannot be created, a pod that ended; nothing while it may start.
     static std::optional<Error> startFailure(const QJsonObject &pod, const QString &podName);
+    /// A PodMetrics object (metrics.k8s.io/v1beta1) as stats: the usage of all its containers.
+    static Result<ContainerStats> statsFromPodMetrics(const QJsonObject &podMetrics);
 
     /// One RBAC permission the backend needs, and whether the server grants it (SelfSubjectAccessReview).
     struct Permission

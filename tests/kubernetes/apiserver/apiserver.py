@@ -67,9 +67,12 @@ class ApiServer:
             r.add_get(path, lambda _: web.Response(text="ok"))
         r.add_get("/api", lambda _: _json(discovery.api_versions(self.options["server_address"])))
         r.add_get("/api/v1", lambda _: _json(discovery.CORE_V1))
-        r.add_get("/apis", lambda _: _json(discovery.api_group_list()))
+        r.add_get("/apis", lambda _: _json(discovery.api_group_list(self._hidden_groups())))
         r.add_get("/openapi/v3", lambda _: _json(openapi.root()))
         r.add_get("/openapi/v3/{gv:.+}", self._openapi)
+        if self.options.get("metrics_api") == "unavailable":
+            # kube-aggregator in front of an APIService whose service is down: plain text, not a Status.
+            r.add_get("/apis/metrics.k8s.io{tail:.*}", self._service_unavailable)
         r.add_get("/apis/{group}", self._group)
         r.add_get("/apis/{group}/{version}", self._group_version)
         r.add_get("/api/v1/namespaces", self._list_namespaces)
@@ -97,8 +100,9 @@ class ApiServer:
         r.add_delete(netpol + "/{name}", self._delete_policy)
         r.add_post("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", self._access_review)
         r.add_post("/apis/authentication.k8s.io/v1/selfsubjectreviews", self._who_am_i)
-        r.add_get("/apis/metrics.k8s.io/v1beta1/namespaces/{namespace}/pods", self._pod_metrics_list)
-        r.add_get("/apis/metrics.k8s.io/v1beta1/namespaces/{namespace}/pods/{name}", self._pod_metrics)
+        if self.options.get("metrics_api", "served") == "served":
+            r.add_get("/apis/metrics.k8s.io/v1beta1/namespaces/{namespace}/pods", self._pod_metrics_list)
+            r.add_get("/apis/metrics.k8s.io/v1beta1/namespaces/{namespace}/pods/{name}", self._pod_metrics)
         return app
 
     # ---- plumbing -----------------------------------------------------------------------------------------------
@@ -240,15 +244,24 @@ class ApiServer:
             raise web.HTTPNotFound()
         return _json(document)
 
+    def _hidden_groups(self):
+        # Without metrics-server there is no metrics.k8s.io APIService; an unavailable one is left out of /apis by
+        # the aggregator.
+        return () if self.options.get("metrics_api", "served") == "served" else ("metrics.k8s.io",)
+
+    async def _service_unavailable(self, _request):
+        return web.Response(status=503, text="service unavailable\n",
+                            headers={"X-Content-Type-Options": "nosniff"})
+
     async def _group(self, request):
         group = request.match_info["group"]
-        if group not in discovery.GROUPS:
+        if group not in discovery.GROUPS or group in self._hidden_groups():
             raise web.HTTPNotFound()
         return _json(discovery.api_group(group))
 
     async def _group_version(self, request):
         group, version = request.match_info["group"], request.match_info["version"]
-        if group not in discovery.GROUPS or discovery.GROUPS[group][0] != version:
+        if group not in discovery.GROUPS or group in self._hidden_groups() or discovery.GROUPS[group][0] != version:
             raise web.HTTPNotFound()
         return _json(discovery.resource_list(group))
 
@@ -638,7 +651,10 @@ class ApiServer:
         pod = self.store.get("pods", namespace, name)
         found = await metrics.pod_metrics(self.docker, self.runtime, pod) if pod else None
         if found is None:
-            raise kubestatus.not_found("pods", name, "metrics.k8s.io")
+            # metrics-server's words for a pod it has no sample of: kind podmetrics, name "namespace/name".
+            raise kubestatus.StatusError(404, "NotFound", f'podmetrics.metrics.k8s.io "{namespace}/{name}" not found',
+                                         {"name": f"{namespace}/{name}", "group": "metrics.k8s.io",
+                                          "kind": "podmetrics"})
         return _json(found)
 
     async def _pod_metrics_list(self, request):

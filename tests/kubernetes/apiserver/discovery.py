@@ -50,9 +50,11 @@ def api_versions(server_address):
             "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": server_address}]}
 
 
-def api_group_list():
+def api_group_list(exclude=()):
     groups = []
     for name, (version, _) in GROUPS.items():
+        if name in exclude:
+            continue
         gv = {"groupVersion": f"{name}/{version}", "version": version}
         groups.append({"name": name, "versions": [gv], "preferredVersion": gv})
     return {"kind": "APIGroupList", "apiVersion": "v1", "groups": groups}

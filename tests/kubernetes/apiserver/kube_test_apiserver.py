@@ -51,6 +51,9 @@ def parse_arguments():
                         help="a RuntimeClass the node offers, mapped to a Docker runtime")
     parser.add_argument("--watch-history", type=int, default=None, metavar="N",
                         help="keep only the last N events: a watch from an older resourceVersion gets 410 Expired")
+    parser.add_argument("--metrics-api", choices=["served", "absent", "unavailable"], default="served",
+                        help="metrics.k8s.io: served (as by metrics-server), absent (no metrics-server: 404), or "
+                             "unavailable (its APIService registered but down: 503 from the aggregator)")
     parser.add_argument("--verbose", action="store_true")
     return parser.parse_args()
 
@@ -91,7 +94,7 @@ async def serve(args):
 
     options = {"state_dir": state_dir, "max_pods": args.max_pods, "quota_name": args.quota_name,
                "namespaces": ["default", "kube-system", "kube-public", "kube-node-lease"] + args.namespace,
-               "runtimes": runtimes, "server_address": ""}
+               "runtimes": runtimes, "server_address": "", "metrics_api": args.metrics_api}
     api = ApiServer(store, runtime, docker, credentials, options)
     runner = web.AppRunner(api.app(), access_log=logging.getLogger("access") if args.verbose else None,
                            handle_signals=False)

@@ -297,3 +297,32 @@ TEST(KubernetesClient, unreachableServerIsAnErrorNamingIt)
     EXPECT_TRUE(probed.error().message.contains(QStringLiteral("Kubernetes API server")));
     EXPECT_TRUE(probed.error().message.contains(QStringLiteral("https://127.0.0.1:1")));
 }
+
+TEST(KubernetesBackendTest, podMetricsBecomeStatsOfAllContainers)
+{
+    // metrics-server's answer for a pod (GET /apis/metrics.k8s.io/v1beta1/namespaces/NS/pods/NAME).
+    const QJsonObject metrics = QJsonDocument::fromJson(R"({
+        "kind": "PodMetrics", "apiVersion": "metrics.k8s.io/v1beta1",
+        "metadata": {"name": "llm-sandbox-1", "namespace": "sandboxes", "creationTimestamp": "2026-11-30T21:00:05Z",
+                     "labels": {"app.kubernetes.io/managed-by": "llm-sandbox"}},
+        "timestamp": "2026-11-30T21:00:00Z", "window": "10.512s",
+        "containers": [{"name": "sandbox", "usage": {"cpu": "250000000n", "memory": "54584Ki"}},
+                       {"name": "sidecar", "usage": {"cpu": "12m", "memory": "1048576"}}]})")
+                                    .object();
+    auto stats = KubernetesBackend::statsFromPodMetrics(metrics);
+    ASSERT_TRUE(stats.ok()) << stats.error().message.toStdString();
+    EXPECT_DOUBLE_EQ(stats->cpuCores, 0.262);
+    EXPECT_EQ(stats->memoryBytes, 54584LL * 1024 + 1048576);
+    EXPECT_EQ(stats->pids, -1) << "the metrics API does not count processes";
+    EXPECT_EQ(stats->sampledAt, QDateTime(QDate(2026, 11, 30), QTime(21, 0), Qt::UTC));
+}
+
+TEST(KubernetesBackendTest, podMetricsWithoutAQuantityAreAnError)
+{
+    const QJsonObject metrics =
+        QJsonDocument::fromJson(R"({"containers": [{"name": "sandbox", "usage": {"cpu": "lots", "memory": "1Mi"}}]})")
+            .object();
+    auto stats = KubernetesBackend::statsFromPodMetrics(metrics);
+    ASSERT_FALSE(stats.ok());
+    EXPECT_TRUE(stats.error().message.contains(QStringLiteral("\"lots\""))) << stats.error().message.toStdString();
+}

@@ -1,0 +1,246 @@
+#include "cli/PsCommand.h"
+
+#include "AppContext.h"
+#include "backend/BackendFactory.h"
+#include "cli/CliContext.h"
+#include "engine/ContainerSpecFactory.h"
+#include "engine/OrphanReaper.h"
+#include "images/ImageCatalog.h"
+#include "lang/LanguageRegistry.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <future>
+
+namespace sandbox::cli {
+
+namespace {
+
+struct Sandbox
+{
+    ContainerSummary container;
+    QString language;
+    Result<ContainerStats> stats = Error{QStringLiteral("not read")};
+};
+
+/// The language whose run image `image` is: the catalog's reference (also behind a registry prefix, as a cluster
+/// pulls it), else the product's naming (llm-sandbox/LANG:TAG); empty when neither says.
+QString languageOf(const QString &image, const ImageCatalog &catalog)
+{
+    for (const Language &language : LanguageRegistry::instance().languages()) {
+        const auto reference = catalog.runImage(language);
+        if (reference && (image == *reference || image.endsWith(u'/' + *reference))) {
+            return language.name;
+        }
+    }
+    static const QRegularExpression named(QStringLiteral("(?:^|/)llm-sandbox/([a-z]+)[:@]"));
+    const QRegularExpressionMatch match = named.match(image);
+    if (match.hasMatch() && LanguageRegistry::instance().find(match.captured(1))) {
+        return match.captured(1);
+    }
+    return {};
+}
+
+QString age(const QDateTime &created, const QDateTime &now)
+{
+    if (!created.isValid()) {
+        return QStringLiteral("-");
+    }
+    const qint64 seconds = std::max<qint64>(0, created.secsTo(now));
+    if (seconds < 120) {
+        return QStringLiteral("%1s").arg(seconds);
+    }
+    if (seconds < 2 * 3600) {
+        return QStringLiteral("%1m").arg(seconds / 60);
+    }
+    if (seconds < 2 * 86400) {
+        return QStringLiteral("%1h").arg(seconds / 3600);
+    }
+    return QStringLiteral("%1d").arg(seconds / 86400);
+}
+
+QString bytes(qint64 value)
+{
+    if (value < 1024 * 1024) {
+        return QStringLiteral("%1 KiB").arg(value / 1024);
+    }
+    if (value < 1024LL * 1024 * 1024) {
+        return QStringLiteral("%1 MiB").arg(double(value) / (1024 * 1024), 0, 'f', 1);
+    }
+    return QStringLiteral("%1 GiB").arg(double(value) / (1024 * 1024 * 1024), 0, 'f', 2);
+}
+
+/// "host:pid" of an owner identity (its start time only tells a reused pid apart).
+QString ownerText(const QString &identity)
+{
+    const auto owner = OrphanReaper::Owner::parse(identity);
+    return owner ? owner->host + u':' + owner->pid : identity;
+}
+
+QJsonObject toJson(const Sandbox &sandbox, const QDateTime &now)
+{
+    const ContainerSummary &container = sandbox.container;
+    const QString owner = container.labels.value(ContainerSpecFactory::ownerLabel());
+    const auto parsedOwner = OrphanReaper::Owner::parse(owner);
+    const QString session = container.labels.value(ContainerSpecFactory::sessionLabel());
+    QJsonObject object{
+        {QStringLiteral("id"), container.id},
+        {QStringLiteral("language"), sandbox.language.isEmpty() ? QJsonValue() : QJsonValue(sandbox.language)},
+        {QStringLiteral("image"), container.image},
+        {QStringLiteral("owner"), owner},
+        {QStringLiteral("owner_pid"), parsedOwner ? QJsonValue(parsedOwner->pid.toLongLong()) : QJsonValue()},
+        {QStringLiteral("session_id"), session.isEmpty() ? QJsonValue() : QJsonValue(session)},
+        {QStringLiteral("created"), container.created.toUTC().toString(Qt::ISODate)},
+        {QStringLiteral("age_seconds"), double(std::max<qint64>(0, container.created.secsTo(now)))},
+        {QStringLiteral("state"), container.state},
+    };
+    if (sandbox.stats) {
+        const ContainerStats &stats = *sandbox.stats;
+        object.insert(QStringLiteral("stats"),
+                      QJsonObject{
+                          {QStringLiteral("cpu_cores"), stats.cpuCores},
+                          {QStringLiteral("memory_bytes"), double(stats.memoryBytes)},
+                          {QStringLiteral("memory_limit_bytes"),
+                           stats.memoryLimitBytes > 0 ? QJsonValue(double(stats.memoryLimitBytes)) : QJsonValue()},
+                          {QStringLiteral("pids"), stats.pids >= 0 ? QJsonValue(double(stats.pids)) : QJsonValue()},
+                          {QStringLiteral("sampled_at"), stats.sampledAt.toUTC().toString(Qt::ISODateWithMs)},
+                      });
+    } else {
+        object.insert(QStringLiteral("stats"), QJsonValue());
+        object.insert(
+            QStringLiteral("stats_error"),
+            QJsonObject{{QStringLiteral("code"), QString::fromLatin1(errorCodeName(sandbox.stats.error().code))},
+                        {QStringLiteral("message"), sandbox.stats.error().message}});
+    }
+    return object;
+}
+
+void printTable(const QList<Sandbox> &sandboxes, const QDateTime &now)
+{
+    QList<QStringList> rows{{QStringLiteral("ID"), QStringLiteral("LANGUAGE"), QStringLiteral("OWNER"),
+                             QStringLiteral("SESSION"), QStringLiteral("AGE"), QStringLiteral("CPU"),
+                             QStringLiteral("MEMORY / LIMIT"), QStringLiteral("PIDS")}};
+    // Each reason once, however many sandboxes it concerns (a cluster without metrics-server: all of them).
+    QStringList reasons;
+    for (const Sandbox &sandbox : sandboxes) {
+        const ContainerSummary &container = sandbox.container;
+        QString cpu = QStringLiteral("-");
+        QString memory = QStringLiteral("-");
+        QString pids = QStringLiteral("-");
+        if (sandbox.stats) {
+            cpu = QStringLiteral("%1%").arg(sandbox.stats->cpuCores * 100, 0, 'f', 1);
+            memory =
+                bytes(sandbox.stats->memoryBytes) + QStringLiteral(" / ") +
+                (sandbox.stats->memoryLimitBytes > 0 ? bytes(sandbox.stats->memoryLimitBytes) : QStringLiteral("-"));
+            pids = sandbox.stats->pids >= 0 ? QString::number(sandbox.stats->pids) : QStringLiteral("-");
+        } else if (!reasons.contains(sandbox.stats.error().message)) {
+            reasons.append(sandbox.stats.error().message);
+        }
+        const QString session = container.labels.value(ContainerSpecFactory::sessionLabel());
+        // Docker's and Podman's ids as `docker ps` shortens them; pod names whole.
+        rows.append({container.id.size() == 64 ? container.id.left(12) : container.id,
+                     sandbox.language.isEmpty() ? container.image : sandbox.language,
+                     ownerText(container.labels.value(ContainerSpecFactory::ownerLabel())),
+                     session.isEmpty() ? QStringLiteral("-") : session, age(container.created, now), cpu, memory,
+                     pids});
+    }
+    QList<qsizetype> widths(rows.first().size(), 0);
+    for (const QStringList &row : rows) {
+        for (qsizetype column = 0; column < row.size(); ++column) {
+            widths[column] = std::max(widths[column], row[column].size());
+        }
+    }
+    for (const QStringList &row : rows) {
+        QString line;
+        for (qsizetype column = 0; column < row.size(); ++column) {
+            line += column + 1 < row.size() ? row[column].leftJustified(widths[column] + 2) : row[column];
+        }
+        out() << line << Qt::endl;
+    }
+    for (const QString &reason : reasons) {
+        out() << "\n" << QStringLiteral("Resource use unknown (-): %1").arg(reason) << Qt::endl;
+    }
+}
+
+} // namespace
+
+int psCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("List the sandboxes llm-sandbox runs on a backend, with their resource use."));
+    parser.addHelpOption();
+    const QCommandLineOption backendOption = cli::backendOption();
+    const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
+    parser.addOptions({backendOption, jsonOption});
+    if (const std::optional<int> done = parseOrExit(parser, arguments)) {
+        return *done;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        printError(QStringLiteral("ps takes no arguments; see `llm-sandbox ps --help`."));
+        return ExitUsage;
+    }
+    auto context = AppContext::create({.source = QStringLiteral("cli"), .backendName = parser.value(backendOption)});
+    if (!context) {
+        printError(context.error().message);
+        return exitStatusFor(context.error());
+    }
+    const QString name = (*context)->defaultBackend();
+    if (!BackendFactory::names().contains(name)) {
+        printError(QStringLiteral("unknown backend \"%1\"; choose one of: %2.")
+                       .arg(name, BackendFactory::names().join(QStringLiteral(", "))));
+        return ExitUsage;
+    }
+    auto backend = (*context)->backend(name);
+    if (!backend) {
+        printError(backend.error().message);
+        return exitStatusFor(backend.error());
+    }
+    // Every llm-sandbox process labels its containers with its identity: this lists them all, not only ours.
+    auto containers = (*backend)->listContainerSummaries(ContainerSpecFactory::ownerLabel());
+    if (!containers) {
+        printError(containers.error().message);
+        return exitStatusFor(containers.error());
+    }
+    const ImageCatalog catalog = (*context)->catalog();
+    QList<Sandbox> sandboxes;
+    for (const ContainerSummary &container : *containers) {
+        if (container.state == QLatin1String("running")) {
+            sandboxes.append({container, languageOf(container.image, catalog)});
+        }
+    }
+    std::sort(sandboxes.begin(), sandboxes.end(),
+              [](const Sandbox &a, const Sandbox &b) { return a.container.created < b.container.created; });
+    // An engine takes about a second per sample: all of them at once.
+    std::vector<std::future<Result<ContainerStats>>> samples;
+    for (const Sandbox &sandbox : sandboxes) {
+        samples.push_back(std::async(
+            std::launch::async, [engine = *backend, id = sandbox.container.id] { return engine->containerStats(id); }));
+    }
+    for (qsizetype index = 0; index < sandboxes.size(); ++index) {
+        sandboxes[index].stats = samples[size_t(index)].get();
+    }
+
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    if (parser.isSet(jsonOption)) {
+        QJsonArray array;
+        for (const Sandbox &sandbox : sandboxes) {
+            array.append(toJson(sandbox, now));
+        }
+        out() << QJsonDocument(QJsonObject{{QStringLiteral("backend"), name}, {QStringLiteral("sandboxes"), array}})
+                     .toJson(QJsonDocument::Indented);
+        out().flush();
+        return 0;
+    }
+    if (sandboxes.isEmpty()) {
+        out() << QStringLiteral("No sandboxes running on %1.").arg(name) << Qt::endl;
+        return 0;
+    }
+    printTable(sandboxes, now);
+    return 0;
+}
+
+} // namespace sandbox::cli
