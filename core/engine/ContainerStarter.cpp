@@ -92,9 +92,11 @@ QString ContainerStarter::whyNotEnforced(const QString &engine, bool rootless, c
 
 Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language &language, const QString &image,
                                                                   const ProgressSink &progress,
-                                                                  const QString &networkMode)
+                                                                  const QString &networkMode,
+                                                                  const QHash<QString, QString> &labels)
 {
-    const ContainerSpec spec = m_specs.make(image, networkMode);
+    ContainerSpec spec = m_specs.make(image, networkMode);
+    spec.labels.insert(labels);
     auto created = m_images.createContainer(spec, language, [&](const QString &line) {
         if (progress) {
             progress(RunProgress{RunProgress::Kind::ImageBuild, line});

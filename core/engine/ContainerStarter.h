@@ -22,11 +22,12 @@ public:
     ContainerStarter(ContainerBackend &backend, const ImageCatalog &catalog, ContainerSpecFactory specs);
 
     /// A started container of `image` (the run image of `language`) whose runner has answered. `networkMode`
-    /// overrides the settings' (an install step's network). The container is removed on every failure, and
-    /// refused (LimitsNotEnforced) when its runner finds a requested limit not in force that the settings do not
-    /// accept (allowUnenforcedLimits).
+    /// overrides the settings' (an install step's network); `labels` are added to the spec's. The container is removed
+    /// on every failure, and refused (LimitsNotEnforced) when its runner finds a requested limit not in force that the
+    /// settings do not accept (allowUnenforcedLimits).
     Result<std::unique_ptr<SandboxContainer>> start(const Language &language, const QString &image,
-                                                    const ProgressSink &progress, const QString &networkMode = {});
+                                                    const ProgressSink &progress, const QString &networkMode = {},
+                                                    const QHash<QString, QString> &labels = {});
 
     /// Why `engine` did not put the `missing` limits in force, as far as `limits` tell (one clause per cause).
     static QString whyNotEnforced(const QString &engine, bool rootless, const EnforcedLimits &limits,

@@ -120,8 +120,9 @@ public:
     {}
 
     Result<RunResult> execute(const RunRequest &request);
-    /// The started container of a new session of `language` with `libraries` installed.
-    Result<std::unique_ptr<SandboxContainer>> prepareSession(const Language &language, const QStringList &libraries);
+    /// The started container of the new session `sessionId` of `language` with `libraries` installed.
+    Result<std::unique_ptr<SandboxContainer>> prepareSession(const Language &language, const QStringList &libraries,
+                                                             const QString &sessionId);
     void notify(const std::function<void(RunObserver &)> &call) const
     {
         if (m_subscribed) {
@@ -147,9 +148,11 @@ private:
     /// a container's network away, the install runs in that container with network, which is then detached;
     /// elsewhere (Kubernetes) it runs in an installer sandbox of its own, and what it wrote is copied into a
     /// container that never had network.
+    /// `labels` go to the container the code runs in.
     Result<std::unique_ptr<SandboxContainer>> startWithLibraries(const Language &language, const QString &image,
                                                                  const QStringList &libraries,
-                                                                 const LibraryInstallPlan &plan, bool forSession);
+                                                                 const LibraryInstallPlan &plan, bool forSession,
+                                                                 const QHash<QString, QString> &labels = {});
     /// Installs `plan` (`libraries`) in `container`.
     Result<void> install(SandboxContainer &container, const Language &language, const QStringList &libraries,
                          const LibraryInstallPlan &plan, bool forSession);
@@ -163,10 +166,11 @@ private:
     Result<RunResult> runSetup(SandboxContainer &container, const RunnerRunRequest &request, const QString &what);
     Result<RunResult> executeInSession(const RunRequest &request);
     Result<std::unique_ptr<SandboxContainer>> startContainer(const Language &language, const QString &image,
-                                                             const QString &networkMode = {})
+                                                             const QString &networkMode = {},
+                                                             const QHash<QString, QString> &labels = {})
     {
         return m_engine.m_starter.start(
-            language, image, [this](const RunProgress &progress) { report(progress); }, networkMode);
+            language, image, [this](const RunProgress &progress) { report(progress); }, networkMode, labels);
     }
     /// An error for a run cancelled before its program started, or nothing.
     Result<void> checkNotCancelled() const
@@ -389,13 +393,14 @@ Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request,
 
 Result<std::unique_ptr<SandboxContainer>>
 ExecutionEngine::Run::startWithLibraries(const Language &language, const QString &image, const QStringList &libraries,
-                                         const LibraryInstallPlan &plan, bool forSession)
+                                         const LibraryInstallPlan &plan, bool forSession,
+                                         const QHash<QString, QString> &labels)
 {
     const QString what = plan.argv.join(QLatin1Char(' '));
     if (!plan.needsNetwork || m_engine.m_backend->canDetachNetwork()) {
         report(RunProgress::Kind::ContainerStart,
                QStringLiteral("Starting a %1 sandbox to install %2").arg(language.displayName, what));
-        auto container = startContainer(language, image, plan.needsNetwork ? kInstallNetwork : QString());
+        auto container = startContainer(language, image, plan.needsNetwork ? kInstallNetwork : QString(), labels);
         if (!container) {
             return container.error();
         }
@@ -425,7 +430,7 @@ ExecutionEngine::Run::startWithLibraries(const Language &language, const QString
     }
     report(RunProgress::Kind::ContainerStart,
            QStringLiteral("Starting a %1 sandbox (no network) for the installed libraries").arg(language.displayName));
-    auto container = startContainer(language, image);
+    auto container = startContainer(language, image, {}, labels);
     if (!container) {
         return container.error();
     }
@@ -640,8 +645,8 @@ Result<RunResult> ExecutionEngine::Run::executeInSession(const RunRequest &reque
     return result;
 }
 
-Result<std::unique_ptr<SandboxContainer>> ExecutionEngine::Run::prepareSession(const Language &language,
-                                                                               const QStringList &libraries)
+Result<std::unique_ptr<SandboxContainer>>
+ExecutionEngine::Run::prepareSession(const Language &language, const QStringList &libraries, const QString &sessionId)
 {
     auto image = m_engine.m_catalog.runImage(language);
     if (!image) {
@@ -659,11 +664,12 @@ Result<std::unique_ptr<SandboxContainer>> ExecutionEngine::Run::prepareSession(c
     if (auto going = checkNotCancelled(); !going) {
         return going.error();
     }
+    const QHash<QString, QString> labels{{ContainerSpecFactory::sessionLabel(), sessionId}};
     if (plan) {
-        return startWithLibraries(language, *image, libraries, *plan, true);
+        return startWithLibraries(language, *image, libraries, *plan, true, labels);
     }
     report(RunProgress::Kind::ContainerStart, QStringLiteral("Starting a %1 session").arg(language.displayName));
-    auto container = startContainer(language, *image);
+    auto container = startContainer(language, *image, {}, labels);
     if (!container) {
         return container.error();
     }
@@ -778,8 +784,9 @@ Result<SessionInfo> ExecutionEngine::createSession(const SessionRequest &request
 {
     // Only the caller sees the progress: opening a session is not a run of the journal.
     Run run(*this, newId(), false, observer, std::move(stop));
-    return m_sessions.create(request,
-                             [&](const Language &language) { return run.prepareSession(language, request.libraries); });
+    return m_sessions.create(request, [&](const Language &language, const QString &sessionId) {
+        return run.prepareSession(language, request.libraries, sessionId);
+    });
 }
 
 Result<void> ExecutionEngine::closeSession(const QString &id)

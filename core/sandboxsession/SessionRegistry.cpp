@@ -55,13 +55,20 @@ Result<void> SessionRegistry::checkRoom() const
     return {};
 }
 
+QString SessionRegistry::newId()
+{
+    return QUuid::createUuid().toString(QUuid::Id128).left(12);
+}
+
 Result<SessionInfo> SessionRegistry::add(std::shared_ptr<Session> session)
 {
     if (auto room = checkRoom(); !room) {
         return room.error();
     }
     std::lock_guard lock(m_mutex);
-    session->info.id = QUuid::createUuid().toString(QUuid::Id128).left(12);
+    if (session->info.id.isEmpty()) {
+        session->info.id = newId();
+    }
     session->info.createdAt = QDateTime::currentDateTimeUtc();
     session->info.lastUsedAt = session->info.createdAt;
     m_lastUsed[session->info.id] = m_clock();

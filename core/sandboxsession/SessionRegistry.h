@@ -44,6 +44,8 @@ public:
     Result<void> checkRoom() const;
     /// Adds a started session; its id and times are filled in here.
     Result<SessionInfo> add(std::shared_ptr<Session> session);
+    /// A new session id (add() assigns one to a session that has none).
+    static QString newId();
     /// The session `id`, or an error a model can act on.
     Result<std::shared_ptr<Session>> find(const QString &id) const;
     /// Records a finished use of `session` (restarting its idle time).

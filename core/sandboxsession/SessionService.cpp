@@ -34,11 +34,13 @@ Result<SessionInfo> SessionService::create(const SessionRequest &request, const 
     if (auto room = m_registry.checkRoom(); !room) {
         return room.error();
     }
-    auto container = prepare(*language);
+    const QString id = SessionRegistry::newId();
+    auto container = prepare(*language, id);
     if (!container) {
         return container.error();
     }
     auto session = std::make_shared<SessionRegistry::Session>();
+    session->info.id = id;
     session->info.language = language->name;
     session->info.libraries = request.libraries;
     session->info.timeout = request.timeout;

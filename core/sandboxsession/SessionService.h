@@ -21,7 +21,9 @@ class SessionService final
 {
 public:
     /// Starts the container of a new session of `language` with the session's libraries installed.
-    using Preparer = std::function<Result<std::unique_ptr<SandboxContainer>>(const Language &language)>;
+    /// Starts the container of the session `sessionId` (its label names the session).
+    using Preparer =
+        std::function<Result<std::unique_ptr<SandboxContainer>>(const Language &language, const QString &sessionId)>;
 
     /// Sessions close after `idleTimeout` without use; at most `maxSessions` are open (0: sessions disabled);
     /// files larger than `maxFileBytes` are refused both ways.

@@ -201,6 +201,7 @@ TEST_P(Cli, psListsASessionsSandboxWithItsResourceUse)
     EXPECT_EQ(ours["owner"].toString(), ExecutionEngine::ownerIdentity());
     EXPECT_EQ(ours["owner_pid"].toInteger(), QCoreApplication::applicationPid());
     EXPECT_EQ(ours["state"].toString(), QStringLiteral("running"));
+    EXPECT_EQ(ours["session_id"].toString(), session.sessionId);
     EXPECT_GE(ours["age_seconds"].toDouble(), 0);
     const QJsonObject stats = ours["stats"].toObject();
     ASSERT_FALSE(stats.isEmpty()) << run.stdoutData.toStdString();
@@ -213,6 +214,7 @@ TEST_P(Cli, psListsASessionsSandboxWithItsResourceUse)
     EXPECT_EQ(table.exitCode, 0) << table.stderrData.toStdString();
     EXPECT_TRUE(table.stdoutData.contains(session.containerId.left(12).toUtf8())) << table.stdoutData.toStdString();
     EXPECT_TRUE(table.stdoutData.contains("MiB / 256.0 MiB")) << table.stdoutData.toStdString();
+    EXPECT_TRUE(table.stdoutData.contains(session.sessionId.toUtf8())) << table.stdoutData.toStdString();
     ASSERT_TRUE(engine.closeSession(session.sessionId).ok());
 }
 

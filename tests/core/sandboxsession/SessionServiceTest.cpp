@@ -9,7 +9,7 @@ namespace {
 /// A preparer that must not be reached: the request is refused before a container would start.
 SessionService::Preparer unreachable(bool &called)
 {
-    return [&called](const Language &) -> Result<std::unique_ptr<SandboxContainer>> {
+    return [&called](const Language &, const QString &) -> Result<std::unique_ptr<SandboxContainer>> {
         called = true;
         return Error{QStringLiteral("no container in this test"), ErrorCode::SandboxFailed};
     };

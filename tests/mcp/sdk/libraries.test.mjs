@@ -1,0 +1,55 @@
+// execute_code and create_session with libraries, for real through the official SDK client: installed with network
+// (on Kubernetes in an installer pod of its own), the code then runs without any.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import { connectClient } from './helpers.mjs';
+
+const CALL_OPTIONS = { timeout: 600000, resetTimeoutOnProgress: true };
+const CODE = "const isNumber = require('is-number');\n" +
+    "console.log(isNumber(7), require('fs').readdirSync('/sys/class/net').join(','));\n";
+
+describe('libraries', () => {
+    let session;
+
+    before(async () => {
+        session = await connectClient();
+        await session.client.listTools();
+    });
+
+    after(async () => {
+        await session?.client.close();
+    });
+
+    const call = (name, args) => session.client.callTool({ name, arguments: args }, undefined, CALL_OPTIONS);
+
+    test('execute_code installs an npm package and runs the code without network', async () => {
+        const result = await call('execute_code', { code: CODE, language: 'javascript', libraries: ['is-number@7.0.0'] });
+        assert.notEqual(result.isError, true, result.content?.[0]?.text);
+        assert.equal(result.structuredContent.exit_code, 0, result.structuredContent.stderr);
+        assert.equal(result.structuredContent.stdout, 'true lo\n');
+    });
+
+    test('a session keeps the libraries it was created with', async () => {
+        const created = await call('create_session', { language: 'javascript', libraries: ['is-number@7.0.0'] });
+        assert.notEqual(created.isError, true, created.content?.[0]?.text);
+        const sessionId = JSON.parse(created.content[0].text).session_id;
+        try {
+            const result = await call('execute_code', { code: CODE, language: 'javascript', session_id: sessionId });
+            assert.notEqual(result.isError, true, result.content?.[0]?.text);
+            assert.equal(result.structuredContent.stdout, 'true lo\n', result.structuredContent.stderr);
+        } finally {
+            await call('close_session', { session_id: sessionId });
+        }
+    });
+
+    test('a library that does not exist is a tool error naming it, and the code does not run', async () => {
+        const result = await call('execute_code', {
+            code: "console.log('must not run')", language: 'javascript',
+            libraries: ['llm-sandbox-no-such-package-4711'],
+        });
+        assert.equal(result.isError, true);
+        assert.match(result.content[0].text, /llm-sandbox-no-such-package-4711/);
+        assert.doesNotMatch(result.content[0].text, /must not run/);
+    });
+});
