@@ -74,14 +74,19 @@ bool reportKubernetes(KubernetesBackend &backend)
     }
     bool allGranted = true;
     for (const KubernetesBackend::Permission &permission : *permissions) {
-        allGranted = allGranted && permission.allowed;
+        allGranted = allGranted && (permission.allowed || permission.optional);
+        const QString resource =
+            permission.group.isEmpty() ? permission.resource : permission.resource + u'.' + permission.group;
+        const QString reason = permission.reason.isEmpty() ? QString() : u' ' + permission.reason;
         out() << QStringLiteral("     permission %1 %2: %3\n")
                      .arg(permission.verb, -6)
-                     .arg(permission.resource, -9)
-                     .arg(permission.allowed
-                              ? QStringLiteral("granted")
-                              : QStringLiteral("DENIED%1 (installer/kubernetes/role.yaml grants it)")
-                                    .arg(permission.reason.isEmpty() ? QString() : u' ' + permission.reason));
+                     .arg(resource, -9)
+                     .arg(permission.allowed ? QStringLiteral("granted")
+                          : permission.optional
+                              ? QStringLiteral("denied%1 (only `ps` statistics need it; installer/kubernetes/role.yaml "
+                                               "grants it)")
+                                    .arg(reason)
+                              : QStringLiteral("DENIED%1 (installer/kubernetes/role.yaml grants it)").arg(reason));
     }
     return allGranted;
 }

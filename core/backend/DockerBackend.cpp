@@ -10,7 +10,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
-#include <QUrl>
 #include <QUrlQuery>
 #include <QVersionNumber>
 #include <cmath>
@@ -25,14 +24,9 @@ namespace {
 // Docker 20.10 speaks 1.41; newer engines still accept it, and it has everything we use.
 const QVersionNumber kPreferredApi(1, 41);
 
-QString encode(const QString &value)
-{
-    return QString::fromUtf8(QUrl::toPercentEncoding(value));
-}
-
 QString jsonQuery(const QJsonObject &object)
 {
-    return encode(QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact)));
+    return percentEncoded(QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact)));
 }
 
 QJsonObject toJson(const QHash<QString, QString> &map)
@@ -168,7 +162,7 @@ Result<BackendInfo> DockerBackend::versionInfo()
 
 Result<bool> DockerBackend::hasImage(const QString &reference)
 {
-    auto reply = call({.method = "GET", .path = QStringLiteral("/images/%1/json").arg(encode(reference))});
+    auto reply = call({.method = "GET", .path = QStringLiteral("/images/%1/json").arg(percentEncoded(reference))});
     if (!reply) {
         return reply.error();
     }
@@ -241,9 +235,10 @@ Result<void> DockerBackend::importImage(const QString &tarPath, const QString &r
         return Error{QStringLiteral("Could not open %1: %2").arg(tarPath, tar.errorString())};
     }
     const auto [repo, tag] = splitReference(reference);
-    QString path = QStringLiteral("/images/create?fromSrc=-&repo=%1&tag=%2").arg(encode(repo), encode(tag));
+    QString path =
+        QStringLiteral("/images/create?fromSrc=-&repo=%1&tag=%2").arg(percentEncoded(repo), percentEncoded(tag));
     for (auto it = labels.begin(); it != labels.end(); ++it) {
-        path += QStringLiteral("&changes=") + encode(QStringLiteral("LABEL %1=%2").arg(it.key(), it.value()));
+        path += QStringLiteral("&changes=") + percentEncoded(QStringLiteral("LABEL %1=%2").arg(it.key(), it.value()));
     }
     HttpRequest request{.method = "POST", .path = path, .bodyDevice = &tar, .contentType = "application/x-tar"};
     return streamJsonProgress(std::move(request), progress, QStringLiteral("Importing image %1").arg(reference));
@@ -254,7 +249,7 @@ Result<void> DockerBackend::buildImage(const QByteArray &contextTar, const QStri
                                        const ProgressCallback &progress)
 {
     const QString path = QStringLiteral("/build?t=%1&rm=1&forcerm=1&buildargs=%2&labels=%3")
-                             .arg(encode(reference), jsonQuery(toJson(buildArgs)), jsonQuery(toJson(labels)));
+                             .arg(percentEncoded(reference), jsonQuery(toJson(buildArgs)), jsonQuery(toJson(labels)));
     HttpRequest request{.method = "POST", .path = path, .body = contextTar, .contentType = "application/x-tar"};
     return streamJsonProgress(std::move(request), progress, QStringLiteral("Building image %1").arg(reference));
 }
@@ -263,7 +258,7 @@ Result<void> DockerBackend::exportImages(const QStringList &references, const Da
 {
     QString path = QStringLiteral("/images/get?");
     for (const QString &reference : references) {
-        path += QStringLiteral("names=%1&").arg(encode(reference));
+        path += QStringLiteral("names=%1&").arg(percentEncoded(reference));
     }
     path.chop(1);
     bool sinkStopped = false;
@@ -315,9 +310,9 @@ Result<QStringList> DockerBackend::loadImages(QIODevice &archive, const Progress
 Result<void> DockerBackend::tagImage(const QString &image, const QString &reference)
 {
     const auto [repo, tag] = splitReference(reference);
-    auto reply =
-        call({.method = "POST",
-              .path = QStringLiteral("/images/%1/tag?repo=%2&tag=%3").arg(encode(image), encode(repo), encode(tag))});
+    auto reply = call({.method = "POST",
+                       .path = QStringLiteral("/images/%1/tag?repo=%2&tag=%3")
+                                   .arg(percentEncoded(image), percentEncoded(repo), percentEncoded(tag))});
     if (!reply) {
         return reply.error();
     }
@@ -340,8 +335,9 @@ Result<void> DockerBackend::pushImage(const QString &reference, const RegistryCr
     // CLI's login store) and wants the header even when there are none: "{}" then, which suits registries that
     // accept pushes without a login (a cluster's own registry, one on loopback).
     HttpRequest request{.method = "POST",
-                        .path = QStringLiteral("/images/%1/push?tag=%2").arg(encode(repo), encode(tag)) +
-                                pushOptions(reference.section(QLatin1Char('/'), 0, 0)),
+                        .path =
+                            QStringLiteral("/images/%1/push?tag=%2").arg(percentEncoded(repo), percentEncoded(tag)) +
+                            pushOptions(reference.section(QLatin1Char('/'), 0, 0)),
                         .headers = {"X-Registry-Auth: " + credentials.registryAuthHeader()}};
     const QString what = QStringLiteral("Pushing image %1").arg(reference);
     const ProgressCallback redacted = [&](const QString &line) {
@@ -580,11 +576,11 @@ Result<void> DockerBackend::copyFiles(const QString &containerId, const QString 
     if (!tar) {
         return tar.error();
     }
-    auto reply =
-        call({.method = "PUT",
-              .path = QStringLiteral("/containers/%1/archive?path=%2").arg(encode(containerId), encode(directory)),
-              .body = *tar,
-              .contentType = "application/x-tar"});
+    auto reply = call({.method = "PUT",
+                       .path = QStringLiteral("/containers/%1/archive?path=%2")
+                                   .arg(percentEncoded(containerId), percentEncoded(directory)),
+                       .body = *tar,
+                       .contentType = "application/x-tar"});
     if (!reply) {
         return reply.error();
     }
@@ -601,13 +597,14 @@ Result<std::unique_ptr<ContainerStream>> DockerBackend::startAttached(const QStr
         return prefix.error();
     }
     // Attach before start, so not a byte of the runner's output is missed.
-    auto connection = m_http.upgrade(
-        "POST",
-        *prefix + QStringLiteral("/containers/%1/attach?stream=1&stdin=1&stdout=1&stderr=1").arg(encode(containerId)));
+    auto connection =
+        m_http.upgrade("POST", *prefix + QStringLiteral("/containers/%1/attach?stream=1&stdin=1&stdout=1&stderr=1")
+                                             .arg(percentEncoded(containerId)));
     if (!connection) {
         return connection.error();
     }
-    auto reply = call({.method = "POST", .path = QStringLiteral("/containers/%1/start").arg(encode(containerId))});
+    auto reply =
+        call({.method = "POST", .path = QStringLiteral("/containers/%1/start").arg(percentEncoded(containerId))});
     if (!reply) {
         return reply.error();
     }
@@ -620,7 +617,7 @@ Result<std::unique_ptr<ContainerStream>> DockerBackend::startAttached(const QStr
 Result<void> DockerBackend::removeContainer(const QString &containerId)
 {
     auto reply = call({.method = "DELETE",
-                       .path = QStringLiteral("/containers/%1?force=1&v=1").arg(encode(containerId)),
+                       .path = QStringLiteral("/containers/%1?force=1&v=1").arg(percentEncoded(containerId)),
                        .timeout = std::chrono::seconds(60)});
     if (!reply) {
         return reply.error();
@@ -635,7 +632,7 @@ Result<void> DockerBackend::disconnectNetwork(const QString &containerId, const 
 {
     const QJsonObject body{{QStringLiteral("Container"), containerId}, {QStringLiteral("Force"), true}};
     auto reply = call({.method = "POST",
-                       .path = QStringLiteral("/networks/%1/disconnect").arg(encode(network)),
+                       .path = QStringLiteral("/networks/%1/disconnect").arg(percentEncoded(network)),
                        .body = QJsonDocument(body).toJson(QJsonDocument::Compact),
                        .contentType = "application/json"});
     if (!reply) {
@@ -717,7 +714,7 @@ Result<QList<ContainerSummary>> DockerBackend::listContainerSummaries(const QStr
 Result<QJsonObject> DockerBackend::statsSample(const QString &containerId)
 {
     auto reply = call({.method = "GET",
-                       .path = QStringLiteral("/containers/%1/stats?stream=false").arg(encode(containerId)),
+                       .path = QStringLiteral("/containers/%1/stats?stream=false").arg(percentEncoded(containerId)),
                        .timeout = std::chrono::seconds(30)});
     if (!reply) {
         return reply.error();

@@ -304,4 +304,9 @@ Result<std::unique_ptr<RawConnection>> HttpClient::upgrade(const QByteArray &met
     return connection;
 }
 
+QString percentEncoded(const QString &value)
+{
+    return QString::fromUtf8(QUrl::toPercentEncoding(value));
+}
+
 } // namespace sandbox

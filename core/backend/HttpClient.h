@@ -33,6 +33,9 @@ struct HttpRequest
     std::function<bool(const QByteArray &)> onData;
 };
 
+/// `value` percent-encoded for a request's path or query (ids, image names, label selectors).
+QString percentEncoded(const QString &value);
+
 struct HttpResponse
 {
     int status = 0;

@@ -7,7 +7,6 @@
 #include <QJsonObject>
 #include <QSaveFile>
 #include <QStandardPaths>
-#include <QUrl>
 #include <algorithm>
 #include <unistd.h>
 
@@ -17,11 +16,6 @@ namespace {
 
 // Podman's own API; every Podman 4 and 5 service accepts this version.
 const QString kLibpodPrefix = QStringLiteral("/v4.0.0/libpod");
-
-QString encode(const QString &value)
-{
-    return QString::fromUtf8(QUrl::toPercentEncoding(value));
-}
 
 HttpEndpoint withPodmanHints(HttpEndpoint endpoint)
 {
@@ -98,9 +92,9 @@ Result<void> PodmanBackend::importImage(const QString &tarPath, const QString &r
     if (!tar.open(QIODevice::ReadOnly)) {
         return Error{QStringLiteral("Could not open %1: %2").arg(tarPath, tar.errorString())};
     }
-    QString path = kLibpodPrefix + QStringLiteral("/images/import?reference=") + encode(reference);
+    QString path = kLibpodPrefix + QStringLiteral("/images/import?reference=") + percentEncoded(reference);
     for (auto it = labels.begin(); it != labels.end(); ++it) {
-        path += QStringLiteral("&changes=") + encode(QStringLiteral("LABEL %1=%2").arg(it.key(), it.value()));
+        path += QStringLiteral("&changes=") + percentEncoded(QStringLiteral("LABEL %1=%2").arg(it.key(), it.value()));
     }
     auto reply = callUnversioned({.method = "POST",
                                   .path = path,

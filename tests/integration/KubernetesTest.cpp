@@ -83,7 +83,7 @@ TEST(KubernetesTest, rbacDenialNamesTheVerbAndResource)
     for (const KubernetesBackend::Permission &permission : *permissions) {
         EXPECT_EQ(permission.allowed, permission.verb != QLatin1String("create") &&
                                           permission.verb != QLatin1String("delete") &&
-                                          !permission.resource.contains(u'/'))
+                                          !permission.resource.contains(u'/') && permission.group.isEmpty())
             << permission.verb.toStdString() << " " << permission.resource.toStdString();
     }
 }
@@ -207,4 +207,26 @@ TEST(KubernetesMetricsMissingTest, psShowsUnknownUsageAndSaysWhyOnce)
     }
     EXPECT_TRUE(engine.closeSession(first->id).ok());
     EXPECT_TRUE(engine.closeSession(second->id).ok());
+}
+
+TEST(KubernetesTest, doctorReportsTheServerTheNamespaceAndEachPermission)
+{
+    const auto admin = test::runCli({QStringLiteral("doctor"), QStringLiteral("--backend"), QStringLiteral("kubernetes")},
+                                    {QStringLiteral("LLM_SANDBOX_KUBE_CONTEXT=kube-test")});
+    const QString report = QString::fromUtf8(admin.stdoutData);
+    EXPECT_TRUE(report.contains(QRegularExpression(QStringLiteral("\\* kubernetes reachable: version v1\\.\\d+"))))
+        << report.toStdString();
+    EXPECT_TRUE(report.contains(QStringLiteral("namespace: default"))) << report.toStdString();
+    EXPECT_EQ(report.count(QStringLiteral(": granted")), KubernetesBackend::neededPermissions().size())
+        << report.toStdString();
+    EXPECT_TRUE(report.contains(QStringLiteral("permission get    pods.metrics.k8s.io: granted"))) << report.toStdString();
+
+    const auto restricted =
+        test::runCli({QStringLiteral("doctor"), QStringLiteral("--backend"), QStringLiteral("kubernetes")},
+                     {QStringLiteral("LLM_SANDBOX_KUBE_CONTEXT=kube-test-restricted")});
+    const QString denied = QString::fromUtf8(restricted.stdoutData);
+    EXPECT_NE(restricted.exitCode, 0) << denied.toStdString();
+    EXPECT_TRUE(denied.contains(QStringLiteral("permission create pods     : DENIED"))) << denied.toStdString();
+    EXPECT_TRUE(denied.contains(QStringLiteral("permission get    pods     : granted"))) << denied.toStdString();
+    EXPECT_TRUE(denied.contains(QStringLiteral("pods.metrics.k8s.io: denied"))) << denied.toStdString();
 }

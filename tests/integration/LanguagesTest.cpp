@@ -277,12 +277,15 @@ TEST_P(LanguagesTest, imageHasTheVersionAndLibrariesItsDetailsList)
     auto image = sandboxEngine->catalog().runImage(details);
     ASSERT_TRUE(image.ok()) << image.error().message.toStdString();
 
-    auto version = ImageBuilder::builtVersion(sandboxEngine->backend(), sandboxEngine->catalog(), details);
-    ASSERT_TRUE(version.ok()) << version.error().message.toStdString();
-    auto reported = ImageProbe::run(sandboxEngine->backend(), *image, details.versionCommand);
-    ASSERT_TRUE(reported.ok()) << reported.error().message.toStdString();
-    EXPECT_FALSE(version->isEmpty());
-    EXPECT_EQ(*version, ImageProbe::versionIn(*reported)) << reported->toStdString();
+    // Kubernetes has no image store to read the label from (the images are in a registry): no version there.
+    if (sandboxEngine->backend().name() != QLatin1String("kubernetes")) {
+        auto version = ImageBuilder::builtVersion(sandboxEngine->backend(), sandboxEngine->catalog(), details);
+        ASSERT_TRUE(version.ok()) << version.error().message.toStdString();
+        auto reported = ImageProbe::run(sandboxEngine->backend(), *image, details.versionCommand);
+        ASSERT_TRUE(reported.ok()) << reported.error().message.toStdString();
+        EXPECT_FALSE(version->isEmpty());
+        EXPECT_EQ(*version, ImageProbe::versionIn(*reported)) << reported->toStdString();
+    }
 
     // Each line of the image's own list: "<debian-package> <name>"; "-": part of the language's packages.
     const QString list = QStringLiteral("/opt/llm-sandbox/libraries/") + details.imageName;

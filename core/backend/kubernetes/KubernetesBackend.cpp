@@ -33,11 +33,6 @@ const QString kManagedValue = QStringLiteral("llm-sandbox");
 const QString kNetworkLabel = QStringLiteral("llm-sandbox.io/network");
 const QString kNetworkEgress = QStringLiteral("egress");
 
-QString encode(const QString &value)
-{
-    return QString::fromUtf8(QUrl::toPercentEncoding(value));
-}
-
 QString registryAdvice()
 {
     return QStringLiteral("Kubernetes pulls images from a registry: push the sandbox images with `llm-sandbox images "
@@ -459,7 +454,7 @@ Result<QJsonObject> KubernetesBackend::waitRunning(const QString &podName)
     // and the watch.
     const qint64 timeout = m_settings.startTimeout.count();
     const QString path = podsPath() + QStringLiteral("?watch=1&fieldSelector=%1&timeoutSeconds=%2")
-                                          .arg(encode(QStringLiteral("metadata.name=") + podName))
+                                          .arg(percentEncoded(QStringLiteral("metadata.name=") + podName))
                                           .arg(timeout);
     QByteArray pending;
     std::optional<Result<QJsonObject>> outcome;
@@ -556,10 +551,10 @@ Result<std::unique_ptr<ContainerStream>> KubernetesBackend::startAttached(const 
 
 Result<void> KubernetesBackend::removeContainer(const QString &containerId)
 {
-    auto reply =
-        m_client.send({.method = "DELETE",
-                       .path = podsPath() + u'/' + encode(containerId) + QStringLiteral("?gracePeriodSeconds=0"),
-                       .timeout = std::chrono::seconds(60)});
+    auto reply = m_client.send(
+        {.method = "DELETE",
+         .path = podsPath() + u'/' + percentEncoded(containerId) + QStringLiteral("?gracePeriodSeconds=0"),
+         .timeout = std::chrono::seconds(60)});
     if (!reply) {
         return reply.error();
     }
@@ -594,8 +589,8 @@ Result<QStringList> KubernetesBackend::listContainers(const QString &labelKey, c
 
 Result<QHash<QString, QString>> KubernetesBackend::listContainersWithLabels(const QString &labelKey)
 {
-    auto reply =
-        m_client.send({.method = "GET", .path = podsPath() + QStringLiteral("?labelSelector=") + encode(labelKey)});
+    auto reply = m_client.send(
+        {.method = "GET", .path = podsPath() + QStringLiteral("?labelSelector=") + percentEncoded(labelKey)});
     if (!reply) {
         return reply.error();
     }
@@ -623,6 +618,7 @@ QList<KubernetesBackend::Permission> KubernetesBackend::neededPermissions()
     // WebSocket attach is a GET; servers authorize it as "create" (newer) or "get" (older): the Role grants both.
     needed.append({QStringLiteral("create"), QStringLiteral("pods/attach")});
     needed.append({QStringLiteral("get"), QStringLiteral("pods/attach")});
+    needed.append({QStringLiteral("get"), QStringLiteral("pods"), QStringLiteral("metrics.k8s.io"), true});
     return needed;
 }
 
@@ -632,6 +628,7 @@ Result<QList<KubernetesBackend::Permission>> KubernetesBackend::checkPermissions
     for (Permission &permission : permissions) {
         QJsonObject attributes{{QStringLiteral("namespace"), m_settings.namespaceName},
                                {QStringLiteral("verb"), permission.verb},
+                               {QStringLiteral("group"), permission.group},
                                {QStringLiteral("resource"), permission.resource.section(u'/', 0, 0)}};
         if (const QString subresource = permission.resource.section(u'/', 1); !subresource.isEmpty()) {
             attributes.insert(QStringLiteral("subresource"), subresource);
@@ -661,8 +658,8 @@ Result<QList<KubernetesBackend::Permission>> KubernetesBackend::checkPermissions
 
 Result<QList<ContainerSummary>> KubernetesBackend::listContainerSummaries(const QString &labelKey)
 {
-    auto reply =
-        m_client.send({.method = "GET", .path = podsPath() + QStringLiteral("?labelSelector=") + encode(labelKey)});
+    auto reply = m_client.send(
+        {.method = "GET", .path = podsPath() + QStringLiteral("?labelSelector=") + percentEncoded(labelKey)});
     if (!reply) {
         return reply.error();
     }
@@ -733,7 +730,7 @@ Result<ContainerStats> KubernetesBackend::containerStats(const QString &containe
     const QString what = QStringLiteral("Reading the resource use of pod %1").arg(containerId);
     auto reply = m_client.send({.method = "GET",
                                 .path = QStringLiteral("/apis/metrics.k8s.io/v1beta1/namespaces/%1/pods/%2")
-                                            .arg(encode(m_settings.namespaceName), encode(containerId)),
+                                            .arg(percentEncoded(m_settings.namespaceName), percentEncoded(containerId)),
                                 .timeout = std::chrono::seconds(30)});
     if (!reply) {
         return reply.error();
@@ -768,7 +765,7 @@ Result<ContainerStats> KubernetesBackend::containerStats(const QString &containe
         return Error{QStringLiteral("%1 failed: %2").arg(what, stats.error().message), stats.error().code};
     }
     // The limit is the pod's, not the metrics': every container must have one for the pod to have one.
-    auto pod = m_client.send({.method = "GET", .path = podsPath() + u'/' + encode(containerId)});
+    auto pod = m_client.send({.method = "GET", .path = podsPath() + u'/' + percentEncoded(containerId)});
     if (pod && pod->isSuccess()) {
         qint64 limit = 0;
         for (const QJsonValue &value : QJsonDocument::fromJson(pod->body)

@@ -76,7 +76,9 @@ public:
     struct Permission
     {
         QString verb;
-        QString resource; ///< "pods", "pods/exec"
+        QString resource;      ///< "pods", "pods/exec"
+        QString group;         ///< the API group; empty for the core group
+        bool optional = false; ///< only statistics need it (the metrics API): runs work without it
         bool allowed = false;
         QString reason;
     };
