@@ -1,5 +1,7 @@
 #include "cli/CliContext.h"
 
+#include <algorithm>
+
 namespace sandbox::cli {
 
 QTextStream &out()
@@ -12,6 +14,23 @@ QTextStream &err()
 {
     static QTextStream stream(stderr);
     return stream;
+}
+
+void printColumns(const QList<QStringList> &rows)
+{
+    QList<qsizetype> widths(rows.isEmpty() ? 0 : rows.first().size(), 0);
+    for (const QStringList &row : rows) {
+        for (qsizetype column = 0; column < row.size() && column < widths.size(); ++column) {
+            widths[column] = std::max(widths[column], row[column].size());
+        }
+    }
+    for (const QStringList &row : rows) {
+        QString line;
+        for (qsizetype column = 0; column < row.size(); ++column) {
+            line += column + 1 < row.size() ? row[column].leftJustified(widths.value(column) + 2) : row[column];
+        }
+        out() << line << Qt::endl;
+    }
 }
 
 QCommandLineOption backendOption(const QString &description)

@@ -35,6 +35,8 @@ std::optional<int> parseOrExit(QCommandLineParser &parser, const QStringList &ar
 void printError(const QString &message);
 QTextStream &out();
 QTextStream &err();
+/// Prints `rows` (the first is the header) on stdout as left-aligned columns two spaces apart.
+void printColumns(const QList<QStringList> &rows);
 
 /// The usage text of `llm-sandbox --help`.
 QString usageText();

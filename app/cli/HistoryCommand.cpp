@@ -57,19 +57,7 @@ void printTable(const QList<JournalRun> &runs)
         rows.append({run.id, run.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss")), source(run),
                      run.language, outcome(run), duration(run)});
     }
-    QList<qsizetype> widths(rows.first().size(), 0);
-    for (const QStringList &row : rows) {
-        for (qsizetype column = 0; column < row.size(); ++column) {
-            widths[column] = std::max(widths[column], row[column].size());
-        }
-    }
-    for (const QStringList &row : rows) {
-        QString line;
-        for (qsizetype column = 0; column < row.size(); ++column) {
-            line += column + 1 < row.size() ? row[column].leftJustified(widths[column] + 2) : row[column];
-        }
-        out() << line << Qt::endl;
-    }
+    printColumns(rows);
 }
 
 } // namespace

@@ -147,19 +147,7 @@ void printTable(const QList<Sandbox> &sandboxes, const QDateTime &now)
                      session.isEmpty() ? QStringLiteral("-") : session, age(container.created, now), cpu, memory,
                      pids});
     }
-    QList<qsizetype> widths(rows.first().size(), 0);
-    for (const QStringList &row : rows) {
-        for (qsizetype column = 0; column < row.size(); ++column) {
-            widths[column] = std::max(widths[column], row[column].size());
-        }
-    }
-    for (const QStringList &row : rows) {
-        QString line;
-        for (qsizetype column = 0; column < row.size(); ++column) {
-            line += column + 1 < row.size() ? row[column].leftJustified(widths[column] + 2) : row[column];
-        }
-        out() << line << Qt::endl;
-    }
+    printColumns(rows);
     for (const QString &reason : reasons) {
         out() << "\n" << QStringLiteral("Resource use unknown (-): %1").arg(reason) << Qt::endl;
     }

@@ -159,12 +159,12 @@ public:
     /// network for its life), the engine installs libraries in a sandbox of their own and copies what they wrote
     /// into one that never had network.
     virtual bool canDetachNetwork() const { return true; }
-    /// IDs of containers carrying label `key=value` (any value when `labelValue` is empty).
-    virtual Result<QStringList> listContainers(const QString &labelKey, const QString &labelValue) = 0;
-    /// Containers carrying the label `labelKey`, with its value (id -> value).
-    virtual Result<QHash<QString, QString>> listContainersWithLabels(const QString &labelKey) = 0;
     /// Containers carrying the label `labelKey`, with their image, creation time, state and labels.
     virtual Result<QList<ContainerSummary>> listContainerSummaries(const QString &labelKey) = 0;
+    /// IDs of containers carrying label `key=value` (any value when `labelValue` is empty), sorted.
+    Result<QStringList> listContainers(const QString &labelKey, const QString &labelValue);
+    /// Containers carrying the label `labelKey`, with its value (id -> value).
+    Result<QHash<QString, QString>> listContainersWithLabels(const QString &labelKey);
     /// The current resource use of a running container. May take a second (an engine measures CPU use between
     /// two samples). ErrorCode::Unavailable when the engine cannot measure it (Kubernetes without metrics-server),
     /// NotFound when the container is gone or has no sample yet.
@@ -179,6 +179,35 @@ inline Result<void> ContainerBackend::pushImage(const QString &reference, const 
                      ErrorCode::Unavailable};
     }
     return pushImage(reference, progress);
+}
+
+inline Result<QStringList> ContainerBackend::listContainers(const QString &labelKey, const QString &labelValue)
+{
+    auto labelled = listContainersWithLabels(labelKey);
+    if (!labelled) {
+        return labelled.error();
+    }
+    QStringList ids;
+    for (auto it = labelled->begin(); it != labelled->end(); ++it) {
+        if (labelValue.isEmpty() || it.value() == labelValue) {
+            ids << it.key();
+        }
+    }
+    ids.sort();
+    return ids;
+}
+
+inline Result<QHash<QString, QString>> ContainerBackend::listContainersWithLabels(const QString &labelKey)
+{
+    auto summaries = listContainerSummaries(labelKey);
+    if (!summaries) {
+        return summaries.error();
+    }
+    QHash<QString, QString> labelled;
+    for (const ContainerSummary &container : *summaries) {
+        labelled.insert(container.id, container.labels.value(labelKey));
+    }
+    return labelled;
 }
 
 inline Result<void> ContainerBackend::checkRegistryLogin(const RegistryCredentials &credentials)

@@ -644,45 +644,6 @@ Result<void> DockerBackend::disconnectNetwork(const QString &containerId, const 
     return {};
 }
 
-Result<QStringList> DockerBackend::listContainers(const QString &labelKey, const QString &labelValue)
-{
-    const QString label = labelValue.isEmpty() ? labelKey : labelKey + QLatin1Char('=') + labelValue;
-    const QJsonObject filters{{QStringLiteral("label"), QJsonArray{label}}};
-    auto reply =
-        call({.method = "GET", .path = QStringLiteral("/containers/json?all=1&filters=") + jsonQuery(filters)});
-    if (!reply) {
-        return reply.error();
-    }
-    if (!reply->isSuccess()) {
-        return engineError(*reply, QStringLiteral("Listing containers"));
-    }
-    QStringList ids;
-    for (const QJsonValue &value : QJsonDocument::fromJson(reply->body).array()) {
-        ids << value.toObject().value(QStringLiteral("Id")).toString();
-    }
-    return ids;
-}
-
-Result<QHash<QString, QString>> DockerBackend::listContainersWithLabels(const QString &labelKey)
-{
-    const QJsonObject filters{{QStringLiteral("label"), QJsonArray{labelKey}}};
-    auto reply =
-        call({.method = "GET", .path = QStringLiteral("/containers/json?all=1&filters=") + jsonQuery(filters)});
-    if (!reply) {
-        return reply.error();
-    }
-    if (!reply->isSuccess()) {
-        return engineError(*reply, QStringLiteral("Listing containers"));
-    }
-    QHash<QString, QString> containers;
-    for (const QJsonValue &value : QJsonDocument::fromJson(reply->body).array()) {
-        const QJsonObject object = value.toObject();
-        containers.insert(object.value(QStringLiteral("Id")).toString(),
-                          object.value(QStringLiteral("Labels")).toObject().value(labelKey).toString());
-    }
-    return containers;
-}
-
 Result<QList<ContainerSummary>> DockerBackend::listContainerSummaries(const QString &labelKey)
 {
     const QJsonObject filters{{QStringLiteral("label"), QJsonArray{labelKey}}};

@@ -44,8 +44,6 @@ public:
     Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) override;
     Result<void> removeContainer(const QString &containerId) override;
     Result<void> disconnectNetwork(const QString &containerId, const QString &network) override;
-    Result<QStringList> listContainers(const QString &labelKey, const QString &labelValue) override;
-    Result<QHash<QString, QString>> listContainersWithLabels(const QString &labelKey) override;
     Result<QList<ContainerSummary>> listContainerSummaries(const QString &labelKey) override;
     /// GET /containers/{id}/stats?stream=false: Docker measures CPU between two readings a second apart; an engine
     /// that sends one reading (Podman) is asked twice, a second apart.

@@ -406,33 +406,6 @@ Result<void> FakeBackend::disconnectNetwork(const QString &containerId, const QS
     return {};
 }
 
-Result<QStringList> FakeBackend::listContainers(const QString &labelKey, const QString &labelValue)
-{
-    std::lock_guard lock(m_mutex);
-    QStringList ids;
-    for (const auto &[id, container] : m_containers) {
-        const auto label = container.spec.labels.constFind(labelKey);
-        if (!container.removed && label != container.spec.labels.constEnd() &&
-            (labelValue.isEmpty() || *label == labelValue)) {
-            ids.append(id);
-        }
-    }
-    return ids;
-}
-
-Result<QHash<QString, QString>> FakeBackend::listContainersWithLabels(const QString &labelKey)
-{
-    std::lock_guard lock(m_mutex);
-    QHash<QString, QString> labels;
-    for (const auto &[id, container] : m_containers) {
-        if (const auto label = container.spec.labels.constFind(labelKey);
-            !container.removed && label != container.spec.labels.constEnd()) {
-            labels.insert(id, *label);
-        }
-    }
-    return labels;
-}
-
 Result<QList<ContainerSummary>> FakeBackend::listContainerSummaries(const QString &labelKey)
 {
     std::lock_guard lock(m_mutex);

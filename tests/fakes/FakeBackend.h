@@ -98,8 +98,6 @@ public:
     Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) override;
     Result<void> removeContainer(const QString &containerId) override;
     Result<void> disconnectNetwork(const QString &containerId, const QString &network) override;
-    Result<QStringList> listContainers(const QString &labelKey, const QString &labelValue) override;
-    Result<QHash<QString, QString>> listContainersWithLabels(const QString &labelKey) override;
     Result<QList<ContainerSummary>> listContainerSummaries(const QString &labelKey) override;
     Result<ContainerStats> containerStats(const QString &containerId) override;
 

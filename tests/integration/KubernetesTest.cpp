@@ -211,15 +211,17 @@ TEST(KubernetesMetricsMissingTest, psShowsUnknownUsageAndSaysWhyOnce)
 
 TEST(KubernetesTest, doctorReportsTheServerTheNamespaceAndEachPermission)
 {
-    const auto admin = test::runCli({QStringLiteral("doctor"), QStringLiteral("--backend"), QStringLiteral("kubernetes")},
-                                    {QStringLiteral("LLM_SANDBOX_KUBE_CONTEXT=kube-test")});
+    const auto admin =
+        test::runCli({QStringLiteral("doctor"), QStringLiteral("--backend"), QStringLiteral("kubernetes")},
+                     {QStringLiteral("LLM_SANDBOX_KUBE_CONTEXT=kube-test")});
     const QString report = QString::fromUtf8(admin.stdoutData);
     EXPECT_TRUE(report.contains(QRegularExpression(QStringLiteral("\\* kubernetes reachable: version v1\\.\\d+"))))
         << report.toStdString();
     EXPECT_TRUE(report.contains(QStringLiteral("namespace: default"))) << report.toStdString();
     EXPECT_EQ(report.count(QStringLiteral(": granted")), KubernetesBackend::neededPermissions().size())
         << report.toStdString();
-    EXPECT_TRUE(report.contains(QStringLiteral("permission get    pods.metrics.k8s.io: granted"))) << report.toStdString();
+    EXPECT_TRUE(report.contains(QStringLiteral("permission get    pods.metrics.k8s.io: granted")))
+        << report.toStdString();
 
     const auto restricted =
         test::runCli({QStringLiteral("doctor"), QStringLiteral("--backend"), QStringLiteral("kubernetes")},

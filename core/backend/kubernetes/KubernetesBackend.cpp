@@ -571,44 +571,6 @@ Result<void> KubernetesBackend::disconnectNetwork(const QString &, const QString
                  ErrorCode::Unavailable};
 }
 
-Result<QStringList> KubernetesBackend::listContainers(const QString &labelKey, const QString &labelValue)
-{
-    auto pods = listContainersWithLabels(labelKey);
-    if (!pods) {
-        return pods.error();
-    }
-    QStringList names;
-    for (auto it = pods->begin(); it != pods->end(); ++it) {
-        if (labelValue.isEmpty() || it.value() == labelValue) {
-            names << it.key();
-        }
-    }
-    names.sort();
-    return names;
-}
-
-Result<QHash<QString, QString>> KubernetesBackend::listContainersWithLabels(const QString &labelKey)
-{
-    auto reply = m_client.send(
-        {.method = "GET", .path = podsPath() + QStringLiteral("?labelSelector=") + percentEncoded(labelKey)});
-    if (!reply) {
-        return reply.error();
-    }
-    if (!reply->isSuccess()) {
-        return m_client.apiError(*reply, QStringLiteral("Listing pods in namespace %1").arg(m_settings.namespaceName),
-                                 QStringLiteral("list"), QStringLiteral("pods"));
-    }
-    QHash<QString, QString> pods;
-    for (const QJsonValue &item :
-         QJsonDocument::fromJson(reply->body).object().value(QStringLiteral("items")).toArray()) {
-        const QJsonObject pod = item.toObject();
-        const QString podName =
-            pod.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("name")).toString();
-        pods.insert(podName, labelsOf(pod).value(labelKey).toString());
-    }
-    return pods;
-}
-
 QList<KubernetesBackend::Permission> KubernetesBackend::neededPermissions()
 {
     QList<Permission> needed;

@@ -46,8 +46,6 @@ public:
     Result<void> disconnectNetwork(const QString &containerId, const QString &network) override;
     /// False: a pod's network is fixed when it is created (by the NetworkPolicies that select its labels).
     bool canDetachNetwork() const override { return false; }
-    Result<QStringList> listContainers(const QString &labelKey, const QString &labelValue) override;
-    Result<QHash<QString, QString>> listContainersWithLabels(const QString &labelKey) override;
     Result<QList<ContainerSummary>> listContainerSummaries(const QString &labelKey) override;
     /// From the metrics API (metrics.k8s.io, served by metrics-server): CPU and memory as metrics-server last
     /// measured them, the memory limit from the pod's spec; pids unknown. ErrorCode::Unavailable when the cluster
