@@ -158,12 +158,15 @@ private:
                          const LibraryInstallPlan &plan, bool forSession);
     /// Packs what the install wrote in `installer` (Language::LibraryInstaller::installedPaths, the project files)
     /// and unpacks it in `container`.
-    Result<void> copyLibraries(SandboxContainer &installer, SandboxContainer &container, const Language &language);
+    Result<void> copyLibraries(SandboxContainer &installer, SandboxContainer &container, const Language &language,
+                               bool forSession);
     /// A request of the engine's own steps (install, pack, unpack): no source file, no artifacts, the install
     /// timeout.
     RunnerRunRequest setupRequest(const Language &language, QList<RunnerStep> steps) const;
-    /// Sends `request` to `container` and reads its events to the end; `what` names the work in errors.
-    Result<RunResult> runSetup(SandboxContainer &container, const RunnerRunRequest &request, const QString &what);
+    /// Sends `request` to `container` and reads its events to the end: an error naming `what` when it was cancelled
+    /// or a step did not exit with 0 (with its output, and that the session was not created or the code not run).
+    Result<void> runSetup(SandboxContainer &container, const RunnerRunRequest &request, const QString &what,
+                          bool forSession);
     Result<RunResult> executeInSession(const RunRequest &request);
     Result<std::unique_ptr<SandboxContainer>> startContainer(const Language &language, const QString &image,
                                                              const QString &networkMode = {},
@@ -434,7 +437,7 @@ ExecutionEngine::Run::startWithLibraries(const Language &language, const QString
     if (!container) {
         return container.error();
     }
-    if (auto copied = copyLibraries(**installer, **container, language); !copied) {
+    if (auto copied = copyLibraries(**installer, **container, language, forSession); !copied) {
         return copied.error();
     }
     return container;
@@ -452,18 +455,32 @@ RunnerRunRequest ExecutionEngine::Run::setupRequest(const Language &language, QL
     return request;
 }
 
-Result<RunResult> ExecutionEngine::Run::runSetup(SandboxContainer &container, const RunnerRunRequest &request,
-                                                 const QString &what)
+Result<void> ExecutionEngine::Run::runSetup(SandboxContainer &container, const RunnerRunRequest &request,
+                                            const QString &what, bool forSession)
 {
     if (auto sent = container.runner().send(request); !sent) {
         return sent.error();
     }
     bool clean = false;
     auto done = collect(container.runner(), request.timeout, clean, true);
-    if (done && done->reason == StopReason::Cancelled) {
+    if (!done) {
+        return done.error();
+    }
+    if (done->reason == StopReason::Cancelled) {
         return Error{QStringLiteral("%1 was cancelled.").arg(what), ErrorCode::Cancelled};
     }
-    return done;
+    if (done->reason != StopReason::Exited || done->exitCode != 0) {
+        const QByteArray log = QByteArray(done->stderrData + done->stdoutData).trimmed();
+        return Error{QStringLiteral("%1 failed (%2); %3 %4")
+                         .arg(what,
+                              done->timedOut() ? QStringLiteral("timed out")
+                                               : QStringLiteral("exit code %1").arg(done->exitCode),
+                              forSession ? QStringLiteral("the session was not created.")
+                                         : QStringLiteral("the code was not run."),
+                              QString::fromUtf8(log.right(2000))),
+                     ErrorCode::InstallFailed};
+    }
+    return {};
 }
 
 Result<void> ExecutionEngine::Run::install(SandboxContainer &container, const Language &language,
@@ -478,27 +495,14 @@ Result<void> ExecutionEngine::Run::install(SandboxContainer &container, const La
     for (auto it = plan.environment.begin(); it != plan.environment.end(); ++it) {
         install.env.insert(it.key(), it.value());
     }
-    const QString names = libraries.join(QStringLiteral(", "));
-    auto installed = runSetup(container, install, QStringLiteral("Installing %1").arg(names));
-    if (!installed) {
-        return installed.error();
-    }
-    if (installed->reason != StopReason::Exited || installed->exitCode != 0) {
-        const QByteArray log = QByteArray(installed->stderrData + installed->stdoutData).trimmed();
-        return Error{QStringLiteral("Installing %1 with %2 failed (%3); %4 %5")
-                         .arg(names, language.packageManager,
-                              installed->timedOut() ? QStringLiteral("timed out")
-                                                    : QStringLiteral("exit code %1").arg(installed->exitCode),
-                              forSession ? QStringLiteral("the session was not created.")
-                                         : QStringLiteral("the code was not run."),
-                              QString::fromUtf8(log.right(2000))),
-                     ErrorCode::InstallFailed};
-    }
-    return {};
+    return runSetup(
+        container, install,
+        QStringLiteral("Installing %1 with %2").arg(libraries.join(QStringLiteral(", ")), language.packageManager),
+        forSession);
 }
 
 Result<void> ExecutionEngine::Run::copyLibraries(SandboxContainer &installer, SandboxContainer &container,
-                                                 const Language &language)
+                                                 const Language &language, bool forSession)
 {
     // Paths relative to / for tar; a path the install did not create (go.sum without dependencies) is skipped.
     QStringList paths;
@@ -512,22 +516,9 @@ Result<void> ExecutionEngine::Run::copyLibraries(SandboxContainer &installer, Sa
                      QStringLiteral("--")};
     RunnerRunRequest packing = setupRequest(language, {RunnerStep{QStringLiteral("pack"), pack + paths}});
     packing.keepFiles = true;
-    const auto failed = [](const QString &what, const RunResult &result) {
-        const QByteArray log = QByteArray(result.stderrData + result.stdoutData).trimmed();
-        return Error{QStringLiteral("%1 failed (%2): %3")
-                         .arg(what,
-                              result.timedOut() ? QStringLiteral("timed out")
-                                                : QStringLiteral("exit code %1").arg(result.exitCode),
-                              QString::fromUtf8(log.right(2000))),
-                     ErrorCode::InstallFailed};
-    };
-    const QString packWhat = QStringLiteral("Packing the installed libraries");
-    auto packed = runSetup(installer, packing, packWhat);
-    if (!packed) {
+    if (auto packed = runSetup(installer, packing, QStringLiteral("Packing the installed libraries"), forSession);
+        !packed) {
         return packed.error();
-    }
-    if (packed->reason != StopReason::Exited || packed->exitCode != 0) {
-        return failed(packWhat, *packed);
     }
     auto archive = installer.runner().transferFile(
         RunnerGetFileRequest{m_id, SandboxContainer::workdir(), kLibraryArchive, kMaxLibraryArchiveBytes},
@@ -549,15 +540,7 @@ Result<void> ExecutionEngine::Run::copyLibraries(SandboxContainer &installer, Sa
                      kLibraryArchive}},
          RunnerStep{QStringLiteral("unpack"), {QStringLiteral("rm"), QStringLiteral("-f"), kLibraryArchive}}});
     unpacking.files = {RunnerFile{kLibraryArchive, std::move(archive->data)}};
-    const QString unpackWhat = QStringLiteral("Unpacking the installed libraries");
-    auto unpacked = runSetup(container, unpacking, unpackWhat);
-    if (!unpacked) {
-        return unpacked.error();
-    }
-    if (unpacked->reason != StopReason::Exited || unpacked->exitCode != 0) {
-        return failed(unpackWhat, *unpacked);
-    }
-    return {};
+    return runSetup(container, unpacking, QStringLiteral("Unpacking the installed libraries"), forSession);
 }
 
 Result<RunResult> ExecutionEngine::Run::executeInSession(const RunRequest &request)
