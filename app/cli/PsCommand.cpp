@@ -1,7 +1,6 @@
 #include "cli/PsCommand.h"
 
 #include "AppContext.h"
-#include "backend/BackendFactory.h"
 #include "cli/CliContext.h"
 #include "engine/ContainerSpecFactory.h"
 #include "engine/OrphanReaper.h"
@@ -177,11 +176,7 @@ int psCommand(const QStringList &arguments)
         return exitStatusFor(context.error());
     }
     const QString name = (*context)->defaultBackend();
-    if (!BackendFactory::names().contains(name)) {
-        printError(QStringLiteral("unknown backend \"%1\"; choose one of: %2.")
-                       .arg(name, BackendFactory::names().join(QStringLiteral(", "))));
-        return ExitUsage;
-    }
+    // An unknown name is a BadRequest from BackendFactory: exit status 2, the names to choose from in the message.
     auto backend = (*context)->backend(name);
     if (!backend) {
         printError(backend.error().message);
