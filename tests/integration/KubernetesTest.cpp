@@ -33,6 +33,17 @@ RunRequest python(const QString &code)
     return request;
 }
 
+/// A pod of the runner from `image` as the sandbox user, labelled with a made-up owner.
+ContainerSpec runnerSpec(const QString &image)
+{
+    ContainerSpec spec;
+    spec.image = image;
+    spec.command = {QStringLiteral("/opt/llm-sandbox/llm-sandbox-runner")};
+    spec.user = QStringLiteral("1000:1000");
+    spec.labels = {{ExecutionEngine::ownerLabel(), QStringLiteral("test-host:1:2")}};
+    return spec;
+}
+
 SandboxSettings fresh()
 {
     SandboxSettings settings;
@@ -92,11 +103,7 @@ TEST(KubernetesTest, anImageTheClusterCannotPullIsAnImageError)
 {
     auto made = backend();
     ASSERT_TRUE(made);
-    ContainerSpec spec;
-    spec.image = QStringLiteral("127.0.0.1:1/llm-sandbox/none:1");
-    spec.command = {QStringLiteral("/opt/llm-sandbox/llm-sandbox-runner")};
-    spec.user = QStringLiteral("1000:1000");
-    auto pod = made->createContainer(spec);
+    auto pod = made->createContainer(runnerSpec(QStringLiteral("127.0.0.1:1/llm-sandbox/none:1")));
     ASSERT_TRUE(pod.ok()) << pod.error().message.toStdString();
     auto started = made->startAttached(*pod);
     ASSERT_TRUE(made->removeContainer(*pod).ok());
@@ -111,12 +118,7 @@ TEST(KubernetesTest, removedPodsAreGoneAndAbsentOnesAreFine)
 {
     auto made = backend();
     ASSERT_TRUE(made);
-    ContainerSpec spec;
-    spec.image = QStringLiteral("llm-sandbox/none:1");
-    spec.command = {QStringLiteral("/opt/llm-sandbox/llm-sandbox-runner")};
-    spec.user = QStringLiteral("1000:1000");
-    spec.labels = {{ExecutionEngine::ownerLabel(), QStringLiteral("test-host:1:2")}};
-    auto pod = made->createContainer(spec);
+    auto pod = made->createContainer(runnerSpec(QStringLiteral("llm-sandbox/none:1")));
     ASSERT_TRUE(pod.ok()) << pod.error().message.toStdString();
     auto listed = made->listContainersWithLabels(ExecutionEngine::ownerLabel());
     ASSERT_TRUE(listed.ok());
@@ -162,12 +164,7 @@ TEST(KubernetesMetricsMissingTest, statsSayMetricsServerIsNotInstalled)
 {
     auto made = backend();
     ASSERT_TRUE(made);
-    ContainerSpec spec;
-    spec.image = QStringLiteral("llm-sandbox/none:1");
-    spec.command = {QStringLiteral("/opt/llm-sandbox/llm-sandbox-runner")};
-    spec.user = QStringLiteral("1000:1000");
-    spec.labels = {{ExecutionEngine::ownerLabel(), QStringLiteral("test-host:1:2")}};
-    auto pod = made->createContainer(spec);
+    auto pod = made->createContainer(runnerSpec(QStringLiteral("llm-sandbox/none:1")));
     ASSERT_TRUE(pod.ok()) << pod.error().message.toStdString();
     auto stats = made->containerStats(*pod);
     ASSERT_TRUE(made->removeContainer(*pod).ok());
