@@ -36,9 +36,10 @@ int main(int argc, char **argv)
         std::printf("llm-sandbox %s\n", LLM_SANDBOX_VERSION);
         return 0;
     }
-    if (first.isEmpty()) {
+    const bool quitAfterStart = first == QLatin1String("--quit-after-start");
+    if (first.isEmpty() || quitAfterStart) {
 #ifdef LLM_SANDBOX_HAVE_GUI
-        return sandbox::gui::runDesktopApp(argc, argv);
+        return sandbox::gui::runDesktopApp(argc, argv, {.quitAfterStart = quitAfterStart});
 #else
         printError(QStringLiteral("this build has no desktop app; see `llm-sandbox --help` for the commands."));
         return ExitUsage;

@@ -84,11 +84,12 @@ QString usageText()
 {
     return QStringLiteral(R"(Usage:
   llm-sandbox                      open the desktop app
+  llm-sandbox --quit-after-start   open the desktop app's window and quit at once: checks that the app starts
   llm-sandbox --mcp                serve the Model Context Protocol over stdio (for Claude Desktop etc.)
   llm-sandbox run [options] (FILE | -c CODE | -)
                                    run code in a sandbox; output passes through, the exit status is the program's
-      --backend NAME               docker or podman (default: $BACKEND, then the app's setting, then docker;
-                                   kubernetes is not available yet)
+      --backend NAME               docker, podman or kubernetes (default: $BACKEND, then the app's setting,
+                                   then docker)
       -l, --lang LANG              python, javascript, java, cpp, go, r, ruby (default: from FILE, else python)
       -t, --timeout SECONDS        wall-clock limit (default 30, or the app's setting); the whole process tree
                                    is killed
@@ -137,7 +138,7 @@ Exit status of `run`: the program's own, 124 when it timed out, 125 when the san
 cancelled, 2 for a usage error or a bad request.
 
 Environment:
-  BACKEND                          docker (default) or podman (kubernetes: not available yet)
+  BACKEND                          docker (default), podman or kubernetes
   LLM_SANDBOX_DEFAULT_TIMEOUT      seconds a run may take when it names no timeout (default 30)
   DOCKER_HOST, DOCKER_TLS_VERIFY, DOCKER_CERT_PATH
                                    the Docker engine, as the docker CLI reads them

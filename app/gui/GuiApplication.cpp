@@ -5,10 +5,11 @@
 
 #include <QApplication>
 #include <QMessageBox>
+#include <QTimer>
 
 namespace sandbox::gui {
 
-int runDesktopApp(int &argc, char **argv)
+int runDesktopApp(int &argc, char **argv, DesktopAppOptions options)
 {
     QApplication app(argc, argv);
     QApplication::setApplicationDisplayName(QObject::tr("LLM Sandbox"));
@@ -24,6 +25,9 @@ int runDesktopApp(int &argc, char **argv)
     }
     MainWindow window(**context);
     window.show();
+    if (options.quitAfterStart) {
+        QTimer::singleShot(0, &app, &QCoreApplication::quit);
+    }
     return app.exec();
 }
 

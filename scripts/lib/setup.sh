@@ -9,38 +9,109 @@ GUI=${GUI:-${LLM_SANDBOX_GUI:-ON}}
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
-as_root() {
-    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+# stage NAME: starts a timed stage (ending the one before); print_stages lists how long each took.
+STAGE_NAME=
+STAGE_TIMES=()
+stage() {
+    end_stage
+    STAGE_NAME=$1
+    STAGE_STARTED=$SECONDS
+    log "$1"
+}
+end_stage() {
+    [ -n "$STAGE_NAME" ] && STAGE_TIMES+=("$(printf '%6d s  %s' $((SECONDS - STAGE_STARTED)) "$STAGE_NAME")")
+    STAGE_NAME=
+}
+print_stages() {
+    end_stage
+    log "Time per stage ($SECONDS s in all):"
+    printf '%s\n' "${STAGE_TIMES[@]}" >&2
 }
 
-APT_PACKAGES=(
-    build-essential cmake ninja-build pkg-config git curl ca-certificates
-    # The headless and the full build compile the same core, MCP and test sources: the second
-    # build takes them from the compiler cache instead of compiling them again.
+# fail SENTENCE...: what cannot work on this machine and what to do about it, instead of a tool's raw error.
+fail() {
+    printf '\033[1;31merror:\033[0m %s\n' "$*" >&2
+    exit 1
+}
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null; then
+        sudo "$@"
+    else
+        fail "This step needs root (it runs \`$*\`), and this user is not root and has no sudo: run the script as root," \
+            "or install sudo and give $(id -un) the right to use it."
+    fi
+}
+
+# The Debian packages, in groups, each with why it is there. BUILD_PACKAGES and RUN_PACKAGES are all a machine needs to
+# build and run the program (scripts/check-clean-root proves it in a clean Debian 12 root); RUN_PACKAGES and
+# ENGINE_PACKAGES are what an installed program depends on and recommends. The rest serve the scripts and the suite.
+BUILD_PACKAGES=(
+    # The compiler, CMake and its generator, and pkg-config (finds libcurl, libarchive and yaml-cpp).
+    build-essential cmake ninja-build pkg-config
+    # The compiler cache: the headless and the full build (and the clean-root check) share their objects.
     ccache
-    # libgl-dev: Qt Gui's CMake package requires OpenGL's headers (WrapOpenGL) before Widgets can be found.
-    qt6-base-dev qt6-httpserver-dev qtkeychain-qt6-dev libgl-dev
-    # The run journal's database: Qt SQL's SQLite driver.
-    libqt6sql6-sqlite
-    libcurl4-openssl-dev libarchive-dev nlohmann-json3-dev
-    # The kubernetes backend: kubeconfig files (YAML) and exec into pods over WebSocket.
-    libyaml-cpp-dev qt6-websockets-dev
-    libgtest-dev libgmock-dev googletest libbenchmark-dev
-    docker.io podman debootstrap file
-    # Rootless Podman for an unprivileged user: subordinate id mapping (newuidmap), its user-mode network, and
-    # setfacl to let that user reach the build tree.
-    uidmap slirp4netns acl
-    clang-format
+    # Qt 6: Core, Network, Concurrent, Sql, Gui, Widgets (qt6-base-dev), the HTTP server (serve --http), SVG (the
+    # app's icons and SVG artifacts), WebSockets (exec into Kubernetes pods), and the keychain (registry logins).
+    qt6-base-dev qt6-httpserver-dev qt6-svg-dev qt6-websockets-dev qtkeychain-qt6-dev
+    # OpenGL's headers: Qt Gui's CMake package requires them (WrapOpenGL) before Widgets can be found.
+    libgl-dev
+    # HTTP over the engines' unix sockets and TLS (libcurl), image build contexts (libarchive, tar), kubeconfig files
+    # (yaml-cpp), the runner's protocol and the engines' JSON (nlohmann-json).
+    libcurl4-openssl-dev libarchive-dev libyaml-cpp-dev nlohmann-json3-dev
+)
+RUN_PACKAGES=(
+    # Loaded at run time, so no -dev package pulls them in: Qt SQL's SQLite driver (the run journal), and the platform
+    # plugins the desktop app opens its window with (xcb, wayland; "offscreen" comes with libqt6gui6).
+    libqt6sql6-sqlite qt6-qpa-plugins
+    # The certificate authorities libcurl checks a Kubernetes API server's or a registry's TLS certificate against.
+    ca-certificates
+)
+ENGINE_PACKAGES=(
+    # The container engines the sandboxes run in (docker, podman), and what rootless Podman needs: subordinate id
+    # mapping (newuidmap) and its user-mode network.
+    docker.io podman uidmap slirp4netns
+    # `images build` makes the Debian base image of the sandbox images with it.
+    debootstrap
+)
+TEST_PACKAGES=(
+    # GoogleTest and GoogleMock (the suite), Google Benchmark (benchmarks/), and the format check.
+    libgtest-dev libgmock-dev googletest libbenchmark-dev clang-format
+    # The scripts' own tools: curl asks the engines' sockets whether they answer, file names the demo's PNG, setfacl
+    # lets the rootless test user reach the build tree.
+    curl file acl
     # The Kubernetes test API server (tests/kubernetes/apiserver) and the real clients that prove its protocol.
     python3-aiohttp python3-cryptography python3-yaml python3-kubernetes docker-registry
     # Registry logins: a registry that wants one (htpasswd's bcrypt entries) and a real, throwaway keychain for
     # QtKeychain (GNOME Keyring's Secret Service on a private D-Bus session; secret-tool to inspect it).
     apache2-utils gnome-keyring libsecret-tools dbus-bin dbus-daemon
-    # Screenshots of the desktop app under a virtual X server: Xvfb, window control, capture, and a font.
+)
+SCREENSHOT_PACKAGES=(
+    # The desktop app under a virtual X server: Xvfb, window control, capture, and a font.
     xvfb xdotool imagemagick x11-utils fonts-dejavu-core
 )
+APT_PACKAGES=("${BUILD_PACKAGES[@]}" "${RUN_PACKAGES[@]}" "${ENGINE_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    "${SCREENSHOT_PACKAGES[@]}")
+
+# The setup installs Debian's packages with apt-get: on another system, say so and point at the groups to install.
+check_debian() {
+    if ! command -v apt-get >/dev/null || ! command -v dpkg-query >/dev/null || [ ! -r /etc/debian_version ]; then
+        local name
+        name=$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME")
+        fail "The scripts set up Debian 12 machines, and this one is ${name:-not Debian}: install what the groups" \
+            "BUILD_PACKAGES, RUN_PACKAGES and ENGINE_PACKAGES of scripts/lib/setup.sh name (or your system's" \
+            "equivalents) yourself, then build as the README's \"Building and testing by hand\" shows."
+    fi
+    local codename
+    codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+    [ "$codename" = bookworm ] || log "Note: this is ${codename:-an unknown Debian release}, not Debian 12 (bookworm)," \
+        "which the scripts are tested on"
+}
 
 install_packages() {
+    check_debian
     local missing=()
     for p in "${APT_PACKAGES[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -54,8 +125,18 @@ install_packages() {
         return
     fi
     log "Installing system packages: ${missing[*]}"
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+    # --error-on=any: a mirror that cannot be reached is an error, not a warning before installing from stale lists.
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q --error-on=any ||
+        fail "apt-get cannot reach the Debian package mirror ($(apt_mirrors)), so ${#missing[@]} packages cannot be" \
+            "installed: ${missing[*]}. Check the network, or apt's proxy (Acquire::http::Proxy), then run this again."
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" ||
+        fail "apt-get could not install ${missing[*]} (its message is above)."
+}
+
+# The mirrors apt's sources name, for messages.
+apt_mirrors() {
+    grep -rhoE '(https?|file|cdrom)://[^ ]+' /etc/apt/sources.list /etc/apt/sources.list.d 2>/dev/null | sort -u |
+        paste -sd ' ' || true
 }
 
 # wait_until_answers CHECK SECONDS NAME LOG: polls the function CHECK once a second; on no answer
@@ -256,10 +337,28 @@ test_rootless_podman() {
     log "Rootless Podman tests took $((SECONDS - started)) s"
 }
 
+# configure_project BUILD_DIR CMAKE_OPTION...: on failure, CMake's own sentence (cmake/Dependencies.cmake names the
+# Debian package of anything missing) instead of its whole output, which stays in BUILD_DIR/configure.log.
+configure_project() {
+    local build_dir=$1
+    shift
+    mkdir -p "$build_dir"
+    if ! cmake -S "$ROOT" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DCMAKE_CXX_COMPILER_LAUNCHER=ccache "$@" >"$build_dir/configure.log" 2>&1; then
+        fail "The build cannot be configured: $(configure_error "$build_dir/configure.log")"
+    fi
+}
+
+# configure_error LOG: CMake's error sentences in LOG, and where its whole output is.
+configure_error() {
+    local reason
+    reason=$(sed -n '/^CMake Error/,/^$/{/^CMake Error/d;p}' "$1" | sed 's/^ *//' | paste -sd ' ')
+    echo "${reason:-CMake gave no reason.} CMake's whole output is in $1."
+}
+
 build_project() {
     log "Building ($BUILD_DIR, GUI=$GUI)"
-    cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLLM_SANDBOX_GUI="$GUI" \
-        -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >/dev/null
+    configure_project "$BUILD_DIR" -DLLM_SANDBOX_GUI="$GUI"
     # Paths relative to the checkout and no working directory in the hash: both build folders
     # (and a fresh clone elsewhere) share cache entries.
     CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=1 cmake --build "$BUILD_DIR" --parallel "$(nproc)"
