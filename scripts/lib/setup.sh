@@ -352,7 +352,7 @@ configure_project() {
 # configure_error LOG: CMake's error sentences in LOG, and where its whole output is.
 configure_error() {
     local reason
-    reason=$(sed -n '/^CMake Error/,/^$/{/^CMake Error/d;p}' "$1" | sed 's/^ *//' | paste -sd ' ')
+    reason=$(sed -n '/^CMake Error/,/^$/{/^CMake Error/d;/^Call Stack/q;p}' "$1" | sed 's/^ *//' | paste -sd ' ')
     echo "${reason:-CMake gave no reason.} CMake's whole output is in $1."
 }
 
