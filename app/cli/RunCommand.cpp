@@ -7,6 +7,7 @@
 #include "engine/RunResultJson.h"
 #include "lang/LanguageRegistry.h"
 #include "security/CodePolicy.h"
+#include "util/PrivateFiles.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -84,13 +85,14 @@ Result<void> saveArtifacts(RunResult &result, const QString &directory)
     if (result.artifacts.isEmpty()) {
         return {};
     }
-    if (!QDir().mkpath(directory)) {
+    if (!PrivateFiles::makeDirectory(directory)) {
         return Error{QStringLiteral("Could not create the artifacts folder %1.").arg(directory)};
     }
     const QDir dir(directory);
     for (Artifact &artifact : result.artifacts) {
         QSaveFile file(dir.filePath(safeFileName(artifact.name)));
-        if (!file.open(QIODevice::WriteOnly) || file.write(artifact.data) != artifact.data.size() || !file.commit()) {
+        if (!file.open(QIODevice::WriteOnly) || !PrivateFiles::restrict(file) ||
+            file.write(artifact.data) != artifact.data.size() || !file.commit()) {
             return Error{QStringLiteral("Could not save %1: %2").arg(file.fileName(), file.errorString())};
         }
         artifact.path = QFileInfo(file.fileName()).absoluteFilePath();

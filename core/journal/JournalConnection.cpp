@@ -1,8 +1,9 @@
 #include "journal/JournalConnection.h"
 
 #include "journal/JournalSchema.h"
+#include "util/PrivateFiles.h"
 
-#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QLoggingCategory>
 #include <QSqlError>
@@ -55,9 +56,19 @@ Result<void> JournalConnection::open(int schemaVersion)
                      ErrorCode::Unavailable};
     }
     const QFileInfo file(m_path);
-    if (!QDir().mkpath(file.absolutePath())) {
+    if (!PrivateFiles::makeDirectory(file.absolutePath())) {
         return Error{QStringLiteral("Run journal: cannot create the folder %1.").arg(file.absolutePath()),
                      ErrorCode::BadRequest};
+    }
+    // The journal holds code, output and MCP exchanges: 0600, made so before SQLite creates it (SQLite gives its
+    // -wal and -shm files the database's permissions). A journal of another user's is read as it is.
+    if (file.exists() ? file.isWritable() : true) {
+        PrivateFiles::restrict(file.absoluteFilePath());
+        for (const char *suffix : {"-wal", "-shm"}) {
+            if (QFile companion(file.absoluteFilePath() + QLatin1String(suffix)); companion.exists()) {
+                companion.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+            }
+        }
     }
     m_database = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_name);
     m_database.setDatabaseName(file.absoluteFilePath());

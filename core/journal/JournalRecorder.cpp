@@ -4,9 +4,9 @@
 #include "journal/JournalConnection.h"
 #include "journal/RunJournal.h"
 #include "settings/SandboxSettings.h"
+#include "util/PrivateFiles.h"
 
 #include <QDateTime>
-#include <QDir>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -221,13 +221,13 @@ private:
         }
         state.files.insert(file);
         const QString relative = folder + QLatin1Char('/') + file;
-        if (!QDir().mkpath(m_artifactsDir + QLatin1Char('/') + folder)) {
+        if (!PrivateFiles::makeDirectory(m_artifactsDir + QLatin1Char('/') + folder)) {
             qCWarning(lcJournal) << "cannot create" << m_artifactsDir + QLatin1Char('/') + folder;
             return;
         }
         QSaveFile saved(m_artifactsDir + QLatin1Char('/') + relative);
-        if (!saved.open(QIODevice::WriteOnly) || saved.write(artifact.data) != artifact.data.size() ||
-            !saved.commit()) {
+        if (!saved.open(QIODevice::WriteOnly) || !PrivateFiles::restrict(saved) ||
+            saved.write(artifact.data) != artifact.data.size() || !saved.commit()) {
             qCWarning(lcJournal) << "cannot store artifact" << artifact.name << "of run" << runId;
             return;
         }

@@ -17,6 +17,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 using namespace sandbox;
 using namespace std::chrono_literals;
@@ -282,6 +283,55 @@ TEST_F(RunJournalTest, artifactNamesCannotLeaveTheirRunsFolder)
     EXPECT_EQ(run->artifacts[0].name, QStringLiteral("../../escaped.png")) << "the name is kept as the run gave it";
     EXPECT_FALSE(QFileInfo::exists(m_dir.filePath(QStringLiteral("escaped.png"))));
     EXPECT_FALSE(QFileInfo::exists(m_dir.filePath(QStringLiteral("data/escaped.png"))));
+}
+
+TEST_F(RunJournalTest, journalAndArtifactFilesAreTheUsersAloneUnderUmask022)
+{
+    const mode_t savedUmask = ::umask(022);
+    {
+        JournalRecorder recorder(path(), context());
+        recorder.runStarted(QStringLiteral("private"), request(QStringLiteral("python"), QStringLiteral("secret()")));
+        recorder.runArtifact(QStringLiteral("private"), chart(QStringLiteral("plot.png"), "PNG bytes"));
+        recorder.runFinished(QStringLiteral("private"), result(0), QString());
+    }
+    // An open connection keeps the -wal and -shm files.
+    JournalConnection connection(path());
+    ASSERT_TRUE(connection.open());
+    ASSERT_TRUE(connection.exec(QStringLiteral("SELECT COUNT(*) FROM runs")));
+    auto run = JournalReader(path()).run(QStringLiteral("private"));
+    ::umask(savedUmask);
+    ASSERT_TRUE(run) << run.error().message.toStdString();
+    ASSERT_EQ(run->artifacts.size(), 1);
+
+    const auto mode = [](const QString &file) {
+        struct stat status
+        {
+        };
+        return ::stat(QFile::encodeName(file).constData(), &status) == 0 ? int(status.st_mode & 07777) : -1;
+    };
+    const QString artifact = run->artifacts[0].path;
+    for (const QString &folder : QStringList{QFileInfo(path()).absolutePath(), RunJournal::artifactsDirFor(path()),
+                                             QFileInfo(artifact).absolutePath()}) {
+        EXPECT_EQ(mode(folder), 0700) << folder.toStdString();
+    }
+    for (const QString &file :
+         QStringList{path(), path() + QStringLiteral("-wal"), path() + QStringLiteral("-shm"), artifact}) {
+        EXPECT_EQ(mode(file), 0600) << file.toStdString();
+    }
+}
+
+TEST_F(RunJournalTest, anExistingWorldReadableJournalIsMadePrivateWhenOpened)
+{
+    ASSERT_TRUE(QDir().mkpath(QFileInfo(path()).absolutePath()));
+    {
+        JournalConnection first(path());
+        ASSERT_TRUE(first.open());
+    }
+    ASSERT_TRUE(QFile::setPermissions(path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                  QFileDevice::ReadGroup | QFileDevice::ReadOther));
+    JournalConnection again(path());
+    ASSERT_TRUE(again.open());
+    EXPECT_FALSE(QFileInfo(path()).permissions().testAnyFlags(QFileDevice::ReadGroup | QFileDevice::ReadOther));
 }
 
 TEST_F(RunJournalTest, threeProcessesWritingAtOnceLoseNoRunAndNoOutput)
