@@ -1,10 +1,17 @@
 #include "gui/ArtifactPreviewDialog.h"
 
+#include "util/PrivateFiles.h"
+
 #include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLocale>
+#include <QMessageBox>
 #include <QPainter>
 #include <QResizeEvent>
+#include <QSaveFile>
 #include <QSvgRenderer>
 #include <QVBoxLayout>
 
@@ -50,6 +57,28 @@ QImage decode(const QString &mimeType, const QByteArray &data)
 }
 
 } // namespace
+
+void ArtifactPreviewDialog::showArtifact(QWidget *parent, const QString &name, const QString &mimeType,
+                                         const QByteArray &data)
+{
+    if (mimeType.startsWith(QLatin1String("image/")) && !decode(mimeType, data).isNull()) {
+        auto *dialog = new ArtifactPreviewDialog(name, mimeType, data, parent);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(
+        parent, tr("Save %1 (files from a sandbox are saved, never opened with other programs)").arg(name),
+        QDir::home().filePath(QFileInfo(name).fileName()));
+    if (path.isEmpty()) {
+        return;
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || !PrivateFiles::restrict(file) || file.write(data) != data.size() ||
+        !file.commit()) {
+        QMessageBox::warning(parent, tr("Save artifact"), tr("Could not save %1: %2").arg(path, file.errorString()));
+    }
+}
 
 ArtifactPreviewDialog::ArtifactPreviewDialog(const QString &name, const QString &mimeType, const QByteArray &data,
                                              QWidget *parent)

@@ -4,13 +4,9 @@
 #include "gui/ArtifactPreviewDialog.h"
 #include "journal/JournalRun.h"
 
-#include <QDesktopServices>
-#include <QDir>
 #include <QFile>
 #include <QPainter>
-#include <QStandardPaths>
 #include <QSvgRenderer>
-#include <QUrl>
 
 namespace sandbox::gui {
 
@@ -112,28 +108,11 @@ void ArtifactStrip::add(const QString &name, const QString &mimeType, const QByt
 
 void ArtifactStrip::open(QListWidgetItem *item)
 {
-    const QString mimeType = item->data(MimeRole).toString();
-    const QByteArray data = item->data(DataRole).toByteArray();
-    const bool image = mimeType.startsWith(QLatin1String("image/"));
-    if (image && !data.isEmpty()) {
-        auto *dialog = new ArtifactPreviewDialog(item->text(), mimeType, data, window());
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        dialog->show();
-        return;
+    QByteArray data = item->data(DataRole).toByteArray();
+    if (QFile file(item->data(PathRole).toString()); data.isEmpty() && file.open(QIODevice::ReadOnly)) {
+        data = file.readAll();
     }
-    // Anything else (HTML, PDF, ...) goes to the system's viewer; a live run's bytes are written out first.
-    QString path = item->data(PathRole).toString();
-    if (path.isEmpty() || !QFile::exists(path)) {
-        const QString folder =
-            QStandardPaths::writableLocation(QStandardPaths::TempLocation) + QStringLiteral("/llm-sandbox-artifacts");
-        QDir().mkpath(folder);
-        path = folder + QLatin1Char('/') + QFileInfo(item->text()).fileName();
-        if (QFile file(path); file.open(QIODevice::WriteOnly)) {
-            file.write(data);
-        }
-        item->setData(PathRole, path);
-    }
-    QDesktopServices::openUrl(QUrl::fromLocalFile(path));
+    ArtifactPreviewDialog::showArtifact(window(), item->text(), item->data(MimeRole).toString(), data);
 }
 
 } // namespace sandbox::gui

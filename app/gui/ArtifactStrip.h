@@ -10,7 +10,7 @@ struct JournalArtifact;
 namespace sandbox::gui {
 
 /// A row of chart thumbnails (PNG, JPEG, GIF, SVG; HTML and other files as an icon with their name).
-/// Activating one opens it larger, or in the system's viewer when it is not an image.
+/// Activating one shows an image larger, and offers to save anything else (ArtifactPreviewDialog::showArtifact).
 class ArtifactStrip final : public QListWidget
 {
     Q_OBJECT

@@ -1,12 +1,12 @@
 #include "gui/history/RunInspector.h"
 
+#include "gui/ArtifactPreviewDialog.h"
 #include "gui/RunText.h"
 #include "gui/history/DiffView.h"
 #include "gui/history/HistoryModel.h"
 #include "journal/RunDiff.h"
 
-#include <QDesktopServices>
-#include <QFileInfo>
+#include <QFile>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -22,7 +22,6 @@
 #include <QStackedWidget>
 #include <QStyle>
 #include <QTabWidget>
-#include <QUrl>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -408,9 +407,13 @@ void RunInspector::showArtifacts()
 
 void RunInspector::openArtifact(QListWidgetItem *item)
 {
-    const QString path = item->data(Qt::UserRole).toString();
-    if (!path.isEmpty() && QFileInfo::exists(path)) {
-        QDesktopServices::openUrl(QUrl::fromLocalFile(path));
+    const int index = m_artifacts->row(item);
+    if (index < 0 || index >= m_run.artifacts.size()) {
+        return;
+    }
+    const JournalArtifact &artifact = m_run.artifacts.at(index);
+    if (QFile file(artifact.path); file.open(QIODevice::ReadOnly)) {
+        ArtifactPreviewDialog::showArtifact(window(), artifact.name, artifact.mimeType, file.readAll());
     }
 }
 
