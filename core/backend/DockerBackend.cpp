@@ -521,6 +521,10 @@ Result<QString> DockerBackend::createContainer(const ContainerSpec &spec)
         {QStringLiteral("Privileged"), spec.privileged},
         {QStringLiteral("Ulimits"), ulimits},
         {QStringLiteral("Tmpfs"), toJson(*tmpfs)},
+        // No engine log of the runner's stream (output, artifacts, downloaded files): attach carries it, and a
+        // json-file or journald log would keep every run's output on disk for the container's life or for good.
+        {QStringLiteral("LogConfig"),
+         QJsonObject{{QStringLiteral("Type"), QStringLiteral("none")}, {QStringLiteral("Config"), QJsonObject()}}},
     };
     if (spec.memoryBytes > 0) {
         hostConfig.insert(QStringLiteral("Memory"), double(spec.memoryBytes));

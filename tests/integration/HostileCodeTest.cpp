@@ -8,6 +8,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QUuid>
 #include <algorithm>
 #include <arpa/inet.h>
@@ -712,6 +713,51 @@ TEST_P(HostileCodeTest, dangerousSystemCallsAreRefusedBySeccomp)
     expectEngineStillServes();
 }
 
+TEST_P(HostileCodeTest, socketsOfUnneededFamiliesAndForeignArchitecturesAreRefusedBySeccomp)
+{
+#if !defined(__x86_64__)
+    GTEST_SKIP() << "the foreign-architecture probes are x86_64 machine code";
+#endif
+    // vsock (a guest-to-hypervisor channel that bypasses `network none` on Docker Desktop, WSL2 and Podman machines),
+    // the kernel's crypto sockets, raw packets and bluetooth are refused by family; the families the languages need
+    // stay. 32-bit system calls (int 0x80) and x32 ones are not of the native architecture: refused too, whatever
+    // the call. Each probe of machine code runs in a child, which seccomp may kill.
+    const RunResult result =
+        run("import ctypes, errno, mmap, os, socket\n"
+            "def attempt(name, *args):\n"
+            "    try:\n"
+            "        socket.socket(*args).close()\n"
+            "        print(name, 'ALLOWED', flush=True)\n"
+            "    except OSError as e:\n"
+            "        print(name, errno.errorcode.get(e.errno, e.errno), flush=True)\n"
+            "attempt('unix', socket.AF_UNIX, socket.SOCK_STREAM)\n"
+            "attempt('inet', socket.AF_INET, socket.SOCK_DGRAM)\n"
+            "attempt('netlink-route', socket.AF_NETLINK, socket.SOCK_RAW, 0)\n"
+            "attempt('vsock', 40, socket.SOCK_STREAM)\n"
+            "attempt('alg', 38, socket.SOCK_SEQPACKET)\n"
+            "attempt('packet', 17, socket.SOCK_RAW)\n"
+            "attempt('bluetooth', 31, socket.SOCK_STREAM)\n"
+            "a, b = socket.socketpair()\n"
+            "print('socketpair ALLOWED', flush=True)\n"
+            "def foreign(name, code):\n"
+            "    pid = os.fork()\n"
+            "    if pid == 0:\n"
+            "        page = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)\n"
+            "        page.write(code)\n"
+            "        call = ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.addressof(ctypes.c_char.from_buffer(page)))\n"
+            "        os._exit(0 if call() == os.getpid() else 3)\n"
+            "    status = os.waitpid(pid, 0)[1]\n"
+            "    print(name, 'ALLOWED' if status == 0 else 'refused', flush=True)\n"
+            "foreign('int80-getpid', bytes.fromhex('b814000000cd80c3'))\n" // mov eax, 20 (i386 getpid); int 0x80
+            "foreign('x32-getpid', bytes.fromhex('b8270000400f05c3'))\n"); // mov eax, 0x40000027; syscall
+    EXPECT_EQ(result.reason, StopReason::Exited) << outputOf(result).toStdString();
+    EXPECT_EQ(result.stdoutData, "unix ALLOWED\ninet ALLOWED\nnetlink-route ALLOWED\nvsock EPERM\nalg EPERM\n"
+                                 "packet EPERM\nbluetooth EPERM\nsocketpair ALLOWED\nint80-getpid refused\n"
+                                 "x32-getpid refused\n")
+        << outputOf(result).toStdString();
+    expectEngineStillServes();
+}
+
 TEST_P(HostileCodeTest, loadingKernelModulesIsRefused)
 {
     // A kernel built without module support has no /proc/modules: then there is nothing to compare.
@@ -818,6 +864,32 @@ TEST_P(HostileCodeTest, containerEngineSocketIsOutOfReach)
                                  "/var/run/podman/podman.sock False\n/run/containerd/containerd.sock False\n"
                                  "sockets []\n[]\n")
         << outputOf(result).toStdString();
+}
+
+TEST_P(HostileCodeTest, runOutputIsNotKeptInTheEnginesLogs)
+{
+    if (GetParam() == "kubernetes") {
+        GTEST_SKIP() << "the kubelet keeps a pod's container log while the pod exists (README, Kubernetes); the "
+                        "runner's stream goes over exec, which it does not log";
+    }
+    const RunResult result = run("print('output only the caller may see', flush=True)\n");
+    ASSERT_EQ(result.exitCode, 0) << outputOf(result).toStdString();
+    auto ours = ownContainers();
+    ASSERT_TRUE(ours.ok()) << ours.error().message.toStdString();
+    ASSERT_FALSE(ours->isEmpty()) << "the run's warm container is gone";
+    // The engines' CLIs are fine in tests (never in the product); rootless Podman's is the test user's own.
+    const QString cli = GetParam() == "docker" ? QStringLiteral("docker") : QStringLiteral("podman");
+    for (const QString &id : *ours) {
+        QProcess inspect;
+        inspect.start(cli, {QStringLiteral("inspect"), QStringLiteral("--format"),
+                            QStringLiteral("{{.HostConfig.LogConfig.Type}}"), id});
+        ASSERT_TRUE(inspect.waitForFinished(30000));
+        EXPECT_EQ(inspect.readAllStandardOutput().trimmed(), "none") << inspect.readAllStandardError().toStdString();
+        QProcess logs;
+        logs.start(cli, {QStringLiteral("logs"), id});
+        ASSERT_TRUE(logs.waitForFinished(30000));
+        EXPECT_FALSE(QByteArray(logs.readAllStandardOutput() + logs.readAllStandardError()).contains("caller may see"));
+    }
 }
 
 TEST_P(HostileCodeTest, closingStdoutAndStderrEarlyIsReportedNormally)
