@@ -161,6 +161,34 @@ std::optional<std::string> cgroupPathFor(std::string_view procSelfCgroup, std::s
     return std::nullopt;
 }
 
+void parseProcStatus(std::string_view status, InForceLimits &limits)
+{
+    static const std::map<std::string, std::string, std::less<>> capabilityFields = {
+        {"CapEff", "effective"}, {"CapPrm", "permitted"}, {"CapBnd", "bounding"}, {"CapAmb", "ambient"}};
+    while (!status.empty()) {
+        const auto end = status.find('\n');
+        const std::string_view line = status.substr(0, end);
+        status = end == std::string_view::npos ? std::string_view() : status.substr(end + 1);
+        const auto colon = line.find(':');
+        if (colon == std::string_view::npos) {
+            continue;
+        }
+        const std::string_view name = line.substr(0, colon);
+        const std::string_view value = trimmed(line.substr(colon + 1));
+        if (name == "Seccomp") {
+            if (const auto mode = parseInteger(value)) {
+                limits.seccompMode = int(*mode);
+            }
+        } else if (name == "NoNewPrivs") {
+            if (const auto flag = parseInteger(value)) {
+                limits.noNewPrivs = *flag != 0;
+            }
+        } else if (const auto field = capabilityFields.find(name); field != capabilityFields.end()) {
+            limits.capabilities[field->second] = std::string(value);
+        }
+    }
+}
+
 InForceLimits probeLimits(const LimitProbePaths &paths)
 {
     InForceLimits limits;
@@ -206,6 +234,7 @@ InForceLimits probeLimits(const LimitProbePaths &paths)
     {
     };
     limits.readOnlyRoot = ::statvfs(paths.rootFilesystem.c_str(), &root) == 0 && (root.f_flag & ST_RDONLY) != 0;
+    parseProcStatus(readFile(paths.procSelfStatus).value_or(std::string()), limits);
     return limits;
 }
 
@@ -225,6 +254,10 @@ nlohmann::ordered_json limitsToJson(const InForceLimits &limits)
         {"uid", limits.uid},
         {"gid", limits.gid},
         {"read_only_root", limits.readOnlyRoot},
+        {"seccomp", limits.seccompMode ? nlohmann::ordered_json(*limits.seccompMode) : nlohmann::ordered_json(nullptr)},
+        {"no_new_privs",
+         limits.noNewPrivs ? nlohmann::ordered_json(*limits.noNewPrivs) : nlohmann::ordered_json(nullptr)},
+        {"capabilities", limits.capabilities},
     };
 }
 

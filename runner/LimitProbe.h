@@ -17,6 +17,7 @@ struct LimitProbePaths final
     std::string procSelfCgroup = "/proc/self/cgroup";
     std::string netClass = "/sys/class/net";
     std::string rootFilesystem = "/";
+    std::string procSelfStatus = "/proc/self/status";
 };
 
 // The limits in force for this process as seen from inside the container. An absent value means "no limit found"
@@ -32,7 +33,15 @@ struct InForceLimits final
     unsigned uid = 0;
     unsigned gid = 0;
     bool readOnlyRoot = false;
+    // The hardening of this process, from /proc/self/status: Seccomp (0 off, 1 strict, 2 filter), NoNewPrivs, and
+    // the capability sets as their hexadecimal masks (effective, permitted, bounding, ambient). Absent: not shown.
+    std::optional<int> seccompMode;
+    std::optional<bool> noNewPrivs;
+    std::map<std::string, std::string> capabilities;
 };
+
+// The hardening fields of a /proc/PID/status text (parsed into `limits`).
+void parseProcStatus(std::string_view status, InForceLimits &limits);
 
 // Reads everything from the paths, and the rlimits, ids and root mount flags of this process.
 InForceLimits probeLimits(const LimitProbePaths &paths = {});

@@ -2,6 +2,7 @@
 
 #include <QJsonArray>
 #include <QLocale>
+#include <algorithm>
 
 namespace sandbox {
 
@@ -58,6 +59,20 @@ EnforcedLimits EnforcedLimits::fromJson(const QJsonObject &json)
     limits.uid = json.value(QStringLiteral("uid")).toInt(-1);
     limits.gid = json.value(QStringLiteral("gid")).toInt(-1);
     limits.readOnlyRoot = json.value(QStringLiteral("read_only_root")).toBool();
+    if (const QJsonValue seccomp = json.value(QStringLiteral("seccomp")); seccomp.isDouble()) {
+        limits.seccompMode = seccomp.toInt();
+    }
+    if (const QJsonValue noNewPrivs = json.value(QStringLiteral("no_new_privs")); noNewPrivs.isBool()) {
+        limits.noNewPrivs = noNewPrivs.toBool();
+    }
+    const QJsonObject capabilities = json.value(QStringLiteral("capabilities")).toObject();
+    for (auto it = capabilities.begin(); it != capabilities.end(); ++it) {
+        bool ok = false;
+        const quint64 mask = it.value().toString().toULongLong(&ok, 16);
+        if (ok) {
+            limits.capabilities.insert(it.key(), mask);
+        }
+    }
     return limits;
 }
 
@@ -70,6 +85,10 @@ QJsonObject EnforcedLimits::toJson() const
     for (auto it = rlimits.begin(); it != rlimits.end(); ++it) {
         rlimitsJson.insert(it.key(), optionalJson(it.value()));
     }
+    QJsonObject capabilitiesJson;
+    for (auto it = capabilities.begin(); it != capabilities.end(); ++it) {
+        capabilitiesJson.insert(it.key(), QStringLiteral("%1").arg(it.value(), 16, 16, QLatin1Char('0')));
+    }
     return QJsonObject{
         {QStringLiteral("cgroup_version"), cgroupVersion},
         {QStringLiteral("memory_bytes"), optionalJson(memoryBytes)},
@@ -80,14 +99,52 @@ QJsonObject EnforcedLimits::toJson() const
         {QStringLiteral("uid"), uid},
         {QStringLiteral("gid"), gid},
         {QStringLiteral("read_only_root"), readOnlyRoot},
+        {QStringLiteral("seccomp"), seccompMode ? QJsonValue(*seccompMode) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("no_new_privs"), noNewPrivs ? QJsonValue(*noNewPrivs) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("capabilities"), capabilitiesJson},
     };
 }
 
 QStringList EnforcedLimits::limitNames()
 {
-    return {QStringLiteral("memory"),  QStringLiteral("pids"), QStringLiteral("cpus"),
-            QStringLiteral("network"), QStringLiteral("user"), QStringLiteral("read_only_root"),
-            QStringLiteral("ulimits")};
+    return {QStringLiteral("memory"),      QStringLiteral("pids"),    QStringLiteral("cpus"),
+            QStringLiteral("network"),     QStringLiteral("user"),    QStringLiteral("read_only_root"),
+            QStringLiteral("ulimits"),     QStringLiteral("seccomp"), QStringLiteral("no_new_privs"),
+            QStringLiteral("capabilities")};
+}
+
+void EnforcedLimits::compareHardening(const ContainerSpec &spec, QList<UnenforcedLimit> &missing) const
+{
+    const auto asked = [&](const QString &option) {
+        return std::any_of(spec.securityOpt.begin(), spec.securityOpt.end(), [&](const QString &given) {
+            return given == option || given == option + QStringLiteral(":true") ||
+                   given == option + QStringLiteral("=true");
+        });
+    };
+    if (!spec.privileged && !spec.securityOpt.contains(QStringLiteral("seccomp=unconfined")) && seccompMode != 2) {
+        missing.append(
+            {QStringLiteral("seccomp"), QStringLiteral("a seccomp filter"),
+             seccompMode ? QStringLiteral("seccomp mode %1").arg(*seccompMode) : QStringLiteral("not reported")});
+    }
+    if (asked(QStringLiteral("no-new-privileges")) && noNewPrivs != true) {
+        missing.append({QStringLiteral("no_new_privs"), QStringLiteral("no new privileges"),
+                        noNewPrivs ? QStringLiteral("new privileges allowed") : QStringLiteral("not reported")});
+    }
+    if (spec.capDrop.contains(QStringLiteral("ALL"), Qt::CaseInsensitive)) {
+        QStringList held;
+        for (const char *set : {"effective", "permitted", "bounding", "ambient"}) {
+            const QString name = QLatin1String(set);
+            if (!capabilities.contains(name)) {
+                held.append(QStringLiteral("%1 not reported").arg(name));
+            } else if (capabilities.value(name) != 0) {
+                held.append(QStringLiteral("%1 %2").arg(name).arg(capabilities.value(name), 0, 16));
+            }
+        }
+        if (!held.isEmpty()) {
+            missing.append({QStringLiteral("capabilities"), QStringLiteral("none (all dropped)"),
+                            held.join(QStringLiteral(", "))});
+        }
+    }
 }
 
 QList<UnenforcedLimit> EnforcedLimits::compare(const ContainerSpec &spec) const
@@ -129,6 +186,7 @@ QList<UnenforcedLimit> EnforcedLimits::compare(const ContainerSpec &spec) const
         missing.append({QStringLiteral("read_only_root"), QStringLiteral("read-only root filesystem"),
                         reported ? QStringLiteral("writable") : QStringLiteral("not reported")});
     }
+    compareHardening(spec, missing);
     for (const Ulimit &ulimit : spec.ulimits) {
         const std::optional<qint64> value = rlimits.value(ulimit.name);
         const bool inForce = reported && value && *value <= ulimit.soft;

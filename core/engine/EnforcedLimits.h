@@ -34,6 +34,11 @@ struct EnforcedLimits
     int uid = -1;
     int gid = -1;
     bool readOnlyRoot = false;
+    /// The runner's hardening from /proc/self/status: seccomp mode (2: a filter), no_new_privs, and the capability
+    /// sets ("effective", "permitted", "bounding", "ambient") as masks. Absent: the runner did not report them.
+    std::optional<int> seccompMode;
+    std::optional<bool> noNewPrivs;
+    QMap<QString, quint64> capabilities;
 
     /// From the ready message's `limits`; an empty object gives `reported` false.
     static EnforcedLimits fromJson(const QJsonObject &json);
@@ -41,11 +46,16 @@ struct EnforcedLimits
     QJsonObject toJson() const;
 
     /// The limits `spec` asks for that are not in force: memory, pids, cpus, network (only `lo` when the network
-    /// mode is none), user (non-root), read_only_root, ulimits (nofile, nproc, fsize, core).
+    /// mode is none), user (non-root), read_only_root, ulimits (nofile, nproc, fsize, core), and the hardening:
+    /// seccomp (a filter unless the spec says unconfined or privileged), no_new_privs (when its security options
+    /// ask for it), capabilities (every set empty when it drops ALL).
     QList<UnenforcedLimit> compare(const ContainerSpec &spec) const;
 
     /// The names compare() uses, which SANDBOX_ALLOW_UNENFORCED_LIMITS accepts.
     static QStringList limitNames();
+
+private:
+    void compareHardening(const ContainerSpec &spec, QList<UnenforcedLimit> &missing) const;
 };
 
 } // namespace sandbox

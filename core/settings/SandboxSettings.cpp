@@ -152,8 +152,10 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment(SandboxSettings default
                 << "SANDBOX_SECURITY_OPT has seccomp=unconfined: sandboxes run without a seccomp filter";
         }
     }
+    bool engineProfile = false;
     if (auto [name, value] = firstSet({"SANDBOX_SECCOMP_PROFILE"}); !name.isEmpty()) {
-        if (value == QLatin1String("engine")) {
+        engineProfile = value == QLatin1String("engine");
+        if (engineProfile) {
             qCWarning(lcSettings) << "SANDBOX_SECCOMP_PROFILE=engine: sandboxes get the engine's default seccomp "
                                      "profile, which allows more (Podman's: user namespaces)";
             settings.seccompProfile.clear();
@@ -172,6 +174,13 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment(SandboxSettings default
                                              .arg(value));
             }
         }
+    }
+    // Never a silent fall back to the engine's more permissive profile.
+    if (settings.seccompProfile.isEmpty() && !engineProfile) {
+        return Error{QStringLiteral("The built-in seccomp profile (:/seccomp/llm-sandbox.json) is missing from this "
+                                    "build of llm-sandbox: rebuild it, or set SANDBOX_SECCOMP_PROFILE to the path of "
+                                    "a profile (or to engine for the engine's own)."),
+                     ErrorCode::BadRequest};
     }
     for (const Language &language : LanguageRegistry::instance().languages()) {
         const QByteArray variable = "LLM_SANDBOX_IMAGE_" + language.name.toUpper().toLatin1();

@@ -114,6 +114,10 @@ QJsonObject FakeBackend::limitsInForce(const ContainerSpec &spec, const QStringL
     const bool root = spec.user.isEmpty() || dropped.contains(QStringLiteral("user"));
     const int uid = root ? 0 : spec.user.section(QLatin1Char(':'), 0, 0).toInt();
     const int gid = root ? 0 : spec.user.section(QLatin1Char(':'), 1, 1).toInt();
+    const QString zeroMask = QStringLiteral("0000000000000000");
+    // Docker's default bounding set when the capabilities are not all dropped.
+    const QString bounding =
+        dropped.contains(QStringLiteral("capabilities")) ? QStringLiteral("00000000a80425fb") : zeroMask;
     return QJsonObject{
         {QStringLiteral("cgroup_version"), cgroupVersion},
         {QStringLiteral("memory_bytes"),
@@ -128,6 +132,12 @@ QJsonObject FakeBackend::limitsInForce(const ContainerSpec &spec, const QStringL
         {QStringLiteral("uid"), uid},
         {QStringLiteral("gid"), gid},
         {QStringLiteral("read_only_root"), spec.readOnlyRootfs && !dropped.contains(QStringLiteral("read_only_root"))},
+        {QStringLiteral("seccomp"), dropped.contains(QStringLiteral("seccomp")) ? 0 : 2},
+        {QStringLiteral("no_new_privs"), !dropped.contains(QStringLiteral("no_new_privs"))},
+        {QStringLiteral("capabilities"), QJsonObject{{QStringLiteral("effective"), zeroMask},
+                                                     {QStringLiteral("permitted"), zeroMask},
+                                                     {QStringLiteral("bounding"), bounding},
+                                                     {QStringLiteral("ambient"), zeroMask}}},
     };
 }
 

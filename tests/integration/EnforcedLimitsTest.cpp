@@ -1,6 +1,7 @@
 // The limits the runner finds in force inside a real sandbox are those the engine asked for, on every engine; where
 // an engine drops some (rootless Podman on a cgroup v1 host), the sandbox is refused unless the user accepts that.
 #include "BackendTestSupport.h"
+#include "backend/DockerBackend.h"
 #include "engine/ExecutionEngine.h"
 
 #include <gmock/gmock.h>
@@ -42,6 +43,13 @@ TEST_P(EnforcedLimitsTest, resultReportsTheRequestedLimitsInForce)
     EXPECT_TRUE(limits.readOnlyRoot);
     EXPECT_EQ(limits.rlimits.value(QStringLiteral("nofile")), requested.nofileLimit);
     EXPECT_EQ(limits.rlimits.value(QStringLiteral("core")), 0);
+    // The hardening, read from /proc/self/status inside: a seccomp filter, no new privileges, no capabilities.
+    EXPECT_EQ(limits.seccompMode, 2);
+    EXPECT_EQ(limits.noNewPrivs, true);
+    ASSERT_EQ(limits.capabilities.size(), 4);
+    for (auto it = limits.capabilities.begin(); it != limits.capabilities.end(); ++it) {
+        EXPECT_EQ(it.value(), 0u) << it.key().toStdString();
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, EnforcedLimitsTest, ::testing::ValuesIn(test::backendNamesWithKubernetes()),
@@ -120,3 +128,51 @@ TEST_P(UnenforcedLimitsTest, acceptedWeakerIsolationRunsAndTheResultShowsWhatIsI
 }
 
 INSTANTIATE_TEST_SUITE_P(Rootless, UnenforcedLimitsTest, ::testing::Values("podman-rootless"), test::backendTestName);
+
+namespace {
+
+/// A Docker engine that silently runs its containers without the seccomp profile it was given, as an engine with
+/// seccomp compiled out or a wrapper that rewrites the request would.
+class SeccompDroppingBackend final : public DockerBackend
+{
+public:
+    using DockerBackend::DockerBackend;
+
+    Result<QStringList> securityOptions(const ContainerSpec &spec) const override
+    {
+        auto options = DockerBackend::securityOptions(spec);
+        if (!options) {
+            return options;
+        }
+        QStringList kept;
+        for (const QString &option : *options) {
+            if (!option.startsWith(QLatin1String("seccomp="))) {
+                kept.append(option);
+            }
+        }
+        kept.append(QStringLiteral("seccomp=unconfined"));
+        return kept;
+    }
+};
+
+} // namespace
+
+TEST(HardeningTest, sandboxWhoseEngineDroppedTheSeccompProfileIsRefused)
+{
+    auto endpoint = DockerBackend::endpointFromEnvironment();
+    ASSERT_TRUE(endpoint.ok()) << endpoint.error().message.toStdString();
+    SandboxSettings settings;
+    settings.policy = QStringLiteral("permissive");
+    ExecutionEngine engine(std::make_shared<SeccompDroppingBackend>(*endpoint), settings);
+    RunRequest request;
+    request.language = QStringLiteral("python");
+    request.code = QStringLiteral("print('ran without seccomp')\n");
+    request.timeout = 60s;
+
+    auto result = engine.run(request);
+
+    ASSERT_FALSE(result.ok()) << "ran without its seccomp filter: " << result->stdoutData.toStdString();
+    EXPECT_EQ(result.error().code, ErrorCode::LimitsNotEnforced);
+    EXPECT_THAT(result.error().message.toStdString(),
+                ::testing::HasSubstr("seccomp (asked for a seccomp filter, found seccomp mode 0)"));
+}

@@ -151,6 +151,34 @@ TEST(LimitProbe, jsonCarriesEveryFieldWithNullForUnlimited)
     EXPECT_EQ(json["read_only_root"], true);
 }
 
+TEST(LimitProbe, procStatusGivesSeccompNoNewPrivsAndTheCapabilitySets)
+{
+    InForceLimits limits;
+    parseProcStatus("Name:\tpython3\nUid:\t1000\t1000\t1000\t1000\nCapInh:\t0000000000000000\n"
+                    "CapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nCapBnd:\t00000000a80425fb\n"
+                    "CapAmb:\t0000000000000000\nNoNewPrivs:\t1\nSeccomp:\t2\nSeccomp_filters:\t1\n",
+                    limits);
+    EXPECT_EQ(limits.seccompMode, 2);
+    EXPECT_EQ(limits.noNewPrivs, true);
+    EXPECT_EQ(limits.capabilities["bounding"], "00000000a80425fb");
+    EXPECT_EQ(limits.capabilities["effective"], "0000000000000000");
+    EXPECT_EQ(limits.capabilities.size(), 4u);
+    const auto json = limitsToJson(limits);
+    EXPECT_EQ(json["seccomp"], 2);
+    EXPECT_EQ(json["no_new_privs"], true);
+    EXPECT_EQ(json["capabilities"]["bounding"], "00000000a80425fb");
+}
+
+TEST(LimitProbe, kernelWithoutTheFieldsReportsThemAbsent)
+{
+    InForceLimits limits;
+    parseProcStatus("Name:\tpython3\nState:\tR (running)\n", limits);
+    EXPECT_FALSE(limits.seccompMode.has_value());
+    EXPECT_FALSE(limits.noNewPrivs.has_value());
+    EXPECT_TRUE(limits.capabilities.empty());
+    EXPECT_TRUE(limitsToJson(limits)["seccomp"].is_null());
+}
+
 TEST(LimitProbe, probeReportsThisProcessIdentityAndRlimits)
 {
     const InForceLimits limits = probeLimits();

@@ -36,6 +36,12 @@ QJsonObject reportInForce()
         {"uid", 1000},
         {"gid", 1000},
         {"read_only_root", true},
+        {"seccomp", 2},
+        {"no_new_privs", true},
+        {"capabilities", QJsonObject{{"ambient", "0000000000000000"},
+                                     {"bounding", "0000000000000000"},
+                                     {"effective", "0000000000000000"},
+                                     {"permitted", "0000000000000000"}}},
     };
 }
 
@@ -71,7 +77,8 @@ TEST(EnforcedLimits, aMissingReportIsNotReported)
     EXPECT_TRUE(limits.toJson().isEmpty());
     // Nothing can be verified: every requested limit counts as not in force.
     EXPECT_EQ(names(limits.compare(hardenedSpec())),
-              (QStringList{"memory", "pids", "cpus", "network", "user", "read_only_root", "ulimits", "ulimits"}));
+              (QStringList{"memory", "pids", "cpus", "network", "user", "read_only_root", "seccomp", "no_new_privs",
+                           "capabilities", "ulimits", "ulimits"}));
 }
 
 TEST(EnforcedLimits, everyLimitInForceLeavesNothingMissing)
@@ -110,6 +117,27 @@ TEST(EnforcedLimits, networkUserAndRootFilesystemAreChecked)
     const QList<UnenforcedLimit> missing = EnforcedLimits::fromJson(report).compare(hardenedSpec());
     EXPECT_EQ(names(missing), (QStringList{"network", "user", "read_only_root"}));
     EXPECT_EQ(missing.at(0).found, "interfaces eth0, lo");
+}
+
+TEST(EnforcedLimits, seccompNoNewPrivsAndCapabilitiesAreChecked)
+{
+    QJsonObject report = reportInForce();
+    report.insert("seccomp", 0);
+    report.insert("no_new_privs", false);
+    report.insert("capabilities", QJsonObject{{"ambient", "0000000000000000"},
+                                              {"bounding", "00000000a80425fb"},
+                                              {"effective", "0000000000000000"}});
+    const QList<UnenforcedLimit> missing = EnforcedLimits::fromJson(report).compare(hardenedSpec());
+    ASSERT_EQ(names(missing), (QStringList{"seccomp", "no_new_privs", "capabilities"}));
+    EXPECT_EQ(missing.at(0).found, "seccomp mode 0");
+    EXPECT_EQ(missing.at(1).found, "new privileges allowed");
+    EXPECT_EQ(missing.at(2).found, "permitted not reported, bounding a80425fb");
+
+    // What the spec does not ask for is not checked: unconfined, privileges allowed, capabilities kept.
+    ContainerSpec spec = hardenedSpec();
+    spec.securityOpt = {QStringLiteral("seccomp=unconfined")};
+    spec.capDrop = {QStringLiteral("NET_RAW")};
+    EXPECT_TRUE(EnforcedLimits::fromJson(report).compare(spec).isEmpty());
 }
 
 TEST(EnforcedLimits, rootlessPodmanOnCgroupV1GivesBothCausesOfItsMissingLimits)
