@@ -125,6 +125,7 @@ QJsonObject CodeExecutor::execute(const ToolCall &call) const
     }
     RunRequest request;
     request.sessionId = call.arguments.value(QStringLiteral("session_id")).toString();
+    request.sessionOwner = call.owner;
     // In a session, a language or timeout the client did not give is the session's (the engine fills it in).
     const bool sessionDefaults = !request.sessionId.isEmpty();
     if (!sessionDefaults || call.givenArguments.contains(QStringLiteral("language"))) {

@@ -507,6 +507,7 @@ QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonOb
     call.arguments = std::move(validated.value());
     call.request = callMessage;
     call.origin = m_options.origin;
+    call.owner = m_sessionOwner;
     if (meta) {
         call.protocolVersion = meta->protocolVersion;
         call.clientName = meta->clientName;

@@ -66,6 +66,10 @@ public:
     /// The tools this dispatcher serves (the HTTP transport checks the headers some of their arguments mirror).
     const ToolRegistry &tools() const { return m_tools; }
 
+    /// The owner of the sandbox sessions its tool calls open and may use (ToolCall::owner): the HTTP transport's
+    /// MCP session id. Set before the first message.
+    void setSessionOwner(QString owner) { m_sessionOwner = std::move(owner); }
+
     /// Cancels every running call; none of them will be answered.
     void cancelAll();
     /// Blocks until no call is running.
@@ -119,6 +123,7 @@ private:
     const QList<Resource> m_resources;
     const MessageSink m_sink;
     const DispatcherOptions m_options;
+    QString m_sessionOwner;
 
     mutable std::mutex m_mutex;
     QString m_protocolVersion;

@@ -160,6 +160,7 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qi
                 request.libraries << library.toString();
             }
             request.timeout = std::chrono::seconds(call.arguments.value(QStringLiteral("timeout")).toInteger(30));
+            request.owner = call.owner;
             SessionProgress progress(call);
             auto session = engine.createSession(request, call.stop, &progress);
             if (!session) {
@@ -178,9 +179,9 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qi
              .annotations = readOnlyAnnotations(QStringLiteral("List sessions")),
              .longRunning = false,
              .handler = {}},
-        [](ExecutionEngine &engine, const ToolCall &) {
+        [](ExecutionEngine &engine, const ToolCall &call) {
             QJsonArray sessions;
-            for (const SessionInfo &session : engine.sessions()) {
+            for (const SessionInfo &session : engine.sessions(call.owner)) {
                 sessions.append(sessionJson(session));
             }
             return textToolResult(jsonText(QJsonObject{{QStringLiteral("sessions"), sessions}}));
@@ -203,7 +204,7 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qi
              .handler = {}},
         [](ExecutionEngine &engine, const ToolCall &call) {
             const QString id = call.arguments.value(QStringLiteral("session_id")).toString();
-            if (auto closed = engine.closeSession(id); !closed) {
+            if (auto closed = engine.closeSession(id, call.owner); !closed) {
                 return errorToolResult(closed.error().message);
             }
             return textToolResult(jsonText(QJsonObject{{QStringLiteral("closed"), id}}));
@@ -241,8 +242,8 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qi
                 data = content.toUtf8();
             }
             const QString file = call.arguments.value(QStringLiteral("path")).toString();
-            auto written =
-                engine.writeSessionFile(call.arguments.value(QStringLiteral("session_id")).toString(), file, data);
+            auto written = engine.writeSessionFile(call.arguments.value(QStringLiteral("session_id")).toString(), file,
+                                                   data, call.owner);
             if (!written) {
                 return errorToolResult(written.error().message);
             }
@@ -266,7 +267,8 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qi
              .handler = {}},
         [](ExecutionEngine &engine, const ToolCall &call) {
             const QString file = call.arguments.value(QStringLiteral("path")).toString();
-            auto data = engine.readSessionFile(call.arguments.value(QStringLiteral("session_id")).toString(), file);
+            auto data =
+                engine.readSessionFile(call.arguments.value(QStringLiteral("session_id")).toString(), file, call.owner);
             if (!data) {
                 return errorToolResult(data.error().message);
             }

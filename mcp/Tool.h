@@ -33,6 +33,9 @@ struct ToolCall
     QJsonObject request;
     /// Where the call came from for the journal: "mcp" (stdio) or "http".
     QString origin = QStringLiteral("mcp");
+    /// Who owns the sandbox sessions this call opens and may use: the HTTP transport's MCP session id; empty for
+    /// stdio's one client (and for the 2026-07-28 requests that have no session).
+    QString owner;
     /// The client's clientInfo from initialize.
     QString clientName;
     QString clientVersion;

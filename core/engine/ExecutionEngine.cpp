@@ -252,6 +252,7 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
     ArtifactBudget artifactBudget({settings.maxArtifacts, settings.maxArtifactBytes, settings.maxArtifactsTotalBytes});
     const auto giveUpAt = std::chrono::steady_clock::now() + timeout + kReportGrace;
     bool cancelSent = false;
+    bool outputCut = false;
     for (;;) {
         if (m_stop.stop_requested() && !cancelSent) {
             cancelSent = true;
@@ -273,7 +274,16 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
             continue;
         }
         RunnerEvent &event = **message;
-        if (const auto *output = std::get_if<RunnerOutputEvent>(&event)) {
+        if (auto *output = std::get_if<RunnerOutputEvent>(&event)) {
+            // The host's own cap, whatever the runner says it enforced: a runner is code in the sandbox's image.
+            const qint64 room = settings.maxOutputBytes - result.stdoutData.size() - result.stderrData.size();
+            if (settings.maxOutputBytes > 0 && output->data.size() > room) {
+                output->data.truncate(std::max<qint64>(room, 0));
+                outputCut = true;
+            }
+            if (output->data.isEmpty()) {
+                continue;
+            }
             (output->stream == OutputStream::Stderr ? result.stderrData : result.stdoutData).append(output->data);
             if (asProgress) {
                 report(RunProgress::Kind::LibraryInstall, QString::fromUtf8(output->data).trimmed());
@@ -296,7 +306,7 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
             result.wallMs = done->wallMs;
             result.cpuMs = done->cpuMs;
             result.peakMemoryKb = done->maxRssKb;
-            result.outputTruncated = done->outputTruncated;
+            result.outputTruncated = done->outputTruncated || outputCut;
             result.artifactsDropped = done->artifactsDropped + artifactBudget.dropped();
             if (result.artifactsDropped > 0) {
                 // Never silent: the caller (often a model) reads stderr, not only the count.
@@ -546,13 +556,13 @@ Result<void> ExecutionEngine::Run::copyLibraries(SandboxContainer &installer, Sa
 Result<RunResult> ExecutionEngine::Run::executeInSession(const RunRequest &request)
 {
     SessionRegistry &sessions = m_engine.m_sessions.registry();
-    auto found = sessions.find(request.sessionId);
+    auto found = sessions.find(request.sessionId, request.sessionOwner);
     if (!found) {
         return found.error();
     }
     const std::shared_ptr<SessionRegistry::Session> session = *found;
     const std::lock_guard use(session->use);
-    if (auto still = sessions.find(request.sessionId); !still || *still != session) {
+    if (auto still = sessions.find(request.sessionId, request.sessionOwner); !still || *still != session) {
         return Error{QStringLiteral("Session \"%1\" was closed while this run waited for it.").arg(request.sessionId),
                      ErrorCode::NotFound};
     }
@@ -598,7 +608,7 @@ Result<RunResult> ExecutionEngine::Run::executeInSession(const RunRequest &reque
     }
     RunnerClient &runner = session->container->runner();
     if (auto sent = runner.send(message); !sent) {
-        sessions.close(info.id);
+        sessions.close(info.id, info.owner);
         return Error{QStringLiteral("The sandbox of session \"%1\" has stopped (%2); the session was closed. Create "
                                     "a new one.")
                          .arg(info.id, sent.error().message),
@@ -611,7 +621,7 @@ Result<RunResult> ExecutionEngine::Run::executeInSession(const RunRequest &reque
         result && !clean && (result->reason == StopReason::TimedOut || result->reason == StopReason::Cancelled);
     if (!result || unresponsive) {
         // The runner did not finish the run: nothing more can be trusted to this container.
-        sessions.close(info.id);
+        sessions.close(info.id, info.owner);
         if (!result) {
             return Error{QStringLiteral("The sandbox of session \"%1\" stopped during the run (%2); the session was "
                                         "closed. Create a new one.")
@@ -733,7 +743,7 @@ Result<RunResult> ExecutionEngine::run(const RunRequest &original, std::stop_tok
     // A session run without its own language or timeout takes the session's; observers see the values used.
     RunRequest request = original;
     if (!request.sessionId.isEmpty()) {
-        if (auto session = m_sessions.registry().find(request.sessionId)) {
+        if (auto session = m_sessions.registry().find(request.sessionId, request.sessionOwner)) {
             if (request.language.isEmpty()) {
                 request.language = (*session)->info.language;
             }
@@ -772,24 +782,25 @@ Result<SessionInfo> ExecutionEngine::createSession(const SessionRequest &request
     });
 }
 
-Result<void> ExecutionEngine::closeSession(const QString &id)
+Result<void> ExecutionEngine::closeSession(const QString &id, const QString &owner)
 {
-    return m_sessions.close(id);
+    return m_sessions.close(id, owner);
 }
 
-QList<SessionInfo> ExecutionEngine::sessions() const
+QList<SessionInfo> ExecutionEngine::sessions(const QString &owner) const
 {
-    return m_sessions.list();
+    return m_sessions.list(owner);
 }
 
-Result<qint64> ExecutionEngine::writeSessionFile(const QString &sessionId, const QString &path, const QByteArray &data)
+Result<qint64> ExecutionEngine::writeSessionFile(const QString &sessionId, const QString &path, const QByteArray &data,
+                                                 const QString &owner)
 {
-    return m_sessions.writeFile(sessionId, path, data);
+    return m_sessions.writeFile(sessionId, owner, path, data);
 }
 
-Result<QByteArray> ExecutionEngine::readSessionFile(const QString &sessionId, const QString &path)
+Result<QByteArray> ExecutionEngine::readSessionFile(const QString &sessionId, const QString &path, const QString &owner)
 {
-    return m_sessions.readFile(sessionId, path);
+    return m_sessions.readFile(sessionId, owner, path);
 }
 
 } // namespace sandbox

@@ -43,13 +43,15 @@ public:
     /// the settings' sessionIdleTimeout. Python and R sessions keep their variables between runs.
     Result<SessionInfo> createSession(const SessionRequest &request, std::stop_token stop = {},
                                       RunObserver *observer = nullptr);
-    /// Closes the session and removes its container; an error when there is no such session.
-    Result<void> closeSession(const QString &id);
-    QList<SessionInfo> sessions() const;
+    /// Closes the session and removes its container; an error when `owner` has no such session (a session belongs
+    /// to the caller that opened it, SessionRequest::owner; the same for every call below).
+    Result<void> closeSession(const QString &id, const QString &owner = {});
+    QList<SessionInfo> sessions(const QString &owner = {}) const;
     /// Writes `data` to `path` (relative to the session's working directory). Returns the size written.
-    Result<qint64> writeSessionFile(const QString &sessionId, const QString &path, const QByteArray &data);
+    Result<qint64> writeSessionFile(const QString &sessionId, const QString &path, const QByteArray &data,
+                                    const QString &owner = {});
     /// The file at `path` in the session's working directory, up to the settings' maxSessionFileBytes.
-    Result<QByteArray> readSessionFile(const QString &sessionId, const QString &path);
+    Result<QByteArray> readSessionFile(const QString &sessionId, const QString &path, const QString &owner = {});
 
     /// Starts a container for `language` in the background so the next run finds it warm.
     void prewarm(const QString &language);

@@ -16,6 +16,8 @@ struct RunRequest
     /// Run in this session's container (ExecutionEngine::createSession) instead of a fresh one. There an
     /// empty language and a zero timeout mean the session's.
     QString sessionId;
+    /// Who asks (SessionRequest::owner): only the session's own owner may run in it.
+    QString sessionOwner;
     /// Where the request came from ("gui", "cli", "mcp", "http", "replay"), for the journal and the live log.
     QString origin = QStringLiteral("cli");
     /// The MCP client that asked for the run (its clientInfo name and version), when one did.

@@ -27,10 +27,16 @@ Result<std::optional<RunnerEvent>> RunnerClient::next(std::chrono::milliseconds 
 {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     for (;;) {
-        if (const qsizetype newline = m_buffer.indexOf('\n'); newline >= 0) {
+        if (const qsizetype newline = m_buffer.indexOf('\n', m_start + m_scanned); newline >= 0) {
             QJsonParseError error;
-            const QJsonDocument document = QJsonDocument::fromJson(m_buffer.left(newline), &error);
-            m_buffer.remove(0, newline + 1);
+            const QJsonDocument document = QJsonDocument::fromJson(
+                QByteArray::fromRawData(m_buffer.constData() + m_start, newline - m_start), &error);
+            m_start = newline + 1;
+            m_scanned = 0;
+            if (m_start > m_buffer.size() / 2) {
+                m_buffer.remove(0, m_start);
+                m_start = 0;
+            }
             if (!document.isObject()) {
                 return Error{
                     QStringLiteral("The sandbox runner sent an unreadable message (%1).").arg(error.errorString()),
@@ -42,7 +48,8 @@ Result<std::optional<RunnerEvent>> RunnerClient::next(std::chrono::milliseconds 
             }
             return std::optional<RunnerEvent>(std::move(*event));
         }
-        if (m_buffer.size() > kMaxLine) {
+        m_scanned = m_buffer.size() - m_start;
+        if (m_scanned > kMaxLine) {
             return Error{QStringLiteral("The sandbox runner sent an oversized message."), ErrorCode::SandboxFailed};
         }
         const auto left =

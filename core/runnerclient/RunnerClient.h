@@ -32,7 +32,12 @@ public:
 
 private:
     std::unique_ptr<ContainerStream> m_stream;
+    /// What arrived and is not read yet starts at m_start; m_scanned bytes from there hold no newline. Each byte is
+    /// searched once and moved at most once more (the buffer is compacted when its read part is the larger half),
+    /// so reading is linear in what the runner sends, however it splits its lines.
     QByteArray m_buffer;
+    qsizetype m_start = 0;
+    qsizetype m_scanned = 0;
 };
 
 } // namespace sandbox

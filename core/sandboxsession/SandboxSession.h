@@ -14,6 +14,9 @@ struct SessionRequest
     QStringList libraries; ///< installed once, when the session is created
     /// The timeout of each run in the session unless the run names its own.
     std::chrono::milliseconds timeout{std::chrono::seconds(30)};
+    /// Who may use the session: the MCP session over HTTP that opened it, empty for a process's only client (stdio,
+    /// the CLI, the app). Every other caller is told there is no such session.
+    QString owner;
 };
 
 /// A session as callers see it (list_sessions, the GUI).
@@ -30,6 +33,7 @@ struct SessionInfo
     int runs = 0;
     /// When it closes unless it is used before.
     QDateTime expiresAt;
+    QString owner; ///< SessionRequest::owner
 };
 
 } // namespace sandbox

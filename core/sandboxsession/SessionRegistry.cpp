@@ -77,11 +77,11 @@ Result<SessionInfo> SessionRegistry::add(std::shared_ptr<Session> session)
     return snapshot(*session);
 }
 
-Result<std::shared_ptr<SessionRegistry::Session>> SessionRegistry::find(const QString &id) const
+Result<std::shared_ptr<SessionRegistry::Session>> SessionRegistry::find(const QString &id, const QString &owner) const
 {
     std::lock_guard lock(m_mutex);
     const auto it = m_sessions.find(id);
-    if (it == m_sessions.end()) {
+    if (it == m_sessions.end() || it->second->info.owner != owner) {
         return Error{QStringLiteral("There is no session \"%1\": it was closed, or it expired after %2 s without "
                                     "use. Create a new one with create_session (list_sessions shows the open ones).")
                          .arg(id)
@@ -103,13 +103,13 @@ void SessionRegistry::touch(Session &session, bool countsAsRun)
     }
 }
 
-bool SessionRegistry::close(const QString &id)
+bool SessionRegistry::close(const QString &id, const QString &owner)
 {
     std::shared_ptr<Session> closed;
     {
         std::lock_guard lock(m_mutex);
         const auto it = m_sessions.find(id);
-        if (it == m_sessions.end()) {
+        if (it == m_sessions.end() || it->second->info.owner != owner) {
             return false;
         }
         closed = std::move(it->second);
@@ -130,12 +130,14 @@ SessionInfo SessionRegistry::snapshot(const Session &session) const
     return info;
 }
 
-QList<SessionInfo> SessionRegistry::list() const
+QList<SessionInfo> SessionRegistry::list(const QString &owner) const
 {
     std::lock_guard lock(m_mutex);
     QList<SessionInfo> sessions;
     for (const auto &[id, session] : m_sessions) {
-        sessions.append(snapshot(*session));
+        if (session->info.owner == owner) {
+            sessions.append(snapshot(*session));
+        }
     }
     return sessions;
 }

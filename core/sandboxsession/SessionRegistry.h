@@ -46,13 +46,16 @@ public:
     Result<SessionInfo> add(std::shared_ptr<Session> session);
     /// A new session id (add() assigns one to a session that has none).
     static QString newId();
-    /// The session `id`, or an error a model can act on.
-    Result<std::shared_ptr<Session>> find(const QString &id) const;
+    /// The session `id` when `owner` opened it, or an error a model can act on; a session of another owner is
+    /// reported exactly as one that does not exist.
+    Result<std::shared_ptr<Session>> find(const QString &id, const QString &owner) const;
     /// Records a finished use of `session` (restarting its idle time).
     void touch(Session &session, bool countsAsRun);
-    /// Removes `id`; its container goes when the last user lets go. False when there is no such session.
-    bool close(const QString &id);
-    QList<SessionInfo> list() const;
+    /// Removes `id` when `owner` opened it; its container goes when the last user lets go. False when there is no
+    /// such session of that owner.
+    bool close(const QString &id, const QString &owner);
+    /// The sessions `owner` opened.
+    QList<SessionInfo> list(const QString &owner) const;
     /// Closes every session idle for `idleTimeout` now; the reaper thread does this every second.
     void reapExpired();
 

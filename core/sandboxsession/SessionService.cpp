@@ -45,21 +45,22 @@ Result<SessionInfo> SessionService::create(const SessionRequest &request, const 
     session->info.libraries = request.libraries;
     session->info.timeout = request.timeout;
     session->info.keepsVariables = !language->sessionInterpreter.isEmpty();
+    session->info.owner = request.owner;
     session->container = std::move(*container);
     return m_registry.add(std::move(session));
 }
 
-Result<void> SessionService::close(const QString &id)
+Result<void> SessionService::close(const QString &id, const QString &owner)
 {
-    if (!m_registry.close(id)) {
-        return m_registry.find(id).error();
+    if (!m_registry.close(id, owner)) {
+        return m_registry.find(id, owner).error();
     }
     return {};
 }
 
-QList<SessionInfo> SessionService::list() const
+QList<SessionInfo> SessionService::list(const QString &owner) const
 {
-    return m_registry.list();
+    return m_registry.list(owner);
 }
 
 Result<QString> SessionService::sessionPath(const QString &path)
@@ -80,9 +81,9 @@ Result<QString> SessionService::sessionPath(const QString &path)
     return relative;
 }
 
-Result<RunnerFileEvent> SessionService::transfer(const QString &sessionId, RunnerRequest request)
+Result<RunnerFileEvent> SessionService::transfer(const QString &sessionId, const QString &owner, RunnerRequest request)
 {
-    auto found = m_registry.find(sessionId);
+    auto found = m_registry.find(sessionId, owner);
     if (!found) {
         return found.error();
     }
@@ -93,7 +94,8 @@ Result<RunnerFileEvent> SessionService::transfer(const QString &sessionId, Runne
     return answer;
 }
 
-Result<qint64> SessionService::writeFile(const QString &sessionId, const QString &path, const QByteArray &data)
+Result<qint64> SessionService::writeFile(const QString &sessionId, const QString &owner, const QString &path,
+                                         const QByteArray &data)
 {
     auto relative = sessionPath(path);
     if (!relative) {
@@ -105,22 +107,23 @@ Result<qint64> SessionService::writeFile(const QString &sessionId, const QString
                          .arg(m_maxFileBytes),
                      ErrorCode::LimitReached};
     }
-    auto answer = transfer(
-        sessionId, RunnerPutFileRequest{newRequestId(), SandboxContainer::workdir(), RunnerFile{*relative, data}});
+    auto answer =
+        transfer(sessionId, owner,
+                 RunnerPutFileRequest{newRequestId(), SandboxContainer::workdir(), RunnerFile{*relative, data}});
     if (!answer) {
         return answer.error();
     }
     return answer->size;
 }
 
-Result<QByteArray> SessionService::readFile(const QString &sessionId, const QString &path)
+Result<QByteArray> SessionService::readFile(const QString &sessionId, const QString &owner, const QString &path)
 {
     auto relative = sessionPath(path);
     if (!relative) {
         return relative.error();
     }
     auto answer = transfer(
-        sessionId, RunnerGetFileRequest{newRequestId(), SandboxContainer::workdir(), *relative, m_maxFileBytes});
+        sessionId, owner, RunnerGetFileRequest{newRequestId(), SandboxContainer::workdir(), *relative, m_maxFileBytes});
     if (!answer) {
         return answer.error();
     }

@@ -32,13 +32,15 @@ public:
     /// Checks `request` (language, timeout, room for one more) and opens a session in the container `prepare`
     /// starts.
     Result<SessionInfo> create(const SessionRequest &request, const Preparer &prepare);
-    /// Closes the session and removes its container; NotFound when there is no such session.
-    Result<void> close(const QString &id);
-    QList<SessionInfo> list() const;
+    /// Closes the session and removes its container; NotFound when `owner` has no such session
+    /// (SessionRequest::owner; the same for every call below).
+    Result<void> close(const QString &id, const QString &owner);
+    QList<SessionInfo> list(const QString &owner) const;
     /// Writes `data` to `path` (relative to the session's working directory). Returns the size written.
-    Result<qint64> writeFile(const QString &sessionId, const QString &path, const QByteArray &data);
+    Result<qint64> writeFile(const QString &sessionId, const QString &owner, const QString &path,
+                             const QByteArray &data);
     /// The file at `path` in the session's working directory, up to `maxFileBytes`.
-    Result<QByteArray> readFile(const QString &sessionId, const QString &path);
+    Result<QByteArray> readFile(const QString &sessionId, const QString &owner, const QString &path);
 
     /// The registry the engine's session runs use (find, touch, close).
     SessionRegistry &registry() { return m_registry; }
@@ -49,7 +51,7 @@ public:
 
 private:
     /// Sends a put_file / get_file request to the session's runner and returns its answer.
-    Result<RunnerFileEvent> transfer(const QString &sessionId, RunnerRequest request);
+    Result<RunnerFileEvent> transfer(const QString &sessionId, const QString &owner, RunnerRequest request);
 
     qint64 m_maxFileBytes;
     SessionRegistry m_registry;

@@ -7,8 +7,10 @@
 
 namespace sandbox::mcp {
 
-GuardedTcpServer::GuardedTcpServer(HttpLimits limits, HttpTimeouts timeouts, int maxConnections, QObject *httpServer)
-    : m_limits(limits), m_timeouts(timeouts), m_maxConnections(maxConnections), m_httpServer(httpServer)
+GuardedTcpServer::GuardedTcpServer(HttpLimits limits, HttpTimeouts timeouts, int maxConnections, int maxPerAddress,
+                                   QObject *httpServer, HttpRequestFramer::HeadCheck check)
+    : m_limits(limits), m_timeouts(timeouts), m_maxConnections(maxConnections), m_maxPerAddress(maxPerAddress),
+      m_httpServer(httpServer), m_check(std::move(check))
 {}
 
 void GuardedTcpServer::incomingConnection(qintptr descriptor)
@@ -19,17 +21,24 @@ void GuardedTcpServer::incomingConnection(qintptr descriptor)
         delete socket;
         return;
     }
-    if (m_connections >= m_maxConnections) {
-        qCWarning(lcMcpHttp) << "refusing a connection from" << socket->peerAddress().toString() << "with"
-                             << m_connections << "open";
+    const QString address = socket->peerAddress().toString();
+    if (m_connections >= m_maxConnections || m_perAddress.value(address) >= m_maxPerAddress) {
+        qCWarning(lcMcpHttp) << "refusing a connection from" << address << "with" << m_connections << "open,"
+                             << m_perAddress.value(address) << "from there";
         connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
         socket->write(HttpErrorResponse::closingResponse(503, QStringLiteral("Too many open connections.")));
         socket->disconnectFromHost();
         return;
     }
     ++m_connections;
-    connect(socket, &QObject::destroyed, this, [this] { --m_connections; });
-    new HttpConnectionGuard(socket, m_limits, m_timeouts, m_httpServer);
+    ++m_perAddress[address];
+    connect(socket, &QObject::destroyed, this, [this, address] {
+        --m_connections;
+        if (--m_perAddress[address] <= 0) {
+            m_perAddress.remove(address);
+        }
+    });
+    new HttpConnectionGuard(socket, m_limits, m_timeouts, m_httpServer, m_check);
     addPendingConnection(socket);
 }
 

@@ -13,7 +13,10 @@ class GuardedTcpServer final : public QTcpServer
     Q_OBJECT
 
 public:
-    GuardedTcpServer(HttpLimits limits, HttpTimeouts timeouts, int maxConnections, QObject *httpServer);
+    /// At most `maxConnections` open, `maxPerAddress` of them from one peer address; `check` judges each request
+    /// by its head (HttpConnectionGuard).
+    GuardedTcpServer(HttpLimits limits, HttpTimeouts timeouts, int maxConnections, int maxPerAddress,
+                     QObject *httpServer, HttpRequestFramer::HeadCheck check);
 
     int connectionCount() const { return m_connections; }
 
@@ -24,8 +27,11 @@ private:
     const HttpLimits m_limits;
     const HttpTimeouts m_timeouts;
     const int m_maxConnections;
+    const int m_maxPerAddress;
     QObject *const m_httpServer;
+    const HttpRequestFramer::HeadCheck m_check;
     int m_connections = 0;
+    QHash<QString, int> m_perAddress;
 };
 
 } // namespace sandbox::mcp

@@ -8,8 +8,9 @@
 namespace sandbox::mcp {
 
 HttpConnectionGuard::HttpConnectionGuard(QTcpSocket *socket, HttpLimits limits, HttpTimeouts timeouts,
-                                         QObject *httpServer)
-    : QObject(socket), m_socket(socket), m_httpServer(httpServer), m_framer(limits), m_timeouts(timeouts)
+                                         QObject *httpServer, HttpRequestFramer::HeadCheck check)
+    : QObject(socket), m_socket(socket), m_httpServer(httpServer), m_framer(limits, std::move(check)),
+      m_timeouts(timeouts)
 {
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, &HttpConnectionGuard::onTimeout);
@@ -38,7 +39,7 @@ void HttpConnectionGuard::endResponse(bool closeConnection)
     armTimer();
 }
 
-void HttpConnectionGuard::reject(int status, const QString &message)
+void HttpConnectionGuard::reject(int status, const QString &message, const QByteArray &headers)
 {
     if (m_rejected) {
         return;
@@ -55,7 +56,7 @@ void HttpConnectionGuard::reject(int status, const QString &message)
         m_socket->rollbackTransaction();
     }
     m_socket->readAll();
-    m_socket->write(HttpErrorResponse::closingResponse(status, message));
+    m_socket->write(HttpErrorResponse::closingResponse(status, message, headers));
     m_socket->disconnectFromHost();
 }
 
@@ -70,7 +71,7 @@ void HttpConnectionGuard::onReadyRead()
     const bool wasMidRequest = m_framer.midRequest();
     const HttpRequestFramer::Progress progress = m_framer.feed(fresh);
     if (progress.rejection) {
-        reject(progress.rejection->status, QString::fromLatin1(progress.rejection->message));
+        reject(progress.rejection->status, QString::fromUtf8(progress.rejection->message), progress.rejection->headers);
         return;
     }
     if (progress.continueExpected) {

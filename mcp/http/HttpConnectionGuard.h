@@ -31,7 +31,9 @@ class HttpConnectionGuard final : public QObject
 public:
     /// Connects to `socket` before Qt's HTTP server does, so its readyRead handler runs first. `httpServer` is the
     /// QAbstractHttpServer whose handler is cut off when a request is refused.
-    HttpConnectionGuard(QTcpSocket *socket, HttpLimits limits, HttpTimeouts timeouts, QObject *httpServer);
+    /// `check` judges each request by its head before its body is read (the server's token check).
+    HttpConnectionGuard(QTcpSocket *socket, HttpLimits limits, HttpTimeouts timeouts, QObject *httpServer,
+                        HttpRequestFramer::HeadCheck check = {});
 
     static HttpConnectionGuard *of(QTcpSocket *socket);
 
@@ -41,7 +43,7 @@ public:
     bool responding() const { return m_responding; }
 
     /// Answers with `status` and a message, then closes; the rest of the connection's bytes are discarded.
-    void reject(int status, const QString &message);
+    void reject(int status, const QString &message, const QByteArray &headers = {});
 
 private:
     void onReadyRead();

@@ -60,12 +60,12 @@ QByteArray HttpErrorResponse::body(const QString &message, int code)
     return QJsonDocument(error).toJson(QJsonDocument::Compact);
 }
 
-QByteArray HttpErrorResponse::closingResponse(int status, const QString &message)
+QByteArray HttpErrorResponse::closingResponse(int status, const QString &message, const QByteArray &headers)
 {
     const QByteArray content = body(message);
     return "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) +
            "\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(content.size()) +
-           "\r\nConnection: close\r\n\r\n" + content;
+           "\r\nConnection: close\r\n" + headers + "\r\n" + content;
 }
 
 } // namespace sandbox::mcp

@@ -16,7 +16,8 @@ public:
     static QByteArray reasonPhrase(int status);
     static QByteArray body(const QString &message, int code = kTransportError);
     /// A whole response that also closes the connection, for answering before Qt's HTTP server sees a request.
-    static QByteArray closingResponse(int status, const QString &message);
+    /// `headers`: further header lines, each ending in CRLF.
+    static QByteArray closingResponse(int status, const QString &message, const QByteArray &headers = {});
 
     HttpErrorResponse() = delete;
 };

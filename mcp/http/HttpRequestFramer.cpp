@@ -55,7 +55,8 @@ bool hasToken(QByteArrayView commaList, QByteArrayView token)
 
 } // namespace
 
-HttpRequestFramer::HttpRequestFramer(HttpLimits limits) : m_limits(limits) {}
+HttpRequestFramer::HttpRequestFramer(HttpLimits limits, HeadCheck check) : m_limits(limits), m_check(std::move(check))
+{}
 
 HttpRequestFramer::Progress HttpRequestFramer::feed(QByteArrayView bytes)
 {
@@ -110,7 +111,10 @@ HttpRequestFramer::Progress HttpRequestFramer::feed(QByteArrayView bytes)
         }
         pos += headLength - before; // the rest of this chunk is body or the next request
         Head head;
-        const std::optional<Rejection> rejection = parseHead(QByteArrayView(m_head).first(headLength), head);
+        std::optional<Rejection> rejection = parseHead(QByteArrayView(m_head).first(headLength), head);
+        if (!rejection && m_check) {
+            rejection = m_check(head.request);
+        }
         m_head.clear();
         if (rejection) {
             m_state = State::Failed;
@@ -153,6 +157,8 @@ std::optional<HttpRequestFramer::Rejection> HttpRequestFramer::parseHead(QByteAr
     const QByteArray &method = requestLine[0];
     const QByteArray &target = requestLine[1];
     const QByteArray &version = requestLine[2];
+    parsed.request.method = method;
+    parsed.request.target = target;
     if (!isToken(method)) {
         return reject(400, "The request method is not a token.");
     }
@@ -211,6 +217,8 @@ std::optional<HttpRequestFramer::Rejection> HttpRequestFramer::parseHead(QByteAr
             return reject(411, "Send the request body with Content-Length; Transfer-Encoding is not accepted.");
         } else if (name.compare("Host", Qt::CaseInsensitive) == 0) {
             ++hosts;
+        } else if (name.compare("Authorization", Qt::CaseInsensitive) == 0) {
+            parsed.request.authorization = value.toByteArray();
         } else if (name.compare("Expect", Qt::CaseInsensitive) == 0) {
             if (value.compare("100-continue", Qt::CaseInsensitive) != 0) {
                 return reject(417, "Only Expect: 100-continue is supported.");

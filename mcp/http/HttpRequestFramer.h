@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QByteArrayView>
+#include <functional>
 #include <optional>
 
 namespace sandbox::mcp {
@@ -27,7 +28,18 @@ public:
     {
         int status = 400;
         QByteArray message;
+        /// Header lines of the answer beyond the usual ones, each ending in CRLF (WWW-Authenticate for a 401).
+        QByteArray headers = {};
     };
+    /// What the server may judge a request by before its body arrives.
+    struct RequestHead
+    {
+        QByteArray method;
+        QByteArray target;
+        QByteArray authorization; ///< the Authorization header's value, empty when absent
+    };
+    /// Refuses a request on its head alone, before a byte of its body is read or a 100 Continue is sent.
+    using HeadCheck = std::function<std::optional<Rejection>(const RequestHead &head)>;
     struct Progress
     {
         /// Set once the stream cannot be served; the connection must be answered with it and closed.
@@ -38,7 +50,7 @@ public:
         bool continueExpected = false;
     };
 
-    explicit HttpRequestFramer(HttpLimits limits = {});
+    explicit HttpRequestFramer(HttpLimits limits = {}, HeadCheck check = {});
 
     Progress feed(QByteArrayView bytes);
     /// Some bytes of a request have arrived, but not all of it.
@@ -55,12 +67,14 @@ private:
     {
         qint64 contentLength = 0;
         bool expectContinue = false;
+        RequestHead request;
     };
 
     std::optional<Rejection> parseHead(QByteArrayView head, Head &parsed) const;
     Progress fail(Progress progress, int status, const char *message);
 
     const HttpLimits m_limits;
+    const HeadCheck m_check;
     State m_state = State::Head;
     QByteArray m_head;
     qint64 m_bodyRemaining = 0;

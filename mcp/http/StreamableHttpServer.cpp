@@ -32,6 +32,22 @@ struct StreamableHttpServer::Exchange
 
 namespace {
 
+const QString kUnauthorized = QStringLiteral("Unauthorized: send the server's token as \"Authorization: Bearer "
+                                             "<token>\" (`llm-sandbox serve --show-token` prints it).");
+
+/// The WWW-Authenticate value of a 401 (RFC 6750): a missing token, or one that is not this server's.
+QByteArray authenticateChallenge(const QByteArray &authorization)
+{
+    return authorization.isEmpty() ? QByteArray("Bearer realm=\"llm-sandbox\"")
+                                   : QByteArray("Bearer realm=\"llm-sandbox\", error=\"invalid_token\", "
+                                                "error_description=\"The token is not this server's.\"");
+}
+
+QString notFound()
+{
+    return QStringLiteral("Not Found: the MCP endpoint is %1.").arg(StreamableHttpServer::kEndpoint);
+}
+
 struct Accepts
 {
     bool json = false;
@@ -172,7 +188,22 @@ Result<quint16> StreamableHttpServer::start()
         return Error{QStringLiteral("%1 is not a loopback address; listening there needs --allow-remote.")
                          .arg(m_options.address.toString())};
     }
-    auto *tcpServer = new GuardedTcpServer(m_options.limits, m_options.timeouts, m_options.maxConnections, this);
+    // Refused on their head alone, before any body is read or a 100 Continue sent: requests for another path and
+    // requests without this server's token (the handler checks both again, with the Host and Origin checks).
+    auto check =
+        [token = m_token](const HttpRequestFramer::RequestHead &head) -> std::optional<HttpRequestFramer::Rejection> {
+        if (head.target.split('?').first() != kEndpoint.toLatin1()) {
+            return HttpRequestFramer::Rejection{404, notFound().toUtf8()};
+        }
+        if (!BearerToken::matches(BearerToken::fromAuthorizationHeader(head.authorization), token)) {
+            qCInfo(lcMcpHttp) << "refused a request without a valid token before its body";
+            return HttpRequestFramer::Rejection{
+                401, kUnauthorized.toUtf8(), "WWW-Authenticate: " + authenticateChallenge(head.authorization) + "\r\n"};
+        }
+        return std::nullopt;
+    };
+    auto *tcpServer = new GuardedTcpServer(m_options.limits, m_options.timeouts, m_options.maxConnections,
+                                           m_options.maxConnectionsPerAddress, this, std::move(check));
     if (!tcpServer->listen(m_options.address, m_options.port)) {
         const QString reason = tcpServer->errorString();
         delete tcpServer;
@@ -238,18 +269,13 @@ bool StreamableHttpServer::handleRequest(const QHttpServerRequest &request, QTcp
         return true;
     }
     if (request.url().path() != kEndpoint) {
-        respondError(exchange, 404, QStringLiteral("Not Found: the MCP endpoint is %1.").arg(kEndpoint));
+        respondError(exchange, 404, notFound());
         return true;
     }
     if (!BearerToken::matches(BearerToken::fromAuthorizationHeader(request.value("authorization")), m_token)) {
         qCInfo(lcMcpHttp) << "refused a request without a valid token from" << socket->peerAddress().toString();
-        respondError(exchange, 401,
-                     QStringLiteral("Unauthorized: send the server's token as \"Authorization: Bearer <token>\" "
-                                    "(`llm-sandbox serve --show-token` prints it)."),
-                     {{"WWW-Authenticate", request.value("authorization").isEmpty()
-                                               ? QByteArray("Bearer realm=\"llm-sandbox\"")
-                                               : QByteArray("Bearer realm=\"llm-sandbox\", error=\"invalid_token\", "
-                                                            "error_description=\"The token is not this server's.\"")}});
+        respondError(exchange, 401, kUnauthorized,
+                     {{"WWW-Authenticate", authenticateChallenge(request.value("authorization"))}});
         return true;
     }
     // A POST may be a 2026-07-28 request, which answers an unsupported version itself (with the versions it takes).
@@ -664,7 +690,10 @@ std::shared_ptr<HttpSession> StreamableHttpServer::createSession()
         QMetaObject::invokeMethod(
             this, [this, id, message, requestKey] { deliver(id, message, requestKey); }, Qt::QueuedConnection);
     };
-    auto session = std::make_shared<HttpSession>(id, m_factory(std::move(sink)));
+    std::unique_ptr<McpDispatcher> dispatcher = m_factory(std::move(sink));
+    // Its sandbox sessions are its own: another MCP session is told they do not exist.
+    dispatcher->setSessionOwner(id);
+    auto session = std::make_shared<HttpSession>(id, std::move(dispatcher));
     m_sessions.insert(id, session);
     return session;
 }

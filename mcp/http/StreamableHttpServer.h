@@ -38,6 +38,8 @@ struct HttpServerOptions
     HttpLimits limits;
     HttpTimeouts timeouts;
     int maxConnections = 256;
+    /// Open connections one peer address may hold.
+    int maxConnectionsPerAddress = 64;
     int maxSessions = 64;
     /// A session with no request, stream or running call for this long is closed (its client gets 404 and starts a
     /// new one).

@@ -222,6 +222,31 @@ TEST_F(ExecutionEngineTest, observerSeesStartOutputInOrderArtifactsThenOneFinish
     EXPECT_EQ(result->artifacts[0].mimeType, QStringLiteral("text/html"));
 }
 
+TEST_F(ExecutionEngineTest, outputBeyondTheCapIsCutByTheHostWhateverTheRunnerClaims)
+{
+    // A runner (code in the sandbox's image) that ignores the output limit and says it cut nothing: 200 MB.
+    FakeRunScript flood;
+    const QByteArray chunk(64 * 1024, 'x');
+    for (int i = 0; i < 200 * 16; ++i) {
+        flood.output.append({i % 2 ? QStringLiteral("stderr") : QStringLiteral("stdout"), chunk});
+    }
+    m_backend->setScript("flood()", flood);
+    SandboxSettings settings;
+    settings.maxOutputBytes = 1024 * 1024;
+    ExecutionEngine &sandbox = engine(settings);
+    RecordingObserver observer;
+    Subscription subscription = sandbox.subscribe(&observer);
+
+    auto result = sandbox.run(pythonRun(QStringLiteral("flood()")));
+    subscription.reset();
+
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData.size() + result->stderrData.size(), settings.maxOutputBytes);
+    EXPECT_TRUE(result->outputTruncated);
+    // The observers (journal, live log, MCP progress) get no more than the result holds.
+    EXPECT_EQ(observer.events().size(), 2u + 16u);
+}
+
 TEST_F(ExecutionEngineTest, observerSeesOneFinishWhenTheEngineRefusesTheContainer)
 {
     m_backend->setCreateError(Error{QStringLiteral("the engine said no"), ErrorCode::EngineFailed});

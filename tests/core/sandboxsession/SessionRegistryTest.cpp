@@ -61,12 +61,12 @@ TEST_F(SessionRegistryTest, sessionIdleForItsTimeoutExpiresAndItsContainerIsRemo
 
     m_clock.advance(9s);
     m_registry.reapExpired();
-    EXPECT_TRUE(m_registry.find(added->id).ok());
+    EXPECT_TRUE(m_registry.find(added->id, {}).ok());
     EXPECT_EQ(m_backend->containersRemoved(), 0);
 
     m_clock.advance(1s);
     m_registry.reapExpired();
-    auto found = m_registry.find(added->id);
+    auto found = m_registry.find(added->id, {});
     ASSERT_FALSE(found.ok());
     EXPECT_EQ(found.error().code, ErrorCode::NotFound);
     // The reaper thread may be the one that took it: its container goes when that thread lets go.
@@ -78,35 +78,35 @@ TEST_F(SessionRegistryTest, useRestartsTheIdleTime)
 {
     auto added = m_registry.add(newSession());
     ASSERT_TRUE(added.ok());
-    auto session = m_registry.find(added->id);
+    auto session = m_registry.find(added->id, {});
     ASSERT_TRUE(session.ok());
 
     m_clock.advance(8s);
     m_registry.touch(**session, true);
     m_clock.advance(8s);
     m_registry.reapExpired();
-    EXPECT_TRUE(m_registry.find(added->id).ok());
+    EXPECT_TRUE(m_registry.find(added->id, {}).ok());
 
     m_clock.advance(2s);
     m_registry.reapExpired();
-    EXPECT_FALSE(m_registry.find(added->id).ok());
+    EXPECT_FALSE(m_registry.find(added->id, {}).ok());
 }
 
 TEST_F(SessionRegistryTest, sessionInUseNeverExpiresUnderItsRun)
 {
     auto added = m_registry.add(newSession());
     ASSERT_TRUE(added.ok());
-    auto session = m_registry.find(added->id);
+    auto session = m_registry.find(added->id, {});
     ASSERT_TRUE(session.ok());
 
     {
         const std::lock_guard running((*session)->use);
         m_clock.advance(1h);
         m_registry.reapExpired();
-        EXPECT_TRUE(m_registry.find(added->id).ok());
+        EXPECT_TRUE(m_registry.find(added->id, {}).ok());
     }
     m_registry.reapExpired();
-    EXPECT_FALSE(m_registry.find(added->id).ok());
+    EXPECT_FALSE(m_registry.find(added->id, {}).ok());
 }
 
 TEST_F(SessionRegistryTest, addingBeyondTheLimitIsLimitReached)
@@ -117,6 +117,32 @@ TEST_F(SessionRegistryTest, addingBeyondTheLimitIsLimitReached)
     auto fifth = m_registry.add(newSession());
     ASSERT_FALSE(fifth.ok());
     EXPECT_EQ(fifth.error().code, ErrorCode::LimitReached);
+}
+
+} // namespace
+
+namespace {
+
+TEST_F(SessionRegistryTest, aSessionExistsOnlyForItsOwner)
+{
+    auto session = newSession();
+    session->info.owner = QStringLiteral("mcp-session-a");
+    auto added = m_registry.add(std::move(session));
+    ASSERT_TRUE(added.ok());
+
+    EXPECT_TRUE(m_registry.find(added->id, QStringLiteral("mcp-session-a")).ok());
+    EXPECT_EQ(m_registry.list(QStringLiteral("mcp-session-a")).size(), 1);
+    // Another owner (another MCP session, or the process's own client) is told exactly what a closed session tells.
+    for (const QString &other : {QStringLiteral("mcp-session-b"), QString()}) {
+        auto found = m_registry.find(added->id, other);
+        ASSERT_FALSE(found.ok());
+        EXPECT_EQ(found.error().code, ErrorCode::NotFound);
+        QString closedMessage = m_registry.find(QStringLiteral("never-opened"), other).error().message;
+        EXPECT_EQ(found.error().message, closedMessage.replace(QStringLiteral("never-opened"), added->id));
+        EXPECT_TRUE(m_registry.list(other).isEmpty());
+        EXPECT_FALSE(m_registry.close(added->id, other));
+    }
+    EXPECT_TRUE(m_registry.close(added->id, QStringLiteral("mcp-session-a")));
 }
 
 } // namespace

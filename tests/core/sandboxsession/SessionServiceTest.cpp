@@ -40,10 +40,10 @@ TEST(SessionServiceTest, pathsThatLeaveTheWorkdirAreBadRequests)
 TEST(SessionServiceTest, fileOperationsCheckThePathBeforeLookingForTheSession)
 {
     SessionService service(std::chrono::seconds(60), 2, 1024);
-    auto written = service.writeFile(QStringLiteral("nope"), QStringLiteral("../x"), "data");
+    auto written = service.writeFile(QStringLiteral("nope"), {}, QStringLiteral("../x"), "data");
     ASSERT_FALSE(written.ok());
     EXPECT_EQ(written.error().code, ErrorCode::BadRequest);
-    auto read = service.readFile(QStringLiteral("nope"), QStringLiteral("x"));
+    auto read = service.readFile(QStringLiteral("nope"), {}, QStringLiteral("x"));
     ASSERT_FALSE(read.ok());
     EXPECT_EQ(read.error().code, ErrorCode::NotFound);
 }
@@ -51,7 +51,7 @@ TEST(SessionServiceTest, fileOperationsCheckThePathBeforeLookingForTheSession)
 TEST(SessionServiceTest, filesOverTheLimitAreRefused)
 {
     SessionService service(std::chrono::seconds(60), 2, 4);
-    auto written = service.writeFile(QStringLiteral("nope"), QStringLiteral("x"), "12345");
+    auto written = service.writeFile(QStringLiteral("nope"), {}, QStringLiteral("x"), "12345");
     ASSERT_FALSE(written.ok());
     EXPECT_EQ(written.error().code, ErrorCode::LimitReached);
 }
@@ -59,10 +59,10 @@ TEST(SessionServiceTest, filesOverTheLimitAreRefused)
 TEST(SessionServiceTest, closingAnUnknownSessionIsNotFound)
 {
     SessionService service(std::chrono::seconds(60), 2, 1024);
-    auto closed = service.close(QStringLiteral("nope"));
+    auto closed = service.close(QStringLiteral("nope"), {});
     ASSERT_FALSE(closed.ok());
     EXPECT_EQ(closed.error().code, ErrorCode::NotFound);
-    EXPECT_TRUE(service.list().isEmpty());
+    EXPECT_TRUE(service.list({}).isEmpty());
 }
 
 TEST(SessionServiceTest, badRequestsNeverStartAContainer)
@@ -100,5 +100,5 @@ TEST(SessionServiceTest, aPreparerFailureIsTheCreateError)
     ASSERT_FALSE(created.ok());
     EXPECT_TRUE(called);
     EXPECT_EQ(created.error().code, ErrorCode::SandboxFailed);
-    EXPECT_TRUE(service.list().isEmpty());
+    EXPECT_TRUE(service.list({}).isEmpty());
 }

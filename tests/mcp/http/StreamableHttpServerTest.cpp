@@ -638,6 +638,46 @@ TEST_F(StreamableHttpServerTest, malformedHttpIs400AndClosesTheConnection)
     EXPECT_EQ(exchange("POST /mcp HTTP/1.1\r\nHost: a\r\nExpect: magic\r\nContent-Length: 0\r\n\r\n").status, 417);
 }
 
+TEST_F(StreamableHttpServerTest, requestWithoutTheTokenIsRefusedOnItsHeadBeforeItsBody)
+{
+    // A 64 MiB upload announced with Expect: 100-continue and no token: 401 at once, no 100 Continue, no body read.
+    HttpTestClient client(m_port);
+    client.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: " +
+                QByteArray::number(64 * 1024 * 1024) + "\r\nExpect: 100-continue\r\n\r\n");
+    std::optional<HttpResponse> response = client.readResponse();
+    ASSERT_TRUE(response.has_value());
+    EXPECT_EQ(response->status, 401);
+    EXPECT_TRUE(response->header("WWW-Authenticate").startsWith("Bearer realm="));
+    EXPECT_TRUE(response->errorMessage().contains(QStringLiteral("--show-token")));
+    EXPECT_TRUE(client.waitForDisconnected());
+
+    // Another path is refused the same way, before its body.
+    HttpTestClient other(m_port);
+    other.send("POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000000\r\n\r\n");
+    response = other.readResponse();
+    ASSERT_TRUE(response.has_value());
+    EXPECT_EQ(response->status, 404);
+}
+
+TEST_F(StreamableHttpServerTest, onePeerAddressHoldsAtMostItsShareOfConnections)
+{
+    HttpServerOptions options;
+    options.maxConnectionsPerAddress = 3;
+    start(options);
+    std::vector<std::unique_ptr<HttpTestClient>> open;
+    for (int i = 0; i < 3; ++i) {
+        open.push_back(std::make_unique<HttpTestClient>(m_port));
+    }
+    HttpTestClient fourth(m_port);
+    std::optional<HttpResponse> response = fourth.readResponse();
+    ASSERT_TRUE(response.has_value());
+    EXPECT_EQ(response->status, 503);
+    // Once they close, the address may connect again.
+    open.clear();
+    EXPECT_TRUE(
+        HttpTestClient::spinUntil([&] { return post(request(1, QStringLiteral("ping")), headers()).status != 503; }));
+}
+
 TEST_F(StreamableHttpServerTest, limitsAndTimeoutsAreEnforced)
 {
     HttpServerOptions options;
@@ -661,7 +701,8 @@ TEST_F(StreamableHttpServerTest, limitsAndTimeoutsAreEnforced)
     EXPECT_EQ(response->status, 431);
 
     HttpTestClient slow(m_port);
-    slow.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\n{\"a\"");
+    slow.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + m_token +
+              "\r\nContent-Length: 10\r\n\r\n{\"a\"");
     response = slow.readResponse(std::chrono::seconds(5));
     ASSERT_TRUE(response.has_value());
     EXPECT_EQ(response->status, 408);
