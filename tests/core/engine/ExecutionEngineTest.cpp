@@ -326,6 +326,37 @@ TEST_F(ExecutionEngineTest, stopRequestEndsAHeldRunAsCancelled)
 
 // --- sessions ---
 
+TEST_F(ExecutionEngineTest, aSessionServesOnlyTheOwnerThatOpenedIt)
+{
+    ExecutionEngine &sandbox = engine();
+    SessionRequest request;
+    request.owner = QStringLiteral("mcp-session-a");
+    auto session = sandbox.createSession(request);
+    ASSERT_TRUE(session.ok()) << session.error().message.toStdString();
+    ASSERT_TRUE(sandbox.writeSessionFile(session->id, QStringLiteral("secret.txt"), "a's data", request.owner).ok());
+
+    // Another MCP session: not listed, not readable, not writable, no runs in it, cannot close it.
+    const QString other = QStringLiteral("mcp-session-b");
+    EXPECT_TRUE(sandbox.sessions(other).isEmpty());
+    EXPECT_EQ(sandbox.sessions(request.owner).size(), 1);
+    auto read = sandbox.readSessionFile(session->id, QStringLiteral("secret.txt"), other);
+    ASSERT_FALSE(read.ok());
+    EXPECT_EQ(read.error().code, ErrorCode::NotFound);
+    EXPECT_EQ(sandbox.writeSessionFile(session->id, QStringLiteral("x"), "b", other).error().code, ErrorCode::NotFound);
+    RunRequest run = pythonRun(QStringLiteral("print(1)"));
+    run.sessionId = session->id;
+    run.sessionOwner = other;
+    auto ran = sandbox.run(run);
+    ASSERT_FALSE(ran.ok());
+    EXPECT_EQ(ran.error().code, ErrorCode::NotFound);
+    EXPECT_EQ(sandbox.closeSession(session->id, other).error().code, ErrorCode::NotFound);
+
+    auto own = sandbox.readSessionFile(session->id, QStringLiteral("secret.txt"), request.owner);
+    ASSERT_TRUE(own.ok()) << own.error().message.toStdString();
+    EXPECT_EQ(*own, "a's data");
+    EXPECT_TRUE(sandbox.closeSession(session->id, request.owner).ok());
+}
+
 TEST_F(ExecutionEngineTest, sessionKeepsItsFilesBetweenRunsAndFileOperations)
 {
     m_backend->setRunHandler([](const FakeRun &run) {

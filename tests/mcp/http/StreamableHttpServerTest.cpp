@@ -65,6 +65,9 @@ protected:
         registry.add(tool(QStringLiteral("echo"), false, [](const ToolCall &call) {
             return textToolResult(call.arguments.value(QStringLiteral("text")).toString());
         }));
+        // Whose sandbox sessions this call may use.
+        registry.add(
+            tool(QStringLiteral("owner"), false, [](const ToolCall &call) { return textToolResult(call.owner); }));
         registry.add(tool(QStringLiteral("chatty"), true, [](const ToolCall &call) {
             for (int i = 1; i <= 3; ++i) {
                 call.progress(QStringLiteral("step %1").arg(i));
@@ -164,7 +167,7 @@ TEST_F(StreamableHttpServerTest, toolsListAndCallWorkWithTheSession)
     ASSERT_EQ(list.status, 200);
     const QJsonArray tools =
         list.json().value(QStringLiteral("result")).toObject().value(QStringLiteral("tools")).toArray();
-    EXPECT_EQ(tools.size(), 4);
+    EXPECT_EQ(tools.size(), 5);
 
     Headers withVersion = headers(session);
     withVersion.append(Header("MCP-Protocol-Version", "2025-06-18"));
@@ -180,6 +183,23 @@ TEST_F(StreamableHttpServerTest, sessionsAreSeparate)
     const QString second = initialize();
     EXPECT_NE(first, second);
     EXPECT_EQ(m_server->sessionCount(), 2);
+}
+
+TEST_F(StreamableHttpServerTest, eachMcpSessionOwnsItsOwnSandboxSessions)
+{
+    // The tools see which MCP session calls them (ToolCall::owner): the engine keeps each one's sandbox sessions
+    // apart by it (ExecutionEngineTest.aSessionServesOnlyTheOwnerThatOpenedIt).
+    const QString first = initialize();
+    const QString second = initialize();
+    const auto ownerSeenBy = [&](const QString &session) {
+        Headers withVersion = headers(session);
+        withVersion.append(Header("MCP-Protocol-Version", "2025-06-18"));
+        const HttpResponse call = post(toolCall(5, QStringLiteral("owner"), {}), withVersion);
+        EXPECT_EQ(call.status, 200);
+        return firstText(call.json().value(QStringLiteral("result")).toObject());
+    };
+    EXPECT_EQ(ownerSeenBy(first), first);
+    EXPECT_EQ(ownerSeenBy(second), second);
 }
 
 TEST_F(StreamableHttpServerTest, missingOrWrongTokenIs401)
