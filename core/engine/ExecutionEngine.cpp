@@ -7,6 +7,7 @@
 #include "engine/SandboxContainer.h"
 #include "lang/LanguageRegistry.h"
 #include "runnerclient/RunnerClient.h"
+#include "util/Redaction.h"
 
 #include <QElapsedTimer>
 #include <QLoggingCategory>
@@ -183,8 +184,10 @@ private:
         }
         return {};
     }
-    void report(const RunProgress &progress) const
+    /// Progress reaches the GUI, the journal's observers and MCP clients: never a credential a URL carries.
+    void report(RunProgress progress) const
     {
+        progress.message = redactCredentials(std::move(progress.message));
         notify([&](RunObserver &observer) { observer.runProgress(m_id, progress); });
     }
     void report(RunProgress::Kind kind, const QString &message) const { report(RunProgress{kind, message}); }
@@ -283,6 +286,10 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
             }
             if (output->data.isEmpty()) {
                 continue;
+            }
+            if (asProgress) {
+                // An install's output may repeat the index or registry URL it was given, credentials and all.
+                output->data = redactCredentials(QString::fromUtf8(output->data)).toUtf8();
             }
             (output->stream == OutputStream::Stderr ? result.stderrData : result.stdoutData).append(output->data);
             if (asProgress) {
@@ -481,13 +488,14 @@ Result<void> ExecutionEngine::Run::runSetup(SandboxContainer &container, const R
     }
     if (done->reason != StopReason::Exited || done->exitCode != 0) {
         const QByteArray log = QByteArray(done->stderrData + done->stdoutData).trimmed();
-        return Error{QStringLiteral("%1 failed (%2); %3 %4")
-                         .arg(what,
-                              done->timedOut() ? QStringLiteral("timed out")
-                                               : QStringLiteral("exit code %1").arg(done->exitCode),
-                              forSession ? QStringLiteral("the session was not created.")
-                                         : QStringLiteral("the code was not run."),
-                              QString::fromUtf8(log.right(2000))),
+        // `what` names the libraries, which may be URLs with credentials.
+        return Error{redactCredentials(QStringLiteral("%1 failed (%2); %3 %4")
+                                           .arg(what,
+                                                done->timedOut() ? QStringLiteral("timed out")
+                                                                 : QStringLiteral("exit code %1").arg(done->exitCode),
+                                                forSession ? QStringLiteral("the session was not created.")
+                                                           : QStringLiteral("the code was not run."),
+                                                QString::fromUtf8(log.right(2000)))),
                      ErrorCode::InstallFailed};
     }
     return {};

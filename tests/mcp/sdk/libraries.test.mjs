@@ -53,3 +53,35 @@ describe('libraries', () => {
         assert.doesNotMatch(result.content[0].text, /must not run/);
     });
 });
+
+describe('credentials in a registry URL', () => {
+    const SECRET = 'pa55w0rd-4711';
+    let session;
+
+    before(async () => {
+        // As a user with a private npm registry sets it; the public registry answers without a login.
+        session = await connectClient({ LLM_SANDBOX_NPM_REGISTRY: `https://llm-user:${SECRET}@registry.npmjs.org/` });
+        await session.client.listTools();
+    });
+
+    after(async () => {
+        await session?.client.close();
+    });
+
+    test('never appear in the progress, the result or the error the client receives', async () => {
+        const progress = [];
+        const options = { ...CALL_OPTIONS, onprogress: (update) => progress.push(update.message ?? '') };
+        const results = [];
+        for (const libraries of [['is-number@7.0.0'], ['llm-sandbox-no-such-package-4711']]) {
+            results.push(await session.client.callTool(
+                { name: 'execute_code', arguments: { code: 'console.log(1)', language: 'javascript', libraries } },
+                undefined, options));
+        }
+        assert.ok(progress.length > 0, 'no progress was sent');
+        // The install was reported with its registry, the credentials replaced.
+        assert.ok(progress.some((message) => message.includes('***@registry.npmjs.org')), progress.join('\n'));
+        for (const text of [...progress, ...results.map((result) => JSON.stringify(result))]) {
+            assert.ok(!text.includes(SECRET), `the password reached the client: ${text.slice(0, 300)}`);
+        }
+    });
+});
