@@ -2,7 +2,9 @@
 
 #include "engine/SandboxContainer.h"
 
+#include <QRandomGenerator>
 #include <QUuid>
+#include <atomic>
 
 namespace sandbox {
 
@@ -10,13 +12,20 @@ ContainerSpecFactory::ContainerSpecFactory(SandboxSettings settings, QString own
     : m_settings(std::move(settings)), m_ownerIdentity(std::move(ownerIdentity))
 {}
 
+QString ContainerSpecFactory::nextSandboxUser()
+{
+    static std::atomic<quint32> next = QRandomGenerator::system()->bounded(quint32(kSandboxUids));
+    const int uid = kFirstSandboxUid + int(next.fetch_add(1) % kSandboxUids);
+    return QStringLiteral("%1:%1").arg(uid);
+}
+
 ContainerSpec ContainerSpecFactory::make(const QString &image, const QString &networkMode) const
 {
     const SandboxSettings &settings = m_settings;
     ContainerSpec spec;
     spec.image = image;
     spec.command = {SandboxContainer::runnerPath()};
-    spec.user = settings.user;
+    spec.user = settings.user.isEmpty() ? nextSandboxUser() : settings.user;
     spec.workingDir = SandboxContainer::workdir();
     spec.labels = {{runLabel(), QUuid::createUuid().toString(QUuid::Id128).left(16)}, {ownerLabel(), m_ownerIdentity}};
     spec.networkMode = networkMode.isEmpty() ? settings.networkMode : networkMode;
@@ -33,8 +42,8 @@ ContainerSpec ContainerSpecFactory::make(const QString &image, const QString &ne
     spec.readOnlyRootfs = settings.readOnlyRootfs;
     spec.privileged = settings.privileged;
     // The scratch space belongs to the sandbox's user: it is the only place it can write.
-    const QString uid = settings.user.section(QLatin1Char(':'), 0, 0);
-    const QString gid = settings.user.section(QLatin1Char(':'), 1, 1);
+    const QString uid = spec.user.section(QLatin1Char(':'), 0, 0);
+    const QString gid = spec.user.section(QLatin1Char(':'), 1, 1);
     spec.tmpfs = {
         {SandboxContainer::workdir(), QStringLiteral("rw,exec,nosuid,nodev,size=%1,uid=%2,gid=%3,mode=0755")
                                           .arg(settings.workdirBytes)

@@ -28,6 +28,16 @@ public:
     /// Label naming the session a container serves (`llm-sandbox ps` shows it where a container has it).
     static QString sessionLabel() { return QStringLiteral("io.llm-sandbox.session"); }
 
+    /// The user ids sandboxes run as when the settings name no user: each sandbox one of its own, so none shares
+    /// RLIMIT_NPROC (which counts every thread of a uid host-wide) with a person's account (uid 1000 and up on a
+    /// desktop) or with another sandbox. Above every desktop account, inside the 65536 ids a rootless engine maps,
+    /// and each with an entry in the images' /etc/passwd (resources/images/base). The group id is the same number.
+    static constexpr int kFirstSandboxUid = 20000;
+    static constexpr int kSandboxUids = 40000;
+    /// The next of them ("uid:gid"): in turn from a random start, so the sandboxes of one process never share one
+    /// (until 40000 later) and those of two processes only by chance.
+    static QString nextSandboxUser();
+
 private:
     SandboxSettings m_settings;
     QString m_ownerIdentity;

@@ -23,7 +23,7 @@ struct SandboxSettings
     double cpus = 1.0;
     int pidsLimit = 256;
     int nofileLimit = 1024;
-    int nprocLimit = 1024; ///< per UID, shared by concurrent sandboxes; pidsLimit is the per-run bound
+    int nprocLimit = 1024; ///< per UID: each sandbox has its own (user); pidsLimit is the per-run bound
     qint64 fileSizeLimitBytes = 256LL * 1024 * 1024;
     qint64 workdirBytes = 256LL * 1024 * 1024;          ///< tmpfs size of /sandbox
     qint64 tmpBytes = 256LL * 1024 * 1024;              ///< tmpfs size of /tmp
@@ -31,7 +31,9 @@ struct SandboxSettings
     qint64 maxArtifactBytes = 16LL * 1024 * 1024;       ///< per artifact
     int maxArtifacts = 32;                              ///< per run
     qint64 maxArtifactsTotalBytes = 64LL * 1024 * 1024; ///< all artifacts of a run together
-    QString user = QStringLiteral("1000:1000");
+    /// "uid:gid" every sandbox runs as; empty (the default): a uid of its own for each sandbox
+    /// (ContainerSpecFactory::nextSandboxUser).
+    QString user;
     QString networkMode = QStringLiteral("none");
     bool readOnlyRootfs = true;
     bool privileged = false;

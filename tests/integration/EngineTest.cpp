@@ -184,16 +184,18 @@ TEST_P(EngineTest, cancellationKillsTheRun)
 
 TEST_P(EngineTest, sandboxHasNoNetworkAndRunsUnprivileged)
 {
-    auto result = run("import os, socket\n"
-                      "print(os.getuid())\n"
-                      "print(sorted(os.listdir('/sys/class/net')))\n"
-                      "try:\n"
-                      "    socket.create_connection(('172.17.0.1', 2375), timeout=2)\n"
-                      "    print('connected')\n"
-                      "except OSError:\n"
-                      "    print('no route')\n");
+    auto result =
+        run("import os, pwd, socket\n"
+            "print(20000 <= os.getuid() < 60000, os.getgid() == os.getuid(), pwd.getpwuid(os.getuid()).pw_dir)\n"
+            "print(sorted(os.listdir('/sys/class/net')))\n"
+            "try:\n"
+            "    socket.create_connection(('172.17.0.1', 2375), timeout=2)\n"
+            "    print('connected')\n"
+            "except OSError:\n"
+            "    print('no route')\n");
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
-    EXPECT_EQ(result->stdoutData, "1000\n['lo']\nno route\n") << result->stderrData.toStdString();
+    // A uid of its own, which programs that look up their user find (pwd, Java's user.home, R, pip).
+    EXPECT_EQ(result->stdoutData, "True True /tmp\n['lo']\nno route\n") << result->stderrData.toStdString();
 }
 
 TEST_P(EngineTest, hostEnvironmentDoesNotLeakIntoTheSandbox)
@@ -261,11 +263,11 @@ TEST_P(EngineTest, rootFilesystemIsReadOnlyAndScratchSpaceBelongsToTheSandboxUse
                       "    except OSError:\n"
                       "        print(path, 'read-only')\n"
                       "scratch = os.statvfs('/sandbox')\n"
-                      "print(os.stat('/sandbox').st_uid, scratch.f_blocks * scratch.f_frsize)\n"
+                      "print(os.stat('/sandbox').st_uid == os.getuid(), scratch.f_blocks * scratch.f_frsize)\n"
                       "print(resource.getrlimit(resource.RLIMIT_NOFILE), resource.getrlimit(resource.RLIMIT_CORE))\n");
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
     EXPECT_EQ(result->stdoutData, "/usr/x read-only\n/var/tmp/x read-only\n/run/x read-only\n/sandbox/x writable\n"
-                                  "/tmp/x writable\n/sandbox/output/x writable\n1000 268435456\n(1024, 1024) (0, 0)\n")
+                                  "/tmp/x writable\n/sandbox/output/x writable\nTrue 268435456\n(1024, 1024) (0, 0)\n")
         << result->stderrData.toStdString();
 }
 

@@ -269,6 +269,59 @@ TEST_P(HostileCodeTest, shellForkBombIsHeldByThePidsLimit)
     expectEngineStillServes();
 }
 
+TEST_P(HostileCodeTest, threadsOfTheHostsUserAndOfOtherSandboxesDoNotCountAgainstASandbox)
+{
+    // RLIMIT_NPROC (1024 here) counts every thread of a uid host-wide. A desktop user's browser holds over a thousand
+    // (uid 1000, which sandboxes used to run as), and five busy sandboxes hold 1,200 between them: a sixth, ordinary
+    // run must still start and fork, because every sandbox has a uid of its own.
+    QProcess holder;
+    if (::getuid() == 0) {
+        holder.start(QStringLiteral("setpriv"),
+                     {QStringLiteral("--reuid"), QStringLiteral("1000"), QStringLiteral("--regid"),
+                      QStringLiteral("1000"), QStringLiteral("--clear-groups"), QStringLiteral("/usr/bin/python3"),
+                      QStringLiteral("-c"),
+                      QStringLiteral("import sys, threading\n"
+                                     "done = threading.Event()\n"
+                                     "for _ in range(1100):\n"
+                                     "    threading.Thread(target=done.wait, daemon=True).start()\n"
+                                     "print(threading.active_count(), flush=True)\n"
+                                     "sys.stdin.read()\n")});
+        ASSERT_TRUE(holder.waitForReadyRead(30000)) << holder.readAllStandardError().toStdString();
+        ASSERT_EQ(holder.readAllStandardOutput().trimmed(), "1101") << "the host's uid 1000 holds no 1,100 threads";
+    }
+    QStringList sessions;
+    for (int i = 0; i < 5; ++i) {
+        SessionRequest request;
+        request.language = QStringLiteral("python");
+        auto session = m_engine->createSession(request);
+        ASSERT_TRUE(session.ok()) << session.error().message.toStdString();
+        sessions << session->id;
+        RunRequest hold;
+        hold.language.clear();
+        hold.sessionId = session->id;
+        hold.code = QStringLiteral("import threading\n"
+                                   "done = threading.Event()\n"
+                                   "for _ in range(240):\n"
+                                   "    threading.Thread(target=done.wait, daemon=True).start()\n"
+                                   "print(threading.active_count())\n");
+        auto held = m_engine->run(hold);
+        ASSERT_TRUE(held.ok()) << held.error().message.toStdString();
+        ASSERT_EQ(held->stdoutData.trimmed(), "241") << held->stderrData.toStdString();
+    }
+
+    const RunResult sixth = run("import subprocess, threading\n"
+                                "threads = [threading.Thread(target=lambda: None) for _ in range(50)]\n"
+                                "for t in threads: t.start()\n"
+                                "print(subprocess.run(['true']).returncode, len(threads))\n");
+    EXPECT_EQ(sixth.reason, StopReason::Exited) << outputOf(sixth).toStdString();
+    EXPECT_EQ(sixth.stdoutData, "0 50\n") << outputOf(sixth).toStdString();
+    for (const QString &id : sessions) {
+        EXPECT_TRUE(m_engine->closeSession(id).ok());
+    }
+    holder.closeWriteChannel();
+    holder.waitForFinished(30000);
+}
+
 TEST_P(HostileCodeTest, memoryBombIsReportedAsOutOfMemory)
 {
     if (const std::string why = limitNotInForce(QStringLiteral("memory")); !why.empty()) {

@@ -2,6 +2,7 @@
 
 #include "engine/SandboxContainer.h"
 
+#include <QSet>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -26,7 +27,9 @@ TEST(ContainerSpecFactoryTest, defaultSpecIsHardened)
     const ContainerSpec spec = ContainerSpecFactory(settings, QStringLiteral("host:1:2")).make(QStringLiteral("img:1"));
     EXPECT_EQ(spec.image, QStringLiteral("img:1"));
     EXPECT_EQ(spec.command, QStringList{SandboxContainer::runnerPath()});
-    EXPECT_EQ(spec.user, QStringLiteral("1000:1000"));
+    const int uid = spec.user.section(QLatin1Char(':'), 0, 0).toInt();
+    EXPECT_GE(uid, ContainerSpecFactory::kFirstSandboxUid);
+    EXPECT_EQ(spec.user, QStringLiteral("%1:%1").arg(uid));
     EXPECT_EQ(spec.workingDir, QStringLiteral("/sandbox"));
     EXPECT_EQ(spec.networkMode, QStringLiteral("none"));
     EXPECT_EQ(spec.capDrop, QStringList{QStringLiteral("ALL")});
@@ -71,6 +74,23 @@ TEST(ContainerSpecFactoryTest, scratchSpaceIsTmpfsOwnedByTheSandboxUser)
     settings.user = QStringLiteral("4321");
     const ContainerSpec uidOnly = ContainerSpecFactory(settings, QStringLiteral("h:1:2")).make(QStringLiteral("i"));
     EXPECT_TRUE(uidOnly.tmpfs.value(QStringLiteral("/sandbox")).contains(QStringLiteral("uid=4321,gid=4321")));
+}
+
+TEST(ContainerSpecFactoryTest, everySandboxHasAUserIdOfItsOwnAboveTheDesktopAccounts)
+{
+    // RLIMIT_NPROC counts a uid's threads host-wide: no sandbox may share one with a person or another sandbox.
+    const ContainerSpecFactory factory(SandboxSettings{}, QStringLiteral("h:1:2"));
+    QSet<QString> users;
+    for (int i = 0; i < 1000; ++i) {
+        const ContainerSpec spec = factory.make(QStringLiteral("i"));
+        const int uid = spec.user.section(QLatin1Char(':'), 0, 0).toInt();
+        EXPECT_GE(uid, ContainerSpecFactory::kFirstSandboxUid);
+        EXPECT_LT(uid, ContainerSpecFactory::kFirstSandboxUid + ContainerSpecFactory::kSandboxUids);
+        EXPECT_LT(uid, 65536) << "outside the ids a rootless engine maps";
+        EXPECT_TRUE(spec.tmpfs.value(QStringLiteral("/sandbox")).contains(QStringLiteral("uid=%1,gid=%1").arg(uid)));
+        users.insert(spec.user);
+    }
+    EXPECT_EQ(users.size(), 1000);
 }
 
 TEST(ContainerSpecFactoryTest, labelsNameTheContainerAndItsOwner)

@@ -1,5 +1,6 @@
 // The engine's logic against the in-memory backend (tests/fakes): pool reuse, the retry on a dead container,
 // observer order, cancelling, sessions and error codes, without a container engine and without timing.
+#include "engine/ContainerSpecFactory.h"
 #include "engine/ExecutionEngine.h"
 
 #include "ScopedEnvironment.h"
@@ -521,7 +522,7 @@ TEST_F(ExecutionEngineTest, resultCarriesTheLimitsInForce)
     EXPECT_EQ(limits.memoryBytes, settings.memoryBytes);
     EXPECT_EQ(limits.pids, settings.pidsLimit);
     EXPECT_EQ(limits.networkInterfaces, QStringList{"lo"});
-    EXPECT_EQ(limits.uid, 1000);
+    EXPECT_GE(limits.uid, ContainerSpecFactory::kFirstSandboxUid);
     EXPECT_TRUE(limits.readOnlyRoot);
 }
 
