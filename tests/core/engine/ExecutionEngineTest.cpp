@@ -1,10 +1,10 @@
 // The engine's logic against the in-memory backend (tests/fakes): pool reuse, the retry on a dead container,
 // observer order, cancelling, sessions and error codes, without a container engine and without timing.
-#include "engine/ContainerSpecFactory.h"
 #include "engine/ExecutionEngine.h"
 
 #include "ScopedEnvironment.h"
 #include "WaitUntil.h"
+#include "engine/ContainerSpecFactory.h"
 #include "fakes/FakeBackend.h"
 
 #include <QFile>
