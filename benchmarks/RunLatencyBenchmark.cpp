@@ -1,8 +1,8 @@
 // Latency of one sandboxed run of `print(1)`, against baselines measured in the same
 // process: a bare container run of the same command through the same Engine API (what
 // `docker run --rm` costs), a run in a session (persistent interpreter) and a matplotlib
-// scatter plot. Report the ratios, not the
-// absolute times: these machines are noisy.
+// scatter plot; and a Go hello world beside its floor, the same build and run with a warm cache inside a running
+// container of the same image. Report the ratios, not the absolute times: these machines are noisy.
 //
 //   build/bin/run_latency_benchmark --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include "backend/BackendFactory.h"
@@ -32,9 +32,10 @@ ExecutionEngine &engine()
     return instance;
 }
 
-void runCode(benchmark::State &state, const QString &code)
+void runCode(benchmark::State &state, const QString &code, const QString &language = QStringLiteral("python"))
 {
     RunRequest request;
+    request.language = language;
     request.code = code;
     for (auto _ : state) {
         auto result = engine().run(request);
@@ -53,6 +54,60 @@ void BM_EngineRunPrint(benchmark::State &state)
 void BM_EngineRunScatterPlot(benchmark::State &state)
 {
     runCode(state, QStringLiteral("import matplotlib.pyplot as plt\nplt.scatter([1, 2, 3], [3, 1, 2])\nplt.show()\n"));
+}
+
+const QString kGoHello = QStringLiteral("package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(1)\n}\n");
+
+void BM_EngineRunGoHello(benchmark::State &state)
+{
+    runCode(state, kGoHello, QStringLiteral("go"));
+}
+
+/// The floor of a Go run: `go build` and the program, timed inside a running container of the Go image whose build
+/// cache is warm (the toolchain's own cost, no sandbox around it). Each iteration asks the container for one more.
+void BM_GoHelloFloor(benchmark::State &state)
+{
+    const Language go = *LanguageRegistry::instance().find(QStringLiteral("go"));
+    ContainerSpec spec;
+    spec.image = *engine().catalog().runImage(go);
+    // The script is $0's program: it warms the cache once, then times one build and run per line it reads.
+    static const char *const script =
+        R"(export GOCACHE=/tmp/c GOPATH=/tmp/go GOFLAGS=-mod=mod GOTOOLCHAIN=local HOME=/tmp
+mkdir -p /tmp/h && cd /tmp/h && printf 'module h\ngo 1.24\n' >go.mod
+printf '%s' "$0" >main.go && go build -o h . && echo ready
+while read -r _; do s=$(date +%s%N); go build -o h . && ./h >/dev/null; e=$(date +%s%N); echo $(( (e - s) / 1000 )); done
+)";
+    spec.command = {QStringLiteral("/bin/sh"), QStringLiteral("-c"), QString::fromLatin1(script), kGoHello};
+    auto id = backend()->createContainer(spec);
+    if (!id) {
+        state.SkipWithError(qPrintable(id.error().message));
+        return;
+    }
+    auto stream = backend()->startAttached(*id);
+    QByteArray out;
+    const auto nextLine = [&]() -> QByteArray {
+        while (!out.contains('\n')) {
+            if (!stream || (*stream)->read(out, std::chrono::seconds(120)) != ContainerStream::ReadStatus::Data) {
+                return {};
+            }
+        }
+        const qsizetype end = out.indexOf('\n');
+        const QByteArray line = out.left(end);
+        out.remove(0, end + 1);
+        return line;
+    };
+    if (nextLine() != "ready") {
+        state.SkipWithError("the Go image could not build the program");
+    } else {
+        for (auto _ : state) {
+            if (!(*stream)->write("next\n")) {
+                state.SkipWithError("the container went away");
+                break;
+            }
+            state.SetIterationTime(nextLine().toDouble() / 1e6);
+        }
+    }
+    (void)backend()->removeContainer(*id);
 }
 
 /// A run in a Python session: its interpreter is already running, so the code only needs compiling.
@@ -107,6 +162,8 @@ BENCHMARK(BM_BareContainerRunPrint)->Unit(benchmark::kMillisecond)->UseRealTime(
 BENCHMARK(BM_EngineRunPrint)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(5);
 BENCHMARK(BM_SessionRunPrint)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(5);
 BENCHMARK(BM_EngineRunScatterPlot)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(5);
+BENCHMARK(BM_GoHelloFloor)->Unit(benchmark::kMillisecond)->UseManualTime()->MinTime(5);
+BENCHMARK(BM_EngineRunGoHello)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(5);
 
 int main(int argc, char **argv)
 {

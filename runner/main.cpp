@@ -1,5 +1,6 @@
 // llm-sandbox-runner: the program the engine copies into every sandbox container and starts as its main process.
 // It speaks the line-based JSON protocol described in PROTOCOL.md on stdin/stdout.
+#include "GoBuildCache.h"
 #include "Protocol.h"
 #include "Runner.h"
 #include "StepProcess.h"
@@ -9,16 +10,20 @@
 #include <cstring>
 #include <exception>
 #include <fcntl.h>
+#include <iostream>
 #include <string>
 #include <sys/prctl.h>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
 void printUsage()
 {
     std::fputs("usage: llm-sandbox-runner [--max-line-bytes N]\n"
-               "Speaks the llm-sandbox runner protocol on stdin/stdout (see runner/PROTOCOL.md).\n",
+               "       llm-sandbox-runner --go-cache WRITABLE_DIR [READ_ONLY_DIR...]\n"
+               "Speaks the llm-sandbox runner protocol on stdin/stdout (see runner/PROTOCOL.md); with --go-cache, the\n"
+               "go command's GOCACHEPROG protocol over a layered build cache (runner/GoBuildCache.h).\n",
                stderr);
 }
 
@@ -60,6 +65,11 @@ void protectFromOomKiller()
 
 int main(int argc, char **argv)
 {
+    if (argc >= 3 && std::string(argv[1]) == "--go-cache") {
+        std::ios::sync_with_stdio(false);
+        runner::GoBuildCache cache(argv[2], std::vector<std::string>(argv + 3, argv + argc));
+        return cache.serve(std::cin, std::cout);
+    }
     runner::RunnerOptions options;
     for (int i = 1; i < argc; ++i) {
         const std::string argument = argv[i];

@@ -243,7 +243,11 @@ int main() {
             .run = list({"./{stem}"}),
             .projectFiles = {{QStringLiteral("go.mod"), QStringLiteral("module sandbox\n\ngo 1.24\n")}},
             .versionCommand = list({"go", "version"}),
+            // The image's compiled standard library (resources/images/go/Dockerfile) under the run's own cache.
             .environment = {{QStringLiteral("GOCACHE"), QStringLiteral("/tmp/go-cache")},
+                            {QStringLiteral("GOCACHEPROG"),
+                             QStringLiteral("/opt/llm-sandbox/llm-sandbox-runner --go-cache /tmp/go-cache "
+                                            "/opt/llm-sandbox/go-cache")},
                             {QStringLiteral("GOPATH"), QStringLiteral("/tmp/go")},
                             {QStringLiteral("GOFLAGS"), QStringLiteral("-mod=mod")},
                             {QStringLiteral("GOTOOLCHAIN"), QStringLiteral("local")}},

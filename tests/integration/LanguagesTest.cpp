@@ -310,3 +310,58 @@ INSTANTIATE_TEST_SUITE_P(AllLanguages, LanguagesTest,
                              return std::string(std::get<1>(info.param).language) + "_" +
                                     test::backendTestName({std::get<0>(info.param), info.index});
                          });
+
+namespace {
+
+/// The Go image's compiled standard library (runner/GoBuildCache.h): a run builds with it instead of compiling the
+/// standard library, and what a run compiles itself is gone before the next run.
+class GoStandardLibraryTest : public ::testing::TestWithParam<std::string>
+{
+protected:
+    std::unique_ptr<ExecutionEngine> m_engine = test::engineFor(GetParam());
+};
+
+} // namespace
+
+TEST_P(GoStandardLibraryTest, aRunBuildsWithTheImagesCompiledStandardLibraryAndKeepsNothingForTheNext)
+{
+    // Counts the entries the build left in the run's own cache: its own package and link, not the standard library's
+    // hundreds (fmt, os, path/filepath and what they import).
+    const char *const code = R"(package main
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+func main() {
+	entries := 0
+	filepath.WalkDir(os.Getenv("GOCACHE"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && filepath.Ext(path) == "" {
+			entries++
+		}
+		return nil
+	})
+	fmt.Println(os.Getenv("GOCACHEPROG") != "", entries)
+}
+)";
+    RunRequest request;
+    request.language = QStringLiteral("go");
+    request.code = QString::fromUtf8(code);
+    request.timeout = std::chrono::seconds(60);
+    for (int round = 0; round < 2; ++round) {
+        auto result = m_engine->run(request);
+        ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+        ASSERT_EQ(result->exitCode, 0) << result->stderrData.toStdString();
+        const QList<QByteArray> fields = result->stdoutData.trimmed().split(' ');
+        ASSERT_EQ(fields.size(), 2) << result->stdoutData.toStdString();
+        EXPECT_EQ(fields[0], "true");
+        EXPECT_LT(fields[1].toInt(), 20) << "the run compiled the standard library itself: " << fields[1].toStdString()
+                                         << " cache entries";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, GoStandardLibraryTest, ::testing::ValuesIn(test::allBackendNames()),
+                         test::backendTestName);
