@@ -14,7 +14,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <unistd.h>
 
@@ -90,12 +89,11 @@ Result<void> saveArtifacts(RunResult &result, const QString &directory)
     }
     const QDir dir(directory);
     for (Artifact &artifact : result.artifacts) {
-        QSaveFile file(dir.filePath(safeFileName(artifact.name)));
-        if (!file.open(QIODevice::WriteOnly) || !PrivateFiles::restrict(file) ||
-            file.write(artifact.data) != artifact.data.size() || !file.commit()) {
-            return Error{QStringLiteral("Could not save %1: %2").arg(file.fileName(), file.errorString())};
+        const QString path = dir.filePath(safeFileName(artifact.name));
+        if (QString error; !PrivateFiles::write(path, artifact.data, &error)) {
+            return Error{QStringLiteral("Could not save %1: %2").arg(path, error)};
         }
-        artifact.path = QFileInfo(file.fileName()).absoluteFilePath();
+        artifact.path = QFileInfo(path).absoluteFilePath();
     }
     return {};
 }

@@ -11,7 +11,6 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QResizeEvent>
-#include <QSaveFile>
 #include <QSvgRenderer>
 #include <QVBoxLayout>
 
@@ -73,10 +72,8 @@ void ArtifactPreviewDialog::showArtifact(QWidget *parent, const QString &name, c
     if (path.isEmpty()) {
         return;
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || !PrivateFiles::restrict(file) || file.write(data) != data.size() ||
-        !file.commit()) {
-        QMessageBox::warning(parent, tr("Save artifact"), tr("Could not save %1: %2").arg(path, file.errorString()));
+    if (QString error; !PrivateFiles::write(path, data, &error)) {
+        QMessageBox::warning(parent, tr("Save artifact"), tr("Could not save %1: %2").arg(path, error));
     }
 }
 

@@ -287,10 +287,6 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
             if (output->data.isEmpty()) {
                 continue;
             }
-            if (asProgress) {
-                // An install's output may repeat the index or registry URL it was given, credentials and all.
-                output->data = redactCredentials(QString::fromUtf8(output->data)).toUtf8();
-            }
             (output->stream == OutputStream::Stderr ? result.stderrData : result.stdoutData).append(output->data);
             if (asProgress) {
                 report(RunProgress::Kind::LibraryInstall, QString::fromUtf8(output->data).trimmed());
@@ -488,7 +484,8 @@ Result<void> ExecutionEngine::Run::runSetup(SandboxContainer &container, const R
     }
     if (done->reason != StopReason::Exited || done->exitCode != 0) {
         const QByteArray log = QByteArray(done->stderrData + done->stdoutData).trimmed();
-        // `what` names the libraries, which may be URLs with credentials.
+        // `what` names the libraries and the log repeats the install's command and output: either may hold URLs with
+        // credentials.
         return Error{redactCredentials(QStringLiteral("%1 failed (%2); %3 %4")
                                            .arg(what,
                                                 done->timedOut() ? QStringLiteral("timed out")

@@ -62,7 +62,7 @@ Result<void> JournalConnection::open(int schemaVersion)
     }
     // The journal holds code, output and MCP exchanges: 0600, made so before SQLite creates it (SQLite gives its
     // -wal and -shm files the database's permissions). A journal of another user's is read as it is.
-    if (file.exists() ? file.isWritable() : true) {
+    if (!file.exists() || file.isWritable()) {
         PrivateFiles::restrict(file.absoluteFilePath());
         for (const char *suffix : {"-wal", "-shm"}) {
             if (QFile companion(file.absoluteFilePath() + QLatin1String(suffix)); companion.exists()) {

@@ -11,7 +11,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
-#include <QSaveFile>
 #include <QSet>
 #include <algorithm>
 #include <chrono>
@@ -225,9 +224,7 @@ private:
             qCWarning(lcJournal) << "cannot create" << m_artifactsDir + QLatin1Char('/') + folder;
             return;
         }
-        QSaveFile saved(m_artifactsDir + QLatin1Char('/') + relative);
-        if (!saved.open(QIODevice::WriteOnly) || !PrivateFiles::restrict(saved) ||
-            saved.write(artifact.data) != artifact.data.size() || !saved.commit()) {
+        if (!PrivateFiles::write(m_artifactsDir + QLatin1Char('/') + relative, artifact.data)) {
             qCWarning(lcJournal) << "cannot store artifact" << artifact.name << "of run" << runId;
             return;
         }

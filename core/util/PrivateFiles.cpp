@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSaveFile>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -33,9 +34,18 @@ bool PrivateFiles::makeDirectory(const QString &path)
     return QFileInfo(absolute).isDir();
 }
 
-bool PrivateFiles::restrict(QFileDevice &file)
+bool PrivateFiles::write(const QString &path, const QByteArray &data, QString *error)
 {
-    return file.setPermissions(kOwnerOnly);
+    // The permissions go on the temporary file QSaveFile writes, before the data does.
+    QSaveFile file(path);
+    if (file.open(QIODevice::WriteOnly) && file.setPermissions(kOwnerOnly) && file.write(data) == data.size() &&
+        file.commit()) {
+        return true;
+    }
+    if (error) {
+        *error = file.errorString();
+    }
+    return false;
 }
 
 bool PrivateFiles::restrict(const QString &path)

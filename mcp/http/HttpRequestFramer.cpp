@@ -157,7 +157,6 @@ std::optional<HttpRequestFramer::Rejection> HttpRequestFramer::parseHead(QByteAr
     const QByteArray &method = requestLine[0];
     const QByteArray &target = requestLine[1];
     const QByteArray &version = requestLine[2];
-    parsed.request.method = method;
     parsed.request.target = target;
     if (!isToken(method)) {
         return reject(400, "The request method is not a token.");

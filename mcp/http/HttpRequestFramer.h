@@ -34,7 +34,6 @@ public:
     /// What the server may judge a request by before its body arrives.
     struct RequestHead
     {
-        QByteArray method;
         QByteArray target;
         QByteArray authorization; ///< the Authorization header's value, empty when absent
     };
