@@ -65,6 +65,11 @@ struct ContainerSpec
     bool readOnlyRootfs = false;
     QHash<QString, QString> tmpfs; ///< mount point -> options
     bool privileged = false;
+    /// Of the main process. A sandbox's runner gets its steps' environment with each request, so only the
+    /// engine's own containers (the egress proxy's configuration) need this.
+    QHash<QString, QString> environment;
+    /// Containers whose volumes this one mounts too, "ID:ro" (a builder sandbox mounts its egress proxy's socket).
+    QStringList volumesFrom;
 };
 
 struct FileEntry
@@ -152,13 +157,11 @@ public:
     virtual Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) = 0;
     /// Kills and removes the container (and its anonymous volumes); absent containers are fine.
     virtual Result<void> removeContainer(const QString &containerId) = 0;
-    /// Detaches a running container from `network`: what the install step needed is gone
-    /// before the user's code runs.
-    virtual Result<void> disconnectNetwork(const QString &containerId, const QString &network) = 0;
-    /// Whether disconnectNetwork() can take a running container's network away. Where it cannot (a pod keeps its
-    /// network for its life), the engine installs libraries in a sandbox of their own and copies what they wrote
-    /// into one that never had network.
-    virtual bool canDetachNetwork() const { return true; }
+    /// Whether library installs can reach their registries only through the egress proxy: a builder sandbox without
+    /// network that mounts the proxy container's socket volume (ContainerSpec::volumesFrom). Where it cannot
+    /// (Kubernetes: a pod mounts no other pod's volume), the builder runs with the network the cluster's
+    /// NetworkPolicies allow.
+    virtual bool hasEgressProxy() const { return true; }
     /// Containers carrying the label `labelKey`, with their image, creation time, state and labels.
     virtual Result<QList<ContainerSummary>> listContainerSummaries(const QString &labelKey) = 0;
     /// IDs of containers carrying label `key=value` (any value when `labelValue` is empty), sorted.

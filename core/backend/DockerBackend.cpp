@@ -537,6 +537,13 @@ Result<QString> DockerBackend::createContainer(const ContainerSpec &spec)
     if (spec.pidsLimit > 0) {
         hostConfig.insert(QStringLiteral("PidsLimit"), spec.pidsLimit);
     }
+    if (!spec.volumesFrom.isEmpty()) {
+        hostConfig.insert(QStringLiteral("VolumesFrom"), QJsonArray::fromStringList(spec.volumesFrom));
+    }
+    QJsonArray environment;
+    for (auto it = spec.environment.begin(); it != spec.environment.end(); ++it) {
+        environment.append(QString(it.key() + u'=' + it.value()));
+    }
     const QJsonObject body{
         {QStringLiteral("Image"), spec.image},
         {QStringLiteral("Cmd"), QJsonArray::fromStringList(spec.command)},
@@ -544,7 +551,7 @@ Result<QString> DockerBackend::createContainer(const ContainerSpec &spec)
         {QStringLiteral("User"), spec.user},
         {QStringLiteral("WorkingDir"), spec.workingDir},
         {QStringLiteral("Labels"), toJson(spec.labels)},
-        {QStringLiteral("Env"), QJsonArray()},
+        {QStringLiteral("Env"), environment},
         {QStringLiteral("Tty"), false},
         {QStringLiteral("OpenStdin"), true},
         {QStringLiteral("StdinOnce"), true},
@@ -628,22 +635,6 @@ Result<void> DockerBackend::removeContainer(const QString &containerId)
     }
     if (!reply->isSuccess() && reply->status != 404) {
         return engineError(*reply, QStringLiteral("Removing container %1").arg(containerId.left(12)));
-    }
-    return {};
-}
-
-Result<void> DockerBackend::disconnectNetwork(const QString &containerId, const QString &network)
-{
-    const QJsonObject body{{QStringLiteral("Container"), containerId}, {QStringLiteral("Force"), true}};
-    auto reply = call({.method = "POST",
-                       .path = QStringLiteral("/networks/%1/disconnect").arg(percentEncoded(network)),
-                       .body = QJsonDocument(body).toJson(QJsonDocument::Compact),
-                       .contentType = "application/json"});
-    if (!reply) {
-        return reply.error();
-    }
-    if (!reply->isSuccess()) {
-        return engineError(*reply, QStringLiteral("Detaching the sandbox from network %1").arg(network));
     }
     return {};
 }

@@ -43,7 +43,6 @@ public:
                            const QList<FileEntry> &files) override;
     Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) override;
     Result<void> removeContainer(const QString &containerId) override;
-    Result<void> disconnectNetwork(const QString &containerId, const QString &network) override;
     Result<QList<ContainerSummary>> listContainerSummaries(const QString &labelKey) override;
     /// GET /containers/{id}/stats?stream=false: Docker measures CPU between two readings a second apart; an engine
     /// that sends one reading (Podman) is asked twice, a second apart.

@@ -1,5 +1,6 @@
 #include "engine/ContainerSpecFactory.h"
 
+#include "engine/EgressProxy.h"
 #include "engine/SandboxContainer.h"
 
 #include <QRandomGenerator>
@@ -50,6 +51,21 @@ ContainerSpec ContainerSpecFactory::make(const QString &image, const QString &ne
                                           .arg(uid, gid.isEmpty() ? uid : gid)},
         {QStringLiteral("/tmp"), QStringLiteral("rw,exec,nosuid,nodev,size=%1,mode=1777").arg(settings.tmpBytes)},
     };
+    return spec;
+}
+
+ContainerSpec ContainerSpecFactory::makeProxy(const QString &image, const QByteArray &config,
+                                              const QString &network) const
+{
+    ContainerSpec spec = make(image, network);
+    spec.command = {QStringLiteral("/bin/sh"), QStringLiteral("/opt/llm-sandbox/start-proxy")};
+    spec.workingDir = QStringLiteral("/tmp");
+    spec.environment = {{EgressProxy::configVariable(), QString::fromUtf8(config)}};
+    // squid and one socat per connection: enough for a package manager's parallel downloads.
+    spec.memoryBytes = 256LL * 1024 * 1024;
+    spec.cpus = 1;
+    spec.pidsLimit = 128;
+    spec.tmpfs = {{QStringLiteral("/tmp"), QStringLiteral("rw,noexec,nosuid,nodev,size=16m,mode=1777")}};
     return spec;
 }
 

@@ -1,5 +1,7 @@
 #include "engine/ContainerStarter.h"
 
+#include "engine/EgressProxy.h"
+
 #include <QLoggingCategory>
 #include <algorithm>
 #include <chrono>
@@ -92,11 +94,11 @@ QString ContainerStarter::whyNotEnforced(const QString &engine, bool rootless, c
 
 Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language &language, const QString &image,
                                                                   const ProgressSink &progress,
-                                                                  const QString &networkMode,
-                                                                  const QHash<QString, QString> &labels)
+                                                                  const ContainerOptions &options)
 {
-    ContainerSpec spec = m_specs.make(image, networkMode);
-    spec.labels.insert(labels);
+    ContainerSpec spec = m_specs.make(image, options.networkMode);
+    spec.labels.insert(options.labels);
+    spec.volumesFrom = options.volumesFrom;
     auto created = m_images.createContainer(spec, language, [&](const QString &line) {
         if (progress) {
             progress(RunProgress{RunProgress::Kind::ImageBuild, line});
@@ -124,6 +126,28 @@ Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language
     }
     container->setEnforcedLimits(std::move(*limits));
     return container;
+}
+
+Result<std::unique_ptr<EgressProxyContainer>>
+ContainerStarter::startProxy(const Language &language, const QString &image, const QByteArray &config,
+                             const QString &network, const ProgressSink &progress)
+{
+    auto created =
+        m_images.createContainer(m_specs.makeProxy(image, config, network), language, [&](const QString &line) {
+            if (progress) {
+                progress(RunProgress{RunProgress::Kind::ImageBuild, line});
+            }
+        });
+    if (!created) {
+        return created.error();
+    }
+    auto proxy = std::make_unique<EgressProxyContainer>(m_backend, *created);
+    // Started through attach like every container; nothing is read from it (its log goes nowhere), so the stream is
+    // let go at once.
+    if (auto stream = m_backend.startAttached(*created); !stream) {
+        return stream.error();
+    }
+    return proxy;
 }
 
 Result<QString> ContainerStarter::checkLimits(const ContainerSpec &spec, const EnforcedLimits &limits)

@@ -12,6 +12,16 @@
 
 namespace sandbox {
 
+class EgressProxyContainer;
+
+/// How a container differs from the settings' sandbox.
+struct ContainerOptions
+{
+    QString networkMode;            ///< overrides the settings' (a Kubernetes installer pod's network)
+    QHash<QString, QString> labels; ///< added to the spec's
+    QStringList volumesFrom;        ///< ContainerSpec::volumesFrom (a builder's egress proxy socket)
+};
+
 /// Starts sandbox containers: a hardened container of the image (built on first use), started, with its runner
 /// ready for requests. Thread-safe.
 class ContainerStarter final
@@ -21,13 +31,17 @@ public:
 
     ContainerStarter(ContainerBackend &backend, const ImageCatalog &catalog, ContainerSpecFactory specs);
 
-    /// A started container of `image` (the run image of `language`) whose runner has answered. `networkMode`
-    /// overrides the settings' (an install step's network); `labels` are added to the spec's. The container is removed
-    /// on every failure, and refused (LimitsNotEnforced) when its runner finds a requested limit not in force that the
-    /// settings do not accept (allowUnenforcedLimits).
+    /// A started container of `image` (one of `language`'s: its run image or its builder) whose runner has answered,
+    /// differing from the settings' as `options` say. The container is removed on every failure, and refused
+    /// (LimitsNotEnforced) when its runner finds a requested limit not in force that the settings do not accept
+    /// (allowUnenforcedLimits).
     Result<std::unique_ptr<SandboxContainer>> start(const Language &language, const QString &image,
-                                                    const ProgressSink &progress, const QString &networkMode = {},
-                                                    const QHash<QString, QString> &labels = {});
+                                                    const ProgressSink &progress, const ContainerOptions &options = {});
+    /// A started egress proxy (EgressProxy) of `image` with squid configuration `config` on `network`, for an
+    /// install of `language`. It is ready when its socket appears, which the builder's relay waits for.
+    Result<std::unique_ptr<EgressProxyContainer>> startProxy(const Language &language, const QString &image,
+                                                             const QByteArray &config, const QString &network,
+                                                             const ProgressSink &progress);
 
     /// Why `engine` did not put the `missing` limits in force, as far as `limits` tell (one clause per cause).
     static QString whyNotEnforced(const QString &engine, bool rootless, const EnforcedLimits &limits,

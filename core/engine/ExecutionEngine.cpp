@@ -2,6 +2,7 @@
 
 #include "artifacts/ArtifactBudget.h"
 #include "backend/ContainerBackend.h"
+#include "engine/EgressProxy.h"
 #include "engine/LibraryInstallPlan.h"
 #include "engine/OrphanReaper.h"
 #include "engine/SandboxContainer.h"
@@ -21,6 +22,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
+/// The network of an install's egress proxy (and of a Kubernetes installer pod): the engine's default.
 const QString kInstallNetwork = QStringLiteral("bridge");
 /// What an installer sandbox packs its libraries into, in its working directory, for the sandbox that runs the code.
 const QString kLibraryArchive = QStringLiteral(".llm-sandbox-libraries.tar.gz");
@@ -145,11 +147,10 @@ private:
     /// Starts a container with `plan` installed, then runs the code there.
     Result<RunResult> installAndRun(const RunRequest &request, const Language &language, const QString &image,
                                     const LibraryInstallPlan &plan);
-    /// A fresh container of `image` with `plan` (`libraries`) installed and no network. Where the backend can take
-    /// a container's network away, the install runs in that container with network, which is then detached;
-    /// elsewhere (Kubernetes) it runs in an installer sandbox of its own, and what it wrote is copied into a
-    /// container that never had network.
-    /// `labels` go to the container the code runs in.
+    /// A fresh container of `image` with `plan` (`libraries`) installed and no network. The install runs in a
+    /// builder sandbox of its own (the language's builder image, with its compilers) whose only way out is the
+    /// egress proxy (EgressProxy; on Kubernetes the NetworkPolicies instead), and what it wrote is copied into a
+    /// container that never had network. `labels` go to the container the code runs in.
     Result<std::unique_ptr<SandboxContainer>> startWithLibraries(const Language &language, const QString &image,
                                                                  const QStringList &libraries,
                                                                  const LibraryInstallPlan &plan, bool forSession,
@@ -157,8 +158,8 @@ private:
     /// Installs `plan` (`libraries`) in `container`.
     Result<void> install(SandboxContainer &container, const Language &language, const QStringList &libraries,
                          const LibraryInstallPlan &plan, bool forSession);
-    /// Packs what the install wrote in `installer` (Language::LibraryInstaller::installedPaths, the project files)
-    /// and unpacks it in `container`.
+    /// Packs what the install wrote in the builder `installer` (Language::LibraryInstaller::installedPaths, the
+    /// project files) and unpacks it in `container`.
     Result<void> copyLibraries(SandboxContainer &installer, SandboxContainer &container, const Language &language,
                                bool forSession);
     /// A request of the engine's own steps (install, pack, unpack): no source file, no artifacts, the install
@@ -170,11 +171,10 @@ private:
                           bool forSession);
     Result<RunResult> executeInSession(const RunRequest &request);
     Result<std::unique_ptr<SandboxContainer>> startContainer(const Language &language, const QString &image,
-                                                             const QString &networkMode = {},
-                                                             const QHash<QString, QString> &labels = {})
+                                                             const ContainerOptions &options = {})
     {
         return m_engine.m_starter.start(
-            language, image, [this](const RunProgress &progress) { report(progress); }, networkMode, labels);
+            language, image, [this](const RunProgress &progress) { report(progress); }, options);
     }
     /// An error for a run cancelled before its program started, or nothing.
     Result<void> checkNotCancelled() const
@@ -412,33 +412,53 @@ ExecutionEngine::Run::startWithLibraries(const Language &language, const QString
                                          const LibraryInstallPlan &plan, bool forSession,
                                          const QHash<QString, QString> &labels)
 {
-    const QString what = plan.argv.join(QLatin1Char(' '));
-    if (!plan.needsNetwork || m_engine.m_backend->canDetachNetwork()) {
-        report(RunProgress::Kind::ContainerStart,
-               QStringLiteral("Starting a %1 sandbox to install %2").arg(language.displayName, what));
-        auto container = startContainer(language, image, plan.needsNetwork ? kInstallNetwork : QString(), labels);
-        if (!container) {
-            return container.error();
-        }
-        if (auto installed = install(**container, language, libraries, plan, forSession); !installed) {
-            return installed.error();
-        }
-        if (plan.needsNetwork) {
-            if (auto detached = m_engine.m_backend->disconnectNetwork((*container)->id(), kInstallNetwork); !detached) {
-                return detached.error();
-            }
-        }
-        return container;
+    auto builderImage = m_engine.m_catalog.builderImage(language);
+    if (!builderImage) {
+        return builderImage.error();
     }
-
-    report(
-        RunProgress::Kind::ContainerStart,
-        QStringLiteral("Starting a %1 installer sandbox (with network) to install %2").arg(language.displayName, what));
-    auto installer = startContainer(language, image, kInstallNetwork);
+    // Declared before the builder: removed after it, whose volumes it holds.
+    std::unique_ptr<EgressProxyContainer> proxy;
+    ContainerOptions builder;
+    LibraryInstallPlan confined = plan;
+    if (plan.needsNetwork && m_engine.m_backend->hasEgressProxy()) {
+        auto config = EgressProxy::squidConfig(plan.egress);
+        auto proxyImage = m_engine.m_catalog.proxyImage();
+        if (!config) {
+            return config.error();
+        }
+        if (!proxyImage) {
+            return proxyImage.error();
+        }
+        QStringList reachable;
+        for (const EgressRule &rule : plan.egress) {
+            reachable << QStringLiteral("%1:%2").arg(rule.host).arg(rule.port);
+        }
+        report(RunProgress::Kind::ContainerStart,
+               QStringLiteral("Starting the egress proxy (it lets through %1 only)").arg(reachable.join(", ")));
+        auto started = m_engine.m_starter.startProxy(language, *proxyImage, *config, kInstallNetwork,
+                                                     [this](const RunProgress &progress) { report(progress); });
+        if (!started) {
+            return started.error();
+        }
+        proxy = std::move(*started);
+        builder.volumesFrom = {proxy->socketVolume()};
+        confined.argv = EgressProxy::relayed(SandboxContainer::runnerPath(), plan.argv);
+        confined.environment.insert(EgressProxy::clientEnvironment());
+    } else if (plan.needsNetwork) {
+        // A pod mounts no other pod's volume: the installer pod has the network the NetworkPolicies allow it.
+        builder.networkMode = kInstallNetwork;
+    }
+    report(RunProgress::Kind::ContainerStart, QStringLiteral("Starting a %1 builder sandbox (%2) to install %3")
+                                                  .arg(language.displayName,
+                                                       !plan.needsNetwork ? QStringLiteral("no network")
+                                                       : proxy ? QStringLiteral("no network but the egress proxy")
+                                                               : QStringLiteral("with network"),
+                                                       plan.argv.join(QLatin1Char(' '))));
+    auto installer = startContainer(language, *builderImage, builder);
     if (!installer) {
         return installer.error();
     }
-    if (auto installed = install(**installer, language, libraries, plan, forSession); !installed) {
+    if (auto installed = install(**installer, language, libraries, confined, forSession); !installed) {
         return installed.error();
     }
     if (auto going = checkNotCancelled(); !going) {
@@ -446,7 +466,7 @@ ExecutionEngine::Run::startWithLibraries(const Language &language, const QString
     }
     report(RunProgress::Kind::ContainerStart,
            QStringLiteral("Starting a %1 sandbox (no network) for the installed libraries").arg(language.displayName));
-    auto container = startContainer(language, image, {}, labels);
+    auto container = startContainer(language, image, {.labels = labels});
     if (!container) {
         return container.error();
     }
@@ -667,7 +687,7 @@ ExecutionEngine::Run::prepareSession(const Language &language, const QStringList
         return startWithLibraries(language, *image, libraries, *plan, true, labels);
     }
     report(RunProgress::Kind::ContainerStart, QStringLiteral("Starting a %1 session").arg(language.displayName));
-    auto container = startContainer(language, *image, {}, labels);
+    auto container = startContainer(language, *image, {.labels = labels});
     if (!container) {
         return container.error();
     }

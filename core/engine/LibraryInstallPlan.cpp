@@ -144,6 +144,16 @@ Result<LibraryInstallPlan> LibraryInstallPlan::make(const Language &language, co
                                               .replace(QStringLiteral("{registry}"), registry)
                                               .replace(QStringLiteral("{offline}"), offlineInSandbox));
     }
+    if (const QUrl url(registry); plan.needsNetwork && !url.host().isEmpty()) {
+        const bool configured = registry != installer.registryDefault;
+        const int port = url.port(url.scheme() == QLatin1String("http") ? 80 : 443);
+        plan.egress.append(EgressRule{url.host(), port, configured});
+        if (!configured) {
+            for (const QString &host : installer.registryHosts) {
+                plan.egress.append(EgressRule{host, port, false});
+            }
+        }
+    }
     if (registry.startsWith(QLatin1String("http://"))) {
         const QString host = QUrl(registry).host();
         for (auto it = installer.plainHttpEnvironment.begin(); it != installer.plainHttpEnvironment.end(); ++it) {

@@ -10,6 +10,18 @@
 
 namespace sandbox {
 
+/// One destination the egress proxy of an install lets through.
+struct EgressRule
+{
+    QString host; ///< a host name or an IP address, as the registry's URL names it
+    int port = 443;
+    /// The user named this registry (a variable): allowed even at a private address (a mirror on the LAN). The
+    /// default registries are allowed only at public addresses, whatever their names resolve to.
+    bool configured = false;
+
+    bool operator==(const EgressRule &) const = default;
+};
+
 /// The install step for the libraries a run names, made from the language's description and
 /// the sources the user configured (registry variables, an offline folder of packages).
 struct LibraryInstallPlan
@@ -19,6 +31,9 @@ struct LibraryInstallPlan
     QList<FileEntry>
         offlineFiles;         ///< the offline folder's packages and the CA bundle, relative to the working directory
     bool needsNetwork = true; ///< false when every package comes from the offline folder
+    /// Where the install may connect (through the egress proxy): the registry, and the hosts the default one links
+    /// to; empty without network.
+    QList<EgressRule> egress;
 
     /// Where the offline folder's packages are put, relative to the working directory.
     static QString offlineFolder() { return QStringLiteral(".llm-sandbox-offline"); }

@@ -47,16 +47,16 @@ ImageBuilder::ImageBuilder(ContainerBackend &backend, const ImageCatalog &catalo
     : m_backend(backend), m_catalog(catalog)
 {}
 
-Result<void> ImageBuilder::ensure(const Language &language, const ProgressCallback &progress)
+Result<void> ImageBuilder::ensure(const Language &language, const ProgressCallback &progress, const QString &upTo)
 {
-    auto chain = m_catalog.chainFor(language);
+    auto chain = m_catalog.imagesFor(language, upTo);
     if (!chain) {
         return chain.error();
     }
     if (m_source) {
         copyMissing(*chain, progress);
     }
-    return ensureImages(language, *chain, *chain, [&](const ImageBuildEvent &event) {
+    return ensureImages(language, *chain, [&](const ImageBuildEvent &event) {
         switch (event.kind) {
         case ImageBuildEvent::Kind::UpToDate:
             progress(QStringLiteral("%1: up to date").arg(event.reference));
@@ -81,7 +81,7 @@ Result<void> ImageBuilder::ensureAll(const QList<Language> &languages, int jobs,
     QList<QList<ImageDefinition>> chains;
     QHash<QString, int> uses; // reference -> how many chains have it
     for (const Language &language : languages) {
-        auto chain = m_catalog.chainFor(language);
+        auto chain = m_catalog.imagesFor(language);
         if (!chain) {
             return chain.error();
         }
@@ -116,7 +116,7 @@ Result<void> ImageBuilder::ensureAll(const QList<Language> &languages, int jobs,
                 done.insert(image.reference);
             }
         }
-        if (auto built = ensureImages(languages[i], chains[i], shared, events); !built) {
+        if (auto built = ensureImages(languages[i], shared, events); !built) {
             return built;
         }
     }
@@ -135,7 +135,7 @@ Result<void> ImageBuilder::ensureAll(const QList<Language> &languages, int jobs,
             }
         }
         pool.start([&, i, own] {
-            if (auto built = ensureImages(languages[i], chains[i], own, events); !built) {
+            if (auto built = ensureImages(languages[i], own, events); !built) {
                 QMutexLocker lock(&errorMutex);
                 if (!firstError) {
                     firstError = built.error();
@@ -150,8 +150,8 @@ Result<void> ImageBuilder::ensureAll(const QList<Language> &languages, int jobs,
     return {};
 }
 
-Result<void> ImageBuilder::ensureImages(const Language &language, const QList<ImageDefinition> &chain,
-                                        const QList<ImageDefinition> &images, const ImageBuildCallback &events)
+Result<void> ImageBuilder::ensureImages(const Language &language, const QList<ImageDefinition> &images,
+                                        const ImageBuildCallback &events)
 {
     for (const ImageDefinition &image : images) {
         const auto event = [&](ImageBuildEvent::Kind kind, const QString &line = {}, double seconds = 0) {
@@ -182,8 +182,8 @@ Result<void> ImageBuilder::ensureImages(const Language &language, const QList<Im
             event(ImageBuildEvent::Kind::Output, line);
         };
         QHash<QString, QString> labels{{ImageCatalog::imageLabel(), image.name}};
-        if (image.reference == chain.last().reference && chain.size() > 1) {
-            if (const QString version = askVersion(language, chain[chain.size() - 2].reference, output);
+        if (const auto runImage = m_catalog.runImage(language); runImage && image.reference == *runImage) {
+            if (const QString version = askVersion(language, image.buildArgs.value(QStringLiteral("BASE")), output);
                 !version.isEmpty()) {
                 labels.insert(versionLabel(), version);
             }

@@ -42,8 +42,9 @@ public:
     /// takes a minute where building takes many. Images it lacks are still built here.
     void setCopySource(ContainerBackend *source) { m_source = source; }
 
-    /// Ensures every image of `language`'s chain exists; `progress` gets one line per step.
-    Result<void> ensure(const Language &language, const ProgressCallback &progress);
+    /// Ensures every image `language` needs exists (ImageCatalog::imagesFor: its run chain, its builder, the egress
+    /// proxy), or with `upTo` only the images that one stands on; `progress` gets one line per step.
+    Result<void> ensure(const Language &language, const ProgressCallback &progress, const QString &upTo = {});
 
     /// Ensures the chains of all `languages`: the images they share (root filesystem, base) first,
     /// then the rest of each chain, `jobs` languages at a time. `events` may be called from several
@@ -58,9 +59,9 @@ public:
                                         const Language &language);
 
 private:
-    /// Builds the images of `images` (a part of `language`'s chain `chain`) the engine lacks, in order.
-    Result<void> ensureImages(const Language &language, const QList<ImageDefinition> &chain,
-                              const QList<ImageDefinition> &images, const ImageBuildCallback &events);
+    /// Builds the images of `images` (some of `language`'s, parents first) the engine lacks, in order.
+    Result<void> ensureImages(const Language &language, const QList<ImageDefinition> &images,
+                              const ImageBuildCallback &events);
     /// Copies the images of `chain` this engine lacks and the copy source has; a failure only
     /// means they are built instead.
     void copyMissing(const QList<ImageDefinition> &chain, const ProgressCallback &progress);

@@ -6,6 +6,7 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <algorithm>
 
 namespace sandbox {
 
@@ -100,23 +101,7 @@ Result<QList<ImageDefinition>> ImageCatalog::chainFor(const Language &language) 
     QList<ImageDefinition> chain;
     QString runtime = m_overrides.value(language.name);
     if (runtime.isEmpty()) {
-        ImageDefinition root;
-        if (m_baseOverride.isEmpty()) {
-            auto conf = resourceFiles(QStringLiteral("images/rootfs"));
-            if (!conf) {
-                return conf.error();
-            }
-            root.name = QStringLiteral("rootfs");
-            root.kind = ImageDefinition::Kind::Rootfs;
-            root.context = *conf;
-            root.hash = definitionHash({}, root.context);
-            root.reference = kRepository + root.name + QLatin1Char(':') + root.hash;
-        } else {
-            root = externalImage(QStringLiteral("rootfs"), m_baseOverride);
-        }
-        chain.append(root);
-
-        auto base = resourceFiles(QStringLiteral("images/base"));
+        auto base = baseChain();
         auto packages = resourceFiles(QStringLiteral("images/") + language.imageName);
         if (!base) {
             return base.error();
@@ -124,7 +109,7 @@ Result<QList<ImageDefinition>> ImageCatalog::chainFor(const Language &language) 
         if (!packages) {
             return packages.error();
         }
-        chain.append(dockerfileImage(QStringLiteral("base"), root.reference, *base));
+        chain = *base;
         chain.append(
             dockerfileImage(language.imageName + QStringLiteral("-runtime"), chain.last().reference, *packages));
     } else {
@@ -170,6 +155,113 @@ Result<QList<ImageDefinition>> ImageCatalog::chainFor(const Language &language) 
     QMutexLocker lock(&m_cacheMutex);
     m_cache.insert(language.name, chain);
     return chain;
+}
+
+Result<QList<ImageDefinition>> ImageCatalog::baseChain() const
+{
+    QList<ImageDefinition> chain;
+    ImageDefinition root;
+    if (m_baseOverride.isEmpty()) {
+        auto conf = resourceFiles(QStringLiteral("images/rootfs"));
+        if (!conf) {
+            return conf.error();
+        }
+        root.name = QStringLiteral("rootfs");
+        root.kind = ImageDefinition::Kind::Rootfs;
+        root.context = *conf;
+        root.hash = definitionHash({}, root.context);
+        root.reference = kRepository + root.name + QLatin1Char(':') + root.hash;
+    } else {
+        root = externalImage(QStringLiteral("rootfs"), m_baseOverride);
+    }
+    chain.append(root);
+    auto base = resourceFiles(QStringLiteral("images/base"));
+    if (!base) {
+        return base.error();
+    }
+    chain.append(dockerfileImage(QStringLiteral("base"), root.reference, *base));
+    return chain;
+}
+
+Result<QList<ImageDefinition>> ImageCatalog::imagesFor(const Language &language, const QString &upTo) const
+{
+    auto chain = chainFor(language);
+    if (!chain) {
+        return chain.error();
+    }
+    auto base = baseChain();
+    if (!base) {
+        return base.error();
+    }
+    auto proxy = resourceFiles(QStringLiteral("images/proxy"));
+    if (!proxy) {
+        return proxy.error();
+    }
+    auto builder = resourceFiles(QStringLiteral("images/builder"));
+    if (!builder) {
+        return builder.error();
+    }
+    QList<ImageDefinition> images = *chain;
+    const QStringList &packages = language.libraries.builderPackages;
+    if (!packages.isEmpty() && !m_overrides.contains(language.name)) {
+        builder->append(FileEntry{QStringLiteral("packages"), packages.join(u' ').toUtf8() + '\n', 0644});
+        images.append(
+            dockerfileImage(language.imageName + QStringLiteral("-builder"), chain->last().reference, *builder));
+    }
+    base->append(dockerfileImage(QStringLiteral("proxy"), base->last().reference, *proxy));
+    for (const ImageDefinition &image : *base) {
+        if (std::none_of(images.begin(), images.end(),
+                         [&](const ImageDefinition &known) { return known.reference == image.reference; })) {
+            images.append(image);
+        }
+    }
+    if (upTo.isEmpty()) {
+        return images;
+    }
+    // Only what `upTo` stands on: follow the BASE build argument down, then put the images back in build order.
+    QList<ImageDefinition> needed;
+    for (QString wanted = upTo; !wanted.isEmpty();) {
+        const auto found = std::find_if(images.begin(), images.end(),
+                                        [&](const ImageDefinition &image) { return image.reference == wanted; });
+        if (found == images.end()) {
+            break;
+        }
+        needed.prepend(*found);
+        wanted = found->buildArgs.value(QStringLiteral("BASE"));
+    }
+    if (needed.isEmpty()) {
+        return Error{QStringLiteral("%1 is not an image of %2.").arg(upTo, language.displayName),
+                     ErrorCode::ImageMissing};
+    }
+    return needed;
+}
+
+Result<QString> ImageCatalog::builderImage(const Language &language) const
+{
+    auto images = imagesFor(language);
+    if (!images) {
+        return images.error();
+    }
+    const QString name = language.imageName + QStringLiteral("-builder");
+    for (const ImageDefinition &image : *images) {
+        if (image.name == name) {
+            return image.reference;
+        }
+    }
+    return runImage(language);
+}
+
+Result<QString> ImageCatalog::proxyImage() const
+{
+    auto base = baseChain();
+    auto proxy = resourceFiles(QStringLiteral("images/proxy"));
+    if (!base) {
+        return base.error();
+    }
+    if (!proxy) {
+        return proxy.error();
+    }
+    return dockerfileImage(QStringLiteral("proxy"), base->last().reference, *proxy).reference;
 }
 
 Result<QString> ImageCatalog::runImage(const Language &language) const

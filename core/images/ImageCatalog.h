@@ -24,6 +24,15 @@ public:
     Result<QList<ImageDefinition>> chainFor(const Language &language) const;
     /// The reference of the image runs of `language` use.
     Result<QString> runImage(const Language &language) const;
+    /// The reference of the image `language`'s library installs run in: the run image plus the build tools of the
+    /// language (Language::LibraryInstaller::builderPackages), or the run image itself when it needs none or is the
+    /// user's.
+    Result<QString> builderImage(const Language &language) const;
+    /// The reference of the egress proxy image of library installs (resources/images/proxy).
+    Result<QString> proxyImage() const;
+    /// Every image `language` needs, parents first: its run chain (chainFor), its builder and the egress proxy with
+    /// what they stand on. `upTo`: only the images that `upTo` (one of them) is built from, ending with it.
+    Result<QList<ImageDefinition>> imagesFor(const Language &language, const QString &upTo = {}) const;
 
     /// Label put on every image the product builds (value: the definition's name).
     static QString imageLabel() { return QStringLiteral("io.llm-sandbox.image"); }
@@ -33,6 +42,8 @@ public:
 
 private:
     Result<QList<FileEntry>> resourceFiles(const QString &folder) const;
+    /// The root filesystem and the common base layer, parents first.
+    Result<QList<ImageDefinition>> baseChain() const;
 
     QString m_runnerPath;
     QHash<QString, QString> m_overrides;

@@ -22,7 +22,7 @@ Result<QString> ImageProvisioner::createContainer(const ContainerSpec &spec, con
     }
     progress(QStringLiteral("Building the %1 image (first use)...").arg(language.displayName));
     ImageBuilder builder(m_backend, m_catalog);
-    if (auto built = builder.ensure(language, progress); !built) {
+    if (auto built = builder.ensure(language, progress, spec.image); !built) {
         return built.error().withCode(ErrorCode::ImageMissing);
     }
     return m_backend.createContainer(spec);

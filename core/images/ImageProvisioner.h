@@ -14,8 +14,8 @@ class ImageProvisioner final
 public:
     ImageProvisioner(ContainerBackend &backend, const ImageCatalog &catalog);
 
-    /// The id of a new (not started) container of `spec`, whose image is `language`'s. `progress` gets the lines of
-    /// an image build. An image that could not be built is an ImageMissing error.
+    /// The id of a new (not started) container of `spec`, whose image is one of `language`'s (ImageCatalog::imagesFor).
+    /// `progress` gets the lines of an image build. An image that could not be built is an ImageMissing error.
     Result<QString> createContainer(const ContainerSpec &spec, const Language &language,
                                     const ProgressCallback &progress);
 

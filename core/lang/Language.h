@@ -32,8 +32,15 @@ struct LibraryInstaller
     QHash<QString, QString> plainHttpEnvironment;
     /// Everything an install writes: absolute paths, or paths relative to the working directory (besides the
     /// language's project files, which an install may change too). Where a sandbox's network cannot be taken away
-    /// (Kubernetes), these are copied from the sandbox that installed into the one that runs the code.
+    /// (every install runs in a builder sandbox of its own), these are copied from there into the one that runs the
+    /// code.
     QStringList installedPaths;
+    /// Hosts besides the default registry's that an install from it reaches (a CDN the index links to); the egress
+    /// proxy allows them only with the default registry, on its port.
+    QStringList registryHosts;
+    /// Debian packages of the builder image installs run in, besides the run image's (a compiler and make for
+    /// packages that build native code); empty: the run image itself is the builder.
+    QStringList builderPackages;
 
     bool isSupported() const { return !command.isEmpty(); }
 };

@@ -74,7 +74,9 @@ LanguageRegistry::LanguageRegistry()
                  .registryVariables = list({"LLM_SANDBOX_PIP_INDEX_URL"}),
                  .offlineVariable = QStringLiteral("LLM_SANDBOX_PIP_OFFLINE_DIR"),
                  .plainHttpEnvironment = {{QStringLiteral("PIP_TRUSTED_HOST"), QStringLiteral("{registryHost}")}},
-                 .installedPaths = list({"/tmp/libs/python"})},
+                 .installedPaths = list({"/tmp/libs/python"}),
+                 .registryHosts = list({"files.pythonhosted.org"}),
+                 .builderPackages = list({"build-essential", "python3-dev"})},
             .visualization = QStringLiteral("matplotlib, seaborn, pandas plotting and plotly figures are captured "
                                             "automatically; any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR "
                                             "is returned."),
@@ -319,7 +321,8 @@ func main() {
                           .registryDefault = QStringLiteral("https://cloud.r-project.org"),
                           .registryVariables = list({"R_REPO", "LLM_SANDBOX_R_REPO"}),
                           .offlineVariable = QStringLiteral("LLM_SANDBOX_R_OFFLINE_DIR"),
-                          .installedPaths = list({"/tmp/libs/r"})},
+                          .installedPaths = list({"/tmp/libs/r"}),
+                          .builderPackages = list({"r-base-dev"})},
             .visualization = QStringLiteral("Base graphics, ggplot2 and lattice plots are captured automatically; any "
                                             "image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"), QStringLiteral("cat('Hello, world!\\n')\n"),
@@ -352,7 +355,9 @@ ggplot(fruit, aes(name, count)) + geom_col(fill = "steelblue") + labs(title = "F
                           .registryDefault = QStringLiteral("https://rubygems.org"),
                           .registryVariables = list({"LLM_SANDBOX_GEM_SOURCE"}),
                           .offlineVariable = QStringLiteral("LLM_SANDBOX_GEM_OFFLINE_DIR"),
-                          .installedPaths = list({"/tmp/libs/ruby"})},
+                          .installedPaths = list({"/tmp/libs/ruby"}),
+                          .registryHosts = list({"index.rubygems.org", "rubygems.global.ssl.fastly.net"}),
+                          .builderPackages = list({"build-essential", "ruby-dev"})},
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples =
                 {{QStringLiteral("Hello world"), QStringLiteral("puts 'Hello, world!'\n"),

@@ -217,12 +217,6 @@ QHash<QString, QByteArray> FakeBackend::files(const QString &id) const
     return runner->files();
 }
 
-QStringList FakeBackend::disconnectedNetworks() const
-{
-    std::lock_guard lock(m_mutex);
-    return m_disconnected;
-}
-
 FakeRunScript FakeBackend::scriptFor(const FakeRun &run)
 {
     RunHandler handler;
@@ -402,17 +396,6 @@ Result<void> FakeBackend::removeContainer(const QString &containerId)
     if (runner) {
         runner->kill();
     }
-    return {};
-}
-
-Result<void> FakeBackend::disconnectNetwork(const QString &containerId, const QString &network)
-{
-    std::lock_guard lock(m_mutex);
-    const auto it = m_containers.find(containerId);
-    if (it == m_containers.end() || it->second.removed) {
-        return noSuchContainer(containerId);
-    }
-    m_disconnected.append(containerId + QLatin1Char('/') + network);
     return {};
 }
 

@@ -74,8 +74,6 @@ public:
     QList<FakeRun> runs() const;
     /// The files of container `id` (absolute path -> data): copied in before start, then its runner's.
     QHash<QString, QByteArray> files(const QString &id) const;
-    /// "container/network" for every disconnectNetwork call.
-    QStringList disconnectedNetworks() const;
 
     // ContainerBackend
     QString name() const override;
@@ -97,7 +95,6 @@ public:
                            const QList<FileEntry> &files) override;
     Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) override;
     Result<void> removeContainer(const QString &containerId) override;
-    Result<void> disconnectNetwork(const QString &containerId, const QString &network) override;
     Result<QList<ContainerSummary>> listContainerSummaries(const QString &labelKey) override;
     Result<ContainerStats> containerStats(const QString &containerId) override;
 
@@ -133,7 +130,6 @@ private:
     int m_removed = 0;
     QList<ContainerSpec> m_specs;
     QList<FakeRun> m_runs;
-    QStringList m_disconnected;
 };
 
 } // namespace sandbox::test

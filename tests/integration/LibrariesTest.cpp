@@ -8,11 +8,19 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QNetworkInterface>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <atomic>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace sandbox;
 using namespace std::chrono_literals;
@@ -308,5 +316,175 @@ TEST_P(LibrariesTest, cppInstallsADebianPackageAndLinksItThroughPkgConfig)
     EXPECT_EQ(result->stdoutData, "20 + 22 = 42\nlo only\n") << result->stderrData.toStdString();
 }
 
+// A package with C code: R's builder has the compiler and make, and the library it built runs in a sandbox that has
+// neither.
+TEST_P(LibrariesTest, rCompilesASourcePackageWithCCodeAndRunsIt)
+{
+    makeFixture("r",
+                "dir <- '/tmp/llmsbtwice'\ndir.create(file.path(dir, 'R'), recursive = TRUE)\n"
+                "dir.create(file.path(dir, 'src'))\n"
+                "writeLines(c('Package: llmsbtwice', 'Version: 1.0', 'Title: Test', 'Description: Test.',\n"
+                "  'Authors@R: person(\"T\", \"T\", email = \"t@example.com\", role = c(\"aut\", \"cre\"))',\n"
+                "  'License: MIT', 'NeedsCompilation: yes'), file.path(dir, 'DESCRIPTION'))\n"
+                "writeLines(c('useDynLib(llmsbtwice)', 'export(twice)'), file.path(dir, 'NAMESPACE'))\n"
+                "writeLines('twice <- function(x) .Call(\"llmsb_twice\", as.numeric(x))', file.path(dir, 'R', "
+                "'twice.R'))\n"
+                "writeLines(c('#include <R.h>', '#include <Rinternals.h>',\n"
+                "  'SEXP llmsb_twice(SEXP x) {', '  SEXP out = PROTECT(allocVector(REALSXP, XLENGTH(x)));',\n"
+                "  '  for (R_xlen_t i = 0; i < XLENGTH(x); i++) REAL(out)[i] = 2 * REAL(x)[i];',\n"
+                "  '  UNPROTECT(1);', '  return out;', '}'), file.path(dir, 'src', 'twice.c'))\n"
+                "setwd(Sys.getenv('LLM_SANDBOX_OUTPUT_DIR'))\n"
+                "stopifnot(system2(file.path(R.home('bin'), 'R'), c('CMD', 'build', '--no-manual', dir)) == 0)\n",
+                m_offline.path());
+    test::ScopedEnvironment offline({{"LLM_SANDBOX_R_OFFLINE_DIR", m_offline.path().toUtf8()}});
+    auto result = run("r",
+                      "library(llmsbtwice)\ncat(twice(c(1, 21)), file.exists(Sys.which('make')) && "
+                      "nzchar(Sys.which('make')), '\\n')\n",
+                      {"llmsbtwice"});
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "2 42 FALSE \n") << result->stderrData.toStdString();
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, LibrariesTest, ::testing::ValuesIn(test::backendNamesWithKubernetes()),
+                         test::backendTestName);
+
+/// A TCP listener on every address of this host that counts the connections it accepts.
+class CountingListener
+{
+public:
+    CountingListener()
+    {
+        m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_ANY);
+        EXPECT_EQ(::bind(m_fd, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
+        socklen_t size = sizeof address;
+        ::getsockname(m_fd, reinterpret_cast<sockaddr *>(&address), &size);
+        port = ntohs(address.sin_port);
+        EXPECT_EQ(::listen(m_fd, 16), 0);
+        m_thread = std::thread([this] {
+            for (int client; (client = ::accept(m_fd, nullptr, nullptr)) >= 0;) {
+                ++accepted;
+                ::close(client);
+            }
+        });
+    }
+    ~CountingListener()
+    {
+        ::shutdown(m_fd, SHUT_RDWR);
+        ::close(m_fd);
+        m_thread.join();
+    }
+    int port = 0;
+    std::atomic<int> accepted = 0;
+
+private:
+    int m_fd = -1;
+    std::thread m_thread;
+};
+
+/// Library installs confined to their registries: the builder sandbox has no network, only the egress proxy's socket.
+/// Not on Kubernetes, where the installer pod has the network the cluster's NetworkPolicies allow (README).
+class ConfinedInstallTest : public LibrariesTest
+{
+};
+
+// An sdist whose build backend (like a hostile setup.py, it runs while pip builds the package) tries to reach this
+// host — its every address, the engines' bridges among them — and a cloud's metadata service, directly and through
+// the proxy the install is told to use; it records what it reached in the package it builds. Only the index is
+// reachable, and the listener sees nothing.
+TEST_P(ConfinedInstallTest, packageCodeReachesTheRegistryAndNothingElse)
+{
+    CountingListener listener;
+    QDir(m_offline.path()).mkpath(QStringLiteral("simple/llmsb-probe"));
+    const QString url = serve(m_offline.path());
+    ASSERT_FALSE(url.isEmpty());
+    const QString index = url + QStringLiteral("/simple/");
+    QStringList hosts;
+    for (const QHostAddress &address : QNetworkInterface::allAddresses()) {
+        if (address.protocol() == QAbstractSocket::IPv4Protocol && !address.isLoopback()) {
+            hosts << QStringLiteral("'%1'").arg(address.toString());
+        }
+    }
+    ASSERT_FALSE(hosts.isEmpty());
+    const QString backend =
+        QStringLiteral("import json, os, socket, urllib.request, zipfile\n"
+                       "def probe():\n"
+                       "    results = {}\n"
+                       "    targets = [(h, %1) for h in [%2]] + [('169.254.169.254', 80)]\n"
+                       "    for host, port in targets:\n"
+                       "        try:\n"
+                       "            socket.create_connection((host, port), timeout=3).close()\n"
+                       "            results['direct %s' % host] = 'reached'\n"
+                       "        except OSError:\n"
+                       "            results['direct %s' % host] = 'blocked'\n"
+                       "        for scheme in ['http', 'https']:\n"
+                       "            try:\n"
+                       "                urllib.request.urlopen('%s://%s:%d/' % (scheme, host, port), timeout=5)\n"
+                       "                results['%s proxy %s' % (scheme, host)] = 'reached'\n"
+                       "            except Exception as error:\n"
+                       "                results['%s proxy %s' % (scheme, host)] = 'blocked'\n"
+                       "    try:\n"
+                       "        urllib.request.urlopen('%3', timeout=10).read()\n"
+                       "        results['index'] = 'reached'\n"
+                       "    except Exception as error:\n"
+                       "        results['index'] = repr(error)\n"
+                       "    results['proxy'] = os.environ.get('HTTP_PROXY', '')\n"
+                       "    return results\n"
+                       "def get_requires_for_build_wheel(config_settings=None):\n"
+                       "    return []\n"
+                       "def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):\n"
+                       "    name = 'llmsb_probe-1.0-py3-none-any.whl'\n"
+                       "    with zipfile.ZipFile(os.path.join(wheel_directory, name), 'w') as whl:\n"
+                       "        whl.writestr('llmsb_probe/__init__.py', 'RESULTS = ' + repr(probe()) + '\\n')\n"
+                       "        whl.writestr('llmsb_probe-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: "
+                       "llmsb-probe\\nVersion: 1.0\\n')\n"
+                       "        whl.writestr('llmsb_probe-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: "
+                       "test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n"
+                       "        whl.writestr('llmsb_probe-1.0.dist-info/RECORD', '')\n"
+                       "    return name\n")
+            .arg(listener.port)
+            .arg(hosts.join(QStringLiteral(", ")), index);
+    const QString sdist =
+        QStringLiteral("import io, os, tarfile\n"
+                       "files = {'pyproject.toml': '[build-system]\\nrequires = []\\nbuild-backend = "
+                       "\"probe_backend\"\\nbackend-path = [\".\"]\\n',\n"
+                       "         'PKG-INFO': 'Metadata-Version: 2.1\\nName: llmsb-probe\\nVersion: 1.0\\n',\n"
+                       "         'probe_backend.py': %1}\n"
+                       "with tarfile.open(os.path.join(os.environ['LLM_SANDBOX_OUTPUT_DIR'], "
+                       "'llmsb_probe-1.0.tar.gz'), 'w:gz') as tar:\n"
+                       "    for name, text in files.items():\n"
+                       "        data = text.encode()\n"
+                       "        info = tarfile.TarInfo('llmsb_probe-1.0/' + name)\n"
+                       "        info.size = len(data)\n"
+                       "        tar.addfile(info, io.BytesIO(data))\n")
+            .arg(
+                QString::fromUtf8(QJsonDocument(QJsonArray{backend}).toJson(QJsonDocument::Compact)).mid(1).chopped(1));
+    makeFixture("python", sdist, m_offline.filePath(QStringLiteral("simple/llmsb-probe")));
+    test::ScopedEnvironment registry({{"LLM_SANDBOX_PIP_INDEX_URL", index.toUtf8()}});
+    RunRequest request;
+    request.language = "python";
+    request.code = "import json, llmsb_probe\nprint(json.dumps(llmsb_probe.RESULTS, sort_keys=True))\n";
+    request.libraries = {"llmsb_probe==1.0"};
+    request.timeout = 180s;
+    auto result = m_engine->run(request);
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    const QJsonObject seen = QJsonDocument::fromJson(result->stdoutData).object();
+    ASSERT_FALSE(seen.isEmpty()) << result->stdoutData.toStdString() << result->stderrData.toStdString();
+    for (auto it = seen.begin(); it != seen.end(); ++it) {
+        if (it.key() == QLatin1String("index")) {
+            EXPECT_EQ(it.value().toString(), "reached") << "the registry itself stays reachable";
+        } else if (it.key() == QLatin1String("proxy")) {
+            EXPECT_TRUE(it.value().toString().startsWith("http://127.0.0.1:")) << it.value().toString().toStdString();
+        } else {
+            EXPECT_EQ(it.value().toString(), "blocked") << it.key().toStdString();
+        }
+    }
+    EXPECT_EQ(listener.accepted, 0) << "nothing the package ran reached this host";
+}
+
+// Not rootless Podman: there containers reach no network on these machines (slirp4netns cannot open /dev/net/tun),
+// so no install needs the proxy.
+INSTANTIATE_TEST_SUITE_P(Backends, ConfinedInstallTest, ::testing::ValuesIn(test::backendNames()),
                          test::backendTestName);

@@ -565,12 +565,6 @@ Result<void> KubernetesBackend::removeContainer(const QString &containerId)
     return {};
 }
 
-Result<void> KubernetesBackend::disconnectNetwork(const QString &, const QString &)
-{
-    return Error{QStringLiteral("A pod's network cannot be taken away while it runs (canDetachNetwork() is false)."),
-                 ErrorCode::Unavailable};
-}
-
 QList<KubernetesBackend::Permission> KubernetesBackend::neededPermissions()
 {
     QList<Permission> needed;

@@ -43,9 +43,8 @@ public:
                            const QList<FileEntry> &files) override;
     Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) override;
     Result<void> removeContainer(const QString &containerId) override;
-    Result<void> disconnectNetwork(const QString &containerId, const QString &network) override;
     /// False: a pod's network is fixed when it is created (by the NetworkPolicies that select its labels).
-    bool canDetachNetwork() const override { return false; }
+    bool hasEgressProxy() const override { return false; }
     Result<QList<ContainerSummary>> listContainerSummaries(const QString &labelKey) override;
     /// From the metrics API (metrics.k8s.io, served by metrics-server): CPU and memory as metrics-server last
     /// measured them, the memory limit from the pod's spec; pids unknown. ErrorCode::Unavailable when the cluster

@@ -4,6 +4,7 @@
 
 #include <QFile>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -108,4 +109,39 @@ TEST(ImageCatalog, runnerLayerCarriesThePythonCaptureHook)
     EXPECT_TRUE(paths.contains("Dockerfile"));
     EXPECT_TRUE(paths.contains("llm-sandbox-runner"));
     EXPECT_TRUE(paths.contains("capture/python/sitecustomize.py"));
+}
+
+TEST(ImageCatalog, installsGetABuilderWithTheEcosystemsCompilersAndTheEgressProxy)
+{
+    QTemporaryDir dir;
+    const ImageCatalog catalog(writeRunner(dir, "runner"), {});
+    auto images = catalog.imagesFor(python());
+    ASSERT_TRUE(images.ok()) << images.error().message.toStdString();
+    QStringList names;
+    for (const ImageDefinition &image : *images) {
+        names << image.name;
+    }
+    EXPECT_EQ(names, (QStringList{"rootfs", "base", "python-runtime", "python", "python-builder", "proxy"}));
+    const ImageDefinition &builder = (*images)[4];
+    EXPECT_EQ(builder.buildArgs.value("BASE"), catalog.runImage(python()).value()) << "built on the run image";
+    EXPECT_EQ(catalog.builderImage(python()).value(), builder.reference);
+    const auto packages = std::find_if(builder.context.begin(), builder.context.end(),
+                                       [](const FileEntry &file) { return file.path == "packages"; });
+    ASSERT_NE(packages, builder.context.end());
+    EXPECT_TRUE(packages->data.contains("build-essential"));
+    EXPECT_EQ((*images)[5].buildArgs.value("BASE"), (*images)[1].reference) << "the proxy stands on the base";
+    EXPECT_EQ(catalog.proxyImage().value(), (*images)[5].reference);
+
+    // Only what an image stands on is built for it: the proxy needs no language.
+    auto forProxy = catalog.imagesFor(python(), catalog.proxyImage().value());
+    ASSERT_TRUE(forProxy.ok());
+    ASSERT_EQ(forProxy->size(), 3);
+    EXPECT_EQ(forProxy->last().name, "proxy");
+
+    // A language whose installs compile nothing installs in its run image.
+    const Language javascript = *LanguageRegistry::instance().find("javascript");
+    EXPECT_EQ(catalog.builderImage(javascript).value(), catalog.runImage(javascript).value());
+    // So does one on the user's image, which may not be Debian.
+    const ImageCatalog custom(writeRunner(dir, "runner"), {{"python", "registry.example/python:3.12"}});
+    EXPECT_EQ(custom.builderImage(python()).value(), custom.runImage(python()).value());
 }

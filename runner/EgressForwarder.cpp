@@ -1,0 +1,279 @@
+#include "EgressForwarder.h"
+
+#include "UniqueFd.h"
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <list>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace runner {
+
+namespace {
+
+constexpr std::size_t kBufferBytes = 256 * 1024;
+
+int g_childExited = -1; // write end of the self-pipe SIGCHLD wakes the loop with
+
+void onChild(int)
+{
+    const int saved = errno;
+    const char byte = 0;
+    [[maybe_unused]] const auto written = ::write(g_childExited, &byte, 1);
+    errno = saved;
+}
+
+bool setNonBlocking(int fd)
+{
+    const int flags = ::fcntl(fd, F_GETFL);
+    return flags >= 0 && ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
+}
+
+// One relayed connection: bytes read from one end wait in the buffer of the other until it can take them; an end
+// that reached its end of file has the other end's writing side shut once its buffer is empty.
+struct Direction
+{
+    std::string pending;
+    bool eof = false;
+    bool shut = false;
+};
+
+struct Connection
+{
+    UniqueFd client;
+    UniqueFd upstream;
+    Direction toUpstream; // client -> proxy
+    Direction toClient;   // proxy -> client
+    bool failed = false;
+
+    bool done() const { return failed || (toUpstream.shut && toClient.shut); }
+};
+
+// Reads what `from` has into `direction` (up to the buffer's size); false on a failure.
+bool pull(int from, Direction &direction)
+{
+    char chunk[65536];
+    while (!direction.eof && direction.pending.size() < kBufferBytes) {
+        const ssize_t got = ::read(from, chunk, sizeof chunk);
+        if (got > 0) {
+            direction.pending.append(chunk, std::size_t(got));
+        } else if (got == 0) {
+            direction.eof = true;
+        } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            break;
+        } else if (errno != EINTR) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Writes what `direction` holds to `to`, and shuts `to`'s writing side after the last byte of an ended stream.
+bool push(int to, Direction &direction)
+{
+    while (!direction.pending.empty()) {
+        const ssize_t sent = ::send(to, direction.pending.data(), direction.pending.size(), MSG_NOSIGNAL);
+        if (sent > 0) {
+            direction.pending.erase(0, std::size_t(sent));
+        } else if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            return true;
+        } else if (sent < 0 && errno == EINTR) {
+            continue;
+        } else {
+            return false;
+        }
+    }
+    if (direction.eof && !direction.shut) {
+        ::shutdown(to, SHUT_WR);
+        direction.shut = true;
+    }
+    return true;
+}
+
+UniqueFd connectUpstream(const std::string &path)
+{
+    UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    if (!fd.valid() || path.size() >= sizeof address.sun_path) {
+        return {};
+    }
+    std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+    if (::connect(fd.get(), reinterpret_cast<const sockaddr *>(&address), sizeof address) != 0 ||
+        !setNonBlocking(fd.get())) {
+        return {};
+    }
+    return fd;
+}
+
+UniqueFd listenOnLoopback(int port)
+{
+    UniqueFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+    if (!fd.valid()) {
+        return {};
+    }
+    const int yes = 1;
+    ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(std::uint16_t(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::bind(fd.get(), reinterpret_cast<const sockaddr *>(&address), sizeof address) != 0 ||
+        ::listen(fd.get(), 128) != 0) {
+        return {};
+    }
+    return fd;
+}
+
+int exitStatus(int status)
+{
+    if (WIFEXITED(status)) {
+        return WEXITSTATUS(status);
+    }
+    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+}
+
+} // namespace
+
+EgressForwarder::EgressForwarder(std::string socketPath, int port) : m_socketPath(std::move(socketPath)), m_port(port)
+{}
+
+int EgressForwarder::run(const std::vector<std::string> &command, int waitSeconds)
+{
+    if (command.empty()) {
+        std::fputs("llm-sandbox-runner: --egress-proxy needs a command after --\n", stderr);
+        return 2;
+    }
+    // The proxy creates its socket once it accepts connections.
+    struct stat info
+    {
+    };
+    for (int waited = 0; ::stat(m_socketPath.c_str(), &info) != 0 || !S_ISSOCK(info.st_mode); waited += 50) {
+        if (waited >= waitSeconds * 1000) {
+            std::fprintf(stderr, "llm-sandbox-runner: the egress proxy did not come up (no socket %s after %d s)\n",
+                         m_socketPath.c_str(), waitSeconds);
+            return 125;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    UniqueFd listener = listenOnLoopback(m_port);
+    if (!listener.valid()) {
+        std::fprintf(stderr, "llm-sandbox-runner: cannot listen on 127.0.0.1:%d: %s\n", m_port, std::strerror(errno));
+        return 125;
+    }
+    int wake[2];
+    if (::pipe2(wake, O_CLOEXEC | O_NONBLOCK) != 0) {
+        return 125;
+    }
+    UniqueFd wakeRead(wake[0]);
+    UniqueFd wakeWrite(wake[1]);
+    g_childExited = wakeWrite.get();
+    struct sigaction action
+    {
+    };
+    action.sa_handler = onChild;
+    action.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+    sigemptyset(&action.sa_mask);
+    struct sigaction previous
+    {
+    };
+    ::sigaction(SIGCHLD, &action, &previous);
+    struct Restore
+    {
+        const struct sigaction &previous;
+        ~Restore() { ::sigaction(SIGCHLD, &previous, nullptr); }
+    } restore{previous};
+
+    const pid_t child = ::fork();
+    if (child < 0) {
+        return 126;
+    }
+    if (child == 0) {
+        ::sigaction(SIGCHLD, &previous, nullptr);
+        std::signal(SIGPIPE, SIG_DFL);
+        std::vector<char *> argv;
+        for (const std::string &argument : command) {
+            argv.push_back(const_cast<char *>(argument.c_str()));
+        }
+        argv.push_back(nullptr);
+        ::execvp(argv[0], argv.data());
+        std::fprintf(stderr, "llm-sandbox-runner: cannot run %s: %s\n", argv[0], std::strerror(errno));
+        ::_exit(errno == ENOENT ? 127 : 126);
+    }
+
+    std::list<Connection> connections;
+    int status = 0;
+    for (;;) {
+        if (const pid_t ended = ::waitpid(child, &status, WNOHANG); ended == child) {
+            return exitStatus(status);
+        }
+        std::vector<pollfd> fds{{listener.get(), POLLIN, 0}, {wakeRead.get(), POLLIN, 0}};
+        for (const Connection &connection : connections) {
+            const auto events = [](const Direction &in, const Direction &out) {
+                short wanted = 0;
+                if (!in.eof && in.pending.size() < kBufferBytes) {
+                    wanted |= POLLIN;
+                }
+                if (!out.pending.empty() || (out.eof && !out.shut)) {
+                    wanted |= POLLOUT;
+                }
+                return wanted;
+            };
+            fds.push_back({connection.client.get(), events(connection.toUpstream, connection.toClient), 0});
+            fds.push_back({connection.upstream.get(), events(connection.toClient, connection.toUpstream), 0});
+        }
+        if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) {
+            ::kill(child, SIGKILL);
+            ::waitpid(child, &status, 0);
+            return 125;
+        }
+        if (fds[1].revents) {
+            char drain[64];
+            while (::read(wakeRead.get(), drain, sizeof drain) > 0) {
+            }
+        }
+        std::size_t index = 2;
+        for (Connection &connection : connections) {
+            const pollfd &client = fds[index++];
+            const pollfd &upstream = fds[index++];
+            if ((client.revents & (POLLIN | POLLHUP | POLLERR)) &&
+                !pull(connection.client.get(), connection.toUpstream)) {
+                connection.failed = true;
+            }
+            if ((upstream.revents & (POLLIN | POLLHUP | POLLERR)) &&
+                !pull(connection.upstream.get(), connection.toClient)) {
+                connection.failed = true;
+            }
+            if (!connection.failed && (!push(connection.upstream.get(), connection.toUpstream) ||
+                                       !push(connection.client.get(), connection.toClient))) {
+                connection.failed = true;
+            }
+        }
+        connections.remove_if([](const Connection &connection) { return connection.done(); });
+        if (fds[0].revents & POLLIN) {
+            for (;;) {
+                UniqueFd client(::accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK));
+                if (!client.valid()) {
+                    break;
+                }
+                UniqueFd upstream = connectUpstream(m_socketPath);
+                if (upstream.valid()) {
+                    connections.push_back(Connection{std::move(client), std::move(upstream), {}, {}, false});
+                }
+            }
+        }
+    }
+}
+
+} // namespace runner

@@ -1,0 +1,100 @@
+// What the egress proxy of an install lets through: the plan's registries (a configured one anywhere, the defaults
+// only at public addresses), downloads only, and nothing a host name could smuggle into squid's configuration.
+#include "engine/EgressProxy.h"
+
+#include "lang/LanguageRegistry.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <gtest/gtest.h>
+
+using namespace sandbox;
+
+namespace {
+
+QStringList lines(const QList<EgressRule> &rules)
+{
+    auto config = EgressProxy::squidConfig(rules);
+    EXPECT_TRUE(config.ok()) << config.error().message.toStdString();
+    return config ? QString::fromUtf8(*config).split(u'\n', Qt::SkipEmptyParts) : QStringList();
+}
+
+LibraryInstallPlan planFor(const char *language, QHash<QString, QString> variables = {})
+{
+    auto plan =
+        LibraryInstallPlan::make(*LanguageRegistry::instance().find(language), {"somelib"}, "/sandbox",
+                                 [variables](const char *name) { return variables.value(QString::fromLatin1(name)); });
+    EXPECT_TRUE(plan.ok()) << plan.error().message.toStdString();
+    return plan ? *plan : LibraryInstallPlan{};
+}
+
+} // namespace
+
+TEST(EgressProxy, theDefaultRegistryAndItsDownloadHostAreAllowedOnlyAtPublicAddresses)
+{
+    const LibraryInstallPlan plan = planFor("python");
+    EXPECT_EQ(plan.egress, (QList<EgressRule>{{"pypi.org", 443, false}, {"files.pythonhosted.org", 443, false}}));
+    const QStringList config = lines(plan.egress);
+    const qsizetype denySpecial = config.indexOf("http_access deny special_dst");
+    const qsizetype allowPypi = config.indexOf("http_access allow registry0 registry0_port !special_dst");
+    ASSERT_GE(denySpecial, 0);
+    ASSERT_GT(allowPypi, denySpecial);
+    EXPECT_TRUE(config.contains("acl registry0 dstdomain -n pypi.org"));
+    EXPECT_TRUE(config.contains("acl registry1 dstdomain -n files.pythonhosted.org"));
+    EXPECT_EQ(config.last(), "http_access deny all");
+    // The ranges a name must never resolve to: the host's bridges, the LAN, a cloud's metadata service.
+    const QString special = config.filter("acl special_dst dst").value(0);
+    for (const char *range : {"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16", "127.0.0.0/8",
+                              "100.64.0.0/10", "fc00::/7", "fe80::/10", "::1/128"}) {
+        EXPECT_TRUE(special.contains(QString::fromLatin1(range))) << range;
+    }
+    EXPECT_TRUE(config.contains("http_port 127.0.0.1:3128")) << "only the socket's relay reaches it";
+    EXPECT_TRUE(config.contains("access_log none")) << "URLs may carry credentials";
+    EXPECT_TRUE(config.contains("http_access deny !download_methods"));
+}
+
+TEST(EgressProxy, aRegistryTheUserConfiguredIsAllowedOnItsPortEvenOnThePrivateNetwork)
+{
+    const LibraryInstallPlan plan = planFor("python", {{"LLM_SANDBOX_PIP_INDEX_URL", "http://10.1.2.3:3141/simple"}});
+    EXPECT_EQ(plan.egress, (QList<EgressRule>{{"10.1.2.3", 3141, true}})) << "no default download hosts with a mirror";
+    const QStringList config = lines(plan.egress);
+    EXPECT_TRUE(config.contains("acl registry0 dst 10.1.2.3"));
+    EXPECT_TRUE(config.contains("acl registry0_port port 3141"));
+    EXPECT_LT(config.indexOf("http_access allow registry0 registry0_port"),
+              config.indexOf("http_access deny special_dst"));
+}
+
+TEST(EgressProxy, anOfflineInstallHasNoEgress)
+{
+    QTemporaryDir folder;
+    QFile wheel(folder.filePath("somelib-1.0-py3-none-any.whl"));
+    ASSERT_TRUE(wheel.open(QIODevice::WriteOnly));
+    wheel.write("wheel");
+    wheel.close();
+    const LibraryInstallPlan plan = planFor("python", {{"LLM_SANDBOX_PIP_OFFLINE_DIR", folder.path()}});
+    EXPECT_FALSE(plan.needsNetwork);
+    EXPECT_TRUE(plan.egress.isEmpty());
+}
+
+TEST(EgressProxy, aHostThatCouldRewriteTheConfigurationIsRefused)
+{
+    for (const char *host : {"evil\nhttp_access allow all", "a b", "", "-n", "host;x", "exa mple.org"}) {
+        auto config = EgressProxy::squidConfig({{QString::fromLatin1(host), 443, true}});
+        ASSERT_FALSE(config.ok()) << host;
+        EXPECT_EQ(config.error().code, ErrorCode::BadRequest);
+    }
+    EXPECT_FALSE(EgressProxy::squidConfig({{"pypi.org", 0, false}}).ok());
+    EXPECT_FALSE(EgressProxy::squidConfig({{"pypi.org", 70000, false}}).ok());
+}
+
+TEST(EgressProxy, theInstallIsRelayedThroughTheRunnerAndToldWhereTheProxyIs)
+{
+    EXPECT_EQ(EgressProxy::relayed("/opt/llm-sandbox/llm-sandbox-runner", {"pip", "install", "x"}),
+              (QStringList{"/opt/llm-sandbox/llm-sandbox-runner", "--egress-proxy", "/run/llm-sandbox-proxy/proxy.sock",
+                           "3128", "--", "pip", "install", "x"}));
+    const auto environment = EgressProxy::clientEnvironment();
+    for (const char *name : {"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"}) {
+        EXPECT_EQ(environment.value(QString::fromLatin1(name)), "http://127.0.0.1:3128") << name;
+    }
+    EXPECT_TRUE(environment.value("JAVA_TOOL_OPTIONS").contains("-Dhttps.proxyHost=127.0.0.1"));
+}

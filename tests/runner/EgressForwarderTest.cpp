@@ -1,0 +1,126 @@
+// The builder sandbox's only way out: a loopback port relayed to the egress proxy's unix socket while the install
+// command runs, with the command's exit status passed through.
+#include "EgressForwarder.h"
+
+#include <atomic>
+#include <cstring>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <string>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <thread>
+#include <unistd.h>
+
+namespace runner {
+
+namespace {
+
+int freePort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address);
+    socklen_t size = sizeof address;
+    ::getsockname(fd, reinterpret_cast<sockaddr *>(&address), &size);
+    ::close(fd);
+    return ntohs(address.sin_port);
+}
+
+// A stand-in for the proxy: answers each connection with what it received, upper-cased, after the client's end of
+// file (so half-closing is relayed too).
+class UpperCaseServer
+{
+public:
+    explicit UpperCaseServer(std::string path) : m_path(std::move(path))
+    {
+        m_fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        sockaddr_un address{};
+        address.sun_family = AF_UNIX;
+        std::strcpy(address.sun_path, m_path.c_str());
+        ::unlink(m_path.c_str());
+        EXPECT_EQ(::bind(m_fd, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
+        EXPECT_EQ(::listen(m_fd, 16), 0);
+        m_thread = std::thread([this] {
+            for (;;) {
+                const int client = ::accept(m_fd, nullptr, nullptr);
+                if (client < 0) {
+                    return;
+                }
+                ++accepted;
+                std::string got;
+                char chunk[65536];
+                for (ssize_t n; (n = ::read(client, chunk, sizeof chunk)) > 0;) {
+                    got.append(chunk, std::size_t(n));
+                }
+                for (char &c : got) {
+                    c = char(std::toupper(static_cast<unsigned char>(c)));
+                }
+                for (std::size_t sent = 0; sent < got.size();) {
+                    const ssize_t n = ::write(client, got.data() + sent, got.size() - sent);
+                    if (n <= 0) {
+                        break;
+                    }
+                    sent += std::size_t(n);
+                }
+                ::close(client);
+            }
+        });
+    }
+    ~UpperCaseServer()
+    {
+        ::shutdown(m_fd, SHUT_RDWR);
+        ::close(m_fd);
+        m_thread.join();
+        ::unlink(m_path.c_str());
+    }
+    std::atomic<int> accepted = 0;
+
+private:
+    std::string m_path;
+    int m_fd = -1;
+    std::thread m_thread;
+};
+
+std::string socketPath()
+{
+    return "/tmp/egress-forwarder-test-" + std::to_string(::getpid()) + ".sock";
+}
+
+} // namespace
+
+TEST(EgressForwarderTest, relaysTheCommandsConnectionsToTheSocketBothWays)
+{
+    UpperCaseServer server(socketPath());
+    const int port = freePort();
+    // Two connections, one of them with a megabyte (more than the relay buffers at once), each half-closed.
+    const std::string script = "import socket, sys\n"
+                               "for payload in [b'hello proxy', b'x' * 1048576]:\n"
+                               "    s = socket.create_connection(('127.0.0.1', " +
+                               std::to_string(port) +
+                               "))\n"
+                               "    s.sendall(payload); s.shutdown(socket.SHUT_WR)\n"
+                               "    got = b''\n"
+                               "    while chunk := s.recv(65536): got += chunk\n"
+                               "    if got != payload.upper(): sys.exit(3)\n"
+                               "sys.exit(0)\n";
+    EXPECT_EQ(EgressForwarder(socketPath(), port).run({"python3", "-c", script}), 0);
+    EXPECT_EQ(server.accepted, 2);
+}
+
+TEST(EgressForwarderTest, passesTheCommandsExitStatusThrough)
+{
+    UpperCaseServer server(socketPath());
+    EXPECT_EQ(EgressForwarder(socketPath(), freePort()).run({"sh", "-c", "exit 7"}), 7);
+    EXPECT_EQ(EgressForwarder(socketPath(), freePort()).run({"sh", "-c", "kill -TERM $$"}), 128 + SIGTERM);
+    EXPECT_EQ(EgressForwarder(socketPath(), freePort()).run({"/nonexistent/installer"}), 127);
+}
+
+TEST(EgressForwarderTest, refusesToRunWhenTheProxyNeverComesUp)
+{
+    EXPECT_EQ(EgressForwarder("/tmp/no-such-egress-proxy.sock", freePort()).run({"true"}, 1), 125);
+}
+
+} // namespace runner
