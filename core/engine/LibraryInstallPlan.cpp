@@ -26,6 +26,44 @@ QString libraryBaseName(const QString &library)
 
 } // namespace
 
+Result<void> LibraryInstallPlan::moveLoginToFile(LibraryInstaller::Credentials style, QString &registry,
+                                                 const QString &workdir)
+{
+    QUrl url(registry);
+    if (url.userInfo().isEmpty() || style == LibraryInstaller::Credentials::InUrl) {
+        return {};
+    }
+    const QString user = url.userName(QUrl::FullyDecoded);
+    const QString password = url.password(QUrl::FullyDecoded);
+    static const QRegularExpression token(QStringLiteral(R"(^[^\s"'\\#]*$)"));
+    if (!token.match(user).hasMatch() || !token.match(password).hasMatch()) {
+        return Error{QStringLiteral("The login in the registry address cannot be handed to the install tool (it has "
+                                    "spaces, quotes or #)."),
+                     ErrorCode::BadRequest};
+    }
+    url.setUserInfo({});
+    registry = url.toString();
+    const QString path = workdir + QLatin1Char('/') + credentialsFile();
+    QByteArray contents;
+    if (style == LibraryInstaller::Credentials::Netrc) {
+        contents = QStringLiteral("machine %1 login %2 password %3\n").arg(url.host(), user, password).toUtf8();
+        environment.insert(QStringLiteral("NETRC"), path);
+    } else {
+        // npm's "nerf dart": the registry's address without its scheme, ending in a slash.
+        QString nerfDart = QStringLiteral("//") + url.host() +
+                           (url.port() > 0 ? QStringLiteral(":%1").arg(url.port()) : QString()) + url.path();
+        if (!nerfDart.endsWith(u'/')) {
+            nerfDart += u'/';
+        }
+        contents = (nerfDart + QStringLiteral(":_auth=") +
+                    QString::fromLatin1((user + u':' + password).toUtf8().toBase64()) + u'\n')
+                       .toUtf8();
+        environment.insert(QStringLiteral("NPM_CONFIG_USERCONFIG"), path);
+    }
+    offlineFiles.append(FileEntry{credentialsFile(), contents, 0600});
+    return {};
+}
+
 Result<LibraryInstallPlan> LibraryInstallPlan::make(const Language &language, const QStringList &libraries,
                                                     const QString &workdir,
                                                     const std::function<QString(const char *)> &variable)
@@ -61,6 +99,9 @@ Result<LibraryInstallPlan> LibraryInstallPlan::make(const Language &language, co
         return Error{QStringLiteral("The %1 source \"%2\" is not an http(s):// or file:// address.")
                          .arg(language.packageManager, registry),
                      ErrorCode::BadRequest};
+    }
+    if (auto moved = plan.moveLoginToFile(installer.credentials, registry, workdir); !moved) {
+        return moved.error();
     }
 
     const QString offlineHost = installer.offlineVariable.isEmpty() ? QString() : read(installer.offlineVariable);

@@ -39,6 +39,9 @@ struct LibraryInstallPlan
     static QString offlineFolder() { return QStringLiteral(".llm-sandbox-offline"); }
     /// Where the CA bundle the install step trusts is put, relative to the working directory.
     static QString caBundleFile() { return QStringLiteral(".llm-sandbox-ca.pem"); }
+    /// Where the registry's login goes, relative to the working directory of the builder sandbox (0600, never
+    /// copied into the sandbox that runs the code).
+    static QString credentialsFile() { return QStringLiteral(".llm-sandbox-credentials"); }
 
     /// Validates every name (nothing reaches a package manager unless it looks like a library
     /// name of that ecosystem, so no option or shell injection) and builds the step.
@@ -46,6 +49,11 @@ struct LibraryInstallPlan
     static Result<LibraryInstallPlan> make(const Language &language, const QStringList &libraries,
                                            const QString &workdir,
                                            const std::function<QString(const char *)> &variable = {});
+
+private:
+    /// Takes the login out of `registry` (user info) into credentialsFile() in the form `style` names, so it is on
+    /// no command line (where every process of the sandbox could read it from /proc, and progress would show it).
+    Result<void> moveLoginToFile(LibraryInstaller::Credentials style, QString &registry, const QString &workdir);
 };
 
 } // namespace sandbox

@@ -76,7 +76,8 @@ LanguageRegistry::LanguageRegistry()
                  .plainHttpEnvironment = {{QStringLiteral("PIP_TRUSTED_HOST"), QStringLiteral("{registryHost}")}},
                  .installedPaths = list({"/tmp/libs/python"}),
                  .registryHosts = list({"files.pythonhosted.org"}),
-                 .builderPackages = list({"build-essential", "python3-dev"})},
+                 .builderPackages = list({"build-essential", "python3-dev"}),
+                 .credentials = LibraryInstaller::Credentials::Netrc},
             .visualization = QStringLiteral("matplotlib, seaborn, pandas plotting and plotly figures are captured "
                                             "automatically; any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR "
                                             "is returned."),
@@ -109,7 +110,8 @@ LanguageRegistry::LanguageRegistry()
                           .registryDefault = QStringLiteral("https://registry.npmjs.org/"),
                           .registryVariables = list({"LLM_SANDBOX_NPM_REGISTRY"}),
                           .offlineVariable = QStringLiteral("LLM_SANDBOX_NPM_OFFLINE_DIR"),
-                          .installedPaths = list({"/tmp/libs/node"})},
+                          .installedPaths = list({"/tmp/libs/node"}),
+                          .credentials = LibraryInstaller::Credentials::Npmrc},
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"), QStringLiteral("console.log('Hello, world!');\n"),
                           QStringLiteral("Simple JavaScript hello world program")},
@@ -263,7 +265,8 @@ int main() {
                           .offlineVariable = QStringLiteral("LLM_SANDBOX_GO_OFFLINE_DIR"),
                           .environment = {{QStringLiteral("GOPROXY"), QStringLiteral("{registry}")},
                                           {QStringLiteral("GOSUMDB"), QStringLiteral("off")}},
-                          .installedPaths = list({"/tmp/go/pkg/mod", "go.sum"})},
+                          .installedPaths = list({"/tmp/go/pkg/mod", "go.sum"}),
+                          .credentials = LibraryInstaller::Credentials::Netrc},
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"),
                           QStringLiteral(

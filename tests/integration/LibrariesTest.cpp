@@ -57,8 +57,9 @@ protected:
     }
 
     /// Serves `folder` over HTTP like a package registry; the URL the install step reaches it by through the
-    /// engine's bridge network (this host's first non-loopback IPv4 address), empty on failure.
-    QString serve(const QString &folder)
+    /// engine's bridge network (this host's first non-loopback IPv4 address), empty on failure. With `login`
+    /// ("user:password") every request without that Basic login gets 401.
+    QString serve(const QString &folder, const QString &login = {})
     {
         QString address;
         for (const QHostAddress &candidate : QNetworkInterface::allAddresses()) {
@@ -68,7 +69,27 @@ protected:
             }
         }
         m_registry.setProgram(QStringLiteral("/usr/bin/python3"));
-        m_registry.setArguments({"-u", "-m", "http.server", "--bind", "0.0.0.0", "--directory", folder, "0"});
+        if (login.isEmpty()) {
+            m_registry.setArguments({"-u", "-m", "http.server", "--bind", "0.0.0.0", "--directory", folder, "0"});
+        } else {
+            m_registry.setArguments(
+                {"-u", "-c",
+                 "import base64, functools, http.server, sys\n"
+                 "expected = 'Basic ' + base64.b64encode(sys.argv[2].encode()).decode()\n"
+                 "class Handler(http.server.SimpleHTTPRequestHandler):\n"
+                 "    def do_GET(self):\n"
+                 "        if self.headers.get('Authorization') != expected:\n"
+                 "            self.send_response(401)\n"
+                 "            self.send_header('WWW-Authenticate', 'Basic realm=\"index\"')\n"
+                 "            self.end_headers()\n"
+                 "            return\n"
+                 "        super().do_GET()\n"
+                 "server = http.server.ThreadingHTTPServer(('0.0.0.0', 0), functools.partial(Handler, "
+                 "directory=sys.argv[1]))\n"
+                 "print('Serving HTTP on 0.0.0.0 port %d' % server.server_address[1])\n"
+                 "server.serve_forever()\n",
+                 folder, login});
+        }
         m_registry.start();
         // "Serving HTTP on 0.0.0.0 port 41235 (http://0.0.0.0:41235/) ..."
         static const QRegularExpression serving(QStringLiteral("port (\\d+)"));
@@ -82,6 +103,64 @@ protected:
         ADD_FAILURE() << "http.server did not start: " << said.toStdString() << " (host address "
                       << address.toStdString() << ")";
         return {};
+    }
+
+    /// Python code that writes the sdist `name`-1.0.tar.gz into its output folder: a package whose PEP 517 build
+    /// backend (run by pip while it installs, like a setup.py) defines `probe()`, Python source of `probeBody`, and
+    /// builds a wheel whose module holds what probe() returned as RESULTS.
+    static QString probingSdist(const QString &name, const QString &probeBody)
+    {
+        const QString backend =
+            QStringLiteral("import glob, json, os, socket, urllib.request, zipfile\n"
+                           "def probe():\n%1\n"
+                           "def get_requires_for_build_wheel(config_settings=None):\n"
+                           "    return []\n"
+                           "def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):\n"
+                           "    name = '%2-1.0-py3-none-any.whl'\n"
+                           "    with zipfile.ZipFile(os.path.join(wheel_directory, name), 'w') as whl:\n"
+                           "        whl.writestr('%2/__init__.py', 'RESULTS = ' + repr(probe()) + '\\n')\n"
+                           "        whl.writestr('%2-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: "
+                           "%2\\nVersion: 1.0\\n')\n"
+                           "        whl.writestr('%2-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: "
+                           "test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n"
+                           "        whl.writestr('%2-1.0.dist-info/RECORD', '')\n"
+                           "    return name\n")
+                .arg(probeBody, name);
+        // The backend's source as a Python string literal (JSON's is one).
+        const QString literal =
+            QString::fromUtf8(QJsonDocument(QJsonArray{backend}).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
+        return QStringLiteral("import io, os, tarfile\n"
+                              "files = {'pyproject.toml': '[build-system]\\nrequires = []\\nbuild-backend = "
+                              "\"probe_backend\"\\nbackend-path = [\".\"]\\n',\n"
+                              "         'PKG-INFO': 'Metadata-Version: 2.1\\nName: %1\\nVersion: 1.0\\n',\n"
+                              "         'probe_backend.py': %2}\n"
+                              "with tarfile.open(os.path.join(os.environ['LLM_SANDBOX_OUTPUT_DIR'], "
+                              "'%1-1.0.tar.gz'), 'w:gz') as tar:\n"
+                              "    for name, text in files.items():\n"
+                              "        data = text.encode()\n"
+                              "        info = tarfile.TarInfo('%1-1.0/' + name)\n"
+                              "        info.size = len(data)\n"
+                              "        tar.addfile(info, io.BytesIO(data))\n")
+            .arg(name, literal);
+    }
+
+    /// Installs the probing package `name` (probingSdist) from the index `index` and returns its RESULTS.
+    QJsonObject installAndReadProbe(const QString &name, const QString &index)
+    {
+        test::ScopedEnvironment registry({{"LLM_SANDBOX_PIP_INDEX_URL", index.toUtf8()}});
+        RunRequest request;
+        request.language = "python";
+        request.code = QStringLiteral("import json, %1\nprint(json.dumps(%1.RESULTS, sort_keys=True))\n").arg(name);
+        request.libraries = {name + QStringLiteral("==1.0")};
+        request.timeout = 180s;
+        auto result = m_engine->run(request);
+        EXPECT_TRUE(result.ok()) << result.error().message.toStdString();
+        if (!result) {
+            return {};
+        }
+        const QJsonObject seen = QJsonDocument::fromJson(result->stdoutData).object();
+        EXPECT_FALSE(seen.isEmpty()) << result->stdoutData.toStdString() << result->stderrData.toStdString();
+        return seen;
     }
 
     std::unique_ptr<ExecutionEngine> m_engine = test::engineFor(GetParam());
@@ -408,12 +487,9 @@ TEST_P(ConfinedInstallTest, packageCodeReachesTheRegistryAndNothingElse)
         }
     }
     ASSERT_FALSE(hosts.isEmpty());
-    const QString backend =
-        QStringLiteral("import json, os, socket, urllib.request, zipfile\n"
-                       "def probe():\n"
-                       "    results = {}\n"
-                       "    targets = [(h, %1) for h in [%2]] + [('169.254.169.254', 80)]\n"
-                       "    for host, port in targets:\n"
+    const QString probe =
+        QStringLiteral("    results = {}\n"
+                       "    for host, port in [(h, %1) for h in [%2]] + [('169.254.169.254', 80)]:\n"
                        "        try:\n"
                        "            socket.create_connection((host, port), timeout=3).close()\n"
                        "            results['direct %s' % host] = 'reached'\n"
@@ -423,7 +499,7 @@ TEST_P(ConfinedInstallTest, packageCodeReachesTheRegistryAndNothingElse)
                        "            try:\n"
                        "                urllib.request.urlopen('%s://%s:%d/' % (scheme, host, port), timeout=5)\n"
                        "                results['%s proxy %s' % (scheme, host)] = 'reached'\n"
-                       "            except Exception as error:\n"
+                       "            except Exception:\n"
                        "                results['%s proxy %s' % (scheme, host)] = 'blocked'\n"
                        "    try:\n"
                        "        urllib.request.urlopen('%3', timeout=10).read()\n"
@@ -431,47 +507,12 @@ TEST_P(ConfinedInstallTest, packageCodeReachesTheRegistryAndNothingElse)
                        "    except Exception as error:\n"
                        "        results['index'] = repr(error)\n"
                        "    results['proxy'] = os.environ.get('HTTP_PROXY', '')\n"
-                       "    return results\n"
-                       "def get_requires_for_build_wheel(config_settings=None):\n"
-                       "    return []\n"
-                       "def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):\n"
-                       "    name = 'llmsb_probe-1.0-py3-none-any.whl'\n"
-                       "    with zipfile.ZipFile(os.path.join(wheel_directory, name), 'w') as whl:\n"
-                       "        whl.writestr('llmsb_probe/__init__.py', 'RESULTS = ' + repr(probe()) + '\\n')\n"
-                       "        whl.writestr('llmsb_probe-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: "
-                       "llmsb-probe\\nVersion: 1.0\\n')\n"
-                       "        whl.writestr('llmsb_probe-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: "
-                       "test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n"
-                       "        whl.writestr('llmsb_probe-1.0.dist-info/RECORD', '')\n"
-                       "    return name\n")
+                       "    return results")
             .arg(listener.port)
             .arg(hosts.join(QStringLiteral(", ")), index);
-    const QString sdist =
-        QStringLiteral("import io, os, tarfile\n"
-                       "files = {'pyproject.toml': '[build-system]\\nrequires = []\\nbuild-backend = "
-                       "\"probe_backend\"\\nbackend-path = [\".\"]\\n',\n"
-                       "         'PKG-INFO': 'Metadata-Version: 2.1\\nName: llmsb-probe\\nVersion: 1.0\\n',\n"
-                       "         'probe_backend.py': %1}\n"
-                       "with tarfile.open(os.path.join(os.environ['LLM_SANDBOX_OUTPUT_DIR'], "
-                       "'llmsb_probe-1.0.tar.gz'), 'w:gz') as tar:\n"
-                       "    for name, text in files.items():\n"
-                       "        data = text.encode()\n"
-                       "        info = tarfile.TarInfo('llmsb_probe-1.0/' + name)\n"
-                       "        info.size = len(data)\n"
-                       "        tar.addfile(info, io.BytesIO(data))\n")
-            .arg(
-                QString::fromUtf8(QJsonDocument(QJsonArray{backend}).toJson(QJsonDocument::Compact)).mid(1).chopped(1));
-    makeFixture("python", sdist, m_offline.filePath(QStringLiteral("simple/llmsb-probe")));
-    test::ScopedEnvironment registry({{"LLM_SANDBOX_PIP_INDEX_URL", index.toUtf8()}});
-    RunRequest request;
-    request.language = "python";
-    request.code = "import json, llmsb_probe\nprint(json.dumps(llmsb_probe.RESULTS, sort_keys=True))\n";
-    request.libraries = {"llmsb_probe==1.0"};
-    request.timeout = 180s;
-    auto result = m_engine->run(request);
-    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
-    const QJsonObject seen = QJsonDocument::fromJson(result->stdoutData).object();
-    ASSERT_FALSE(seen.isEmpty()) << result->stdoutData.toStdString() << result->stderrData.toStdString();
+    makeFixture("python", probingSdist("llmsb_probe", probe), m_offline.filePath(QStringLiteral("simple/llmsb-probe")));
+    const QJsonObject seen = installAndReadProbe("llmsb_probe", index);
+    ASSERT_FALSE(seen.isEmpty());
     for (auto it = seen.begin(); it != seen.end(); ++it) {
         if (it.key() == QLatin1String("index")) {
             EXPECT_EQ(it.value().toString(), "reached") << "the registry itself stays reachable";
@@ -482,6 +523,33 @@ TEST_P(ConfinedInstallTest, packageCodeReachesTheRegistryAndNothingElse)
         }
     }
     EXPECT_EQ(listener.accepted, 0) << "nothing the package ran reached this host";
+}
+
+// An index that needs a login, named with the login in its URL: pip gets it from a netrc file in the builder, so the
+// package code the install runs finds it on no command line and in no environment of the sandbox's processes.
+TEST_P(ConfinedInstallTest, aRegistryLoginIsOnNoCommandLineOfTheInstall)
+{
+    const QString secret = QStringLiteral("pa55-llmsb-4711");
+    QDir(m_offline.path()).mkpath(QStringLiteral("simple/llmsb-login"));
+    const QString url = serve(m_offline.path(), QStringLiteral("alice:") + secret);
+    ASSERT_FALSE(url.isEmpty());
+    const QString probe = QStringLiteral("    results = {'cmdline': 'absent', 'environ': 'absent'}\n"
+                                         "    for path in glob.glob('/proc/[0-9]*/cmdline') + "
+                                         "glob.glob('/proc/[0-9]*/environ'):\n"
+                                         "        try:\n"
+                                         "            if b'%1' in open(path, 'rb').read():\n"
+                                         "                results[path.rsplit('/', 1)[1]] = 'found in ' + path\n"
+                                         "        except OSError:\n"
+                                         "            pass\n"
+                                         "    return results")
+                              .arg(secret);
+    makeFixture("python", probingSdist("llmsb_login", probe), m_offline.filePath(QStringLiteral("simple/llmsb-login")));
+    const QString index =
+        QString(url).replace(QStringLiteral("http://"), QStringLiteral("http://alice:%1@").arg(secret)) +
+        QStringLiteral("/simple/");
+    const QJsonObject seen = installAndReadProbe("llmsb_login", index);
+    EXPECT_EQ(seen.value("cmdline").toString(), "absent");
+    EXPECT_EQ(seen.value("environ").toString(), "absent");
 }
 
 // Not rootless Podman: there containers reach no network on these machines (slirp4netns cannot open /dev/net/tun),

@@ -3,6 +3,7 @@
 #include "lang/LanguageRegistry.h"
 
 #include <QTemporaryDir>
+#include <algorithm>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -105,4 +106,42 @@ TEST(LibraryInstallPlan, cppInstallsDebianPackagesFromTheConfiguredMirror)
     EXPECT_TRUE(plan->argv.contains("http://mirror.example/debian"));
     EXPECT_EQ(plan->argv.last(), "libfmt-dev");
     EXPECT_FALSE(LibraryInstallPlan::make(language("cpp"), {"-o"}, "/sandbox", variables({})).ok());
+}
+
+TEST(LibraryInstallPlan, aRegistryLoginGoesIntoAPrivateFileNotOntoTheCommandLine)
+{
+    auto pip = LibraryInstallPlan::make(
+        language("python"), {"requests"}, "/sandbox",
+        variables({{"LLM_SANDBOX_PIP_INDEX_URL", "https://alice:s3cr%40t@mirror.example:8443/simple"}}));
+    ASSERT_TRUE(pip.ok()) << pip.error().message.toStdString();
+    EXPECT_FALSE(pip->argv.join(' ').contains("s3cr")) << pip->argv.join(' ').toStdString();
+    EXPECT_TRUE(pip->argv.contains("https://mirror.example:8443/simple"));
+    EXPECT_EQ(pip->environment.value("NETRC"), "/sandbox/" + LibraryInstallPlan::credentialsFile());
+    const auto file = std::find_if(pip->offlineFiles.begin(), pip->offlineFiles.end(), [](const FileEntry &entry) {
+        return entry.path == LibraryInstallPlan::credentialsFile();
+    });
+    ASSERT_NE(file, pip->offlineFiles.end());
+    EXPECT_EQ(file->data, "machine mirror.example login alice password s3cr@t\n");
+    EXPECT_EQ(file->mode, 0600);
+    for (auto it = pip->environment.begin(); it != pip->environment.end(); ++it) {
+        EXPECT_FALSE(it.value().contains("s3cr")) << it.key().toStdString();
+    }
+    EXPECT_EQ(pip->egress, (QList<EgressRule>{{"mirror.example", 8443, true}}));
+
+    auto npm = LibraryInstallPlan::make(language("javascript"), {"lodash"}, "/sandbox",
+                                        variables({{"LLM_SANDBOX_NPM_REGISTRY", "https://bob:tok@npm.example/repo"}}));
+    ASSERT_TRUE(npm.ok()) << npm.error().message.toStdString();
+    EXPECT_FALSE(npm->argv.join(' ').contains("tok@"));
+    EXPECT_EQ(npm->environment.value("NPM_CONFIG_USERCONFIG"), "/sandbox/" + LibraryInstallPlan::credentialsFile());
+    const auto npmrc = std::find_if(npm->offlineFiles.begin(), npm->offlineFiles.end(), [](const FileEntry &entry) {
+        return entry.path == LibraryInstallPlan::credentialsFile();
+    });
+    ASSERT_NE(npmrc, npm->offlineFiles.end());
+    EXPECT_EQ(npmrc->data, "//npm.example/repo/:_auth=" + QByteArray("bob:tok").toBase64() + "\n");
+
+    // A login that could not be written into such a file safely is refused, not passed on.
+    auto quoted = LibraryInstallPlan::make(language("python"), {"requests"}, "/sandbox",
+                                           variables({{"LLM_SANDBOX_PIP_INDEX_URL", "https://a:b%20c@m.example/s"}}));
+    ASSERT_FALSE(quoted.ok());
+    EXPECT_FALSE(quoted.error().message.contains("b c"));
 }
