@@ -1,8 +1,8 @@
 // Latency of one sandboxed run of `print(1)`, against baselines measured in the same
 // process: a bare container run of the same command through the same Engine API (what
 // `docker run --rm` costs), a run in a session (persistent interpreter) and a matplotlib
-// scatter plot; and a Go hello world beside its floor, the same build and run with a warm cache inside a running
-// container of the same image. Report the ratios, not the absolute times: these machines are noisy.
+// scatter plot; and Go and Java hello worlds beside their floors, the same build and run (Go's with a warm cache)
+// inside a running container of the same image. Report the ratios, not the absolute times: these machines are noisy.
 //
 //   build/bin/run_latency_benchmark --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include "backend/BackendFactory.h"
@@ -63,21 +63,14 @@ void BM_EngineRunGoHello(benchmark::State &state)
     runCode(state, kGoHello, QStringLiteral("go"));
 }
 
-/// The floor of a Go run: `go build` and the program, timed inside a running container of the Go image whose build
-/// cache is warm (the toolchain's own cost, no sandbox around it). Each iteration asks the container for one more.
-void BM_GoHelloFloor(benchmark::State &state)
+/// Times a toolchain's own cost inside a running container of `language`'s image, no sandbox around it: `script`
+/// (a shell program whose $0 is `code`) prints "ready" once it is set up, then, for each line it reads, the
+/// microseconds one build and run took.
+void measureFloor(benchmark::State &state, const QString &language, const char *script, const QString &code)
 {
-    const Language go = *LanguageRegistry::instance().find(QStringLiteral("go"));
     ContainerSpec spec;
-    spec.image = *engine().catalog().runImage(go);
-    // The script is $0's program: it warms the cache once, then times one build and run per line it reads.
-    static const char *const script =
-        R"(export GOCACHE=/tmp/c GOPATH=/tmp/go GOFLAGS=-mod=mod GOTOOLCHAIN=local HOME=/tmp
-mkdir -p /tmp/h && cd /tmp/h && printf 'module h\ngo 1.24\n' >go.mod
-printf '%s' "$0" >main.go && go build -o h . && echo ready
-while read -r _; do s=$(date +%s%N); go build -o h . && ./h >/dev/null; e=$(date +%s%N); echo $(( (e - s) / 1000 )); done
-)";
-    spec.command = {QStringLiteral("/bin/sh"), QStringLiteral("-c"), QString::fromLatin1(script), kGoHello};
+    spec.image = *engine().catalog().runImage(*LanguageRegistry::instance().find(language));
+    spec.command = {QStringLiteral("/bin/sh"), QStringLiteral("-c"), QString::fromLatin1(script), code};
     auto id = backend()->createContainer(spec);
     if (!id) {
         state.SkipWithError(qPrintable(id.error().message));
@@ -97,7 +90,7 @@ while read -r _; do s=$(date +%s%N); go build -o h . && ./h >/dev/null; e=$(date
         return line;
     };
     if (nextLine() != "ready") {
-        state.SkipWithError("the Go image could not build the program");
+        state.SkipWithError("the image could not build the program");
     } else {
         for (auto _ : state) {
             if (!(*stream)->write("next\n")) {
@@ -108,6 +101,36 @@ while read -r _; do s=$(date +%s%N); go build -o h . && ./h >/dev/null; e=$(date
         }
     }
     (void)backend()->removeContainer(*id);
+}
+
+/// The floor of a Go run: `go build` and the program with a warm build cache.
+void BM_GoHelloFloor(benchmark::State &state)
+{
+    measureFloor(state, QStringLiteral("go"),
+                 R"(export GOCACHE=/tmp/c GOPATH=/tmp/go GOFLAGS=-mod=mod GOTOOLCHAIN=local HOME=/tmp
+mkdir -p /tmp/h && cd /tmp/h && printf 'module h\ngo 1.24\n' >go.mod
+printf '%s' "$0" >main.go && go build -o h . && echo ready
+while read -r _; do s=$(date +%s%N); go build -o h . && ./h >/dev/null; e=$(date +%s%N); echo $(( (e - s) / 1000 )); done
+)",
+                 kGoHello);
+}
+
+const QString kJavaHello = QStringLiteral(
+    "public class Main {\n  public static void main(String[] args) {\n    System.out.println(1);\n  }\n}\n");
+
+void BM_EngineRunJavaHello(benchmark::State &state)
+{
+    runCode(state, kJavaHello, QStringLiteral("java"));
+}
+
+/// The floor of a Java run: plain `javac` and `java` of the image's JDK, no flags.
+void BM_JavaHelloFloor(benchmark::State &state)
+{
+    measureFloor(state, QStringLiteral("java"), R"(export HOME=/tmp
+mkdir -p /tmp/h && cd /tmp/h && printf '%s' "$0" >Main.java && javac Main.java && echo ready
+while read -r _; do s=$(date +%s%N); javac Main.java && java Main >/dev/null; e=$(date +%s%N); echo $(( (e - s) / 1000 )); done
+)",
+                 kJavaHello);
 }
 
 /// A run in a Python session: its interpreter is already running, so the code only needs compiling.
@@ -164,6 +187,8 @@ BENCHMARK(BM_SessionRunPrint)->Unit(benchmark::kMillisecond)->UseRealTime()->Min
 BENCHMARK(BM_EngineRunScatterPlot)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(5);
 BENCHMARK(BM_GoHelloFloor)->Unit(benchmark::kMillisecond)->UseManualTime()->MinTime(5);
 BENCHMARK(BM_EngineRunGoHello)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(5);
+BENCHMARK(BM_JavaHelloFloor)->Unit(benchmark::kMillisecond)->UseManualTime()->MinTime(5);
+BENCHMARK(BM_EngineRunJavaHello)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(5);
 
 int main(int argc, char **argv)
 {

@@ -150,7 +150,7 @@ TEST(KubernetesTest, librariesComeFromAnInstallerPodAndTheCodeRunsWithoutNetwork
     auto result = engine.run(request, {}, &progress);
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
     EXPECT_EQ(result->stdoutData, "true lo\n") << result->stderrData.toStdString();
-    EXPECT_EQ(progress.lines.filter(QStringLiteral("installer sandbox (with network)")).size(), 1)
+    EXPECT_EQ(progress.lines.filter(QStringLiteral("builder sandbox (with network)")).size(), 1)
         << progress.lines.join(u'\n').toStdString();
     EXPECT_EQ(progress.lines.filter(QStringLiteral("of installed libraries into the sandbox")).size(), 1);
     auto left = made->listContainers(ExecutionEngine::ownerLabel(), ExecutionEngine::ownerIdentity());
