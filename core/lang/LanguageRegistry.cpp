@@ -197,8 +197,10 @@ public class Main {
             .defaultFile = QStringLiteral("main.cpp"),
             // The response file holds the flags of installed libraries (empty without any).
             // FMT_HEADER_ONLY: the image's fmt is used as a header-only library, like nlohmann-json.
-            .compile = list(
-                {"g++", "-std=c++23", "-O2", "-DFMT_HEADER_ONLY", "-o", "{stem}", "{file}", "@.llm-sandbox-cxxflags"}),
+            // The image's precompiled standard headers first on the include path (resources/images/cpp/Dockerfile
+            // makes them with these same options).
+            .compile = list({"g++", "-std=c++23", "-O2", "-DFMT_HEADER_ONLY", "-I/opt/llm-sandbox/cpp/pch", "-o",
+                             "{stem}", "{file}", "@.llm-sandbox-cxxflags"}),
             .run = list({"./{stem}"}),
             .projectFiles = {{QStringLiteral(".llm-sandbox-cxxflags"), QString()}},
             .versionCommand = list({"g++", "--version"}),
