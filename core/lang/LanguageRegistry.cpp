@@ -142,9 +142,9 @@ console.log(`wrote ${file}`);
             .defaultFile = QStringLiteral("Main.java"),
             // javac maps its classes from the image's class-data archive and compiles with the quick JIT only (a
             // compile is too short for the optimizing one to pay off); the program itself runs with the JDK's defaults.
-            .compile = list({"javac", "-J-XX:SharedArchiveFile=/opt/llm-sandbox/java/javac.jsa",
-                             "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-encoding", "UTF-8", "-cp",
-                             ".:/tmp/libs/java/*", "{file}"}),
+            .compile =
+                list({"javac", "-J-XX:SharedArchiveFile=/opt/llm-sandbox/java/javac.jsa", "-J-XX:TieredStopAtLevel=1",
+                      "-J-XX:+UseSerialGC", "-encoding", "UTF-8", "-cp", ".:/tmp/libs/java/*", "{file}"}),
             .run = list({"java", "-cp", ".:/tmp/libs/java/*", "{main}"}),
             .versionCommand = list({"java", "--version"}),
             .packageManager = QStringLiteral("maven"),
