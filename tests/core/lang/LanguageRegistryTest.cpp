@@ -70,8 +70,8 @@ TEST(LanguageRegistry, commandsSubstituteFileAndStem)
 {
     const Language cpp = *LanguageRegistry::instance().find("cpp");
     EXPECT_EQ(cpp.commandFor(cpp.compile, "int main() {}"),
-              QStringList({"g++", "-std=c++23", "-O2", "-DFMT_HEADER_ONLY", "-o", "main", "main.cpp",
-                           "@.llm-sandbox-cxxflags"}));
+              QStringList({"g++", "-std=c++23", "-O2", "-DFMT_HEADER_ONLY", "-I/opt/llm-sandbox/cpp/pch", "-o", "main",
+                           "main.cpp", "@.llm-sandbox-cxxflags"}));
     EXPECT_EQ(cpp.commandFor(cpp.run, "int main() {}"), QStringList({"./main"}));
 }
 
