@@ -152,6 +152,17 @@ std::vector<StepSpec> parseSteps(const json &request)
         if (step.argv.front().empty()) {
             throw FieldError("step '" + step.name + "': argv[0] must not be empty");
         }
+        if (const json *preload = findField(entry, "preload")) {
+            if (!preload->is_array()) {
+                throw FieldError("step '" + step.name + "': 'preload' must be an array of strings");
+            }
+            for (const json &argument : *preload) {
+                if (!argument.is_string() || containsNul(argument.get_ref<const std::string &>())) {
+                    throw FieldError("step '" + step.name + "': 'preload' must contain strings without NUL characters");
+                }
+                step.preload.push_back(argument.get<std::string>());
+            }
+        }
         steps.push_back(std::move(step));
     }
     return steps;

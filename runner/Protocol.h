@@ -22,6 +22,8 @@ struct StepSpec final
 {
     std::string name;
     std::vector<std::string> argv;
+    // The language's preloaded interpreter (ForkServer) that may run this step as a fork of itself; empty: none.
+    std::vector<std::string> preload;
 };
 
 struct RunRequest final

@@ -13,7 +13,9 @@
 #include <climits>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <malloc.h>
 #include <nlohmann/json.hpp>
 #include <poll.h>
@@ -289,6 +291,9 @@ void Runner::executeRun(RunRequest &run)
     }
     summary.outputTruncated = active.outputTruncated;
     sendDone(run.id, summary);
+    if (!run.keepProcesses) {
+        prepareForkServer(run);
+    }
 }
 
 void Runner::executeRunUnchecked(RunRequest &run, ActiveRun &active, RunSummary &summary)
@@ -357,10 +362,18 @@ Runner::StepResult Runner::runStep(const RunRequest &run, const StepSpec &step, 
     const Clock::time_point start = Clock::now();
 
     std::optional<StepProcess> process;
+    std::optional<ForkServer::Forked> forked;
+    const SpawnOptions options{step.argv, run.env, run.hasPathVariable ? run.pathVariable : defaultSearchPath,
+                               run.workdir, run.cpuLimitMs};
     try {
-        process.emplace(
-            StepProcess::spawn({step.argv, run.env, run.hasPathVariable ? run.pathVariable : defaultSearchPath,
-                                run.workdir, run.cpuLimitMs}));
+        if (!step.preload.empty() && m_forkServer.startedAs(step.preload, run.env)) {
+            forked = m_forkServer.fork(options);
+        }
+        if (forked) {
+            process.emplace(std::move(forked->process));
+        } else {
+            process.emplace(StepProcess::spawn(options));
+        }
     } catch (const SpawnError &error) {
         m_writer.sendError(run.id, "step '" + step.name + "': " + error.what());
         result.exitCode = 127;
@@ -385,6 +398,9 @@ Runner::StepResult Runner::runStep(const RunRequest &run, const StepSpec &step, 
     active.killReason.reset();
     m_stepPid = process->pid();
     m_stepStatus.reset();
+    if (forked) {
+        forked->release(); // the fork of the preloaded interpreter runs the program from here on
+    }
 
     std::optional<Clock::time_point> exitTime;
     while (true) {
@@ -559,17 +575,63 @@ bool Runner::reapChildren()
             m_stepStatus = status;
             m_stepUsage = usage;
         }
+        m_forkServer.childExited(pid);
         // Any other pid is an orphan reparented to us (we are PID 1 or a subreaper); reaping is all it needs.
     }
 }
 
 void Runner::killLeftoverProcesses(const std::vector<pid_t> &processGroups)
 {
-    if (m_options.isInit) {
+    if (m_options.isInit && m_forkServer.running()) {
+        killAllButForkServer();
+    } else if (m_options.isInit) {
         // Reaches daemons that left the step's process group with setsid() as well.
         ::kill(-1, SIGKILL);
     }
     killAndReap(processGroups, m_options.isInit);
+}
+
+void Runner::killAllButForkServer()
+{
+    // Stopped, nothing can fork; then every process but the server is killed, and the server goes on.
+    ::kill(-1, SIGSTOP);
+    const pid_t keep = m_forkServer.pid();
+    if (DIR *proc = ::opendir("/proc")) {
+        while (const dirent *entry = ::readdir(proc)) {
+            const pid_t pid = pid_t(std::strtol(entry->d_name, nullptr, 10));
+            if (pid > 1 && pid != keep) {
+                ::kill(pid, SIGKILL);
+            }
+        }
+        ::closedir(proc);
+    }
+    ::kill(keep, SIGCONT);
+}
+
+bool Runner::othersRemain() const
+{
+    bool found = false;
+    if (DIR *proc = ::opendir("/proc")) {
+        while (const dirent *entry = ::readdir(proc)) {
+            const pid_t pid = pid_t(std::strtol(entry->d_name, nullptr, 10));
+            found = found || (pid > 1 && pid != m_forkServer.pid());
+        }
+        ::closedir(proc);
+    }
+    return found;
+}
+
+void Runner::prepareForkServer(const RunRequest &run)
+{
+    for (const StepSpec &step : run.steps) {
+        if (!step.preload.empty() && m_options.isInit && !m_shutdown) {
+            if (!m_forkServer.startedAs(step.preload, run.env)) {
+                m_forkServer.start(step.preload, run.env, run.hasPathVariable ? run.pathVariable : defaultSearchPath,
+                                   run.workdir);
+            }
+            return;
+        }
+    }
 }
 
 void Runner::killProcessGroups(const std::vector<pid_t> &processGroups)
@@ -591,7 +653,8 @@ void Runner::killAndReap(const std::vector<pid_t> &processGroups, bool everythin
         const bool haveChildren = reapChildren();
         bool remaining = false;
         if (everything) {
-            remaining = haveChildren;
+            // The fork server is a child that stays.
+            remaining = m_forkServer.running() ? othersRemain() : haveChildren;
         } else {
             remaining = std::any_of(processGroups.begin(), processGroups.end(),
                                     [](pid_t group) { return ::kill(-group, 0) == 0; });

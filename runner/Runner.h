@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ForkServer.h"
 #include "LineReader.h"
 #include "MessageWriter.h"
 #include "OomMonitor.h"
@@ -106,6 +107,12 @@ private:
     void killLeftoverProcesses(const std::vector<pid_t> &processGroups);
     void killProcessGroups(const std::vector<pid_t> &processGroups);
     void killAndReap(const std::vector<pid_t> &processGroups, bool everything);
+    // As PID 1 with a fork server: every process but it and us, stopped first so none can fork meanwhile.
+    void killAllButForkServer();
+    // Whether a process other than us and the fork server is left (as PID 1, from /proc).
+    bool othersRemain() const;
+    // After a run whose step named a preloaded interpreter: that interpreter, started (again) for the next run.
+    void prepareForkServer(const RunRequest &run);
 
     RunnerOptions m_options;
     MessageWriter m_writer;
@@ -116,6 +123,7 @@ private:
     std::vector<char> m_outputBuffer;
     bool m_shutdown = false;
 
+    ForkServer m_forkServer;
     pid_t m_stepPid = -1; // the current step's child, whose status reapChildren() records
     std::optional<int> m_stepStatus;
     rusage m_stepUsage{};

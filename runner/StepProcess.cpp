@@ -190,6 +190,11 @@ void StepProcess::setChildOomScoreAdj(const std::string &value)
     g_childOomScoreAdj = value;
 }
 
+const std::string &StepProcess::childOomScoreAdj()
+{
+    return g_childOomScoreAdj;
+}
+
 StepProcess StepProcess::spawn(const SpawnOptions &options)
 {
     if (options.argv.empty() || options.argv.front().empty()) {

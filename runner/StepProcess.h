@@ -53,6 +53,12 @@ public:
 
     // The runner lowers its own OOM score so the OOM killer prefers user code; children get this value back.
     static void setChildOomScoreAdj(const std::string &value);
+    static const std::string &childOomScoreAdj();
+    // A step started another way (ForkServer): `pid` in its own session, its output on these non-blocking pipes.
+    static StepProcess adopt(pid_t pid, UniqueFd stdoutPipe, UniqueFd stderrPipe)
+    {
+        return StepProcess(pid, std::move(stdoutPipe), std::move(stderrPipe));
+    }
 
     StepProcess(StepProcess &&) noexcept = default;
     StepProcess &operator=(StepProcess &&) noexcept = default;

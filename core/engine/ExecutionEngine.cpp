@@ -8,6 +8,8 @@
 #include "engine/SandboxContainer.h"
 #include "lang/LanguageRegistry.h"
 #include "runnerclient/RunnerClient.h"
+#include "security/ImportScanner.h"
+#include "security/SourceLexer.h"
 #include "util/Redaction.h"
 
 #include <QElapsedTimer>
@@ -33,6 +35,21 @@ constexpr auto kFileOperationTimeout = 60s;
 /// How long past the run's timeout the runner may take to report before the container is removed.
 constexpr auto kReportGrace = 10s;
 constexpr auto kPollInterval = 100ms;
+
+/// Whether `code` imports a module `language`'s preloaded interpreter has imported (its top-level package).
+bool importsPreloadedModules(const Language &language, const QString &code)
+{
+    if (language.preloaded.isEmpty()) {
+        return false;
+    }
+    const LexedSource source = SourceLexer::lex(language.name, code);
+    for (const ImportReference &reference : ImportScanner::imports(language.name, source)) {
+        if (language.preloadedModules.contains(reference.module.section(u'.', 0, 0))) {
+            return true;
+        }
+    }
+    return false;
+}
 
 QString newId()
 {
@@ -234,7 +251,11 @@ RunnerRunRequest ExecutionEngine::Run::runRequest(const RunRequest &request, con
     if (language.isCompiled()) {
         run.steps.append(RunnerStep{QStringLiteral("compile"), language.commandFor(language.compile, request.code)});
     }
-    run.steps.append(RunnerStep{QStringLiteral("run"), language.commandFor(language.run, request.code)});
+    // A pooled container's preloaded interpreter runs a program that imports what it preloaded; after an install it
+    // could hold a library the install replaced, so the program starts afresh there.
+    run.steps.append(RunnerStep{QStringLiteral("run"), language.commandFor(language.run, request.code),
+                                !afterInstall && importsPreloadedModules(language, request.code) ? language.preloaded
+                                                                                                 : QStringList()});
     run.env = environment(language);
     run.timeout = request.timeout;
     run.cpuLimit = settings.cpuTimeLimitFor(request.timeout);

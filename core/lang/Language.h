@@ -71,6 +71,12 @@ struct Language
     /// The persistent interpreter of a session (resources/session), which keeps variables from
     /// one call to the next; empty: each call of a session runs a new process (files persist).
     QStringList sessionInterpreter;
+    /// The preloaded interpreter of a warm container (resources/session/forkserver.py): the runner runs a pooled
+    /// run's program as a fork of it (runner/ForkServer.h) when the program imports one of `preloadedModules` (it has
+    /// them imported already); empty: every run starts the toolchain afresh.
+    QStringList preloaded;
+    /// What `preloaded` imports before it forks. A program that imports none of them starts faster afresh.
+    QStringList preloadedModules;
     /// Extra environment of the compile and run steps (capture hooks, caches on tmpfs).
     QHash<QString, QString> environment;
     QString packageManager;

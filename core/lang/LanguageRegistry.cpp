@@ -55,6 +55,8 @@ LanguageRegistry::LanguageRegistry()
             .run = list({"python3", "-u", "{file}"}),
             .versionCommand = list({"python3", "--version"}),
             .sessionInterpreter = list({"python3", "/opt/llm-sandbox/session/kernel.py"}),
+            .preloaded = list({"python3", "-u", "/opt/llm-sandbox/session/forkserver.py"}),
+            .preloadedModules = list({"numpy", "pandas", "matplotlib", "seaborn"}),
             .environment = {{QStringLiteral("PYTHONPATH"),
                              QStringLiteral("/opt/llm-sandbox/capture/python:/tmp/libs/python")},
                             {QStringLiteral("PYTHONDONTWRITEBYTECODE"), QStringLiteral("1")},

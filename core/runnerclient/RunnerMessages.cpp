@@ -184,8 +184,12 @@ QJsonObject toJson(const RunnerRequest &request)
                 }
                 QJsonArray steps;
                 for (const RunnerStep &step : run.steps) {
-                    steps.append(QJsonObject{{QStringLiteral("name"), step.name},
-                                             {QStringLiteral("argv"), QJsonArray::fromStringList(step.argv)}});
+                    QJsonObject entry{{QStringLiteral("name"), step.name},
+                                      {QStringLiteral("argv"), QJsonArray::fromStringList(step.argv)}};
+                    if (!step.preload.isEmpty()) {
+                        entry.insert(QStringLiteral("preload"), QJsonArray::fromStringList(step.preload));
+                    }
+                    steps.append(entry);
                 }
                 QJsonObject env;
                 for (auto it = run.env.begin(); it != run.env.end(); ++it) {
@@ -256,7 +260,7 @@ Result<RunnerRequest> runnerRequestFromJson(const QJsonObject &json)
         }
         for (const QJsonValue &value : fields.array("steps")) {
             FieldReader step(value.toObject(), QStringLiteral("step"));
-            run.steps.append(RunnerStep{step.string("name"), step.strings("argv")});
+            run.steps.append(RunnerStep{step.string("name"), step.strings("argv"), step.strings("preload", false)});
             if (!step.problem().isEmpty()) {
                 fields.fail("steps", "a list of steps");
             }

@@ -31,6 +31,8 @@ struct RunnerStep
 {
     QString name;
     QStringList argv;
+    /// The language's preloaded interpreter the runner may run this step as a fork of (Language::preloaded).
+    QStringList preload;
 };
 
 /// `run`: write the files, run the steps, stream output, send the artifacts and `done`.

@@ -552,7 +552,9 @@ TEST_P(HostileCodeTest, daemonDoesNotOutliveItsRunInAPooledContainer)
                                  "time.sleep(0.5)\n"
                                  "others = [open('/proc/%s/cmdline' % p, 'rb').read() for p in os.listdir('/proc')\n"
                                  "          if p.isdigit() and int(p) not in (1, os.getpid())]\n"
-                                 "print(others, os.path.exists('/dev/shm/heartbeat'))\n");
+                                 "# The preloaded interpreter this run was forked from stays; nothing else may.\n"
+                                 "print([o for o in others if b'forkserver.py' not in o],\n"
+                                 "      os.path.exists('/dev/shm/heartbeat'))\n");
     const QList<QByteArray> seen = second.stdoutData.split('\n');
     EXPECT_EQ(seen.value(0), out.value(0)) << "not the pooled container of the first run";
     EXPECT_EQ(seen.value(1), "[] False") << outputOf(second).toStdString();

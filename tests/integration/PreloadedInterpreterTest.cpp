@@ -1,0 +1,123 @@
+// Python runs in a warm container are forks of its preloaded interpreter (resources/session/forkserver.py,
+// runner/ForkServer.h): what the user sees is what a plain `python3 -u main.py` gives, and nothing one run does
+// reaches the next.
+#include "BackendTestSupport.h"
+#include "engine/ExecutionEngine.h"
+
+#include <QThread>
+#include <gtest/gtest.h>
+
+using namespace sandbox;
+using namespace std::chrono_literals;
+
+namespace {
+
+class PreloadedInterpreterTest : public ::testing::TestWithParam<std::string>
+{
+protected:
+    RunResult run(const QString &code)
+    {
+        RunRequest request;
+        request.language = "python";
+        request.code = code;
+        request.timeout = 60s;
+        auto result = m_engine->run(request);
+        EXPECT_TRUE(result.ok()) << result.error().message.toStdString();
+        return result ? *result : RunResult{};
+    }
+
+    /// Runs until a run is a fork of the preloaded interpreter (a program that imports numpy finds pandas imported
+    /// too, which a plain interpreter never does); false when none is within 60 s. Only programs that import one of
+    /// the preloaded modules are forks; the others start a plain interpreter.
+    bool waitForThePreloadedInterpreter()
+    {
+        for (int attempt = 0; attempt < 60; ++attempt) {
+            const RunResult probe = run("import numpy, sys\nprint('pandas' in sys.modules)\n");
+            if (probe.stdoutData == "True\n") {
+                return true;
+            }
+            QThread::sleep(1);
+        }
+        return false;
+    }
+
+    std::unique_ptr<ExecutionEngine> m_engine = test::engineFor(GetParam());
+};
+
+} // namespace
+
+TEST_P(PreloadedInterpreterTest, aRunLeavesNothingForTheNextFork)
+{
+    ASSERT_TRUE(waitForThePreloadedInterpreter()) << "no run was a fork of the preloaded interpreter";
+    const RunResult changed = run("import json, os, random, signal, subprocess, sys, threading, time\n"
+                                  "import matplotlib.pyplot as plt\n"
+                                  "json.MARK = 1\n"
+                                  "plt.show = lambda *a, **k: None\n"
+                                  "threading.Thread(target=time.sleep, args=(600,), daemon=True).start()\n"
+                                  "subprocess.Popen(['sleep', '600'], start_new_session=True)\n"
+                                  "open('/tmp/mark', 'w').write('1')\n"
+                                  "os.chdir('/tmp')\n"
+                                  "os.environ['MARK'] = '1'\n"
+                                  "signal.signal(signal.SIGUSR1, lambda *a: None)\n"
+                                  "sys.path.append('/marked')\n"
+                                  "print(random.random())\n");
+    ASSERT_EQ(changed.exitCode, 0) << changed.stderrData.toStdString();
+    const RunResult next = run("import json, os, random, signal, sys, threading\n"
+                               "import matplotlib.pyplot as plt\n"
+                               "others = [p for p in os.listdir('/proc') if p.isdigit() and p != str(os.getpid())\n"
+                               "          and b'sleep' in open('/proc/%s/cmdline' % p, 'rb').read()]\n"
+                               "print('numpy' in sys.modules, hasattr(json, 'MARK'), plt.show.__name__ != '<lambda>',\n"
+                               "      threading.active_count(), others, os.path.exists('/tmp/mark'), os.getcwd(),\n"
+                               "      'MARK' in os.environ, signal.getsignal(signal.SIGUSR1) == signal.SIG_DFL,\n"
+                               "      '/marked' in sys.path)\n"
+                               "print(random.random())\n");
+    ASSERT_EQ(next.exitCode, 0) << next.stderrData.toStdString();
+    const QList<QByteArray> lines = next.stdoutData.split('\n');
+    EXPECT_EQ(lines.value(0), "True False True 1 [] False /sandbox False True False") << next.stdoutData.toStdString();
+    EXPECT_NE(lines.value(1), changed.stdoutData.trimmed()) << "each fork draws its own random numbers";
+}
+
+TEST_P(PreloadedInterpreterTest, aForkedRunLooksLikeAPlainInterpretersRun)
+{
+    ASSERT_TRUE(waitForThePreloadedInterpreter());
+    const RunResult failed = run("import numpy, sys\nprint(sys.argv, __name__, __file__, sys.path[0])\n"
+                                 "print('to stderr', file=sys.stderr)\n"
+                                 "def inner():\n    raise ValueError('bad value')\n"
+                                 "inner()\n");
+    EXPECT_EQ(failed.exitCode, 1);
+    EXPECT_EQ(failed.stdoutData, "['main.py'] __main__ /sandbox/main.py /sandbox\n");
+    EXPECT_TRUE(failed.stderrData.startsWith("to stderr\nTraceback (most recent call last):\n"))
+        << failed.stderrData.toStdString();
+    EXPECT_TRUE(failed.stderrData.contains("File \"/sandbox/main.py\", line 6, in <module>"))
+        << failed.stderrData.toStdString();
+    EXPECT_TRUE(failed.stderrData.contains("line 5, in inner"));
+    EXPECT_TRUE(failed.stderrData.endsWith("ValueError: bad value\n"));
+    EXPECT_FALSE(failed.stderrData.contains("runpy")) << failed.stderrData.toStdString();
+
+    EXPECT_EQ(run("import numpy, sys\nsys.exit(3)\n").exitCode, 3);
+    const RunResult message = run("import numpy, sys\nsys.exit('gave up')\n");
+    EXPECT_EQ(message.exitCode, 1);
+    EXPECT_EQ(message.stderrData, "gave up\n");
+    const RunResult thread = run("import numpy, threading, time\n"
+                                 "threading.Thread(target=lambda: (time.sleep(0.5), print('thread done'))).start()\n"
+                                 "print('main done')\n");
+    EXPECT_EQ(thread.stdoutData, "main done\nthread done\n") << "the interpreter waits for its threads";
+
+    const RunResult chart = run("import matplotlib.pyplot as plt\nplt.scatter([1, 2, 3], [3, 1, 2])\nplt.show()\n");
+    ASSERT_EQ(chart.exitCode, 0) << chart.stderrData.toStdString();
+    ASSERT_EQ(chart.artifacts.size(), 1);
+    EXPECT_TRUE(chart.artifacts.first().data.startsWith("\x89PNG"));
+
+    const RunResult timedOut = [&] {
+        RunRequest request;
+        request.language = "python";
+        request.code = "import numpy\nwhile True:\n    pass\n";
+        request.timeout = 2s;
+        return *m_engine->run(request);
+    }();
+    EXPECT_EQ(timedOut.reason, StopReason::TimedOut);
+    EXPECT_GT(timedOut.cpuMs, 500) << "its CPU time is its own";
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, PreloadedInterpreterTest, ::testing::ValuesIn(test::backendNames()),
+                         test::backendTestName);
