@@ -204,8 +204,9 @@ TEST_F(RunnerExecutionTest, busyLoopEndsAtItsCpuLimitBeforeTheTimeout)
     // "timeout" would say the CPU limit did not end the loop.
     EXPECT_EQ(outcome.done["reason"], "cpu_limit");
     EXPECT_EQ(outcome.done["exit_code"], 128 + SIGXCPU);
-    // wait4()'s usage is sampled: it can fall a little short of the second the kernel counted.
-    EXPECT_GE(outcome.done["cpu_ms"].get<std::int64_t>(), 800);
+    // wait4()'s usage is sampled from ticks: it can fall short of the second the kernel counted, by a quarter of it
+    // on a loaded machine (721 ms was seen while two test suites shared two cores).
+    EXPECT_GE(outcome.done["cpu_ms"].get<std::int64_t>(), 500);
     // The runner itself was not limited: it goes on serving runs.
     EXPECT_EQ(client.run(shellRun("r2", "echo still here")).stdoutData, "still here\n");
 }
