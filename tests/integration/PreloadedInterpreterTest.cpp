@@ -2,9 +2,9 @@
 // runner/ForkServer.h): what the user sees is what a plain `python3 -u main.py` gives, and nothing one run does
 // reaches the next.
 #include "BackendTestSupport.h"
+#include "WaitUntil.h"
 #include "engine/ExecutionEngine.h"
 
-#include <QThread>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -31,14 +31,9 @@ protected:
     /// the preloaded modules are forks; the others start a plain interpreter.
     bool waitForThePreloadedInterpreter()
     {
-        for (int attempt = 0; attempt < 60; ++attempt) {
-            const RunResult probe = run("import numpy, sys\nprint('pandas' in sys.modules)\n");
-            if (probe.stdoutData == "True\n") {
-                return true;
-            }
-            QThread::sleep(1);
-        }
-        return false;
+        return test::waitUntil(
+            [&] { return run("import numpy, sys\nprint('pandas' in sys.modules)\n").stdoutData == "True\n"; }, 60s,
+            250ms);
     }
 
     std::unique_ptr<ExecutionEngine> m_engine = test::engineFor(GetParam());
