@@ -193,7 +193,7 @@ Result<QList<ImageDefinition>> ImageCatalog::imagesFor(const Language &language,
     if (!base) {
         return base.error();
     }
-    auto proxy = resourceFiles(QStringLiteral("images/proxy"));
+    auto proxy = proxyDefinition(*base);
     if (!proxy) {
         return proxy.error();
     }
@@ -208,7 +208,7 @@ Result<QList<ImageDefinition>> ImageCatalog::imagesFor(const Language &language,
         images.append(
             dockerfileImage(language.imageName + QStringLiteral("-builder"), chain->last().reference, *builder));
     }
-    base->append(dockerfileImage(QStringLiteral("proxy"), base->last().reference, *proxy));
+    base->append(*proxy);
     for (const ImageDefinition &image : *base) {
         if (std::none_of(images.begin(), images.end(),
                          [&](const ImageDefinition &known) { return known.reference == image.reference; })) {
@@ -251,17 +251,26 @@ Result<QString> ImageCatalog::builderImage(const Language &language) const
     return runImage(language);
 }
 
-Result<QString> ImageCatalog::proxyImage() const
+Result<ImageDefinition> ImageCatalog::proxyDefinition(const QList<ImageDefinition> &base) const
 {
-    auto base = baseChain();
     auto proxy = resourceFiles(QStringLiteral("images/proxy"));
-    if (!base) {
-        return base.error();
-    }
     if (!proxy) {
         return proxy.error();
     }
-    return dockerfileImage(QStringLiteral("proxy"), base->last().reference, *proxy).reference;
+    return dockerfileImage(QStringLiteral("proxy"), base.last().reference, *proxy);
+}
+
+Result<QString> ImageCatalog::proxyImage() const
+{
+    auto base = baseChain();
+    if (!base) {
+        return base.error();
+    }
+    auto proxy = proxyDefinition(*base);
+    if (!proxy) {
+        return proxy.error();
+    }
+    return proxy->reference;
 }
 
 Result<QString> ImageCatalog::runImage(const Language &language) const

@@ -44,6 +44,8 @@ private:
     Result<QList<FileEntry>> resourceFiles(const QString &folder) const;
     /// The root filesystem and the common base layer, parents first.
     Result<QList<ImageDefinition>> baseChain() const;
+    /// The egress proxy's image, built on the last of `base` (baseChain()).
+    Result<ImageDefinition> proxyDefinition(const QList<ImageDefinition> &base) const;
 
     QString m_runnerPath;
     QHash<QString, QString> m_overrides;
