@@ -801,7 +801,12 @@ void StreamableHttpServer::whenReady(const QFuture<QJsonDocument> &reply,
                                      std::function<void(const QJsonDocument &)> then)
 {
     if (reply.isFinished()) {
-        then(reply.isValid() && reply.resultCount() > 0 ? reply.result() : QJsonDocument());
+        // Queued even so: a message the call sent before it finished (a log line from a worker thread) is already
+        // queued for this thread and must reach the request's stream before the answer closes it.
+        QMetaObject::invokeMethod(
+            this,
+            [reply, then] { then(reply.isValid() && reply.resultCount() > 0 ? reply.result() : QJsonDocument()); },
+            Qt::QueuedConnection);
         return;
     }
     QFuture<QJsonDocument>(reply)
