@@ -1,6 +1,8 @@
 // Latency of sandboxed runs against baselines measured in the same process: for every language a small program (and
 // the matplotlib and ggplot2 charts) through the warm engine, BM_EngineRun/NAME, beside its floor, BM_Floor/NAME: the
-// same program built and run by the toolchain alone inside a running container of the same image. Also a bare
+// same program built and run by the toolchain alone inside a running container of the same image, and that floor again
+// with the sandbox's CPU limit, BM_FloorAtCpuLimit/NAME (a toolchain that compiles on several threads is throttled
+// there, as in the sandbox). Also a bare
 // container run of `print(1)` through the same Engine API (what `docker run --rm` costs) and a run in a session
 // (persistent interpreter). Report the ratios, not the absolute times: these machines are noisy.
 //
@@ -89,9 +91,11 @@ void BM_EngineRun(benchmark::State &state, const LanguageCase &which)
 }
 
 /// Each iteration asks the container for one more timed build and run; it answers with the microseconds it took.
-void BM_Floor(benchmark::State &state, const LanguageCase &which)
+/// `cpus`: the container's CPU limit, 0 for none.
+void floor(benchmark::State &state, const LanguageCase &which, double cpus)
 {
     ContainerSpec spec;
+    spec.cpus = cpus;
     spec.image = *engine().catalog().runImage(*LanguageRegistry::instance().find(QString::fromLatin1(which.language)));
     // The script is $0's program and $1 its file name.
     const QString script =
@@ -134,6 +138,16 @@ void BM_Floor(benchmark::State &state, const LanguageCase &which)
         }
     }
     (void)backend()->removeContainer(*id);
+}
+
+void BM_Floor(benchmark::State &state, const LanguageCase &which)
+{
+    floor(state, which, 0);
+}
+
+void BM_FloorAtCpuLimit(benchmark::State &state, const LanguageCase &which)
+{
+    floor(state, which, SandboxSettings{}.cpus);
 }
 
 /// A run in a Python session: its interpreter is already running, so the code only needs compiling.
@@ -193,6 +207,11 @@ int main(int argc, char **argv)
     QLoggingCategory::setFilterRules(QStringLiteral("sandbox.*.debug=false"));
     for (const LanguageCase &which : kCases) {
         benchmark::RegisterBenchmark((std::string("BM_Floor/") + which.name).c_str(), BM_Floor, which)
+            ->Unit(benchmark::kMillisecond)
+            ->UseManualTime()
+            ->MinTime(5);
+        benchmark::RegisterBenchmark((std::string("BM_FloorAtCpuLimit/") + which.name).c_str(), BM_FloorAtCpuLimit,
+                                     which)
             ->Unit(benchmark::kMillisecond)
             ->UseManualTime()
             ->MinTime(5);

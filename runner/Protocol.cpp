@@ -2,6 +2,7 @@
 
 #include "Base64.h"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -25,6 +26,23 @@ public:
 bool containsNul(std::string_view text)
 {
     return text.find('\0') != std::string_view::npos;
+}
+
+// Absolute, not the root, without empty, "." or ".." components and without a trailing slash.
+bool isCleanAbsolutePath(std::string_view path)
+{
+    if (path.size() < 2 || path.front() != '/' || path.back() == '/' || containsNul(path)) {
+        return false;
+    }
+    for (std::size_t start = 1; start <= path.size();) {
+        const std::size_t end = std::min(path.find('/', start), path.size());
+        const std::string_view component = path.substr(start, end - start);
+        if (component.empty() || component == "." || component == "..") {
+            return false;
+        }
+        start = end + 1;
+    }
+    return true;
 }
 
 const json *findField(const json &object, const char *key)
@@ -247,6 +265,23 @@ RunRequest parseRun(const json &request, const std::string &id)
                 throw FieldError("'scratch_dirs' entries must be absolute paths other than /");
             }
             run.scratchDirs.push_back(dir.get<std::string>());
+        }
+    }
+    if (const json *kept = findField(request, "kept_dirs")) {
+        if (!kept->is_array()) {
+            throw FieldError("'kept_dirs' must be an array of objects");
+        }
+        for (const json &dir : *kept) {
+            if (!dir.is_object()) {
+                throw FieldError("'kept_dirs' entries must be objects");
+            }
+            KeptDirSpec spec{requireString(dir, "path", "kept_dirs: "),
+                             findField(dir, "seed") ? requireString(dir, "seed", "kept_dirs: ") : std::string()};
+            if (!isCleanAbsolutePath(spec.path) || (!spec.seed.empty() && !isCleanAbsolutePath(spec.seed))) {
+                throw FieldError("'kept_dirs' paths must be absolute, other than /, without '.', '..' or empty "
+                                 "components");
+            }
+            run.keptDirs.push_back(std::move(spec));
         }
     }
     return run;

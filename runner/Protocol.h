@@ -26,6 +26,13 @@ struct StepSpec final
     std::vector<std::string> preload;
 };
 
+// A directory the runner keeps from run to run instead of emptying it (KeptDirectory.h).
+struct KeptDirSpec final
+{
+    std::string path; // absolute
+    std::string seed; // absolute or empty: a read-only directory whose files it starts out linking to
+};
+
 struct RunRequest final
 {
     std::string id;
@@ -43,6 +50,7 @@ struct RunRequest final
     std::uint64_t maxArtifacts = 32;
     bool keepFiles = false;
     std::vector<std::string> scratchDirs; // absolute; emptied with the workdir (unless keepFiles)
+    std::vector<KeptDirSpec> keptDirs;
     // Processes the run starts in their own session (a session's persistent interpreter) outlive it; after a run
     // that did not end by itself they get SIGINT, so an interpreter abandons the code but keeps its state.
     bool keepProcesses = false;

@@ -301,10 +301,15 @@ void Runner::executeRunUnchecked(RunRequest &run, ActiveRun &active, RunSummary 
     Workspace workspace(run.workdir);
     workspace.prepare(run.keepFiles, run.outputDir);
     if (!run.keepFiles) {
+        std::vector<std::string> kept;
+        for (const KeptDirSpec &directory : run.keptDirs) {
+            kept.push_back(directory.path);
+        }
         for (const std::string &directory : run.scratchDirs) {
-            Workspace::emptyScratch(directory);
+            Workspace::emptyScratch(directory, kept);
         }
     }
+    restoreKeptDirectories(run);
     std::size_t fileBytes = 0;
     for (const FileSpec &file : run.files) {
         workspace.writeFile(file);
@@ -345,12 +350,61 @@ void Runner::executeRunUnchecked(RunRequest &run, ActiveRun &active, RunSummary 
         summary.wallMs += result.wallMs;
         summary.cpuMs += result.cpuMs;
         summary.maxRssKb = std::max(summary.maxRssKb, result.maxRssKb);
+        if (!isLast && result.reason == EndReason::Exit) {
+            recordKeptDirectories(run);
+        }
         if (result.reason != EndReason::Exit || result.exitCode != 0) {
             summary.reason = result.reason;
             if (!isLast) {
                 summary.failedStep = step.name;
             }
             return;
+        }
+    }
+}
+
+namespace {
+
+// What a kept directory may hold beyond its seed's links; past it, a record starts again from the seed.
+constexpr std::uint64_t maxKeptBytes = 32 * 1024 * 1024;
+
+// Whether every process of the previous run is gone, so nothing but the runner can have touched a kept directory
+// since it was restored, and nothing can touch it while it is restored and before the next step.
+bool keepsNoProcesses(const RunRequest &run, const RunnerOptions &options)
+{
+    return options.isInit && !run.keepProcesses && !run.keepFiles;
+}
+
+} // namespace
+
+void Runner::restoreKeptDirectories(const RunRequest &run)
+{
+    for (const KeptDirSpec &spec : run.keptDirs) {
+        auto kept = m_keptDirectories.find(spec.path);
+        if (kept != m_keptDirectories.end() &&
+            (kept->second.seed() != spec.seed || !keepsNoProcesses(run, m_options))) {
+            // Another seed, or a run whose processes may outlive it: its record is not to be trusted.
+            m_keptDirectories.erase(kept);
+            kept = m_keptDirectories.end();
+        }
+        if (kept == m_keptDirectories.end()) {
+            kept = m_keptDirectories.try_emplace(spec.path, spec.path, spec.seed, maxKeptBytes).first;
+        }
+        kept->second.restore();
+    }
+}
+
+void Runner::recordKeptDirectories(const RunRequest &run)
+{
+    if (!keepsNoProcesses(run, m_options)) {
+        return;
+    }
+    for (const KeptDirSpec &spec : run.keptDirs) {
+        try {
+            m_keptDirectories.at(spec.path).record();
+        } catch (const std::exception &error) {
+            logDiagnostic(std::string("kept directory not recorded: ") + error.what());
+            m_keptDirectories.erase(spec.path);
         }
     }
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ForkServer.h"
+#include "KeptDirectory.h"
 #include "LineReader.h"
 #include "MessageWriter.h"
 #include "OomMonitor.h"
@@ -10,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <optional>
 #include <string>
 #include <sys/resource.h>
@@ -113,6 +115,10 @@ private:
     bool othersRemain() const;
     // After a run whose step named a preloaded interpreter: that interpreter, started (again) for the next run.
     void prepareForkServer(const RunRequest &run);
+    // The run's kept directories made what they were last recorded as. Throws std::runtime_error.
+    void restoreKeptDirectories(const RunRequest &run);
+    // After a step that ran only the toolchain: the run's kept directories recorded as that step left them.
+    void recordKeptDirectories(const RunRequest &run);
 
     RunnerOptions m_options;
     MessageWriter m_writer;
@@ -124,6 +130,7 @@ private:
     bool m_shutdown = false;
 
     ForkServer m_forkServer;
+    std::map<std::string, KeptDirectory> m_keptDirectories; // by path
     pid_t m_stepPid = -1; // the current step's child, whose status reapChildren() records
     std::optional<int> m_stepStatus;
     rusage m_stepUsage{};

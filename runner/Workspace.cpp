@@ -26,6 +26,22 @@ std::string joinPath(const std::string &directory, const std::string &name)
     return directory.ends_with('/') ? directory + name : directory + "/" + name;
 }
 
+void writeAll(int fd, std::string_view data, const std::string &path)
+{
+    while (!data.empty()) {
+        const ssize_t written = ::write(fd, data.data(), data.size());
+        if (written < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw failure("cannot write", path, errno);
+        }
+        data.remove_prefix(static_cast<std::size_t>(written));
+    }
+}
+
+} // namespace
+
 std::vector<std::string> listNames(int directory)
 {
     const int copy = ::dup(directory);
@@ -51,7 +67,6 @@ std::vector<std::string> listNames(int directory)
     return names;
 }
 
-// Opens a subdirectory without following a symlink; user code may have removed our permissions on it.
 UniqueFd openSubdirectory(int parent, const std::string &name)
 {
     UniqueFd fd(::openat(parent, name.c_str(), directoryFlags));
@@ -60,22 +75,6 @@ UniqueFd openSubdirectory(int parent, const std::string &name)
     }
     return fd;
 }
-
-void writeAll(int fd, std::string_view data, const std::string &path)
-{
-    while (!data.empty()) {
-        const ssize_t written = ::write(fd, data.data(), data.size());
-        if (written < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            throw failure("cannot write", path, errno);
-        }
-        data.remove_prefix(static_cast<std::size_t>(written));
-    }
-}
-
-} // namespace
 
 void makeDirectories(const std::string &path)
 {
@@ -101,7 +100,7 @@ void makeDirectories(const std::string &path)
     }
 }
 
-void removeDirectoryContents(int directory, const std::string &displayPath)
+void removeDirectoryContents(int directory, const std::string &displayPath, const std::vector<std::string> &keepNames)
 {
     // Depth-first without recursion, holding one descriptor below `directory` at a time: a previous run may have
     // left a tree nested deeper than the descriptor limit or the stack would allow, to make every later run in a
@@ -117,6 +116,8 @@ void removeDirectoryContents(int directory, const std::string &displayPath)
     };
     std::vector<Level> levels(1);
     levels.front().entries = listNames(directory);
+    std::erase_if(levels.front().entries,
+                  [&](const std::string &name) { return std::ranges::find(keepNames, name) != keepNames.end(); });
     UniqueFd below; // the current level's directory when it is not `directory`
     const auto current = [&] {
         return below.valid() ? below.get() : directory;
@@ -212,7 +213,7 @@ void Workspace::prepare(bool keepFiles, const std::string &outputDir)
     }
 }
 
-void Workspace::emptyScratch(const std::string &directory)
+void Workspace::emptyScratch(const std::string &directory, const std::vector<std::string> &keep)
 {
     const UniqueFd fd(::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW));
     if (!fd.valid()) {
@@ -221,7 +222,14 @@ void Workspace::emptyScratch(const std::string &directory)
         }
         throw failure("cannot open scratch directory", directory, errno);
     }
-    removeDirectoryContents(fd.get(), directory);
+    std::vector<std::string> keepNames;
+    for (const std::string &path : keep) {
+        const std::string prefix = directory.ends_with('/') ? directory : directory + "/";
+        if (path.starts_with(prefix) && path.find('/', prefix.size()) == std::string::npos) {
+            keepNames.push_back(path.substr(prefix.size()));
+        }
+    }
+    removeDirectoryContents(fd.get(), directory, keepNames);
 }
 
 std::vector<std::string> Workspace::components(const std::string &path)

@@ -22,8 +22,10 @@ public:
     // Creates the workdir if needed and opens it, leaving its contents alone (file operations of a session).
     void open();
     // Empties `directory` (absolute; a missing one is fine): scratch space such as /tmp that a pooled container
-    // must not carry from one run to the next. Throws std::runtime_error.
-    static void emptyScratch(const std::string &directory);
+    // must not carry from one run to the next. Leaves those of `keep` (absolute paths) that are entries of
+    // `directory` itself: the runner's kept directories (KeptDirectory), which it restores instead. Throws
+    // std::runtime_error.
+    static void emptyScratch(const std::string &directory, const std::vector<std::string> &keep = {});
     void writeFile(const FileSpec &file);
     // The contents of the regular file `path` (relative, already checked by isSafeRelativePath()), reached without
     // following any symlink. Throws std::runtime_error when it is missing, not a regular file or over `maxBytes`.
@@ -41,11 +43,20 @@ private:
     UniqueFd m_directory;
 };
 
+// The names in the directory open as `directory`, without "." and "..". Throws std::runtime_error.
+std::vector<std::string> listNames(int directory);
+
+// Opens the subdirectory `name` of `parent` without following a symlink, even one whose permissions user code took
+// away (it gets 0700 then). Invalid, with errno set, when it cannot.
+UniqueFd openSubdirectory(int parent, const std::string &name);
+
 // Creates `path` and its missing parents like `mkdir -p`. Throws std::runtime_error.
 void makeDirectories(const std::string &path);
 
-// Deletes everything inside the directory open as `directory` (not the directory itself) without following
-// symlinks. Throws std::runtime_error naming the first entry that could not be removed.
-void removeDirectoryContents(int directory, const std::string &displayPath);
+// Deletes everything inside the directory open as `directory` (not the directory itself) but the entries named in
+// `keepNames`, without following symlinks. Throws std::runtime_error naming the first entry that could not be
+// removed.
+void removeDirectoryContents(int directory, const std::string &displayPath,
+                             const std::vector<std::string> &keepNames = {});
 
 } // namespace runner

@@ -1,7 +1,6 @@
 // llm-sandbox-runner: the program the engine copies into every sandbox container and starts as its main process.
 // It speaks the line-based JSON protocol described in PROTOCOL.md on stdin/stdout.
 #include "EgressForwarder.h"
-#include "GoBuildCache.h"
 #include "Protocol.h"
 #include "Runner.h"
 #include "StepProcess.h"
@@ -11,7 +10,6 @@
 #include <cstring>
 #include <exception>
 #include <fcntl.h>
-#include <iostream>
 #include <string>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -22,11 +20,9 @@ namespace {
 void printUsage()
 {
     std::fputs("usage: llm-sandbox-runner [--max-line-bytes N]\n"
-               "       llm-sandbox-runner --go-cache WRITABLE_DIR [READ_ONLY_DIR...]\n"
                "       llm-sandbox-runner --egress-proxy SOCKET PORT -- COMMAND [ARG...]\n"
-               "Speaks the llm-sandbox runner protocol on stdin/stdout (see runner/PROTOCOL.md); with --go-cache, the\n"
-               "go command's GOCACHEPROG protocol over a layered build cache (runner/GoBuildCache.h);\n"
-               "with --egress-proxy, COMMAND with 127.0.0.1:PORT relayed to the egress proxy's unix SOCKET\n"
+               "Speaks the llm-sandbox runner protocol on stdin/stdout (see runner/PROTOCOL.md); with\n"
+               "--egress-proxy, runs COMMAND with 127.0.0.1:PORT relayed to the egress proxy's unix SOCKET\n"
                "(runner/EgressForwarder.h).\n",
                stderr);
 }
@@ -69,11 +65,6 @@ void protectFromOomKiller()
 
 int main(int argc, char **argv)
 {
-    if (argc >= 3 && std::string(argv[1]) == "--go-cache") {
-        std::ios::sync_with_stdio(false);
-        runner::GoBuildCache cache(argv[2], std::vector<std::string>(argv + 3, argv + argc));
-        return cache.serve(std::cin, std::cout);
-    }
     if (argc >= 6 && std::string(argv[1]) == "--egress-proxy" && std::string(argv[4]) == "--") {
         std::signal(SIGPIPE, SIG_IGN);
         int port = 0;

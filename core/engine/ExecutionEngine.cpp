@@ -243,6 +243,9 @@ RunnerRunRequest ExecutionEngine::Run::runRequest(const RunRequest &request, con
     // What one run leaves in a pooled container's scratch space is gone before the next.
     // POSIX message queues (/dev/mqueue) outlive their processes just like files.
     run.scratchDirs = {QStringLiteral("/tmp"), QStringLiteral("/dev/shm"), QStringLiteral("/dev/mqueue")};
+    if (!language.buildCacheDir.isEmpty()) {
+        run.keptDirs = {RunnerKeptDir{language.buildCacheDir, language.buildCacheSeed}};
+    }
     run.files = {RunnerFile{language.sourceFileName(request.code), request.code.toUtf8()}};
     // After an install the project files are there already, with what the install added (go.mod).
     if (!afterInstall) {

@@ -79,6 +79,11 @@ struct Language
     QStringList preloadedModules;
     /// Extra environment of the compile and run steps (capture hooks, caches on tmpfs).
     QHash<QString, QString> environment;
+    /// A build cache a pooled container keeps from run to run (runner/KeptDirectory.h): it starts as links to
+    /// `buildCacheSeed`, the image's compiled libraries, and holds what the compile steps added, never what a
+    /// program did to it. Empty: none.
+    QString buildCacheDir;
+    QString buildCacheSeed;
     QString packageManager;
     LibraryInstaller libraries;
     /// What the built image offers besides the language: the names in its image definition's `libraries` file

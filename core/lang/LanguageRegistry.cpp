@@ -251,18 +251,22 @@ int main() {
             .aliases = list({"golang"}),
             .imageName = QStringLiteral("go"),
             .defaultFile = QStringLiteral("main.go"),
-            .compile = list({"go", "build", "-o", "{stem}", "."}),
+            // `go run` rather than `go build`: Go 1.24 keeps the executables go run links in the build cache, so a
+            // program compiled before in this container is neither compiled nor linked again; `-exec cp` copies
+            // the executable to where the run step starts it instead of running it.
+            .compile = list({"go", "run", "-exec", "cp", ".", "{stem}"}),
             .run = list({"./{stem}"}),
             .projectFiles = {{QStringLiteral("go.mod"), QStringLiteral("module sandbox\n\ngo 1.24\n")}},
             .versionCommand = list({"go", "version"}),
-            // The image's compiled standard library (resources/images/go/Dockerfile) under the run's own cache.
+            // GOENV off: no settings file a previous run could have left decides how the next one is built.
             .environment = {{QStringLiteral("GOCACHE"), QStringLiteral("/tmp/go-cache")},
-                            {QStringLiteral("GOCACHEPROG"),
-                             QStringLiteral("/opt/llm-sandbox/llm-sandbox-runner --go-cache /tmp/go-cache "
-                                            "/opt/llm-sandbox/go-cache")},
+                            {QStringLiteral("GOENV"), QStringLiteral("off")},
                             {QStringLiteral("GOPATH"), QStringLiteral("/tmp/go")},
                             {QStringLiteral("GOFLAGS"), QStringLiteral("-mod=mod")},
                             {QStringLiteral("GOTOOLCHAIN"), QStringLiteral("local")}},
+            // The standard library compiled when the image was built (resources/images/go/Dockerfile).
+            .buildCacheDir = QStringLiteral("/tmp/go-cache"),
+            .buildCacheSeed = QStringLiteral("/opt/llm-sandbox/go-cache"),
             .packageManager = QStringLiteral("go modules"),
             .libraries = {.namePattern =
                               QStringLiteral(R"(^[a-z0-9][a-z0-9.-]*(/[A-Za-z0-9._~-]+)+(@[A-Za-z0-9.+_-]+)?$)"),

@@ -217,6 +217,17 @@ QJsonObject toJson(const RunnerRequest &request)
                 if (!run.scratchDirs.isEmpty()) {
                     json.insert(QStringLiteral("scratch_dirs"), QJsonArray::fromStringList(run.scratchDirs));
                 }
+                if (!run.keptDirs.isEmpty()) {
+                    QJsonArray kept;
+                    for (const RunnerKeptDir &directory : run.keptDirs) {
+                        QJsonObject entry{{QStringLiteral("path"), directory.path}};
+                        if (!directory.seed.isEmpty()) {
+                            entry.insert(QStringLiteral("seed"), directory.seed);
+                        }
+                        kept.append(entry);
+                    }
+                    json.insert(QStringLiteral("kept_dirs"), kept);
+                }
                 if (run.keepProcesses) {
                     json.insert(QStringLiteral("keep_processes"), true);
                 }
@@ -277,6 +288,13 @@ Result<RunnerRequest> runnerRequestFromJson(const QJsonObject &json)
         run.maxArtifacts = int(fields.number("max_artifacts", false, run.maxArtifacts));
         run.keepFiles = fields.boolean("keep_files");
         run.scratchDirs = fields.strings("scratch_dirs", false);
+        for (const QJsonValue &value : fields.array("kept_dirs", false)) {
+            FieldReader kept(value.toObject(), QStringLiteral("kept_dirs"));
+            run.keptDirs.append(RunnerKeptDir{kept.string("path"), kept.string("seed", false)});
+            if (!kept.problem().isEmpty()) {
+                fields.fail("kept_dirs", "a list of directories");
+            }
+        }
         run.keepProcesses = fields.boolean("keep_processes");
         request = std::move(run);
     } else if (op == QLatin1String("cancel")) {

@@ -35,6 +35,14 @@ struct RunnerStep
     QStringList preload;
 };
 
+/// A directory the runner keeps from run to run instead of emptying it (runner/KeptDirectory.h).
+struct RunnerKeptDir
+{
+    QString path;
+    QString seed; ///< a read-only directory it starts as links to; empty: none
+    bool operator==(const RunnerKeptDir &) const = default;
+};
+
 /// `run`: write the files, run the steps, stream output, send the artifacts and `done`.
 struct RunnerRunRequest
 {
@@ -51,6 +59,7 @@ struct RunnerRunRequest
     int maxArtifacts = 32;
     bool keepFiles = false;
     QStringList scratchDirs;
+    QList<RunnerKeptDir> keptDirs;
     bool keepProcesses = false;
 };
 

@@ -313,54 +313,134 @@ INSTANTIATE_TEST_SUITE_P(AllLanguages, LanguagesTest,
 
 namespace {
 
-/// The Go image's compiled standard library (runner/GoBuildCache.h): a run builds with it instead of compiling the
-/// standard library, and what a run compiles itself is gone before the next run.
+/// The Go build cache of a pooled container (runner/KeptDirectory.h): it starts as links to the image's compiled
+/// standard library, keeps what the compile steps add from run to run, and nothing a program did to it.
 class GoStandardLibraryTest : public ::testing::TestWithParam<std::string>
 {
 protected:
+    /// The program's output: its container's host name first.
+    QList<QByteArray> run(const char *code)
+    {
+        RunRequest request;
+        request.language = QStringLiteral("go");
+        request.code = QString::fromUtf8(code);
+        request.timeout = std::chrono::seconds(60);
+        auto result = m_engine->run(request);
+        EXPECT_TRUE(result.ok()) << result.error().message.toStdString();
+        if (!result.ok()) {
+            return {};
+        }
+        EXPECT_EQ(result->exitCode, 0) << result->stderrData.toStdString();
+        return result->stdoutData.trimmed().split(' ');
+    }
+
     std::unique_ptr<ExecutionEngine> m_engine = test::engineFor(GetParam());
 };
 
-} // namespace
+/// Counts the cache's links and regular files, and the files holding what the planting program wrote.
+const char *const kCountingProgram = R"(package main
 
-TEST_P(GoStandardLibraryTest, aRunBuildsWithTheImagesCompiledStandardLibraryAndKeepsNothingForTheNext)
-{
-    // Counts the entries the build left in the run's own cache: its own package and link, not the standard library's
-    // hundreds (fmt, os, path/filepath and what they import).
-    const char *const code = R"(package main
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Made at run time: as a literal it would be in the program's own executable, which the cache holds.
+func marker() []byte { return []byte(strings.ToUpper("planted")) }
+
+func main() {
+	host, _ := os.Hostname()
+	links, files, planted := 0, 0, 0
+	filepath.WalkDir(os.Getenv("GOCACHE"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			links++
+			return nil
+		}
+		files++
+		if data, err := os.ReadFile(path); err == nil && bytes.Contains(data, marker()) {
+			planted++
+		}
+		return nil
+	})
+	fmt.Println(host, links, files, planted)
+}
+)";
+
+/// Poisons the cache for the next run: every file rewritten, every link replaced by a file, a new entry. Prints how
+/// many entries it changed and how many of them were files (not links): its own package and executable.
+const char *const kPlantingProgram = R"(package main
 
 import (
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
+// Made at run time: as a literal it would be in the program's own executable, which the cache holds.
+func marker() []byte { return []byte(strings.ToUpper("planted")) }
+
 func main() {
-	entries := 0
-	filepath.WalkDir(os.Getenv("GOCACHE"), func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && filepath.Ext(path) == "" {
-			entries++
+	host, _ := os.Hostname()
+	cache := os.Getenv("GOCACHE")
+	changed, files := 0, 0
+	filepath.WalkDir(cache, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if d.Type().IsRegular() {
+			files++
+		}
+		os.Remove(path)
+		if os.WriteFile(path, marker(), 0o644) == nil {
+			changed++
 		}
 		return nil
 	})
-	fmt.Println(os.Getenv("GOCACHEPROG") != "", entries)
+	os.WriteFile(filepath.Join(cache, "00", "planted-d"), marker(), 0o644)
+	fmt.Println(host, changed, files)
 }
 )";
-    RunRequest request;
-    request.language = QStringLiteral("go");
-    request.code = QString::fromUtf8(code);
-    request.timeout = std::chrono::seconds(60);
-    for (int round = 0; round < 2; ++round) {
-        auto result = m_engine->run(request);
-        ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
-        ASSERT_EQ(result->exitCode, 0) << result->stderrData.toStdString();
-        const QList<QByteArray> fields = result->stdoutData.trimmed().split(' ');
-        ASSERT_EQ(fields.size(), 2) << result->stdoutData.toStdString();
-        EXPECT_EQ(fields[0], "true");
-        EXPECT_LT(fields[1].toInt(), 20) << "the run compiled the standard library itself: " << fields[1].toStdString()
-                                         << " cache entries";
+
+} // namespace
+
+TEST_P(GoStandardLibraryTest, aRunBuildsWithTheImagesCompiledStandardLibrary)
+{
+    // The standard library is hundreds of links to the image's entries; the run's own package and link are a few
+    // files (fmt, os, path/filepath and what they import were not compiled again).
+    const QList<QByteArray> counts = run(kCountingProgram);
+    ASSERT_EQ(counts.size(), 4);
+    EXPECT_GT(counts[1].toInt(), 1000);
+    EXPECT_LT(counts[2].toInt(), 40) << "the run compiled the standard library itself";
+    EXPECT_EQ(counts[3], "0");
+}
+
+TEST_P(GoStandardLibraryTest, theNextRunInTheContainerKeepsWhatWasCompiledAndNothingAProgramPlanted)
+{
+    const QList<QByteArray> planted = run(kPlantingProgram);
+    ASSERT_EQ(planted.size(), 3);
+    EXPECT_GT(planted[1].toInt(), 1000) << "the program could not reach the cache";
+    // The pool may hand out another warm container first; the planting one comes back within a few runs.
+    QList<QByteArray> counts;
+    for (int attempt = 0; attempt < 4 && (counts.isEmpty() || counts[0] != planted[0]); ++attempt) {
+        counts = run(kCountingProgram);
+        ASSERT_EQ(counts.size(), 4);
     }
+    ASSERT_EQ(counts[0], planted[0]) << "never ran in the planting program's container again";
+    EXPECT_EQ(counts[3], "0") << "a file the previous program planted was still in the cache";
+    EXPECT_GT(counts[1].toInt(), 1000) << "the links to the standard library were not restored";
+    // The planting program's own package and executable, compiled before it ran, are still there, beside what the
+    // counting program's compile added: more files than the planting program found.
+    EXPECT_GE(planted[2].toInt(), 2);
+    EXPECT_GE(counts[2].toInt(), planted[2].toInt() + 2) << "what the compile steps added was not kept";
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, GoStandardLibraryTest, ::testing::ValuesIn(test::allBackendNames()),

@@ -227,6 +227,40 @@ TEST_F(RunnerFilesTest, treeNestedDeeperThanTheDescriptorLimitIsStillRemoved)
     EXPECT_EQ(second.stdoutData, "output\n");
 }
 
+TEST_F(RunnerFilesTest, aKeptDirectoryInScratchSpaceIsRestoredInsteadOfEmptied)
+{
+    // Not PID 1, the runner cannot know every process of a run is gone: it keeps no record, and each run starts
+    // from the seed's links again (KeptDirectoryTest covers what a record keeps).
+    RunnerClient &client = startRunner();
+    const std::filesystem::path scratch = m_root / "scratch", seed = m_root / "seed";
+    std::filesystem::create_directories(seed / "ab");
+    std::ofstream(seed / "ab" / "fmt-d") << "compiled";
+    const nlohmann::json kept =
+        nlohmann::json::array({{{"path", (scratch / "cache").string()}, {"seed", seed.string()}}});
+    nlohmann::json first = shellRun("r1", "cat " + (scratch / "cache/ab/fmt-d").string() + " && touch " +
+                                              (scratch / "cache/added").string() + " " + (scratch / "other").string());
+    first["scratch_dirs"] = nlohmann::json::array({scratch.string()});
+    first["kept_dirs"] = kept;
+    const RunOutcome outcome = client.run(first);
+    EXPECT_EQ(outcome.done["exit_code"], 0) << outcome.stderrData;
+    EXPECT_EQ(outcome.stdoutData, "compiled");
+
+    nlohmann::json second = shellRun("r2", "cd " + scratch.string() + " && find . | sort");
+    second["scratch_dirs"] = nlohmann::json::array({scratch.string()});
+    second["kept_dirs"] = kept;
+    EXPECT_EQ(client.run(second).stdoutData, ".\n./cache\n./cache/ab\n./cache/ab/fmt-d\n");
+}
+
+TEST_F(RunnerFilesTest, keptDirectoriesMustBeCleanAbsolutePaths)
+{
+    RunnerClient &client = startRunner();
+    for (const char *path : {"relative", "/", "/tmp/../etc", "/tmp//cache", "/tmp/cache/"}) {
+        nlohmann::json request = shellRun("r1", "true");
+        request["kept_dirs"] = nlohmann::json::array({{{"path", path}}});
+        EXPECT_EQ(client.run(request).done["reason"], "error") << path;
+    }
+}
+
 TEST_F(RunnerFilesTest, scratchDirectoriesMustBeAbsolute)
 {
     RunnerClient &client = startRunner();
