@@ -141,7 +141,7 @@ void ForkServer::Forked::release()
 
 std::optional<ForkServer::Forked> ForkServer::fork(const SpawnOptions &options)
 {
-    if (!ready() || options.argv.size() < 3) {
+    if (!ready() || options.argv.size() < 2) {
         return std::nullopt;
     }
     UniqueFd stdoutRead, stdoutWrite, stderrRead, stderrWrite, reportRead, reportWrite, goRead, goWrite;

@@ -10,11 +10,11 @@
 
 namespace runner {
 
-// A language's preloaded interpreter in a warm container (resources/session/forkserver.py): started once, it never
-// runs user code; each run step that names it is a fresh fork of it. The runner keeps it across runs: after a run
-// only the processes other than it are killed (Runner::killLeftoverProcesses), and it is non-dumpable, so user code
-// (the same user) can neither trace it nor open its memory. Any failure — it died, it is not ready yet, it does not
-// answer — means the step is started the usual way (StepProcess::spawn), so it only ever makes runs faster.
+// A language's preloaded interpreter in a warm container (resources/session/forkserver.py, forkserver.R): started
+// once, it never runs user code; each run step that names it is a fresh fork of it. The runner keeps it across runs:
+// after a run only the processes other than it are killed (Runner::killLeftoverProcesses), and it is non-dumpable, so
+// user code (the same user) can neither trace it nor open its memory. Any failure — it died, it is not ready yet, it
+// does not answer — means the step is started the usual way (StepProcess::spawn), so it only ever makes runs faster.
 class ForkServer final
 {
 public:
@@ -45,7 +45,8 @@ public:
         UniqueFd go;
         void release();
     };
-    // A fork running `options.argv` (`python3 -u FILE ARGS...`) as a step; nullopt when the server cannot serve it.
+    // A fork running `options.argv` (`python3 -u FILE ARGS...`, `Rscript FILE ARGS...`) as a step; nullopt when the
+    // server cannot serve it.
     std::optional<Forked> fork(const SpawnOptions &options);
 
 private:

@@ -36,11 +36,15 @@ constexpr auto kFileOperationTimeout = 60s;
 constexpr auto kReportGrace = 10s;
 constexpr auto kPollInterval = 100ms;
 
-/// Whether `code` imports a module `language`'s preloaded interpreter has imported (its top-level package).
-bool importsPreloadedModules(const Language &language, const QString &code)
+/// Whether `code` runs as a fork of `language`'s preloaded interpreter: it imports a module the interpreter has
+/// imported (its top-level package), or the interpreter names none (its own start is what a fork saves).
+bool startsFromPreloaded(const Language &language, const QString &code)
 {
     if (language.preloaded.isEmpty()) {
         return false;
+    }
+    if (language.preloadedModules.isEmpty()) {
+        return true;
     }
     const LexedSource source = SourceLexer::lex(language.name, code);
     for (const ImportReference &reference : ImportScanner::imports(language.name, source)) {
@@ -254,11 +258,11 @@ RunnerRunRequest ExecutionEngine::Run::runRequest(const RunRequest &request, con
     if (language.isCompiled()) {
         run.steps.append(RunnerStep{QStringLiteral("compile"), language.commandFor(language.compile, request.code)});
     }
-    // A pooled container's preloaded interpreter runs a program that imports what it preloaded; after an install it
-    // could hold a library the install replaced, so the program starts afresh there.
-    run.steps.append(RunnerStep{QStringLiteral("run"), language.commandFor(language.run, request.code),
-                                !afterInstall && importsPreloadedModules(language, request.code) ? language.preloaded
-                                                                                                 : QStringList()});
+    // A pooled container's preloaded interpreter runs a program that imports what it preloaded (any R program); after
+    // an install it could hold a library the install replaced, so the program starts afresh there.
+    run.steps.append(
+        RunnerStep{QStringLiteral("run"), language.commandFor(language.run, request.code),
+                   !afterInstall && startsFromPreloaded(language, request.code) ? language.preloaded : QStringList()});
     run.env = environment(language);
     run.timeout = request.timeout;
     run.cpuLimit = settings.cpuTimeLimitFor(request.timeout);

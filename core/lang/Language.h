@@ -75,7 +75,8 @@ struct Language
     /// run's program as a fork of it (runner/ForkServer.h) when the program imports one of `preloadedModules` (it has
     /// them imported already); empty: every run starts the toolchain afresh.
     QStringList preloaded;
-    /// What `preloaded` imports before it forks. A program that imports none of them starts faster afresh.
+    /// What `preloaded` imports before it forks. A program that imports none of them starts faster afresh; empty:
+    /// every program runs as a fork (R: the interpreter's own start is most of a small program's time).
     QStringList preloadedModules;
     /// Extra environment of the compile and run steps (capture hooks, caches on tmpfs).
     QHash<QString, QString> environment;

@@ -325,6 +325,8 @@ func main() {
             .run = list({"Rscript", "{file}"}),
             .versionCommand = list({"R", "--version"}),
             .sessionInterpreter = list({"Rscript", "/opt/llm-sandbox/session/kernel.R"}),
+            // The tidyverse's namespaces loaded (resources/session/forkserver.R); every run is a fork of it.
+            .preloaded = list({"Rscript", "/opt/llm-sandbox/session/forkserver.R"}),
             .environment = {{QStringLiteral("R_LIBS_USER"), QStringLiteral("/tmp/libs/r")},
                             {QStringLiteral("R_PROFILE_USER"), QStringLiteral("/opt/llm-sandbox/capture/r/profile.R")}},
             .packageManager = QStringLiteral("install.packages"),

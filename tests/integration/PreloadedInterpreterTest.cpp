@@ -1,6 +1,6 @@
-// Python runs in a warm container are forks of its preloaded interpreter (resources/session/forkserver.py,
-// runner/ForkServer.h): what the user sees is what a plain `python3 -u main.py` gives, and nothing one run does
-// reaches the next.
+// Python and R runs in a warm container are forks of its preloaded interpreter (resources/session/forkserver.py and
+// forkserver.R, runner/ForkServer.h): what the user sees is what a plain `python3 -u main.py` or `Rscript main.R`
+// gives, and nothing one run does reaches the next.
 #include "BackendTestSupport.h"
 #include "WaitUntil.h"
 #include "engine/ExecutionEngine.h"
@@ -15,10 +15,10 @@ namespace {
 class PreloadedInterpreterTest : public ::testing::TestWithParam<std::string>
 {
 protected:
-    RunResult run(const QString &code)
+    RunResult run(const QString &code, const QString &language = QStringLiteral("python"))
     {
         RunRequest request;
-        request.language = "python";
+        request.language = language;
         request.code = code;
         request.timeout = 60s;
         auto result = m_engine->run(request);
@@ -34,6 +34,27 @@ protected:
         return test::waitUntil(
             [&] { return run("import numpy, sys\nprint('pandas' in sys.modules)\n").stdoutData == "True\n"; }, 60s,
             250ms);
+    }
+
+    /// A program that never ends stops at its timeout, with the CPU time of its own process.
+    void expectTimeoutWithItsOwnCpuTime(const QString &code, const QString &language)
+    {
+        RunRequest request;
+        request.language = language;
+        request.code = code;
+        request.timeout = 2s;
+        const auto result = m_engine->run(request);
+        ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+        EXPECT_EQ(result->reason, StopReason::TimedOut);
+        EXPECT_GT(result->cpuMs, 500) << "its CPU time is its own";
+    }
+
+    /// Every R run is a fork once the interpreter is ready: ggplot2's namespace is loaded then, which a plain Rscript
+    /// does only when asked.
+    bool waitForThePreloadedRInterpreter()
+    {
+        return test::waitUntil([&] { return run("cat(isNamespaceLoaded('ggplot2'))", "r").stdoutData == "TRUE"; }, 60s,
+                               250ms);
     }
 
     std::unique_ptr<ExecutionEngine> m_engine = test::engineFor(GetParam());
@@ -103,15 +124,60 @@ TEST_P(PreloadedInterpreterTest, aForkedRunLooksLikeAPlainInterpretersRun)
     ASSERT_EQ(chart.artifacts.size(), 1);
     EXPECT_TRUE(chart.artifacts.first().data.startsWith("\x89PNG"));
 
-    const RunResult timedOut = [&] {
-        RunRequest request;
-        request.language = "python";
-        request.code = "import numpy\nwhile True:\n    pass\n";
-        request.timeout = 2s;
-        return *m_engine->run(request);
-    }();
-    EXPECT_EQ(timedOut.reason, StopReason::TimedOut);
-    EXPECT_GT(timedOut.cpuMs, 500) << "its CPU time is its own";
+    expectTimeoutWithItsOwnCpuTime("import numpy\nwhile True:\n    pass\n", "python");
+}
+
+TEST_P(PreloadedInterpreterTest, anRRunLeavesNothingForTheNextFork)
+{
+    ASSERT_TRUE(waitForThePreloadedRInterpreter()) << "no run was a fork of the preloaded interpreter";
+    const RunResult changed = run("MARK <- 1\n"
+                                  "options(llm.mark = 1)\n"
+                                  "suppressPackageStartupMessages(library(dplyr))\n"
+                                  "Sys.setenv(MARK = '1')\n"
+                                  "writeLines('1', '/tmp/mark')\n"
+                                  "setwd('/tmp')\n"
+                                  "png('/tmp/open.png')\n"
+                                  "connection <- file('/tmp/connection', 'w')\n"
+                                  "cat(runif(1), '\\n')\n",
+                                  "r");
+    ASSERT_EQ(changed.exitCode, 0) << changed.stderrData.toStdString();
+    const RunResult next = run("cat(exists('MARK'), is.null(getOption('llm.mark')), 'package:dplyr' %in% search(),\n"
+                               "    Sys.getenv('MARK') == '', getwd(), file.exists('/tmp/mark'), length(dev.list()),\n"
+                               "    nrow(showConnections()), dir.exists(tempdir()), '\\n')\n"
+                               "cat(runif(1), '\\n')\n",
+                               "r");
+    ASSERT_EQ(next.exitCode, 0) << next.stderrData.toStdString();
+    const QList<QByteArray> lines = next.stdoutData.split('\n');
+    EXPECT_EQ(lines.value(0), "FALSE TRUE FALSE TRUE /sandbox FALSE 0 0 TRUE ") << next.stdoutData.toStdString();
+    EXPECT_NE(lines.value(1), changed.stdoutData.trimmed() + " ") << "each fork draws its own random numbers";
+}
+
+TEST_P(PreloadedInterpreterTest, aForkedRRunLooksLikeAPlainRscriptRun)
+{
+    ASSERT_TRUE(waitForThePreloadedRInterpreter());
+    // Top-level values printed, messages and warnings on stderr, an error ends it with "Execution halted" and 1.
+    const RunResult failed = run("x <- 1:3\n"
+                                 "x\n"
+                                 "cat(commandArgs()[-1], interactive(), '\\n')\n"
+                                 "message('to stderr')\n"
+                                 "warning('careful')\n"
+                                 "f <- function() stop('boom')\n"
+                                 "f()\n"
+                                 "cat('not reached\\n')\n",
+                                 "r");
+    EXPECT_EQ(failed.exitCode, 1);
+    EXPECT_EQ(failed.stdoutData, "[1] 1 2 3\n--no-echo --no-restore --file=main.R FALSE \n");
+    EXPECT_EQ(failed.stderrData, "to stderr\nWarning message:\ncareful \nError in f() : boom\nExecution halted\n");
+    EXPECT_EQ(run("quit(status = 3)", "r").exitCode, 3);
+    EXPECT_EQ(run("x <- ", "r").exitCode, 1) << "a parse error";
+
+    const RunResult chart =
+        run("library(ggplot2)\nprint(ggplot(data.frame(x = 1:3, y = c(3, 1, 2)), aes(x, y)) + geom_point())\n", "r");
+    ASSERT_EQ(chart.exitCode, 0) << chart.stderrData.toStdString();
+    ASSERT_EQ(chart.artifacts.size(), 1);
+    EXPECT_TRUE(chart.artifacts.first().data.startsWith("\x89PNG"));
+
+    expectTimeoutWithItsOwnCpuTime("while (TRUE) {}\n", "r");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, PreloadedInterpreterTest, ::testing::ValuesIn(test::backendNames()),
