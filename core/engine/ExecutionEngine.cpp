@@ -55,6 +55,23 @@ bool startsFromPreloaded(const Language &language, const QString &code)
     return false;
 }
 
+/// The whole environment of a run's steps: nothing of the host's, only what the run needs.
+QMap<QString, QString> runEnvironment(const Language &language)
+{
+    QMap<QString, QString> env{
+        {QStringLiteral("PATH"), QStringLiteral("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")},
+        {QStringLiteral("HOME"), QStringLiteral("/tmp")},
+        {QStringLiteral("TMPDIR"), QStringLiteral("/tmp")},
+        {QStringLiteral("LANG"), QStringLiteral("C.UTF-8")},
+        {QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8")},
+        {QStringLiteral("LLM_SANDBOX_OUTPUT_DIR"), SandboxContainer::outputDir()},
+    };
+    for (auto it = language.environment.begin(); it != language.environment.end(); ++it) {
+        env.insert(it.key(), it.value());
+    }
+    return env;
+}
+
 QString newId()
 {
     return QUuid::createUuid().toString(QUuid::Id128).left(16);
@@ -158,7 +175,6 @@ public:
     }
 
 private:
-    QMap<QString, QString> environment(const Language &language) const;
     RunnerRunRequest runRequest(const RunRequest &request, const Language &language, bool afterInstall = false) const;
     /// Reads the runner's events to the end of the run; `clean` tells whether the runner
     /// reported the end itself without an error (then the container can serve another run). Output goes to
@@ -220,23 +236,6 @@ private:
     std::stop_token m_stop;
 };
 
-QMap<QString, QString> ExecutionEngine::Run::environment(const Language &language) const
-{
-    // Nothing of the host's environment: only what the run needs.
-    QMap<QString, QString> env{
-        {QStringLiteral("PATH"), QStringLiteral("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")},
-        {QStringLiteral("HOME"), QStringLiteral("/tmp")},
-        {QStringLiteral("TMPDIR"), QStringLiteral("/tmp")},
-        {QStringLiteral("LANG"), QStringLiteral("C.UTF-8")},
-        {QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8")},
-        {QStringLiteral("LLM_SANDBOX_OUTPUT_DIR"), SandboxContainer::outputDir()},
-    };
-    for (auto it = language.environment.begin(); it != language.environment.end(); ++it) {
-        env.insert(it.key(), it.value());
-    }
-    return env;
-}
-
 RunnerRunRequest ExecutionEngine::Run::runRequest(const RunRequest &request, const Language &language,
                                                   bool afterInstall) const
 {
@@ -263,7 +262,7 @@ RunnerRunRequest ExecutionEngine::Run::runRequest(const RunRequest &request, con
     run.steps.append(
         RunnerStep{QStringLiteral("run"), language.commandFor(language.run, request.code),
                    !afterInstall && startsFromPreloaded(language, request.code) ? language.preloaded : QStringList()});
-    run.env = environment(language);
+    run.env = runEnvironment(language);
     run.timeout = request.timeout;
     run.cpuLimit = settings.cpuTimeLimitFor(request.timeout);
     run.maxOutputBytes = settings.maxOutputBytes;
@@ -788,7 +787,38 @@ void ExecutionEngine::prewarm(const QString &languageName)
 void ExecutionEngine::prewarmImage(const Language &language, const QString &image)
 {
     // The factory runs later on the pool's thread: it holds copies, never a run's references.
-    m_pool.prewarm(image, [this, language, image] { return m_starter.start(language, image, {}); });
+    m_pool.prewarm(image, [this, language, image] {
+        auto container = m_starter.start(language, image, {});
+        if (container && !language.preloaded.isEmpty() && language.preloadedModules.isEmpty()) {
+            startPreloaded(**container, language);
+        }
+        return container;
+    });
+}
+
+void ExecutionEngine::startPreloaded(SandboxContainer &container, const Language &language)
+{
+    // A run of `true` naming the preloaded interpreter: the runner starts the interpreter after it, as after any run
+    // that names it, so the container's first real run can be a fork already.
+    RunnerRunRequest warm;
+    warm.id = QStringLiteral("preload-") + newId();
+    warm.workdir = SandboxContainer::workdir();
+    warm.steps = {RunnerStep{QStringLiteral("preload"), {QStringLiteral("true")}, language.preloaded}};
+    warm.env = runEnvironment(language);
+    warm.outputDir = SandboxContainer::outputDir();
+    if (!container.runner().send(warm)) {
+        return;
+    }
+    const auto giveUpAt = std::chrono::steady_clock::now() + 30s;
+    while (std::chrono::steady_clock::now() < giveUpAt) {
+        auto event = container.runner().next(kPollInterval);
+        if (!event) {
+            return;
+        }
+        if (*event && std::holds_alternative<RunnerDoneEvent>(**event)) {
+            return;
+        }
+    }
 }
 
 Result<RunResult> ExecutionEngine::run(const RunRequest &original, std::stop_token stop, RunObserver *observer)

@@ -81,6 +81,9 @@ private:
     class Run;
 
     void prewarmImage(const Language &language, const QString &image);
+    /// Starts the preloaded interpreter of a language whose every run is a fork of it (R) in a container being
+    /// warmed, so its first run is one already. Best effort: a container whose runner does not answer is left as is.
+    void startPreloaded(SandboxContainer &container, const Language &language);
     /// The language named `languageName` and the image its runs use.
     Result<std::pair<Language, QString>> languageAndImage(const QString &languageName) const;
 

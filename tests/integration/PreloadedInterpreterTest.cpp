@@ -152,6 +152,22 @@ TEST_P(PreloadedInterpreterTest, anRRunLeavesNothingForTheNextFork)
     EXPECT_NE(lines.value(1), changed.stdoutData.trimmed() + " ") << "each fork draws its own random numbers";
 }
 
+TEST_P(PreloadedInterpreterTest, aPrewarmedRContainerHasItsPreloadedInterpreterBeforeItsFirstRun)
+{
+    m_engine->prewarm(QStringLiteral("r"));
+    ASSERT_TRUE(test::waitUntil([&] { return m_engine->warmContainers(QStringLiteral("r")) == 1; }, 120s, 100ms));
+    // The first run of the container, a fork or not (the interpreter may still be loading), finds it started.
+    const RunResult first =
+        run("for (p in list.files('/proc', pattern = '^[0-9]+$')) {\n"
+            "  cmdline <- tryCatch(readBin(file.path('/proc', p, 'cmdline'), 'raw', 4096),\n"
+            "                      error = function(e) raw())\n"
+            "  if (grepl('forkserver.R', rawToChar(cmdline[cmdline != 0]), fixed = TRUE)) cat('found')\n"
+            "}\n",
+            "r");
+    ASSERT_EQ(first.exitCode, 0) << first.stderrData.toStdString();
+    EXPECT_TRUE(first.stdoutData.startsWith("found")) << first.stdoutData.toStdString();
+}
+
 TEST_P(PreloadedInterpreterTest, aForkedRRunLooksLikeAPlainRscriptRun)
 {
     ASSERT_TRUE(waitForThePreloadedRInterpreter());
