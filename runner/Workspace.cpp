@@ -40,8 +40,6 @@ void writeAll(int fd, std::string_view data, const std::string &path)
     }
 }
 
-} // namespace
-
 std::vector<std::string> listNames(int directory)
 {
     const int copy = ::dup(directory);
@@ -66,6 +64,8 @@ std::vector<std::string> listNames(int directory)
     ::closedir(stream);
     return names;
 }
+
+} // namespace
 
 UniqueFd openSubdirectory(int parent, const std::string &name)
 {

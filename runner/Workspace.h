@@ -43,9 +43,6 @@ private:
     UniqueFd m_directory;
 };
 
-// The names in the directory open as `directory`, without "." and "..". Throws std::runtime_error.
-std::vector<std::string> listNames(int directory);
-
 // Opens the subdirectory `name` of `parent` without following a symlink, even one whose permissions user code took
 // away (it gets 0700 then). Invalid, with errno set, when it cannot.
 UniqueFd openSubdirectory(int parent, const std::string &name);
