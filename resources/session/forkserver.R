@@ -16,15 +16,14 @@ local({
     for (package in c("ggplot2", "dplyr", "tidyr", "readr", "purrr", "stringr", "tibble", "forcats", "lubridate")) {
         try(suppressPackageStartupMessages(loadNamespace(package)), silent = TRUE)
     }
-    # What the first chart would otherwise do in every fork: load ggplot2's lazily loaded code and the png device's
-    # drawing library. The file name has no image extension, so the capture hooks leave it alone; ggplot2's last
-    # plot is forgotten again (ggsave() without a plot must not find this one).
+    # What the first chart would otherwise do in every fork: load ggplot2's lazily loaded code. Drawn on the pdf
+    # device, which needs no drawing library: cairo's text rendering starts a fontconfig thread in pango, and a fork
+    # made while that thread works would wait for it forever. ggplot2's last plot is forgotten again (ggsave()
+    # without a plot must not find this one).
     try(local({
-        file <- file.path(tempdir(), "llm-sandbox-warm-up")
-        grDevices::png(file)
+        grDevices::pdf(NULL)
         on.exit({
             grDevices::dev.off()
-            unlink(file)
             ggplot2::set_last_plot(NULL)
         })
         print(ggplot2::ggplot(data.frame(x = 1:3, y = c(3, 1, 2)), ggplot2::aes(x, y)) + ggplot2::geom_point())

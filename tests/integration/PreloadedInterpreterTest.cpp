@@ -184,6 +184,19 @@ TEST_P(PreloadedInterpreterTest, aForkedRRunLooksLikeAPlainRscriptRun)
     EXPECT_EQ(failed.exitCode, 1);
     EXPECT_EQ(failed.stdoutData, "[1] 1 2 3\n--no-echo --no-restore --file=main.R FALSE \n");
     EXPECT_EQ(failed.stderrData, "to stderr\nWarning message:\ncareful \nError in f() : boom\nExecution halted\n");
+    // A thread of the parent holding a lock when it forks would leave every fork waiting for it: pango's fontconfig
+    // thread, for one, which drawing text on a png device starts. The parent has drawn nothing that starts it.
+    const RunResult threads =
+        run("for (p in list.files('/proc', pattern = '^[0-9]+$')) {\n"
+            "  cmdline <- tryCatch(readBin(file.path('/proc', p, 'cmdline'), 'raw', 4096),\n"
+            "                      error = function(e) raw())\n"
+            "  if (p != Sys.getpid() && grepl('forkserver.R', rawToChar(cmdline[cmdline != 0])))\n"
+            "    for (t in list.files(file.path('/proc', p, 'task')))\n"
+            "      cat(readLines(file.path('/proc', p, 'task', t, 'comm')), '\\n')\n"
+            "}\n",
+            "r");
+    EXPECT_FALSE(threads.stdoutData.isEmpty()) << "the preloaded interpreter was not found";
+    EXPECT_FALSE(threads.stdoutData.contains("pango")) << threads.stdoutData.toStdString();
     EXPECT_EQ(run("quit(status = 3)", "r").exitCode, 3);
     EXPECT_EQ(run("x <- ", "r").exitCode, 1) << "a parse error";
 
