@@ -36,14 +36,21 @@ constexpr auto kFileOperationTimeout = 60s;
 constexpr auto kReportGrace = 10s;
 constexpr auto kPollInterval = 100ms;
 
-/// Whether `code` runs as a fork of `language`'s preloaded interpreter: it imports a module the interpreter has
-/// imported (its top-level package), or the interpreter names none (its own start is what a fork saves).
+/// Whether every run of `language` is a fork of its preloaded interpreter: it names no modules (its own start is what
+/// a fork saves).
+bool forksEveryRun(const Language &language)
+{
+    return !language.preloaded.isEmpty() && language.preloadedModules.isEmpty();
+}
+
+/// Whether `code` runs as a fork of `language`'s preloaded interpreter: every run does, or it imports a module the
+/// interpreter has imported (its top-level package).
 bool startsFromPreloaded(const Language &language, const QString &code)
 {
     if (language.preloaded.isEmpty()) {
         return false;
     }
-    if (language.preloadedModules.isEmpty()) {
+    if (forksEveryRun(language)) {
         return true;
     }
     const LexedSource source = SourceLexer::lex(language.name, code);
@@ -789,7 +796,7 @@ void ExecutionEngine::prewarmImage(const Language &language, const QString &imag
     // The factory runs later on the pool's thread: it holds copies, never a run's references.
     m_pool.prewarm(image, [this, language, image] {
         auto container = m_starter.start(language, image, {});
-        if (container && !language.preloaded.isEmpty() && language.preloadedModules.isEmpty()) {
+        if (container && forksEveryRun(language)) {
             startPreloaded(**container, language);
         }
         return container;
