@@ -31,7 +31,14 @@ std::shared_ptr<ContainerBackend> backend()
 
 ExecutionEngine &engine()
 {
-    static ExecutionEngine instance(backend(), SandboxSettings{});
+    // The settings of the environment (LLM_SANDBOX_*), as the program has them.
+    static ExecutionEngine instance(backend(), [] {
+        auto settings = SandboxSettings::fromEnvironment();
+        if (!settings) {
+            qFatal("%s", qPrintable(settings.error().message));
+        }
+        return *settings;
+    }());
     return instance;
 }
 
@@ -63,6 +70,7 @@ struct LanguageCase
 
 const LanguageCase kCases[] = {
     {"python_print", "python", "print(1)\n", "main.py", "", "python3 main.py"},
+    {"python_numpy_print", "python", "import numpy\nprint(1)\n", "main.py", "", "python3 main.py"},
     {"python_matplotlib_scatter", "python",
      "import matplotlib.pyplot as plt\nplt.scatter([1, 2, 3], [3, 1, 2])\nplt.show()\n", "main.py", "",
      // The floor saves the figure itself: no capture hook there.

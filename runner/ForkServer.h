@@ -33,6 +33,8 @@ public:
     {
         return running() && argv == m_argv && env == m_env;
     }
+    // Whether it was started as `argv`, with whichever environment.
+    bool startedWith(const std::vector<std::string> &argv) const { return running() && argv == m_argv; }
     // Whether its imports are done (reads its "ready" without waiting).
     bool ready();
     // Called when a child of the runner exited: the server itself may have died.

@@ -292,7 +292,7 @@ void Runner::executeRun(RunRequest &run)
     summary.outputTruncated = active.outputTruncated;
     sendDone(run.id, summary);
     if (!run.keepProcesses) {
-        prepareForkServer(run);
+        prepareForkServers(run);
     }
 }
 
@@ -420,8 +420,8 @@ Runner::StepResult Runner::runStep(const RunRequest &run, const StepSpec &step, 
     const SpawnOptions options{step.argv, run.env, run.hasPathVariable ? run.pathVariable : defaultSearchPath,
                                run.workdir, run.cpuLimitMs};
     try {
-        if (!step.preload.empty() && m_forkServer.startedAs(step.preload, run.env)) {
-            forked = m_forkServer.fork(options);
+        if (ForkServer *server = forkServerFor(step.preload, run.env)) {
+            forked = server->fork(options);
         }
         if (forked) {
             process.emplace(std::move(forked->process));
@@ -629,15 +629,17 @@ bool Runner::reapChildren()
             m_stepStatus = status;
             m_stepUsage = usage;
         }
-        m_forkServer.childExited(pid);
+        for (ForkServer &server : m_forkServers) {
+            server.childExited(pid);
+        }
         // Any other pid is an orphan reparented to us (we are PID 1 or a subreaper); reaping is all it needs.
     }
 }
 
 void Runner::killLeftoverProcesses(const std::vector<pid_t> &processGroups)
 {
-    if (m_options.isInit && m_forkServer.running()) {
-        killAllButForkServer();
+    if (m_options.isInit && anyForkServerRunning()) {
+        killAllButForkServers();
     } else if (m_options.isInit) {
         // Reaches daemons that left the step's process group with setsid() as well.
         ::kill(-1, SIGKILL);
@@ -645,21 +647,49 @@ void Runner::killLeftoverProcesses(const std::vector<pid_t> &processGroups)
     killAndReap(processGroups, m_options.isInit);
 }
 
-void Runner::killAllButForkServer()
+void Runner::killAllButForkServers()
 {
-    // Stopped, nothing can fork; then every process but the server is killed, and the server goes on.
+    // Stopped, nothing can fork; then every process but the servers is killed, and the servers go on.
     ::kill(-1, SIGSTOP);
-    const pid_t keep = m_forkServer.pid();
     if (DIR *proc = ::opendir("/proc")) {
         while (const dirent *entry = ::readdir(proc)) {
             const pid_t pid = pid_t(std::strtol(entry->d_name, nullptr, 10));
-            if (pid > 1 && pid != keep) {
+            if (pid > 1 && !isForkServer(pid)) {
                 ::kill(pid, SIGKILL);
             }
         }
         ::closedir(proc);
     }
-    ::kill(keep, SIGCONT);
+    for (const ForkServer &server : m_forkServers) {
+        if (server.running()) {
+            ::kill(server.pid(), SIGCONT);
+        }
+    }
+}
+
+ForkServer *Runner::forkServerFor(const std::vector<std::string> &preload, const std::vector<std::string> &env)
+{
+    if (preload.empty()) {
+        return nullptr;
+    }
+    for (ForkServer &server : m_forkServers) {
+        if (server.startedAs(preload, env)) {
+            return &server;
+        }
+    }
+    return nullptr;
+}
+
+bool Runner::anyForkServerRunning() const
+{
+    return std::any_of(m_forkServers.begin(), m_forkServers.end(),
+                       [](const ForkServer &server) { return server.running(); });
+}
+
+bool Runner::isForkServer(pid_t pid) const
+{
+    return std::any_of(m_forkServers.begin(), m_forkServers.end(),
+                       [pid](const ForkServer &server) { return server.running() && server.pid() == pid; });
 }
 
 bool Runner::othersRemain() const
@@ -668,22 +698,41 @@ bool Runner::othersRemain() const
     if (DIR *proc = ::opendir("/proc")) {
         while (const dirent *entry = ::readdir(proc)) {
             const pid_t pid = pid_t(std::strtol(entry->d_name, nullptr, 10));
-            found = found || (pid > 1 && pid != m_forkServer.pid());
+            found = found || (pid > 1 && !isForkServer(pid));
         }
         ::closedir(proc);
     }
     return found;
 }
 
-void Runner::prepareForkServer(const RunRequest &run)
+void Runner::prepareForkServers(const RunRequest &run)
 {
+    if (!m_options.isInit || m_shutdown) {
+        return;
+    }
     for (const StepSpec &step : run.steps) {
-        if (!step.preload.empty() && m_options.isInit && !m_shutdown) {
-            if (!m_forkServer.startedAs(step.preload, run.env)) {
-                m_forkServer.start(step.preload, run.env, run.hasPathVariable ? run.pathVariable : defaultSearchPath,
-                                   run.workdir);
+        if (step.preload.empty() || forkServerFor(step.preload, run.env)) {
+            continue;
+        }
+        // A free slot, else the server of this interpreter with another environment, else one this run did not name.
+        const auto named = [&](const ForkServer &server) {
+            return std::any_of(run.steps.begin(), run.steps.end(),
+                               [&](const StepSpec &other) { return server.startedAs(other.preload, run.env); });
+        };
+        ForkServer *slot = nullptr;
+        for (ForkServer &server : m_forkServers) {
+            if (!server.running() || server.startedWith(step.preload)) {
+                slot = &server;
+                break;
             }
-            return;
+        }
+        for (ForkServer &server : m_forkServers) {
+            if (!slot && !named(server)) {
+                slot = &server;
+            }
+        }
+        if (slot) {
+            slot->start(step.preload, run.env, run.hasPathVariable ? run.pathVariable : defaultSearchPath, run.workdir);
         }
     }
 }
@@ -708,7 +757,7 @@ void Runner::killAndReap(const std::vector<pid_t> &processGroups, bool everythin
         bool remaining = false;
         if (everything) {
             // The fork server is a child that stays.
-            remaining = m_forkServer.running() ? othersRemain() : haveChildren;
+            remaining = anyForkServerRunning() ? othersRemain() : haveChildren;
         } else {
             remaining = std::any_of(processGroups.begin(), processGroups.end(),
                                     [](pid_t group) { return ::kill(-group, 0) == 0; });

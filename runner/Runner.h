@@ -8,6 +8,7 @@
 #include "Protocol.h"
 #include "SignalMonitor.h"
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -109,12 +110,16 @@ private:
     void killLeftoverProcesses(const std::vector<pid_t> &processGroups);
     void killProcessGroups(const std::vector<pid_t> &processGroups);
     void killAndReap(const std::vector<pid_t> &processGroups, bool everything);
-    // As PID 1 with a fork server: every process but it and us, stopped first so none can fork meanwhile.
-    void killAllButForkServer();
-    // Whether a process other than us and the fork server is left (as PID 1, from /proc).
+    // As PID 1 with fork servers: every process but them and us, stopped first so none can fork meanwhile.
+    void killAllButForkServers();
+    // Whether a process other than us and the fork servers is left (as PID 1, from /proc).
     bool othersRemain() const;
-    // After a run whose step named a preloaded interpreter: that interpreter, started (again) for the next run.
-    void prepareForkServer(const RunRequest &run);
+    // After a run whose steps named preloaded interpreters: those interpreters, started (again) for the next run.
+    void prepareForkServers(const RunRequest &run);
+    // The running server started as `preload` with `env`, if there is one.
+    ForkServer *forkServerFor(const std::vector<std::string> &preload, const std::vector<std::string> &env);
+    bool anyForkServerRunning() const;
+    bool isForkServer(pid_t pid) const;
     // The run's kept directories made what they were last recorded as. Throws std::runtime_error.
     void restoreKeptDirectories(const RunRequest &run);
     // After a step that ran only the toolchain: the run's kept directories recorded as that step left them.
@@ -129,7 +134,9 @@ private:
     std::vector<char> m_outputBuffer;
     bool m_shutdown = false;
 
-    ForkServer m_forkServer;
+    // A language may have two preloaded interpreters (Python: a plain one, and one that imported the data and chart
+    // libraries); a third that a run names replaces one.
+    std::array<ForkServer, 2> m_forkServers;
     std::map<std::string, KeptDirectory> m_keptDirectories; // by path
     pid_t m_stepPid = -1; // the current step's child, whose status reapChildren() records
     std::optional<int> m_stepStatus;

@@ -1,6 +1,7 @@
 #include "engine/ContainerPool.h"
 
 #include <QLoggingCategory>
+#include <algorithm>
 
 Q_LOGGING_CATEGORY(lcPool, "sandbox.pool")
 
@@ -31,9 +32,12 @@ Result<std::unique_ptr<SandboxContainer>> ContainerPool::acquire(const QString &
         std::lock_guard lock(m_mutex);
         auto it = m_idle.find(key);
         if (it != m_idle.end() && !it->second.empty()) {
-            // Most recently used first: its pages are the warmest.
-            std::unique_ptr<SandboxContainer> container = std::move(it->second.back());
-            it->second.pop_back();
+            // The most used first: it retires soonest, and a successor warmed ahead of that waits its turn.
+            auto &idle = it->second;
+            const auto chosen = std::max_element(idle.begin(), idle.end(),
+                                                 [](const auto &a, const auto &b) { return a->uses() < b->uses(); });
+            std::unique_ptr<SandboxContainer> container = std::move(*chosen);
+            idle.erase(chosen);
             qCDebug(lcPool) << "reusing" << container->id().left(12) << "for" << key;
             return container;
         }
@@ -59,8 +63,7 @@ void ContainerPool::prewarm(const QString &key, const Factory &create)
 {
     {
         std::lock_guard lock(m_mutex);
-        if (m_stopping || m_options.maxIdlePerKey == 0 || m_warming > 0 ||
-            (m_idle.count(key) && !m_idle[key].empty())) {
+        if (m_stopping || m_options.maxIdlePerKey == 0 || m_warming > 0 || hasIdleWithUsesLeft(key)) {
             return;
         }
         ++m_warming;
@@ -81,6 +84,17 @@ void ContainerPool::prewarm(const QString &key, const Factory &create)
         --m_warming;
         m_changed.notify_all();
     }).detach();
+}
+
+bool ContainerPool::hasIdleWithUsesLeft(const QString &key) const
+{
+    // A container in the second half of its uses does not count: its successor starts now, so it is ready, and its
+    // preloaded interpreter (which takes a second to import its modules) too, before the first one retires.
+    const int margin = std::max(1, m_options.maxUses / 2);
+    auto it = m_idle.find(key);
+    return it != m_idle.end() && std::any_of(it->second.begin(), it->second.end(), [&](const auto &container) {
+               return m_options.maxUses - container->uses() > margin;
+           });
 }
 
 int ContainerPool::idleCount(const QString &key) const

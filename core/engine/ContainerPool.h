@@ -18,8 +18,8 @@ namespace sandbox {
 /// Warm sandbox containers per key (backend, language, image), so a run pays neither a
 /// container start nor an exec: it takes a container whose runner is already waiting. The
 /// runner resets a container between runs (workdir and scratch emptied, every leftover
-/// process killed); a container is replaced after `maxUses` runs, after any run that did
-/// not end cleanly, and after `idleTimeout` unused. Thread-safe.
+/// process killed); a container is replaced after `maxUses` runs (its successor warmed while it serves its last
+/// tenth), after any run that did not end cleanly, and after `idleTimeout` unused. Thread-safe.
 class ContainerPool final
 {
 public:
@@ -41,13 +41,15 @@ public:
     Result<std::unique_ptr<SandboxContainer>> acquire(const QString &key, const Factory &create);
     /// Gives a container back after a run; `reusable` is false when the run did not end cleanly.
     void release(std::unique_ptr<SandboxContainer> container, bool reusable);
-    /// Starts one container for `key` in the background, unless one is idle already.
+    /// Starts one container for `key` in the background, unless one is idle already that is not about to retire
+    /// (within a tenth of `maxUses` of it).
     void prewarm(const QString &key, const Factory &create);
     /// Idle containers per key (for tests and the GUI).
     int idleCount(const QString &key) const;
 
 private:
     void reap();
+    bool hasIdleWithUsesLeft(const QString &key) const; ///< with m_mutex held
 
     Options m_options;
     mutable std::mutex m_mutex;

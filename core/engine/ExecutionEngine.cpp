@@ -36,30 +36,36 @@ constexpr auto kFileOperationTimeout = 60s;
 constexpr auto kReportGrace = 10s;
 constexpr auto kPollInterval = 100ms;
 
-/// Whether every run of `language` is a fork of its preloaded interpreter: it names no modules (its own start is what
-/// a fork saves).
-bool forksEveryRun(const Language &language)
-{
-    return !language.preloaded.isEmpty() && language.preloadedModules.isEmpty();
-}
-
-/// Whether `code` runs as a fork of `language`'s preloaded interpreter: every run does, or it imports a module the
-/// interpreter has imported (its top-level package).
-bool startsFromPreloaded(const Language &language, const QString &code)
+/// The preloaded interpreters of `language` (Language::preloaded): the plain one, and the one that imported
+/// `preloadedModules` first, if it names any.
+QList<QStringList> preloadedInterpreters(const Language &language)
 {
     if (language.preloaded.isEmpty()) {
-        return false;
+        return {};
     }
-    if (forksEveryRun(language)) {
-        return true;
+    if (language.preloadedModules.isEmpty()) {
+        return {language.preloaded};
+    }
+    return {language.preloaded, language.preloaded + language.preloadedModules};
+}
+
+/// The preloaded interpreter `code` runs as a fork of: the one with the modules it imports (their top-level
+/// packages), else the plain one; empty when the language has none.
+QStringList preloadedInterpreterFor(const Language &language, const QString &code)
+{
+    const QList<QStringList> interpreters = preloadedInterpreters(language);
+    if (interpreters.size() < 2) {
+        return interpreters.value(0);
     }
     const LexedSource source = SourceLexer::lex(language.name, code);
     for (const ImportReference &reference : ImportScanner::imports(language.name, source)) {
-        if (language.preloadedModules.contains(reference.module.section(u'.', 0, 0))) {
-            return true;
+        const QString package = reference.module.section(u'.', 0, 0);
+        if (std::any_of(language.preloadedModules.begin(), language.preloadedModules.end(),
+                        [&](const QString &module) { return module.section(u'.', 0, 0) == package; })) {
+            return interpreters.last();
         }
     }
-    return false;
+    return interpreters.first();
 }
 
 /// The whole environment of a run's steps: nothing of the host's, only what the run needs.
@@ -264,11 +270,10 @@ RunnerRunRequest ExecutionEngine::Run::runRequest(const RunRequest &request, con
     if (language.isCompiled()) {
         run.steps.append(RunnerStep{QStringLiteral("compile"), language.commandFor(language.compile, request.code)});
     }
-    // A pooled container's preloaded interpreter runs a program that imports what it preloaded (any R program); after
-    // an install it could hold a library the install replaced, so the program starts afresh there.
-    run.steps.append(
-        RunnerStep{QStringLiteral("run"), language.commandFor(language.run, request.code),
-                   !afterInstall && startsFromPreloaded(language, request.code) ? language.preloaded : QStringList()});
+    // A pooled container's preloaded interpreter runs the program as a fork; after an install it could hold a library
+    // the install replaced, so the program starts afresh there.
+    run.steps.append(RunnerStep{QStringLiteral("run"), language.commandFor(language.run, request.code),
+                                afterInstall ? QStringList() : preloadedInterpreterFor(language, request.code)});
     run.env = runEnvironment(language);
     run.timeout = request.timeout;
     run.cpuLimit = settings.cpuTimeLimitFor(request.timeout);
@@ -397,6 +402,7 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
         return container.error();
     }
     const RunnerRunRequest message = runRequest(request, *language);
+    m_engine.notePreloadNamed(message.steps.last().preload);
     if (auto sent = (*container)->runner().send(message); !sent) {
         // A pooled container may have died while idle: one retry in a fresh one.
         if ((*container)->uses() == 0) {
@@ -796,7 +802,7 @@ void ExecutionEngine::prewarmImage(const Language &language, const QString &imag
     // The factory runs later on the pool's thread: it holds copies, never a run's references.
     m_pool.prewarm(image, [this, language, image] {
         auto container = m_starter.start(language, image, {});
-        if (container && forksEveryRun(language)) {
+        if (container && !language.preloaded.isEmpty()) {
             startPreloaded(**container, language);
         }
         return container;
@@ -805,12 +811,17 @@ void ExecutionEngine::prewarmImage(const Language &language, const QString &imag
 
 void ExecutionEngine::startPreloaded(SandboxContainer &container, const Language &language)
 {
-    // A run of `true` naming the preloaded interpreter: the runner starts the interpreter after it, as after any run
-    // that names it, so the container's first real run can be a fork already.
+    // A run of `true` naming each preloaded interpreter: the runner starts them after it, as after any run that names
+    // one, so the container's first real run can be a fork already.
     RunnerRunRequest warm;
     warm.id = QStringLiteral("preload-") + newId();
     warm.workdir = SandboxContainer::workdir();
-    warm.steps = {RunnerStep{QStringLiteral("preload"), {QStringLiteral("true")}, language.preloaded}};
+    const QList<QStringList> interpreters = preloadedInterpreters(language);
+    for (const QStringList &interpreter : interpreters) {
+        if (interpreter == interpreters.first() || preloadWasNamed(interpreter)) {
+            warm.steps.append(RunnerStep{QStringLiteral("preload"), {QStringLiteral("true")}, interpreter});
+        }
+    }
     warm.env = runEnvironment(language);
     warm.outputDir = SandboxContainer::outputDir();
     if (!container.runner().send(warm)) {
@@ -826,6 +837,20 @@ void ExecutionEngine::startPreloaded(SandboxContainer &container, const Language
             return;
         }
     }
+}
+
+void ExecutionEngine::notePreloadNamed(const QStringList &interpreter)
+{
+    if (!interpreter.isEmpty()) {
+        std::lock_guard lock(m_preloadsMutex);
+        m_preloadsNamed.insert(interpreter);
+    }
+}
+
+bool ExecutionEngine::preloadWasNamed(const QStringList &interpreter) const
+{
+    std::lock_guard lock(m_preloadsMutex);
+    return m_preloadsNamed.contains(interpreter);
 }
 
 Result<RunResult> ExecutionEngine::run(const RunRequest &original, std::stop_token stop, RunObserver *observer)

@@ -16,7 +16,10 @@
 #include "util/Result.h"
 
 #include <QList>
+#include <QSet>
+#include <QStringList>
 #include <memory>
+#include <mutex>
 #include <stop_token>
 #include <utility>
 
@@ -81,9 +84,12 @@ private:
     class Run;
 
     void prewarmImage(const Language &language, const QString &image);
-    /// Starts the preloaded interpreter of a language whose every run is a fork of it (R) in a container being
-    /// warmed, so its first run is one already. Best effort: a container whose runner does not answer is left as is.
+    /// Starts the preloaded interpreters of a language (Language::preloaded) in a container being warmed, so its first
+    /// run is a fork already: the plain one, and one with modules once a run of this engine needed it. Best effort: a
+    /// container whose runner does not answer is left as is.
     void startPreloaded(SandboxContainer &container, const Language &language);
+    void notePreloadNamed(const QStringList &interpreter);
+    bool preloadWasNamed(const QStringList &interpreter) const;
     /// The language named `languageName` and the image its runs use.
     Result<std::pair<Language, QString>> languageAndImage(const QString &languageName) const;
 
@@ -93,6 +99,8 @@ private:
     CodePolicy m_policy;
     ContainerStarter m_starter;
     ObserverList m_observers;
+    mutable std::mutex m_preloadsMutex;
+    QSet<QStringList> m_preloadsNamed; ///< the preloaded interpreters pooled runs have named
     // Last: their containers are removed before the backend goes.
     ContainerPool m_pool;
     SessionService m_sessions;

@@ -71,18 +71,18 @@ struct Language
     /// The persistent interpreter of a session (resources/session), which keeps variables from
     /// one call to the next; empty: each call of a session runs a new process (files persist).
     QStringList sessionInterpreter;
-    /// The preloaded interpreter of a warm container (resources/session/forkserver.py): the runner runs a pooled
-    /// run's program as a fork of it (runner/ForkServer.h) when the program imports one of `preloadedModules` (it has
-    /// them imported already); empty: every run starts the toolchain afresh.
+    /// The preloaded interpreter of a warm container (resources/session/forkserver.py, forkserver.R): the runner runs
+    /// every pooled run's program as a fork of it (runner/ForkServer.h); empty: every run starts the toolchain afresh.
     QStringList preloaded;
-    /// What `preloaded` imports before it forks. A program that imports none of them starts faster afresh; empty:
-    /// every program runs as a fork (R: the interpreter's own start is most of a small program's time).
+    /// Modules a second preloaded interpreter, `preloaded` with these as its arguments, imports before it forks: a
+    /// program that imports one of them (its top-level package) is a fork of that one, any other program a fork of
+    /// the plain one (a small process forks faster). Empty: only the one interpreter.
     QStringList preloadedModules;
     /// Extra environment of the compile and run steps (capture hooks, caches on tmpfs).
     QHash<QString, QString> environment;
-    /// A build cache a pooled container keeps from run to run (runner/KeptDirectory.h): it starts as links to
-    /// `buildCacheSeed`, the image's compiled libraries, and holds what the compile steps added, never what a
-    /// program did to it. Empty: none.
+    /// A cache a pooled container keeps from run to run (runner/KeptDirectory.h): it starts as links to
+    /// `buildCacheSeed`, what the image built (Go's compiled standard library, matplotlib's font cache), and holds what
+    /// the compile steps added, never what a program did to it. Empty: none.
     QString buildCacheDir;
     QString buildCacheSeed;
     QString packageManager;

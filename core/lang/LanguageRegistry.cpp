@@ -56,12 +56,16 @@ LanguageRegistry::LanguageRegistry()
             .versionCommand = list({"python3", "--version"}),
             .sessionInterpreter = list({"python3", "/opt/llm-sandbox/session/kernel.py"}),
             .preloaded = list({"python3", "-u", "/opt/llm-sandbox/session/forkserver.py"}),
-            .preloadedModules = list({"numpy", "pandas", "matplotlib", "seaborn"}),
+            .preloadedModules = list({"numpy", "pandas", "matplotlib.pyplot", "seaborn"}),
             .environment = {{QStringLiteral("PYTHONPATH"),
                              QStringLiteral("/opt/llm-sandbox/capture/python:/tmp/libs/python")},
                             {QStringLiteral("PYTHONDONTWRITEBYTECODE"), QStringLiteral("1")},
                             {QStringLiteral("MPLBACKEND"), QStringLiteral("Agg")},
                             {QStringLiteral("MPLCONFIGDIR"), QStringLiteral("/tmp/matplotlib")}},
+            // matplotlib's font cache, built with the image: kept, so a preloaded interpreter that starts while the
+            // runner empties /tmp between runs never builds it again (a second).
+            .buildCacheDir = QStringLiteral("/tmp/matplotlib"),
+            .buildCacheSeed = QStringLiteral("/opt/llm-sandbox/matplotlib"),
             .packageManager = QStringLiteral("pip"),
             .libraries =
                 {.namePattern = QStringLiteral(

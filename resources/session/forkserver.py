@@ -1,6 +1,7 @@
-# The preloaded Python interpreter of a warm container (runner/ForkServer.h). It imports what charts and data work
-# need once (numpy, pandas, matplotlib with the capture hooks of sitecustomize, seaborn) and never runs user code
-# itself: for each run the runner sends a request on stdin (a unix socket), and a fresh fork of this process runs
+# The preloaded Python interpreter of a warm container (runner/ForkServer.h), started as `python3 -u forkserver.py
+# [MODULE...]`. It imports the modules its arguments name once (the engine names numpy, pandas, matplotlib.pyplot
+# with the capture hooks of sitecustomize, and seaborn, for the programs that import them; a plain one, naming none,
+# serves the others, as a small process forks faster) and never runs user code itself: for each run the runner sends a request on stdin (a unix socket), and a fresh fork of this process runs
 # the program as `python3 -u FILE` would. So nothing a run does (globals, patched modules, threads, open files,
 # signal handlers, its working directory or environment) reaches the next one, which is another fork of this
 # untouched parent.
@@ -21,11 +22,32 @@ os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
 _WARNING_FILTERS = warnings.filters[:]
 warnings.simplefilter("ignore", DeprecationWarning)  # "this process is multi-threaded, use of fork()..."
 
-for _module in ("numpy", "pandas", "matplotlib", "matplotlib.pyplot", "seaborn"):
+for _module in sys.argv[1:]:
     try:
         __import__(_module)
     except Exception:  # an image without it still serves runs
         pass
+
+
+def _warm_up_matplotlib():
+    # What a program's first chart would otherwise do in every fork: load the font, the Agg renderer and the PNG
+    # writer. Drawn into memory (no file, so nothing is captured) and closed again: a fork's pyplot has no figure.
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is None:
+        return
+    import io
+
+    try:
+        figure = pyplot.figure()
+        figure.add_subplot().scatter([1, 2, 3], [3, 1, 2])
+        figure.savefig(io.BytesIO(), format="png", bbox_inches="tight")
+    except Exception:
+        pass
+    finally:
+        pyplot.close("all")
+
+
+_warm_up_matplotlib()
 
 import atexit  # noqa: E402
 import builtins  # noqa: E402

@@ -26,9 +26,9 @@ protected:
         return result ? *result : RunResult{};
     }
 
-    /// Runs until a run is a fork of the preloaded interpreter (a program that imports numpy finds pandas imported
-    /// too, which a plain interpreter never does); false when none is within 60 s. Only programs that import one of
-    /// the preloaded modules are forks; the others start a plain interpreter.
+    /// Runs until a run is a fork of the preloaded interpreter with the data and chart modules (a program that imports
+    /// numpy finds pandas imported too, which a plain interpreter never does); false when none is within 60 s. The
+    /// runs of programs that import none of them are forks of the plain preloaded interpreter.
     bool waitForThePreloadedInterpreter()
     {
         return test::waitUntil(
@@ -125,6 +125,48 @@ TEST_P(PreloadedInterpreterTest, aForkedRunLooksLikeAPlainInterpretersRun)
     EXPECT_TRUE(chart.artifacts.first().data.startsWith("\x89PNG"));
 
     expectTimeoutWithItsOwnCpuTime("import numpy\nwhile True:\n    pass\n", "python");
+}
+
+/// What a Python program says about its process: whether it is a fork of the plain preloaded interpreter (what `ps`
+/// shows is that interpreter's command line, `python3 -u forkserver.py` with no modules), and whether numpy is there.
+const QString kWhoAmI = QStringLiteral(
+    "import sys\n"
+    "print(open('/proc/self/cmdline', 'rb').read().endswith(b'/forkserver.py\\0'), 'numpy' in sys.modules)\n");
+
+TEST_P(PreloadedInterpreterTest, aPrewarmedPythonContainerForksAProgramThatImportsNothingFromThePlainInterpreter)
+{
+    m_engine->prewarm(QStringLiteral("python"));
+    ASSERT_TRUE(test::waitUntil([&] { return m_engine->warmContainers(QStringLiteral("python")) == 1; }, 120s, 100ms));
+    // The plain interpreter starts in a moment: the container's first runs are forks of it.
+    ASSERT_TRUE(test::waitUntil([&] { return run(kWhoAmI).stdoutData == "True False\n"; }, 30s, 100ms));
+
+    const RunResult changed = run("import json, os, signal\n"
+                                  "json.MARK = 1\n"
+                                  "open('/tmp/mark', 'w').write('1')\n"
+                                  "os.chdir('/tmp')\n"
+                                  "os.environ['MARK'] = '1'\n"
+                                  "signal.signal(signal.SIGUSR1, lambda *a: None)\n");
+    ASSERT_EQ(changed.exitCode, 0) << changed.stderrData.toStdString();
+    const RunResult next = run(kWhoAmI + QStringLiteral("import json, os, signal\n"
+                                                        "print(hasattr(json, 'MARK'), os.path.exists('/tmp/mark'),\n"
+                                                        "      os.getcwd(), 'MARK' in os.environ,\n"
+                                                        "      signal.getsignal(signal.SIGUSR1) == signal.SIG_DFL)\n"));
+    EXPECT_EQ(next.stdoutData, "True False\nFalse False /sandbox False True\n") << next.stderrData.toStdString();
+
+    const RunResult failed = run("import sys\nprint(sys.argv, __name__, __file__)\nraise SystemExit(4)\n");
+    EXPECT_EQ(failed.stdoutData, "['main.py'] __main__ /sandbox/main.py\n");
+    EXPECT_EQ(failed.exitCode, 4);
+    expectTimeoutWithItsOwnCpuTime("while True:\n    pass\n", "python");
+}
+
+TEST_P(PreloadedInterpreterTest, aProgramThatImportsAPreloadedModuleIsAForkOfTheInterpreterThatImportedIt)
+{
+    ASSERT_TRUE(waitForThePreloadedInterpreter());
+    // `import seaborn.objects` names the seaborn package: the interpreter with the modules, which is not the plain one.
+    const RunResult heavy = run(QStringLiteral("import seaborn.objects\n") + kWhoAmI);
+    EXPECT_EQ(heavy.stdoutData, "False True\n") << heavy.stderrData.toStdString();
+    // And a program that imports none of them is not slowed by them.
+    ASSERT_TRUE(test::waitUntil([&] { return run(kWhoAmI).stdoutData == "True False\n"; }, 30s, 100ms));
 }
 
 TEST_P(PreloadedInterpreterTest, anRRunLeavesNothingForTheNextFork)

@@ -146,6 +146,39 @@ TEST_F(ExecutionEngineTest, cleanRunOfAWornOutContainerPrewarmsAFreshOne)
     EXPECT_EQ(m_backend->runs().last().containerId, warm.first());
 }
 
+TEST_F(ExecutionEngineTest, aContainerInTheSecondHalfOfItsUsesHasItsSuccessorWarmedAndServesToTheEnd)
+{
+    SandboxSettings settings;
+    settings.poolMaxUses = 4;
+    ExecutionEngine &sandbox = engine(settings);
+
+    ASSERT_TRUE(sandbox.run(pythonRun(QStringLiteral("print(1)"))).ok());
+    ASSERT_TRUE(sandbox.run(pythonRun(QStringLiteral("print(2)"))).ok());
+    // Two of its four uses are gone: the successor starts on the pool's thread.
+    ASSERT_TRUE(waitUntil([&] { return m_backend->liveContainers().size() == 2; }));
+    const QString first = m_backend->runs().first().containerId;
+    ASSERT_TRUE(sandbox.run(pythonRun(QStringLiteral("print(3)"))).ok());
+    ASSERT_TRUE(sandbox.run(pythonRun(QStringLiteral("print(4)"))).ok());
+    ASSERT_TRUE(sandbox.run(pythonRun(QStringLiteral("print(5)"))).ok());
+
+    QList<FakeRun> runs;
+    QString successorPreloaded;
+    for (const FakeRun &run : m_backend->runs()) {
+        if (run.steps == QStringList{QStringLiteral("preload")}) {
+            successorPreloaded = run.containerId; // its preloaded interpreter, started while it was warmed
+        } else {
+            runs.append(run);
+        }
+    }
+    ASSERT_EQ(runs.size(), 5);
+    for (int i = 0; i < 4; ++i) {
+        EXPECT_EQ(runs[i].containerId, first) << "run " << i + 1 << " went to the successor before its turn";
+    }
+    EXPECT_NE(runs[4].containerId, first);
+    EXPECT_EQ(runs[4].containerId, successorPreloaded);
+    EXPECT_EQ(m_backend->containersCreated(), 2) << "the fifth run waited for a cold start";
+}
+
 TEST_F(ExecutionEngineTest, runThatDidNotEndCleanlyDoesNotReturnItsContainer)
 {
     FakeRunScript refused;
