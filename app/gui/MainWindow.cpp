@@ -6,9 +6,11 @@
 #include "gui/EngineController.h"
 #include "gui/ErrorText.h"
 #include "gui/console/ConsolePage.h"
+#include "gui/gallery/GalleryPage.h"
 #include "gui/history/HistoryPage.h"
 #include "gui/livelog/LiveLogPage.h"
 #include "gui/settings/SettingsDialog.h"
+#include "gui/widgets/ThumbnailProvider.h"
 #include "settings/UserSettings.h"
 
 #include <QAction>
@@ -100,9 +102,17 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
     addPage(m_console, style()->standardIcon(QStyle::SP_MediaPlay), tr("Console"));
     QStringList backends = BackendFactory::names();
     backends.removeAll(QStringLiteral("kubernetes")); // not available yet
-    addPage(new HistoryPage(context.journalPath(), *m_controller, backends),
-            style()->standardIcon(QStyle::SP_FileDialogContentsView), tr("History"));
-    //      Part 2 adds its pages after it the same way.
+    auto *history = new HistoryPage(context.journalPath(), *m_controller, backends);
+    history->setObjectName(QStringLiteral("historyPage"));
+    addPage(history, style()->standardIcon(QStyle::SP_FileDialogContentsView), tr("History"));
+    m_thumbnails = new ThumbnailProvider(this);
+    auto *gallery = new GalleryPage(context.journalPath(), *m_thumbnails);
+    gallery->setObjectName(QStringLiteral("galleryPage"));
+    addPage(gallery, style()->standardIcon(QStyle::SP_DirIcon), tr("Gallery"));
+    connect(gallery, &GalleryPage::showRunRequested, this, [this, history](const QString &runId) {
+        history->showRun(runId);
+        showPage(m_pages->indexOf(history));
+    });
 
     fillRunMenu();
     connect(m_navigation, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);

@@ -18,6 +18,7 @@ namespace sandbox::gui {
 class ConsolePage;
 class EngineController;
 class LiveLogPage;
+class ThumbnailProvider;
 
 /// The desktop app's window: a list of pages on the left (Live log, Console, History, ...), the page on the
 /// right, the backend's state in the status bar. It builds no engine: engines come from the AppContext, and
@@ -56,6 +57,7 @@ private:
     QSplitter *m_splitter = nullptr;
     ConsolePage *m_console = nullptr;
     LiveLogPage *m_liveLog = nullptr;
+    ThumbnailProvider *m_thumbnails = nullptr; ///< every page's artifact thumbnails
     QMenu *m_runMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     QAction *m_pagesSeparator = nullptr;

@@ -140,6 +140,65 @@ Result<JournalConnection *> JournalReader::connection() const
     return m_connection.get();
 }
 
+Result<QList<JournalArtifactEntry>> JournalReader::artifacts(const ArtifactFilter &filter, int limit) const
+{
+    auto connection = this->connection();
+    if (!connection) {
+        return connection.error();
+    }
+    if (!*connection) {
+        return QList<JournalArtifactEntry>();
+    }
+    // The runs' columns and the artifacts' have no name in common: the runs' clause applies to the join as it is.
+    QVariantList values;
+    QString where = whereClause(filter.runs, values);
+    QStringList conditions;
+    if (!filter.runId.isEmpty()) {
+        conditions << QStringLiteral("run_id = ?");
+        values << filter.runId;
+    }
+    if (filter.mimeType.endsWith(QLatin1Char('/'))) {
+        conditions << QStringLiteral("substr(mime_type, 1, ?) = ?");
+        values << filter.mimeType.size() << filter.mimeType;
+    } else if (!filter.mimeType.isEmpty()) {
+        conditions << QStringLiteral("mime_type = ?");
+        values << filter.mimeType;
+    }
+    if (!conditions.isEmpty()) {
+        where += (where.isEmpty() ? QStringLiteral(" WHERE ") : QStringLiteral(" AND ")) +
+                 conditions.join(QStringLiteral(" AND "));
+    }
+    values << limit;
+    auto query = (*connection)
+                     ->exec(QStringLiteral("SELECT run_id, position, started_at, language, source, client_name, name, "
+                                           "file, mime_type, size, width, height FROM artifacts JOIN runs ON "
+                                           "runs.id = artifacts.run_id") +
+                                where + QStringLiteral(" ORDER BY started_at DESC, run_id, position LIMIT ?"),
+                            values);
+    if (!query) {
+        return query.error();
+    }
+    const QString folder = RunJournal::artifactsDirFor(m_path);
+    QList<JournalArtifactEntry> entries;
+    while (query->next()) {
+        entries.append(JournalArtifactEntry{
+            .runId = query->value(0).toString(),
+            .position = query->value(1).toInt(),
+            .startedAt = fromMs(query->value(2)),
+            .language = query->value(3).toString(),
+            .source = query->value(4).toString(),
+            .clientName = query->value(5).toString(),
+            .artifact = JournalArtifact{.name = query->value(6).toString(),
+                                        .mimeType = query->value(8).toString(),
+                                        .size = query->value(9).toLongLong(),
+                                        .width = query->value(10).toInt(),
+                                        .height = query->value(11).toInt(),
+                                        .path = folder + QLatin1Char('/') + query->value(7).toString()},
+        });
+    }
+    return entries;
+}
+
 Result<QList<JournalRun>> JournalReader::list(const RunFilter &filter, int offset, int limit) const
 {
     auto connection = this->connection();

@@ -28,6 +28,8 @@ public:
     Result<int> count(const RunFilter &filter) const;
     /// One run with everything (code, output, artifacts, MCP exchange); ErrorCode::NotFound for an unknown id.
     Result<JournalRun> run(const QString &id) const;
+    /// Artifacts matching `filter`, of the newest runs first (a run's in their order), at most `limit`.
+    Result<QList<JournalArtifactEntry>> artifacts(const ArtifactFilter &filter, int limit) const;
     /// Summaries of runs changed after `seq` (seq ascending), and the newest seq in the journal. Runs changed in
     /// one commit share a seq; the list never ends inside such a group, so it may hold a few more than `limit`.
     Result<QList<JournalRun>> changedSince(qint64 seq, int limit = 500) const;

@@ -79,6 +79,26 @@ struct RunFilter
     QString text;       ///< substring of code, stdout or stderr
 };
 
+/// An artifact with the run that made it: a row of the artifact gallery.
+struct JournalArtifactEntry
+{
+    QString runId;
+    int position = 0; ///< its place among the run's artifacts
+    QDateTime startedAt;
+    QString language;
+    QString source;
+    QString clientName;
+    JournalArtifact artifact;
+};
+
+/// Which artifacts JournalReader::artifacts() returns; the empty filter matches all.
+struct ArtifactFilter
+{
+    RunFilter runs;   ///< of the runs this matches
+    QString runId;    ///< of this run only
+    QString mimeType; ///< exactly this type, or a type beginning with it when it ends in '/' ("image/")
+};
+
 } // namespace sandbox
 
 Q_DECLARE_METATYPE(sandbox::JournalRun)

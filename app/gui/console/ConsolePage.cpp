@@ -1,12 +1,12 @@
 #include "gui/console/ConsolePage.h"
 
 #include "backend/BackendFactory.h"
-#include "gui/ArtifactStrip.h"
 #include "gui/EngineController.h"
 #include "gui/ErrorText.h"
-#include "gui/OutputView.h"
 #include "gui/RunText.h"
-#include "gui/console/CodeEditor.h"
+#include "gui/widgets/ArtifactStrip.h"
+#include "gui/widgets/CodeEditor.h"
+#include "gui/widgets/OutputView.h"
 #include "lang/LanguageRegistry.h"
 
 #include <QAction>

@@ -1,9 +1,9 @@
 #include "gui/history/RunInspector.h"
 
-#include "gui/ArtifactPreviewDialog.h"
 #include "gui/RunText.h"
 #include "gui/history/DiffView.h"
 #include "gui/history/HistoryModel.h"
+#include "gui/widgets/ArtifactPreviewDialog.h"
 #include "journal/RunDiff.h"
 
 #include <QFile>

@@ -1,10 +1,10 @@
 #include "gui/livelog/RunDetailView.h"
 
-#include "gui/ArtifactStrip.h"
-#include "gui/OutputView.h"
 #include "gui/RunText.h"
-#include "gui/console/CodeEditor.h"
 #include "gui/livelog/LiveLogModel.h"
+#include "gui/widgets/ArtifactStrip.h"
+#include "gui/widgets/CodeEditor.h"
+#include "gui/widgets/OutputView.h"
 
 #include <QFontDatabase>
 #include <QFormLayout>

@@ -1,9 +1,9 @@
 #include "gui/console/ConsolePage.h"
 
 #include "GuiTestSupport.h"
-#include "gui/ArtifactStrip.h"
 #include "gui/EngineController.h"
-#include "gui/console/CodeEditor.h"
+#include "gui/widgets/ArtifactStrip.h"
+#include "gui/widgets/CodeEditor.h"
 
 #include <QComboBox>
 #include <QDir>

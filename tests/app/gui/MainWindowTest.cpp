@@ -4,8 +4,8 @@
 #include "GuiTestSupport.h"
 #include "ScopedEnvironment.h"
 #include "gui/EngineController.h"
-#include "gui/console/CodeEditor.h"
 #include "gui/console/ConsolePage.h"
+#include "gui/widgets/CodeEditor.h"
 
 #include <QListWidget>
 #include <QStackedWidget>

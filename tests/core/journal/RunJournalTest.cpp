@@ -670,3 +670,56 @@ TEST_F(RunJournalTest, readerOfAMissingJournalSeesNoRunsAndCreatesNoFile)
     EXPECT_EQ(reader.latestSeq().value(), 0);
     EXPECT_FALSE(QFileInfo::exists(path()));
 }
+
+TEST_F(RunJournalTest, artifactsOfEveryRunNewestRunFirstFilteredByRunLanguageSourceAndType)
+{
+    {
+        JournalRecorder recorder(path(), context());
+        recorder.runStarted(QStringLiteral("old-py"),
+                            request(QStringLiteral("python"), QString(), QStringLiteral("mcp")));
+        recorder.runArtifact(QStringLiteral("old-py"), chart(QStringLiteral("a.png"), "a"));
+        Artifact page = chart(QStringLiteral("b.html"), "<p>");
+        page.mimeType = QStringLiteral("text/html");
+        recorder.runArtifact(QStringLiteral("old-py"), page);
+        recorder.runFinished(QStringLiteral("old-py"), result(0), QString());
+        recordRun(recorder, QStringLiteral("no-charts"), request(QStringLiteral("python"), QString()), "1\n");
+        recorder.runStarted(QStringLiteral("new-r"), request(QStringLiteral("r"), QString(), QStringLiteral("gui")));
+        recorder.runArtifact(QStringLiteral("new-r"), chart(QStringLiteral("c.png"), "c"));
+    }
+    setStartedAt(QStringLiteral("old-py"), QDateTime::currentDateTimeUtc().addSecs(-60));
+
+    JournalReader reader(path());
+    const auto names = [&](const ArtifactFilter &filter, int limit = 100) {
+        auto entries = reader.artifacts(filter, limit);
+        EXPECT_TRUE(entries) << entries.error().message.toStdString();
+        QStringList found;
+        for (const JournalArtifactEntry &entry : entries ? *entries : QList<JournalArtifactEntry>()) {
+            found << entry.runId + QLatin1Char('/') + entry.artifact.name;
+        }
+        return found;
+    };
+    EXPECT_EQ(names({}), (QStringList{QStringLiteral("new-r/c.png"), QStringLiteral("old-py/a.png"),
+                                      QStringLiteral("old-py/b.html")}))
+        << "a running run's artifacts are there too";
+    EXPECT_EQ(names({}, 1), QStringList{QStringLiteral("new-r/c.png")});
+    EXPECT_EQ(names({.runs = {.language = QStringLiteral("python")}}),
+              (QStringList{QStringLiteral("old-py/a.png"), QStringLiteral("old-py/b.html")}));
+    EXPECT_EQ(names({.runs = {.source = QStringLiteral("gui")}}), QStringList{QStringLiteral("new-r/c.png")});
+    EXPECT_EQ(names({.runId = QStringLiteral("old-py")}),
+              (QStringList{QStringLiteral("old-py/a.png"), QStringLiteral("old-py/b.html")}));
+    EXPECT_EQ(names({.mimeType = QStringLiteral("image/")}),
+              (QStringList{QStringLiteral("new-r/c.png"), QStringLiteral("old-py/a.png")}));
+    EXPECT_EQ(names({.mimeType = QStringLiteral("text/html")}), QStringList{QStringLiteral("old-py/b.html")});
+
+    const auto entries = reader.artifacts({.runId = QStringLiteral("new-r")}, 10);
+    ASSERT_TRUE(entries && entries->size() == 1);
+    const JournalArtifactEntry &entry = entries->first();
+    EXPECT_EQ(entry.language, QStringLiteral("r"));
+    EXPECT_EQ(entry.source, QStringLiteral("gui"));
+    EXPECT_EQ(entry.artifact.mimeType, QStringLiteral("image/png"));
+    EXPECT_EQ(entry.artifact.width, 640);
+    EXPECT_TRUE(entry.startedAt.isValid());
+    QFile file(entry.artifact.path);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    EXPECT_EQ(file.readAll(), "c");
+}

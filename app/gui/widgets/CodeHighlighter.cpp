@@ -1,4 +1,4 @@
-#include "gui/console/CodeHighlighter.h"
+#include "gui/widgets/CodeHighlighter.h"
 
 namespace sandbox::gui {
 

@@ -1,6 +1,6 @@
-#include "gui/console/CodeEditor.h"
+#include "gui/widgets/CodeEditor.h"
 
-#include "gui/console/CodeHighlighter.h"
+#include "gui/widgets/CodeHighlighter.h"
 
 #include <QFontDatabase>
 #include <QPainter>

@@ -1,4 +1,4 @@
-#include "gui/OutputView.h"
+#include "gui/widgets/OutputView.h"
 
 #include <QFontDatabase>
 #include <QScrollBar>

@@ -1,7 +1,7 @@
-#include "gui/ArtifactStrip.h"
+#include "gui/widgets/ArtifactStrip.h"
 
 #include "artifacts/Artifact.h"
-#include "gui/ArtifactPreviewDialog.h"
+#include "gui/widgets/ArtifactPreviewDialog.h"
 #include "journal/JournalRun.h"
 
 #include <QFile>

@@ -1,0 +1,125 @@
+#include "gui/gallery/GalleryModel.h"
+
+#include "gui/RunText.h"
+#include "gui/widgets/ThumbnailProvider.h"
+
+#include <QApplication>
+#include <QFileInfo>
+#include <QLocale>
+#include <QMimeData>
+#include <QPainter>
+#include <QStyle>
+
+namespace sandbox::gui {
+
+namespace {
+
+/// What stands in for a thumbnail (still being made, or not an image the app shows): a file icon on a blank card.
+QImage placeholder()
+{
+    static const QImage image = [] {
+        QImage card(GalleryModel::ThumbnailSize, QImage::Format_ARGB32_Premultiplied);
+        card.fill(Qt::transparent);
+        QPainter painter(&card);
+        QApplication::style()->standardIcon(QStyle::SP_FileIcon).paint(&painter, QRect(56, 36, 48, 48));
+        return card;
+    }();
+    return image;
+}
+
+} // namespace
+
+GalleryModel::GalleryModel(ThumbnailProvider &thumbnails, QObject *parent)
+    : QAbstractListModel(parent), m_thumbnails(thumbnails)
+{
+    connect(&m_thumbnails, &ThumbnailProvider::thumbnailReady, this, &GalleryModel::thumbnailReady);
+}
+
+void GalleryModel::setEntries(QList<JournalArtifactEntry> entries)
+{
+    beginResetModel();
+    m_entries = std::move(entries);
+    m_rowOfPath.clear();
+    for (int row = 0; row < m_entries.size(); ++row) {
+        m_rowOfPath.insert(m_entries.at(row).artifact.path, row);
+    }
+    endResetModel();
+}
+
+int GalleryModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_entries.size());
+}
+
+QVariant GalleryModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_entries.size()) {
+        return {};
+    }
+    const JournalArtifactEntry &entry = m_entries.at(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        // All of a run's charts may be called figure_1.png: the run's language and time tell them apart.
+        return QString(entry.artifact.name + QLatin1Char('\n') + languageText(entry.language) + QStringLiteral(" · ") +
+                       QLocale().toString(entry.startedAt.toLocalTime().time(), QLocale::ShortFormat));
+    case Qt::DecorationRole: {
+        const auto thumbnail = m_thumbnails.thumbnail(entry.artifact.path, entry.artifact.mimeType, ThumbnailSize);
+        return thumbnail && !thumbnail->image.isNull() ? thumbnail->image : placeholder();
+    }
+    case Qt::ToolTipRole: {
+        JournalRun run;
+        run.source = entry.source;
+        run.clientName = entry.clientName;
+        return tr("%1\n%2, %3\n%4 run of %5 (%6)")
+            .arg(entry.artifact.name, entry.artifact.mimeType, QLocale().formattedDataSize(entry.artifact.size),
+                 languageText(entry.language), QLocale().toString(entry.startedAt.toLocalTime(), QLocale::ShortFormat),
+                 runSourceText(run));
+    }
+    case RunIdRole:
+        return entry.runId;
+    case PathRole:
+        return entry.artifact.path;
+    case MimeTypeRole:
+        return entry.artifact.mimeType;
+    default:
+        return {};
+    }
+}
+
+Qt::ItemFlags GalleryModel::flags(const QModelIndex &index) const
+{
+    return QAbstractListModel::flags(index) | (index.isValid() ? Qt::ItemIsDragEnabled : Qt::NoItemFlags);
+}
+
+QStringList GalleryModel::mimeTypes() const
+{
+    return {QStringLiteral("application/x-qt-image")};
+}
+
+QMimeData *GalleryModel::mimeData(const QModelIndexList &indexes) const
+{
+    if (indexes.isEmpty()) {
+        return nullptr;
+    }
+    const JournalArtifactEntry &entry = m_entries.at(indexes.first().row());
+    const auto thumbnail = m_thumbnails.thumbnail(entry.artifact.path, entry.artifact.mimeType, ThumbnailSize);
+    if (!thumbnail || thumbnail->image.isNull()) {
+        return nullptr;
+    }
+    auto *mime = new QMimeData;
+    mime->setImageData(thumbnail->image);
+    return mime;
+}
+
+void GalleryModel::thumbnailReady(const QString &path, QSize size)
+{
+    if (size != ThumbnailSize) {
+        return;
+    }
+    if (auto it = m_rowOfPath.constFind(path); it != m_rowOfPath.constEnd()) {
+        const QModelIndex changed = index(*it);
+        emit dataChanged(changed, changed, {Qt::DecorationRole});
+    }
+}
+
+} // namespace sandbox::gui

@@ -1,0 +1,255 @@
+#include "gui/gallery/GalleryPage.h"
+
+#include "gui/RunText.h"
+#include "gui/gallery/GalleryModel.h"
+#include "gui/widgets/ArtifactPreviewDialog.h"
+#include "gui/widgets/SafeImage.h"
+#include "gui/widgets/ThumbnailProvider.h"
+#include "journal/JournalReader.h"
+#include "journal/JournalWatcher.h"
+#include "lang/LanguageRegistry.h"
+#include "util/PrivateFiles.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListView>
+#include <QMenu>
+#include <QMessageBox>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace sandbox::gui {
+
+namespace {
+
+/// The gallery shows the newest artifacts up to this many.
+constexpr int kMaxArtifacts = 20000;
+
+QList<PreviewItem> previewItems(const QList<JournalArtifactEntry> &entries)
+{
+    QList<PreviewItem> items;
+    items.reserve(entries.size());
+    for (const JournalArtifactEntry &entry : entries) {
+        items.append(PreviewItem{entry.artifact.name, entry.artifact.mimeType, {}, entry.artifact.path, entry.runId});
+    }
+    return items;
+}
+
+} // namespace
+
+GalleryPage::GalleryPage(QString journalPath, ThumbnailProvider &thumbnails, QWidget *parent)
+    : QWidget(parent), m_journalPath(std::move(journalPath)), m_thumbnails(thumbnails)
+{
+    m_language = new QComboBox;
+    m_language->setObjectName(QStringLiteral("galleryLanguageFilter"));
+    m_language->addItem(tr("All languages"), QString());
+    for (const QString &name : LanguageRegistry::instance().names()) {
+        m_language->addItem(languageText(name), name);
+    }
+    m_source = new QComboBox;
+    m_source->setObjectName(QStringLiteral("gallerySourceFilter"));
+    m_source->addItem(tr("All sources"), QString());
+    for (const char *source : {"gui", "cli", "mcp", "http", "replay"}) {
+        JournalRun run;
+        run.source = QLatin1String(source);
+        m_source->addItem(runSourceText(run), run.source);
+    }
+    m_type = new QComboBox;
+    m_type->setObjectName(QStringLiteral("galleryTypeFilter"));
+    m_type->addItem(tr("All types"), QString());
+    m_type->addItem(tr("Images"), QStringLiteral("image/"));
+    m_type->addItem(tr("PNG"), QStringLiteral("image/png"));
+    m_type->addItem(tr("SVG"), QStringLiteral("image/svg+xml"));
+    m_type->addItem(tr("HTML"), QStringLiteral("text/html"));
+    m_type->addItem(tr("Text"), QStringLiteral("text/"));
+    m_count = new QLabel;
+    m_count->setObjectName(QStringLiteral("galleryCount"));
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(m_language);
+    bar->addWidget(m_source);
+    bar->addWidget(m_type);
+    bar->addStretch(1);
+    bar->addWidget(m_count);
+
+    m_model = new GalleryModel(m_thumbnails, this);
+    m_view = new QListView;
+    m_view->setObjectName(QStringLiteral("galleryView"));
+    m_view->setModel(m_model);
+    m_view->setViewMode(QListView::IconMode);
+    m_view->setResizeMode(QListView::Adjust);
+    m_view->setMovement(QListView::Static);
+    m_view->setUniformItemSizes(true);
+    m_view->setIconSize(GalleryModel::ThumbnailSize);
+    m_view->setGridSize(GalleryModel::ThumbnailSize + QSize(28, 44));
+    m_view->setSpacing(6);
+    m_view->setWordWrap(true);
+    m_view->setTextElideMode(Qt::ElideMiddle);
+    m_view->setLayoutMode(QListView::Batched);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setDragEnabled(true);
+    m_view->setDragDropMode(QAbstractItemView::DragOnly);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(m_view, 1);
+
+    connect(m_view, &QListView::activated, this, [this](const QModelIndex &index) { openArtifact(index.row()); });
+    connect(m_view, &QListView::customContextMenuRequested, this, &GalleryPage::showContextMenu);
+    auto *copy = new QAction(tr("Copy Image"), this);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(copy, &QAction::triggered, this, [this] {
+        if (const QModelIndex current = m_view->currentIndex(); current.isValid()) {
+            copyImage(current.row());
+        }
+    });
+    addAction(copy);
+    for (QComboBox *combo : {m_language, m_source, m_type}) {
+        connect(combo, &QComboBox::currentIndexChanged, this, &GalleryPage::reload);
+    }
+
+    connect(&m_loading, &QFutureWatcher<Result<QList<JournalArtifactEntry>>>::finished, this, [this] {
+        m_loadPending = false;
+        auto loaded = m_loading.result();
+        if (loaded) {
+            m_model->setEntries(std::move(*loaded));
+        } else {
+            m_count->setText(tr("The journal cannot be read: %1").arg(loaded.error().message));
+        }
+        updateCount();
+        if (m_reloadAgain) {
+            m_reloadAgain = false;
+            reload();
+        }
+    });
+    // Runs of every process: a changed journal is read again a moment later, once for a burst of changes.
+    m_reloadSoon.setSingleShot(true);
+    m_reloadSoon.setInterval(300);
+    connect(&m_reloadSoon, &QTimer::timeout, this, &GalleryPage::reload);
+    m_watcher = new JournalWatcher(m_journalPath, this);
+    connect(m_watcher, &JournalWatcher::runsChanged, this, [this] { m_reloadSoon.start(); });
+    m_watcher->start(std::chrono::milliseconds(500));
+    reload();
+}
+
+GalleryPage::~GalleryPage()
+{
+    m_loading.waitForFinished();
+}
+
+ArtifactFilter GalleryPage::filter() const
+{
+    ArtifactFilter filter;
+    filter.runs.language = m_language->currentData().toString();
+    filter.runs.source = m_source->currentData().toString();
+    filter.mimeType = m_type->currentData().toString();
+    return filter;
+}
+
+void GalleryPage::reload()
+{
+    if (m_loadPending) {
+        m_reloadAgain = true;
+        return;
+    }
+    m_loadPending = true;
+    // A reader of its own on the pool's thread: one connection per thread.
+    m_loading.setFuture(QtConcurrent::run(
+        [path = m_journalPath, filter = filter()] { return JournalReader(path).artifacts(filter, kMaxArtifacts); }));
+}
+
+void GalleryPage::waitForLoaded()
+{
+    while (m_loadPending || m_reloadAgain || m_reloadSoon.isActive()) {
+        if (m_reloadSoon.isActive()) {
+            m_reloadSoon.stop();
+            reload();
+        }
+        m_loading.waitForFinished();
+        QCoreApplication::sendPostedEvents(&m_loading);
+        QCoreApplication::processEvents();
+    }
+}
+
+void GalleryPage::updateCount()
+{
+    m_count->setText(tr("%n artifact(s)", nullptr, m_model->rowCount()));
+}
+
+ArtifactPreviewDialog *GalleryPage::openArtifact(int row)
+{
+    if (row < 0 || row >= m_model->rowCount()) {
+        return nullptr;
+    }
+    auto *dialog = new ArtifactPreviewDialog(previewItems(m_model->entries()), row, window());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ArtifactPreviewDialog::showRunRequested, this, &GalleryPage::showRunRequested);
+    dialog->show();
+    return dialog;
+}
+
+void GalleryPage::copyImage(int row)
+{
+    const JournalArtifactEntry &entry = m_model->entry(row);
+    // Decoded off the GUI thread; the clipboard is set when it is done.
+    auto *decoding = new QFutureWatcher<QImage>(this);
+    connect(decoding, &QFutureWatcher<QImage>::finished, this, [decoding] {
+        if (const QImage image = decoding->result(); !image.isNull()) {
+            QApplication::clipboard()->setImage(image);
+        }
+        decoding->deleteLater();
+    });
+    decoding->setFuture(QtConcurrent::run([path = entry.artifact.path, mimeType = entry.artifact.mimeType] {
+        QFile file(path);
+        return file.open(QIODevice::ReadOnly) ? SafeImage::decode(file.readAll(), mimeType, {}) : QImage();
+    }));
+}
+
+void GalleryPage::saveAs(int row)
+{
+    const JournalArtifactEntry &entry = m_model->entry(row);
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save %1 (files from a sandbox are saved, never opened with other programs)").arg(entry.artifact.name),
+        QDir::home().filePath(QFileInfo(entry.artifact.name).fileName()));
+    if (path.isEmpty()) {
+        return;
+    }
+    QFile source(entry.artifact.path);
+    QString error;
+    if (!source.open(QIODevice::ReadOnly)) {
+        error = source.errorString();
+    } else {
+        PrivateFiles::write(path, source.readAll(), &error);
+    }
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, tr("Save artifact"), tr("Could not save %1: %2").arg(path, error));
+    }
+}
+
+void GalleryPage::showContextMenu(const QPoint &position)
+{
+    const QModelIndex index = m_view->indexAt(position);
+    if (!index.isValid()) {
+        return;
+    }
+    const int row = index.row();
+    QMenu menu(this);
+    menu.addAction(tr("&Open"), this, [this, row] { openArtifact(row); });
+    menu.addAction(tr("&Copy Image"), this, [this, row] { copyImage(row); });
+    menu.addAction(tr("&Save As…"), this, [this, row] { saveAs(row); });
+    menu.addSeparator();
+    menu.addAction(tr("Show &Run"), this, [this, row] { emit showRunRequested(m_model->entry(row).runId); });
+    menu.exec(m_view->viewport()->mapToGlobal(position));
+}
+
+} // namespace sandbox::gui

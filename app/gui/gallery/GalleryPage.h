@@ -1,0 +1,69 @@
+#pragma once
+
+#include "journal/JournalRun.h"
+#include "util/Result.h"
+
+#include <QFutureWatcher>
+#include <QTimer>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QListView;
+
+namespace sandbox {
+class JournalWatcher;
+}
+
+namespace sandbox::gui {
+
+class GalleryModel;
+class ThumbnailProvider;
+
+/// Every chart and file any run captured, from the journal, as a grid of thumbnails: filtered by language, source
+/// and type, opened large inside the app (ArtifactPreviewDialog: next and previous, fit and zoom, copy, save as), and
+/// a way to the run that made it. Runs of any process (an assistant's `--mcp` server too) appear as they are
+/// recorded. The journal is read off the GUI thread.
+class GalleryPage final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    GalleryPage(QString journalPath, ThumbnailProvider &thumbnails, QWidget *parent = nullptr);
+    ~GalleryPage() override;
+
+    /// Reads the journal again (at once; the page also does when it changes).
+    void reload();
+    /// Waits until the current read is done and shown (tests).
+    void waitForLoaded();
+    GalleryModel *model() const { return m_model; }
+    QListView *view() const { return m_view; }
+    /// Opens the artifact of `row` in the preview; returns the dialog (owned by the page's window).
+    class ArtifactPreviewDialog *openArtifact(int row);
+    void copyImage(int row);
+
+signals:
+    void showRunRequested(const QString &runId);
+
+private:
+    ArtifactFilter filter() const;
+    void showContextMenu(const QPoint &position);
+    void saveAs(int row);
+    void updateCount();
+
+    const QString m_journalPath;
+    ThumbnailProvider &m_thumbnails;
+    GalleryModel *m_model = nullptr;
+    QListView *m_view = nullptr;
+    QComboBox *m_language = nullptr;
+    QComboBox *m_source = nullptr;
+    QComboBox *m_type = nullptr;
+    QLabel *m_count = nullptr;
+    JournalWatcher *m_watcher = nullptr;
+    QTimer m_reloadSoon;
+    QFutureWatcher<Result<QList<JournalArtifactEntry>>> m_loading;
+    bool m_loadPending = false; ///< a read was started and its result is not shown yet
+    bool m_reloadAgain = false; ///< the filter or the journal changed while it was
+};
+
+} // namespace sandbox::gui

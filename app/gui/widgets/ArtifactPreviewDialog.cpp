@@ -1,0 +1,279 @@
+#include "gui/widgets/ArtifactPreviewDialog.h"
+
+#include "gui/widgets/SafeImage.h"
+#include "util/PrivateFiles.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QStackedWidget>
+#include <QStringDecoder>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace sandbox::gui {
+
+namespace {
+
+/// Text longer than this is shown cut (it can always be saved whole).
+constexpr qsizetype kMaxTextBytes = 2 * 1024 * 1024;
+constexpr double kMinScale = 0.05;
+constexpr double kMaxScale = 16.0;
+
+QByteArray bytesOf(const PreviewItem &item)
+{
+    if (!item.data.isEmpty() || item.path.isEmpty()) {
+        return item.data;
+    }
+    QFile file(item.path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+} // namespace
+
+void ArtifactPreviewDialog::showArtifact(QWidget *parent, const QString &name, const QString &mimeType,
+                                         const QByteArray &data)
+{
+    auto *dialog = new ArtifactPreviewDialog({PreviewItem{name, mimeType, data, {}, {}}}, 0, parent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+}
+
+ArtifactPreviewDialog::ArtifactPreviewDialog(QList<PreviewItem> items, int current, QWidget *parent)
+    : QDialog(parent), m_items(std::move(items))
+{
+    setObjectName(QStringLiteral("artifactPreview"));
+    resize(960, 720);
+    auto *layout = new QVBoxLayout(this);
+
+    m_views = new QStackedWidget;
+    m_scroll = new QScrollArea;
+    m_scroll->setObjectName(QStringLiteral("previewImageView"));
+    m_scroll->setAlignment(Qt::AlignCenter);
+    m_scroll->setBackgroundRole(QPalette::Dark);
+    m_picture = new QLabel;
+    m_picture->setObjectName(QStringLiteral("previewImage"));
+    m_scroll->setWidget(m_picture);
+    m_text = new QPlainTextEdit;
+    m_text->setObjectName(QStringLiteral("previewText"));
+    m_text->setReadOnly(true);
+    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_message = new QLabel;
+    m_message->setObjectName(QStringLiteral("previewMessage"));
+    m_message->setAlignment(Qt::AlignCenter);
+    m_message->setWordWrap(true);
+    m_views->addWidget(m_scroll);
+    m_views->addWidget(m_text);
+    m_views->addWidget(m_message);
+    layout->addWidget(m_views, 1);
+
+    m_caption = new QLabel;
+    m_caption->setObjectName(QStringLiteral("previewCaption"));
+    m_caption->setAlignment(Qt::AlignCenter);
+    m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_caption);
+
+    auto *bar = new QHBoxLayout;
+    m_previous = new QPushButton(tr("◀ Previous"));
+    m_next = new QPushButton(tr("Next ▶"));
+    auto *fit = new QPushButton(tr("Fit"));
+    auto *actual = new QPushButton(tr("100%"));
+    m_copy = new QPushButton(tr("Copy Image"));
+    m_copy->setObjectName(QStringLiteral("copyImage"));
+    auto *save = new QPushButton(tr("Save As…"));
+    m_showRun = new QPushButton(tr("Show Run"));
+    m_showRun->setObjectName(QStringLiteral("showRun"));
+    for (QPushButton *button : {m_previous, m_next, fit, actual, m_copy, save, m_showRun}) {
+        button->setAutoDefault(false);
+    }
+    bar->addWidget(m_previous);
+    bar->addWidget(m_next);
+    bar->addSpacing(12);
+    bar->addWidget(fit);
+    bar->addWidget(actual);
+    bar->addStretch(1);
+    bar->addWidget(m_showRun);
+    bar->addWidget(m_copy);
+    bar->addWidget(save);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    bar->addWidget(buttons);
+    layout->addLayout(bar);
+
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_previous, &QPushButton::clicked, this, [this] { setCurrent(m_current - 1); });
+    connect(m_next, &QPushButton::clicked, this, [this] { setCurrent(m_current + 1); });
+    connect(fit, &QPushButton::clicked, this, [this] { setScale(m_scale, true); });
+    connect(actual, &QPushButton::clicked, this, [this] { setScale(1.0, false); });
+    connect(m_copy, &QPushButton::clicked, this, &ArtifactPreviewDialog::copyImage);
+    connect(save, &QPushButton::clicked, this, &ArtifactPreviewDialog::saveAs);
+    connect(m_showRun, &QPushButton::clicked, this, [this] {
+        emit showRunRequested(m_items.value(m_current).runId);
+        accept();
+    });
+    const auto shortcut = [this](QKeySequence keys, auto slot) {
+        auto *action = new QAction(this);
+        action->setShortcut(keys);
+        connect(action, &QAction::triggered, this, slot);
+        addAction(action);
+    };
+    shortcut(QKeySequence(Qt::Key_Right), [this] { setCurrent(m_current + 1); });
+    shortcut(QKeySequence(Qt::Key_PageDown), [this] { setCurrent(m_current + 1); });
+    shortcut(QKeySequence(Qt::Key_Left), [this] { setCurrent(m_current - 1); });
+    shortcut(QKeySequence(Qt::Key_PageUp), [this] { setCurrent(m_current - 1); });
+    shortcut(QKeySequence::ZoomIn, [this] { setScale(m_scale * 1.25, false); });
+    shortcut(QKeySequence(Qt::CTRL | Qt::Key_Equal), [this] { setScale(m_scale * 1.25, false); });
+    shortcut(QKeySequence::ZoomOut, [this] { setScale(m_scale / 1.25, false); });
+    shortcut(QKeySequence(Qt::CTRL | Qt::Key_0), [this] { setScale(m_scale, true); });
+    shortcut(QKeySequence(Qt::CTRL | Qt::Key_1), [this] { setScale(1.0, false); });
+    shortcut(QKeySequence::Copy, [this] { copyImage(); });
+    shortcut(QKeySequence::Save, [this] { saveAs(); });
+
+    connect(&m_decoding, &QFutureWatcher<Decoded>::finished, this, [this] {
+        std::tie(m_image, m_why) = m_decoding.result();
+        showDecoded();
+    });
+    setCurrent(current);
+}
+
+void ArtifactPreviewDialog::setCurrent(int index)
+{
+    if (index < 0 || index >= m_items.size()) {
+        return;
+    }
+    m_current = index;
+    const PreviewItem &item = m_items.at(index);
+    setWindowTitle(item.name);
+    m_previous->setEnabled(index > 0);
+    m_next->setEnabled(index + 1 < m_items.size());
+    m_previous->setVisible(m_items.size() > 1);
+    m_next->setVisible(m_items.size() > 1);
+    m_showRun->setVisible(!item.runId.isEmpty());
+    m_image = QImage();
+    m_why.clear();
+    m_data = bytesOf(item);
+    m_copy->setEnabled(false);
+    m_caption->setText(tr("%1 — %2").arg(item.mimeType, QLocale().formattedDataSize(m_data.size())));
+    switch (SafeImage::kindOf(m_data, item.mimeType)) {
+    case SafeImage::Kind::Raster:
+    case SafeImage::Kind::Svg: {
+        m_message->setText(tr("Loading…"));
+        m_views->setCurrentWidget(m_message);
+        const QByteArray data = m_data;
+        const QString mimeType = item.mimeType;
+        m_decoding.setFuture(QtConcurrent::run([data, mimeType] {
+            Decoded decoded;
+            decoded.first = SafeImage::decode(data, mimeType, {}, &decoded.second);
+            return decoded;
+        }));
+        break;
+    }
+    case SafeImage::Kind::Text: {
+        QStringDecoder decoder(QStringDecoder::Utf8);
+        QString text = decoder.decode(m_data.left(kMaxTextBytes));
+        if (m_data.size() > kMaxTextBytes) {
+            text += tr("\n… (cut: save the file to see all of it)");
+        }
+        m_text->setPlainText(text);
+        m_views->setCurrentWidget(m_text);
+        break;
+    }
+    case SafeImage::Kind::Other:
+        m_message->setText(tr("%1 is not shown inside the app. Files from a sandbox are never opened with other "
+                              "programs; use Save As… to keep it.")
+                               .arg(item.name.toHtmlEscaped()));
+        m_views->setCurrentWidget(m_message);
+        break;
+    }
+}
+
+void ArtifactPreviewDialog::waitForDecoded()
+{
+    m_decoding.waitForFinished();
+    QCoreApplication::sendPostedEvents(&m_decoding);
+}
+
+void ArtifactPreviewDialog::showDecoded()
+{
+    if (m_image.isNull()) {
+        m_message->setText(tr("This image is not shown: %1").arg(m_why.toHtmlEscaped()));
+        m_views->setCurrentWidget(m_message);
+        return;
+    }
+    const PreviewItem &item = m_items.at(m_current);
+    m_caption->setText(tr("%1 — %2 × %3 px, %4")
+                           .arg(item.mimeType)
+                           .arg(m_image.width())
+                           .arg(m_image.height())
+                           .arg(QLocale().formattedDataSize(m_data.size())));
+    m_copy->setEnabled(true);
+    m_views->setCurrentWidget(m_scroll);
+    applyScale();
+}
+
+void ArtifactPreviewDialog::resizeEvent(QResizeEvent *event)
+{
+    QDialog::resizeEvent(event);
+    if (m_fit) {
+        applyScale();
+    }
+}
+
+void ArtifactPreviewDialog::setScale(double scale, bool fit)
+{
+    m_fit = fit;
+    m_scale = std::clamp(scale, kMinScale, kMaxScale);
+    applyScale();
+}
+
+void ArtifactPreviewDialog::applyScale()
+{
+    if (m_image.isNull()) {
+        return;
+    }
+    if (m_fit) {
+        const QSize room = m_scroll->viewport()->size() - QSize(4, 4);
+        const QSize fitted = m_image.size().scaled(room, Qt::KeepAspectRatio);
+        m_scale = std::min(1.0, double(fitted.width()) / m_image.width());
+    }
+    const QSize size = (QSizeF(m_image.size()) * m_scale).toSize().expandedTo(QSize(1, 1));
+    m_picture->setPixmap(QPixmap::fromImage(m_image.scaled(size, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
+    m_picture->resize(size);
+}
+
+void ArtifactPreviewDialog::copyImage()
+{
+    if (!m_image.isNull()) {
+        QApplication::clipboard()->setImage(m_image);
+    }
+}
+
+void ArtifactPreviewDialog::saveAs()
+{
+    const PreviewItem &item = m_items.value(m_current);
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save %1 (files from a sandbox are saved, never opened with other programs)").arg(item.name),
+        QDir::home().filePath(QFileInfo(item.name).fileName()));
+    if (path.isEmpty()) {
+        return;
+    }
+    if (QString error; !PrivateFiles::write(path, m_data, &error)) {
+        QMessageBox::warning(this, tr("Save artifact"), tr("Could not save %1: %2").arg(path, error));
+    }
+}
+
+} // namespace sandbox::gui

@@ -1,0 +1,85 @@
+#pragma once
+
+#include <QDialog>
+#include <QFutureWatcher>
+#include <QImage>
+#include <QList>
+#include <utility>
+
+class QLabel;
+class QPlainTextEdit;
+class QScrollArea;
+class QStackedWidget;
+class QPushButton;
+
+namespace sandbox::gui {
+
+/// One artifact as the preview shows it: its bytes in memory (a live run's) or in a file (the journal's).
+struct PreviewItem
+{
+    QString name;
+    QString mimeType;
+    QByteArray data; ///< when empty, read from `path`
+    QString path;
+    QString runId; ///< the run that made it, for "Show Run"; empty: no such button
+};
+
+/// Artifacts shown inside the app, one at a time, with next and previous. A file a sandbox wrote is never handed to
+/// the desktop's default program, which would run or render it outside the sandbox: images (PNG, JPEG, GIF, WebP,
+/// SVG — by their bytes, whatever their name says) are decoded off the GUI thread with SafeImage's limits and shown
+/// with fit and zoom; text (CSV, JSON, HTML as its source) is shown as plain text; anything else can only be saved.
+class ArtifactPreviewDialog final : public QDialog
+{
+    Q_OBJECT
+
+public:
+    /// Shows `name` in a new dialog of its own.
+    static void showArtifact(QWidget *parent, const QString &name, const QString &mimeType, const QByteArray &data);
+
+    ArtifactPreviewDialog(QList<PreviewItem> items, int current, QWidget *parent = nullptr);
+
+    int current() const { return m_current; }
+    void setCurrent(int index);
+    /// The decoded image on show (null until it is decoded, or when the artifact is no image).
+    QImage image() const { return m_image; }
+    /// The scale the image is shown at (1 = its own pixels).
+    double scale() const { return m_scale; }
+    /// Waits until the current artifact is decoded (tests).
+    void waitForDecoded();
+
+signals:
+    void showRunRequested(const QString &runId);
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    void showDecoded();
+    void setScale(double scale, bool fit);
+    void copyImage();
+    void saveAs();
+    void applyScale();
+
+    QList<PreviewItem> m_items;
+    int m_current = -1;
+    QByteArray m_data;
+    QImage m_image;
+    double m_scale = 1.0;
+    bool m_fit = true;
+    using Decoded = std::pair<QImage, QString>; ///< the image, or why there is none
+    QFutureWatcher<Decoded> m_decoding;
+    QString m_why;
+
+    QStackedWidget *m_views = nullptr;
+    QScrollArea *m_scroll = nullptr;
+    QLabel *m_picture = nullptr;
+    QPlainTextEdit *m_text = nullptr;
+    QLabel *m_message = nullptr;
+    QLabel *m_caption = nullptr;
+    QPushButton *m_previous = nullptr;
+    QPushButton *m_next = nullptr;
+    QPushButton *m_copy = nullptr;
+    QPushButton *m_showRun = nullptr;
+};
+
+} // namespace sandbox::gui
