@@ -5,6 +5,7 @@
 #include "gui/AppTheme.h"
 #include "gui/EngineController.h"
 #include "gui/ErrorText.h"
+#include "gui/GuiContext.h"
 #include "gui/console/ConsolePage.h"
 #include "gui/gallery/GalleryPage.h"
 #include "gui/history/HistoryPage.h"
@@ -92,30 +93,39 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
 
     createMenus();
 
-    m_liveLog = new LiveLogPage(context.journalPath());
-    m_liveLog->setObjectName(QStringLiteral("liveLogPage"));
-    m_console = new ConsolePage(*m_controller);
-    m_console->setObjectName(QStringLiteral("consolePage"));
-    m_console->setDefaultTimeout(context.userSettings().defaultTimeout());
-    m_console->setBackends(BackendFactory::names(), context.defaultBackend());
-    addPage(m_liveLog, style()->standardIcon(QStyle::SP_FileDialogDetailedView), tr("Live log"));
-    addPage(m_console, style()->standardIcon(QStyle::SP_MediaPlay), tr("Console"));
+    m_thumbnails = new ThumbnailProvider(this);
     QStringList backends = BackendFactory::names();
     backends.removeAll(QStringLiteral("kubernetes")); // not available yet
-    auto *history = new HistoryPage(context.journalPath(), *m_controller, backends);
-    history->setObjectName(QStringLiteral("historyPage"));
-    addPage(history, style()->standardIcon(QStyle::SP_FileDialogContentsView), tr("History"));
-    m_thumbnails = new ThumbnailProvider(this);
-    auto *gallery = new GalleryPage(context.journalPath(), *m_thumbnails);
-    gallery->setObjectName(QStringLiteral("galleryPage"));
-    addPage(gallery, style()->standardIcon(QStyle::SP_DirIcon), tr("Gallery"));
-    connect(gallery, &GalleryPage::showRunRequested, this, [this, history](const QString &runId) {
+    GuiContext gui{context, *m_controller, *m_thumbnails, context.journalPath(), backends};
+    // The pages, in the navigation's order (Ctrl+1 …).
+    const std::function<Page *(GuiContext &)> pages[] = {
+        [](GuiContext &gui) { return new LiveLogPage(gui.journalPath); },
+        [](GuiContext &gui) {
+            auto *console = new ConsolePage(gui.controller);
+            console->setDefaultTimeout(gui.app.userSettings().defaultTimeout());
+            console->setBackends(BackendFactory::names(), gui.app.defaultBackend());
+            return console;
+        },
+        [](GuiContext &gui) { return new HistoryPage(gui.journalPath, gui.controller, gui.backends); },
+        [](GuiContext &gui) { return new GalleryPage(gui.journalPath, gui.thumbnails); },
+    };
+    for (const auto &make : pages) {
+        addPage(make(gui));
+    }
+    m_console = findChild<ConsolePage *>();
+    auto *history = findChild<HistoryPage *>();
+    connect(findChild<GalleryPage *>(), &GalleryPage::showRunRequested, this, [this, history](const QString &runId) {
         history->showRun(runId);
         showPage(m_pages->indexOf(history));
     });
 
     fillRunMenu();
-    connect(m_navigation, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
+    connect(m_navigation, &QListWidget::currentRowChanged, this, [this](int row) {
+        m_pages->setCurrentIndex(row);
+        if (auto *page = qobject_cast<Page *>(m_pages->currentWidget())) {
+            page->shown();
+        }
+    });
     createStatusBar();
     connect(m_controller, &EngineController::runningCountChanged, this, &MainWindow::updateRunningCount);
     connect(
@@ -147,12 +157,13 @@ MainWindow::~MainWindow()
     m_controller = nullptr;
 }
 
-int MainWindow::addPage(QWidget *page, const QIcon &icon, const QString &title)
+int MainWindow::addPage(Page *page)
 {
     const int index = m_pages->addWidget(page);
-    auto *item = new QListWidgetItem(icon, title, m_navigation);
+    m_pageList.append(page);
+    auto *item = new QListWidgetItem(page->icon(), page->title(), m_navigation);
     item->setSizeHint(QSize(0, m_navigation->fontMetrics().height() + 18));
-    auto *action = new QAction(icon, title, this);
+    auto *action = new QAction(page->icon(), page->title(), this);
     if (index < 9) {
         action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + index)));
     }
@@ -269,8 +280,11 @@ void MainWindow::restoreState()
     restoreGeometry(settings.value(QStringLiteral("gui/geometry")).toByteArray());
     QMainWindow::restoreState(settings.value(QStringLiteral("gui/windowState")).toByteArray());
     m_splitter->restoreState(settings.value(QStringLiteral("gui/navigationSplitter")).toByteArray());
-    m_console->splitter()->restoreState(settings.value(QStringLiteral("gui/consoleSplitter")).toByteArray());
-    m_liveLog->splitter()->restoreState(settings.value(QStringLiteral("gui/liveLogSplitter")).toByteArray());
+    for (Page *page : m_pageList) {
+        settings.beginGroup(QStringLiteral("gui/pages/") + page->objectName());
+        page->restoreState(settings);
+        settings.endGroup();
+    }
     const int page = settings.value(QStringLiteral("gui/currentPage"), 0).toInt();
     showPage(qBound(0, page, m_pages->count() - 1));
     const QString theme = settings.value(QStringLiteral("gui/theme"), QStringLiteral("system")).toString();
@@ -290,8 +304,11 @@ void MainWindow::saveState() const
     settings.setValue(QStringLiteral("gui/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("gui/windowState"), QMainWindow::saveState());
     settings.setValue(QStringLiteral("gui/navigationSplitter"), m_splitter->saveState());
-    settings.setValue(QStringLiteral("gui/consoleSplitter"), m_console->splitter()->saveState());
-    settings.setValue(QStringLiteral("gui/liveLogSplitter"), m_liveLog->splitter()->saveState());
+    for (const Page *page : m_pageList) {
+        settings.beginGroup(QStringLiteral("gui/pages/") + page->objectName());
+        page->saveState(settings);
+        settings.endGroup();
+    }
     settings.setValue(QStringLiteral("gui/currentPage"), m_pages->currentIndex());
     if (QAction *theme = m_themes->checkedAction()) {
         settings.setValue(QStringLiteral("gui/theme"), theme->data().toString());

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QList>
 #include <QMainWindow>
 
 class QActionGroup;
@@ -17,7 +18,7 @@ namespace sandbox::gui {
 
 class ConsolePage;
 class EngineController;
-class LiveLogPage;
+class Page;
 class ThumbnailProvider;
 
 /// The desktop app's window: a list of pages on the left (Live log, Console, History, ...), the page on the
@@ -33,7 +34,7 @@ public:
 
     EngineController &controller() const { return *m_controller; }
     /// Adds a page to the navigation (and to the View menu, with Ctrl+<n>); returns its index.
-    int addPage(QWidget *page, const QIcon &icon, const QString &title);
+    int addPage(Page *page);
     void showPage(int index);
 
 protected:
@@ -56,7 +57,7 @@ private:
     QStackedWidget *m_pages = nullptr;
     QSplitter *m_splitter = nullptr;
     ConsolePage *m_console = nullptr;
-    LiveLogPage *m_liveLog = nullptr;
+    QList<Page *> m_pageList;                  ///< in the navigation's order
     ThumbnailProvider *m_thumbnails = nullptr; ///< every page's artifact thumbnails
     QMenu *m_runMenu = nullptr;
     QMenu *m_viewMenu = nullptr;

@@ -27,6 +27,10 @@
 namespace sandbox::gui {
 
 namespace {
+const SettingsKey<QByteArray> kSplitterState{"splitter"};
+} // namespace
+
+namespace {
 
 QString backendTitle(const QString &name)
 {
@@ -44,8 +48,9 @@ QString backendTitle(const QString &name)
 
 } // namespace
 
-ConsolePage::ConsolePage(EngineController &controller, QWidget *parent) : QWidget(parent), m_controller(controller)
+ConsolePage::ConsolePage(EngineController &controller, QWidget *parent) : Page(parent), m_controller(controller)
 {
+    setObjectName(QStringLiteral("consolePage"));
     // --- Run settings: one row above the editor, like an IDE's run configuration.
     m_language = new QComboBox;
     m_language->setObjectName(QStringLiteral("languagePicker"));
@@ -367,6 +372,26 @@ void ConsolePage::showSummary(const QString &text, const QString &tone)
     const QString icon = tone == QLatin1String("ok") ? QStringLiteral("✔") : QStringLiteral("●");
     m_summary->setText(QStringLiteral("<span style='color:%1'>%2</span>&nbsp; %3").arg(color, icon, text));
     m_summary->setVisible(true);
+}
+
+QString ConsolePage::title() const
+{
+    return tr("Console");
+}
+
+QIcon ConsolePage::icon() const
+{
+    return style()->standardIcon(QStyle::SP_MediaPlay);
+}
+
+void ConsolePage::saveState(QSettings &settings) const
+{
+    kSplitterState.write(settings, m_splitter->saveState());
+}
+
+void ConsolePage::restoreState(const QSettings &settings)
+{
+    m_splitter->restoreState(kSplitterState.read(settings));
 }
 
 } // namespace sandbox::gui

@@ -2,10 +2,10 @@
 
 #include "engine/RunObserver.h"
 #include "engine/RunProgress.h"
+#include "gui/Page.h"
 #include "util/Result.h"
 
 #include <QElapsedTimer>
-#include <QWidget>
 #include <chrono>
 
 class QAction;
@@ -26,12 +26,17 @@ class OutputView;
 
 /// The run console: write code in one of the seven languages, run it in a sandbox and watch its output and
 /// charts arrive. Runs go through the EngineController; the page never blocks.
-class ConsolePage final : public QWidget
+class ConsolePage final : public Page
 {
     Q_OBJECT
 
 public:
     explicit ConsolePage(EngineController &controller, QWidget *parent = nullptr);
+
+    QString title() const override;
+    QIcon icon() const override;
+    void saveState(QSettings &settings) const override;
+    void restoreState(const QSettings &settings) override;
 
     /// Run (Ctrl+Return) and Stop (Ctrl+.), for the window's menus.
     QAction *runAction() const { return m_runAction; }
@@ -39,7 +44,6 @@ public:
 
     void setDefaultTimeout(std::chrono::seconds timeout);
     void setBackends(const QStringList &backends, const QString &current);
-    QSplitter *splitter() const { return m_splitter; }
     bool isRunning() const { return m_ticket != 0; }
 
 public slots:

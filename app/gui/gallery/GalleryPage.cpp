@@ -23,6 +23,7 @@
 #include <QListView>
 #include <QMenu>
 #include <QMessageBox>
+#include <QStyle>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -32,6 +33,9 @@ namespace {
 
 /// The gallery shows the newest artifacts up to this many.
 constexpr int kMaxArtifacts = 20000;
+const SettingsKey<QString> kLanguage{"language"};
+const SettingsKey<QString> kSource{"source"};
+const SettingsKey<QString> kType{"type"};
 
 QList<PreviewItem> previewItems(const QList<JournalArtifactEntry> &entries)
 {
@@ -46,8 +50,9 @@ QList<PreviewItem> previewItems(const QList<JournalArtifactEntry> &entries)
 } // namespace
 
 GalleryPage::GalleryPage(QString journalPath, ThumbnailProvider &thumbnails, QWidget *parent)
-    : QWidget(parent), m_journalPath(std::move(journalPath)), m_thumbnails(thumbnails)
+    : Page(parent), m_journalPath(std::move(journalPath)), m_thumbnails(thumbnails)
 {
+    setObjectName(QStringLiteral("galleryPage"));
     m_language = new QComboBox;
     m_language->setObjectName(QStringLiteral("galleryLanguageFilter"));
     m_language->addItem(tr("All languages"), QString());
@@ -145,6 +150,30 @@ GalleryPage::GalleryPage(QString journalPath, ThumbnailProvider &thumbnails, QWi
 GalleryPage::~GalleryPage()
 {
     m_loading.waitForFinished();
+}
+
+QString GalleryPage::title() const
+{
+    return tr("Gallery");
+}
+
+QIcon GalleryPage::icon() const
+{
+    return style()->standardIcon(QStyle::SP_DirIcon);
+}
+
+void GalleryPage::saveState(QSettings &settings) const
+{
+    kLanguage.write(settings, m_language->currentData().toString());
+    kSource.write(settings, m_source->currentData().toString());
+    kType.write(settings, m_type->currentData().toString());
+}
+
+void GalleryPage::restoreState(const QSettings &settings)
+{
+    for (auto [combo, key] : {std::pair{m_language, &kLanguage}, {m_source, &kSource}, {m_type, &kType}}) {
+        combo->setCurrentIndex(std::max(0, combo->findData(key->read(settings))));
+    }
 }
 
 ArtifactFilter GalleryPage::filter() const

@@ -1,11 +1,11 @@
 #pragma once
 
+#include "gui/Page.h"
 #include "journal/JournalRun.h"
 #include "util/Result.h"
 
 #include <QFutureWatcher>
 #include <QTimer>
-#include <QWidget>
 
 class QComboBox;
 class QLabel;
@@ -24,13 +24,19 @@ class ThumbnailProvider;
 /// and type, opened large inside the app (ArtifactPreviewDialog: next and previous, fit and zoom, copy, save as), and
 /// a way to the run that made it. Runs of any process (an assistant's `--mcp` server too) appear as they are
 /// recorded. The journal is read off the GUI thread.
-class GalleryPage final : public QWidget
+class GalleryPage final : public Page
 {
     Q_OBJECT
 
 public:
     GalleryPage(QString journalPath, ThumbnailProvider &thumbnails, QWidget *parent = nullptr);
     ~GalleryPage() override;
+
+    QString title() const override;
+    QIcon icon() const override;
+    /// The filters.
+    void saveState(QSettings &settings) const override;
+    void restoreState(const QSettings &settings) override;
 
     /// Reads the journal again (at once; the page also does when it changes).
     void reload();

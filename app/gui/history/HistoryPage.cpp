@@ -18,16 +18,22 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QSplitter>
+#include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
 
 namespace sandbox::gui {
 
+namespace {
+const SettingsKey<QByteArray> kSplitterState{"splitter"};
+} // namespace
+
 HistoryPage::HistoryPage(const QString &journalPath, EngineController &controller, QStringList backends,
                          QWidget *parent)
-    : QWidget(parent), m_journalPath(journalPath), m_controller(controller), m_backends(std::move(backends)),
+    : Page(parent), m_journalPath(journalPath), m_controller(controller), m_backends(std::move(backends)),
       m_reader(journalPath)
 {
+    setObjectName(QStringLiteral("historyPage"));
     m_filters = new HistoryFilterBar(this);
     m_model = new HistoryModel(journalPath, this);
 
@@ -84,16 +90,16 @@ HistoryPage::HistoryPage(const QString &journalPath, EngineController &controlle
     rightLayout->addLayout(replayBar);
     rightLayout->addWidget(m_inspector, 1);
 
-    auto *splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->setObjectName(QStringLiteral("historySplitter"));
-    splitter->addWidget(m_table);
-    splitter->addWidget(right);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter->setObjectName(QStringLiteral("historySplitter"));
+    m_splitter->addWidget(m_table);
+    m_splitter->addWidget(right);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_filters);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_splitter, 1);
     layout->addWidget(m_status);
 
     connect(m_filters, &HistoryFilterBar::filterChanged, this, [this](const RunFilter &filter) {
@@ -327,6 +333,26 @@ void HistoryPage::showContextMenu(const QPoint &position)
     }
     menu.addAction(tr("Copy run ID"), this, [runId] { QApplication::clipboard()->setText(runId); });
     menu.exec(m_table->viewport()->mapToGlobal(position));
+}
+
+QString HistoryPage::title() const
+{
+    return tr("History");
+}
+
+QIcon HistoryPage::icon() const
+{
+    return style()->standardIcon(QStyle::SP_FileDialogContentsView);
+}
+
+void HistoryPage::saveState(QSettings &settings) const
+{
+    kSplitterState.write(settings, m_splitter->saveState());
+}
+
+void HistoryPage::restoreState(const QSettings &settings)
+{
+    m_splitter->restoreState(kSplitterState.read(settings));
 }
 
 } // namespace sandbox::gui

@@ -1,15 +1,16 @@
 #pragma once
 
+#include "gui/Page.h"
 #include "journal/JournalReader.h"
 #include "journal/JournalRun.h"
 
 #include <QHash>
 #include <QStringList>
-#include <QWidget>
 
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QSplitter;
 class QTableView;
 
 namespace sandbox {
@@ -26,7 +27,7 @@ class RunInspector;
 /// The History page: every run in the journal, newest first and filterable; the selected run in an
 /// inspector; and replays of a run on the same or another backend, each a new journal run whose
 /// differences from its original the page shows when it ends.
-class HistoryPage final : public QWidget
+class HistoryPage final : public Page
 {
     Q_OBJECT
 
@@ -34,6 +35,11 @@ public:
     HistoryPage(const QString &journalPath, EngineController &controller, QStringList backends,
                 QWidget *parent = nullptr);
     ~HistoryPage() override;
+
+    QString title() const override;
+    QIcon icon() const override;
+    void saveState(QSettings &settings) const override;
+    void restoreState(const QSettings &settings) override;
 
     HistoryModel *model() const { return m_model; }
     RunInspector *inspector() const { return m_inspector; }
@@ -48,6 +54,7 @@ signals:
     void replayFinished(const QString &originalId, const QString &replayId);
 
 private:
+    QSplitter *m_splitter = nullptr;
     struct PendingReplay
     {
         QString originalId;

@@ -13,13 +13,19 @@
 #include <QLineEdit>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
 
 namespace sandbox::gui {
 
-LiveLogPage::LiveLogPage(const QString &journalPath, QWidget *parent) : QWidget(parent)
+namespace {
+const SettingsKey<QByteArray> kSplitterState{"splitter"};
+} // namespace
+
+LiveLogPage::LiveLogPage(const QString &journalPath, QWidget *parent) : Page(parent)
 {
+    setObjectName(QStringLiteral("liveLogPage"));
     m_model = new LiveLogModel(this);
     m_filter = new LiveLogFilterModel(this);
     m_filter->setSourceModel(m_model);
@@ -193,6 +199,26 @@ void LiveLogPage::updateEmptyState()
                                   "`llm-sandbox run` and from assistants using `llm-sandbox --mcp`.")
                              : tr("No runs match the filter."));
     m_listStack->setCurrentWidget(m_emptyHint);
+}
+
+QString LiveLogPage::title() const
+{
+    return tr("Live log");
+}
+
+QIcon LiveLogPage::icon() const
+{
+    return style()->standardIcon(QStyle::SP_FileDialogDetailedView);
+}
+
+void LiveLogPage::saveState(QSettings &settings) const
+{
+    kSplitterState.write(settings, m_splitter->saveState());
+}
+
+void LiveLogPage::restoreState(const QSettings &settings)
+{
+    m_splitter->restoreState(kSplitterState.read(settings));
 }
 
 } // namespace sandbox::gui

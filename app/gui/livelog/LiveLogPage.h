@@ -1,8 +1,8 @@
 #pragma once
 
+#include "gui/Page.h"
 #include "journal/JournalRun.h"
 
-#include <QWidget>
 #include <memory>
 
 class QComboBox;
@@ -25,7 +25,7 @@ class RunDetailView;
 
 /// Every run as it starts, from any process that writes the journal (this window, the command line, an MCP
 /// server an assistant launched), and the selected run's code, output and charts as they arrive.
-class LiveLogPage final : public QWidget
+class LiveLogPage final : public Page
 {
     Q_OBJECT
 
@@ -34,7 +34,11 @@ public:
     explicit LiveLogPage(const QString &journalPath, QWidget *parent = nullptr);
     ~LiveLogPage() override;
 
-    QSplitter *splitter() const { return m_splitter; }
+    QString title() const override;
+    QIcon icon() const override;
+    void saveState(QSettings &settings) const override;
+    void restoreState(const QSettings &settings) override;
+
     LiveLogModel *model() const { return m_model; }
     /// Selects the run (when it is shown), e.g. one the console just started.
     void selectRun(const QString &runId);

@@ -7,7 +7,9 @@
 #include "gui/console/ConsolePage.h"
 #include "gui/widgets/CodeEditor.h"
 
+#include <QComboBox>
 #include <QListWidget>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QTest>
 #include <gtest/gtest.h>
@@ -78,4 +80,33 @@ TEST_F(MainWindowTest, ctrlReturnRunsTheConsolesCodeFromAnywhereInTheWindow)
     EXPECT_EQ(window.findChild<QStackedWidget *>(QStringLiteral("pages"))->currentWidget(), console);
     EXPECT_EQ(window.controller().runningCount(), 1);
     ASSERT_TRUE(waitUntil([&] { return !console->isRunning(); }, 120s));
+}
+
+TEST_F(MainWindowTest, everyPageKeepsItsOwnStateTheHistorysSplitterAndTheGallerysFiltersToo)
+{
+    QList<int> sizes;
+    {
+        MainWindow window(*context);
+        window.resize(1200, 800);
+        window.show();
+        window.showPage(2);
+        auto *splitter = window.findChild<QSplitter *>(QStringLiteral("historySplitter"));
+        ASSERT_NE(splitter, nullptr);
+        splitter->setSizes({250, 750});
+        sizes = splitter->sizes();
+        auto *type = window.findChild<QComboBox *>(QStringLiteral("galleryTypeFilter"));
+        type->setCurrentIndex(type->findData(QStringLiteral("image/svg+xml")));
+        window.close();
+    }
+    MainWindow again(*context);
+    again.show();
+    auto *navigation = again.findChild<QListWidget *>(QStringLiteral("navigation"));
+    ASSERT_EQ(navigation->count(), 4);
+    EXPECT_EQ(navigation->item(2)->text(), QStringLiteral("History"));
+    EXPECT_EQ(navigation->item(3)->text(), QStringLiteral("Gallery"));
+    const QList<int> restored = again.findChild<QSplitter *>(QStringLiteral("historySplitter"))->sizes();
+    ASSERT_EQ(restored.size(), 2);
+    EXPECT_NEAR(restored[0], sizes[0], 20) << "the history's splitter was not restored";
+    EXPECT_EQ(again.findChild<QComboBox *>(QStringLiteral("galleryTypeFilter"))->currentData().toString(),
+              QStringLiteral("image/svg+xml"));
 }
