@@ -11,6 +11,7 @@
 #include "gui/history/HistoryPage.h"
 #include "gui/livelog/LiveLogPage.h"
 #include "gui/settings/SettingsDialog.h"
+#include "gui/statistics/StatisticsPage.h"
 #include "gui/widgets/ThumbnailProvider.h"
 #include "settings/UserSettings.h"
 
@@ -108,6 +109,7 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
         },
         [](GuiContext &gui) { return new HistoryPage(gui.journalPath, gui.controller, gui.backends); },
         [](GuiContext &gui) { return new GalleryPage(gui.journalPath, gui.thumbnails); },
+        [](GuiContext &gui) { return new StatisticsPage(gui.journalPath); },
     };
     for (const auto &make : pages) {
         addPage(make(gui));

@@ -192,4 +192,21 @@ Result<qint64> JournalConnection::nextSeq()
     return read->value(0).toLongLong();
 }
 
+Result<JournalConnection *> JournalConnection::openIfExists(const QString &path,
+                                                            std::unique_ptr<JournalConnection> &connection)
+{
+    if (connection) {
+        return connection.get();
+    }
+    if (!QFileInfo::exists(path)) {
+        return static_cast<JournalConnection *>(nullptr);
+    }
+    auto made = std::make_unique<JournalConnection>(path);
+    if (auto opened = made->open(); !opened) {
+        return opened.error();
+    }
+    connection = std::move(made);
+    return connection.get();
+}
+
 } // namespace sandbox

@@ -9,6 +9,7 @@
 #include <QVariant>
 #include <functional>
 #include <initializer_list>
+#include <memory>
 
 namespace sandbox {
 
@@ -23,6 +24,11 @@ public:
 
     JournalConnection(const JournalConnection &) = delete;
     JournalConnection &operator=(const JournalConnection &) = delete;
+
+    /// A reader's connection to `path`, made and opened in `connection` on first use; nullptr while the journal file
+    /// does not exist yet (it reads as empty).
+    static Result<JournalConnection *> openIfExists(const QString &path,
+                                                    std::unique_ptr<JournalConnection> &connection);
 
     /// Opens the file (creating its folder), sets the pragmas and brings the schema up to `schemaVersion` (tests
     /// make old journals with a lower one).

@@ -3,7 +3,6 @@
 #include "journal/JournalConnection.h"
 #include "journal/RunJournal.h"
 
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlQuery>
@@ -126,18 +125,7 @@ JournalReader::~JournalReader() = default;
 
 Result<JournalConnection *> JournalReader::connection() const
 {
-    if (m_connection) {
-        return m_connection.get();
-    }
-    if (!QFileInfo::exists(m_path)) {
-        return static_cast<JournalConnection *>(nullptr);
-    }
-    auto connection = std::make_unique<JournalConnection>(m_path);
-    if (auto opened = connection->open(); !opened) {
-        return opened.error();
-    }
-    m_connection = std::move(connection);
-    return m_connection.get();
+    return JournalConnection::openIfExists(m_path, m_connection);
 }
 
 Result<QList<JournalArtifactEntry>> JournalReader::artifacts(const ArtifactFilter &filter, int limit) const

@@ -54,10 +54,12 @@ BUILD_PACKAGES=(
     # The compiler cache: the headless and the full build (and the clean-root check) share their objects.
     ccache
     # Qt 6: Core, Network, Concurrent, Sql, Gui, Widgets (qt6-base-dev), the HTTP server (serve --http), SVG (the
-    # app's icons and SVG artifacts), WebSockets (exec into Kubernetes pods), and the keychain (registry logins).
-    qt6-base-dev qt6-httpserver-dev qt6-svg-dev qt6-websockets-dev qtkeychain-qt6-dev
-    # OpenGL's headers: Qt Gui's CMake package requires them (WrapOpenGL) before Widgets can be found.
-    libgl-dev
+    # app's icons and SVG artifacts), WebSockets (exec into Kubernetes pods), Charts (the app's statistics page), and
+    # the keychain (registry logins).
+    qt6-base-dev qt6-httpserver-dev qt6-svg-dev qt6-websockets-dev qt6-charts-dev qtkeychain-qt6-dev
+    # OpenGL's headers: Qt Gui's CMake package requires them (WrapOpenGL) before Widgets can be found; Qt Charts'
+    # package requires Qt OpenGL's, which qt6-charts-dev does not pull in.
+    libgl-dev libqt6opengl6-dev
     # HTTP over the engines' unix sockets and TLS (libcurl), image build contexts (libarchive, tar), kubeconfig files
     # (yaml-cpp), the runner's protocol and the engines' JSON (nlohmann-json).
     libcurl4-openssl-dev libarchive-dev libyaml-cpp-dev nlohmann-json3-dev

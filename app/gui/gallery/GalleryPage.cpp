@@ -6,7 +6,6 @@
 #include "gui/widgets/SafeImage.h"
 #include "gui/widgets/ThumbnailProvider.h"
 #include "journal/JournalReader.h"
-#include "journal/JournalWatcher.h"
 #include "lang/LanguageRegistry.h"
 #include "util/PrivateFiles.h"
 
@@ -123,34 +122,26 @@ GalleryPage::GalleryPage(QString journalPath, ThumbnailProvider &thumbnails, QWi
         connect(combo, &QComboBox::currentIndexChanged, this, &GalleryPage::reload);
     }
 
-    connect(&m_loading, &QFutureWatcher<Result<QList<JournalArtifactEntry>>>::finished, this, [this] {
-        m_loadPending = false;
-        auto loaded = m_loading.result();
-        if (loaded) {
-            m_model->setEntries(std::move(*loaded));
-        } else {
-            m_count->setText(tr("The journal cannot be read: %1").arg(loaded.error().message));
-        }
-        updateCount();
-        if (m_reloadAgain) {
-            m_reloadAgain = false;
-            reload();
-        }
-    });
     // Runs of every process: a changed journal is read again a moment later, once for a burst of changes.
-    m_reloadSoon.setSingleShot(true);
-    m_reloadSoon.setInterval(300);
-    connect(&m_reloadSoon, &QTimer::timeout, this, &GalleryPage::reload);
-    m_watcher = new JournalWatcher(m_journalPath, this);
-    connect(m_watcher, &JournalWatcher::runsChanged, this, [this] { m_reloadSoon.start(); });
-    m_watcher->start(std::chrono::milliseconds(500));
+    m_refresh = std::make_unique<JournalRefresh<Result<QList<JournalArtifactEntry>>>>(
+        this, m_journalPath, std::chrono::milliseconds(300),
+        [this] {
+            return [path = m_journalPath, filter = filter()] {
+                return JournalReader(path).artifacts(filter, kMaxArtifacts);
+            };
+        },
+        [this](Result<QList<JournalArtifactEntry>> loaded) {
+            if (loaded) {
+                m_model->setEntries(std::move(*loaded));
+                updateCount();
+            } else {
+                m_count->setText(tr("The journal cannot be read: %1").arg(loaded.error().message));
+            }
+        });
     reload();
 }
 
-GalleryPage::~GalleryPage()
-{
-    m_loading.waitForFinished();
-}
+GalleryPage::~GalleryPage() = default;
 
 QString GalleryPage::title() const
 {
@@ -187,27 +178,12 @@ ArtifactFilter GalleryPage::filter() const
 
 void GalleryPage::reload()
 {
-    if (m_loadPending) {
-        m_reloadAgain = true;
-        return;
-    }
-    m_loadPending = true;
-    // A reader of its own on the pool's thread: one connection per thread.
-    m_loading.setFuture(QtConcurrent::run(
-        [path = m_journalPath, filter = filter()] { return JournalReader(path).artifacts(filter, kMaxArtifacts); }));
+    m_refresh->reload();
 }
 
 void GalleryPage::waitForLoaded()
 {
-    while (m_loadPending || m_reloadAgain || m_reloadSoon.isActive()) {
-        if (m_reloadSoon.isActive()) {
-            m_reloadSoon.stop();
-            reload();
-        }
-        m_loading.waitForFinished();
-        QCoreApplication::sendPostedEvents(&m_loading);
-        QCoreApplication::processEvents();
-    }
+    m_refresh->waitForLoaded();
 }
 
 void GalleryPage::updateCount()

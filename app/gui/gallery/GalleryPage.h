@@ -1,5 +1,6 @@
 #pragma once
 
+#include "gui/JournalRefresh.h"
 #include "gui/Page.h"
 #include "journal/JournalRun.h"
 #include "util/Result.h"
@@ -10,10 +11,6 @@
 class QComboBox;
 class QLabel;
 class QListView;
-
-namespace sandbox {
-class JournalWatcher;
-}
 
 namespace sandbox::gui {
 
@@ -65,11 +62,7 @@ private:
     QComboBox *m_source = nullptr;
     QComboBox *m_type = nullptr;
     QLabel *m_count = nullptr;
-    JournalWatcher *m_watcher = nullptr;
-    QTimer m_reloadSoon;
-    QFutureWatcher<Result<QList<JournalArtifactEntry>>> m_loading;
-    bool m_loadPending = false; ///< a read was started and its result is not shown yet
-    bool m_reloadAgain = false; ///< the filter or the journal changed while it was
+    std::unique_ptr<JournalRefresh<Result<QList<JournalArtifactEntry>>>> m_refresh;
 };
 
 } // namespace sandbox::gui

@@ -1,0 +1,71 @@
+#pragma once
+
+#include "gui/JournalRefresh.h"
+#include "gui/Page.h"
+#include "journal/JournalStatistics.h"
+
+#include <memory>
+
+class QChart;
+class QChartView;
+class QComboBox;
+class QLabel;
+
+namespace sandbox::gui {
+
+/// Charts of the journal's runs (Qt Charts): runs per day by outcome, duration per language (a box plot), runs by
+/// source and by MCP client, over a chosen period. The numbers come from JournalStatistics, read off the GUI thread,
+/// again when the journal changes; the charts follow the app's palette.
+class StatisticsPage final : public Page
+{
+    Q_OBJECT
+
+public:
+    /// What one read of the journal gives the charts.
+    struct Numbers
+    {
+        QList<DailyOutcomes> days;
+        QList<DurationSummary> durations;
+        QList<RunCount> sources;
+        QList<RunCount> clients;
+        QString error;
+    };
+
+    explicit StatisticsPage(QString journalPath, QWidget *parent = nullptr);
+    ~StatisticsPage() override;
+
+    QString title() const override;
+    QIcon icon() const override;
+    void saveState(QSettings &settings) const override;
+    void restoreState(const QSettings &settings) override;
+    void shown() override;
+
+    /// Reads the journal again (the page also does when it changes while it is shown).
+    void reload();
+    /// Waits until the current read is done and drawn (tests).
+    void waitForLoaded();
+    const Numbers &numbers() const { return m_numbers; }
+    QChart *outcomesChart() const;
+    QChart *durationsChart() const;
+    QChart *sourcesChart() const;
+    QChart *clientsChart() const;
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void draw();
+    void styleCharts();
+
+    const QString m_journalPath;
+    QComboBox *m_period = nullptr;
+    QLabel *m_summary = nullptr;
+    QChartView *m_outcomes = nullptr;
+    QChartView *m_durations = nullptr;
+    QChartView *m_sources = nullptr;
+    QChartView *m_clients = nullptr;
+    Numbers m_numbers;
+    std::unique_ptr<JournalRefresh<Numbers>> m_refresh;
+};
+
+} // namespace sandbox::gui

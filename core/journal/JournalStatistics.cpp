@@ -1,0 +1,159 @@
+#include "journal/JournalStatistics.h"
+
+#include "journal/JournalConnection.h"
+
+#include <QSqlQuery>
+#include <QVariant>
+#include <algorithm>
+#include <map>
+
+namespace sandbox {
+
+namespace {
+
+/// The value at `fraction` (0..1) of sorted `values`, by the nearest rank.
+qint64 quantile(const QList<qint64> &sorted, double fraction)
+{
+    const qsizetype index = qsizetype(fraction * double(sorted.size() - 1) + 0.5);
+    return sorted.at(std::clamp<qsizetype>(index, 0, sorted.size() - 1));
+}
+
+} // namespace
+
+int DailyOutcomes::total() const
+{
+    int sum = 0;
+    for (const int count : counts) {
+        sum += count;
+    }
+    return sum;
+}
+
+JournalStatistics::JournalStatistics(QString databasePath) : m_path(std::move(databasePath)) {}
+
+JournalStatistics::~JournalStatistics() = default;
+
+Result<JournalConnection *> JournalStatistics::connection() const
+{
+    return JournalConnection::openIfExists(m_path, m_connection);
+}
+
+RunOutcome JournalStatistics::outcomeOf(const QString &status, const QString &stopReason, const QVariant &exitCode)
+{
+    if (status == QLatin1String("running")) {
+        return RunOutcome::Running;
+    }
+    if (status != QLatin1String("finished")) {
+        return RunOutcome::Failed;
+    }
+    if (stopReason == QLatin1String("timeout")) {
+        return RunOutcome::TimedOut;
+    }
+    if (stopReason != QLatin1String("exit")) {
+        return RunOutcome::Stopped;
+    }
+    return !exitCode.isNull() && exitCode.toInt() == 0 ? RunOutcome::Succeeded : RunOutcome::ExitedWithError;
+}
+
+Result<QList<DailyOutcomes>> JournalStatistics::outcomesPerDay(const QDateTime &from, const QDateTime &to) const
+{
+    QList<DailyOutcomes> days;
+    for (QDate day = from.toLocalTime().date(); day < to.toLocalTime().date().addDays(1); day = day.addDays(1)) {
+        days.append(DailyOutcomes{.day = day});
+    }
+    auto connection = this->connection();
+    if (!connection) {
+        return connection.error();
+    }
+    if (!*connection || days.isEmpty()) {
+        return days;
+    }
+    auto query = (*connection)
+                     ->exec(QStringLiteral("SELECT started_at, status, stop_reason, exit_code FROM runs "
+                                           "WHERE started_at >= ? AND started_at < ?"),
+                            {from.toMSecsSinceEpoch(), to.toMSecsSinceEpoch()});
+    if (!query) {
+        return query.error();
+    }
+    const QDate first = days.first().day;
+    while (query->next()) {
+        const QDate day = QDateTime::fromMSecsSinceEpoch(query->value(0).toLongLong()).toLocalTime().date();
+        const qint64 index = first.daysTo(day);
+        if (index >= 0 && index < days.size()) {
+            const RunOutcome outcome =
+                outcomeOf(query->value(1).toString(), query->value(2).toString(), query->value(3));
+            ++days[index].counts[int(outcome)];
+        }
+    }
+    return days;
+}
+
+Result<QList<DurationSummary>> JournalStatistics::durationsByLanguage(const QDateTime &from, const QDateTime &to) const
+{
+    auto connection = this->connection();
+    if (!connection) {
+        return connection.error();
+    }
+    if (!*connection) {
+        return QList<DurationSummary>();
+    }
+    auto query = (*connection)
+                     ->exec(QStringLiteral("SELECT language, duration_ms FROM runs WHERE status = 'finished' AND "
+                                           "started_at >= ? AND started_at < ? ORDER BY language, duration_ms"),
+                            {from.toMSecsSinceEpoch(), to.toMSecsSinceEpoch()});
+    if (!query) {
+        return query.error();
+    }
+    std::map<QString, QList<qint64>> byLanguage;
+    while (query->next()) {
+        byLanguage[query->value(0).toString()].append(query->value(1).toLongLong());
+    }
+    QList<DurationSummary> summaries;
+    for (const auto &[language, durations] : byLanguage) {
+        summaries.append(DurationSummary{.language = language,
+                                         .count = int(durations.size()),
+                                         .minimum = durations.first(),
+                                         .lowerQuartile = quantile(durations, 0.25),
+                                         .median = quantile(durations, 0.5),
+                                         .upperQuartile = quantile(durations, 0.75),
+                                         .maximum = durations.last()});
+    }
+    return summaries;
+}
+
+Result<QList<RunCount>> JournalStatistics::countsBy(const QString &column, const QString &condition,
+                                                    const QDateTime &from, const QDateTime &to) const
+{
+    auto connection = this->connection();
+    if (!connection) {
+        return connection.error();
+    }
+    if (!*connection) {
+        return QList<RunCount>();
+    }
+    auto query = (*connection)
+                     ->exec(QStringLiteral("SELECT %1, count(*) AS n FROM runs WHERE started_at >= ? AND "
+                                           "started_at < ?%2 GROUP BY %1 ORDER BY n DESC, %1")
+                                .arg(column, condition),
+                            {from.toMSecsSinceEpoch(), to.toMSecsSinceEpoch()});
+    if (!query) {
+        return query.error();
+    }
+    QList<RunCount> counts;
+    while (query->next()) {
+        counts.append(RunCount{query->value(0).toString(), query->value(1).toInt()});
+    }
+    return counts;
+}
+
+Result<QList<RunCount>> JournalStatistics::runsBySource(const QDateTime &from, const QDateTime &to) const
+{
+    return countsBy(QStringLiteral("source"), QString(), from, to);
+}
+
+Result<QList<RunCount>> JournalStatistics::runsByClient(const QDateTime &from, const QDateTime &to) const
+{
+    return countsBy(QStringLiteral("client_name"), QStringLiteral(" AND source = 'mcp'"), from, to);
+}
+
+} // namespace sandbox
