@@ -6,6 +6,7 @@
 #include "gui/EngineController.h"
 #include "gui/ErrorText.h"
 #include "gui/GuiContext.h"
+#include "gui/StateColors.h"
 #include "gui/console/ConsolePage.h"
 #include "gui/gallery/GalleryPage.h"
 #include "gui/history/HistoryPage.h"
@@ -135,13 +136,14 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
         [this](const QString &backend, const BackendInfo &info, const QString &error, ErrorCode code) {
             if (error.isEmpty()) {
                 m_backendState->setText(
-                    tr("%1 %2 %3 · ready").arg(dot(QStringLiteral("#2e9d4a")), backendTitle(backend), info.version));
+                    tr("%1 %2 %3 · ready")
+                        .arg(dot(StateColors::of(palette()).succeeded.name()), backendTitle(backend), info.version));
                 m_backendState->setToolTip(tr("%1 at %2\nAPI %3, %4%5")
                                                .arg(backendTitle(backend), info.endpoint, info.apiVersion, info.os,
                                                     info.rootless ? tr(", rootless") : QString()));
             } else {
-                m_backendState->setText(
-                    tr("%1 %2 · unavailable").arg(dot(QStringLiteral("#d0312d")), backendTitle(backend)));
+                m_backendState->setText(tr("%1 %2 · unavailable")
+                                            .arg(dot(StateColors::of(palette()).failed.name()), backendTitle(backend)));
                 m_backendState->setToolTip(errorText(Error{error, code}));
             }
         });
@@ -236,7 +238,8 @@ void MainWindow::createStatusBar()
     m_backendState = new QLabel;
     m_backendState->setObjectName(QStringLiteral("backendState"));
     m_backendState->setText(
-        tr("%1 %2 · connecting…").arg(dot(QStringLiteral("#8a8a8a")), backendTitle(m_context.defaultBackend())));
+        tr("%1 %2 · connecting…")
+            .arg(dot(palette().color(QPalette::PlaceholderText).name()), backendTitle(m_context.defaultBackend())));
     m_runningState = new QLabel;
     m_runningState->setObjectName(QStringLiteral("runningState"));
     statusBar()->addPermanentWidget(m_runningState);

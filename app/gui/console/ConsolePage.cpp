@@ -4,6 +4,7 @@
 #include "gui/EngineController.h"
 #include "gui/ErrorText.h"
 #include "gui/RunText.h"
+#include "gui/StateColors.h"
 #include "gui/widgets/ArtifactStrip.h"
 #include "gui/widgets/CodeEditor.h"
 #include "gui/widgets/OutputView.h"
@@ -366,9 +367,11 @@ void ConsolePage::onFailed(quint64 ticket, const Error &error)
 
 void ConsolePage::showSummary(const QString &text, const QString &tone)
 {
-    const QString color = tone == QLatin1String("ok")        ? QStringLiteral("#2e7d32")
-                          : tone == QLatin1String("warning") ? QStringLiteral("#b35c00")
-                                                             : QStringLiteral("#c01c28");
+    const StateColors colors = StateColors::of(palette());
+    const QString color = (tone == QLatin1String("ok")        ? colors.succeeded
+                           : tone == QLatin1String("warning") ? colors.timedOut
+                                                              : colors.failed)
+                              .name();
     const QString icon = tone == QLatin1String("ok") ? QStringLiteral("✔") : QStringLiteral("●");
     m_summary->setText(QStringLiteral("<span style='color:%1'>%2</span>&nbsp; %3").arg(color, icon, text));
     m_summary->setVisible(true);

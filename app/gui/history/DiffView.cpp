@@ -1,5 +1,7 @@
 #include "gui/history/DiffView.h"
 
+#include "gui/StateColors.h"
+
 #include <QFontDatabase>
 #include <QLabel>
 #include <QLocale>
@@ -106,9 +108,10 @@ void DiffView::setDiff(const RunDiff &diff, const JournalRun &original, const Jo
 {
     const bool identical = diff.identical();
     m_banner->setText(identical ? tr("No difference") : tr("The replay differs"));
+    const StateColors colors = StateColors::of(this->palette());
     QPalette palette = m_banner->palette();
-    palette.setColor(QPalette::Window, identical ? QColor(0xd4, 0xef, 0xdf) : QColor(0xfd, 0xeb, 0xd0));
-    palette.setColor(QPalette::WindowText, identical ? QColor(0x1e, 0x84, 0x49) : QColor(0xa0, 0x40, 0x00));
+    palette.setColor(QPalette::Window, identical ? colors.added : colors.removed);
+    palette.setColor(QPalette::WindowText, identical ? colors.succeeded : colors.timedOut);
     m_banner->setPalette(palette);
 
     m_runs->setText(tr("Original: run %1 on %2 · Replay: run %3 on %4")
@@ -158,16 +161,17 @@ void DiffView::setDiff(const RunDiff &diff, const JournalRun &original, const Jo
 void DiffView::appendLineDiff(const QString &title, const QList<RunDiff::Line> &lines)
 {
     using Kind = RunDiff::Line::Kind;
+    const StateColors colors = StateColors::of(palette());
     QTextCharFormat header;
     header.setFontWeight(QFont::Bold);
     QTextCharFormat hunk;
-    hunk.setForeground(QColor(0x5d, 0x6d, 0x7e));
+    hunk.setForeground(this->palette().color(QPalette::PlaceholderText));
     QTextCharFormat removed;
-    removed.setBackground(QColor(0xfa, 0xdb, 0xd8));
-    removed.setForeground(QColor(0x92, 0x2b, 0x21));
+    removed.setBackground(colors.removed);
+    removed.setForeground(colors.failed);
     QTextCharFormat added;
-    added.setBackground(QColor(0xd5, 0xf5, 0xe3));
-    added.setForeground(QColor(0x1d, 0x6b, 0x3c));
+    added.setBackground(colors.added);
+    added.setForeground(colors.succeeded);
     QTextCharFormat same;
     // Whole lines coloured, as diff tools show them, not only the characters.
     QTextBlockFormat plainBlock;

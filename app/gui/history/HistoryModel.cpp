@@ -1,9 +1,11 @@
 #include "gui/history/HistoryModel.h"
 
 #include "gui/RunText.h"
+#include "gui/StateColors.h"
 
 #include <QColor>
 #include <QFont>
+#include <QGuiApplication>
 #include <QScopedValueRollback>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -100,14 +102,15 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
         return tr("Run %1").arg(run.id);
     }
     if (role == Qt::ForegroundRole && (index.column() == StatusColumn || index.column() == OutcomeColumn)) {
+        const StateColors colors = StateColors::of(QGuiApplication::palette());
         if (run.status == RunStatus::Failed || run.status == RunStatus::Interrupted) {
-            return QColor(0xc0, 0x39, 0x2b);
+            return colors.failed;
         }
         if (run.status == RunStatus::Running) {
-            return QColor(0x29, 0x80, 0xb9);
+            return colors.running;
         }
         if (run.exitCode.value_or(0) != 0 || (run.stopReason != QLatin1String("exit") && !run.stopReason.isEmpty())) {
-            return QColor(0xd3, 0x54, 0x00);
+            return colors.timedOut;
         }
         return {};
     }

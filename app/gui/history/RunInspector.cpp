@@ -1,6 +1,7 @@
 #include "gui/history/RunInspector.h"
 
 #include "gui/RunText.h"
+#include "gui/StateColors.h"
 #include "gui/history/DiffView.h"
 #include "gui/history/HistoryModel.h"
 #include "gui/widgets/ArtifactPreviewDialog.h"
@@ -182,7 +183,7 @@ QWidget *RunInspector::createOutputTab()
     m_stderr->setPlaceholderText(tr("Nothing on standard error."));
     // Standard error in the colour terminals and IDEs use for it.
     QPalette errorPalette = m_stderr->palette();
-    errorPalette.setColor(QPalette::Text, QColor(0xb0, 0x3a, 0x2e));
+    errorPalette.setColor(QPalette::Text, StateColors::of(errorPalette).failed);
     m_stderr->setPalette(errorPalette);
     auto *splitter = new QSplitter(Qt::Vertical, tab);
     splitter->addWidget(titled(tr("Standard output"), m_stdout, splitter));

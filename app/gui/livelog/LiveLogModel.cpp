@@ -1,9 +1,11 @@
 #include "gui/livelog/LiveLogModel.h"
 
 #include "gui/RunText.h"
+#include "gui/StateColors.h"
 
 #include <QApplication>
 #include <QColor>
+#include <QGuiApplication>
 #include <QIcon>
 #include <QLocale>
 #include <QPainter>
@@ -22,17 +24,19 @@ bool newerFirst(const JournalRun &a, const JournalRun &b)
 
 QColor statusColor(const JournalRun &run)
 {
+    const QPalette palette = QGuiApplication::palette();
+    const StateColors colors = StateColors::of(palette);
     switch (run.status) {
     case RunStatus::Running:
-        return QColor(0x1a, 0x73, 0xe8);
+        return colors.running;
     case RunStatus::Finished:
         return run.exitCode.value_or(0) == 0 && (run.stopReason.isEmpty() || run.stopReason == QLatin1String("exit"))
-                   ? QColor(0x2e, 0x9d, 0x4a)
-                   : QColor(0xe0, 0x8a, 0x00);
+                   ? colors.succeeded
+                   : colors.timedOut;
     case RunStatus::Failed:
-        return QColor(0xd0, 0x31, 0x2d);
+        return colors.failed;
     case RunStatus::Interrupted:
-        return QColor(0x8a, 0x8a, 0x8a);
+        return palette.color(QPalette::PlaceholderText);
     }
     return {};
 }
