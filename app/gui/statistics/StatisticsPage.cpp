@@ -19,6 +19,7 @@
 #include <QLocale>
 #include <QStackedBarSeries>
 #include <QStyle>
+#include <QThread>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <QtConcurrent/QtConcurrentRun>
@@ -87,6 +88,19 @@ QColor outcomeColor(RunOutcome outcome, const StateColors &colors)
     return {};
 }
 
+/// An axis of counts from 0, with a tick at whole numbers only.
+QValueAxis *countAxis(int most)
+{
+    auto *axis = new QValueAxis;
+    const int step = std::max(1, (most + 4) / 5);
+    axis->setRange(0, std::max(1, (most + step - 1) / step * step));
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0);
+    axis->setTickInterval(step);
+    axis->setLabelFormat(QStringLiteral("%d"));
+    return axis;
+}
+
 /// A horizontal bar per count, most at the top.
 void drawCounts(QChart *chart, const QList<RunCount> &counts, const QString &title,
                 const std::function<QString(const QString &)> &label, const QColor &color)
@@ -109,17 +123,14 @@ void drawCounts(QChart *chart, const QList<RunCount> &counts, const QString &tit
     names->append(categories);
     chart->addAxis(names, Qt::AlignLeft);
     series->attachAxis(names);
-    auto *values = new QValueAxis;
-    values->setRange(0, std::max(1, most));
-    values->setLabelFormat(QStringLiteral("%d"));
-    values->applyNiceNumbers();
+    QValueAxis *values = countAxis(most);
     chart->addAxis(values, Qt::AlignBottom);
     series->attachAxis(values);
     chart->legend()->hide();
 }
 
 /// Everything the charts show, read on a pool thread with statistics of its own (one connection per thread).
-StatisticsPage::Numbers read(const QString &path, const QDateTime &from, const QDateTime &to)
+StatisticsPage::Numbers readOnce(const QString &path, const QDateTime &from, const QDateTime &to)
 {
     const JournalStatistics statistics(path);
     StatisticsPage::Numbers numbers;
@@ -137,6 +148,17 @@ StatisticsPage::Numbers read(const QString &path, const QDateTime &from, const Q
     numbers.durations = durations ? *durations : QList<DurationSummary>();
     numbers.sources = sources ? *sources : QList<RunCount>();
     numbers.clients = clients ? *clients : QList<RunCount>();
+    return numbers;
+}
+
+/// readOnce(), tried again a few times when the journal could not be read (another connection was opening it).
+StatisticsPage::Numbers read(const QString &path, const QDateTime &from, const QDateTime &to)
+{
+    StatisticsPage::Numbers numbers = readOnce(path, from, to);
+    for (int attempt = 0; attempt < 3 && !numbers.error.isEmpty(); ++attempt) {
+        QThread::msleep(200);
+        numbers = readOnce(path, from, to);
+    }
     return numbers;
 }
 
@@ -301,18 +323,16 @@ void StatisticsPage::draw()
     outcomes->addSeries(stacked);
     auto *dayAxis = new QBarCategoryAxis;
     dayAxis->append(days);
-    // A month of days: every label would overlap, so the axis shows them without the grid.
+    // A month of days: upright labels would overlap.
     dayAxis->setGridLineVisible(false);
-    dayAxis->setLabelsAngle(days.size() > 10 ? -60 : 0);
+    dayAxis->setLabelsAngle(days.size() > 10 ? -90 : 0);
     outcomes->addAxis(dayAxis, Qt::AlignBottom);
     stacked->attachAxis(dayAxis);
-    auto *countAxis = new QValueAxis;
-    countAxis->setRange(0, std::max(1, busiest));
-    countAxis->setLabelFormat(QStringLiteral("%d"));
-    countAxis->applyNiceNumbers();
-    outcomes->addAxis(countAxis, Qt::AlignLeft);
-    stacked->attachAxis(countAxis);
+    QValueAxis *runsAxis = countAxis(busiest);
+    outcomes->addAxis(runsAxis, Qt::AlignLeft);
+    stacked->attachAxis(runsAxis);
     outcomes->legend()->setVisible(true);
+    outcomes->legend()->setAlignment(Qt::AlignRight);
 
     // Durations per language: a box per language (quartiles, median, whiskers at the extremes).
     QChart *durations = m_durations->chart();

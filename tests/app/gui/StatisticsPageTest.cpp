@@ -127,3 +127,15 @@ TEST_F(StatisticsPageTest, aShorterPeriodHasFewerDaysAndTheSameRuns)
     ASSERT_EQ(page.numbers().days.size(), 7);
     EXPECT_EQ(page.numbers().days.last().total(), 7);
 }
+
+TEST_F(StatisticsPageTest, readsAgainAndAgainBesideAWriterOfThisProcess)
+{
+    JournalRecorder writer(
+        m_path, JournalRecorder::Context{QStringLiteral("gui"), QStringLiteral("docker"), QString(), {}, {}});
+    StatisticsPage page(m_path);
+    for (int i = 0; i < 20; ++i) {
+        page.reload();
+        page.waitForLoaded();
+        ASSERT_TRUE(page.numbers().error.isEmpty()) << page.numbers().error.toStdString();
+    }
+}
