@@ -7,21 +7,16 @@
 #include "gui/widgets/ThumbnailProvider.h"
 #include "journal/JournalReader.h"
 #include "lang/LanguageRegistry.h"
-#include "util/PrivateFiles.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
-#include <QDir>
 #include <QFile>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListView>
 #include <QMenu>
-#include <QMessageBox>
 #include <QStyle>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -223,22 +218,8 @@ void GalleryPage::copyImage(int row)
 void GalleryPage::saveAs(int row)
 {
     const JournalArtifactEntry &entry = m_model->entry(row);
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save %1 (files from a sandbox are saved, never opened with other programs)").arg(entry.artifact.name),
-        QDir::home().filePath(QFileInfo(entry.artifact.name).fileName()));
-    if (path.isEmpty()) {
-        return;
-    }
-    QFile source(entry.artifact.path);
-    QString error;
-    if (!source.open(QIODevice::ReadOnly)) {
-        error = source.errorString();
-    } else {
-        PrivateFiles::write(path, source.readAll(), &error);
-    }
-    if (!error.isEmpty()) {
-        QMessageBox::warning(this, tr("Save artifact"), tr("Could not save %1: %2").arg(path, error));
-    }
+    ArtifactPreviewDialog::saveArtifact(
+        this, PreviewItem{entry.artifact.name, entry.artifact.mimeType, {}, entry.artifact.path, entry.runId});
 }
 
 void GalleryPage::showContextMenu(const QPoint &position)

@@ -264,15 +264,33 @@ void ArtifactPreviewDialog::copyImage()
 
 void ArtifactPreviewDialog::saveAs()
 {
-    const PreviewItem &item = m_items.value(m_current);
+    PreviewItem item = m_items.value(m_current);
+    item.data = m_data;
+    saveArtifact(this, item);
+}
+
+void ArtifactPreviewDialog::saveArtifact(QWidget *parent, const PreviewItem &item)
+{
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save %1 (files from a sandbox are saved, never opened with other programs)").arg(item.name),
+        parent, tr("Save %1 (files from a sandbox are saved, never opened with other programs)").arg(item.name),
         QDir::home().filePath(QFileInfo(item.name).fileName()));
     if (path.isEmpty()) {
         return;
     }
-    if (QString error; !PrivateFiles::write(path, m_data, &error)) {
-        QMessageBox::warning(this, tr("Save artifact"), tr("Could not save %1: %2").arg(path, error));
+    QString error;
+    QByteArray data = item.data;
+    if (QFile source(item.path); data.isEmpty() && !item.path.isEmpty()) {
+        if (source.open(QIODevice::ReadOnly)) {
+            data = source.readAll();
+        } else {
+            error = source.errorString();
+        }
+    }
+    if (error.isEmpty()) {
+        PrivateFiles::write(path, data, &error);
+    }
+    if (!error.isEmpty()) {
+        QMessageBox::warning(parent, tr("Save artifact"), tr("Could not save %1: %2").arg(path, error));
     }
 }
 

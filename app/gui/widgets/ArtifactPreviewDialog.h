@@ -35,6 +35,8 @@ class ArtifactPreviewDialog final : public QDialog
 public:
     /// Shows `name` in a new dialog of its own.
     static void showArtifact(QWidget *parent, const QString &name, const QString &mimeType, const QByteArray &data);
+    /// Asks where to save `item` (its bytes, or its file's) and saves it there, as a file only the user can read.
+    static void saveArtifact(QWidget *parent, const PreviewItem &item);
 
     ArtifactPreviewDialog(QList<PreviewItem> items, int current, QWidget *parent = nullptr);
 
