@@ -99,7 +99,7 @@ void gallery(const QString &path, int artifacts)
                 artifact.data = chart(run * 2 + i);
                 recorder.runArtifact(id, artifact);
             }
-            recorder.runFinished(id, RunResult{}, QString());
+            recorder.runFinished(id, RunResult{}, std::nullopt);
         }
         recorder.flush();
     }
@@ -166,7 +166,7 @@ void liveLog(const QString &path, int runs, int seconds)
                 ++writes;
                 std::this_thread::sleep_for(std::chrono::milliseconds(20));
             }
-            recorder.runFinished(id, RunResult{}, QString());
+            recorder.runFinished(id, RunResult{}, std::nullopt);
         });
     }
     StallMeter stalls;

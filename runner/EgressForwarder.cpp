@@ -101,16 +101,60 @@ bool push(int to, Direction &direction)
     return true;
 }
 
-UniqueFd connectUpstream(const std::string &path)
+// "tcp:ADDRESS:PORT" (an IPv4 or IPv6 address, no name) as a socket address; false for anything else.
+bool tcpAddress(const std::string &upstream, sockaddr_storage &address, socklen_t &length)
 {
+    if (upstream.rfind("tcp:", 0) != 0) {
+        return false;
+    }
+    const std::size_t colon = upstream.rfind(':');
+    std::string host = upstream.substr(4, colon - 4);
+    int port = 0;
+    try {
+        port = std::stoi(upstream.substr(colon + 1));
+    } catch (const std::exception &) {
+        return false;
+    }
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+        host = host.substr(1, host.size() - 2);
+    }
+    address = {};
+    if (auto *v4 = reinterpret_cast<sockaddr_in *>(&address); ::inet_pton(AF_INET, host.c_str(), &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons(std::uint16_t(port));
+        length = sizeof *v4;
+    } else if (auto *v6 = reinterpret_cast<sockaddr_in6 *>(&address);
+               ::inet_pton(AF_INET6, host.c_str(), &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons(std::uint16_t(port));
+        length = sizeof *v6;
+    } else {
+        return false;
+    }
+    return port > 0 && port <= 65535;
+}
+
+// A connection to the proxy: `upstream` is its unix socket's path, or "tcp:ADDRESS:PORT" (a Kubernetes proxy pod).
+UniqueFd connectUpstream(const std::string &upstream)
+{
+    sockaddr_storage address{};
+    socklen_t length = 0;
+    if (tcpAddress(upstream, address, length)) {
+        UniqueFd fd(::socket(address.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
+        if (!fd.valid() || ::connect(fd.get(), reinterpret_cast<const sockaddr *>(&address), length) != 0 ||
+            !setNonBlocking(fd.get())) {
+            return {};
+        }
+        return fd;
+    }
     UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
-    sockaddr_un address{};
-    address.sun_family = AF_UNIX;
-    if (!fd.valid() || path.size() >= sizeof address.sun_path) {
+    sockaddr_un local{};
+    local.sun_family = AF_UNIX;
+    if (!fd.valid() || upstream.size() >= sizeof local.sun_path) {
         return {};
     }
-    std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
-    if (::connect(fd.get(), reinterpret_cast<const sockaddr *>(&address), sizeof address) != 0 ||
+    std::memcpy(local.sun_path, upstream.c_str(), upstream.size() + 1);
+    if (::connect(fd.get(), reinterpret_cast<const sockaddr *>(&local), sizeof local) != 0 ||
         !setNonBlocking(fd.get())) {
         return {};
     }
@@ -146,8 +190,7 @@ int exitStatus(int status)
 
 } // namespace
 
-EgressForwarder::EgressForwarder(std::string socketPath, int port) : m_socketPath(std::move(socketPath)), m_port(port)
-{}
+EgressForwarder::EgressForwarder(std::string upstream, int port) : m_upstream(std::move(upstream)), m_port(port) {}
 
 int EgressForwarder::run(const std::vector<std::string> &command, int waitSeconds)
 {
@@ -155,14 +198,21 @@ int EgressForwarder::run(const std::vector<std::string> &command, int waitSecond
         std::fputs("llm-sandbox-runner: --egress-proxy needs a command after --\n", stderr);
         return 2;
     }
-    // The proxy creates its socket once it accepts connections.
-    struct stat info
-    {
+    // The proxy creates its socket once it accepts connections; a proxy pod is up once it accepts one.
+    sockaddr_storage tcp{};
+    socklen_t tcpLength = 0;
+    const bool overTcp = tcpAddress(m_upstream, tcp, tcpLength);
+    const auto ready = [&] {
+        struct stat info
+        {
+        };
+        return overTcp ? connectUpstream(m_upstream).valid()
+                       : ::stat(m_upstream.c_str(), &info) == 0 && S_ISSOCK(info.st_mode);
     };
-    for (int waited = 0; ::stat(m_socketPath.c_str(), &info) != 0 || !S_ISSOCK(info.st_mode); waited += 50) {
+    for (int waited = 0; !ready(); waited += 50) {
         if (waited >= waitSeconds * 1000) {
-            std::fprintf(stderr, "llm-sandbox-runner: the egress proxy did not come up (no socket %s after %d s)\n",
-                         m_socketPath.c_str(), waitSeconds);
+            std::fprintf(stderr, "llm-sandbox-runner: the egress proxy did not come up (%s after %d s)\n",
+                         m_upstream.c_str(), waitSeconds);
             return 125;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -267,7 +317,7 @@ int EgressForwarder::run(const std::vector<std::string> &command, int waitSecond
                 if (!client.valid()) {
                     break;
                 }
-                UniqueFd upstream = connectUpstream(m_socketPath);
+                UniqueFd upstream = connectUpstream(m_upstream);
                 if (upstream.valid()) {
                     connections.push_back(Connection{std::move(client), std::move(upstream), {}, {}, false});
                 }

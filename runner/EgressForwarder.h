@@ -6,21 +6,23 @@
 namespace runner {
 
 // The only way out of a library install's builder sandbox. The builder has no network (`none`: loopback only); the
-// egress proxy (a container of its own with network) listens on a unix socket in a volume both share. This listens
-// on 127.0.0.1:`port` inside the builder, runs `command` (the install, told by HTTP_PROXY to use that address) and
-// relays every connection to the socket until the command exits. What the install reaches is what the proxy
-// allows: the configured registries, nothing else.
+// egress proxy (a container of its own with network) listens on a unix socket in a volume both share — or, on
+// Kubernetes, where pods share no volumes, on its pod's address, the only one the NetworkPolicies let the installer
+// pod reach. This listens on 127.0.0.1:`port` inside the builder, runs `command` (the install, told by HTTP_PROXY
+// to use that address) and relays every connection to the proxy until the command exits. What the install reaches
+// is what the proxy allows: the configured registries, nothing else.
 class EgressForwarder final
 {
 public:
-    EgressForwarder(std::string socketPath, int port);
+    // `upstream`: the proxy's unix socket path, or "tcp:ADDRESS:PORT" (an IP address, IPv6 in brackets).
+    EgressForwarder(std::string upstream, int port);
 
-    // Waits (up to `waitSeconds`) for the proxy's socket, listens, runs `command` and relays; returns its exit status
+    // Waits (up to `waitSeconds`) for the proxy to accept, listens, runs `command` and relays; returns its exit status
     // (128 + signal when killed), 126/127 when it could not be started, 125 when the proxy never came up.
     int run(const std::vector<std::string> &command, int waitSeconds = 20);
 
 private:
-    std::string m_socketPath;
+    std::string m_upstream;
     int m_port;
 };
 

@@ -20,10 +20,10 @@ namespace {
 void printUsage()
 {
     std::fputs("usage: llm-sandbox-runner [--max-line-bytes N]\n"
-               "       llm-sandbox-runner --egress-proxy SOCKET PORT -- COMMAND [ARG...]\n"
+               "       llm-sandbox-runner --egress-proxy SOCKET|tcp:ADDRESS:PORT PORT -- COMMAND [ARG...]\n"
                "Speaks the llm-sandbox runner protocol on stdin/stdout (see runner/PROTOCOL.md); with\n"
-               "--egress-proxy, runs COMMAND with 127.0.0.1:PORT relayed to the egress proxy's unix SOCKET\n"
-               "(runner/EgressForwarder.h).\n",
+               "--egress-proxy, runs COMMAND with 127.0.0.1:PORT relayed to the egress proxy: its unix SOCKET,\n"
+               "or a proxy pod's address (runner/EgressForwarder.h).\n",
                stderr);
 }
 

@@ -52,6 +52,7 @@ struct ContainerSpec
     QString user;
     QString workingDir;
     QHash<QString, QString> labels;
+    /// "none", "bridge", or egressProxyClientNetwork().
     QString networkMode = QStringLiteral("none");
     qint64 memoryBytes = 0;
     double cpus = 0;
@@ -157,11 +158,27 @@ public:
     virtual Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) = 0;
     /// Kills and removes the container (and its anonymous volumes); absent containers are fine.
     virtual Result<void> removeContainer(const QString &containerId) = 0;
-    /// Whether library installs can reach their registries only through the egress proxy: a builder sandbox without
-    /// network that mounts the proxy container's socket volume (ContainerSpec::volumesFrom). Where it cannot
-    /// (Kubernetes: a pod mounts no other pod's volume), the builder runs with the network the cluster's
-    /// NetworkPolicies allow.
-    virtual bool hasEgressProxy() const { return true; }
+    /// How a library install's builder reaches its egress proxy (engine/EgressProxy.h).
+    enum class EgressProxyReach
+    {
+        /// The builder has no network and mounts the proxy container's socket volume (ContainerSpec::volumesFrom).
+        SocketVolume,
+        /// The proxy listens on its container's address (containerAddress()), and the builder's network
+        /// (egressProxyClientNetwork()) reaches that and nothing else: a pod mounts no other pod's volume, and
+        /// Kubernetes NetworkPolicies decide what a pod reaches.
+        ContainerAddress
+    };
+    virtual EgressProxyReach egressProxyReach() const { return EgressProxyReach::SocketVolume; }
+    /// The network mode of a builder under EgressProxyReach::ContainerAddress.
+    static QString egressProxyClientNetwork() { return QStringLiteral("egress-proxy-client"); }
+    /// The IP address other containers reach the started container `containerId` at (EgressProxyReach
+    /// ContainerAddress only).
+    virtual Result<QString> containerAddress(const QString &containerId)
+    {
+        Q_UNUSED(containerId)
+        return Error{QStringLiteral("The %1 backend gives containers no address of their own.").arg(name()),
+                     ErrorCode::Unavailable};
+    }
     /// Containers carrying the label `labelKey`, with their image, creation time, state and labels.
     virtual Result<QList<ContainerSummary>> listContainerSummaries(const QString &labelKey) = 0;
     /// IDs of containers carrying label `key=value` (any value when `labelValue` is empty), sorted.

@@ -54,13 +54,17 @@ ContainerSpec ContainerSpecFactory::make(const QString &image, const QString &ne
     return spec;
 }
 
-ContainerSpec ContainerSpecFactory::makeProxy(const QString &image, const QByteArray &config,
-                                              const QString &network) const
+ContainerSpec ContainerSpecFactory::makeProxy(const QString &image, const QByteArray &config, const QString &network,
+                                              ContainerBackend::EgressProxyReach reach) const
 {
     ContainerSpec spec = make(image, network);
     spec.command = {QStringLiteral("/bin/sh"), QStringLiteral("/opt/llm-sandbox/start-proxy")};
     spec.workingDir = QStringLiteral("/tmp");
-    spec.environment = {{EgressProxy::configVariable(), QString::fromUtf8(config)}};
+    spec.environment = {{EgressProxy::configVariable(), QString::fromUtf8(config)},
+                        {EgressProxy::listenVariable(), reach == ContainerBackend::EgressProxyReach::SocketVolume
+                                                            ? QStringLiteral("socket")
+                                                            : QStringLiteral("address")}};
+    spec.labels.insert(EgressProxy::roleLabel(), EgressProxy::roleValue());
     // squid and one socat per connection: enough for a package manager's parallel downloads.
     spec.memoryBytes = 256LL * 1024 * 1024;
     spec.cpus = 1;

@@ -19,8 +19,10 @@ public:
     /// The spec of a sandbox of `image`; `networkMode` overrides the settings' (the network of an install step).
     ContainerSpec make(const QString &image, const QString &networkMode = {}) const;
     /// The spec of an install's egress proxy (EgressProxy) of `image` with squid configuration `config`: the same
-    /// hardening, on `network` (the engine's default bridge), with its start script as the main process.
-    ContainerSpec makeProxy(const QString &image, const QByteArray &config, const QString &network) const;
+    /// hardening, on `network` (the engine's default bridge), with its start script as the main process, listening
+    /// as `reach` needs.
+    ContainerSpec makeProxy(const QString &image, const QByteArray &config, const QString &network,
+                            ContainerBackend::EgressProxyReach reach) const;
 
     const SandboxSettings &settings() const { return m_settings; }
 

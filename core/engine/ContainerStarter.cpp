@@ -129,11 +129,16 @@ Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language
 }
 
 Result<std::unique_ptr<EgressProxyContainer>>
-ContainerStarter::startProxy(const Language &language, const QString &image, const QByteArray &config,
+ContainerStarter::startProxy(const Language &language, const QString &image, const QList<EgressRule> &rules,
                              const QString &network, const ProgressSink &progress)
 {
+    const ContainerBackend::EgressProxyReach reach = m_backend.egressProxyReach();
+    auto config = EgressProxy::squidConfig(rules, reach);
+    if (!config) {
+        return config.error();
+    }
     auto created =
-        m_images.createContainer(m_specs.makeProxy(image, config, network), language, [&](const QString &line) {
+        m_images.createContainer(m_specs.makeProxy(image, *config, network, reach), language, [&](const QString &line) {
             if (progress) {
                 progress(RunProgress{RunProgress::Kind::ImageBuild, line});
             }
@@ -142,10 +147,21 @@ ContainerStarter::startProxy(const Language &language, const QString &image, con
         return created.error();
     }
     auto proxy = std::make_unique<EgressProxyContainer>(m_backend, *created);
-    // Started through attach like every container; nothing is read from it (its log goes nowhere), so the stream is
-    // let go at once.
-    if (auto stream = m_backend.startAttached(*created); !stream) {
+    // Started through attach like every container. Nothing is read from it (its log goes nowhere), but the stream is
+    // kept while the proxy lives: a pod's start line (KubernetesBackend) must not be cut off by closing it at once.
+    auto stream = m_backend.startAttached(*created);
+    if (!stream) {
         return stream.error();
+    }
+    proxy->keepStream(std::move(*stream));
+    if (reach == ContainerBackend::EgressProxyReach::SocketVolume) {
+        proxy->setUpstream(EgressProxy::socketPath(), {*created + QStringLiteral(":ro")}, QStringLiteral("none"));
+    } else {
+        auto address = m_backend.containerAddress(*created);
+        if (!address) {
+            return address.error();
+        }
+        proxy->setUpstream(EgressProxy::proxyAddress(*address), {}, ContainerBackend::egressProxyClientNetwork());
     }
     return proxy;
 }

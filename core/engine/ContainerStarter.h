@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/ContainerSpecFactory.h"
+#include "engine/LibraryInstallPlan.h"
 #include "engine/RunProgress.h"
 #include "engine/SandboxContainer.h"
 #include "images/ImageProvisioner.h"
@@ -37,10 +38,10 @@ public:
     /// (allowUnenforcedLimits).
     Result<std::unique_ptr<SandboxContainer>> start(const Language &language, const QString &image,
                                                     const ProgressSink &progress, const ContainerOptions &options = {});
-    /// A started egress proxy (EgressProxy) of `image` with squid configuration `config` on `network`, for an
-    /// install of `language`. It is ready when its socket appears, which the builder's relay waits for.
+    /// A started egress proxy (EgressProxy) of `image` that lets through `rules`, on `network`, for an install of
+    /// `language`. It is ready when it accepts a connection, which the builder's relay waits for.
     Result<std::unique_ptr<EgressProxyContainer>> startProxy(const Language &language, const QString &image,
-                                                             const QByteArray &config, const QString &network,
+                                                             const QList<EgressRule> &rules, const QString &network,
                                                              const ProgressSink &progress);
 
     /// Why `engine` did not put the `missing` limits in force, as far as `limits` tell (one clause per cause).

@@ -3,6 +3,7 @@
 #include <QHostAddress>
 #include <QLoggingCategory>
 #include <QRegularExpression>
+#include <QUrl>
 
 Q_LOGGING_CATEGORY(lcEgress, "sandbox.egress")
 
@@ -19,12 +20,14 @@ QStringList EgressProxy::specialRanges()
             QStringLiteral("fc00::/7"),       QStringLiteral("fe80::/10"),      QStringLiteral("ff00::/8")};
 }
 
-Result<QByteArray> EgressProxy::squidConfig(const QList<EgressRule> &rules)
+Result<QByteArray> EgressProxy::squidConfig(const QList<EgressRule> &rules, ContainerBackend::EgressProxyReach reach)
 {
     static const QRegularExpression hostName(QStringLiteral(R"(^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$)"));
     QStringList config{
-        // Only the builder reaches it, through the socket's relay to this address.
-        QStringLiteral("http_port 127.0.0.1:%1").arg(port()),
+        // Only the builder reaches it: through the socket's relay to this address, or on the pod's address, which
+        // only installer pods may reach (installer/kubernetes/networkpolicy.yaml).
+        reach == ContainerBackend::EgressProxyReach::SocketVolume ? QStringLiteral("http_port 127.0.0.1:%1").arg(port())
+                                                                  : QStringLiteral("http_port %1").arg(port()),
         QStringLiteral("pid_filename none"),
         // A tunnel, not a cache, and no log of the URLs (they may carry credentials).
         QStringLiteral("cache deny all"),
@@ -41,6 +44,7 @@ Result<QByteArray> EgressProxy::squidConfig(const QList<EgressRule> &rules)
         // Downloads only: nothing is uploaded to a registry during an install.
         QStringLiteral("acl download_methods method GET HEAD CONNECT"),
         QStringLiteral("http_access deny !download_methods"),
+        QStringLiteral("acl tunnel method CONNECT"),
     };
     QStringList defaults;
     int index = 0;
@@ -58,6 +62,25 @@ Result<QByteArray> EgressProxy::squidConfig(const QList<EgressRule> &rules)
         config << (address.isNull() ? QStringLiteral("acl %1 dstdomain -n %2").arg(name, rule.host.toLower())
                                     : QStringLiteral("acl %1 dst %2").arg(name, address.toString()))
                << QStringLiteral("acl %1_port port %2").arg(name).arg(rule.port);
+        if (!rule.login.isEmpty()) {
+            // The install asks for http://host:port/...; squid forwards that to the registry itself (over TLS when
+            // it is an https:// one) with the login as HTTP Basic. So the login never enters the builder. squid
+            // decodes URL escapes in it: everything but letters and digits is written as one.
+            const qsizetype colon = rule.login.indexOf(u':');
+            const QString login = QString::fromLatin1(QUrl::toPercentEncoding(rule.login.left(colon)) + ':' +
+                                                      QUrl::toPercentEncoding(rule.login.mid(colon + 1)));
+            const bool defaultPort = rule.port == (rule.tls ? 443 : 80);
+            config << QStringLiteral("cache_peer %1 parent %2 0 no-query no-digest no-netdb-exchange originserver "
+                                     "name=%3_login login=%4%5%6")
+                          .arg(address.isNull() ? rule.host.toLower() : address.toString())
+                          .arg(rule.port)
+                          .arg(name, login,
+                               defaultPort ? QStringLiteral(" forceddomain=") + rule.host.toLower() : QString(),
+                               rule.tls ? QStringLiteral(" tls") : QString())
+                   << QStringLiteral("cache_peer_access %1_login allow %1 %1_port !tunnel").arg(name)
+                   << QStringLiteral("cache_peer_access %1_login deny all").arg(name)
+                   << QStringLiteral("never_direct allow %1 %1_port !tunnel").arg(name);
+        }
         const QString allow = QStringLiteral("http_access allow %1 %1_port").arg(name);
         // A registry the user configured may be on the LAN; the default ones only ever at public addresses.
         if (rule.configured) {
@@ -70,11 +93,17 @@ Result<QByteArray> EgressProxy::squidConfig(const QList<EgressRule> &rules)
     return QByteArray(config.join(u'\n').toUtf8() + '\n');
 }
 
-QStringList EgressProxy::relayed(const QString &runner, const QStringList &argv)
+QStringList EgressProxy::relayed(const QString &runner, const QString &upstream, const QStringList &argv)
 {
-    return QStringList{runner, QStringLiteral("--egress-proxy"), socketPath(), QString::number(port()),
+    return QStringList{runner, QStringLiteral("--egress-proxy"), upstream, QString::number(port()),
                        QStringLiteral("--")} +
            argv;
+}
+
+QString EgressProxy::proxyAddress(const QString &address)
+{
+    const bool v6 = QHostAddress(address).protocol() == QAbstractSocket::IPv6Protocol;
+    return QStringLiteral("tcp:%1:%2").arg(v6 ? u'[' + address + u']' : address).arg(port());
 }
 
 QHash<QString, QString> EgressProxy::clientEnvironment()

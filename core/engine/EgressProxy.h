@@ -1,11 +1,13 @@
 #pragma once
 
 #include "backend/ContainerBackend.h"
+#include "backend/ContainerStream.h"
 #include "engine/LibraryInstallPlan.h"
 #include "util/Result.h"
 
 #include <QHash>
 #include <QStringList>
+#include <memory>
 
 namespace sandbox {
 
@@ -28,10 +30,22 @@ public:
     /// The environment variable the proxy's start script reads its squid configuration from.
     static QString configVariable() { return QStringLiteral("LLM_SANDBOX_PROXY_CONFIG"); }
 
-    /// squid's configuration for `rules`; BadRequest when a host could not be written into it safely.
-    static Result<QByteArray> squidConfig(const QList<EgressRule> &rules);
-    /// `argv` run by the runner's relay (`runner`: the runner's path in the builder).
-    static QStringList relayed(const QString &runner, const QStringList &argv);
+    /// The environment variable that tells the start script how the builder reaches the proxy: "socket" (squid on
+    /// loopback behind the unix socket) or "address" (squid on the container's address).
+    static QString listenVariable() { return QStringLiteral("LLM_SANDBOX_PROXY_LISTEN"); }
+    /// The label of the proxy's container (pod), which the NetworkPolicies of installer/kubernetes/ select.
+    static QString roleLabel() { return QStringLiteral("llm-sandbox.io/role"); }
+    static QString roleValue() { return QStringLiteral("egress-proxy"); }
+    /// squid's configuration for `rules`, listening as `reach` needs; BadRequest when a host could not be written
+    /// into it safely.
+    static Result<QByteArray>
+    squidConfig(const QList<EgressRule> &rules,
+                ContainerBackend::EgressProxyReach reach = ContainerBackend::EgressProxyReach::SocketVolume);
+    /// `argv` run by the runner's relay (`runner`: the runner's path in the builder) to the proxy at `upstream`:
+    /// socketPath(), or "tcp:ADDRESS:PORT" (proxyAddress()).
+    static QStringList relayed(const QString &runner, const QString &upstream, const QStringList &argv);
+    /// The relay's upstream for a proxy listening on the container address `address` (IPv4 or IPv6).
+    static QString proxyAddress(const QString &address);
     /// The proxy variables of the install step: every package manager's way of naming an HTTP(S) proxy.
     static QHash<QString, QString> clientEnvironment();
     /// The addresses never reached unless configured: private, loopback, link-local (a cloud's metadata service),
@@ -48,13 +62,28 @@ public:
     EgressProxyContainer(const EgressProxyContainer &) = delete;
     EgressProxyContainer &operator=(const EgressProxyContainer &) = delete;
 
-    /// What a builder's ContainerSpec::volumesFrom names to mount the proxy's socket (read-only: connecting to a
-    /// socket needs no write access to its file system).
-    QString socketVolume() const { return m_id + QStringLiteral(":ro"); }
+    /// Where the builder's relay connects (EgressProxy::relayed), the volumes the builder mounts for that (the
+    /// proxy's socket, read-only: connecting to a socket needs no write access to its file system) and the
+    /// builder's network.
+    void setUpstream(QString upstream, QStringList builderVolumes, QString builderNetwork)
+    {
+        m_upstream = std::move(upstream);
+        m_builderVolumes = std::move(builderVolumes);
+        m_builderNetwork = std::move(builderNetwork);
+    }
+    /// The attached stream it was started through, kept until it is removed.
+    void keepStream(std::unique_ptr<ContainerStream> stream) { m_stream = std::move(stream); }
+    const QString &upstream() const { return m_upstream; }
+    const QStringList &builderVolumes() const { return m_builderVolumes; }
+    const QString &builderNetwork() const { return m_builderNetwork; }
 
 private:
     ContainerBackend &m_backend;
     QString m_id;
+    QString m_upstream;
+    QStringList m_builderVolumes;
+    QString m_builderNetwork;
+    std::unique_ptr<ContainerStream> m_stream;
 };
 
 } // namespace sandbox

@@ -5,6 +5,7 @@
 #include "engine/EgressProxy.h"
 #include "engine/LibraryInstallPlan.h"
 #include "engine/OrphanReaper.h"
+#include "engine/RunSampler.h"
 #include "engine/SandboxContainer.h"
 #include "lang/LanguageRegistry.h"
 #include "runnerclient/RunnerClient.h"
@@ -24,7 +25,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-/// The network of an install's egress proxy (and of a Kubernetes installer pod): the engine's default.
+/// The network of an install's egress proxy: the engine's default.
 const QString kInstallNetwork = QStringLiteral("bridge");
 /// What an installer sandbox packs its libraries into, in its working directory, for the sandbox that runs the code.
 const QString kLibraryArchive = QStringLiteral(".llm-sandbox-libraries.tar.gz");
@@ -194,12 +195,19 @@ private:
     /// the observers as output, or (`asProgress`, for install steps) as progress lines.
     Result<RunResult> collect(RunnerClient &runner, std::chrono::milliseconds timeout, bool &clean,
                               bool asProgress = false);
+    /// Samples `container` while the program runs (RunObserver::runSample), until the sampler goes.
+    RunSampler sampled(const SandboxContainer &container) const
+    {
+        return RunSampler(m_engine.m_backend, container.id(), [this](const ContainerStats &sample) {
+            notify([&](RunObserver &observer) { observer.runSample(m_id, sample); });
+        });
+    }
     /// Starts a container with `plan` installed, then runs the code there.
     Result<RunResult> installAndRun(const RunRequest &request, const Language &language, const QString &image,
                                     const LibraryInstallPlan &plan);
     /// A fresh container of `image` with `plan` (`libraries`) installed and no network. The install runs in a
     /// builder sandbox of its own (the language's builder image, with its compilers) whose only way out is the
-    /// egress proxy (EgressProxy; on Kubernetes the NetworkPolicies instead), and what it wrote is copied into a
+    /// egress proxy (EgressProxy), and what it wrote is copied into a
     /// container that never had network. `labels` go to the container the code runs in.
     Result<std::unique_ptr<SandboxContainer>> startWithLibraries(const Language &language, const QString &image,
                                                                  const QStringList &libraries,
@@ -393,7 +401,9 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
         }
         return installAndRun(request, *language, *image, *plan);
     }
+    bool cold = false;
     const auto start = [&] {
+        cold = true;
         report(RunProgress::Kind::ContainerStart, QStringLiteral("Starting a %1 sandbox").arg(language->displayName));
         return startContainer(*language, *image);
     };
@@ -417,8 +427,14 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
         }
     }
     bool clean = false;
-    auto result = collect((*container)->runner(), request.timeout, clean);
+    auto result = [&] {
+        const RunSampler sampler = sampled(**container);
+        return collect((*container)->runner(), request.timeout, clean);
+    }();
     attachLimits(result, **container);
+    if (result) {
+        result->coldStart = cold;
+    }
     m_engine.m_pool.release(std::move(*container), clean && result.ok());
     if (clean) {
         // Keep one container warm for the next run of this language.
@@ -442,8 +458,14 @@ Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request,
         return sent.error();
     }
     bool clean = false;
-    auto result = collect((*container)->runner(), request.timeout, clean);
+    auto result = [&] {
+        const RunSampler sampler = sampled(**container);
+        return collect((*container)->runner(), request.timeout, clean);
+    }();
     attachLimits(result, **container);
+    if (result) {
+        result->coldStart = true;
+    }
     return result;
 }
 
@@ -460,12 +482,8 @@ ExecutionEngine::Run::startWithLibraries(const Language &language, const QString
     std::unique_ptr<EgressProxyContainer> proxy;
     ContainerOptions builder;
     LibraryInstallPlan confined = plan;
-    if (plan.needsNetwork && m_engine.m_backend->hasEgressProxy()) {
-        auto config = EgressProxy::squidConfig(plan.egress);
+    if (plan.needsNetwork) {
         auto proxyImage = m_engine.m_catalog.proxyImage();
-        if (!config) {
-            return config.error();
-        }
         if (!proxyImage) {
             return proxyImage.error();
         }
@@ -475,25 +493,23 @@ ExecutionEngine::Run::startWithLibraries(const Language &language, const QString
         }
         report(RunProgress::Kind::ContainerStart,
                QStringLiteral("Starting the egress proxy (it lets through %1 only)").arg(reachable.join(", ")));
-        auto started = m_engine.m_starter.startProxy(language, *proxyImage, *config, kInstallNetwork,
+        auto started = m_engine.m_starter.startProxy(language, *proxyImage, plan.egress, kInstallNetwork,
                                                      [this](const RunProgress &progress) { report(progress); });
         if (!started) {
             return started.error();
         }
         proxy = std::move(*started);
-        builder.volumesFrom = {proxy->socketVolume()};
-        confined.argv = EgressProxy::relayed(SandboxContainer::runnerPath(), plan.argv);
+        builder.volumesFrom = proxy->builderVolumes();
+        builder.networkMode = proxy->builderNetwork();
+        confined.argv = EgressProxy::relayed(SandboxContainer::runnerPath(), proxy->upstream(), plan.argv);
         confined.environment.insert(EgressProxy::clientEnvironment());
-    } else if (plan.needsNetwork) {
-        // A pod mounts no other pod's volume: the installer pod has the network the NetworkPolicies allow it.
-        builder.networkMode = kInstallNetwork;
     }
-    report(RunProgress::Kind::ContainerStart, QStringLiteral("Starting a %1 builder sandbox (%2) to install %3")
-                                                  .arg(language.displayName,
-                                                       !plan.needsNetwork ? QStringLiteral("no network")
-                                                       : proxy ? QStringLiteral("no network but the egress proxy")
-                                                               : QStringLiteral("with network"),
-                                                       plan.argv.join(QLatin1Char(' '))));
+    report(
+        RunProgress::Kind::ContainerStart,
+        QStringLiteral("Starting a %1 builder sandbox (%2) to install %3")
+            .arg(language.displayName,
+                 plan.needsNetwork ? QStringLiteral("no network but the egress proxy") : QStringLiteral("no network"),
+                 plan.argv.join(QLatin1Char(' '))));
     auto installer = startContainer(language, *builderImage, builder);
     if (!installer) {
         return installer.error();
@@ -680,7 +696,10 @@ Result<RunResult> ExecutionEngine::Run::executeInSession(const RunRequest &reque
                      ErrorCode::SandboxFailed};
     }
     bool clean = false;
-    auto result = collect(runner, request.timeout, clean);
+    auto result = [&] {
+        const RunSampler sampler = sampled(*session->container);
+        return collect(runner, request.timeout, clean);
+    }();
     attachLimits(result, *session->container);
     const bool unresponsive =
         result && !clean && (result->reason == StopReason::TimedOut || result->reason == StopReason::Cancelled);
@@ -882,7 +901,8 @@ Result<RunResult> ExecutionEngine::run(const RunRequest &original, std::stop_tok
         qCDebug(lcEngine).noquote() << "run" << id << "failed:" << result.error().message;
     }
     run.notify([&](RunObserver &each) {
-        each.runFinished(id, result ? *result : RunResult{}, result ? QString() : result.error().message);
+        each.runFinished(id, result ? *result : RunResult{},
+                         result ? std::nullopt : std::optional<Error>(result.error()));
     });
     return result;
 }

@@ -26,41 +26,24 @@ QString libraryBaseName(const QString &library)
 
 } // namespace
 
-Result<void> LibraryInstallPlan::moveLoginToFile(LibraryInstaller::Credentials style, QString &registry,
-                                                 const QString &workdir)
+Result<void> LibraryInstallPlan::moveLoginToProxy(QString &registry, QString &login, bool &tls)
 {
     QUrl url(registry);
-    if (url.userInfo().isEmpty() || style == LibraryInstaller::Credentials::InUrl) {
+    if (url.userInfo().isEmpty() || url.scheme() == QLatin1String("file")) {
         return {};
     }
     const QString user = url.userName(QUrl::FullyDecoded);
     const QString password = url.password(QUrl::FullyDecoded);
-    static const QRegularExpression token(QStringLiteral(R"(^[^\s"'\\#]*$)"));
-    if (!token.match(user).hasMatch() || !token.match(password).hasMatch()) {
-        return Error{QStringLiteral("The login in the registry address cannot be handed to the install tool (it has "
-                                    "spaces, quotes or #)."),
-                     ErrorCode::BadRequest};
+    if (user.contains(u':')) {
+        // HTTP Basic cannot carry it.
+        return Error{QStringLiteral("The user name in the registry address has a colon."), ErrorCode::BadRequest};
     }
+    login = user + u':' + password;
+    tls = url.scheme() == QLatin1String("https");
     url.setUserInfo({});
+    url.setPort(url.port(tls ? 443 : 80));
+    url.setScheme(QStringLiteral("http"));
     registry = url.toString();
-    const QString path = workdir + QLatin1Char('/') + credentialsFile();
-    QByteArray contents;
-    if (style == LibraryInstaller::Credentials::Netrc) {
-        contents = QStringLiteral("machine %1 login %2 password %3\n").arg(url.host(), user, password).toUtf8();
-        environment.insert(QStringLiteral("NETRC"), path);
-    } else {
-        // npm's "nerf dart": the registry's address without its scheme, ending in a slash.
-        QString nerfDart = QStringLiteral("//") + url.host() +
-                           (url.port() > 0 ? QStringLiteral(":%1").arg(url.port()) : QString()) + url.path();
-        if (!nerfDart.endsWith(u'/')) {
-            nerfDart += u'/';
-        }
-        contents = (nerfDart + QStringLiteral(":_auth=") +
-                    QString::fromLatin1((user + u':' + password).toUtf8().toBase64()) + u'\n')
-                       .toUtf8();
-        environment.insert(QStringLiteral("NPM_CONFIG_USERCONFIG"), path);
-    }
-    offlineFiles.append(FileEntry{credentialsFile(), contents, 0600});
     return {};
 }
 
@@ -100,7 +83,9 @@ Result<LibraryInstallPlan> LibraryInstallPlan::make(const Language &language, co
                          .arg(language.packageManager, registry),
                      ErrorCode::BadRequest};
     }
-    if (auto moved = plan.moveLoginToFile(installer.credentials, registry, workdir); !moved) {
+    QString login;
+    bool loginTls = false;
+    if (auto moved = moveLoginToProxy(registry, login, loginTls); !moved) {
         return moved.error();
     }
 
@@ -188,7 +173,7 @@ Result<LibraryInstallPlan> LibraryInstallPlan::make(const Language &language, co
     if (const QUrl url(registry); plan.needsNetwork && !url.host().isEmpty()) {
         const bool configured = registry != installer.registryDefault;
         const int port = url.port(url.scheme() == QLatin1String("http") ? 80 : 443);
-        plan.egress.append(EgressRule{url.host(), port, configured});
+        plan.egress.append(EgressRule{url.host(), port, configured, login, loginTls});
         if (!configured) {
             for (const QString &host : installer.registryHosts) {
                 plan.egress.append(EgressRule{host, port, false});

@@ -18,6 +18,11 @@ struct EgressRule
     /// The user named this registry (a variable): allowed even at a private address (a mirror on the LAN). The
     /// default registries are allowed only at public addresses, whatever their names resolve to.
     bool configured = false;
+    /// "user:password" the proxy adds (as HTTP Basic) to every request for this registry; the install reaches the
+    /// registry as a plain http:// address of the proxy's and never holds the login. Empty: none.
+    QString login;
+    /// With a login: the proxy speaks TLS to the registry (an https:// registry the install names as http://).
+    bool tls = false;
 
     bool operator==(const EgressRule &) const = default;
 };
@@ -26,6 +31,7 @@ struct EgressRule
 /// the sources the user configured (registry variables, an offline folder of packages).
 struct LibraryInstallPlan
 {
+
     QStringList argv;
     QHash<QString, QString> environment;
     QList<FileEntry>
@@ -39,21 +45,19 @@ struct LibraryInstallPlan
     static QString offlineFolder() { return QStringLiteral(".llm-sandbox-offline"); }
     /// Where the CA bundle the install step trusts is put, relative to the working directory.
     static QString caBundleFile() { return QStringLiteral(".llm-sandbox-ca.pem"); }
-    /// Where the registry's login goes, relative to the working directory of the builder sandbox (0600, never
-    /// copied into the sandbox that runs the code).
-    static QString credentialsFile() { return QStringLiteral(".llm-sandbox-credentials"); }
 
     /// Validates every name (nothing reaches a package manager unless it looks like a library
     /// name of that ecosystem, so no option or shell injection) and builds the step.
-    /// `variable` reads the host's environment (replaceable in tests).
+    /// `variable` reads the host's environment (replaceable in tests). A login in the registry's URL is taken out
+    /// of it into the registry's EgressRule: the egress proxy adds it, and the builder never sees it.
     static Result<LibraryInstallPlan> make(const Language &language, const QStringList &libraries,
                                            const QString &workdir,
                                            const std::function<QString(const char *)> &variable = {});
 
 private:
-    /// Takes the login out of `registry` (user info) into credentialsFile() in the form `style` names, so it is on
-    /// no command line (where every process of the sandbox could read it from /proc, and progress would show it).
-    Result<void> moveLoginToFile(LibraryInstaller::Credentials style, QString &registry, const QString &workdir);
+    /// Takes the login out of `registry` for the egress proxy to add: `registry` becomes the same address as plain
+    /// http:// (its port explicit), `login` "user:password", `tls` whether it was https://.
+    static Result<void> moveLoginToProxy(QString &registry, QString &login, bool &tls);
 };
 
 } // namespace sandbox

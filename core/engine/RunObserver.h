@@ -1,12 +1,15 @@
 #pragma once
 
 #include "artifacts/Artifact.h"
+#include "backend/ContainerBackend.h"
 #include "engine/RunProgress.h"
 #include "engine/RunRequest.h"
 #include "engine/RunResult.h"
+#include "util/Result.h"
 
 #include <QByteArray>
 #include <QString>
+#include <optional>
 
 namespace sandbox {
 
@@ -47,8 +50,15 @@ public:
         Q_UNUSED(runId)
         Q_UNUSED(artifact)
     }
+    /// The resource use of the run's container, about twice a second while the program runs (the engine's stats
+    /// API; none for a run shorter than a third of a second). Arrives on a thread of its own.
+    virtual void runSample(const QString &runId, const ContainerStats &sample)
+    {
+        Q_UNUSED(runId)
+        Q_UNUSED(sample)
+    }
     /// Exactly once per started run; `error` is set when infrastructure failed (then `result` is empty).
-    virtual void runFinished(const QString &runId, const RunResult &result, const QString &error)
+    virtual void runFinished(const QString &runId, const RunResult &result, const std::optional<Error> &error)
     {
         Q_UNUSED(runId)
         Q_UNUSED(result)

@@ -41,6 +41,8 @@ struct RunResult
     int artifactsDropped = 0;
     /// The limits in force in the sandbox the run used, as its runner reported them.
     EnforcedLimits enforcedLimits;
+    /// A container was started for this run (none was warm, or it installs libraries): its duration includes that.
+    bool coldStart = false;
 
     bool timedOut() const { return reason == StopReason::TimedOut; }
 };

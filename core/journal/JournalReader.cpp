@@ -16,8 +16,9 @@ namespace {
 const QString kSummaryColumns = QStringLiteral(
     "id, seq, status, source, client_name, client_version, backend, endpoint, image, language, libraries, "
     "timeout_ms, session_id, replay_of, started_at, finished_at, duration_ms, exit_code, stop_reason, error, "
-    "wall_ms, cpu_ms, peak_memory_kb, output_cap, output_truncated, settings, substr(code, 1, 200)");
-constexpr int kSummaryColumnCount = 27;
+    "wall_ms, cpu_ms, peak_memory_kb, output_cap, output_truncated, settings, substr(code, 1, 200), error_code, "
+    "cold_start");
+constexpr int kSummaryColumnCount = 29;
 
 QDateTime fromMs(const QVariant &value)
 {
@@ -59,6 +60,8 @@ JournalRun summaryFrom(const QSqlQuery &query)
     run.settings = QJsonDocument::fromJson(query.value(25).toString().toUtf8()).object();
     // A list shows the start of the code; the whole of it comes with run().
     run.code = query.value(26).toString();
+    run.errorCode = errorCodeFromName(query.value(27).toString());
+    run.coldStart = query.value(28).toInt() != 0;
     return run;
 }
 
@@ -279,6 +282,33 @@ Result<JournalRun> JournalReader::run(const QString &id) const
         }
     }
     return run;
+}
+
+Result<QList<JournalSample>> JournalReader::samples(const QString &id) const
+{
+    auto connection = this->connection();
+    if (!connection) {
+        return connection.error();
+    }
+    QList<JournalSample> samples;
+    if (!*connection) {
+        return samples;
+    }
+    auto query = (*connection)
+                     ->exec(QStringLiteral("SELECT at_ms, cpu_millicores, memory_bytes, memory_limit_bytes, pids FROM "
+                                           "run_samples WHERE run_id = ? ORDER BY at_ms"),
+                            {id});
+    if (!query) {
+        return query.error();
+    }
+    while (query->next()) {
+        samples.append(JournalSample{.atMs = query->value(0).toLongLong(),
+                                     .cpuCores = query->value(1).toDouble() / 1000,
+                                     .memoryBytes = query->value(2).toLongLong(),
+                                     .memoryLimitBytes = query->value(3).toLongLong(),
+                                     .pids = query->value(4).toLongLong()});
+    }
+    return samples;
 }
 
 Result<QList<JournalRun>> JournalReader::changedSince(qint64 seq, int limit) const

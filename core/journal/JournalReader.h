@@ -28,6 +28,8 @@ public:
     Result<int> count(const RunFilter &filter) const;
     /// One run with everything (code, output, artifacts, MCP exchange); ErrorCode::NotFound for an unknown id.
     Result<JournalRun> run(const QString &id) const;
+    /// The CPU and memory samples of run `id`'s container, in time order (none for a short run).
+    Result<QList<JournalSample>> samples(const QString &id) const;
     /// Artifacts matching `filter`, of the newest runs first (a run's in their order), at most `limit`.
     Result<QList<JournalArtifactEntry>> artifacts(const ArtifactFilter &filter, int limit) const;
     /// Summaries of runs changed after `seq` (seq ascending), and the newest seq in the journal. Runs changed in

@@ -14,6 +14,7 @@
 #include <QSet>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <variant>
 
 Q_DECLARE_LOGGING_CATEGORY(lcJournal)
@@ -48,8 +49,13 @@ struct ArtifactProduced
 struct Finished
 {
     RunResult result;
-    QString error;
+    std::optional<Error> error;
     QDateTime at;
+};
+
+struct Sample
+{
+    ContainerStats stats;
 };
 
 struct Exchange
@@ -69,7 +75,7 @@ QString compactJson(const QJsonObject &object)
 struct JournalRecorder::Event
 {
     QString runId;
-    std::variant<Started, Output, ArtifactProduced, Finished, Exchange> payload;
+    std::variant<Started, Output, ArtifactProduced, Finished, Sample, Exchange> payload;
 };
 
 /// The writer thread's side: the connection and what it remembers about the runs it is recording.
@@ -238,11 +244,28 @@ private:
                                 {artifact.size(), runId}});
     }
 
+    void prepare(const QString &runId, Sample &sample, std::vector<Statement> &out)
+    {
+        const auto state = m_runs.constFind(runId);
+        if (state == m_runs.cend() || !state->startedAt.isValid()) {
+            return; // a sample after the run's end, or of a run this recorder did not see start
+        }
+        const ContainerStats &stats = sample.stats;
+        const QDateTime at = stats.sampledAt.isValid() ? stats.sampledAt : QDateTime::currentDateTimeUtc();
+        out.push_back(Statement{QStringLiteral("INSERT OR REPLACE INTO run_samples (run_id, at_ms, cpu_millicores, "
+                                               "memory_bytes, memory_limit_bytes, pids) VALUES (?, ?, ?, ?, ?, ?)"),
+                                {runId, std::max<qint64>(0, state->startedAt.msecsTo(at)),
+                                 qint64(std::llround(stats.cpuCores * 1000)), stats.memoryBytes, stats.memoryLimitBytes,
+                                 stats.pids},
+                                false});
+        out.push_back(Statement{QStringLiteral("UPDATE runs SET seq = ? WHERE id = ?"), {runId}});
+    }
+
     void prepare(const QString &runId, Finished &finished, std::vector<Statement> &out)
     {
         RunState state = m_runs.take(runId);
         const RunResult &result = finished.result;
-        const bool failed = !finished.error.isEmpty();
+        const bool failed = finished.error.has_value();
         // Output the engine did not stream (a result assembled elsewhere) is still kept.
         if (!failed && state.stdoutBytes == 0 && state.stderrBytes == 0 &&
             !(result.stdoutData.isEmpty() && result.stderrData.isEmpty())) {
@@ -258,12 +281,14 @@ private:
                                     : state.startedAt.msecsTo(finished.at);
         out.push_back(Statement{
             QStringLiteral("UPDATE runs SET seq = ?, status = ?, finished_at = ?, duration_ms = ?, exit_code = ?, "
-                           "stop_reason = ?, error = ?, wall_ms = ?, cpu_ms = ?, peak_memory_kb = ?, "
-                           "output_truncated = MAX(output_truncated, ?) WHERE id = ?"),
+                           "stop_reason = ?, error = ?, error_code = ?, wall_ms = ?, cpu_ms = ?, peak_memory_kb = ?, "
+                           "cold_start = ?, output_truncated = MAX(output_truncated, ?) WHERE id = ?"),
             {failed ? QStringLiteral("failed") : QStringLiteral("finished"), finished.at.toMSecsSinceEpoch(), duration,
              failed ? QVariant(QMetaType::fromType<int>()) : QVariant(result.exitCode),
-             failed ? QString() : toString(result.reason), finished.error, result.wallMs, result.cpuMs,
-             result.peakMemoryKb, (state.truncated || result.outputTruncated) ? 1 : 0, runId}});
+             failed ? QString() : toString(result.reason), failed ? finished.error->message : QString(),
+             failed ? QString::fromLatin1(errorCodeName(finished.error->code)) : QString(), result.wallMs, result.cpuMs,
+             result.peakMemoryKb, result.coldStart ? 1 : 0, (state.truncated || result.outputTruncated) ? 1 : 0,
+             runId}});
         if (!failed && result.enforcedLimits.reported) {
             // What was asked for sits next to what the sandbox had in force.
             QJsonObject settings = m_context.settings;
@@ -374,7 +399,12 @@ void JournalRecorder::runArtifact(const QString &runId, const Artifact &artifact
     enqueue(Event{runId, ArtifactProduced{artifact}});
 }
 
-void JournalRecorder::runFinished(const QString &runId, const RunResult &result, const QString &error)
+void JournalRecorder::runSample(const QString &runId, const ContainerStats &sample)
+{
+    enqueue(Event{runId, Sample{sample}});
+}
+
+void JournalRecorder::runFinished(const QString &runId, const RunResult &result, const std::optional<Error> &error)
 {
     enqueue(Event{runId, Finished{result, error, QDateTime::currentDateTimeUtc()}});
 }

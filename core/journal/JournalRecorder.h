@@ -53,7 +53,8 @@ public:
     void runStarted(const QString &runId, const RunRequest &request) override;
     void runOutput(const QString &runId, OutputStream stream, const QByteArray &chunk) override;
     void runArtifact(const QString &runId, const Artifact &artifact) override;
-    void runFinished(const QString &runId, const RunResult &result, const QString &error) override;
+    void runSample(const QString &runId, const ContainerStats &sample) override;
+    void runFinished(const QString &runId, const RunResult &result, const std::optional<Error> &error) override;
 
     /// The settings that shape a run (limits, network, hardening, policy), as the journal keeps them.
     static QJsonObject settingsJson(const SandboxSettings &settings);

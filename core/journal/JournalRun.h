@@ -1,5 +1,7 @@
 #pragma once
 
+#include "util/Result.h"
+
 #include <QByteArray>
 #include <QDateTime>
 #include <QJsonObject>
@@ -35,6 +37,16 @@ enum class RunStatus
 QString toString(RunStatus status);
 std::optional<RunStatus> runStatusFromString(const QString &text);
 
+/// One sample of a run's container (JournalReader::samples): RunObserver::runSample as the journal keeps it.
+struct JournalSample
+{
+    qint64 atMs = 0;             ///< since the run started
+    double cpuCores = 0;         ///< CPU in use, in cores
+    qint64 memoryBytes = 0;      ///< memory in use
+    qint64 memoryLimitBytes = 0; ///< the container's limit; 0: unknown
+    qint64 pids = -1;            ///< -1: unknown
+};
+
 /// One run as the journal recorded it.
 struct JournalRun
 {
@@ -56,8 +68,10 @@ struct JournalRun
     qint64 durationMs = 0;
     RunStatus status = RunStatus::Running;
     std::optional<int> exitCode;
-    QString stopReason; ///< "exit", "timeout", ... (toString(StopReason))
-    QString error;      ///< infrastructure failure text, when status == Failed
+    QString stopReason;                 ///< "exit", "timeout", ... (toString(StopReason))
+    QString error;                      ///< infrastructure failure text, when status == Failed
+    std::optional<ErrorCode> errorCode; ///< and its code
+    bool coldStart = false;             ///< a container was started for the run (RunResult::coldStart)
     qint64 wallMs = 0, cpuMs = 0, peakMemoryKb = 0;
     QByteArray stdoutData, stderrData; ///< as recorded so far (capped)
     qint64 outputCap = 0;              ///< the journal's cap per stream for this run, in bytes

@@ -75,6 +75,21 @@ const QList<QStringList> &migrations()
             QStringLiteral("CREATE INDEX runs_by_status ON runs (status, started_at, id)"),
             QStringLiteral("CREATE INDEX runs_by_source ON runs (source, started_at, id)"),
         },
+        // 3: the error's code (not only its English text), whether the run waited for a container to start, and
+        // the CPU and memory of a run's container over time (RunObserver::runSample), one row per sample.
+        {
+            QStringLiteral("ALTER TABLE runs ADD COLUMN error_code TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE runs ADD COLUMN cold_start INTEGER NOT NULL DEFAULT 0"),
+            QStringLiteral(R"(CREATE TABLE run_samples (
+                run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+                at_ms INTEGER NOT NULL,
+                cpu_millicores INTEGER NOT NULL,
+                memory_bytes INTEGER NOT NULL,
+                memory_limit_bytes INTEGER NOT NULL DEFAULT 0,
+                pids INTEGER NOT NULL DEFAULT -1,
+                PRIMARY KEY (run_id, at_ms)
+            ) WITHOUT ROWID)"),
+        },
     };
     return all;
 }

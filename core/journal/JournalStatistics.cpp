@@ -98,19 +98,21 @@ Result<QList<DurationSummary>> JournalStatistics::durationsByLanguage(const QDat
         return QList<DurationSummary>();
     }
     auto query = (*connection)
-                     ->exec(QStringLiteral("SELECT language, duration_ms FROM runs WHERE status = 'finished' AND "
-                                           "started_at >= ? AND started_at < ? ORDER BY language, duration_ms"),
+                     ->exec(QStringLiteral("SELECT language, cold_start, duration_ms FROM runs WHERE status = "
+                                           "'finished' AND started_at >= ? AND started_at < ? ORDER BY language, "
+                                           "cold_start, duration_ms"),
                             {from.toMSecsSinceEpoch(), to.toMSecsSinceEpoch()});
     if (!query) {
         return query.error();
     }
-    std::map<QString, QList<qint64>> byLanguage;
+    std::map<std::pair<QString, bool>, QList<qint64>> byLanguage;
     while (query->next()) {
-        byLanguage[query->value(0).toString()].append(query->value(1).toLongLong());
+        byLanguage[{query->value(0).toString(), query->value(1).toInt() != 0}].append(query->value(2).toLongLong());
     }
     QList<DurationSummary> summaries;
-    for (const auto &[language, durations] : byLanguage) {
-        summaries.append(DurationSummary{.language = language,
+    for (const auto &[key, durations] : byLanguage) {
+        summaries.append(DurationSummary{.language = key.first,
+                                         .coldStart = key.second,
                                          .count = int(durations.size()),
                                          .minimum = durations.first(),
                                          .lowerQuartile = quantile(durations, 0.25),

@@ -32,10 +32,12 @@ struct DailyOutcomes
     int total() const;
 };
 
-/// The durations of one language's finished runs, in milliseconds: a box plot's five numbers and the count.
+/// The durations of one language's finished runs that started a container (cold) or found one warm, in
+/// milliseconds: a box plot's five numbers and the count.
 struct DurationSummary
 {
     QString language;
+    bool coldStart = false;
     int count = 0;
     qint64 minimum = 0, lowerQuartile = 0, median = 0, upperQuartile = 0, maximum = 0;
 };
@@ -57,7 +59,8 @@ public:
 
     /// Runs that started in [from, to), per day (every day in between, also the empty ones).
     Result<QList<DailyOutcomes>> outcomesPerDay(const QDateTime &from, const QDateTime &to) const;
-    /// Per language, of the runs that started in [from, to) and ran (exited, timed out or stopped), by language name.
+    /// Per language, of the runs that started in [from, to) and ran (exited, timed out or stopped), by language name,
+    /// warm runs before cold starts.
     Result<QList<DurationSummary>> durationsByLanguage(const QDateTime &from, const QDateTime &to) const;
     /// Runs that started in [from, to) per source ("mcp", "cli", ...), most first.
     Result<QList<RunCount>> runsBySource(const QDateTime &from, const QDateTime &to) const;

@@ -18,14 +18,6 @@ struct LanguageExample
 /// may have network; the code itself then runs without network.
 struct LibraryInstaller
 {
-    /// How the install tool takes the login of a registry URL that carries one (https://user:token@mirror/...).
-    enum class Credentials
-    {
-        InUrl, ///< left in the URL (the tool reads no credentials file)
-        Netrc, ///< a netrc file named by $NETRC (pip's requests, the go command)
-        Npmrc  ///< an npm user configuration with the registry's `_auth` ($NPM_CONFIG_USERCONFIG)
-    };
-
     QString namePattern; ///< what a library name may look like; anything else is refused before anything runs
     QStringList command; ///< install argv; {registry} substituted, {libs} expands to one argument per library
     /// Install argv when a folder of packages is configured; {offline} is that folder inside the sandbox,
@@ -49,7 +41,6 @@ struct LibraryInstaller
     /// Debian packages of the builder image installs run in, besides the run image's (a compiler and make for
     /// packages that build native code); empty: the run image itself is the builder.
     QStringList builderPackages;
-    Credentials credentials = Credentials::InUrl;
 
     bool isSupported() const { return !command.isEmpty(); }
 };

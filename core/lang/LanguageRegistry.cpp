@@ -82,8 +82,7 @@ LanguageRegistry::LanguageRegistry()
                  .plainHttpEnvironment = {{QStringLiteral("PIP_TRUSTED_HOST"), QStringLiteral("{registryHost}")}},
                  .installedPaths = list({"/tmp/libs/python"}),
                  .registryHosts = list({"files.pythonhosted.org"}),
-                 .builderPackages = list({"build-essential", "python3-dev"}),
-                 .credentials = LibraryInstaller::Credentials::Netrc},
+                 .builderPackages = list({"build-essential", "python3-dev"})},
             .visualization = QStringLiteral("matplotlib, seaborn, pandas plotting and plotly figures are captured "
                                             "automatically; any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR "
                                             "is returned."),
@@ -116,8 +115,7 @@ LanguageRegistry::LanguageRegistry()
                           .registryDefault = QStringLiteral("https://registry.npmjs.org/"),
                           .registryVariables = list({"LLM_SANDBOX_NPM_REGISTRY"}),
                           .offlineVariable = QStringLiteral("LLM_SANDBOX_NPM_OFFLINE_DIR"),
-                          .installedPaths = list({"/tmp/libs/node"}),
-                          .credentials = LibraryInstaller::Credentials::Npmrc},
+                          .installedPaths = list({"/tmp/libs/node"})},
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"), QStringLiteral("console.log('Hello, world!');\n"),
                           QStringLiteral("Simple JavaScript hello world program")},
@@ -281,8 +279,7 @@ int main() {
                           .offlineVariable = QStringLiteral("LLM_SANDBOX_GO_OFFLINE_DIR"),
                           .environment = {{QStringLiteral("GOPROXY"), QStringLiteral("{registry}")},
                                           {QStringLiteral("GOSUMDB"), QStringLiteral("off")}},
-                          .installedPaths = list({"/tmp/go/pkg/mod", "go.sum"}),
-                          .credentials = LibraryInstaller::Credentials::Netrc},
+                          .installedPaths = list({"/tmp/go/pkg/mod", "go.sum"})},
             .visualization = QStringLiteral("Any image or HTML file written to $LLM_SANDBOX_OUTPUT_DIR is returned."),
             .examples = {{QStringLiteral("Hello world"),
                           QStringLiteral(

@@ -60,6 +60,17 @@ inline const char *errorCodeName(ErrorCode code)
     return "internal";
 }
 
+/// The code named `name` (errorCodeName()), if any.
+inline std::optional<ErrorCode> errorCodeFromName(QStringView name)
+{
+    for (int code = int(ErrorCode::Internal); code <= int(ErrorCode::Unavailable); ++code) {
+        if (name == QLatin1String(errorCodeName(ErrorCode(code)))) {
+            return ErrorCode(code);
+        }
+    }
+    return std::nullopt;
+}
+
 /// An error travelling as a value: one sentence a user (or a model) can act on, and its kind.
 struct Error
 {

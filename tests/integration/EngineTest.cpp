@@ -38,7 +38,10 @@ protected:
             streamed += chunk;
             sawOutput = true;
         }
-        void runFinished(const QString &id, const RunResult &, const QString &) override { finishedId = id; }
+        void runFinished(const QString &id, const RunResult &, const std::optional<Error> &) override
+        {
+            finishedId = id;
+        }
     };
 
     std::unique_ptr<ExecutionEngine> m_engine = test::engineFor(GetParam());

@@ -15,6 +15,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QUrl>
 #include <atomic>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -525,34 +526,58 @@ TEST_P(ConfinedInstallTest, packageCodeReachesTheRegistryAndNothingElse)
     EXPECT_EQ(listener.accepted, 0) << "nothing the package ran reached this host";
 }
 
-// An index that needs a login, named with the login in its URL: pip gets it from a netrc file in the builder, so the
-// package code the install runs finds it on no command line and in no environment of the sandbox's processes.
-TEST_P(ConfinedInstallTest, aRegistryLoginIsOnNoCommandLineOfTheInstall)
+// An index that needs a login, named with the login in its URL: the egress proxy adds it to the install's requests,
+// so the package code the install runs finds it nowhere in the builder — no command line, no environment, no file.
+// The password has characters the proxy's configuration must escape. On Kubernetes too, where the proxy is a pod of
+// its own: the index is reached only through it.
+class RegistryLoginTest : public ConfinedInstallTest
 {
-    const QString secret = QStringLiteral("pa55-llmsb-4711");
+};
+
+TEST_P(RegistryLoginTest, aRegistryLoginNeverEntersTheInstallsSandbox)
+{
+    const QString secret = QStringLiteral("pa55%llmsb@4711");
     QDir(m_offline.path()).mkpath(QStringLiteral("simple/llmsb-login"));
     const QString url = serve(m_offline.path(), QStringLiteral("alice:") + secret);
     ASSERT_FALSE(url.isEmpty());
-    const QString probe = QStringLiteral("    results = {'cmdline': 'absent', 'environ': 'absent'}\n"
+    // The probe's own source (which pip unpacks under /tmp) has the secret in hex only.
+    const QString probe = QStringLiteral("    secret = bytes.fromhex('%1')\n"
+                                         "    results = {'cmdline': 'absent', 'environ': 'absent', 'files': 'absent'}\n"
                                          "    for path in glob.glob('/proc/[0-9]*/cmdline') + "
                                          "glob.glob('/proc/[0-9]*/environ'):\n"
                                          "        try:\n"
-                                         "            if b'%1' in open(path, 'rb').read():\n"
+                                         "            if secret in open(path, 'rb').read():\n"
                                          "                results[path.rsplit('/', 1)[1]] = 'found in ' + path\n"
                                          "        except OSError:\n"
                                          "            pass\n"
+                                         "    for top in ('/sandbox', '/tmp', '/dev/shm', '/run', '/etc', '/home', "
+                                         "'/root', '/var'):\n"
+                                         "        for folder, _, names in os.walk(top):\n"
+                                         "            for name in names:\n"
+                                         "                path = os.path.join(folder, name)\n"
+                                         "                try:\n"
+                                         "                    if os.path.isfile(path) and secret in open(path, "
+                                         "'rb').read():\n"
+                                         "                        results['files'] = 'found in ' + path\n"
+                                         "                except OSError:\n"
+                                         "                    pass\n"
                                          "    return results")
-                              .arg(secret);
+                              .arg(QString::fromLatin1(secret.toUtf8().toHex()));
     makeFixture("python", probingSdist("llmsb_login", probe), m_offline.filePath(QStringLiteral("simple/llmsb-login")));
     const QString index =
-        QString(url).replace(QStringLiteral("http://"), QStringLiteral("http://alice:%1@").arg(secret)) +
+        QString(url).replace(
+            QStringLiteral("http://"),
+            QStringLiteral("http://alice:%1@").arg(QString::fromLatin1(QUrl::toPercentEncoding(secret)))) +
         QStringLiteral("/simple/");
     const QJsonObject seen = installAndReadProbe("llmsb_login", index);
-    EXPECT_EQ(seen.value("cmdline").toString(), "absent");
-    EXPECT_EQ(seen.value("environ").toString(), "absent");
+    EXPECT_EQ(seen.value("cmdline").toString().toStdString(), "absent");
+    EXPECT_EQ(seen.value("environ").toString().toStdString(), "absent");
+    EXPECT_EQ(seen.value("files").toString().toStdString(), "absent");
 }
 
 // Not rootless Podman: there containers reach no network on these machines (slirp4netns cannot open /dev/net/tun),
 // so no install needs the proxy.
 INSTANTIATE_TEST_SUITE_P(Backends, ConfinedInstallTest, ::testing::ValuesIn(test::backendNames()),
+                         test::backendTestName);
+INSTANTIATE_TEST_SUITE_P(Backends, RegistryLoginTest, ::testing::ValuesIn(test::backendNamesWithKubernetes()),
                          test::backendTestName);

@@ -42,6 +42,23 @@ public:
         std::strcpy(address.sun_path, m_path.c_str());
         ::unlink(m_path.c_str());
         EXPECT_EQ(::bind(m_fd, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
+        serve();
+    }
+    // On 127.0.0.1:`port`, as a Kubernetes proxy pod listens on its address.
+    explicit UpperCaseServer(int port)
+    {
+        m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        const int yes = 1;
+        ::setsockopt(m_fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_port = htons(std::uint16_t(port));
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        EXPECT_EQ(::bind(m_fd, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
+        serve();
+    }
+    void serve()
+    {
         EXPECT_EQ(::listen(m_fd, 16), 0);
         m_thread = std::thread([this] {
             for (;;) {
@@ -74,7 +91,9 @@ public:
         ::shutdown(m_fd, SHUT_RDWR);
         ::close(m_fd);
         m_thread.join();
-        ::unlink(m_path.c_str());
+        if (!m_path.empty()) {
+            ::unlink(m_path.c_str());
+        }
     }
     std::atomic<int> accepted = 0;
 
@@ -89,25 +108,42 @@ std::string socketPath()
     return "/tmp/egress-forwarder-test-" + std::to_string(::getpid()) + ".sock";
 }
 
+// Two connections, one of them with a megabyte (more than the relay buffers at once), each half-closed.
+std::string twoConnectionsTo(int port)
+{
+    return "import socket, sys\n"
+           "for payload in [b'hello proxy', b'x' * 1048576]:\n"
+           "    s = socket.create_connection(('127.0.0.1', " +
+           std::to_string(port) +
+           "))\n"
+           "    s.sendall(payload); s.shutdown(socket.SHUT_WR)\n"
+           "    got = b''\n"
+           "    while chunk := s.recv(65536): got += chunk\n"
+           "    if got != payload.upper(): sys.exit(3)\n"
+           "sys.exit(0)\n";
+}
+
 } // namespace
 
 TEST(EgressForwarderTest, relaysTheCommandsConnectionsToTheSocketBothWays)
 {
     UpperCaseServer server(socketPath());
     const int port = freePort();
-    // Two connections, one of them with a megabyte (more than the relay buffers at once), each half-closed.
-    const std::string script = "import socket, sys\n"
-                               "for payload in [b'hello proxy', b'x' * 1048576]:\n"
-                               "    s = socket.create_connection(('127.0.0.1', " +
-                               std::to_string(port) +
-                               "))\n"
-                               "    s.sendall(payload); s.shutdown(socket.SHUT_WR)\n"
-                               "    got = b''\n"
-                               "    while chunk := s.recv(65536): got += chunk\n"
-                               "    if got != payload.upper(): sys.exit(3)\n"
-                               "sys.exit(0)\n";
-    EXPECT_EQ(EgressForwarder(socketPath(), port).run({"python3", "-c", script}), 0);
+    EXPECT_EQ(EgressForwarder(socketPath(), port).run({"python3", "-c", twoConnectionsTo(port)}), 0);
     EXPECT_EQ(server.accepted, 2);
+}
+
+TEST(EgressForwarderTest, relaysToAProxyPodsAddress)
+{
+    const int proxyPort = freePort();
+    UpperCaseServer server(proxyPort);
+    const int port = freePort();
+    const std::string upstream = "tcp:127.0.0.1:" + std::to_string(proxyPort);
+    EXPECT_EQ(EgressForwarder(upstream, port).run({"python3", "-c", twoConnectionsTo(port)}), 0);
+    EXPECT_EQ(server.accepted, 3) << "one connection to see it is up, then the command's two";
+    EXPECT_EQ(EgressForwarder("tcp:127.0.0.1:" + std::to_string(freePort()), freePort()).run({"true"}, 1), 125)
+        << "nothing listens there";
+    EXPECT_EQ(EgressForwarder("tcp:proxy.example:3128", freePort()).run({"true"}, 1), 125) << "an address, no name";
 }
 
 TEST(EgressForwarderTest, passesTheCommandsExitStatusThrough)

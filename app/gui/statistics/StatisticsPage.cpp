@@ -2,6 +2,7 @@
 
 #include "gui/RunText.h"
 #include "gui/StateColors.h"
+#include "journal/JournalReader.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -16,7 +17,9 @@
 #include <QHBoxLayout>
 #include <QHorizontalBarSeries>
 #include <QLabel>
+#include <QLineSeries>
 #include <QLocale>
+#include <QSignalBlocker>
 #include <QStackedBarSeries>
 #include <QStyle>
 #include <QThread>
@@ -129,17 +132,27 @@ void drawCounts(QChart *chart, const QList<RunCount> &counts, const QString &tit
     chart->legend()->hide();
 }
 
-/// Everything the charts show, read on a pool thread with statistics of its own (one connection per thread).
-StatisticsPage::Numbers readOnce(const QString &path, const QDateTime &from, const QDateTime &to)
+/// How many of the newest runs the resource chart offers.
+constexpr int kRecentRuns = 50;
+
+/// Everything the charts show, read on a pool thread with statistics and a reader of its own (one connection per
+/// thread); the samples are those of run `run`, or of the newest run when it is empty.
+StatisticsPage::Numbers readOnce(const QString &path, const QDateTime &from, const QDateTime &to, const QString &run)
 {
     const JournalStatistics statistics(path);
+    const JournalReader reader(path);
     StatisticsPage::Numbers numbers;
     auto days = statistics.outcomesPerDay(from, to);
     auto durations = statistics.durationsByLanguage(from, to);
     auto sources = statistics.runsBySource(from, to);
     auto clients = statistics.runsByClient(from, to);
+    auto recent = reader.list(RunFilter{}, 0, kRecentRuns);
+    numbers.sampledRun = run.isEmpty() && recent && !recent->isEmpty() ? recent->first().id : run;
+    auto samples = numbers.sampledRun.isEmpty() ? Result<QList<JournalSample>>(QList<JournalSample>())
+                                                : reader.samples(numbers.sampledRun);
     for (const Error *error : {days ? nullptr : &days.error(), durations ? nullptr : &durations.error(),
-                               sources ? nullptr : &sources.error(), clients ? nullptr : &clients.error()}) {
+                               sources ? nullptr : &sources.error(), clients ? nullptr : &clients.error(),
+                               recent ? nullptr : &recent.error(), samples ? nullptr : &samples.error()}) {
         if (error && numbers.error.isEmpty()) {
             numbers.error = error->message;
         }
@@ -148,16 +161,18 @@ StatisticsPage::Numbers readOnce(const QString &path, const QDateTime &from, con
     numbers.durations = durations ? *durations : QList<DurationSummary>();
     numbers.sources = sources ? *sources : QList<RunCount>();
     numbers.clients = clients ? *clients : QList<RunCount>();
+    numbers.recentRuns = recent ? *recent : QList<JournalRun>();
+    numbers.samples = samples ? *samples : QList<JournalSample>();
     return numbers;
 }
 
 /// readOnce(), tried again a few times when the journal could not be read (another connection was opening it).
-StatisticsPage::Numbers read(const QString &path, const QDateTime &from, const QDateTime &to)
+StatisticsPage::Numbers read(const QString &path, const QDateTime &from, const QDateTime &to, const QString &run)
 {
-    StatisticsPage::Numbers numbers = readOnce(path, from, to);
+    StatisticsPage::Numbers numbers = readOnce(path, from, to, run);
     for (int attempt = 0; attempt < 3 && !numbers.error.isEmpty(); ++attempt) {
         QThread::msleep(200);
-        numbers = readOnce(path, from, to);
+        numbers = readOnce(path, from, to, run);
     }
     return numbers;
 }
@@ -181,6 +196,11 @@ StatisticsPage::StatisticsPage(QString journalPath, QWidget *parent)
     m_durations = chartView(QStringLiteral("durationsChart"));
     m_sources = chartView(QStringLiteral("sourcesChart"));
     m_clients = chartView(QStringLiteral("clientsChart"));
+    m_resources = chartView(QStringLiteral("resourcesChart"));
+    m_run = new QComboBox;
+    m_run->setObjectName(QStringLiteral("statisticsRun"));
+    m_run->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_run->setToolTip(tr("The run whose container's CPU and memory the chart below shows"));
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_period);
@@ -190,9 +210,18 @@ StatisticsPage::StatisticsPage(QString journalPath, QWidget *parent)
     grid->addWidget(m_durations, 0, 1);
     grid->addWidget(m_sources, 1, 0);
     grid->addWidget(m_clients, 1, 1);
+    auto *runBar = new QHBoxLayout;
+    auto *runLabel = new QLabel(tr("Resource use of &run:"));
+    runLabel->setBuddy(m_run);
+    runBar->addWidget(runLabel);
+    runBar->addWidget(m_run);
+    runBar->addStretch(1);
+    grid->addLayout(runBar, 2, 0, 1, 2);
+    grid->addWidget(m_resources, 3, 0, 1, 2);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addLayout(grid, 1);
+    connect(m_run, &QComboBox::activated, this, [this](int index) { selectRun(m_run->itemData(index).toString()); });
 
     connect(m_period, &QComboBox::currentIndexChanged, this, &StatisticsPage::reload);
     // Read again a moment after the journal changed, while the page is on show; otherwise when it is shown next.
@@ -201,8 +230,8 @@ StatisticsPage::StatisticsPage(QString journalPath, QWidget *parent)
         [this] {
             const QDateTime to = QDateTime::currentDateTime().addSecs(1);
             const QDateTime from = QDateTime(to.date().addDays(1 - m_period->currentData().toInt()), QTime(0, 0));
-            return [path = m_journalPath, from, to] {
-                return read(path, from, to);
+            return [path = m_journalPath, from, to, run = m_selectedRun] {
+                return read(path, from, to, run);
             };
         },
         [this](Numbers numbers) {
@@ -260,6 +289,17 @@ QChart *StatisticsPage::clientsChart() const
     return m_clients->chart();
 }
 
+QChart *StatisticsPage::resourcesChart() const
+{
+    return m_resources->chart();
+}
+
+void StatisticsPage::selectRun(const QString &id)
+{
+    m_selectedRun = id;
+    reload();
+}
+
 void StatisticsPage::reload()
 {
     m_refresh->reload();
@@ -282,7 +322,7 @@ void StatisticsPage::changeEvent(QEvent *event)
 void StatisticsPage::styleCharts()
 {
     const bool dark = StateColors::isDark(palette());
-    for (QChartView *view : {m_outcomes, m_durations, m_sources, m_clients}) {
+    for (QChartView *view : {m_outcomes, m_durations, m_sources, m_clients, m_resources}) {
         view->chart()->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
         view->chart()->setBackgroundBrush(palette().base());
         view->chart()->setTitleBrush(palette().text());
@@ -337,7 +377,7 @@ void StatisticsPage::draw()
     // Durations per language: a box per language (quartiles, median, whiskers at the extremes).
     QChart *durations = m_durations->chart();
     clear(durations);
-    durations->setTitle(tr("Duration per language (ms)"));
+    durations->setTitle(tr("Duration per language (ms), warm runs and cold starts"));
     auto *boxes = new QBoxPlotSeries;
     boxes->setName(tr("Duration"));
     boxes->setBrush(colors.running.lighter(140));
@@ -345,9 +385,16 @@ void StatisticsPage::draw()
     qint64 longest = 0;
     QStringList languages;
     for (const DurationSummary &summary : m_numbers.durations) {
-        const QString name = tr("%1 (%2)").arg(languageText(summary.language)).arg(summary.count);
+        const QString name = summary.coldStart
+                                 ? tr("%1, cold start (%2)").arg(languageText(summary.language)).arg(summary.count)
+                                 : tr("%1 (%2)").arg(languageText(summary.language)).arg(summary.count);
         auto *box = new QBoxSet(double(summary.minimum), double(summary.lowerQuartile), double(summary.median),
                                 double(summary.upperQuartile), double(summary.maximum), name);
+        if (summary.coldStart) {
+            // The runs that waited for a container to start, in the colour of stopped ones.
+            box->setBrush(colors.stopped.lighter(140));
+            box->setPen(QPen(colors.stopped, 1.5));
+        }
         boxes->append(box);
         languages << name;
         longest = std::max(longest, summary.maximum);
@@ -377,6 +424,8 @@ void StatisticsPage::draw()
         m_clients->chart(), m_numbers.clients, tr("MCP runs by client"),
         [](const QString &client) { return client.isEmpty() ? tr("(not named)") : client; }, colors.stopped);
 
+    drawResources(colors);
+
     if (!m_numbers.error.isEmpty()) {
         m_summary->setText(tr("The journal cannot be read: %1").arg(m_numbers.error));
     } else if (m_journalPath.isEmpty()) {
@@ -387,6 +436,71 @@ void StatisticsPage::draw()
                                         ? QStringLiteral("—")
                                         : locale.toString(100.0 * succeeded / total, 'f', 0) + QLatin1Char('%')));
     }
+}
+
+void StatisticsPage::drawResources(const StateColors &colors)
+{
+    // The run chooser: the newest runs, the shown one selected.
+    const QSignalBlocker blocker(m_run);
+    m_run->clear();
+    const QLocale locale;
+    for (const JournalRun &run : m_numbers.recentRuns) {
+        m_run->addItem(tr("%1 · %2 · %3 · %4")
+                           .arg(locale.toString(run.startedAt.toLocalTime(), QLocale::ShortFormat),
+                                languageText(run.language), runSourceText(run), runOutcomeText(run)),
+                       run.id);
+    }
+    m_run->setCurrentIndex(m_run->findData(m_numbers.sampledRun));
+
+    // CPU in cores (left axis) and memory in MiB (right axis) over the seconds since the run started.
+    QChart *chart = m_resources->chart();
+    clear(chart);
+    const QList<JournalSample> &samples = m_numbers.samples;
+    chart->setTitle(samples.isEmpty() ? tr("Resource use: no samples (runs shorter than a third of a second have "
+                                           "none, and the engine may give no statistics)")
+                                      : tr("Resource use of the container while the run ran"));
+    auto *cpu = new QLineSeries;
+    cpu->setName(tr("CPU (cores)"));
+    cpu->setPen(QPen(colors.running, 2));
+    auto *memory = new QLineSeries;
+    memory->setName(tr("Memory (MiB)"));
+    memory->setPen(QPen(colors.stopped, 2));
+    double busiest = 1;
+    double largest = 1;
+    double last = 1;
+    for (const JournalSample &sample : samples) {
+        const double seconds = double(sample.atMs) / 1000;
+        const double mebibytes = double(sample.memoryBytes) / (1024 * 1024);
+        cpu->append(seconds, sample.cpuCores);
+        memory->append(seconds, mebibytes);
+        busiest = std::max(busiest, sample.cpuCores);
+        largest = std::max(largest, mebibytes);
+        last = std::max(last, seconds);
+    }
+    chart->addSeries(cpu);
+    chart->addSeries(memory);
+    auto *time = new QValueAxis;
+    time->setTitleText(tr("Seconds since the run started"));
+    time->setRange(0, last);
+    time->applyNiceNumbers();
+    chart->addAxis(time, Qt::AlignBottom);
+    auto *cores = new QValueAxis;
+    cores->setTitleText(tr("CPU (cores)"));
+    cores->setRange(0, busiest * 1.1);
+    cores->applyNiceNumbers();
+    chart->addAxis(cores, Qt::AlignLeft);
+    auto *mib = new QValueAxis;
+    mib->setTitleText(tr("Memory (MiB)"));
+    mib->setRange(0, largest * 1.1);
+    mib->applyNiceNumbers();
+    mib->setLabelFormat(QStringLiteral("%d"));
+    chart->addAxis(mib, Qt::AlignRight);
+    cpu->attachAxis(time);
+    cpu->attachAxis(cores);
+    memory->attachAxis(time);
+    memory->attachAxis(mib);
+    chart->legend()->setVisible(true);
+    chart->legend()->setAlignment(Qt::AlignRight);
 }
 
 } // namespace sandbox::gui

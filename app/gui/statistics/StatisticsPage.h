@@ -2,6 +2,7 @@
 
 #include "gui/JournalRefresh.h"
 #include "gui/Page.h"
+#include "journal/JournalRun.h"
 #include "journal/JournalStatistics.h"
 
 #include <memory>
@@ -12,10 +13,16 @@ class QComboBox;
 class QLabel;
 
 namespace sandbox::gui {
+struct StateColors;
+}
 
-/// Charts of the journal's runs (Qt Charts): runs per day by outcome, duration per language (a box plot), runs by
-/// source and by MCP client, over a chosen period. The numbers come from JournalStatistics, read off the GUI thread,
-/// again when the journal changes; the charts follow the app's palette.
+namespace sandbox::gui {
+
+/// Charts of the journal's runs (Qt Charts): runs per day by outcome, duration per language (a box plot, warm runs
+/// and cold starts apart), runs by source and by MCP client, over a chosen period; and the CPU and memory of a
+/// chosen run's container over time, as the engine sampled them (live while it runs). The numbers come from
+/// JournalStatistics and JournalReader, read off the GUI thread, again when the journal changes; the charts follow
+/// the app's palette.
 class StatisticsPage final : public Page
 {
     Q_OBJECT
@@ -28,6 +35,9 @@ public:
         QList<DurationSummary> durations;
         QList<RunCount> sources;
         QList<RunCount> clients;
+        QList<JournalRun> recentRuns; ///< newest first: the runs the resource chart can show
+        QString sampledRun;           ///< the run `samples` are of
+        QList<JournalSample> samples;
         QString error;
     };
 
@@ -49,12 +59,16 @@ public:
     QChart *durationsChart() const;
     QChart *sourcesChart() const;
     QChart *clientsChart() const;
+    QChart *resourcesChart() const;
+    /// Shows the resource use of run `id` (the newest run when empty).
+    void selectRun(const QString &id);
 
 protected:
     void changeEvent(QEvent *event) override;
 
 private:
     void draw();
+    void drawResources(const StateColors &colors);
     void styleCharts();
 
     const QString m_journalPath;
@@ -64,6 +78,9 @@ private:
     QChartView *m_durations = nullptr;
     QChartView *m_sources = nullptr;
     QChartView *m_clients = nullptr;
+    QComboBox *m_run = nullptr;
+    QChartView *m_resources = nullptr;
+    QString m_selectedRun; ///< chosen in m_run; empty: the newest
     Numbers m_numbers;
     std::unique_ptr<JournalRefresh<Numbers>> m_refresh;
 };

@@ -4,6 +4,7 @@
 #include "backend/kubernetes/KubernetesQuantity.h"
 
 #include <QCryptographicHash>
+#include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
@@ -32,6 +33,8 @@ const QString kManagedValue = QStringLiteral("llm-sandbox");
 /// the second NetworkPolicy in installer/kubernetes/ allows their egress.
 const QString kNetworkLabel = QStringLiteral("llm-sandbox.io/network");
 const QString kNetworkEgress = QStringLiteral("egress");
+/// Library installer pods: the third NetworkPolicy lets them reach the egress proxy's pod (kRoleLabel) only.
+const QString kNetworkProxyClient = QStringLiteral("egress-proxy-client");
 
 QString registryAdvice()
 {
@@ -288,7 +291,8 @@ Result<QJsonObject> KubernetesBackend::podManifest(const ContainerSpec &spec, co
         return Error{QStringLiteral("Privileged sandboxes are not run on Kubernetes."), ErrorCode::BadRequest};
     }
     const bool egress = spec.networkMode == QLatin1String("bridge");
-    if (!egress && spec.networkMode != QLatin1String("none")) {
+    const bool proxyClient = spec.networkMode == egressProxyClientNetwork();
+    if (!egress && !proxyClient && spec.networkMode != QLatin1String("none")) {
         return Error{QStringLiteral("The network mode \"%1\" has no meaning on Kubernetes: use none (the default) or "
                                     "bridge (the pod is labelled %2=%3, which the NetworkPolicies of "
                                     "installer/kubernetes/ let reach the network).")
@@ -297,8 +301,8 @@ Result<QJsonObject> KubernetesBackend::podManifest(const ContainerSpec &spec, co
     }
 
     QJsonObject labels{{kManagedLabel, kManagedValue}};
-    if (egress) {
-        labels.insert(kNetworkLabel, kNetworkEgress);
+    if (egress || proxyClient) {
+        labels.insert(kNetworkLabel, egress ? kNetworkEgress : kNetworkProxyClient);
     }
     QJsonObject exactLabels;
     for (auto it = spec.labels.begin(); it != spec.labels.end(); ++it) {
@@ -359,7 +363,14 @@ Result<QJsonObject> KubernetesBackend::podManifest(const ContainerSpec &spec, co
     }
     QJsonObject podSecurity = identity;
     podSecurity.insert(QStringLiteral("seccompProfile"), seccomp);
-    const QJsonObject container{
+    QJsonArray environment;
+    QStringList names = spec.environment.keys();
+    names.sort();
+    for (const QString &name : names) {
+        environment.append(
+            QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("value"), spec.environment[name]}});
+    }
+    QJsonObject container{
         {QStringLiteral("name"), kContainer},
         {QStringLiteral("image"), m_settings.podImage(spec.image)},
         {QStringLiteral("imagePullPolicy"), QStringLiteral("IfNotPresent")},
@@ -375,6 +386,10 @@ Result<QJsonObject> KubernetesBackend::podManifest(const ContainerSpec &spec, co
          QJsonObject{{QStringLiteral("requests"), limits}, {QStringLiteral("limits"), limits}}},
         {QStringLiteral("volumeMounts"), mounts},
     };
+    if (!environment.isEmpty()) {
+        // Only the engine's own containers have one (the egress proxy's configuration).
+        container.insert(QStringLiteral("env"), environment);
+    }
     QJsonObject podSpec{
         {QStringLiteral("restartPolicy"), QStringLiteral("Never")},
         {QStringLiteral("automountServiceAccountToken"), false},
@@ -500,6 +515,20 @@ Result<QJsonObject> KubernetesBackend::waitRunning(const QString &podName)
                      .arg(podName)
                      .arg(timeout),
                  ErrorCode::SandboxFailed};
+}
+
+Result<QString> KubernetesBackend::containerAddress(const QString &containerId)
+{
+    auto pod = waitRunning(containerId);
+    if (!pod) {
+        return pod.error();
+    }
+    const QString address = pod->value(QStringLiteral("status")).toObject().value(QStringLiteral("podIP")).toString();
+    if (QHostAddress(address).isNull()) {
+        return Error{QStringLiteral("Pod %1 runs but has no IP address (status.podIP).").arg(containerId),
+                     ErrorCode::EngineFailed};
+    }
+    return address;
 }
 
 Result<std::unique_ptr<ContainerStream>> KubernetesBackend::startAttached(const QString &containerId)

@@ -43,8 +43,11 @@ public:
                            const QList<FileEntry> &files) override;
     Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) override;
     Result<void> removeContainer(const QString &containerId) override;
-    /// False: a pod's network is fixed when it is created (by the NetworkPolicies that select its labels).
-    bool hasEgressProxy() const override { return false; }
+    /// ContainerAddress: a pod mounts no other pod's volume; the NetworkPolicies of installer/kubernetes/ let an
+    /// installer pod (egressProxyClientNetwork()) reach only the egress proxy's pod.
+    EgressProxyReach egressProxyReach() const override { return EgressProxyReach::ContainerAddress; }
+    /// The pod's IP address, once it runs.
+    Result<QString> containerAddress(const QString &containerId) override;
     Result<QList<ContainerSummary>> listContainerSummaries(const QString &labelKey) override;
     /// From the metrics API (metrics.k8s.io, served by metrics-server): CPU and memory as metrics-server last
     /// measured them, the memory limit from the pod's spec; pids unknown. ErrorCode::Unavailable when the cluster

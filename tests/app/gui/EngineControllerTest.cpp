@@ -16,10 +16,10 @@ namespace {
 class FinishedRuns final : public RunObserver
 {
 public:
-    void runFinished(const QString &, const RunResult &result, const QString &error) override
+    void runFinished(const QString &, const RunResult &result, const std::optional<Error> &error) override
     {
         reason = result.reason;
-        failed = !error.isEmpty();
+        failed = error.has_value();
         ++count;
     }
     std::atomic<int> count{0};

@@ -137,7 +137,7 @@ protected:
         }
         RunResult result;
         result.exitCode = 0;
-        m_recorder->runFinished(runId, result, QString());
+        m_recorder->runFinished(runId, result, std::nullopt);
         m_recorder->flush();
     }
 

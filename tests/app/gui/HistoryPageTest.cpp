@@ -73,7 +73,9 @@ protected:
         result.exitCode = i % 5 == 0 ? 1 : 0;
         result.durationMs = 100 + i;
         m_recorder->runFinished(runId(i), i % 10 == 0 ? RunResult{} : result,
-                                i % 10 == 0 ? QStringLiteral("engine unreachable") : QString());
+                                i % 10 == 0 ? std::optional<Error>(Error{QStringLiteral("engine unreachable"),
+                                                                         ErrorCode::EngineUnreachable})
+                                            : std::nullopt);
     }
 
     static int expectedCount(const std::function<bool(int)> &predicate)

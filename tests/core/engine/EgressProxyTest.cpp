@@ -64,6 +64,31 @@ TEST(EgressProxy, aRegistryTheUserConfiguredIsAllowedOnItsPortEvenOnThePrivateNe
               config.indexOf("http_access deny special_dst"));
 }
 
+// A registry with a login: squid itself forwards the install's plain http:// requests to it (TLS for an https://
+// one) and adds the login; the login's characters are written as URL escapes, which squid decodes.
+TEST(EgressProxy, aRegistryLoginIsAddedByTheProxyAsTheRegistrysPeer)
+{
+    const QStringList config =
+        lines({{"mirror.example", 443, true, "alice:p%s@ss w:rd", true}, {"10.1.2.3", 3141, true, "bob:t0k", false}});
+    EXPECT_TRUE(config.contains("cache_peer mirror.example parent 443 0 no-query no-digest no-netdb-exchange "
+                                "originserver name=registry0_login login=alice:p%25s%40ss%20w%3Ard "
+                                "forceddomain=mirror.example tls"))
+        << config.join('\n').toStdString();
+    EXPECT_TRUE(config.contains("cache_peer_access registry0_login allow registry0 registry0_port !tunnel"));
+    EXPECT_TRUE(config.contains("cache_peer_access registry0_login deny all"));
+    EXPECT_TRUE(config.contains("never_direct allow registry0 registry0_port !tunnel"));
+    EXPECT_TRUE(config.contains("cache_peer 10.1.2.3 parent 3141 0 no-query no-digest no-netdb-exchange "
+                                "originserver name=registry1_login login=bob:t0k"))
+        << "plain HTTP on its own port: no TLS, the Host header as the install sent it";
+    // A proxy pod listens on its address (only installer pods may reach it), a proxy container on loopback.
+    auto onAddress =
+        EgressProxy::squidConfig({{"pypi.org", 443, false}}, ContainerBackend::EgressProxyReach::ContainerAddress);
+    ASSERT_TRUE(onAddress.ok());
+    EXPECT_TRUE(QString::fromUtf8(*onAddress).split(u'\n').contains("http_port 3128"));
+    // The registries without a login have no peer.
+    EXPECT_EQ(lines({{"pypi.org", 443, false}}).filter("cache_peer").size(), 0);
+}
+
 TEST(EgressProxy, anOfflineInstallHasNoEgress)
 {
     QTemporaryDir folder;
@@ -89,9 +114,13 @@ TEST(EgressProxy, aHostThatCouldRewriteTheConfigurationIsRefused)
 
 TEST(EgressProxy, theInstallIsRelayedThroughTheRunnerAndToldWhereTheProxyIs)
 {
-    EXPECT_EQ(EgressProxy::relayed("/opt/llm-sandbox/llm-sandbox-runner", {"pip", "install", "x"}),
-              (QStringList{"/opt/llm-sandbox/llm-sandbox-runner", "--egress-proxy", "/run/llm-sandbox-proxy/proxy.sock",
-                           "3128", "--", "pip", "install", "x"}));
+    EXPECT_EQ(
+        EgressProxy::relayed("/opt/llm-sandbox/llm-sandbox-runner", EgressProxy::socketPath(), {"pip", "install", "x"}),
+        (QStringList{"/opt/llm-sandbox/llm-sandbox-runner", "--egress-proxy", "/run/llm-sandbox-proxy/proxy.sock",
+                     "3128", "--", "pip", "install", "x"}));
+    // A Kubernetes proxy pod, at its address.
+    EXPECT_EQ(EgressProxy::proxyAddress("10.244.0.7"), "tcp:10.244.0.7:3128");
+    EXPECT_EQ(EgressProxy::proxyAddress("fd00::7"), "tcp:[fd00::7]:3128");
     const auto environment = EgressProxy::clientEnvironment();
     for (const char *name : {"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"}) {
         EXPECT_EQ(environment.value(QString::fromLatin1(name)), "http://127.0.0.1:3128") << name;

@@ -39,9 +39,9 @@ public:
     {
         record(QStringLiteral("artifact:") + artifact.name);
     }
-    void runFinished(const QString &, const RunResult &, const QString &error) override
+    void runFinished(const QString &, const RunResult &, const std::optional<Error> &error) override
     {
-        record(error.isEmpty() ? QStringLiteral("finished") : QStringLiteral("failed"));
+        record(error ? QStringLiteral("failed") : QStringLiteral("finished"));
     }
 
     /// std::string, so a failing comparison prints readable text.

@@ -68,7 +68,7 @@ int main(int argc, char **argv)
         RunResult result;
         result.runId = runId;
         result.exitCode = 0;
-        recorder.runFinished(runId, result, QString());
+        recorder.runFinished(runId, result, std::nullopt);
     }
     return 0; // the recorder's destructor commits the rest
 }

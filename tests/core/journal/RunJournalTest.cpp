@@ -66,7 +66,7 @@ protected:
     {
         recorder.runStarted(id, runRequest);
         recorder.runOutput(id, OutputStream::Stdout, out);
-        recorder.runFinished(id, result(exitCode), QString());
+        recorder.runFinished(id, result(exitCode), std::nullopt);
     }
 
     /// Moves run `id`'s start to `startedAt` (the recorder always stamps the current time).
@@ -136,7 +136,7 @@ TEST_F(RunJournalTest, recordedRunRoundTripsWithOutputArtifactsStopReasonAndUsag
         finished.wallMs = 1200;
         finished.cpuMs = 900;
         finished.peakMemoryKb = 40960;
-        recorder.runFinished(QStringLiteral("run1"), finished, QString());
+        recorder.runFinished(QStringLiteral("run1"), finished, std::nullopt);
     }
 
     JournalReader reader(path());
@@ -191,7 +191,7 @@ TEST_F(RunJournalTest, outputBeyondTheCapIsDroppedAndTheCapRecorded)
         recorder.runOutput(QStringLiteral("loud"), OutputStream::Stdout, "789abcdef");
         recorder.runOutput(QStringLiteral("loud"), OutputStream::Stdout, "more");
         recorder.runOutput(QStringLiteral("loud"), OutputStream::Stderr, "short");
-        recorder.runFinished(QStringLiteral("loud"), result(0), QString());
+        recorder.runFinished(QStringLiteral("loud"), result(0), std::nullopt);
     }
     auto run = JournalReader(path()).run(QStringLiteral("loud"));
     ASSERT_TRUE(run) << run.error().message.toStdString();
@@ -207,13 +207,52 @@ TEST_F(RunJournalTest, infrastructureFailureIsAFailedRunWithItsError)
         JournalRecorder recorder(path(), context());
         recorder.runStarted(QStringLiteral("broken"), request(QStringLiteral("ruby"), QStringLiteral("puts 1")));
         recorder.runFinished(QStringLiteral("broken"), RunResult{},
-                             QStringLiteral("The Docker engine did not answer."));
+                             Error{QStringLiteral("The Docker engine did not answer."), ErrorCode::EngineUnreachable});
     }
     auto run = JournalReader(path()).run(QStringLiteral("broken"));
     ASSERT_TRUE(run) << run.error().message.toStdString();
     EXPECT_EQ(run->status, RunStatus::Failed);
     EXPECT_EQ(run->error, QStringLiteral("The Docker engine did not answer."));
+    EXPECT_EQ(run->errorCode, ErrorCode::EngineUnreachable) << "the code, not only the English text";
     EXPECT_FALSE(run->exitCode.has_value());
+}
+
+// The container's CPU and memory while the run ran, kept as a series for the statistics page (samples after the
+// run's end are not recorded), and whether the run waited for a container to start.
+TEST_F(RunJournalTest, aRunsResourceSamplesAreKeptAsASeries)
+{
+    {
+        JournalRecorder recorder(path(), context());
+        recorder.runStarted(QStringLiteral("busy"), request(QStringLiteral("python"), QStringLiteral("while 1: pass")));
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        recorder.runSample(QStringLiteral("busy"), ContainerStats{.memoryBytes = 20 << 20,
+                                                                  .memoryLimitBytes = 512 << 20,
+                                                                  .cpuCores = 0.25,
+                                                                  .pids = 3,
+                                                                  .sampledAt = now.addMSecs(400)});
+        recorder.runSample(QStringLiteral("busy"), ContainerStats{.memoryBytes = 24 << 20,
+                                                                  .memoryLimitBytes = 512 << 20,
+                                                                  .cpuCores = 0.998,
+                                                                  .pids = 3,
+                                                                  .sampledAt = now.addMSecs(900)});
+        RunResult finished = result(0);
+        finished.coldStart = true;
+        recorder.runFinished(QStringLiteral("busy"), finished, std::nullopt);
+        recorder.runSample(QStringLiteral("busy"), ContainerStats{.cpuCores = 1, .sampledAt = now.addMSecs(1500)});
+    }
+    const JournalReader reader(path());
+    auto samples = reader.samples(QStringLiteral("busy"));
+    ASSERT_TRUE(samples) << samples.error().message.toStdString();
+    ASSERT_EQ(samples->size(), 2) << "none after the run ended";
+    EXPECT_LT(samples->at(0).atMs, samples->at(1).atMs);
+    EXPECT_NEAR(samples->at(0).atMs, 400, 200);
+    EXPECT_DOUBLE_EQ(samples->at(0).cpuCores, 0.25);
+    EXPECT_DOUBLE_EQ(samples->at(1).cpuCores, 0.998);
+    EXPECT_EQ(samples->at(1).memoryBytes, 24 << 20);
+    EXPECT_EQ(samples->at(1).memoryLimitBytes, 512 << 20);
+    EXPECT_EQ(samples->at(1).pids, 3);
+    EXPECT_TRUE(reader.run(QStringLiteral("busy"))->coldStart);
+    EXPECT_TRUE(reader.samples(QStringLiteral("unknown"))->isEmpty());
 }
 
 TEST_F(RunJournalTest, unknownRunIsNotFound)
@@ -266,7 +305,7 @@ TEST_F(RunJournalTest, artifactNamesCannotLeaveTheirRunsFolder)
         recorder.runArtifact(QStringLiteral("sneaky"), chart(QStringLiteral("../../escaped.png"), "a"));
         recorder.runArtifact(QStringLiteral("sneaky"), chart(QStringLiteral("../../escaped.png"), "b"));
         recorder.runArtifact(QStringLiteral("sneaky"), chart(QStringLiteral(".hidden"), "c"));
-        recorder.runFinished(QStringLiteral("sneaky"), result(0), QString());
+        recorder.runFinished(QStringLiteral("sneaky"), result(0), std::nullopt);
     }
     auto run = JournalReader(path()).run(QStringLiteral("sneaky"));
     ASSERT_TRUE(run) << run.error().message.toStdString();
@@ -292,7 +331,7 @@ TEST_F(RunJournalTest, journalAndArtifactFilesAreTheUsersAloneUnderUmask022)
         JournalRecorder recorder(path(), context());
         recorder.runStarted(QStringLiteral("private"), request(QStringLiteral("python"), QStringLiteral("secret()")));
         recorder.runArtifact(QStringLiteral("private"), chart(QStringLiteral("plot.png"), "PNG bytes"));
-        recorder.runFinished(QStringLiteral("private"), result(0), QString());
+        recorder.runFinished(QStringLiteral("private"), result(0), std::nullopt);
     }
     // An open connection keeps the -wal and -shm files.
     JournalConnection connection(path());
@@ -464,7 +503,7 @@ TEST_F(RunJournalTest, retentionByAgeRemovesOldRunsAndTheirArtifactFiles)
         for (const QString &id : {QStringLiteral("old"), QStringLiteral("recent")}) {
             recorder.runStarted(id, request(QStringLiteral("python"), QStringLiteral("plot()")));
             recorder.runArtifact(id, chart(QStringLiteral("plot.png"), "png"));
-            recorder.runFinished(id, result(0), QString());
+            recorder.runFinished(id, result(0), std::nullopt);
         }
     }
     const QDateTime now = QDateTime::currentDateTimeUtc();
@@ -541,7 +580,8 @@ TEST_F(RunJournalTest, readerFiltersByLanguageStatusSourceDateAndText)
                   "apple\n");
         recorder.runStarted(QStringLiteral("js-mcp"),
                             request(QStringLiteral("javascript"), QStringLiteral("x()"), QStringLiteral("mcp")));
-        recorder.runFinished(QStringLiteral("js-mcp"), RunResult{}, QStringLiteral("engine down"));
+        recorder.runFinished(QStringLiteral("js-mcp"), RunResult{},
+                             Error{QStringLiteral("engine down"), ErrorCode::EngineUnreachable});
         recordRun(recorder, QStringLiteral("py-mcp"),
                   request(QStringLiteral("python"), QStringLiteral("fruit()"), QStringLiteral("mcp")), "banana 100%\n",
                   1);
@@ -681,7 +721,7 @@ TEST_F(RunJournalTest, artifactsOfEveryRunNewestRunFirstFilteredByRunLanguageSou
         Artifact page = chart(QStringLiteral("b.html"), "<p>");
         page.mimeType = QStringLiteral("text/html");
         recorder.runArtifact(QStringLiteral("old-py"), page);
-        recorder.runFinished(QStringLiteral("old-py"), result(0), QString());
+        recorder.runFinished(QStringLiteral("old-py"), result(0), std::nullopt);
         recordRun(recorder, QStringLiteral("no-charts"), request(QStringLiteral("python"), QString()), "1\n");
         recorder.runStarted(QStringLiteral("new-r"), request(QStringLiteral("r"), QString(), QStringLiteral("gui")));
         recorder.runArtifact(QStringLiteral("new-r"), chart(QStringLiteral("c.png"), "c"));

@@ -169,10 +169,37 @@ TEST(KubernetesBackend, runnerRunsUnderItsUlimits)
                      QStringLiteral("--"), QStringLiteral("/opt/llm-sandbox/llm-sandbox-runner")}));
 }
 
+TEST(KubernetesBackend, theEnginesOwnContainersGetTheirEnvironment)
+{
+    KubernetesBackend backend(localConfig(), settings());
+    ContainerSpec spec = hardenedSpec();
+    EXPECT_FALSE(backend.podManifest(spec, QStringLiteral("p"))
+                     ->value(QStringLiteral("spec"))
+                     .toObject()
+                     .value(QStringLiteral("containers"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .contains(QStringLiteral("env")));
+    spec.environment = {{QStringLiteral("LLM_SANDBOX_PROXY_LISTEN"), QStringLiteral("address")}};
+    const QJsonArray env = backend.podManifest(spec, QStringLiteral("p"))
+                               ->value(QStringLiteral("spec"))
+                               .toObject()
+                               .value(QStringLiteral("containers"))
+                               .toArray()
+                               .at(0)
+                               .toObject()
+                               .value(QStringLiteral("env"))
+                               .toArray();
+    EXPECT_EQ(env, (QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("LLM_SANDBOX_PROXY_LISTEN")},
+                                           {QStringLiteral("value"), QStringLiteral("address")}}}));
+}
+
 TEST(KubernetesBackend, onlyNetworkedSandboxesCarryTheEgressLabelAndOtherModesAreRefused)
 {
     KubernetesBackend backend(localConfig(), settings());
-    EXPECT_FALSE(backend.hasEgressProxy()) << "a pod cannot mount the egress proxy's socket";
+    EXPECT_EQ(backend.egressProxyReach(), ContainerBackend::EgressProxyReach::ContainerAddress)
+        << "a pod cannot mount the egress proxy's socket";
     const auto networkLabel = [&](const QString &mode) {
         ContainerSpec spec = hardenedSpec();
         spec.networkMode = mode;
@@ -188,6 +215,8 @@ TEST(KubernetesBackend, onlyNetworkedSandboxesCarryTheEgressLabelAndOtherModesAr
     };
     EXPECT_EQ(networkLabel(QStringLiteral("bridge")), QStringLiteral("egress"));
     EXPECT_EQ(networkLabel(QStringLiteral("none")), QString());
+    EXPECT_EQ(networkLabel(ContainerBackend::egressProxyClientNetwork()), QStringLiteral("egress-proxy-client"))
+        << "an installer pod: the NetworkPolicies let it reach the egress proxy's pod only";
 
     ContainerSpec host = hardenedSpec();
     host.networkMode = QStringLiteral("host");
