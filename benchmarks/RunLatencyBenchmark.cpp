@@ -13,6 +13,7 @@
 #include "lang/LanguageRegistry.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QLoggingCategory>
 #include <benchmark/benchmark.h>
 
@@ -66,6 +67,9 @@ struct LanguageCase
     const char *file;    ///< where the floor writes `code`
     const char *setup;   ///< shell, run once before timing (a warm cache for Go)
     const char *command; ///< shell, timed: build and run
+    /// Each run another program: `code`'s "Println(1)" prints another number each time (the floor's command does the
+    /// same to its file), so nothing built before can be reused.
+    bool newProgramEachRun = false;
 };
 
 const LanguageCase kCases[] = {
@@ -86,6 +90,10 @@ const LanguageCase kCases[] = {
      "export GOCACHE=/tmp/c GOPATH=/tmp/go GOFLAGS=-mod=mod GOTOOLCHAIN=local && printf 'module h\\ngo 1.24\\n' "
      ">go.mod",
      "go build -o h . && ./h"},
+    {"go_new_program", "go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(1)\n}\n", "main.go",
+     "export GOCACHE=/tmp/c GOPATH=/tmp/go GOFLAGS=-mod=mod GOTOOLCHAIN=local && printf 'module h\\ngo 1.24\\n' "
+     ">go.mod",
+     "sed -i \"s/Println([0-9]*)/Println($(date +%N))/\" main.go && go build -o h . && ./h", true},
     {"r_cat", "r", "cat(1, '\\n')\n", "main.R", "", "Rscript main.R"},
     {"r_ggplot2_chart", "r",
      "library(ggplot2)\nprint(ggplot(data.frame(x = 1:3, y = c(3, 1, 2)), aes(x, y)) + geom_point())\n", "main.R", "",
@@ -95,7 +103,22 @@ const LanguageCase kCases[] = {
 
 void BM_EngineRun(benchmark::State &state, const LanguageCase &which)
 {
-    runCode(state, QString::fromUtf8(which.code), QString::fromLatin1(which.language));
+    if (!which.newProgramEachRun) {
+        runCode(state, QString::fromUtf8(which.code), QString::fromLatin1(which.language));
+        return;
+    }
+    RunRequest request;
+    request.language = QString::fromLatin1(which.language);
+    qint64 counter = QDateTime::currentMSecsSinceEpoch();
+    for (auto _ : state) {
+        request.code = QString::fromUtf8(which.code)
+                           .replace(QStringLiteral("Println(1)"), QStringLiteral("Println(%1)").arg(++counter));
+        auto result = engine().run(request);
+        if (!result || result->exitCode != 0) {
+            state.SkipWithError(result ? "the program failed" : qPrintable(result.error().message));
+            return;
+        }
+    }
 }
 
 /// Each iteration asks the container for one more timed build and run; it answers with the microseconds it took.

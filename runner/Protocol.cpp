@@ -1,6 +1,7 @@
 #include "Protocol.h"
 
 #include "Base64.h"
+#include "ReusedOutputs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -179,6 +180,17 @@ std::vector<StepSpec> parseSteps(const json &request)
                     throw FieldError("step '" + step.name + "': 'preload' must contain strings without NUL characters");
                 }
                 step.preload.push_back(argument.get<std::string>());
+            }
+        }
+        if (const json *reuse = findField(entry, "reuse_output")) {
+            if (!reuse->is_object()) {
+                throw FieldError("step '" + step.name + "': 'reuse_output' must be an object");
+            }
+            step.reuseKey = requireString(*reuse, "key", "reuse_output: ");
+            step.reuseFile = requireString(*reuse, "file", "reuse_output: ");
+            if (!ReusedOutputs::validKey(step.reuseKey) || !ReusedOutputs::validFile(step.reuseFile)) {
+                throw FieldError("step '" + step.name +
+                                 "': 'reuse_output' needs a key of 64 lowercase hex digits and a plain file name");
             }
         }
         steps.push_back(std::move(step));

@@ -24,6 +24,10 @@ struct StepSpec final
     std::vector<std::string> argv;
     // The language's preloaded interpreter (ForkServer) that may run this step as a fork of itself; empty: none.
     std::vector<std::string> preload;
+    // A compile step's output (a file of the working directory) that a warm container keeps under `reuseKey`
+    // (ReusedOutputs.h); empty: none.
+    std::string reuseKey;
+    std::string reuseFile;
 };
 
 // A directory the runner keeps from run to run instead of emptying it (KeptDirectory.h).

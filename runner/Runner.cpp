@@ -4,6 +4,7 @@
 #include "Base64.h"
 #include "IpcCleanup.h"
 #include "LimitProbe.h"
+#include "ReusedOutputs.h"
 #include "StepProcess.h"
 #include "Workspace.h"
 
@@ -332,6 +333,22 @@ void Runner::executeRunUnchecked(RunRequest &run, ActiveRun &active, RunSummary 
             return;
         }
 
+        // A program this warm container built before: its output, without the toolchain.
+        const std::optional<ReusedOutputs> reused = reusedOutputs(run, step, isLast);
+        const std::string output = run.workdir + '/' + step.reuseFile;
+        if (const auto start = Clock::now(); reused && reused->fetch(step.reuseKey, output)) {
+            m_writer.send(
+                {{"ev", "step"},
+                 {"id", run.id},
+                 {"step", step.name},
+                 {"exit_code", 0},
+                 {"wall_ms", std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count()},
+                 {"cpu_ms", 0},
+                 {"max_rss_kb", 0},
+                 {"reused", true}});
+            continue;
+        }
+
         StepResult result = runStep(run, step, active);
         if (result.reason == EndReason::Exit && active.outputTruncated) {
             // The cap was hit by a background process after the step's own process had exited.
@@ -350,6 +367,9 @@ void Runner::executeRunUnchecked(RunRequest &run, ActiveRun &active, RunSummary 
         summary.wallMs += result.wallMs;
         summary.cpuMs += result.cpuMs;
         summary.maxRssKb = std::max(summary.maxRssKb, result.maxRssKb);
+        if (reused && result.reason == EndReason::Exit && result.exitCode == 0) {
+            reused->store(step.reuseKey, output);
+        }
         if (!isLast && result.reason == EndReason::Exit) {
             recordKeptDirectories(run);
         }
@@ -392,6 +412,16 @@ void Runner::restoreKeptDirectories(const RunRequest &run)
         }
         kept->second.restore();
     }
+}
+
+std::optional<ReusedOutputs> Runner::reusedOutputs(const RunRequest &run, const StepSpec &step, bool isLast) const
+{
+    // Only where the kept directory is trusted: restored to a record taken right after a compile step.
+    if (step.reuseKey.empty() || isLast || run.keptDirs.empty() || !keepsNoProcesses(run, m_options) ||
+        !m_keptDirectories.contains(run.keptDirs.front().path)) {
+        return std::nullopt;
+    }
+    return ReusedOutputs(run.keptDirs.front().path + "/.llm-sandbox-outputs");
 }
 
 void Runner::recordKeptDirectories(const RunRequest &run)

@@ -6,6 +6,7 @@
 #include "MessageWriter.h"
 #include "OomMonitor.h"
 #include "Protocol.h"
+#include "ReusedOutputs.h"
 #include "SignalMonitor.h"
 
 #include <array>
@@ -124,6 +125,8 @@ private:
     void restoreKeptDirectories(const RunRequest &run);
     // After a step that ran only the toolchain: the run's kept directories recorded as that step left them.
     void recordKeptDirectories(const RunRequest &run);
+    // Where `step` of `run` keeps and finds its output for the same program (ReusedOutputs.h), when it may.
+    std::optional<ReusedOutputs> reusedOutputs(const RunRequest &run, const StepSpec &step, bool isLast) const;
 
     RunnerOptions m_options;
     MessageWriter m_writer;

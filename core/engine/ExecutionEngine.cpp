@@ -13,6 +13,7 @@
 #include "security/SourceLexer.h"
 #include "util/Redaction.h"
 
+#include <QCryptographicHash>
 #include <QElapsedTimer>
 #include <QLoggingCategory>
 #include <QUuid>
@@ -283,6 +284,29 @@ RunnerRunRequest ExecutionEngine::Run::runRequest(const RunRequest &request, con
     run.steps.append(RunnerStep{QStringLiteral("run"), language.commandFor(language.run, request.code),
                                 afterInstall ? QStringList() : preloadedInterpreterFor(language, request.code)});
     run.env = runEnvironment(language);
+    if (language.isCompiled() && !language.compileOutput.isEmpty() && !run.keptDirs.isEmpty() && !afterInstall) {
+        // The same program, built the same way, in the same container image: everything the output depends on.
+        QCryptographicHash key(QCryptographicHash::Sha256);
+        const auto add = [&](const QByteArray &part) {
+            key.addData(QByteArray(QByteArray::number(part.size()) + ':' + part));
+        };
+        add("llm-sandbox compile output 1");
+        for (const QString &argument : run.steps.first().argv) {
+            add(argument.toUtf8());
+        }
+        QStringList names = run.env.keys();
+        names.sort();
+        for (const QString &name : names) {
+            add(name.toUtf8() + '=' + run.env.value(name).toUtf8());
+        }
+        for (const RunnerFile &file : run.files) {
+            add(file.path.toUtf8());
+            add(QByteArray::number(file.mode));
+            add(file.data);
+        }
+        run.steps.first().reuseKey = QString::fromLatin1(key.result().toHex());
+        run.steps.first().reuseFile = language.commandFor({language.compileOutput}, request.code).value(0);
+    }
     run.timeout = request.timeout;
     run.cpuLimit = settings.cpuTimeLimitFor(request.timeout);
     run.maxOutputBytes = settings.maxOutputBytes;

@@ -56,6 +56,9 @@ struct Language
     QString defaultFile; ///< source file name when the code does not dictate one
     QStringList compile; ///< compile step argv (empty for interpreted languages); {file} {stem} {main} substituted
     QStringList run;     ///< run step argv; {file} {stem} {main} substituted
+    /// The file the compile step writes ({stem} substituted): a warm container with a build cache keeps it for the
+    /// same program and runs that program again without the toolchain (runner/ReusedOutputs.h). Empty: not kept.
+    QString compileOutput;
     QHash<QString, QString> projectFiles; ///< written beside the source (Go's go.mod)
     /// Prints the language's version; asked once when the image is built (ImageBuilder::versionLabel()).
     QStringList versionCommand;

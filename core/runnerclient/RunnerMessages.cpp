@@ -189,6 +189,11 @@ QJsonObject toJson(const RunnerRequest &request)
                     if (!step.preload.isEmpty()) {
                         entry.insert(QStringLiteral("preload"), QJsonArray::fromStringList(step.preload));
                     }
+                    if (!step.reuseKey.isEmpty()) {
+                        entry.insert(QStringLiteral("reuse_output"),
+                                     QJsonObject{{QStringLiteral("key"), step.reuseKey},
+                                                 {QStringLiteral("file"), step.reuseFile}});
+                    }
                     steps.append(entry);
                 }
                 QJsonObject env;
@@ -272,6 +277,11 @@ Result<RunnerRequest> runnerRequestFromJson(const QJsonObject &json)
         for (const QJsonValue &value : fields.array("steps")) {
             FieldReader step(value.toObject(), QStringLiteral("step"));
             run.steps.append(RunnerStep{step.string("name"), step.strings("argv"), step.strings("preload", false)});
+            if (const QJsonObject reuse = value.toObject().value(QStringLiteral("reuse_output")).toObject();
+                !reuse.isEmpty()) {
+                run.steps.last().reuseKey = reuse.value(QStringLiteral("key")).toString();
+                run.steps.last().reuseFile = reuse.value(QStringLiteral("file")).toString();
+            }
             if (!step.problem().isEmpty()) {
                 fields.fail("steps", "a list of steps");
             }

@@ -33,6 +33,10 @@ struct RunnerStep
     QStringList argv;
     /// The language's preloaded interpreter the runner may run this step as a fork of (Language::preloaded).
     QStringList preload;
+    /// A compile step's output file, which a warm container keeps under `reuseKey` for the same program and copies
+    /// out instead of running the step (runner/ReusedOutputs.h); empty: none.
+    QString reuseKey;
+    QString reuseFile;
 };
 
 /// A directory the runner keeps from run to run instead of emptying it (runner/KeptDirectory.h).
