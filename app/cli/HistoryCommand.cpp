@@ -27,10 +27,10 @@ QString outcome(const JournalRun &run)
         break;
     }
     const QString code = run.exitCode ? QString::number(*run.exitCode) : QStringLiteral("?");
-    if (run.stopReason.isEmpty() || run.stopReason == QLatin1String("exit")) {
+    if (!run.wasStopped()) {
         return QStringLiteral("exit ") + code;
     }
-    return QStringLiteral("%1 (%2)").arg(run.stopReason, code);
+    return QStringLiteral("%1 (%2)").arg(toString(*run.stopReason), code);
 }
 
 QString duration(const JournalRun &run)

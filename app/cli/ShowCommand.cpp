@@ -39,7 +39,7 @@ void printRun(const JournalRun &run)
     printField(QStringLiteral("Run"), run.id);
     printField(QStringLiteral("Status"), toString(run.status));
     printField(QStringLiteral("Exit code"), run.exitCode ? QString::number(*run.exitCode) : QString());
-    printField(QStringLiteral("Stop reason"), run.stopReason);
+    printField(QStringLiteral("Stop reason"), run.stopReason ? toString(*run.stopReason) : QString());
     printField(QStringLiteral("Error"), run.error);
     printField(QStringLiteral("Source"), run.source);
     printField(QStringLiteral("Client"), QStringLiteral("%1 %2").arg(run.clientName, run.clientVersion).trimmed());

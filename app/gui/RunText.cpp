@@ -41,30 +41,28 @@ QString runStatusText(RunStatus status)
     return {};
 }
 
-QString stopReasonText(const QString &reason)
+QString stopReasonText(std::optional<StopReason> reason)
 {
-    if (reason == QLatin1String("exit")) {
+    if (!reason) {
+        return {};
+    }
+    switch (*reason) {
+    case StopReason::Exited:
         return QCoreApplication::translate("RunText", "exited");
-    }
-    if (reason == QLatin1String("timeout")) {
+    case StopReason::TimedOut:
         return QCoreApplication::translate("RunText", "timed out");
-    }
-    if (reason == QLatin1String("oom")) {
+    case StopReason::OutOfMemory:
         return QCoreApplication::translate("RunText", "out of memory");
-    }
-    if (reason == QLatin1String("cpu_limit")) {
+    case StopReason::CpuLimit:
         return QCoreApplication::translate("RunText", "CPU-time limit");
-    }
-    if (reason == QLatin1String("output_limit")) {
+    case StopReason::OutputLimit:
         return QCoreApplication::translate("RunText", "output limit");
-    }
-    if (reason == QLatin1String("cancelled")) {
+    case StopReason::Cancelled:
         return QCoreApplication::translate("RunText", "stopped");
-    }
-    if (reason == QLatin1String("compile_failed")) {
+    case StopReason::CompileFailed:
         return QCoreApplication::translate("RunText", "compile error");
     }
-    return reason;
+    return {};
 }
 
 QString runOutcomeText(const JournalRun &run)
@@ -80,7 +78,7 @@ QString runOutcomeText(const JournalRun &run)
     if (run.exitCode) {
         parts << QCoreApplication::translate("RunText", "exit %1").arg(*run.exitCode);
     }
-    if (!run.stopReason.isEmpty() && run.stopReason != QLatin1String("exit")) {
+    if (run.wasStopped()) {
         parts << stopReasonText(run.stopReason);
     }
     return parts.join(QStringLiteral(", "));

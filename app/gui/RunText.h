@@ -11,7 +11,7 @@ QString runSourceText(const JournalRun &run);
 /// A run's status as every page shows it ("Running", "Finished", "Failed", "Interrupted").
 QString runStatusText(RunStatus status);
 /// Why a run stopped, in words ("timed out"), from the journal's stop reason ("timeout").
-QString stopReasonText(const QString &reason);
+QString stopReasonText(std::optional<StopReason> reason);
 /// How a run ended in a few words ("exit 3, timed out"; a failed run's first error line); empty while it runs.
 QString runOutcomeText(const JournalRun &run);
 /// A duration as every page shows it: "840 ms", "2.35 s", "30.0 s", "2 min 5 s".

@@ -23,4 +23,14 @@ QString toString(StopReason reason)
     return QStringLiteral("exit");
 }
 
+std::optional<StopReason> stopReasonFromString(QStringView text)
+{
+    for (int reason = int(StopReason::Exited); reason <= int(StopReason::CompileFailed); ++reason) {
+        if (text == toString(StopReason(reason))) {
+            return StopReason(reason);
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace sandbox

@@ -6,6 +6,7 @@
 #include <QByteArray>
 #include <QList>
 #include <QString>
+#include <optional>
 
 namespace sandbox {
 
@@ -21,7 +22,10 @@ enum class StopReason
     CompileFailed ///< the compile step failed; the program never ran
 };
 
+/// "exit", "timeout", "oom", "cpu_limit", "output_limit", "cancelled", "compile_failed": the journal's and JSON's word.
 QString toString(StopReason reason);
+/// The reason `text` (toString()) names, if any.
+std::optional<StopReason> stopReasonFromString(QStringView text);
 
 /// What came back from a run.
 struct RunResult

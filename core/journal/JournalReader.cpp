@@ -50,7 +50,7 @@ JournalRun summaryFrom(const QSqlQuery &query)
     if (!query.value(17).isNull()) {
         run.exitCode = query.value(17).toInt();
     }
-    run.stopReason = query.value(18).toString();
+    run.stopReason = stopReasonFromString(query.value(18).toString());
     run.error = query.value(19).toString();
     run.wallMs = query.value(20).toLongLong();
     run.cpuMs = query.value(21).toLongLong();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/RunResult.h"
 #include "util/Result.h"
 
 #include <QByteArray>
@@ -68,10 +69,10 @@ struct JournalRun
     qint64 durationMs = 0;
     RunStatus status = RunStatus::Running;
     std::optional<int> exitCode;
-    QString stopReason;                 ///< "exit", "timeout", ... (toString(StopReason))
-    QString error;                      ///< infrastructure failure text, when status == Failed
-    std::optional<ErrorCode> errorCode; ///< and its code
-    bool coldStart = false;             ///< a container was started for the run (RunResult::coldStart)
+    std::optional<StopReason> stopReason; ///< once it ran to an end; none while running or when it could not run
+    QString error;                        ///< infrastructure failure text, when status == Failed
+    std::optional<ErrorCode> errorCode;   ///< and its code
+    bool coldStart = false;               ///< a container was started for the run (RunResult::coldStart)
     qint64 wallMs = 0, cpuMs = 0, peakMemoryKb = 0;
     QByteArray stdoutData, stderrData; ///< as recorded so far (capped)
     qint64 outputCap = 0;              ///< the journal's cap per stream for this run, in bytes
@@ -81,6 +82,9 @@ struct JournalRun
     QJsonObject mcpRequest;  ///< the tools/call request as the client sent it (JSON-RPC message)
     QJsonObject mcpResponse; ///< the result as it was returned (text and image items)
     QString protocolVersion;
+
+    /// Whether it was stopped rather than ending on its own: a timeout, a limit, a cancel, a failed compile.
+    bool wasStopped() const { return stopReason && *stopReason != StopReason::Exited; }
 };
 
 /// Which runs JournalReader::list() and count() return. Empty / invalid members match everything.

@@ -35,7 +35,7 @@ QJsonObject journalRunToJson(const JournalRun &run, bool details)
         {QStringLiteral("duration_ms"), run.durationMs},
         {QStringLiteral("status"), toString(run.status)},
         {QStringLiteral("exit_code"), run.exitCode ? QJsonValue(*run.exitCode) : QJsonValue(QJsonValue::Null)},
-        {QStringLiteral("stop_reason"), run.stopReason},
+        {QStringLiteral("stop_reason"), run.stopReason ? toString(*run.stopReason) : QString()},
         {QStringLiteral("error"), run.error},
         {QStringLiteral("resource_usage"), QJsonObject{{QStringLiteral("wall_ms"), run.wallMs},
                                                        {QStringLiteral("cpu_ms"), run.cpuMs},

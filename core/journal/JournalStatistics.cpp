@@ -1,5 +1,6 @@
 #include "journal/JournalStatistics.h"
 
+#include "engine/RunResult.h"
 #include "journal/JournalConnection.h"
 
 #include <QSqlQuery>
@@ -46,10 +47,11 @@ RunOutcome JournalStatistics::outcomeOf(const QString &status, const QString &st
     if (status != QLatin1String("finished")) {
         return RunOutcome::Failed;
     }
-    if (stopReason == QLatin1String("timeout")) {
+    const std::optional<StopReason> reason = stopReasonFromString(stopReason);
+    if (reason == StopReason::TimedOut) {
         return RunOutcome::TimedOut;
     }
-    if (stopReason != QLatin1String("exit")) {
+    if (reason != StopReason::Exited) {
         return RunOutcome::Stopped;
     }
     return !exitCode.isNull() && exitCode.toInt() == 0 ? RunOutcome::Succeeded : RunOutcome::ExitedWithError;

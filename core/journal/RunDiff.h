@@ -78,8 +78,8 @@ public:
     std::optional<int> replayExitCode() const { return m_replayExitCode; }
 
     bool stopReasonDiffers() const { return m_originalStopReason != m_replayStopReason; }
-    QString originalStopReason() const { return m_originalStopReason; }
-    QString replayStopReason() const { return m_replayStopReason; }
+    std::optional<StopReason> originalStopReason() const { return m_originalStopReason; }
+    std::optional<StopReason> replayStopReason() const { return m_replayStopReason; }
 
     const QList<Line> &stdoutDiff() const { return m_stdout; }
     const QList<Line> &stderrDiff() const { return m_stderr; }
@@ -99,7 +99,7 @@ private:
                                           const PixelComparator &comparePixels);
 
     std::optional<int> m_originalExitCode, m_replayExitCode;
-    QString m_originalStopReason, m_replayStopReason;
+    std::optional<StopReason> m_originalStopReason, m_replayStopReason;
     QList<Line> m_stdout, m_stderr;
     QList<ArtifactChange> m_artifacts;
 };

@@ -340,7 +340,7 @@ void ConsolePage::onFinished(quint64 ticket, const RunResult &result)
     const QLocale locale;
     QStringList parts;
     parts << tr("Exit code <b>%1</b>").arg(result.exitCode);
-    parts << stopReasonText(toString(result.reason));
+    parts << stopReasonText(result.reason);
     parts << tr("%1 in total").arg(durationText(result.durationMs));
     if (result.wallMs > 0 || result.cpuMs > 0) {
         parts << tr("program: %1 wall, %2 CPU, %3 peak memory")

@@ -1,5 +1,6 @@
 #include "gui/history/DiffView.h"
 
+#include "gui/RunText.h"
 #include "gui/StateColors.h"
 
 #include <QFontDatabase>
@@ -125,7 +126,8 @@ void DiffView::setDiff(const RunDiff &diff, const JournalRun &original, const Jo
     }
     if (diff.stopReasonDiffers()) {
         summary << tr("Stop reason: <b>%1 → %2</b>")
-                       .arg(diff.originalStopReason().toHtmlEscaped(), diff.replayStopReason().toHtmlEscaped());
+                       .arg(stopReasonText(diff.originalStopReason()).toHtmlEscaped(),
+                            stopReasonText(diff.replayStopReason()).toHtmlEscaped());
     }
     if (diff.stdoutDiffers()) {
         summary << tr("Standard output: %1").arg(linesDiffer(RunDiff::changedLineCount(diff.stdoutDiff())));
@@ -141,7 +143,8 @@ void DiffView::setDiff(const RunDiff &diff, const JournalRun &original, const Jo
     }
     if (identical) {
         summary << tr("Same exit code (%1), stop reason (%2), standard output and error, and artifacts (%3).")
-                       .arg(exitCodeText(diff.originalExitCode()), diff.originalStopReason().toHtmlEscaped())
+                       .arg(exitCodeText(diff.originalExitCode()),
+                            stopReasonText(diff.originalStopReason()).toHtmlEscaped())
                        .arg(diff.artifacts().size());
     }
     m_summary->setText(QStringLiteral("<ul style=\"margin-left:-20px\"><li>%1</li></ul>")

@@ -109,7 +109,7 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
         if (run.status == RunStatus::Running) {
             return colors.running;
         }
-        if (run.exitCode.value_or(0) != 0 || (run.stopReason != QLatin1String("exit") && !run.stopReason.isEmpty())) {
+        if (run.exitCode.value_or(0) != 0 || run.wasStopped()) {
             return colors.timedOut;
         }
         return {};

@@ -295,8 +295,8 @@ void RunInspector::setRun(const JournalRun &run)
     if (!outcome.isEmpty()) {
         title << outcome;
     }
-    if (!run.stopReason.isEmpty() && run.stopReason != QLatin1String("exit")) {
-        title << run.stopReason;
+    if (run.wasStopped()) {
+        title << stopReasonText(run.stopReason);
     }
     m_title->setText(title.join(QStringLiteral(" · ")));
     const QString source =
@@ -350,7 +350,7 @@ void RunInspector::setRun(const JournalRun &run)
              {
                  {tr("Status:"), runStatusText(run.status)},
                  {tr("Exit code:"), run.exitCode ? QString::number(*run.exitCode) : QStringLiteral("—")},
-                 {tr("Stop reason:"), orDash(run.stopReason)},
+                 {tr("Stop reason:"), orDash(stopReasonText(run.stopReason))},
                  {tr("Duration:"), ended ? durationText(run.durationMs) : QStringLiteral("—")},
                  {tr("Wall time:"), ended ? durationText(run.wallMs) : QStringLiteral("—")},
                  {tr("CPU time:"), ended ? durationText(run.cpuMs) : QStringLiteral("—")},

@@ -30,9 +30,7 @@ QColor statusColor(const JournalRun &run)
     case RunStatus::Running:
         return colors.running;
     case RunStatus::Finished:
-        return run.exitCode.value_or(0) == 0 && (run.stopReason.isEmpty() || run.stopReason == QLatin1String("exit"))
-                   ? colors.succeeded
-                   : colors.timedOut;
+        return run.exitCode.value_or(0) == 0 && !run.wasStopped() ? colors.succeeded : colors.timedOut;
     case RunStatus::Failed:
         return colors.failed;
     case RunStatus::Interrupted:

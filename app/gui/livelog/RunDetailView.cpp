@@ -181,7 +181,7 @@ void RunDetailView::showDetails(const JournalRun &run)
     row(tr("Run id:"), run.id);
     row(tr("Status:"), runStatusText(run.status));
     row(tr("Exit code:"), run.exitCode ? QString::number(*run.exitCode) : QString());
-    row(tr("Stopped because:"), run.stopReason);
+    row(tr("Stopped because:"), stopReasonText(run.stopReason));
     row(tr("Error:"), run.error);
     if (run.status != RunStatus::Running) {
         row(tr("Duration:"), durationText(run.durationMs));

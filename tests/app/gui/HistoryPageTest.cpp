@@ -327,7 +327,7 @@ TEST(DiffView, saysNoDifferenceForIdenticalRuns)
     JournalRun original;
     original.id = QStringLiteral("a");
     original.exitCode = 0;
-    original.stopReason = QStringLiteral("exit");
+    original.stopReason = StopReason::Exited;
     original.stdoutData = "same\n";
     JournalRun replay = original;
     replay.id = QStringLiteral("b");
@@ -343,7 +343,7 @@ TEST(DiffView, summarisesExitCodeAndShowsChangedLines)
 {
     JournalRun original;
     original.exitCode = 0;
-    original.stopReason = QStringLiteral("exit");
+    original.stopReason = StopReason::Exited;
     original.stdoutData = "one\ntwo\n";
     JournalRun replay = original;
     replay.exitCode = 1;

@@ -20,7 +20,7 @@ JournalRun run(const QString &id, const QString &source, int secondsAgo, RunStat
     result.status = status;
     if (status == RunStatus::Finished) {
         result.exitCode = 0;
-        result.stopReason = QStringLiteral("exit");
+        result.stopReason = StopReason::Exited;
         result.durationMs = 1500;
     }
     return result;
@@ -47,7 +47,7 @@ TEST(LiveLogModel, showsNewestRunsFirstAndUpdatesARunInPlace)
     JournalRun finished = running;
     finished.status = RunStatus::Finished;
     finished.exitCode = 3;
-    finished.stopReason = QStringLiteral("timeout");
+    finished.stopReason = StopReason::TimedOut;
     finished.durationMs = 30000;
     model.merge({finished});
     ASSERT_EQ(model.rowCount(), 3);

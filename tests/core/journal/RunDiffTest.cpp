@@ -8,6 +8,7 @@
 using sandbox::JournalArtifact;
 using sandbox::JournalRun;
 using sandbox::RunDiff;
+using sandbox::StopReason;
 using Kind = RunDiff::Line::Kind;
 using ArtifactKind = RunDiff::ArtifactChange::Kind;
 
@@ -20,7 +21,7 @@ JournalRun finishedRun(const QByteArray &stdoutData, int exitCode = 0)
     run.language = QStringLiteral("python");
     run.code = QStringLiteral("print('hello')");
     run.exitCode = exitCode;
-    run.stopReason = QStringLiteral("exit");
+    run.stopReason = StopReason::Exited;
     run.stdoutData = stdoutData;
     return run;
 }
@@ -78,11 +79,11 @@ TEST(RunDiff, differentExitCodeIsReported)
 TEST(RunDiff, differentStopReasonIsReported)
 {
     JournalRun replay = finishedRun("x\n");
-    replay.stopReason = QStringLiteral("timeout");
+    replay.stopReason = StopReason::TimedOut;
     const RunDiff diff = RunDiff::compare(finishedRun("x\n"), replay);
 
     EXPECT_TRUE(diff.stopReasonDiffers());
-    EXPECT_EQ(diff.replayStopReason(), QStringLiteral("timeout"));
+    EXPECT_EQ(diff.replayStopReason(), StopReason::TimedOut);
     EXPECT_FALSE(diff.identical());
 }
 

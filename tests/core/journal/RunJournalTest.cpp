@@ -157,7 +157,7 @@ TEST_F(RunJournalTest, recordedRunRoundTripsWithOutputArtifactsStopReasonAndUsag
     EXPECT_EQ(run->replayOf, QStringLiteral("earlier"));
     EXPECT_EQ(run->status, RunStatus::Finished);
     EXPECT_EQ(run->exitCode, 3);
-    EXPECT_EQ(run->stopReason, toString(StopReason::TimedOut));
+    EXPECT_EQ(run->stopReason, StopReason::TimedOut);
     EXPECT_TRUE(run->error.isEmpty());
     EXPECT_EQ(run->durationMs, 1300);
     EXPECT_EQ(run->wallMs, 1200);

@@ -172,27 +172,21 @@ TEST(KubernetesBackend, runnerRunsUnderItsUlimits)
 TEST(KubernetesBackend, theEnginesOwnContainersGetTheirEnvironment)
 {
     KubernetesBackend backend(localConfig(), settings());
+    const auto container = [&](const ContainerSpec &spec) {
+        return backend.podManifest(spec, QStringLiteral("p"))
+            ->value(QStringLiteral("spec"))
+            .toObject()
+            .value(QStringLiteral("containers"))
+            .toArray()
+            .at(0)
+            .toObject();
+    };
     ContainerSpec spec = hardenedSpec();
-    EXPECT_FALSE(backend.podManifest(spec, QStringLiteral("p"))
-                     ->value(QStringLiteral("spec"))
-                     .toObject()
-                     .value(QStringLiteral("containers"))
-                     .toArray()
-                     .at(0)
-                     .toObject()
-                     .contains(QStringLiteral("env")));
+    EXPECT_FALSE(container(spec).contains(QStringLiteral("env")));
     spec.environment = {{QStringLiteral("LLM_SANDBOX_PROXY_LISTEN"), QStringLiteral("address")}};
-    const QJsonArray env = backend.podManifest(spec, QStringLiteral("p"))
-                               ->value(QStringLiteral("spec"))
-                               .toObject()
-                               .value(QStringLiteral("containers"))
-                               .toArray()
-                               .at(0)
-                               .toObject()
-                               .value(QStringLiteral("env"))
-                               .toArray();
-    EXPECT_EQ(env, (QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("LLM_SANDBOX_PROXY_LISTEN")},
-                                           {QStringLiteral("value"), QStringLiteral("address")}}}));
+    EXPECT_EQ(container(spec).value(QStringLiteral("env")).toArray(),
+              (QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("LLM_SANDBOX_PROXY_LISTEN")},
+                                      {QStringLiteral("value"), QStringLiteral("address")}}}));
 }
 
 TEST(KubernetesBackend, onlyNetworkedSandboxesCarryTheEgressLabelAndOtherModesAreRefused)
