@@ -23,6 +23,7 @@
 #include <QStackedBarSeries>
 #include <QStyle>
 #include <QThread>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <QtConcurrent/QtConcurrentRun>
@@ -237,6 +238,10 @@ StatisticsPage::StatisticsPage(QString journalPath, QWidget *parent)
         [this](Numbers numbers) {
             m_numbers = std::move(numbers);
             draw();
+            if (!m_numbers.error.isEmpty()) {
+                // Another connection may have been opening the journal: read again in a moment.
+                QTimer::singleShot(std::chrono::seconds(2), this, &StatisticsPage::reload);
+            }
         },
         [this] { return isVisible(); });
     styleCharts();
@@ -456,8 +461,8 @@ void StatisticsPage::drawResources(const StateColors &colors)
     QChart *chart = m_resources->chart();
     clear(chart);
     const QList<JournalSample> &samples = m_numbers.samples;
-    chart->setTitle(samples.isEmpty() ? tr("Resource use: no samples (runs shorter than a third of a second have "
-                                           "none, and the engine may give no statistics)")
+    chart->setTitle(samples.isEmpty() ? tr("Resource use: no samples (the engine's first one comes a second or two "
+                                           "into a run: shorter runs have none)")
                                       : tr("Resource use of the container while the run ran"));
     auto *cpu = new QLineSeries;
     cpu->setName(tr("CPU (cores)"));
@@ -485,12 +490,12 @@ void StatisticsPage::drawResources(const StateColors &colors)
     time->applyNiceNumbers();
     chart->addAxis(time, Qt::AlignBottom);
     auto *cores = new QValueAxis;
-    cores->setTitleText(tr("CPU (cores)"));
+    cores->setTitleText(tr("Cores"));
     cores->setRange(0, busiest * 1.1);
     cores->applyNiceNumbers();
     chart->addAxis(cores, Qt::AlignLeft);
     auto *mib = new QValueAxis;
-    mib->setTitleText(tr("Memory (MiB)"));
+    mib->setTitleText(tr("MiB"));
     mib->setRange(0, largest * 1.1);
     mib->applyNiceNumbers();
     mib->setLabelFormat(QStringLiteral("%d"));
