@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
+#include <cerrno>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -50,14 +51,22 @@ bool PrivateFiles::write(const QString &path, const QByteArray &data, QString *e
 
 bool PrivateFiles::restrict(const QString &path)
 {
-    // O_CREAT with 0600: never a moment in which a new file is readable by others.
-    const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) {
+    const QByteArray name = QFile::encodeName(path);
+    // An existing file by its name only: closing a descriptor of it would drop every POSIX lock this process holds
+    // on it — SQLite's on an open database among them, after which another process can take it for unused.
+    if (::chmod(name.constData(), 0600) == 0) {
+        return true;
+    }
+    if (errno != ENOENT) {
         return false;
     }
-    const bool restricted = ::fchmod(fd, 0600) == 0;
+    // O_CREAT with 0600: never a moment in which a new file is readable by others.
+    const int fd = ::open(name.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        return errno == EEXIST && ::chmod(name.constData(), 0600) == 0;
+    }
     ::close(fd);
-    return restricted;
+    return true;
 }
 
 } // namespace sandbox

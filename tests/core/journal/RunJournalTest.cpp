@@ -373,6 +373,36 @@ TEST_F(RunJournalTest, anExistingWorldReadableJournalIsMadePrivateWhenOpened)
     EXPECT_FALSE(QFileInfo(path()).permissions().testAnyFlags(QFileDevice::ReadGroup | QFileDevice::ReadOther));
 }
 
+// A reader open in this process while another connection of the process opens the journal (every read of the app's
+// pages does) and a writer process comes and goes: closing a descriptor of the database would drop every POSIX lock
+// this process holds on it, so the writer, alone as it then thinks, would delete the WAL files under the reader's feet
+// ("disk I/O error"). Opening never opens the database outside SQLite.
+TEST_F(RunJournalTest, aReaderOfThisProcessKeepsReadingWhileOthersOpenTheJournalAndAWriterComesAndGoes)
+{
+    ASSERT_TRUE(RunJournal::open(path()));
+    JournalReader reader(path());
+    ASSERT_TRUE(reader.count(RunFilter{}));
+    for (int round = 0; round < 3; ++round) {
+        {
+            JournalReader another(path());
+            ASSERT_TRUE(another.count(RunFilter{}));
+        }
+        QProcess writer;
+        writer.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        writer.start(QStringLiteral(JOURNAL_WRITER_TOOL),
+                     {path(), QStringLiteral("write"), QStringLiteral("round%1").arg(round), QStringLiteral("1"),
+                      QStringLiteral("1")});
+        ASSERT_TRUE(writer.waitForFinished(60000));
+        ASSERT_EQ(writer.exitCode(), 0);
+        auto count = reader.count(RunFilter{});
+        ASSERT_TRUE(count) << count.error().message.toStdString();
+        EXPECT_EQ(*count, round + 1);
+        auto fresh = JournalReader(path()).count(RunFilter{});
+        ASSERT_TRUE(fresh) << fresh.error().message.toStdString();
+        EXPECT_EQ(*fresh, round + 1);
+    }
+}
+
 TEST_F(RunJournalTest, threeProcessesWritingAtOnceLoseNoRunAndNoOutput)
 {
     constexpr int kRuns = 15;
