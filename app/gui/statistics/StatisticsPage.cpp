@@ -350,8 +350,14 @@ void StatisticsPage::draw()
     auto *stacked = new QStackedBarSeries;
     QStringList days;
     int busiest = 0;
+    // A label for every day fits a week; a month gets one on the first and every fifth day (not the 30th, beside the
+    // next first), a quarter on Mondays. The others are blank (distinct, as categories must be).
+    const qsizetype count = m_numbers.days.size();
     for (const DailyOutcomes &day : m_numbers.days) {
-        days << locale.toString(day.day, QStringLiteral("d MMM"));
+        const bool labelled =
+            count <= 10 || (count <= 31 ? day.day.day() == 1 || (day.day.day() % 5 == 0 && day.day.day() < 30)
+                                        : day.day.dayOfWeek() == Qt::Monday);
+        days << (labelled ? locale.toString(day.day, QStringLiteral("d MMM")) : QString(days.size() + 1, u' '));
         busiest = std::max(busiest, day.total());
         total += day.total();
         succeeded += day.counts[int(RunOutcome::Succeeded)];
@@ -368,9 +374,10 @@ void StatisticsPage::draw()
     outcomes->addSeries(stacked);
     auto *dayAxis = new QBarCategoryAxis;
     dayAxis->append(days);
-    // A month of days: upright labels would overlap.
     dayAxis->setGridLineVisible(false);
-    dayAxis->setLabelsAngle(days.size() > 10 ? -90 : 0);
+    dayAxis->setLabelsAngle(count > 10 ? -90 : 0);
+    // Upright in a narrow category: not cut to "…" (the blank neighbours leave the room).
+    dayAxis->setTruncateLabels(false);
     outcomes->addAxis(dayAxis, Qt::AlignBottom);
     stacked->attachAxis(dayAxis);
     QValueAxis *runsAxis = countAxis(busiest);
