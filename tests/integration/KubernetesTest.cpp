@@ -129,8 +129,9 @@ TEST(KubernetesTest, removedPodsAreGoneAndAbsentOnesAreFine)
     EXPECT_FALSE(made->listContainersWithLabels(ExecutionEngine::ownerLabel())->contains(*pod));
 }
 
-// A pod keeps its network for its life: the install runs in an installer pod the second NetworkPolicy lets reach the
-// registry, and the code in a pod that never had network, with what the install wrote copied in.
+// A pod keeps its network for its life: the install runs in an installer pod that reaches the registry only through
+// the egress proxy's pod (the NetworkPolicies of installer/kubernetes/), and the code in a pod that never had network,
+// with what the install wrote copied in.
 TEST(KubernetesTest, librariesComeFromAnInstallerPodAndTheCodeRunsWithoutNetwork)
 {
     auto made = backend();
@@ -150,12 +151,14 @@ TEST(KubernetesTest, librariesComeFromAnInstallerPodAndTheCodeRunsWithoutNetwork
     auto result = engine.run(request, {}, &progress);
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
     EXPECT_EQ(result->stdoutData, "true lo\n") << result->stderrData.toStdString();
-    EXPECT_EQ(progress.lines.filter(QStringLiteral("builder sandbox (with network)")).size(), 1)
+    EXPECT_EQ(progress.lines.filter(QStringLiteral("Starting the egress proxy")).size(), 1)
+        << progress.lines.join(u'\n').toStdString();
+    EXPECT_EQ(progress.lines.filter(QStringLiteral("builder sandbox (no network but the egress proxy)")).size(), 1)
         << progress.lines.join(u'\n').toStdString();
     EXPECT_EQ(progress.lines.filter(QStringLiteral("of installed libraries into the sandbox")).size(), 1);
     auto left = made->listContainers(ExecutionEngine::ownerLabel(), ExecutionEngine::ownerIdentity());
     ASSERT_TRUE(left.ok()) << left.error().message.toStdString();
-    EXPECT_TRUE(left->isEmpty()) << "the installer pod is removed: " << left->join(u' ').toStdString();
+    EXPECT_TRUE(left->isEmpty()) << "the installer and proxy pods are removed: " << left->join(u' ').toStdString();
 }
 
 // Run by ctest against servers started with `--metrics-api absent` (no metrics-server: 404 for the group) and
