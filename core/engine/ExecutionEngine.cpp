@@ -196,12 +196,13 @@ private:
     /// the observers as output, or (`asProgress`, for install steps) as progress lines.
     Result<RunResult> collect(RunnerClient &runner, std::chrono::milliseconds timeout, bool &clean,
                               bool asProgress = false);
-    /// Samples `container` while the program runs (RunObserver::runSample), until the sampler goes.
-    RunSampler sampled(const SandboxContainer &container) const
+    /// collect() of the program's run in `container`, its container sampled meanwhile (RunObserver::runSample).
+    Result<RunResult> collectSampled(SandboxContainer &container, std::chrono::milliseconds timeout, bool &clean)
     {
-        return RunSampler(m_engine.m_backend, container.id(), [this](const ContainerStats &sample) {
+        const RunSampler sampler(m_engine.m_backend, container.id(), [this](const ContainerStats &sample) {
             notify([&](RunObserver &observer) { observer.runSample(m_id, sample); });
         });
+        return collect(container.runner(), timeout, clean);
     }
     /// Starts a container with `plan` installed, then runs the code there.
     Result<RunResult> installAndRun(const RunRequest &request, const Language &language, const QString &image,
@@ -451,10 +452,7 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
         }
     }
     bool clean = false;
-    auto result = [&] {
-        const RunSampler sampler = sampled(**container);
-        return collect((*container)->runner(), request.timeout, clean);
-    }();
+    auto result = collectSampled(**container, request.timeout, clean);
     attachLimits(result, **container);
     if (result) {
         result->coldStart = cold;
@@ -482,10 +480,7 @@ Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request,
         return sent.error();
     }
     bool clean = false;
-    auto result = [&] {
-        const RunSampler sampler = sampled(**container);
-        return collect((*container)->runner(), request.timeout, clean);
-    }();
+    auto result = collectSampled(**container, request.timeout, clean);
     attachLimits(result, **container);
     if (result) {
         result->coldStart = true;
@@ -720,10 +715,7 @@ Result<RunResult> ExecutionEngine::Run::executeInSession(const RunRequest &reque
                      ErrorCode::SandboxFailed};
     }
     bool clean = false;
-    auto result = [&] {
-        const RunSampler sampler = sampled(*session->container);
-        return collect(runner, request.timeout, clean);
-    }();
+    auto result = collectSampled(*session->container, request.timeout, clean);
     attachLimits(result, *session->container);
     const bool unresponsive =
         result && !clean && (result->reason == StopReason::TimedOut || result->reason == StopReason::Cancelled);
