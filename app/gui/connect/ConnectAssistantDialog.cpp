@@ -217,6 +217,7 @@ void ConnectAssistantDialog::refresh()
     } else if (wanted && nlohmann::json::parse(installed->value().dump()) ==
                              nlohmann::json::parse(wanted->toJson(assistant).dump())) {
         showState(tr("Installed, as shown below."), false);
+        m_install->setEnabled(false); // nothing to change
     } else {
         showState(tr("Installed with other settings; Install replaces them with the ones below."), false);
     }

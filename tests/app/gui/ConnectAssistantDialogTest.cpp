@@ -99,6 +99,7 @@ TEST_F(ConnectAssistantDialogTest, installsIntoCursorAndRemovesAgainLeavingTheFi
     choose("connectClient", QStringLiteral("vscode"));
     choose("connectClient", QStringLiteral("cursor"));
     EXPECT_TRUE(state().contains(QLatin1String("Installed, as shown"))) << qPrintable(state());
+    EXPECT_FALSE(child<QPushButton>("connectInstall")->isEnabled()) << "nothing to change";
 
     QTest::mouseClick(child<QPushButton>("connectRemove"), Qt::LeftButton);
     EXPECT_EQ(contentsOf(path), original);
