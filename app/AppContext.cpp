@@ -50,13 +50,7 @@ AppContext::AppContext(Options options, SandboxSettings settings, std::unique_pt
 {
     m_defaultBackend = m_options.backendName.trimmed().toLower();
     if (m_defaultBackend.isEmpty()) {
-        m_defaultBackend = qEnvironmentVariable("BACKEND").trimmed().toLower();
-    }
-    if (m_defaultBackend.isEmpty()) {
-        m_defaultBackend = m_userSettings->backend();
-    }
-    if (m_defaultBackend.isEmpty()) {
-        m_defaultBackend = QStringLiteral("docker");
+        m_defaultBackend = m_userSettings->effectiveBackend();
     }
     openJournal();
 }

@@ -4,6 +4,7 @@
 #include "cli/DoctorCommand.h"
 #include "cli/HistoryCommand.h"
 #include "cli/ImagesCommand.h"
+#include "cli/InstallMcpCommand.h"
 #include "cli/McpCommand.h"
 #include "cli/PsCommand.h"
 #include "cli/RunCommand.h"
@@ -51,8 +52,16 @@ int main(int argc, char **argv)
     arguments.removeAt(1); // the command; QCommandLineParser sees "llm-sandbox OPTIONS..."
     using Command = int (*)(const QStringList &);
     const std::pair<const char *, Command> commands[] = {
-        {"--mcp", mcpCommand},   {"run", runCommand},         {"images", imagesCommand}, {"doctor", doctorCommand},
-        {"serve", serveCommand}, {"history", historyCommand}, {"show", showCommand},     {"ps", psCommand},
+        {"--mcp", mcpCommand},
+        {"run", runCommand},
+        {"images", imagesCommand},
+        {"doctor", doctorCommand},
+        {"serve", serveCommand},
+        {"history", historyCommand},
+        {"show", showCommand},
+        {"ps", psCommand},
+        {"install-mcp", installMcpCommand},
+        {"uninstall-mcp", uninstallMcpCommand},
     };
     for (const auto &[name, command] : commands) {
         if (first == QLatin1String(name)) {

@@ -131,6 +131,12 @@ QString usageText()
                                    the sandboxes llm-sandbox runs on the backend (of every llm-sandbox process):
                                    language, owner process, session, age, CPU, memory and limit, processes;
                                    kubernetes needs metrics-server for CPU and memory
+  llm-sandbox install-mcp [--client claude-desktop|cursor|vscode] [--transport stdio|http] [--backend NAME]
+                          [--url URL] [--dry-run]
+                                   add llm-sandbox to the assistant's MCP configuration file (other servers and
+                                   settings are kept byte for byte; the previous file is kept as FILE.bak)
+  llm-sandbox uninstall-mcp [--client NAME] [--dry-run]
+                                   remove it again, and nothing else
   llm-sandbox --help | --version
 
 Exit status of `run`: the program's own, 124 when it timed out, 125 when the sandbox could not run it

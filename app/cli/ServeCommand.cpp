@@ -73,15 +73,6 @@ QString keychainEntry()
     return KeychainSecretStore::kDefaultService + QLatin1Char('/') + BearerToken::kSecretKey;
 }
 
-QString noKeychainAdvice(const Error &error)
-{
-    return QStringLiteral("cannot keep the HTTP token in the system keychain: %1. Set %2 to a secret of at least %3 "
-                          "characters instead, e.g. `export %2=$(head -c 32 /dev/urandom | base64)`, and give "
-                          "clients the same value.")
-        .arg(error.message, QLatin1String(BearerToken::kEnvironmentVariable))
-        .arg(BearerToken::kMinimumLength);
-}
-
 /// `serve --show-token`: the token a client needs, on stdout.
 int showToken()
 {
@@ -97,7 +88,7 @@ int showToken()
         [&store] {
             store.get(BearerToken::kSecretKey).then(qApp, [](const Result<std::optional<QByteArray>> &stored) {
                 if (!stored) {
-                    printError(noKeychainAdvice(stored.error()));
+                    printError(httpTokenAdvice(stored.error()));
                     QCoreApplication::exit(kExitStartFailure);
                 } else if (!stored->has_value()) {
                     printError(QStringLiteral("no token yet: `llm-sandbox serve --http 127.0.0.1:PORT` creates one."));
@@ -113,6 +104,15 @@ int showToken()
 }
 
 } // namespace
+
+QString httpTokenAdvice(const Error &error)
+{
+    return QStringLiteral("cannot keep the HTTP token in the system keychain: %1. Set %2 to a secret of at least %3 "
+                          "characters instead, e.g. `export %2=$(head -c 32 /dev/urandom | base64)`, and give "
+                          "clients the same value.")
+        .arg(error.message, QLatin1String(BearerToken::kEnvironmentVariable))
+        .arg(BearerToken::kMinimumLength);
+}
 
 int serveCommand(const QStringList &arguments)
 {
@@ -231,7 +231,7 @@ int serveCommand(const QStringList &arguments)
             .then(qApp, [&server, &options, &factory](const Result<BearerToken::Loaded> &loaded) {
                 if (!loaded) {
                     printError(qEnvironmentVariableIsEmpty(BearerToken::kEnvironmentVariable)
-                                   ? noKeychainAdvice(loaded.error())
+                                   ? httpTokenAdvice(loaded.error())
                                    : loaded.error().message);
                     QCoreApplication::exit(kExitStartFailure);
                     return;

@@ -7,6 +7,7 @@
 #include "gui/ErrorText.h"
 #include "gui/GuiContext.h"
 #include "gui/StateColors.h"
+#include "gui/connect/ConnectAssistantDialog.h"
 #include "gui/console/ConsolePage.h"
 #include "gui/gallery/GalleryPage.h"
 #include "gui/history/HistoryPage.h"
@@ -14,6 +15,7 @@
 #include "gui/settings/SettingsDialog.h"
 #include "gui/statistics/StatisticsPage.h"
 #include "gui/widgets/ThumbnailProvider.h"
+#include "secrets/KeychainSecretStore.h"
 #include "settings/UserSettings.h"
 
 #include <QAction>
@@ -191,6 +193,8 @@ void MainWindow::createMenus()
     settings->setObjectName(QStringLiteral("settingsAction"));
     settings->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
     settings->setMenuRole(QAction::PreferencesRole);
+    QAction *connectAssistant = file->addAction(tr("Connect an &Assistant…"), this, &MainWindow::connectAssistant);
+    connectAssistant->setObjectName(QStringLiteral("connectAssistantAction"));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -266,6 +270,15 @@ void MainWindow::openSettings()
                                     "started from now on."),
                                  8000);
     }
+}
+
+void MainWindow::connectAssistant()
+{
+    if (!m_keychain) {
+        m_keychain = std::make_unique<KeychainSecretStore>();
+    }
+    ConnectAssistantDialog dialog(*m_keychain, m_context.defaultBackend(), this);
+    dialog.exec();
 }
 
 void MainWindow::showAbout()

@@ -2,6 +2,7 @@
 
 #include <QList>
 #include <QMainWindow>
+#include <memory>
 
 class QActionGroup;
 class QLabel;
@@ -12,7 +13,8 @@ class QStackedWidget;
 
 namespace sandbox {
 class AppContext;
-}
+class SecretStore;
+} // namespace sandbox
 
 namespace sandbox::gui {
 
@@ -45,6 +47,7 @@ private:
     void fillRunMenu();
     void createStatusBar();
     void openSettings();
+    void connectAssistant();
     void showAbout();
     void probeBackend();
     void updateRunningCount(int count);
@@ -65,6 +68,9 @@ private:
     QActionGroup *m_themes = nullptr;
     QLabel *m_backendState = nullptr;
     QLabel *m_runningState = nullptr;
+    /// The system keychain, for the HTTP server's token the connect dialog writes into a client's file; it lives as
+    /// long as the window, so a keychain answer that comes after the dialog closed has somewhere to land.
+    std::unique_ptr<SecretStore> m_keychain;
 };
 
 } // namespace sandbox::gui

@@ -32,6 +32,16 @@ QString UserSettings::backend() const
     return m_settings.value(kBackend).toString().trimmed().toLower();
 }
 
+QString UserSettings::effectiveBackend() const
+{
+    const QString fromEnvironment = qEnvironmentVariable("BACKEND").trimmed().toLower();
+    if (!fromEnvironment.isEmpty()) {
+        return fromEnvironment;
+    }
+    const QString chosen = backend();
+    return chosen.isEmpty() ? QStringLiteral("docker") : chosen;
+}
+
 void UserSettings::setBackend(const QString &backend)
 {
     write(kBackend, backend.trimmed().toLower());

@@ -20,6 +20,8 @@ public:
     /// docker, podman or kubernetes; empty: docker.
     QString backend() const;
     void setBackend(const QString &backend);
+    /// The backend a face uses when none is named: $BACKEND, then backend(), then docker.
+    QString effectiveBackend() const;
     /// The timeout of a run that names none (the console, `run`, MCP's execute_code).
     std::chrono::seconds defaultTimeout() const;
     void setDefaultTimeout(std::chrono::seconds timeout);

@@ -1,0 +1,248 @@
+#include "cli/InstallMcpCommand.h"
+
+#include "assistants/AssistantClient.h"
+#include "assistants/McpConfigFile.h"
+#include "assistants/McpServerEntry.h"
+#include "cli/CliContext.h"
+#include "cli/ServeCommand.h"
+#include "journal/RunDiff.h"
+#include "mcp/http/BearerToken.h"
+#include "secrets/KeychainSecretStore.h"
+#include "settings/UserSettings.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QProcessEnvironment>
+
+namespace sandbox::cli {
+
+namespace {
+
+using Outcome = McpConfigFile::Change::Outcome;
+
+/// The file was refused (not valid JSON, ...) or could not be written; it is as it was.
+constexpr int kExitNotChanged = 1;
+
+QCommandLineOption clientOption()
+{
+    return QCommandLineOption(QStringLiteral("client"),
+                              QStringLiteral("claude-desktop (default), cursor or vscode: whose configuration file."),
+                              QStringLiteral("NAME"), QStringLiteral("claude-desktop"));
+}
+
+QCommandLineOption dryRunOption()
+{
+    return QCommandLineOption(QStringLiteral("dry-run"),
+                              QStringLiteral("Print what would change in the file (a diff), and write nothing."));
+}
+
+/// Parses the options both commands share; nullopt after printing why when they are wrong.
+std::optional<AssistantClient> clientFrom(const QCommandLineParser &parser, const QCommandLineOption &option)
+{
+    const std::optional<AssistantClient> client = AssistantClient::fromName(parser.value(option));
+    if (!client) {
+        printError(
+            QStringLiteral("unknown client \"%1\"; use claude-desktop, cursor or vscode.").arg(parser.value(option)));
+    }
+    return client;
+}
+
+McpConfigFile fileOf(const AssistantClient &client)
+{
+    return McpConfigFile(client.configPath(),
+                         {.serversKey = client.serversKey(), .allowComments = client.allowsComments()});
+}
+
+/// The token `serve --http` requires, loaded exactly as serve loads it (LLM_SANDBOX_HTTP_TOKEN, else the keychain,
+/// where one is made on first use). QtKeychain answers through the event loop, so this runs one until it has.
+Result<QByteArray> httpToken()
+{
+    KeychainSecretStore store;
+    Result<QByteArray> token = Error{QStringLiteral("no answer from the keychain")};
+    QMetaObject::invokeMethod(
+        qApp,
+        [&] {
+            mcp::BearerToken::load(store, qgetenv(mcp::BearerToken::kEnvironmentVariable))
+                .then(qApp, [&token](const Result<mcp::BearerToken::Loaded> &loaded) {
+                    token = loaded ? Result<QByteArray>(loaded->token) : Result<QByteArray>(loaded.error());
+                    QCoreApplication::exit(0);
+                });
+        },
+        Qt::QueuedConnection);
+    QCoreApplication::exec();
+    return token;
+}
+
+/// `before` -> `after` as a unified diff of lines (without hunks: the whole file, changed lines marked).
+void printDiff(const QString &path, const McpConfigFile::Change &change)
+{
+    const auto lines = [](const QByteArray &text) {
+        QStringList result = QString::fromUtf8(text).split(QLatin1Char('\n'));
+        if (!result.isEmpty() && result.last().isEmpty()) {
+            result.removeLast();
+        }
+        for (QString &line : result) {
+            if (line.endsWith(QLatin1Char('\r'))) {
+                line.chop(1);
+            }
+        }
+        return result;
+    };
+    out() << "--- " << (change.outcome == Outcome::Created ? QStringLiteral("/dev/null") : path) << '\n';
+    out() << "+++ " << path << '\n';
+    for (const RunDiff::Line &line : RunDiff::diffLines(lines(change.before), lines(change.after))) {
+        const char mark = line.kind == RunDiff::Line::Kind::Added     ? '+'
+                          : line.kind == RunDiff::Line::Kind::Removed ? '-'
+                                                                      : ' ';
+        out() << mark << line.text << '\n';
+    }
+    out().flush();
+}
+
+/// Says what happened (or, for a dry run, would happen) in one sentence.
+int report(const AssistantClient &client, const McpConfigFile &file, const Result<McpConfigFile::Change> &change,
+           bool dryRun)
+{
+    if (!change) {
+        printError(change.error().message);
+        return kExitNotChanged;
+    }
+    const QString &path = file.path();
+    if (dryRun) {
+        if (change->outcome == Outcome::Unchanged || change->outcome == Outcome::NotInstalled) {
+            err() << "Dry run: " << path << " would not change." << Qt::endl;
+        } else {
+            printDiff(path, *change);
+            err() << "Dry run: nothing was written." << Qt::endl;
+        }
+        return 0;
+    }
+    const QString backup = change->backupPath.isEmpty()
+                               ? QString()
+                               : QStringLiteral(" (the previous file is kept as %1)").arg(change->backupPath);
+    const QString restart = QStringLiteral(" Restart %1 to use it.").arg(client.title());
+    switch (change->outcome) {
+    case Outcome::Created:
+        out() << "Created " << path << " with the llm-sandbox server." << restart << Qt::endl;
+        break;
+    case Outcome::Added:
+        out() << "Added the llm-sandbox server to " << path << backup << '.' << restart << Qt::endl;
+        break;
+    case Outcome::Updated:
+        out() << "Updated the llm-sandbox server in " << path << backup << '.' << restart << Qt::endl;
+        break;
+    case Outcome::Unchanged:
+        out() << path << " has the llm-sandbox server already, as it would be written: nothing changed." << Qt::endl;
+        break;
+    case Outcome::Removed:
+        out() << "Removed the llm-sandbox server from " << path << backup << '.' << Qt::endl;
+        break;
+    case Outcome::NotInstalled:
+        out() << path << " has no llm-sandbox server: nothing changed." << Qt::endl;
+        break;
+    }
+    return 0;
+}
+
+} // namespace
+
+int installMcpCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Add llm-sandbox to an assistant's MCP configuration file, keeping everything else in it."));
+    parser.addHelpOption();
+    const QCommandLineOption client = clientOption();
+    const QCommandLineOption transportOption(
+        QStringLiteral("transport"),
+        QStringLiteral("stdio (default: the assistant starts `llm-sandbox --mcp`) or http (it connects to "
+                       "`llm-sandbox serve --http` with the token)."),
+        QStringLiteral("NAME"), QStringLiteral("stdio"));
+    const QCommandLineOption backend = backendOption(QStringLiteral(
+        "docker, podman or kubernetes, for stdio (default: $BACKEND, then the app's setting, then docker)."));
+    const QCommandLineOption urlOption(
+        QStringLiteral("url"),
+        QStringLiteral("The server's URL, for http (default %1).").arg(McpServerEntry::kDefaultUrl),
+        QStringLiteral("URL"), McpServerEntry::kDefaultUrl);
+    const QCommandLineOption dryRun = dryRunOption();
+    parser.addOptions({client, transportOption, backend, urlOption, dryRun});
+    if (const std::optional<int> done = parseOrExit(parser, arguments)) {
+        return *done;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        printError(QStringLiteral(
+            "install-mcp takes no arguments besides its options; see `llm-sandbox install-mcp --help`."));
+        return ExitUsage;
+    }
+    const std::optional<AssistantClient> assistant = clientFrom(parser, client);
+    if (!assistant) {
+        return ExitUsage;
+    }
+    const QString transport = parser.value(transportOption).trimmed().toLower();
+    if (transport != QLatin1String("stdio") && transport != QLatin1String("http")) {
+        printError(QStringLiteral("unknown transport \"%1\"; use stdio or http.").arg(transport));
+        return ExitUsage;
+    }
+    if (transport == QLatin1String("http") && !assistant->supportsHttp()) {
+        printError(QStringLiteral("Claude Desktop's configuration file only starts local (stdio) servers; use "
+                                  "--transport stdio, or add http://…/mcp as a custom connector in Claude Desktop's "
+                                  "settings."));
+        return ExitUsage;
+    }
+    if (transport == QLatin1String("http") && parser.isSet(backend)) {
+        printError(QStringLiteral("--backend is for --transport stdio; the HTTP server uses its own backend."));
+        return ExitUsage;
+    }
+
+    Result<McpServerEntry> entry = Error{QString()};
+    if (transport == QLatin1String("stdio")) {
+        const QString backendName = parser.isSet(backend) ? parser.value(backend) : UserSettings().effectiveBackend();
+        entry = McpServerEntry::stdio(QCoreApplication::applicationFilePath(), backendName,
+                                      QProcessEnvironment::systemEnvironment());
+    } else {
+        const Result<QByteArray> token = httpToken();
+        if (!token) {
+            printError(qEnvironmentVariableIsEmpty(mcp::BearerToken::kEnvironmentVariable)
+                           ? httpTokenAdvice(token.error())
+                           : token.error().message);
+            return kExitNotChanged;
+        }
+        entry = McpServerEntry::http(parser.value(urlOption), *token);
+    }
+    if (!entry) {
+        printError(entry.error().message);
+        return ExitUsage;
+    }
+    const McpConfigFile file = fileOf(*assistant);
+    const bool dry = parser.isSet(dryRun);
+    return report(*assistant, file,
+                  file.install(McpServerEntry::kName, entry->toJson(*assistant), dry, entry->holdsSecret()), dry);
+}
+
+int uninstallMcpCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Remove llm-sandbox from an assistant's MCP configuration file, and nothing else."));
+    parser.addHelpOption();
+    const QCommandLineOption client = clientOption();
+    const QCommandLineOption dryRun = dryRunOption();
+    parser.addOptions({client, dryRun});
+    if (const std::optional<int> done = parseOrExit(parser, arguments)) {
+        return *done;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        printError(QStringLiteral(
+            "uninstall-mcp takes no arguments besides its options; see `llm-sandbox uninstall-mcp --help`."));
+        return ExitUsage;
+    }
+    const std::optional<AssistantClient> assistant = clientFrom(parser, client);
+    if (!assistant) {
+        return ExitUsage;
+    }
+    const McpConfigFile file = fileOf(*assistant);
+    const bool dry = parser.isSet(dryRun);
+    return report(*assistant, file, file.uninstall(McpServerEntry::kName, dry), dry);
+}
+
+} // namespace sandbox::cli

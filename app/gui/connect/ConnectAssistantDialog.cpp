@@ -1,0 +1,265 @@
+#include "gui/connect/ConnectAssistantDialog.h"
+
+#include "assistants/McpConfigFile.h"
+#include "backend/BackendFactory.h"
+#include "gui/StateColors.h"
+#include "mcp/http/BearerToken.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProcessEnvironment>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace sandbox::gui {
+
+namespace {
+
+McpConfigFile fileOf(const AssistantClient &client)
+{
+    return McpConfigFile(client.configPath(),
+                         {.serversKey = client.serversKey(), .allowComments = client.allowsComments()});
+}
+
+} // namespace
+
+ConnectAssistantDialog::ConnectAssistantDialog(SecretStore &tokens, const QString &backend, QWidget *parent)
+    : QDialog(parent), m_tokens(tokens)
+{
+    setWindowTitle(tr("Connect an Assistant"));
+    setObjectName(QStringLiteral("connectAssistantDialog"));
+
+    m_client = new QComboBox;
+    m_client->setObjectName(QStringLiteral("connectClient"));
+    for (const AssistantClient &client : AssistantClient::all()) {
+        m_client->addItem(client.title(), client.name());
+    }
+    m_transport = new QComboBox;
+    m_transport->setObjectName(QStringLiteral("connectTransport"));
+    m_transport->addItem(tr("stdio: the assistant starts llm-sandbox --mcp"), QStringLiteral("stdio"));
+    m_transport->addItem(tr("HTTP: the assistant connects to llm-sandbox serve --http"), QStringLiteral("http"));
+    m_backend = new QComboBox;
+    m_backend->setObjectName(QStringLiteral("connectBackend"));
+    for (const QString &name : BackendFactory::names()) {
+        m_backend->addItem(name.at(0).toUpper() + name.mid(1), name);
+    }
+    m_backend->setCurrentIndex(qMax(0, m_backend->findData(backend)));
+    m_url = new QLineEdit(McpServerEntry::kDefaultUrl);
+    m_url->setObjectName(QStringLiteral("connectUrl"));
+
+    m_path = new QLabel;
+    m_path->setObjectName(QStringLiteral("connectPath"));
+    m_path->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_path->setWordWrap(true);
+    m_state = new QLabel;
+    m_state->setObjectName(QStringLiteral("connectState"));
+    m_state->setWordWrap(true);
+    m_preview = new QPlainTextEdit;
+    m_preview->setObjectName(QStringLiteral("connectPreview"));
+    m_preview->setReadOnly(true);
+    m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_preview->setLineWrapMode(QPlainTextEdit::NoWrap);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("&Assistant:"), m_client);
+    form->addRow(tr("&Transport:"), m_transport);
+    form->addRow(tr("&Backend:"), m_backend);
+    form->addRow(tr("Server &URL:"), m_url);
+    form->addRow(tr("File:"), m_path);
+    form->addRow(tr("State:"), m_state);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    m_install = buttons->addButton(tr("&Install"), QDialogButtonBox::ActionRole);
+    m_install->setObjectName(QStringLiteral("connectInstall"));
+    m_remove = buttons->addButton(tr("&Remove"), QDialogButtonBox::ActionRole);
+    m_remove->setObjectName(QStringLiteral("connectRemove"));
+    m_copy = buttons->addButton(tr("&Copy Configuration"), QDialogButtonBox::ActionRole);
+    m_copy->setObjectName(QStringLiteral("connectCopy"));
+    m_copy->setToolTip(tr("Copies a configuration snippet for any other MCP client"));
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_install, &QPushButton::clicked, this, &ConnectAssistantDialog::install);
+    connect(m_remove, &QPushButton::clicked, this, &ConnectAssistantDialog::remove);
+    connect(m_copy, &QPushButton::clicked, this, &ConnectAssistantDialog::copyConfiguration);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(new QLabel(tr("Entry written to the file:")));
+    layout->addWidget(m_preview, 1);
+    auto *note = new QLabel(tr("Everything else in the file stays as it is; the previous file is kept as a .bak "
+                               "next to it. Restart the assistant afterwards."));
+    note->setWordWrap(true);
+    note->setEnabled(false);
+    layout->addWidget(note);
+    layout->addWidget(buttons);
+    resize(640, 520);
+
+    const auto changed = [this] {
+        refresh();
+    };
+    connect(m_client, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_transport, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_backend, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_url, &QLineEdit::textChanged, this, changed);
+    refresh();
+}
+
+AssistantClient ConnectAssistantDialog::client() const
+{
+    return *AssistantClient::fromName(m_client->currentData().toString());
+}
+
+bool ConnectAssistantDialog::http() const
+{
+    return m_transport->currentData().toString() == QLatin1String("http");
+}
+
+void ConnectAssistantDialog::loadToken()
+{
+    if (m_tokenLoading || !m_token.isEmpty()) {
+        return;
+    }
+    m_tokenLoading = true;
+    m_tokenError.clear();
+    // The same token `serve --http` uses: LLM_SANDBOX_HTTP_TOKEN, else the keychain's (made there on first use).
+    mcp::BearerToken::load(m_tokens, qgetenv(mcp::BearerToken::kEnvironmentVariable))
+        .then(this, [this](const Result<mcp::BearerToken::Loaded> &loaded) {
+            m_tokenLoading = false;
+            if (loaded) {
+                m_token = loaded->token;
+            } else {
+                m_tokenError = loaded.error().message;
+            }
+            refresh();
+        });
+}
+
+std::optional<McpServerEntry> ConnectAssistantDialog::entry(bool forThisClient, QString *why) const
+{
+    if (!http()) {
+        const Result<McpServerEntry> stdio =
+            McpServerEntry::stdio(QCoreApplication::applicationFilePath(), m_backend->currentData().toString(),
+                                  QProcessEnvironment::systemEnvironment());
+        if (!stdio) {
+            *why = stdio.error().message;
+            return std::nullopt;
+        }
+        return *stdio;
+    }
+    if (forThisClient && !client().supportsHttp()) {
+        *why = tr("Claude Desktop's configuration file only starts local (stdio) servers. Choose stdio, or add the "
+                  "URL as a custom connector in Claude Desktop's settings.");
+        return std::nullopt;
+    }
+    if (!m_tokenError.isEmpty()) {
+        *why = tr("The server's token cannot be read from the system keychain: %1").arg(m_tokenError);
+        return std::nullopt;
+    }
+    if (m_token.isEmpty()) {
+        *why = tr("Reading the server's token from the system keychain…");
+        return std::nullopt;
+    }
+    const Result<McpServerEntry> remote = McpServerEntry::http(m_url->text().trimmed(), m_token);
+    if (!remote) {
+        *why = remote.error().message;
+        return std::nullopt;
+    }
+    return *remote;
+}
+
+void ConnectAssistantDialog::showState(const QString &text, bool problem)
+{
+    m_state->setText(text);
+    QPalette colors = palette();
+    if (problem) {
+        colors.setColor(QPalette::WindowText, StateColors::of(palette()).failed);
+    }
+    m_state->setPalette(colors);
+}
+
+void ConnectAssistantDialog::refresh()
+{
+    const AssistantClient assistant = client();
+    m_backend->setEnabled(!http());
+    m_url->setEnabled(http());
+    if (http()) {
+        loadToken();
+    }
+    const McpConfigFile file = fileOf(assistant);
+    m_path->setText(file.path());
+
+    QString why;
+    const std::optional<McpServerEntry> wanted = entry(true, &why);
+    if (wanted) {
+        const nlohmann::ordered_json shown = {
+            {assistant.serversKey().toStdString(),
+             {{McpServerEntry::kName.toStdString(), wanted->toMaskedJson(assistant)}}}};
+        m_preview->setPlainText(QString::fromStdString(shown.dump(2)));
+    } else {
+        m_preview->setPlainText(why);
+    }
+    m_install->setEnabled(wanted.has_value());
+    m_copy->setEnabled(entry(false, &why).has_value());
+
+    const Result<std::optional<nlohmann::ordered_json>> installed = file.entry(McpServerEntry::kName);
+    m_remove->setEnabled(installed && installed->has_value());
+    if (!installed) {
+        showState(tr("The file cannot be changed: %1").arg(installed.error().message), true);
+        m_install->setEnabled(false);
+    } else if (!installed->has_value()) {
+        showState(tr("%1 does not use llm-sandbox yet.").arg(assistant.title()), false);
+    } else if (wanted && nlohmann::json::parse(installed->value().dump()) ==
+                             nlohmann::json::parse(wanted->toJson(assistant).dump())) {
+        showState(tr("Installed, as shown below."), false);
+        m_install->setEnabled(false); // nothing to change
+    } else {
+        showState(tr("Installed with other settings; Install replaces them with the ones below."), false);
+    }
+}
+
+void ConnectAssistantDialog::install()
+{
+    QString why;
+    const std::optional<McpServerEntry> wanted = entry(true, &why);
+    if (!wanted) {
+        return;
+    }
+    const AssistantClient assistant = client();
+    const Result<McpConfigFile::Change> change =
+        fileOf(assistant).install(McpServerEntry::kName, wanted->toJson(assistant), false, wanted->holdsSecret());
+    refresh();
+    if (!change) {
+        showState(tr("Nothing was changed: %1").arg(change.error().message), true);
+    } else if (change->outcome != McpConfigFile::Change::Outcome::Unchanged) {
+        showState(tr("Installed. Restart %1 to use it.").arg(assistant.title()), false);
+    }
+}
+
+void ConnectAssistantDialog::remove()
+{
+    const AssistantClient assistant = client();
+    const Result<McpConfigFile::Change> change = fileOf(assistant).uninstall(McpServerEntry::kName, false);
+    refresh();
+    if (!change) {
+        showState(tr("Nothing was changed: %1").arg(change.error().message), true);
+    } else if (change->outcome == McpConfigFile::Change::Outcome::Removed) {
+        showState(tr("Removed. Restart %1 for it to stop using llm-sandbox.").arg(assistant.title()), false);
+    }
+}
+
+void ConnectAssistantDialog::copyConfiguration()
+{
+    QString why;
+    if (const std::optional<McpServerEntry> wanted = entry(false, &why)) {
+        QApplication::clipboard()->setText(QString::fromUtf8(wanted->genericSnippet()));
+        showState(tr("A configuration for any MCP client is on the clipboard."), false);
+    }
+}
+
+} // namespace sandbox::gui

@@ -1,0 +1,62 @@
+#pragma once
+
+#include "assistants/AssistantClient.h"
+#include "assistants/McpServerEntry.h"
+
+#include <QDialog>
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace sandbox {
+class SecretStore;
+}
+
+namespace sandbox::gui {
+
+/// File → Connect an assistant…: adds llm-sandbox to (or removes it from) Claude Desktop's, Cursor's or VS Code's
+/// MCP configuration file, as `llm-sandbox install-mcp` / `uninstall-mcp` do (the same core code), showing the file
+/// and the entry first. "Copy configuration" puts a snippet for any other client on the clipboard.
+class ConnectAssistantDialog final : public QDialog
+{
+    Q_OBJECT
+
+public:
+    /// `tokens` keeps the HTTP server's token (the system keychain; a memory store in tests). `backend` is the one
+    /// preselected for stdio entries.
+    ConnectAssistantDialog(SecretStore &tokens, const QString &backend, QWidget *parent = nullptr);
+
+private:
+    void refresh();
+    void install();
+    void remove();
+    void copyConfiguration();
+    void loadToken();
+    AssistantClient client() const;
+    bool http() const;
+    /// The entry for the current choices; nullopt (with `why`) while the token loads or when a choice is invalid.
+    /// `forThisClient`: also whether the chosen client takes it (Claude Desktop's file takes no HTTP server).
+    std::optional<McpServerEntry> entry(bool forThisClient, QString *why) const;
+    void showState(const QString &text, bool problem);
+
+    SecretStore &m_tokens;
+    QComboBox *m_client = nullptr;
+    QComboBox *m_transport = nullptr;
+    QComboBox *m_backend = nullptr;
+    QLineEdit *m_url = nullptr;
+    QLabel *m_path = nullptr;
+    QLabel *m_state = nullptr;
+    QPlainTextEdit *m_preview = nullptr;
+    QPushButton *m_install = nullptr;
+    QPushButton *m_remove = nullptr;
+    QPushButton *m_copy = nullptr;
+    QByteArray m_token;
+    QString m_tokenError;
+    bool m_tokenLoading = false;
+};
+
+} // namespace sandbox::gui

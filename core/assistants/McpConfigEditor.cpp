@@ -1,0 +1,423 @@
+#include "assistants/McpConfigEditor.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sandbox {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+constexpr auto npos = std::string::npos;
+
+struct Member
+{
+    std::string key;
+    size_t keyStart = 0;
+    size_t valueStart = 0;
+    size_t valueEnd = 0; ///< one past the value
+    size_t comma = npos; ///< the comma after the value, if another member follows
+};
+
+struct ObjectSpan
+{
+    size_t open = 0;  ///< the '{'
+    size_t close = 0; ///< the '}'
+    std::vector<Member> members;
+};
+
+/// Finds where members start and end in text that nlohmann::json accepted already (with comments when the format
+/// allows them), so it never has to judge what it reads: strings, nesting and comments are all it knows.
+class SpanScanner final
+{
+public:
+    explicit SpanScanner(const std::string &text) : m_text(text) {}
+
+    /// The top-level value's first character (after a UTF-8 byte order mark, white space and comments).
+    size_t topLevelStart() const { return skipTrivia(m_text.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0); }
+
+    size_t skipTrivia(size_t pos) const
+    {
+        while (pos < m_text.size()) {
+            const char c = m_text[pos];
+            const char next = pos + 1 < m_text.size() ? m_text[pos + 1] : '\0';
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+                ++pos;
+            } else if (c == '/' && next == '/') {
+                pos = m_text.find('\n', pos);
+            } else if (c == '/' && next == '*') {
+                pos = m_text.find("*/", pos + 2);
+                pos = pos == npos ? npos : pos + 2;
+            } else {
+                break;
+            }
+        }
+        return std::min(pos, m_text.size());
+    }
+
+    ObjectSpan object(size_t open) const
+    {
+        ObjectSpan span;
+        span.open = open;
+        size_t pos = skipTrivia(open + 1);
+        while (pos < m_text.size() && m_text[pos] != '}') {
+            Member member;
+            member.keyStart = pos;
+            const size_t keyEnd = skipString(pos);
+            member.key = Json::parse(m_text.substr(pos, keyEnd - pos)).get<std::string>();
+            member.valueStart = skipTrivia(skipTrivia(keyEnd) + 1); // past the ':'
+            member.valueEnd = skipValue(member.valueStart);
+            pos = skipTrivia(member.valueEnd);
+            if (pos < m_text.size() && m_text[pos] == ',') {
+                member.comma = pos;
+                pos = skipTrivia(pos + 1);
+            }
+            span.members.push_back(std::move(member));
+        }
+        span.close = pos;
+        return span;
+    }
+
+private:
+    size_t skipString(size_t pos) const
+    {
+        ++pos; // the opening quote
+        while (pos < m_text.size() && m_text[pos] != '"') {
+            pos += m_text[pos] == '\\' ? 2 : 1;
+        }
+        return pos + 1;
+    }
+
+    size_t skipValue(size_t pos) const
+    {
+        const char first = m_text[pos];
+        if (first == '"') {
+            return skipString(pos);
+        }
+        if (first == '{' || first == '[') {
+            int depth = 0;
+            while (pos < m_text.size()) {
+                const char c = m_text[pos];
+                if (c == '"') {
+                    pos = skipString(pos);
+                    continue;
+                }
+                if (c == '/') { // outside a string only a comment starts with '/'
+                    pos = skipTrivia(pos);
+                    continue;
+                }
+                if (c == '{' || c == '[') {
+                    ++depth;
+                } else if ((c == '}' || c == ']') && --depth == 0) {
+                    return pos + 1;
+                }
+                ++pos;
+            }
+            return pos;
+        }
+        while (pos < m_text.size() && std::string_view(",}] \t\r\n/").find(m_text[pos]) == npos) {
+            ++pos; // a number, true, false or null
+        }
+        return pos;
+    }
+
+    const std::string &m_text;
+};
+
+size_t lineStart(const std::string &text, size_t pos)
+{
+    const size_t newline = pos == 0 ? npos : text.rfind('\n', pos - 1);
+    return newline == npos ? 0 : newline + 1;
+}
+
+/// The spaces and tabs that start the line `pos` is on.
+std::string lineIndent(const std::string &text, size_t pos)
+{
+    const size_t start = lineStart(text, pos);
+    size_t end = start;
+    while (end < text.size() && (text[end] == ' ' || text[end] == '\t')) {
+        ++end;
+    }
+    return text.substr(start, end - start);
+}
+
+/// Whether only spaces and tabs come before `pos` on its line.
+bool startsLine(const std::string &text, size_t pos)
+{
+    return lineStart(text, pos) + lineIndent(text, pos).size() == pos;
+}
+
+/// How the file is laid out, so what we add looks like what is there.
+struct Layout
+{
+    std::string newline = "\n";
+    std::string unit = "  "; ///< one level of indentation
+};
+
+Layout layoutOf(const std::string &text, const ObjectSpan &top)
+{
+    Layout layout;
+    if (text.find("\r\n") != npos) {
+        layout.newline = "\r\n";
+    }
+    if (!top.members.empty() && startsLine(text, top.members.front().keyStart)) {
+        const std::string member = lineIndent(text, top.members.front().keyStart);
+        const std::string base = lineIndent(text, top.open);
+        if (member.size() > base.size() && member.compare(0, base.size(), base) == 0) {
+            layout.unit = member.substr(base.size());
+            return layout;
+        }
+    }
+    // Else the first indented line of the file, if any.
+    for (size_t pos = 0; pos < text.size();) {
+        const std::string indent = lineIndent(text, pos);
+        const size_t content = pos + indent.size();
+        if (!indent.empty() && content < text.size() && text[content] != '\r' && text[content] != '\n') {
+            layout.unit = indent;
+            break;
+        }
+        const size_t newline = text.find('\n', pos);
+        pos = newline == npos ? npos : newline + 1;
+    }
+    return layout;
+}
+
+/// `value` as multi-line JSON whose first line continues where it is put and whose other lines start with `indent`
+/// plus `unit` per level. JSON strings hold no raw tabs or newlines, so those nlohmann writes are all layout.
+std::string render(const Json &value, const std::string &indent, const Layout &layout)
+{
+    const std::string dumped = value.dump(1, '\t');
+    std::string result;
+    size_t pos = 0;
+    for (bool first = true; pos <= dumped.size(); first = false) {
+        size_t end = dumped.find('\n', pos);
+        end = end == npos ? dumped.size() : end;
+        size_t content = pos;
+        while (content < end && dumped[content] == '\t') {
+            ++content;
+        }
+        if (!first) {
+            result += layout.newline + indent;
+            for (size_t level = pos; level < content; ++level) {
+                result += layout.unit;
+            }
+        }
+        result.append(dumped, content, end - content);
+        pos = end + 1;
+    }
+    return result;
+}
+
+/// `value` on one line, with a space after each colon and comma as such files are written by hand.
+std::string compact(const Json &value)
+{
+    if (!value.is_structured() || value.empty()) {
+        return value.dump();
+    }
+    std::string result(1, value.is_object() ? '{' : '[');
+    for (auto item = value.begin(); item != value.end(); ++item) {
+        if (item != value.begin()) {
+            result += ", ";
+        }
+        if (value.is_object()) {
+            result += Json(item.key()).dump() + ": ";
+        }
+        result += compact(item.value());
+    }
+    return result + (value.is_object() ? '}' : ']');
+}
+
+/// The only member named `key`, nullptr when there is none; an error when there are several (which one a client
+/// reads is its own business, so we change none of them).
+Result<const Member *> single(const ObjectSpan &object, const std::string &key)
+{
+    const Member *found = nullptr;
+    for (const Member &member : object.members) {
+        if (member.key == key) {
+            if (found) {
+                return Error{
+                    QStringLiteral("the key \"%1\" appears twice in one object").arg(QString::fromStdString(key)),
+                    ErrorCode::BadRequest};
+            }
+            found = &member;
+        }
+    }
+    return found;
+}
+
+/// Appends `key`: `value` to `object` in `text`, after its last member (or into it when it is empty), laid out
+/// like the members it has.
+void insertMember(std::string &text, const ObjectSpan &object, const std::string &key, const Json &value,
+                  const Layout &layout)
+{
+    const std::string member = Json(key).dump() + ": ";
+    if (!object.members.empty()) {
+        const Member &first = object.members.front();
+        if (!startsLine(text, first.keyStart)) { // all on one line: so is ours
+            text.insert(object.members.back().valueEnd, ", " + member + compact(value));
+            return;
+        }
+        const std::string indent = lineIndent(text, first.keyStart);
+        text.insert(object.members.back().valueEnd,
+                    "," + layout.newline + indent + member + render(value, indent, layout));
+        return;
+    }
+    const std::string base = lineIndent(text, object.open);
+    const std::string indent = base + layout.unit;
+    std::string insertion = layout.newline + indent + member + render(value, indent, layout);
+    if (object.close == object.open + 1) {
+        insertion += layout.newline + base; // "{}": the closing brace goes on a line of its own
+    }
+    text.insert(object.open + 1, insertion);
+}
+
+} // namespace
+
+McpConfigEditor::McpConfigEditor(Format format) : m_format(std::move(format)) {}
+
+namespace {
+
+bool isBlank(const std::string &text)
+{
+    return text.find_first_not_of(" \t\r\n") == npos;
+}
+
+Result<Json> parse(const std::string &text, bool allowComments)
+{
+    try {
+        Json document = Json::parse(text, nullptr, true, allowComments);
+        if (!document.is_object()) {
+            return Error{QStringLiteral("its top level is not a JSON object"), ErrorCode::BadRequest};
+        }
+        return document;
+    } catch (const Json::parse_error &error) {
+        // "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error ..." without the prefix.
+        std::string what = error.what();
+        const size_t prefix = what.find("] ");
+        what = prefix == npos ? what : what.substr(prefix + 2);
+        QString message = QStringLiteral("it is not valid JSON (%1)").arg(QString::fromStdString(what));
+        if (!allowComments && what.find('/') != npos) {
+            message += QStringLiteral("; this client reads strict JSON, without comments");
+        }
+        return Error{message, ErrorCode::BadRequest};
+    }
+}
+
+} // namespace
+
+Result<QByteArray> McpConfigEditor::withEntry(const QByteArray &text, const QString &name, const Json &entry) const
+{
+    const std::string source = text.toStdString();
+    const std::string serversKey = m_format.serversKey.toStdString();
+    const std::string ourName = name.toStdString();
+    if (isBlank(source)) {
+        const Json document = {{serversKey, {{ourName, entry}}}};
+        return QByteArray::fromStdString(render(document, "", Layout()) + "\n");
+    }
+    const Result<Json> document = parse(source, m_format.allowComments);
+    if (!document) {
+        return document.error();
+    }
+    const SpanScanner scanner(source);
+    const ObjectSpan top = scanner.object(scanner.topLevelStart());
+    const Layout layout = layoutOf(source, top);
+    const Result<const Member *> servers = single(top, serversKey);
+    if (!servers) {
+        return servers.error();
+    }
+    std::string result = source;
+    if (*servers == nullptr) {
+        insertMember(result, top, serversKey, Json::object({{ourName, entry}}), layout);
+        return QByteArray::fromStdString(result);
+    }
+    const Json &serversValue = document->at(serversKey);
+    if (!serversValue.is_object()) {
+        return Error{QStringLiteral("its \"%1\" is not an object").arg(m_format.serversKey), ErrorCode::BadRequest};
+    }
+    const ObjectSpan serversSpan = scanner.object((*servers)->valueStart);
+    const Result<const Member *> ours = single(serversSpan, ourName);
+    if (!ours) {
+        return ours.error();
+    }
+    if (*ours == nullptr) {
+        insertMember(result, serversSpan, ourName, entry, layout);
+        return QByteArray::fromStdString(result);
+    }
+    // Ours is there: the same content (in any key order or layout) is left alone, else its value is replaced.
+    if (nlohmann::json::parse(serversValue.at(ourName).dump()) == nlohmann::json::parse(entry.dump())) {
+        return text;
+    }
+    const Member &member = **ours;
+    const std::string value = startsLine(source, member.keyStart)
+                                  ? render(entry, lineIndent(source, member.keyStart), layout)
+                                  : compact(entry);
+    result.replace(member.valueStart, member.valueEnd - member.valueStart, value);
+    return QByteArray::fromStdString(result);
+}
+
+Result<QByteArray> McpConfigEditor::withoutEntry(const QByteArray &text, const QString &name) const
+{
+    const std::string source = text.toStdString();
+    if (isBlank(source)) {
+        return text;
+    }
+    const Result<Json> document = parse(source, m_format.allowComments);
+    if (!document) {
+        return document.error();
+    }
+    const SpanScanner scanner(source);
+    const ObjectSpan top = scanner.object(scanner.topLevelStart());
+    const Result<const Member *> servers = single(top, m_format.serversKey.toStdString());
+    if (!servers) {
+        return servers.error();
+    }
+    if (*servers == nullptr || !document->at(m_format.serversKey.toStdString()).is_object()) {
+        return text;
+    }
+    const ObjectSpan serversSpan = scanner.object((*servers)->valueStart);
+    const Result<const Member *> ours = single(serversSpan, name.toStdString());
+    if (!ours) {
+        return ours.error();
+    }
+    if (*ours == nullptr) {
+        return text;
+    }
+    const std::vector<Member> &members = serversSpan.members;
+    const size_t index = *ours - members.data();
+    std::string result = source;
+    if (members.size() == 1) {
+        result.erase(serversSpan.open + 1, serversSpan.close - serversSpan.open - 1);
+    } else if (index > 0) {
+        // From the comma before it: exactly what insertMember() added after the previous member.
+        result.erase(members[index - 1].comma, members[index].valueEnd - members[index - 1].comma);
+    } else {
+        // The first of several: it, its comma and the white space up to the next member's key.
+        size_t end = members[0].comma + 1;
+        while (end < source.size() && std::string_view(" \t\r\n").find(source[end]) != npos) {
+            ++end;
+        }
+        result.erase(members[0].keyStart, end - members[0].keyStart);
+    }
+    return QByteArray::fromStdString(result);
+}
+
+Result<std::optional<Json>> McpConfigEditor::entry(const QByteArray &text, const QString &name) const
+{
+    const std::string source = text.toStdString();
+    if (isBlank(source)) {
+        return std::optional<Json>();
+    }
+    const Result<Json> document = parse(source, m_format.allowComments);
+    if (!document) {
+        return document.error();
+    }
+    const auto servers = document->find(m_format.serversKey.toStdString());
+    if (servers == document->end() || !servers->is_object()) {
+        return std::optional<Json>();
+    }
+    const auto ours = servers->find(name.toStdString());
+    return ours == servers->end() ? std::optional<Json>() : std::optional<Json>(*ours);
+}
+
+} // namespace sandbox

@@ -1,0 +1,46 @@
+#pragma once
+
+#include "util/Result.h"
+
+#include <QByteArray>
+#include <QString>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+namespace sandbox {
+
+/// Adds, replaces and removes one server entry in the text of an assistant's MCP configuration file, touching no
+/// byte outside that entry: other servers and settings keep their order, formatting, comments and line endings.
+///
+/// The text is first validated with nlohmann::json (so nothing here parses JSON by hand); a small scanner over the
+/// validated text then only finds where members start and end. A new entry is indented like its neighbours (tabs or
+/// spaces, CRLF or LF). Removing an entry removes exactly what adding it inserted, so adding then removing gives the
+/// original bytes back. Pure functions over bytes: McpConfigFile does the reading and writing.
+class McpConfigEditor final
+{
+public:
+    struct Format
+    {
+        QString serversKey = QStringLiteral("mcpServers"); ///< the top-level member holding the servers
+        bool allowComments = false;                        ///< JSON with comments (VS Code); trailing commas never
+    };
+
+    explicit McpConfigEditor(Format format);
+
+    /// `text` with servers[`name`] = `entry`: added as the last server, or replacing the value of an existing one
+    /// (in place). `text` unchanged when the entry is there already with the same content. Empty (or only white
+    /// space) text is an empty configuration. Errors (ErrorCode::BadRequest): the text is not valid JSON, its top
+    /// level or the servers member is not an object, or a key it needs appears twice.
+    Result<QByteArray> withEntry(const QByteArray &text, const QString &name,
+                                 const nlohmann::ordered_json &entry) const;
+    /// `text` without servers[`name`]; unchanged when there is none. The servers object stays, empty if it was ours
+    /// alone. Errors as withEntry().
+    Result<QByteArray> withoutEntry(const QByteArray &text, const QString &name) const;
+    /// servers[`name`] in `text`, nullopt when there is none. Errors as withEntry().
+    Result<std::optional<nlohmann::ordered_json>> entry(const QByteArray &text, const QString &name) const;
+
+private:
+    Format m_format;
+};
+
+} // namespace sandbox

@@ -1,0 +1,113 @@
+#include "assistants/McpServerEntry.h"
+
+#include "backend/BackendFactory.h"
+
+#include <QDir>
+#include <QUrl>
+
+namespace sandbox {
+
+namespace {
+
+/// What each backend reads from the environment besides BACKEND (the variables the docker, podman and kubectl
+/// tools honour, and the Python server's NAMESPACE).
+QStringList variablesOf(const QString &backend)
+{
+    if (backend == QLatin1String("docker")) {
+        return {QStringLiteral("DOCKER_HOST"), QStringLiteral("DOCKER_TLS_VERIFY"), QStringLiteral("DOCKER_CERT_PATH")};
+    }
+    if (backend == QLatin1String("podman")) {
+        return {QStringLiteral("CONTAINER_HOST")};
+    }
+    if (backend == QLatin1String("kubernetes")) {
+        return {QStringLiteral("KUBECONFIG"), QStringLiteral("NAMESPACE")};
+    }
+    return {};
+}
+
+} // namespace
+
+Result<McpServerEntry> McpServerEntry::stdio(const QString &program, const QString &backend,
+                                             const QProcessEnvironment &environment)
+{
+    if (!QDir::isAbsolutePath(program)) {
+        return Error{QStringLiteral("the program's path \"%1\" is not absolute.").arg(program), ErrorCode::Internal};
+    }
+    const QString name = backend.trimmed().toLower();
+    if (!BackendFactory::names().contains(name)) {
+        return Error{QStringLiteral("unknown backend \"%1\"; use one of %2.")
+                         .arg(backend, BackendFactory::names().join(QStringLiteral(", "))),
+                     ErrorCode::BadRequest};
+    }
+    McpServerEntry entry;
+    entry.m_program = program;
+    entry.m_environment.append({QStringLiteral("BACKEND"), name});
+    for (const QString &variable : variablesOf(name)) {
+        const QString value = environment.value(variable);
+        if (!value.isEmpty()) {
+            entry.m_environment.append({variable, value});
+        }
+    }
+    return entry;
+}
+
+Result<McpServerEntry> McpServerEntry::http(const QString &url, const QByteArray &token)
+{
+    const QUrl parsed(url, QUrl::StrictMode);
+    if (!parsed.isValid() || parsed.host().isEmpty() ||
+        (parsed.scheme() != QLatin1String("http") && parsed.scheme() != QLatin1String("https"))) {
+        return Error{
+            QStringLiteral("\"%1\" is not an http:// or https:// URL such as http://127.0.0.1:8080/mcp.").arg(url),
+            ErrorCode::BadRequest};
+    }
+    if (token.isEmpty()) {
+        return Error{QStringLiteral("an HTTP entry needs the server's token."), ErrorCode::BadRequest};
+    }
+    McpServerEntry entry;
+    entry.m_transport = Transport::Http;
+    entry.m_url = parsed.toString();
+    entry.m_token = token;
+    return entry;
+}
+
+nlohmann::ordered_json McpServerEntry::render(bool withType, const QByteArray &token) const
+{
+    nlohmann::ordered_json entry = nlohmann::ordered_json::object();
+    if (m_transport == Transport::Stdio) {
+        if (withType) {
+            entry["type"] = "stdio";
+        }
+        entry["command"] = m_program.toStdString();
+        entry["args"] = nlohmann::ordered_json::array({"--mcp"});
+        nlohmann::ordered_json environment = nlohmann::ordered_json::object();
+        for (const auto &[variable, value] : m_environment) {
+            environment[variable.toStdString()] = value.toStdString();
+        }
+        entry["env"] = std::move(environment);
+    } else {
+        if (withType) {
+            entry["type"] = "http";
+        }
+        entry["url"] = m_url.toStdString();
+        entry["headers"] = {{"Authorization", "Bearer " + token.toStdString()}};
+    }
+    return entry;
+}
+
+nlohmann::ordered_json McpServerEntry::toJson(const AssistantClient &client) const
+{
+    return render(client.writesType(), m_token);
+}
+
+nlohmann::ordered_json McpServerEntry::toMaskedJson(const AssistantClient &client) const
+{
+    return render(client.writesType(), QByteArray(8, '*'));
+}
+
+QByteArray McpServerEntry::genericSnippet() const
+{
+    const nlohmann::ordered_json snippet = {{"mcpServers", {{kName.toStdString(), render(true, m_token)}}}};
+    return QByteArray::fromStdString(snippet.dump(2)) + '\n';
+}
+
+} // namespace sandbox

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "assistants/AssistantClient.h"
+#include "util/Result.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QPair>
+#include <QProcessEnvironment>
+#include <QString>
+#include <nlohmann/json.hpp>
+
+namespace sandbox {
+
+/// What an assistant needs to reach llm-sandbox: the binary with `--mcp` and the environment of the chosen backend
+/// (stdio), or the URL of `serve --http` and its bearer token (http). Renders itself as each client's entry.
+class McpServerEntry final
+{
+public:
+    /// The name of our entry in every client's servers object.
+    static inline const QString kName = QStringLiteral("llm-sandbox");
+    /// Where `serve --http` is usually reached (its README example); the user may give another.
+    static inline const QString kDefaultUrl = QStringLiteral("http://127.0.0.1:8080/mcp");
+
+    enum class Transport
+    {
+        Stdio,
+        Http,
+    };
+
+    /// `program` --mcp with BACKEND=`backend` and the variables that backend reads from `environment`, when set:
+    /// DOCKER_HOST, DOCKER_TLS_VERIFY, DOCKER_CERT_PATH (docker), CONTAINER_HOST (podman), KUBECONFIG, NAMESPACE
+    /// (kubernetes). Errors: a relative `program`, an unknown backend.
+    static Result<McpServerEntry> stdio(const QString &program, const QString &backend,
+                                        const QProcessEnvironment &environment);
+    /// The Streamable HTTP server at `url` (http or https, with a host) with "Authorization: Bearer `token`".
+    static Result<McpServerEntry> http(const QString &url, const QByteArray &token);
+
+    Transport transport() const { return m_transport; }
+    /// The entry as `client` reads it, keys in the order its documentation shows them.
+    nlohmann::ordered_json toJson(const AssistantClient &client) const;
+    /// The same with the token replaced by dots, for showing on screen.
+    nlohmann::ordered_json toMaskedJson(const AssistantClient &client) const;
+    /// A configuration for any other client: {"mcpServers": {"llm-sandbox": entry}} in the common (Claude Desktop,
+    /// Cursor) form, with "type" so clients that need it know the transport.
+    QByteArray genericSnippet() const;
+    /// Whether the entry holds a secret (the token): its file must then be readable by the user alone.
+    bool holdsSecret() const { return m_transport == Transport::Http; }
+
+private:
+    McpServerEntry() = default;
+    nlohmann::ordered_json render(bool withType, const QByteArray &token) const;
+
+    Transport m_transport = Transport::Stdio;
+    QString m_program;
+    QList<QPair<QString, QString>> m_environment;
+    QString m_url;
+    QByteArray m_token;
+};
+
+} // namespace sandbox

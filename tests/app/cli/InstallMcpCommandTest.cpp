@@ -1,0 +1,210 @@
+// `install-mcp` / `uninstall-mcp` through the real binary, with HOME pointed at a folder of the test's own: the files
+// are found where each client documents them, and every byte that is not ours is kept.
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace sandbox {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+struct Finished
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+QByteArray contentsOf(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<missing>");
+}
+
+void writeFile(const QString &path, const QByteArray &bytes)
+{
+    ASSERT_TRUE(QDir().mkpath(QFileInfo(path).absolutePath()));
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(bytes);
+}
+
+class InstallMcpCommandTest : public ::testing::Test
+{
+protected:
+    Finished run(const QStringList &arguments, const QList<QPair<QString, QString>> &extra = {})
+    {
+        QProcess process;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("HOME"), m_home.path());
+        environment.remove(QStringLiteral("XDG_CONFIG_HOME"));
+        for (const QString &name : {QStringLiteral("BACKEND"), QStringLiteral("DOCKER_HOST"),
+                                    QStringLiteral("CONTAINER_HOST"), QStringLiteral("LLM_SANDBOX_HTTP_TOKEN")}) {
+            environment.remove(name);
+        }
+        for (const auto &[name, value] : extra) {
+            environment.insert(name, value);
+        }
+        process.setProcessEnvironment(environment);
+        process.start(m_binary, arguments);
+        EXPECT_TRUE(process.waitForFinished(30000));
+        return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
+                QString::fromUtf8(process.readAllStandardError())};
+    }
+
+    QString home(const QString &relative) const { return m_home.filePath(relative); }
+
+    QTemporaryDir m_home;
+    const QString m_binary = qEnvironmentVariable("LLM_SANDBOX_BIN");
+    const QString m_claude = home(QStringLiteral(".config/Claude/claude_desktop_config.json"));
+};
+
+TEST_F(InstallMcpCommandTest, addsItselfToClaudeDesktopKeepingTheRestByteForByte)
+{
+    // Tabs, CRLF, no final newline, unicode, nested objects, other servers and top-level settings.
+    const QByteArray original =
+        "{\r\n\t\"globalShortcut\": \"Alt+\xE2\x8C\x98\",\r\n\t\"mcpServers\": {\r\n\t\t"
+        "\"filesystem\": {\"command\": \"npx\", \"args\": [\"-y\", \"/home/\xE5\xBC\xA0\"]},\r\n"
+        "\t\t\"git\": {\r\n\t\t\t\"command\": \"uvx\",\r\n\t\t\t\"env\": {\"A\": {\"b\": [1, "
+        "2.5e3, null, true]}}\r\n\t\t}\r\n\t},\r\n\t\"preferences\": {\"sidebarMode\": "
+        "\"chat\"}\r\n}";
+    writeFile(m_claude, original);
+
+    const Finished installed =
+        run({QStringLiteral("install-mcp"), QStringLiteral("--backend"), QStringLiteral("podman")},
+            {{QStringLiteral("CONTAINER_HOST"), QStringLiteral("unix:///run/podman/test.sock")}});
+    ASSERT_EQ(installed.exitCode, 0) << qPrintable(installed.err);
+    EXPECT_TRUE(installed.out.contains(QStringLiteral("Added the llm-sandbox server to ") + m_claude))
+        << qPrintable(installed.out);
+    EXPECT_TRUE(installed.out.contains(QLatin1String("Restart Claude Desktop")));
+    EXPECT_EQ(contentsOf(m_claude + QStringLiteral(".bak")), original);
+
+    const QByteArray after = contentsOf(m_claude);
+    const Json document = Json::parse(after.toStdString());
+    const Json &ours = document["mcpServers"]["llm-sandbox"];
+    EXPECT_EQ(ours["command"], QFileInfo(m_binary).canonicalFilePath().toStdString());
+    EXPECT_EQ(ours["args"], Json::array({"--mcp"}));
+    EXPECT_EQ(ours["env"], Json::parse(R"({"BACKEND": "podman", "CONTAINER_HOST": "unix:///run/podman/test.sock"})"));
+    EXPECT_TRUE(after.contains("\t\t},\r\n\t\t\"llm-sandbox\": {\r\n\t\t\t\"command\": ")) << after.constData();
+    EXPECT_FALSE(after.endsWith('\n'));
+
+    // A second run: nothing written, no new backup.
+    ASSERT_TRUE(QFile::remove(m_claude + QStringLiteral(".bak")));
+    const QDateTime modified = QFileInfo(m_claude).lastModified();
+    const Finished again = run({QStringLiteral("install-mcp"), QStringLiteral("--backend"), QStringLiteral("podman")},
+                               {{QStringLiteral("CONTAINER_HOST"), QStringLiteral("unix:///run/podman/test.sock")}});
+    ASSERT_EQ(again.exitCode, 0) << qPrintable(again.err);
+    EXPECT_TRUE(again.out.contains(QLatin1String("nothing changed"))) << qPrintable(again.out);
+    EXPECT_EQ(contentsOf(m_claude), after);
+    EXPECT_EQ(QFileInfo(m_claude).lastModified(), modified);
+    EXPECT_FALSE(QFileInfo::exists(m_claude + QStringLiteral(".bak")));
+
+    // Uninstalling gives the original bytes back.
+    const Finished removed = run({QStringLiteral("uninstall-mcp")});
+    ASSERT_EQ(removed.exitCode, 0) << qPrintable(removed.err);
+    EXPECT_TRUE(removed.out.contains(QLatin1String("Removed the llm-sandbox server"))) << qPrintable(removed.out);
+    EXPECT_EQ(contentsOf(m_claude), original);
+    EXPECT_EQ(contentsOf(m_claude + QStringLiteral(".bak")), after);
+    const Finished nothing = run({QStringLiteral("uninstall-mcp")});
+    EXPECT_EQ(nothing.exitCode, 0);
+    EXPECT_TRUE(nothing.out.contains(QLatin1String("has no llm-sandbox server"))) << qPrintable(nothing.out);
+}
+
+TEST_F(InstallMcpCommandTest, refusesABrokenFileAndLeavesItUntouched)
+{
+    const QByteArray broken = "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\"},\n  }\n}\n";
+    writeFile(m_claude, broken);
+    for (const QString &command : {QStringLiteral("install-mcp"), QStringLiteral("uninstall-mcp")}) {
+        const Finished refused = run({command});
+        EXPECT_EQ(refused.exitCode, 1) << qPrintable(command);
+        EXPECT_TRUE(refused.err.contains(m_claude + QStringLiteral(": it is not valid JSON (parse error at line 4")))
+            << qPrintable(refused.err);
+        EXPECT_TRUE(refused.err.contains(QLatin1String("left as it is")));
+    }
+    EXPECT_EQ(contentsOf(m_claude), broken);
+    EXPECT_FALSE(QFileInfo::exists(m_claude + QStringLiteral(".bak")));
+}
+
+TEST_F(InstallMcpCommandTest, dryRunPrintsTheDiffAndWritesNothing)
+{
+    const QByteArray original = "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\"}\n  }\n}\n";
+    writeFile(m_claude, original);
+    const Finished dry = run({QStringLiteral("install-mcp"), QStringLiteral("--dry-run")},
+                             {{QStringLiteral("BACKEND"), QStringLiteral("docker")},
+                              {QStringLiteral("DOCKER_HOST"), QStringLiteral("tcp://10.0.0.2:2376")}});
+    ASSERT_EQ(dry.exitCode, 0) << qPrintable(dry.err);
+    EXPECT_TRUE(dry.out.startsWith(QStringLiteral("--- %1\n+++ %1\n").arg(m_claude))) << qPrintable(dry.out);
+    EXPECT_TRUE(dry.out.contains(QLatin1String(
+        "\n-    \"a\": {\"command\": \"x\"}\n+    \"a\": {\"command\": \"x\"},\n+    \"llm-sandbox\": {\n")))
+        << qPrintable(dry.out);
+    EXPECT_TRUE(dry.out.contains(QLatin1String("+        \"DOCKER_HOST\": \"tcp://10.0.0.2:2376\"\n")))
+        << qPrintable(dry.out);
+    EXPECT_TRUE(dry.err.contains(QLatin1String("nothing was written")));
+    EXPECT_EQ(contentsOf(m_claude), original);
+    EXPECT_FALSE(QFileInfo::exists(m_claude + QStringLiteral(".bak")));
+
+    const Finished dryCursor = run({QStringLiteral("install-mcp"), QStringLiteral("--client"), QStringLiteral("cursor"),
+                                    QStringLiteral("--dry-run")});
+    ASSERT_EQ(dryCursor.exitCode, 0) << qPrintable(dryCursor.err);
+    EXPECT_TRUE(dryCursor.out.startsWith(QStringLiteral("--- /dev/null\n"))) << qPrintable(dryCursor.out);
+    EXPECT_FALSE(QFileInfo::exists(home(QStringLiteral(".cursor"))));
+}
+
+TEST_F(InstallMcpCommandTest, httpEntryForVsCodeHasTheServersTokenAndIsPrivate)
+{
+    const QString token = QStringLiteral("0123456789abcdef0123456789abcdef-test");
+    const Finished installed = run({QStringLiteral("install-mcp"), QStringLiteral("--client"), QStringLiteral("vscode"),
+                                    QStringLiteral("--transport"), QStringLiteral("http"), QStringLiteral("--url"),
+                                    QStringLiteral("http://127.0.0.1:9123/mcp")},
+                                   {{QStringLiteral("LLM_SANDBOX_HTTP_TOKEN"), token}});
+    ASSERT_EQ(installed.exitCode, 0) << qPrintable(installed.err);
+    const QString path = home(QStringLiteral(".config/Code/User/mcp.json"));
+    EXPECT_TRUE(installed.out.contains(QStringLiteral("Created ") + path)) << qPrintable(installed.out);
+    const Json document = Json::parse(contentsOf(path).toStdString());
+    EXPECT_EQ(document["servers"]["llm-sandbox"].dump(),
+              R"({"type":"http","url":"http://127.0.0.1:9123/mcp","headers":{"Authorization":"Bearer )" +
+                  token.toStdString() + R"("}})");
+    EXPECT_EQ(QFile::permissions(path) & (QFileDevice::ReadGroup | QFileDevice::ReadOther), QFileDevice::Permissions());
+
+    // Cursor's folder does not exist yet: it is made.
+    const Finished cursor = run({QStringLiteral("install-mcp"), QStringLiteral("--client"), QStringLiteral("cursor")});
+    ASSERT_EQ(cursor.exitCode, 0) << qPrintable(cursor.err);
+    EXPECT_EQ(Json::parse(contentsOf(home(QStringLiteral(".cursor/mcp.json")))
+                              .toStdString())["mcpServers"]["llm-sandbox"]["env"]["BACKEND"],
+              "docker");
+}
+
+TEST_F(InstallMcpCommandTest, usageErrorsSaySoAndTouchNothing)
+{
+    const struct
+    {
+        QStringList arguments;
+        const char *message;
+    } cases[] = {
+        {{QStringLiteral("install-mcp"), QStringLiteral("--client"), QStringLiteral("windsurf")}, "unknown client"},
+        {{QStringLiteral("install-mcp"), QStringLiteral("--transport"), QStringLiteral("sse")}, "unknown transport"},
+        {{QStringLiteral("install-mcp"), QStringLiteral("--transport"), QStringLiteral("http")}, "only starts local"},
+        {{QStringLiteral("install-mcp"), QStringLiteral("--backend"), QStringLiteral("lxc")}, "unknown backend"},
+        {{QStringLiteral("install-mcp"), QStringLiteral("--client"), QStringLiteral("cursor"),
+          QStringLiteral("--transport"), QStringLiteral("http"), QStringLiteral("--url"), QStringLiteral("ftp://x")},
+         "is not an http://"},
+        {{QStringLiteral("uninstall-mcp"), QStringLiteral("extra")}, "takes no arguments"},
+    };
+    for (const auto &testCase : cases) {
+        const Finished finished =
+            run(testCase.arguments,
+                {{QStringLiteral("LLM_SANDBOX_HTTP_TOKEN"), QStringLiteral("0123456789abcdef0123456789abcdef")}});
+        EXPECT_EQ(finished.exitCode, 2) << qPrintable(testCase.arguments.join(QLatin1Char(' ')));
+        EXPECT_TRUE(finished.err.contains(QLatin1String(testCase.message))) << qPrintable(finished.err);
+    }
+    EXPECT_FALSE(QFileInfo::exists(home(QStringLiteral(".config/Claude"))));
+    EXPECT_FALSE(QFileInfo::exists(home(QStringLiteral(".cursor"))));
+}
+
+} // namespace
+} // namespace sandbox

@@ -1,0 +1,155 @@
+// The "Connect an assistant" dialog over files in a HOME of the test's own: install, remove, the HTTP entry with the
+// token from the (in-memory) keychain, the clipboard snippet, and a broken file left alone.
+#include "gui/connect/ConnectAssistantDialog.h"
+
+#include "ScopedEnvironment.h"
+#include "secrets/MemorySecretStore.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QTest>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace sandbox;
+using namespace sandbox::gui;
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+QByteArray contentsOf(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<missing>");
+}
+
+void writeFile(const QString &path, const QByteArray &bytes)
+{
+    ASSERT_TRUE(QDir().mkpath(QFileInfo(path).absolutePath()));
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(bytes);
+}
+
+class ConnectAssistantDialogTest : public ::testing::Test
+{
+protected:
+    template <typename T>
+    T *child(const char *name)
+    {
+        T *widget = m_dialog->findChild<T *>(QString::fromLatin1(name));
+        EXPECT_NE(widget, nullptr) << name;
+        return widget;
+    }
+    void choose(const char *combo, const QString &data)
+    {
+        auto *box = child<QComboBox>(combo);
+        box->setCurrentIndex(box->findData(data));
+    }
+    QString state() { return child<QLabel>("connectState")->text(); }
+
+    QTemporaryDir m_home;
+    test::ScopedEnvironment m_environment{{"HOME", m_home.path().toUtf8()},
+                                          {"XDG_CONFIG_HOME", QByteArray()},
+                                          {"LLM_SANDBOX_HTTP_TOKEN", QByteArray()},
+                                          {"DOCKER_HOST", QByteArray()}};
+    MemorySecretStore m_keychain;
+    std::unique_ptr<ConnectAssistantDialog> m_dialog =
+        std::make_unique<ConnectAssistantDialog>(m_keychain, QStringLiteral("podman"));
+};
+
+TEST_F(ConnectAssistantDialogTest, installsIntoCursorAndRemovesAgainLeavingTheFileAsItWas)
+{
+    const QString path = m_home.filePath(QStringLiteral(".cursor/mcp.json"));
+    const QByteArray original =
+        "{\n    \"mcpServers\": {\n        \"other\": {\"url\": \"https://example.com/mcp\"}\n    }\n}\n";
+    writeFile(path, original);
+    choose("connectClient", QStringLiteral("cursor"));
+    EXPECT_EQ(child<QLabel>("connectPath")->text(), path);
+    EXPECT_TRUE(state().contains(QLatin1String("does not use llm-sandbox yet"))) << qPrintable(state());
+    const QString preview = child<QPlainTextEdit>("connectPreview")->toPlainText();
+    EXPECT_TRUE(preview.contains(QStringLiteral("\"command\": \"%1\"").arg(QCoreApplication::applicationFilePath())))
+        << qPrintable(preview);
+    EXPECT_TRUE(preview.contains(QLatin1String("\"BACKEND\": \"podman\""))) << qPrintable(preview);
+    EXPECT_FALSE(child<QPushButton>("connectRemove")->isEnabled());
+
+    QTest::mouseClick(child<QPushButton>("connectInstall"), Qt::LeftButton);
+    const Json installed = Json::parse(contentsOf(path).toStdString());
+    EXPECT_EQ(installed["mcpServers"]["other"]["url"], "https://example.com/mcp");
+    EXPECT_EQ(installed["mcpServers"]["llm-sandbox"]["env"]["BACKEND"], "podman");
+    EXPECT_EQ(contentsOf(path + QStringLiteral(".bak")), original);
+    EXPECT_TRUE(state().contains(QLatin1String("Restart Cursor"))) << qPrintable(state());
+    EXPECT_TRUE(child<QPushButton>("connectRemove")->isEnabled());
+
+    // Another backend: the dialog says the file has other settings; Install replaces them.
+    choose("connectBackend", QStringLiteral("docker"));
+    EXPECT_TRUE(state().contains(QLatin1String("other settings"))) << qPrintable(state());
+    QTest::mouseClick(child<QPushButton>("connectInstall"), Qt::LeftButton);
+    EXPECT_EQ(Json::parse(contentsOf(path).toStdString())["mcpServers"]["llm-sandbox"]["env"]["BACKEND"], "docker");
+    choose("connectClient", QStringLiteral("vscode"));
+    choose("connectClient", QStringLiteral("cursor"));
+    EXPECT_TRUE(state().contains(QLatin1String("Installed, as shown"))) << qPrintable(state());
+    EXPECT_FALSE(child<QPushButton>("connectInstall")->isEnabled()) << "nothing to change";
+
+    QTest::mouseClick(child<QPushButton>("connectRemove"), Qt::LeftButton);
+    EXPECT_EQ(contentsOf(path), original);
+    EXPECT_TRUE(state().contains(QLatin1String("Removed"))) << qPrintable(state());
+    EXPECT_FALSE(child<QPushButton>("connectRemove")->isEnabled());
+}
+
+TEST_F(ConnectAssistantDialogTest, httpEntryCarriesTheKeychainsTokenButNeverShowsIt)
+{
+    choose("connectClient", QStringLiteral("vscode"));
+    choose("connectTransport", QStringLiteral("http"));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return child<QPushButton>("connectInstall")->isEnabled(); }, 30000));
+    const Result<std::optional<QByteArray>> token = m_keychain.get(QStringLiteral("http-token")).result();
+    ASSERT_TRUE(token.ok() && token->has_value()) << "made on first use, as serve --http does";
+    const QString preview = child<QPlainTextEdit>("connectPreview")->toPlainText();
+    EXPECT_FALSE(preview.contains(QString::fromLatin1(**token)));
+    EXPECT_TRUE(preview.contains(QLatin1String("\"type\": \"http\""))) << qPrintable(preview);
+    EXPECT_FALSE(child<QComboBox>("connectBackend")->isEnabled());
+
+    child<QLineEdit>("connectUrl")->setText(QStringLiteral("http://127.0.0.1:9999/mcp"));
+    QTest::mouseClick(child<QPushButton>("connectInstall"), Qt::LeftButton);
+    const QString path = m_home.filePath(QStringLiteral(".config/Code/User/mcp.json"));
+    const Json written = Json::parse(contentsOf(path).toStdString());
+    EXPECT_EQ(written["servers"]["llm-sandbox"]["url"], "http://127.0.0.1:9999/mcp");
+    EXPECT_EQ(written["servers"]["llm-sandbox"]["headers"]["Authorization"], "Bearer " + token->value().toStdString());
+    EXPECT_EQ(QFile::permissions(path) & (QFileDevice::ReadGroup | QFileDevice::ReadOther), QFileDevice::Permissions());
+
+    // Claude Desktop takes no HTTP entry; the snippet for any other client still can be copied.
+    choose("connectClient", QStringLiteral("claude-desktop"));
+    EXPECT_FALSE(child<QPushButton>("connectInstall")->isEnabled());
+    EXPECT_TRUE(child<QPlainTextEdit>("connectPreview")->toPlainText().contains(QLatin1String("only starts local")));
+    ASSERT_TRUE(child<QPushButton>("connectCopy")->isEnabled());
+    QTest::mouseClick(child<QPushButton>("connectCopy"), Qt::LeftButton);
+    const Json snippet = Json::parse(QApplication::clipboard()->text().toStdString());
+    EXPECT_EQ(snippet["mcpServers"]["llm-sandbox"]["headers"]["Authorization"],
+              "Bearer " + token->value().toStdString());
+    EXPECT_FALSE(QFileInfo::exists(m_home.filePath(QStringLiteral(".config/Claude"))));
+}
+
+TEST_F(ConnectAssistantDialogTest, aBrokenFileIsShownAndLeftAlone)
+{
+    const QString path = m_home.filePath(QStringLiteral(".config/Claude/claude_desktop_config.json"));
+    const QByteArray broken = "{\"mcpServers\": {\"a\": }}";
+    writeFile(path, broken);
+    m_dialog = std::make_unique<ConnectAssistantDialog>(m_keychain, QStringLiteral("docker"));
+    EXPECT_TRUE(state().contains(QLatin1String("not valid JSON"))) << qPrintable(state());
+    EXPECT_FALSE(child<QPushButton>("connectInstall")->isEnabled());
+    EXPECT_FALSE(child<QPushButton>("connectRemove")->isEnabled());
+    EXPECT_EQ(contentsOf(path), broken);
+    EXPECT_FALSE(QFileInfo::exists(path + QStringLiteral(".bak")));
+}
+
+} // namespace

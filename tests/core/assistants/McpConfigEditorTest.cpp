@@ -1,0 +1,268 @@
+#include "assistants/McpConfigEditor.h"
+
+#include <gtest/gtest.h>
+
+namespace sandbox {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+const Json kEntry = {{"command", "/usr/bin/llm-sandbox"}, {"args", {"--mcp"}}, {"env", {{"BACKEND", "docker"}}}};
+
+McpConfigEditor claude()
+{
+    return McpConfigEditor({.serversKey = QStringLiteral("mcpServers"), .allowComments = false});
+}
+
+McpConfigEditor vscode()
+{
+    return McpConfigEditor({.serversKey = QStringLiteral("servers"), .allowComments = true});
+}
+
+QByteArray install(const McpConfigEditor &editor, const QByteArray &text, const Json &entry = kEntry)
+{
+    const Result<QByteArray> result = editor.withEntry(text, QStringLiteral("llm-sandbox"), entry);
+    EXPECT_TRUE(result.ok()) << (result ? "" : qPrintable(result.error().message));
+    return result ? *result : QByteArray();
+}
+
+QByteArray uninstall(const McpConfigEditor &editor, const QByteArray &text)
+{
+    const Result<QByteArray> result = editor.withoutEntry(text, QStringLiteral("llm-sandbox"));
+    EXPECT_TRUE(result.ok()) << (result ? "" : qPrintable(result.error().message));
+    return result ? *result : QByteArray();
+}
+
+/// The installed text is the original with one piece inserted: every byte of the original is still there, in order.
+void expectOnlyInserted(const QByteArray &original, const QByteArray &installed)
+{
+    qsizetype prefix = 0;
+    while (prefix < original.size() && original[prefix] == installed[prefix]) {
+        ++prefix;
+    }
+    const QByteArray rest = original.mid(prefix);
+    EXPECT_TRUE(installed.endsWith(rest)) << installed.constData();
+    EXPECT_GT(installed.size(), original.size());
+}
+
+TEST(McpConfigEditorTest, addsOurServerAfterTheOthersAndKeepsEveryOtherByte)
+{
+    const QByteArray original = R"({
+  "globalShortcut": "Ctrl+Space",
+  "mcpServers": {
+    "filesystem": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem", "/home/me"]
+    },
+    "github": {"command": "docker", "env": {"TOKEN": "x"}}
+  },
+  "preferences": {"sidebarMode": "chat"}
+}
+)";
+    const QByteArray installed = install(claude(), original);
+    EXPECT_EQ(installed.toStdString(), R"({
+  "globalShortcut": "Ctrl+Space",
+  "mcpServers": {
+    "filesystem": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem", "/home/me"]
+    },
+    "github": {"command": "docker", "env": {"TOKEN": "x"}},
+    "llm-sandbox": {
+      "command": "/usr/bin/llm-sandbox",
+      "args": [
+        "--mcp"
+      ],
+      "env": {
+        "BACKEND": "docker"
+      }
+    }
+  },
+  "preferences": {"sidebarMode": "chat"}
+}
+)");
+    // Other servers and settings in their order; ours last.
+    const Json parsed = Json::parse(installed.toStdString());
+    EXPECT_EQ(parsed.begin().key(), "globalShortcut");
+    std::vector<std::string> servers;
+    for (const auto &[name, value] : parsed["mcpServers"].items()) {
+        servers.push_back(name);
+    }
+    EXPECT_EQ(servers, (std::vector<std::string>{"filesystem", "github", "llm-sandbox"}));
+    EXPECT_EQ(uninstall(claude(), installed), original);
+}
+
+TEST(McpConfigEditorTest, followsTabsCrlfUnicodeAndAMissingFinalNewline)
+{
+    const QByteArray original = "{\r\n\t\"mcpServers\": {\r\n\t\t\"d\\u00e9j\\u00e0\": {\r\n\t\t\t\"command\": "
+                                "\"/opt/\xE6\xB2\x99\xE7\x9B\x92/run\",\r\n\t\t\t\"env\": {\"nested\": {\"deep\": [1, "
+                                "{\"x\": null}]}}\r\n\t\t}\r\n\t},\r\n\t\"theme\": \"\xF0\x9F\x8C\x99\"\r\n}";
+    const QByteArray installed = install(claude(), original);
+    expectOnlyInserted(original, installed);
+    EXPECT_TRUE(installed.contains("\t\t},\r\n\t\t\"llm-sandbox\": {\r\n\t\t\t\"command\": \"/usr/bin/llm-sandbox\""))
+        << installed.constData();
+    EXPECT_FALSE(installed.endsWith('\n'));
+    EXPECT_EQ(installed.count("\r\n"), installed.count('\n')) << "no bare LF";
+    EXPECT_EQ(uninstall(claude(), installed), original);
+}
+
+TEST(McpConfigEditorTest, aSecondInstallChangesNothing)
+{
+    const QByteArray installed = install(claude(), "{\"mcpServers\": {}}\n");
+    EXPECT_EQ(install(claude(), installed), installed);
+    // Ours with the same content in another key order and layout is the same entry.
+    const QByteArray reordered =
+        R"({"mcpServers": {"llm-sandbox": {"env": {"BACKEND": "docker"}, "args": ["--mcp"], "command": "/usr/bin/llm-sandbox"}}})";
+    EXPECT_EQ(install(claude(), reordered), reordered);
+}
+
+TEST(McpConfigEditorTest, anEmptyServersObjectComesBackEmpty)
+{
+    const QByteArray original = "{\n    \"mcpServers\": {},\n    \"other\": true\n}\n";
+    const QByteArray installed = install(claude(), original);
+    EXPECT_TRUE(installed.contains("    \"mcpServers\": {\n        \"llm-sandbox\": {\n            \"command\""))
+        << installed.constData();
+    EXPECT_TRUE(installed.contains("\n        }\n    },\n    \"other\": true")) << installed.constData();
+    EXPECT_EQ(uninstall(claude(), installed), original);
+}
+
+TEST(McpConfigEditorTest, aFileWithoutServersGetsTheServersObject)
+{
+    const QByteArray original = "{\n  \"preferences\": {\"quickEntry\": false}\n}\n";
+    const QByteArray installed = install(claude(), original);
+    expectOnlyInserted(original, installed);
+    EXPECT_EQ(Json::parse(installed.toStdString())["mcpServers"]["llm-sandbox"], kEntry);
+    EXPECT_EQ(Json::parse(installed.toStdString())["preferences"], Json::parse(R"({"quickEntry": false})"));
+    // Removing ours leaves the servers object, empty.
+    EXPECT_EQ(uninstall(claude(), installed),
+              "{\n  \"preferences\": {\"quickEntry\": false},\n  \"mcpServers\": {}\n}\n");
+}
+
+TEST(McpConfigEditorTest, anEmptyFileBecomesAConfigurationWithOurServer)
+{
+    for (const QByteArray &empty : {QByteArray(), QByteArray(" \n")}) {
+        const QByteArray created = install(vscode(), empty);
+        EXPECT_EQ(Json::parse(created.toStdString()),
+                  Json::parse(R"({"servers": {"llm-sandbox": )" + kEntry.dump() + "}}"));
+        EXPECT_TRUE(created.startsWith("{\n  \"servers\": {\n    \"llm-sandbox\": {\n      \"command\""));
+        EXPECT_TRUE(created.endsWith("}\n"));
+    }
+}
+
+TEST(McpConfigEditorTest, aSingleLineFileStaysOnOneLine)
+{
+    const QByteArray original = R"({"mcpServers":{"a":{"command":"a"}},"x":1})";
+    const QByteArray installed = install(claude(), original);
+    EXPECT_FALSE(installed.contains('\n'));
+    expectOnlyInserted(original, installed);
+    EXPECT_EQ(uninstall(claude(), installed), original);
+}
+
+TEST(McpConfigEditorTest, updatesOurEntryInPlaceAndLeavesTheRest)
+{
+    const QByteArray original = R"({
+  "mcpServers": {
+    "llm-sandbox": {"command": "/old/llm-sandbox", "args": ["--mcp"]},
+    "other": {"command": "other"}
+  }
+}
+)";
+    const Json entry = {{"command", "/new/llm-sandbox"}, {"args", {"--mcp"}}};
+    const QByteArray updated = install(claude(), original, entry);
+    EXPECT_TRUE(updated.startsWith("{\n  \"mcpServers\": {\n    \"llm-sandbox\": {\n      \"command\": \"/new/"))
+        << updated.constData();
+    EXPECT_TRUE(updated.endsWith("    },\n    \"other\": {\"command\": \"other\"}\n  }\n}\n")) << updated.constData();
+    // Removing ours when it is the first of several keeps the others exactly.
+    EXPECT_EQ(uninstall(claude(), updated),
+              "{\n  \"mcpServers\": {\n    \"other\": {\"command\": \"other\"}\n  }\n}\n");
+}
+
+TEST(McpConfigEditorTest, removesOurEntryFromTheMiddle)
+{
+    const QByteArray text = R"({"mcpServers": {
+  "a": 1,
+  "llm-sandbox": {"command": "x"},
+  "b": 2
+}})";
+    EXPECT_EQ(uninstall(claude(), text), "{\"mcpServers\": {\n  \"a\": 1,\n  \"b\": 2\n}}");
+}
+
+TEST(McpConfigEditorTest, vsCodeCommentsAreKept)
+{
+    const QByteArray original = R"(// My servers
+{
+	/* servers VS Code starts */
+	"servers": {
+		// the memory server
+		"memory": {"type": "stdio", "command": "npx", "args": ["{", "//not a comment"]} // trailing
+	},
+	"inputs": []
+}
+)";
+    const QByteArray installed = install(vscode(), original);
+    expectOnlyInserted(original, installed);
+    EXPECT_TRUE(installed.contains("\"//not a comment\"]},\n\t\t\"llm-sandbox\": {\n\t\t\t\"command\""))
+        << installed.constData();
+    EXPECT_EQ(install(vscode(), installed), installed);
+    EXPECT_EQ(uninstall(vscode(), installed), original);
+    // The same file for a client that reads strict JSON is refused.
+    const Result<QByteArray> strict = claude().withEntry(original, QStringLiteral("llm-sandbox"), kEntry);
+    ASSERT_FALSE(strict.ok());
+    EXPECT_TRUE(strict.error().message.contains(QLatin1String("not valid JSON"))) << qPrintable(strict.error().message);
+    EXPECT_TRUE(strict.error().message.contains(QLatin1String("without comments")))
+        << qPrintable(strict.error().message);
+}
+
+TEST(McpConfigEditorTest, aByteOrderMarkIsKept)
+{
+    const QByteArray original = "\xEF\xBB\xBF{\"mcpServers\": {\"a\": {}}}";
+    const QByteArray installed = install(claude(), original);
+    EXPECT_TRUE(installed.startsWith("\xEF\xBB\xBF{\"mcpServers\""));
+    EXPECT_EQ(uninstall(claude(), installed), original);
+}
+
+TEST(McpConfigEditorTest, refusesWhatItCannotEditSafely)
+{
+    const struct
+    {
+        QByteArray text;
+        const char *message;
+    } cases[] = {
+        {R"({"mcpServers": {"a": 1,}})", "not valid JSON"},
+        {R"({"mcpServers": )", "not valid JSON"},
+        {"{\"mcpServers\": {}} trailing", "not valid JSON"},
+        {"[1, 2]", "top level is not a JSON object"},
+        {R"({"mcpServers": []})", "\"mcpServers\" is not an object"},
+        {R"({"mcpServers": {}, "mcpServers": {}})", "appears twice"},
+        {R"({"mcpServers": {"llm-sandbox": {}, "llm-sandbox": {}}})", "appears twice"},
+        {"{\"a\": \"\xC3\x28\"}", "not valid JSON"},
+    };
+    for (const auto &testCase : cases) {
+        const Result<QByteArray> installed = claude().withEntry(testCase.text, QStringLiteral("llm-sandbox"), kEntry);
+        ASSERT_FALSE(installed.ok()) << testCase.text.constData();
+        EXPECT_TRUE(installed.error().message.contains(QLatin1String(testCase.message)))
+            << qPrintable(installed.error().message);
+        EXPECT_EQ(installed.error().code, ErrorCode::BadRequest);
+    }
+    const Result<QByteArray> trailingComma =
+        vscode().withoutEntry("{\"servers\": {\"llm-sandbox\": {},},}", QStringLiteral("llm-sandbox"));
+    ASSERT_FALSE(trailingComma.ok());
+    EXPECT_TRUE(trailingComma.error().message.contains(QLatin1String("line 1, column")))
+        << qPrintable(trailingComma.error().message);
+}
+
+TEST(McpConfigEditorTest, removingWhatIsNotThereChangesNothing)
+{
+    for (const QByteArray &text : {QByteArray(), QByteArray("{}"), QByteArray(R"({"mcpServers": {"a": {}}})"),
+                                   QByteArray(R"({"mcpServers": "odd"})")}) {
+        EXPECT_EQ(uninstall(claude(), text), text);
+    }
+    const Result<std::optional<Json>> entry =
+        claude().entry(R"({"mcpServers": {"llm-sandbox": {"command": "x"}}})", QStringLiteral("llm-sandbox"));
+    ASSERT_TRUE(entry.ok());
+    ASSERT_TRUE(entry->has_value());
+    EXPECT_EQ((**entry)["command"], "x");
+}
+
+} // namespace
+} // namespace sandbox

@@ -1,0 +1,98 @@
+#include "assistants/McpServerEntry.h"
+
+#include "assistants/AssistantClient.h"
+
+#include <gtest/gtest.h>
+
+namespace sandbox {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+QProcessEnvironment environment(std::initializer_list<std::pair<const char *, const char *>> variables)
+{
+    QProcessEnvironment result;
+    for (const auto &[name, value] : variables) {
+        result.insert(QString::fromLatin1(name), QString::fromLatin1(value));
+    }
+    return result;
+}
+
+TEST(McpServerEntryTest, stdioEntryCarriesTheBackendsVariablesAsSet)
+{
+    const QProcessEnvironment env = environment({{"DOCKER_HOST", "unix:///run/user/1000/docker.sock"},
+                                                 {"CONTAINER_HOST", "unix:///run/podman/podman.sock"},
+                                                 {"KUBECONFIG", "/home/me/.kube/config"},
+                                                 {"NAMESPACE", "sandboxes"},
+                                                 {"DOCKER_TLS_VERIFY", ""}});
+    const auto claude = AssistantClient::of(AssistantClient::Kind::ClaudeDesktop);
+    const Result<McpServerEntry> docker =
+        McpServerEntry::stdio(QStringLiteral("/opt/bin/llm-sandbox"), QStringLiteral("docker"), env);
+    ASSERT_TRUE(docker.ok());
+    EXPECT_EQ(docker->toJson(claude).dump(),
+              R"({"command":"/opt/bin/llm-sandbox","args":["--mcp"],"env":)"
+              R"({"BACKEND":"docker","DOCKER_HOST":"unix:///run/user/1000/docker.sock"}})");
+    const Result<McpServerEntry> kubernetes =
+        McpServerEntry::stdio(QStringLiteral("/opt/bin/llm-sandbox"), QStringLiteral("Kubernetes"), env);
+    ASSERT_TRUE(kubernetes.ok());
+    EXPECT_EQ(kubernetes->toJson(claude)["env"].dump(),
+              R"({"BACKEND":"kubernetes","KUBECONFIG":"/home/me/.kube/config","NAMESPACE":"sandboxes"})");
+    const Result<McpServerEntry> podman =
+        McpServerEntry::stdio(QStringLiteral("/opt/bin/llm-sandbox"), QStringLiteral("podman"), {});
+    ASSERT_TRUE(podman.ok());
+    EXPECT_EQ(podman->toJson(claude)["env"].dump(), R"({"BACKEND":"podman"})");
+    // VS Code names the transport, first.
+    EXPECT_EQ(podman->toJson(AssistantClient::of(AssistantClient::Kind::VsCode)).begin().value(), "stdio");
+    EXPECT_FALSE(podman->holdsSecret());
+}
+
+TEST(McpServerEntryTest, httpEntryHasTheUrlAndTheBearerToken)
+{
+    const Result<McpServerEntry> entry =
+        McpServerEntry::http(QStringLiteral("http://127.0.0.1:8080/mcp"), QByteArray("tok-123"));
+    ASSERT_TRUE(entry.ok());
+    EXPECT_TRUE(entry->holdsSecret());
+    EXPECT_EQ(entry->toJson(AssistantClient::of(AssistantClient::Kind::VsCode)).dump(),
+              R"({"type":"http","url":"http://127.0.0.1:8080/mcp","headers":{"Authorization":"Bearer tok-123"}})");
+    EXPECT_EQ(entry->toJson(AssistantClient::of(AssistantClient::Kind::Cursor)).dump(),
+              R"({"url":"http://127.0.0.1:8080/mcp","headers":{"Authorization":"Bearer tok-123"}})");
+    EXPECT_EQ(entry->toMaskedJson(AssistantClient::of(AssistantClient::Kind::Cursor)).dump().find("tok-123"),
+              std::string::npos);
+    const Json snippet = Json::parse(entry->genericSnippet().toStdString());
+    EXPECT_EQ(snippet["mcpServers"]["llm-sandbox"]["headers"]["Authorization"], "Bearer tok-123");
+}
+
+TEST(McpServerEntryTest, refusesWhatNoClientCouldUse)
+{
+    EXPECT_FALSE(McpServerEntry::stdio(QStringLiteral("llm-sandbox"), QStringLiteral("docker"), {}).ok());
+    const Result<McpServerEntry> backend =
+        McpServerEntry::stdio(QStringLiteral("/usr/bin/llm-sandbox"), QStringLiteral("lxc"), {});
+    ASSERT_FALSE(backend.ok());
+    EXPECT_TRUE(backend.error().message.contains(QLatin1String("docker, podman, kubernetes")));
+    for (const char *url : {"ftp://host/mcp", "127.0.0.1:8080", "http:///mcp", ""}) {
+        EXPECT_FALSE(McpServerEntry::http(QString::fromLatin1(url), "t").ok()) << url;
+    }
+    EXPECT_FALSE(McpServerEntry::http(QStringLiteral("http://127.0.0.1:8080/mcp"), {}).ok());
+}
+
+TEST(AssistantClientTest, documentedPerUserLocations)
+{
+    const QString home = QStringLiteral("/home/me");
+    const auto path = [&](const char *name, const QString &configHome) {
+        return AssistantClient::fromName(QString::fromLatin1(name))->configPath(home, configHome, QString());
+    };
+#if defined(Q_OS_LINUX)
+    EXPECT_EQ(path("claude-desktop", {}), QStringLiteral("/home/me/.config/Claude/claude_desktop_config.json"));
+    EXPECT_EQ(path("vscode", {}), QStringLiteral("/home/me/.config/Code/User/mcp.json"));
+    EXPECT_EQ(path("vscode", QStringLiteral("/xdg")), QStringLiteral("/xdg/Code/User/mcp.json"));
+    EXPECT_EQ(path("claude-desktop", QStringLiteral("relative")),
+              QStringLiteral("/home/me/.config/Claude/claude_desktop_config.json"));
+#endif
+    EXPECT_EQ(path("cursor", {}), QStringLiteral("/home/me/.cursor/mcp.json"));
+    EXPECT_FALSE(AssistantClient::fromName(QStringLiteral("windsurf")).has_value());
+    EXPECT_EQ(AssistantClient::fromName(QStringLiteral("vscode"))->serversKey(), QStringLiteral("servers"));
+    EXPECT_FALSE(AssistantClient::fromName(QStringLiteral("claude-desktop"))->supportsHttp());
+}
+
+} // namespace
+} // namespace sandbox
