@@ -4,6 +4,7 @@
 #include "gui/MainWindow.h"
 
 #include <QApplication>
+#include <QIcon>
 #include <QMessageBox>
 #include <QTimer>
 
@@ -13,6 +14,9 @@ int runDesktopApp(int &argc, char **argv, DesktopAppOptions options)
 {
     QApplication app(argc, argv);
     QApplication::setApplicationDisplayName(QObject::tr("LLM Sandbox"));
+    // The installed desktop entry (installer/) and its icon: the desktop matches the window to them.
+    QApplication::setDesktopFileName(QStringLiteral(LLM_SANDBOX_APP_ID));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/llm-sandbox.svg")));
     auto context = AppContext::create({.source = QStringLiteral("gui"),
                                        .removeOrphans = true,
                                        .prewarm = {QStringLiteral("python")},

@@ -60,14 +60,19 @@ QString ImageCatalog::defaultRunnerPath()
     if (const QString fromEnvironment = qEnvironmentVariable("LLM_SANDBOX_RUNNER"); !fromEnvironment.isEmpty()) {
         return fromEnvironment;
     }
-    const QDir appDir(QCoreApplication::applicationDirPath());
-    for (const QString &candidate :
-         {QStringLiteral("llm-sandbox-runner"), QStringLiteral("../libexec/llm-sandbox/llm-sandbox-runner")}) {
-        if (QFileInfo::exists(appDir.filePath(candidate))) {
-            return QDir::cleanPath(appDir.filePath(candidate));
+    return runnerPathFor(QCoreApplication::applicationDirPath());
+}
+
+QString ImageCatalog::runnerPathFor(const QString &programDir)
+{
+    const QDir dir(programDir);
+    const QString runner = QStringLiteral("llm-sandbox-runner");
+    for (const QString &candidate : {runner, QString(QStringLiteral(LLM_SANDBOX_INSTALLED_RUNNER_DIR "/") + runner)}) {
+        if (QFileInfo::exists(dir.filePath(candidate))) {
+            return QDir::cleanPath(dir.filePath(candidate));
         }
     }
-    return appDir.filePath(QStringLiteral("llm-sandbox-runner"));
+    return dir.filePath(runner);
 }
 
 Result<QList<FileEntry>> ImageCatalog::resourceFiles(const QString &folder) const

@@ -37,8 +37,12 @@ public:
     /// Label put on every image the product builds (value: the definition's name).
     static QString imageLabel() { return QStringLiteral("io.llm-sandbox.image"); }
 
-    /// Where the runner binary is: $LLM_SANDBOX_RUNNER, beside the executable, or ../libexec/llm-sandbox/.
+    /// Where the runner binary is: $LLM_SANDBOX_RUNNER, else runnerPathFor() of this executable's folder.
     static QString defaultRunnerPath();
+    /// Where the runner of a program in `programDir` is: beside it (a build tree, bin/), else where the install puts
+    /// it (bin/../libexec/llm-sandbox/, the path from CMAKE_INSTALL_BINDIR to CMAKE_INSTALL_LIBEXECDIR). A runner
+    /// found nowhere gets the path beside the program, which `doctor` reports as missing.
+    static QString runnerPathFor(const QString &programDir);
 
 private:
     Result<QList<FileEntry>> resourceFiles(const QString &folder) const;

@@ -47,7 +47,8 @@ as_root() {
 
 # The Debian packages, in groups, each with why it is there. BUILD_PACKAGES and RUN_PACKAGES are all a machine needs to
 # build and run the program (scripts/check-clean-root proves it in a clean Debian 12 root); RUN_PACKAGES and
-# ENGINE_PACKAGES are what an installed program depends on and recommends. The rest serve the scripts and the suite.
+# ENGINE_PACKAGES are what the .deb depends on (besides the libraries it links) and recommends: installer/CMakeLists.txt
+# reads both arrays from here, so keep each a plain `NAME=( ... )` list. The rest serve the scripts and the suite.
 BUILD_PACKAGES=(
     # The compiler, CMake and its generator, and pkg-config (finds libcurl, libarchive and yaml-cpp).
     build-essential cmake ninja-build pkg-config
@@ -63,6 +64,8 @@ BUILD_PACKAGES=(
     # HTTP over the engines' unix sockets and TLS (libcurl), image build contexts (libarchive, tar), kubeconfig files
     # (yaml-cpp), the runner's protocol and the engines' JSON (nlohmann-json).
     libcurl4-openssl-dev libarchive-dev libyaml-cpp-dev nlohmann-json3-dev
+    # The man page is made from `llm-sandbox --help` at build time (installer/).
+    help2man
 )
 RUN_PACKAGES=(
     # Loaded at run time, so no -dev package pulls them in: Qt SQL's SQLite driver (the run journal), and the platform
@@ -89,6 +92,10 @@ TEST_PACKAGES=(
     # Registry logins: a registry that wants one (htpasswd's bcrypt entries) and a real, throwaway keychain for
     # QtKeychain (GNOME Keyring's Secret Service on a private D-Bus session; secret-tool to inspect it).
     apache2-utils gnome-keyring libsecret-tools dbus-bin dbus-daemon
+    # The packages' checks (tests/installer): the AppStream metainfo (appstreamcli validate), the desktop entry
+    # (desktop-file-validate), Debian's policy for the .deb (lintian); debootstrap (above) makes the clean root the
+    # .deb is installed into.
+    appstream desktop-file-utils lintian
 )
 SCREENSHOT_PACKAGES=(
     # The desktop app under a virtual X server: Xvfb, window control, capture, and a font.

@@ -2,6 +2,7 @@
 
 #include "lang/LanguageRegistry.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <algorithm>
@@ -144,4 +145,33 @@ TEST(ImageCatalog, installsGetABuilderWithTheEcosystemsCompilersAndTheEgressProx
     // So does one on the user's image, which may not be Debian.
     const ImageCatalog custom(writeRunner(dir, "runner"), {{"python", "registry.example/python:3.12"}});
     EXPECT_EQ(custom.builderImage(python()).value(), custom.runImage(python()).value());
+}
+
+TEST(ImageCatalog, runnerIsFoundBesideTheProgramInABuildTree)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(QDir(dir.path()).mkpath("bin"));
+    QFile runner(dir.filePath("bin/llm-sandbox-runner"));
+    ASSERT_TRUE(runner.open(QIODevice::WriteOnly));
+
+    EXPECT_EQ(ImageCatalog::runnerPathFor(dir.filePath("bin")), dir.filePath("bin/llm-sandbox-runner"));
+}
+
+TEST(ImageCatalog, runnerIsFoundInLibexecWhereTheInstallPutsIt)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(QDir(dir.path()).mkpath("usr/bin"));
+    ASSERT_TRUE(QDir(dir.path()).mkpath("usr/libexec/llm-sandbox"));
+    QFile runner(dir.filePath("usr/libexec/llm-sandbox/llm-sandbox-runner"));
+    ASSERT_TRUE(runner.open(QIODevice::WriteOnly));
+
+    EXPECT_EQ(ImageCatalog::runnerPathFor(dir.filePath("usr/bin")),
+              dir.filePath("usr/libexec/llm-sandbox/llm-sandbox-runner"));
+}
+
+TEST(ImageCatalog, runnerFoundNowhereIsLookedForBesideTheProgram)
+{
+    QTemporaryDir dir;
+
+    EXPECT_EQ(ImageCatalog::runnerPathFor(dir.path()), dir.filePath("llm-sandbox-runner"));
 }
