@@ -1,16 +1,21 @@
 #include "gui/GuiApplication.h"
 
 #include "AppContext.h"
+#include "SignalCanceller.h"
 #include "gui/MainWindow.h"
 
 #include <QApplication>
 #include <QMessageBox>
 #include <QTimer>
+#include <stop_token>
 
 namespace sandbox::gui {
 
 int runDesktopApp(int &argc, char **argv, DesktopAppOptions options)
 {
+    // Before any other thread exists: SIGTERM, SIGINT and SIGHUP (kill, a logout, Ctrl-C in a terminal) are then
+    // taken by the canceller's thread, and the app ends as if quit, without asking.
+    const SignalCanceller signalCanceller;
     QApplication app(argc, argv);
     QApplication::setApplicationDisplayName(QObject::tr("LLM Sandbox"));
     auto context = AppContext::create({.source = QStringLiteral("gui"),
@@ -24,6 +29,9 @@ int runDesktopApp(int &argc, char **argv, DesktopAppOptions options)
         return 2;
     }
     MainWindow window(**context);
+    const std::stop_callback onSignal(signalCanceller.token(), [&window] {
+        QMetaObject::invokeMethod(&window, &MainWindow::quitFromSignal, Qt::QueuedConnection);
+    });
     window.show();
     if (options.quitAfterStart) {
         QTimer::singleShot(0, &app, &QCoreApplication::quit);

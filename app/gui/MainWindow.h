@@ -2,6 +2,7 @@
 
 #include <QList>
 #include <QMainWindow>
+#include <memory>
 
 class QActionGroup;
 class QLabel;
@@ -12,7 +13,11 @@ class QStackedWidget;
 
 namespace sandbox {
 class AppContext;
+class SecretStore;
+namespace mcp {
+class McpHost;
 }
+} // namespace sandbox
 
 namespace sandbox::gui {
 
@@ -33,9 +38,14 @@ public:
     ~MainWindow() override;
 
     EngineController &controller() const { return *m_controller; }
+    /// The app's MCP server (the MCP server page starts and stops it).
+    mcp::McpHost &server() const { return *m_server; }
     /// Adds a page to the navigation (and to the View menu, with Ctrl+<n>); returns its index.
     int addPage(Page *page);
     void showPage(int index);
+    /// Ends the app without asking (SIGTERM, SIGINT, SIGHUP): cancels the runs, stops the MCP server, saves the
+    /// window's state and leaves the event loop; the containers go as the engines do.
+    void quitFromSignal();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -53,6 +63,8 @@ private:
 
     AppContext &m_context;
     EngineController *m_controller = nullptr;
+    std::unique_ptr<SecretStore> m_secrets;
+    mcp::McpHost *m_server = nullptr;
     QListWidget *m_navigation = nullptr;
     QStackedWidget *m_pages = nullptr;
     QSplitter *m_splitter = nullptr;
