@@ -60,6 +60,8 @@ ServerPage::ServerPage(McpHost &host, SecretStore &secrets, UserSettings &settin
     m_port = new QSpinBox;
     m_port->setObjectName(QStringLiteral("serverPort"));
     m_port->setRange(1024, 65535);
+    m_port->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    m_port->setMinimumWidth(m_port->fontMetrics().horizontalAdvance(QStringLiteral("000000")) + 40);
     m_port->setValue(m_settings.serverPort());
     m_port->setToolTip(tr("The server listens on this port of 127.0.0.1 only: other machines cannot reach it."));
     m_startWithApp = new QCheckBox(tr("Start the server when LLM Sandbox starts"));

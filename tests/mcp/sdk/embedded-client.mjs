@@ -24,7 +24,10 @@ const operations = {
                 reconnectionDelayGrowFactor: 1,
             },
         });
-        client = new Client({ name: process.env.MCP_CLIENT_NAME ?? 'embedded-server-test', version: '2.0.0' });
+        client = new Client({
+            name: process.env.MCP_CLIENT_NAME ?? 'embedded-server-test',
+            version: process.env.MCP_CLIENT_VERSION ?? '2.0.0',
+        });
         client.onerror = () => {};
         await client.connect(transport);
         return { sessionId: transport.sessionId };
