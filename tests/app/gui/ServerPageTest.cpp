@@ -13,9 +13,13 @@
 #include "journal/JournalRecorder.h"
 #include "mcp/http/McpHost.h"
 #include "secrets/MemorySecretStore.h"
+#include "settings/UserSettings.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QClipboard>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -96,6 +100,15 @@ TEST(ServerPage, servesTheSdkClientShowsItsRunsRotatesTheTokenAndStopsWithoutLea
         const QByteArray firstToken = page.token();
         ASSERT_EQ(firstToken.size(), 43);
         EXPECT_EQ(secrets.get(BearerToken::kSecretKey).result().value(), std::optional<QByteArray>(firstToken));
+
+        // Hidden until revealed; Copy puts it on the clipboard.
+        auto *tokenField = page.findChild<QLineEdit *>(QStringLiteral("serverToken"));
+        EXPECT_EQ(tokenField->echoMode(), QLineEdit::Password);
+        QTest::mouseClick(page.findChild<QPushButton *>(QStringLiteral("revealToken")), Qt::LeftButton);
+        EXPECT_EQ(tokenField->echoMode(), QLineEdit::Normal);
+        EXPECT_EQ(tokenField->text(), QString::fromLatin1(firstToken));
+        QTest::mouseClick(page.findChild<QPushButton *>(QStringLiteral("copyToken")), Qt::LeftButton);
+        EXPECT_EQ(QApplication::clipboard()->text(), QString::fromLatin1(firstToken));
 
         // The official SDK client connects with the token and shows up among the clients.
         SdkClient client;
@@ -202,4 +215,25 @@ TEST(ServerPage, servesTheSdkClientShowsItsRunsRotatesTheTokenAndStopsWithoutLea
     // With the engine gone, nothing of this process is left on Docker.
     context->reset();
     EXPECT_TRUE(ourContainers().isEmpty()) << qPrintable(ourContainers().join(' '));
+}
+
+TEST(ServerPage, aKeychainThatCannotBeReadKeepsTheServerStoppedAndSaysWhy)
+{
+    ASSERT_TRUE(qEnvironmentVariableIsEmpty(BearerToken::kEnvironmentVariable));
+    McpHost host(Result<ExecutionEngine *>(Error{QStringLiteral("no engine in this test")}), nullptr);
+    MemorySecretStore secrets;
+    secrets.setUnavailable(QStringLiteral("no Secret Service on the session bus"));
+    UserSettings settings;
+    ServerPage page(host, secrets, settings);
+    page.show();
+    QString failure;
+    QObject::connect(&page, &ServerPage::failed, [&failure](const QString &message) { failure = message; });
+
+    QTest::mouseClick(page.findChild<QPushButton *>(QStringLiteral("startStopServer")), Qt::LeftButton);
+    ASSERT_TRUE(waitUntil([&] { return !failure.isEmpty(); }, 10s));
+    EXPECT_TRUE(failure.contains(QStringLiteral("no Secret Service on the session bus"))) << qPrintable(failure);
+    EXPECT_TRUE(failure.contains(QLatin1String(BearerToken::kEnvironmentVariable))) << "says what to do instead";
+    EXPECT_TRUE(page.findChild<QLabel *>(QStringLiteral("serverError"))->isVisible());
+    EXPECT_EQ(host.state(), McpHost::State::Stopped);
+    EXPECT_TRUE(page.token().isEmpty());
 }
