@@ -655,6 +655,18 @@ QString McpDispatcher::protocolVersion() const
     return m_protocolVersion;
 }
 
+QString McpDispatcher::clientName() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_clientName;
+}
+
+QString McpDispatcher::clientVersion() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_clientVersion;
+}
+
 QJsonValue McpDispatcher::currentRequestId()
 {
     return t_currentRequestId;

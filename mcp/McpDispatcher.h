@@ -46,6 +46,8 @@ class McpDispatcher final
 {
 public:
     using MessageSink = std::function<void(const QJsonObject &message)>;
+    /// Makes a dispatcher whose own messages go to `sink`: what a transport is given (McpHost::dispatcherFactory).
+    using Factory = std::function<std::unique_ptr<McpDispatcher>(MessageSink sink)>;
 
     McpDispatcher(ToolRegistry tools, QList<Resource> resources, MessageSink sink, DispatcherOptions options = {});
     /// Cancels running calls and waits for them to end.
@@ -79,6 +81,9 @@ public:
 
     /// The revision agreed in initialize (the latest one before that).
     QString protocolVersion() const;
+    /// The clientInfo name and version the client gave in initialize (empty before).
+    QString clientName() const;
+    QString clientVersion() const;
     /// From now on tool calls that ran code are handed to `sink` with their reply (null: to nobody). The sink must
     /// outlive the dispatcher or be replaced before it goes.
     void setExchangeSink(ExchangeSink *sink);

@@ -1,10 +1,8 @@
 #include "mcp/StdioServer.h"
 
-#include "mcp/CodeExecutor.h"
 #include "mcp/LineSplitter.h"
 #include "mcp/McpLogging.h"
 #include "mcp/ProtocolVersion.h"
-#include "mcp/SandboxTools.h"
 #include "util/TemporaryPaths.h"
 
 #include <QEventLoop>
@@ -94,13 +92,16 @@ private:
 
 } // namespace
 
-StdioServer::StdioServer(ExecutionEngine *engine, StdioOptions options)
-    : StdioServer(SandboxTools::tools(CodeExecutor::forEngine(engine), engine), SandboxTools::resources(engine),
-                  std::move(options))
+StdioServer::StdioServer(ToolRegistry tools, QList<Resource> resources, StdioOptions options)
+    : StdioServer(
+          [tools = std::move(tools), resources = std::move(resources),
+           dispatcherOptions = options.dispatcher](McpDispatcher::MessageSink sink) {
+              return std::make_unique<McpDispatcher>(tools, resources, std::move(sink), dispatcherOptions);
+          },
+          std::move(options))
 {}
 
-StdioServer::StdioServer(ToolRegistry tools, QList<Resource> resources, StdioOptions options)
-    : m_options(std::move(options))
+StdioServer::StdioServer(const McpDispatcher::Factory &factory, StdioOptions options) : m_options(std::move(options))
 {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) == 0) {
@@ -121,9 +122,7 @@ StdioServer::StdioServer(ToolRegistry tools, QList<Resource> resources, StdioOpt
         m_ownsStdout = true;
     }
     m_writer = std::make_unique<MessageWriter>(m_protocolFd);
-    m_dispatcher = std::make_unique<McpDispatcher>(
-        std::move(tools), std::move(resources), [this](const QJsonObject &message) { write(QJsonDocument(message)); },
-        m_options.dispatcher);
+    m_dispatcher = factory([this](const QJsonObject &message) { write(QJsonDocument(message)); });
 }
 
 StdioServer::~StdioServer()

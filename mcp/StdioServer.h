@@ -11,10 +11,6 @@
 
 class QEventLoop;
 
-namespace sandbox {
-class ExecutionEngine;
-}
-
 namespace sandbox::mcp {
 
 struct StdioOptions
@@ -35,9 +31,9 @@ struct StdioOptions
 class StdioServer final
 {
 public:
-    /// `engine` is not owned and may be null (execute_code then reports that no container backend is
-    /// configured); it must outlive exec().
-    explicit StdioServer(ExecutionEngine *engine, StdioOptions options = {});
+    /// Serves the dispatcher `factory` makes (McpHost::dispatcherFactory: the sandbox tools); `options.dispatcher`
+    /// then only gives the message size limit.
+    explicit StdioServer(const McpDispatcher::Factory &factory, StdioOptions options = {});
     /// A server with other tools and resources (tests).
     StdioServer(ToolRegistry tools, QList<Resource> resources, StdioOptions options = {});
     ~StdioServer();

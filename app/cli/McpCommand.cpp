@@ -3,9 +3,7 @@
 #include "AppContext.h"
 #include "cli/CliContext.h"
 #include "journal/JournalRecorder.h"
-#include "mcp/CodeExecutor.h"
-#include "mcp/SandboxTools.h"
-#include "mcp/StdioServer.h"
+#include "mcp/http/McpHost.h"
 
 namespace sandbox::cli {
 
@@ -23,24 +21,14 @@ int mcpCommand(const QStringList &arguments)
                                        .applyRetention = true});
     // Whatever is wrong, still serve: an assistant that launched us only shows "disconnected" when we exit, while
     // a server that answers can tell the model (and so the person) what to fix. The language tools work anyway.
-    const auto serveUnavailable = [](const Error &why) {
-        printError(why.message);
-        mcp::StdioServer server(mcp::SandboxTools::tools(mcp::CodeExecutor::unavailable(why)),
-                                mcp::SandboxTools::resources());
-        return server.exec();
-    };
-    if (!context) {
-        return serveUnavailable(context.error());
-    }
-    auto engine = (*context)->engine();
+    const Result<ExecutionEngine *> engine =
+        context ? (*context)->engine() : Result<ExecutionEngine *>(context.error());
     if (!engine) {
-        return serveUnavailable(engine.error());
+        printError(engine.error().message);
     }
-    mcp::StdioOptions options;
     // The journal keeps each tool call as the client sent it and the result as it went back.
-    options.dispatcher.exchangeSink = (*context)->recorder();
-    mcp::StdioServer server(*engine, options);
-    return server.exec();
+    mcp::McpHost host(engine, context ? (*context)->recorder() : nullptr);
+    return host.serveStdio();
 }
 
 } // namespace sandbox::cli

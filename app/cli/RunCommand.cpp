@@ -1,8 +1,8 @@
 #include "cli/RunCommand.h"
 
 #include "AppContext.h"
+#include "SignalCanceller.h"
 #include "cli/CliContext.h"
-#include "cli/SignalCanceller.h"
 #include "engine/ExecutionEngine.h"
 #include "engine/RunResultJson.h"
 #include "lang/LanguageRegistry.h"

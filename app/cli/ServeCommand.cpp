@@ -1,14 +1,12 @@
 #include "cli/ServeCommand.h"
 
 #include "AppContext.h"
+#include "SignalCanceller.h"
 #include "cli/CliContext.h"
-#include "cli/SignalCanceller.h"
 #include "engine/ExecutionEngine.h"
 #include "journal/JournalRecorder.h"
-#include "mcp/CodeExecutor.h"
-#include "mcp/SandboxTools.h"
 #include "mcp/http/BearerToken.h"
-#include "mcp/http/StreamableHttpServer.h"
+#include "mcp/http/McpHost.h"
 #include "secrets/KeychainSecretStore.h"
 
 #include <QCommandLineParser>
@@ -181,43 +179,24 @@ int serveCommand(const QStringList &arguments)
                                        .applyRetention = true});
     // Still serve, as --mcp does, when the settings are invalid or the backend cannot be made: the language tools
     // work, and execute_code answers with what is wrong.
-    std::optional<Error> unavailable;
-    ExecutionEngine *enginePointer = nullptr;
-    if (!context) {
-        unavailable = context.error();
-    } else if (auto madeEngine = (*context)->engine(); !madeEngine) {
-        unavailable = madeEngine.error();
-    } else {
-        enginePointer = *madeEngine;
+    const Result<ExecutionEngine *> engine =
+        context ? (*context)->engine() : Result<ExecutionEngine *>(context.error());
+    if (!engine) {
+        printError(engine.error().message);
     }
-    if (unavailable) {
-        printError(unavailable->message);
-    }
+    mcp::McpHost host(engine, context ? (*context)->recorder() : nullptr);
 
     mcp::HttpServerOptions options;
     options.address = listen->address;
     options.port = listen->port;
     options.allowRemote = !loopback;
     options.allowedOrigins = parser.values(allowOriginOption);
-    ExchangeSink *const recorder = context ? (*context)->recorder() : nullptr;
-    const mcp::StreamableHttpServer::DispatcherFactory factory = [enginePointer, unavailable,
-                                                                  recorder](mcp::McpDispatcher::MessageSink sink) {
-        mcp::DispatcherOptions dispatcherOptions;
-        dispatcherOptions.origin = QStringLiteral("http"); // the journal's source of these runs
-        dispatcherOptions.exchangeSink = recorder;
-        return std::make_unique<mcp::McpDispatcher>(
-            mcp::SandboxTools::tools(unavailable ? mcp::CodeExecutor::unavailable(*unavailable)
-                                                 : mcp::CodeExecutor::forEngine(enginePointer),
-                                     enginePointer),
-            mcp::SandboxTools::resources(enginePointer), std::move(sink), dispatcherOptions);
-    };
 
     // The token comes first, then the server starts; all of it inside the event loop (QtKeychain answers there, and
     // exit() only works once exec() runs), so no request is ever handled inside a nested loop.
     KeychainSecretStore store;
     const QByteArray fromEnvironment = qgetenv(BearerToken::kEnvironmentVariable);
     const bool newToken = parser.isSet(newTokenOption) && fromEnvironment.isEmpty();
-    std::unique_ptr<mcp::StreamableHttpServer> server;
     const auto start = [&] {
         QFuture<Result<void>> replaced = newToken ? store.set(BearerToken::kSecretKey, BearerToken::generate())
                                                   : QtFuture::makeReadyFuture(Result<void>());
@@ -228,7 +207,7 @@ int serveCommand(const QStringList &arguments)
                                   : QtFuture::makeReadyFuture(Result<BearerToken::Loaded>(done.error()));
                   })
             .unwrap()
-            .then(qApp, [&server, &options, &factory](const Result<BearerToken::Loaded> &loaded) {
+            .then(qApp, [&host, &options](const Result<BearerToken::Loaded> &loaded) {
                 if (!loaded) {
                     printError(qEnvironmentVariableIsEmpty(BearerToken::kEnvironmentVariable)
                                    ? httpTokenAdvice(loaded.error())
@@ -251,15 +230,14 @@ int serveCommand(const QStringList &arguments)
                                    .arg(keychainEntry()));
                     break;
                 }
-                server = std::make_unique<mcp::StreamableHttpServer>(factory, loaded->token, options);
-                const Result<quint16> port = server->start();
-                if (!port) {
-                    printError(port.error().message);
+                const Result<QUrl> url = host.startHttp(loaded->token, options);
+                if (!url) {
+                    printError(url.error().message);
                     QCoreApplication::exit(kExitStartFailure);
                     return;
                 }
                 // Tests and scripts read the port from this line when they asked for port 0.
-                printError(QStringLiteral("serving MCP over Streamable HTTP at %1").arg(server->url().toString()));
+                printError(QStringLiteral("serving MCP over Streamable HTTP at %1").arg(url->toString()));
             });
     };
     QMetaObject::invokeMethod(qApp, start, Qt::QueuedConnection);
@@ -269,10 +247,10 @@ int serveCommand(const QStringList &arguments)
             qApp, [] { QCoreApplication::exit(0); }, Qt::QueuedConnection);
     });
     const int status = QCoreApplication::exec();
-    if (server) {
+    if (host.state() == mcp::McpHost::State::Running) {
         printError(QStringLiteral("stopping: cancelling running calls."));
     }
-    server.reset(); // cancels running calls and waits for their containers to be removed
+    host.stopHttpAndWait(); // cancels running calls and waits for their containers to be removed
     return status;
 }
 

@@ -1,17 +1,22 @@
 #include "gui/GuiApplication.h"
 
 #include "AppContext.h"
+#include "SignalCanceller.h"
 #include "gui/MainWindow.h"
 
 #include <QApplication>
 #include <QIcon>
 #include <QMessageBox>
 #include <QTimer>
+#include <stop_token>
 
 namespace sandbox::gui {
 
 int runDesktopApp(int &argc, char **argv, DesktopAppOptions options)
 {
+    // Before any other thread exists: SIGTERM, SIGINT and SIGHUP (kill, a logout, Ctrl-C in a terminal) are then
+    // taken by the canceller's thread, and the app ends as if quit, without asking.
+    const SignalCanceller signalCanceller;
     QApplication app(argc, argv);
     QApplication::setApplicationDisplayName(QObject::tr("LLM Sandbox"));
     // The installed desktop entry (installer/) and its icon: the desktop matches the window to them.
@@ -28,6 +33,9 @@ int runDesktopApp(int &argc, char **argv, DesktopAppOptions options)
         return 2;
     }
     MainWindow window(**context);
+    const std::stop_callback onSignal(signalCanceller.token(), [&window] {
+        QMetaObject::invokeMethod(&window, &MainWindow::quitFromSignal, Qt::QueuedConnection);
+    });
     window.show();
     if (options.quitAfterStart) {
         QTimer::singleShot(0, &app, &QCoreApplication::quit);

@@ -5,7 +5,11 @@
 
 namespace sandbox {
 class AppContext;
+class SecretStore;
+namespace mcp {
+class McpHost;
 }
+} // namespace sandbox
 
 namespace sandbox::gui {
 
@@ -13,7 +17,8 @@ class EngineController;
 class ThumbnailProvider;
 
 /// What a page is given: the application's context (settings, engines), the one controller every run of the window
-/// goes through, the one thumbnail provider, the journal and the backends a page may offer.
+/// goes through, the one thumbnail provider, the journal, the backends a page may offer, the app's MCP server and
+/// the keychain.
 struct GuiContext
 {
     AppContext &app;
@@ -21,6 +26,8 @@ struct GuiContext
     ThumbnailProvider &thumbnails;
     QString journalPath;  ///< empty: the journal is off
     QStringList backends; ///< the backends runs and replays may use
+    mcp::McpHost &server; ///< the app's MCP server (Streamable HTTP)
+    SecretStore &secrets; ///< the system keychain
 };
 
 } // namespace sandbox::gui

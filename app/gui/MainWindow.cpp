@@ -12,9 +12,12 @@
 #include "gui/gallery/GalleryPage.h"
 #include "gui/history/HistoryPage.h"
 #include "gui/livelog/LiveLogPage.h"
+#include "gui/server/ServerPage.h"
 #include "gui/settings/SettingsDialog.h"
 #include "gui/statistics/StatisticsPage.h"
 #include "gui/widgets/ThumbnailProvider.h"
+#include "journal/JournalRecorder.h"
+#include "mcp/http/McpHost.h"
 #include "secrets/KeychainSecretStore.h"
 #include "settings/UserSettings.h"
 
@@ -72,6 +75,9 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
 
     m_controller = new EngineController([&context](const QString &backend) { return context.engine(backend); },
                                         context.defaultBackend(), this);
+    // The app's MCP server: the same tools as `--mcp`, on the default backend's engine, its calls in the journal.
+    m_secrets = std::make_unique<KeychainSecretStore>();
+    m_server = new mcp::McpHost(context.engine(), context.recorder(), this);
 
     m_navigation = new QListWidget;
     m_navigation->setObjectName(QStringLiteral("navigation"));
@@ -100,7 +106,7 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
     m_thumbnails = new ThumbnailProvider(this);
     QStringList backends = BackendFactory::names();
     backends.removeAll(QStringLiteral("kubernetes")); // not available yet
-    GuiContext gui{context, *m_controller, *m_thumbnails, context.journalPath(), backends};
+    GuiContext gui{context, *m_controller, *m_thumbnails, context.journalPath(), backends, *m_server, *m_secrets};
     // The pages, in the navigation's order (Ctrl+1 …).
     const std::function<Page *(GuiContext &)> pages[] = {
         [](GuiContext &gui) { return new LiveLogPage(gui.journalPath); },
@@ -113,6 +119,7 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
         [](GuiContext &gui) { return new HistoryPage(gui.journalPath, gui.controller, gui.backends); },
         [](GuiContext &gui) { return new GalleryPage(gui.journalPath, gui.thumbnails); },
         [](GuiContext &gui) { return new StatisticsPage(gui.journalPath); },
+        [](GuiContext &gui) { return new ServerPage(gui.server, gui.secrets, gui.app.userSettings()); },
     };
     for (const auto &make : pages) {
         addPage(make(gui));
@@ -154,13 +161,18 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
 
     restoreState();
     probeBackend();
+    findChild<ServerPage *>()->startIfWanted();
 }
 
 MainWindow::~MainWindow()
 {
-    // Runs use the engines of the context: they end (cancelled, waited for) before anything else goes.
+    // Runs use the engines of the context: they end (cancelled, waited for) before anything else goes; so do the
+    // calls of the MCP server's clients.
     delete m_controller;
     m_controller = nullptr;
+    m_server->disconnect();
+    delete m_server;
+    m_server = nullptr;
 }
 
 int MainWindow::addPage(Page *page)
@@ -274,10 +286,7 @@ void MainWindow::openSettings()
 
 void MainWindow::connectAssistant()
 {
-    if (!m_keychain) {
-        m_keychain = std::make_unique<KeychainSecretStore>();
-    }
-    ConnectAssistantDialog dialog(*m_keychain, m_context.defaultBackend(), this);
+    ConnectAssistantDialog dialog(*m_secrets, m_context.defaultBackend(), this);
     dialog.exec();
 }
 
@@ -336,11 +345,24 @@ void MainWindow::saveState() const
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     const int running = m_controller->runningCount();
-    if (running > 0) {
+    const bool serving = m_server->state() == mcp::McpHost::State::Running;
+    if (running > 0 || serving) {
+        QStringList reasons;
+        if (running > 0) {
+            reasons << tr("%n run(s) still in progress.", nullptr, running);
+        }
+        if (serving) {
+            const int clients = int(m_server->sessions().size());
+            reasons << (clients > 0 ? tr("The MCP server is running with %n client(s) connected; their calls are "
+                                         "cancelled and their sessions end.",
+                                         nullptr, clients)
+                                    : tr("The MCP server is running; assistants can no longer reach it."));
+        }
         QMessageBox question(QMessageBox::Question, tr("Quit LLM Sandbox"),
-                             tr("%n run(s) still in progress. Stop them and quit?", nullptr, running),
+                             reasons.join(QLatin1Char(' ')) + QLatin1Char('\n') + tr("Stop and quit?"),
                              QMessageBox::NoButton, this);
-        QPushButton *stop = question.addButton(tr("Stop Runs and Quit"), QMessageBox::AcceptRole);
+        question.setObjectName(QStringLiteral("quitQuestion"));
+        QPushButton *stop = question.addButton(tr("Stop and Quit"), QMessageBox::AcceptRole);
         question.addButton(QMessageBox::Cancel);
         question.setDefaultButton(stop);
         question.exec();
@@ -349,9 +371,19 @@ void MainWindow::closeEvent(QCloseEvent *event)
             return;
         }
         m_controller->cancelAll();
+        m_server->stopHttp();
     }
     saveState();
     event->accept();
+}
+
+void MainWindow::quitFromSignal()
+{
+    m_controller->cancelAll();
+    m_server->stopHttp();
+    saveState();
+    // Every event loop ends, a dialog's too; the destructors then wait for the runs and remove the containers.
+    QCoreApplication::exit(0);
 }
 
 } // namespace sandbox::gui

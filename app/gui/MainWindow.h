@@ -14,6 +14,9 @@ class QStackedWidget;
 namespace sandbox {
 class AppContext;
 class SecretStore;
+namespace mcp {
+class McpHost;
+}
 } // namespace sandbox
 
 namespace sandbox::gui {
@@ -35,9 +38,14 @@ public:
     ~MainWindow() override;
 
     EngineController &controller() const { return *m_controller; }
+    /// The app's MCP server (the MCP server page starts and stops it).
+    mcp::McpHost &server() const { return *m_server; }
     /// Adds a page to the navigation (and to the View menu, with Ctrl+<n>); returns its index.
     int addPage(Page *page);
     void showPage(int index);
+    /// Ends the app without asking (SIGTERM, SIGINT, SIGHUP): cancels the runs, stops the MCP server, saves the
+    /// window's state and leaves the event loop; the containers go as the engines do.
+    void quitFromSignal();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -56,6 +64,9 @@ private:
 
     AppContext &m_context;
     EngineController *m_controller = nullptr;
+    /// The system keychain: the MCP server's token (the server page, the connect dialog).
+    std::unique_ptr<SecretStore> m_secrets;
+    mcp::McpHost *m_server = nullptr;
     QListWidget *m_navigation = nullptr;
     QStackedWidget *m_pages = nullptr;
     QSplitter *m_splitter = nullptr;
@@ -68,9 +79,6 @@ private:
     QActionGroup *m_themes = nullptr;
     QLabel *m_backendState = nullptr;
     QLabel *m_runningState = nullptr;
-    /// The system keychain, for the HTTP server's token the connect dialog writes into a client's file; it lives as
-    /// long as the window, so a keychain answer that comes after the dialog closed has somewhere to land.
-    std::unique_ptr<SecretStore> m_keychain;
 };
 
 } // namespace sandbox::gui

@@ -10,6 +10,8 @@ const QString kBackend = QStringLiteral("engine/backend");
 const QString kDefaultTimeoutKey = QStringLiteral("engine/defaultTimeoutSeconds");
 const QString kJournalMaxAge = QStringLiteral("journal/maxAgeDays");
 const QString kJournalMaxSize = QStringLiteral("journal/maxSizeMiB");
+const QString kServerStartsWithApp = QStringLiteral("server/startWithApp");
+const QString kServerPort = QStringLiteral("server/port");
 
 /// A stored integer within [low, high]; anything else (hand-edited files) is the default.
 int boundedInt(const QSettings &settings, const QString &key, int fallback, int low, int high)
@@ -56,6 +58,28 @@ std::chrono::seconds UserSettings::defaultTimeout() const
 void UserSettings::setDefaultTimeout(std::chrono::seconds timeout)
 {
     write(kDefaultTimeoutKey, qlonglong(std::clamp<qint64>(timeout.count(), 1, 86400)));
+}
+
+bool UserSettings::serverStartsWithApp() const
+{
+    m_settings.sync();
+    return m_settings.value(kServerStartsWithApp, false).toBool();
+}
+
+void UserSettings::setServerStartsWithApp(bool starts)
+{
+    write(kServerStartsWithApp, starts);
+}
+
+int UserSettings::serverPort() const
+{
+    m_settings.sync();
+    return boundedInt(m_settings, kServerPort, kDefaultServerPort, 1, 65535);
+}
+
+void UserSettings::setServerPort(int port)
+{
+    write(kServerPort, std::clamp(port, 1, 65535));
 }
 
 int UserSettings::journalMaxAgeDays() const

@@ -32,7 +32,15 @@ public:
     int journalMaxSizeMiB() const;
     void setJournalMaxSizeMiB(int mebibytes);
 
+    /// The desktop app starts its MCP server (Streamable HTTP) when it starts.
+    bool serverStartsWithApp() const;
+    void setServerStartsWithApp(bool starts);
+    /// The loopback port of the desktop app's MCP server.
+    int serverPort() const;
+    void setServerPort(int port);
+
     static constexpr std::chrono::seconds kDefaultTimeout{30};
+    static constexpr int kDefaultServerPort = 8931;
     static constexpr int kDefaultJournalMaxAgeDays = 30;
     static constexpr int kDefaultJournalMaxSizeMiB = 1024;
 

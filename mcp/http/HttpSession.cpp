@@ -7,7 +7,23 @@ namespace sandbox::mcp {
 HttpSession::HttpSession(QString id, std::unique_ptr<McpDispatcher> dispatcher)
     : m_id(std::move(id)), m_dispatcher(std::move(dispatcher))
 {
-    m_lastUse.start();
+    touch();
+}
+
+void HttpSession::touch()
+{
+    m_lastUse.restart();
+    m_lastActivity = QDateTime::currentDateTimeUtc();
+}
+
+std::optional<HttpSessionInfo> HttpSession::info() const
+{
+    if (!m_dispatcher || !m_dispatcher->isInitialized()) {
+        return std::nullopt;
+    }
+    return HttpSessionInfo{
+        m_id,           m_dispatcher->clientName(),  m_dispatcher->clientVersion(), m_dispatcher->protocolVersion(),
+        m_lastActivity, m_dispatcher->runningCalls()};
 }
 
 bool HttpSession::busy() const

@@ -3,6 +3,7 @@
 #include "mcp/McpDispatcher.h"
 #include "mcp/http/SseStream.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QHash>
 #include <QJsonObject>
@@ -12,8 +13,19 @@
 #include <QStringList>
 #include <chrono>
 #include <memory>
+#include <optional>
 
 namespace sandbox::mcp {
+
+/// What a connected client is, as the server's owner shows it (the desktop app's list of clients).
+struct HttpSessionInfo
+{
+    QString id;
+    QString clientName, clientVersion; ///< its clientInfo
+    QString protocolVersion;           ///< the revision agreed in initialize
+    QDateTime lastActivity;            ///< its last request (UTC)
+    int runningCalls = 0;
+};
 
 /// One MCP session of the HTTP transport (one Mcp-Session-Id): its own dispatcher, so protocol version, log level
 /// and running calls are per client, and the event streams its messages can travel on. Lives on the server's thread.
@@ -30,12 +42,15 @@ public:
     McpDispatcher *dispatcher() const { return m_dispatcher.get(); }
     std::unique_ptr<McpDispatcher> takeDispatcher() { return std::move(m_dispatcher); }
 
-    void touch() { m_lastUse.restart(); }
+    void touch();
     std::chrono::milliseconds idleFor() const { return std::chrono::milliseconds(m_lastUse.elapsed()); }
     /// A request is waiting for its answer, a stream is open or a call is running: not to be expired.
     bool busy() const;
     void beginExchange() { ++m_exchanges; }
     void endExchange() { --m_exchanges; }
+
+    /// Null before initialize was answered (or once the session was closed).
+    std::optional<HttpSessionInfo> info() const;
 
     SseStream *getStream() const;
     void setGetStream(SseStream *stream) { m_getStream = stream; }
@@ -55,6 +70,7 @@ private:
     const QString m_id;
     std::unique_ptr<McpDispatcher> m_dispatcher;
     QElapsedTimer m_lastUse;
+    QDateTime m_lastActivity;
     int m_exchanges = 0;
     QPointer<SseStream> m_getStream;
     QList<QPointer<SseStream>> m_requestStreams;

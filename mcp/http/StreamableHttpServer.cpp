@@ -190,12 +190,12 @@ Result<quint16> StreamableHttpServer::start()
     }
     // Refused on their head alone, before any body is read or a 100 Continue sent: requests for another path and
     // requests without this server's token (the handler checks both again, with the Host and Origin checks).
-    auto check =
-        [token = m_token](const HttpRequestFramer::RequestHead &head) -> std::optional<HttpRequestFramer::Rejection> {
+    // The connections are the TCP server's children, so `this` outlives every call (and sees a rotated token).
+    auto check = [this](const HttpRequestFramer::RequestHead &head) -> std::optional<HttpRequestFramer::Rejection> {
         if (head.target.split('?').first() != kEndpoint.toLatin1()) {
             return HttpRequestFramer::Rejection{404, notFound().toUtf8()};
         }
-        if (!BearerToken::matches(BearerToken::fromAuthorizationHeader(head.authorization), token)) {
+        if (!BearerToken::matches(BearerToken::fromAuthorizationHeader(head.authorization), m_token)) {
             qCInfo(lcMcpHttp) << "refused a request without a valid token before its body";
             return HttpRequestFramer::Rejection{
                 401, kUnauthorized.toUtf8(), "WWW-Authenticate: " + authenticateChallenge(head.authorization) + "\r\n"};
@@ -217,6 +217,43 @@ Result<quint16> StreamableHttpServer::start()
     m_expiryTimer.start(std::min<std::chrono::milliseconds>(m_options.sessionIdleTimeout, std::chrono::minutes(1)));
     qCDebug(lcMcpHttp).noquote() << "MCP over Streamable HTTP at" << url().toString();
     return m_tcpServer->serverPort();
+}
+
+QList<HttpSessionInfo> StreamableHttpServer::sessions() const
+{
+    QList<HttpSessionInfo> infos;
+    for (const std::shared_ptr<HttpSession> &session : m_sessions) {
+        if (std::optional<HttpSessionInfo> info = session->info()) {
+            infos.append(std::move(*info));
+        }
+    }
+    return infos;
+}
+
+void StreamableHttpServer::setToken(QByteArray token)
+{
+    m_token = std::move(token);
+    qCInfo(lcMcpHttp) << "token replaced; ending" << m_sessions.size() << "session(s) opened with the old one";
+    closeAllSessions();
+}
+
+QFuture<void> StreamableHttpServer::stop()
+{
+    m_expiryTimer.stop();
+    if (m_tcpServer) {
+        m_tcpServer->close();
+        // A client must not keep talking over a connection it opened before: everything it sends from now on finds
+        // no server.
+        for (QTcpSocket *socket : m_tcpServer->findChildren<QTcpSocket *>()) {
+            socket->abort();
+        }
+    }
+    closeAllSessions();
+    m_retiring.removeIf([](const QFuture<void> &future) { return future.isFinished(); });
+    if (m_retiring.isEmpty()) {
+        return QtFuture::makeReadyFuture();
+    }
+    return QtFuture::whenAll(m_retiring.begin(), m_retiring.end()).then([](const QList<QFuture<void>> &) {});
 }
 
 quint16 StreamableHttpServer::port() const
@@ -434,6 +471,7 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
         }
     }
     session->touch();
+    emit sessionsChanged();
     session->beginExchange();
     const QFuture<QJsonDocument> reply = session->dispatcher()->handle(body);
 
@@ -441,6 +479,7 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
         // Notifications and responses: accepted at once; something the dispatcher objects to is a 400.
         whenReady(reply, [this, exchange, session](const QJsonDocument &answer) {
             session->endExchange();
+            emit sessionsChanged();
             if (answer.isNull()) {
                 respond(exchange, 202, {});
             } else {
@@ -458,8 +497,9 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
             return;
         }
         session->addRequestStream(stream, progressKeys, requestKeys);
-        whenReady(reply, [session, stream = QPointer<SseStream>(stream)](const QJsonDocument &answer) {
+        whenReady(reply, [this, session, stream = QPointer<SseStream>(stream)](const QJsonDocument &answer) {
             session->endExchange();
+            emit sessionsChanged();
             if (stream) {
                 if (!answer.isNull()) {
                     stream->send(answer);
@@ -474,6 +514,7 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
     whenReady(reply, [this, exchange, session, initialize, sessionHeader, eventStreamAccepted,
                       requestIds](const QJsonDocument &answer) {
         session->endExchange();
+        emit sessionsChanged();
         if (answer.isNull()) {
             // The request was cancelled (notifications/cancelled or DELETE). The POST still gets the answer a request
             // is owed: an event stream that ends without a response, or, for a client that takes only JSON, an error
@@ -709,6 +750,19 @@ void StreamableHttpServer::closeSession(const QString &id)
         stream->finish();
     }
     retire(session->takeDispatcher());
+    emit sessionsChanged();
+}
+
+void StreamableHttpServer::closeAllSessions()
+{
+    for (const QString &id : m_sessions.keys()) {
+        closeSession(id);
+    }
+    // The 2026-07-28 requests in flight are cancelled too; their dispatchers retire as their answers come back.
+    for (const std::shared_ptr<McpDispatcher> &dispatcher : std::as_const(m_perRequest)) {
+        dispatcher->cancelAll();
+        m_retiring.append(QtConcurrent::run([dispatcher] { dispatcher->waitForDone(); }));
+    }
 }
 
 void StreamableHttpServer::expireIdleSessions()

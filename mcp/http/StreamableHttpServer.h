@@ -3,6 +3,7 @@
 #include "mcp/McpDispatcher.h"
 #include "mcp/http/HttpConnectionGuard.h"
 #include "mcp/http/HttpRequestFramer.h"
+#include "mcp/http/HttpSession.h"
 #include "mcp/http/OriginPolicy.h"
 #include "mcp/http/SseStream.h"
 #include "util/Result.h"
@@ -23,7 +24,6 @@
 namespace sandbox::mcp {
 
 class GuardedTcpServer;
-class HttpSession;
 
 struct HttpServerOptions
 {
@@ -70,7 +70,7 @@ class StreamableHttpServer final : public QAbstractHttpServer
 
 public:
     /// Makes the dispatcher of a new session; messages it sends on its own go to `sink` (from any thread).
-    using DispatcherFactory = std::function<std::unique_ptr<McpDispatcher>(McpDispatcher::MessageSink sink)>;
+    using DispatcherFactory = McpDispatcher::Factory;
 
     static inline const QString kEndpoint = QStringLiteral("/mcp");
 
@@ -86,6 +86,20 @@ public:
     /// http://address:port/mcp
     QUrl url() const;
     int sessionCount() const { return static_cast<int>(m_sessions.size()); }
+    /// The initialized sessions: who is connected.
+    QList<HttpSessionInfo> sessions() const;
+
+    /// From now on clients must present `token`; every session (all of them were opened with the old token) ends and
+    /// the calls still running are cancelled: their clients' next requests get 401.
+    void setToken(QByteArray token);
+    /// Stops listening, drops the open connections and ends every session, cancelling the calls still running. The
+    /// future finishes once those calls have ended (their containers removed); the server may then be destroyed
+    /// without waiting.
+    QFuture<void> stop();
+
+signals:
+    /// A session began, ended, or a client made a request.
+    void sessionsChanged();
 
 protected:
     bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
@@ -108,6 +122,7 @@ private:
                                                 const QHttpServerRequest &request);
     std::shared_ptr<HttpSession> createSession();
     void closeSession(const QString &id);
+    void closeAllSessions();
     void expireIdleSessions();
     void retire(std::unique_ptr<McpDispatcher> dispatcher);
     void deliver(const QString &sessionId, const QJsonObject &message, const QString &requestKey);
@@ -121,7 +136,7 @@ private:
     void whenReady(const QFuture<QJsonDocument> &reply, std::function<void(const QJsonDocument &)> then);
 
     const DispatcherFactory m_factory;
-    const QByteArray m_token;
+    QByteArray m_token;
     const HttpServerOptions m_options;
     const OriginPolicy m_originPolicy;
     GuardedTcpServer *m_tcpServer = nullptr;

@@ -2,6 +2,8 @@
 #include "mcp/StdioServer.h"
 
 #include "McpTestSupport.h"
+#include "mcp/CodeExecutor.h"
+#include "mcp/SandboxTools.h"
 #include "util/TemporaryPaths.h"
 
 #include <QDir>
@@ -103,6 +105,8 @@ protected:
         options.dispatcher.maxMessageBytes = maxMessageBytes;
         return options;
     }
+    /// The sandbox tools without an engine (execute_code says no backend is configured).
+    static ToolRegistry sandboxTools() { return SandboxTools::tools(CodeExecutor::forEngine(nullptr)); }
     void send(const QByteArray &line)
     {
         const QByteArray data = line + '\n';
@@ -224,7 +228,7 @@ protected:
 
 TEST_F(StdioServerTest, answersEachRequestOnItsOwnLineAndExitsAtEndOfInput)
 {
-    StdioServer server(nullptr, options());
+    StdioServer server(sandboxTools(), SandboxTools::resources(), options());
     send(request(1, QStringLiteral("initialize"), {{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")}}));
     send(notification(QStringLiteral("notifications/initialized")));
     send(request(2, QStringLiteral("ping")));
@@ -267,7 +271,7 @@ TEST_F(StdioServerTest, perRequestMessagesNeedNoHandshakeAndAreCancelledByNotifi
 
 TEST_F(StdioServerTest, executeCodeWithoutEngineAnswersWithToolError)
 {
-    StdioServer server(nullptr, options());
+    StdioServer server(sandboxTools(), SandboxTools::resources(), options());
     handshake();
     send(toolCall(1, QStringLiteral("execute_code"), {{QStringLiteral("code"), QStringLiteral("print(1)")}}));
     closeInput();
@@ -330,7 +334,7 @@ TEST_F(StdioServerTest, sigtermCancelsRunningCallsAndReturns)
 
 TEST_F(StdioServerTest, overlongLineGetsAnErrorAndTheNextLineIsServed)
 {
-    StdioServer server(nullptr, options(1024));
+    StdioServer server(sandboxTools(), SandboxTools::resources(), options(1024));
     send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"" + QByteArray(5000, 'x') + "\"}}");
     send(request(2, QStringLiteral("ping")));
     closeInput();
@@ -345,7 +349,7 @@ TEST_F(StdioServerTest, overlongLineGetsAnErrorAndTheNextLineIsServed)
 
 TEST_F(StdioServerTest, garbageLineGetsParseErrorAndServerGoesOn)
 {
-    StdioServer server(nullptr, options());
+    StdioServer server(sandboxTools(), SandboxTools::resources(), options());
     send("this is not json");
     send(request(2, QStringLiteral("ping")));
     closeInput();

@@ -4,9 +4,12 @@
 #include "engine/ExecutionEngine.h"
 #include "settings/SandboxSettings.h"
 
+#include <QHostAddress>
+#include <QTcpServer>
 #include <QTest>
 #include <chrono>
 #include <functional>
+#include <gtest/gtest.h>
 #include <memory>
 
 namespace sandbox::gui::guitest {
@@ -27,6 +30,14 @@ inline std::unique_ptr<ExecutionEngine> dockerEngine()
         return nullptr;
     }
     return std::make_unique<ExecutionEngine>(*backend, *settings);
+}
+
+/// A loopback port nobody listens on right now.
+inline quint16 freePort()
+{
+    QTcpServer probe;
+    EXPECT_TRUE(probe.listen(QHostAddress::LocalHost, 0));
+    return probe.serverPort();
 }
 
 } // namespace sandbox::gui::guitest

@@ -5,13 +5,20 @@
 #include "ScopedEnvironment.h"
 #include "gui/EngineController.h"
 #include "gui/console/ConsolePage.h"
+#include "gui/server/ServerPage.h"
 #include "gui/widgets/CodeEditor.h"
+#include "mcp/http/BearerToken.h"
+#include "mcp/http/McpHost.h"
 
+#include <QAbstractButton>
 #include <QComboBox>
 #include <QListWidget>
+#include <QMessageBox>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTest>
+#include <QTimer>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -34,6 +41,28 @@ protected:
     sandbox::test::ScopedEnvironment journalOff{{"LLM_SANDBOX_JOURNAL", QByteArray("off")}};
     std::unique_ptr<AppContext> context;
 };
+
+/// Clicks the button of `role` in the next message box that opens (a modal one runs its own event loop).
+void answerNextMessageBox(QMessageBox::ButtonRole role)
+{
+    auto *timer = new QTimer;
+    timer->setInterval(20);
+    QObject::connect(timer, &QTimer::timeout, [timer, role] {
+        auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+        if (!box) {
+            return;
+        }
+        for (QAbstractButton *button : box->buttons()) {
+            if (box->buttonRole(button) == role) {
+                timer->deleteLater();
+                timer->stop();
+                button->click();
+                return;
+            }
+        }
+    });
+    timer->start();
+}
 
 } // namespace
 
@@ -101,13 +130,38 @@ TEST_F(MainWindowTest, everyPageKeepsItsOwnStateTheHistorysSplitterAndTheGallery
     MainWindow again(*context);
     again.show();
     auto *navigation = again.findChild<QListWidget *>(QStringLiteral("navigation"));
-    ASSERT_EQ(navigation->count(), 5);
+    ASSERT_EQ(navigation->count(), 6);
     EXPECT_EQ(navigation->item(2)->text(), QStringLiteral("History"));
     EXPECT_EQ(navigation->item(3)->text(), QStringLiteral("Gallery"));
     EXPECT_EQ(navigation->item(4)->text(), QStringLiteral("Statistics"));
+    EXPECT_EQ(navigation->item(5)->text(), QStringLiteral("MCP server"));
     const QList<int> restored = again.findChild<QSplitter *>(QStringLiteral("historySplitter"))->sizes();
     ASSERT_EQ(restored.size(), 2);
     EXPECT_NEAR(restored[0], sizes[0], 20) << "the history's splitter was not restored";
     EXPECT_EQ(again.findChild<QComboBox *>(QStringLiteral("galleryTypeFilter"))->currentData().toString(),
               QStringLiteral("image/svg+xml"));
+}
+
+TEST_F(MainWindowTest, quittingWithTheMcpServerRunningAsksFirstAndStopsIt)
+{
+    const sandbox::test::ScopedEnvironment token{
+        {mcp::BearerToken::kEnvironmentVariable, mcp::BearerToken::generate()}};
+    MainWindow window(*context);
+    window.show();
+    auto *page = window.findChild<ServerPage *>(QStringLiteral("serverPage"));
+    ASSERT_NE(page, nullptr);
+    page->findChild<QSpinBox *>(QStringLiteral("serverPort"))->setValue(guitest::freePort());
+    page->start();
+    ASSERT_TRUE(waitUntil([&] { return window.server().state() == mcp::McpHost::State::Running; }, 10s));
+
+    // Cancelled: the window stays open and the server keeps running.
+    answerNextMessageBox(QMessageBox::RejectRole);
+    EXPECT_FALSE(window.close());
+    EXPECT_TRUE(window.isVisible());
+    EXPECT_EQ(window.server().state(), mcp::McpHost::State::Running);
+
+    // Confirmed: the window closes and the server stops.
+    answerNextMessageBox(QMessageBox::AcceptRole);
+    EXPECT_TRUE(window.close());
+    EXPECT_TRUE(waitUntil([&] { return window.server().state() == mcp::McpHost::State::Stopped; }, 30s));
 }

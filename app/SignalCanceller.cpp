@@ -1,9 +1,9 @@
-#include "cli/SignalCanceller.h"
+#include "SignalCanceller.h"
 
 #include <pthread.h>
 #include <signal.h>
 
-namespace sandbox::cli {
+namespace sandbox {
 
 namespace {
 
@@ -43,4 +43,4 @@ SignalCanceller::~SignalCanceller()
     pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
 }
 
-} // namespace sandbox::cli
+} // namespace sandbox

@@ -3,7 +3,7 @@
 #include <stop_token>
 #include <thread>
 
-namespace sandbox::cli {
+namespace sandbox {
 
 /// Turns SIGINT, SIGTERM and SIGHUP into a stop request while it lives, so Ctrl-C kills
 /// the sandboxed program and removes its container instead of leaving them behind.
@@ -24,4 +24,4 @@ private:
     std::thread m_waiter;
 };
 
-} // namespace sandbox::cli
+} // namespace sandbox

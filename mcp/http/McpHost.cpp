@@ -1,0 +1,105 @@
+#include "mcp/http/McpHost.h"
+
+#include "mcp/CodeExecutor.h"
+#include "mcp/SandboxTools.h"
+#include "mcp/http/HttpLogging.h"
+
+namespace sandbox::mcp {
+
+McpHost::McpHost(const Result<ExecutionEngine *> &engine, ExchangeSink *exchangeSink, QObject *parent)
+    : QObject(parent), m_engine(engine ? *engine : nullptr),
+      m_unavailable(engine ? std::nullopt : std::optional<Error>(engine.error())), m_exchangeSink(exchangeSink)
+{}
+
+McpHost::~McpHost()
+{
+    stopHttpAndWait();
+}
+
+McpDispatcher::Factory McpHost::dispatcherFactory(const QString &origin) const
+{
+    return [engine = m_engine, unavailable = m_unavailable, sink = m_exchangeSink,
+            origin](McpDispatcher::MessageSink messageSink) {
+        DispatcherOptions options;
+        options.origin = origin;
+        options.exchangeSink = sink;
+        return std::make_unique<McpDispatcher>(
+            SandboxTools::tools(unavailable ? CodeExecutor::unavailable(*unavailable) : CodeExecutor::forEngine(engine),
+                                engine),
+            SandboxTools::resources(engine), std::move(messageSink), options);
+    };
+}
+
+int McpHost::serveStdio(StdioOptions options)
+{
+    StdioServer server(dispatcherFactory(QStringLiteral("mcp")), std::move(options));
+    return server.exec();
+}
+
+Result<QUrl> McpHost::startHttp(const QByteArray &token, const HttpServerOptions &options)
+{
+    if (m_state != State::Stopped) {
+        return Error{QStringLiteral("the MCP server is already running or still stopping.")};
+    }
+    auto server = std::make_unique<StreamableHttpServer>(dispatcherFactory(QStringLiteral("http")), token, options);
+    const Result<quint16> port = server->start();
+    if (!port) {
+        return port.error();
+    }
+    connect(server.get(), &StreamableHttpServer::sessionsChanged, this, &McpHost::sessionsChanged);
+    m_http = std::move(server);
+    setState(State::Running);
+    return m_http->url();
+}
+
+void McpHost::stopHttp()
+{
+    if (m_state != State::Running) {
+        return;
+    }
+    setState(State::Stopping);
+    m_http->stop().then(this, [this] {
+        m_http.reset();
+        setState(State::Stopped);
+        emit sessionsChanged();
+    });
+}
+
+void McpHost::stopHttpAndWait()
+{
+    if (!m_http) {
+        return;
+    }
+    if (m_state == State::Running) {
+        m_http->stop();
+    }
+    m_http.reset(); // waits for the calls that are still ending
+    setState(State::Stopped);
+}
+
+void McpHost::setToken(const QByteArray &token)
+{
+    if (m_http && m_state == State::Running) {
+        m_http->setToken(token);
+    }
+}
+
+QUrl McpHost::url() const
+{
+    return m_http && m_state == State::Running ? m_http->url() : QUrl();
+}
+
+QList<HttpSessionInfo> McpHost::sessions() const
+{
+    return m_http && m_state == State::Running ? m_http->sessions() : QList<HttpSessionInfo>();
+}
+
+void McpHost::setState(State state)
+{
+    if (m_state != state) {
+        m_state = state;
+        emit stateChanged(state);
+    }
+}
+
+} // namespace sandbox::mcp
