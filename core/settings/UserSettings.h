@@ -8,7 +8,7 @@
 namespace sandbox {
 
 /// The settings a person chooses (in the desktop app's settings dialog), kept in
-/// ~/.config/llm-sandbox/llm-sandbox.conf. Every face reads them at start-up, so the app and the
+/// ~/.config/llm-sandbox/llm-sandbox.ini. Every face reads them at start-up, so the app and the
 /// MCP server an assistant launches agree; environment variables still win over them.
 class UserSettings final : public QObject
 {
