@@ -160,10 +160,11 @@ int installMcpCommand(const QStringList &arguments)
         QStringLiteral("NAME"), QStringLiteral("stdio"));
     const QCommandLineOption backend = backendOption(QStringLiteral(
         "docker, podman or kubernetes, for stdio (default: $BACKEND, then the app's setting, then docker)."));
+    const QString defaultUrl = McpServerEntry::localUrl(UserSettings().serverPort());
     const QCommandLineOption urlOption(
         QStringLiteral("url"),
-        QStringLiteral("The server's URL, for http (default %1).").arg(McpServerEntry::kDefaultUrl),
-        QStringLiteral("URL"), McpServerEntry::kDefaultUrl);
+        QStringLiteral("The server's URL, for http (default %1: the app's MCP server).").arg(defaultUrl),
+        QStringLiteral("URL"), defaultUrl);
     const QCommandLineOption dryRun = dryRunOption();
     parser.addOptions({client, transportOption, backend, urlOption, dryRun});
     if (const std::optional<int> done = parseOrExit(parser, arguments)) {

@@ -19,8 +19,9 @@ class McpServerEntry final
 public:
     /// The name of our entry in every client's servers object.
     static inline const QString kName = QStringLiteral("llm-sandbox");
-    /// Where `serve --http` is usually reached (its README example); the user may give another.
-    static inline const QString kDefaultUrl = QStringLiteral("http://127.0.0.1:8080/mcp");
+    /// The app's embedded MCP server on this machine at `port` (UserSettings::serverPort()); the user may give
+    /// another URL, e.g. that of `serve --http`.
+    static QString localUrl(int port) { return QStringLiteral("http://127.0.0.1:%1/mcp").arg(port); }
 
     enum class Transport
     {

@@ -4,6 +4,7 @@
 #include "backend/BackendFactory.h"
 #include "gui/StateColors.h"
 #include "mcp/http/BearerToken.h"
+#include "settings/UserSettings.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -51,7 +52,7 @@ ConnectAssistantDialog::ConnectAssistantDialog(SecretStore &tokens, const QStrin
         m_backend->addItem(name.at(0).toUpper() + name.mid(1), name);
     }
     m_backend->setCurrentIndex(qMax(0, m_backend->findData(backend)));
-    m_url = new QLineEdit(McpServerEntry::kDefaultUrl);
+    m_url = new QLineEdit(McpServerEntry::localUrl(UserSettings().serverPort()));
     m_url->setObjectName(QStringLiteral("connectUrl"));
 
     m_path = new QLabel;
