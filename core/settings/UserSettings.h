@@ -1,5 +1,7 @@
 #pragma once
 
+#include "settings/BackendConnection.h"
+
 #include <QObject>
 #include <QSettings>
 #include <QString>
@@ -20,6 +22,9 @@ public:
     /// docker, podman or kubernetes; empty: docker.
     QString backend() const;
     void setBackend(const QString &backend);
+    /// Where each backend is reached (the environment's variables win over it: BackendFactory).
+    BackendConnection connection() const;
+    void setConnection(const BackendConnection &connection);
     /// The timeout of a run that names none (the console, `run`, MCP's execute_code).
     std::chrono::seconds defaultTimeout() const;
     void setDefaultTimeout(std::chrono::seconds timeout);
