@@ -7,6 +7,7 @@
 #include "gui/ErrorText.h"
 #include "gui/GuiContext.h"
 #include "gui/StateColors.h"
+#include "gui/backends/BackendsPage.h"
 #include "gui/console/ConsolePage.h"
 #include "gui/gallery/GalleryPage.h"
 #include "gui/history/HistoryPage.h"
@@ -111,6 +112,7 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
         [](GuiContext &gui) { return new HistoryPage(gui.journalPath, gui.controller, gui.backends); },
         [](GuiContext &gui) { return new GalleryPage(gui.journalPath, gui.thumbnails); },
         [](GuiContext &gui) { return new StatisticsPage(gui.journalPath); },
+        [](GuiContext &gui) { return new BackendsPage(gui.app); },
     };
     for (const auto &make : pages) {
         addPage(make(gui));

@@ -101,10 +101,11 @@ TEST_F(MainWindowTest, everyPageKeepsItsOwnStateTheHistorysSplitterAndTheGallery
     MainWindow again(*context);
     again.show();
     auto *navigation = again.findChild<QListWidget *>(QStringLiteral("navigation"));
-    ASSERT_EQ(navigation->count(), 5);
+    ASSERT_EQ(navigation->count(), 6);
     EXPECT_EQ(navigation->item(2)->text(), QStringLiteral("History"));
     EXPECT_EQ(navigation->item(3)->text(), QStringLiteral("Gallery"));
     EXPECT_EQ(navigation->item(4)->text(), QStringLiteral("Statistics"));
+    EXPECT_EQ(navigation->item(5)->text(), QStringLiteral("Backends"));
     const QList<int> restored = again.findChild<QSplitter *>(QStringLiteral("historySplitter"))->sizes();
     ASSERT_EQ(restored.size(), 2);
     EXPECT_NEAR(restored[0], sizes[0], 20) << "the history's splitter was not restored";
