@@ -11,6 +11,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QLineEdit>
 #include <QProgressBar>
@@ -22,6 +23,7 @@
 #include <QTemporaryDir>
 #include <QVersionNumber>
 #include <gtest/gtest.h>
+#include <iostream>
 
 using namespace sandbox;
 using namespace sandbox::gui;
@@ -204,8 +206,14 @@ TEST_F(BackendsPageTest, cancellingABuildShowsProgressAndLeavesNoNewImage)
     QTest::qWait(3000);
     ASSERT_TRUE(panel->building()) << "the build ended before it could be cancelled: "
                                    << panel->buildStatus().toStdString();
+    const QString buildingWhat = panel->buildStatus();
+    QElapsedTimer sinceCancel;
+    sinceCancel.start();
     QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("cancelBuild")), Qt::LeftButton);
     ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 60s));
+    // The engine's build was stopped, not waited out (apt-get in a builder image takes minutes here).
+    EXPECT_LT(sinceCancel.elapsed(), 15000);
+    std::cout << "cancelled during \"" << buildingWhat.toStdString() << "\" after " << sinceCancel.elapsed() << " ms\n";
     EXPECT_FALSE(finished.first().first().toBool());
     EXPECT_TRUE(panel->buildStatus().contains(QStringLiteral("cancelled"))) << panel->buildStatus().toStdString();
 
