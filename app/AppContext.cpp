@@ -100,7 +100,7 @@ Result<std::shared_ptr<ContainerBackend>> AppContext::backend(const QString &nam
     if (auto found = m_backends.find(chosen); found != m_backends.end()) {
         return found->second;
     }
-    auto made = BackendFactory::create(chosen);
+    auto made = BackendFactory::create(chosen, m_userSettings->connection());
     if (!made) {
         return made.error();
     }

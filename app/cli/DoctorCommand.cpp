@@ -4,8 +4,7 @@
 #include "backend/BackendFactory.h"
 #include "backend/kubernetes/KubernetesBackend.h"
 #include "cli/CliContext.h"
-#include "engine/ContainerStarter.h"
-#include "engine/OrphanReaper.h"
+#include "engine/BackendDiagnosis.h"
 #include "images/ImageCatalog.h"
 #include "lang/LanguageRegistry.h"
 
@@ -16,65 +15,41 @@ namespace sandbox::cli {
 
 namespace {
 
-/// Starts a python sandbox on `backend` (when its image is there) and prints the limits its runner finds in force,
-/// and those of the settings that are not.
-void reportLimits(AppContext &context, const QString &name, ContainerBackend &backend, bool rootless)
+/// The limits the diagnosis found in force, and those of the settings that are not.
+void reportLimits(const BackendDiagnosis &diagnosis, const SandboxSettings &settings)
 {
-    const auto language = LanguageRegistry::instance().find(QStringLiteral("python"));
-    const ImageCatalog catalog = context.catalog();
-    const auto image = language ? catalog.runImage(*language) : Result<QString>(language.error());
-    if (!image) {
-        out() << QStringLiteral("     limits: not checked (%1)\n").arg(image.error().message);
+    if (!diagnosis.limits) {
+        out() << QStringLiteral("     limits: not checked (%1)\n").arg(diagnosis.limitsNotChecked);
         return;
     }
-    if (auto present = backend.hasImage(*image); !present || !*present) {
-        out() << QStringLiteral("     limits: not checked (no python image; llm-sandbox images build --backend %1 "
-                                "python)\n")
-                     .arg(name);
-        return;
-    }
-    // Started with every limit accepted, so the report shows what is missing instead of a refusal.
-    SandboxSettings accepting = context.settings();
-    accepting.allowUnenforcedLimits = EnforcedLimits::limitNames();
-    ContainerStarter starter(backend, catalog, ContainerSpecFactory(accepting, OrphanReaper::ownIdentity()));
-    auto container = starter.start(*language, *image, {});
-    if (!container) {
-        out() << QStringLiteral("     limits: the check sandbox did not start: %1\n").arg(container.error().message);
-        return;
-    }
-    const EnforcedLimits &limits = (*container)->enforcedLimits();
-    const ContainerSpec spec = ContainerSpecFactory(context.settings(), QString()).make(*image);
-    const QList<UnenforcedLimit> missing = limits.compare(spec);
     out() << QStringLiteral("     limits: %1, cgroup v%2\n")
-                 .arg(rootless ? QStringLiteral("rootless") : QStringLiteral("rootful"))
-                 .arg(limits.cgroupVersion);
-    if (missing.isEmpty()) {
+                 .arg(diagnosis.info.rootless ? QStringLiteral("rootless") : QStringLiteral("rootful"))
+                 .arg(diagnosis.limits->cgroupVersion);
+    if (diagnosis.unenforced.isEmpty()) {
         out() << "     limits: every requested limit is in force\n";
         return;
     }
-    for (const UnenforcedLimit &limit : missing) {
+    for (const UnenforcedLimit &limit : diagnosis.unenforced) {
         out() << QStringLiteral("     NOT ENFORCED: %1 (asked for %2, found %3)%4\n")
                      .arg(limit.name, limit.requested, limit.found,
-                          context.settings().allowUnenforcedLimits.contains(limit.name)
+                          settings.allowUnenforcedLimits.contains(limit.name)
                               ? QStringLiteral(" - accepted by SANDBOX_ALLOW_UNENFORCED_LIMITS")
                               : QString());
     }
-    out() << QStringLiteral("     why: %1\n").arg(ContainerStarter::whyNotEnforced(name, rootless, limits, missing));
+    out() << QStringLiteral("     why: %1\n").arg(diagnosis.whyNotEnforced);
 }
 
-/// The namespace, the kubeconfig and each RBAC permission the kubernetes backend needs; false when one is denied.
-bool reportKubernetes(KubernetesBackend &backend)
+/// The namespace, the kubeconfig and each RBAC permission the kubernetes backend needs.
+void reportKubernetes(const BackendDiagnosis &diagnosis)
 {
     out() << QStringLiteral("     namespace: %1 (%2)\n")
-                 .arg(backend.settings().namespaceName, backend.client().config().source);
-    auto permissions = backend.checkPermissions();
+                 .arg(diagnosis.kubernetesNamespace, diagnosis.kubernetesConfigSource);
+    const auto &permissions = *diagnosis.permissions;
     if (!permissions) {
         out() << QStringLiteral("     permissions: not checked: %1\n").arg(permissions.error().message);
-        return false;
+        return;
     }
-    bool allGranted = true;
     for (const KubernetesBackend::Permission &permission : *permissions) {
-        allGranted = allGranted && (permission.allowed || permission.optional);
         const QString resource =
             permission.group.isEmpty() ? permission.resource : permission.resource + u'.' + permission.group;
         const QString reason = permission.reason.isEmpty() ? QString() : u' ' + permission.reason;
@@ -88,7 +63,6 @@ bool reportKubernetes(KubernetesBackend &backend)
                                     .arg(reason)
                               : QStringLiteral("DENIED%1 (installer/kubernetes/role.yaml grants it)").arg(reason));
     }
-    return allGranted;
 }
 
 } // namespace
@@ -119,26 +93,20 @@ int doctorCommand(const QStringList &arguments)
     out() << "Backends:\n";
     std::shared_ptr<ContainerBackend> selectedBackend;
     bool permissionsGranted = true;
+    const ImageCatalog catalog = (*context)->catalog();
     for (const QString &name : BackendFactory::names()) {
         const QString marker = name == selected ? QStringLiteral("*") : QStringLiteral(" ");
         auto backend = (*context)->backend(name);
-        if (!backend) {
-            out() << QStringLiteral(" %1 %2 unavailable: %3\n").arg(marker, name, backend.error().message);
+        const BackendDiagnosis diagnosis = BackendDiagnosis::run(name, backend, (*context)->settings(), catalog);
+        out() << QStringLiteral(" %1 %2 %3\n").arg(marker, name, diagnosis.summary());
+        if (diagnosis.state != BackendDiagnosis::State::Reachable) {
             continue;
         }
-        auto info = (*backend)->probe();
-        if (!info) {
-            out() << QStringLiteral(" %1 %2 unreachable: %3\n").arg(marker, name, info.error().message);
-            continue;
+        if (diagnosis.permissions) {
+            reportKubernetes(diagnosis);
+            permissionsGranted = permissionsGranted && (diagnosis.permissionsGranted() || name != selected);
         }
-        out() << QStringLiteral(" %1 %2 reachable: version %3, API %4, %5 at %6%7\n")
-                     .arg(marker, name, info->version, info->apiVersion, info->os, info->endpoint,
-                          info->rootless ? QStringLiteral(", rootless") : QStringLiteral(", rootful"));
-        if (auto *kubernetes = dynamic_cast<KubernetesBackend *>(backend->get())) {
-            const bool granted = reportKubernetes(*kubernetes);
-            permissionsGranted = permissionsGranted && (granted || name != selected);
-        }
-        reportLimits(**context, name, **backend, info->rootless);
+        reportLimits(diagnosis, (*context)->settings());
         if (name == selected) {
             selectedBackend = *backend;
         }
@@ -153,7 +121,6 @@ int doctorCommand(const QStringList &arguments)
         return ExitFailure;
     }
     out() << "\nImages in " << selected << ":\n";
-    const ImageCatalog catalog = (*context)->catalog();
     for (const Language &language : LanguageRegistry::instance().languages()) {
         auto image = catalog.runImage(language);
         if (!image) {

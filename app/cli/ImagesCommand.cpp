@@ -5,6 +5,7 @@
 #include "cli/CliContext.h"
 #include "images/ImageBuilder.h"
 #include "images/ImageCatalog.h"
+#include "images/ImageInventory.h"
 #include "lang/LanguageRegistry.h"
 #include "secrets/KeychainSecretStore.h"
 #include "secrets/RegistryCredentialStore.h"
@@ -100,19 +101,12 @@ QString megabytes(qint64 bytes)
 int list(AppContext &context, ContainerBackend &backend)
 {
     const ImageCatalog catalog = context.catalog();
-    auto images = backend.listImages(ImageCatalog::imageLabel());
-    if (!images) {
-        printError(images.error().message);
-        return exitStatusFor(images.error());
+    const ImageInventory inventory(backend, catalog);
+    auto languages = inventory.languages();
+    if (!languages) {
+        printError(languages.error().message);
+        return exitStatusFor(languages.error());
     }
-    const auto info = [&](const QString &reference) -> const ImageInfo * {
-        for (const ImageInfo &image : *images) {
-            if (image.reference == reference) {
-                return &image;
-            }
-        }
-        return nullptr;
-    };
     const QString row = QStringLiteral("%1 %2 %3 %4 %5 %6\n");
     out() << row.arg(QStringLiteral("LANGUAGE"), -11)
                  .arg(QStringLiteral("VERSION"), -9)
@@ -120,22 +114,25 @@ int list(AppContext &context, ContainerBackend &backend)
                  .arg(QStringLiteral("SIZE"), 8)
                  .arg(QStringLiteral("AGE"), -8)
                  .arg(QStringLiteral("STATUS"));
-    for (const Language &language : LanguageRegistry::instance().languages()) {
-        auto image = catalog.runImage(language);
-        if (!image) {
-            printError(image.error().message);
-            return exitStatusFor(image.error());
+    for (const LanguageImage &image : *languages) {
+        if (image.reference.isEmpty()) {
+            printError(image.error.message);
+            return exitStatusFor(image.error);
         }
-        const ImageInfo *present = info(*image);
-        out() << row.arg(language.name, -11)
-                     .arg(present ? present->labels.value(ImageBuilder::versionLabel(), QStringLiteral("?"))
-                                  : QStringLiteral("-"),
+        out() << row.arg(image.language, -11)
+                     .arg(image.present ? (image.version.isEmpty() ? QStringLiteral("?") : image.version)
+                                        : QStringLiteral("-"),
                           -9)
-                     .arg(*image, -36)
-                     .arg(present ? megabytes(present->sizeBytes) : QStringLiteral("-"), 8)
-                     .arg(present ? age(present->created) : QStringLiteral("-"), -8)
-                     .arg(present ? QStringLiteral("present")
-                                  : QStringLiteral("missing (llm-sandbox images build %1)").arg(language.name));
+                     .arg(image.reference, -36)
+                     .arg(image.present ? megabytes(image.sizeBytes) : QStringLiteral("-"), 8)
+                     .arg(image.present ? age(image.created) : QStringLiteral("-"), -8)
+                     .arg(image.present ? QStringLiteral("present")
+                                        : QStringLiteral("missing (llm-sandbox images build %1)").arg(image.language));
+    }
+    auto images = inventory.built();
+    if (!images) {
+        printError(images.error().message);
+        return exitStatusFor(images.error());
     }
     out() << "\nAll images built by llm-sandbox in the " << backend.name()
           << " engine (sizes include the layers they share):\n";
@@ -146,6 +143,25 @@ int list(AppContext &context, ContainerBackend &backend)
                      .arg(age(image.created));
     }
     out().flush();
+    return 0;
+}
+
+/// `images prune`: removes the images of definitions that changed since they were built.
+int prune(AppContext &context, ContainerBackend &backend)
+{
+    const ImageCatalog catalog = context.catalog();
+    auto pruned = ImageInventory(backend, catalog).prune([](const QString &line) { err() << line << Qt::endl; });
+    if (!pruned) {
+        printError(pruned.error().message);
+        return exitStatusFor(pruned.error());
+    }
+    err() << "Removed " << pruned->removed.size()
+          << (pruned->removed.size() == 1 ? " superseded image" : " superseded images") << " ("
+          << megabytes(pruned->bytes) << ")";
+    if (!pruned->kept.isEmpty()) {
+        err() << "; kept " << pruned->kept.size() << " that containers still use";
+    }
+    err() << Qt::endl;
     return 0;
 }
 
@@ -379,9 +395,10 @@ int imagesCommand(const QStringList &arguments)
         QStringLiteral("NAME"));
     parser.addOption(usernameOption);
     parser.addPositionalArgument(
-        QStringLiteral("build [LANG...] | list | push [LANG...] | login REGISTRY | logout REGISTRY"),
+        QStringLiteral("build [LANG...] | list | prune | push [LANG...] | login REGISTRY | logout REGISTRY"),
         QStringLiteral("build: build the images of LANG (all languages when none is given); images whose definition "
-                       "did not change are kept. list: show them. push: build what is missing, then push the images "
+                       "did not change are kept. list: show them. prune: remove the images of older definitions "
+                       "(not those containers use). push: build what is missing, then push the images "
                        "of LANG to the registry as REGISTRY/llm-sandbox/LANG:TAG, with the login kept for it. login: "
                        "check a login with REGISTRY and keep it in the system keychain. logout: forget it."));
     if (const std::optional<int> done = parseOrExit(parser, arguments)) {
@@ -391,9 +408,10 @@ int imagesCommand(const QStringList &arguments)
     const QString action = positional.isEmpty() ? QString() : positional.takeFirst();
     const bool pushing = action == QLatin1String("push");
     const bool loggingIn = action == QLatin1String("login");
-    if (action != QLatin1String("build") && action != QLatin1String("list") && !pushing && !loggingIn &&
-        action != QLatin1String("logout")) {
+    if (action != QLatin1String("build") && action != QLatin1String("list") && action != QLatin1String("prune") &&
+        !pushing && !loggingIn && action != QLatin1String("logout")) {
         printError(QStringLiteral("use `llm-sandbox images build [LANG...]`, `llm-sandbox images list`, "
+                                  "`llm-sandbox images prune`, "
                                   "`llm-sandbox images push [--registry HOST[:PORT]] [LANG...]` or "
                                   "`llm-sandbox images login|logout REGISTRY`."));
         return ExitUsage;
@@ -439,6 +457,9 @@ int imagesCommand(const QStringList &arguments)
     }
     if (action == QLatin1String("list")) {
         return list(**context, **backend);
+    }
+    if (action == QLatin1String("prune")) {
+        return prune(**context, **backend);
     }
     if (loggingIn) {
         return login(**backend, registry, parser.value(usernameOption).trimmed());

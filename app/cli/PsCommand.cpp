@@ -2,46 +2,16 @@
 
 #include "AppContext.h"
 #include "cli/CliContext.h"
-#include "engine/ContainerSpecFactory.h"
-#include "engine/OrphanReaper.h"
-#include "images/ImageCatalog.h"
-#include "lang/LanguageRegistry.h"
+#include "inventory/SandboxInventory.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QRegularExpression>
-#include <future>
 
 namespace sandbox::cli {
 
 namespace {
-
-struct Sandbox
-{
-    ContainerSummary container;
-    QString language;
-    Result<ContainerStats> stats = Error{QStringLiteral("not read")};
-};
-
-/// The language whose run image `image` is: the catalog's reference (also behind a registry prefix, as a cluster
-/// pulls it), else the product's naming (llm-sandbox/LANG:TAG); empty when neither says.
-QString languageOf(const QString &image, const ImageCatalog &catalog)
-{
-    for (const Language &language : LanguageRegistry::instance().languages()) {
-        const auto reference = catalog.runImage(language);
-        if (reference && (image == *reference || image.endsWith(u'/' + *reference))) {
-            return language.name;
-        }
-    }
-    static const QRegularExpression named(QStringLiteral("(?:^|/)llm-sandbox/([a-z]+)[:@]"));
-    const QRegularExpressionMatch match = named.match(image);
-    if (match.hasMatch() && LanguageRegistry::instance().find(match.captured(1))) {
-        return match.captured(1);
-    }
-    return {};
-}
 
 QString age(const QDateTime &created, const QDateTime &now)
 {
@@ -72,25 +42,16 @@ QString bytes(qint64 value)
     return QStringLiteral("%1 GiB").arg(double(value) / (1024 * 1024 * 1024), 0, 'f', 2);
 }
 
-/// "host:pid" of an owner identity (its start time only tells a reused pid apart).
-QString ownerText(const QString &identity)
-{
-    const auto owner = OrphanReaper::Owner::parse(identity);
-    return owner ? owner->host + u':' + owner->pid : identity;
-}
-
-QJsonObject toJson(const Sandbox &sandbox, const QDateTime &now)
+QJsonObject toJson(const SandboxEntry &sandbox, const QDateTime &now)
 {
     const ContainerSummary &container = sandbox.container;
-    const QString owner = container.labels.value(ContainerSpecFactory::ownerLabel());
-    const auto parsedOwner = OrphanReaper::Owner::parse(owner);
-    const QString session = container.labels.value(ContainerSpecFactory::sessionLabel());
+    const QString &session = sandbox.session;
     QJsonObject object{
         {QStringLiteral("id"), container.id},
         {QStringLiteral("language"), sandbox.language.isEmpty() ? QJsonValue() : QJsonValue(sandbox.language)},
         {QStringLiteral("image"), container.image},
-        {QStringLiteral("owner"), owner},
-        {QStringLiteral("owner_pid"), parsedOwner ? QJsonValue(parsedOwner->pid.toLongLong()) : QJsonValue()},
+        {QStringLiteral("owner"), sandbox.owner},
+        {QStringLiteral("owner_pid"), sandbox.ownerPid >= 0 ? QJsonValue(sandbox.ownerPid) : QJsonValue()},
         {QStringLiteral("session_id"), session.isEmpty() ? QJsonValue() : QJsonValue(session)},
         {QStringLiteral("created"), container.created.toUTC().toString(Qt::ISODate)},
         {QStringLiteral("age_seconds"), double(std::max<qint64>(0, container.created.secsTo(now)))},
@@ -117,14 +78,14 @@ QJsonObject toJson(const Sandbox &sandbox, const QDateTime &now)
     return object;
 }
 
-void printTable(const QList<Sandbox> &sandboxes, const QDateTime &now)
+void printTable(const QList<SandboxEntry> &sandboxes, const QDateTime &now)
 {
     QList<QStringList> rows{{QStringLiteral("ID"), QStringLiteral("LANGUAGE"), QStringLiteral("OWNER"),
                              QStringLiteral("SESSION"), QStringLiteral("AGE"), QStringLiteral("CPU"),
                              QStringLiteral("MEMORY / LIMIT"), QStringLiteral("PIDS")}};
     // Each reason once, however many sandboxes it concerns (a cluster without metrics-server: all of them).
     QStringList reasons;
-    for (const Sandbox &sandbox : sandboxes) {
+    for (const SandboxEntry &sandbox : sandboxes) {
         const ContainerSummary &container = sandbox.container;
         QString cpu = QStringLiteral("-");
         QString memory = QStringLiteral("-");
@@ -138,11 +99,10 @@ void printTable(const QList<Sandbox> &sandboxes, const QDateTime &now)
         } else if (!reasons.contains(sandbox.stats.error().message)) {
             reasons.append(sandbox.stats.error().message);
         }
-        const QString session = container.labels.value(ContainerSpecFactory::sessionLabel());
+        const QString &session = sandbox.session;
         // Docker's and Podman's ids as `docker ps` shortens them; pod names whole.
         rows.append({container.id.size() == 64 ? container.id.left(12) : container.id,
-                     sandbox.language.isEmpty() ? container.image : sandbox.language,
-                     ownerText(container.labels.value(ContainerSpecFactory::ownerLabel())),
+                     sandbox.language.isEmpty() ? container.image : sandbox.language, sandbox.ownerText(),
                      session.isEmpty() ? QStringLiteral("-") : session, age(container.created, now), cpu, memory,
                      pids});
     }
@@ -182,35 +142,17 @@ int psCommand(const QStringList &arguments)
         printError(backend.error().message);
         return exitStatusFor(backend.error());
     }
-    // Every llm-sandbox process labels its containers with its identity: this lists them all, not only ours.
-    auto containers = (*backend)->listContainerSummaries(ContainerSpecFactory::ownerLabel());
-    if (!containers) {
-        printError(containers.error().message);
-        return exitStatusFor(containers.error());
-    }
     const ImageCatalog catalog = (*context)->catalog();
-    QList<Sandbox> sandboxes;
-    for (const ContainerSummary &container : *containers) {
-        if (container.state == QLatin1String("running")) {
-            sandboxes.append({container, languageOf(container.image, catalog)});
-        }
-    }
-    std::sort(sandboxes.begin(), sandboxes.end(),
-              [](const Sandbox &a, const Sandbox &b) { return a.container.created < b.container.created; });
-    // An engine takes about a second per sample: all of them at once.
-    std::vector<std::future<Result<ContainerStats>>> samples;
-    for (const Sandbox &sandbox : sandboxes) {
-        samples.push_back(std::async(
-            std::launch::async, [engine = *backend, id = sandbox.container.id] { return engine->containerStats(id); }));
-    }
-    for (qsizetype index = 0; index < sandboxes.size(); ++index) {
-        sandboxes[index].stats = samples[size_t(index)].get();
+    auto sandboxes = SandboxInventory(**backend, catalog).list();
+    if (!sandboxes) {
+        printError(sandboxes.error().message);
+        return exitStatusFor(sandboxes.error());
     }
 
     const QDateTime now = QDateTime::currentDateTimeUtc();
     if (parser.isSet(jsonOption)) {
         QJsonArray array;
-        for (const Sandbox &sandbox : sandboxes) {
+        for (const SandboxEntry &sandbox : *sandboxes) {
             array.append(toJson(sandbox, now));
         }
         out() << QJsonDocument(QJsonObject{{QStringLiteral("backend"), name}, {QStringLiteral("sandboxes"), array}})
@@ -218,11 +160,11 @@ int psCommand(const QStringList &arguments)
         out().flush();
         return 0;
     }
-    if (sandboxes.isEmpty()) {
+    if (sandboxes->isEmpty()) {
         out() << QStringLiteral("No sandboxes running on %1.").arg(name) << Qt::endl;
         return 0;
     }
-    printTable(sandboxes, now);
+    printTable(*sandboxes, now);
     return 0;
 }
 

@@ -7,6 +7,7 @@
 #include "gui/ErrorText.h"
 #include "gui/GuiContext.h"
 #include "gui/StateColors.h"
+#include "gui/backends/BackendsPage.h"
 #include "gui/connect/ConnectAssistantDialog.h"
 #include "gui/console/ConsolePage.h"
 #include "gui/gallery/GalleryPage.h"
@@ -119,6 +120,7 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
         [](GuiContext &gui) { return new HistoryPage(gui.journalPath, gui.controller, gui.backends); },
         [](GuiContext &gui) { return new GalleryPage(gui.journalPath, gui.thumbnails); },
         [](GuiContext &gui) { return new StatisticsPage(gui.journalPath); },
+        [](GuiContext &gui) { return new BackendsPage(gui.app); },
         [](GuiContext &gui) { return new ServerPage(gui.server, gui.secrets, gui.app.userSettings()); },
     };
     for (const auto &make : pages) {

@@ -32,7 +32,7 @@ Result<QString> kubernetesNamespace()
     return name;
 }
 
-Result<std::shared_ptr<ContainerBackend>> create(const QString &name)
+Result<std::shared_ptr<ContainerBackend>> create(const QString &name, const BackendConnection &connection)
 {
     QString chosen = (name.isEmpty() ? qEnvironmentVariable("BACKEND", QStringLiteral("docker")) : name).toLower();
     if (chosen == QLatin1String("micromamba")) {
@@ -44,7 +44,7 @@ Result<std::shared_ptr<ContainerBackend>> create(const QString &name)
         chosen = QStringLiteral("docker");
     }
     if (chosen == QLatin1String("docker")) {
-        auto endpoint = DockerBackend::endpointFromEnvironment();
+        auto endpoint = DockerBackend::endpointFromEnvironment(connection);
         if (!endpoint) {
             return endpoint.error();
         }
@@ -59,14 +59,14 @@ Result<std::shared_ptr<ContainerBackend>> create(const QString &name)
             qEnvironmentVariable("BACKEND").compare(QLatin1String("podman"), Qt::CaseInsensitive) == 0;
         auto endpoint = configuredAsPython && qEnvironmentVariableIsEmpty("CONTAINER_HOST") && !dockerHost.isEmpty()
                             ? HttpEndpoint::parse(dockerHost, false, {})
-                            : PodmanBackend::endpointFromEnvironment();
+                            : PodmanBackend::endpointFromEnvironment(connection);
         if (!endpoint) {
             return endpoint.error();
         }
         return std::shared_ptr<ContainerBackend>(std::make_shared<PodmanBackend>(*endpoint));
     }
     if (chosen == QLatin1String("kubernetes")) {
-        auto kubernetes = KubernetesBackend::fromEnvironment();
+        auto kubernetes = KubernetesBackend::fromEnvironment(connection);
         if (!kubernetes) {
             return kubernetes.error();
         }

@@ -10,6 +10,7 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <atomic>
 #include <functional>
 #include <memory>
 
@@ -26,6 +27,8 @@ struct BackendInfo
     QString apiVersion; ///< API version in use
     QString os;
     bool rootless = false;
+    QString cgroupVersion; ///< "1", "2"; empty: the engine does not say
+    QStringList runtimes;  ///< the OCI runtimes the engine can start containers with (runc, crun, runsc)
 };
 
 struct ImageInfo
@@ -125,10 +128,11 @@ public:
     /// Imports a root filesystem tarball (file on disk) as image `reference`.
     virtual Result<void> importImage(const QString &tarPath, const QString &reference,
                                      const QHash<QString, QString> &labels, const ProgressCallback &progress) = 0;
-    /// Builds an image from a Dockerfile build context (a tar archive).
+    /// Builds an image from a Dockerfile build context (a tar archive). When `cancelled` (may be null) turns true
+    /// the build stops within a second with ErrorCode::Cancelled, and the engine tags nothing.
     virtual Result<void> buildImage(const QByteArray &contextTar, const QString &reference,
                                     const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
-                                    const ProgressCallback &progress) = 0;
+                                    const ProgressCallback &progress, const std::atomic_bool *cancelled) = 0;
     /// Streams the images as one archive in the Docker image format (`docker save`), which
     /// loadImages of any backend that speaks it accepts: copying beats rebuilding.
     virtual Result<void> exportImages(const QStringList &references, const DataSink &sink) = 0;
@@ -137,6 +141,13 @@ public:
     virtual Result<QStringList> loadImages(QIODevice &archive, const ProgressCallback &progress) = 0;
     /// Gives the existing image `image` the additional name `reference` ("repo:tag").
     virtual Result<void> tagImage(const QString &image, const QString &reference) = 0;
+    /// Removes the name `reference` ("repo:tag"), and the image when no other name or container uses it; an absent
+    /// name is fine. Never forced: an image a container uses stays (ErrorCode::EngineFailed says so).
+    virtual Result<void> removeImage(const QString &reference)
+    {
+        return Error{QStringLiteral("The %1 backend has no images to remove (%2).").arg(name(), reference),
+                     ErrorCode::Unavailable};
+    }
     /// Pushes the image `reference` ("registry:port/repo:tag") to the registry its name starts with, reporting
     /// progress per layer; the error says whether the registry could not be reached, refused it, or the image
     /// is not there.

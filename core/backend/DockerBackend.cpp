@@ -54,12 +54,19 @@ std::pair<QString, QString> splitReference(const QString &reference)
 DockerBackend::DockerBackend(HttpEndpoint endpoint, QString name) : m_http(std::move(endpoint)), m_name(std::move(name))
 {}
 
-Result<HttpEndpoint> DockerBackend::endpointFromEnvironment()
+Result<HttpEndpoint> DockerBackend::endpointFromEnvironment(const BackendConnection &settings)
 {
-    const QString host = qEnvironmentVariable("DOCKER_HOST", QStringLiteral("unix:///var/run/docker.sock"));
-    // The docker CLI treats any non-empty DOCKER_TLS_VERIFY as "on".
+    QString host = qEnvironmentVariable("DOCKER_HOST");
+    if (host.isEmpty()) {
+        host = settings.dockerHost.isEmpty() ? QStringLiteral("unix:///var/run/docker.sock") : settings.dockerHost;
+    }
+    // The docker CLI treats any non-empty DOCKER_TLS_VERIFY as "on"; a TLS folder in the settings means it too.
+    const QString certPath = qEnvironmentVariable("DOCKER_CERT_PATH");
+    if (certPath.isEmpty() && !settings.dockerTlsPath.isEmpty()) {
+        return HttpEndpoint::parse(host, true, settings.dockerTlsPath);
+    }
     const bool tlsVerify = !qEnvironmentVariable("DOCKER_TLS_VERIFY").isEmpty();
-    return HttpEndpoint::parse(host, tlsVerify, qEnvironmentVariable("DOCKER_CERT_PATH"));
+    return HttpEndpoint::parse(host, tlsVerify, certPath);
 }
 
 Result<QString> DockerBackend::apiPrefix()
@@ -130,9 +137,11 @@ Result<BackendInfo> DockerBackend::probe()
     if (!system->isSuccess()) {
         return engineError(*system, QStringLiteral("Asking the engine for its details"));
     }
-    const QJsonArray options =
-        QJsonDocument::fromJson(system->body).object().value(QStringLiteral("SecurityOptions")).toArray();
+    const QJsonObject details = QJsonDocument::fromJson(system->body).object();
+    const QJsonArray options = details.value(QStringLiteral("SecurityOptions")).toArray();
     info->rootless = options.contains(QJsonValue(QStringLiteral("name=rootless")));
+    info->cgroupVersion = details.value(QStringLiteral("CgroupVersion")).toString();
+    info->runtimes = details.value(QStringLiteral("Runtimes")).toObject().keys();
     return info;
 }
 
@@ -246,11 +255,14 @@ Result<void> DockerBackend::importImage(const QString &tarPath, const QString &r
 
 Result<void> DockerBackend::buildImage(const QByteArray &contextTar, const QString &reference,
                                        const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
-                                       const ProgressCallback &progress)
+                                       const ProgressCallback &progress, const std::atomic_bool *cancelled)
 {
     const QString path = QStringLiteral("/build?t=%1&rm=1&forcerm=1&buildargs=%2&labels=%3")
                              .arg(percentEncoded(reference), jsonQuery(toJson(buildArgs)), jsonQuery(toJson(labels)));
-    HttpRequest request{.method = "POST", .path = path, .body = contextTar, .contentType = "application/x-tar"};
+    // Closing the connection is what stops a build: the engine cancels it (and its step's container) and tags
+    // nothing.
+    HttpRequest request{
+        .method = "POST", .path = path, .body = contextTar, .contentType = "application/x-tar", .cancelled = cancelled};
     return streamJsonProgress(std::move(request), progress, QStringLiteral("Building image %1").arg(reference));
 }
 
@@ -318,6 +330,21 @@ Result<void> DockerBackend::tagImage(const QString &image, const QString &refere
     }
     if (!reply->isSuccess()) {
         return engineError(*reply, QStringLiteral("Tagging image %1 as %2").arg(image, reference));
+    }
+    return {};
+}
+
+Result<void> DockerBackend::removeImage(const QString &reference)
+{
+    auto reply = call({.method = "DELETE", .path = QStringLiteral("/images/%1").arg(percentEncoded(reference))});
+    if (!reply) {
+        return reply.error();
+    }
+    if (reply->status == 404) {
+        return {};
+    }
+    if (!reply->isSuccess()) {
+        return engineError(*reply, QStringLiteral("Removing image %1").arg(reference));
     }
     return {};
 }

@@ -3,6 +3,7 @@
 #include "backend/ContainerBackend.h"
 #include "backend/DockerJsonProgress.h"
 #include "backend/HttpClient.h"
+#include "settings/BackendConnection.h"
 
 #include <QJsonObject>
 #include <mutex>
@@ -17,8 +18,8 @@ public:
     explicit DockerBackend(HttpEndpoint endpoint, QString name = QStringLiteral("docker"));
 
     /// The endpoint named by DOCKER_HOST (default unix:///var/run/docker.sock), with
-    /// DOCKER_TLS_VERIFY and DOCKER_CERT_PATH, as the docker CLI reads them.
-    static Result<HttpEndpoint> endpointFromEnvironment();
+    /// DOCKER_TLS_VERIFY and DOCKER_CERT_PATH, as the docker CLI reads them; `settings` stands in for the unset ones.
+    static Result<HttpEndpoint> endpointFromEnvironment(const BackendConnection &settings = {});
 
     QString name() const override { return m_name; }
     Result<BackendInfo> probe() override;
@@ -28,10 +29,11 @@ public:
                              const ProgressCallback &progress) override;
     Result<void> buildImage(const QByteArray &contextTar, const QString &reference,
                             const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
-                            const ProgressCallback &progress) override;
+                            const ProgressCallback &progress, const std::atomic_bool *cancelled) override;
     Result<void> exportImages(const QStringList &references, const DataSink &sink) override;
     Result<QStringList> loadImages(QIODevice &archive, const ProgressCallback &progress) override;
     Result<void> tagImage(const QString &image, const QString &reference) override;
+    Result<void> removeImage(const QString &reference) override;
     Result<void> pushImage(const QString &reference, const ProgressCallback &progress) override;
     /// Sends `credentials` in X-Registry-Auth: the engine does not read the docker CLI's login store.
     Result<void> pushImage(const QString &reference, const RegistryCredentials &credentials,

@@ -64,6 +64,17 @@ size_t onBody(char *data, size_t size, size_t count, void *userData)
     return bytes;
 }
 
+/// libcurl asks about once a second, also while nothing moves: the moment to notice a cancel.
+int onProgress(void *userData, curl_off_t, curl_off_t, curl_off_t, curl_off_t)
+{
+    auto *state = static_cast<TransferState *>(userData);
+    if (state->request->cancelled && state->request->cancelled->load()) {
+        state->aborted = true;
+        return 1;
+    }
+    return 0;
+}
+
 size_t onHeader(char *data, size_t size, size_t count, void *userData)
 {
     auto *state = static_cast<TransferState *>(userData);
@@ -196,6 +207,11 @@ Result<HttpResponse> HttpClient::send(const HttpRequest &request) const
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &state);
     curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, onHeader);
     curl_easy_setopt(curl, CURLOPT_HEADERDATA, &state);
+    if (request.cancelled) {
+        curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, onProgress);
+        curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &state);
+        curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+    }
 
     if (!request.contentType.isEmpty()) {
         handle.headers =

@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QList>
 #include <QString>
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -31,6 +32,8 @@ struct HttpRequest
     std::chrono::milliseconds timeout{std::chrono::seconds(30)};
     /// Streamed response body: called per chunk; return false to abort the transfer.
     std::function<bool(const QByteArray &)> onData;
+    /// When it turns true the transfer is aborted within a second (ErrorCode::Cancelled), data flowing or not.
+    const std::atomic_bool *cancelled = nullptr;
 };
 
 /// `value` percent-encoded for a request's path or query (ids, image names, label selectors).

@@ -36,11 +36,14 @@ PodmanBackend::PodmanBackend(HttpEndpoint endpoint)
     : DockerBackend(withPodmanHints(std::move(endpoint)), QStringLiteral("podman"))
 {}
 
-Result<HttpEndpoint> PodmanBackend::endpointFromEnvironment()
+Result<HttpEndpoint> PodmanBackend::endpointFromEnvironment(const BackendConnection &settings)
 {
     // Not DOCKER_HOST: that names the Docker engine, and both engines are used side by side
     // (doctor reports both; images are copied from one into the other).
     QString host = qEnvironmentVariable("CONTAINER_HOST");
+    if (host.isEmpty()) {
+        host = settings.containerHost;
+    }
     if (host.isEmpty()) {
         const QString runtimeDir = qEnvironmentVariable("XDG_RUNTIME_DIR");
         host = (::geteuid() == 0 || runtimeDir.isEmpty())
@@ -75,6 +78,13 @@ Result<BackendInfo> PodmanBackend::probe()
     const QJsonObject podman = QJsonDocument::fromJson(reply->body).object();
     const QJsonObject host = podman.value(QStringLiteral("host")).toObject();
     info->rootless = host.value(QStringLiteral("security")).toObject().value(QStringLiteral("rootless")).toBool();
+    // "v1" / "v2" in libpod's words.
+    info->cgroupVersion = host.value(QStringLiteral("cgroupVersion")).toString().remove(QLatin1Char('v'));
+    const QString runtime =
+        host.value(QStringLiteral("ociRuntime")).toObject().value(QStringLiteral("name")).toString();
+    if (!runtime.isEmpty()) {
+        info->runtimes = {runtime};
+    }
     const QString version =
         podman.value(QStringLiteral("version")).toObject().value(QStringLiteral("Version")).toString();
     if (!version.isEmpty()) {

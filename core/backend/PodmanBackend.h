@@ -20,7 +20,8 @@ public:
     /// CONTAINER_HOST (as podman-remote reads it), else the default socket:
     /// unix:///run/podman/podman.sock for root, unix://$XDG_RUNTIME_DIR/podman/podman.sock for a
     /// user (rootless).
-    static Result<HttpEndpoint> endpointFromEnvironment();
+    /// `settings.containerHost` stands in for an unset CONTAINER_HOST.
+    static Result<HttpEndpoint> endpointFromEnvironment(const BackendConnection &settings = {});
 
     Result<BackendInfo> probe() override;
     Result<void> importImage(const QString &tarPath, const QString &reference, const QHash<QString, QString> &labels,

@@ -56,7 +56,7 @@ Result<void> ImageBuilder::ensure(const Language &language, const ProgressCallba
     if (m_source) {
         copyMissing(*chain, progress);
     }
-    return ensureImages(language, *chain, [&](const ImageBuildEvent &event) {
+    auto ensured = ensureImages(language, *chain, [&](const ImageBuildEvent &event) {
         switch (event.kind) {
         case ImageBuildEvent::Kind::UpToDate:
             progress(QStringLiteral("%1: up to date").arg(event.reference));
@@ -74,6 +74,34 @@ Result<void> ImageBuilder::ensure(const Language &language, const ProgressCallba
             break; // the error is the result
         }
     });
+    if (m_cancelled) {
+        return rollBack(QStringLiteral("The build of the %1 images was cancelled").arg(language.name));
+    }
+    return ensured;
+}
+
+void ImageBuilder::remember(const QString &reference)
+{
+    QMutexLocker lock(&m_madeMutex);
+    m_made.append(reference);
+}
+
+Error ImageBuilder::rollBack(const QString &what)
+{
+    QMutexLocker lock(&m_madeMutex);
+    QStringList kept;
+    // Children first: an image another one is built on goes after it.
+    for (auto it = m_made.crbegin(); it != m_made.crend(); ++it) {
+        if (auto removed = m_backend.removeImage(*it); !removed) {
+            qCWarning(lcImages).noquote()
+                << "could not remove" << *it << "after the cancel:" << removed.error().message;
+            kept << *it;
+        }
+    }
+    m_made.clear();
+    return Error{kept.isEmpty() ? QStringLiteral("%1; nothing it made was kept.").arg(what)
+                                : QStringLiteral("%1; still there (in use): %2.").arg(what, kept.join(u", ")),
+                 ErrorCode::Cancelled};
 }
 
 Result<void> ImageBuilder::ensureAll(const QList<Language> &languages, int jobs, const ImageBuildCallback &events)
@@ -144,6 +172,9 @@ Result<void> ImageBuilder::ensureAll(const QList<Language> &languages, int jobs,
         });
     }
     pool.waitForDone();
+    if (m_cancelled) {
+        return rollBack(QStringLiteral("The image build was cancelled"));
+    }
     if (firstError) {
         return *firstError;
     }
@@ -154,6 +185,9 @@ Result<void> ImageBuilder::ensureImages(const Language &language, const QList<Im
                                         const ImageBuildCallback &events)
 {
     for (const ImageDefinition &image : images) {
+        if (m_cancelled) {
+            return Error{QStringLiteral("The image build was cancelled."), ErrorCode::Cancelled};
+        }
         const auto event = [&](ImageBuildEvent::Kind kind, const QString &line = {}, double seconds = 0) {
             events(ImageBuildEvent{
                 .reference = image.reference, .name = image.name, .kind = kind, .line = line, .seconds = seconds});
@@ -188,10 +222,14 @@ Result<void> ImageBuilder::ensureImages(const Language &language, const QList<Im
                 labels.insert(versionLabel(), version);
             }
         }
+        if (m_cancelled) {
+            return Error{QStringLiteral("The image build was cancelled."), ErrorCode::Cancelled};
+        }
         if (auto built = build(image, labels, output); !built) {
             event(ImageBuildEvent::Kind::Failed, built.error().message);
             return built;
         }
+        remember(image.reference);
         event(ImageBuildEvent::Kind::Finished, {}, timer.elapsed() / 1000.0);
     }
     return {};
@@ -261,6 +299,9 @@ void ImageBuilder::copyMissing(const QList<ImageDefinition> &chain, const Progre
         progress(QStringLiteral("  copying failed, building instead: %1").arg(copied.error().message));
         return;
     }
+    for (const QString &reference : copyable) {
+        remember(reference);
+    }
     progress(QStringLiteral("copied from %1 in %2 s").arg(m_source->name()).arg(timer.elapsed() / 1000.0, 0, 'f', 1));
 }
 
@@ -274,7 +315,7 @@ Result<void> ImageBuilder::build(const ImageDefinition &image, const QHash<QStri
     if (!context) {
         return context.error();
     }
-    return m_backend.buildImage(*context, image.reference, image.buildArgs, labels, progress);
+    return m_backend.buildImage(*context, image.reference, image.buildArgs, labels, progress, &m_cancelled);
 }
 
 Result<void> ImageBuilder::buildRootfs(const ImageDefinition &image, const ProgressCallback &progress)
@@ -317,6 +358,11 @@ Result<void> ImageBuilder::buildRootfs(const ImageDefinition &image, const Progr
     }
     QByteArray log;
     while (process.state() != QProcess::NotRunning) {
+        if (m_cancelled) {
+            process.kill();
+            process.waitForFinished();
+            return Error{QStringLiteral("The image build was cancelled."), ErrorCode::Cancelled};
+        }
         process.waitForReadyRead(1000);
         while (process.canReadLine()) {
             const QByteArray line = process.readLine();

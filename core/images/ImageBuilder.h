@@ -4,6 +4,9 @@
 #include "images/ImageCatalog.h"
 #include "util/Result.h"
 
+#include <QMutex>
+#include <QStringList>
+#include <atomic>
 #include <functional>
 
 namespace sandbox {
@@ -42,6 +45,11 @@ public:
     /// takes a minute where building takes many. Images it lacks are still built here.
     void setCopySource(ContainerBackend *source) { m_source = source; }
 
+    /// Stops ensure() or ensureAll() running on another thread: the image being built stops within a second, and
+    /// the images this builder made or copied since it started are removed again, so a cancelled build leaves the
+    /// engine's images as they were (and never a name on an unfinished image). The call returns ErrorCode::Cancelled.
+    void cancel() { m_cancelled = true; }
+
     /// Ensures every image `language` needs exists (ImageCatalog::imagesFor: its run chain, its builder, the egress
     /// proxy), or with `upTo` only the images that one stands on; `progress` gets one line per step.
     Result<void> ensure(const Language &language, const ProgressCallback &progress, const QString &upTo = {});
@@ -71,9 +79,16 @@ private:
     /// The version `language`'s runtime image `image` reports; empty when it could not be asked.
     QString askVersion(const Language &language, const QString &image, const ProgressCallback &progress);
 
+    /// A cancelled call's result: the images made since it started are removed first.
+    Error rollBack(const QString &what);
+    void remember(const QString &reference);
+
     ContainerBackend &m_backend;
     const ImageCatalog &m_catalog;
     ContainerBackend *m_source = nullptr;
+    std::atomic_bool m_cancelled = false;
+    QMutex m_madeMutex;
+    QStringList m_made; ///< references made or copied by this builder, in order
 };
 
 } // namespace sandbox

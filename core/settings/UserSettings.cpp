@@ -7,6 +7,12 @@ namespace sandbox {
 namespace {
 
 const QString kBackend = QStringLiteral("engine/backend");
+const QString kDockerHost = QStringLiteral("docker/host");
+const QString kDockerTlsPath = QStringLiteral("docker/tlsPath");
+const QString kContainerHost = QStringLiteral("podman/host");
+const QString kKubeconfig = QStringLiteral("kubernetes/kubeconfig");
+const QString kKubeContext = QStringLiteral("kubernetes/context");
+const QString kKubeNamespace = QStringLiteral("kubernetes/namespace");
 const QString kDefaultTimeoutKey = QStringLiteral("engine/defaultTimeoutSeconds");
 const QString kJournalMaxAge = QStringLiteral("journal/maxAgeDays");
 const QString kJournalMaxSize = QStringLiteral("journal/maxSizeMiB");
@@ -47,6 +53,41 @@ QString UserSettings::effectiveBackend() const
 void UserSettings::setBackend(const QString &backend)
 {
     write(kBackend, backend.trimmed().toLower());
+}
+
+BackendConnection UserSettings::connection() const
+{
+    m_settings.sync();
+    const auto text = [this](const QString &key) {
+        return m_settings.value(key).toString().trimmed();
+    };
+    return BackendConnection{.dockerHost = text(kDockerHost),
+                             .dockerTlsPath = text(kDockerTlsPath),
+                             .containerHost = text(kContainerHost),
+                             .kubeconfig = text(kKubeconfig),
+                             .kubeContext = text(kKubeContext),
+                             .kubeNamespace = text(kKubeNamespace)};
+}
+
+void UserSettings::setConnection(const BackendConnection &connection)
+{
+    if (connection == this->connection()) {
+        return;
+    }
+    const std::pair<QString, QString> values[] = {
+        {kDockerHost, connection.dockerHost},       {kDockerTlsPath, connection.dockerTlsPath},
+        {kContainerHost, connection.containerHost}, {kKubeconfig, connection.kubeconfig},
+        {kKubeContext, connection.kubeContext},     {kKubeNamespace, connection.kubeNamespace},
+    };
+    for (const auto &[key, value] : values) {
+        if (value.trimmed().isEmpty()) {
+            m_settings.remove(key);
+        } else {
+            m_settings.setValue(key, value.trimmed());
+        }
+    }
+    m_settings.sync();
+    emit changed();
 }
 
 std::chrono::seconds UserSettings::defaultTimeout() const

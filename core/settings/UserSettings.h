@@ -1,5 +1,7 @@
 #pragma once
 
+#include "settings/BackendConnection.h"
+
 #include <QObject>
 #include <QSettings>
 #include <QString>
@@ -22,6 +24,9 @@ public:
     void setBackend(const QString &backend);
     /// The backend a face uses when none is named: $BACKEND, then backend(), then docker.
     QString effectiveBackend() const;
+    /// Where each backend is reached (the environment's variables win over it: BackendFactory).
+    BackendConnection connection() const;
+    void setConnection(const BackendConnection &connection);
     /// The timeout of a run that names none (the console, `run`, MCP's execute_code).
     std::chrono::seconds defaultTimeout() const;
     void setDefaultTimeout(std::chrono::seconds timeout);

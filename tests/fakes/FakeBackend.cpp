@@ -279,14 +279,24 @@ Result<void> FakeBackend::importImage(const QString &tarPath, const QString &ref
 
 Result<void> FakeBackend::buildImage(const QByteArray &contextTar, const QString &reference,
                                      const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
-                                     const ProgressCallback &progress)
+                                     const ProgressCallback &progress, const std::atomic_bool *cancelled)
 {
     Q_UNUSED(contextTar)
     Q_UNUSED(buildArgs)
+    if (cancelled && cancelled->load()) {
+        return Error{QStringLiteral("The build was cancelled."), ErrorCode::Cancelled};
+    }
     if (progress) {
         progress(QStringLiteral("built %1").arg(reference));
     }
     addImage(reference, labels);
+    return {};
+}
+
+Result<void> FakeBackend::removeImage(const QString &reference)
+{
+    std::lock_guard lock(m_mutex);
+    m_images.remove(reference);
     return {};
 }
 

@@ -84,10 +84,11 @@ public:
                              const ProgressCallback &progress) override;
     Result<void> buildImage(const QByteArray &contextTar, const QString &reference,
                             const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
-                            const ProgressCallback &progress) override;
+                            const ProgressCallback &progress, const std::atomic_bool *cancelled) override;
     Result<void> exportImages(const QStringList &references, const DataSink &sink) override;
     Result<QStringList> loadImages(QIODevice &archive, const ProgressCallback &progress) override;
     Result<void> tagImage(const QString &image, const QString &reference) override;
+    Result<void> removeImage(const QString &reference) override;
     using ContainerBackend::pushImage;
     Result<void> pushImage(const QString &reference, const ProgressCallback &progress) override;
     Result<QString> createContainer(const ContainerSpec &spec) override;

@@ -165,13 +165,20 @@ KubernetesBackend::KubernetesBackend(KubeConfig config, KubernetesSettings setti
     : m_client(std::move(config)), m_settings(std::move(settings))
 {}
 
-Result<std::shared_ptr<KubernetesBackend>> KubernetesBackend::fromEnvironment()
+Result<std::shared_ptr<KubernetesBackend>> KubernetesBackend::fromEnvironment(const BackendConnection &connection)
 {
-    auto config = KubeConfig::fromEnvironment(qEnvironmentVariable("LLM_SANDBOX_KUBE_CONTEXT").trimmed());
+    QString context = qEnvironmentVariable("LLM_SANDBOX_KUBE_CONTEXT").trimmed();
+    if (context.isEmpty()) {
+        context = connection.kubeContext;
+    }
+    auto config = qEnvironmentVariableIsEmpty("KUBECONFIG") && !connection.kubeconfig.isEmpty()
+                      ? KubeConfig::fromFiles({connection.kubeconfig}, context)
+                      : KubeConfig::fromEnvironment(context);
     if (!config) {
         return config.error();
     }
-    auto settings = KubernetesSettings::fromEnvironment(config->namespaceName);
+    auto settings = KubernetesSettings::fromEnvironment(connection.kubeNamespace.isEmpty() ? config->namespaceName
+                                                                                           : connection.kubeNamespace);
     if (!settings) {
         return settings.error();
     }
@@ -227,7 +234,7 @@ Result<void> KubernetesBackend::importImage(const QString &, const QString &refe
 
 Result<void> KubernetesBackend::buildImage(const QByteArray &, const QString &reference,
                                            const QHash<QString, QString> &, const QHash<QString, QString> &,
-                                           const ProgressCallback &)
+                                           const ProgressCallback &, const std::atomic_bool *)
 {
     return noImageStore(QStringLiteral("Building image %1").arg(reference));
 }

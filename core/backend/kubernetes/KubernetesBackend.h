@@ -3,6 +3,7 @@
 #include "backend/ContainerBackend.h"
 #include "backend/kubernetes/KubernetesClient.h"
 #include "backend/kubernetes/KubernetesSettings.h"
+#include "settings/BackendConnection.h"
 
 #include <QJsonObject>
 #include <optional>
@@ -20,8 +21,9 @@ class KubernetesBackend final : public ContainerBackend
 public:
     KubernetesBackend(KubeConfig config, KubernetesSettings settings);
 
-    /// From KUBECONFIG / ~/.kube/config / the in-cluster service account and the LLM_SANDBOX_KUBE_* variables.
-    static Result<std::shared_ptr<KubernetesBackend>> fromEnvironment();
+    /// From KUBECONFIG / ~/.kube/config / the in-cluster service account and the LLM_SANDBOX_KUBE_* variables;
+    /// `settings` stands in for the unset KUBECONFIG, LLM_SANDBOX_KUBE_CONTEXT and NAMESPACE.
+    static Result<std::shared_ptr<KubernetesBackend>> fromEnvironment(const BackendConnection &settings = {});
 
     QString name() const override { return QStringLiteral("kubernetes"); }
     QString endpoint() const override;
@@ -33,7 +35,7 @@ public:
                              const ProgressCallback &progress) override;
     Result<void> buildImage(const QByteArray &contextTar, const QString &reference,
                             const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
-                            const ProgressCallback &progress) override;
+                            const ProgressCallback &progress, const std::atomic_bool *cancelled) override;
     Result<void> exportImages(const QStringList &references, const DataSink &sink) override;
     Result<QStringList> loadImages(QIODevice &archive, const ProgressCallback &progress) override;
     Result<void> tagImage(const QString &image, const QString &reference) override;

@@ -130,11 +130,12 @@ TEST_F(MainWindowTest, everyPageKeepsItsOwnStateTheHistorysSplitterAndTheGallery
     MainWindow again(*context);
     again.show();
     auto *navigation = again.findChild<QListWidget *>(QStringLiteral("navigation"));
-    ASSERT_EQ(navigation->count(), 6);
+    ASSERT_EQ(navigation->count(), 7);
     EXPECT_EQ(navigation->item(2)->text(), QStringLiteral("History"));
     EXPECT_EQ(navigation->item(3)->text(), QStringLiteral("Gallery"));
     EXPECT_EQ(navigation->item(4)->text(), QStringLiteral("Statistics"));
-    EXPECT_EQ(navigation->item(5)->text(), QStringLiteral("MCP server"));
+    EXPECT_EQ(navigation->item(5)->text(), QStringLiteral("Backends"));
+    EXPECT_EQ(navigation->item(6)->text(), QStringLiteral("MCP server"));
     const QList<int> restored = again.findChild<QSplitter *>(QStringLiteral("historySplitter"))->sizes();
     ASSERT_EQ(restored.size(), 2);
     EXPECT_NEAR(restored[0], sizes[0], 20) << "the history's splitter was not restored";

@@ -104,3 +104,27 @@ TEST_F(ImageBuilderTest, versionThatCannotBeAskedLeavesTheLabelOutAndSaysWhy)
     }
     EXPECT_TRUE(said);
 }
+
+TEST_F(ImageBuilderTest, cancelStopsTheBuildAndRemovesWhatItMade)
+{
+    const Language python = *LanguageRegistry::instance().find("python");
+    ImageBuilder builder(m_backend, *m_catalog);
+    int finished = 0;
+    const auto built = builder.ensureAll({python}, 1, [&](const ImageBuildEvent &event) {
+        if (event.kind == ImageBuildEvent::Kind::Finished && ++finished == 2) {
+            builder.cancel(); // as the Backends page's Cancel does, from another thread
+        }
+    });
+    ASSERT_FALSE(built.ok());
+    EXPECT_EQ(built.error().code, ErrorCode::Cancelled);
+    EXPECT_EQ(finished, 2) << "the build went on after the cancel";
+    // The two images finished before the cancel are gone again; only the stand-in base is left.
+    auto images = m_catalog->imagesFor(python);
+    ASSERT_TRUE(images.ok());
+    for (const ImageDefinition &image : *images) {
+        if (image.reference != "debian:trixie") {
+            EXPECT_FALSE(*m_backend.hasImage(image.reference)) << image.reference.toStdString();
+        }
+    }
+    EXPECT_TRUE(*m_backend.hasImage("debian:trixie"));
+}

@@ -1,0 +1,163 @@
+#pragma once
+
+#include "backend/ContainerBackend.h"
+#include "engine/BackendDiagnosis.h"
+#include "images/ImageInventory.h"
+#include "inventory/SandboxInventory.h"
+#include "settings/BackendConnection.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QTableView;
+class QTabWidget;
+class QTimer;
+
+namespace sandbox {
+class AppContext;
+class ImageBuilder;
+} // namespace sandbox
+
+namespace sandbox::gui {
+
+class ImageTableModel;
+class SandboxTableModel;
+
+/// One backend on the Backends page: where it is reached (saved in the user settings every face reads) and a test
+/// of it (BackendDiagnosis, as `doctor`); its images per language, built, copied from another engine or pruned with
+/// progress and cancel; the sandboxes every llm-sandbox process runs on it, live, and the leftovers of ended ones.
+/// Everything that talks to the engine runs off the GUI thread.
+class BackendPanel final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    BackendPanel(AppContext &app, QString name, QWidget *parent = nullptr);
+    ~BackendPanel() override;
+
+    const QString &name() const { return m_name; }
+    /// The connection fields as they are typed (not yet saved).
+    BackendConnection connection() const;
+
+    /// Saves the fields into the user settings and makes the backend again from them.
+    void save();
+    /// Starts Test connection (off the GUI thread); testFinished() tells the result.
+    void testConnection();
+    const std::optional<BackendDiagnosis> &diagnosis() const { return m_diagnosis; }
+    /// What the test shows (plain text).
+    QString testResultText() const;
+
+    /// Reads the images again; imagesLoaded() when done.
+    void refreshImages();
+    /// Builds what `language` needs (copying from the engine `copyFrom` first when named); buildFinished() when done.
+    void build(const QString &language, const QString &copyFrom = {});
+    void cancelBuild();
+    bool building() const;
+    /// Removes the superseded images (ImageInventory::prune); pruneFinished() when done.
+    void pruneImages();
+
+    /// Reads the sandboxes now (the panel also does every few seconds while it is shown); sandboxesLoaded() when done.
+    void refreshSandboxes();
+    /// Removes the sandbox container `id`.
+    void stopSandbox(const QString &id);
+    /// Removes the containers of llm-sandbox processes that ended (OrphanReaper).
+    void removeLeftovers();
+
+    ImageTableModel *imageModel() const { return m_imageModel; }
+    SandboxTableModel *sandboxModel() const { return m_sandboxModel; }
+    QProgressBar *buildProgress() const { return m_buildProgress; }
+    /// The last line of the build's progress, or its result.
+    QString buildStatus() const;
+    /// Whether the sandboxes refresh by themselves (while shown).
+    void setLive(bool live);
+
+signals:
+    void testFinished();
+    void imagesLoaded();
+    void buildFinished(bool succeeded);
+    void pruneFinished();
+    void sandboxesLoaded();
+
+protected:
+    void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
+
+private:
+    struct SandboxesNow
+    {
+        Result<QList<SandboxEntry>> sandboxes = Error{};
+        int leftovers = 0;
+    };
+    struct ImagesNow
+    {
+        Result<QList<LanguageImage>> images = Error{};
+        Result<QList<ImageInfo>> superseded = Error{};
+    };
+
+    QWidget *makeConnectionTab();
+    QWidget *makeImagesTab();
+    QWidget *makeSandboxesTab();
+    void makeBackend();
+    void showDiagnosis();
+    void showImages(const ImagesNow &now);
+    void showSandboxes(const SandboxesNow &now);
+    void updateDefault();
+    void updateButtons();
+    QString selectedLanguage() const;
+    QString selectedSandbox() const;
+
+    AppContext &m_app;
+    const QString m_name;
+    Result<std::shared_ptr<ContainerBackend>> m_backend = Error{};
+
+    QTabWidget *m_tabs = nullptr;
+    QLineEdit *m_dockerHost = nullptr;
+    QLineEdit *m_dockerTlsPath = nullptr;
+    QLineEdit *m_containerHost = nullptr;
+    QLineEdit *m_kubeconfig = nullptr;
+    QLineEdit *m_kubeContext = nullptr;
+    QLineEdit *m_kubeNamespace = nullptr;
+    QLabel *m_environmentNote = nullptr;
+    QCheckBox *m_default = nullptr;
+    QPushButton *m_save = nullptr;
+    QPushButton *m_test = nullptr;
+    QLabel *m_testResult = nullptr;
+    std::optional<BackendDiagnosis> m_diagnosis;
+    QFutureWatcher<BackendDiagnosis> m_testing;
+
+    ImageTableModel *m_imageModel = nullptr;
+    QTableView *m_imagesView = nullptr;
+    QPushButton *m_build = nullptr;
+    QComboBox *m_copyFrom = nullptr;
+    QPushButton *m_copy = nullptr;
+    QPushButton *m_cancel = nullptr;
+    QPushButton *m_prune = nullptr;
+    QProgressBar *m_buildProgress = nullptr;
+    QLabel *m_buildStatus = nullptr;
+    QLabel *m_imagesSummary = nullptr;
+    QFutureWatcher<ImagesNow> m_imagesReading;
+    QFutureWatcher<Result<void>> m_building;
+    QFutureWatcher<Result<ImageInventory::PruneResult>> m_pruning;
+    struct BuildJob;
+    std::shared_ptr<BuildJob> m_buildJob;
+
+    SandboxTableModel *m_sandboxModel = nullptr;
+    QTableView *m_sandboxesView = nullptr;
+    QLabel *m_sandboxesSummary = nullptr;
+    QLabel *m_warmPool = nullptr;
+    QPushButton *m_stop = nullptr;
+    QPushButton *m_removeLeftovers = nullptr;
+    QFutureWatcher<SandboxesNow> m_sandboxesReading;
+    QFutureWatcher<QString> m_removing;
+    QTimer *m_sandboxTimer = nullptr;
+    bool m_live = true;
+};
+
+} // namespace sandbox::gui

@@ -1,0 +1,87 @@
+#include "gui/backends/BackendsPage.h"
+
+#include "backend/BackendFactory.h"
+#include "gui/backends/BackendPanel.h"
+
+#include <QHBoxLayout>
+#include <QListWidget>
+#include <QStackedWidget>
+#include <QStyle>
+
+namespace sandbox::gui {
+
+namespace {
+
+const SettingsKey<QString> kShownBackend{"backend"};
+
+} // namespace
+
+BackendsPage::BackendsPage(AppContext &app, QWidget *parent) : Page(parent)
+{
+    setObjectName(QStringLiteral("backendsPage"));
+    m_list = new QListWidget;
+    m_list->setObjectName(QStringLiteral("backendList"));
+    m_list->setIconSize(QSize(20, 20));
+    m_list->setSpacing(2);
+    m_panels = new QStackedWidget;
+    const QHash<QString, QString> titles{{QStringLiteral("docker"), QStringLiteral("Docker")},
+                                         {QStringLiteral("podman"), QStringLiteral("Podman")},
+                                         {QStringLiteral("kubernetes"), QStringLiteral("Kubernetes")}};
+    for (const QString &name : BackendFactory::names()) {
+        auto *item = new QListWidgetItem(style()->standardIcon(QStyle::SP_DriveNetIcon), titles.value(name, name));
+        item->setData(Qt::UserRole, name);
+        m_list->addItem(item);
+        m_panels->addWidget(new BackendPanel(app, name));
+    }
+    m_list->setFixedWidth(m_list->sizeHintForColumn(0) + 48);
+    connect(m_list, &QListWidget::currentRowChanged, m_panels, &QStackedWidget::setCurrentIndex);
+    m_list->setCurrentRow(0);
+
+    auto *layout = new QHBoxLayout(this);
+    layout->addWidget(m_list);
+    layout->addWidget(m_panels, 1);
+}
+
+QString BackendsPage::title() const
+{
+    return tr("Backends");
+}
+
+QIcon BackendsPage::icon() const
+{
+    return style()->standardIcon(QStyle::SP_DriveNetIcon);
+}
+
+void BackendsPage::saveState(QSettings &settings) const
+{
+    if (const QListWidgetItem *item = m_list->currentItem()) {
+        kShownBackend.write(settings, item->data(Qt::UserRole).toString());
+    }
+}
+
+void BackendsPage::restoreState(const QSettings &settings)
+{
+    showBackend(kShownBackend.read(settings));
+}
+
+BackendPanel *BackendsPage::panel(const QString &name) const
+{
+    for (int index = 0; index < m_panels->count(); ++index) {
+        auto *panel = qobject_cast<BackendPanel *>(m_panels->widget(index));
+        if (panel && panel->name() == name) {
+            return panel;
+        }
+    }
+    return nullptr;
+}
+
+void BackendsPage::showBackend(const QString &name)
+{
+    for (int row = 0; row < m_list->count(); ++row) {
+        if (m_list->item(row)->data(Qt::UserRole).toString() == name) {
+            m_list->setCurrentRow(row);
+        }
+    }
+}
+
+} // namespace sandbox::gui

@@ -1,0 +1,125 @@
+#include "gui/backends/ImageTableModel.h"
+
+#include "lang/LanguageRegistry.h"
+
+namespace sandbox::gui {
+
+void ImageTableModel::setImages(const QList<LanguageImage> &images)
+{
+    if (images.size() == m_images.size()) {
+        m_images = images;
+        if (!m_images.isEmpty()) {
+            emit dataChanged(index(0, 0), index(int(m_images.size()) - 1, ColumnCount - 1));
+        }
+        return;
+    }
+    beginResetModel();
+    m_images = images;
+    endResetModel();
+}
+
+const LanguageImage *ImageTableModel::find(const QString &language) const
+{
+    for (const LanguageImage &image : m_images) {
+        if (image.language == language) {
+            return &image;
+        }
+    }
+    return nullptr;
+}
+
+int ImageTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_images.size());
+}
+
+int ImageTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString ImageTableModel::sizeText(qint64 bytes)
+{
+    return tr("%1 MB").arg(bytes / (1000 * 1000));
+}
+
+QString ImageTableModel::ageText(const QDateTime &created)
+{
+    if (!created.isValid()) {
+        return QStringLiteral("–");
+    }
+    const qint64 seconds = std::max<qint64>(created.secsTo(QDateTime::currentDateTimeUtc()), 0);
+    if (seconds < 3600) {
+        return tr("%n min", nullptr, int(seconds / 60));
+    }
+    if (seconds < 2 * 86400) {
+        return tr("%n h", nullptr, int(seconds / 3600));
+    }
+    return tr("%n days", nullptr, int(seconds / 86400));
+}
+
+QVariant ImageTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_images.size()) {
+        return {};
+    }
+    const LanguageImage &image = m_images.at(index.row());
+    if (role == Qt::UserRole) {
+        return image.language;
+    }
+    if (role == Qt::ToolTipRole) {
+        return image.reference.isEmpty() ? image.error.message : image.reference;
+    }
+    if (role == Qt::TextAlignmentRole && index.column() == SizeColumn) {
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    if (role != Qt::DisplayRole) {
+        return {};
+    }
+    const QString none = QStringLiteral("–");
+    switch (Column(index.column())) {
+    case LanguageColumn: {
+        const auto language = LanguageRegistry::instance().find(image.language);
+        return language ? language->displayName : image.language;
+    }
+    case StatusColumn:
+        return image.reference.isEmpty() ? tr("Unknown") : image.present ? tr("Present") : tr("Missing");
+    case VersionColumn:
+        return image.present && !image.version.isEmpty() ? image.version : none;
+    case SizeColumn:
+        return image.present ? sizeText(image.sizeBytes) : none;
+    case AgeColumn:
+        return image.present ? ageText(image.created) : none;
+    case ImageColumn:
+        return image.reference.isEmpty() ? image.error.message : image.reference;
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+QVariant ImageTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return {};
+    }
+    switch (Column(section)) {
+    case LanguageColumn:
+        return tr("Language");
+    case StatusColumn:
+        return tr("Status");
+    case VersionColumn:
+        return tr("Version");
+    case SizeColumn:
+        return tr("Size");
+    case AgeColumn:
+        return tr("Age");
+    case ImageColumn:
+        return tr("Image");
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+} // namespace sandbox::gui

@@ -1,0 +1,106 @@
+#include "engine/BackendDiagnosis.h"
+
+#include "engine/ContainerSpecFactory.h"
+#include "engine/ContainerStarter.h"
+#include "engine/OrphanReaper.h"
+#include "lang/LanguageRegistry.h"
+
+namespace sandbox {
+
+namespace {
+
+/// Starts a python sandbox on `backend` (when its image is there) and records the limits its runner finds in force,
+/// and those of the settings that are not.
+void checkLimits(BackendDiagnosis &diagnosis, ContainerBackend &backend, const SandboxSettings &settings,
+                 const ImageCatalog &catalog)
+{
+    const auto language = LanguageRegistry::instance().find(QStringLiteral("python"));
+    const auto image = language ? catalog.runImage(*language) : Result<QString>(language.error());
+    if (!image) {
+        diagnosis.limitsNotChecked = image.error().message;
+        return;
+    }
+    if (auto present = backend.hasImage(*image); !present || !*present) {
+        diagnosis.limitsNotChecked =
+            QStringLiteral("no python image; llm-sandbox images build --backend %1 python").arg(diagnosis.name);
+        return;
+    }
+    // Started with every limit accepted, so the report shows what is missing instead of a refusal.
+    SandboxSettings accepting = settings;
+    accepting.allowUnenforcedLimits = EnforcedLimits::limitNames();
+    ContainerStarter starter(backend, catalog, ContainerSpecFactory(accepting, OrphanReaper::ownIdentity()));
+    auto container = starter.start(*language, *image, {});
+    if (!container) {
+        diagnosis.limitsNotChecked =
+            QStringLiteral("the check sandbox did not start: %1").arg(container.error().message);
+        return;
+    }
+    diagnosis.limits = (*container)->enforcedLimits();
+    const ContainerSpec spec = ContainerSpecFactory(settings, QString()).make(*image);
+    diagnosis.unenforced = diagnosis.limits->compare(spec);
+    if (!diagnosis.unenforced.isEmpty()) {
+        diagnosis.whyNotEnforced = ContainerStarter::whyNotEnforced(diagnosis.name, diagnosis.info.rootless,
+                                                                    *diagnosis.limits, diagnosis.unenforced);
+    }
+}
+
+} // namespace
+
+QString BackendDiagnosis::summary() const
+{
+    switch (state) {
+    case State::Unavailable:
+        return QStringLiteral("unavailable: %1").arg(failure.message);
+    case State::Unreachable:
+        return QStringLiteral("unreachable: %1").arg(failure.message);
+    case State::Reachable:
+        break;
+    }
+    return QStringLiteral("reachable: version %1, API %2, %3 at %4%5")
+        .arg(info.version, info.apiVersion, info.os, info.endpoint,
+             info.rootless ? QStringLiteral(", rootless") : QStringLiteral(", rootful"));
+}
+
+bool BackendDiagnosis::permissionsGranted() const
+{
+    if (!permissions) {
+        return true;
+    }
+    if (!*permissions) {
+        return false;
+    }
+    for (const KubernetesBackend::Permission &permission : **permissions) {
+        if (!permission.allowed && !permission.optional) {
+            return false;
+        }
+    }
+    return true;
+}
+
+BackendDiagnosis BackendDiagnosis::run(const QString &name, const Result<std::shared_ptr<ContainerBackend>> &backend,
+                                       const SandboxSettings &settings, const ImageCatalog &catalog)
+{
+    BackendDiagnosis diagnosis;
+    diagnosis.name = name;
+    if (!backend) {
+        diagnosis.failure = backend.error();
+        return diagnosis;
+    }
+    auto info = (*backend)->probe();
+    if (!info) {
+        diagnosis.state = State::Unreachable;
+        diagnosis.failure = info.error();
+        return diagnosis;
+    }
+    diagnosis.state = State::Reachable;
+    diagnosis.info = *info;
+    if (auto *kubernetes = dynamic_cast<KubernetesBackend *>(backend->get())) {
+        diagnosis.kubernetesNamespace = kubernetes->settings().namespaceName;
+        diagnosis.kubernetesConfigSource = kubernetes->client().config().source;
+        diagnosis.permissions = kubernetes->checkPermissions();
+    }
+    checkLimits(diagnosis, **backend, settings, catalog);
+    return diagnosis;
+}
+
+} // namespace sandbox
