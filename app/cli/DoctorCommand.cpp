@@ -5,6 +5,7 @@
 #include "backend/kubernetes/KubernetesBackend.h"
 #include "cli/CliContext.h"
 #include "engine/ContainerStarter.h"
+#include "engine/GVisorRuntime.h"
 #include "engine/OrphanReaper.h"
 #include "images/ImageCatalog.h"
 #include "lang/LanguageRegistry.h"
@@ -60,6 +61,35 @@ void reportLimits(AppContext &context, const QString &name, ContainerBackend &ba
                               : QString());
     }
     out() << QStringLiteral("     why: %1\n").arg(ContainerStarter::whyNotEnforced(name, rootless, limits, missing));
+}
+
+/// The OCI runtimes `backend` offers and the one the sandboxes run under (`wanted`: the settings' runtime).
+void reportRuntimes(ContainerBackend &backend, const QString &wanted)
+{
+    auto runtimes = backend.runtimes();
+    if (!runtimes) {
+        out() << QStringLiteral("     runtimes: not listed: %1\n").arg(runtimes.error().message);
+        return;
+    }
+    QStringList names;
+    for (const OciRuntime &runtime : *runtimes) {
+        QString name = runtime.name.isEmpty() ? QStringLiteral("(none: the nodes' default)") : runtime.name;
+        if (!runtime.handler.isEmpty() && runtime.handler != runtime.name) {
+            name += QStringLiteral(" (%1)").arg(runtime.handler);
+        }
+        names << (runtime.isDefault ? name + QStringLiteral(" [default]") : name);
+    }
+    out() << QStringLiteral("     runtimes: %1\n").arg(names.join(QStringLiteral(", ")));
+    auto chosen = backend.findRuntime(wanted);
+    if (!chosen) {
+        out() << QStringLiteral("     sandboxes run under: NOT AVAILABLE: %1\n").arg(chosen.error().message);
+        return;
+    }
+    const QString name = chosen->name.isEmpty() ? QStringLiteral("the default runtime") : chosen->name;
+    out() << QStringLiteral("     sandboxes run under: %1%2\n")
+                 .arg(name, GVisorRuntime::isGVisor(*chosen)
+                                ? QStringLiteral(" (%1)").arg(GVisorRuntime::description(*chosen))
+                                : QString());
 }
 
 /// The namespace, the kubeconfig and each RBAC permission the kubernetes backend needs; false when one is denied.
@@ -138,6 +168,7 @@ int doctorCommand(const QStringList &arguments)
             const bool granted = reportKubernetes(*kubernetes);
             permissionsGranted = permissionsGranted && (granted || name != selected);
         }
+        reportRuntimes(**backend, (*context)->settings().runtime);
         reportLimits(**context, name, **backend, info->rootless);
         if (name == selected) {
             selectedBackend = *backend;

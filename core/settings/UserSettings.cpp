@@ -7,6 +7,7 @@ namespace sandbox {
 namespace {
 
 const QString kBackend = QStringLiteral("engine/backend");
+const QString kRuntimeKey = QStringLiteral("engine/runtime");
 const QString kDefaultTimeoutKey = QStringLiteral("engine/defaultTimeoutSeconds");
 const QString kJournalMaxAge = QStringLiteral("journal/maxAgeDays");
 const QString kJournalMaxSize = QStringLiteral("journal/maxSizeMiB");
@@ -35,6 +36,17 @@ QString UserSettings::backend() const
 void UserSettings::setBackend(const QString &backend)
 {
     write(kBackend, backend.trimmed().toLower());
+}
+
+QString UserSettings::runtime() const
+{
+    m_settings.sync();
+    return m_settings.value(kRuntimeKey).toString().trimmed();
+}
+
+void UserSettings::setRuntime(const QString &runtime)
+{
+    write(kRuntimeKey, runtime.trimmed());
 }
 
 std::chrono::seconds UserSettings::defaultTimeout() const

@@ -20,6 +20,9 @@ public:
     /// docker, podman or kubernetes; empty: docker.
     QString backend() const;
     void setBackend(const QString &backend);
+    /// The OCI runtime of the sandboxes (runsc: gVisor); empty: the engine's default.
+    QString runtime() const;
+    void setRuntime(const QString &runtime);
     /// The timeout of a run that names none (the console, `run`, MCP's execute_code).
     std::chrono::seconds defaultTimeout() const;
     void setDefaultTimeout(std::chrono::seconds timeout);
