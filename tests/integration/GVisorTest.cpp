@@ -47,9 +47,18 @@ std::unique_ptr<ExecutionEngine> engineWithRuntime(const std::string &backend, c
 
 } // namespace
 
-TEST(GVisorTest, kernelProbeSeesGVisorsKernelUnderRunsc)
+namespace {
+
+/// Docker with its runtime runsc; the test API server with a RuntimeClass gvisor whose handler is runsc (ctest).
+class GVisorKernelTest : public ::testing::TestWithParam<std::string>
 {
-    auto engine = engineWithRuntime("docker", QStringLiteral("runsc"));
+};
+
+} // namespace
+
+TEST_P(GVisorKernelTest, kernelProbeSeesGVisorsKernelUnderRunsc)
+{
+    auto engine = engineWithRuntime(GetParam(), QStringLiteral("runsc"));
     ASSERT_TRUE(engine);
 
     auto result = engine->run(kernelProbe());
@@ -62,6 +71,8 @@ TEST(GVisorTest, kernelProbeSeesGVisorsKernelUnderRunsc)
     // What the runner reported is what is in force inside, not what runc would give: no seccomp filter there.
     EXPECT_EQ(result->enforcedLimits.seccompMode, 0);
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, GVisorKernelTest, ::testing::Values("docker", "kubernetes"), test::backendTestName);
 
 TEST(GVisorTest, kernelProbeSeesTheHostsKernelUnderTheDefaultRuntime)
 {
