@@ -46,8 +46,9 @@ GVisorRuntime::Assessment GVisorRuntime::assess(const ContainerSpec &spec, const
                                 limits.capabilities.value(QStringLiteral("bounding"), 1) == 0;
     for (const UnenforcedLimit &limit : missing) {
         if (limit.name == QLatin1String("seccomp") && limits.seccompMode == 0) {
-            notes << QStringLiteral("seccomp: the profile is not loaded inside gVisor; its Sentry serves the "
-                                    "sandbox's system calls and runs under gVisor's own seccomp filter");
+            notes << QStringLiteral("seccomp: the profile is not applied inside gVisor (register runsc with "
+                                    "--oci-seccomp for that); its Sentry serves the sandbox's system calls and runs "
+                                    "under gVisor's own seccomp filter");
         } else if (limit.name == QLatin1String("capabilities") && noCapabilities &&
                    !limits.capabilities.contains(QStringLiteral("ambient"))) {
             // gVisor's status has no CapAmb line; the ambient set is a subset of the permitted one, which is empty.
@@ -64,7 +65,8 @@ GVisorRuntime::Assessment GVisorRuntime::assess(const ContainerSpec &spec, const
                          .arg(QLocale::c().formattedDataSize(*outsideMemoryLimit, 0, QLocale::DataSizeIecFormat));
         } else if (limit.name == QLatin1String("pids") && limits.cgroupVersion == 0) {
             notes << QStringLiteral("pids: on the whole sandbox's cgroup on the host, where it counts the Sentry's "
-                                    "threads, not the sandbox's processes (RLIMIT_NPROC bounds those inside)");
+                                    "threads, not the sandbox's processes (RLIMIT_NPROC, which gVisor enforces, "
+                                    "bounds those inside)");
         } else if (limit.name == QLatin1String("cpus") && limits.cgroupVersion == 0) {
             notes << QStringLiteral("cpus: on the whole sandbox's cgroup on the host, not visible inside gVisor");
         } else {

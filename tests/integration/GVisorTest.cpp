@@ -1,6 +1,6 @@
-// gVisor as the sandboxes' OCI runtime (SANDBOX_RUNTIME=runsc): a kernel-facing probe inside sees gVisor's kernel, not
-// the host's; a runtime the engine lacks is a clear error before any container exists (Docker: daemon.json; a
-// cluster: its RuntimeClasses, on the test API server).
+// gVisor as the sandboxes' OCI runtime (SANDBOX_RUNTIME=runsc): a kernel-facing probe inside sees gVisor's kernel (its
+// /proc/version), not the host's; a runtime the engine lacks is a clear error before any container exists (Docker:
+// daemon.json; a cluster: its RuntimeClasses, on the test API server).
 #include "BackendTestSupport.h"
 #include "engine/ContainerSpecFactory.h"
 #include "engine/ExecutionEngine.h"
@@ -13,13 +13,11 @@ using namespace std::chrono_literals;
 
 namespace {
 
-/// Prints the kernel's name for itself (/proc/version), then what its log says (dmesg reads it through syslog(2)).
-const QString kKernelProbe = QStringLiteral(R"(import ctypes
-print(open("/proc/version").read().strip())
-buffer = ctypes.create_string_buffer(1 << 16)
-size = ctypes.CDLL(None, use_errno=True).klogctl(3, buffer, len(buffer))
-print("dmesg:", buffer.raw[:size].decode(errors="replace") if size >= 0 else "denied, errno %d" % ctypes.get_errno())
-)");
+/// Prints the kernel's name for itself.
+const QString kKernelProbe = QStringLiteral("print(open('/proc/version').read().strip())\n");
+/// What gVisor's Sentry answers, whatever the host runs (syslog(2), dmesg's other way to name it, is refused by the
+/// seccomp profile, which scripts/test has runsc apply inside with --oci-seccomp).
+constexpr char kGVisorKernel[] = "Linux version 4.4.0 #1 SMP Sun Jan 10 15:06:54 PST 2016";
 
 RunRequest kernelProbe()
 {
@@ -65,11 +63,11 @@ TEST_P(GVisorKernelTest, kernelProbeSeesGVisorsKernelUnderRunsc)
 
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
     ASSERT_EQ(result->exitCode, 0) << result->stderrData.toStdString();
-    const QByteArray kernel = result->stdoutData.split('\n').value(0);
+    const QByteArray kernel = result->stdoutData.trimmed();
     EXPECT_NE(kernel, hostKernel()) << "the sandbox sees the host's kernel";
-    EXPECT_TRUE(result->stdoutData.contains("gVisor")) << result->stdoutData.toStdString();
-    // What the runner reported is what is in force inside, not what runc would give: no seccomp filter there.
-    EXPECT_EQ(result->enforcedLimits.seccompMode, 0);
+    EXPECT_EQ(kernel, kGVisorKernel);
+    // The runner's report is what is in force inside gVisor: the profile, applied by the Sentry (--oci-seccomp).
+    EXPECT_EQ(result->enforcedLimits.seccompMode, 2);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, GVisorKernelTest, ::testing::Values("docker", "kubernetes"), test::backendTestName);
@@ -83,8 +81,7 @@ TEST(GVisorTest, kernelProbeSeesTheHostsKernelUnderTheDefaultRuntime)
 
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
     ASSERT_EQ(result->exitCode, 0) << result->stderrData.toStdString();
-    EXPECT_EQ(result->stdoutData.split('\n').value(0), hostKernel());
-    EXPECT_FALSE(result->stdoutData.contains("gVisor")) << result->stdoutData.toStdString();
+    EXPECT_EQ(result->stdoutData.trimmed(), hostKernel());
     EXPECT_EQ(result->enforcedLimits.seccompMode, 2);
 }
 

@@ -85,7 +85,7 @@ TEST(GVisorRuntime, whatGVisorReplacesIsNotedAndWhatItCannotShowIsSaid)
     const auto assessment = GVisorRuntime::assess(spec, limits, missing, 512LL * 1024 * 1024);
 
     EXPECT_TRUE(assessment.missing.isEmpty()) << names(assessment.missing).join(',').toStdString();
-    EXPECT_TRUE(assessment.note.contains("seccomp: the profile is not loaded inside gVisor"))
+    EXPECT_TRUE(assessment.note.contains("seccomp: the profile is not applied inside gVisor"))
         << assessment.note.toStdString();
     EXPECT_TRUE(assessment.note.contains("memory: 512 MiB on the whole sandbox's cgroup"))
         << assessment.note.toStdString();
