@@ -46,9 +46,8 @@ GVisorRuntime::Assessment GVisorRuntime::assess(const ContainerSpec &spec, const
                                 limits.capabilities.value(QStringLiteral("bounding"), 1) == 0;
     for (const UnenforcedLimit &limit : missing) {
         if (limit.name == QLatin1String("seccomp") && limits.seccompMode == 0) {
-            notes << QStringLiteral("seccomp: the profile is not applied inside gVisor (register runsc with "
-                                    "--oci-seccomp for that); its Sentry serves the sandbox's system calls and runs "
-                                    "under gVisor's own seccomp filter");
+            notes << QStringLiteral("seccomp: the profile is not applied inside gVisor; its Sentry serves the "
+                                    "sandbox's system calls and runs under gVisor's own seccomp filter");
         } else if (limit.name == QLatin1String("capabilities") && noCapabilities &&
                    !limits.capabilities.contains(QStringLiteral("ambient"))) {
             // gVisor's status has no CapAmb line; the ambient set is a subset of the permitted one, which is empty.

@@ -9,10 +9,10 @@ namespace sandbox {
 
 /// What a sandbox under gVisor (runsc) looks like from inside, where it differs from runc, all of it here (as
 /// PodmanBackend holds Podman's differences). gVisor's Sentry is a kernel of its own: the sandbox's system calls never
-/// reach the host's kernel, and the Sentry itself runs under gVisor's own seccomp filter. Unless runsc runs with
-/// --oci-seccomp (as scripts/test registers it) the OCI seccomp profile is not applied inside (seccomp mode 0); its
-/// /proc/self/status has no NoNewPrivs and no CapAmb line, its statfs does not flag a read-only root, and it shows no
-/// cgroup filesystem: the engine puts the memory, pids and CPU limits on the cgroup of the whole sandbox (Sentry and
+/// reach the host's kernel, and the Sentry itself runs under gVisor's own seccomp filter. The OCI seccomp profile is
+/// not applied inside (seccomp mode 0; runsc's --oci-seccomp would, but then Debian 12's runsc refuses new threads);
+/// its /proc/self/status has no NoNewPrivs and no CapAmb line, its statfs does not flag a read-only root, and it shows
+/// no cgroup filesystem: the engine puts the memory, pids and CPU limits on the cgroup of the whole sandbox (Sentry and
 /// gofer) on the host, where the engine's statistics read the memory limit.
 class GVisorRuntime final
 {

@@ -181,8 +181,8 @@ start_docker() {
 # gVisor's runsc as the runtime "runsc" of Docker and Podman, idempotently; a daemon is reloaded only when its
 # configuration changed. --network=none: Debian 12's runsc (20221219) cannot set up its own network stack on these
 # machines ("cannot run with network enabled in root network namespace", Docker's `none` network too); sandboxes have no
-# network, and the egress proxy stays on the default runtime. --oci-seccomp: gVisor applies the container's seccomp
-# profile (the project's) to the sandbox's system calls too, beside its own filter on its Sentry.
+# network, and the egress proxy stays on the default runtime. Not --oci-seccomp: with the project's profile applied
+# inside, this runsc refuses every new thread (Node.js and Java do not start).
 GVISOR_PODMAN_WRAPPER=/usr/local/lib/llm-sandbox/runsc
 GVISOR_PODMAN_CONF=/etc/containers/containers.conf.d/50-llm-sandbox-gvisor.conf
 
@@ -202,7 +202,7 @@ config = {}
 if os.path.exists(path) and os.path.getsize(path) > 0:
     with open(path) as file:
         config = json.load(file)
-wanted = {"path": "/usr/bin/runsc", "runtimeArgs": ["--network=none", "--oci-seccomp"]}
+wanted = {"path": "/usr/bin/runsc", "runtimeArgs": ["--network=none"]}
 if config.get("runtimes", {}).get("runsc") == wanted:
     print("no")
     sys.exit()
@@ -234,7 +234,7 @@ PY
 register_gvisor_podman() {
     local wrapper conf
     wrapper=$(printf '#!/bin/sh\n# gVisor for Podman (scripts/lib/setup.sh): runsc without a network stack of its own.\n%s\n' \
-        'exec /usr/bin/runsc --network=none --oci-seccomp "$@"')
+        'exec /usr/bin/runsc --network=none "$@"')
     conf=$(printf '# gVisor for llm-sandbox (scripts/lib/setup.sh)\n[engine.runtimes]\nrunsc = ["%s"]\n' "$GVISOR_PODMAN_WRAPPER")
     if [ "$(cat "$GVISOR_PODMAN_WRAPPER" 2>/dev/null)" = "$wrapper" ] && [ -x "$GVISOR_PODMAN_WRAPPER" ] &&
         [ "$(cat "$GVISOR_PODMAN_CONF" 2>/dev/null)" = "$conf" ]; then
