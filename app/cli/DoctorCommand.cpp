@@ -45,12 +45,23 @@ void reportLimits(AppContext &context, const QString &name, ContainerBackend &ba
     }
     const EnforcedLimits &limits = (*container)->enforcedLimits();
     const ContainerSpec spec = ContainerSpecFactory(context.settings(), QString()).make(*image);
-    const QList<UnenforcedLimit> missing = limits.compare(spec);
+    QList<UnenforcedLimit> missing = limits.compare(spec);
     out() << QStringLiteral("     limits: %1, cgroup v%2\n")
                  .arg(rootless ? QStringLiteral("rootless") : QStringLiteral("rootful"))
                  .arg(limits.cgroupVersion);
+    bool gvisor = false;
+    if (const auto runtime = starter.sandboxRuntime(); runtime && GVisorRuntime::isGVisor(*runtime)) {
+        gvisor = true;
+        const auto stats = backend.containerStats((*container)->id());
+        const auto assessment = GVisorRuntime::assess(
+            spec, limits, missing,
+            stats && stats->memoryLimitBytes > 0 ? std::optional<qint64>(stats->memoryLimitBytes) : std::nullopt);
+        missing = assessment.missing;
+        out() << QStringLiteral("     %1\n").arg(assessment.note);
+    }
     if (missing.isEmpty()) {
-        out() << "     limits: every requested limit is in force\n";
+        out() << (gvisor ? "     limits: every other requested limit is in force\n"
+                         : "     limits: every requested limit is in force\n");
         return;
     }
     for (const UnenforcedLimit &limit : missing) {
