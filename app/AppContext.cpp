@@ -35,6 +35,7 @@ Result<std::unique_ptr<AppContext>> AppContext::create(const Options &options)
     auto userSettings = std::make_unique<UserSettings>();
     SandboxSettings defaults;
     defaults.defaultTimeout = userSettings->defaultTimeout();
+    defaults.runtime = userSettings->runtime();
     auto settings = SandboxSettings::fromEnvironment(defaults);
     if (!settings) {
         return settings.error().withCode(ErrorCode::BadRequest);

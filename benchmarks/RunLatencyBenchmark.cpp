@@ -4,7 +4,10 @@
 // with the sandbox's CPU limit, BM_FloorAtCpuLimit/NAME (a toolchain that compiles on several threads is throttled
 // there, as in the sandbox). Also a bare
 // container run of `print(1)` through the same Engine API (what `docker run --rm` costs) and a run in a session
-// (persistent interpreter). Report the ratios, not the absolute times: these machines are noisy.
+// (persistent interpreter). And the sandbox's OCI runtime compared in the same run, BM_Runtime/KIND/RUNTIME: a pooled
+// run, a cold container (no pool) and the matplotlib chart under the engine's default (runc) and under gVisor (runsc,
+// which the engine must have registered; scripts/test does). Report the ratios, not the absolute times: these machines
+// are noisy.
 //
 //   build/bin/run_latency_benchmark --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
 //   build/bin/run_latency_benchmark --benchmark_filter=/java   # one language, engine and floor
@@ -16,6 +19,7 @@
 #include <QDateTime>
 #include <QLoggingCategory>
 #include <benchmark/benchmark.h>
+#include <map>
 
 using namespace sandbox;
 
@@ -50,6 +54,41 @@ void runCode(benchmark::State &state, const QString &code, const QString &langua
     request.code = code;
     for (auto _ : state) {
         auto result = engine().run(request);
+        if (!result || result->exitCode != 0) {
+            state.SkipWithError(result ? "the program failed" : qPrintable(result.error().message));
+            return;
+        }
+    }
+}
+
+/// An engine whose sandboxes run under `runtime` (empty: the engine's default), with a warm pool (`pooled`) or a fresh
+/// container for every run.
+ExecutionEngine &runtimeEngine(const QString &runtime, bool pooled)
+{
+    static std::map<std::pair<QString, bool>, std::unique_ptr<ExecutionEngine>> engines;
+    auto &slot = engines[{runtime, pooled}];
+    if (!slot) {
+        SandboxSettings settings = engine().settings();
+        settings.runtime = runtime;
+        if (!pooled) {
+            settings.poolSize = 0;
+        }
+        slot = std::make_unique<ExecutionEngine>(backend(), settings);
+    }
+    return *slot;
+}
+
+const QString kMatplotlibChart =
+    QStringLiteral("import matplotlib.pyplot as plt\nplt.scatter([1, 2, 3], [3, 1, 2])\nplt.show()\n");
+
+void BM_Runtime(benchmark::State &state, const QString &runtime, bool pooled, const QString &code)
+{
+    RunRequest request;
+    request.language = QStringLiteral("python");
+    request.code = code;
+    ExecutionEngine &runs = runtimeEngine(runtime, pooled);
+    for (auto _ : state) {
+        auto result = runs.run(request);
         if (!result || result->exitCode != 0) {
             state.SkipWithError(result ? "the program failed" : qPrintable(result.error().message));
             return;
@@ -236,6 +275,25 @@ int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     QLoggingCategory::setFilterRules(QStringLiteral("sandbox.*.debug=false"));
+    const struct
+    {
+        const char *name;
+        bool pooled;
+        QString code;
+    } runtimeCases[] = {{"pooled_print", true, QStringLiteral("print(1)\n")},
+                        {"cold_container_print", false, QStringLiteral("print(1)\n")},
+                        {"pooled_matplotlib_chart", true, kMatplotlibChart}};
+    for (const auto &which : runtimeCases) {
+        for (const auto &[label, runtime] :
+             {std::pair{"runc", QString()}, std::pair{"gvisor", QStringLiteral("runsc")}}) {
+            benchmark::RegisterBenchmark((std::string("BM_Runtime/") + which.name + "/" + label).c_str(), BM_Runtime,
+                                         runtime, which.pooled, which.code)
+                ->Unit(benchmark::kMillisecond)
+                ->UseRealTime()
+                ->MinWarmUpTime(which.pooled ? 5 : 0)
+                ->MinTime(5);
+        }
+    }
     for (const LanguageCase &which : kCases) {
         benchmark::RegisterBenchmark((std::string("BM_Floor/") + which.name).c_str(), BM_Floor, which)
             ->Unit(benchmark::kMillisecond)

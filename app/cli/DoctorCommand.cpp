@@ -25,8 +25,12 @@ void reportLimits(const BackendDiagnosis &diagnosis, const SandboxSettings &sett
     out() << QStringLiteral("     limits: %1, cgroup v%2\n")
                  .arg(diagnosis.info.rootless ? QStringLiteral("rootless") : QStringLiteral("rootful"))
                  .arg(diagnosis.limits->cgroupVersion);
+    if (!diagnosis.runtimeNote.isEmpty()) {
+        out() << QStringLiteral("     %1\n").arg(diagnosis.runtimeNote);
+    }
     if (diagnosis.unenforced.isEmpty()) {
-        out() << "     limits: every requested limit is in force\n";
+        out() << (diagnosis.runtimeNote.isEmpty() ? "     limits: every requested limit is in force\n"
+                                                  : "     limits: every other requested limit is in force\n");
         return;
     }
     for (const UnenforcedLimit &limit : diagnosis.unenforced) {
@@ -106,6 +110,8 @@ int doctorCommand(const QStringList &arguments)
             reportKubernetes(diagnosis);
             permissionsGranted = permissionsGranted && (diagnosis.permissionsGranted() || name != selected);
         }
+        out() << QStringLiteral("     runtimes: %1\n").arg(diagnosis.runtimeList());
+        out() << QStringLiteral("     sandboxes run under: %1\n").arg(diagnosis.sandboxRuntimeText());
         reportLimits(diagnosis, (*context)->settings());
         if (name == selected) {
             selectedBackend = *backend;

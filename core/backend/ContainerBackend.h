@@ -28,7 +28,15 @@ struct BackendInfo
     QString os;
     bool rootless = false;
     QString cgroupVersion; ///< "1", "2"; empty: the engine does not say
-    QStringList runtimes;  ///< the OCI runtimes the engine can start containers with (runc, crun, runsc)
+};
+
+/// An OCI runtime the engine has registered (Docker's and Podman's `runtimes`), or a Kubernetes RuntimeClass.
+struct OciRuntime
+{
+    QString name;    ///< what a container asks for: HostConfig.Runtime, a pod's runtimeClassName
+    QString handler; ///< the program behind it: Docker's path ("/usr/bin/runsc"), a RuntimeClass's handler ("runsc")
+    QStringList arguments;  ///< given to the program before the engine's (Docker's runtimeArgs: "--platform=kvm")
+    bool isDefault = false; ///< what a container that names none gets
 };
 
 struct ImageInfo
@@ -74,6 +82,8 @@ struct ContainerSpec
     QHash<QString, QString> environment;
     /// Containers whose volumes this one mounts too, "ID:ro" (a builder sandbox mounts its egress proxy's socket).
     QStringList volumesFrom;
+    /// The OCI runtime (an OciRuntime's name, as ContainerBackend::findRuntime gives it); empty: the engine's default.
+    QString runtime;
 };
 
 struct FileEntry
@@ -121,6 +131,16 @@ public:
     virtual QString endpoint() const { return {}; }
     /// Reaches the engine and reports its version; the error says how to fix reachability.
     virtual Result<BackendInfo> probe() = 0;
+    /// The OCI runtimes the engine offers containers (Kubernetes: the cluster's RuntimeClasses).
+    virtual Result<QList<OciRuntime>> runtimes()
+    {
+        return Error{QStringLiteral("The %1 backend cannot choose an OCI runtime.").arg(name()),
+                     ErrorCode::Unavailable};
+    }
+    /// The runtime `wanted` names, by its name or by its program ("runsc" finds Docker's "runsc" as well as a
+    /// RuntimeClass "gvisor" whose handler is runsc); an empty `wanted` gives the default. The error, before any
+    /// container exists, names the runtimes there are and how to register the one asked for.
+    Result<OciRuntime> findRuntime(const QString &wanted);
 
     virtual Result<bool> hasImage(const QString &reference) = 0;
     /// Images carrying the label `labelKey` (the product labels everything it builds).
@@ -200,6 +220,14 @@ public:
     /// two samples). ErrorCode::Unavailable when the engine cannot measure it (Kubernetes without metrics-server),
     /// NotFound when the container is gone or has no sample yet.
     virtual Result<ContainerStats> containerStats(const QString &containerId) = 0;
+
+protected:
+    /// How to give the engine the runtime `wanted` (for findRuntime's error).
+    virtual QString runtimeRegistration(const QString &wanted) const
+    {
+        Q_UNUSED(wanted)
+        return {};
+    }
 };
 
 inline Result<void> ContainerBackend::pushImage(const QString &reference, const RegistryCredentials &credentials,

@@ -141,8 +141,40 @@ Result<BackendInfo> DockerBackend::probe()
     const QJsonArray options = details.value(QStringLiteral("SecurityOptions")).toArray();
     info->rootless = options.contains(QJsonValue(QStringLiteral("name=rootless")));
     info->cgroupVersion = details.value(QStringLiteral("CgroupVersion")).toString();
-    info->runtimes = details.value(QStringLiteral("Runtimes")).toObject().keys();
     return info;
+}
+
+Result<QList<OciRuntime>> DockerBackend::runtimes()
+{
+    auto system = call({.method = "GET", .path = QStringLiteral("/info"), .timeout = std::chrono::seconds(30)});
+    if (!system) {
+        return system.error();
+    }
+    if (!system->isSuccess()) {
+        return engineError(*system, QStringLiteral("Asking the engine for its runtimes"));
+    }
+    const QJsonObject info = QJsonDocument::fromJson(system->body).object();
+    const QString defaultRuntime = info.value(QStringLiteral("DefaultRuntime")).toString();
+    const QJsonObject registered = info.value(QStringLiteral("Runtimes")).toObject();
+    QList<OciRuntime> list;
+    for (auto it = registered.begin(); it != registered.end(); ++it) {
+        const QJsonObject runtime = it.value().toObject();
+        QStringList arguments;
+        for (const QJsonValue &argument : runtime.value(QStringLiteral("runtimeArgs")).toArray()) {
+            arguments << argument.toString();
+        }
+        list.append(
+            {it.key(), runtime.value(QStringLiteral("path")).toString(), arguments, it.key() == defaultRuntime});
+    }
+    return list;
+}
+
+QString DockerBackend::runtimeRegistration(const QString &wanted) const
+{
+    return QStringLiteral("Register it in the engine's /etc/docker/daemon.json, e.g. {\"runtimes\": {\"%1\": "
+                          "{\"path\": \"/usr/bin/%1\"}}} (merged with what is there), then reload dockerd "
+                          "(`kill -HUP` its process, or restart it).")
+        .arg(wanted);
 }
 
 Result<BackendInfo> DockerBackend::versionInfo()
@@ -566,6 +598,9 @@ Result<QString> DockerBackend::createContainer(const ContainerSpec &spec)
     }
     if (!spec.volumesFrom.isEmpty()) {
         hostConfig.insert(QStringLiteral("VolumesFrom"), QJsonArray::fromStringList(spec.volumesFrom));
+    }
+    if (!spec.runtime.isEmpty()) {
+        hostConfig.insert(QStringLiteral("Runtime"), spec.runtime);
     }
     QJsonArray environment;
     for (auto it = spec.environment.begin(); it != spec.environment.end(); ++it) {

@@ -23,6 +23,8 @@ public:
 
     QString name() const override { return m_name; }
     Result<BackendInfo> probe() override;
+    /// /info's Runtimes and DefaultRuntime.
+    Result<QList<OciRuntime>> runtimes() override;
     Result<bool> hasImage(const QString &reference) override;
     Result<QList<ImageInfo>> listImages(const QString &labelKey) override;
     Result<void> importImage(const QString &tarPath, const QString &reference, const QHash<QString, QString> &labels,
@@ -72,6 +74,8 @@ protected:
     QString endpoint() const override { return httpEndpoint().displayName; }
     /// What /version says: the name, endpoint, versions and platform (not the rootless mode).
     Result<BackendInfo> versionInfo();
+
+    QString runtimeRegistration(const QString &wanted) const override;
 
     /// The tmpfs mounts of HostConfig.Tmpfs (mount point -> options): `spec.tmpfs` for Docker.
     virtual Result<QHash<QString, QString>> tmpfsMounts(const ContainerSpec &spec) const;

@@ -80,11 +80,6 @@ Result<BackendInfo> PodmanBackend::probe()
     info->rootless = host.value(QStringLiteral("security")).toObject().value(QStringLiteral("rootless")).toBool();
     // "v1" / "v2" in libpod's words.
     info->cgroupVersion = host.value(QStringLiteral("cgroupVersion")).toString().remove(QLatin1Char('v'));
-    const QString runtime =
-        host.value(QStringLiteral("ociRuntime")).toObject().value(QStringLiteral("name")).toString();
-    if (!runtime.isEmpty()) {
-        info->runtimes = {runtime};
-    }
     const QString version =
         podman.value(QStringLiteral("version")).toObject().value(QStringLiteral("Version")).toString();
     if (!version.isEmpty()) {
@@ -242,6 +237,37 @@ QString PodmanBackend::loginAddress(const QString &registry) const
     const QString port = registry.startsWith(QLatin1Char('[')) ? registry.section(QLatin1Char(']'), 1).mid(1)
                                                                : registry.section(QLatin1Char(':'), 1);
     return port.isEmpty() ? QStringLiteral("localhost") : QStringLiteral("localhost:") + port;
+}
+
+Result<QList<OciRuntime>> PodmanBackend::runtimes()
+{
+    auto reply = callUnversioned(
+        {.method = "GET", .path = kLibpodPrefix + QStringLiteral("/info"), .timeout = std::chrono::seconds(30)});
+    if (!reply) {
+        return reply.error();
+    }
+    if (!reply->isSuccess()) {
+        return engineError(*reply, QStringLiteral("Asking Podman for its runtime"));
+    }
+    const QJsonObject runtime = QJsonDocument::fromJson(reply->body)
+                                    .object()
+                                    .value(QStringLiteral("host"))
+                                    .toObject()
+                                    .value(QStringLiteral("ociRuntime"))
+                                    .toObject();
+    return QList<OciRuntime>{{.name = runtime.value(QStringLiteral("name")).toString(),
+                              .handler = runtime.value(QStringLiteral("path")).toString(),
+                              .isDefault = true}};
+}
+
+QString PodmanBackend::runtimeRegistration(const QString &wanted) const
+{
+    return QStringLiteral("Podman's Docker-compatible API ignores a container's runtime, so Podman runs the sandboxes "
+                          "under its default one: make %1 the default in containers.conf "
+                          "(/etc/containers/containers.conf; rootless: ~/.config/containers/containers.conf), "
+                          "[engine] runtime = \"%1\" with [engine.runtimes] %1 = [\"/usr/bin/%1\"], and restart "
+                          "Podman's API service; every container of that service then runs under it.")
+        .arg(wanted);
 }
 
 } // namespace sandbox

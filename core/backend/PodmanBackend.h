@@ -8,8 +8,8 @@ namespace sandbox {
 /// speaks the Docker API, so everything is DockerBackend's except what Podman does differently,
 /// all of it here: importing a root filesystem (the compatible endpoint ignores the tag), tmpfs
 /// mounts (no uid=/gid= options; extra writable ones in read-only containers), the names it
-/// lists images under, what `probe` reports (rootless mode), and how to start the service when
-/// it does not answer.
+/// lists images under, what `probe` reports (rootless mode), how to register an OCI runtime, and how to start the
+/// service when it does not answer.
 class PodmanBackend final : public DockerBackend
 {
 public:
@@ -24,6 +24,9 @@ public:
     static Result<HttpEndpoint> endpointFromEnvironment(const BackendConnection &settings = {});
 
     Result<BackendInfo> probe() override;
+    /// Only the default runtime (libpod's host.ociRuntime): Podman's Docker-compatible API (4.3) ignores a container's
+    /// HostConfig.Runtime, so Podman runs every container under its default one.
+    Result<QList<OciRuntime>> runtimes() override;
     Result<void> importImage(const QString &tarPath, const QString &reference, const QHash<QString, QString> &labels,
                              const ProgressCallback &progress) override;
     /// Podman's compatible API takes a seccomp profile only as a path on its own host, never as
@@ -38,6 +41,7 @@ protected:
     /// Podman's /auth (4.x) skips TLS only for names starting with "localhost:", so 127.0.0.1 and ::1 are asked as
     /// localhost, which names the same host; another loopback address (127.0.0.2) is asked over TLS and fails.
     QString loginAddress(const QString &registry) const override;
+    QString runtimeRegistration(const QString &wanted) const override;
 };
 
 } // namespace sandbox

@@ -2,6 +2,7 @@
 
 #include "engine/ContainerSpecFactory.h"
 #include "engine/ContainerStarter.h"
+#include "engine/GVisorRuntime.h"
 #include "engine/OrphanReaper.h"
 #include "lang/LanguageRegistry.h"
 
@@ -38,6 +39,14 @@ void checkLimits(BackendDiagnosis &diagnosis, ContainerBackend &backend, const S
     diagnosis.limits = (*container)->enforcedLimits();
     const ContainerSpec spec = ContainerSpecFactory(settings, QString()).make(*image);
     diagnosis.unenforced = diagnosis.limits->compare(spec);
+    if (const auto runtime = starter.sandboxRuntime(); runtime && GVisorRuntime::isGVisor(*runtime)) {
+        const auto stats = backend.containerStats((*container)->id());
+        const auto assessment = GVisorRuntime::assess(
+            spec, *diagnosis.limits, diagnosis.unenforced,
+            stats && stats->memoryLimitBytes > 0 ? std::optional<qint64>(stats->memoryLimitBytes) : std::nullopt);
+        diagnosis.unenforced = assessment.missing;
+        diagnosis.runtimeNote = assessment.note;
+    }
     if (!diagnosis.unenforced.isEmpty()) {
         diagnosis.whyNotEnforced = ContainerStarter::whyNotEnforced(diagnosis.name, diagnosis.info.rootless,
                                                                     *diagnosis.limits, diagnosis.unenforced);
@@ -59,6 +68,39 @@ QString BackendDiagnosis::summary() const
     return QStringLiteral("reachable: version %1, API %2, %3 at %4%5")
         .arg(info.version, info.apiVersion, info.os, info.endpoint,
              info.rootless ? QStringLiteral(", rootless") : QStringLiteral(", rootful"));
+}
+
+QString BackendDiagnosis::runtimeList() const
+{
+    if (!runtimes) {
+        return QString();
+    }
+    if (!*runtimes) {
+        return QStringLiteral("not listed: %1").arg(runtimes->error().message);
+    }
+    QStringList names;
+    for (const OciRuntime &runtime : **runtimes) {
+        QString name = runtime.name.isEmpty() ? QStringLiteral("(none: the nodes' default)") : runtime.name;
+        if (!runtime.handler.isEmpty() && runtime.handler != runtime.name) {
+            name += QStringLiteral(" (%1)").arg(runtime.handler);
+        }
+        names << (runtime.isDefault ? name + QStringLiteral(" [default]") : name);
+    }
+    return names.join(QStringLiteral(", "));
+}
+
+QString BackendDiagnosis::sandboxRuntimeText() const
+{
+    if (!sandboxRuntime) {
+        return QString();
+    }
+    if (!*sandboxRuntime) {
+        return QStringLiteral("NOT AVAILABLE: %1").arg(sandboxRuntime->error().message);
+    }
+    const OciRuntime &chosen = **sandboxRuntime;
+    const QString name = chosen.name.isEmpty() ? QStringLiteral("the default runtime") : chosen.name;
+    return GVisorRuntime::isGVisor(chosen) ? QStringLiteral("%1 (%2)").arg(name, GVisorRuntime::description(chosen))
+                                           : name;
 }
 
 bool BackendDiagnosis::permissionsGranted() const
@@ -99,6 +141,8 @@ BackendDiagnosis BackendDiagnosis::run(const QString &name, const Result<std::sh
         diagnosis.kubernetesConfigSource = kubernetes->client().config().source;
         diagnosis.permissions = kubernetes->checkPermissions();
     }
+    diagnosis.runtimes = (*backend)->runtimes();
+    diagnosis.sandboxRuntime = (*backend)->findRuntime(settings.runtime);
     checkLimits(diagnosis, **backend, settings, catalog);
     return diagnosis;
 }

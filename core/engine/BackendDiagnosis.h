@@ -36,12 +36,24 @@ struct BackendDiagnosis
     QString kubernetesConfigSource;
     std::optional<Result<QList<KubernetesBackend::Permission>>> permissions;
 
+    /// The OCI runtimes the engine offers (Kubernetes: RuntimeClasses), and the one the settings' SANDBOX_RUNTIME
+    /// chooses for the sandboxes (the error says how to register a missing one).
+    std::optional<Result<QList<OciRuntime>>> runtimes;
+    std::optional<Result<OciRuntime>> sandboxRuntime;
+
     /// The limits a python sandbox started with every limit accepted has in force; when it could not be started,
-    /// `limitsNotChecked` says why.
+    /// `limitsNotChecked` says why. Under gVisor, `runtimeNote` says what it replaces or cannot show inside
+    /// (GVisorRuntime::assess), and `unenforced` holds only what remains missing.
     QString limitsNotChecked;
     std::optional<EnforcedLimits> limits;
     QList<UnenforcedLimit> unenforced; ///< of the limits the settings ask for
     QString whyNotEnforced;            ///< empty when `unenforced` is
+    QString runtimeNote;
+
+    /// "runc [default], runsc" for doctor and the page; `error` when the engine did not list them.
+    QString runtimeList() const;
+    /// The runtime the sandboxes run under ("the default runtime", "runsc (gVisor …)"), or why none can.
+    QString sandboxRuntimeText() const;
 
     /// The line doctor prints after the backend's name: "reachable: version …", "unreachable: …",
     /// "unavailable: …".

@@ -1,6 +1,7 @@
 #include "engine/ContainerStarter.h"
 
 #include "engine/EgressProxy.h"
+#include "engine/GVisorRuntime.h"
 
 #include <QLoggingCategory>
 #include <algorithm>
@@ -96,7 +97,12 @@ Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language
                                                                   const ProgressSink &progress,
                                                                   const ContainerOptions &options)
 {
+    auto runtime = sandboxRuntime();
+    if (!runtime) {
+        return runtime.error();
+    }
     ContainerSpec spec = m_specs.make(image, options.networkMode);
+    spec.runtime = runtime->name;
     spec.labels.insert(options.labels);
     spec.volumesFrom = options.volumesFrom;
     auto created = m_images.createContainer(spec, language, [&](const QString &line) {
@@ -119,7 +125,7 @@ Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language
     if (!limits) {
         return limits.error();
     }
-    if (auto accepted = checkLimits(spec, *limits); !accepted) {
+    if (auto accepted = checkLimits(spec, *limits, *created, *runtime); !accepted) {
         return accepted.error();
     } else {
         container->setAcceptedWeakerIsolation(*accepted);
@@ -166,11 +172,41 @@ ContainerStarter::startProxy(const Language &language, const QString &image, con
     return proxy;
 }
 
-Result<QString> ContainerStarter::checkLimits(const ContainerSpec &spec, const EnforcedLimits &limits)
+Result<OciRuntime> ContainerStarter::sandboxRuntime()
 {
-    const QList<UnenforcedLimit> missing = limits.compare(spec);
+    std::lock_guard lock(m_runtimeMutex);
+    if (m_runtime) {
+        return *m_runtime;
+    }
+    const QString wanted = m_specs.settings().runtime;
+    if (wanted.isEmpty()) {
+        // The engine's default, whatever it is: no question to the engine, whose runtimes may not be listable.
+        return OciRuntime{};
+    }
+    auto found = m_backend.findRuntime(wanted);
+    if (!found) {
+        return found.error();
+    }
+    m_runtime = *found;
+    return *found;
+}
+
+Result<QString> ContainerStarter::checkLimits(const ContainerSpec &spec, const EnforcedLimits &limits,
+                                              const QString &containerId, const OciRuntime &runtime)
+{
+    QList<UnenforcedLimit> missing = limits.compare(spec);
+    QString runtimeNote;
+    if (!missing.isEmpty() && GVisorRuntime::isGVisor(runtime)) {
+        std::optional<qint64> outsideMemoryLimit;
+        if (const auto stats = m_backend.containerStats(containerId); stats && stats->memoryLimitBytes > 0) {
+            outsideMemoryLimit = stats->memoryLimitBytes;
+        }
+        auto assessment = GVisorRuntime::assess(spec, limits, missing, outsideMemoryLimit);
+        missing = assessment.missing;
+        runtimeNote = assessment.note;
+    }
     if (missing.isEmpty()) {
-        return QString();
+        return runtimeNote;
     }
     const QStringList allowed = m_specs.settings().allowUnenforcedLimits;
     QList<UnenforcedLimit> refused;
@@ -194,9 +230,10 @@ Result<QString> ContainerStarter::checkLimits(const ContainerSpec &spec, const E
                          .arg(engine, describe(refused), why, names.join(QLatin1Char(','))),
                      ErrorCode::LimitsNotEnforced};
     }
-    return QStringLiteral("Weaker isolation accepted by SANDBOX_ALLOW_UNENFORCED_LIMITS: %1 did not put these limits "
-                          "in force: %2 (%3).")
-        .arg(engine, describe(missing), why);
+    const QString accepted = QStringLiteral("Weaker isolation accepted by SANDBOX_ALLOW_UNENFORCED_LIMITS: %1 did not "
+                                            "put these limits in force: %2 (%3).")
+                                 .arg(engine, describe(missing), why);
+    return runtimeNote.isEmpty() ? accepted : runtimeNote + QLatin1Char(' ') + accepted;
 }
 
 } // namespace sandbox

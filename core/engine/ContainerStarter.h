@@ -10,6 +10,8 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <optional>
 
 namespace sandbox {
 
@@ -48,14 +50,22 @@ public:
     static QString whyNotEnforced(const QString &engine, bool rootless, const EnforcedLimits &limits,
                                   const QList<UnenforcedLimit> &missing);
 
+    /// The OCI runtime of the sandboxes (the settings' runtime as the engine has it), asked once; the error names
+    /// how to register a runtime the engine lacks.
+    Result<OciRuntime> sandboxRuntime();
+
 private:
     /// Empty when every limit of `spec` is in force, the warning to log on each run when the missing ones are
     /// accepted, or the refusal.
-    Result<QString> checkLimits(const ContainerSpec &spec, const EnforcedLimits &limits);
+    /// Under gVisor, GVisorRuntime says what it replaces (and `containerId`'s statistics show the memory limit).
+    Result<QString> checkLimits(const ContainerSpec &spec, const EnforcedLimits &limits, const QString &containerId,
+                                const OciRuntime &runtime);
 
     ContainerBackend &m_backend;
     ImageProvisioner m_images;
     ContainerSpecFactory m_specs;
+    std::mutex m_runtimeMutex;
+    std::optional<OciRuntime> m_runtime;
 };
 
 } // namespace sandbox

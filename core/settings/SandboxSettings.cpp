@@ -122,6 +122,13 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment(SandboxSettings default
         }
         settings.networkMode = value;
     }
+    if (auto [name, value] = firstSet({"SANDBOX_RUNTIME"}); !name.isEmpty()) {
+        static const QRegularExpression runtimeName(QStringLiteral("^([A-Za-z0-9][A-Za-z0-9_.-]*)?$"));
+        if (!runtimeName.match(value.trimmed()).hasMatch()) {
+            return badVariable(name, QStringLiteral("\"%1\" is not a runtime name (e.g. runsc)").arg(value));
+        }
+        settings.runtime = value.trimmed();
+    }
     if (auto [name, value] = firstSet({"SANDBOX_READ_ONLY"}); !name.isEmpty()) {
         auto flag = parseBoolean(value);
         if (!flag) {

@@ -35,6 +35,10 @@ struct SandboxSettings
     /// (ContainerSpecFactory::nextSandboxUser).
     QString user;
     QString networkMode = QStringLiteral("none");
+    /// The OCI runtime of the sandbox containers (SANDBOX_RUNTIME, else the user settings): runsc for gVisor, or
+    /// any runtime the engine has registered; on Kubernetes a RuntimeClass, or the program its handler names.
+    /// Empty: the engine's default.
+    QString runtime;
     bool readOnlyRootfs = true;
     bool privileged = false;
     QStringList capDrop = {QStringLiteral("ALL")};

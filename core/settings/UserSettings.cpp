@@ -13,6 +13,7 @@ const QString kContainerHost = QStringLiteral("podman/host");
 const QString kKubeconfig = QStringLiteral("kubernetes/kubeconfig");
 const QString kKubeContext = QStringLiteral("kubernetes/context");
 const QString kKubeNamespace = QStringLiteral("kubernetes/namespace");
+const QString kRuntimeKey = QStringLiteral("engine/runtime");
 const QString kDefaultTimeoutKey = QStringLiteral("engine/defaultTimeoutSeconds");
 const QString kJournalMaxAge = QStringLiteral("journal/maxAgeDays");
 const QString kJournalMaxSize = QStringLiteral("journal/maxSizeMiB");
@@ -88,6 +89,17 @@ void UserSettings::setConnection(const BackendConnection &connection)
     }
     m_settings.sync();
     emit changed();
+}
+
+QString UserSettings::runtime() const
+{
+    m_settings.sync();
+    return m_settings.value(kRuntimeKey).toString().trimmed();
+}
+
+void UserSettings::setRuntime(const QString &runtime)
+{
+    write(kRuntimeKey, runtime.trimmed());
 }
 
 std::chrono::seconds UserSettings::defaultTimeout() const

@@ -27,6 +27,9 @@ public:
     /// Where each backend is reached (the environment's variables win over it: BackendFactory).
     BackendConnection connection() const;
     void setConnection(const BackendConnection &connection);
+    /// The OCI runtime of the sandboxes (runsc: gVisor); empty: the engine's default.
+    QString runtime() const;
+    void setRuntime(const QString &runtime);
     /// The timeout of a run that names none (the console, `run`, MCP's execute_code).
     std::chrono::seconds defaultTimeout() const;
     void setDefaultTimeout(std::chrono::seconds timeout);

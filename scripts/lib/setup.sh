@@ -87,6 +87,8 @@ TEST_PACKAGES=(
     # The scripts' own tools: curl asks the engines' sockets whether they answer, file names the demo's PNG, setfacl
     # lets the rootless test user reach the build tree.
     curl file acl
+    # gVisor: the second wall the gvisor tests run the sandboxes behind (register_gvisor).
+    runsc
     # The Kubernetes test API server (tests/kubernetes/apiserver) and the real clients that prove its protocol.
     python3-aiohttp python3-cryptography python3-yaml python3-kubernetes docker-registry
     # Registry logins: a registry that wants one (htpasswd's bcrypt entries) and a real, throwaway keychain for
@@ -181,6 +183,86 @@ start_docker() {
     # checkout: engines write files into their working directory (conmon leaves an `oom` file there).
     (cd / || exit; as_root setsid dockerd >/var/log/llm-sandbox-dockerd.log 2>&1 </dev/null &)
     wait_until_answers docker_answers 60 "Docker engine" /var/log/llm-sandbox-dockerd.log
+}
+
+# gVisor's runsc as the runtime "runsc" of Docker and Podman, idempotently; a daemon is reloaded only when its
+# configuration changed. --network=none: Debian 12's runsc (20221219) cannot set up its own network stack on these
+# machines ("cannot run with network enabled in root network namespace", Docker's `none` network too); sandboxes have no
+# network, and the egress proxy stays on the default runtime. Not --oci-seccomp: with the project's profile applied
+# inside, this runsc refuses every new thread (Node.js and Java do not start).
+GVISOR_PODMAN_WRAPPER=/usr/local/lib/llm-sandbox/runsc
+GVISOR_PODMAN_CONF=/etc/containers/containers.conf.d/50-llm-sandbox-gvisor.conf
+
+register_gvisor() {
+    register_gvisor_docker
+    register_gvisor_podman
+}
+
+# Merged into /etc/docker/daemon.json with what is there. dockerd rereads its runtimes on SIGHUP, without a restart:
+# running containers live on.
+register_gvisor_docker() {
+    local daemon_json=/etc/docker/daemon.json changed
+    changed=$(as_root python3 - "$daemon_json" <<'PY'
+import json, os, sys
+path = sys.argv[1]
+config = {}
+if os.path.exists(path) and os.path.getsize(path) > 0:
+    with open(path) as file:
+        config = json.load(file)
+wanted = {"path": "/usr/bin/runsc", "runtimeArgs": ["--network=none"]}
+if config.get("runtimes", {}).get("runsc") == wanted:
+    print("no")
+    sys.exit()
+config.setdefault("runtimes", {})["runsc"] = wanted
+os.makedirs(os.path.dirname(path), exist_ok=True)
+with open(path + ".new", "w") as file:
+    json.dump(config, file, indent=2)
+    file.write("\n")
+os.replace(path + ".new", path)
+print("yes")
+PY
+    ) || fail "Could not register gVisor in $daemon_json (python3's message is above): it must be JSON."
+    [ "$changed" = yes ] || return 0
+    log "Registered gVisor's runsc in $daemon_json"
+    docker_answers || return 0
+    local pid
+    pid=$(cat /var/run/docker.pid 2>/dev/null || pgrep -x dockerd | head -n 1)
+    [ -n "$pid" ] || fail "dockerd answers but its process was not found: reload it yourself (kill -HUP)."
+    as_root kill -HUP "$pid"
+    for _ in $(seq 1 20); do
+        curl -sf --unix-socket "$(docker_socket)" http://docker/info | grep -q '"runsc"' && return 0
+        sleep 0.5
+    done
+    fail "dockerd did not take the runtime runsc after reloading $daemon_json; see /var/log/llm-sandbox-dockerd.log"
+}
+
+# A containers.conf drop-in of its own. Podman's configuration gives a runtime a path but no arguments, so the path is a
+# wrapper adding --network=none. A service already running reads it only when restarted (its containers live on).
+register_gvisor_podman() {
+    local wrapper conf
+    wrapper=$(printf '#!/bin/sh\n# gVisor for Podman (scripts/lib/setup.sh): runsc without a network stack of its own.\n%s\n' \
+        'exec /usr/bin/runsc --network=none "$@"')
+    conf=$(printf '# gVisor for llm-sandbox (scripts/lib/setup.sh)\n[engine.runtimes]\nrunsc = ["%s"]\n' "$GVISOR_PODMAN_WRAPPER")
+    if [ "$(cat "$GVISOR_PODMAN_WRAPPER" 2>/dev/null)" = "$wrapper" ] && [ -x "$GVISOR_PODMAN_WRAPPER" ] &&
+        [ "$(cat "$GVISOR_PODMAN_CONF" 2>/dev/null)" = "$conf" ]; then
+        return 0
+    fi
+    as_root install -d "$(dirname "$GVISOR_PODMAN_WRAPPER")" "$(dirname "$GVISOR_PODMAN_CONF")"
+    printf '%s\n' "$wrapper" | as_root tee "$GVISOR_PODMAN_WRAPPER" >/dev/null
+    as_root chmod 755 "$GVISOR_PODMAN_WRAPPER"
+    printf '%s\n' "$conf" | as_root tee "$GVISOR_PODMAN_CONF" >/dev/null
+    log "Registered gVisor's runsc with Podman ($GVISOR_PODMAN_CONF)"
+    podman_answers || return 0
+    log "Restarting Podman's API service so that it reads $GVISOR_PODMAN_CONF"
+    local pid
+    for pid in $(pgrep -f -x "podman system service --time=0 unix://$(podman_socket)"); do
+        as_root kill "$pid"
+    done
+    for _ in $(seq 1 50); do
+        podman_answers || break
+        sleep 0.2
+    done
+    start_podman
 }
 
 podman_socket() {

@@ -83,6 +83,8 @@ SandboxSettings settingsFor(const std::string &name)
 {
     SandboxSettings settings;
     settings.policy = QStringLiteral("permissive");
+    // The gvisor variant of the suites (ctest label `gvisor`) runs them with SANDBOX_RUNTIME=runsc.
+    settings.runtime = qEnvironmentVariable("SANDBOX_RUNTIME");
     if (name == "podman-rootless") {
         auto fromEnvironment = SandboxSettings::fromEnvironment();
         EXPECT_TRUE(fromEnvironment.ok()) << fromEnvironment.error().message.toStdString();

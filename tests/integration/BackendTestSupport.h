@@ -47,7 +47,8 @@ Result<std::shared_ptr<ContainerBackend>> createBackend(const std::string &name)
 /// createBackend(), made once per process; the current test fails when it does not answer.
 std::shared_ptr<ContainerBackend> backendFor(const std::string &name);
 /// The default (hardened) settings with the code policy off: these tests check the sandbox itself. On
-/// "podman-rootless" the limits SANDBOX_ALLOW_UNENFORCED_LIMITS names are accepted, as a user there must.
+/// "podman-rootless" the limits SANDBOX_ALLOW_UNENFORCED_LIMITS names are accepted, as a user there must. The
+/// runtime is SANDBOX_RUNTIME's (the gvisor variant: runsc).
 SandboxSettings settingsFor(const std::string &name);
 /// An engine with settingsFor(name) on that backend.
 std::unique_ptr<ExecutionEngine> engineFor(const std::string &name);

@@ -213,6 +213,14 @@ class ProtocolTest(unittest.TestCase):
             403, "Forbidden", 'pods "gvisor" is forbidden: pod rejected: RuntimeClass "gvisor" not found',
             {"name": "gvisor", "kind": "pods"})))
 
+    def test_runtime_classes_list_what_the_node_offers(self):
+        # This server offers none (no --runtime-class): the list is empty and a class by name is not found.
+        status_code, body = call("GET", "/apis/node.k8s.io/v1/runtimeclasses")[:2]
+        self.assertEqual((status_code, body["kind"], body["items"]), (200, "RuntimeClassList", []))
+        self.assertEqual(call("GET", "/apis/node.k8s.io/v1/runtimeclasses/gvisor")[:2], (404, status(
+            404, "NotFound", 'runtimeclasses.node.k8s.io "gvisor" not found',
+            {"name": "gvisor", "group": "node.k8s.io", "kind": "runtimeclasses"})))
+
     # ---- pod status -------------------------------------------------------------------------------------------
     def test_image_pull_failure_is_reported(self):
         name = f"pull-{uuid.uuid4().hex[:6]}"

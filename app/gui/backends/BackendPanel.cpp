@@ -461,8 +461,8 @@ void BackendPanel::showDiagnosis()
                                ? QString::number(diagnosis.limits->cgroupVersion)
                                : info.cgroupVersion;
     row(tr("cgroup version"), cgroup.isEmpty() ? tr("unknown") : QStringLiteral("v") + escaped(cgroup));
-    row(tr("Runtimes"),
-        info.runtimes.isEmpty() ? tr("not reported") : escaped(info.runtimes.join(QStringLiteral(", "))));
+    row(tr("Runtimes"), diagnosis.runtimeList().isEmpty() ? tr("not reported") : escaped(diagnosis.runtimeList()));
+    row(tr("Sandboxes run under"), escaped(diagnosis.sandboxRuntimeText()));
     if (!diagnosis.kubernetesNamespace.isEmpty()) {
         row(tr("Namespace"),
             escaped(QStringLiteral("%1 (%2)").arg(diagnosis.kubernetesNamespace, diagnosis.kubernetesConfigSource)));
@@ -487,7 +487,8 @@ void BackendPanel::showDiagnosis()
     if (!diagnosis.limits) {
         limits = tr("not checked (%1)").arg(escaped(diagnosis.limitsNotChecked));
     } else if (diagnosis.unenforced.isEmpty()) {
-        limits = tr("every requested limit is in force");
+        limits = diagnosis.runtimeNote.isEmpty() ? tr("every requested limit is in force")
+                                                 : tr("every other requested limit is in force");
     } else {
         QStringList missing;
         for (const UnenforcedLimit &limit : diagnosis.unenforced) {
@@ -497,6 +498,9 @@ void BackendPanel::showDiagnosis()
         limits = QStringLiteral("<span style='color:%1'>%2</span><br>%3")
                      .arg(colors.timedOut.name(), tr("Cannot enforce: %1").arg(missing.join(QStringLiteral("; "))),
                           escaped(diagnosis.whyNotEnforced));
+    }
+    if (!diagnosis.runtimeNote.isEmpty()) {
+        limits += QStringLiteral("<br>") + escaped(diagnosis.runtimeNote);
     }
     row(tr("Limits"), limits);
     m_testResult->setText(QStringLiteral("<p><b style='color:%1'>%2</b></p><table>%3</table>")

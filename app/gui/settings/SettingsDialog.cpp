@@ -7,6 +7,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -23,6 +24,11 @@ SettingsDialog::SettingsDialog(UserSettings &settings, QWidget *parent) : QDialo
     m_backend->addItem(QStringLiteral("Docker"), QStringLiteral("docker"));
     m_backend->addItem(QStringLiteral("Podman"), QStringLiteral("podman"));
     m_backend->addItem(QStringLiteral("Kubernetes"), QStringLiteral("kubernetes"));
+    m_runtime = new QLineEdit;
+    m_runtime->setObjectName(QStringLiteral("settingsRuntime"));
+    m_runtime->setPlaceholderText(tr("the engine's default; runsc for gVisor"));
+    m_runtime->setToolTip(tr("The OCI runtime the sandboxes run under (SANDBOX_RUNTIME): one the engine has "
+                             "registered; on Kubernetes a RuntimeClass. `llm-sandbox doctor` lists them."));
     m_timeout = new QSpinBox;
     m_timeout->setObjectName(QStringLiteral("settingsTimeout"));
     m_timeout->setRange(1, 3600);
@@ -40,6 +46,7 @@ SettingsDialog::SettingsDialog(UserSettings &settings, QWidget *parent) : QDialo
     auto *execution = new QGroupBox(tr("Execution"));
     auto *executionForm = new QFormLayout(execution);
     executionForm->addRow(tr("&Backend:"), m_backend);
+    executionForm->addRow(tr("OCI &runtime:"), m_runtime);
     executionForm->addRow(tr("Default &timeout:"), m_timeout);
 
     auto *journal = new QGroupBox(tr("Run journal"));
@@ -76,6 +83,7 @@ void SettingsDialog::load()
 {
     const QString backend = m_settings.backend().isEmpty() ? QStringLiteral("docker") : m_settings.backend();
     m_backend->setCurrentIndex(qMax(0, m_backend->findData(backend)));
+    m_runtime->setText(m_settings.runtime());
     m_timeout->setValue(int(m_settings.defaultTimeout().count()));
     m_maxAge->setValue(m_settings.journalMaxAgeDays());
     m_maxSize->setValue(m_settings.journalMaxSizeMiB());
@@ -85,6 +93,7 @@ void SettingsDialog::restoreDefaults()
 {
     // The documented defaults of UserSettings.
     m_backend->setCurrentIndex(m_backend->findData(QStringLiteral("docker")));
+    m_runtime->clear();
     m_timeout->setValue(30);
     m_maxAge->setValue(30);
     m_maxSize->setValue(1024);
@@ -93,6 +102,7 @@ void SettingsDialog::restoreDefaults()
 void SettingsDialog::apply()
 {
     m_settings.setBackend(m_backend->currentData().toString());
+    m_settings.setRuntime(m_runtime->text());
     m_settings.setDefaultTimeout(std::chrono::seconds(m_timeout->value()));
     m_settings.setJournalMaxAgeDays(m_maxAge->value());
     m_settings.setJournalMaxSizeMiB(m_maxSize->value());

@@ -3,6 +3,7 @@
 #include <QDialog>
 
 class QComboBox;
+class QLineEdit;
 class QSpinBox;
 
 namespace sandbox {
@@ -29,6 +30,7 @@ private:
 
     UserSettings &m_settings;
     QComboBox *m_backend = nullptr;
+    QLineEdit *m_runtime = nullptr;
     QSpinBox *m_timeout = nullptr;
     QSpinBox *m_maxAge = nullptr;
     QSpinBox *m_maxSize = nullptr;

@@ -216,6 +216,37 @@ Result<BackendInfo> KubernetesBackend::probe()
     return info;
 }
 
+Result<QList<OciRuntime>> KubernetesBackend::runtimes()
+{
+    const QString path = QStringLiteral("/apis/node.k8s.io/v1/runtimeclasses");
+    auto reply = m_client.send({.method = "GET", .path = path, .timeout = std::chrono::seconds(10)});
+    if (!reply) {
+        return reply.error();
+    }
+    if (!reply->isSuccess()) {
+        return m_client.apiError(*reply, QStringLiteral("Listing the cluster's RuntimeClasses"), QStringLiteral("list"),
+                                 QStringLiteral("runtimeclasses"));
+    }
+    QList<OciRuntime> list{{.isDefault = true}};
+    for (const QJsonValue &item :
+         QJsonDocument::fromJson(reply->body).object().value(QStringLiteral("items")).toArray()) {
+        const QJsonObject runtimeClass = item.toObject();
+        list.append(
+            {.name = runtimeClass.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("name")).toString(),
+             .handler = runtimeClass.value(QStringLiteral("handler")).toString()});
+    }
+    return list;
+}
+
+QString KubernetesBackend::runtimeRegistration(const QString &wanted) const
+{
+    return QStringLiteral("Create a RuntimeClass for it (kubectl apply: apiVersion node.k8s.io/v1, kind RuntimeClass, "
+                          "metadata.name %1, handler %2), after configuring that handler in the container runtime "
+                          "of the nodes that run sandboxes (containerd: a runtimes entry with runtime_type "
+                          "io.containerd.%2.v1 for gVisor).")
+        .arg(wanted == QLatin1String("runsc") ? QStringLiteral("gvisor") : wanted, wanted);
+}
+
 Result<bool> KubernetesBackend::hasImage(const QString &)
 {
     return true;
@@ -407,8 +438,10 @@ Result<QJsonObject> KubernetesBackend::podManifest(const ContainerSpec &spec, co
         {QStringLiteral("containers"), QJsonArray{container}},
         {QStringLiteral("volumes"), volumes},
     };
-    if (!m_settings.runtimeClassName.isEmpty()) {
-        podSpec.insert(QStringLiteral("runtimeClassName"), m_settings.runtimeClassName);
+    // SANDBOX_RUNTIME (checked against the cluster's RuntimeClasses) wins over LLM_SANDBOX_KUBE_RUNTIME_CLASS.
+    if (const QString runtimeClass = spec.runtime.isEmpty() ? m_settings.runtimeClassName : spec.runtime;
+        !runtimeClass.isEmpty()) {
+        podSpec.insert(QStringLiteral("runtimeClassName"), runtimeClass);
     }
     if (!m_settings.nodeSelector.isEmpty()) {
         QJsonObject selector;

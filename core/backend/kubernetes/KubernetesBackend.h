@@ -28,6 +28,9 @@ public:
     QString name() const override { return QStringLiteral("kubernetes"); }
     QString endpoint() const override;
     Result<BackendInfo> probe() override;
+    /// The cluster's RuntimeClasses (GET /apis/node.k8s.io/v1/runtimeclasses), each with its handler; the default is
+    /// the nameless one (a pod without runtimeClassName).
+    Result<QList<OciRuntime>> runtimes() override;
     /// Always true: the cluster pulls images when a pod starts, and a failed pull is reported then.
     Result<bool> hasImage(const QString &reference) override;
     Result<QList<ImageInfo>> listImages(const QString &labelKey) override;
@@ -87,6 +90,9 @@ public:
     /// The permissions the backend needs in its namespace, each checked with a SelfSubjectAccessReview.
     Result<QList<Permission>> checkPermissions();
     static QList<Permission> neededPermissions();
+
+protected:
+    QString runtimeRegistration(const QString &wanted) const override;
 
 private:
     QString podsPath() const;

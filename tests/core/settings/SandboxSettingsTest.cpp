@@ -86,6 +86,23 @@ TEST(SandboxSettings, badValueNamesTheVariable)
     }
 }
 
+TEST(SandboxSettings, runtimeNamesAnOciRuntimeOrNone)
+{
+    EXPECT_TRUE(SandboxSettings().runtime.isEmpty()) << "the engine's default unless asked";
+    {
+        ScopedEnvironment env({{"SANDBOX_RUNTIME", "runsc"}});
+        auto settings = SandboxSettings::fromEnvironment();
+        ASSERT_TRUE(settings.ok());
+        EXPECT_EQ(settings->runtime, "runsc");
+    }
+    {
+        ScopedEnvironment env({{"SANDBOX_RUNTIME", "runsc --platform=kvm"}});
+        auto settings = SandboxSettings::fromEnvironment();
+        ASSERT_FALSE(settings.ok());
+        EXPECT_TRUE(settings.error().message.contains("SANDBOX_RUNTIME"));
+    }
+}
+
 TEST(SandboxSettings, imageOverridesComeFromPerLanguageVariables)
 {
     ScopedEnvironment env({{"LLM_SANDBOX_IMAGE_PYTHON", "registry.example/python:3.12"}});

@@ -13,6 +13,7 @@ _READER_RULES = {
     ("", "pods", "get"), ("", "pods", "list"), ("", "pods", "watch"),
     ("", "pods/log", "get"), ("", "pods/status", "get"),
     ("", "namespaces", "get"),
+    ("node.k8s.io", "runtimeclasses", "get"), ("node.k8s.io", "runtimeclasses", "list"),
     ("authorization.k8s.io", "selfsubjectaccessreviews", "create"),
     ("authentication.k8s.io", "selfsubjectreviews", "create"),
 }

@@ -79,6 +79,8 @@ class ApiServer:
         r.add_post("/api/v1/namespaces", self._create_namespace)
         r.add_get("/api/v1/namespaces/{namespace}", self._get_namespace)
         r.add_get("/api/v1/nodes", self._list_nodes)
+        r.add_get("/apis/node.k8s.io/v1/runtimeclasses", self._list_runtime_classes)
+        r.add_get("/apis/node.k8s.io/v1/runtimeclasses/{name}", self._get_runtime_class)
         r.add_get("/api/v1/pods", self._list_pods)
         r.add_get("/api/v1/namespaces/{namespace}/pods", self._list_pods)
         r.add_post("/api/v1/namespaces/{namespace}/pods", self._create_pod)
@@ -276,6 +278,26 @@ class ApiServer:
         if obj is None:
             raise kubestatus.not_found("namespaces", name)
         return _json(obj)
+
+    def _runtime_classes(self):
+        """The RuntimeClasses the node offers (--runtime-class NAME=DOCKER_RUNTIME), each handled by that runtime."""
+        return {name: {"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass",
+                       "metadata": {"name": name, "resourceVersion": "1"}, "handler": runtime}
+                for name, runtime in self.options["runtimes"].items() if name}
+
+    async def _list_runtime_classes(self, request):
+        self._authorize(request, "list", "runtimeclasses", group="node.k8s.io")
+        return _json({"kind": "RuntimeClassList", "apiVersion": "node.k8s.io/v1",
+                      "metadata": {"resourceVersion": self.store.version},
+                      "items": list(self._runtime_classes().values())})
+
+    async def _get_runtime_class(self, request):
+        name = request.match_info["name"]
+        self._authorize(request, "get", "runtimeclasses", name=name, group="node.k8s.io")
+        runtime_class = self._runtime_classes().get(name)
+        if runtime_class is None:
+            raise kubestatus.not_found("runtimeclasses", name, "node.k8s.io")
+        return _json(runtime_class)
 
     async def _list_nodes(self, request):
         self._authorize(request, "list", "nodes")

@@ -41,6 +41,7 @@ GROUPS = {
                                               ["create"], "selfsubjectaccessreview")]),
     "authentication.k8s.io": ("v1", [_resource("selfsubjectreviews", "SelfSubjectReview", False, ["create"],
                                                "selfsubjectreview")]),
+    "node.k8s.io": ("v1", [_resource("runtimeclasses", "RuntimeClass", False, ["get", "list"], "runtimeclass")]),
     "metrics.k8s.io": ("v1beta1", [_resource("pods", "PodMetrics", True, ["get", "list"], "")]),
 }
 
