@@ -14,6 +14,7 @@
 #include "gui/settings/SettingsDialog.h"
 #include "gui/statistics/StatisticsPage.h"
 #include "gui/widgets/ThumbnailProvider.h"
+#include "journal/JournalFeed.h"
 #include "settings/UserSettings.h"
 
 #include <QAction>
@@ -96,21 +97,22 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
     createMenus();
 
     m_thumbnails = new ThumbnailProvider(this);
+    m_journal = std::make_unique<JournalFeed>(context.journalPath());
     QStringList backends = BackendFactory::names();
     backends.removeAll(QStringLiteral("kubernetes")); // not available yet
-    GuiContext gui{context, *m_controller, *m_thumbnails, context.journalPath(), backends};
+    GuiContext gui{context, *m_controller, *m_thumbnails, *m_journal, backends};
     // The pages, in the navigation's order (Ctrl+1 …).
     const std::function<Page *(GuiContext &)> pages[] = {
-        [](GuiContext &gui) { return new LiveLogPage(gui.journalPath); },
+        [](GuiContext &gui) { return new LiveLogPage(gui.journal, gui.thumbnails); },
         [](GuiContext &gui) {
-            auto *console = new ConsolePage(gui.controller);
+            auto *console = new ConsolePage(gui.controller, gui.thumbnails);
             console->setDefaultTimeout(gui.app.userSettings().defaultTimeout());
             console->setBackends(BackendFactory::names(), gui.app.defaultBackend());
             return console;
         },
-        [](GuiContext &gui) { return new HistoryPage(gui.journalPath, gui.controller, gui.backends); },
-        [](GuiContext &gui) { return new GalleryPage(gui.journalPath, gui.thumbnails); },
-        [](GuiContext &gui) { return new StatisticsPage(gui.journalPath); },
+        [](GuiContext &gui) { return new HistoryPage(gui.journal, gui.thumbnails, gui.controller, gui.backends); },
+        [](GuiContext &gui) { return new GalleryPage(gui.journal, gui.thumbnails); },
+        [](GuiContext &gui) { return new StatisticsPage(gui.journal); },
     };
     for (const auto &make : pages) {
         addPage(make(gui));
@@ -159,6 +161,8 @@ MainWindow::~MainWindow()
     // Runs use the engines of the context: they end (cancelled, waited for) before anything else goes.
     delete m_controller;
     m_controller = nullptr;
+    // The pages before the journal feed they follow runs through (m_journal goes after this body).
+    delete takeCentralWidget();
 }
 
 int MainWindow::addPage(Page *page)

@@ -2,6 +2,7 @@
 
 #include <QList>
 #include <QMainWindow>
+#include <memory>
 
 class QActionGroup;
 class QLabel;
@@ -12,7 +13,8 @@ class QStackedWidget;
 
 namespace sandbox {
 class AppContext;
-}
+class JournalFeed;
+} // namespace sandbox
 
 namespace sandbox::gui {
 
@@ -59,6 +61,7 @@ private:
     ConsolePage *m_console = nullptr;
     QList<Page *> m_pageList;                  ///< in the navigation's order
     ThumbnailProvider *m_thumbnails = nullptr; ///< every page's artifact thumbnails
+    std::unique_ptr<JournalFeed> m_journal;    ///< every page's reads of the journal
     QMenu *m_runMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     QAction *m_pagesSeparator = nullptr;
