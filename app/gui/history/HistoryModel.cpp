@@ -13,6 +13,11 @@ namespace sandbox::gui {
 
 HistoryModel::HistoryModel(JournalFeed &feed, QObject *parent) : QAbstractTableModel(parent), m_feed(feed)
 {
+    if (m_feed.isOff()) {
+        m_atEnd = true; // nothing to read, and nothing will answer
+        m_lastError = tr("the run journal is off (LLM_SANDBOX_JOURNAL=off)");
+        return;
+    }
     recount();
 }
 
@@ -20,6 +25,10 @@ HistoryModel::~HistoryModel() = default;
 
 void HistoryModel::setFilter(const RunFilter &filter)
 {
+    if (m_feed.isOff()) {
+        m_filter = filter;
+        return;
+    }
     beginResetModel();
     m_filter = filter;
     m_runs.clear();

@@ -448,3 +448,14 @@ TEST_F(HistoryPageTest, replayShowsNoDifferenceThenTheDifference)
     EXPECT_TRUE(lines.contains(QStringLiteral("- then")));
     EXPECT_TRUE(lines.contains(QStringLiteral("+ now")));
 }
+
+TEST(HistoryModel, aJournalThatIsOffSaysSoInsteadOfCountingForever)
+{
+    JournalFeed off{QString()};
+    HistoryModel model(off);
+    EXPECT_FALSE(model.canFetchMore({}));
+    EXPECT_TRUE(model.lastError().contains(QStringLiteral("LLM_SANDBOX_JOURNAL=off")));
+    model.setFilter(RunFilter{.language = QStringLiteral("python")});
+    EXPECT_FALSE(model.canFetchMore({}));
+    EXPECT_EQ(model.rowCount(), 0);
+}
