@@ -46,7 +46,8 @@ QString duration(const JournalRun &run)
 
 QString source(const JournalRun &run)
 {
-    return run.clientName.isEmpty() ? run.source : QStringLiteral("%1/%2").arg(run.source, run.clientName);
+    const QString name = run.source ? toString(*run.source) : QStringLiteral("unknown");
+    return run.clientName.isEmpty() ? name : QStringLiteral("%1/%2").arg(name, run.clientName);
 }
 
 void printTable(const QList<JournalRun> &runs)
@@ -95,7 +96,14 @@ int historyCommand(const QStringList &arguments)
     }
     RunFilter filter;
     filter.language = parser.value(languageOption);
-    filter.source = parser.value(sourceOption);
+    if (parser.isSet(sourceOption)) {
+        filter.source = runSourceFromString(parser.value(sourceOption));
+        if (!filter.source) {
+            printError(QStringLiteral("unknown source \"%1\"; use gui, cli, mcp, http or replay.")
+                           .arg(parser.value(sourceOption)));
+            return ExitUsage;
+        }
+    }
     if (parser.isSet(statusOption)) {
         filter.status = runStatusFromString(parser.value(statusOption));
         if (!filter.status) {

@@ -41,7 +41,7 @@ void printRun(const JournalRun &run)
     printField(QStringLiteral("Exit code"), run.exitCode ? QString::number(*run.exitCode) : QString());
     printField(QStringLiteral("Stop reason"), run.stopReason ? toString(*run.stopReason) : QString());
     printField(QStringLiteral("Error"), run.error);
-    printField(QStringLiteral("Source"), run.source);
+    printField(QStringLiteral("Source"), run.source ? toString(*run.source) : QStringLiteral("unknown"));
     printField(QStringLiteral("Client"), QStringLiteral("%1 %2").arg(run.clientName, run.clientVersion).trimmed());
     printField(QStringLiteral("Language"), run.language);
     printField(QStringLiteral("Libraries"), run.libraries.join(QStringLiteral(", ")));

@@ -17,6 +17,7 @@
 #include "gui/settings/SettingsDialog.h"
 #include "gui/statistics/StatisticsPage.h"
 #include "gui/widgets/ThumbnailProvider.h"
+#include "journal/JournalFeed.h"
 #include "journal/JournalRecorder.h"
 #include "mcp/http/McpHost.h"
 #include "secrets/KeychainSecretStore.h"
@@ -105,21 +106,22 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
     createMenus();
 
     m_thumbnails = new ThumbnailProvider(this);
+    m_journal = std::make_unique<JournalFeed>(context.journalPath());
     QStringList backends = BackendFactory::names();
     backends.removeAll(QStringLiteral("kubernetes")); // not available yet
-    GuiContext gui{context, *m_controller, *m_thumbnails, context.journalPath(), backends, *m_server, *m_secrets};
+    GuiContext gui{context, *m_controller, *m_thumbnails, *m_journal, backends, *m_server, *m_secrets};
     // The pages, in the navigation's order (Ctrl+1 …).
     const std::function<Page *(GuiContext &)> pages[] = {
-        [](GuiContext &gui) { return new LiveLogPage(gui.journalPath); },
+        [](GuiContext &gui) { return new LiveLogPage(gui.journal, gui.thumbnails); },
         [](GuiContext &gui) {
-            auto *console = new ConsolePage(gui.controller);
+            auto *console = new ConsolePage(gui.controller, gui.thumbnails);
             console->setDefaultTimeout(gui.app.userSettings().defaultTimeout());
             console->setBackends(BackendFactory::names(), gui.app.defaultBackend());
             return console;
         },
-        [](GuiContext &gui) { return new HistoryPage(gui.journalPath, gui.controller, gui.backends); },
-        [](GuiContext &gui) { return new GalleryPage(gui.journalPath, gui.thumbnails); },
-        [](GuiContext &gui) { return new StatisticsPage(gui.journalPath); },
+        [](GuiContext &gui) { return new HistoryPage(gui.journal, gui.thumbnails, gui.controller, gui.backends); },
+        [](GuiContext &gui) { return new GalleryPage(gui.journal, gui.thumbnails); },
+        [](GuiContext &gui) { return new StatisticsPage(gui.journal); },
         [](GuiContext &gui) { return new BackendsPage(gui.app); },
         [](GuiContext &gui) { return new ServerPage(gui.server, gui.secrets, gui.app.userSettings()); },
     };
@@ -172,6 +174,8 @@ MainWindow::~MainWindow()
     // calls of the MCP server's clients.
     delete m_controller;
     m_controller = nullptr;
+    // The pages before the journal feed they follow runs through (m_journal goes after this body).
+    delete takeCentralWidget();
     m_server->disconnect();
     delete m_server;
     m_server = nullptr;

@@ -13,6 +13,7 @@ class QStackedWidget;
 
 namespace sandbox {
 class AppContext;
+class JournalFeed;
 class SecretStore;
 namespace mcp {
 class McpHost;
@@ -73,6 +74,7 @@ private:
     ConsolePage *m_console = nullptr;
     QList<Page *> m_pageList;                  ///< in the navigation's order
     ThumbnailProvider *m_thumbnails = nullptr; ///< every page's artifact thumbnails
+    std::unique_ptr<JournalFeed> m_journal;    ///< every page's reads of the journal
     QMenu *m_runMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     QAction *m_pagesSeparator = nullptr;

@@ -6,24 +6,30 @@
 
 namespace sandbox::gui {
 
+QString runSourceText(std::optional<RunSource> source)
+{
+    if (!source) {
+        return QCoreApplication::translate("RunText", "unknown");
+    }
+    switch (*source) {
+    case RunSource::Gui:
+        return QCoreApplication::translate("RunText", "Console");
+    case RunSource::Cli:
+        return QCoreApplication::translate("RunText", "Command line");
+    case RunSource::Mcp:
+        return QStringLiteral("MCP");
+    case RunSource::Http:
+        return QStringLiteral("HTTP");
+    case RunSource::Replay:
+        return QCoreApplication::translate("RunText", "Replay");
+    }
+    return {};
+}
+
 QString runSourceText(const JournalRun &run)
 {
-    QString source = run.source.isEmpty() ? QCoreApplication::translate("RunText", "unknown") : run.source;
-    if (source == QLatin1String("mcp")) {
-        source = QStringLiteral("MCP");
-    } else if (source == QLatin1String("gui")) {
-        source = QCoreApplication::translate("RunText", "Console");
-    } else if (source == QLatin1String("cli")) {
-        source = QCoreApplication::translate("RunText", "Command line");
-    } else if (source == QLatin1String("http")) {
-        source = QStringLiteral("HTTP");
-    } else if (source == QLatin1String("replay")) {
-        source = QCoreApplication::translate("RunText", "Replay");
-    }
-    if (!run.clientName.isEmpty()) {
-        source += QStringLiteral(" · ") + run.clientName;
-    }
-    return source;
+    const QString source = runSourceText(run.source);
+    return run.clientName.isEmpty() ? source : source + QStringLiteral(" · ") + run.clientName;
 }
 
 QString runStatusText(RunStatus status)

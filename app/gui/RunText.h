@@ -6,7 +6,9 @@
 
 namespace sandbox::gui {
 
-/// How every page names where a run came from: "MCP · claude-ai", "Command line", "Console", ...
+/// How every page names a source: "Console", "Command line", "MCP", "HTTP", "Replay"; "unknown" for none.
+QString runSourceText(std::optional<RunSource> source);
+/// How every page names where a run came from: its source and MCP client ("MCP · claude-ai").
 QString runSourceText(const JournalRun &run);
 /// A run's status as every page shows it ("Running", "Finished", "Failed", "Interrupted").
 QString runStatusText(RunStatus status);

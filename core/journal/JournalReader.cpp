@@ -31,7 +31,7 @@ JournalRun summaryFrom(const QSqlQuery &query)
     run.id = query.value(0).toString();
     run.seq = query.value(1).toLongLong();
     run.status = runStatusFromString(query.value(2).toString()).value_or(RunStatus::Running);
-    run.source = query.value(3).toString();
+    run.source = runSourceFromString(query.value(3).toString());
     run.clientName = query.value(4).toString();
     run.clientVersion = query.value(5).toString();
     run.backend = query.value(6).toString();
@@ -86,9 +86,9 @@ QString whereClause(const RunFilter &filter, QVariantList &values)
         conditions << QStringLiteral("status = ?");
         values << toString(*filter.status);
     }
-    if (!filter.source.isEmpty()) {
+    if (filter.source) {
         conditions << QStringLiteral("source = ?");
-        values << filter.source;
+        values << toString(*filter.source);
     }
     if (filter.from.isValid()) {
         conditions << QStringLiteral("started_at >= ?");
@@ -177,7 +177,7 @@ Result<QList<JournalArtifactEntry>> JournalReader::artifacts(const ArtifactFilte
             .position = query->value(1).toInt(),
             .startedAt = fromMs(query->value(2)),
             .language = query->value(3).toString(),
-            .source = query->value(4).toString(),
+            .source = runSourceFromString(query->value(4).toString()),
             .clientName = query->value(5).toString(),
             .artifact = JournalArtifact{.name = query->value(6).toString(),
                                         .mimeType = query->value(8).toString(),
@@ -252,36 +252,98 @@ Result<JournalRun> JournalReader::run(const QString &id) const
         run.stdoutData = query->value(kSummaryColumnCount + 1).toByteArray();
         run.stderrData = query->value(kSummaryColumnCount + 2).toByteArray();
     }
-    {
-        auto query = db.exec(QStringLiteral("SELECT name, file, mime_type, size, width, height FROM artifacts "
-                                            "WHERE run_id = ? ORDER BY position"),
-                             {id});
-        if (!query) {
-            return query.error();
-        }
-        const QString folder = RunJournal::artifactsDirFor(m_path);
-        while (query->next()) {
-            run.artifacts.append(JournalArtifact{.name = query->value(0).toString(),
-                                                 .mimeType = query->value(2).toString(),
-                                                 .size = query->value(3).toLongLong(),
-                                                 .width = query->value(4).toInt(),
-                                                 .height = query->value(5).toInt(),
-                                                 .path = folder + QLatin1Char('/') + query->value(1).toString()});
-        }
+    auto artifacts = artifactsOf(db, id, 0);
+    if (!artifacts) {
+        return artifacts.error();
     }
-    {
-        auto query = db.exec(
-            QStringLiteral("SELECT protocol_version, request, response FROM mcp_exchanges WHERE run_id = ?"), {id});
-        if (!query) {
-            return query.error();
-        }
-        if (query->next()) {
-            run.protocolVersion = query->value(0).toString();
-            run.mcpRequest = QJsonDocument::fromJson(query->value(1).toString().toUtf8()).object();
-            run.mcpResponse = QJsonDocument::fromJson(query->value(2).toString().toUtf8()).object();
-        }
+    run.artifacts = *artifacts;
+    if (auto exchange = readExchange(db, id, run); !exchange) {
+        return exchange.error();
     }
     return run;
+}
+
+Result<QList<JournalArtifact>> JournalReader::artifactsOf(JournalConnection &db, const QString &id, int from) const
+{
+    auto query = db.exec(QStringLiteral("SELECT name, file, mime_type, size, width, height FROM artifacts "
+                                        "WHERE run_id = ? AND position >= ? ORDER BY position"),
+                         {id, from});
+    if (!query) {
+        return query.error();
+    }
+    const QString folder = RunJournal::artifactsDirFor(m_path);
+    QList<JournalArtifact> artifacts;
+    while (query->next()) {
+        artifacts.append(JournalArtifact{.name = query->value(0).toString(),
+                                         .mimeType = query->value(2).toString(),
+                                         .size = query->value(3).toLongLong(),
+                                         .width = query->value(4).toInt(),
+                                         .height = query->value(5).toInt(),
+                                         .path = folder + QLatin1Char('/') + query->value(1).toString()});
+    }
+    return artifacts;
+}
+
+Result<void> JournalReader::readExchange(JournalConnection &db, const QString &id, JournalRun &run)
+{
+    auto query =
+        db.exec(QStringLiteral("SELECT protocol_version, request, response FROM mcp_exchanges WHERE run_id = ?"), {id});
+    if (!query) {
+        return query.error();
+    }
+    if (query->next()) {
+        run.protocolVersion = query->value(0).toString();
+        run.mcpRequest = QJsonDocument::fromJson(query->value(1).toString().toUtf8()).object();
+        run.mcpResponse = QJsonDocument::fromJson(query->value(2).toString().toUtf8()).object();
+    }
+    return {};
+}
+
+Result<JournalRunUpdate> JournalReader::runSince(const QString &id, qint64 stdoutFrom, qint64 stderrFrom,
+                                                 int artifactsFrom, bool withExchange) const
+{
+    auto connection = this->connection();
+    if (!connection) {
+        return connection.error();
+    }
+    const Error notFound{QStringLiteral("No run %1 in the journal.").arg(id), ErrorCode::NotFound};
+    if (!*connection) {
+        return notFound;
+    }
+    JournalConnection &db = **connection;
+    JournalRunUpdate update;
+    {
+        // The output columns are blobs (the recorder appends as blobs): length and substr count bytes.
+        auto query = db.exec(QStringLiteral("SELECT %1, length(CAST(stdout AS BLOB)), length(CAST(stderr AS BLOB)), "
+                                            "substr(CAST(stdout AS BLOB), ?), substr(CAST(stderr AS BLOB), ?) "
+                                            "FROM runs WHERE id = ?")
+                                 .arg(kSummaryColumns),
+                             {stdoutFrom + 1, stderrFrom + 1, id});
+        if (!query) {
+            return query.error();
+        }
+        if (!query->next()) {
+            return notFound;
+        }
+        update.run = summaryFrom(*query);
+        update.stdoutBytes = query->value(kSummaryColumnCount).toLongLong();
+        update.stderrBytes = query->value(kSummaryColumnCount + 1).toLongLong();
+        update.stdoutAdded = query->value(kSummaryColumnCount + 2).toByteArray();
+        update.stderrAdded = query->value(kSummaryColumnCount + 3).toByteArray();
+    }
+    auto artifacts = artifactsOf(db, id, artifactsFrom);
+    if (!artifacts) {
+        return artifacts.error();
+    }
+    update.artifactsAdded = *artifacts;
+    update.artifactCount = artifactsFrom + int(artifacts->size());
+    if (withExchange) {
+        if (auto exchange = readExchange(db, id, update.run); !exchange) {
+            return exchange.error();
+        }
+        update.hasExchange = true;
+    }
+    return update;
 }
 
 Result<QList<JournalSample>> JournalReader::samples(const QString &id) const

@@ -28,6 +28,11 @@ public:
     Result<int> count(const RunFilter &filter) const;
     /// One run with everything (code, output, artifacts, MCP exchange); ErrorCode::NotFound for an unknown id.
     Result<JournalRun> run(const QString &id) const;
+    /// What run `id` gained after `stdoutFrom` and `stderrFrom` bytes of output and `artifactsFrom` artifacts: only
+    /// the added bytes and artifacts are read (a running run's 2 MiB of output is not read again per change); with
+    /// `withExchange`, its MCP exchange too. ErrorCode::NotFound for an unknown id.
+    Result<JournalRunUpdate> runSince(const QString &id, qint64 stdoutFrom, qint64 stderrFrom, int artifactsFrom,
+                                      bool withExchange) const;
     /// The CPU and memory samples of run `id`'s container, in time order (none for a short run).
     Result<QList<JournalSample>> samples(const QString &id) const;
     /// Artifacts matching `filter`, of the newest runs first (a run's in their order), at most `limit`.
@@ -42,6 +47,11 @@ public:
 private:
     /// The connection, opened on first use; nullptr while the journal file does not exist.
     Result<JournalConnection *> connection() const;
+
+    /// Run `id`'s artifacts from position `from` on.
+    Result<QList<JournalArtifact>> artifactsOf(JournalConnection &db, const QString &id, int from) const;
+    /// Run `id`'s MCP exchange, if it has one, into `run`.
+    static Result<void> readExchange(JournalConnection &db, const QString &id, JournalRun &run);
 
     const QString m_path;
     mutable std::unique_ptr<JournalConnection> m_connection;

@@ -27,4 +27,31 @@ std::optional<RunStatus> runStatusFromString(const QString &text)
     return std::nullopt;
 }
 
+QString toString(RunSource source)
+{
+    switch (source) {
+    case RunSource::Gui:
+        return QStringLiteral("gui");
+    case RunSource::Cli:
+        return QStringLiteral("cli");
+    case RunSource::Mcp:
+        return QStringLiteral("mcp");
+    case RunSource::Http:
+        return QStringLiteral("http");
+    case RunSource::Replay:
+        return QStringLiteral("replay");
+    }
+    return QStringLiteral("cli");
+}
+
+std::optional<RunSource> runSourceFromString(const QString &text)
+{
+    for (RunSource source : kRunSources) {
+        if (text == toString(source)) {
+            return source;
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace sandbox

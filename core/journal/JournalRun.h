@@ -38,6 +38,25 @@ enum class RunStatus
 QString toString(RunStatus status);
 std::optional<RunStatus> runStatusFromString(const QString &text);
 
+/// Where a run came from: the desktop app's console, the command line, an MCP client over stdio or over HTTP, or a
+/// replay of another run. The journal keeps toString()'s name; each face shows its own text for it.
+enum class RunSource
+{
+    Gui,
+    Cli,
+    Mcp,
+    Http,
+    Replay
+};
+
+/// Every source, in the order the app offers them.
+inline constexpr RunSource kRunSources[] = {RunSource::Gui, RunSource::Cli, RunSource::Mcp, RunSource::Http,
+                                            RunSource::Replay};
+
+/// "gui", "cli", "mcp", "http", "replay" (RunRequest::origin, the journal's `source` column).
+QString toString(RunSource source);
+std::optional<RunSource> runSourceFromString(const QString &text);
+
 /// One sample of a run's container (JournalReader::samples): RunObserver::runSample as the journal keeps it.
 struct JournalSample
 {
@@ -53,7 +72,7 @@ struct JournalRun
 {
     QString id;                        ///< the engine's run id
     qint64 seq = 0;                    ///< journal-wide sequence number of the last change to this run
-    QString source;                    ///< gui, cli, mcp, http, replay
+    std::optional<RunSource> source;   ///< none: a name this version does not know
     QString clientName, clientVersion; ///< MCP clientInfo, if any
     QString backend, endpoint, image;
     QString language;
@@ -87,12 +106,25 @@ struct JournalRun
     bool wasStopped() const { return stopReason && *stopReason != StopReason::Exited; }
 };
 
+/// What a run gained since a reader last looked (JournalReader::runSince, JournalFeed's followers): its summary as it
+/// is now and only what was added to it, so a view appends instead of showing the whole run again.
+struct JournalRunUpdate
+{
+    JournalRun run; ///< the summary now; everything (code, output, artifacts, MCP exchange) when `whole`
+    bool whole = false;
+    QByteArray stdoutAdded, stderrAdded;     ///< output written after the offsets asked for (not when `whole`)
+    QList<JournalArtifact> artifactsAdded;   ///< artifacts from the position asked for (not when `whole`)
+    qint64 stdoutBytes = 0, stderrBytes = 0; ///< the recorded output's length now: the next offsets
+    int artifactCount = 0;                   ///< the run's artifacts now: the next position
+    bool hasExchange = false;                ///< run.mcpRequest/mcpResponse are set (whole, or read once it ended)
+};
+
 /// Which runs JournalReader::list() and count() return. Empty / invalid members match everything.
 struct RunFilter
 {
     QString language;
     std::optional<RunStatus> status;
-    QString source;
+    std::optional<RunSource> source;
     QDateTime from, to; ///< started within [from, to] when valid
     QString text;       ///< substring of code, stdout or stderr
 };
@@ -104,7 +136,7 @@ struct JournalArtifactEntry
     int position = 0; ///< its place among the run's artifacts
     QDateTime startedAt;
     QString language;
-    QString source;
+    std::optional<RunSource> source;
     QString clientName;
     JournalArtifact artifact;
 };
@@ -120,3 +152,4 @@ struct ArtifactFilter
 } // namespace sandbox
 
 Q_DECLARE_METATYPE(sandbox::JournalRun)
+Q_DECLARE_METATYPE(sandbox::JournalRunUpdate)

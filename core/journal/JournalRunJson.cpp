@@ -18,7 +18,7 @@ QJsonObject journalRunToJson(const JournalRun &run, bool details)
     QJsonObject json{
         {QStringLiteral("id"), run.id},
         {QStringLiteral("seq"), run.seq},
-        {QStringLiteral("source"), run.source},
+        {QStringLiteral("source"), run.source ? toString(*run.source) : QString()},
         {QStringLiteral("client_name"), run.clientName},
         {QStringLiteral("client_version"), run.clientVersion},
         {QStringLiteral("backend"), run.backend},

@@ -13,8 +13,8 @@ namespace sandbox {
 class JournalConnection;
 
 /// The run journal's database: where it is, its schema and migrations, retention. Every face (GUI, CLI, --mcp,
-/// serve --http) records into the same file; JournalRecorder writes, JournalReader and JournalWatcher read.
-/// An instance is used by the thread that opened it.
+/// serve --http) records into the same file; JournalRecorder writes, JournalReader reads (JournalFeed for a window, off
+/// its thread). An instance is used by the thread that opened it.
 class RunJournal final
 {
 public:

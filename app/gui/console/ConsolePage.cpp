@@ -49,7 +49,8 @@ QString backendTitle(const QString &name)
 
 } // namespace
 
-ConsolePage::ConsolePage(EngineController &controller, QWidget *parent) : Page(parent), m_controller(controller)
+ConsolePage::ConsolePage(EngineController &controller, ThumbnailProvider &thumbnails, QWidget *parent)
+    : Page(parent), m_controller(controller)
 {
     setObjectName(QStringLiteral("consolePage"));
     // --- Run settings: one row above the editor, like an IDE's run configuration.
@@ -137,7 +138,7 @@ ConsolePage::ConsolePage(EngineController &controller, QWidget *parent) : Page(p
     QFont bold = m_chartsTitle->font();
     bold.setBold(true);
     m_chartsTitle->setFont(bold);
-    m_artifacts = new ArtifactStrip;
+    m_artifacts = new ArtifactStrip(thumbnails);
     m_artifacts->setObjectName(QStringLiteral("artifactStrip"));
     m_artifacts->setVisible(false);
     connect(m_artifacts, &ArtifactStrip::countChanged, this, [this](int count) {

@@ -23,6 +23,7 @@ class ArtifactStrip;
 class CodeEditor;
 class EngineController;
 class OutputView;
+class ThumbnailProvider;
 
 /// The run console: write code in one of the seven languages, run it in a sandbox and watch its output and
 /// charts arrive. Runs go through the EngineController; the page never blocks.
@@ -31,7 +32,7 @@ class ConsolePage final : public Page
     Q_OBJECT
 
 public:
-    explicit ConsolePage(EngineController &controller, QWidget *parent = nullptr);
+    ConsolePage(EngineController &controller, ThumbnailProvider &thumbnails, QWidget *parent = nullptr);
 
     QString title() const override;
     QIcon icon() const override;

@@ -35,15 +35,52 @@ GalleryModel::GalleryModel(ThumbnailProvider &thumbnails, QObject *parent)
     connect(&m_thumbnails, &ThumbnailProvider::thumbnailReady, this, &GalleryModel::thumbnailReady);
 }
 
+namespace {
+
+bool sameArtifact(const JournalArtifactEntry &a, const JournalArtifactEntry &b)
+{
+    return a.runId == b.runId && a.position == b.position && a.artifact.path == b.artifact.path;
+}
+
+/// Whether `before` is `after` with some entries left out (in the same order): `after` only added artifacts.
+bool onlyAdds(const QList<JournalArtifactEntry> &before, const QList<JournalArtifactEntry> &after)
+{
+    qsizetype next = 0;
+    for (const JournalArtifactEntry &entry : after) {
+        if (next < before.size() && sameArtifact(entry, before.at(next))) {
+            ++next;
+        }
+    }
+    return next == before.size();
+}
+
+/// More new rows than this at once are shown by a reset (one layout) rather than row by row.
+constexpr qsizetype kMaxInsertedRows = 200;
+
+} // namespace
+
 void GalleryModel::setEntries(QList<JournalArtifactEntry> entries)
 {
-    beginResetModel();
-    m_entries = std::move(entries);
+    // The journal read again after a change nearly always has what was shown and a few artifacts more (of runs in
+    // progress): those rows are inserted, so the view keeps its place and lays out only them.
+    if (!m_entries.isEmpty() && entries.size() - m_entries.size() <= kMaxInsertedRows && onlyAdds(m_entries, entries)) {
+        for (qsizetype row = 0; row < entries.size(); ++row) {
+            if (row < m_entries.size() && sameArtifact(entries.at(row), m_entries.at(row))) {
+                continue;
+            }
+            beginInsertRows({}, int(row), int(row));
+            m_entries.insert(row, entries.at(row));
+            endInsertRows();
+        }
+    } else {
+        beginResetModel();
+        m_entries = std::move(entries);
+        endResetModel();
+    }
     m_rowOfPath.clear();
     for (int row = 0; row < m_entries.size(); ++row) {
         m_rowOfPath.insert(m_entries.at(row).artifact.path, row);
     }
-    endResetModel();
 }
 
 int GalleryModel::rowCount(const QModelIndex &parent) const

@@ -43,8 +43,8 @@ QList<PreviewItem> previewItems(const QList<JournalArtifactEntry> &entries)
 
 } // namespace
 
-GalleryPage::GalleryPage(QString journalPath, ThumbnailProvider &thumbnails, QWidget *parent)
-    : Page(parent), m_journalPath(std::move(journalPath)), m_thumbnails(thumbnails)
+GalleryPage::GalleryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidget *parent)
+    : Page(parent), m_thumbnails(thumbnails)
 {
     setObjectName(QStringLiteral("galleryPage"));
     m_language = new QComboBox;
@@ -56,10 +56,8 @@ GalleryPage::GalleryPage(QString journalPath, ThumbnailProvider &thumbnails, QWi
     m_source = new QComboBox;
     m_source->setObjectName(QStringLiteral("gallerySourceFilter"));
     m_source->addItem(tr("All sources"), QString());
-    for (const char *source : {"gui", "cli", "mcp", "http", "replay"}) {
-        JournalRun run;
-        run.source = QLatin1String(source);
-        m_source->addItem(runSourceText(run), run.source);
+    for (const RunSource source : kRunSources) {
+        m_source->addItem(runSourceText(source), toString(source));
     }
     m_type = new QComboBox;
     m_type->setObjectName(QStringLiteral("galleryTypeFilter"));
@@ -117,12 +115,13 @@ GalleryPage::GalleryPage(QString journalPath, ThumbnailProvider &thumbnails, QWi
         connect(combo, &QComboBox::currentIndexChanged, this, &GalleryPage::reload);
     }
 
-    // Runs of every process: a changed journal is read again a moment later, once for a burst of changes.
+    // Runs of every process: a changed journal is read again a moment later, once for a burst of changes, while the
+    // page is on show (otherwise when it is shown next).
     m_refresh = std::make_unique<JournalRefresh<Result<QList<JournalArtifactEntry>>>>(
-        this, m_journalPath, std::chrono::milliseconds(300),
+        this, feed, std::chrono::milliseconds(300),
         [this] {
-            return [path = m_journalPath, filter = filter()] {
-                return JournalReader(path).artifacts(filter, kMaxArtifacts);
+            return [filter = filter()](const JournalReader &reader) {
+                return reader.artifacts(filter, kMaxArtifacts);
             };
         },
         [this](Result<QList<JournalArtifactEntry>> loaded) {
@@ -132,7 +131,8 @@ GalleryPage::GalleryPage(QString journalPath, ThumbnailProvider &thumbnails, QWi
             } else {
                 m_count->setText(tr("The journal cannot be read: %1").arg(loaded.error().message));
             }
-        });
+        },
+        [this] { return isVisible(); });
     reload();
 }
 
@@ -162,11 +162,16 @@ void GalleryPage::restoreState(const QSettings &settings)
     }
 }
 
+void GalleryPage::shown()
+{
+    m_refresh->reloadIfStale();
+}
+
 ArtifactFilter GalleryPage::filter() const
 {
     ArtifactFilter filter;
     filter.runs.language = m_language->currentData().toString();
-    filter.runs.source = m_source->currentData().toString();
+    filter.runs.source = runSourceFromString(m_source->currentData().toString());
     filter.mimeType = m_type->currentData().toString();
     return filter;
 }

@@ -26,7 +26,7 @@ class GalleryPage final : public Page
     Q_OBJECT
 
 public:
-    GalleryPage(QString journalPath, ThumbnailProvider &thumbnails, QWidget *parent = nullptr);
+    GalleryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidget *parent = nullptr);
     ~GalleryPage() override;
 
     QString title() const override;
@@ -34,6 +34,7 @@ public:
     /// The filters.
     void saveState(QSettings &settings) const override;
     void restoreState(const QSettings &settings) override;
+    void shown() override;
 
     /// Reads the journal again (at once; the page also does when it changes).
     void reload();
@@ -54,7 +55,6 @@ private:
     void saveAs(int row);
     void updateCount();
 
-    const QString m_journalPath;
     ThumbnailProvider &m_thumbnails;
     GalleryModel *m_model = nullptr;
     QListView *m_view = nullptr;

@@ -1,5 +1,6 @@
 #include "gui/history/HistoryFilterBar.h"
 
+#include "gui/RunText.h"
 #include "lang/LanguageRegistry.h"
 
 #include <QComboBox>
@@ -43,11 +44,9 @@ HistoryFilterBar::HistoryFilterBar(QWidget *parent) : QWidget(parent)
     m_source = new QComboBox(this);
     m_source->setObjectName(QStringLiteral("historySourceFilter"));
     m_source->addItem(tr("All sources"), QString());
-    m_source->addItem(tr("Desktop app"), QStringLiteral("gui"));
-    m_source->addItem(tr("Command line"), QStringLiteral("cli"));
-    m_source->addItem(tr("MCP"), QStringLiteral("mcp"));
-    m_source->addItem(tr("HTTP"), QStringLiteral("http"));
-    m_source->addItem(tr("Replays"), QStringLiteral("replay"));
+    for (const RunSource source : kRunSources) {
+        m_source->addItem(runSourceText(source), toString(source));
+    }
 
     m_period = new QComboBox(this);
     m_period->setObjectName(QStringLiteral("historyPeriodFilter"));
@@ -101,7 +100,7 @@ RunFilter HistoryFilterBar::filter() const
     RunFilter filter;
     filter.language = m_language->currentData().toString();
     filter.status = runStatusFromString(m_status->currentData().toString());
-    filter.source = m_source->currentData().toString();
+    filter.source = runSourceFromString(m_source->currentData().toString());
     filter.text = m_text->text().trimmed();
     const QDate today = QDate::currentDate();
     switch (m_period->currentData().toInt()) {

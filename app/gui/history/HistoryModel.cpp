@@ -2,22 +2,22 @@
 
 #include "gui/RunText.h"
 #include "gui/StateColors.h"
+#include "journal/JournalFeed.h"
 
 #include <QColor>
 #include <QFont>
 #include <QGuiApplication>
-#include <QScopedValueRollback>
-#include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 
 namespace sandbox::gui {
 
-HistoryModel::HistoryModel(const QString &journalPath, QObject *parent)
-    : QAbstractTableModel(parent), m_journalPath(journalPath), m_reader(journalPath)
+HistoryModel::HistoryModel(JournalFeed &feed, QObject *parent) : QAbstractTableModel(parent), m_feed(feed)
 {
-    connect(&m_countWatcher, &QFutureWatcher<int>::finished, this, [this] {
-        m_totalCount = m_countWatcher.result();
-        emit totalCountChanged(m_totalCount);
-    });
+    if (m_feed.isOff()) {
+        m_atEnd = true; // nothing to read, and nothing will answer
+        m_lastError = tr("the run journal is off (LLM_SANDBOX_JOURNAL=off)");
+        return;
+    }
     recount();
 }
 
@@ -25,11 +25,17 @@ HistoryModel::~HistoryModel() = default;
 
 void HistoryModel::setFilter(const RunFilter &filter)
 {
+    if (m_feed.isOff()) {
+        m_filter = filter;
+        return;
+    }
     beginResetModel();
     m_filter = filter;
     m_runs.clear();
     m_rowById.clear();
     m_atEnd = false;
+    m_fetching = false;
+    ++m_generation; // the answers to reads for the filter before are dropped
     endResetModel();
     recount();
 }
@@ -97,7 +103,7 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
             return run.error;
         }
         if (index.column() == SourceColumn && !run.clientName.isEmpty()) {
-            return tr("%1 %2 via %3").arg(run.clientName, run.clientVersion, run.source);
+            return tr("%1 %2 via %3").arg(run.clientName, run.clientVersion, runSourceText(run.source));
         }
         return tr("Run %1").arg(run.id);
     }
@@ -159,10 +165,23 @@ void HistoryModel::fetchMore(const QModelIndex &parent)
     if (parent.isValid() || m_atEnd || m_fetching) {
         return;
     }
-    // Views and testers react to rowsInserted by asking for more: one page at a time, never nested.
-    const QScopedValueRollback fetching(m_fetching, true);
-    // One page, by index on the journal side: quick enough for the GUI thread at any journal size.
-    Result<QList<JournalRun>> page = m_reader.list(m_filter, int(m_runs.size()), PageSize);
+    // One page, by index on the journal side, on the feed's thread; views ask again when the rows arrive.
+    m_fetching = true;
+    m_feed.read<Result<QList<JournalRun>>>(
+        this,
+        [filter = m_filter, offset = int(m_runs.size())](const JournalReader &reader) {
+            return reader.list(filter, offset, PageSize);
+        },
+        [this, generation = m_generation](Result<QList<JournalRun>> page) {
+            if (generation == m_generation) {
+                m_fetching = false;
+                addPage(std::move(page));
+            }
+        });
+}
+
+void HistoryModel::addPage(Result<QList<JournalRun>> page)
+{
     if (!page) {
         m_atEnd = true;
         setError(page.error().message);
@@ -198,7 +217,7 @@ bool HistoryModel::matches(const JournalRun &summary) const
     if (m_filter.status && summary.status != *m_filter.status) {
         return false;
     }
-    if (!m_filter.source.isEmpty() && summary.source != m_filter.source) {
+    if (m_filter.source && summary.source != m_filter.source) {
         return false;
     }
     if (m_filter.from.isValid() && summary.startedAt < m_filter.from) {
@@ -207,22 +226,25 @@ bool HistoryModel::matches(const JournalRun &summary) const
     if (m_filter.to.isValid() && summary.startedAt > m_filter.to) {
         return false;
     }
-    if (m_filter.text.isEmpty()) {
-        return true;
+    return true;
+}
+
+void HistoryModel::insertOnTop(const JournalRun &summary)
+{
+    // A run the model has not seen is new: the newest, so it goes on top (rows below shift, persistent indexes and
+    // with them the selection follow).
+    beginInsertRows({}, 0, 0);
+    m_runs.prepend(summary);
+    m_rowById.clear();
+    for (int i = 0; i < m_runs.size(); ++i) {
+        m_rowById.insert(m_runs.at(i).id, i);
     }
-    // Summaries carry no code or output; the text filter needs the whole run (a new run at a time: cheap).
-    Result<JournalRun> full = m_reader.run(summary.id);
-    if (!full) {
-        return false;
-    }
-    return full->code.contains(m_filter.text, Qt::CaseInsensitive) ||
-           QString::fromUtf8(full->stdoutData).contains(m_filter.text, Qt::CaseInsensitive) ||
-           QString::fromUtf8(full->stderrData).contains(m_filter.text, Qt::CaseInsensitive);
+    endInsertRows();
+    recount();
 }
 
 void HistoryModel::applyChanges(const QList<JournalRun> &runs)
 {
-    bool inserted = false;
     for (const JournalRun &summary : runs) {
         const int row = rowOf(summary.id);
         if (row >= 0) {
@@ -233,30 +255,43 @@ void HistoryModel::applyChanges(const QList<JournalRun> &runs)
         if (!matches(summary)) {
             continue;
         }
-        // A run the model has not seen is new: the newest, so it goes on top (rows below shift, persistent
-        // indexes and with them the selection follow).
-        beginInsertRows({}, 0, 0);
-        m_runs.prepend(summary);
-        m_rowById.clear();
-        for (int i = 0; i < m_runs.size(); ++i) {
-            m_rowById.insert(m_runs.at(i).id, i);
+        if (m_filter.text.isEmpty()) {
+            insertOnTop(summary);
+            continue;
         }
-        endInsertRows();
-        inserted = true;
-    }
-    if (inserted) {
-        recount();
+        // Summaries carry no code or output; the text filter asks the journal whether this run has the text.
+        RunFilter filter = m_filter;
+        filter.from = filter.to = summary.startedAt;
+        m_feed.read<bool>(
+            this,
+            [filter, id = summary.id](const JournalReader &reader) {
+                auto runs = reader.list(filter, 0, 100);
+                return runs &&
+                       std::any_of(runs->cbegin(), runs->cend(), [&id](const JournalRun &run) { return run.id == id; });
+            },
+            [this, summary, generation = m_generation](bool found) {
+                if (found && generation == m_generation && rowOf(summary.id) < 0) {
+                    insertOnTop(summary);
+                }
+            });
     }
 }
 
 void HistoryModel::recount()
 {
-    // Counting scans every matching row: off the GUI thread, with a connection of its own.
-    m_countWatcher.setFuture(QtConcurrent::run([path = m_journalPath, filter = m_filter] {
-        const JournalReader reader(path);
-        Result<int> count = reader.count(filter);
-        return count ? *count : -1;
-    }));
+    // Counting scans every matching row: on the feed's thread.
+    m_feed.read<int>(
+        this,
+        [filter = m_filter](const JournalReader &reader) {
+            Result<int> count = reader.count(filter);
+            return count ? *count : -1;
+        },
+        [this, generation = m_generation](int count) {
+            if (generation == m_generation) {
+                m_totalCount = count;
+                emit totalCountChanged(m_totalCount);
+            }
+        });
 }
 
 void HistoryModel::setError(const QString &message)

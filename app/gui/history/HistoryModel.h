@@ -1,18 +1,21 @@
 #pragma once
 
-#include "journal/JournalReader.h"
 #include "journal/JournalRun.h"
+#include "util/Result.h"
 
 #include <QAbstractTableModel>
-#include <QFutureWatcher>
 #include <QHash>
+
+namespace sandbox {
+class JournalFeed;
+}
 
 namespace sandbox::gui {
 
 /// The journal's runs, newest first, as summaries (no code or output). Rows are read lazily, a page at a
-/// time as the view scrolls (canFetchMore/fetchMore), so a journal of any size opens at once; the total
-/// count is computed off the GUI thread. Changes reported by a JournalWatcher update rows in place or insert
-/// new runs at the top, so a view's selection survives them.
+/// time as the view scrolls (canFetchMore/fetchMore), so a journal of any size opens at once. Every read goes
+/// through the JournalFeed, off the GUI thread: a page's rows arrive a moment after fetchMore. Changes the feed
+/// reports update rows in place or insert new runs at the top, so a view's selection survives them.
 class HistoryModel final : public QAbstractTableModel
 {
     Q_OBJECT
@@ -32,7 +35,7 @@ public:
     static constexpr int RunIdRole = Qt::UserRole + 1;
     static constexpr int PageSize = 200;
 
-    explicit HistoryModel(const QString &journalPath, QObject *parent = nullptr);
+    explicit HistoryModel(JournalFeed &feed, QObject *parent = nullptr);
     ~HistoryModel() override;
 
     /// Shows only the runs matching `filter`, from the first page again.
@@ -45,10 +48,12 @@ public:
     int rowOf(const QString &runId) const;
     /// How many runs match the filter; -1 while it is being counted.
     int totalCount() const { return m_totalCount; }
+    /// Whether a page asked for (fetchMore) is still being read.
+    bool isFetching() const { return m_fetching; }
     /// The last error reading the journal, empty when the last read worked.
     QString lastError() const { return m_lastError; }
 
-    /// Applies summaries of runs that changed (JournalWatcher::runsChanged).
+    /// Applies summaries of runs that changed (JournalFeed::runsChanged).
     void applyChanges(const QList<JournalRun> &runs);
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -58,19 +63,19 @@ public:
     bool canFetchMore(const QModelIndex &parent) const override;
     void fetchMore(const QModelIndex &parent) override;
 
-    /// "1.2 s", "250 ms", "3 min 4 s".
-
 signals:
     void totalCountChanged(int count);
     void errorOccurred(const QString &message);
 
 private:
+    /// Whether a new run matches the filter, but for its text.
     bool matches(const JournalRun &summary) const;
+    void addPage(Result<QList<JournalRun>> page);
+    void insertOnTop(const JournalRun &summary);
     void recount();
     void setError(const QString &message);
 
-    QString m_journalPath;
-    JournalReader m_reader;
+    JournalFeed &m_feed;
     RunFilter m_filter;
     QList<JournalRun> m_runs;
     QHash<QString, int> m_rowById;
@@ -78,8 +83,7 @@ private:
     bool m_fetching = false;
     int m_totalCount = -1;
     QString m_lastError;
-    QFutureWatcher<int> m_countWatcher;
-    quint64 m_countGeneration = 0;
+    quint64 m_generation = 0; ///< of the filter: answers to reads for an earlier one are dropped
 };
 
 } // namespace sandbox::gui

@@ -1,11 +1,12 @@
 #include "gui/history/HistoryPage.h"
 
 #include "gui/EngineController.h"
+#include "gui/history/DiffView.h"
 #include "gui/history/HistoryFilterBar.h"
 #include "gui/history/HistoryModel.h"
 #include "gui/history/PixelComparison.h"
-#include "gui/history/RunInspector.h"
-#include "journal/JournalWatcher.h"
+#include "gui/widgets/RunView.h"
+#include "journal/JournalFeed.h"
 #include "journal/RunDiff.h"
 
 #include <QApplication>
@@ -28,14 +29,13 @@ namespace {
 const SettingsKey<QByteArray> kSplitterState{"splitter"};
 } // namespace
 
-HistoryPage::HistoryPage(const QString &journalPath, EngineController &controller, QStringList backends,
-                         QWidget *parent)
-    : Page(parent), m_journalPath(journalPath), m_controller(controller), m_backends(std::move(backends)),
-      m_reader(journalPath)
+HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, EngineController &controller,
+                         QStringList backends, QWidget *parent)
+    : Page(parent), m_feed(feed), m_controller(controller), m_backends(std::move(backends))
 {
     setObjectName(QStringLiteral("historyPage"));
     m_filters = new HistoryFilterBar(this);
-    m_model = new HistoryModel(journalPath, this);
+    m_model = new HistoryModel(feed, this);
 
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("historyTable"));
@@ -60,7 +60,10 @@ HistoryPage::HistoryPage(const QString &journalPath, EngineController &controlle
     m_table->setColumnWidth(HistoryModel::OutcomeColumn, digit * 14);
     m_table->setColumnWidth(HistoryModel::DurationColumn, digit * 10);
 
-    m_inspector = new RunInspector(this);
+    m_view = new RunView(thumbnails, this);
+    m_view->setObjectName(QStringLiteral("historyRunView"));
+    m_diff = new DiffView;
+    m_diffTab = m_view->addTab(m_diff, tr("Replay diff"));
 
     m_replayBackend = new QComboBox(this);
     m_replayBackend->setObjectName(QStringLiteral("replayBackend"));
@@ -88,7 +91,7 @@ HistoryPage::HistoryPage(const QString &journalPath, EngineController &controlle
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->addLayout(replayBar);
-    rightLayout->addWidget(m_inspector, 1);
+    rightLayout->addWidget(m_view, 1);
 
     m_splitter = new QSplitter(Qt::Horizontal, this);
     m_splitter->setObjectName(QStringLiteral("historySplitter"));
@@ -103,17 +106,19 @@ HistoryPage::HistoryPage(const QString &journalPath, EngineController &controlle
     layout->addWidget(m_status);
 
     connect(m_filters, &HistoryFilterBar::filterChanged, this, [this](const RunFilter &filter) {
-        const QString selected = selectedRunId();
         m_model->setFilter(filter);
-        // The reset emptied the table: read the first page now (not at the view's next layout), so the inspected
-        // run stays selected when the new filter still shows it.
+        // The reset emptied the table: ask for the first page now (not at the view's next layout).
         if (m_model->canFetchMore({})) {
             m_model->fetchMore({});
         }
-        if (!selected.isEmpty() && m_model->rowOf(selected) >= 0) {
-            m_table->selectRow(m_model->rowOf(selected));
-        }
         updateStatus();
+    });
+    // The run shown stays selected when the rows that arrive have it (after a new filter, say).
+    connect(m_model, &HistoryModel::rowsInserted, this, [this] {
+        const int row = m_model->rowOf(m_view->run().id);
+        if (row >= 0 && selectedRunId() != m_view->run().id) {
+            m_table->selectRow(row);
+        }
     });
     connect(m_model, &HistoryModel::totalCountChanged, this, &HistoryPage::updateStatus);
     connect(m_model, &HistoryModel::rowsInserted, this, &HistoryPage::updateStatus);
@@ -126,7 +131,7 @@ HistoryPage::HistoryPage(const QString &journalPath, EngineController &controlle
             });
     connect(m_table, &QTableView::customContextMenuRequested, this, &HistoryPage::showContextMenu);
     connect(m_replayButton, &QPushButton::clicked, this,
-            [this] { replay(m_inspector->run().id, m_replayBackend->currentData().toString()); });
+            [this] { replay(m_view->run().id, m_replayBackend->currentData().toString()); });
 
     connect(&m_controller, &EngineController::runStarted, this, [this](quint64 ticket, const QString &runId) {
         auto it = m_replays.find(ticket);
@@ -139,12 +144,7 @@ HistoryPage::HistoryPage(const QString &journalPath, EngineController &controlle
     connect(&m_controller, &EngineController::runFailed, this,
             [this](quint64 ticket, const Error &error) { onReplayFinished(ticket, {}, error.message); });
 
-    m_watcher = new JournalWatcher(journalPath, this);
-    if (Result<qint64> latest = m_reader.latestSeq()) {
-        m_watcher->setLastSeq(*latest);
-    }
-    connect(m_watcher, &JournalWatcher::runsChanged, this, &HistoryPage::onJournalChanged);
-    m_watcher->start();
+    connect(&m_feed, &JournalFeed::runsChanged, this, &HistoryPage::onJournalChanged);
 
     updateReplayControls();
     updateStatus();
@@ -164,69 +164,101 @@ void HistoryPage::showRun(const QString &runId)
     if (row >= 0) {
         m_table->selectRow(row);
         m_table->scrollTo(m_model->index(row, 0));
-        if (m_inspector->run().id == runId) {
-            return;
-        }
     }
     inspect(runId);
 }
 
 void HistoryPage::inspect(const QString &runId)
 {
-    Result<JournalRun> run = m_reader.run(runId);
-    if (!run) {
-        m_inspector->clear();
-        m_replayStatus->setText(tr("Cannot read run %1: %2").arg(runId, run.error().message));
-        updateReplayControls();
+    if (m_follower && m_follower->runId() == runId) {
         return;
     }
-    m_inspector->setRun(*run);
-    if (!run->replayOf.isEmpty()) {
-        showDiffFor(*run);
+    delete m_follower;
+    // The feed hands the run whole, then what it gains while it runs.
+    m_follower = m_feed.follow(runId, this);
+    connect(m_follower, &RunFollower::updated, this, &HistoryPage::onRunUpdated);
+    connect(m_follower, &RunFollower::failed, this, [this, runId](const Error &error) {
+        m_view->clear();
+        m_replayStatus->setText(tr("Cannot read run %1: %2").arg(runId, error.message));
+        updateReplayControls();
+    });
+}
+
+void HistoryPage::onRunUpdated(const JournalRunUpdate &update)
+{
+    const bool ended =
+        update.run.status != RunStatus::Running && (update.whole || m_view->run().status == RunStatus::Running);
+    m_view->applyUpdate(update);
+    const JournalRun &run = m_view->run();
+    if (!run.replayOf.isEmpty() && ended) {
+        showDiffFor(run);
     }
-    // Offer the run's own backend first: "replay" most often means "the same again".
-    const int own = m_replayBackend->findData(run->backend);
-    for (int i = 0; i < m_replayBackend->count(); ++i) {
-        const QString backend = m_replayBackend->itemData(i).toString();
-        m_replayBackend->setItemText(i, i == own ? tr("%1 (same)").arg(backend) : backend);
-    }
-    if (own >= 0) {
-        m_replayBackend->setCurrentIndex(own);
+    if (update.whole) {
+        // Offer the run's own backend first: "replay" most often means "the same again".
+        const int own = m_replayBackend->findData(run.backend);
+        for (int i = 0; i < m_replayBackend->count(); ++i) {
+            const QString backend = m_replayBackend->itemData(i).toString();
+            m_replayBackend->setItemText(i, i == own ? tr("%1 (same)").arg(backend) : backend);
+        }
+        if (own >= 0) {
+            m_replayBackend->setCurrentIndex(own);
+        }
     }
     updateReplayControls();
 }
 
 void HistoryPage::showDiffFor(const JournalRun &replay)
 {
-    Result<JournalRun> original = m_reader.run(replay.replayOf);
-    if (!original) {
-        return; // removed by retention: nothing to compare with
-    }
-    m_inspector->setDiff(RunDiff::compare(*original, replay, comparePixels), *original);
+    // The original is read and compared (the pixels of charts too) on the feed's thread.
+    using Compared = std::optional<std::pair<RunDiff, JournalRun>>;
+    m_feed.read<Compared>(
+        this,
+        [replay](const JournalReader &reader) -> Compared {
+            Result<JournalRun> original = reader.run(replay.replayOf);
+            if (!original) {
+                return std::nullopt; // removed by retention: nothing to compare with
+            }
+            return std::pair{RunDiff::compare(*original, replay, comparePixels), *original};
+        },
+        [this, replayId = replay.id](const Compared &compared) {
+            if (!compared || m_view->run().id != replayId) {
+                return;
+            }
+            m_diff->setDiff(compared->first, compared->second, m_view->run());
+            m_view->setTabShown(m_diffTab, true);
+            if (m_replayShown.runId == replayId) {
+                const PendingReplay done = std::exchange(m_replayShown, PendingReplay{});
+                m_view->showTab(m_diffTab);
+                m_replayStatus->setText(tr("Replay of run %1 on %2 finished.").arg(done.originalId, done.backend));
+                emit replayFinished(done.originalId, done.runId);
+            }
+        });
 }
 
-quint64 HistoryPage::replay(const QString &runId, const QString &backend)
+void HistoryPage::replay(const QString &runId, const QString &backend)
 {
-    Result<JournalRun> run = m_reader.run(runId);
-    if (!run) {
-        m_replayStatus->setText(tr("Cannot replay run %1: %2").arg(runId, run.error().message));
-        return 0;
-    }
-    RunRequest request;
-    request.language = run->language;
-    request.code = run->code;
-    request.libraries = run->libraries;
-    if (run->timeoutMs > 0) {
-        request.timeout = std::chrono::milliseconds(run->timeoutMs);
-    }
-    // A session's state is gone: the replay runs the same code in a fresh sandbox.
-    request.origin = QStringLiteral("replay");
-    request.replayOf = run->id;
-    const quint64 ticket = m_controller.start(request, backend);
-    m_replays.insert(ticket, PendingReplay{run->id, backend, {}, false});
-    m_replayStatus->setText(tr("Replaying run %1 on %2…").arg(run->id, backend));
-    updateReplayControls();
-    return ticket;
+    m_feed.read<Result<JournalRun>>(
+        this, [runId](const JournalReader &reader) { return reader.run(runId); },
+        [this, runId, backend](const Result<JournalRun> &run) {
+            if (!run) {
+                m_replayStatus->setText(tr("Cannot replay run %1: %2").arg(runId, run.error().message));
+                return;
+            }
+            RunRequest request;
+            request.language = run->language;
+            request.code = run->code;
+            request.libraries = run->libraries;
+            if (run->timeoutMs > 0) {
+                request.timeout = std::chrono::milliseconds(run->timeoutMs);
+            }
+            // A session's state is gone: the replay runs the same code in a fresh sandbox.
+            request.origin = QStringLiteral("replay");
+            request.replayOf = run->id;
+            const quint64 ticket = m_controller.start(request, backend);
+            m_replays.insert(ticket, PendingReplay{run->id, backend, {}, false});
+            m_replayStatus->setText(tr("Replaying run %1 on %2…").arg(run->id, backend));
+            updateReplayControls();
+        });
 }
 
 void HistoryPage::onReplayFinished(quint64 ticket, const QString &runId, const QString &error)
@@ -246,53 +278,59 @@ void HistoryPage::onReplayFinished(quint64 ticket, const QString &runId, const Q
         updateReplayControls();
         return;
     }
-    // The journal records the run on its own writer thread: the diff waits until it has the end too (a run
-    // that failed after it started is in the journal as Failed, and compared all the same).
     if (!error.isEmpty()) {
         m_replayStatus->setText(tr("The replay of run %1 on %2 failed: %3").arg(it->originalId, it->backend, error));
     }
-    completeReplay(ticket);
+    // The journal records the run on its own writer thread: the diff waits until it has the end too (a run that
+    // failed after it started is in the journal as Failed, and compared all the same).
+    m_feed.read<bool>(
+        this,
+        [id = it->runId](const JournalReader &reader) {
+            auto run = reader.run(id);
+            return run && run->status != RunStatus::Running;
+        },
+        [this, ticket](bool ended) {
+            if (ended) {
+                completeReplay(ticket);
+            }
+        });
 }
 
-bool HistoryPage::completeReplay(quint64 ticket)
+void HistoryPage::completeReplay(quint64 ticket)
 {
     const auto it = m_replays.constFind(ticket);
     if (it == m_replays.cend() || !it->finished) {
-        return false;
+        return;
     }
-    Result<JournalRun> replay = m_reader.run(it->runId);
-    if (!replay || replay->status == RunStatus::Running) {
-        return false;
-    }
-    const PendingReplay pending = *it;
+    m_replayShown = *it;
     m_replays.remove(ticket);
-    showRun(pending.runId);
-    if (m_inspector->run().id == pending.runId) {
-        m_inspector->showTab(RunInspector::DiffTab);
+    if (m_view->run().id == m_replayShown.runId) {
+        showDiffFor(m_view->run());
+    } else {
+        showRun(m_replayShown.runId); // its diff follows the whole run
     }
-    m_replayStatus->setText(tr("Replay of run %1 on %2 finished.").arg(pending.originalId, pending.backend));
     updateReplayControls();
-    emit replayFinished(pending.originalId, pending.runId);
-    return true;
 }
 
 void HistoryPage::onJournalChanged(const QList<JournalRun> &runs)
 {
     m_model->applyChanges(runs);
-    const QString inspected = m_inspector->run().id;
     for (const JournalRun &run : runs) {
-        if (!inspected.isEmpty() && run.id == inspected) {
-            inspect(inspected); // a running run went on or ended: show what the journal has now
+        if (run.status == RunStatus::Running) {
+            continue;
         }
-    }
-    for (const quint64 ticket : m_replays.keys()) {
-        completeReplay(ticket);
+        for (auto it = m_replays.cbegin(); it != m_replays.cend(); ++it) {
+            if (it->finished && it->runId == run.id) {
+                completeReplay(it.key());
+                break;
+            }
+        }
     }
 }
 
 void HistoryPage::updateReplayControls()
 {
-    const JournalRun &run = m_inspector->run();
+    const JournalRun &run = m_view->run();
     const bool canReplay = !run.id.isEmpty() && !run.code.isEmpty() && !m_backends.isEmpty();
     m_replayButton->setEnabled(canReplay);
     m_replayBackend->setEnabled(canReplay);

@@ -1,7 +1,6 @@
 #pragma once
 
 #include "gui/Page.h"
-#include "journal/JournalReader.h"
 #include "journal/JournalRun.h"
 
 #include <QHash>
@@ -14,25 +13,29 @@ class QSplitter;
 class QTableView;
 
 namespace sandbox {
-class JournalWatcher;
-}
+class JournalFeed;
+class RunDiff;
+class RunFollower;
+} // namespace sandbox
 
 namespace sandbox::gui {
 
 class EngineController;
 class HistoryFilterBar;
 class HistoryModel;
-class RunInspector;
+class DiffView;
+class RunView;
+class ThumbnailProvider;
 
-/// The History page: every run in the journal, newest first and filterable; the selected run in an
-/// inspector; and replays of a run on the same or another backend, each a new journal run whose
-/// differences from its original the page shows when it ends.
+/// The History page: every run in the journal, newest first and filterable; the selected run in a RunView (with
+/// a tab of its own for a replay's differences); and replays of a run on the same or another backend, each a new
+/// journal run whose differences from its original the page shows when it ends.
 class HistoryPage final : public Page
 {
     Q_OBJECT
 
 public:
-    HistoryPage(const QString &journalPath, EngineController &controller, QStringList backends,
+    HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, EngineController &controller, QStringList backends,
                 QWidget *parent = nullptr);
     ~HistoryPage() override;
 
@@ -42,19 +45,20 @@ public:
     void restoreState(const QSettings &settings) override;
 
     HistoryModel *model() const { return m_model; }
-    RunInspector *inspector() const { return m_inspector; }
+    RunView *runView() const { return m_view; }
+    /// The run view's tab with a replay's differences from its original.
+    int diffTab() const { return m_diffTab; }
 
-    /// Selects run `runId` (when the filter shows it) and inspects it.
+    /// Selects run `runId` (when the filter shows it) and shows it.
     void showRun(const QString &runId);
-    /// Runs `runId` again on `backend` through the controller; its ticket, or 0 when the run cannot be read.
-    quint64 replay(const QString &runId, const QString &backend);
+    /// Runs `runId` again on `backend` through the controller, once the journal gave its code.
+    void replay(const QString &runId, const QString &backend);
 
 signals:
     /// A replay started from this page ended and its diff is shown.
     void replayFinished(const QString &originalId, const QString &replayId);
 
 private:
-    QSplitter *m_splitter = nullptr;
     struct PendingReplay
     {
         QString originalId;
@@ -64,29 +68,33 @@ private:
     };
 
     void inspect(const QString &runId);
+    void onRunUpdated(const JournalRunUpdate &update);
     void onJournalChanged(const QList<JournalRun> &runs);
     void onReplayFinished(quint64 ticket, const QString &runId, const QString &error = {});
-    bool completeReplay(quint64 ticket);
+    void completeReplay(quint64 ticket);
     void showDiffFor(const JournalRun &replay);
     void updateReplayControls();
     void updateStatus();
     void showContextMenu(const QPoint &position);
     QString selectedRunId() const;
 
-    QString m_journalPath;
+    JournalFeed &m_feed;
     EngineController &m_controller;
     QStringList m_backends;
-    JournalReader m_reader;
-    JournalWatcher *m_watcher = nullptr;
+    RunFollower *m_follower = nullptr; ///< of the run shown
     HistoryModel *m_model = nullptr;
     HistoryFilterBar *m_filters = nullptr;
     QTableView *m_table = nullptr;
-    RunInspector *m_inspector = nullptr;
+    QSplitter *m_splitter = nullptr;
+    RunView *m_view = nullptr;
+    DiffView *m_diff = nullptr;
+    int m_diffTab = -1;
     QComboBox *m_replayBackend = nullptr;
     QPushButton *m_replayButton = nullptr;
     QLabel *m_replayStatus = nullptr;
     QLabel *m_status = nullptr;
     QHash<quint64, PendingReplay> m_replays;
+    PendingReplay m_replayShown; ///< a replay that ended: its diff is on the way
 };
 
 } // namespace sandbox::gui

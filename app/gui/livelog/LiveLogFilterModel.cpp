@@ -18,7 +18,7 @@ void LiveLogFilterModel::setText(const QString &text)
     }
 }
 
-void LiveLogFilterModel::setSource(const QString &source)
+void LiveLogFilterModel::setSource(std::optional<RunSource> source)
 {
     if (source != m_source) {
         m_source = source;
@@ -29,7 +29,7 @@ void LiveLogFilterModel::setSource(const QString &source)
 bool LiveLogFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
     const QModelIndex index = sourceModel()->index(sourceRow, 0, sourceParent);
-    if (!m_source.isEmpty() && index.data(LiveLogModel::SourceRole).toString() != m_source) {
+    if (m_source && index.data(LiveLogModel::SourceRole).toInt() != int(*m_source)) {
         return false;
     }
     return m_text.isEmpty() || index.data(LiveLogModel::SearchRole).toString().contains(m_text, Qt::CaseInsensitive);

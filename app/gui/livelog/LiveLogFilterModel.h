@@ -1,10 +1,13 @@
 #pragma once
 
+#include "journal/JournalRun.h"
+
 #include <QSortFilterProxyModel>
+#include <optional>
 
 namespace sandbox::gui {
 
-/// The live log narrowed to a source (gui, cli, mcp, ...) and to runs whose summary contains a text.
+/// The live log narrowed to a source and to runs whose summary contains a text.
 class LiveLogFilterModel final : public QSortFilterProxyModel
 {
     Q_OBJECT
@@ -13,15 +16,15 @@ public:
     explicit LiveLogFilterModel(QObject *parent = nullptr);
 
     void setText(const QString &text);
-    /// Empty: every source.
-    void setSource(const QString &source);
+    /// None: every source.
+    void setSource(std::optional<RunSource> source);
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
 
 private:
     QString m_text;
-    QString m_source;
+    std::optional<RunSource> m_source;
 };
 
 } // namespace sandbox::gui

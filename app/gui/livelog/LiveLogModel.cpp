@@ -125,7 +125,7 @@ QVariant LiveLogModel::data(const QModelIndex &index, int role) const
     case RunIdRole:
         return run.id;
     case SourceRole:
-        return run.source;
+        return run.source ? int(*run.source) : -1;
     case SearchRole:
         return QStringList{run.id,     run.language, runSourceText(run), runStatusText(run.status), runOutcomeText(run),
                            run.backend}

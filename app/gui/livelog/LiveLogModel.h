@@ -26,7 +26,7 @@ public:
     enum Role
     {
         RunIdRole = Qt::UserRole + 1,
-        SourceRole, ///< gui, cli, mcp, http, replay
+        SourceRole, ///< the RunSource as an int; -1: unknown
         SearchRole, ///< the text the filter matches against
         SortRole,
     };

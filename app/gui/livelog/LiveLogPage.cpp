@@ -1,10 +1,10 @@
 #include "gui/livelog/LiveLogPage.h"
 
+#include "gui/RunText.h"
 #include "gui/livelog/LiveLogFilterModel.h"
 #include "gui/livelog/LiveLogModel.h"
-#include "gui/livelog/RunDetailView.h"
-#include "journal/JournalReader.h"
-#include "journal/JournalWatcher.h"
+#include "gui/widgets/RunView.h"
+#include "journal/JournalFeed.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -23,7 +23,7 @@ namespace {
 const SettingsKey<QByteArray> kSplitterState{"splitter"};
 } // namespace
 
-LiveLogPage::LiveLogPage(const QString &journalPath, QWidget *parent) : Page(parent)
+LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidget *parent) : Page(parent), m_feed(feed)
 {
     setObjectName(QStringLiteral("liveLogPage"));
     m_model = new LiveLogModel(this);
@@ -37,11 +37,9 @@ LiveLogPage::LiveLogPage(const QString &journalPath, QWidget *parent) : Page(par
     m_source = new QComboBox;
     m_source->setObjectName(QStringLiteral("liveLogSource"));
     m_source->addItem(tr("All sources"), QString());
-    m_source->addItem(tr("Console"), QStringLiteral("gui"));
-    m_source->addItem(tr("MCP clients"), QStringLiteral("mcp"));
-    m_source->addItem(tr("Command line"), QStringLiteral("cli"));
-    m_source->addItem(tr("HTTP server"), QStringLiteral("http"));
-    m_source->addItem(tr("Replays"), QStringLiteral("replay"));
+    for (const RunSource source : kRunSources) {
+        m_source->addItem(runSourceText(source), toString(source));
+    }
     auto *filterRow = new QHBoxLayout;
     filterRow->addWidget(m_search, 1);
     filterRow->addWidget(m_source);
@@ -86,7 +84,7 @@ LiveLogPage::LiveLogPage(const QString &journalPath, QWidget *parent) : Page(par
     listLayout->addLayout(filterRow);
     listLayout->addWidget(m_listStack, 1);
 
-    m_detail = new RunDetailView;
+    m_detail = new RunView(thumbnails);
     m_detail->setObjectName(QStringLiteral("runDetail"));
 
     m_splitter = new QSplitter(Qt::Horizontal);
@@ -102,14 +100,14 @@ LiveLogPage::LiveLogPage(const QString &journalPath, QWidget *parent) : Page(par
 
     connect(m_search, &QLineEdit::textChanged, m_filter, &LiveLogFilterModel::setText);
     connect(m_source, &QComboBox::currentIndexChanged, this,
-            [this] { m_filter->setSource(m_source->currentData().toString()); });
+            [this] { m_filter->setSource(runSourceFromString(m_source->currentData().toString())); });
     connect(m_filter, &QAbstractItemModel::rowsInserted, this, &LiveLogPage::updateEmptyState);
     connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &LiveLogPage::updateEmptyState);
     connect(m_filter, &QAbstractItemModel::modelReset, this, &LiveLogPage::updateEmptyState);
     connect(m_filter, &QAbstractItemModel::layoutChanged, this, &LiveLogPage::updateEmptyState);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &LiveLogPage::showSelected);
 
-    if (journalPath.isEmpty()) {
+    if (m_feed.isOff()) {
         m_emptyHint->setText(tr("The run journal is off (LLM_SANDBOX_JOURNAL=off), so there is no live log.\n"
                                 "Unset that variable and restart to see every run here."));
         m_listStack->setCurrentWidget(m_emptyHint);
@@ -118,39 +116,28 @@ LiveLogPage::LiveLogPage(const QString &journalPath, QWidget *parent) : Page(par
         m_detail->setVisible(false); // nothing can be selected: the hint gets the whole page
         return;
     }
-    m_reader = std::make_unique<JournalReader>(journalPath);
-    m_watcher = new JournalWatcher(journalPath, this);
-    connect(m_watcher, &JournalWatcher::runsChanged, this, &LiveLogPage::onRunsChanged);
-    loadInitialRuns();
-    m_watcher->start();
+    m_emptyHint->setText(tr("Reading the journal…"));
+    m_listStack->setCurrentWidget(m_emptyHint);
+    connect(&m_feed, &JournalFeed::runsChanged, this, &LiveLogPage::onRunsChanged);
+    // The newest runs, read on the feed's thread; what changes afterwards comes through runsChanged (a run in both
+    // is merged by id).
+    m_feed.read<QList<JournalRun>>(
+        this,
+        [](const JournalReader &reader) {
+            auto runs = reader.list(RunFilter{}, 0, InitialRuns);
+            return runs ? *runs : QList<JournalRun>();
+        },
+        [this](const QList<JournalRun> &runs) {
+            m_model->merge(runs);
+            updateEmptyState();
+        });
 }
 
 LiveLogPage::~LiveLogPage() = default;
 
-void LiveLogPage::loadInitialRuns()
-{
-    // The sequence number first: a run that changes between the two reads is then reported again, not lost.
-    const auto seq = m_reader->latestSeq();
-    const auto runs = m_reader->list(RunFilter{}, 0, InitialRuns);
-    if (seq) {
-        m_watcher->setLastSeq(*seq);
-    }
-    if (runs) {
-        m_model->merge(*runs);
-    }
-    updateEmptyState();
-}
-
 void LiveLogPage::onRunsChanged(const QList<JournalRun> &runs)
 {
     m_model->merge(runs);
-    const QString shown = m_detail->runId();
-    for (const JournalRun &run : runs) {
-        if (run.id == shown) {
-            showSelected();
-            break;
-        }
-    }
     // The first run to arrive is selected, so its output is in view without a click.
     if (!m_table->selectionModel()->hasSelection() && m_filter->rowCount() > 0) {
         m_table->selectRow(0);
@@ -172,22 +159,25 @@ void LiveLogPage::selectRun(const QString &runId)
 void LiveLogPage::showSelected()
 {
     const QModelIndex current = m_table->selectionModel()->currentIndex();
-    if (!current.isValid() || !m_reader) {
-        m_detail->showNothing();
+    const QString id = current.isValid() ? current.data(LiveLogModel::RunIdRole).toString() : QString();
+    if (m_follower && m_follower->runId() == id) {
         return;
     }
-    // The model holds summaries; code, output and the MCP exchange are read when a run is shown.
-    const QString id = current.data(LiveLogModel::RunIdRole).toString();
-    if (auto run = m_reader->run(id)) {
-        m_detail->showRun(*run);
-    } else {
-        m_detail->showRun(m_model->runAt(m_filter->mapToSource(current).row()));
+    delete m_follower;
+    m_follower = nullptr;
+    if (id.isEmpty()) {
+        m_detail->clear();
+        return;
     }
+    // The model holds summaries; the feed hands the run whole (code, output, the MCP exchange), then what it gains.
+    m_detail->showRun(m_model->runAt(m_filter->mapToSource(current).row()));
+    m_follower = m_feed.follow(id, this);
+    connect(m_follower, &RunFollower::updated, m_detail, &RunView::applyUpdate);
 }
 
 void LiveLogPage::updateEmptyState()
 {
-    if (!m_reader) {
+    if (m_feed.isOff()) {
         return;
     }
     if (m_filter->rowCount() > 0) {

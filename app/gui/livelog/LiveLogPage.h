@@ -3,8 +3,6 @@
 #include "gui/Page.h"
 #include "journal/JournalRun.h"
 
-#include <memory>
-
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -13,15 +11,16 @@ class QStackedWidget;
 class QTableView;
 
 namespace sandbox {
-class JournalReader;
-class JournalWatcher;
+class JournalFeed;
+class RunFollower;
 } // namespace sandbox
 
 namespace sandbox::gui {
 
 class LiveLogFilterModel;
 class LiveLogModel;
-class RunDetailView;
+class RunView;
+class ThumbnailProvider;
 
 /// Every run as it starts, from any process that writes the journal (this window, the command line, an MCP
 /// server an assistant launched), and the selected run's code, output and charts as they arrive.
@@ -30,8 +29,8 @@ class LiveLogPage final : public Page
     Q_OBJECT
 
 public:
-    /// `journalPath` empty: the journal is off, and the page says so.
-    explicit LiveLogPage(const QString &journalPath, QWidget *parent = nullptr);
+    /// A feed of a journal that is off: the page says so.
+    LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidget *parent = nullptr);
     ~LiveLogPage() override;
 
     QString title() const override;
@@ -40,19 +39,19 @@ public:
     void restoreState(const QSettings &settings) override;
 
     LiveLogModel *model() const { return m_model; }
+    RunView *runView() const { return m_detail; }
     /// Selects the run (when it is shown), e.g. one the console just started.
     void selectRun(const QString &runId);
 
     static constexpr int InitialRuns = 500;
 
 private:
-    void loadInitialRuns();
     void onRunsChanged(const QList<JournalRun> &runs);
     void showSelected();
     void updateEmptyState();
 
-    std::unique_ptr<JournalReader> m_reader;
-    JournalWatcher *m_watcher = nullptr;
+    JournalFeed &m_feed;
+    RunFollower *m_follower = nullptr; ///< of the run shown
     LiveLogModel *m_model = nullptr;
     LiveLogFilterModel *m_filter = nullptr;
     QLineEdit *m_search = nullptr;
@@ -60,7 +59,7 @@ private:
     QStackedWidget *m_listStack = nullptr;
     QLabel *m_emptyHint = nullptr;
     QTableView *m_table = nullptr;
-    RunDetailView *m_detail = nullptr;
+    RunView *m_detail = nullptr;
     QSplitter *m_splitter = nullptr;
     QLabel *m_journalError = nullptr;
 };

@@ -136,12 +136,12 @@ void drawCounts(QChart *chart, const QList<RunCount> &counts, const QString &tit
 /// How many of the newest runs the resource chart offers.
 constexpr int kRecentRuns = 50;
 
-/// Everything the charts show, read on a pool thread with statistics and a reader of its own (one connection per
-/// thread); the samples are those of run `run`, or of the newest run when it is empty.
-StatisticsPage::Numbers readOnce(const QString &path, const QDateTime &from, const QDateTime &to, const QString &run)
+/// Everything the charts show, read on the journal feed's thread with its reader and statistics of their own; the
+/// samples are those of run `run`, or of the newest run when it is empty.
+StatisticsPage::Numbers readOnce(const JournalReader &reader, const QString &path, const QDateTime &from,
+                                 const QDateTime &to, const QString &run)
 {
     const JournalStatistics statistics(path);
-    const JournalReader reader(path);
     StatisticsPage::Numbers numbers;
     auto days = statistics.outcomesPerDay(from, to);
     auto durations = statistics.durationsByLanguage(from, to);
@@ -168,20 +168,20 @@ StatisticsPage::Numbers readOnce(const QString &path, const QDateTime &from, con
 }
 
 /// readOnce(), tried again a few times when the journal could not be read (another connection was opening it).
-StatisticsPage::Numbers read(const QString &path, const QDateTime &from, const QDateTime &to, const QString &run)
+StatisticsPage::Numbers read(const JournalReader &reader, const QString &path, const QDateTime &from,
+                             const QDateTime &to, const QString &run)
 {
-    StatisticsPage::Numbers numbers = readOnce(path, from, to, run);
+    StatisticsPage::Numbers numbers = readOnce(reader, path, from, to, run);
     for (int attempt = 0; attempt < 3 && !numbers.error.isEmpty(); ++attempt) {
         QThread::msleep(200);
-        numbers = readOnce(path, from, to, run);
+        numbers = readOnce(reader, path, from, to, run);
     }
     return numbers;
 }
 
 } // namespace
 
-StatisticsPage::StatisticsPage(QString journalPath, QWidget *parent)
-    : Page(parent), m_journalPath(std::move(journalPath))
+StatisticsPage::StatisticsPage(JournalFeed &feed, QWidget *parent) : Page(parent), m_journalPath(feed.databasePath())
 {
     setObjectName(QStringLiteral("statisticsPage"));
     m_period = new QComboBox;
@@ -227,12 +227,12 @@ StatisticsPage::StatisticsPage(QString journalPath, QWidget *parent)
     connect(m_period, &QComboBox::currentIndexChanged, this, &StatisticsPage::reload);
     // Read again a moment after the journal changed, while the page is on show; otherwise when it is shown next.
     m_refresh = std::make_unique<JournalRefresh<Numbers>>(
-        this, m_journalPath, std::chrono::milliseconds(1000),
+        this, feed, std::chrono::milliseconds(1000),
         [this] {
             const QDateTime to = QDateTime::currentDateTime().addSecs(1);
             const QDateTime from = QDateTime(to.date().addDays(1 - m_period->currentData().toInt()), QTime(0, 0));
-            return [path = m_journalPath, from, to, run = m_selectedRun] {
-                return read(path, from, to, run);
+            return [path = m_journalPath, from, to, run = m_selectedRun](const JournalReader &reader) {
+                return read(reader, path, from, to, run);
             };
         },
         [this](Numbers numbers) {
@@ -426,12 +426,7 @@ void StatisticsPage::draw()
 
     drawCounts(
         m_sources->chart(), m_numbers.sources, tr("Runs by source"),
-        [](const QString &source) {
-            JournalRun run;
-            run.source = source;
-            return runSourceText(run);
-        },
-        colors.running);
+        [](const QString &source) { return runSourceText(runSourceFromString(source)); }, colors.running);
     drawCounts(
         m_clients->chart(), m_numbers.clients, tr("MCP runs by client"),
         [](const QString &client) { return client.isEmpty() ? tr("(not named)") : client; }, colors.stopped);

@@ -41,7 +41,7 @@ public:
         QString error;
     };
 
-    explicit StatisticsPage(QString journalPath, QWidget *parent = nullptr);
+    explicit StatisticsPage(JournalFeed &feed, QWidget *parent = nullptr);
     ~StatisticsPage() override;
 
     QString title() const override;

@@ -45,14 +45,6 @@ QByteArray bytesOf(const PreviewItem &item)
 
 } // namespace
 
-void ArtifactPreviewDialog::showArtifact(QWidget *parent, const QString &name, const QString &mimeType,
-                                         const QByteArray &data)
-{
-    auto *dialog = new ArtifactPreviewDialog({PreviewItem{name, mimeType, data, {}, {}}}, 0, parent);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->show();
-}
-
 ArtifactPreviewDialog::ArtifactPreviewDialog(QList<PreviewItem> items, int current, QWidget *parent)
     : QDialog(parent), m_items(std::move(items))
 {

@@ -33,8 +33,6 @@ class ArtifactPreviewDialog final : public QDialog
     Q_OBJECT
 
 public:
-    /// Shows `name` in a new dialog of its own.
-    static void showArtifact(QWidget *parent, const QString &name, const QString &mimeType, const QByteArray &data);
     /// Asks where to save `item` (its bytes, or its file's) and saves it there, as a file only the user can read.
     static void saveArtifact(QWidget *parent, const PreviewItem &item);
 

@@ -2,11 +2,11 @@
 
 #include "artifacts/Artifact.h"
 #include "gui/widgets/ArtifactPreviewDialog.h"
+#include "gui/widgets/ThumbnailProvider.h"
 #include "journal/JournalRun.h"
 
-#include <QFile>
+#include <QLocale>
 #include <QPainter>
-#include <QSvgRenderer>
 
 namespace sandbox::gui {
 
@@ -14,42 +14,26 @@ namespace {
 
 enum Role
 {
-    DataRole = Qt::UserRole + 1,
+    DataRole = Qt::UserRole + 1, ///< the bytes of a live run's artifact
     MimeRole,
-    PathRole,
+    PathRole, ///< the file of a journal's artifact
+    KeyRole,  ///< what the thumbnail provider names it by
 };
 
-/// The artifact drawn into a thumbnail-sized pixmap, letterboxed on the base colour; null when not an image.
-QPixmap thumbnail(const QString &mimeType, const QByteArray &data, const QColor &background)
+/// A thumbnail letterboxed on the base colour, so the strip's items line up whatever the aspect ratio.
+QPixmap letterboxed(const QImage &image, const QColor &background)
 {
-    QImage image;
-    if (mimeType == QLatin1String("image/svg+xml")) {
-        QSvgRenderer renderer(data);
-        if (!renderer.isValid()) {
-            return {};
-        }
-        QSize size = renderer.defaultSize().scaled(ArtifactStrip::ThumbnailSize * 2, Qt::KeepAspectRatio);
-        image = QImage(size, QImage::Format_ARGB32_Premultiplied);
-        image.fill(Qt::white);
-        QPainter painter(&image);
-        renderer.render(&painter);
-    } else if (mimeType.startsWith(QLatin1String("image/"))) {
-        image.loadFromData(data);
-    }
-    if (image.isNull()) {
-        return {};
-    }
-    const QImage scaled = image.scaled(ArtifactStrip::ThumbnailSize, Qt::KeepAspectRatio, Qt::SmoothTransformation);
     QPixmap canvas(ArtifactStrip::ThumbnailSize);
     canvas.fill(background);
     QPainter painter(&canvas);
-    painter.drawImage((canvas.width() - scaled.width()) / 2, (canvas.height() - scaled.height()) / 2, scaled);
+    painter.drawImage((canvas.width() - image.width()) / 2, (canvas.height() - image.height()) / 2, image);
     return canvas;
 }
 
 } // namespace
 
-ArtifactStrip::ArtifactStrip(QWidget *parent) : QListWidget(parent)
+ArtifactStrip::ArtifactStrip(ThumbnailProvider &thumbnails, QWidget *parent)
+    : QListWidget(parent), m_thumbnails(thumbnails)
 {
     setViewMode(QListView::IconMode);
     setFlow(QListView::LeftToRight);
@@ -63,21 +47,18 @@ ArtifactStrip::ArtifactStrip(QWidget *parent) : QListWidget(parent)
     setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setFixedHeight(ThumbnailSize.height() + fontMetrics().height() + 40);
     setToolTip(tr("Double-click a chart to open it"));
-    connect(this, &QListWidget::itemActivated, this, &ArtifactStrip::open);
+    connect(this, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) { open(row(item)); });
+    connect(&m_thumbnails, &ThumbnailProvider::thumbnailReady, this, &ArtifactStrip::thumbnailReady);
 }
 
 void ArtifactStrip::addArtifact(const Artifact &artifact)
 {
-    add(artifact.name, artifact.mimeType, artifact.data, artifact.path);
+    add(artifact.name, artifact.mimeType, artifact.data, {}, artifact.size());
 }
 
 void ArtifactStrip::addArtifact(const JournalArtifact &artifact)
 {
-    QByteArray data;
-    if (QFile file(artifact.path); file.open(QIODevice::ReadOnly)) {
-        data = file.readAll();
-    }
-    add(artifact.name, artifact.mimeType, data, artifact.path);
+    add(artifact.name, artifact.mimeType, {}, artifact.path, artifact.size);
 }
 
 void ArtifactStrip::clearArtifacts()
@@ -86,33 +67,64 @@ void ArtifactStrip::clearArtifacts()
     emit countChanged(0);
 }
 
-void ArtifactStrip::add(const QString &name, const QString &mimeType, const QByteArray &data, const QString &path)
+void ArtifactStrip::add(const QString &name, const QString &mimeType, const QByteArray &data, const QString &path,
+                        qint64 size)
 {
-    QPixmap pixmap = thumbnail(mimeType, data, palette().color(QPalette::Base));
-    QIcon icon;
-    if (pixmap.isNull()) {
-        const QStyle::StandardPixmap standard =
-            mimeType == QLatin1String("text/html") ? QStyle::SP_DirLinkIcon : QStyle::SP_FileIcon;
-        icon = style()->standardIcon(standard);
-    } else {
-        icon = QIcon(pixmap);
-    }
-    auto *item = new QListWidgetItem(icon, name, this);
+    const QStyle::StandardPixmap standard =
+        mimeType == QLatin1String("text/html") ? QStyle::SP_DirLinkIcon : QStyle::SP_FileIcon;
+    auto *item = new QListWidgetItem(style()->standardIcon(standard), name, this);
     item->setData(DataRole, data);
     item->setData(MimeRole, mimeType);
     item->setData(PathRole, path);
-    item->setToolTip(QStringLiteral("%1\n%2, %3").arg(name, mimeType, QLocale().formattedDataSize(data.size())));
+    item->setData(KeyRole, path.isEmpty() ? ThumbnailProvider::keyOf(data) : path);
+    item->setToolTip(QStringLiteral("%1\n%2, %3").arg(name, mimeType, QLocale().formattedDataSize(size)));
     item->setSizeHint(ThumbnailSize + QSize(16, fontMetrics().height() + 14));
+    showThumbnail(item);
     emit countChanged(count());
 }
 
-void ArtifactStrip::open(QListWidgetItem *item)
+void ArtifactStrip::showThumbnail(QListWidgetItem *item)
 {
-    QByteArray data = item->data(DataRole).toByteArray();
-    if (QFile file(item->data(PathRole).toString()); data.isEmpty() && file.open(QIODevice::ReadOnly)) {
-        data = file.readAll();
+    const QString mimeType = item->data(MimeRole).toString();
+    const QString path = item->data(PathRole).toString();
+    const auto thumbnail = path.isEmpty()
+                               ? m_thumbnails.thumbnail(item->data(DataRole).toByteArray(), mimeType, ThumbnailSize)
+                               : m_thumbnails.thumbnail(path, mimeType, ThumbnailSize);
+    if (thumbnail && !thumbnail->image.isNull()) {
+        item->setIcon(QIcon(letterboxed(thumbnail->image, palette().color(QPalette::Base))));
     }
-    ArtifactPreviewDialog::showArtifact(window(), item->text(), item->data(MimeRole).toString(), data);
+}
+
+void ArtifactStrip::thumbnailReady(const QString &key, QSize size)
+{
+    if (size != ThumbnailSize) {
+        return;
+    }
+    for (int row = 0; row < count(); ++row) {
+        if (item(row)->data(KeyRole).toString() == key) {
+            showThumbnail(item(row));
+        }
+    }
+}
+
+ArtifactPreviewDialog *ArtifactStrip::open(int row)
+{
+    if (row < 0 || row >= count()) {
+        return nullptr;
+    }
+    QList<PreviewItem> items;
+    for (int i = 0; i < count(); ++i) {
+        const QListWidgetItem *artifact = item(i);
+        items.append(PreviewItem{artifact->text(),
+                                 artifact->data(MimeRole).toString(),
+                                 artifact->data(DataRole).toByteArray(),
+                                 artifact->data(PathRole).toString(),
+                                 {}});
+    }
+    auto *dialog = new ArtifactPreviewDialog(std::move(items), row, window());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
 }
 
 } // namespace sandbox::gui

@@ -9,20 +9,25 @@ struct JournalArtifact;
 
 namespace sandbox::gui {
 
-/// A row of chart thumbnails (PNG, JPEG, GIF, SVG; HTML and other files as an icon with their name).
-/// Activating one shows an image larger, and offers to save anything else (ArtifactPreviewDialog::showArtifact).
+class ThumbnailProvider;
+
+/// A row of chart thumbnails (from the ThumbnailProvider: made off the GUI thread; HTML and other files as an icon
+/// with their name). Activating one opens the strip's artifacts in the app's preview (ArtifactPreviewDialog), never
+/// in another program.
 class ArtifactStrip final : public QListWidget
 {
     Q_OBJECT
 
 public:
-    explicit ArtifactStrip(QWidget *parent = nullptr);
+    explicit ArtifactStrip(ThumbnailProvider &thumbnails, QWidget *parent = nullptr);
 
     /// An artifact of a live run (its bytes are in memory).
     void addArtifact(const Artifact &artifact);
     /// An artifact recorded in the journal (its bytes are in a file).
     void addArtifact(const JournalArtifact &artifact);
     void clearArtifacts();
+    /// Opens the preview at `row`; returns the dialog (owned by the strip's window).
+    class ArtifactPreviewDialog *open(int row);
 
     static constexpr QSize ThumbnailSize{160, 120};
 
@@ -30,8 +35,11 @@ signals:
     void countChanged(int count);
 
 private:
-    void add(const QString &name, const QString &mimeType, const QByteArray &data, const QString &path);
-    void open(QListWidgetItem *item);
+    void add(const QString &name, const QString &mimeType, const QByteArray &data, const QString &path, qint64 size);
+    void showThumbnail(QListWidgetItem *item);
+    void thumbnailReady(const QString &key, QSize size);
+
+    ThumbnailProvider &m_thumbnails;
 };
 
 } // namespace sandbox::gui

@@ -3,8 +3,10 @@
 #include "gui/widgets/SafeImage.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
+#include <QThread>
 
 namespace sandbox::gui {
 
@@ -23,7 +25,7 @@ QString cacheKey(const QFileInfo &file, QSize size)
         .arg(file.size());
 }
 
-ThumbnailProvider::Thumbnail make(const QString &path, const QString &mimeType, QSize size)
+ThumbnailProvider::Thumbnail fromFile(const QString &path, const QString &mimeType, QSize size)
 {
     QFile file(path);
     if (file.size() > kMaxFileBytes) {
@@ -41,7 +43,8 @@ ThumbnailProvider::Thumbnail make(const QString &path, const QString &mimeType, 
 
 ThumbnailProvider::ThumbnailProvider(QObject *parent) : QObject(parent)
 {
-    m_pool.setMaxThreadCount(2);
+    // A core stays free for the GUI thread, which paints while thumbnails are made.
+    m_pool.setMaxThreadCount(std::max(1, QThread::idealThreadCount() - 1));
     // About 40 MiB of 160 × 120 thumbnails.
     m_cache.setMaxCost(512);
 }
@@ -55,17 +58,45 @@ ThumbnailProvider::~ThumbnailProvider()
 std::optional<ThumbnailProvider::Thumbnail> ThumbnailProvider::thumbnail(const QString &path, const QString &mimeType,
                                                                          QSize size)
 {
-    const QString key = cacheKey(QFileInfo(path), size);
+    return lookUp(cacheKey(QFileInfo(path), size), path, size,
+                  [path, mimeType, size] { return fromFile(path, mimeType, size); });
+}
+
+std::optional<ThumbnailProvider::Thumbnail> ThumbnailProvider::thumbnail(const QByteArray &data,
+                                                                         const QString &mimeType, QSize size)
+{
+    const QString name = keyOf(data);
+    return lookUp(QStringLiteral("%1|%2x%3").arg(name).arg(size.width()).arg(size.height()), name, size,
+                  [data, mimeType, size] {
+                      Thumbnail thumbnail;
+                      thumbnail.image = SafeImage::decode(data, mimeType, size, &thumbnail.why);
+                      return thumbnail;
+                  });
+}
+
+QString ThumbnailProvider::keyOf(const QByteArray &data)
+{
+    return QStringLiteral("data:") +
+           QString::fromLatin1(QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex());
+}
+
+std::optional<ThumbnailProvider::Thumbnail> ThumbnailProvider::lookUp(const QString &key, const QString &name,
+                                                                      QSize size, std::function<Thumbnail()> make)
+{
     if (const Thumbnail *cached = m_cache.object(key)) {
         return *cached;
     }
     if (!m_pending.contains(key)) {
         m_pending.insert(key);
-        m_pool.start([this, key, path, mimeType, size] {
-            const Thumbnail made = make(path, mimeType, size);
-            QMetaObject::invokeMethod(
-                this, [this, key, path, size, made] { store(key, path, size, made); }, Qt::QueuedConnection);
-        });
+        // Newest first: a view scrolled past a thousand thumbnails shows the ones now on screen next, not after the
+        // rest.
+        m_pool.start(
+            [this, key, name, size, make = std::move(make)] {
+                const Thumbnail made = make();
+                QMetaObject::invokeMethod(
+                    this, [this, key, name, size, made] { store(key, name, size, made); }, Qt::QueuedConnection);
+            },
+            ++m_requests);
     }
     return std::nullopt;
 }

@@ -1,13 +1,16 @@
 #include "gui/console/ConsolePage.h"
 
 #include "GuiTestSupport.h"
+#include "engine/ExecutionEngine.h"
+#include "fakes/FakeBackend.h"
 #include "gui/EngineController.h"
 #include "gui/widgets/ArtifactStrip.h"
 #include "gui/widgets/CodeEditor.h"
+#include "gui/widgets/ThumbnailProvider.h"
 
+#include <QBuffer>
 #include <QComboBox>
-#include <QDir>
-#include <QFile>
+#include <QImage>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTemporaryDir>
@@ -21,16 +24,27 @@ using namespace std::chrono_literals;
 
 namespace {
 
+QByteArray png()
+{
+    QImage image(64, 48, QImage::Format_RGB32);
+    image.fill(Qt::darkCyan);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    return bytes;
+}
+
+/// The console on the in-memory backend: what each program does is scripted here, by its code.
 class ConsolePageTest : public ::testing::Test
 {
 protected:
     void SetUp() override
     {
-        engine = guitest::dockerEngine();
-        ASSERT_NE(engine, nullptr);
+        engine = std::make_unique<ExecutionEngine>(backend, SandboxSettings{});
         controller = std::make_unique<EngineController>(
             [this](const QString &) -> Result<ExecutionEngine *> { return engine.get(); }, QStringLiteral("docker"));
-        page = std::make_unique<ConsolePage>(*controller);
+        page = std::make_unique<ConsolePage>(*controller, thumbnails);
         page->resize(1000, 700);
         page->show();
         page->activateWindow();
@@ -46,8 +60,10 @@ protected:
         controller.reset();
     }
 
+    std::shared_ptr<test::FakeBackend> backend = std::make_shared<test::FakeBackend>();
     std::unique_ptr<ExecutionEngine> engine;
     std::unique_ptr<EngineController> controller;
+    ThumbnailProvider thumbnails;
     std::unique_ptr<ConsolePage> page;
     CodeEditor *editor = nullptr;
     QPlainTextEdit *output = nullptr;
@@ -67,49 +83,58 @@ TEST_F(ConsolePageTest, offersEveryLanguageAndShowsItsExample)
 
 TEST_F(ConsolePageTest, outputStreamsBeforeTheRunEndsAndTheChartAppearsAtTheEnd)
 {
-    // The program prints, then sleeps inside the sandbox (far longer than delivering a line takes), then plots:
-    // the line must be on screen while the run is still going, the chart once it has ended.
-    editor->setPlainText(QStringLiteral("import sys, time\n"
-                                        "print('first line', flush=True)\n"
-                                        "time.sleep(8)\n"
-                                        "import matplotlib\n"
-                                        "matplotlib.use('Agg')\n"
-                                        "import matplotlib.pyplot as plt\n"
-                                        "plt.plot([1, 2, 3], [1, 4, 9])\n"
-                                        "plt.show()\n"
-                                        "print('done', file=sys.stderr)\n"));
+    // The program prints, then waits (for the test), then plots: the line must be on screen while the run is still
+    // going, the chart once it has ended.
+    auto gate = std::make_shared<test::FakeRunGate>();
+    test::FakeRunScript script;
+    script.output.append({QStringLiteral("stdout"), "first line\n"});
+    script.gate = gate;
+    script.outputAfterGate.append({QStringLiteral("stderr"), "done\n"});
+    script.artifacts.append({QStringLiteral("figure_1.png"), png()});
+    backend->setScript("plot()", script);
+    editor->setPlainText(QStringLiteral("plot()"));
     auto *strip = page->findChild<ArtifactStrip *>(QStringLiteral("artifactStrip"));
     ASSERT_NE(strip, nullptr);
     page->run();
     ASSERT_TRUE(page->isRunning());
 
-    ASSERT_TRUE(waitUntil([&] { return output->toPlainText().contains(QStringLiteral("first line")); }, 120s));
-    // Seen while the program is still sleeping: the output streamed.
+    ASSERT_TRUE(waitUntil([&] { return output->toPlainText().contains(QStringLiteral("first line")); }, 30s));
+    // Seen while the program is still waiting: the output streamed.
     EXPECT_TRUE(page->isRunning());
     EXPECT_EQ(strip->count(), 0);
 
-    ASSERT_TRUE(waitUntil([&] { return !page->isRunning(); }, 120s));
+    gate->open();
+    ASSERT_TRUE(waitUntil([&] { return !page->isRunning(); }, 30s));
     EXPECT_TRUE(output->toPlainText().contains(QStringLiteral("done")));
-    EXPECT_GE(strip->count(), 1);
+    ASSERT_EQ(strip->count(), 1);
     EXPECT_TRUE(strip->isVisibleTo(page.get()));
+    // Its thumbnail is made off the GUI thread and then shown.
+    thumbnails.waitForDone();
+    ASSERT_TRUE(waitUntil([&] { return !strip->item(0)->icon().pixmap(ArtifactStrip::ThumbnailSize).isNull(); }, 10s));
+    const QImage shown = strip->item(0)->icon().pixmap(ArtifactStrip::ThumbnailSize).toImage();
+    EXPECT_EQ(shown.pixelColor(shown.width() / 2, shown.height() / 2), QColor(Qt::darkCyan));
 }
 
 TEST_F(ConsolePageTest, ctrlReturnRunsTheCode)
 {
+    backend->setScript("print(6 * 7)", test::FakeRunScript::printing("42\n"));
     editor->setPlainText(QStringLiteral("print(6 * 7)"));
     editor->setFocus();
     QTest::keyClick(editor, Qt::Key_Return, Qt::ControlModifier);
     EXPECT_TRUE(page->isRunning());
     EXPECT_EQ(editor->toPlainText(), QStringLiteral("print(6 * 7)")); // the key ran the code, it typed nothing
-    ASSERT_TRUE(waitUntil([&] { return !page->isRunning(); }, 120s));
+    ASSERT_TRUE(waitUntil([&] { return !page->isRunning(); }, 30s));
     EXPECT_TRUE(output->toPlainText().contains(QStringLiteral("42")));
 }
 
 TEST_F(ConsolePageTest, stopEndsALongRun)
 {
-    editor->setPlainText(QStringLiteral("import time\nprint('going', flush=True)\ntime.sleep(300)\n"));
+    test::FakeRunScript script = test::FakeRunScript::heldBy(std::make_shared<test::FakeRunGate>());
+    script.output.append({QStringLiteral("stdout"), "going\n"});
+    backend->setScript("wait()", script); // until it is cancelled
+    editor->setPlainText(QStringLiteral("wait()"));
     page->run();
-    ASSERT_TRUE(waitUntil([&] { return output->toPlainText().contains(QStringLiteral("going")); }, 120s));
+    ASSERT_TRUE(waitUntil([&] { return output->toPlainText().contains(QStringLiteral("going")); }, 30s));
     auto *stop = page->findChild<QPushButton *>(QStringLiteral("stopButton"));
     ASSERT_TRUE(stop->isEnabled());
     QTest::mouseClick(stop, Qt::LeftButton);

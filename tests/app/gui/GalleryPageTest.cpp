@@ -6,6 +6,7 @@
 #include "gui/widgets/ArtifactPreviewDialog.h"
 #include "gui/widgets/SafeImage.h"
 #include "gui/widgets/ThumbnailProvider.h"
+#include "journal/JournalFeed.h"
 #include "journal/JournalRecorder.h"
 
 #include <QApplication>
@@ -113,6 +114,7 @@ protected:
         m_path = m_dir.filePath(QStringLiteral("journal.sqlite"));
         m_recorder = std::make_unique<JournalRecorder>(
             m_path, JournalRecorder::Context{QStringLiteral("gui"), QStringLiteral("docker"), QString(), {}, {}});
+        m_feed = std::make_unique<JournalFeed>(m_path);
         for (const char *scheme : {"file", "http", "https"}) {
             QDesktopServices::setUrlHandler(QLatin1String(scheme), &m_launches, "open");
         }
@@ -144,6 +146,7 @@ protected:
     QTemporaryDir m_dir;
     QString m_path;
     std::unique_ptr<JournalRecorder> m_recorder;
+    std::unique_ptr<JournalFeed> m_feed;
     ThumbnailProvider m_thumbnails;
     LaunchCounter m_launches;
 };
@@ -155,7 +158,7 @@ TEST_F(GalleryPageTest, showsTheChartsOfARunOpensOneLargeCopiesItAndGoesToItsRun
     record(QStringLiteral("two-charts"),
            {artifact(QStringLiteral("red.png"), QStringLiteral("image/png"), png(Qt::red)),
             artifact(QStringLiteral("blue.png"), QStringLiteral("image/png"), png(Qt::blue, {320, 240}))});
-    GalleryPage page(m_path, m_thumbnails);
+    GalleryPage page(*m_feed, m_thumbnails);
     page.resize(900, 600);
     page.show();
     page.waitForLoaded();
@@ -193,7 +196,8 @@ TEST_F(GalleryPageTest, showsTheChartsOfARunOpensOneLargeCopiesItAndGoesToItsRun
 
 TEST_F(GalleryPageTest, chartsOfRunsRecordedByAnotherProcessAppearWithoutARefresh)
 {
-    GalleryPage page(m_path, m_thumbnails);
+    GalleryPage page(*m_feed, m_thumbnails);
+    page.show(); // a page on show reads again when the journal changed; a hidden one when it is shown next
     page.waitForLoaded();
     EXPECT_EQ(page.model()->rowCount(), 0);
     // Another connection to the journal, as an assistant's `--mcp` server has.
@@ -208,7 +212,7 @@ TEST_F(GalleryPageTest, filtersBySourceAndType)
                                         artifact(QStringLiteral("plot.html"), QStringLiteral("text/html"), "<html>")});
     record(QStringLiteral("from-cli"), {artifact(QStringLiteral("b.png"), QStringLiteral("image/png"), png(Qt::red))},
            QStringLiteral("cli"));
-    GalleryPage page(m_path, m_thumbnails);
+    GalleryPage page(*m_feed, m_thumbnails);
     page.waitForLoaded();
     EXPECT_EQ(page.model()->rowCount(), 3);
     auto *source = page.findChild<QComboBox *>(QStringLiteral("gallerySourceFilter"));
@@ -232,7 +236,7 @@ TEST_F(GalleryPageTest, aPngNamedChartJarIsPreviewedAsAnImageAndNothingIsLaunche
                      QByteArray("\x7f"
                                 "ELF\0\1",
                                 6))});
-    GalleryPage page(m_path, m_thumbnails);
+    GalleryPage page(*m_feed, m_thumbnails);
     page.waitForLoaded();
     ASSERT_EQ(page.model()->rowCount(), 3);
     (void)page.model()->index(0).data(Qt::DecorationRole); // asks for it
@@ -263,7 +267,7 @@ TEST_F(GalleryPageTest, aDecompressionBombAndADeeplyNestedSvgGetAPlaceholderWith
     record(QStringLiteral("hostile"),
            {artifact(QStringLiteral("bomb.png"), QStringLiteral("image/png"), hugePng()),
             artifact(QStringLiteral("nested.svg"), QStringLiteral("image/svg+xml"), nestedSvg())});
-    GalleryPage page(m_path, m_thumbnails);
+    GalleryPage page(*m_feed, m_thumbnails);
     page.waitForLoaded();
     ASSERT_EQ(page.model()->rowCount(), 2);
 

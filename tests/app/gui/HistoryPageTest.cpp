@@ -7,7 +7,9 @@
 #include "gui/history/DiffView.h"
 #include "gui/history/HistoryFilterBar.h"
 #include "gui/history/HistoryModel.h"
-#include "gui/history/RunInspector.h"
+#include "gui/widgets/RunView.h"
+#include "gui/widgets/ThumbnailProvider.h"
+#include "journal/JournalFeed.h"
 #include "journal/JournalRecorder.h"
 #include "journal/RunDiff.h"
 
@@ -57,6 +59,7 @@ protected:
             record(i);
         }
         m_recorder->flush();
+        m_feed = std::make_unique<JournalFeed>(m_path);
     }
 
     void record(int i, const QString &code = {}, const QByteArray &output = {})
@@ -87,30 +90,39 @@ protected:
         return count;
     }
 
-    static void fetchAll(HistoryModel &model)
+    /// The model's next page, read on the feed's thread, is in.
+    void fetchPage(HistoryModel &model)
     {
-        while (model.canFetchMore({})) {
-            model.fetchMore({});
-        }
+        model.fetchMore({});
+        m_feed->waitForIdle();
+    }
+    /// Every page is in (a QAbstractItemModelTester may have asked for one itself).
+    void fetchAll(HistoryModel &model)
+    {
+        do {
+            fetchPage(model);
+        } while (model.canFetchMore({}) || model.isFetching());
     }
 
     QTemporaryDir m_dir;
     QString m_path;
     std::unique_ptr<JournalRecorder> m_recorder;
+    std::unique_ptr<JournalFeed> m_feed;
+    ThumbnailProvider m_thumbnails;
 };
 
 } // namespace
 
 TEST_F(HistoryPageTest, modelLoadsOnePageAtATimeNewestFirst)
 {
-    HistoryModel model(m_path);
+    HistoryModel model(*m_feed);
 
     EXPECT_EQ(model.rowCount(), 0);
     ASSERT_TRUE(model.canFetchMore({}));
-    model.fetchMore({});
+    fetchPage(model);
     EXPECT_EQ(model.rowCount(), HistoryModel::PageSize);
     EXPECT_TRUE(model.canFetchMore({}));
-    model.fetchMore({});
+    fetchPage(model);
     EXPECT_EQ(model.rowCount(), 2 * HistoryModel::PageSize);
     // The tester fetches on its own (canFetchMore), so it comes after the page counts were checked.
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
@@ -125,7 +137,7 @@ TEST_F(HistoryPageTest, modelLoadsOnePageAtATimeNewestFirst)
 
 TEST_F(HistoryPageTest, modelShowsStatusExitAndLanguage)
 {
-    HistoryModel model(m_path);
+    HistoryModel model(*m_feed);
     fetchAll(model);
     const int failed = model.rowOf(runId(10));
     const int exitedWithOne = model.rowOf(runId(15));
@@ -136,7 +148,7 @@ TEST_F(HistoryPageTest, modelShowsStatusExitAndLanguage)
     EXPECT_EQ(model.index(fine, HistoryModel::OutcomeColumn).data().toString(), QStringLiteral("exit 0"));
     // Named as people write them, the same on every page.
     JournalRun summary;
-    summary.source = kSources.at(16 % 3);
+    summary.source = runSourceFromString(kSources.at(16 % 3));
     EXPECT_EQ(model.index(fine, HistoryModel::LanguageColumn).data().toString(), languageText(kLanguages.at(16 % 7)));
     EXPECT_EQ(model.index(fine, HistoryModel::SourceColumn).data().toString(), runSourceText(summary));
     EXPECT_NE(languageText(QStringLiteral("javascript")), QStringLiteral("javascript"));
@@ -147,7 +159,7 @@ TEST_F(HistoryPageTest, filtersByLanguageStatusSourceAndTextNarrowTheRows)
     // A model per filter, the tester attached after setFilter: Qt 6.4's tester runs its checks from its own
     // modelReset slot before it marks the reset done, so a lazy model that fetches then looks like nested changes.
     auto rowsFor = [this](const RunFilter &filter) {
-        HistoryModel model(m_path);
+        HistoryModel model(*m_feed);
         model.setFilter(filter);
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
         fetchAll(model);
@@ -176,7 +188,7 @@ TEST_F(HistoryPageTest, filtersByLanguageStatusSourceAndTextNarrowTheRows)
     }
 
     RunFilter mcp;
-    mcp.source = QStringLiteral("mcp");
+    mcp.source = RunSource::Mcp;
     EXPECT_EQ(rowsFor(mcp).size(), expectedCount([](int i) { return i % 3 == 2; }));
 
     RunFilter text;
@@ -195,7 +207,7 @@ TEST_F(HistoryPageTest, filtersByLanguageStatusSourceAndTextNarrowTheRows)
 TEST_F(HistoryPageTest, filterBarTextSearchReachesTheModelAfterTyping)
 {
     HistoryFilterBar bar;
-    HistoryModel model(m_path);
+    HistoryModel model(*m_feed);
     QObject::connect(&bar, &HistoryFilterBar::filterChanged, &model, &HistoryModel::setFilter);
     auto *text = bar.findChild<QLineEdit *>(QStringLiteral("historyTextFilter"));
     ASSERT_NE(text, nullptr);
@@ -235,7 +247,7 @@ QString selectedId(HistoryPage &page)
 TEST_F(HistoryPageTest, selectingARunShowsItsCodeAndOutput)
 {
     auto controller = controllerWithoutEngine();
-    HistoryPage page(m_path, *controller, {QStringLiteral("docker"), QStringLiteral("podman")});
+    HistoryPage page(*m_feed, m_thumbnails, *controller, {QStringLiteral("docker"), QStringLiteral("podman")});
     page.resize(1200, 700);
     page.show();
     QTableView *table = tableOf(page);
@@ -244,14 +256,14 @@ TEST_F(HistoryPageTest, selectingARunShowsItsCodeAndOutput)
 
     table->selectRow(page.model()->rowOf(runId(998)));
 
-    auto *code = page.findChild<QPlainTextEdit *>(QStringLiteral("inspectorCode"));
-    auto *stdoutView = page.findChild<QPlainTextEdit *>(QStringLiteral("inspectorStdout"));
+    auto *code = page.findChild<QPlainTextEdit *>(QStringLiteral("runCode"));
+    auto *stdoutView = page.findChild<QPlainTextEdit *>(QStringLiteral("runOutput"));
     ASSERT_NE(code, nullptr);
     ASSERT_NE(stdoutView, nullptr);
-    EXPECT_EQ(code->toPlainText(), QStringLiteral("print(998)\n# run number 998"));
+    EXPECT_TRUE(QTest::qWaitFor([&] { return code->toPlainText() == QStringLiteral("print(998)\n# run number 998"); }));
     EXPECT_EQ(stdoutView->toPlainText(), QStringLiteral("output of 998\n"));
     EXPECT_TRUE(code->isReadOnly());
-    EXPECT_FALSE(page.inspector()->isTabShown(RunInspector::McpTab));
+    EXPECT_FALSE(page.runView()->isTabShown(RunView::McpTab));
     auto *status = page.findChild<QLabel *>(QStringLiteral("historyStatus"));
     EXPECT_TRUE(QTest::qWaitFor([&] { return status->text().contains(QLocale().toString(kRunCount)); }));
 }
@@ -259,7 +271,7 @@ TEST_F(HistoryPageTest, selectingARunShowsItsCodeAndOutput)
 TEST_F(HistoryPageTest, newRunAppearsOnTopWithoutLosingTheSelection)
 {
     auto controller = controllerWithoutEngine();
-    HistoryPage page(m_path, *controller, {QStringLiteral("docker")});
+    HistoryPage page(*m_feed, m_thumbnails, *controller, {QStringLiteral("docker")});
     page.show();
     EXPECT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() > 0; }));
     const int before = page.model()->rowCount();
@@ -273,24 +285,25 @@ TEST_F(HistoryPageTest, newRunAppearsOnTopWithoutLosingTheSelection)
     EXPECT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() == before + 1; }));
     EXPECT_EQ(page.model()->run(0).id, runId(kRunCount));
     EXPECT_EQ(selectedId(page), selected);
-    EXPECT_EQ(page.inspector()->run().id, selected);
+    EXPECT_EQ(page.runView()->run().id, selected);
 }
 
 TEST_F(HistoryPageTest, narrowingTheFilterKeepsTheSelectedRunWhenItStillMatches)
 {
     auto controller = controllerWithoutEngine();
-    HistoryPage page(m_path, *controller, {QStringLiteral("docker")});
+    HistoryPage page(*m_feed, m_thumbnails, *controller, {QStringLiteral("docker")});
     page.show();
     EXPECT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() > 0; }));
     tableOf(page)->selectRow(page.model()->rowOf(runId(998)));
     auto *language = page.findChild<QComboBox *>(QStringLiteral("historyLanguageFilter"));
     ASSERT_NE(language, nullptr);
 
+    EXPECT_TRUE(QTest::qWaitFor([&] { return page.runView()->run().id == runId(998); }));
     language->setCurrentIndex(language->findData(kLanguages.at(998 % kLanguages.size())));
 
     EXPECT_EQ(page.model()->filter().language, kLanguages.at(998 % kLanguages.size()));
-    EXPECT_EQ(selectedId(page), runId(998));
-    EXPECT_EQ(page.inspector()->run().id, runId(998));
+    EXPECT_TRUE(QTest::qWaitFor([&] { return selectedId(page) == runId(998); }));
+    EXPECT_EQ(page.runView()->run().id, runId(998));
 }
 
 TEST_F(HistoryPageTest, mcpTabShowsTheExchangeOfMcpRunsOnly)
@@ -306,20 +319,26 @@ TEST_F(HistoryPageTest, mcpTabShowsTheExchangeOfMcpRunsOnly)
     m_recorder->recordExchange(id, request, response, QStringLiteral("2025-06-18"));
     m_recorder->flush();
     auto controller = controllerWithoutEngine();
-    HistoryPage page(m_path, *controller, {QStringLiteral("docker")});
+    HistoryPage page(*m_feed, m_thumbnails, *controller, {QStringLiteral("docker")});
     page.show();
+    // Shown with its first rows (a view that gets the focus makes its first row current, and with it the run shown).
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() > 0; }));
+    QTest::qWait(50);
 
     page.showRun(id);
-    page.inspector()->showTab(RunInspector::McpTab);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return page.runView()->run().id == id; }));
+    page.runView()->showTab(RunView::McpTab);
 
-    EXPECT_TRUE(page.inspector()->isTabShown(RunInspector::McpTab));
-    auto *shownRequest = page.findChild<QPlainTextEdit *>(QStringLiteral("inspectorMcpRequest"));
-    auto *shownResponse = page.findChild<QPlainTextEdit *>(QStringLiteral("inspectorMcpResponse"));
+    EXPECT_TRUE(page.runView()->isTabShown(RunView::McpTab));
+    auto *shownRequest = page.findChild<QPlainTextEdit *>(QStringLiteral("runMcpRequest"));
+    auto *shownResponse = page.findChild<QPlainTextEdit *>(QStringLiteral("runMcpResponse"));
     EXPECT_TRUE(shownRequest->toPlainText().contains(QStringLiteral("\"execute_code\"")));
     EXPECT_TRUE(shownResponse->toPlainText().contains(QStringLiteral("exit_code")));
 
     page.showRun(runId(1));
-    EXPECT_FALSE(page.inspector()->isTabShown(RunInspector::McpTab));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return page.runView()->run().id == runId(1); }));
+    EXPECT_FALSE(page.runView()->isTabShown(RunView::McpTab));
 }
 
 TEST(DiffView, saysNoDifferenceForIdenticalRuns)
@@ -406,21 +425,21 @@ TEST_F(HistoryPageTest, replayShowsNoDifferenceThenTheDifference)
     m_recorder->flush();
 
     ReplayRig rig(m_path);
-    HistoryPage page(m_path, *rig.controller, {QStringLiteral("docker")});
+    HistoryPage page(*m_feed, m_thumbnails, *rig.controller, {QStringLiteral("docker")});
     page.show();
     QString replayId;
     QObject::connect(&page, &HistoryPage::replayFinished, &page,
                      [&](const QString &, const QString &id) { replayId = id; });
     auto *banner = page.findChild<QLabel *>(QStringLiteral("diffBanner"));
 
-    ASSERT_NE(page.replay(QStringLiteral("original-same"), QStringLiteral("docker")), 0u);
+    page.replay(QStringLiteral("original-same"), QStringLiteral("docker"));
     ASSERT_TRUE(QTest::qWaitFor([&] { return !replayId.isEmpty(); }, 30'000));
-    EXPECT_EQ(page.inspector()->run().replayOf, QStringLiteral("original-same"));
-    EXPECT_TRUE(page.inspector()->isTabShown(RunInspector::DiffTab));
+    EXPECT_EQ(page.runView()->run().replayOf, QStringLiteral("original-same"));
+    EXPECT_TRUE(page.runView()->isTabShown(page.diffTab()));
     EXPECT_EQ(banner->text(), QStringLiteral("No difference"));
 
     replayId.clear();
-    ASSERT_NE(page.replay(QStringLiteral("original-other"), QStringLiteral("docker")), 0u);
+    page.replay(QStringLiteral("original-other"), QStringLiteral("docker"));
     ASSERT_TRUE(QTest::qWaitFor([&] { return !replayId.isEmpty(); }, 30'000));
     EXPECT_EQ(banner->text(), QStringLiteral("The replay differs"));
     const QString summary = page.findChild<QLabel *>(QStringLiteral("diffSummary"))->text();
@@ -428,4 +447,15 @@ TEST_F(HistoryPageTest, replayShowsNoDifferenceThenTheDifference)
     const QString lines = page.findChild<QPlainTextEdit *>(QStringLiteral("diffLines"))->toPlainText();
     EXPECT_TRUE(lines.contains(QStringLiteral("- then")));
     EXPECT_TRUE(lines.contains(QStringLiteral("+ now")));
+}
+
+TEST(HistoryModel, aJournalThatIsOffSaysSoInsteadOfCountingForever)
+{
+    JournalFeed off{QString()};
+    HistoryModel model(off);
+    EXPECT_FALSE(model.canFetchMore({}));
+    EXPECT_TRUE(model.lastError().contains(QStringLiteral("LLM_SANDBOX_JOURNAL=off")));
+    model.setFilter(RunFilter{.language = QStringLiteral("python")});
+    EXPECT_FALSE(model.canFetchMore({}));
+    EXPECT_EQ(model.rowCount(), 0);
 }

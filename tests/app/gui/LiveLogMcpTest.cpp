@@ -1,6 +1,8 @@
 #include "GuiTestSupport.h"
 #include "gui/livelog/LiveLogModel.h"
 #include "gui/livelog/LiveLogPage.h"
+#include "gui/widgets/ThumbnailProvider.h"
+#include "journal/JournalFeed.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonDocument>
@@ -24,7 +26,9 @@ TEST(LiveLogMcp, runOfASeparateMcpServerShowsWhileRunningAndStreamsItsOutput)
     ASSERT_TRUE(folder.isValid());
     const QString path = folder.filePath(QStringLiteral("journal.sqlite"));
 
-    LiveLogPage page(path);
+    JournalFeed feed(path);
+    ThumbnailProvider thumbnails;
+    LiveLogPage page(feed, thumbnails);
     QAbstractItemModelTester tester(page.model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
     page.resize(1100, 600);
     page.show();
@@ -59,7 +63,7 @@ TEST(LiveLogMcp, runOfASeparateMcpServerShowsWhileRunningAndStreamsItsOutput)
     {
         const JournalRun &run = page.model()->runAt(0);
         EXPECT_EQ(run.status, RunStatus::Running);
-        EXPECT_EQ(run.source, QStringLiteral("mcp"));
+        EXPECT_EQ(run.source, RunSource::Mcp);
         EXPECT_EQ(run.clientName, QStringLiteral("live-log-test-client"));
         EXPECT_EQ(run.clientVersion, QStringLiteral("1.2.3"));
     }

@@ -14,7 +14,7 @@ JournalRun run(const QString &id, const QString &source, int secondsAgo, RunStat
 {
     JournalRun result;
     result.id = id;
-    result.source = source;
+    result.source = runSourceFromString(source);
     result.language = QStringLiteral("python");
     result.startedAt = QDateTime::currentDateTimeUtc().addSecs(-secondsAgo);
     result.status = status;
@@ -80,12 +80,12 @@ TEST(LiveLogFilterModel, filtersBySourceAndText)
     model.merge({run(QStringLiteral("p1"), QStringLiteral("gui"), 10), ruby,
                  run(QStringLiteral("p2"), QStringLiteral("mcp"), 1)});
 
-    filter.setSource(QStringLiteral("mcp"));
+    filter.setSource(RunSource::Mcp);
     EXPECT_EQ(filter.rowCount(), 2);
     filter.setText(QStringLiteral("RUBY"));
     ASSERT_EQ(filter.rowCount(), 1);
     EXPECT_EQ(filter.index(0, 0).data(LiveLogModel::RunIdRole).toString(), QStringLiteral("r1"));
-    filter.setSource({});
+    filter.setSource(std::nullopt);
     filter.setText({});
     EXPECT_EQ(filter.rowCount(), 3);
 }

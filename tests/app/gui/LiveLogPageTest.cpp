@@ -2,6 +2,8 @@
 
 #include "GuiTestSupport.h"
 #include "gui/livelog/LiveLogModel.h"
+#include "gui/widgets/ThumbnailProvider.h"
+#include "journal/JournalFeed.h"
 #include "journal/JournalRecorder.h"
 #include "journal/RunJournal.h"
 
@@ -25,13 +27,18 @@ TEST(LiveLogPage, showsARunAnotherConnectionWritesAsItStartsStreamsAndEnds)
     auto journal = RunJournal::open(path);
     ASSERT_TRUE(journal) << qPrintable(journal.error().message);
 
-    LiveLogPage page(path);
+    JournalFeed feed(path);
+    ThumbnailProvider thumbnails;
+    LiveLogPage page(feed, thumbnails);
     QAbstractItemModelTester tester(page.model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
     page.resize(1100, 600);
     page.show();
     EXPECT_EQ(page.model()->rowCount(), 0);
     auto *hint = page.findChild<QLabel *>(QStringLiteral("liveLogEmptyHint"));
     ASSERT_NE(hint, nullptr);
+    // The journal is read on the feed's thread: the page says so, then that it has no runs.
+    EXPECT_TRUE(hint->isVisible());
+    ASSERT_TRUE(waitUntil([&] { return hint->text().startsWith(QStringLiteral("No runs yet")); }, 10s));
     EXPECT_TRUE(hint->isVisible());
 
     // Another writer (as a separately launched `--mcp` process would be), with its own connection.

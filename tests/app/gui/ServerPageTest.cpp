@@ -10,6 +10,8 @@
 #include "gui/livelog/LiveLogModel.h"
 #include "gui/livelog/LiveLogPage.h"
 #include "gui/server/ServerClientsModel.h"
+#include "gui/widgets/ThumbnailProvider.h"
+#include "journal/JournalFeed.h"
 #include "journal/JournalRecorder.h"
 #include "mcp/http/McpHost.h"
 #include "secrets/MemorySecretStore.h"
@@ -81,7 +83,9 @@ TEST(ServerPage, servesTheSdkClientShowsItsRunsRotatesTheTokenAndStopsWithoutLea
         MemorySecretStore secrets;
         ServerPage page(host, secrets, (*context)->userSettings());
         QAbstractItemModelTester clientsTester(page.clients(), QAbstractItemModelTester::FailureReportingMode::Fatal);
-        LiveLogPage liveLog(journalPath);
+        JournalFeed feed(journalPath);
+        ThumbnailProvider thumbnails;
+        LiveLogPage liveLog(feed, thumbnails);
         page.resize(900, 600);
         page.show();
         auto *startStop = page.findChild<QPushButton *>(QStringLiteral("startStopServer"));
@@ -137,7 +141,7 @@ TEST(ServerPage, servesTheSdkClientShowsItsRunsRotatesTheTokenAndStopsWithoutLea
         ASSERT_TRUE(waitUntil([&] { return runOf(*liveLog.model(), "from the embedded server").has_value(); }, 30s));
         {
             const JournalRun run = *runOf(*liveLog.model(), "from the embedded server");
-            EXPECT_EQ(run.source, QStringLiteral("http"));
+            EXPECT_EQ(run.source, RunSource::Http);
             EXPECT_EQ(run.clientName, QStringLiteral("embedded-server-test"));
             EXPECT_EQ(run.clientVersion, QStringLiteral("2.0.0"));
             const int row = [&] {

@@ -1,6 +1,7 @@
 // The statistics page over a journal written in the test: the charts' series hold the journal's numbers.
 #include "gui/statistics/StatisticsPage.h"
 
+#include "journal/JournalFeed.h"
 #include "journal/JournalRecorder.h"
 
 #include <QBarSet>
@@ -82,13 +83,14 @@ protected:
 
     QTemporaryDir m_dir;
     QString m_path;
+    JournalFeed m_feed{m_dir.filePath(QStringLiteral("journal.sqlite"))};
 };
 
 } // namespace
 
 TEST_F(StatisticsPageTest, theChartsSeriesHoldTheJournalsNumbers)
 {
-    StatisticsPage page(m_path);
+    StatisticsPage page(m_feed);
     page.reload();
     page.waitForLoaded();
 
@@ -140,7 +142,7 @@ TEST_F(StatisticsPageTest, theChartsSeriesHoldTheJournalsNumbers)
 // none.
 TEST_F(StatisticsPageTest, theResourceChartHoldsTheChosenRunsSamples)
 {
-    StatisticsPage page(m_path);
+    StatisticsPage page(m_feed);
     page.reload();
     page.waitForLoaded();
     EXPECT_EQ(page.numbers().sampledRun, QStringLiteral("run-8")) << "the newest run";
@@ -174,7 +176,7 @@ TEST_F(StatisticsPageTest, theResourceChartHoldsTheChosenRunsSamples)
 
 TEST_F(StatisticsPageTest, aShorterPeriodHasFewerDaysAndTheSameRuns)
 {
-    StatisticsPage page(m_path);
+    StatisticsPage page(m_feed);
     auto *period = page.findChild<QComboBox *>(QStringLiteral("statisticsPeriod"));
     ASSERT_NE(period, nullptr);
     period->setCurrentIndex(period->findData(7));
@@ -187,7 +189,7 @@ TEST_F(StatisticsPageTest, readsAgainAndAgainBesideAWriterOfThisProcess)
 {
     JournalRecorder writer(
         m_path, JournalRecorder::Context{QStringLiteral("gui"), QStringLiteral("docker"), QString(), {}, {}});
-    StatisticsPage page(m_path);
+    StatisticsPage page(m_feed);
     for (int i = 0; i < 20; ++i) {
         page.reload();
         page.waitForLoaded();

@@ -2,6 +2,7 @@
 // samples the engine's stats API gave reach the journal and the page's CPU series shows the program busy.
 #include "GuiTestSupport.h"
 #include "gui/statistics/StatisticsPage.h"
+#include "journal/JournalFeed.h"
 #include "journal/JournalReader.h"
 #include "journal/JournalRecorder.h"
 
@@ -25,7 +26,8 @@ TEST(StatisticsResources, aRunningCpuBoundProgramsCpuSeriesShowsItBusy)
     JournalRecorder recorder(
         journal, JournalRecorder::Context{QStringLiteral("gui"), QStringLiteral("docker"), QString(), {}, {}});
     Subscription subscription = engine->subscribe(&recorder);
-    StatisticsPage page(journal);
+    JournalFeed feed(journal);
+    StatisticsPage page(feed);
     page.show();
 
     RunRequest request;

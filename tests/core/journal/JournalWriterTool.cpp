@@ -5,10 +5,14 @@
 //                                                        on stdout and on stderr (see expectedOutput in the test)
 //   journal-writer-tool DATABASE hold TAG                starts run TAG, commits some output, prints "mid-run" and
 //                                                        waits to be killed
+//   journal-writer-tool DATABASE stream TAG              starts run TAG and commits; then each line read from stdin
+//                                                        is committed as stdout ("ok" after each), until "end",
+//                                                        which finishes the run
 #include "journal/JournalRecorder.h"
 
 #include <QCoreApplication>
 #include <cstdio>
+#include <cstring>
 #include <unistd.h>
 
 using namespace sandbox;
@@ -46,6 +50,26 @@ int main(int argc, char **argv)
         for (;;) {
             ::pause(); // until the test kills us
         }
+    }
+    if (mode == QLatin1String("stream")) {
+        RunRequest request;
+        request.code = QStringLiteral("for line in sys.stdin: print(line)");
+        recorder.runStarted(tag, request);
+        recorder.flush();
+        std::puts("ok");
+        std::fflush(stdout);
+        char line[4096];
+        while (std::fgets(line, sizeof line, stdin) && std::strcmp(line, "end\n") != 0) {
+            recorder.runOutput(tag, OutputStream::Stdout, QByteArray(line));
+            recorder.flush();
+            std::puts("ok");
+            std::fflush(stdout);
+        }
+        RunResult result;
+        result.runId = tag;
+        result.exitCode = 0;
+        recorder.runFinished(tag, result, std::nullopt);
+        return 0;
     }
     if (mode != QLatin1String("write") || args.size() < 6) {
         return 2;

@@ -5,7 +5,6 @@
 #include "journal/JournalReader.h"
 #include "journal/JournalRecorder.h"
 #include "journal/JournalSchema.h"
-#include "journal/JournalWatcher.h"
 
 #include <QDeadlineTimer>
 #include <QDir>
@@ -13,7 +12,6 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QProcess>
-#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
@@ -142,7 +140,7 @@ TEST_F(RunJournalTest, recordedRunRoundTripsWithOutputArtifactsStopReasonAndUsag
     JournalReader reader(path());
     auto run = reader.run(QStringLiteral("run1"));
     ASSERT_TRUE(run) << run.error().message.toStdString();
-    EXPECT_EQ(run->source, QStringLiteral("mcp"));
+    EXPECT_EQ(run->source, RunSource::Mcp);
     EXPECT_EQ(run->clientName, QStringLiteral("claude-ai"));
     EXPECT_EQ(run->clientVersion, QStringLiteral("0.1.0"));
     EXPECT_EQ(run->backend, QStringLiteral("docker"));
@@ -633,7 +631,7 @@ TEST_F(RunJournalTest, readerFiltersByLanguageStatusSourceDateAndText)
               (QStringList{QStringLiteral("py-cli"), QStringLiteral("py-mcp")}));
     EXPECT_EQ(matching(RunFilter{.status = RunStatus::Failed}), QStringList{QStringLiteral("js-mcp")});
     EXPECT_EQ(matching(RunFilter{.status = RunStatus::Running}), QStringList{QStringLiteral("go-gui")});
-    EXPECT_EQ(matching(RunFilter{.source = QStringLiteral("mcp")}),
+    EXPECT_EQ(matching(RunFilter{.source = RunSource::Mcp}),
               (QStringList{QStringLiteral("js-mcp"), QStringLiteral("py-mcp")}));
     EXPECT_EQ(matching(RunFilter{.from = now.addDays(-4), .to = now.addDays(-2)}),
               QStringList{QStringLiteral("py-cli")});
@@ -642,7 +640,7 @@ TEST_F(RunJournalTest, readerFiltersByLanguageStatusSourceDateAndText)
         << "text matches output, ignoring case";
     EXPECT_EQ(matching(RunFilter{.text = QStringLiteral("100%")}), QStringList{QStringLiteral("py-mcp")});
     EXPECT_EQ(matching(RunFilter{.text = QStringLiteral("1_0")}), QStringList()) << "LIKE wildcards are literal";
-    EXPECT_EQ(matching(RunFilter{.language = QStringLiteral("python"), .source = QStringLiteral("mcp")}),
+    EXPECT_EQ(matching(RunFilter{.language = QStringLiteral("python"), .source = RunSource::Mcp}),
               QStringList{QStringLiteral("py-mcp")});
 }
 
@@ -686,28 +684,6 @@ TEST_F(RunJournalTest, changedSinceNeverSplitsOneCommit)
     auto changed = JournalReader(path()).changedSince(0, 2);
     ASSERT_TRUE(changed);
     EXPECT_EQ(changed->size(), 5);
-}
-
-TEST_F(RunJournalTest, watcherReportsRunsWrittenByAnotherConnection)
-{
-    JournalRecorder recorder(path(), context());
-    recorder.flush();
-    JournalWatcher watcher(path());
-    watcher.setLastSeq(JournalReader(path()).latestSeq().value());
-    QSignalSpy spy(&watcher, &JournalWatcher::runsChanged);
-    watcher.start(10ms);
-
-    recorder.runStarted(QStringLiteral("watched"), request(QStringLiteral("python"), QString()));
-    recorder.flush();
-    QStringList seen;
-    while (!seen.contains(QStringLiteral("watched")) && spy.wait(10000)) {
-        for (const QList<QVariant> &emitted : spy) {
-            seen << ids(emitted.at(0).value<QList<JournalRun>>());
-        }
-        spy.clear();
-    }
-    EXPECT_TRUE(seen.contains(QStringLiteral("watched")));
-    EXPECT_EQ(watcher.lastSeq(), JournalReader(path()).latestSeq().value());
 }
 
 TEST_F(RunJournalTest, environmentChoosesTheJournalFileOrTurnsItOff)
@@ -774,7 +750,7 @@ TEST_F(RunJournalTest, artifactsOfEveryRunNewestRunFirstFilteredByRunLanguageSou
     EXPECT_EQ(names({}, 1), QStringList{QStringLiteral("new-r/c.png")});
     EXPECT_EQ(names({.runs = {.language = QStringLiteral("python")}}),
               (QStringList{QStringLiteral("old-py/a.png"), QStringLiteral("old-py/b.html")}));
-    EXPECT_EQ(names({.runs = {.source = QStringLiteral("gui")}}), QStringList{QStringLiteral("new-r/c.png")});
+    EXPECT_EQ(names({.runs = {.source = RunSource::Gui}}), QStringList{QStringLiteral("new-r/c.png")});
     EXPECT_EQ(names({.runId = QStringLiteral("old-py")}),
               (QStringList{QStringLiteral("old-py/a.png"), QStringLiteral("old-py/b.html")}));
     EXPECT_EQ(names({.mimeType = QStringLiteral("image/")}),
@@ -785,7 +761,7 @@ TEST_F(RunJournalTest, artifactsOfEveryRunNewestRunFirstFilteredByRunLanguageSou
     ASSERT_TRUE(entries && entries->size() == 1);
     const JournalArtifactEntry &entry = entries->first();
     EXPECT_EQ(entry.language, QStringLiteral("r"));
-    EXPECT_EQ(entry.source, QStringLiteral("gui"));
+    EXPECT_EQ(entry.source, RunSource::Gui);
     EXPECT_EQ(entry.artifact.mimeType, QStringLiteral("image/png"));
     EXPECT_EQ(entry.artifact.width, 640);
     EXPECT_TRUE(entry.startedAt.isValid());

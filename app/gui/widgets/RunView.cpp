@@ -1,0 +1,366 @@
+#include "gui/widgets/RunView.h"
+
+#include "gui/RunText.h"
+#include "gui/widgets/ArtifactStrip.h"
+#include "gui/widgets/CodeEditor.h"
+#include "gui/widgets/OutputView.h"
+
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace sandbox::gui {
+
+namespace {
+
+QPlainTextEdit *readOnlyText(const QString &objectName)
+{
+    auto *edit = new QPlainTextEdit;
+    edit->setObjectName(objectName);
+    edit->setReadOnly(true);
+    edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    edit->setLineWrapMode(QPlainTextEdit::NoWrap);
+    return edit;
+}
+
+QWidget *titled(const QString &title, QWidget *content)
+{
+    auto *box = new QWidget;
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    auto *label = new QLabel(title);
+    QFont font = label->font();
+    font.setBold(true);
+    label->setFont(font);
+    layout->addWidget(label);
+    layout->addWidget(content, 1);
+    return box;
+}
+
+QString dateTimeText(const QDateTime &when)
+{
+    return when.isValid() ? QLocale().toString(when.toLocalTime(), QLocale::ShortFormat) : QString();
+}
+
+/// Long base64 strings (image items) shortened, so the exchange stays readable.
+QJsonValue shortened(const QJsonValue &value)
+{
+    constexpr qsizetype limit = 160;
+    if (value.isString() && value.toString().size() > limit) {
+        const QString text = value.toString();
+        return RunView::tr("%1… (%2 characters)").arg(text.left(40)).arg(text.size());
+    }
+    if (value.isArray()) {
+        QJsonArray array;
+        for (const QJsonValue &item : value.toArray()) {
+            array.append(shortened(item));
+        }
+        return array;
+    }
+    if (value.isObject()) {
+        const QJsonObject object = value.toObject();
+        QJsonObject result;
+        for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+            // Text items are what the model read: keep them whole.
+            result.insert(it.key(), it.key() == QLatin1String("text") ? it.value() : shortened(it.value()));
+        }
+        return result;
+    }
+    return value;
+}
+
+void fillForm(QFormLayout *form, const QList<std::pair<QString, QString>> &rows)
+{
+    while (form->rowCount() > 0) {
+        form->removeRow(0);
+    }
+    for (const auto &[label, value] : rows) {
+        if (value.isEmpty()) {
+            continue;
+        }
+        auto *field = new QLabel(value);
+        field->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        field->setWordWrap(true);
+        form->addRow(label, field);
+    }
+}
+
+} // namespace
+
+RunView::RunView(ThumbnailProvider &thumbnails, QWidget *parent) : QWidget(parent)
+{
+    m_title = new QLabel;
+    m_title->setObjectName(QStringLiteral("runTitle"));
+    QFont titleFont = m_title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_subtitle = new QLabel;
+    m_subtitle->setObjectName(QStringLiteral("runSubtitle"));
+    m_subtitle->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_subtitle->setWordWrap(true);
+
+    m_output = new OutputView;
+    m_output->setObjectName(QStringLiteral("runOutput"));
+    m_artifacts = new ArtifactStrip(thumbnails);
+    m_artifacts->setObjectName(QStringLiteral("runArtifacts"));
+    m_artifacts->setVisible(false);
+    auto *outputPage = new QWidget;
+    auto *outputLayout = new QVBoxLayout(outputPage);
+    outputLayout->setContentsMargins(0, 0, 0, 0);
+    outputLayout->addWidget(m_output, 1);
+    outputLayout->addWidget(m_artifacts);
+
+    m_code = new CodeEditor;
+    m_code->setObjectName(QStringLiteral("runCode"));
+    m_code->setReadOnly(true);
+
+    auto *detailsPage = new QWidget;
+    m_details = new QFormLayout;
+    m_details->setLabelAlignment(Qt::AlignRight);
+    m_details->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_settings = readOnlyText(QStringLiteral("runSettings"));
+    auto *detailsLayout = new QVBoxLayout(detailsPage);
+    detailsLayout->addLayout(m_details);
+    detailsLayout->addWidget(titled(tr("Sandbox settings"), m_settings), 1);
+    auto *detailsScroll = new QScrollArea;
+    detailsScroll->setWidget(detailsPage);
+    detailsScroll->setWidgetResizable(true);
+    detailsScroll->setFrameShape(QFrame::NoFrame);
+
+    auto *mcpPage = new QWidget;
+    m_mcpForm = new QFormLayout;
+    m_mcpRequest = readOnlyText(QStringLiteral("runMcpRequest"));
+    m_mcpResponse = readOnlyText(QStringLiteral("runMcpResponse"));
+    auto *mcpSplitter = new QSplitter(Qt::Vertical);
+    mcpSplitter->addWidget(titled(tr("Tool call, as the client sent it"), m_mcpRequest));
+    mcpSplitter->addWidget(titled(tr("Result, as it was returned"), m_mcpResponse));
+    auto *mcpLayout = new QVBoxLayout(mcpPage);
+    mcpLayout->setContentsMargins(0, 0, 0, 0);
+    mcpLayout->addLayout(m_mcpForm);
+    mcpLayout->addWidget(mcpSplitter, 1);
+
+    m_tabs = new QTabWidget;
+    m_tabs->setObjectName(QStringLiteral("runTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(outputPage, tr("Output"));
+    m_tabs->addTab(m_code, tr("Code"));
+    m_tabs->addTab(detailsScroll, tr("Details"));
+    m_tabs->addTab(mcpPage, tr("MCP exchange"));
+
+    auto *runPage = new QWidget;
+    auto *runLayout = new QVBoxLayout(runPage);
+    runLayout->setContentsMargins(0, 0, 0, 0);
+    runLayout->addWidget(m_title);
+    runLayout->addWidget(m_subtitle);
+    runLayout->addSpacing(4);
+    runLayout->addWidget(m_tabs, 1);
+
+    auto *hint = new QLabel(tr("Select a run to see its output, charts and code."));
+    hint->setAlignment(Qt::AlignCenter);
+    hint->setWordWrap(true);
+    hint->setEnabled(false); // the palette's disabled text: a quiet hint, not content
+    m_stack = new QStackedWidget;
+    m_stack->addWidget(hint);
+    m_stack->addWidget(runPage);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_stack);
+    clear();
+}
+
+void RunView::clear()
+{
+    m_run = JournalRun{};
+    m_stack->setCurrentIndex(0);
+}
+
+void RunView::showRun(const JournalRun &run)
+{
+    const bool sameRun = !m_run.id.isEmpty() && run.id == m_run.id;
+    m_run = run;
+    m_stack->setCurrentIndex(1);
+    // Keep the reader's place in the code when the same run is shown again.
+    if (!sameRun || m_code->toPlainText() != run.code) {
+        m_code->setLanguage(run.language);
+        m_code->setPlainText(run.code);
+    }
+    m_output->setRecordedOutput(run.stdoutData, run.stderrData);
+    if (run.status != RunStatus::Running) {
+        appendEndNotes();
+    }
+    m_artifacts->clearArtifacts();
+    for (const JournalArtifact &artifact : run.artifacts) {
+        m_artifacts->addArtifact(artifact);
+    }
+    m_artifacts->setVisible(!run.artifacts.isEmpty());
+    showHeader();
+    showDetails();
+    showExchange();
+    if (!sameRun) {
+        for (int tab = McpTab + 1; tab < m_tabs->count(); ++tab) {
+            m_tabs->setTabVisible(tab, false);
+        }
+    }
+    if (!m_tabs->isTabVisible(m_tabs->currentIndex())) {
+        m_tabs->setCurrentIndex(OutputTab);
+    }
+}
+
+void RunView::applyUpdate(const JournalRunUpdate &update)
+{
+    if (update.whole || update.run.id != m_run.id) {
+        showRun(update.run);
+        return;
+    }
+    const bool ended = m_run.status == RunStatus::Running && update.run.status != RunStatus::Running;
+    JournalRun next = update.run; // the summary as it is now; what it holds besides is kept and appended to
+    next.code = m_run.code;
+    next.stdoutData = m_run.stdoutData + update.stdoutAdded;
+    next.stderrData = m_run.stderrData + update.stderrAdded;
+    next.artifacts = m_run.artifacts + update.artifactsAdded;
+    if (!update.hasExchange) {
+        next.mcpRequest = m_run.mcpRequest;
+        next.mcpResponse = m_run.mcpResponse;
+        next.protocolVersion = m_run.protocolVersion;
+    }
+    m_run = std::move(next);
+    m_output->appendOutput(OutputStream::Stdout, update.stdoutAdded);
+    m_output->appendOutput(OutputStream::Stderr, update.stderrAdded);
+    if (ended) {
+        appendEndNotes();
+    }
+    for (const JournalArtifact &artifact : update.artifactsAdded) {
+        m_artifacts->addArtifact(artifact);
+    }
+    m_artifacts->setVisible(!m_run.artifacts.isEmpty());
+    showHeader();
+    if (ended || !update.artifactsAdded.isEmpty()) {
+        showDetails();
+    }
+    if (update.hasExchange) {
+        showExchange();
+    }
+}
+
+void RunView::appendEndNotes()
+{
+    if (m_run.status == RunStatus::Failed && !m_run.error.isEmpty()) {
+        m_output->appendNote(m_run.error);
+    }
+    if (m_run.outputTruncated) {
+        m_output->appendNote(tr("[output truncated: the sandbox's output limit was reached]"));
+    } else if (m_run.outputCap > 0 && m_run.stdoutData.size() + m_run.stderrData.size() >= m_run.outputCap) {
+        m_output->appendNote(
+            tr("[the journal keeps the first %1 of output]").arg(QLocale().formattedDataSize(m_run.outputCap)));
+    }
+}
+
+void RunView::showHeader()
+{
+    const JournalRun &run = m_run;
+    m_title->setText(tr("%1 run · %2").arg(languageText(run.language), runStatusText(run.status)));
+    QStringList subtitle{runSourceText(run), dateTimeText(run.startedAt)};
+    if (run.status != RunStatus::Running) {
+        subtitle << durationText(run.durationMs);
+    }
+    if (const QString outcome = runOutcomeText(run); !outcome.isEmpty()) {
+        subtitle << outcome;
+    }
+    if (!run.replayOf.isEmpty()) {
+        subtitle << tr("replay of %1").arg(run.replayOf);
+    }
+    m_subtitle->setText(subtitle.join(QStringLiteral(" · ")));
+}
+
+void RunView::showDetails()
+{
+    const JournalRun &run = m_run;
+    const QLocale locale;
+    const bool ended = run.status != RunStatus::Running;
+    QStringList backend{run.backend, run.endpoint};
+    backend.removeAll(QString());
+    fillForm(
+        m_details,
+        {
+            {tr("Run id:"), run.id},
+            {tr("Status:"), runStatusText(run.status)},
+            {tr("Exit code:"), run.exitCode ? QString::number(*run.exitCode) : QString()},
+            {tr("Stopped because:"), run.wasStopped() ? stopReasonText(run.stopReason) : QString()},
+            {tr("Error:"), run.error},
+            {tr("Duration:"), ended ? durationText(run.durationMs) : QString()},
+            {tr("Wall time:"), ended && run.wallMs > 0 ? durationText(run.wallMs) : QString()},
+            {tr("CPU time:"), ended && run.cpuMs > 0 ? durationText(run.cpuMs) : QString()},
+            {tr("Peak memory:"), run.peakMemoryKb > 0 ? locale.formattedDataSize(run.peakMemoryKb * 1024) : QString()},
+            {tr("Source:"), runSourceText(run)},
+            {tr("Client:"), QStringList{run.clientName, run.clientVersion}.join(QLatin1Char(' ')).trimmed()},
+            {tr("Backend:"), backend.join(QStringLiteral(" — "))},
+            {tr("Image:"), run.image},
+            {tr("Libraries:"), run.libraries.join(QStringLiteral(", "))},
+            {tr("Timeout:"), run.timeoutMs > 0 ? durationText(run.timeoutMs) : QString()},
+            {tr("Session:"), run.sessionId},
+            {tr("Replay of:"), run.replayOf},
+            {tr("Started:"), locale.toString(run.startedAt.toLocalTime(), QLocale::LongFormat)},
+            {tr("Finished:"),
+             run.finishedAt.isValid() ? locale.toString(run.finishedAt.toLocalTime(), QLocale::LongFormat) : QString()},
+            {tr("Artifacts:"), run.artifacts.isEmpty() ? QString() : QString::number(run.artifacts.size())},
+        });
+    m_settings->setPlainText(run.settings.isEmpty()
+                                 ? tr("(not recorded)")
+                                 : QString::fromUtf8(QJsonDocument(run.settings).toJson(QJsonDocument::Indented)));
+}
+
+void RunView::showExchange()
+{
+    const JournalRun &run = m_run;
+    const bool viaMcp = !run.mcpRequest.isEmpty() || !run.mcpResponse.isEmpty();
+    m_tabs->setTabVisible(McpTab, viaMcp);
+    if (!viaMcp) {
+        return;
+    }
+    fillForm(m_mcpForm,
+             {{tr("Client:"), QStringList{run.clientName, run.clientVersion}.join(QLatin1Char(' ')).trimmed()},
+              {tr("Protocol version:"), run.protocolVersion}});
+    m_mcpRequest->setPlainText(prettyJson(run.mcpRequest));
+    m_mcpResponse->setPlainText(run.mcpResponse.isEmpty() ? tr("(not answered yet)") : prettyJson(run.mcpResponse));
+}
+
+QString RunView::prettyJson(const QJsonObject &object)
+{
+    return QString::fromUtf8(QJsonDocument(shortened(object).toObject()).toJson(QJsonDocument::Indented));
+}
+
+int RunView::addTab(QWidget *tab, const QString &title)
+{
+    const int index = m_tabs->addTab(tab, title);
+    m_tabs->setTabVisible(index, false);
+    return index;
+}
+
+void RunView::setTabShown(int tab, bool shown)
+{
+    m_tabs->setTabVisible(tab, shown);
+}
+
+void RunView::showTab(int tab)
+{
+    m_tabs->setCurrentIndex(tab);
+}
+
+bool RunView::isTabShown(int tab) const
+{
+    return m_stack->currentIndex() == 1 && m_tabs->isTabVisible(tab) && m_tabs->currentIndex() == tab;
+}
+
+} // namespace sandbox::gui

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "journal/JournalRun.h"
+
+#include <QWidget>
+
+class QFormLayout;
+class QLabel;
+class QPlainTextEdit;
+class QStackedWidget;
+class QTabWidget;
+
+namespace sandbox::gui {
+
+class ArtifactStrip;
+class CodeEditor;
+class OutputView;
+class ThumbnailProvider;
+
+/// One run as the journal holds it, the same on every page: its output (streaming while it runs) and charts, its code,
+/// the details (how it ended, resource use, backend, settings) and, for runs an assistant made, the exact MCP tool call
+/// and result. A running run is fed with what it gained (applyUpdate): output is appended, never shown again whole.
+class RunView final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    enum Tab
+    {
+        OutputTab,
+        CodeTab,
+        DetailsTab,
+        McpTab,
+    };
+
+    explicit RunView(ThumbnailProvider &thumbnails, QWidget *parent = nullptr);
+
+    /// Shows `run` whole (as JournalReader::run returns it).
+    void showRun(const JournalRun &run);
+    /// What the run gained (JournalFeed's RunFollower): appended when it is of the run shown, else shown whole.
+    void applyUpdate(const JournalRunUpdate &update);
+    /// Shows that nothing is selected.
+    void clear();
+    /// The run shown with what it gained so far, or an empty run.
+    const JournalRun &run() const { return m_run; }
+
+    /// A page's own tab (History's replay diff), hidden until setTabShown().
+    int addTab(QWidget *tab, const QString &title);
+    void setTabShown(int tab, bool shown);
+    void showTab(int tab);
+    /// Whether `tab` is the one on show.
+    bool isTabShown(int tab) const;
+
+    /// An MCP message as shown: indented JSON with long base64 strings (image data) shortened.
+    static QString prettyJson(const QJsonObject &object);
+
+private:
+    void showHeader();
+    void showDetails();
+    void showExchange();
+    void appendEndNotes();
+
+    JournalRun m_run;
+    QStackedWidget *m_stack = nullptr;
+    QLabel *m_title = nullptr;
+    QLabel *m_subtitle = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    OutputView *m_output = nullptr;
+    ArtifactStrip *m_artifacts = nullptr;
+    CodeEditor *m_code = nullptr;
+    QFormLayout *m_details = nullptr;
+    QPlainTextEdit *m_settings = nullptr;
+    QFormLayout *m_mcpForm = nullptr;
+    QPlainTextEdit *m_mcpRequest = nullptr;
+    QPlainTextEdit *m_mcpResponse = nullptr;
+};
+
+} // namespace sandbox::gui
