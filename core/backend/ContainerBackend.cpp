@@ -10,13 +10,18 @@ Result<OciRuntime> ContainerBackend::findRuntime(const QString &wanted)
     if (!offered) {
         return offered.error();
     }
-    for (const OciRuntime &runtime : *offered) {
+    return findRuntime(wanted, *offered);
+}
+
+Result<OciRuntime> ContainerBackend::findRuntime(const QString &wanted, const QList<OciRuntime> &offered) const
+{
+    for (const OciRuntime &runtime : offered) {
         if (wanted.isEmpty() ? runtime.isDefault : runtime.name == wanted) {
             return runtime;
         }
     }
     // By its program: a runtime registered under another name ("gvisor" for runsc) is the same runtime.
-    for (const OciRuntime &runtime : *offered) {
+    for (const OciRuntime &runtime : offered) {
         if (!wanted.isEmpty() && QFileInfo(runtime.handler).fileName() == wanted) {
             return runtime;
         }
@@ -25,7 +30,7 @@ Result<OciRuntime> ContainerBackend::findRuntime(const QString &wanted)
         return OciRuntime{};
     }
     QStringList names;
-    for (const OciRuntime &runtime : *offered) {
+    for (const OciRuntime &runtime : offered) {
         names << runtime.name;
     }
     const QString registration = runtimeRegistration(wanted);

@@ -141,6 +141,8 @@ public:
     /// RuntimeClass "gvisor" whose handler is runsc); an empty `wanted` gives the default. The error, before any
     /// container exists, names the runtimes there are and how to register the one asked for.
     Result<OciRuntime> findRuntime(const QString &wanted);
+    /// The same among the runtimes `offered` (what runtimes() gave), for a caller that lists them too.
+    Result<OciRuntime> findRuntime(const QString &wanted, const QList<OciRuntime> &offered) const;
 
     virtual Result<bool> hasImage(const QString &reference) = 0;
     /// Images carrying the label `labelKey` (the product labels everything it builds).

@@ -142,7 +142,8 @@ BackendDiagnosis BackendDiagnosis::run(const QString &name, const Result<std::sh
         diagnosis.permissions = kubernetes->checkPermissions();
     }
     diagnosis.runtimes = (*backend)->runtimes();
-    diagnosis.sandboxRuntime = (*backend)->findRuntime(settings.runtime);
+    diagnosis.sandboxRuntime = *diagnosis.runtimes ? (*backend)->findRuntime(settings.runtime, **diagnosis.runtimes)
+                                                   : Result<OciRuntime>(diagnosis.runtimes->error());
     checkLimits(diagnosis, **backend, settings, catalog);
     return diagnosis;
 }
