@@ -242,16 +242,8 @@ TEST_F(BackendsPageTest, sandboxOfASeparateMcpServerShowsWithItsOwner)
     server.sendInitialize(QStringLiteral("backends-page-test"), QStringLiteral("1.0"));
     ASSERT_TRUE(waitUntil([&] { return server.replyTo(1).has_value(); }, 30s))
         << server.process().readAllStandardError().toStdString();
-    server.send(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                            {QStringLiteral("method"), QStringLiteral("notifications/initialized")}});
-    server.send(QJsonObject{
-        {QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-        {QStringLiteral("id"), 2},
-        {QStringLiteral("method"), QStringLiteral("tools/call")},
-        {QStringLiteral("params"),
-         QJsonObject{{QStringLiteral("name"), QStringLiteral("execute_code")},
-                     {QStringLiteral("arguments"), QJsonObject{{QStringLiteral("code"), QStringLiteral("print(1)")}}}}},
-    });
+    server.sendInitialized();
+    server.sendExecuteCode(2, QJsonObject{{QStringLiteral("code"), QStringLiteral("print(1)")}});
     ASSERT_TRUE(waitUntil([&] { return server.replyTo(2).has_value(); }, 120s))
         << server.process().readAllStandardError().toStdString();
 

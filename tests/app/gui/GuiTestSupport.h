@@ -91,6 +91,23 @@ public:
                           QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("version"), version}}}}},
         });
     }
+    /// The `notifications/initialized` that follows initialize's reply.
+    void sendInitialized()
+    {
+        send(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                         {QStringLiteral("method"), QStringLiteral("notifications/initialized")}});
+    }
+    /// An `execute_code` call (request `id`) with `arguments`.
+    void sendExecuteCode(int id, const QJsonObject &arguments)
+    {
+        send(QJsonObject{
+            {QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+            {QStringLiteral("id"), id},
+            {QStringLiteral("method"), QStringLiteral("tools/call")},
+            {QStringLiteral("params"), QJsonObject{{QStringLiteral("name"), QStringLiteral("execute_code")},
+                                                   {QStringLiteral("arguments"), arguments}}},
+        });
+    }
 
     /// The reply to request `id` once it has been read (notifications and other replies are kept aside).
     std::optional<QJsonObject> replyTo(int id)

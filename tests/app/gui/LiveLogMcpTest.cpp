@@ -40,22 +40,13 @@ TEST(LiveLogMcp, runOfASeparateMcpServerShowsWhileRunningAndStreamsItsOutput)
     ASSERT_TRUE(waitUntil([&] { return server.replyTo(1).has_value(); }, 30s))
         << server.process().readAllStandardError().toStdString();
     EXPECT_TRUE(server.replyTo(1)->contains(QStringLiteral("result")));
-    server.send(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                            {QStringLiteral("method"), QStringLiteral("notifications/initialized")}});
+    server.sendInitialized();
     // The pause is inside the sandbox: it keeps the run going while the page is looked at, not the test.
-    server.send(QJsonObject{
-        {QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-        {QStringLiteral("id"), 2},
-        {QStringLiteral("method"), QStringLiteral("tools/call")},
-        {QStringLiteral("params"),
-         QJsonObject{{QStringLiteral("name"), QStringLiteral("execute_code")},
-                     {QStringLiteral("arguments"),
-                      QJsonObject{{QStringLiteral("language"), QStringLiteral("python")},
-                                  {QStringLiteral("code"), QStringLiteral("import time\n"
-                                                                          "print('first', flush=True)\n"
-                                                                          "time.sleep(3)\n"
-                                                                          "print('second', flush=True)\n")}}}}},
-    });
+    server.sendExecuteCode(2, QJsonObject{{QStringLiteral("language"), QStringLiteral("python")},
+                                          {QStringLiteral("code"), QStringLiteral("import time\n"
+                                                                                  "print('first', flush=True)\n"
+                                                                                  "time.sleep(3)\n"
+                                                                                  "print('second', flush=True)\n")}});
 
     // The run shows up while it is still going, attributed to the MCP client that asked for it.
     ASSERT_TRUE(waitUntil([&] { return page.model()->rowCount() == 1; }, 60s))
