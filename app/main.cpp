@@ -1,5 +1,6 @@
 // The one llm-sandbox executable: looks at argv and dispatches. The MCP server and the command line get a
 // QCoreApplication, only the desktop app a QApplication; each face assembles itself through AppContext.
+#include "AppTranslations.h"
 #include "cli/CliContext.h"
 #include "cli/DoctorCommand.h"
 #include "cli/HistoryCommand.h"
@@ -29,6 +30,20 @@ int main(int argc, char **argv)
 
     using namespace sandbox::cli;
     const QString first = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
+    const bool quitAfterStart = first == QLatin1String("--quit-after-start");
+#ifdef LLM_SANDBOX_HAVE_GUI
+    if (first.isEmpty() || quitAfterStart) {
+        return sandbox::gui::runDesktopApp(argc, argv, {.quitAfterStart = quitAfterStart});
+    }
+#endif
+
+    QCoreApplication app(argc, argv);
+    sandbox::installUserTranslations(); // before any text for a person, --help's included
+    if (first.isEmpty() || quitAfterStart) {
+        printError(QCoreApplication::translate("Cli", "this build has no desktop app; see `llm-sandbox --help` for "
+                                                      "the commands."));
+        return ExitUsage;
+    }
     if (first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help")) {
         std::fputs(qPrintable(usageText()), stdout);
         return 0;
@@ -37,17 +52,6 @@ int main(int argc, char **argv)
         std::printf("llm-sandbox %s\n", LLM_SANDBOX_VERSION);
         return 0;
     }
-    const bool quitAfterStart = first == QLatin1String("--quit-after-start");
-    if (first.isEmpty() || quitAfterStart) {
-#ifdef LLM_SANDBOX_HAVE_GUI
-        return sandbox::gui::runDesktopApp(argc, argv, {.quitAfterStart = quitAfterStart});
-#else
-        printError(QStringLiteral("this build has no desktop app; see `llm-sandbox --help` for the commands."));
-        return ExitUsage;
-#endif
-    }
-
-    QCoreApplication app(argc, argv);
     QStringList arguments = app.arguments();
     arguments.removeAt(1); // the command; QCommandLineParser sees "llm-sandbox OPTIONS..."
     using Command = int (*)(const QStringList &);

@@ -1,6 +1,7 @@
 #include "gui/GuiApplication.h"
 
 #include "AppContext.h"
+#include "AppTranslations.h"
 #include "SignalCanceller.h"
 #include "gui/MainWindow.h"
 
@@ -18,6 +19,7 @@ int runDesktopApp(int &argc, char **argv, DesktopAppOptions options)
     // taken by the canceller's thread, and the app ends as if quit, without asking.
     const SignalCanceller signalCanceller;
     QApplication app(argc, argv);
+    installUserTranslations();
     QApplication::setApplicationDisplayName(QObject::tr("LLM Sandbox"));
     // The installed desktop entry (installer/) and its icon: the desktop matches the window to them.
     QApplication::setDesktopFileName(QStringLiteral(LLM_SANDBOX_APP_ID));

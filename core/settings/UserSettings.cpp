@@ -19,6 +19,7 @@ const QString kJournalMaxAge = QStringLiteral("journal/maxAgeDays");
 const QString kJournalMaxSize = QStringLiteral("journal/maxSizeMiB");
 const QString kServerStartsWithApp = QStringLiteral("server/startWithApp");
 const QString kServerPort = QStringLiteral("server/port");
+const QString kLanguage = QStringLiteral("app/language");
 
 /// A stored integer within [low, high]; anything else (hand-edited files) is the default.
 int boundedInt(const QSettings &settings, const QString &key, int fallback, int low, int high)
@@ -133,6 +134,24 @@ int UserSettings::serverPort() const
 void UserSettings::setServerPort(int port)
 {
     write(kServerPort, std::clamp(port, 1, 65535));
+}
+
+QString UserSettings::language() const
+{
+    m_settings.sync();
+    const QString language = m_settings.value(kLanguage).toString();
+    return languages().contains(language) ? language : QString();
+}
+
+void UserSettings::setLanguage(const QString &language)
+{
+    write(kLanguage, languages().contains(language) ? language : QString());
+}
+
+const QStringList &UserSettings::languages()
+{
+    static const QStringList languages{QStringLiteral("en"), QStringLiteral("zh_CN")};
+    return languages;
 }
 
 int UserSettings::journalMaxAgeDays() const

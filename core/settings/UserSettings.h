@@ -5,6 +5,7 @@
 #include <QObject>
 #include <QSettings>
 #include <QString>
+#include <QStringList>
 #include <chrono>
 
 namespace sandbox {
@@ -46,6 +47,13 @@ public:
     /// The loopback port of the desktop app's MCP server.
     int serverPort() const;
     void setServerPort(int port);
+
+    /// The language of the app and the command line, applied when a process starts: empty (the system's), "en" or
+    /// "zh_CN" (AppTranslations); anything else stored is the system's.
+    QString language() const;
+    void setLanguage(const QString &language);
+    /// The languages language() can be, besides the system's.
+    static const QStringList &languages();
 
     static constexpr std::chrono::seconds kDefaultTimeout{30};
     static constexpr int kDefaultServerPort = 8931;

@@ -45,6 +45,13 @@ as_root() {
     fi
 }
 
+# translation_tool NAME: the path of Qt 6's lupdate or lrelease (qt6-l10n-tools puts them outside PATH).
+translation_tool() {
+    local tool=/usr/lib/qt6/bin/$1
+    [ -x "$tool" ] || fail "$1 is missing: install the Debian package qt6-l10n-tools (scripts/lib/setup.sh installs it)."
+    printf '%s\n' "$tool"
+}
+
 # The Debian packages, in groups, each with why it is there. BUILD_PACKAGES and RUN_PACKAGES are all a machine needs to
 # build and run the program (scripts/check-clean-root proves it in a clean Debian 12 root); RUN_PACKAGES and
 # ENGINE_PACKAGES are what the .deb depends on (besides the libraries it links) and recommends: installer/CMakeLists.txt
@@ -66,11 +73,16 @@ BUILD_PACKAGES=(
     libcurl4-openssl-dev libarchive-dev libyaml-cpp-dev nlohmann-json3-dev
     # The man page is made from `llm-sandbox --help` at build time (installer/).
     help2man
+    # The translations: lrelease builds translations/*.ts into the program, lupdate checks them against the sources
+    # (scripts/check-translations), Qt6LinguistTools' CMake package (qt_add_translations).
+    qt6-l10n-tools qt6-tools-dev
 )
 RUN_PACKAGES=(
     # Loaded at run time, so no -dev package pulls them in: Qt SQL's SQLite driver (the run journal), and the platform
     # plugins the desktop app opens its window with (xcb, wayland; "offscreen" comes with libqt6gui6).
     libqt6sql6-sqlite qt6-qpa-plugins
+    # Qt's own translations (qtbase: its dialogs' buttons and messages), loaded with ours for the user's language.
+    qt6-translations-l10n
     # The certificate authorities libcurl checks a Kubernetes API server's or a registry's TLS certificate against.
     ca-certificates
 )
@@ -98,6 +110,8 @@ TEST_PACKAGES=(
     # (desktop-file-validate), Debian's policy for the .deb (lintian); debootstrap (above) makes the clean root the
     # .deb is installed into.
     appstream desktop-file-utils lintian
+    # A font with Chinese glyphs: the zh_CN screenshots (scripts/screenshots) and the GUI tests under zh_CN.
+    fonts-wqy-microhei
 )
 SCREENSHOT_PACKAGES=(
     # The desktop app under a virtual X server: Xvfb, window control, capture, and a font.

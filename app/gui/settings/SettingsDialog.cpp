@@ -43,6 +43,21 @@ SettingsDialog::SettingsDialog(UserSettings &settings, QWidget *parent) : QDialo
     m_maxSize->setSingleStep(64);
     m_maxSize->setSuffix(tr(" MiB"));
 
+    // Each language by its own name, as language choosers do, so that a person who cannot read the current one finds
+    // theirs. Applied at the next start: every window's texts are made once.
+    m_language = new QComboBox;
+    m_language->setObjectName(QStringLiteral("settingsLanguage"));
+    m_language->addItem(tr("System language"), QString());
+    m_language->addItem(QStringLiteral("English"), QStringLiteral("en"));
+    m_language->addItem(QStringLiteral("简体中文"), QStringLiteral("zh_CN"));
+
+    auto *appearance = new QGroupBox(tr("Language"));
+    auto *appearanceForm = new QFormLayout(appearance);
+    appearanceForm->addRow(tr("&Language:"), m_language);
+    auto *languageNote = new QLabel(tr("Takes effect when LLM Sandbox starts again."));
+    languageNote->setEnabled(false);
+    appearanceForm->addRow(QString(), languageNote);
+
     auto *execution = new QGroupBox(tr("Execution"));
     auto *executionForm = new QFormLayout(execution);
     executionForm->addRow(tr("&Backend:"), m_backend);
@@ -72,6 +87,7 @@ SettingsDialog::SettingsDialog(UserSettings &settings, QWidget *parent) : QDialo
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(execution);
     layout->addWidget(journal);
+    layout->addWidget(appearance);
     layout->addWidget(note);
     layout->addStretch();
     layout->addWidget(buttons);
@@ -87,6 +103,7 @@ void SettingsDialog::load()
     m_timeout->setValue(int(m_settings.defaultTimeout().count()));
     m_maxAge->setValue(m_settings.journalMaxAgeDays());
     m_maxSize->setValue(m_settings.journalMaxSizeMiB());
+    m_language->setCurrentIndex(qMax(0, m_language->findData(m_settings.language())));
 }
 
 void SettingsDialog::restoreDefaults()
@@ -97,6 +114,7 @@ void SettingsDialog::restoreDefaults()
     m_timeout->setValue(30);
     m_maxAge->setValue(30);
     m_maxSize->setValue(1024);
+    m_language->setCurrentIndex(0);
 }
 
 void SettingsDialog::apply()
@@ -106,6 +124,7 @@ void SettingsDialog::apply()
     m_settings.setDefaultTimeout(std::chrono::seconds(m_timeout->value()));
     m_settings.setJournalMaxAgeDays(m_maxAge->value());
     m_settings.setJournalMaxSizeMiB(m_maxSize->value());
+    m_settings.setLanguage(m_language->currentData().toString());
 }
 
 } // namespace sandbox::gui

@@ -12,8 +12,8 @@ class UserSettings;
 
 namespace sandbox::gui {
 
-/// The user's settings: backend, default timeout and how long the journal keeps runs. They are shared with
-/// the command line and the MCP server, which read them when they start; environment variables still win.
+/// The user's settings: backend, default timeout, how long the journal keeps runs, and the language. They are shared
+/// with the command line and the MCP server, which read them when they start; environment variables still win.
 class SettingsDialog final : public QDialog
 {
     Q_OBJECT
@@ -34,6 +34,7 @@ private:
     QSpinBox *m_timeout = nullptr;
     QSpinBox *m_maxAge = nullptr;
     QSpinBox *m_maxSize = nullptr;
+    QComboBox *m_language = nullptr;
 };
 
 } // namespace sandbox::gui

@@ -20,11 +20,6 @@ constexpr int kMaxSvgElements = 200000;
 constexpr int kMaxSvgUses = 2000;
 constexpr QSize kSvgSize{1600, 1200};
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("SafeImage", text);
-}
-
 /// The Qt image format of a raster image's first bytes, or empty.
 QByteArray rasterFormat(const QByteArray &data)
 {
@@ -57,7 +52,7 @@ bool isUtf8Text(const QByteArray &data)
 bool svgLooksSafe(const QByteArray &data, QString *why)
 {
     if (data.size() > kMaxSvgBytes) {
-        *why = tr("The SVG file is too large to show.");
+        *why = QCoreApplication::translate("SafeImage", "The SVG file is too large to show.");
         return false;
     }
     QXmlStreamReader xml(data);
@@ -70,7 +65,8 @@ bool svgLooksSafe(const QByteArray &data, QString *why)
             ++elements;
             uses += xml.name() == QLatin1String("use") ? 1 : 0;
             if (++depth > kMaxSvgDepth || elements > kMaxSvgElements || uses > kMaxSvgUses) {
-                *why = tr("The SVG is nested too deeply or refers to itself too often to be shown safely.");
+                *why = QCoreApplication::translate(
+                    "SafeImage", "The SVG is nested too deeply or refers to itself too often to be shown safely.");
                 return false;
             }
             break;
@@ -79,14 +75,15 @@ bool svgLooksSafe(const QByteArray &data, QString *why)
             break;
         case QXmlStreamReader::DTD:
             // Entities can expand without limit: a chart never declares any.
-            *why = tr("The SVG declares a document type (entities), which is not shown.");
+            *why = QCoreApplication::translate("SafeImage",
+                                               "The SVG declares a document type (entities), which is not shown.");
             return false;
         default:
             break;
         }
     }
     if (xml.hasError()) {
-        *why = tr("The SVG is not well-formed: %1").arg(xml.errorString());
+        *why = QCoreApplication::translate("SafeImage", "The SVG is not well-formed: %1").arg(xml.errorString());
         return false;
     }
     return true;
@@ -102,11 +99,13 @@ QImage decodeRaster(const QByteArray &data, const QByteArray &format, QSize box,
     reader.setAutoTransform(true);
     const QSize size = reader.size();
     if (!size.isValid() || size.isEmpty()) {
-        *why = tr("The image cannot be read (%1).").arg(reader.errorString());
+        *why = QCoreApplication::translate("SafeImage", "The image cannot be read (%1).").arg(reader.errorString());
         return {};
     }
     if (qint64(size.width()) * size.height() > SafeImage::kMaxPixels) {
-        *why = tr("The image is %1 × %2 pixels, too large to show.").arg(size.width()).arg(size.height());
+        *why = QCoreApplication::translate("SafeImage", "The image is %1 × %2 pixels, too large to show.")
+                   .arg(size.width())
+                   .arg(size.height());
         return {};
     }
     if (!box.isEmpty() && (size.width() > box.width() || size.height() > box.height())) {
@@ -114,7 +113,7 @@ QImage decodeRaster(const QByteArray &data, const QByteArray &format, QSize box,
     }
     QImage image = reader.read();
     if (image.isNull()) {
-        *why = tr("The image cannot be read (%1).").arg(reader.errorString());
+        *why = QCoreApplication::translate("SafeImage", "The image cannot be read (%1).").arg(reader.errorString());
     }
     return image;
 }
@@ -126,7 +125,7 @@ QImage renderSvg(const QByteArray &data, QSize box, QString *why)
     }
     QSvgRenderer renderer(data);
     if (!renderer.isValid()) {
-        *why = tr("The SVG cannot be read.");
+        *why = QCoreApplication::translate("SafeImage", "The SVG cannot be read.");
         return {};
     }
     QSize size = renderer.defaultSize();
@@ -171,7 +170,7 @@ QImage SafeImage::decode(const QByteArray &data, const QString &mimeType, QSize 
     case Kind::Other:
         break;
     }
-    reason = tr("Not an image.");
+    reason = QCoreApplication::translate("SafeImage", "Not an image.");
     return {};
 }
 

@@ -1,0 +1,2564 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>Cli</name>
+    <message>
+        <location filename="../app/main.cpp" line="+43"/>
+        <source>this build has no desktop app; see `llm-sandbox --help` for the commands.</source>
+        <translation>此构建不含桌面应用；命令列表见 `llm-sandbox --help`。</translation>
+    </message>
+</context>
+<context>
+    <name>ErrorText</name>
+    <message>
+        <location filename="../app/gui/ErrorText.cpp" line="+11"/>
+        <location line="+26"/>
+        <source>Something went wrong inside LLM Sandbox.</source>
+        <translation>LLM Sandbox 内部出错。</translation>
+    </message>
+    <message>
+        <location line="-24"/>
+        <source>The request is not valid.</source>
+        <translation>请求无效。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>It does not exist (any more).</source>
+        <translation>它不存在（或已不存在）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The container engine does not answer. Is it running?</source>
+        <translation>容器引擎没有响应。它是否正在运行？</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The container engine refused.</source>
+        <translation>容器引擎拒绝了请求。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The sandbox image is missing and could not be built.</source>
+        <translation>沙箱镜像缺失，且无法构建。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The code policy refused this code before it ran.</source>
+        <translation>代码策略在运行前拒绝了这段代码。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The container engine did not enforce a sandbox limit.</source>
+        <translation>容器引擎未实施某项沙箱限制。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A configured limit was reached.</source>
+        <translation>已达到配置的限制。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The libraries could not be installed.</source>
+        <translation>无法安装库。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The sandbox stopped unexpectedly.</source>
+        <translation>沙箱意外停止。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>This is not available in this build or configuration.</source>
+        <translation>此功能在当前构建或配置中不可用。</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <location filename="../app/gui/GuiApplication.cpp" line="+23"/>
+        <location line="+10"/>
+        <source>LLM Sandbox</source>
+        <translation>LLM Sandbox</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The settings are invalid:
+%1</source>
+        <translation>设置无效：
+%1</translation>
+    </message>
+</context>
+<context>
+    <name>RunText</name>
+    <message>
+        <location filename="../app/gui/RunText.cpp" line="+12"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Console</source>
+        <translation>控制台</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Command line</source>
+        <translation>命令行</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Replay</source>
+        <translation>重放</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>exited</source>
+        <translation>已退出</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>timed out</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>out of memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>CPU-time limit</source>
+        <translation>CPU 时间限制</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>output limit</source>
+        <translation>输出限制</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>compile error</source>
+        <translation>编译错误</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>exit %1</source>
+        <translation>退出码 %1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+</context>
+<context>
+    <name>SafeImage</name>
+    <message>
+        <location filename="../app/gui/widgets/SafeImage.cpp" line="+55"/>
+        <source>The SVG file is too large to show.</source>
+        <translation>SVG 文件太大，无法显示。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>The SVG is nested too deeply or refers to itself too often to be shown safely.</source>
+        <translation>该 SVG 嵌套过深或自引用过多，无法安全显示。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The SVG declares a document type (entities), which is not shown.</source>
+        <translation>该 SVG 声明了文档类型（实体），因此不予显示。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The SVG is not well-formed: %1</source>
+        <translation>SVG 格式不正确：%1</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <location line="+14"/>
+        <source>The image cannot be read (%1).</source>
+        <translation>无法读取图片（%1）。</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>The image is %1 × %2 pixels, too large to show.</source>
+        <translation>图片为 %1 × %2 像素，太大，无法显示。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>The SVG cannot be read.</source>
+        <translation>无法读取该 SVG。</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>Not an image.</source>
+        <translation>不是图片。</translation>
+    </message>
+</context>
+<context>
+    <name>ThumbnailProvider</name>
+    <message>
+        <location filename="../app/gui/widgets/ThumbnailProvider.cpp" line="+32"/>
+        <source>The file is too large for a preview.</source>
+        <translation>文件太大，无法预览。</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::ArtifactPreviewDialog</name>
+    <message>
+        <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+84"/>
+        <source>◀ Previous</source>
+        <translation>◀ 上一个</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next ▶</source>
+        <translation>下一个 ▶</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>100%</source>
+        <translation>100%</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy Image</source>
+        <translation>复制图片</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save As…</source>
+        <translation>另存为…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show Run</source>
+        <translation>显示运行记录</translation>
+    </message>
+    <message>
+        <location line="+71"/>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>
+… (cut: save the file to see all of it)</source>
+        <translation>
+…（已截断：保存文件以查看全部内容）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 is not shown inside the app. Files from a sandbox are never opened with other programs; use Save As… to keep it.</source>
+        <translation>%1 不在应用内显示。来自沙箱的文件从不使用其他程序打开；请使用“另存为…”保存它。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>This image is not shown: %1</source>
+        <translation>此图片未显示：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 — %2 × %3 px, %4</source>
+        <translation>%1 — %2 × %3 像素，%4</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>Save %1 (files from a sandbox are saved, never opened with other programs)</source>
+        <translation>保存 %1（来自沙箱的文件只会被保存，从不使用其他程序打开）</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Save artifact</source>
+        <translation>保存产物</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Could not save %1: %2</source>
+        <translation>无法保存 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::ArtifactStrip</name>
+    <message>
+        <location filename="../app/gui/widgets/ArtifactStrip.cpp" line="+49"/>
+        <source>Double-click a chart to open it</source>
+        <translation>双击图表将其打开</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::BackendPanel</name>
+    <message>
+        <location filename="../app/gui/backends/BackendPanel.cpp" line="+86"/>
+        <source>Connection</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Images</source>
+        <translation>镜像</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sandboxes now</source>
+        <translation>当前沙箱</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Done: every image is there.</source>
+        <translation>完成：所有镜像均已就绪。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+10"/>
+        <source>Removed %n old image(s), %1.</source>
+        <translation>
+            <numerusform>已删除 %n 个旧镜像，%1。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>Kept %n that containers still use.</source>
+        <translation>
+            <numerusform>保留了 %n 个仍被容器使用的镜像。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+66"/>
+        <source>Engine (DOCKER_HOST):</source>
+        <translation>引擎 (DOCKER_HOST)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>unix:///path/to/docker.sock or tcp://host:2376, as the docker command reads DOCKER_HOST.</source>
+        <translation>unix:///path/to/docker.sock 或 tcp://host:2376，格式与 docker 命令读取的 DOCKER_HOST 相同。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>none: no TLS</source>
+        <translation>留空：不使用 TLS</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The folder with ca.pem, cert.pem and key.pem (DOCKER_CERT_PATH); set, the engine&apos;s certificate is verified.</source>
+        <translation>包含 ca.pem、cert.pem 和 key.pem 的文件夹 (DOCKER_CERT_PATH)；设置后将验证引擎的证书。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Choose the folder</source>
+        <translation>选择文件夹</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>TLS folder</source>
+        <translation>TLS 文件夹</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>TLS folder (DOCKER_CERT_PATH):</source>
+        <translation>TLS 文件夹 (DOCKER_CERT_PATH)：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Service (CONTAINER_HOST):</source>
+        <translation>服务 (CONTAINER_HOST)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The socket of Podman&apos;s API service (podman system service), as podman-remote reads CONTAINER_HOST.</source>
+        <translation>Podman API 服务（podman system service）的套接字，格式与 podman-remote 读取的 CONTAINER_HOST 相同。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Kubeconfig (KUBECONFIG):</source>
+        <translation>Kubeconfig (KUBECONFIG)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The kubeconfig file, as kubectl reads KUBECONFIG.</source>
+        <translation>kubeconfig 文件，与 kubectl 读取的 KUBECONFIG 相同。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Context:</source>
+        <translation>上下文：</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>the file&apos;s current-context</source>
+        <translation>文件中的 current-context</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A context of the kubeconfig (LLM_SANDBOX_KUBE_CONTEXT).</source>
+        <translation>kubeconfig 中的一个上下文 (LLM_SANDBOX_KUBE_CONTEXT)。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Namespace (NAMESPACE):</source>
+        <translation>命名空间 (NAMESPACE)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the context&apos;s, else default</source>
+        <translation>上下文中的命名空间，否则为 default</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Where sandbox pods run.</source>
+        <translation>沙箱 Pod 运行所在的命名空间。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Set in the environment, and used instead of the fields: %1</source>
+        <translation>已在环境中设置，将代替上述字段使用：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Default backend (runs that name none use it: the app, and the MCP servers assistants start)</source>
+        <translation>默认后端（未指定后端的运行都使用它：本应用以及助手启动的 MCP 服务器）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Keep these settings in llm-sandbox.conf: the app and the MCP servers assistants start read them.</source>
+        <translation>将这些设置保存到 llm-sandbox.conf：本应用和助手启动的 MCP 服务器都会读取它们。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reach the engine with the fields as typed, and start a sandbox to see which limits are in force (as llm-sandbox doctor).</source>
+        <translation>按当前输入的字段连接引擎，并启动一个沙箱以查看哪些限制已生效（与 llm-sandbox doctor 相同）。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Not tested yet.</source>
+        <translation>尚未测试。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Build</source>
+        <translation>构建</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Build the images the selected language needs that this engine lacks.</source>
+        <translation>构建所选语言需要而此引擎缺少的镜像。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Copy from</source>
+        <translation>复制自</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the selected language&apos;s images from the other engine (faster than building); what it lacks is built.</source>
+        <translation>从另一个引擎复制所选语言的镜像（比构建更快）；那里缺少的镜像将被构建。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Remove old images</source>
+        <translation>删除旧镜像</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Remove the images of older definitions (llm-sandbox images prune); images a container uses stay.</source>
+        <translation>删除旧版定义的镜像（llm-sandbox images prune）；容器正在使用的镜像会保留。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Remove the selected sandbox container (a run in it ends as stopped).</source>
+        <translation>删除所选沙箱容器（其中的运行将以“已停止”结束）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Remove leftovers</source>
+        <translation>删除残留</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Remove the containers of llm-sandbox processes of this computer that ended without removing them (crashed or killed).</source>
+        <translation>删除本机上已结束（崩溃或被终止）但未清除自身容器的 llm-sandbox 进程所留下的容器。</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Saved. Assistants&apos; MCP servers use it from their next start; this window&apos;s own runs after a restart.</source>
+        <translation>已保存。助手的 MCP 服务器将在下次启动时使用；本窗口自身的运行需重启后生效。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Testing %1…</source>
+        <translation>正在测试 %1…</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Not usable</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Not reachable</source>
+        <translation>无法连接</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>API version</source>
+        <translation>API 版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Endpoint</source>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>rootless</source>
+        <translation>rootless（非 root）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>rootful</source>
+        <translation>rootful（root）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>cgroup version</source>
+        <translation>cgroup 版本</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Runtimes</source>
+        <translation>运行时</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>not reported</source>
+        <translation>未报告</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sandboxes run under</source>
+        <translation>沙箱所用运行时</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Permissions</source>
+        <translation>权限</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>all granted</source>
+        <translation>全部已授予</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>denied: %1 (installer/kubernetes/role.yaml grants them)</source>
+        <translation>被拒绝：%1（installer/kubernetes/role.yaml 可授予这些权限）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>not checked (%1)</source>
+        <translation>未检查（%1）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>every requested limit is in force</source>
+        <translation>所有请求的限制均已生效</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>every other requested limit is in force</source>
+        <translation>其他所有请求的限制均已生效</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 (asked for %2, found %3)</source>
+        <translation>%1（请求 %2，实际 %3）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot enforce: %1</source>
+        <translation>无法实施：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Limits</source>
+        <translation>限制</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reachable</source>
+        <translation>可连接</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>%1 of %2 languages have their image.</source>
+        <translation>%2 种语言中有 %1 种已有镜像。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>%n image(s) of older definitions (%1) can be removed.</source>
+        <translation>
+            <numerusform>可删除 %n 个旧版定义的镜像（%1）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>%v of %m images</source>
+        <translation>%v / %m 个镜像</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copying from %1…</source>
+        <translation>正在从 %1 复制…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Checking the images…</source>
+        <translation>正在检查镜像…</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1: built in %2 s</source>
+        <translation>%1：构建用时 %2 秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: up to date</source>
+        <translation>%1：已是最新</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: building…</source>
+        <translation>%1：正在构建…</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Removing old images…</source>
+        <translation>正在删除旧镜像…</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>Warm pool: empty</source>
+        <translation>预热池：空</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Warm pool (sandboxes without a session): %1</source>
+        <translation>预热池（无会话的沙箱）：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n sandbox(es) running, of every llm-sandbox process.</source>
+        <translation>
+            <numerusform>所有 llm-sandbox 进程共有 %n 个沙箱正在运行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No leftovers of ended processes.</source>
+        <translation>已结束的进程没有残留。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n leftover(s) of ended processes.</source>
+        <translation>
+            <numerusform>已结束的进程留下 %n 个残留。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Stopped %1.</source>
+        <translation>已停止 %1。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+12"/>
+        <source>Removed %n leftover container(s).</source>
+        <translation>
+            <numerusform>已删除 %n 个残留容器。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::BackendsPage</name>
+    <message>
+        <location filename="../app/gui/backends/BackendsPage.cpp" line="+47"/>
+        <source>Backends</source>
+        <translation>后端</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::ConnectAssistantDialog</name>
+    <message>
+        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+37"/>
+        <source>Connect an Assistant</source>
+        <translation>连接助手</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>stdio: the assistant starts llm-sandbox --mcp</source>
+        <translation>stdio：由助手启动 llm-sandbox --mcp</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTTP: the assistant connects to llm-sandbox serve --http</source>
+        <translation>HTTP：助手连接到 llm-sandbox serve --http</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>&amp;Assistant:</source>
+        <translation>助手(&amp;A)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Transport:</source>
+        <translation>传输方式(&amp;T)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Backend:</source>
+        <translation>后端(&amp;B)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server &amp;URL:</source>
+        <translation>服务器 URL(&amp;U)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>File:</source>
+        <translation>文件：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>State:</source>
+        <translation>状态：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Install</source>
+        <translation>安装(&amp;I)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Remove</source>
+        <translation>删除(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Copy Configuration</source>
+        <translation>复制配置(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copies a configuration snippet for any other MCP client</source>
+        <translation>复制适用于其他任意 MCP 客户端的配置片段</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Entry written to the file:</source>
+        <translation>写入文件的条目：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Everything else in the file stays as it is; the previous file is kept as a .bak next to it. Restart the assistant afterwards.</source>
+        <translation>文件中的其他内容保持不变；原文件会以 .bak 备份保存在同一位置。之后请重启助手。</translation>
+    </message>
+    <message>
+        <location line="+61"/>
+        <source>Claude Desktop&apos;s configuration file only starts local (stdio) servers. Choose stdio, or add the URL as a custom connector in Claude Desktop&apos;s settings.</source>
+        <translation>Claude Desktop 的配置文件只能启动本地（stdio）服务器。请选择 stdio，或在 Claude Desktop 的设置中将该 URL 添加为自定义连接器。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The server&apos;s token cannot be read from the system keychain: %1</source>
+        <translation>无法从系统钥匙串读取服务器的令牌：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Reading the server&apos;s token from the system keychain…</source>
+        <translation>正在从系统钥匙串读取服务器的令牌…</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>The file cannot be changed: %1</source>
+        <translation>无法修改该文件：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 does not use llm-sandbox yet.</source>
+        <translation>%1 尚未使用 llm-sandbox。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Installed, as shown below.</source>
+        <translation>已安装，如下所示。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Installed with other settings; Install replaces them with the ones below.</source>
+        <translation>已使用其他设置安装；点击“安装”将其替换为下方的设置。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <location line="+12"/>
+        <source>Nothing was changed: %1</source>
+        <translation>未做任何更改：%1</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>Installed. Restart %1 to use it.</source>
+        <translation>已安装。请重启 %1 以使用它。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Removed. Restart %1 for it to stop using llm-sandbox.</source>
+        <translation>已删除。请重启 %1，使其停止使用 llm-sandbox。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>A configuration for any MCP client is on the clipboard.</source>
+        <translation>适用于任意 MCP 客户端的配置已复制到剪贴板。</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::ConsolePage</name>
+    <message>
+        <location filename="../app/gui/console/ConsolePage.cpp" line="+69"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Wall-clock limit: the whole process tree is killed when it is reached</source>
+        <translation>挂钟时间限制：达到时将终止整个进程树</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>e.g. requests, numpy==1.26</source>
+        <translation>例如 requests, numpy==1.26</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Installed into the sandbox before the code runs (pip, npm, Maven, Go modules, CRAN, gems)</source>
+        <translation>在代码运行前安装到沙箱中（pip、npm、Maven、Go 模块、CRAN、gems）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run the code in a sandbox (Ctrl+Return)</source>
+        <translation>在沙箱中运行代码 (Ctrl+Return)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop the run (Ctrl+.)</source>
+        <translation>停止运行 (Ctrl+.)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Backend:</source>
+        <translation>后端(&amp;B)：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Timeout:</source>
+        <translation>超时(&amp;T)：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Li&amp;braries:</source>
+        <translation>库(&amp;B)：</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Write code here and press Ctrl+Return to run it in a sandbox.</source>
+        <translation>在此编写代码，按 Ctrl+Return 在沙箱中运行。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Output appears here as the program writes it; errors in red.</source>
+        <translation>程序的输出会实时显示在这里；错误以红色显示。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Charts (%1) — double-click to enlarge</source>
+        <translation>图表（%1）— 双击放大</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+71"/>
+        <source>Starting a sandbox…</source>
+        <translation>正在启动沙箱…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Installing %1…</source>
+        <translation>正在安装 %1…</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Running (run %1)…</source>
+        <translation>正在运行（运行 %1）…</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Building the sandbox image: %1</source>
+        <translation>正在构建沙箱镜像：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Installing libraries: %1</source>
+        <translation>正在安装库：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Starting a sandbox: %1</source>
+        <translation>正在启动沙箱：%1</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Installing</source>
+        <translation>正在安装</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Running…</source>
+        <translation>正在运行…</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Exit code &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>退出码 &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 in total</source>
+        <translation>总计 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>program: %1 wall, %2 CPU, %3 peak memory</source>
+        <translation>程序：挂钟时间 %1，CPU 时间 %2，峰值内存 %3</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>output truncated</source>
+        <translation>输出已截断</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Console</source>
+        <translation>控制台</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::DiffView</name>
+    <message>
+        <location filename="../app/gui/history/DiffView.cpp" line="+36"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; only in the replay (%2, %3)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 仅存在于重放中（%2，%3）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; only in the original (%2, %3)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 仅存在于原始运行中（%2，%3）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>type %1 → %2</source>
+        <translation>类型 %1 → %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>size %1 → %2</source>
+        <translation>大小 %1 → %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 × %2 → %3 × %4 pixels</source>
+        <translation>%1 × %2 → %3 × %4 像素</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>pixels equal</source>
+        <translation>像素相同</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>pixels differ</source>
+        <translation>像素不同</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>contents differ</source>
+        <translation>内容不同</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; changed: %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 已更改：%2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>1 line differs</source>
+        <translation>1 行不同</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 lines differ</source>
+        <translation>%1 行不同</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>No difference</source>
+        <translation>无差异</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The replay differs</source>
+        <translation>重放结果不同</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Original: run %1 on %2 · Replay: run %3 on %4</source>
+        <translation>原始：在 %2 上的运行 %1 · 重放：在 %4 上的运行 %3</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+1"/>
+        <source>unknown backend</source>
+        <translation>未知后端</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Exit code: &lt;b&gt;%1 → %2&lt;/b&gt;</source>
+        <translation>退出码：&lt;b&gt;%1 → %2&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Stop reason: &lt;b&gt;%1 → %2&lt;/b&gt;</source>
+        <translation>停止原因：&lt;b&gt;%1 → %2&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Standard output: %1</source>
+        <translation>标准输出：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Standard error: %1</source>
+        <translation>标准错误：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Artifact %1</source>
+        <translation>产物 %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Same exit code (%1), stop reason (%2), standard output and error, and artifacts (%3).</source>
+        <translation>退出码（%1）、停止原因（%2）、标准输出和标准错误以及产物（%3）均相同。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>standard output</source>
+        <translation>标准输出</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>standard error</source>
+        <translation>标准错误</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::GalleryModel</name>
+    <message>
+        <location filename="../app/gui/gallery/GalleryModel.cpp" line="+110"/>
+        <source>%1
+%2, %3
+%4 run of %5 (%6)</source>
+        <translation>%1
+%2，%3
+%5 的 %4 运行（%6）</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::GalleryPage</name>
+    <message>
+        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+52"/>
+        <source>All languages</source>
+        <translation>所有语言</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>All sources</source>
+        <translation>所有来源</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>All types</source>
+        <translation>所有类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Images</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PNG</source>
+        <translation>PNG</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SVG</source>
+        <translation>SVG</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTML</source>
+        <translation>HTML</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>Copy Image</source>
+        <translation>复制图片</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>The journal cannot be read: %1</source>
+        <translation>无法读取日志库：%1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Gallery</source>
+        <translation>图库</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+48"/>
+        <source>%n artifact(s)</source>
+        <translation>
+            <numerusform>%n 个产物</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Copy Image</source>
+        <translation>复制图片(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Save As…</source>
+        <translation>另存为(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show &amp;Run</source>
+        <translation>显示运行记录(&amp;R)</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::HistoryFilterBar</name>
+    <message>
+        <location filename="../app/gui/history/HistoryFilterBar.cpp" line="+31"/>
+        <source>All languages</source>
+        <translation>所有语言</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Any status</source>
+        <translation>任意状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>All sources</source>
+        <translation>所有来源</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Any time</source>
+        <translation>任意时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last 7 days</source>
+        <translation>最近 7 天</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last 30 days</source>
+        <translation>最近 30 天</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Date range…</source>
+        <translation>日期范围…</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Search code and output…</source>
+        <translation>搜索代码和输出…</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::HistoryModel</name>
+    <message>
+        <location filename="../app/gui/history/HistoryModel.cpp" line="+18"/>
+        <source>the run journal is off (LLM_SANDBOX_JOURNAL=off)</source>
+        <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)</translation>
+    </message>
+    <message>
+        <location line="+88"/>
+        <source>%1 %2 via %3</source>
+        <translation>%1 %2，通过 %3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::HistoryPage</name>
+    <message>
+        <location filename="../app/gui/history/HistoryPage.cpp" line="+66"/>
+        <source>Replay diff</source>
+        <translation>重放差异</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Replay</source>
+        <translation>重放</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run the same code, language, libraries and timeout again; the replay is a new run, compared with this one when it ends.</source>
+        <translation>以相同的代码、语言、库和超时再次运行；重放是一次新的运行，结束后会与本次运行进行比较。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Replay on:</source>
+        <translation>重放后端：</translation>
+    </message>
+    <message>
+        <location line="+96"/>
+        <source>Cannot read run %1: %2</source>
+        <translation>无法读取运行 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <location line="+168"/>
+        <source>%1 (same)</source>
+        <translation>%1（相同）</translation>
+    </message>
+    <message>
+        <location line="-137"/>
+        <source>Replay of run %1 on %2 finished.</source>
+        <translation>运行 %1 在 %2 上的重放已完成。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Cannot replay run %1: %2</source>
+        <translation>无法重放运行 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Replaying run %1 on %2…</source>
+        <translation>正在 %2 上重放运行 %1…</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <location line="+6"/>
+        <source>The replay of run %1 on %2 failed: %3</source>
+        <translation>运行 %1 在 %2 上的重放失败：%3</translation>
+    </message>
+    <message>
+        <location line="+60"/>
+        <source>Cannot read the journal: %1</source>
+        <translation>无法读取日志库：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Counting runs…</source>
+        <translation>正在统计运行记录…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>1 run</source>
+        <translation>1 条运行记录</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%L1 runs</source>
+        <translation>%L1 条运行记录</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> · %1 loaded, more as you scroll</source>
+        <translation> · 已加载 %1 条，滚动时加载更多</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Replay on</source>
+        <translation>重放于</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Copy run ID</source>
+        <translation>复制运行 ID</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::ImageTableModel</name>
+    <message>
+        <location filename="../app/gui/backends/ImageTableModel.cpp" line="+43"/>
+        <source>%1 MB</source>
+        <translation>%1 MB</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+10"/>
+        <source>%n min</source>
+        <translation>
+            <numerusform>%n 分钟</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n h</source>
+        <translation>
+            <numerusform>%n 小时</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n days</source>
+        <translation>
+            <numerusform>%n 天</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Present</source>
+        <translation>已存在</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Age</source>
+        <translation>存在时间</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Image</source>
+        <translation>镜像</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::LiveLogModel</name>
+    <message>
+        <location filename="../app/gui/livelog/LiveLogModel.cpp" line="+174"/>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::LiveLogPage</name>
+    <message>
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+35"/>
+        <source>Filter by language, status, client, run id…</source>
+        <translation>按语言、状态、客户端、运行 ID 筛选…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>All sources</source>
+        <translation>所有来源</translation>
+    </message>
+    <message>
+        <location line="+72"/>
+        <source>The run journal is off (LLM_SANDBOX_JOURNAL=off), so there is no live log.
+Unset that variable and restart to see every run here.</source>
+        <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)，因此没有实时日志。
+取消设置该变量并重启，即可在此查看所有运行。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Reading the journal…</source>
+        <translation>正在读取日志库…</translation>
+    </message>
+    <message>
+        <location line="+69"/>
+        <source>No runs yet.
+
+Runs appear here the moment they start: from the Console, from `llm-sandbox run` and from assistants using `llm-sandbox --mcp`.</source>
+        <translation>暂无运行。
+
+运行一开始就会显示在这里：无论来自控制台、`llm-sandbox run`，还是通过 `llm-sandbox --mcp` 使用沙箱的助手。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No runs match the filter.</source>
+        <translation>没有符合筛选条件的运行。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Live log</source>
+        <translation>实时日志</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::MainWindow</name>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="+74"/>
+        <source>LLM Sandbox</source>
+        <translation>LLM Sandbox</translation>
+    </message>
+    <message>
+        <location line="+78"/>
+        <source>%1 %2 %3 · ready</source>
+        <translation>%1 %2 %3 · 就绪</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 at %2
+API %3, %4%5</source>
+        <translation>%1 位于 %2
+API %3，%4%5</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>, rootless</source>
+        <translation>，rootless 模式</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 %2 · unavailable</source>
+        <translation>%1 %2 · 不可用</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Connect an &amp;Assistant…</source>
+        <translation>连接助手(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;System</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;About LLM Sandbox</source>
+        <translation>关于 LLM Sandbox(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>About &amp;Qt</source>
+        <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Stop &amp;All Runs</source>
+        <translation>停止所有运行(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1 %2 · connecting…</source>
+        <translation>%1 %2 · 正在连接…</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>No runs in progress</source>
+        <translation>没有正在进行的运行</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+0"/>
+        <source>%n run(s) in progress</source>
+        <translation>
+            <numerusform>%n 个运行正在进行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The backend setting applies to new windows, the command line and MCP servers started from now on.</source>
+        <translation>后端设置将应用于此后打开的新窗口、命令行以及此后启动的 MCP 服务器。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>About LLM Sandbox</source>
+        <translation>关于 LLM Sandbox</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;h3&gt;LLM Sandbox %1&lt;/h3&gt;&lt;p&gt;Runs code that a language model wrote, safely, in isolated containers, and shows its output and charts.&lt;/p&gt;&lt;p&gt;The same engine serves assistants through &lt;code&gt;llm-sandbox --mcp&lt;/code&gt;; every run appears in the live log.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;LLM Sandbox %1&lt;/h3&gt;&lt;p&gt;在隔离的容器中安全地运行语言模型编写的代码，并显示其输出和图表。&lt;/p&gt;&lt;p&gt;同一引擎还通过 &lt;code&gt;llm-sandbox --mcp&lt;/code&gt; 为助手提供服务；每次运行都会显示在实时日志中。&lt;/p&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+56"/>
+        <source>%n run(s) still in progress.</source>
+        <translation>
+            <numerusform>仍有 %n 个运行正在进行。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>The MCP server is running with %n client(s) connected; their calls are cancelled and their sessions end.</source>
+        <translation>
+            <numerusform>MCP 服务器正在运行，已连接 %n 个客户端；它们的调用将被取消，会话也将结束。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The MCP server is running; assistants can no longer reach it.</source>
+        <translation>MCP 服务器正在运行；退出后助手将无法再访问它。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Quit LLM Sandbox</source>
+        <translation>退出 LLM Sandbox</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop and quit?</source>
+        <translation>停止并退出？</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stop and Quit</source>
+        <translation>停止并退出</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::RunView</name>
+    <message>
+        <location filename="../app/gui/widgets/RunView.cpp" line="+61"/>
+        <source>%1… (%2 characters)</source>
+        <translation>%1…（%2 个字符）</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <source>Sandbox settings</source>
+        <translation>沙箱设置</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Tool call, as the client sent it</source>
+        <translation>工具调用（客户端发送的原样）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Result, as it was returned</source>
+        <translation>结果（返回时的原样）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Details</source>
+        <translation>详细信息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MCP exchange</source>
+        <translation>MCP 交互</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Select a run to see its output, charts and code.</source>
+        <translation>选择一个运行以查看其输出、图表和代码。</translation>
+    </message>
+    <message>
+        <location line="+93"/>
+        <source>[output truncated: the sandbox&apos;s output limit was reached]</source>
+        <translation>[输出已截断：已达到沙箱的输出限制]</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>[the journal keeps the first %1 of output]</source>
+        <translation>[日志库只保留输出的前 %1]</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 run · %2</source>
+        <translation>%1 运行 · %2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>replay of %1</source>
+        <translation>%1 的重放</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Run id:</source>
+        <translation>运行 ID：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status:</source>
+        <translation>状态：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Exit code:</source>
+        <translation>退出码：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stopped because:</source>
+        <translation>停止原因：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Error:</source>
+        <translation>错误：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Duration:</source>
+        <translation>时长：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Wall time:</source>
+        <translation>挂钟时间：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CPU time:</source>
+        <translation>CPU 时间：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Peak memory:</source>
+        <translation>峰值内存：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Source:</source>
+        <translation>来源：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+26"/>
+        <source>Client:</source>
+        <translation>客户端：</translation>
+    </message>
+    <message>
+        <location line="-25"/>
+        <source>Backend:</source>
+        <translation>后端：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Image:</source>
+        <translation>镜像：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Libraries:</source>
+        <translation>库：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Timeout:</source>
+        <translation>超时：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Session:</source>
+        <translation>会话：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Replay of:</source>
+        <translation>重放自：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Started:</source>
+        <translation>开始时间：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Finished:</source>
+        <translation>结束时间：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Artifacts:</source>
+        <translation>产物：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>(not recorded)</source>
+        <translation>（未记录）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Protocol version:</source>
+        <translation>协议版本：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>(not answered yet)</source>
+        <translation>（尚未应答）</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::SandboxTableModel</name>
+    <message>
+        <location filename="../app/gui/backends/SandboxTableModel.cpp" line="+14"/>
+        <source>%1 MiB</source>
+        <translation>%1 MiB</translation>
+    </message>
+    <message>
+        <location line="+91"/>
+        <source>pid %1 (ended)</source>
+        <translation>pid %1（已结束）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>pid %1</source>
+        <translation>pid %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Container</source>
+        <translation>容器</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Owner</source>
+        <translation>所有者</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Memory / limit</source>
+        <translation>内存 / 限制</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Processes</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Age</source>
+        <translation>存在时间</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::ServerClientsModel</name>
+    <message>
+        <location filename="../app/gui/server/ServerClientsModel.cpp" line="+55"/>
+        <source>MCP session %1</source>
+        <translation>MCP 会话 %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>(no name given)</source>
+        <translation>（未提供名称）</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Client</source>
+        <translation>客户端</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Protocol</source>
+        <translation>协议</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Last activity</source>
+        <translation>最近活动</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Running calls</source>
+        <translation>进行中的调用</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::ServerPage</name>
+    <message>
+        <location filename="../app/gui/server/ServerPage.cpp" line="+58"/>
+        <source>Copy URL</source>
+        <translation>复制 URL</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server listens on this port of 127.0.0.1 only: other machines cannot reach it.</source>
+        <translation>服务器仅在 127.0.0.1 的此端口上监听：其他计算机无法访问。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Start the server when LLM Sandbox starts</source>
+        <translation>LLM Sandbox 启动时启动服务器</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>URL:</source>
+        <translation>URL：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Port:</source>
+        <translation>端口：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Read from the keychain when the server starts</source>
+        <translation>服务器启动时从钥匙串读取</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+75"/>
+        <source>Reveal</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <location line="-72"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Rotate</source>
+        <translation>轮换</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Replace the token with a new one. Clients that use the old one are disconnected and must be given the new one.</source>
+        <translation>用新令牌替换当前令牌。使用旧令牌的客户端将被断开，必须为其提供新令牌。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Access token</source>
+        <translation>访问令牌</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Connected clients</source>
+        <translation>已连接的客户端</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Their runs appear in the live log under the client&apos;s name.</source>
+        <translation>它们的运行会以客户端名称显示在实时日志中。</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Hide</source>
+        <translation>隐藏</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>MCP server</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>The server did not start: %1</source>
+        <translation>服务器未能启动：%1</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>The new token could not be saved in the keychain, so the old one stays: %1</source>
+        <translation>无法将新令牌保存到钥匙串，因此保留旧令牌：%1</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>The token could not be read from the system keychain: %1
+Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at least %3 characters.</source>
+        <translation>无法从系统钥匙串读取令牌：%1
+请启动钥匙串服务（例如 GNOME Keyring 或 KWallet），或将 %2 设置为至少 %3 个字符的密钥。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>%1 Running</source>
+        <translation>%1 运行中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+5"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>%1 Stopping: cancelling the clients&apos; calls…</source>
+        <translation>%1 正在停止：正在取消客户端的调用…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 Starting…</source>
+        <translation>%1 正在启动…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 Stopped</source>
+        <translation>%1 已停止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Start</source>
+        <translation>启动</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No client is connected. Point an MCP client at the URL above and have it send the token as &quot;Authorization: Bearer &lt;token&gt;&quot;.</source>
+        <translation>没有已连接的客户端。请将 MCP 客户端指向上方的 URL，并让它以 &quot;Authorization: Bearer &lt;token&gt;&quot; 的形式发送令牌。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The server is stopped.</source>
+        <translation>服务器已停止。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>From the environment variable %1; change it there to rotate it.</source>
+        <translation>来自环境变量 %1；如需轮换，请在该变量中修改。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Kept in the system keychain (%1/%2). Clients send it as &quot;Authorization: Bearer &lt;token&gt;&quot;; the same token serves `llm-sandbox serve --http`.</source>
+        <translation>保存在系统钥匙串中（%1/%2）。客户端以 &quot;Authorization: Bearer &lt;token&gt;&quot; 的形式发送它；`llm-sandbox serve --http` 也使用同一令牌。</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::SettingsDialog</name>
+    <message>
+        <location filename="../app/gui/settings/SettingsDialog.cpp" line="+19"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>the engine&apos;s default; runsc for gVisor</source>
+        <translation>引擎默认值；gVisor 请用 runsc</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The OCI runtime the sandboxes run under (SANDBOX_RUNTIME): one the engine has registered; on Kubernetes a RuntimeClass. `llm-sandbox doctor` lists them.</source>
+        <translation>沙箱所用的 OCI 运行时 (SANDBOX_RUNTIME)：须为引擎已注册的运行时；在 Kubernetes 上为 RuntimeClass。`llm-sandbox doctor` 会列出它们。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>System language</source>
+        <translation>系统语言</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Takes effect when LLM Sandbox starts again.</source>
+        <translation>重新启动 LLM Sandbox 后生效。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Execution</source>
+        <translation>执行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Backend:</source>
+        <translation>后端(&amp;B)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>OCI &amp;runtime:</source>
+        <translation>OCI 运行时(&amp;R)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Default &amp;timeout:</source>
+        <translation>默认超时(&amp;T)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run journal</source>
+        <translation>运行日志库</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Keep runs for &amp;at most:</source>
+        <translation>运行记录最长保留(&amp;A)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Limit its &amp;size to:</source>
+        <translation>大小上限(&amp;S)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The command line and the MCP server (llm-sandbox --mcp) read these settings when they start. Environment variables such as BACKEND still take precedence.</source>
+        <translation>命令行和 MCP 服务器（llm-sandbox --mcp）在启动时读取这些设置。BACKEND 等环境变量仍然优先。</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::StatisticsPage</name>
+    <message>
+        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+61"/>
+        <source>Succeeded</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Exited with an error</source>
+        <translation>出错退出</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Timed out</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Could not run</source>
+        <translation>无法运行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location line="+118"/>
+        <source>Last 7 days</source>
+        <translation>最近 7 天</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last 30 days</source>
+        <translation>最近 30 天</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last 90 days</source>
+        <translation>最近 90 天</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>The run whose container&apos;s CPU and memory the chart below shows</source>
+        <translation>下方图表显示其容器 CPU 和内存用量的运行</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Resource use of &amp;run:</source>
+        <translation>运行的资源使用(&amp;R)：</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Statistics</source>
+        <translation>统计</translation>
+    </message>
+    <message>
+        <location line="+95"/>
+        <source>Runs per day</source>
+        <translation>每日运行次数</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>Duration per language (ms), warm runs and cold starts</source>
+        <translation>各语言的时长（毫秒），预热运行与冷启动</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1, cold start (%2)</source>
+        <translation>%1，冷启动（%2）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Runs by source</source>
+        <translation>按来源统计的运行</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>MCP runs by client</source>
+        <translation>按客户端统计的 MCP 运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(not named)</source>
+        <translation>（未命名）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The journal cannot be read: %1</source>
+        <translation>无法读取日志库：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The journal is off (LLM_SANDBOX_JOURNAL=off): no runs are recorded.</source>
+        <translation>日志库已关闭 (LLM_SANDBOX_JOURNAL=off)：不记录任何运行。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n run(s), %1 succeeded</source>
+        <translation>
+            <numerusform>%n 次运行，%1 成功</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 · %2 · %3 · %4</source>
+        <translation>%1 · %2 · %3 · %4</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Resource use: no samples (the engine&apos;s first one comes a second or two into a run: shorter runs have none)</source>
+        <translation>资源使用：无采样（引擎在运行开始一两秒后才采集第一个样本：更短的运行没有样本）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Resource use of the container while the run ran</source>
+        <translation>运行期间容器的资源使用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>CPU (cores)</source>
+        <translation>CPU（核）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Memory (MiB)</source>
+        <translation>内存（MiB）</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Seconds since the run started</source>
+        <translation>自运行开始以来的秒数</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cores</source>
+        <translation>核数</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+</context>
+</TS>
