@@ -1037,17 +1037,17 @@
         <translation>正在安装 %1…</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>Running (run %1)…</source>
         <translation>正在运行（运行 %1）…</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>Building the sandbox image: %1</source>
         <translation>正在构建沙箱镜像：%1</translation>
     </message>
@@ -1062,17 +1062,7 @@
         <translation>正在启动沙箱：%1</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>Starting</source>
-        <translation>正在启动</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Installing</source>
-        <translation>正在安装</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+14"/>
         <source>Running…</source>
         <translation>正在运行…</translation>
     </message>

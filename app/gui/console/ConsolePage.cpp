@@ -250,6 +250,7 @@ void ConsolePage::run()
     m_summary->setVisible(false);
     m_progressText->setText(request.libraries.isEmpty() ? tr("Starting a sandbox…")
                                                         : tr("Installing %1…").arg(request.libraries.join(", ")));
+    m_preparing = true;
     m_progressRow->setVisible(true);
     m_clock.start();
     m_ticket = m_controller.start(request, m_backend->currentData().toString());
@@ -281,6 +282,7 @@ void ConsolePage::setRunning(bool running)
 void ConsolePage::onStarted(quint64 ticket, const QString &runId)
 {
     if (ticket == m_ticket) {
+        m_preparing = false;
         m_progressText->setText(tr("Running (run %1)…").arg(runId.left(12)));
     }
 }
@@ -291,6 +293,8 @@ void ConsolePage::onProgress(quint64 ticket, const RunProgress &progress)
         return;
     }
     QString text = progress.message.simplified();
+    m_preparing =
+        progress.kind == RunProgress::Kind::LibraryInstall || progress.kind == RunProgress::Kind::ContainerStart;
     switch (progress.kind) {
     case RunProgress::Kind::ImageBuild:
         text = tr("Building the sandbox image: %1").arg(text);
@@ -311,7 +315,8 @@ void ConsolePage::onProgress(quint64 ticket, const RunProgress &progress)
 void ConsolePage::onOutput(quint64 ticket, OutputStream stream, const QByteArray &chunk)
 {
     if (ticket == m_ticket) {
-        if (m_progressText->text().startsWith(tr("Starting")) || m_progressText->text().startsWith(tr("Installing"))) {
+        if (m_preparing) {
+            m_preparing = false;
             m_progressText->setText(tr("Running…"));
         }
         m_output->appendOutput(stream, chunk);

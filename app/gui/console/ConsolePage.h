@@ -81,6 +81,8 @@ private:
     QWidget *m_progressRow = nullptr;
     QProgressBar *m_busy = nullptr;
     QLabel *m_progressText = nullptr;
+    /// The progress text says the sandbox is being prepared (started, libraries installed): the first output ends that.
+    bool m_preparing = false;
     OutputView *m_output = nullptr;
     QLabel *m_summary = nullptr;
     QLabel *m_chartsTitle = nullptr;
