@@ -7,6 +7,7 @@
 #include <QColor>
 #include <QFont>
 #include <QGuiApplication>
+#include <QLocale>
 #include <algorithm>
 
 namespace sandbox::gui {
@@ -82,7 +83,7 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case StartedColumn:
-            return run.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+            return QLocale().toString(run.startedAt.toLocalTime(), QLocale::ShortFormat);
         case SourceColumn:
             return runSourceText(run);
         case LanguageColumn:
