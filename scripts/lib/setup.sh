@@ -52,6 +52,10 @@ translation_tool() {
     printf '%s\n' "$tool"
 }
 
+# plural_only TS: lupdate's option for translations/llm-sandbox_en.ts, which holds only the plural forms of the texts
+# that count (%n); English's other texts are the sources themselves.
+plural_only() { [ "$(basename "$1")" = llm-sandbox_en.ts ] && printf '%s\n' -pluralonly || true; }
+
 # The Debian packages, in groups, each with why it is there. BUILD_PACKAGES and RUN_PACKAGES are all a machine needs to
 # build and run the program (scripts/check-clean-root proves it in a clean Debian 12 root); RUN_PACKAGES and
 # ENGINE_PACKAGES are what the .deb depends on (besides the libraries it links) and recommends: installer/CMakeLists.txt

@@ -1,0 +1,131 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+<context>
+    <name>sandbox::gui::BackendPanel</name>
+    <message numerus="yes">
+        <location filename="../app/gui/backends/BackendPanel.cpp" line="+119"/>
+        <source>Removed %n old image(s), %1.</source>
+        <translation>
+            <numerusform>Removed %n old image, %1.</numerusform>
+            <numerusform>Removed %n old images, %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>Kept %n that containers still use.</source>
+        <translation>
+            <numerusform>Kept %n that a container still uses.</numerusform>
+            <numerusform>Kept %n that containers still use.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+437"/>
+        <source>%n image(s) of older definitions (%1) can be removed.</source>
+        <translation>
+            <numerusform>%n image of an older definition (%1) can be removed.</numerusform>
+            <numerusform>%n images of older definitions (%1) can be removed.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+140"/>
+        <source>%n sandbox(es) running, of every llm-sandbox process.</source>
+        <translation>
+            <numerusform>%n sandbox running, of every llm-sandbox process.</numerusform>
+            <numerusform>%n sandboxes running, of every llm-sandbox process.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n leftover(s) of ended processes.</source>
+        <translation>
+            <numerusform>%n leftover of ended processes.</numerusform>
+            <numerusform>%n leftovers of ended processes.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+25"/>
+        <source>Removed %n leftover container(s).</source>
+        <translation>
+            <numerusform>Removed %n leftover container.</numerusform>
+            <numerusform>Removed %n leftover containers.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::GalleryPage</name>
+    <message numerus="yes">
+        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+191"/>
+        <source>%n artifact(s)</source>
+        <translation>
+            <numerusform>%n artifact</numerusform>
+            <numerusform>%n artifacts</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::ImageTableModel</name>
+    <message numerus="yes">
+        <location filename="../app/gui/backends/ImageTableModel.cpp" line="+53"/>
+        <source>%n min</source>
+        <translation>
+            <numerusform>%n min</numerusform>
+            <numerusform>%n min</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n h</source>
+        <translation>
+            <numerusform>%n h</numerusform>
+            <numerusform>%n h</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n days</source>
+        <translation>
+            <numerusform>%n day</numerusform>
+            <numerusform>%n days</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::MainWindow</name>
+    <message numerus="yes">
+        <location filename="../app/gui/MainWindow.cpp" line="+279"/>
+        <source>%n run(s) in progress</source>
+        <translation>
+            <numerusform>%n run in progress</numerusform>
+            <numerusform>%n runs in progress</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+79"/>
+        <source>%n run(s) still in progress.</source>
+        <translation>
+            <numerusform>%n run still in progress.</numerusform>
+            <numerusform>%n runs still in progress.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>The MCP server is running with %n client(s) connected; their calls are cancelled and their sessions end.</source>
+        <translation>
+            <numerusform>The MCP server is running with %n client connected; its calls are cancelled and its session ends.</numerusform>
+            <numerusform>The MCP server is running with %n clients connected; their calls are cancelled and their sessions end.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::StatisticsPage</name>
+    <message numerus="yes">
+        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+441"/>
+        <source>%n run(s), %1 succeeded</source>
+        <translation>
+            <numerusform>%n run, %1 succeeded</numerusform>
+            <numerusform>%n runs, %1 succeeded</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
