@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 #ifdef LLM_SANDBOX_HAVE_GUI
         return sandbox::gui::runDesktopApp(argc, argv, {.quitAfterStart = quitAfterStart});
 #else
-        printError(QStringLiteral("this build has no desktop app; see `llm-sandbox --help` for the commands."));
+        printError(Cli::tr("this build has no desktop app; see `llm-sandbox --help` for the commands."));
         return ExitUsage;
 #endif
     }
@@ -68,6 +68,6 @@ int main(int argc, char **argv)
             return command(arguments);
         }
     }
-    printError(QStringLiteral("unknown command \"%1\"; see `llm-sandbox --help`.").arg(first));
+    printError(Cli::tr("unknown command \"%1\"; see `llm-sandbox --help`.").arg(first));
     return ExitUsage;
 }
