@@ -244,8 +244,8 @@ int serveCommand(const QStringList &arguments)
                     QCoreApplication::exit(kExitStartFailure);
                     return;
                 }
-                // Tests and scripts read the port from this line when they asked for port 0.
-                printError(ServeCommand::tr("serving MCP over Streamable HTTP at %1").arg(url->toString()));
+                // Tests and scripts read the port from this line when they asked for port 0: it stays English.
+                printError(QStringLiteral("serving MCP over Streamable HTTP at %1").arg(url->toString()));
             });
     };
     QMetaObject::invokeMethod(qApp, start, Qt::QueuedConnection);
