@@ -6,6 +6,7 @@
 #include "journal/RunJournal.h"
 #include "lang/LanguageRegistry.h"
 
+#include <QCoreApplication>
 #include <QLoggingCategory>
 #include <QtConcurrent>
 
@@ -65,7 +66,8 @@ void AppContext::openJournal()
     auto journal = RunJournal::open(*path);
     if (!journal) {
         // Runs must not fail because the journal cannot be written: they go unrecorded, and the user is told.
-        qCWarning(lcContext).noquote() << "the run journal is off:" << journal.error().message;
+        qCWarning(lcContext).noquote()
+            << QCoreApplication::translate("AppContext", "the run journal is off: %1").arg(journal.error().message);
         return;
     }
     m_journal = std::move(*journal);
@@ -77,7 +79,8 @@ void AppContext::openJournal()
         RunJournal *journalPointer = m_journal.get();
         m_retention = QtConcurrent::run([journalPointer, retention] {
             if (auto removed = journalPointer->applyRetention(retention); !removed) {
-                qCWarning(lcContext).noquote() << "journal retention:" << removed.error().message;
+                qCWarning(lcContext).noquote()
+                    << QCoreApplication::translate("AppContext", "journal retention: %1").arg(removed.error().message);
             }
         });
     }

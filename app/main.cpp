@@ -40,8 +40,7 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     sandbox::installUserTranslations(); // before any text for a person, --help's included
     if (first.isEmpty() || quitAfterStart) {
-        printError(QCoreApplication::translate("Cli", "this build has no desktop app; see `llm-sandbox --help` for "
-                                                      "the commands."));
+        printError(Cli::tr("this build has no desktop app; see `llm-sandbox --help` for the commands."));
         return ExitUsage;
     }
     if (first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help")) {
@@ -72,6 +71,6 @@ int main(int argc, char **argv)
             return command(arguments);
         }
     }
-    printError(QStringLiteral("unknown command \"%1\"; see `llm-sandbox --help`.").arg(first));
+    printError(Cli::tr("unknown command \"%1\"; see `llm-sandbox --help`.").arg(first));
     return ExitUsage;
 }

@@ -2,6 +2,71 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>ImagesCommand</name>
+    <message numerus="yes">
+        <location filename="../app/cli/ImagesCommand.cpp" line="+99"/>
+        <source>%n days</source>
+        <translation>
+            <numerusform>%n day</numerusform>
+            <numerusform>%n days</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+66"/>
+        <source>Removed %n superseded image(s) (%1)</source>
+        <translation>
+            <numerusform>Removed %n superseded image (%1)</numerusform>
+            <numerusform>Removed %n superseded images (%1)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%1; kept %n that containers still use</source>
+        <translation>
+            <numerusform>%1; kept %n that a container still uses</numerusform>
+            <numerusform>%1; kept %n that containers still use</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+203"/>
+        <source>Pushed %n image(s) to %1; for the kubernetes backend set LLM_SANDBOX_REGISTRY=%1</source>
+        <translation>
+            <numerusform>Pushed %n image to %1; for the kubernetes backend set LLM_SANDBOX_REGISTRY=%1</numerusform>
+            <numerusform>Pushed %n images to %1; for the kubernetes backend set LLM_SANDBOX_REGISTRY=%1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>RunCommand</name>
+    <message numerus="yes">
+        <location filename="../app/cli/RunCommand.cpp" line="+239"/>
+        <source>artifact %1 (%2, %n bytes): %3</source>
+        <translation>
+            <numerusform>artifact %1 (%2, %n byte): %3</numerusform>
+            <numerusform>artifact %1 (%2, %n bytes): %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%n artifact(s) over the limits were dropped</source>
+        <translation>
+            <numerusform>%n artifact over the limits was dropped</numerusform>
+            <numerusform>%n artifacts over the limits were dropped</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ShowCommand</name>
+    <message numerus="yes">
+        <location filename="../app/cli/ShowCommand.cpp" line="+83"/>
+        <source>%1 (%2, %n bytes%3)</source>
+        <translation>
+            <numerusform>%1 (%2, %n byte%3)</numerusform>
+            <numerusform>%1 (%2, %n bytes%3)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>sandbox::gui::BackendPanel</name>
     <message numerus="yes">
         <location filename="../app/gui/backends/BackendPanel.cpp" line="+119"/>

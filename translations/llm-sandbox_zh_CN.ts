@@ -2,18 +2,470 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AppContext</name>
+    <message>
+        <location filename="../app/AppContext.cpp" line="+70"/>
+        <source>the run journal is off: %1</source>
+        <translation>运行日志库已关闭：%1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>journal retention: %1</source>
+        <translation>日志库保留清理：%1</translation>
+    </message>
+</context>
+<context>
+    <name>BuildProgressView</name>
+    <message>
+        <location filename="../app/cli/BuildProgressView.cpp" line="+53"/>
+        <source>copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>up to date</source>
+        <translation>已是最新</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: up to date</source>
+        <translation>%1：已是最新</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>building</source>
+        <translation>正在构建</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: building</source>
+        <translation>%1：正在构建</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>built in %1 s</source>
+        <translation>构建完成，用时 %1 s</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1: built in %2 s</source>
+        <translation>%1：构建完成，用时 %2 s</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: failed: %2</source>
+        <translation>%1：失败：%2</translation>
+    </message>
+</context>
+<context>
     <name>Cli</name>
     <message>
         <location filename="../app/main.cpp" line="+43"/>
         <source>this build has no desktop app; see `llm-sandbox --help` for the commands.</source>
         <translation>此构建不含桌面应用；命令列表见 `llm-sandbox --help`。</translation>
     </message>
+    <message>
+        <location line="+31"/>
+        <source>unknown command &quot;%1&quot;; see `llm-sandbox --help`.</source>
+        <translation>未知命令 &quot;%1&quot;；见 `llm-sandbox --help`。</translation>
+    </message>
+    <message>
+        <location filename="../app/cli/CliContext.cpp" line="+81"/>
+        <source>docker, podman or kubernetes (default: $BACKEND, then docker).</source>
+        <translation>docker、podman 或 kubernetes
+（默认：$BACKEND，其次为 docker）。</translation>
+    </message>
+    <message>
+        <location line="+74"/>
+        <source>Usage:</source>
+        <translation>用法：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>open the desktop app</source>
+        <translation>打开桌面应用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>open the desktop app&apos;s window and quit at once: checks that the app starts</source>
+        <translation>打开桌面应用的窗口并立即退出：检查应用能否启动</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>serve the Model Context Protocol over stdio (for Claude Desktop etc.)</source>
+        <translation>通过 stdio 提供 Model Context Protocol 服务（供 Claude Desktop 等使用）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>run code in a sandbox; output passes through, the exit status is the program&apos;s</source>
+        <translation>在沙箱中运行代码；输出原样传递，退出状态即程序自身的退出状态</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>docker, podman or kubernetes (default: $BACKEND, then the app&apos;s setting,
+then docker)</source>
+        <translation>docker、podman 或 kubernetes（默认：$BACKEND，其次为应用的设置，
+再次为 docker）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>python, javascript, java, cpp, go, r, ruby (default: from FILE, else python)</source>
+        <translation>python、javascript、java、cpp、go、r、ruby（默认：由 FILE 推断，否则为 python）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>wall-clock limit (default 30, or the app&apos;s setting); the whole process tree
+is killed</source>
+        <translation>实际耗时上限（默认 30，或应用的设置）；超时后整个进程树
+都会被终止</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>print one JSON object: exit_code, stdout, stderr, duration_ms, timed_out,
+stop_reason, resource_usage, artifacts [{name, mime_type, size, path}], ...</source>
+        <translation>输出一个 JSON 对象：exit_code、stdout、stderr、duration_ms、timed_out、
+stop_reason、resource_usage、artifacts [{name, mime_type, size, path}] 等</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>code policy checked first: permissive, default (refuses starting other
+programs), strict (also network, eval, paths outside the sandbox)</source>
+        <translation>先检查的代码策略：permissive、default（拒绝启动其他程序）、
+strict（还拒绝网络、eval 和沙箱外的路径）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>install a library first (repeatable; the install step may use the network,
+the code never does): pip, npm, group:artifact:version, go module, R, gem</source>
+        <translation>先安装一个库（可重复；安装步骤可以使用网络，代码本身永远不能）：
+pip、npm、group:artifact:version、go module、R、gem</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>save charts and other artifacts there (default: a folder per run
+under ~/.local/share/llm-sandbox/artifacts)</source>
+        <translation>将图表和其他产物保存到该处（默认：每次运行一个文件夹，
+位于 ~/.local/share/llm-sandbox/artifacts 下）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>build the sandbox images (all languages by default; unchanged ones are kept)</source>
+        <translation>构建沙箱镜像（默认构建所有语言；未变化的镜像保留不动）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>copy the images engine NAME already has (e.g. docker) instead of building
+them again; images it lacks are built</source>
+        <translation>从引擎 NAME（例如 docker）复制其已有的镜像，而不是重新构建；
+它没有的镜像照常构建</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>show the images and whether they are built</source>
+        <translation>显示各镜像及其是否已构建</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>build what is missing, then push the images (all languages by default) to the
+registry as HOST[:PORT]/llm-sandbox/LANG:TAG, where the kubernetes backend
+pulls them from (default registry: $LLM_SANDBOX_REGISTRY)</source>
+        <translation>构建缺少的镜像，然后将镜像（默认所有语言）推送到镜像仓库，
+名为 HOST[:PORT]/llm-sandbox/LANG:TAG，kubernetes 后端从那里拉取它们
+（默认镜像仓库：$LLM_SANDBOX_REGISTRY）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>check a login with the registry, then keep it in the system keychain for
+images push; the password (or token) is read from stdin, never from argv</source>
+        <translation>向镜像仓库验证登录信息，然后将其保存在系统钥匙串中，供 images push
+使用；密码（或令牌）从 stdin 读取，绝不从 argv 读取</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>remove that login from the keychain</source>
+        <translation>从钥匙串中删除该登录信息</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>check each backend and image; non-zero when the selected backend is unusable</source>
+        <translation>检查每个后端和镜像；所选后端不可用时返回非零值</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>serve MCP over Streamable HTTP at http://HOST:PORT/mcp; clients send
+&quot;Authorization: Bearer TOKEN&quot; (token made on first use, kept in the keychain)</source>
+        <translation>在 http://HOST:PORT/mcp 通过 Streamable HTTP 提供 MCP 服务；客户端发送
+&quot;Authorization: Bearer TOKEN&quot;（令牌在首次使用时生成，保存在钥匙串中）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>print that token</source>
+        <translation>打印该令牌</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>list the recorded runs of every face (GUI, CLI, MCP, HTTP), newest first</source>
+        <translation>列出所有入口（GUI、CLI、MCP、HTTP）记录的运行，最新的在前</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>everything recorded about one run: code, output, artifacts (with their paths),
+settings, resource usage and, for MCP runs, the tool call and its reply;
+exit status 2 for an unknown RUN_ID</source>
+        <translation>一次运行的全部记录：代码、输出、产物（含路径）、设置、资源用量，
+以及 MCP 运行的工具调用及其回复；
+未知的 RUN_ID 返回退出状态 2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the sandboxes llm-sandbox runs on the backend (of every llm-sandbox process):
+language, owner process, session, age, CPU, memory and limit, processes;
+kubernetes needs metrics-server for CPU and memory</source>
+        <translation>llm-sandbox 在该后端上运行的沙箱（来自所有 llm-sandbox 进程）：
+语言、所有者进程、会话、存在时间、CPU、内存及其限制、进程数；
+kubernetes 需要 metrics-server 才能显示 CPU 和内存</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>add llm-sandbox to the assistant&apos;s MCP configuration file (other servers and
+settings are kept byte for byte; the previous file is kept as FILE.bak)</source>
+        <translation>将 llm-sandbox 添加到助手的 MCP 配置文件（其他服务器和设置逐字节保留；
+原文件保存为 FILE.bak）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>remove it again, and nothing else</source>
+        <translation>再将其删除，不改动其他任何内容</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Exit status of `run`: the program&apos;s own, 124 when it timed out, 125 when the sandbox could not run it
+(engine unreachable, image missing, install failed), 126 when the code policy refused the code, 130 when
+cancelled, 2 for a usage error or a bad request.</source>
+        <translation>`run` 的退出状态：程序自身的退出状态；超时为 124；沙箱无法运行程序时为 125（引擎无法访问、
+镜像缺失、安装失败）；代码策略拒绝代码时为 126；被取消时为 130；用法错误或请求无效时
+为 2。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Environment:</source>
+        <translation>环境变量：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>docker (default), podman or kubernetes</source>
+        <translation>docker（默认）、podman 或 kubernetes</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>seconds a run may take when it names no timeout (default 30)</source>
+        <translation>运行未指定超时时允许的秒数（默认 30）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the Docker engine, as the docker CLI reads them</source>
+        <translation>Docker 引擎，与 docker CLI 的读取方式相同</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Podman&apos;s API service (default unix:///run/podman/podman.sock)</source>
+        <translation>Podman 的 API 服务（默认 unix:///run/podman/podman.sock）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>sandbox limits (see README)</source>
+        <translation>沙箱限制（见 README）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>run LANG in this image instead of the built one (e.g. LLM_SANDBOX_IMAGE_PYTHON)</source>
+        <translation>用此镜像代替构建出的镜像运行 LANG（例如 LLM_SANDBOX_IMAGE_PYTHON）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a Debian 13 image to build on instead of running debootstrap</source>
+        <translation>作为构建基础的 Debian 13 镜像，代替运行 debootstrap</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the token `serve` requires, instead of the one in the system keychain</source>
+        <translation>`serve` 要求的令牌，代替系统钥匙串中的令牌</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the run journal&apos;s file (default ~/.local/share/llm-sandbox/journal.sqlite),
+or &quot;off&quot; to record nothing</source>
+        <translation>运行日志库的文件（默认 ~/.local/share/llm-sandbox/journal.sqlite），
+设为 &quot;off&quot; 则不记录任何内容</translation>
+    </message>
+    <message>
+        <location filename="../app/cli/McpCommand.cpp" line="+13"/>
+        <source>--mcp takes no other arguments.</source>
+        <translation>--mcp 不接受其他参数。</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorCommand</name>
+    <message>
+        <location filename="../app/cli/DoctorCommand.cpp" line="+33"/>
+        <source>limits: not checked (%1)</source>
+        <translation>限制：未检查（%1）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>limits: %1, cgroup v%2</source>
+        <translation>限制：%1，cgroup v%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>rootless</source>
+        <translation>rootless 模式</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>rootful</source>
+        <translation>rootful 模式</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>limits: every requested limit is in force</source>
+        <translation>限制：所有要求的限制均已生效</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>limits: every other requested limit is in force</source>
+        <translation>限制：其余所有要求的限制均已生效</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>NOT ENFORCED: %1 (asked for %2, found %3) - accepted by SANDBOX_ALLOW_UNENFORCED_LIMITS</source>
+        <translation>未生效：%1（要求 %2，实际 %3）- SANDBOX_ALLOW_UNENFORCED_LIMITS 已允许</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>NOT ENFORCED: %1 (asked for %2, found %3)</source>
+        <translation>未生效：%1（要求 %2，实际 %3）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>why: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>namespace: %1 (%2)</source>
+        <translation>命名空间：%1（%2）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>permissions: not checked: %1</source>
+        <translation>权限：未检查：%1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>permission %1 %2: %3</source>
+        <translation>权限 %1 %2：%3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>granted</source>
+        <translation>已授予</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>denied%1 (only `ps` statistics need it; installer/kubernetes/role.yaml grants it)</source>
+        <translation>被拒绝%1（仅 `ps` 的统计需要；installer/kubernetes/role.yaml 会授予）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>DENIED%1 (installer/kubernetes/role.yaml grants it)</source>
+        <translation>被拒绝%1（必需；installer/kubernetes/role.yaml 会授予）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Check the container backends and the sandbox images.</source>
+        <translation>检查容器后端和沙箱镜像。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The backend that must be usable (default: $BACKEND, then docker).</source>
+        <translation>必须可用的后端（默认：$BACKEND，其次为 docker）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>settings: %1</source>
+        <translation>设置：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>unknown backend &quot;%1&quot;; choose one of: %2.</source>
+        <translation>未知后端 &quot;%1&quot;；请从以下选择：%2。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Backends:</source>
+        <translation>后端：</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>runtimes: %1</source>
+        <translation>运行时：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>sandboxes run under: %1</source>
+        <translation>沙箱使用的运行时：%1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Runner: %1 (present)</source>
+        <translation>运行器：%1（存在）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Runner: %1 (MISSING)</source>
+        <translation>运行器：%1（缺失）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the selected backend &quot;%1&quot; is not usable.</source>
+        <translation>所选后端 &quot;%1&quot; 不可用。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Images in %1:</source>
+        <translation>%1 中的镜像：</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 %2 pulled by the cluster</source>
+        <translation>%1 %2 由集群拉取</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>present</source>
+        <translation>已存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>missing (llm-sandbox images build %1)</source>
+        <translation>缺失（llm-sandbox images build %1）</translation>
+    </message>
 </context>
 <context>
     <name>ErrorText</name>
     <message>
-        <location filename="../app/gui/ErrorText.cpp" line="+11"/>
-        <location line="+26"/>
+        <location filename="../app/ErrorText.cpp" line="+40"/>
         <source>Something went wrong inside LLM Sandbox.</source>
         <translation>LLM Sandbox 内部出错。</translation>
     </message>
@@ -79,6 +531,556 @@
     </message>
 </context>
 <context>
+    <name>HistoryCommand</name>
+    <message>
+        <location filename="../app/cli/HistoryCommand.cpp" line="+26"/>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>exit %1</source>
+        <translation>退出码 %1</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>STARTED</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>SOURCE</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>LANGUAGE</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>STATUS</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DURATION</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>List the runs in the run journal, newest first.</source>
+        <translation>列出运行日志库中的运行记录，最新的在前。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>How many runs to show (default 20).</source>
+        <translation>显示多少条运行记录（默认 20）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Print a JSON array of run summaries.</source>
+        <translation>输出运行摘要的 JSON 数组。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Only runs of this language.</source>
+        <translation>只显示该语言的运行记录。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Only runs from gui, cli, mcp, http or replay.</source>
+        <translation>只显示来自 gui、cli、mcp、http 或 replay 的运行记录。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Only runs that are running, finished, failed or interrupted.</source>
+        <translation>只显示状态为 running、finished、failed 或
+interrupted 的运行记录。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>history takes no arguments; see `llm-sandbox history --help`.</source>
+        <translation>history 不接受参数；见 `llm-sandbox history --help`。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>--limit needs a positive number, not &quot;%1&quot;.</source>
+        <translation>--limit 需要一个正数，而不是 &quot;%1&quot;。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>unknown source &quot;%1&quot;; use gui, cli, mcp, http or replay.</source>
+        <translation>未知来源 &quot;%1&quot;；请使用 gui、cli、mcp、http 或 replay。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>unknown status &quot;%1&quot;; use running, finished, failed or interrupted.</source>
+        <translation>未知状态 &quot;%1&quot;；请使用 running、finished、failed 或 interrupted。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the run journal is off (LLM_SANDBOX_JOURNAL=off).</source>
+        <translation>运行日志库已关闭（LLM_SANDBOX_JOURNAL=off）。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>No runs in the journal (%1).</source>
+        <translation>日志库中没有运行记录（%1）。</translation>
+    </message>
+</context>
+<context>
+    <name>ImagesCommand</name>
+    <message>
+        <location filename="../app/cli/ImagesCommand.cpp" line="+83"/>
+        <source>All images ready in %1 s</source>
+        <translation>所有镜像已就绪，用时 %1 s</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n days</source>
+        <translation>
+            <numerusform>%n 天</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>LANGUAGE</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>VERSION</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>IMAGE</source>
+        <translation>镜像</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SIZE</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>AGE</source>
+        <translation>存在时间</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>STATUS</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>present</source>
+        <translation>已存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>missing (llm-sandbox images build %1)</source>
+        <translation>缺失（llm-sandbox images build %1）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>All images built by llm-sandbox in the %1 engine (sizes include the layers they share):</source>
+        <translation>%1 引擎中由 llm-sandbox 构建的所有镜像（大小包含它们共享的层）：</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+24"/>
+        <source>Removed %n superseded image(s) (%1)</source>
+        <translation>
+            <numerusform>已删除 %n 个被取代的镜像（%1）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%1; kept %n that containers still use</source>
+        <translation>
+            <numerusform>%1；保留了 %n 个仍被容器使用的镜像</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+82"/>
+        <source>Password for %1 at %2: </source>
+        <translation>%2 上 %1 的密码: </translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Username for %1: </source>
+        <translation>%1 的用户名: </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>images login needs a username: --username NAME (the password comes from stdin).</source>
+        <translation>images login 需要用户名：--username NAME（密码从 stdin 读取）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>images login read no password: pipe it to stdin (`llm-sandbox images login %1 --username %2 &lt; file`) or type it when asked.</source>
+        <translation>images login 没有读到密码：请通过管道传给 stdin（`llm-sandbox images login %1 --username %2 &lt; file`），或在提示时输入。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 Nothing was stored.</source>
+        <translation>%1 未保存任何内容。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The registry %1 accepted the login, but it could not be kept: %2.</source>
+        <translation>镜像仓库 %1 接受了登录，但无法保存该登录信息：%2。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Login Succeeded: %1 at %2, kept in the system keychain as %3; images push sends it to %2</source>
+        <translation>登录成功：%2 上的 %1，已保存在系统钥匙串中，条目为 %3；images push 会将其发送给 %2</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Could not remove the login of %1: %2.</source>
+        <translation>无法删除 %1 的登录信息：%2。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Removed the login of %1 from the system keychain (if there was one).</source>
+        <translation>已从系统钥匙串中删除 %1 的登录信息（如果有的话）。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>images push: no login from the system keychain (%1); pushing without one</source>
+        <translation>images push：未能从系统钥匙串获取登录信息（%1）；将不带登录信息推送</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Using the login of %1 for %2 from the system keychain</source>
+        <translation>使用系统钥匙串中 %1 在 %2 的登录信息</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Pushing %1 as %2</source>
+        <translation>正在将 %1 推送为 %2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+13"/>
+        <source>Pushed %n image(s) to %1; for the kubernetes backend set LLM_SANDBOX_REGISTRY=%1</source>
+        <translation>
+            <numerusform>已将 %n 个镜像推送到 %1；使用 kubernetes 后端时请设置 LLM_SANDBOX_REGISTRY=%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Build and list the sandbox images.</source>
+        <translation>构建并列出沙箱镜像。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>build: copy the images the NAME engine already has (e.g. docker) instead of building them.</source>
+        <translation>build：从引擎 NAME（例如 docker）复制其已有的镜像，
+而不是构建它们。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>build: how many languages to build at once (default 3; builds mostly wait for downloads).</source>
+        <translation>build：同时构建多少种语言（默认 3；
+构建大多在等待下载）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>push: the registry to push to (default: $LLM_SANDBOX_REGISTRY).</source>
+        <translation>push：要推送到的镜像仓库
+（默认：$LLM_SANDBOX_REGISTRY）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>login: the registry account (asked on a terminal when not given); the password or token is read from stdin.</source>
+        <translation>login：镜像仓库账号（未给出时在终端上询问）；
+密码或令牌从 stdin 读取。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>build: build the images of LANG (all languages when none is given); images whose definition did not change are kept. list: show them. prune: remove the images of older definitions (not those containers use). push: build what is missing, then push the images of LANG to the registry as REGISTRY/llm-sandbox/LANG:TAG, with the login kept for it. login: check a login with REGISTRY and keep it in the system keychain. logout: forget it.</source>
+        <translation>build：构建 LANG 的镜像（未指定时构建所有语言）；
+定义未变化的镜像保留不动。
+list：显示这些镜像。
+prune：删除旧定义的镜像（容器正在使用的除外）。
+push：构建缺少的镜像，然后使用为该镜像仓库保存的
+登录信息，将 LANG 的镜像以
+REGISTRY/llm-sandbox/LANG:TAG 推送到镜像仓库。
+login：向 REGISTRY 验证登录信息，并保存在系统
+钥匙串中。
+logout：删除该登录信息。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>use `llm-sandbox images build [LANG...]`, `llm-sandbox images list`, `llm-sandbox images prune`, `llm-sandbox images push [--registry HOST[:PORT]] [LANG...]` or `llm-sandbox images login|logout REGISTRY`.</source>
+        <translation>请使用 `llm-sandbox images build [LANG...]`、`llm-sandbox images list`、`llm-sandbox images prune`、`llm-sandbox images push [--registry HOST[:PORT]] [LANG...]` 或 `llm-sandbox images login|logout REGISTRY`。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>images %1 takes one registry, and the password only from stdin.</source>
+        <translation>images %1 只接受一个镜像仓库，密码只能从 stdin 读取。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>images %1 needs a registry: name it with %2 or LLM_SANDBOX_REGISTRY (the same variable the kubernetes backend pulls from).</source>
+        <translation>images %1 需要一个镜像仓库：用 %2 或 LLM_SANDBOX_REGISTRY 指定（kubernetes 后端也从该变量指定的镜像仓库拉取）。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>images %1 works through the engine that has the images: use --backend docker or --backend podman (the kubernetes backend then pulls them from the registry).</source>
+        <translation>images %1 通过拥有这些镜像的引擎工作：请使用 --backend docker 或 --backend podman（kubernetes 后端随后从镜像仓库拉取它们）。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>images %1: the kubernetes backend has no images of its own; using docker (--backend podman for Podman)</source>
+        <translation>images %1：kubernetes 后端没有自己的镜像；改用 docker（Podman 请用 --backend podman）</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>--jobs takes a number of at least 1.</source>
+        <translation>--jobs 需要一个不小于 1 的数字。</translation>
+    </message>
+</context>
+<context>
+    <name>InstallMcpCommand</name>
+    <message>
+        <location filename="../app/cli/InstallMcpCommand.cpp" line="+36"/>
+        <source>claude-desktop (default), cursor or vscode: whose configuration file.</source>
+        <translation>claude-desktop（默认）、cursor 或 vscode：
+修改谁的配置文件。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Print what would change in the file (a diff), and write nothing.</source>
+        <translation>打印文件将发生的变化（差异），不写入任何内容。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>unknown client &quot;%1&quot;; use claude-desktop, cursor or vscode.</source>
+        <translation>未知客户端 &quot;%1&quot;；请使用 claude-desktop、cursor 或 vscode。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>no answer from the keychain</source>
+        <translation>钥匙串没有响应</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>Dry run: %1 would not change.</source>
+        <translation>试运行：%1 不会改变。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Dry run: nothing was written.</source>
+        <translation>试运行：未写入任何内容。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Restart %1 to use it.</source>
+        <translation>重启 %1 即可使用。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Created %1 with the llm-sandbox server.</source>
+        <translation>已创建 %1，其中包含 llm-sandbox 服务器。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Added the llm-sandbox server to %1 (the previous file is kept as %2).</source>
+        <translation>已将 llm-sandbox 服务器添加到 %1（原文件保存为 %2）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Added the llm-sandbox server to %1.</source>
+        <translation>已将 llm-sandbox 服务器添加到 %1。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Updated the llm-sandbox server in %1 (the previous file is kept as %2).</source>
+        <translation>已更新 %1 中的 llm-sandbox 服务器（原文件保存为 %2）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Updated the llm-sandbox server in %1.</source>
+        <translation>已更新 %1 中的 llm-sandbox 服务器。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 has the llm-sandbox server already, as it would be written: nothing changed.</source>
+        <translation>%1 中已有与将要写入的内容相同的 llm-sandbox 服务器：未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Removed the llm-sandbox server from %1 (the previous file is kept as %2).</source>
+        <translation>已从 %1 中删除 llm-sandbox 服务器（原文件保存为 %2）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Removed the llm-sandbox server from %1.</source>
+        <translation>已从 %1 中删除 llm-sandbox 服务器。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 has no llm-sandbox server: nothing changed.</source>
+        <translation>%1 中没有 llm-sandbox 服务器：未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Add llm-sandbox to an assistant&apos;s MCP configuration file, keeping everything else in it.</source>
+        <translation>将 llm-sandbox 添加到助手的 MCP 配置文件中，文件中的其他内容保持不变。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>stdio (default: the assistant starts `llm-sandbox --mcp`) or http (it connects to `llm-sandbox serve --http` with the token).</source>
+        <translation>stdio（默认：助手启动 `llm-sandbox --mcp`）
+或 http（助手使用令牌连接
+`llm-sandbox serve --http`）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>docker, podman or kubernetes, for stdio (default: $BACKEND, then the app&apos;s setting, then docker).</source>
+        <translation>docker、podman 或 kubernetes，用于 stdio
+（默认：$BACKEND，其次为应用的设置，
+再次为 docker）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The server&apos;s URL, for http (default %1: the app&apos;s MCP server).</source>
+        <translation>服务器的 URL，用于 http
+（默认 %1：应用的 MCP 服务器）。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>install-mcp takes no arguments besides its options; see `llm-sandbox install-mcp --help`.</source>
+        <translation>install-mcp 除选项外不接受参数；见 `llm-sandbox install-mcp --help`。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>unknown transport &quot;%1&quot;; use stdio or http.</source>
+        <translation>未知传输方式 &quot;%1&quot;；请使用 stdio 或 http。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Claude Desktop&apos;s configuration file only starts local (stdio) servers; use --transport stdio, or add http://…/mcp as a custom connector in Claude Desktop&apos;s settings.</source>
+        <translation>Claude Desktop 的配置文件只能启动本地（stdio）服务器；请使用 --transport stdio，或在 Claude Desktop 的设置中将 http://…/mcp 添加为自定义连接器。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>--backend is for --transport stdio; the HTTP server uses its own backend.</source>
+        <translation>--backend 用于 --transport stdio；HTTP 服务器使用它自己的后端。</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Remove llm-sandbox from an assistant&apos;s MCP configuration file, and nothing else.</source>
+        <translation>从助手的 MCP 配置文件中删除 llm-sandbox，不改动其他任何内容。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>uninstall-mcp takes no arguments besides its options; see `llm-sandbox uninstall-mcp --help`.</source>
+        <translation>uninstall-mcp 除选项外不接受参数；见 `llm-sandbox uninstall-mcp --help`。</translation>
+    </message>
+</context>
+<context>
+    <name>PsCommand</name>
+    <message>
+        <location filename="../app/cli/PsCommand.cpp" line="+88"/>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>LANGUAGE</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>OWNER</source>
+        <translation>所有者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SESSION</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>AGE</source>
+        <translation>存在时间</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MEMORY / LIMIT</source>
+        <translation>内存 / 限制</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>PIDS</source>
+        <translation>进程数</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Resource use unknown (-): %1</source>
+        <translation>资源用量未知（-）：%1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>List the sandboxes llm-sandbox runs on a backend, with their resource use.</source>
+        <translation>列出 llm-sandbox 在某个后端上运行的沙箱及其资源用量。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Print one JSON object.</source>
+        <translation>输出一个 JSON 对象。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>ps takes no arguments; see `llm-sandbox ps --help`.</source>
+        <translation>ps 不接受参数；见 `llm-sandbox ps --help`。</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>No sandboxes running on %1.</source>
+        <translation>%1 上没有正在运行的沙箱。</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <location filename="../app/gui/GuiApplication.cpp" line="+23"/>
@@ -92,6 +1094,142 @@
 %1</source>
         <translation>设置无效：
 %1</translation>
+    </message>
+</context>
+<context>
+    <name>RunCommand</name>
+    <message>
+        <location filename="../app/cli/RunCommand.cpp" line="+71"/>
+        <source>Cannot tell the language of %1 from its name; give --lang.</source>
+        <translation>无法从文件名判断 %1 的语言；请指定 --lang。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Could not create the artifacts folder %1.</source>
+        <translation>无法创建产物文件夹 %1。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Could not save %1: %2</source>
+        <translation>无法保存 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Run code in a sandbox.</source>
+        <translation>在沙箱中运行代码。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Language (default: from FILE&apos;s extension, else python).</source>
+        <translation>语言（默认：由 FILE 的扩展名推断，否则为 python）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Wall-clock limit in seconds (default 30, or the app&apos;s setting).</source>
+        <translation>实际耗时上限，单位为秒（默认 30，或应用的设置）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Print one JSON object with the result instead of passing output through.</source>
+        <translation>输出一个包含结果的 JSON 对象，而不是原样传递输出。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Where to save charts and other artifacts (default: a folder per run under the app&apos;s data folder).</source>
+        <translation>图表和其他产物的保存位置
+（默认：应用数据文件夹下每次运行一个文件夹）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Code policy checked before anything runs: permissive, default or strict (default: $SANDBOX_POLICY, then default).</source>
+        <translation>运行前检查的代码策略：permissive、default 或 strict
+（默认：$SANDBOX_POLICY，其次为 default）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A library to install before the code runs (repeatable): pip, npm, group:artifact:version, go module, R package, gem.</source>
+        <translation>代码运行前要安装的库（可重复）：
+pip、npm、group:artifact:version、
+go module、R 软件包、gem。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The code to run.</source>
+        <translation>要运行的代码。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A source file to run, or - to read the code from stdin.</source>
+        <translation>要运行的源文件，或用 - 从 stdin 读取代码。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>give exactly one of FILE, -c CODE or - (stdin); see `llm-sandbox run --help`.</source>
+        <translation>请在 FILE、-c CODE 和 -（stdin）中只给出一个；见 `llm-sandbox run --help`。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>could not read the code from stdin.</source>
+        <translation>无法从 stdin 读取代码。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>--timeout must be a number of seconds between 0 and 86400.</source>
+        <translation>--timeout 必须是 0 到 86400 之间的秒数。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+34"/>
+        <source>artifact %1 (%2, %n bytes): %3</source>
+        <translation>
+            <numerusform>产物 %1（%2，%n 字节）：%3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%n artifact(s) over the limits were dropped</source>
+        <translation>
+            <numerusform>%n 个超出限制的产物已被丢弃</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>output beyond the limit was dropped</source>
+        <translation>超出限制的输出已被丢弃</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>timed out after %1 s; the program was killed</source>
+        <translation>%1 s 后超时；程序已被终止</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the program ran out of memory and was killed</source>
+        <translation>程序内存耗尽，已被终止</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the program used up its CPU-time limit and was killed</source>
+        <translation>程序用完了 CPU 时间限制，已被终止</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the program exceeded the output limit and was killed</source>
+        <translation>程序超出了输出限制，已被终止</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>compilation failed</source>
+        <translation>编译失败</translation>
     </message>
 </context>
 <context>
@@ -239,6 +1377,299 @@
         <location line="+45"/>
         <source>Not an image.</source>
         <translation>不是图片。</translation>
+    </message>
+</context>
+<context>
+    <name>ServeCommand</name>
+    <message>
+        <location filename="../app/cli/ServeCommand.cpp" line="+42"/>
+        <source>--http wants HOST:PORT such as 127.0.0.1:8080, not &quot;%1&quot;.</source>
+        <translation>--http 需要 HOST:PORT，例如 127.0.0.1:8080，而不是 &quot;%1&quot;。</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>--http wants an IP address (or localhost), not &quot;%1&quot;.</source>
+        <translation>--http 需要 IP 地址（或 localhost），而不是 &quot;%1&quot;。</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>no token yet: `llm-sandbox serve --http 127.0.0.1:PORT` creates one.</source>
+        <translation>还没有令牌：`llm-sandbox serve --http 127.0.0.1:PORT` 会创建一个。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>cannot keep the HTTP token in the system keychain: %1. Set %2 to a secret of at least %3 characters instead, e.g. `export %2=$(head -c 32 /dev/urandom | base64)`, and give clients the same value.</source>
+        <translation>无法将 HTTP 令牌保存在系统钥匙串中：%1。请改为将 %2 设为至少 %3 个字符的密钥，例如 `export %2=$(head -c 32 /dev/urandom | base64)`，并将相同的值提供给客户端。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Serve the Model Context Protocol over Streamable HTTP at http://HOST:PORT/mcp.</source>
+        <translation>在 http://HOST:PORT/mcp 通过 Streamable HTTP 提供 Model Context Protocol 服务。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Listen on HOST:PORT (an IP address or localhost; port 0 picks a free one).</source>
+        <translation>监听 HOST:PORT（IP 地址或 localhost；
+端口 0 表示自动选择空闲端口）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Allow a non-loopback HOST: anyone who reaches it with the token can run code.</source>
+        <translation>允许非回环的 HOST：任何能访问到它并持有令牌的人
+都可以运行代码。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Also accept requests from web pages of ORIGIN (scheme://host:port); repeatable.</source>
+        <translation>同时接受来自 ORIGIN（scheme://host:port）
+网页的请求；可重复。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Print the token clients must send, and exit.</source>
+        <translation>打印客户端必须发送的令牌，然后退出。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Replace the token in the keychain with a new one before serving (old clients get 401).</source>
+        <translation>提供服务前用新令牌替换钥匙串中的令牌
+（旧客户端将收到 401）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>serve takes no arguments besides its options; see `llm-sandbox serve --help`.</source>
+        <translation>serve 除选项外不接受参数；见 `llm-sandbox serve --help`。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>serve needs --http HOST:PORT, e.g. --http 127.0.0.1:8080.</source>
+        <translation>serve 需要 --http HOST:PORT，例如 --http 127.0.0.1:8080。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1 is not a loopback address: anyone who can reach it could run code in the sandbox. Pass --allow-remote if that is what you want.</source>
+        <translation>%1 不是回环地址：任何能访问到它的人都可能在沙箱中运行代码。如果这正是你想要的，请加上 --allow-remote。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>warning: serving on %1 without TLS; the token travels in clear text. Prefer 127.0.0.1 behind an HTTPS reverse proxy.</source>
+        <translation>警告：在 %1 上提供服务但没有 TLS；令牌以明文传输。建议使用 127.0.0.1 并置于 HTTPS 反向代理之后。</translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <source>token: from %1.</source>
+        <translation>令牌：来自 %1。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>token: in the system keychain under %1; show it with `llm-sandbox serve --show-token`.</source>
+        <translation>令牌：在系统钥匙串中，条目为 %1；用 `llm-sandbox serve --show-token` 显示。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>token: created and stored in the system keychain under %1; show it with `llm-sandbox serve --show-token`.</source>
+        <translation>令牌：已创建并保存在系统钥匙串中，条目为 %1；用 `llm-sandbox serve --show-token` 显示。</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>stopping: cancelling running calls.</source>
+        <translation>正在停止：取消正在进行的调用。</translation>
+    </message>
+</context>
+<context>
+    <name>ShowCommand</name>
+    <message>
+        <location filename="../app/cli/ShowCommand.cpp" line="+45"/>
+        <source>Run:</source>
+        <translation>运行 ID：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status:</source>
+        <translation>状态：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Exit code:</source>
+        <translation>退出码：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop reason:</source>
+        <translation>停止原因：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Error:</source>
+        <translation>错误：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Source:</source>
+        <translation>来源：</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Client:</source>
+        <translation>客户端：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Language:</source>
+        <translation>语言：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Libraries:</source>
+        <translation>库：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Backend:</source>
+        <translation>后端：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Image:</source>
+        <translation>镜像：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Session:</source>
+        <translation>会话：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Replay of:</source>
+        <translation>重放自：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Started:</source>
+        <translation>开始时间：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Finished:</source>
+        <translation>结束时间：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Duration:</source>
+        <translation>耗时：</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+2"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Timeout:</source>
+        <translation>超时：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Usage:</source>
+        <translation>资源用量：</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>wall %1 ms, cpu %2 ms, peak memory %3 KiB</source>
+        <translation>实际 %1 ms，CPU %2 ms，内存峰值 %3 KiB</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Output cap:</source>
+        <translation>输出上限：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 bytes per stream (output was truncated)</source>
+        <translation>每个流 %1 字节（输出已被截断）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 bytes per stream</source>
+        <translation>每个流 %1 字节</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stdout</source>
+        <translation>标准输出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stderr</source>
+        <translation>标准错误</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>%1 (%2, %n bytes%3)</source>
+        <translation>
+            <numerusform>%1（%2，%n 字节%3）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>artifacts</source>
+        <translation>产物</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>MCP request (protocol %1)</source>
+        <translation>MCP 请求（协议 %1）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>MCP response</source>
+        <translation>MCP 响应</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Show everything the run journal holds about one run.</source>
+        <translation>显示运行日志库中关于一次运行的全部内容。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Print the run as one JSON object.</source>
+        <translation>以一个 JSON 对象输出该运行记录。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The run&apos;s id, as `llm-sandbox history` lists it.</source>
+        <translation>运行记录的 ID，即 `llm-sandbox history` 列出的 ID。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>give exactly one RUN_ID; see `llm-sandbox history` for the ids.</source>
+        <translation>请只给出一个 RUN_ID；ID 见 `llm-sandbox history`。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the run journal is off (LLM_SANDBOX_JOURNAL=off).</source>
+        <translation>运行日志库已关闭（LLM_SANDBOX_JOURNAL=off）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>no run &quot;%1&quot; in the journal; see `llm-sandbox history` for the ids.</source>
+        <translation>日志库中没有运行记录 &quot;%1&quot;；ID 见 `llm-sandbox history`。</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,7 @@
 #include "cli/BuildProgressView.h"
 
+#include "cli/CliContext.h"
+
 #include <QRegularExpression>
 
 namespace sandbox::cli {
@@ -48,13 +50,13 @@ BuildProgressView::BuildProgressView(QTextStream &stream, bool terminal, int wid
 
 BuildProgressView::Row &BuildProgressView::rowFor(const ImageBuildEvent &event)
 {
-    const QString name = event.name.isEmpty() ? QStringLiteral("copy") : event.name;
+    const QString name = event.name.isEmpty() ? tr("copy") : event.name;
     for (Row &row : m_rows) {
         if (row.name == name) {
             return row;
         }
     }
-    m_rows.append(Row{.name = name, .state = QStringLiteral("waiting"), .lastLine = {}, .estimate = {}});
+    m_rows.append(Row{.name = name, .state = tr("waiting"), .lastLine = {}, .estimate = {}});
     return m_rows.last();
 }
 
@@ -66,14 +68,15 @@ void BuildProgressView::handle(const ImageBuildEvent &event)
     bool force = false;
     switch (event.kind) {
     case ImageBuildEvent::Kind::UpToDate:
-        row.state = QStringLiteral("up to date");
-        plain = QStringLiteral("%1: up to date").arg(event.reference);
+        row.state = tr("up to date");
+        row.complete = true;
+        plain = tr("%1: up to date").arg(event.reference);
         force = true;
         break;
     case ImageBuildEvent::Kind::Started:
-        row.state = QStringLiteral("building");
+        row.state = tr("building");
         row.active = true;
-        plain = QStringLiteral("%1: building").arg(event.reference);
+        plain = tr("%1: building").arg(event.reference);
         force = true;
         break;
     case ImageBuildEvent::Kind::Output: {
@@ -95,17 +98,18 @@ void BuildProgressView::handle(const ImageBuildEvent &event)
         break;
     }
     case ImageBuildEvent::Kind::Finished:
-        row.state = QStringLiteral("built in %1 s").arg(event.seconds, 0, 'f', 1);
+        row.state = tr("built in %1 s").arg(event.seconds, 0, 'f', 1);
         row.active = false;
+        row.complete = true;
         row.lastLine.clear();
-        plain = QStringLiteral("%1: built in %2 s").arg(event.reference).arg(event.seconds, 0, 'f', 1);
+        plain = tr("%1: built in %2 s").arg(event.reference).arg(event.seconds, 0, 'f', 1);
         force = true;
         break;
     case ImageBuildEvent::Kind::Failed:
-        row.state = QStringLiteral("failed");
+        row.state = tr("failed");
         row.active = false;
         row.lastLine = event.line;
-        plain = QStringLiteral("%1: failed: %2").arg(event.reference, event.line);
+        plain = tr("%1: failed: %2").arg(event.reference, event.line);
         force = true;
         break;
     }
@@ -128,7 +132,7 @@ QString BuildProgressView::render(const Row &row) const
 {
     QString bar;
     const double fraction = row.estimate.fraction();
-    if (row.state == QLatin1String("up to date") || row.state.startsWith(QLatin1String("built"))) {
+    if (row.complete) {
         bar = QString(kBarWidth, QLatin1Char('#'));
     } else if (row.active && fraction >= 0) {
         const int filled = int(fraction * kBarWidth);
@@ -136,7 +140,7 @@ QString BuildProgressView::render(const Row &row) const
     } else {
         bar = QString(kBarWidth, QLatin1Char('.'));
     }
-    QString text = QStringLiteral("%1 [%2] ").arg(row.name, -18).arg(bar);
+    QString text = padded(row.name, -18) + QStringLiteral(" [%1] ").arg(bar);
     if (row.active && fraction >= 0) {
         text += QStringLiteral("%1% ").arg(int(fraction * 100), 3);
     }
@@ -144,7 +148,7 @@ QString BuildProgressView::render(const Row &row) const
     if (!row.lastLine.isEmpty()) {
         text += QStringLiteral("  ") + row.lastLine;
     }
-    return text.left(m_width - 1);
+    return truncated(text, m_width - 1);
 }
 
 void BuildProgressView::redraw(bool force)

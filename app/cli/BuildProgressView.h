@@ -2,6 +2,7 @@
 
 #include "images/ImageBuilder.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QList>
 #include <QMutex>
@@ -15,6 +16,8 @@ namespace sandbox::cli {
 /// threads (languages build in parallel).
 class BuildProgressView final
 {
+    Q_DECLARE_TR_FUNCTIONS(BuildProgressView)
+
 public:
     BuildProgressView(QTextStream &stream, bool terminal, int width);
 
@@ -38,10 +41,11 @@ private:
     struct Row
     {
         QString name;
-        QString state; ///< waiting, building, built in 12.3 s, up to date, failed
+        QString state; ///< waiting, building, built in 12.3 s, up to date, failed (translated)
         QString lastLine;
         Estimate estimate;
         bool active = false;
+        bool complete = false; ///< built or up to date: a full bar
     };
 
     Row &rowFor(const ImageBuildEvent &event);

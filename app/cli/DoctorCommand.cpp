@@ -15,57 +15,69 @@ namespace sandbox::cli {
 
 namespace {
 
+class DoctorCommand final
+{
+    Q_DECLARE_TR_FUNCTIONS(DoctorCommand)
+};
+
+/// Writes one of the report's lines: indented by `indent` spaces, ended by a line break.
+void line(int indent, const QString &text)
+{
+    out() << QString(indent, QLatin1Char(' ')) << text << '\n';
+}
+
 /// The limits the diagnosis found in force, and those of the settings that are not.
 void reportLimits(const BackendDiagnosis &diagnosis, const SandboxSettings &settings)
 {
     if (!diagnosis.limits) {
-        out() << QStringLiteral("     limits: not checked (%1)\n").arg(diagnosis.limitsNotChecked);
+        line(5, DoctorCommand::tr("limits: not checked (%1)").arg(diagnosis.limitsNotChecked));
         return;
     }
-    out() << QStringLiteral("     limits: %1, cgroup v%2\n")
-                 .arg(diagnosis.info.rootless ? QStringLiteral("rootless") : QStringLiteral("rootful"))
-                 .arg(diagnosis.limits->cgroupVersion);
+    line(5, DoctorCommand::tr("limits: %1, cgroup v%2")
+                .arg(diagnosis.info.rootless ? DoctorCommand::tr("rootless") : DoctorCommand::tr("rootful"))
+                .arg(diagnosis.limits->cgroupVersion));
     if (!diagnosis.runtimeNote.isEmpty()) {
-        out() << QStringLiteral("     %1\n").arg(diagnosis.runtimeNote);
+        line(5, diagnosis.runtimeNote);
     }
     if (diagnosis.unenforced.isEmpty()) {
-        out() << (diagnosis.runtimeNote.isEmpty() ? "     limits: every requested limit is in force\n"
-                                                  : "     limits: every other requested limit is in force\n");
+        line(5, diagnosis.runtimeNote.isEmpty() ? DoctorCommand::tr("limits: every requested limit is in force")
+                                                : DoctorCommand::tr("limits: every other requested limit is in force"));
         return;
     }
     for (const UnenforcedLimit &limit : diagnosis.unenforced) {
-        out() << QStringLiteral("     NOT ENFORCED: %1 (asked for %2, found %3)%4\n")
-                     .arg(limit.name, limit.requested, limit.found,
-                          settings.allowUnenforcedLimits.contains(limit.name)
-                              ? QStringLiteral(" - accepted by SANDBOX_ALLOW_UNENFORCED_LIMITS")
-                              : QString());
+        line(5, (settings.allowUnenforcedLimits.contains(limit.name)
+                     ? DoctorCommand::tr("NOT ENFORCED: %1 (asked for %2, found %3) - accepted by "
+                                         "SANDBOX_ALLOW_UNENFORCED_LIMITS")
+                     : DoctorCommand::tr("NOT ENFORCED: %1 (asked for %2, found %3)"))
+                    .arg(limit.name, limit.requested, limit.found));
     }
-    out() << QStringLiteral("     why: %1\n").arg(diagnosis.whyNotEnforced);
+    line(5, DoctorCommand::tr("why: %1").arg(diagnosis.whyNotEnforced));
 }
 
 /// The namespace, the kubeconfig and each RBAC permission the kubernetes backend needs.
 void reportKubernetes(const BackendDiagnosis &diagnosis)
 {
-    out() << QStringLiteral("     namespace: %1 (%2)\n")
-                 .arg(diagnosis.kubernetesNamespace, diagnosis.kubernetesConfigSource);
+    line(5,
+         DoctorCommand::tr("namespace: %1 (%2)").arg(diagnosis.kubernetesNamespace, diagnosis.kubernetesConfigSource));
     const auto &permissions = *diagnosis.permissions;
     if (!permissions) {
-        out() << QStringLiteral("     permissions: not checked: %1\n").arg(permissions.error().message);
+        line(5, DoctorCommand::tr("permissions: not checked: %1").arg(permissions.error().message));
         return;
     }
     for (const KubernetesBackend::Permission &permission : *permissions) {
         const QString resource =
             permission.group.isEmpty() ? permission.resource : permission.resource + u'.' + permission.group;
         const QString reason = permission.reason.isEmpty() ? QString() : u' ' + permission.reason;
-        out() << QStringLiteral("     permission %1 %2: %3\n")
-                     .arg(permission.verb, -6)
-                     .arg(resource, -9)
-                     .arg(permission.allowed ? QStringLiteral("granted")
-                          : permission.optional
-                              ? QStringLiteral("denied%1 (only `ps` statistics need it; installer/kubernetes/role.yaml "
-                                               "grants it)")
-                                    .arg(reason)
-                              : QStringLiteral("DENIED%1 (installer/kubernetes/role.yaml grants it)").arg(reason));
+        line(5,
+             DoctorCommand::tr("permission %1 %2: %3")
+                 .arg(permission.verb, -6)
+                 .arg(resource, -9)
+                 .arg(permission.allowed ? DoctorCommand::tr("granted")
+                      : permission.optional
+                          ? DoctorCommand::tr("denied%1 (only `ps` statistics need it; installer/kubernetes/role.yaml "
+                                              "grants it)")
+                                .arg(reason)
+                          : DoctorCommand::tr("DENIED%1 (installer/kubernetes/role.yaml grants it)").arg(reason)));
     }
 }
 
@@ -74,27 +86,27 @@ void reportKubernetes(const BackendDiagnosis &diagnosis)
 int doctorCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Check the container backends and the sandbox images."));
+    parser.setApplicationDescription(DoctorCommand::tr("Check the container backends and the sandbox images."));
     parser.addHelpOption();
     const QCommandLineOption backendOption =
-        cli::backendOption(QStringLiteral("The backend that must be usable (default: $BACKEND, then docker)."));
+        cli::backendOption(DoctorCommand::tr("The backend that must be usable (default: $BACKEND, then docker)."));
     parser.addOption(backendOption);
     if (const std::optional<int> done = parseOrExit(parser, arguments)) {
         return *done;
     }
     auto context = AppContext::create({.source = QStringLiteral("cli"), .backendName = parser.value(backendOption)});
     if (!context) {
-        out() << "settings: " << context.error().message << "\n";
+        line(0, DoctorCommand::tr("settings: %1").arg(context.error().message));
         return exitStatusFor(context.error());
     }
     const QString selected = (*context)->defaultBackend();
     if (!BackendFactory::names().contains(selected)) {
-        printError(QStringLiteral("unknown backend \"%1\"; choose one of: %2.")
+        printError(DoctorCommand::tr("unknown backend \"%1\"; choose one of: %2.")
                        .arg(selected, BackendFactory::names().join(QStringLiteral(", "))));
         return ExitUsage;
     }
 
-    out() << "Backends:\n";
+    line(0, DoctorCommand::tr("Backends:"));
     std::shared_ptr<ContainerBackend> selectedBackend;
     bool permissionsGranted = true;
     const ImageCatalog catalog = (*context)->catalog();
@@ -110,8 +122,8 @@ int doctorCommand(const QStringList &arguments)
             reportKubernetes(diagnosis);
             permissionsGranted = permissionsGranted && (diagnosis.permissionsGranted() || name != selected);
         }
-        out() << QStringLiteral("     runtimes: %1\n").arg(diagnosis.runtimeList());
-        out() << QStringLiteral("     sandboxes run under: %1\n").arg(diagnosis.sandboxRuntimeText());
+        line(5, DoctorCommand::tr("runtimes: %1").arg(diagnosis.runtimeList()));
+        line(5, DoctorCommand::tr("sandboxes run under: %1").arg(diagnosis.sandboxRuntimeText()));
         reportLimits(diagnosis, (*context)->settings());
         if (name == selected) {
             selectedBackend = *backend;
@@ -119,34 +131,38 @@ int doctorCommand(const QStringList &arguments)
     }
 
     const QString runner = ImageCatalog::defaultRunnerPath();
-    out() << "\nRunner: " << runner << (QFileInfo::exists(runner) ? " (present)" : " (MISSING)") << "\n";
+    out() << '\n';
+    line(0, (QFileInfo::exists(runner) ? DoctorCommand::tr("Runner: %1 (present)")
+                                       : DoctorCommand::tr("Runner: %1 (MISSING)"))
+                .arg(runner));
 
     if (!selectedBackend) {
         out().flush();
-        printError(QStringLiteral("the selected backend \"%1\" is not usable.").arg(selected));
+        printError(DoctorCommand::tr("the selected backend \"%1\" is not usable.").arg(selected));
         return ExitFailure;
     }
-    out() << "\nImages in " << selected << ":\n";
+    out() << '\n';
+    line(0, DoctorCommand::tr("Images in %1:").arg(selected));
     for (const Language &language : LanguageRegistry::instance().languages()) {
         auto image = catalog.runImage(language);
         if (!image) {
-            out() << QStringLiteral("   %1 %2\n").arg(language.name, -11).arg(image.error().message);
+            line(3, QStringLiteral("%1 %2").arg(language.name, -11).arg(image.error().message));
             continue;
         }
         if (auto *kubernetes = dynamic_cast<KubernetesBackend *>(selectedBackend.get())) {
             // A cluster has no image store to ask: its nodes pull the reference when a pod starts.
-            out() << QStringLiteral("   %1 %2 pulled by the cluster\n")
-                         .arg(language.name, -11)
-                         .arg(kubernetes->settings().podImage(*image), -40);
+            line(3, DoctorCommand::tr("%1 %2 pulled by the cluster")
+                        .arg(language.name, -11)
+                        .arg(kubernetes->settings().podImage(*image), -40));
             continue;
         }
         auto present = selectedBackend->hasImage(*image);
-        out() << QStringLiteral("   %1 %2 %3\n")
-                     .arg(language.name, -11)
-                     .arg(*image, -40)
-                     .arg(!present   ? present.error().message
-                          : *present ? QStringLiteral("present")
-                                     : QStringLiteral("missing (llm-sandbox images build %1)").arg(language.name));
+        line(3, QStringLiteral("%1 %2 %3")
+                    .arg(language.name, -11)
+                    .arg(*image, -40)
+                    .arg(!present   ? present.error().message
+                         : *present ? DoctorCommand::tr("present")
+                                    : DoctorCommand::tr("missing (llm-sandbox images build %1)").arg(language.name)));
     }
     out().flush();
     return QFileInfo::exists(runner) && permissionsGranted ? 0 : ExitFailure;

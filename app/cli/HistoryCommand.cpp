@@ -13,22 +13,27 @@ namespace sandbox::cli {
 
 namespace {
 
+class HistoryCommand final
+{
+    Q_DECLARE_TR_FUNCTIONS(HistoryCommand)
+};
+
 /// "exit 0", "timeout (137)", "failed", "running": what a person scanning the list wants to know.
 QString outcome(const JournalRun &run)
 {
     switch (run.status) {
     case RunStatus::Running:
-        return QStringLiteral("running");
+        return HistoryCommand::tr("running");
     case RunStatus::Failed:
-        return QStringLiteral("failed");
+        return HistoryCommand::tr("failed");
     case RunStatus::Interrupted:
-        return QStringLiteral("interrupted");
+        return HistoryCommand::tr("interrupted");
     case RunStatus::Finished:
         break;
     }
     const QString code = run.exitCode ? QString::number(*run.exitCode) : QStringLiteral("?");
     if (!run.wasStopped()) {
-        return QStringLiteral("exit ") + code;
+        return HistoryCommand::tr("exit %1").arg(code);
     }
     return QStringLiteral("%1 (%2)").arg(toString(*run.stopReason), code);
 }
@@ -46,14 +51,15 @@ QString duration(const JournalRun &run)
 
 QString source(const JournalRun &run)
 {
-    const QString name = run.source ? toString(*run.source) : QStringLiteral("unknown");
+    const QString name = run.source ? toString(*run.source) : HistoryCommand::tr("unknown");
     return run.clientName.isEmpty() ? name : QStringLiteral("%1/%2").arg(name, run.clientName);
 }
 
 void printTable(const QList<JournalRun> &runs)
 {
-    QList<QStringList> rows{{QStringLiteral("ID"), QStringLiteral("STARTED"), QStringLiteral("SOURCE"),
-                             QStringLiteral("LANGUAGE"), QStringLiteral("STATUS"), QStringLiteral("DURATION")}};
+    QList<QStringList> rows{{HistoryCommand::tr("ID"), HistoryCommand::tr("STARTED"), HistoryCommand::tr("SOURCE"),
+                             HistoryCommand::tr("LANGUAGE"), HistoryCommand::tr("STATUS"),
+                             HistoryCommand::tr("DURATION")}};
     for (const JournalRun &run : runs) {
         rows.append({run.id, run.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss")), source(run),
                      run.language, outcome(run), duration(run)});
@@ -66,32 +72,33 @@ void printTable(const QList<JournalRun> &runs)
 int historyCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("List the runs in the run journal, newest first."));
+    parser.setApplicationDescription(HistoryCommand::tr("List the runs in the run journal, newest first."));
     parser.addHelpOption();
     const QCommandLineOption limitOption({QStringLiteral("n"), QStringLiteral("limit")},
-                                         QStringLiteral("How many runs to show (default 20)."), QStringLiteral("N"),
+                                         HistoryCommand::tr("How many runs to show (default 20)."), QStringLiteral("N"),
                                          QStringLiteral("20"));
-    const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print a JSON array of run summaries."));
-    const QCommandLineOption languageOption(QStringLiteral("language"), QStringLiteral("Only runs of this language."),
-                                            QStringLiteral("LANG"));
+    const QCommandLineOption jsonOption(QStringLiteral("json"),
+                                        HistoryCommand::tr("Print a JSON array of run summaries."));
+    const QCommandLineOption languageOption(QStringLiteral("language"),
+                                            HistoryCommand::tr("Only runs of this language."), QStringLiteral("LANG"));
     const QCommandLineOption sourceOption(QStringLiteral("source"),
-                                          QStringLiteral("Only runs from gui, cli, mcp, http or replay."),
+                                          HistoryCommand::tr("Only runs from gui, cli, mcp, http or replay."),
                                           QStringLiteral("SOURCE"));
     const QCommandLineOption statusOption(
-        QStringLiteral("status"), QStringLiteral("Only runs that are running, finished, failed or interrupted."),
+        QStringLiteral("status"), HistoryCommand::tr("Only runs that are running, finished, failed or interrupted."),
         QStringLiteral("STATUS"));
     parser.addOptions({limitOption, jsonOption, languageOption, sourceOption, statusOption});
     if (const std::optional<int> done = parseOrExit(parser, arguments)) {
         return *done;
     }
     if (!parser.positionalArguments().isEmpty()) {
-        printError(QStringLiteral("history takes no arguments; see `llm-sandbox history --help`."));
+        printError(HistoryCommand::tr("history takes no arguments; see `llm-sandbox history --help`."));
         return ExitUsage;
     }
     bool numeric = false;
     const int limit = parser.value(limitOption).toInt(&numeric);
     if (!numeric || limit <= 0) {
-        printError(QStringLiteral("--limit needs a positive number, not \"%1\".").arg(parser.value(limitOption)));
+        printError(HistoryCommand::tr("--limit needs a positive number, not \"%1\".").arg(parser.value(limitOption)));
         return ExitUsage;
     }
     RunFilter filter;
@@ -99,7 +106,7 @@ int historyCommand(const QStringList &arguments)
     if (parser.isSet(sourceOption)) {
         filter.source = runSourceFromString(parser.value(sourceOption));
         if (!filter.source) {
-            printError(QStringLiteral("unknown source \"%1\"; use gui, cli, mcp, http or replay.")
+            printError(HistoryCommand::tr("unknown source \"%1\"; use gui, cli, mcp, http or replay.")
                            .arg(parser.value(sourceOption)));
             return ExitUsage;
         }
@@ -107,7 +114,7 @@ int historyCommand(const QStringList &arguments)
     if (parser.isSet(statusOption)) {
         filter.status = runStatusFromString(parser.value(statusOption));
         if (!filter.status) {
-            printError(QStringLiteral("unknown status \"%1\"; use running, finished, failed or interrupted.")
+            printError(HistoryCommand::tr("unknown status \"%1\"; use running, finished, failed or interrupted.")
                            .arg(parser.value(statusOption)));
             return ExitUsage;
         }
@@ -115,13 +122,13 @@ int historyCommand(const QStringList &arguments)
 
     const std::optional<QString> path = RunJournal::configuredPath();
     if (!path) {
-        printError(QStringLiteral("the run journal is off (LLM_SANDBOX_JOURNAL=off)."));
+        printError(HistoryCommand::tr("the run journal is off (LLM_SANDBOX_JOURNAL=off)."));
         return 1;
     }
     const JournalReader reader(*path);
     auto runs = reader.list(filter, 0, limit);
     if (!runs) {
-        printError(runs.error().message);
+        printError(runs.error());
         return 1;
     }
     if (parser.isSet(jsonOption)) {
@@ -134,7 +141,7 @@ int historyCommand(const QStringList &arguments)
         return 0;
     }
     if (runs->isEmpty()) {
-        out() << "No runs in the journal (" << *path << ")." << Qt::endl;
+        out() << HistoryCommand::tr("No runs in the journal (%1).").arg(*path) << Qt::endl;
         return 0;
     }
     printTable(*runs);

@@ -1,6 +1,7 @@
 #include "cli/ImagesCommand.h"
 
 #include "AppContext.h"
+#include "ErrorText.h"
 #include "cli/BuildProgressView.h"
 #include "cli/CliContext.h"
 #include "images/ImageBuilder.h"
@@ -24,6 +25,11 @@
 namespace sandbox::cli {
 
 namespace {
+
+class ImagesCommand final
+{
+    Q_DECLARE_TR_FUNCTIONS(ImagesCommand)
+};
 
 Result<QList<Language>> selectLanguages(const QStringList &names)
 {
@@ -55,11 +61,11 @@ int build(AppContext &context, ContainerBackend &backend, const QList<Language> 
     if (!copyFrom.isEmpty()) {
         auto source = context.backend(copyFrom);
         if (!source) {
-            printError(source.error().message);
+            printError(source.error());
             return exitStatusFor(source.error());
         }
         if (auto reachable = (*source)->probe(); !reachable) {
-            printError(reachable.error().message);
+            printError(reachable.error());
             return exitStatusFor(reachable.error());
         }
         builder.setCopySource(source->get());
@@ -71,10 +77,10 @@ int build(AppContext &context, ContainerBackend &backend, const QList<Language> 
     const auto built = builder.ensureAll(languages, jobs, [&](const ImageBuildEvent &event) { view.handle(event); });
     view.finish();
     if (!built) {
-        printError(built.error().message);
+        printError(built.error());
         return exitStatusFor(built.error());
     }
-    err() << "All images ready in " << QString::number(timer.elapsed() / 1000.0, 'f', 1) << " s" << Qt::endl;
+    err() << ImagesCommand::tr("All images ready in %1 s").arg(timer.elapsed() / 1000.0, 0, 'f', 1) << Qt::endl;
     return 0;
 }
 
@@ -85,12 +91,12 @@ QString age(const QDateTime &created)
     }
     const qint64 seconds = created.secsTo(QDateTime::currentDateTimeUtc());
     if (seconds < 3600) {
-        return QStringLiteral("%1 min").arg(std::max<qint64>(seconds / 60, 0));
+        return ImagesCommand::tr("%1 min").arg(std::max<qint64>(seconds / 60, 0));
     }
     if (seconds < 2 * 86400) {
-        return QStringLiteral("%1 h").arg(seconds / 3600);
+        return ImagesCommand::tr("%1 h").arg(seconds / 3600);
     }
-    return QStringLiteral("%1 days").arg(seconds / 86400);
+    return ImagesCommand::tr("%n days", nullptr, int(seconds / 86400));
 }
 
 QString megabytes(qint64 bytes)
@@ -104,38 +110,38 @@ int list(AppContext &context, ContainerBackend &backend)
     const ImageInventory inventory(backend, catalog);
     auto languages = inventory.languages();
     if (!languages) {
-        printError(languages.error().message);
+        printError(languages.error());
         return exitStatusFor(languages.error());
     }
-    const QString row = QStringLiteral("%1 %2 %3 %4 %5 %6\n");
-    out() << row.arg(QStringLiteral("LANGUAGE"), -11)
-                 .arg(QStringLiteral("VERSION"), -9)
-                 .arg(QStringLiteral("IMAGE"), -36)
-                 .arg(QStringLiteral("SIZE"), 8)
-                 .arg(QStringLiteral("AGE"), -8)
-                 .arg(QStringLiteral("STATUS"));
+    // Columns of fixed widths (in terminal columns: a translated header or age may hold wide characters).
+    const auto row = [](const QStringList &cells) {
+        out() << padded(cells[0], -11) << ' ' << padded(cells[1], -9) << ' ' << padded(cells[2], -36) << ' '
+              << padded(cells[3], 8) << ' ' << padded(cells[4], -8) << ' ' << cells[5] << '\n';
+    };
+    row({ImagesCommand::tr("LANGUAGE"), ImagesCommand::tr("VERSION"), ImagesCommand::tr("IMAGE"),
+         ImagesCommand::tr("SIZE"), ImagesCommand::tr("AGE"), ImagesCommand::tr("STATUS")});
     for (const LanguageImage &image : *languages) {
         if (image.reference.isEmpty()) {
-            printError(image.error.message);
+            printError(image.error);
             return exitStatusFor(image.error);
         }
-        out() << row.arg(image.language, -11)
-                     .arg(image.present ? (image.version.isEmpty() ? QStringLiteral("?") : image.version)
-                                        : QStringLiteral("-"),
-                          -9)
-                     .arg(image.reference, -36)
-                     .arg(image.present ? megabytes(image.sizeBytes) : QStringLiteral("-"), 8)
-                     .arg(image.present ? age(image.created) : QStringLiteral("-"), -8)
-                     .arg(image.present ? QStringLiteral("present")
-                                        : QStringLiteral("missing (llm-sandbox images build %1)").arg(image.language));
+        row({image.language,
+             image.present ? (image.version.isEmpty() ? QStringLiteral("?") : image.version) : QStringLiteral("-"),
+             image.reference, image.present ? megabytes(image.sizeBytes) : QStringLiteral("-"),
+             image.present ? age(image.created) : QStringLiteral("-"),
+             image.present ? ImagesCommand::tr("present")
+                           : ImagesCommand::tr("missing (llm-sandbox images build %1)").arg(image.language)});
     }
     auto images = inventory.built();
     if (!images) {
-        printError(images.error().message);
+        printError(images.error());
         return exitStatusFor(images.error());
     }
-    out() << "\nAll images built by llm-sandbox in the " << backend.name()
-          << " engine (sizes include the layers they share):\n";
+    out() << '\n'
+          << ImagesCommand::tr(
+                 "All images built by llm-sandbox in the %1 engine (sizes include the layers they share):")
+                 .arg(backend.name())
+          << '\n';
     for (const ImageInfo &image : *images) {
         out() << QStringLiteral("  %1 %2  %3\n")
                      .arg(image.reference, -44)
@@ -152,16 +158,17 @@ int prune(AppContext &context, ContainerBackend &backend)
     const ImageCatalog catalog = context.catalog();
     auto pruned = ImageInventory(backend, catalog).prune([](const QString &line) { err() << line << Qt::endl; });
     if (!pruned) {
-        printError(pruned.error().message);
+        printError(pruned.error());
         return exitStatusFor(pruned.error());
     }
-    err() << "Removed " << pruned->removed.size()
-          << (pruned->removed.size() == 1 ? " superseded image" : " superseded images") << " ("
-          << megabytes(pruned->bytes) << ")";
-    if (!pruned->kept.isEmpty()) {
-        err() << "; kept " << pruned->kept.size() << " that containers still use";
-    }
-    err() << Qt::endl;
+    const QString removed =
+        ImagesCommand::tr("Removed %n superseded image(s) (%1)", nullptr, int(pruned->removed.size()))
+            .arg(megabytes(pruned->bytes));
+    err() << (pruned->kept.isEmpty()
+                  ? removed
+                  : ImagesCommand::tr("%1; kept %n that containers still use", nullptr, int(pruned->kept.size()))
+                        .arg(removed))
+          << Qt::endl;
     return 0;
 }
 
@@ -241,7 +248,7 @@ QString promptLine(const QString &prompt, bool secret)
 QString readPassword(const QString &username, const QString &registry)
 {
     if (::isatty(STDIN_FILENO) == 1) {
-        return promptLine(QStringLiteral("Password for %1 at %2: ").arg(username, registry), true);
+        return promptLine(ImagesCommand::tr("Password for %1 at %2: ").arg(username, registry), true);
     }
     QFile in;
     if (!in.open(stdin, QIODevice::ReadOnly)) {
@@ -265,33 +272,36 @@ int login(ContainerBackend &backend, const QString &registry, QString username)
 {
     const QString host = RegistryCredentials::registryHost(registry);
     if (username.isEmpty() && ::isatty(STDIN_FILENO) == 1) {
-        username = promptLine(QStringLiteral("Username for %1: ").arg(host), false).trimmed();
+        username = promptLine(ImagesCommand::tr("Username for %1: ").arg(host), false).trimmed();
     }
     if (username.isEmpty()) {
-        printError(QStringLiteral("images login needs a username: --username NAME (the password comes from stdin)."));
+        printError(
+            ImagesCommand::tr("images login needs a username: --username NAME (the password comes from stdin)."));
         return ExitUsage;
     }
     const RegistryCredentials credentials{
         .username = username, .password = readPassword(username, host), .serverAddress = host};
     if (credentials.password.isEmpty()) {
-        printError(QStringLiteral("images login read no password: pipe it to stdin (`llm-sandbox images login %1 "
-                                  "--username %2 < file`) or type it when asked.")
+        printError(ImagesCommand::tr("images login read no password: pipe it to stdin (`llm-sandbox images login %1 "
+                                     "--username %2 < file`) or type it when asked.")
                        .arg(host, username));
         return ExitUsage;
     }
     if (auto accepted = backend.checkRegistryLogin(credentials); !accepted) {
-        printError(accepted.error().message + QStringLiteral(" Nothing was stored."));
+        printError(ImagesCommand::tr("%1 Nothing was stored.").arg(errorLine(accepted.error())));
         return exitStatusFor(accepted.error());
     }
     KeychainSecretStore keychain;
     RegistryCredentialStore logins(keychain);
     if (auto stored = waitForKeychain(logins.save(credentials)); !stored) {
-        printError(QStringLiteral("The registry %1 accepted the login, but it could not be kept: %2.")
+        printError(ImagesCommand::tr("The registry %1 accepted the login, but it could not be kept: %2.")
                        .arg(host, stored.error().message));
         return ExitFailure;
     }
-    err() << "Login Succeeded: " << username << " at " << host << ", kept in the system keychain as "
-          << keychainEntry(host) << "; images push sends it to " << host << Qt::endl;
+    err() << ImagesCommand::tr(
+                 "Login Succeeded: %1 at %2, kept in the system keychain as %3; images push sends it to %2")
+                 .arg(username, host, keychainEntry(host))
+          << Qt::endl;
     return 0;
 }
 
@@ -302,10 +312,11 @@ int logout(const QString &registry)
     KeychainSecretStore keychain;
     RegistryCredentialStore logins(keychain);
     if (auto removed = waitForKeychain(logins.remove(host)); !removed) {
-        printError(QStringLiteral("Could not remove the login of %1: %2.").arg(host, removed.error().message));
+        printError(ImagesCommand::tr("Could not remove the login of %1: %2.").arg(host, removed.error().message));
         return ExitFailure;
     }
-    err() << "Removed the login of " << host << " from the system keychain (if there was one)." << Qt::endl;
+    err() << ImagesCommand::tr("Removed the login of %1 from the system keychain (if there was one).").arg(host)
+          << Qt::endl;
     return 0;
 }
 
@@ -317,15 +328,17 @@ RegistryCredentials storedLogin(const QString &registry)
     RegistryCredentialStore logins(keychain);
     const auto stored = waitForKeychain(logins.load(registry));
     if (!stored) {
-        err() << "images push: no login from the system keychain (" << stored.error().message
-              << "); pushing without one" << Qt::endl;
+        err() << ImagesCommand::tr("images push: no login from the system keychain (%1); pushing without one")
+                     .arg(stored.error().message)
+              << Qt::endl;
         return {};
     }
     if (!stored->has_value()) {
         return {};
     }
-    err() << "Using the login of " << (*stored)->username << " for " << (*stored)->serverAddress
-          << " from the system keychain" << Qt::endl;
+    err() << ImagesCommand::tr("Using the login of %1 for %2 from the system keychain")
+                 .arg((*stored)->username, (*stored)->serverAddress)
+          << Qt::endl;
     return **stored;
 }
 
@@ -339,25 +352,27 @@ int push(AppContext &context, ContainerBackend &backend, const QList<Language> &
     for (const Language &language : languages) {
         auto image = catalog.runImage(language);
         if (!image) {
-            printError(image.error().message);
+            printError(image.error());
             return exitStatusFor(image.error());
         }
         const QString target = registry + u'/' + *image;
-        err() << "Pushing " << *image << " as " << target << Qt::endl;
+        err() << ImagesCommand::tr("Pushing %1 as %2").arg(*image, target) << Qt::endl;
         if (auto tagged = backend.tagImage(*image, target); !tagged) {
-            printError(tagged.error().message);
+            printError(tagged.error());
             return exitStatusFor(tagged.error());
         }
         auto sent =
             backend.pushImage(target, credentials, [&](const QString &line) { err() << "  " << line << Qt::endl; });
         if (!sent) {
-            printError(sent.error().message);
+            printError(sent.error());
             return exitStatusFor(sent.error());
         }
         pushed << target;
     }
-    err() << "Pushed " << pushed.size() << (pushed.size() == 1 ? " image" : " images") << " to " << registry
-          << "; for the kubernetes backend set LLM_SANDBOX_REGISTRY=" << registry << Qt::endl;
+    err() << ImagesCommand::tr("Pushed %n image(s) to %1; for the kubernetes backend set LLM_SANDBOX_REGISTRY=%1",
+                               nullptr, int(pushed.size()))
+                 .arg(registry)
+          << Qt::endl;
     for (const QString &reference : pushed) {
         out() << reference << '\n';
     }
@@ -370,37 +385,39 @@ int push(AppContext &context, ContainerBackend &backend, const QList<Language> &
 int imagesCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Build and list the sandbox images."));
+    parser.setApplicationDescription(ImagesCommand::tr("Build and list the sandbox images."));
     parser.addHelpOption();
     const QCommandLineOption backendOption = cli::backendOption();
     parser.addOption(backendOption);
     const QCommandLineOption copyFromOption(
         QStringLiteral("copy-from"),
-        QStringLiteral("build: copy the images the NAME engine already has (e.g. docker) instead of building them."),
+        ImagesCommand::tr("build: copy the images the NAME engine already has (e.g. docker) instead of building them."),
         QStringLiteral("NAME"));
     parser.addOption(copyFromOption);
     const QCommandLineOption jobsOption(
         QStringLiteral("jobs"),
-        QStringLiteral("build: how many languages to build at once (default 3; builds mostly wait for downloads)."),
+        ImagesCommand::tr("build: how many languages to build at once (default 3; builds mostly wait for downloads)."),
         QStringLiteral("N"), QStringLiteral("3"));
     parser.addOption(jobsOption);
     const QCommandLineOption registryOption(
-        QStringLiteral("registry"), QStringLiteral("push: the registry to push to (default: $LLM_SANDBOX_REGISTRY)."),
+        QStringLiteral("registry"),
+        ImagesCommand::tr("push: the registry to push to (default: $LLM_SANDBOX_REGISTRY)."),
         QStringLiteral("HOST[:PORT]"));
     parser.addOption(registryOption);
     const QCommandLineOption usernameOption(
         QStringLiteral("username"),
-        QStringLiteral("login: the registry account (asked on a terminal when not given); the password or token is "
-                       "read from stdin."),
+        ImagesCommand::tr("login: the registry account (asked on a terminal when not given); the password or token "
+                          "is read from stdin."),
         QStringLiteral("NAME"));
     parser.addOption(usernameOption);
     parser.addPositionalArgument(
         QStringLiteral("build [LANG...] | list | prune | push [LANG...] | login REGISTRY | logout REGISTRY"),
-        QStringLiteral("build: build the images of LANG (all languages when none is given); images whose definition "
-                       "did not change are kept. list: show them. prune: remove the images of older definitions "
-                       "(not those containers use). push: build what is missing, then push the images "
-                       "of LANG to the registry as REGISTRY/llm-sandbox/LANG:TAG, with the login kept for it. login: "
-                       "check a login with REGISTRY and keep it in the system keychain. logout: forget it."));
+        ImagesCommand::tr(
+            "build: build the images of LANG (all languages when none is given); images whose definition "
+            "did not change are kept. list: show them. prune: remove the images of older definitions "
+            "(not those containers use). push: build what is missing, then push the images "
+            "of LANG to the registry as REGISTRY/llm-sandbox/LANG:TAG, with the login kept for it. login: "
+            "check a login with REGISTRY and keep it in the system keychain. logout: forget it."));
     if (const std::optional<int> done = parseOrExit(parser, arguments)) {
         return *done;
     }
@@ -410,21 +427,21 @@ int imagesCommand(const QStringList &arguments)
     const bool loggingIn = action == QLatin1String("login");
     if (action != QLatin1String("build") && action != QLatin1String("list") && action != QLatin1String("prune") &&
         !pushing && !loggingIn && action != QLatin1String("logout")) {
-        printError(QStringLiteral("use `llm-sandbox images build [LANG...]`, `llm-sandbox images list`, "
-                                  "`llm-sandbox images prune`, "
-                                  "`llm-sandbox images push [--registry HOST[:PORT]] [LANG...]` or "
-                                  "`llm-sandbox images login|logout REGISTRY`."));
+        printError(ImagesCommand::tr("use `llm-sandbox images build [LANG...]`, `llm-sandbox images list`, "
+                                     "`llm-sandbox images prune`, "
+                                     "`llm-sandbox images push [--registry HOST[:PORT]] [LANG...]` or "
+                                     "`llm-sandbox images login|logout REGISTRY`."));
         return ExitUsage;
     }
     const bool loginOrLogout = loggingIn || action == QLatin1String("logout");
     if (loginOrLogout && positional.size() > 1) {
-        printError(QStringLiteral("images %1 takes one registry, and the password only from stdin.").arg(action));
+        printError(ImagesCommand::tr("images %1 takes one registry, and the password only from stdin.").arg(action));
         return ExitUsage;
     }
     const QString registry = registryFrom(loginOrLogout ? positional.value(0) : parser.value(registryOption));
     if ((pushing || loginOrLogout) && registry.isEmpty()) {
-        printError(QStringLiteral("images %1 needs a registry: name it with %2 or LLM_SANDBOX_REGISTRY (the same "
-                                  "variable the kubernetes backend pulls from).")
+        printError(ImagesCommand::tr("images %1 needs a registry: name it with %2 or LLM_SANDBOX_REGISTRY (the same "
+                                     "variable the kubernetes backend pulls from).")
                        .arg(action, pushing ? QStringLiteral("--registry HOST[:PORT]") : QStringLiteral("REGISTRY")));
         return ExitUsage;
     }
@@ -433,26 +450,28 @@ int imagesCommand(const QStringList &arguments)
     }
     QString backendName = parser.value(backendOption);
     if ((pushing || loggingIn) && backendName == QLatin1String("kubernetes")) {
-        printError(QStringLiteral("images %1 works through the engine that has the images: use --backend docker or "
-                                  "--backend podman (the kubernetes backend then pulls them from the registry).")
+        printError(ImagesCommand::tr("images %1 works through the engine that has the images: use --backend docker or "
+                                     "--backend podman (the kubernetes backend then pulls them from the registry).")
                        .arg(action));
         return ExitUsage;
     }
     auto context = AppContext::create({.source = QStringLiteral("cli"), .backendName = backendName});
     if (!context) {
-        printError(context.error().message);
+        printError(context.error());
         return exitStatusFor(context.error());
     }
     if ((pushing || loggingIn) && backendName.isEmpty() &&
         (*context)->defaultBackend() == QLatin1String("kubernetes")) {
         // BACKEND=kubernetes is what users of a cluster have set; the images they push live in the local engine.
         backendName = QStringLiteral("docker");
-        err() << "images " << action << ": the kubernetes backend has no images of its own; using docker "
-              << "(--backend podman for Podman)" << Qt::endl;
+        err() << ImagesCommand::tr("images %1: the kubernetes backend has no images of its own; using docker "
+                                   "(--backend podman for Podman)")
+                     .arg(action)
+              << Qt::endl;
     }
     auto backend = (*context)->backend(backendName);
     if (!backend) {
-        printError(backend.error().message);
+        printError(backend.error());
         return exitStatusFor(backend.error());
     }
     if (action == QLatin1String("list")) {
@@ -466,13 +485,13 @@ int imagesCommand(const QStringList &arguments)
     }
     auto languages = selectLanguages(positional);
     if (!languages) {
-        printError(languages.error().message);
+        printError(languages.error());
         return ExitUsage;
     }
     bool jobsValid = false;
     const int jobs = parser.value(jobsOption).toInt(&jobsValid);
     if (!jobsValid || jobs < 1) {
-        printError(QStringLiteral("--jobs takes a number of at least 1."));
+        printError(ImagesCommand::tr("--jobs takes a number of at least 1."));
         return ExitUsage;
     }
     if (const int built = build(**context, **backend, *languages, parser.value(copyFromOption), jobs);

@@ -1,5 +1,6 @@
 #include "cli/InstallMcpCommand.h"
 
+#include "ErrorText.h"
 #include "assistants/AssistantClient.h"
 #include "assistants/McpConfigFile.h"
 #include "assistants/McpServerEntry.h"
@@ -18,6 +19,11 @@ namespace sandbox::cli {
 
 namespace {
 
+class InstallMcpCommand final
+{
+    Q_DECLARE_TR_FUNCTIONS(InstallMcpCommand)
+};
+
 using Outcome = McpConfigFile::Change::Outcome;
 
 /// The file was refused (not valid JSON, ...) or could not be written; it is as it was.
@@ -25,15 +31,17 @@ constexpr int kExitNotChanged = 1;
 
 QCommandLineOption clientOption()
 {
-    return QCommandLineOption(QStringLiteral("client"),
-                              QStringLiteral("claude-desktop (default), cursor or vscode: whose configuration file."),
-                              QStringLiteral("NAME"), QStringLiteral("claude-desktop"));
+    return QCommandLineOption(
+        QStringLiteral("client"),
+        InstallMcpCommand::tr("claude-desktop (default), cursor or vscode: whose configuration file."),
+        QStringLiteral("NAME"), QStringLiteral("claude-desktop"));
 }
 
 QCommandLineOption dryRunOption()
 {
-    return QCommandLineOption(QStringLiteral("dry-run"),
-                              QStringLiteral("Print what would change in the file (a diff), and write nothing."));
+    return QCommandLineOption(
+        QStringLiteral("dry-run"),
+        InstallMcpCommand::tr("Print what would change in the file (a diff), and write nothing."));
 }
 
 /// Parses the options both commands share; nullopt after printing why when they are wrong.
@@ -41,8 +49,8 @@ std::optional<AssistantClient> clientFrom(const QCommandLineParser &parser, cons
 {
     const std::optional<AssistantClient> client = AssistantClient::fromName(parser.value(option));
     if (!client) {
-        printError(
-            QStringLiteral("unknown client \"%1\"; use claude-desktop, cursor or vscode.").arg(parser.value(option)));
+        printError(InstallMcpCommand::tr("unknown client \"%1\"; use claude-desktop, cursor or vscode.")
+                       .arg(parser.value(option)));
     }
     return client;
 }
@@ -58,7 +66,7 @@ McpConfigFile fileOf(const AssistantClient &client)
 Result<QByteArray> httpToken()
 {
     KeychainSecretStore store;
-    Result<QByteArray> token = Error{QStringLiteral("no answer from the keychain")};
+    Result<QByteArray> token = Error{InstallMcpCommand::tr("no answer from the keychain")};
     QMetaObject::invokeMethod(
         qApp,
         [&] {
@@ -104,41 +112,55 @@ int report(const AssistantClient &client, const McpConfigFile &file, const Resul
            bool dryRun)
 {
     if (!change) {
-        printError(change.error().message);
+        printError(change.error());
         return kExitNotChanged;
     }
     const QString &path = file.path();
     if (dryRun) {
         if (change->outcome == Outcome::Unchanged || change->outcome == Outcome::NotInstalled) {
-            err() << "Dry run: " << path << " would not change." << Qt::endl;
+            err() << InstallMcpCommand::tr("Dry run: %1 would not change.").arg(path) << Qt::endl;
         } else {
             printDiff(path, *change);
-            err() << "Dry run: nothing was written." << Qt::endl;
+            err() << InstallMcpCommand::tr("Dry run: nothing was written.") << Qt::endl;
         }
         return 0;
     }
-    const QString backup = change->backupPath.isEmpty()
-                               ? QString()
-                               : QStringLiteral(" (the previous file is kept as %1)").arg(change->backupPath);
-    const QString restart = QStringLiteral(" Restart %1 to use it.").arg(client.title());
+    // "... PATH." or "... PATH (the previous file is kept as BACKUP).": one sentence either way.
+    const auto sentence = [&change, &path](const QString &withBackup, const QString &withoutBackup) {
+        return change->backupPath.isEmpty() ? withoutBackup.arg(path) : withBackup.arg(path, change->backupPath);
+    };
+    const QString restart = InstallMcpCommand::tr("Restart %1 to use it.").arg(client.title());
     switch (change->outcome) {
     case Outcome::Created:
-        out() << "Created " << path << " with the llm-sandbox server." << restart << Qt::endl;
+        out() << InstallMcpCommand::tr("Created %1 with the llm-sandbox server.").arg(path) << ' ' << restart
+              << Qt::endl;
         break;
     case Outcome::Added:
-        out() << "Added the llm-sandbox server to " << path << backup << '.' << restart << Qt::endl;
+        out() << sentence(
+                     InstallMcpCommand::tr("Added the llm-sandbox server to %1 (the previous file is kept as %2)."),
+                     InstallMcpCommand::tr("Added the llm-sandbox server to %1."))
+              << ' ' << restart << Qt::endl;
         break;
     case Outcome::Updated:
-        out() << "Updated the llm-sandbox server in " << path << backup << '.' << restart << Qt::endl;
+        out() << sentence(
+                     InstallMcpCommand::tr("Updated the llm-sandbox server in %1 (the previous file is kept as %2)."),
+                     InstallMcpCommand::tr("Updated the llm-sandbox server in %1."))
+              << ' ' << restart << Qt::endl;
         break;
     case Outcome::Unchanged:
-        out() << path << " has the llm-sandbox server already, as it would be written: nothing changed." << Qt::endl;
+        out() << InstallMcpCommand::tr(
+                     "%1 has the llm-sandbox server already, as it would be written: nothing changed.")
+                     .arg(path)
+              << Qt::endl;
         break;
     case Outcome::Removed:
-        out() << "Removed the llm-sandbox server from " << path << backup << '.' << Qt::endl;
+        out() << sentence(
+                     InstallMcpCommand::tr("Removed the llm-sandbox server from %1 (the previous file is kept as %2)."),
+                     InstallMcpCommand::tr("Removed the llm-sandbox server from %1."))
+              << Qt::endl;
         break;
     case Outcome::NotInstalled:
-        out() << path << " has no llm-sandbox server: nothing changed." << Qt::endl;
+        out() << InstallMcpCommand::tr("%1 has no llm-sandbox server: nothing changed.").arg(path) << Qt::endl;
         break;
     }
     return 0;
@@ -149,21 +171,21 @@ int report(const AssistantClient &client, const McpConfigFile &file, const Resul
 int installMcpCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Add llm-sandbox to an assistant's MCP configuration file, keeping everything else in it."));
+    parser.setApplicationDescription(InstallMcpCommand::tr(
+        "Add llm-sandbox to an assistant's MCP configuration file, keeping everything else in it."));
     parser.addHelpOption();
     const QCommandLineOption client = clientOption();
     const QCommandLineOption transportOption(
         QStringLiteral("transport"),
-        QStringLiteral("stdio (default: the assistant starts `llm-sandbox --mcp`) or http (it connects to "
-                       "`llm-sandbox serve --http` with the token)."),
+        InstallMcpCommand::tr("stdio (default: the assistant starts `llm-sandbox --mcp`) or http (it connects to "
+                              "`llm-sandbox serve --http` with the token)."),
         QStringLiteral("NAME"), QStringLiteral("stdio"));
-    const QCommandLineOption backend = backendOption(QStringLiteral(
+    const QCommandLineOption backend = backendOption(InstallMcpCommand::tr(
         "docker, podman or kubernetes, for stdio (default: $BACKEND, then the app's setting, then docker)."));
     const QString defaultUrl = McpServerEntry::localUrl(UserSettings().serverPort());
     const QCommandLineOption urlOption(
         QStringLiteral("url"),
-        QStringLiteral("The server's URL, for http (default %1: the app's MCP server).").arg(defaultUrl),
+        InstallMcpCommand::tr("The server's URL, for http (default %1: the app's MCP server).").arg(defaultUrl),
         QStringLiteral("URL"), defaultUrl);
     const QCommandLineOption dryRun = dryRunOption();
     parser.addOptions({client, transportOption, backend, urlOption, dryRun});
@@ -171,7 +193,7 @@ int installMcpCommand(const QStringList &arguments)
         return *done;
     }
     if (!parser.positionalArguments().isEmpty()) {
-        printError(QStringLiteral(
+        printError(InstallMcpCommand::tr(
             "install-mcp takes no arguments besides its options; see `llm-sandbox install-mcp --help`."));
         return ExitUsage;
     }
@@ -181,17 +203,17 @@ int installMcpCommand(const QStringList &arguments)
     }
     const QString transport = parser.value(transportOption).trimmed().toLower();
     if (transport != QLatin1String("stdio") && transport != QLatin1String("http")) {
-        printError(QStringLiteral("unknown transport \"%1\"; use stdio or http.").arg(transport));
+        printError(InstallMcpCommand::tr("unknown transport \"%1\"; use stdio or http.").arg(transport));
         return ExitUsage;
     }
     if (transport == QLatin1String("http") && !assistant->supportsHttp()) {
-        printError(QStringLiteral("Claude Desktop's configuration file only starts local (stdio) servers; use "
-                                  "--transport stdio, or add http://…/mcp as a custom connector in Claude Desktop's "
-                                  "settings."));
+        printError(InstallMcpCommand::tr("Claude Desktop's configuration file only starts local (stdio) servers; use "
+                                         "--transport stdio, or add http://…/mcp as a custom connector in Claude "
+                                         "Desktop's settings."));
         return ExitUsage;
     }
     if (transport == QLatin1String("http") && parser.isSet(backend)) {
-        printError(QStringLiteral("--backend is for --transport stdio; the HTTP server uses its own backend."));
+        printError(InstallMcpCommand::tr("--backend is for --transport stdio; the HTTP server uses its own backend."));
         return ExitUsage;
     }
 
@@ -205,13 +227,13 @@ int installMcpCommand(const QStringList &arguments)
         if (!token) {
             printError(qEnvironmentVariableIsEmpty(mcp::BearerToken::kEnvironmentVariable)
                            ? httpTokenAdvice(token.error())
-                           : token.error().message);
+                           : errorLine(token.error()));
             return kExitNotChanged;
         }
         entry = McpServerEntry::http(parser.value(urlOption), *token);
     }
     if (!entry) {
-        printError(entry.error().message);
+        printError(entry.error());
         return ExitUsage;
     }
     const McpConfigFile file = fileOf(*assistant);
@@ -224,7 +246,7 @@ int uninstallMcpCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Remove llm-sandbox from an assistant's MCP configuration file, and nothing else."));
+        InstallMcpCommand::tr("Remove llm-sandbox from an assistant's MCP configuration file, and nothing else."));
     parser.addHelpOption();
     const QCommandLineOption client = clientOption();
     const QCommandLineOption dryRun = dryRunOption();
@@ -233,7 +255,7 @@ int uninstallMcpCommand(const QStringList &arguments)
         return *done;
     }
     if (!parser.positionalArguments().isEmpty()) {
-        printError(QStringLiteral(
+        printError(InstallMcpCommand::tr(
             "uninstall-mcp takes no arguments besides its options; see `llm-sandbox uninstall-mcp --help`."));
         return ExitUsage;
     }

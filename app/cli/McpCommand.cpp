@@ -10,7 +10,7 @@ namespace sandbox::cli {
 int mcpCommand(const QStringList &arguments)
 {
     if (arguments.size() > 1) {
-        printError(QStringLiteral("--mcp takes no other arguments."));
+        printError(Cli::tr("--mcp takes no other arguments."));
         return ExitUsage;
     }
     // stdout is the protocol: nothing else may be written there (printError writes to stderr).
@@ -24,7 +24,7 @@ int mcpCommand(const QStringList &arguments)
     const Result<ExecutionEngine *> engine =
         context ? (*context)->engine() : Result<ExecutionEngine *>(context.error());
     if (!engine) {
-        printError(engine.error().message);
+        printError(engine.error());
     }
     // The journal keeps each tool call as the client sent it and the result as it went back.
     mcp::McpHost host(engine, context ? (*context)->recorder() : nullptr);

@@ -13,6 +13,11 @@ namespace sandbox::cli {
 
 namespace {
 
+class PsCommand final
+{
+    Q_DECLARE_TR_FUNCTIONS(PsCommand)
+};
+
 QString age(const QDateTime &created, const QDateTime &now)
 {
     if (!created.isValid()) {
@@ -80,9 +85,9 @@ QJsonObject toJson(const SandboxEntry &sandbox, const QDateTime &now)
 
 void printTable(const QList<SandboxEntry> &sandboxes, const QDateTime &now)
 {
-    QList<QStringList> rows{{QStringLiteral("ID"), QStringLiteral("LANGUAGE"), QStringLiteral("OWNER"),
-                             QStringLiteral("SESSION"), QStringLiteral("AGE"), QStringLiteral("CPU"),
-                             QStringLiteral("MEMORY / LIMIT"), QStringLiteral("PIDS")}};
+    QList<QStringList> rows{{PsCommand::tr("ID"), PsCommand::tr("LANGUAGE"), PsCommand::tr("OWNER"),
+                             PsCommand::tr("SESSION"), PsCommand::tr("AGE"), PsCommand::tr("CPU"),
+                             PsCommand::tr("MEMORY / LIMIT"), PsCommand::tr("PIDS")}};
     // Each reason once, however many sandboxes it concerns (a cluster without metrics-server: all of them).
     QStringList reasons;
     for (const SandboxEntry &sandbox : sandboxes) {
@@ -108,7 +113,7 @@ void printTable(const QList<SandboxEntry> &sandboxes, const QDateTime &now)
     }
     printColumns(rows);
     for (const QString &reason : reasons) {
-        out() << "\n" << QStringLiteral("Resource use unknown (-): %1").arg(reason) << Qt::endl;
+        out() << "\n" << PsCommand::tr("Resource use unknown (-): %1").arg(reason) << Qt::endl;
     }
 }
 
@@ -118,34 +123,34 @@ int psCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("List the sandboxes llm-sandbox runs on a backend, with their resource use."));
+        PsCommand::tr("List the sandboxes llm-sandbox runs on a backend, with their resource use."));
     parser.addHelpOption();
     const QCommandLineOption backendOption = cli::backendOption();
-    const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
+    const QCommandLineOption jsonOption(QStringLiteral("json"), PsCommand::tr("Print one JSON object."));
     parser.addOptions({backendOption, jsonOption});
     if (const std::optional<int> done = parseOrExit(parser, arguments)) {
         return *done;
     }
     if (!parser.positionalArguments().isEmpty()) {
-        printError(QStringLiteral("ps takes no arguments; see `llm-sandbox ps --help`."));
+        printError(PsCommand::tr("ps takes no arguments; see `llm-sandbox ps --help`."));
         return ExitUsage;
     }
     auto context = AppContext::create({.source = QStringLiteral("cli"), .backendName = parser.value(backendOption)});
     if (!context) {
-        printError(context.error().message);
+        printError(context.error());
         return exitStatusFor(context.error());
     }
     const QString name = (*context)->defaultBackend();
     // An unknown name is a BadRequest from BackendFactory: exit status 2, the names to choose from in the message.
     auto backend = (*context)->backend(name);
     if (!backend) {
-        printError(backend.error().message);
+        printError(backend.error());
         return exitStatusFor(backend.error());
     }
     const ImageCatalog catalog = (*context)->catalog();
     auto sandboxes = SandboxInventory(**backend, catalog).list();
     if (!sandboxes) {
-        printError(sandboxes.error().message);
+        printError(sandboxes.error());
         return exitStatusFor(sandboxes.error());
     }
 
@@ -161,7 +166,7 @@ int psCommand(const QStringList &arguments)
         return 0;
     }
     if (sandboxes->isEmpty()) {
-        out() << QStringLiteral("No sandboxes running on %1.").arg(name) << Qt::endl;
+        out() << PsCommand::tr("No sandboxes running on %1.").arg(name) << Qt::endl;
         return 0;
     }
     printTable(*sandboxes, now);

@@ -21,6 +21,11 @@ namespace sandbox::cli {
 
 namespace {
 
+class RunCommand final
+{
+    Q_DECLARE_TR_FUNCTIONS(RunCommand)
+};
+
 /// Passes the program's output through as it arrives, byte for byte.
 class PassThrough final : public RunObserver
 {
@@ -47,7 +52,7 @@ public:
     {
         // Only the slow, rare step is worth a line: an image built on first use.
         if (!m_quiet && progress.kind == RunProgress::Kind::ImageBuild) {
-            err() << "llm-sandbox: " << progress.message << Qt::endl;
+            printError(progress.message);
         }
     }
 
@@ -63,7 +68,7 @@ Result<QString> languageForFile(const QString &path)
             return language.name;
         }
     }
-    return Error{QStringLiteral("Cannot tell the language of %1 from its name; give --lang.").arg(path)};
+    return Error{RunCommand::tr("Cannot tell the language of %1 from its name; give --lang.").arg(path)};
 }
 
 /// Artifact names come from the sandbox: only a plain file name may reach the host.
@@ -85,13 +90,13 @@ Result<void> saveArtifacts(RunResult &result, const QString &directory)
         return {};
     }
     if (!PrivateFiles::makeDirectory(directory)) {
-        return Error{QStringLiteral("Could not create the artifacts folder %1.").arg(directory)};
+        return Error{RunCommand::tr("Could not create the artifacts folder %1.").arg(directory)};
     }
     const QDir dir(directory);
     for (Artifact &artifact : result.artifacts) {
         const QString path = dir.filePath(safeFileName(artifact.name));
         if (QString error; !PrivateFiles::write(path, artifact.data, &error)) {
-            return Error{QStringLiteral("Could not save %1: %2").arg(path, error)};
+            return Error{RunCommand::tr("Could not save %1: %2").arg(path, error)};
         }
         artifact.path = QFileInfo(path).absoluteFilePath();
     }
@@ -103,37 +108,37 @@ Result<void> saveArtifacts(RunResult &result, const QString &directory)
 int runCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Run code in a sandbox."));
+    parser.setApplicationDescription(RunCommand::tr("Run code in a sandbox."));
     parser.addHelpOption();
     const QCommandLineOption backendOption = cli::backendOption();
     const QCommandLineOption langOption({QStringLiteral("l"), QStringLiteral("lang")},
-                                        QStringLiteral("Language (default: from FILE's extension, else python)."),
+                                        RunCommand::tr("Language (default: from FILE's extension, else python)."),
                                         QStringLiteral("LANG"));
     const QCommandLineOption timeoutOption(
         {QStringLiteral("t"), QStringLiteral("timeout")},
-        QStringLiteral("Wall-clock limit in seconds (default 30, or the app's setting)."), QStringLiteral("SECONDS"));
+        RunCommand::tr("Wall-clock limit in seconds (default 30, or the app's setting)."), QStringLiteral("SECONDS"));
     const QCommandLineOption jsonOption(
         QStringLiteral("json"),
-        QStringLiteral("Print one JSON object with the result instead of passing output through."));
+        RunCommand::tr("Print one JSON object with the result instead of passing output through."));
     const QCommandLineOption artifactsOption(
         QStringLiteral("artifacts-dir"),
-        QStringLiteral(
+        RunCommand::tr(
             "Where to save charts and other artifacts (default: a folder per run under the app's data folder)."),
         QStringLiteral("DIR"));
     const QCommandLineOption policyOption(QStringLiteral("policy"),
-                                          QStringLiteral("Code policy checked before anything runs: permissive, "
+                                          RunCommand::tr("Code policy checked before anything runs: permissive, "
                                                          "default or strict (default: $SANDBOX_POLICY, then default)."),
                                           QStringLiteral("NAME"));
     const QCommandLineOption libOption(QStringLiteral("lib"),
-                                       QStringLiteral("A library to install before the code runs (repeatable): pip, "
+                                       RunCommand::tr("A library to install before the code runs (repeatable): pip, "
                                                       "npm, group:artifact:version, go module, R package, gem."),
                                        QStringLiteral("NAME"));
     const QCommandLineOption codeOption({QStringLiteral("c"), QStringLiteral("code")},
-                                        QStringLiteral("The code to run."), QStringLiteral("CODE"));
+                                        RunCommand::tr("The code to run."), QStringLiteral("CODE"));
     parser.addOptions(
         {backendOption, langOption, timeoutOption, jsonOption, artifactsOption, libOption, policyOption, codeOption});
     parser.addPositionalArgument(QStringLiteral("FILE"),
-                                 QStringLiteral("A source file to run, or - to read the code from stdin."));
+                                 RunCommand::tr("A source file to run, or - to read the code from stdin."));
     if (const std::optional<int> done = parseOrExit(parser, arguments)) {
         return *done;
     }
@@ -142,7 +147,7 @@ int runCommand(const QStringList &arguments)
     request.origin = QStringLiteral("cli");
     const QStringList positional = parser.positionalArguments();
     if (parser.isSet(codeOption) == !positional.isEmpty() || positional.size() > 1) {
-        printError(QStringLiteral("give exactly one of FILE, -c CODE or - (stdin); see `llm-sandbox run --help`."));
+        printError(RunCommand::tr("give exactly one of FILE, -c CODE or - (stdin); see `llm-sandbox run --help`."));
         return ExitUsage;
     }
     if (parser.isSet(codeOption)) {
@@ -150,14 +155,14 @@ int runCommand(const QStringList &arguments)
     } else if (positional.first() == QLatin1String("-")) {
         QFile input;
         if (!input.open(stdin, QIODevice::ReadOnly)) {
-            printError(QStringLiteral("could not read the code from stdin."));
+            printError(RunCommand::tr("could not read the code from stdin."));
             return ExitUsage;
         }
         request.code = QString::fromUtf8(input.readAll());
     } else {
         QFile file(positional.first());
         if (!file.open(QIODevice::ReadOnly)) {
-            printError(QStringLiteral("cannot read %1: %2").arg(file.fileName(), file.errorString()));
+            printError(RunCommand::tr("cannot read %1: %2").arg(file.fileName(), file.errorString()));
             return ExitUsage;
         }
         request.code = QString::fromUtf8(file.readAll());
@@ -167,20 +172,20 @@ int runCommand(const QStringList &arguments)
     } else if (!positional.isEmpty() && positional.first() != QLatin1String("-")) {
         auto language = languageForFile(positional.first());
         if (!language) {
-            printError(language.error().message);
+            printError(language.error());
             return ExitUsage;
         }
         request.language = *language;
     }
     if (auto language = LanguageRegistry::instance().find(request.language); !language) {
-        printError(language.error().message);
+        printError(language.error());
         return ExitUsage;
     }
     request.libraries = parser.values(libOption);
     if (parser.isSet(policyOption)) {
         auto policy = CodePolicy::preset(parser.value(policyOption));
         if (!policy) {
-            printError(policy.error().message);
+            printError(policy.error());
             return ExitUsage;
         }
     }
@@ -189,7 +194,7 @@ int runCommand(const QStringList &arguments)
                                        .policy = parser.value(policyOption),
                                        .removeOrphans = true});
     if (!context) {
-        printError(context.error().message);
+        printError(context.error());
         return exitStatusFor(context.error());
     }
     double seconds = double((*context)->settings().defaultTimeout.count());
@@ -197,14 +202,14 @@ int runCommand(const QStringList &arguments)
         bool timeoutOk = false;
         seconds = parser.value(timeoutOption).toDouble(&timeoutOk);
         if (!timeoutOk || seconds <= 0 || seconds > 24 * 3600) {
-            printError(QStringLiteral("--timeout must be a number of seconds between 0 and 86400."));
+            printError(RunCommand::tr("--timeout must be a number of seconds between 0 and 86400."));
             return ExitUsage;
         }
     }
     request.timeout = std::chrono::milliseconds(qint64(seconds * 1000));
     auto engine = (*context)->engine();
     if (!engine) {
-        printError(engine.error().message);
+        printError(engine.error());
         return exitStatusFor(engine.error());
     }
     SignalCanceller canceller;
@@ -212,7 +217,7 @@ int runCommand(const QStringList &arguments)
     PassThrough passThrough(json);
     auto result = (*engine)->run(request, canceller.token(), &passThrough);
     if (!result) {
-        printError(result.error().message);
+        printError(result.error());
         return exitStatusFor(result.error());
     }
 
@@ -223,7 +228,7 @@ int runCommand(const QStringList &arguments)
             QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/artifacts/") + stamp;
     }
     if (auto saved = saveArtifacts(*result, artifactsDir); !saved) {
-        printError(saved.error().message);
+        printError(saved.error());
         return exitStatusFor(saved.error());
     }
 
@@ -231,34 +236,34 @@ int runCommand(const QStringList &arguments)
         out() << QJsonDocument(runResultToJson(*result)).toJson(QJsonDocument::Compact) << Qt::endl;
     } else {
         for (const Artifact &artifact : result->artifacts) {
-            err() << "llm-sandbox: artifact " << artifact.name << " (" << artifact.mimeType << ", " << artifact.size()
-                  << " bytes): " << artifact.path << Qt::endl;
+            printError(RunCommand::tr("artifact %1 (%2, %n bytes): %3", nullptr, int(artifact.size()))
+                           .arg(artifact.name, artifact.mimeType, artifact.path));
         }
         if (result->artifactsDropped > 0) {
-            err() << "llm-sandbox: " << result->artifactsDropped << " artifact(s) over the limits were dropped"
-                  << Qt::endl;
+            printError(
+                RunCommand::tr("%n artifact(s) over the limits were dropped", nullptr, int(result->artifactsDropped)));
         }
         if (result->outputTruncated) {
-            err() << "llm-sandbox: output beyond the limit was dropped" << Qt::endl;
+            printError(RunCommand::tr("output beyond the limit was dropped"));
         }
         switch (result->reason) {
         case StopReason::TimedOut:
-            err() << "llm-sandbox: timed out after " << seconds << " s; the program was killed" << Qt::endl;
+            printError(RunCommand::tr("timed out after %1 s; the program was killed").arg(seconds, 0, 'g', 6));
             break;
         case StopReason::OutOfMemory:
-            err() << "llm-sandbox: the program ran out of memory and was killed" << Qt::endl;
+            printError(RunCommand::tr("the program ran out of memory and was killed"));
             break;
         case StopReason::CpuLimit:
-            err() << "llm-sandbox: the program used up its CPU-time limit and was killed" << Qt::endl;
+            printError(RunCommand::tr("the program used up its CPU-time limit and was killed"));
             break;
         case StopReason::OutputLimit:
-            err() << "llm-sandbox: the program exceeded the output limit and was killed" << Qt::endl;
+            printError(RunCommand::tr("the program exceeded the output limit and was killed"));
             break;
         case StopReason::Cancelled:
-            err() << "llm-sandbox: cancelled" << Qt::endl;
+            printError(RunCommand::tr("cancelled"));
             break;
         case StopReason::CompileFailed:
-            err() << "llm-sandbox: compilation failed" << Qt::endl;
+            printError(RunCommand::tr("compilation failed"));
             break;
         case StopReason::Exited:
             break;

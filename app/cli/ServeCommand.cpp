@@ -1,6 +1,7 @@
 #include "cli/ServeCommand.h"
 
 #include "AppContext.h"
+#include "ErrorText.h"
 #include "SignalCanceller.h"
 #include "cli/CliContext.h"
 #include "engine/ExecutionEngine.h"
@@ -19,6 +20,11 @@ namespace sandbox::cli {
 
 namespace {
 
+class ServeCommand final
+{
+    Q_DECLARE_TR_FUNCTIONS(ServeCommand)
+};
+
 using mcp::BearerToken;
 
 constexpr int kExitStartFailure = 1;
@@ -33,7 +39,7 @@ struct ListenAddress
 Result<ListenAddress> parseListenAddress(const QString &text)
 {
     const auto invalid = [&text] {
-        return Error{QStringLiteral("--http wants HOST:PORT such as 127.0.0.1:8080, not \"%1\".").arg(text)};
+        return Error{ServeCommand::tr("--http wants HOST:PORT such as 127.0.0.1:8080, not \"%1\".").arg(text)};
     };
     QString host;
     QString port;
@@ -61,7 +67,7 @@ Result<ListenAddress> parseListenAddress(const QString &text)
     if (host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0) {
         address = QHostAddress(QHostAddress::LocalHost);
     } else if (!address.setAddress(host)) {
-        return Error{QStringLiteral("--http wants an IP address (or localhost), not \"%1\".").arg(host)};
+        return Error{ServeCommand::tr("--http wants an IP address (or localhost), not \"%1\".").arg(host)};
     }
     return ListenAddress{address, static_cast<quint16>(portNumber)};
 }
@@ -89,7 +95,8 @@ int showToken()
                     printError(httpTokenAdvice(stored.error()));
                     QCoreApplication::exit(kExitStartFailure);
                 } else if (!stored->has_value()) {
-                    printError(QStringLiteral("no token yet: `llm-sandbox serve --http 127.0.0.1:PORT` creates one."));
+                    printError(
+                        ServeCommand::tr("no token yet: `llm-sandbox serve --http 127.0.0.1:PORT` creates one."));
                     QCoreApplication::exit(kExitStartFailure);
                 } else {
                     out() << **stored << Qt::endl;
@@ -105,9 +112,9 @@ int showToken()
 
 QString httpTokenAdvice(const Error &error)
 {
-    return QStringLiteral("cannot keep the HTTP token in the system keychain: %1. Set %2 to a secret of at least %3 "
-                          "characters instead, e.g. `export %2=$(head -c 32 /dev/urandom | base64)`, and give "
-                          "clients the same value.")
+    return ServeCommand::tr("cannot keep the HTTP token in the system keychain: %1. Set %2 to a secret of at least %3 "
+                            "characters instead, e.g. `export %2=$(head -c 32 /dev/urandom | base64)`, and give "
+                            "clients the same value.")
         .arg(error.message, QLatin1String(BearerToken::kEnvironmentVariable))
         .arg(BearerToken::kMinimumLength);
 }
@@ -116,56 +123,56 @@ int serveCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Serve the Model Context Protocol over Streamable HTTP at http://HOST:PORT/mcp."));
+        ServeCommand::tr("Serve the Model Context Protocol over Streamable HTTP at http://HOST:PORT/mcp."));
     parser.addHelpOption();
     const QCommandLineOption httpOption(
         QStringLiteral("http"),
-        QStringLiteral("Listen on HOST:PORT (an IP address or localhost; port 0 picks a free one)."),
+        ServeCommand::tr("Listen on HOST:PORT (an IP address or localhost; port 0 picks a free one)."),
         QStringLiteral("HOST:PORT"));
     const QCommandLineOption backendOption = cli::backendOption();
     const QCommandLineOption allowRemoteOption(
         QStringLiteral("allow-remote"),
-        QStringLiteral("Allow a non-loopback HOST: anyone who reaches it with the token can run code."));
+        ServeCommand::tr("Allow a non-loopback HOST: anyone who reaches it with the token can run code."));
     const QCommandLineOption allowOriginOption(
         QStringLiteral("allow-origin"),
-        QStringLiteral("Also accept requests from web pages of ORIGIN (scheme://host:port); repeatable."),
+        ServeCommand::tr("Also accept requests from web pages of ORIGIN (scheme://host:port); repeatable."),
         QStringLiteral("ORIGIN"));
     const QCommandLineOption showTokenOption(QStringLiteral("show-token"),
-                                             QStringLiteral("Print the token clients must send, and exit."));
+                                             ServeCommand::tr("Print the token clients must send, and exit."));
     const QCommandLineOption newTokenOption(
         QStringLiteral("new-token"),
-        QStringLiteral("Replace the token in the keychain with a new one before serving (old clients get 401)."));
+        ServeCommand::tr("Replace the token in the keychain with a new one before serving (old clients get 401)."));
     parser.addOptions(
         {httpOption, backendOption, allowRemoteOption, allowOriginOption, showTokenOption, newTokenOption});
     if (const std::optional<int> done = parseOrExit(parser, arguments)) {
         return *done;
     }
     if (!parser.positionalArguments().isEmpty()) {
-        printError(QStringLiteral("serve takes no arguments besides its options; see `llm-sandbox serve --help`."));
+        printError(ServeCommand::tr("serve takes no arguments besides its options; see `llm-sandbox serve --help`."));
         return ExitUsage;
     }
     if (parser.isSet(showTokenOption)) {
         return showToken();
     }
     if (!parser.isSet(httpOption)) {
-        printError(QStringLiteral("serve needs --http HOST:PORT, e.g. --http 127.0.0.1:8080."));
+        printError(ServeCommand::tr("serve needs --http HOST:PORT, e.g. --http 127.0.0.1:8080."));
         return ExitUsage;
     }
     const Result<ListenAddress> listen = parseListenAddress(parser.value(httpOption));
     if (!listen) {
-        printError(listen.error().message);
+        printError(listen.error());
         return ExitUsage;
     }
     const bool loopback = listen->address.isLoopback();
     if (!loopback && !parser.isSet(allowRemoteOption)) {
-        printError(QStringLiteral("%1 is not a loopback address: anyone who can reach it could run code in the "
-                                  "sandbox. Pass --allow-remote if that is what you want.")
+        printError(ServeCommand::tr("%1 is not a loopback address: anyone who can reach it could run code in the "
+                                    "sandbox. Pass --allow-remote if that is what you want.")
                        .arg(listen->address.toString()));
         return ExitUsage;
     }
     if (!loopback) {
-        printError(QStringLiteral("warning: serving on %1 without TLS; the token travels in clear text. Prefer "
-                                  "127.0.0.1 behind an HTTPS reverse proxy.")
+        printError(ServeCommand::tr("warning: serving on %1 without TLS; the token travels in clear text. Prefer "
+                                    "127.0.0.1 behind an HTTPS reverse proxy.")
                        .arg(listen->address.toString()));
     }
 
@@ -182,7 +189,7 @@ int serveCommand(const QStringList &arguments)
     const Result<ExecutionEngine *> engine =
         context ? (*context)->engine() : Result<ExecutionEngine *>(context.error());
     if (!engine) {
-        printError(engine.error().message);
+        printError(engine.error());
     }
     mcp::McpHost host(engine, context ? (*context)->recorder() : nullptr);
 
@@ -211,32 +218,33 @@ int serveCommand(const QStringList &arguments)
                 if (!loaded) {
                     printError(qEnvironmentVariableIsEmpty(BearerToken::kEnvironmentVariable)
                                    ? httpTokenAdvice(loaded.error())
-                                   : loaded.error().message);
+                                   : errorLine(loaded.error()));
                     QCoreApplication::exit(kExitStartFailure);
                     return;
                 }
                 switch (loaded->source) {
                 case BearerToken::Source::Environment:
-                    printError(QStringLiteral("token: from %1.").arg(QLatin1String(BearerToken::kEnvironmentVariable)));
+                    printError(
+                        ServeCommand::tr("token: from %1.").arg(QLatin1String(BearerToken::kEnvironmentVariable)));
                     break;
                 case BearerToken::Source::SecretStore:
-                    printError(QStringLiteral("token: in the system keychain under %1; show it with `llm-sandbox serve "
-                                              "--show-token`.")
+                    printError(ServeCommand::tr("token: in the system keychain under %1; show it with `llm-sandbox "
+                                                "serve --show-token`.")
                                    .arg(keychainEntry()));
                     break;
                 case BearerToken::Source::Created:
-                    printError(QStringLiteral("token: created and stored in the system keychain under %1; show it with "
-                                              "`llm-sandbox serve --show-token`.")
+                    printError(ServeCommand::tr("token: created and stored in the system keychain under %1; show it "
+                                                "with `llm-sandbox serve --show-token`.")
                                    .arg(keychainEntry()));
                     break;
                 }
                 const Result<QUrl> url = host.startHttp(loaded->token, options);
                 if (!url) {
-                    printError(url.error().message);
+                    printError(url.error());
                     QCoreApplication::exit(kExitStartFailure);
                     return;
                 }
-                // Tests and scripts read the port from this line when they asked for port 0.
+                // Tests and scripts read the port from this line when they asked for port 0: it stays English.
                 printError(QStringLiteral("serving MCP over Streamable HTTP at %1").arg(url->toString()));
             });
     };
@@ -248,7 +256,7 @@ int serveCommand(const QStringList &arguments)
     });
     const int status = QCoreApplication::exec();
     if (host.state() == mcp::McpHost::State::Running) {
-        printError(QStringLiteral("stopping: cancelling running calls."));
+        printError(ServeCommand::tr("stopping: cancelling running calls."));
     }
     host.stopHttpAndWait(); // cancels running calls and waits for their containers to be removed
     return status;

@@ -1,10 +1,10 @@
 #include "gui/MainWindow.h"
 
 #include "AppContext.h"
+#include "ErrorText.h"
 #include "backend/BackendFactory.h"
 #include "gui/AppTheme.h"
 #include "gui/EngineController.h"
-#include "gui/ErrorText.h"
 #include "gui/GuiContext.h"
 #include "gui/StateColors.h"
 #include "gui/backends/BackendsPage.h"

@@ -1,10 +1,10 @@
 #include "gui/backends/BackendPanel.h"
 
 #include "AppContext.h"
+#include "ErrorText.h"
 #include "backend/BackendFactory.h"
 #include "engine/ContainerSpecFactory.h"
 #include "engine/OrphanReaper.h"
-#include "gui/ErrorText.h"
 #include "gui/StateColors.h"
 #include "gui/backends/ImageTableModel.h"
 #include "gui/backends/SandboxTableModel.h"

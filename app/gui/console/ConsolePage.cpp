@@ -1,8 +1,8 @@
 #include "gui/console/ConsolePage.h"
 
+#include "ErrorText.h"
 #include "backend/BackendFactory.h"
 #include "gui/EngineController.h"
-#include "gui/ErrorText.h"
 #include "gui/RunText.h"
 #include "gui/StateColors.h"
 #include "gui/widgets/ArtifactStrip.h"
