@@ -69,7 +69,7 @@
 <context>
     <name>sandbox::gui::BackendPanel</name>
     <message numerus="yes">
-        <location filename="../app/gui/backends/BackendPanel.cpp" line="+119"/>
+        <location filename="../app/gui/backends/BackendPanel.cpp" line="+120"/>
         <source>Removed %n old image(s), %1.</source>
         <translation>
             <numerusform>Removed %n old image, %1.</numerusform>

@@ -315,9 +315,32 @@ or &quot;off&quot; to record nothing</source>
     </message>
 </context>
 <context>
+    <name>DiagnosisText</name>
+    <message>
+        <location filename="../app/DiagnosisText.cpp" line="+13"/>
+        <source>unavailable: %1</source>
+        <translation>不可用：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>unreachable: %1</source>
+        <translation>无法连接：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>reachable: version %1, API %2, %3 at %4, rootless</source>
+        <translation>可连接：版本 %1，API %2，%3，位于 %4，rootless（非 root）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>reachable: version %1, API %2, %3 at %4, rootful</source>
+        <translation>可连接：版本 %1，API %2，%3，位于 %4，rootful（root）</translation>
+    </message>
+</context>
+<context>
     <name>DoctorCommand</name>
     <message>
-        <location filename="../app/cli/DoctorCommand.cpp" line="+33"/>
+        <location filename="../app/cli/DoctorCommand.cpp" line="+34"/>
         <source>limits: not checked (%1)</source>
         <translation>限制：未检查（%1）</translation>
     </message>
@@ -1776,7 +1799,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::BackendPanel</name>
     <message>
-        <location filename="../app/gui/backends/BackendPanel.cpp" line="+86"/>
+        <location filename="../app/gui/backends/BackendPanel.cpp" line="+87"/>
         <source>Connection</source>
         <translation>连接</translation>
     </message>

@@ -1,6 +1,7 @@
 #include "cli/DoctorCommand.h"
 
 #include "AppContext.h"
+#include "DiagnosisText.h"
 #include "backend/BackendFactory.h"
 #include "backend/kubernetes/KubernetesBackend.h"
 #include "cli/CliContext.h"
@@ -114,7 +115,7 @@ int doctorCommand(const QStringList &arguments)
         const QString marker = name == selected ? QStringLiteral("*") : QStringLiteral(" ");
         auto backend = (*context)->backend(name);
         const BackendDiagnosis diagnosis = BackendDiagnosis::run(name, backend, (*context)->settings(), catalog);
-        out() << QStringLiteral(" %1 %2 %3\n").arg(marker, name, diagnosis.summary());
+        out() << QStringLiteral(" %1 %2 %3\n").arg(marker, name, diagnosisSummary(diagnosis));
         if (diagnosis.state != BackendDiagnosis::State::Reachable) {
             continue;
         }

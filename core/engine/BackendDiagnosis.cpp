@@ -55,21 +55,6 @@ void checkLimits(BackendDiagnosis &diagnosis, ContainerBackend &backend, const S
 
 } // namespace
 
-QString BackendDiagnosis::summary() const
-{
-    switch (state) {
-    case State::Unavailable:
-        return QStringLiteral("unavailable: %1").arg(failure.message);
-    case State::Unreachable:
-        return QStringLiteral("unreachable: %1").arg(failure.message);
-    case State::Reachable:
-        break;
-    }
-    return QStringLiteral("reachable: version %1, API %2, %3 at %4%5")
-        .arg(info.version, info.apiVersion, info.os, info.endpoint,
-             info.rootless ? QStringLiteral(", rootless") : QStringLiteral(", rootful"));
-}
-
 QString BackendDiagnosis::runtimeList() const
 {
     if (!runtimes) {

@@ -55,9 +55,6 @@ struct BackendDiagnosis
     /// The runtime the sandboxes run under ("the default runtime", "runsc (gVisor …)"), or why none can.
     QString sandboxRuntimeText() const;
 
-    /// The line doctor prints after the backend's name: "reachable: version …", "unreachable: …",
-    /// "unavailable: …".
-    QString summary() const;
     /// False when a permission the backend cannot work without is denied (or could not be checked).
     bool permissionsGranted() const;
 

@@ -1,6 +1,7 @@
 #include "gui/backends/BackendPanel.h"
 
 #include "AppContext.h"
+#include "DiagnosisText.h"
 #include "ErrorText.h"
 #include "backend/BackendFactory.h"
 #include "engine/ContainerSpecFactory.h"
@@ -444,7 +445,7 @@ void BackendPanel::showDiagnosis()
             QStringLiteral("<p><b style='color:%1'>%2</b></p><p>%3</p>")
                 .arg(colors.failed.name(),
                      diagnosis.state == BackendDiagnosis::State::Unavailable ? tr("Not usable") : tr("Not reachable"),
-                     escaped(diagnosis.summary())));
+                     escaped(diagnosisSummary(diagnosis))));
         return;
     }
     const BackendInfo &info = diagnosis.info;

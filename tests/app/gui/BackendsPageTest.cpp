@@ -1,6 +1,7 @@
 #include "gui/backends/BackendsPage.h"
 
 #include "AppContext.h"
+#include "DiagnosisText.h"
 #include "GuiTestSupport.h"
 #include "ScopedEnvironment.h"
 #include "backend/BackendFactory.h"
@@ -104,7 +105,7 @@ TEST_F(BackendsPageTest, testConnectionShowsTheDockerEnginesVersion)
     ASSERT_FALSE(version.isEmpty()) << "the docker command did not answer";
     ASSERT_TRUE(panel->diagnosis().has_value());
     EXPECT_EQ(panel->diagnosis()->state, BackendDiagnosis::State::Reachable)
-        << panel->diagnosis()->summary().toStdString();
+        << diagnosisSummary(*panel->diagnosis()).toStdString();
     EXPECT_EQ(panel->diagnosis()->info.version, version);
     const QString shown = panel->testResultText();
     EXPECT_TRUE(shown.contains(QStringLiteral("Version") + u'\t' + version) || shown.contains(version))
@@ -131,7 +132,7 @@ TEST_F(BackendsPageTest, wrongSocketGivesTheDiagnosisDoctorGives)
     ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 60s));
     ASSERT_TRUE(panel->diagnosis().has_value());
     EXPECT_EQ(panel->diagnosis()->state, BackendDiagnosis::State::Unreachable);
-    const QString diagnosis = panel->diagnosis()->summary();
+    const QString diagnosis = diagnosisSummary(*panel->diagnosis());
     EXPECT_TRUE(diagnosis.contains(socket)) << diagnosis.toStdString();
     EXPECT_TRUE(panel->testResultText().contains(diagnosis)) << panel->testResultText().toStdString();
 
