@@ -35,9 +35,13 @@ QString GVisorRuntime::platform(const OciRuntime &runtime)
 
 QString GVisorRuntime::description(const OciRuntime &runtime)
 {
-    return QStringLiteral("gVisor, platform %1: a kernel of its own per sandbox; the seccomp profile is not loaded "
-                          "inside it (gVisor's own filter confines its Sentry)")
-        .arg(platform(runtime));
+    const bool appliesProfile = runtime.arguments.contains(QLatin1String("--oci-seccomp")) ||
+                                runtime.arguments.contains(QLatin1String("-oci-seccomp"));
+    return QStringLiteral("gVisor, platform %1: a kernel of its own per sandbox; %2 (gVisor's own filter confines "
+                          "its Sentry)")
+        .arg(platform(runtime), appliesProfile
+                                    ? QStringLiteral("its Sentry applies the seccomp profile (--oci-seccomp)")
+                                    : QStringLiteral("the seccomp profile is not loaded inside it"));
 }
 
 void GVisorRuntime::adapt(ContainerSpec &spec)

@@ -29,8 +29,9 @@ public:
     /// - processes: RLIMIT_NPROC (`nproc`) at the pids limit. gVisor's kernel enforces it per uid, and that kernel is
     ///   the sandbox's alone, so it bounds the sandbox's tasks as the pids cgroup does under runc (fork fails with
     ///   EAGAIN). The host's pids cgroup holds the whole sandbox, where each task of the sandbox costs the Sentry
-    ///   host threads that the Sentry keeps (ptrace platform: over ten each in a shell fork bomb, and growing,
-    ///   measured), so it is raised to keep bounding the Sentry without stopping it before the sandbox's own limit.
+    ///   host threads that the Sentry keeps (ptrace platform: over ten each in a shell fork bomb, and growing with its
+    ///   churn and while the runner kills it; at 32 per task the Sentry once reached the limit there and stopped),
+    ///   so it is raised to keep bounding the Sentry without stopping it before the sandbox's own limit.
     /// - seccomp (with runsc --oci-seccomp, as scripts/lib/setup.sh registers it, the Sentry applies the profile):
     ///   gVisor answers every refusal with EPERM, whatever errno the profile names, but a refusal with ENOSYS is what
     ///   tells a program to fall back (the C library from clone3 to clone, whose flags the profile checks; coreutils
@@ -42,7 +43,7 @@ public:
     ///   them to remove between pooled runs. POSIX shared memory and semaphores (files in /dev/shm) stay.
     static void adapt(ContainerSpec &spec);
     /// How many host tasks the host's pids cgroup allows a gVisor sandbox per task of its own.
-    static constexpr int kHostTasksPerTask = 32;
+    static constexpr int kHostTasksPerTask = 64;
 
     /// What the runner found missing that gVisor replaces or that cannot be seen inside it: the missing limits that
     /// remain (still refused unless accepted), and a note saying what is in force instead and what was not verified.

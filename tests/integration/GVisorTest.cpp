@@ -46,7 +46,8 @@ std::unique_ptr<ExecutionEngine> engineWithRuntime(const std::string &backend, c
 
 namespace {
 
-/// Docker with its runtime runsc; the test API server with a RuntimeClass gvisor whose handler is runsc (ctest).
+/// Docker with its runtime runsc; Podman's service whose runtime is runsc; the test API server with a RuntimeClass
+/// gvisor whose handler is runsc (ctest).
 class GVisorKernelTest : public ::testing::TestWithParam<std::string>
 {
 };
@@ -70,7 +71,8 @@ TEST_P(GVisorKernelTest, kernelProbeSeesGVisorsKernelUnderRunsc)
     EXPECT_EQ(result->enforcedLimits.seccompMode, 2);
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, GVisorKernelTest, ::testing::Values("docker", "kubernetes"), test::backendTestName);
+INSTANTIATE_TEST_SUITE_P(Backends, GVisorKernelTest, ::testing::Values("docker", "podman", "kubernetes"),
+                         test::backendTestName);
 
 TEST(GVisorTest, kernelProbeSeesTheHostsKernelUnderTheDefaultRuntime)
 {

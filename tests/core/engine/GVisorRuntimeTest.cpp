@@ -162,3 +162,15 @@ TEST(GVisorRuntime, theEnginesDefaultProfileStaysTheEngines)
 
     EXPECT_TRUE(spec.seccompProfile.isEmpty());
 }
+
+TEST(GVisorRuntime, itsDescriptionSaysWhetherTheSentryAppliesTheProfile)
+{
+    OciRuntime runtime{QStringLiteral("runsc"),
+                       QStringLiteral("/usr/bin/runsc"),
+                       {QStringLiteral("--network=none"), QStringLiteral("--oci-seccomp")}};
+    EXPECT_TRUE(GVisorRuntime::description(runtime).contains("its Sentry applies the seccomp profile"))
+        << GVisorRuntime::description(runtime).toStdString();
+    runtime.arguments = {QStringLiteral("--network=none")};
+    EXPECT_TRUE(GVisorRuntime::description(runtime).contains("the seccomp profile is not loaded inside it"))
+        << GVisorRuntime::description(runtime).toStdString();
+}
