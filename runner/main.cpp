@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <string>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -110,6 +111,14 @@ int main(int argc, char **argv)
     // Code in the container runs with our uid; as a non-dumpable process the runner cannot be ptraced by it, nor can
     // it open /proc/<runner>/fd/1 to forge protocol messages. Stepping through execve() makes steps dumpable again.
     ::prctl(PR_SET_DUMPABLE, 0);
+    // gVisor's /proc does not look at that flag for /proc/<pid>/fd: reopening a descriptor there is checked against the
+    // file's own mode, so the protocol stream's pipes get none (the runner keeps the descriptors it has open). Where
+    // the runner does not own them, the host's kernel (non-dumpable) already refuses.
+    if (options.isInit) {
+        for (const int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
+            (void)::fchmod(fd, 0);
+        }
+    }
 
     try {
         runner::Runner runner(options);

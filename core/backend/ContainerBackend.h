@@ -212,6 +212,15 @@ public:
         return Error{QStringLiteral("The %1 backend gives containers no address of their own.").arg(name()),
                      ErrorCode::Unavailable};
     }
+    /// Whether the engine records that the OOM killer ended the container `containerId` (Docker's and Podman's
+    /// State.OOMKilled), once it has seen it stop (waiting a moment for that). Unavailable where the engine does not
+    /// say.
+    virtual Result<bool> wasOomKilled(const QString &containerId)
+    {
+        Q_UNUSED(containerId)
+        return Error{QStringLiteral("The %1 backend does not say whether a container was OOM-killed.").arg(name()),
+                     ErrorCode::Unavailable};
+    }
     /// Containers carrying the label `labelKey`, with their image, creation time, state and labels.
     virtual Result<QList<ContainerSummary>> listContainerSummaries(const QString &labelKey) = 0;
     /// IDs of containers carrying label `key=value` (any value when `labelValue` is empty), sorted.

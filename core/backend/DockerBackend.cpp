@@ -769,4 +769,25 @@ Result<ContainerStats> DockerBackend::containerStats(const QString &containerId)
     return stats;
 }
 
+Result<bool> DockerBackend::wasOomKilled(const QString &containerId)
+{
+    // The attach stream closes as the container's process ends, a moment before the engine records it stopped.
+    const auto giveUpAt = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    for (;;) {
+        auto reply = call({.method = "GET", .path = QStringLiteral("/containers/%1/json").arg(containerId)});
+        if (!reply) {
+            return reply.error();
+        }
+        if (!reply->isSuccess()) {
+            return engineError(*reply, QStringLiteral("Inspecting container %1").arg(containerId));
+        }
+        const QJsonObject state =
+            QJsonDocument::fromJson(reply->body).object().value(QStringLiteral("State")).toObject();
+        if (!state.value(QStringLiteral("Running")).toBool() || std::chrono::steady_clock::now() > giveUpAt) {
+            return state.value(QStringLiteral("OOMKilled")).toBool();
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+}
+
 } // namespace sandbox

@@ -51,6 +51,7 @@ public:
     /// GET /containers/{id}/stats?stream=false: Docker measures CPU between two readings a second apart; an engine
     /// that sends one reading (Podman) is asked twice, a second apart.
     Result<ContainerStats> containerStats(const QString &containerId) override;
+    Result<bool> wasOomKilled(const QString &containerId) override;
 
     /// HostConfig.SecurityOpt: `spec.securityOpt` plus `spec.seccompProfile` unless it names a
     /// profile itself. Docker takes a profile's JSON text ("seccomp={...}"); a path given in

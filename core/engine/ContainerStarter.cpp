@@ -103,6 +103,9 @@ Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language
     }
     ContainerSpec spec = m_specs.make(image, options.networkMode);
     spec.runtime = runtime->name;
+    if (GVisorRuntime::isGVisor(*runtime)) {
+        GVisorRuntime::adapt(spec);
+    }
     spec.labels.insert(options.labels);
     spec.volumesFrom = options.volumesFrom;
     auto created = m_images.createContainer(spec, language, [&](const QString &line) {

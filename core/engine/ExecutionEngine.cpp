@@ -193,16 +193,19 @@ private:
     RunnerRunRequest runRequest(const RunRequest &request, const Language &language, bool afterInstall = false) const;
     /// Reads the runner's events to the end of the run; `clean` tells whether the runner
     /// reported the end itself without an error (then the container can serve another run). Output goes to
-    /// the observers as output, or (`asProgress`, for install steps) as progress lines.
+    /// the observers as output, or (`asProgress`, for install steps) as progress lines. A container the engine
+    /// records as ended by the OOM killer (`containerId`: the one to ask about) ends the run with `oom`: the whole
+    /// sandbox reached its memory limit (under gVisor the host's OOM killer takes the Sentry, which holds the program's
+    /// memory, with the program).
     Result<RunResult> collect(RunnerClient &runner, std::chrono::milliseconds timeout, bool &clean,
-                              bool asProgress = false);
+                              bool asProgress = false, const QString &containerId = {});
     /// collect() of the program's run in `container`, its container sampled meanwhile (RunObserver::runSample).
     Result<RunResult> collectSampled(SandboxContainer &container, std::chrono::milliseconds timeout, bool &clean)
     {
         const RunSampler sampler(m_engine.m_backend, container.id(), [this](const ContainerStats &sample) {
             notify([&](RunObserver &observer) { observer.runSample(m_id, sample); });
         });
-        return collect(container.runner(), timeout, clean);
+        return collect(container.runner(), timeout, clean, false, container.id());
     }
     /// Starts a container with `plan` installed, then runs the code there.
     Result<RunResult> installAndRun(const RunRequest &request, const Language &language, const QString &image,
@@ -319,7 +322,7 @@ RunnerRunRequest ExecutionEngine::Run::runRequest(const RunRequest &request, con
 }
 
 Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chrono::milliseconds timeout, bool &clean,
-                                                bool asProgress)
+                                                bool asProgress, const QString &containerId)
 {
     clean = false;
     RunResult result;
@@ -342,6 +345,19 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
             return result;
         }
         auto message = runner.next(kPollInterval);
+        if (!message && message.error().code == ErrorCode::SandboxFailed && !containerId.isEmpty()) {
+            if (const auto oomKilled = m_engine.m_backend->wasOomKilled(containerId); oomKilled && *oomKilled) {
+                result.reason = StopReason::OutOfMemory;
+                result.exitCode = 137;
+                // What the sandbox's cgroup reached; the runner, which measures the program's own peak, ended too.
+                result.peakMemoryKb = settings.memoryBytes / 1024;
+                result.stderrData.append(QStringLiteral("llm-sandbox: the sandbox reached its memory limit (%1 MiB) "
+                                                        "and the OOM killer ended it whole.\n")
+                                             .arg(settings.memoryBytes >> 20)
+                                             .toUtf8());
+                return result;
+            }
+        }
         if (!message) {
             return message.error();
         }

@@ -25,6 +25,26 @@ public:
     /// One line for doctor and the Backends page: what gVisor puts between the sandbox and the host's kernel.
     static QString description(const OciRuntime &runtime);
 
+    /// A sandbox container's spec for gVisor, with the same bounds as under runc:
+    /// - processes: RLIMIT_NPROC (`nproc`) at the pids limit. gVisor's kernel enforces it per uid, and that kernel is
+    ///   the sandbox's alone, so it bounds the sandbox's tasks as the pids cgroup does under runc (fork fails with
+    ///   EAGAIN). The host's pids cgroup holds the whole sandbox, where each task of the sandbox costs the Sentry
+    ///   host threads that the Sentry keeps (ptrace platform: over ten each in a shell fork bomb, and growing with its
+    ///   churn and while the runner kills it; at 32 per task the Sentry once reached the limit there and stopped),
+    ///   so it is raised to keep bounding the Sentry without stopping it before the sandbox's own limit.
+    /// - seccomp (with runsc --oci-seccomp, as scripts/lib/setup.sh registers it, the Sentry applies the profile):
+    ///   gVisor answers every refusal with EPERM, whatever errno the profile names, but a refusal with ENOSYS is what
+    ///   tells a program to fall back (the C library from clone3 to clone, whose flags the profile checks; coreutils
+    ///   from fchmodat2 to fchmodat). So what the profile refuses with ENOSYS (clone3, and every call it does not
+    ///   list) goes to gVisor's kernel, which answers ENOSYS itself for what it does not implement; every refusal
+    ///   with EPERM (mount, unshare, namespaces in clone's flags, keyctl, bpf, ptrace, socket families, ...) stays.
+    /// - System V IPC objects and POSIX message queues (shmget, semget, msgget, mq_open) are refused (EPERM): they
+    ///   outlive their processes, and gVisor has no /proc/sysvipc and mounts no /dev/mqueue, where the runner finds
+    ///   them to remove between pooled runs. POSIX shared memory and semaphores (files in /dev/shm) stay.
+    static void adapt(ContainerSpec &spec);
+    /// How many host tasks the host's pids cgroup allows a gVisor sandbox per task of its own.
+    static constexpr int kHostTasksPerTask = 64;
+
     /// What the runner found missing that gVisor replaces or that cannot be seen inside it: the missing limits that
     /// remain (still refused unless accepted), and a note saying what is in force instead and what was not verified.
     struct Assessment

@@ -206,8 +206,9 @@ start_docker() {
 # gVisor's runsc as the runtime "runsc" of Docker and Podman, idempotently; a daemon is reloaded only when its
 # configuration changed. --network=none: Debian 12's runsc (20221219) cannot set up its own network stack on these
 # machines ("cannot run with network enabled in root network namespace", Docker's `none` network too); sandboxes have no
-# network, and the egress proxy stays on the default runtime. Not --oci-seccomp: with the project's profile applied
-# inside, this runsc refuses every new thread (Node.js and Java do not start).
+# network, and the egress proxy stays on the default runtime. --oci-seccomp: the Sentry applies the container's seccomp
+# profile to the sandbox's calls too (the engine allows clone3 there: gVisor answers every refusal with EPERM, and the C
+# library falls back from clone3 to clone only on ENOSYS; core/engine/GVisorRuntime).
 GVISOR_PODMAN_WRAPPER=/usr/local/lib/llm-sandbox/runsc
 GVISOR_PODMAN_CONF=/etc/containers/containers.conf.d/50-llm-sandbox-gvisor.conf
 
@@ -227,7 +228,7 @@ config = {}
 if os.path.exists(path) and os.path.getsize(path) > 0:
     with open(path) as file:
         config = json.load(file)
-wanted = {"path": "/usr/bin/runsc", "runtimeArgs": ["--network=none"]}
+wanted = {"path": "/usr/bin/runsc", "runtimeArgs": ["--network=none", "--oci-seccomp"]}
 if config.get("runtimes", {}).get("runsc") == wanted:
     print("no")
     sys.exit()
@@ -255,32 +256,59 @@ PY
 }
 
 # A containers.conf drop-in of its own. Podman's configuration gives a runtime a path but no arguments, so the path is a
-# wrapper adding --network=none. A service already running reads it only when restarted (its containers live on).
+# wrapper adding Docker's runtimeArgs; it runs anew for each container, so a changed wrapper needs no restart. A service
+# already running reads a changed drop-in only when restarted (its containers live on).
 register_gvisor_podman() {
     local wrapper conf
-    wrapper=$(printf '#!/bin/sh\n# gVisor for Podman (scripts/lib/setup.sh): runsc without a network stack of its own.\n%s\n' \
-        'exec /usr/bin/runsc --network=none "$@"')
+    wrapper=$(printf '#!/bin/sh\n# gVisor for Podman (scripts/lib/setup.sh): runsc without a network stack of its own, with the seccomp profile.\n%s\n' \
+        'exec /usr/bin/runsc --network=none --oci-seccomp "$@"')
     conf=$(printf '# gVisor for llm-sandbox (scripts/lib/setup.sh)\n[engine.runtimes]\nrunsc = ["%s"]\n' "$GVISOR_PODMAN_WRAPPER")
-    if [ "$(cat "$GVISOR_PODMAN_WRAPPER" 2>/dev/null)" = "$wrapper" ] && [ -x "$GVISOR_PODMAN_WRAPPER" ] &&
-        [ "$(cat "$GVISOR_PODMAN_CONF" 2>/dev/null)" = "$conf" ]; then
-        return 0
+    if [ "$(cat "$GVISOR_PODMAN_WRAPPER" 2>/dev/null)" != "$wrapper" ] || [ ! -x "$GVISOR_PODMAN_WRAPPER" ]; then
+        as_root install -d "$(dirname "$GVISOR_PODMAN_WRAPPER")"
+        printf '%s\n' "$wrapper" | as_root tee "$GVISOR_PODMAN_WRAPPER" >/dev/null
+        as_root chmod 755 "$GVISOR_PODMAN_WRAPPER"
+        log "Wrote gVisor's wrapper for Podman ($GVISOR_PODMAN_WRAPPER)"
     fi
-    as_root install -d "$(dirname "$GVISOR_PODMAN_WRAPPER")" "$(dirname "$GVISOR_PODMAN_CONF")"
-    printf '%s\n' "$wrapper" | as_root tee "$GVISOR_PODMAN_WRAPPER" >/dev/null
-    as_root chmod 755 "$GVISOR_PODMAN_WRAPPER"
+    [ "$(cat "$GVISOR_PODMAN_CONF" 2>/dev/null)" = "$conf" ] && return 0
+    as_root install -d "$(dirname "$GVISOR_PODMAN_CONF")"
     printf '%s\n' "$conf" | as_root tee "$GVISOR_PODMAN_CONF" >/dev/null
     log "Registered gVisor's runsc with Podman ($GVISOR_PODMAN_CONF)"
-    podman_answers || return 0
-    log "Restarting Podman's API service so that it reads $GVISOR_PODMAN_CONF"
-    local pid
-    for pid in $(pgrep -f -x "podman system service --time=0 unix://$(podman_socket)"); do
-        as_root kill "$pid"
-    done
-    for _ in $(seq 1 50); do
-        podman_answers || break
-        sleep 0.2
+    local socket
+    for socket in "$(podman_socket)" "$GVISOR_PODMAN_SOCKET"; do
+        curl -sf --max-time 3 --unix-socket "$socket" http://podman/_ping >/dev/null 2>&1 || continue
+        log "Restarting the Podman API service on $socket so that it reads $GVISOR_PODMAN_CONF"
+        local pid
+        for pid in $(pgrep -f "podman .*system service --time=0 unix://$socket\$"); do
+            as_root kill "$pid"
+        done
+        for _ in $(seq 1 50); do
+            curl -sf --max-time 3 --unix-socket "$socket" http://podman/_ping >/dev/null 2>&1 || break
+            sleep 0.2
+        done
     done
     start_podman
+}
+
+# Podman 4.3 runs every container of an API service under the service's runtime: its API takes no runtime per
+# container (the libpod API's `oci_runtime` is accepted and ignored, and `podman --remote run` has no --runtime). So the
+# gVisor tests on Podman talk to a second rootful service whose runtime is runsc, on a socket of its own; it shares the
+# images and containers of the first.
+GVISOR_PODMAN_SOCKET=/run/podman/podman-gvisor.sock
+
+gvisor_podman_answers() {
+    curl -sf --max-time 3 --unix-socket "$GVISOR_PODMAN_SOCKET" http://podman/_ping >/dev/null 2>&1
+}
+
+start_podman_gvisor() {
+    if gvisor_podman_answers; then
+        log "Podman's gVisor API service answers on $GVISOR_PODMAN_SOCKET"
+        return
+    fi
+    log "Starting Podman's gVisor API service on $GVISOR_PODMAN_SOCKET"
+    as_root mkdir -p "$(dirname "$GVISOR_PODMAN_SOCKET")" /var/log
+    (cd / || exit; as_root setsid podman --runtime runsc system service --time=0 "unix://$GVISOR_PODMAN_SOCKET" \
+        >/var/log/llm-sandbox-podman-gvisor.log 2>&1 </dev/null &)
+    wait_until_answers gvisor_podman_answers 30 "Podman's gVisor API service" /var/log/llm-sandbox-podman-gvisor.log
 }
 
 podman_socket() {

@@ -1,6 +1,7 @@
 #include "BackendTestSupport.h"
 
 #include "backend/BackendFactory.h"
+#include "engine/GVisorRuntime.h"
 
 #include <QDir>
 #include <QFile>
@@ -77,6 +78,13 @@ std::shared_ptr<ContainerBackend> backendFor(const std::string &name)
     }
     probed.emplace(name, *backend);
     return *backend;
+}
+
+bool underGVisor()
+{
+    OciRuntime runtime;
+    runtime.name = qEnvironmentVariable("SANDBOX_RUNTIME");
+    return GVisorRuntime::isGVisor(runtime);
 }
 
 SandboxSettings settingsFor(const std::string &name)

@@ -50,6 +50,8 @@ std::shared_ptr<ContainerBackend> backendFor(const std::string &name);
 /// "podman-rootless" the limits SANDBOX_ALLOW_UNENFORCED_LIMITS names are accepted, as a user there must. The
 /// runtime is SANDBOX_RUNTIME's (the gvisor variant: runsc).
 SandboxSettings settingsFor(const std::string &name);
+/// Whether SANDBOX_RUNTIME puts the sandboxes under gVisor (the gvisor variant of the suites).
+bool underGVisor();
 /// An engine with settingsFor(name) on that backend.
 std::unique_ptr<ExecutionEngine> engineFor(const std::string &name);
 /// Whether this host runs the unified cgroup hierarchy (v2); rootless Podman cannot set limits on v1.

@@ -3,6 +3,8 @@
 #include "engine/GVisorRuntime.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -113,4 +115,62 @@ TEST(GVisorRuntime, limitsGVisorDoesNotExplainStayMissing)
     const auto assessment = GVisorRuntime::assess(spec, limits, limits.compare(spec), 512LL * 1024 * 1024);
 
     EXPECT_EQ(names(assessment.missing), QStringList({"network", "capabilities"}));
+}
+
+TEST(GVisorRuntime, theSandboxsTasksAreBoundedInsideAndTheSentrysThreadsOnTheHost)
+{
+    ContainerSpec spec = hardenedSpec();
+    spec.ulimits.append({QStringLiteral("nproc"), 1024, 1024});
+
+    GVisorRuntime::adapt(spec);
+
+    EXPECT_EQ(spec.ulimits.last().soft, 256);
+    EXPECT_EQ(spec.ulimits.last().hard, 256);
+    EXPECT_EQ(spec.pidsLimit, 256 * GVisorRuntime::kHostTasksPerTask);
+    EXPECT_EQ(spec.ulimits.first().soft, 1024) << "other limits stay";
+}
+
+TEST(GVisorRuntime, refusalsWithEnosysReachGVisorsKernelAndThoseWithEpermStay)
+{
+    ContainerSpec spec = hardenedSpec();
+    spec.seccompProfile = R"({"defaultAction": "SCMP_ACT_ERRNO", "defaultErrnoRet": 38, "syscalls": [
+        {"names": ["read", "shmget", "mq_open"], "action": "SCMP_ACT_ALLOW"},
+        {"names": ["semget"], "action": "SCMP_ACT_ALLOW"},
+        {"names": ["mount", "keyctl"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1},
+        {"names": ["clone3"], "action": "SCMP_ACT_ERRNO", "errnoRet": 38}]})";
+
+    GVisorRuntime::adapt(spec);
+
+    const QJsonObject profile = QJsonDocument::fromJson(spec.seccompProfile).object();
+    EXPECT_EQ(profile.value("defaultAction").toString(), "SCMP_ACT_ALLOW");
+    EXPECT_FALSE(profile.contains("defaultErrnoRet"));
+    const QJsonArray expected = QJsonDocument::fromJson(R"([
+        {"names": ["read"], "action": "SCMP_ACT_ALLOW"},
+        {"names": ["mount", "keyctl"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1},
+        {"names": ["clone3"], "action": "SCMP_ACT_ALLOW"},
+        {"names": ["shmget", "semget", "msgget", "mq_open"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1}])")
+                                    .array();
+    EXPECT_EQ(profile.value("syscalls").toArray(), expected) << spec.seccompProfile.toStdString();
+}
+
+TEST(GVisorRuntime, theEnginesDefaultProfileStaysTheEngines)
+{
+    ContainerSpec spec = hardenedSpec();
+    spec.seccompProfile.clear();
+
+    GVisorRuntime::adapt(spec);
+
+    EXPECT_TRUE(spec.seccompProfile.isEmpty());
+}
+
+TEST(GVisorRuntime, itsDescriptionSaysWhetherTheSentryAppliesTheProfile)
+{
+    OciRuntime runtime{QStringLiteral("runsc"),
+                       QStringLiteral("/usr/bin/runsc"),
+                       {QStringLiteral("--network=none"), QStringLiteral("--oci-seccomp")}};
+    EXPECT_TRUE(GVisorRuntime::description(runtime).contains("its Sentry applies the seccomp profile"))
+        << GVisorRuntime::description(runtime).toStdString();
+    runtime.arguments = {QStringLiteral("--network=none")};
+    EXPECT_TRUE(GVisorRuntime::description(runtime).contains("the seccomp profile is not loaded inside it"))
+        << GVisorRuntime::description(runtime).toStdString();
 }
