@@ -4,7 +4,7 @@
 <context>
     <name>ImagesCommand</name>
     <message numerus="yes">
-        <location filename="../app/cli/ImagesCommand.cpp" line="+99"/>
+        <location filename="../app/cli/ImagesCommand.cpp" line="+100"/>
         <source>%n days</source>
         <translation>
             <numerusform>%n day</numerusform>
@@ -28,7 +28,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+203"/>
+        <location line="+176"/>
         <source>Pushed %n image(s) to %1; for the kubernetes backend set LLM_SANDBOX_REGISTRY=%1</source>
         <translation>
             <numerusform>Pushed %n image to %1; for the kubernetes backend set LLM_SANDBOX_REGISTRY=%1</numerusform>
@@ -69,7 +69,7 @@
 <context>
     <name>sandbox::gui::BackendPanel</name>
     <message numerus="yes">
-        <location filename="../app/gui/backends/BackendPanel.cpp" line="+120"/>
+        <location filename="../app/gui/backends/BackendPanel.cpp" line="+126"/>
         <source>Removed %n old image(s), %1.</source>
         <translation>
             <numerusform>Removed %n old image, %1.</numerusform>
@@ -85,7 +85,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+437"/>
+        <location line="+443"/>
         <source>%n image(s) of older definitions (%1) can be removed.</source>
         <translation>
             <numerusform>%n image of an older definition (%1) can be removed.</numerusform>
@@ -93,7 +93,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+140"/>
+        <location line="+160"/>
         <source>%n sandbox(es) running, of every llm-sandbox process.</source>
         <translation>
             <numerusform>%n sandbox running, of every llm-sandbox process.</numerusform>

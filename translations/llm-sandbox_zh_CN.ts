@@ -327,7 +327,7 @@ or &quot;off&quot; to record nothing</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>reachable: version %1, API %2, %3 at %4, rootless</source>
         <translation>可连接：版本 %1，API %2，%3，位于 %4，rootless（非 root）</translation>
     </message>
@@ -675,7 +675,7 @@ interrupted 的运行记录。</translation>
 <context>
     <name>ImagesCommand</name>
     <message>
-        <location filename="../app/cli/ImagesCommand.cpp" line="+83"/>
+        <location filename="../app/cli/ImagesCommand.cpp" line="+84"/>
         <source>All images ready in %1 s</source>
         <translation>所有镜像已就绪，用时 %1 s</translation>
     </message>
@@ -756,7 +756,7 @@ interrupted 的运行记录。</translation>
         </translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+70"/>
         <source>Password for %1 at %2: </source>
         <translation>%2 上 %1 的密码: </translation>
     </message>
@@ -810,13 +810,8 @@ interrupted 的运行记录。</translation>
         <source>Using the login of %1 for %2 from the system keychain</source>
         <translation>使用系统钥匙串中 %1 在 %2 的登录信息</translation>
     </message>
-    <message>
-        <location line="+20"/>
-        <source>Pushing %1 as %2</source>
-        <translation>正在将 %1 推送为 %2</translation>
-    </message>
     <message numerus="yes">
-        <location line="+13"/>
+        <location line="+18"/>
         <source>Pushed %n image(s) to %1; for the kubernetes backend set LLM_SANDBOX_REGISTRY=%1</source>
         <translation>
             <numerusform>已将 %n 个镜像推送到 %1；使用 kubernetes 后端时请设置 LLM_SANDBOX_REGISTRY=%1</numerusform>
@@ -876,7 +871,7 @@ logout：删除该登录信息。</translation>
         <translation>images %1 只接受一个镜像仓库，密码只能从 stdin 读取。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>images %1 needs a registry: name it with %2 or LLM_SANDBOX_REGISTRY (the same variable the kubernetes backend pulls from).</source>
         <translation>images %1 需要一个镜像仓库：用 %2 或 LLM_SANDBOX_REGISTRY 指定（kubernetes 后端也从该变量指定的镜像仓库拉取）。</translation>
     </message>
@@ -1799,7 +1794,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::BackendPanel</name>
     <message>
-        <location filename="../app/gui/backends/BackendPanel.cpp" line="+87"/>
+        <location filename="../app/gui/backends/BackendPanel.cpp" line="+90"/>
         <source>Connection</source>
         <translation>连接</translation>
     </message>
@@ -1814,7 +1809,12 @@ go module、R 软件包、gem。</translation>
         <translation>当前沙箱</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
+        <source>Done: the images are built again.</source>
+        <translation>完成：镜像已重新构建。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Done: every image is there.</source>
         <translation>完成：所有镜像均已就绪。</translation>
     </message>
@@ -1963,7 +1963,17 @@ go module、R 软件包、gem。</translation>
         <translation>构建所选语言需要而此引擎缺少的镜像。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+2"/>
+        <source>Rebuild</source>
+        <translation>重新构建</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Build the selected language&apos;s own images again without the engine&apos;s cache (fresh packages), even when they are there. Each name moves to its new image once that is complete; Cancel gives the names back.</source>
+        <translation>不使用引擎缓存（重新获取软件包）再次构建所选语言自己的镜像，即使它们已存在。每个名称在新镜像完成后才指向它；取消会把名称还给原来的镜像。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Copy from</source>
         <translation>复制自</translation>
     </message>
@@ -2160,22 +2170,27 @@ go module、R 软件包、gem。</translation>
         </translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+41"/>
+        <source>Rebuilding the %1 images…</source>
+        <translation>正在重新构建 %1 镜像…</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>%v of %m images</source>
         <translation>%v / %m 个镜像</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-18"/>
         <source>Copying from %1…</source>
         <translation>正在从 %1 复制…</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+3"/>
         <source>Checking the images…</source>
         <translation>正在检查镜像…</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+27"/>
         <source>%1: built in %2 s</source>
         <translation>%1：构建用时 %2 秒</translation>
     </message>
@@ -2190,7 +2205,7 @@ go module、R 软件包、gem。</translation>
         <translation>%1：正在构建…</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+15"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>

@@ -7,6 +7,7 @@
 #include "images/ImageBuilder.h"
 #include "images/ImageCatalog.h"
 #include "images/ImageInventory.h"
+#include "images/ImagePusher.h"
 #include "lang/LanguageRegistry.h"
 #include "secrets/KeychainSecretStore.h"
 #include "secrets/RegistryCredentialStore.h"
@@ -172,18 +173,6 @@ int prune(AppContext &context, ContainerBackend &backend)
     return 0;
 }
 
-/// The registry of `images push`: --registry, else LLM_SANDBOX_REGISTRY (as the kubernetes backend reads it), without
-/// a trailing slash; empty when neither names one.
-QString registryFrom(const QString &option)
-{
-    QString registry =
-        option.trimmed().isEmpty() ? qEnvironmentVariable("LLM_SANDBOX_REGISTRY").trimmed() : option.trimmed();
-    while (registry.endsWith(QLatin1Char('/'))) {
-        registry.chop(1);
-    }
-    return registry;
-}
-
 /// The keychain's answer. QtKeychain answers through the event loop; a command has nothing else to do meanwhile, and
 /// no loop runs yet that this one could nest in.
 template <typename T>
@@ -342,38 +331,23 @@ RegistryCredentials storedLogin(const QString &registry)
     return **stored;
 }
 
-/// Tags each language's image as REGISTRY/<its name> and pushes it: the references the kubernetes backend asks
-/// its pods for when LLM_SANDBOX_REGISTRY names the same registry.
+/// Tags each language's image as REGISTRY/<its name> and pushes it (ImagePusher).
 int push(AppContext &context, ContainerBackend &backend, const QList<Language> &languages, const QString &registry)
 {
     const ImageCatalog catalog = context.catalog();
     const RegistryCredentials credentials = storedLogin(registry);
-    QStringList pushed;
-    for (const Language &language : languages) {
-        auto image = catalog.runImage(language);
-        if (!image) {
-            printError(image.error());
-            return exitStatusFor(image.error());
-        }
-        const QString target = registry + u'/' + *image;
-        err() << ImagesCommand::tr("Pushing %1 as %2").arg(*image, target) << Qt::endl;
-        if (auto tagged = backend.tagImage(*image, target); !tagged) {
-            printError(tagged.error());
-            return exitStatusFor(tagged.error());
-        }
-        auto sent =
-            backend.pushImage(target, credentials, [&](const QString &line) { err() << "  " << line << Qt::endl; });
-        if (!sent) {
-            printError(sent.error());
-            return exitStatusFor(sent.error());
-        }
-        pushed << target;
+    auto pushed = ImagePusher(backend, catalog).push(languages, registry, credentials, [](const QString &line) {
+        err() << line << Qt::endl;
+    });
+    if (!pushed) {
+        printError(pushed.error());
+        return exitStatusFor(pushed.error());
     }
     err() << ImagesCommand::tr("Pushed %n image(s) to %1; for the kubernetes backend set LLM_SANDBOX_REGISTRY=%1",
-                               nullptr, int(pushed.size()))
+                               nullptr, int(pushed->size()))
                  .arg(registry)
           << Qt::endl;
-    for (const QString &reference : pushed) {
+    for (const QString &reference : *pushed) {
         out() << reference << '\n';
     }
     out().flush();
@@ -438,7 +412,8 @@ int imagesCommand(const QStringList &arguments)
         printError(ImagesCommand::tr("images %1 takes one registry, and the password only from stdin.").arg(action));
         return ExitUsage;
     }
-    const QString registry = registryFrom(loginOrLogout ? positional.value(0) : parser.value(registryOption));
+    const QString registry =
+        ImagePusher::registryFrom(loginOrLogout ? positional.value(0) : parser.value(registryOption));
     if ((pushing || loginOrLogout) && registry.isEmpty()) {
         printError(ImagesCommand::tr("images %1 needs a registry: name it with %2 or LLM_SANDBOX_REGISTRY (the same "
                                      "variable the kubernetes backend pulls from).")

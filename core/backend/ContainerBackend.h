@@ -117,6 +117,12 @@ struct ContainerSummary
 using ProgressCallback = std::function<void(const QString &line)>;
 /// Receives a streamed body chunk by chunk; returning false stops the stream.
 using DataSink = std::function<bool(const QByteArray &chunk)>;
+/// Whether an image build may reuse the layers of earlier builds.
+enum class BuildCache
+{
+    Use,
+    Ignore
+};
 
 /// A container engine. Implementations are thread-safe: runs call them from many threads.
 /// Files and execution go through the attached stream (see ContainerStream), so the only
@@ -150,11 +156,13 @@ public:
     /// Imports a root filesystem tarball (file on disk) as image `reference`.
     virtual Result<void> importImage(const QString &tarPath, const QString &reference,
                                      const QHash<QString, QString> &labels, const ProgressCallback &progress) = 0;
-    /// Builds an image from a Dockerfile build context (a tar archive). When `cancelled` (may be null) turns true
+    /// Builds an image from a Dockerfile build context (a tar archive), with BuildCache::Ignore every step again
+    /// (fresh packages) instead of reusing the layers of an earlier build. When `cancelled` (may be null) turns true
     /// the build stops within a second with ErrorCode::Cancelled, and the engine tags nothing.
     virtual Result<void> buildImage(const QByteArray &contextTar, const QString &reference,
                                     const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
-                                    const ProgressCallback &progress, const std::atomic_bool *cancelled) = 0;
+                                    BuildCache cache, const ProgressCallback &progress,
+                                    const std::atomic_bool *cancelled) = 0;
     /// Streams the images as one archive in the Docker image format (`docker save`), which
     /// loadImages of any backend that speaks it accepts: copying beats rebuilding.
     virtual Result<void> exportImages(const QStringList &references, const DataSink &sink) = 0;
@@ -176,9 +184,9 @@ public:
     virtual Result<void> pushImage(const QString &reference, const ProgressCallback &progress) = 0;
     /// pushImage with a login to the registry (none when `credentials` is empty). Engines that cannot take
     /// credentials refuse a non-empty login with ErrorCode::Unavailable; credentials never appear in errors or
-    /// progress.
+    /// progress. When `cancelled` (may be null) turns true the upload stops within a second (ErrorCode::Cancelled).
     virtual Result<void> pushImage(const QString &reference, const RegistryCredentials &credentials,
-                                   const ProgressCallback &progress);
+                                   const ProgressCallback &progress, const std::atomic_bool *cancelled);
     /// Asks the registry `credentials.serverAddress` through the engine whether it accepts the login; stores it
     /// nowhere. The error says whether the registry refused it (ErrorCode::BadRequest) or could not be reached.
     virtual Result<void> checkRegistryLogin(const RegistryCredentials &credentials);
@@ -242,8 +250,9 @@ protected:
 };
 
 inline Result<void> ContainerBackend::pushImage(const QString &reference, const RegistryCredentials &credentials,
-                                                const ProgressCallback &progress)
+                                                const ProgressCallback &progress, const std::atomic_bool *cancelled)
 {
+    Q_UNUSED(cancelled) // the engines that push take it
     if (!credentials.isEmpty()) {
         return Error{QStringLiteral("The %1 backend cannot push with a registry login.").arg(name()),
                      ErrorCode::Unavailable};

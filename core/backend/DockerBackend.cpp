@@ -287,10 +287,14 @@ Result<void> DockerBackend::importImage(const QString &tarPath, const QString &r
 
 Result<void> DockerBackend::buildImage(const QByteArray &contextTar, const QString &reference,
                                        const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
-                                       const ProgressCallback &progress, const std::atomic_bool *cancelled)
+                                       BuildCache cache, const ProgressCallback &progress,
+                                       const std::atomic_bool *cancelled)
 {
-    const QString path = QStringLiteral("/build?t=%1&rm=1&forcerm=1&buildargs=%2&labels=%3")
-                             .arg(percentEncoded(reference), jsonQuery(toJson(buildArgs)), jsonQuery(toJson(labels)));
+    QString path = QStringLiteral("/build?t=%1&rm=1&forcerm=1&buildargs=%2&labels=%3")
+                       .arg(percentEncoded(reference), jsonQuery(toJson(buildArgs)), jsonQuery(toJson(labels)));
+    if (cache == BuildCache::Ignore) {
+        path += QStringLiteral("&nocache=1");
+    }
     // Closing the connection is what stops a build: the engine cancels it (and its step's container) and tags
     // nothing.
     HttpRequest request{
@@ -383,11 +387,11 @@ Result<void> DockerBackend::removeImage(const QString &reference)
 
 Result<void> DockerBackend::pushImage(const QString &reference, const ProgressCallback &progress)
 {
-    return pushImage(reference, RegistryCredentials{}, progress);
+    return pushImage(reference, RegistryCredentials{}, progress, nullptr);
 }
 
 Result<void> DockerBackend::pushImage(const QString &reference, const RegistryCredentials &credentials,
-                                      const ProgressCallback &progress)
+                                      const ProgressCallback &progress, const std::atomic_bool *cancelled)
 {
     const auto [repo, tag] = splitReference(reference);
     // The engine takes the registry's credentials from the client in this header (it does not read the docker
@@ -397,7 +401,8 @@ Result<void> DockerBackend::pushImage(const QString &reference, const RegistryCr
                         .path =
                             QStringLiteral("/images/%1/push?tag=%2").arg(percentEncoded(repo), percentEncoded(tag)) +
                             pushOptions(reference.section(QLatin1Char('/'), 0, 0)),
-                        .headers = {"X-Registry-Auth: " + credentials.registryAuthHeader()}};
+                        .headers = {"X-Registry-Auth: " + credentials.registryAuthHeader()},
+                        .cancelled = cancelled};
     const QString what = QStringLiteral("Pushing image %1").arg(reference);
     const ProgressCallback redacted = [&](const QString &line) {
         if (progress) {

@@ -31,7 +31,8 @@ public:
                              const ProgressCallback &progress) override;
     Result<void> buildImage(const QByteArray &contextTar, const QString &reference,
                             const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
-                            const ProgressCallback &progress, const std::atomic_bool *cancelled) override;
+                            BuildCache cache, const ProgressCallback &progress,
+                            const std::atomic_bool *cancelled) override;
     Result<void> exportImages(const QStringList &references, const DataSink &sink) override;
     Result<QStringList> loadImages(QIODevice &archive, const ProgressCallback &progress) override;
     Result<void> tagImage(const QString &image, const QString &reference) override;
@@ -39,7 +40,7 @@ public:
     Result<void> pushImage(const QString &reference, const ProgressCallback &progress) override;
     /// Sends `credentials` in X-Registry-Auth: the engine does not read the docker CLI's login store.
     Result<void> pushImage(const QString &reference, const RegistryCredentials &credentials,
-                           const ProgressCallback &progress) override;
+                           const ProgressCallback &progress, const std::atomic_bool *cancelled) override;
     /// POST /auth: the engine logs in to the registry once and forgets the login.
     Result<void> checkRegistryLogin(const RegistryCredentials &credentials) override;
     Result<QString> createContainer(const ContainerSpec &spec) override;

@@ -122,11 +122,49 @@ Result<void> nameAsRequested(ContainerBackend &to, const QStringList &references
     return {};
 }
 
+/// The end of a cancelled copy: removes the requested names `to` lacked before (`absentBefore`) but has now, also
+/// where the load stored them qualified (`loaded`: "localhost/REPO:TAG").
+Error discard(ContainerBackend &to, const QStringList &absentBefore, const QStringList &loaded)
+{
+    QStringList kept;
+    for (const QString &reference : absentBefore) {
+        QStringList names{reference};
+        for (const QString &name : loaded) {
+            if (name.endsWith(QLatin1Char('/') + reference)) {
+                names << name;
+            }
+        }
+        for (const QString &name : names) {
+            if (auto present = to.hasImage(name); present && !*present) {
+                continue;
+            }
+            if (auto removed = to.removeImage(name); !removed) {
+                kept << name;
+            }
+        }
+    }
+    return Error{
+        kept.isEmpty()
+            ? QStringLiteral("The copy into the %1 engine was cancelled; nothing of it was kept.").arg(to.name())
+            : QStringLiteral("The copy into the %1 engine was cancelled; still there (in use): %2.")
+                  .arg(to.name(), kept.join(QStringLiteral(", "))),
+        ErrorCode::Cancelled};
+}
+
 } // namespace
 
 Result<void> copy(ContainerBackend &from, ContainerBackend &to, const QStringList &references,
-                  const ProgressCallback &progress)
+                  const ProgressCallback &progress, const std::atomic_bool *cancelled)
 {
+    const auto isCancelled = [cancelled] {
+        return cancelled != nullptr && cancelled->load();
+    };
+    QStringList absentBefore;
+    for (const QString &reference : references) {
+        if (auto present = to.hasImage(reference); present && !*present) {
+            absentBefore << reference;
+        }
+    }
     constexpr qint64 kReportEvery = 256 * 1024 * 1024;
     // Both threads report progress; the callback need not be thread-safe.
     std::mutex progressMutex;
@@ -148,6 +186,9 @@ Result<void> copy(ContainerBackend &from, ContainerBackend &to, const QStringLis
                 reported = total;
                 report(QStringLiteral("copied %1 MB").arg(total / (1024 * 1024)));
             }
+            if (isCancelled()) {
+                return false; // the archive is cut short: the load fails and stores nothing
+            }
             stoppedByLoad = !pipe.push(chunk);
             return !stoppedByLoad;
         });
@@ -156,6 +197,10 @@ Result<void> copy(ContainerBackend &from, ContainerBackend &to, const QStringLis
     auto loaded = to.loadImages(pipe, report);
     pipe.closeReader();
     exporter.join();
+    if (isCancelled()) {
+        // Also when the load had finished: its images go again, whatever names they got.
+        return discard(to, absentBefore, loaded ? *loaded : QStringList{});
+    }
     // The side that failed first is the cause: a failed export cuts the archive the load reads,
     // a failed load stops the export.
     if (!exported && !stoppedByLoad) {

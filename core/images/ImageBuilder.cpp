@@ -3,6 +3,7 @@
 #include "backend/ImageTransfer.h"
 #include "backend/TarArchive.h"
 #include "images/ImageProbe.h"
+#include "lang/LanguageRegistry.h"
 #include "util/TemporaryPaths.h"
 
 #include <QDir>
@@ -80,10 +81,24 @@ Result<void> ImageBuilder::ensure(const Language &language, const ProgressCallba
     return ensured;
 }
 
-void ImageBuilder::remember(const QString &reference)
+void ImageBuilder::remember(const QString &reference, const QString &previousId)
 {
     QMutexLocker lock(&m_madeMutex);
-    m_made.append(reference);
+    m_made.append(Made{.reference = reference, .previousId = previousId});
+}
+
+QString ImageBuilder::imageId(const QString &reference)
+{
+    const auto images = m_backend.listImages(ImageCatalog::imageLabel());
+    if (images) {
+        for (const ImageInfo &image : *images) {
+            // Podman may store the name qualified ("localhost/llm-sandbox/...").
+            if (image.reference == reference || image.reference.endsWith(QLatin1Char('/') + reference)) {
+                return image.id;
+            }
+        }
+    }
+    return {};
 }
 
 Error ImageBuilder::rollBack(const QString &what)
@@ -92,10 +107,20 @@ Error ImageBuilder::rollBack(const QString &what)
     QStringList kept;
     // Children first: an image another one is built on goes after it.
     for (auto it = m_made.crbegin(); it != m_made.crend(); ++it) {
-        if (auto removed = m_backend.removeImage(*it); !removed) {
+        Result<void> undone;
+        if (it->previousId.isEmpty()) {
+            undone = m_backend.removeImage(it->reference);
+        } else if (const QString madeId = imageId(it->reference); madeId != it->previousId) {
+            // The name goes back to the image it named before the rebuild; the rebuilt one, nameless now, goes.
+            undone = m_backend.tagImage(it->previousId, it->reference);
+            if (undone && !madeId.isEmpty()) {
+                undone = m_backend.removeImage(madeId);
+            }
+        }
+        if (!undone) {
             qCWarning(lcImages).noquote()
-                << "could not remove" << *it << "after the cancel:" << removed.error().message;
-            kept << *it;
+                << "could not undo" << it->reference << "after the cancel:" << undone.error().message;
+            kept << it->reference;
         }
     }
     m_made.clear();
@@ -145,7 +170,7 @@ Result<void> ImageBuilder::ensureAll(const QList<Language> &languages, int jobs,
             }
         }
         if (auto built = ensureImages(languages[i], shared, events); !built) {
-            return built;
+            return m_cancelled ? rollBack(QStringLiteral("The image build was cancelled")) : built;
         }
     }
 
@@ -181,8 +206,58 @@ Result<void> ImageBuilder::ensureAll(const QList<Language> &languages, int jobs,
     return {};
 }
 
+Result<void> ImageBuilder::rebuild(const Language &language, const ImageBuildCallback &events)
+{
+    auto chain = m_catalog.imagesFor(language);
+    if (!chain) {
+        return chain.error();
+    }
+    QSet<QString> others; // what the other languages need too
+    for (const Language &other : LanguageRegistry::instance().languages()) {
+        if (other.name == language.name) {
+            continue;
+        }
+        if (auto images = m_catalog.imagesFor(other)) {
+            for (const ImageDefinition &image : *images) {
+                others.insert(image.reference);
+            }
+        }
+    }
+    QList<ImageDefinition> shared;
+    QList<ImageDefinition> own;
+    for (const ImageDefinition &image : *chain) {
+        const bool ours = !others.contains(image.reference) && image.kind != ImageDefinition::Kind::External;
+        (ours ? own : shared).append(image);
+    }
+    const QString cancelled = QStringLiteral("The rebuild of the %1 images was cancelled").arg(language.name);
+    if (auto ensured = ensureImages(language, shared, events); !ensured) {
+        return m_cancelled ? rollBack(cancelled) : ensured;
+    }
+    auto rebuilt = ensureImages(language, own, events, Present::Rebuild);
+    if (m_cancelled) {
+        return rollBack(cancelled);
+    }
+    if (!rebuilt) {
+        // A failed rebuild changes nothing either: the images rebuilt before the failure give their names back.
+        (void)rollBack(QStringLiteral("The rebuild of the %1 images failed").arg(language.name));
+        return Error{rebuilt.error().message + QStringLiteral(" The previous images keep their names."),
+                     rebuilt.error().code};
+    }
+    // The images the names left behind: nothing names them any more (one a container still uses stays).
+    QMutexLocker lock(&m_madeMutex);
+    for (auto it = m_made.crbegin(); it != m_made.crend(); ++it) {
+        if (!it->previousId.isEmpty() && it->previousId != imageId(it->reference)) {
+            if (auto removed = m_backend.removeImage(it->previousId); !removed) {
+                qCWarning(lcImages).noquote()
+                    << "kept the image" << it->reference << "named before the rebuild:" << removed.error().message;
+            }
+        }
+    }
+    return {};
+}
+
 Result<void> ImageBuilder::ensureImages(const Language &language, const QList<ImageDefinition> &images,
-                                        const ImageBuildCallback &events)
+                                        const ImageBuildCallback &events, Present present)
 {
     for (const ImageDefinition &image : images) {
         if (m_cancelled) {
@@ -192,15 +267,16 @@ Result<void> ImageBuilder::ensureImages(const Language &language, const QList<Im
             events(ImageBuildEvent{
                 .reference = image.reference, .name = image.name, .kind = kind, .line = line, .seconds = seconds});
         };
-        auto present = m_backend.hasImage(image.reference);
-        if (!present) {
-            event(ImageBuildEvent::Kind::Failed, present.error().message);
-            return present.error();
+        auto there = m_backend.hasImage(image.reference);
+        if (!there) {
+            event(ImageBuildEvent::Kind::Failed, there.error().message);
+            return there.error();
         }
-        if (*present) {
+        if (*there && present == Present::Keep) {
             event(ImageBuildEvent::Kind::UpToDate);
             continue;
         }
+        const QString previousId = *there ? imageId(image.reference) : QString();
         if (image.kind == ImageDefinition::Kind::External) {
             const Error error{
                 QStringLiteral("The image %1 (chosen for %2) is not in the %3 engine: pull or build it first.")
@@ -225,11 +301,12 @@ Result<void> ImageBuilder::ensureImages(const Language &language, const QList<Im
         if (m_cancelled) {
             return Error{QStringLiteral("The image build was cancelled."), ErrorCode::Cancelled};
         }
-        if (auto built = build(image, labels, output); !built) {
+        const BuildCache cache = present == Present::Rebuild ? BuildCache::Ignore : BuildCache::Use;
+        if (auto built = build(image, labels, cache, output); !built) {
             event(ImageBuildEvent::Kind::Failed, built.error().message);
             return built;
         }
-        remember(image.reference);
+        remember(image.reference, previousId);
         event(ImageBuildEvent::Kind::Finished, {}, timer.elapsed() / 1000.0);
     }
     return {};
@@ -293,8 +370,12 @@ void ImageBuilder::copyMissing(const QList<ImageDefinition> &chain, const Progre
     QElapsedTimer timer;
     timer.start();
     progress(QStringLiteral("%1: copying from %2").arg(copyable.join(QStringLiteral(", ")), m_source->name()));
-    auto copied = ImageTransfer::copy(*m_source, m_backend, copyable,
-                                      [&](const QString &line) { progress(QStringLiteral("  ") + line); });
+    auto copied = ImageTransfer::copy(
+        *m_source, m_backend, copyable, [&](const QString &line) { progress(QStringLiteral("  ") + line); },
+        &m_cancelled);
+    if (m_cancelled) {
+        return; // the copy removed what it brought; the caller rolls back the rest
+    }
     if (!copied) {
         progress(QStringLiteral("  copying failed, building instead: %1").arg(copied.error().message));
         return;
@@ -305,7 +386,7 @@ void ImageBuilder::copyMissing(const QList<ImageDefinition> &chain, const Progre
     progress(QStringLiteral("copied from %1 in %2 s").arg(m_source->name()).arg(timer.elapsed() / 1000.0, 0, 'f', 1));
 }
 
-Result<void> ImageBuilder::build(const ImageDefinition &image, const QHash<QString, QString> &labels,
+Result<void> ImageBuilder::build(const ImageDefinition &image, const QHash<QString, QString> &labels, BuildCache cache,
                                  const ProgressCallback &progress)
 {
     if (image.kind == ImageDefinition::Kind::Rootfs) {
@@ -315,7 +396,7 @@ Result<void> ImageBuilder::build(const ImageDefinition &image, const QHash<QStri
     if (!context) {
         return context.error();
     }
-    return m_backend.buildImage(*context, image.reference, image.buildArgs, labels, progress, &m_cancelled);
+    return m_backend.buildImage(*context, image.reference, image.buildArgs, labels, cache, progress, &m_cancelled);
 }
 
 Result<void> ImageBuilder::buildRootfs(const ImageDefinition &image, const ProgressCallback &progress)

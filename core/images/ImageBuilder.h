@@ -45,9 +45,10 @@ public:
     /// takes a minute where building takes many. Images it lacks are still built here.
     void setCopySource(ContainerBackend *source) { m_source = source; }
 
-    /// Stops ensure() or ensureAll() running on another thread: the image being built stops within a second, and
-    /// the images this builder made or copied since it started are removed again, so a cancelled build leaves the
-    /// engine's images as they were (and never a name on an unfinished image). The call returns ErrorCode::Cancelled.
+    /// Stops ensure(), ensureAll() or rebuild() running on another thread: the image being built or copied stops
+    /// within a second, and the images this builder made or copied since it started are removed again (a rebuilt
+    /// name goes back to the image it named before), so a cancelled build leaves the engine's images as they were
+    /// (and never a name on an unfinished image). The call returns ErrorCode::Cancelled.
     void cancel() { m_cancelled = true; }
 
     /// Ensures every image `language` needs exists (ImageCatalog::imagesFor: its run chain, its builder, the egress
@@ -59,6 +60,12 @@ public:
     /// threads at once.
     Result<void> ensureAll(const QList<Language> &languages, int jobs, const ImageBuildCallback &events);
 
+    /// Builds `language`'s own images again, present or not, without the engine's build cache (fresh packages):
+    /// those of ImageCatalog::imagesFor that no other language needs (its runtime, run image and builder). The
+    /// images it shares with other languages (root filesystem, base, egress proxy) are only ensured. Each name
+    /// moves to its new image when that image is complete.
+    Result<void> rebuild(const Language &language, const ImageBuildCallback &events);
+
     /// Label holding the language version the image reports ("3.13.5", "1.24.4").
     static QString versionLabel() { return QStringLiteral("io.llm-sandbox.version"); }
     /// The version label of the image runs of `language` use; empty when that image is not built yet (or was
@@ -67,28 +74,44 @@ public:
                                         const Language &language);
 
 private:
-    /// Builds the images of `images` (some of `language`'s, parents first) the engine lacks, in order.
+    enum class Present
+    {
+        Keep,   ///< an image the engine has is up to date
+        Rebuild ///< built again without the cache
+    };
+    /// Builds the images of `images` (some of `language`'s, parents first) the engine lacks (or all of them, with
+    /// Present::Rebuild), in order.
     Result<void> ensureImages(const Language &language, const QList<ImageDefinition> &images,
-                              const ImageBuildCallback &events);
+                              const ImageBuildCallback &events, Present present = Present::Keep);
     /// Copies the images of `chain` this engine lacks and the copy source has; a failure only
     /// means they are built instead.
     void copyMissing(const QList<ImageDefinition> &chain, const ProgressCallback &progress);
-    Result<void> build(const ImageDefinition &image, const QHash<QString, QString> &labels,
+    Result<void> build(const ImageDefinition &image, const QHash<QString, QString> &labels, BuildCache cache,
                        const ProgressCallback &progress);
     Result<void> buildRootfs(const ImageDefinition &image, const ProgressCallback &progress);
     /// The version `language`'s runtime image `image` reports; empty when it could not be asked.
     QString askVersion(const Language &language, const QString &image, const ProgressCallback &progress);
 
-    /// A cancelled call's result: the images made since it started are removed first.
+    /// The id of the image the engine names `reference`; empty when there is none.
+    QString imageId(const QString &reference);
+
+    /// A cancelled call's result: the images made since it started are removed first, and the names rebuilt
+    /// images took go back to the images they named before.
     Error rollBack(const QString &what);
-    void remember(const QString &reference);
+    /// `reference` was made (or copied) by this builder; `previousId`: the image it named before (a rebuild).
+    void remember(const QString &reference, const QString &previousId = {});
 
     ContainerBackend &m_backend;
     const ImageCatalog &m_catalog;
     ContainerBackend *m_source = nullptr;
     std::atomic_bool m_cancelled = false;
     QMutex m_madeMutex;
-    QStringList m_made; ///< references made or copied by this builder, in order
+    struct Made
+    {
+        QString reference;
+        QString previousId;
+    };
+    QList<Made> m_made; ///< images made or copied by this builder, in order
 };
 
 } // namespace sandbox

@@ -60,10 +60,25 @@ void FakeBackend::addImage(const QString &reference, const QHash<QString, QStrin
 {
     std::lock_guard lock(m_mutex);
     ImageInfo &image = m_images[reference];
-    image.reference = reference;
-    image.id = QStringLiteral("sha256:fake%1").arg(m_images.size());
-    image.created = QDateTime::currentDateTimeUtc();
+    if (image.id.isEmpty()) {
+        image.reference = reference;
+        image.id = QStringLiteral("sha256:fake%1").arg(++m_imagesMade);
+        image.created = QDateTime::currentDateTimeUtc();
+    }
     image.labels.insert(labels);
+}
+
+void FakeBackend::makeImage(const QString &reference, const QHash<QString, QString> &labels)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (const auto existing = m_images.constFind(reference); existing != m_images.cend()) {
+            // The name moves to the new image, as an engine's build does; the old one stays without it.
+            m_unnamedImages.insert(existing->id, *existing);
+            m_images.remove(reference);
+        }
+    }
+    addImage(reference, labels);
 }
 
 void FakeBackend::setCreateError(std::optional<Error> error)
@@ -273,14 +288,16 @@ Result<void> FakeBackend::importImage(const QString &tarPath, const QString &ref
     if (progress) {
         progress(QStringLiteral("imported %1").arg(reference));
     }
-    addImage(reference, labels);
+    makeImage(reference, labels);
     return {};
 }
 
 Result<void> FakeBackend::buildImage(const QByteArray &contextTar, const QString &reference,
                                      const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
-                                     const ProgressCallback &progress, const std::atomic_bool *cancelled)
+                                     BuildCache cache, const ProgressCallback &progress,
+                                     const std::atomic_bool *cancelled)
 {
+    Q_UNUSED(cache) // every build here makes a new image
     Q_UNUSED(contextTar)
     Q_UNUSED(buildArgs)
     if (cancelled && cancelled->load()) {
@@ -289,13 +306,22 @@ Result<void> FakeBackend::buildImage(const QByteArray &contextTar, const QString
     if (progress) {
         progress(QStringLiteral("built %1").arg(reference));
     }
-    addImage(reference, labels);
+    makeImage(reference, labels);
     return {};
 }
 
 Result<void> FakeBackend::removeImage(const QString &reference)
 {
     std::lock_guard lock(m_mutex);
+    if (m_unnamedImages.remove(reference) > 0) {
+        return {};
+    }
+    for (auto it = m_images.begin(); it != m_images.end(); ++it) {
+        if (it->id == reference) {
+            m_images.erase(it);
+            return {};
+        }
+    }
     m_images.remove(reference);
     return {};
 }
@@ -317,10 +343,17 @@ Result<QStringList> FakeBackend::loadImages(QIODevice &archive, const ProgressCa
 Result<void> FakeBackend::tagImage(const QString &image, const QString &reference)
 {
     std::lock_guard lock(m_mutex);
-    if (!imagePresent(image)) {
+    ImageInfo tagged;
+    if (const auto unnamed = m_unnamedImages.constFind(image); unnamed != m_unnamedImages.cend()) {
+        tagged = m_unnamedImages.take(image);
+    } else if (imagePresent(image)) {
+        tagged = m_images.value(image);
+    } else {
         return Error{QStringLiteral("No such image: %1").arg(image), ErrorCode::ImageMissing};
     }
-    ImageInfo tagged = m_images.value(image);
+    if (const auto named = m_images.constFind(reference); named != m_images.cend() && named->id != tagged.id) {
+        m_unnamedImages.insert(named->id, *named);
+    }
     tagged.reference = reference;
     m_images.insert(reference, tagged);
     return {};

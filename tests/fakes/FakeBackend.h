@@ -84,7 +84,8 @@ public:
                              const ProgressCallback &progress) override;
     Result<void> buildImage(const QByteArray &contextTar, const QString &reference,
                             const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
-                            const ProgressCallback &progress, const std::atomic_bool *cancelled) override;
+                            BuildCache cache, const ProgressCallback &progress,
+                            const std::atomic_bool *cancelled) override;
     Result<void> exportImages(const QStringList &references, const DataSink &sink) override;
     Result<QStringList> loadImages(QIODevice &archive, const ProgressCallback &progress) override;
     Result<void> tagImage(const QString &image, const QString &reference) override;
@@ -112,12 +113,16 @@ private:
 
     FakeRunScript scriptFor(const FakeRun &run);
     bool imagePresent(const QString &reference) const; ///< m_mutex held
+    /// A new image named `reference` (a build's, an import's): the name leaves the image it named.
+    void makeImage(const QString &reference, const QHash<QString, QString> &labels);
 
     mutable std::mutex m_mutex;
     RunHandler m_handler;
     QHash<QByteArray, FakeRunScript> m_scripts;
     bool m_everyImagePresent = true;
     QHash<QString, ImageInfo> m_images;
+    QHash<QString, ImageInfo> m_unnamedImages; ///< by id: images whose name a later build or tag took
+    int m_imagesMade = 0;
     std::optional<Error> m_createError;
     std::optional<Error> m_startError;
     int m_protocolVersion = 1;

@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QUuid>
 #include <algorithm>
+#include <atomic>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -181,6 +182,71 @@ TEST_P(ContainerBackendTest, copyingAnImageTheSourceLacksFailsClearly)
     EXPECT_TRUE(copied.error().message.contains("llm-sandbox/does-not-exist:0"))
         << copied.error().message.toStdString();
     EXPECT_FALSE(copied.error().message.contains('\n'));
+}
+
+TEST_P(ContainerBackendTest, cancellingACopyMidTransferLeavesNothingOfItInTheTarget)
+{
+    // A 600 MB image in the other engine, copied into this one and cancelled at the first progress report (256 MB
+    // streamed): the export is cut, and the target has neither the name nor the image (looked up by its id, which
+    // a copy keeps: it is the digest of the image's configuration).
+    const std::string target = GetParam();
+    const std::string source = target == "podman" ? "docker" : "podman";
+    auto from = test::backendFor(source);
+    auto to = test::backendFor(target);
+    ASSERT_TRUE(from && to);
+
+    const QString reference = "llm-sandbox-test/cancelled-copy:" + QUuid::createUuid().toString(QUuid::Id128).left(12);
+    const QString labelKey = "io.llm-sandbox.test-transfer";
+    QTemporaryDir dir;
+    QFile big(dir.filePath("big"));
+    ASSERT_TRUE(big.open(QIODevice::WriteOnly));
+    ASSERT_TRUE(big.resize(qint64(600) * 1024 * 1024)); // sparse here; the tar and the engines hold its zeros
+    big.close();
+    QProcess tar;
+    tar.start("tar", {"-C", dir.path(), "-cf", dir.filePath("rootfs.tar"), "big"});
+    ASSERT_TRUE(tar.waitForFinished(120000) && tar.exitCode() == 0) << tar.readAllStandardError().toStdString();
+    ASSERT_TRUE(QFile::remove(big.fileName()));
+    auto imported = from->importImage(dir.filePath("rootfs.tar"), reference, {{labelKey, reference}}, {});
+    ASSERT_TRUE(imported.ok()) << imported.error().message.toStdString();
+    QFile::remove(dir.filePath("rootfs.tar"));
+    const auto idIn = [&](ContainerBackend &backend) {
+        const auto images = backend.listImages(labelKey);
+        for (const ImageInfo &image : images.ok() ? *images : QList<ImageInfo>{}) {
+            if (image.reference == reference) {
+                return image.id;
+            }
+        }
+        return QString();
+    };
+    const QString id = idIn(*from);
+    ASSERT_FALSE(id.isEmpty());
+
+    std::atomic_bool cancelled = false;
+    QStringList progress;
+    auto copied = ImageTransfer::copy(
+        *from, *to, {reference},
+        [&](const QString &line) {
+            progress << line;
+            if (line.startsWith("copied ")) {
+                cancelled = true; // as the Backends page's Cancel does, from another thread
+            }
+        },
+        &cancelled);
+    const bool sawProgress = !progress.isEmpty();
+    const bool targetHasName = *to->hasImage(reference);
+    QProcess inspect;
+    inspect.start(QString::fromStdString(target), {"image", "inspect", "--format", "{{.Id}}", id});
+    inspect.waitForFinished(60000);
+    const bool targetHasImage = inspect.exitCode() == 0;
+    removeImage(source, reference);
+    removeImage(target, reference);
+
+    ASSERT_TRUE(sawProgress) << "the copy ended before a progress report";
+    ASSERT_FALSE(copied.ok());
+    EXPECT_EQ(copied.error().code, ErrorCode::Cancelled) << copied.error().message.toStdString();
+    EXPECT_TRUE(copied.error().message.contains("nothing of it was kept")) << copied.error().message.toStdString();
+    EXPECT_FALSE(targetHasName);
+    EXPECT_FALSE(targetHasImage) << "the cancelled copy left the image " << id.toStdString() << " in " << target;
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ContainerBackendTest, ::testing::ValuesIn(test::backendNames()),

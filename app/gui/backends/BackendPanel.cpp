@@ -66,8 +66,10 @@ QString escaped(const QString &text)
 /// and the engines it uses, alive until the build's thread is done with them.
 struct BackendPanel::BuildJob
 {
-    BuildJob(AppContext &app, std::shared_ptr<ContainerBackend> target, std::shared_ptr<ContainerBackend> copySource)
-        : catalog(app.catalog()), backend(std::move(target)), source(std::move(copySource)), builder(*backend, catalog)
+    BuildJob(AppContext &app, std::shared_ptr<ContainerBackend> target, std::shared_ptr<ContainerBackend> copySource,
+             bool again)
+        : catalog(app.catalog()), backend(std::move(target)), source(std::move(copySource)), rebuild(again),
+          builder(*backend, catalog)
     {
         builder.setCopySource(source.get());
     }
@@ -75,6 +77,7 @@ struct BackendPanel::BuildJob
     const ImageCatalog catalog;
     const std::shared_ptr<ContainerBackend> backend;
     const std::shared_ptr<ContainerBackend> source;
+    const bool rebuild;
     ImageBuilder builder;
 };
 
@@ -103,11 +106,14 @@ BackendPanel::BackendPanel(AppContext &app, QString name, QWidget *parent)
     });
     connect(&m_building, &QFutureWatcherBase::finished, this, [this] {
         const Result<void> built = m_building.result();
+        const bool rebuilt = m_buildJob->rebuild;
         m_buildJob.reset();
         if (built) {
             m_buildProgress->setValue(m_buildProgress->maximum());
         }
-        m_buildStatus->setText(built ? tr("Done: every image is there.") : errorText(built.error()));
+        m_buildStatus->setText(!built    ? errorText(built.error())
+                               : rebuilt ? tr("Done: the images are built again.")
+                                         : tr("Done: every image is there."));
         updateButtons();
         refreshImages();
         emit buildFinished(bool(built));
@@ -299,6 +305,12 @@ QWidget *BackendPanel::makeImagesTab()
     m_build->setObjectName(QStringLiteral("buildImage"));
     m_build->setToolTip(tr("Build the images the selected language needs that this engine lacks."));
     connect(m_build, &QPushButton::clicked, this, [this] { build(selectedLanguage()); });
+    m_rebuild = new QPushButton(tr("Rebuild"));
+    m_rebuild->setObjectName(QStringLiteral("rebuildImage"));
+    m_rebuild->setToolTip(tr("Build the selected language's own images again without the engine's cache (fresh "
+                             "packages), even when they are there. Each name moves to its new image once that is "
+                             "complete; Cancel gives the names back."));
+    connect(m_rebuild, &QPushButton::clicked, this, [this] { rebuild(selectedLanguage()); });
     m_copyFrom = new QComboBox;
     m_copyFrom->setObjectName(QStringLiteral("copyFrom"));
     for (const QString &other : BackendFactory::names()) {
@@ -322,9 +334,9 @@ QWidget *BackendPanel::makeImagesTab()
     connect(m_prune, &QPushButton::clicked, this, &BackendPanel::pruneImages);
     auto *refresh = new QPushButton(tr("Refresh"));
     connect(refresh, &QPushButton::clicked, this, &BackendPanel::refreshImages);
-
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_build);
+    buttons->addWidget(m_rebuild);
     buttons->addWidget(m_copy);
     buttons->addWidget(m_copyFrom);
     buttons->addWidget(m_cancel);
@@ -566,6 +578,16 @@ void BackendPanel::showImages(const ImagesNow &now)
 
 void BackendPanel::build(const QString &language, const QString &copyFrom)
 {
+    startBuild(language, copyFrom, BuildKind::Ensure);
+}
+
+void BackendPanel::rebuild(const QString &language)
+{
+    startBuild(language, {}, BuildKind::Rebuild);
+}
+
+void BackendPanel::startBuild(const QString &language, const QString &copyFrom, BuildKind kind)
+{
     auto chosen = LanguageRegistry::instance().find(language);
     if (building() || !m_backend || !chosen) {
         return;
@@ -579,46 +601,56 @@ void BackendPanel::build(const QString &language, const QString &copyFrom)
         }
         source = *made;
     }
-    auto job = std::make_shared<BuildJob>(m_app, *m_backend, source);
+    auto job = std::make_shared<BuildJob>(m_app, *m_backend, source, kind == BuildKind::Rebuild);
     auto images = job->catalog.imagesFor(*chosen);
     if (!images) {
         m_buildStatus->setText(errorText(images.error()));
         return;
     }
     m_buildJob = job;
-    m_buildProgress->setRange(0, int(images->size()));
+    startProgress(int(images->size()), source ? tr("Copying from %1…").arg(copyFrom)
+                                       : kind == BuildKind::Rebuild
+                                           ? tr("Rebuilding the %1 images…").arg(chosen->displayName)
+                                           : tr("Checking the images…"));
+    const auto event = [this](const ImageBuildEvent &event) {
+        QMetaObject::invokeMethod(
+            this, [this, event] { showBuildEvent(event); }, Qt::QueuedConnection);
+    };
+    m_building.setFuture(QtConcurrent::run([job, language = *chosen, event] {
+        return job->rebuild ? job->builder.rebuild(language, event) : job->builder.ensureAll({language}, 1, event);
+    }));
+    updateButtons();
+}
+
+void BackendPanel::startProgress(int steps, const QString &status)
+{
+    m_buildProgress->setRange(0, steps);
     m_buildProgress->setValue(0);
     m_buildProgress->setFormat(tr("%v of %m images"));
     m_buildProgress->setTextVisible(true);
-    m_buildStatus->setText(source ? tr("Copying from %1…").arg(copyFrom) : tr("Checking the images…"));
-    const auto event = [this](const ImageBuildEvent &event) {
-        QMetaObject::invokeMethod(
-            this,
-            [this, event] {
-                switch (event.kind) {
-                case ImageBuildEvent::Kind::UpToDate:
-                case ImageBuildEvent::Kind::Finished:
-                    m_buildProgress->setValue(std::min(m_buildProgress->value() + 1, m_buildProgress->maximum()));
-                    m_buildStatus->setText(event.kind == ImageBuildEvent::Kind::Finished
-                                               ? tr("%1: built in %2 s").arg(event.name).arg(event.seconds, 0, 'f', 1)
-                                               : tr("%1: up to date").arg(event.name));
-                    break;
-                case ImageBuildEvent::Kind::Started:
-                    m_buildStatus->setText(tr("%1: building…").arg(event.name));
-                    break;
-                case ImageBuildEvent::Kind::Output:
-                    m_buildStatus->setText(event.name.isEmpty() ? event.line
-                                                                : QStringLiteral("%1: %2").arg(event.name, event.line));
-                    break;
-                case ImageBuildEvent::Kind::Failed:
-                    break; // the result says it
-                }
-            },
-            Qt::QueuedConnection);
-    };
-    m_building.setFuture(
-        QtConcurrent::run([job, language = *chosen, event] { return job->builder.ensureAll({language}, 1, event); }));
-    updateButtons();
+    m_buildStatus->setText(status);
+}
+
+void BackendPanel::showBuildEvent(const ImageBuildEvent &event)
+{
+    switch (event.kind) {
+    case ImageBuildEvent::Kind::UpToDate:
+    case ImageBuildEvent::Kind::Finished:
+        m_buildProgress->setValue(std::min(m_buildProgress->value() + 1, m_buildProgress->maximum()));
+        m_buildStatus->setText(event.kind == ImageBuildEvent::Kind::Finished
+                                   ? tr("%1: built in %2 s").arg(event.name).arg(event.seconds, 0, 'f', 1)
+                                   : tr("%1: up to date").arg(event.name));
+        break;
+    case ImageBuildEvent::Kind::Started:
+        m_buildStatus->setText(tr("%1: building…").arg(event.name));
+        break;
+    case ImageBuildEvent::Kind::Output:
+        m_buildStatus->setText(event.name.isEmpty() ? event.line
+                                                    : QStringLiteral("%1: %2").arg(event.name, event.line));
+        break;
+    case ImageBuildEvent::Kind::Failed:
+        break; // the result says it
+    }
 }
 
 void BackendPanel::cancelBuild()
@@ -780,6 +812,7 @@ void BackendPanel::updateButtons()
     const bool chosen = !selectedLanguage().isEmpty();
     m_test->setEnabled(!m_testing.isRunning());
     m_build->setEnabled(hasImages && !busy && chosen);
+    m_rebuild->setEnabled(hasImages && !busy && chosen);
     m_copy->setEnabled(hasImages && !busy && chosen && m_copyFrom->count() > 0);
     m_copyFrom->setEnabled(hasImages && !busy);
     m_cancel->setEnabled(m_building.isRunning());

@@ -23,6 +23,7 @@ class QTimer;
 namespace sandbox {
 class AppContext;
 class ImageBuilder;
+struct ImageBuildEvent;
 } // namespace sandbox
 
 namespace sandbox::gui {
@@ -58,6 +59,9 @@ public:
     void refreshImages();
     /// Builds what `language` needs (copying from the engine `copyFrom` first when named); buildFinished() when done.
     void build(const QString &language, const QString &copyFrom = {});
+    /// Builds `language`'s own images again without the cache (ImageBuilder::rebuild); buildFinished() when done.
+    void rebuild(const QString &language);
+    /// Stops the build or copy.
     void cancelBuild();
     bool building() const;
     /// Removes the superseded images (ImageInventory::prune); pruneFinished() when done.
@@ -105,6 +109,16 @@ private:
     QWidget *makeImagesTab();
     QWidget *makeSandboxesTab();
     void makeBackend();
+    /// The progress bar and status of a job of the Images tab that starts now over `steps` steps.
+    void startProgress(int steps, const QString &status);
+    /// An ImageBuildEvent shown on the GUI thread.
+    void showBuildEvent(const ImageBuildEvent &event);
+    enum class BuildKind
+    {
+        Ensure,
+        Rebuild
+    };
+    void startBuild(const QString &language, const QString &copyFrom, BuildKind kind);
     void showDiagnosis();
     void showImages(const ImagesNow &now);
     void showSandboxes(const SandboxesNow &now);
@@ -135,6 +149,7 @@ private:
     ImageTableModel *m_imageModel = nullptr;
     QTableView *m_imagesView = nullptr;
     QPushButton *m_build = nullptr;
+    QPushButton *m_rebuild = nullptr;
     QComboBox *m_copyFrom = nullptr;
     QPushButton *m_copy = nullptr;
     QPushButton *m_cancel = nullptr;

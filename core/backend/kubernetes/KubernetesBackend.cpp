@@ -264,7 +264,7 @@ Result<void> KubernetesBackend::importImage(const QString &, const QString &refe
 }
 
 Result<void> KubernetesBackend::buildImage(const QByteArray &, const QString &reference,
-                                           const QHash<QString, QString> &, const QHash<QString, QString> &,
+                                           const QHash<QString, QString> &, const QHash<QString, QString> &, BuildCache,
                                            const ProgressCallback &, const std::atomic_bool *)
 {
     return noImageStore(QStringLiteral("Building image %1").arg(reference));

@@ -38,7 +38,8 @@ public:
                              const ProgressCallback &progress) override;
     Result<void> buildImage(const QByteArray &contextTar, const QString &reference,
                             const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
-                            const ProgressCallback &progress, const std::atomic_bool *cancelled) override;
+                            BuildCache cache, const ProgressCallback &progress,
+                            const std::atomic_bool *cancelled) override;
     Result<void> exportImages(const QStringList &references, const DataSink &sink) override;
     Result<QStringList> loadImages(QIODevice &archive, const ProgressCallback &progress) override;
     Result<void> tagImage(const QString &image, const QString &reference) override;

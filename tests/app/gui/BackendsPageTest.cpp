@@ -8,9 +8,11 @@
 #include "gui/backends/BackendPanel.h"
 #include "gui/backends/ImageTableModel.h"
 #include "gui/backends/SandboxTableModel.h"
+#include "images/ImageBuilder.h"
 #include "lang/LanguageRegistry.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -62,22 +64,61 @@ protected:
     }
 
     /// The page, shown on `backend`'s panel at `tab` (0 connection, 1 images, 2 sandboxes).
-    BackendPanel *open(int tab)
+    BackendPanel *open(int tab, const QString &backend = QStringLiteral("docker"))
     {
         m_page = std::make_unique<BackendsPage>(*m_context);
         m_page->resize(1100, 700);
         m_page->show();
-        BackendPanel *panel = m_page->panel(QStringLiteral("docker"));
+        m_page->showBackend(backend);
+        BackendPanel *panel = m_page->panel(backend);
         panel->findChild<QTabWidget *>(QStringLiteral("backendTabs"))->setCurrentIndex(tab);
         return panel;
     }
 
-    static QString dockerCli(const QStringList &arguments)
+    static QString dockerCli(const QStringList &arguments) { return engineCli(QStringLiteral("docker"), arguments); }
+
+    static QString engineCli(const QString &engine, const QStringList &arguments)
     {
-        QProcess docker;
-        docker.start(QStringLiteral("docker"), arguments);
-        docker.waitForFinished(60000);
-        return QString::fromUtf8(docker.readAllStandardOutput()).trimmed();
+        QProcess process;
+        process.start(engine, arguments);
+        process.waitForFinished(60000);
+        return QString::fromUtf8(process.readAllStandardOutput()).trimmed();
+    }
+
+    /// The id of the image `engine` names `reference`; empty when it has none.
+    static QString imageId(const QString &engine, const QString &reference)
+    {
+        return engineCli(engine, {QStringLiteral("image"), QStringLiteral("inspect"), QStringLiteral("--format"),
+                                  QStringLiteral("{{.Id}}"), reference});
+    }
+
+    /// Selects `language`'s row of the Images tab once the images are read.
+    static void selectLanguage(BackendPanel *panel, const QString &language)
+    {
+        ASSERT_TRUE(waitUntil([&] { return panel->imageModel()->rowCount() > 0; }, 60s));
+        auto *view = panel->findChild<QTableView *>(QStringLiteral("imagesView"));
+        for (int row = 0; row < panel->imageModel()->rowCount(); ++row) {
+            if (panel->imageModel()->images().at(row).language == language) {
+                view->selectRow(row);
+            }
+        }
+    }
+
+    /// A runner that differs by one byte, used from now on: python's run image (and what is built on it) gets new
+    /// tags, so a build is real and small, and touches no image the other tests use.
+    void useChangedRunner()
+    {
+        QFile runner(qEnvironmentVariable("LLM_SANDBOX_RUNNER"));
+        ASSERT_TRUE(runner.open(QIODevice::ReadOnly));
+        QByteArray bytes = runner.readAll();
+        bytes.append(QByteArray("\n# backends page test ") + QByteArray::number(QDateTime::currentMSecsSinceEpoch()));
+        QFile copy(m_folder.filePath(QStringLiteral("llm-sandbox-runner")));
+        ASSERT_TRUE(copy.open(QIODevice::WriteOnly));
+        copy.write(bytes);
+        copy.close();
+        copy.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        m_runnerCopy.emplace(std::initializer_list<std::pair<const char *, QByteArray>>{
+            {"LLM_SANDBOX_RUNNER", copy.fileName().toUtf8()}});
     }
 
     QTemporaryDir m_folder;
@@ -85,6 +126,7 @@ protected:
                                                    {"LLM_SANDBOX_JOURNAL", QByteArray("off")},
                                                    {"DOCKER_HOST", QByteArray()},
                                                    {"BACKEND", QByteArray()}};
+    std::optional<sandbox::test::ScopedEnvironment> m_runnerCopy;
     std::unique_ptr<AppContext> m_context;
     std::unique_ptr<BackendsPage> m_page;
 };
@@ -149,19 +191,7 @@ TEST_F(BackendsPageTest, wrongSocketGivesTheDiagnosisDoctorGives)
 
 TEST_F(BackendsPageTest, cancellingABuildShowsProgressAndLeavesNoNewImage)
 {
-    // A runner that differs by one byte: python's run image (and what is built on it) gets new tags, so the build
-    // is real and small, and touches no image the other tests use.
-    QFile runner(qEnvironmentVariable("LLM_SANDBOX_RUNNER"));
-    ASSERT_TRUE(runner.open(QIODevice::ReadOnly));
-    QByteArray bytes = runner.readAll();
-    bytes.append(QByteArray("\n# backends page test ") + QByteArray::number(QDateTime::currentMSecsSinceEpoch()));
-    QFile copy(m_folder.filePath(QStringLiteral("llm-sandbox-runner")));
-    ASSERT_TRUE(copy.open(QIODevice::WriteOnly));
-    copy.write(bytes);
-    copy.close();
-    copy.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-    sandbox::test::ScopedEnvironment runnerCopy{{"LLM_SANDBOX_RUNNER", copy.fileName().toUtf8()}};
-
+    useChangedRunner();
     auto backend = BackendFactory::create(QStringLiteral("docker"));
     ASSERT_TRUE(backend.ok());
     const ImageCatalog catalog = m_context->catalog();
@@ -178,16 +208,10 @@ TEST_F(BackendsPageTest, cancellingABuildShowsProgressAndLeavesNoNewImage)
 
     BackendPanel *panel = open(1);
     QAbstractItemModelTester tester(panel->imageModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
-    ASSERT_TRUE(waitUntil([&] { return panel->imageModel()->rowCount() > 0; }, 60s));
+    selectLanguage(panel, QStringLiteral("python"));
     const LanguageImage *python = panel->imageModel()->find(QStringLiteral("python"));
     ASSERT_NE(python, nullptr);
     EXPECT_FALSE(python->present) << "the changed runner's image cannot be there yet";
-    auto *view = panel->findChild<QTableView *>(QStringLiteral("imagesView"));
-    for (int row = 0; row < panel->imageModel()->rowCount(); ++row) {
-        if (panel->imageModel()->images().at(row).language == QLatin1String("python")) {
-            view->selectRow(row);
-        }
-    }
 
     QSignalSpy finished(panel, &BackendPanel::buildFinished);
     QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("buildImage")), Qt::LeftButton);
@@ -279,4 +303,111 @@ TEST_F(BackendsPageTest, sandboxOfASeparateMcpServerShowsWithItsOwner)
                                 [&](const SandboxEntry &sandbox) { return sandbox.container.id == id; });
         },
         60s));
+}
+
+TEST_F(BackendsPageTest, rebuildBuildsAPresentImageAgainAndCancellingKeepsTheImagesAsTheyWere)
+{
+    // Ruby has the smallest images; its own are its runtime, its run image and its builder.
+    const Language ruby = *LanguageRegistry::instance().find(QStringLiteral("ruby"));
+    const ImageCatalog catalog = m_context->catalog();
+    const auto images = catalog.imagesFor(ruby);
+    ASSERT_TRUE(images.ok()) << images.error().message.toStdString();
+    QHash<QString, QString> before; // reference -> id
+    for (const ImageDefinition &image : *images) {
+        before.insert(image.reference, imageId(QStringLiteral("docker"), image.reference));
+        ASSERT_FALSE(before.value(image.reference).isEmpty())
+            << image.reference.toStdString() << " is missing: run llm-sandbox images build ruby";
+    }
+
+    BackendPanel *panel = open(1);
+    selectLanguage(panel, QStringLiteral("ruby"));
+    ASSERT_TRUE(panel->imageModel()->find(QStringLiteral("ruby"))->present);
+    auto *rebuild = panel->findChild<QPushButton *>(QStringLiteral("rebuildImage"));
+    ASSERT_TRUE(rebuild->isEnabled());
+    QSignalSpy finished(panel, &BackendPanel::buildFinished);
+    QTest::mouseClick(rebuild, Qt::LeftButton);
+    ASSERT_TRUE(panel->building());
+    EXPECT_FALSE(rebuild->isEnabled());
+    QProgressBar *progress = panel->buildProgress();
+    EXPECT_EQ(progress->maximum(), images->size());
+    // The shared images count as there; then the runtime, present, is built again (its output streams in).
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            return progress->value() == images->size() - 3 &&
+                   panel->buildStatus().startsWith(QStringLiteral("ruby-runtime: ")) &&
+                   !panel->buildStatus().endsWith(QStringLiteral("up to date"));
+        },
+        120s))
+        << panel->buildStatus().toStdString();
+    QTest::qWait(3000);
+    ASSERT_TRUE(panel->building()) << "the rebuild ended before it could be cancelled: "
+                                   << panel->buildStatus().toStdString();
+    std::cout << "cancelled the rebuild during \"" << panel->buildStatus().toStdString() << "\"\n";
+    QElapsedTimer sinceCancel;
+    sinceCancel.start();
+    QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("cancelBuild")), Qt::LeftButton);
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 60s));
+    EXPECT_LT(sinceCancel.elapsed(), 15000);
+    EXPECT_FALSE(finished.first().first().toBool());
+    EXPECT_TRUE(panel->buildStatus().contains(QStringLiteral("cancelled"))) << panel->buildStatus().toStdString();
+    // Every name still names the image it named before, now and once an abandoned build would have finished.
+    for (int check = 0; check < 2; ++check) {
+        for (auto it = before.cbegin(); it != before.cend(); ++it) {
+            EXPECT_EQ(imageId(QStringLiteral("docker"), it.key()), it.value()) << it.key().toStdString();
+        }
+        QTest::qWait(10000);
+    }
+    EXPECT_TRUE(rebuild->isEnabled());
+}
+
+TEST_F(BackendsPageTest, cancellingACopyFromPodmanMidTransferLeavesNothingOfIt)
+{
+    // Python's run image of a changed runner, made in Podman only (on the runtime Podman has): the copy into
+    // Docker streams about a gigabyte, and the test cancels it at the first progress report.
+    useChangedRunner();
+    const Language python = *LanguageRegistry::instance().find(QStringLiteral("python"));
+    const ImageCatalog catalog = m_context->catalog();
+    const QString runImage = *catalog.runImage(python);
+    auto podman = BackendFactory::create(QStringLiteral("podman"));
+    ASSERT_TRUE(podman.ok()) << podman.error().message.toStdString();
+    {
+        ImageBuilder builder(**podman, catalog);
+        const auto built = builder.ensure(
+            python, [](const QString &) {}, runImage);
+        ASSERT_TRUE(built.ok()) << built.error().message.toStdString();
+    }
+    const QString copiedId = imageId(QStringLiteral("podman"), runImage);
+    ASSERT_FALSE(copiedId.isEmpty());
+    ASSERT_TRUE(imageId(QStringLiteral("docker"), runImage).isEmpty());
+
+    BackendPanel *panel = open(1);
+    selectLanguage(panel, QStringLiteral("python"));
+    auto *copyFrom = panel->findChild<QComboBox *>(QStringLiteral("copyFrom"));
+    copyFrom->setCurrentIndex(copyFrom->findData(QStringLiteral("podman")));
+    ASSERT_GE(copyFrom->currentIndex(), 0);
+    QSignalSpy finished(panel, &BackendPanel::buildFinished);
+    QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("copyImage")), Qt::LeftButton);
+    ASSERT_TRUE(panel->building());
+    ASSERT_TRUE(waitUntil([&] { return panel->buildStatus().contains(QStringLiteral("copied ")); }, 300s))
+        << panel->buildStatus().toStdString();
+    std::cout << "cancelled the copy at \"" << panel->buildStatus().toStdString() << "\"\n";
+    QElapsedTimer sinceCancel;
+    sinceCancel.start();
+    QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("cancelBuild")), Qt::LeftButton);
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 120s));
+    std::cout << "the copy ended " << sinceCancel.elapsed() << " ms after the cancel\n";
+    EXPECT_FALSE(finished.first().first().toBool());
+    EXPECT_TRUE(panel->buildStatus().contains(QStringLiteral("cancelled"))) << panel->buildStatus().toStdString();
+
+    // Docker has neither the name nor the image (by its id: a copy keeps it), nor Podman's qualified name.
+    const QString leftId = imageId(QStringLiteral("docker"), copiedId);
+    const QString leftName = imageId(QStringLiteral("docker"), runImage);
+    const QString leftQualified = imageId(QStringLiteral("docker"), QStringLiteral("localhost/") + runImage);
+    (void)(*podman)->removeImage(runImage);
+    EXPECT_TRUE(leftId.isEmpty()) << "the cancelled copy left the image " << copiedId.toStdString();
+    EXPECT_TRUE(leftName.isEmpty());
+    EXPECT_TRUE(leftQualified.isEmpty());
+    for (const QString &name : {runImage, QString(QStringLiteral("localhost/") + runImage)}) {
+        (void)engineCli(QStringLiteral("docker"), {QStringLiteral("rmi"), name}); // in case
+    }
 }

@@ -128,3 +128,71 @@ TEST_F(ImageBuilderTest, cancelStopsTheBuildAndRemovesWhatItMade)
     }
     EXPECT_TRUE(*m_backend.hasImage("debian:trixie"));
 }
+
+namespace {
+
+/// The id each image of `language` has now, by its definition's name.
+QHash<QString, QString> idsOf(ContainerBackend &backend, const ImageCatalog &catalog, const Language &language)
+{
+    QHash<QString, QString> ids;
+    const auto images = backend.listImages(ImageCatalog::imageLabel());
+    const auto chain = catalog.imagesFor(language);
+    for (const ImageDefinition &image : *chain) {
+        for (const ImageInfo &info : *images) {
+            if (info.reference == image.reference) {
+                ids.insert(image.name, info.id);
+            }
+        }
+    }
+    return ids;
+}
+
+} // namespace
+
+TEST_F(ImageBuilderTest, rebuildBuildsTheLanguagesOwnImagesAgainAndKeepsTheShared)
+{
+    buildAll({"ruby"}, 1);
+    const Language ruby = *LanguageRegistry::instance().find("ruby");
+    const QHash<QString, QString> before = idsOf(m_backend, *m_catalog, ruby);
+    ASSERT_TRUE(before.contains("ruby-runtime") && before.contains("ruby") && before.contains("base"));
+
+    QStringList started;
+    ImageBuilder builder(m_backend, *m_catalog);
+    const auto rebuilt = builder.rebuild(ruby, [&](const ImageBuildEvent &event) {
+        if (event.kind == ImageBuildEvent::Kind::Started) {
+            started << event.name;
+        }
+    });
+    ASSERT_TRUE(rebuilt.ok()) << rebuilt.error().message.toStdString();
+    // Ruby's own images, parents first; base and the egress proxy serve every language and stay.
+    EXPECT_EQ(started.join(' ').toStdString(), "ruby-runtime ruby ruby-builder");
+    const QHash<QString, QString> after = idsOf(m_backend, *m_catalog, ruby);
+    EXPECT_NE(after.value("ruby-runtime"), before.value("ruby-runtime"));
+    EXPECT_NE(after.value("ruby"), before.value("ruby"));
+    EXPECT_EQ(after.value("base"), before.value("base"));
+    // The images the names left are removed: a tag can no longer name them.
+    EXPECT_FALSE(m_backend.tagImage(before.value("ruby"), "llm-sandbox-test/old:1").ok());
+}
+
+TEST_F(ImageBuilderTest, cancellingARebuildGivesTheNamesBackToThePreviousImages)
+{
+    buildAll({"ruby"}, 1);
+    const Language ruby = *LanguageRegistry::instance().find("ruby");
+    const QHash<QString, QString> before = idsOf(m_backend, *m_catalog, ruby);
+    ImageBuilder builder(m_backend, *m_catalog);
+    int finished = 0;
+    QString rebuiltRuntime;
+    const auto rebuilt = builder.rebuild(ruby, [&](const ImageBuildEvent &event) {
+        if (event.kind == ImageBuildEvent::Kind::Finished && ++finished == 1) {
+            rebuiltRuntime = idsOf(m_backend, *m_catalog, ruby).value("ruby-runtime");
+            builder.cancel(); // the runtime is rebuilt (its name moved), the run image not yet
+        }
+    });
+    ASSERT_FALSE(rebuilt.ok());
+    EXPECT_EQ(rebuilt.error().code, ErrorCode::Cancelled);
+    EXPECT_EQ(finished, 1);
+    EXPECT_EQ(idsOf(m_backend, *m_catalog, ruby), before);
+    ASSERT_FALSE(rebuiltRuntime.isEmpty());
+    EXPECT_NE(rebuiltRuntime, before.value("ruby-runtime"));
+    EXPECT_FALSE(m_backend.tagImage(rebuiltRuntime, "llm-sandbox-test/new:1").ok()) << "the rebuilt runtime stayed";
+}

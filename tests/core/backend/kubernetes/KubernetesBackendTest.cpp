@@ -224,7 +224,7 @@ TEST(KubernetesBackend, imagesComeFromARegistry)
 {
     KubernetesBackend backend(localConfig(), settings());
     EXPECT_TRUE(*backend.hasImage(QStringLiteral("llm-sandbox/python:abc")));
-    auto built = backend.buildImage({}, QStringLiteral("llm-sandbox/python:abc"), {}, {}, {}, nullptr);
+    auto built = backend.buildImage({}, QStringLiteral("llm-sandbox/python:abc"), {}, {}, BuildCache::Use, {}, nullptr);
     ASSERT_FALSE(built.ok());
     EXPECT_EQ(built.error().code, ErrorCode::Unavailable);
     EXPECT_TRUE(built.error().message.contains(QStringLiteral("images push")));
