@@ -186,9 +186,12 @@ docker_socket() {
     echo "${host#unix://}"
 }
 
-docker_answers() {
-    curl -sf --max-time 3 --unix-socket "$(docker_socket)" http://docker/_ping >/dev/null 2>&1
+# socket_answers SOCKET: an engine's API (Docker's, or Podman's compatible one) answers its ping on that unix socket.
+socket_answers() {
+    curl -sf --max-time 3 --unix-socket "$1" http://engine/_ping >/dev/null 2>&1
 }
+
+docker_answers() { socket_answers "$(docker_socket)"; }
 
 start_docker() {
     if docker_answers; then
@@ -275,14 +278,14 @@ register_gvisor_podman() {
     log "Registered gVisor's runsc with Podman ($GVISOR_PODMAN_CONF)"
     local socket
     for socket in "$(podman_socket)" "$GVISOR_PODMAN_SOCKET"; do
-        curl -sf --max-time 3 --unix-socket "$socket" http://podman/_ping >/dev/null 2>&1 || continue
+        socket_answers "$socket" || continue
         log "Restarting the Podman API service on $socket so that it reads $GVISOR_PODMAN_CONF"
         local pid
         for pid in $(pgrep -f "podman .*system service --time=0 unix://$socket\$"); do
             as_root kill "$pid"
         done
         for _ in $(seq 1 50); do
-            curl -sf --max-time 3 --unix-socket "$socket" http://podman/_ping >/dev/null 2>&1 || break
+            socket_answers "$socket" || break
             sleep 0.2
         done
     done
@@ -295,9 +298,7 @@ register_gvisor_podman() {
 # images and containers of the first.
 GVISOR_PODMAN_SOCKET=/run/podman/podman-gvisor.sock
 
-gvisor_podman_answers() {
-    curl -sf --max-time 3 --unix-socket "$GVISOR_PODMAN_SOCKET" http://podman/_ping >/dev/null 2>&1
-}
+gvisor_podman_answers() { socket_answers "$GVISOR_PODMAN_SOCKET"; }
 
 start_podman_gvisor() {
     if gvisor_podman_answers; then
@@ -316,9 +317,7 @@ podman_socket() {
     echo "${host#unix://}"
 }
 
-podman_answers() {
-    curl -sf --max-time 3 --unix-socket "$(podman_socket)" http://podman/_ping >/dev/null 2>&1
-}
+podman_answers() { socket_answers "$(podman_socket)"; }
 
 start_podman() {
     # Podman has no daemon: its API service (what the podman backend talks to) is started here.
