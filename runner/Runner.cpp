@@ -39,6 +39,7 @@ constexpr std::size_t outputChunkBytes = 64 * 1024;
 constexpr auto outputGracePeriod = std::chrono::milliseconds(100);
 // A process stuck in the kernel can survive SIGKILL for a while; it must not hang the runner forever.
 constexpr auto reapTimeout = std::chrono::seconds(5);
+constexpr auto killRepeatInterval = std::chrono::milliseconds(100);
 // Larger timeouts would overflow the clock arithmetic; ten years is "no timeout" in practice.
 constexpr std::uint64_t maxTimeoutMs = 10ULL * 365 * 24 * 3600 * 1000;
 // glibc's execvp() default when PATH is unset, extended by /usr/local/bin like most distributions' PATH.
@@ -275,13 +276,13 @@ void Runner::executeRun(RunRequest &run)
 
     if (run.keepProcesses) {
         // A session's interpreter outlives the run; only the steps' own process groups end with it.
-        killProcessGroups(active.processGroups);
+        summary.processesSurvived = !killProcessGroups(active.processGroups);
         if (m_options.isInit && (!completed || summary.reason != EndReason::Exit)) {
             // The step was killed while the interpreter ran its code: interrupt that code, keep the interpreter.
             ::kill(-1, SIGINT);
         }
     } else {
-        killLeftoverProcesses(active.processGroups);
+        summary.processesSurvived = !killLeftoverProcesses(active.processGroups);
     }
     // As PID 1 the IPC namespace is the container's own; elsewhere these would be the host user's objects.
     if (!run.keepProcesses && m_options.isInit && removeSysvIpcObjects(::getuid()) > 0) {
@@ -637,7 +638,8 @@ void Runner::sendDone(const std::string &id, const RunSummary &summary)
                    {"cpu_ms", summary.cpuMs},
                    {"max_rss_kb", summary.maxRssKb},
                    {"output_truncated", summary.outputTruncated},
-                   {"artifacts_dropped", summary.artifactsDropped}});
+                   {"artifacts_dropped", summary.artifactsDropped},
+                   {"processes_survived", summary.processesSurvived}});
 }
 
 bool Runner::reapChildren()
@@ -666,15 +668,19 @@ bool Runner::reapChildren()
     }
 }
 
-void Runner::killLeftoverProcesses(const std::vector<pid_t> &processGroups)
+bool Runner::killLeftoverProcesses(const std::vector<pid_t> &processGroups)
 {
-    if (m_options.isInit && anyForkServerRunning()) {
+    return killAndReap(processGroups, m_options.isInit);
+}
+
+void Runner::killEverythingButForkServers()
+{
+    if (anyForkServerRunning()) {
         killAllButForkServers();
-    } else if (m_options.isInit) {
+    } else {
         // Reaches daemons that left the step's process group with setsid() as well.
         ::kill(-1, SIGKILL);
     }
-    killAndReap(processGroups, m_options.isInit);
 }
 
 void Runner::killAllButForkServers()
@@ -767,22 +773,29 @@ void Runner::prepareForkServers(const RunRequest &run)
     }
 }
 
-void Runner::killProcessGroups(const std::vector<pid_t> &processGroups)
+bool Runner::killProcessGroups(const std::vector<pid_t> &processGroups)
 {
-    killAndReap(processGroups, false);
+    return killAndReap(processGroups, false);
 }
 
-void Runner::killAndReap(const std::vector<pid_t> &processGroups, bool everything)
+bool Runner::killAndReap(const std::vector<pid_t> &processGroups, bool everything)
 {
-    if (!everything) {
-        for (const pid_t group : processGroups) {
-            ::kill(-group, SIGKILL);
-        }
-    }
-
-    // Wait until the killed processes are gone, so none of them outlives the run's `done`.
+    // Wait until the killed processes are gone, so none of them outlives the run's `done`. The kill is sent again
+    // while waiting: a fork bomb's child born while the first one went out (gVisor does not make kill(-1) and fork
+    // atomic) is caught by the next.
     const Clock::time_point deadline = Clock::now() + reapTimeout;
+    Clock::time_point nextKill = Clock::now();
     while (true) {
+        if (Clock::now() >= nextKill) {
+            if (everything) {
+                killEverythingButForkServers();
+            } else {
+                for (const pid_t group : processGroups) {
+                    ::kill(-group, SIGKILL);
+                }
+            }
+            nextKill = Clock::now() + killRepeatInterval;
+        }
         const bool haveChildren = reapChildren();
         bool remaining = false;
         if (everything) {
@@ -793,12 +806,12 @@ void Runner::killAndReap(const std::vector<pid_t> &processGroups, bool everythin
                                     [](pid_t group) { return ::kill(-group, 0) == 0; });
         }
         if (!remaining) {
-            return;
+            return true;
         }
         const int timeout = millisecondsUntil(deadline);
         if (timeout == 0) {
-            logDiagnostic("some processes survived SIGKILL; continuing without them");
-            return;
+            logDiagnostic("some processes survived SIGKILL; the container is not used again");
+            return false;
         }
         // Members of a killed group may be reaped by someone else and send us no SIGCHLD; re-check regularly.
         pollfd fd{m_signals.fd(), POLLIN, 0};

@@ -89,6 +89,7 @@ private:
         std::int64_t maxRssKb = 0;
         bool outputTruncated = false;
         std::uint64_t artifactsDropped = 0;
+        bool processesSurvived = false; // some outlived SIGKILL: the container must not serve another run
     };
 
     void processInput(ActiveRun *active);
@@ -108,9 +109,11 @@ private:
 
     bool reapChildren(); // false once no children are left
     // As PID 1 every process of the container, otherwise the given process groups; returns once they are reaped.
-    void killLeftoverProcesses(const std::vector<pid_t> &processGroups);
-    void killProcessGroups(const std::vector<pid_t> &processGroups);
-    void killAndReap(const std::vector<pid_t> &processGroups, bool everything);
+    /// Kills (and reaps) what a run left; false when some processes outlived SIGKILL.
+    bool killLeftoverProcesses(const std::vector<pid_t> &processGroups);
+    bool killProcessGroups(const std::vector<pid_t> &processGroups);
+    bool killAndReap(const std::vector<pid_t> &processGroups, bool everything);
+    void killEverythingButForkServers();
     // As PID 1 with fork servers: every process but them and us, stopped first so none can fork meanwhile.
     void killAllButForkServers();
     // Whether a process other than us and the fork servers is left (as PID 1, from /proc).

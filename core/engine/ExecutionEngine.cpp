@@ -404,8 +404,9 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
                 result.stderrData.append(artifactBudget.droppedNote(result.artifactsDropped).toUtf8());
             }
             // A run the runner could not carry out (workspace not prepared, step not executable) may have
-            // been sabotaged by an earlier run's leftovers: no later run gets that container.
-            clean = done->reason != RunnerDoneReason::Error;
+            // been sabotaged by an earlier run's leftovers: no later run gets that container. Nor does one where
+            // processes outlived SIGKILL (a fork bomb under gVisor): they would hold its task limit.
+            clean = done->reason != RunnerDoneReason::Error && !done->processesSurvived;
             return result;
         }
     }

@@ -384,7 +384,8 @@ QJsonObject toJson(const RunnerEvent &event)
                                                  {QStringLiteral("cpu_ms"), double(done.cpuMs)},
                                                  {QStringLiteral("max_rss_kb"), double(done.maxRssKb)},
                                                  {QStringLiteral("output_truncated"), done.outputTruncated},
-                                                 {QStringLiteral("artifacts_dropped"), done.artifactsDropped}};
+                                                 {QStringLiteral("artifacts_dropped"), done.artifactsDropped},
+                                                 {QStringLiteral("processes_survived"), done.processesSurvived}};
                           },
                           [](const RunnerFileEvent &file) {
                               QJsonObject json{{QStringLiteral("ev"), QStringLiteral("file")},
@@ -450,6 +451,7 @@ Result<RunnerEvent> runnerEventFromJson(const QJsonObject &json)
         done.maxRssKb = fields.number("max_rss_kb", false);
         done.outputTruncated = fields.boolean("output_truncated");
         done.artifactsDropped = int(fields.number("artifacts_dropped", false));
+        done.processesSurvived = fields.boolean("processes_survived");
         event = std::move(done);
     } else if (type == QLatin1String("file")) {
         event = RunnerFileEvent{fields.string("id"), fields.string("path"), fields.number("size", false),

@@ -164,6 +164,7 @@ struct RunnerDoneEvent
     qint64 maxRssKb = 0;
     bool outputTruncated = false;
     int artifactsDropped = 0;
+    bool processesSurvived = false; ///< some of the run's processes outlived SIGKILL: the container is spent
 };
 
 /// `file`: the answer to put_file (no data) or get_file.

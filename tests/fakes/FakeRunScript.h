@@ -61,6 +61,7 @@ struct FakeRunScript
     qint64 maxRssKb = 1024;
     bool outputTruncated = false;
     int artifactsDropped = 0;
+    bool processesSurvived = false;
     /// The container dies after `output` (and the gate): its stream ends without a `done`.
     bool containerDies = false;
 

@@ -410,7 +410,8 @@ void FakeRunner::sendDone(const QString &id, const FakeRunScript &script, int ex
           {QStringLiteral("cpu_ms"), double(script.cpuMs)},
           {QStringLiteral("max_rss_kb"), double(script.maxRssKb)},
           {QStringLiteral("output_truncated"), script.outputTruncated},
-          {QStringLiteral("artifacts_dropped"), script.artifactsDropped}});
+          {QStringLiteral("artifacts_dropped"), script.artifactsDropped},
+          {QStringLiteral("processes_survived"), script.processesSurvived}});
 }
 
 } // namespace sandbox::test

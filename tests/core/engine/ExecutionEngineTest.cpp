@@ -208,6 +208,25 @@ TEST_F(ExecutionEngineTest, runThatDidNotEndCleanlyDoesNotReturnItsContainer)
     EXPECT_EQ(m_backend->containersCreated(), 2);
 }
 
+TEST_F(ExecutionEngineTest, runWhoseProcessesSurvivedSigkillDoesNotReturnItsContainer)
+{
+    // A fork bomb under gVisor can outlast the runner's kills: its leftovers would hold the task limit of the next run.
+    FakeRunScript bomb;
+    bomb.reason = QStringLiteral("timeout");
+    bomb.exitCode = 137;
+    bomb.processesSurvived = true;
+    m_backend->setScript("print(1)", bomb);
+    ExecutionEngine &sandbox = engine();
+
+    auto result = sandbox.run(pythonRun(QStringLiteral("print(1)")));
+
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->reason, StopReason::TimedOut);
+    EXPECT_EQ(sandbox.warmContainers(QStringLiteral("python")), 0);
+    EXPECT_EQ(m_backend->containersRemoved(), 1);
+    EXPECT_TRUE(m_backend->liveContainers().isEmpty());
+}
+
 TEST_F(ExecutionEngineTest, pooledContainerThatDiedWhileIdleIsReplacedForTheNextRun)
 {
     m_backend->setScript("print(2)", FakeRunScript::printing("2\n"));

@@ -153,6 +153,7 @@ TEST(RunnerMessagesTest, eventsRoundTrip)
     done.maxRssKb = 3;
     done.outputTruncated = true;
     done.artifactsDropped = 2;
+    done.processesSurvived = true;
     const RunnerDoneEvent doneBack = roundTripEvent(done);
     EXPECT_EQ(doneBack.exitCode, 137);
     EXPECT_EQ(doneBack.reason, RunnerDoneReason::OutOfMemory);
@@ -160,6 +161,7 @@ TEST(RunnerMessagesTest, eventsRoundTrip)
     EXPECT_EQ(doneBack.wallMs, 5);
     EXPECT_TRUE(doneBack.outputTruncated);
     EXPECT_EQ(doneBack.artifactsDropped, 2);
+    EXPECT_TRUE(doneBack.processesSurvived);
 
     const RunnerFileEvent file =
         roundTripEvent(RunnerFileEvent{QStringLiteral("f2"), QStringLiteral("out.csv"), 4, "1,2\n"});
