@@ -86,6 +86,21 @@ void ContainerPool::prewarm(const QString &key, const Factory &create)
     }).detach();
 }
 
+void ContainerPool::drain()
+{
+    std::map<QString, std::vector<std::unique_ptr<SandboxContainer>>> idle;
+    {
+        std::lock_guard lock(m_mutex);
+        // What stops the pool for the destructor stops it here: release() and the warming threads keep nothing, and
+        // the reaper ends (nothing will be idle again). The destructor still waits for the warming threads.
+        m_stopping = true;
+        idle.swap(m_idle);
+        m_changed.notify_all();
+    }
+    qCDebug(lcPool) << "drained" << idle.size() << "key(s)";
+    // `idle` goes out of scope here: every container is removed, outside the lock.
+}
+
 bool ContainerPool::hasIdleWithUsesLeft(const QString &key) const
 {
     // A container in the second half of its uses does not count: its successor starts now, so it is ready, and its

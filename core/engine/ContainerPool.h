@@ -44,6 +44,10 @@ public:
     /// Starts one container for `key` in the background, unless one is idle already that is not about to retire
     /// (within a tenth of `maxUses` of it).
     void prewarm(const QString &key, const Factory &create);
+    /// Removes every idle container and pools none from now on: containers given back are removed, and those being
+    /// warmed are removed once started. For an engine that is retired while its runs finish (AppContext::reconnect),
+    /// so none of its warm containers outlives them. Blocks while the idle containers are removed.
+    void drain();
     /// Idle containers per key (for tests and the GUI).
     int idleCount(const QString &key) const;
 

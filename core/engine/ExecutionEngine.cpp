@@ -840,6 +840,11 @@ int ExecutionEngine::warmContainers(const QString &languageName) const
     return found ? m_pool.idleCount(found->second) : 0;
 }
 
+void ExecutionEngine::drainPool()
+{
+    m_pool.drain();
+}
+
 void ExecutionEngine::prewarm(const QString &languageName)
 {
     auto found = languageAndImage(languageName);

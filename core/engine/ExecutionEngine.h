@@ -60,6 +60,9 @@ public:
     void prewarm(const QString &language);
     /// Warm containers waiting for a run of `language`.
     int warmContainers(const QString &language) const;
+    /// Removes the warm containers and keeps none from now on (ContainerPool::drain): for an engine that is replaced
+    /// while its runs and sessions finish. Runs still work, each on a fresh container. Blocking.
+    void drainPool();
 
     /// Subscribes `observer` (not owned) to every run of this engine (the journal, the live log) until the
     /// returned Subscription is reset or destroyed: from then on it is not called again, not even by runs that

@@ -125,6 +125,38 @@ TEST_F(ExecutionEngineTest, twoRunsOfOneLanguageShareOneContainer)
     EXPECT_EQ(sandbox.warmContainers(QStringLiteral("python")), 1);
 }
 
+TEST_F(ExecutionEngineTest, drainedPoolRemovesItsWarmContainersAndTheContainersOfRunsInProgressWhenTheyEnd)
+{
+    m_backend->setScript("print(1)", FakeRunScript::printing("1\n"));
+    auto gate = std::make_shared<FakeRunGate>();
+    m_backend->setScript("held()", FakeRunScript::heldBy(gate));
+    ExecutionEngine &sandbox = engine();
+    ASSERT_TRUE(sandbox.run(pythonRun(QStringLiteral("print(1)"))).ok());
+    ASSERT_EQ(sandbox.warmContainers(QStringLiteral("python")), 1);
+    auto held = runInBackground(pythonRun(QStringLiteral("held()")));
+    const auto release = qScopeGuard([&] { gate->open(); });
+    ASSERT_TRUE(gate->waitForArrivals());
+    ASSERT_EQ(m_backend->liveContainers().size(), 1) << "the held run took the warm container";
+    ASSERT_TRUE(sandbox.run(pythonRun(QStringLiteral("print(1)"))).ok());
+    ASSERT_EQ(sandbox.warmContainers(QStringLiteral("python")), 1);
+    ASSERT_EQ(m_backend->liveContainers().size(), 2);
+
+    // Retired (AppContext::reconnect): the warm container goes now; the run in progress goes on.
+    sandbox.drainPool();
+    EXPECT_EQ(sandbox.warmContainers(QStringLiteral("python")), 0);
+    EXPECT_EQ(m_backend->liveContainers().size(), 1);
+    gate->open();
+    auto result = held.get();
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->reason, StopReason::Exited);
+    // Its container is not pooled again, and neither is a later run's, nor does a prewarm start one.
+    EXPECT_TRUE(m_backend->liveContainers().isEmpty());
+    ASSERT_TRUE(sandbox.run(pythonRun(QStringLiteral("print(1)"))).ok());
+    sandbox.prewarm(QStringLiteral("python"));
+    EXPECT_EQ(sandbox.warmContainers(QStringLiteral("python")), 0);
+    EXPECT_TRUE(m_backend->liveContainers().isEmpty());
+}
+
 TEST_F(ExecutionEngineTest, cleanRunOfAWornOutContainerPrewarmsAFreshOne)
 {
     SandboxSettings settings;
