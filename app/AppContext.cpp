@@ -22,10 +22,12 @@ struct AppContext::EngineSlot
     std::unique_ptr<ExecutionEngine> engine;
     Subscription journalSubscription;
     QFuture<void> cleanup;
+    QFuture<void> drain; ///< once retired: its warm containers being removed
 
     ~EngineSlot()
     {
         cleanup.waitForFinished();
+        drain.waitForFinished();
         journalSubscription.reset();
         engine.reset();
     }
@@ -89,6 +91,7 @@ void AppContext::openJournal()
 AppContext::~AppContext()
 {
     m_engines.clear();
+    m_retired.clear();
     m_retention.waitForFinished();
 }
 
@@ -97,10 +100,41 @@ ImageCatalog AppContext::catalog() const
     return ImageCatalog(ImageCatalog::defaultRunnerPath(), m_settings.imageOverrides, m_settings.baseImage);
 }
 
+QString AppContext::defaultBackend() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_defaultBackend;
+}
+
+bool AppContext::reloadDefaultBackend()
+{
+    if (!m_options.backendName.trimmed().isEmpty()) {
+        return false; // --backend wins over the settings for the whole process
+    }
+    const QString chosen = m_userSettings->effectiveBackend();
+    std::lock_guard lock(m_mutex);
+    if (chosen == m_defaultBackend) {
+        return false;
+    }
+    qCDebug(lcContext).noquote() << "default backend" << m_defaultBackend << "->" << chosen;
+    m_defaultBackend = chosen;
+    return true;
+}
+
+QString AppContext::resolved(const QString &name) const
+{
+    return name.isEmpty() ? defaultBackend() : name.trimmed().toLower();
+}
+
 Result<std::shared_ptr<ContainerBackend>> AppContext::backend(const QString &name)
 {
-    const QString chosen = name.isEmpty() ? m_defaultBackend : name.trimmed().toLower();
+    const QString chosen = resolved(name);
     std::lock_guard lock(m_mutex);
+    return backendLocked(chosen);
+}
+
+Result<std::shared_ptr<ContainerBackend>> AppContext::backendLocked(const QString &chosen)
+{
     if (auto found = m_backends.find(chosen); found != m_backends.end()) {
         return found->second;
     }
@@ -112,16 +146,39 @@ Result<std::shared_ptr<ContainerBackend>> AppContext::backend(const QString &nam
     return *made;
 }
 
+void AppContext::reconnect(const QString &name)
+{
+    const QString chosen = resolved(name);
+    std::lock_guard lock(m_mutex);
+    // The backend is made again from the connection saved now (BackendFactory reads it at creation only).
+    m_backends.erase(chosen);
+    auto found = m_engines.find(chosen);
+    if (found == m_engines.end()) {
+        return;
+    }
+    std::unique_ptr<EngineSlot> slot = std::move(found->second);
+    m_engines.erase(found);
+    // Not destroyed: a run in progress, an open session or an MCP session holds its pointer (the engine has no
+    // reference count), and it ends where it began. Its warm containers would outlive them on the old connection:
+    // they go now, off the caller's thread (removing containers talks to the engine), and none is pooled again.
+    ExecutionEngine *engine = slot->engine.get();
+    slot->drain = QtConcurrent::run([engine] { engine->drainPool(); });
+    qCDebug(lcContext).noquote() << "engine for" << chosen << "retired; the next one uses the saved connection";
+    m_retired.push_back(std::move(slot));
+}
+
 Result<ExecutionEngine *> AppContext::engine(const QString &name)
 {
-    const QString chosen = name.isEmpty() ? m_defaultBackend : name.trimmed().toLower();
-    auto madeBackend = backend(chosen);
-    if (!madeBackend) {
-        return madeBackend.error();
-    }
+    const QString chosen = resolved(name);
+    // One lock for the backend and the engine: a reconnect() between them would pair the old backend with a new
+    // engine.
     std::lock_guard lock(m_mutex);
     if (auto found = m_engines.find(chosen); found != m_engines.end()) {
         return found->second->engine.get();
+    }
+    auto madeBackend = backendLocked(chosen);
+    if (!madeBackend) {
+        return madeBackend.error();
     }
     auto slot = std::make_unique<EngineSlot>();
     slot->engine = std::make_unique<ExecutionEngine>(*madeBackend, m_settings);
@@ -156,10 +213,26 @@ Result<ExecutionEngine *> AppContext::engine(const QString &name)
 
 JournalRecorder *AppContext::recorder(const QString &name)
 {
-    const QString chosen = name.isEmpty() ? m_defaultBackend : name.trimmed().toLower();
+    const QString chosen = resolved(name);
     std::lock_guard lock(m_mutex);
     auto found = m_engines.find(chosen);
     return found != m_engines.end() ? found->second->recorder.get() : nullptr;
+}
+
+JournalRecorder *AppContext::recorderOf(const ExecutionEngine *engine)
+{
+    std::lock_guard lock(m_mutex);
+    for (const auto &[name, slot] : m_engines) {
+        if (slot->engine.get() == engine) {
+            return slot->recorder.get();
+        }
+    }
+    for (const auto &slot : m_retired) {
+        if (slot->engine.get() == engine) {
+            return slot->recorder.get();
+        }
+    }
+    return nullptr;
 }
 
 } // namespace sandbox

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 namespace sandbox {
 
@@ -51,7 +52,10 @@ public:
     UserSettings &userSettings() { return *m_userSettings; }
     const QString &source() const { return m_options.source; }
     /// The backend runs use unless they name one: --backend, $BACKEND, the user settings, docker.
-    QString defaultBackend() const { return m_defaultBackend; }
+    QString defaultBackend() const;
+    /// Reads the default backend again from the user settings (unless --backend named one), for a face that changes
+    /// them while it runs (the desktop app); true when it changed. Calls that name no backend use it from now on.
+    bool reloadDefaultBackend();
 
     /// The images runs use (built ones, or the user's LLM_SANDBOX_IMAGE_<LANG> overrides).
     ImageCatalog catalog() const;
@@ -63,6 +67,14 @@ public:
     /// The journal recorder of backend `name`'s engine (made with it), or null when the journal is off or could
     /// not be opened. MCP servers hand it the exact tool calls and results (it is their ExchangeSink).
     JournalRecorder *recorder(const QString &name = {});
+    /// The journal recorder made with `engine` (also a retired one), or null.
+    JournalRecorder *recorderOf(const ExecutionEngine *engine);
+
+    /// Makes backend `name` again from the user settings' connection at the next backend()/engine() call, for a face
+    /// whose user changed where it is reached while it runs (the desktop app). The engine made so far is retired, not
+    /// destroyed: runs in progress and open sessions keep it (callers hold its pointer) until this context goes; its
+    /// warm containers are removed now (off the caller's thread) and it pools none again.
+    void reconnect(const QString &name);
 
     /// The run journal's database (LLM_SANDBOX_JOURNAL), or empty when it is off or could not be opened.
     QString journalPath() const { return m_journalPath; }
@@ -73,6 +85,10 @@ private:
     struct EngineSlot;
 
     void openJournal();
+    /// `name`, or the default backend when empty; lower case.
+    QString resolved(const QString &name) const;
+    /// backend() with m_mutex held.
+    Result<std::shared_ptr<ContainerBackend>> backendLocked(const QString &chosen);
 
     Options m_options;
     SandboxSettings m_settings;
@@ -81,10 +97,13 @@ private:
     QString m_journalPath;
     std::unique_ptr<RunJournal> m_journal;
     QFuture<void> m_retention;
-    std::mutex m_mutex;
+    mutable std::mutex m_mutex; // guards m_defaultBackend and the maps below
     std::map<QString, std::shared_ptr<ContainerBackend>> m_backends;
     // Last: engines go first (their containers are removed while the backends still exist).
     std::map<QString, std::unique_ptr<EngineSlot>> m_engines;
+    /// Engines replaced by reconnect(): raw pointers to them live on in run threads, the GUI's controller and MCP
+    /// sessions, so they stay until the context goes.
+    std::vector<std::unique_ptr<EngineSlot>> m_retired;
 };
 
 } // namespace sandbox
