@@ -7,9 +7,10 @@
 namespace sandbox::mcp {
 
 McpHost::McpHost(const Result<ExecutionEngine *> &engine, ExchangeSink *exchangeSink, QObject *parent)
-    : QObject(parent), m_engine(engine ? *engine : nullptr),
-      m_unavailable(engine ? std::nullopt : std::optional<Error>(engine.error())), m_exchangeSink(exchangeSink)
+    : McpHost([target = Target{engine, exchangeSink}] { return target; }, parent)
 {}
+
+McpHost::McpHost(TargetProvider provider, QObject *parent) : QObject(parent), m_provider(std::move(provider)) {}
 
 McpHost::~McpHost()
 {
@@ -18,13 +19,15 @@ McpHost::~McpHost()
 
 McpDispatcher::Factory McpHost::dispatcherFactory(const QString &origin) const
 {
-    return [engine = m_engine, unavailable = m_unavailable, sink = m_exchangeSink,
-            origin](McpDispatcher::MessageSink messageSink) {
+    return [provider = m_provider, origin](McpDispatcher::MessageSink messageSink) {
+        const Target target = provider();
+        ExecutionEngine *engine = target.engine ? *target.engine : nullptr;
         DispatcherOptions options;
         options.origin = origin;
-        options.exchangeSink = sink;
+        options.exchangeSink = target.exchangeSink;
         return std::make_unique<McpDispatcher>(
-            SandboxTools::tools(unavailable ? CodeExecutor::unavailable(*unavailable) : CodeExecutor::forEngine(engine),
+            SandboxTools::tools(target.engine ? CodeExecutor::forEngine(engine)
+                                              : CodeExecutor::unavailable(target.engine.error()),
                                 engine),
             SandboxTools::resources(engine), std::move(messageSink), options);
     };

@@ -10,6 +10,7 @@
 #include <QList>
 #include <QObject>
 #include <QUrl>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -37,10 +38,23 @@ public:
     };
     Q_ENUM(State)
 
-    /// `engine`: where execute_code and the session tools run; an error instead says why they cannot (the server
-    /// still answers, and the language tools work). `exchangeSink` receives every call that ran code (may be
-    /// null). Neither is owned; both must outlive the host.
+    /// Where a client's calls go: `engine` runs execute_code and the session tools; an error instead says why they
+    /// cannot (the server still answers, and the language tools work). `exchangeSink` receives every call that ran
+    /// code (may be null). Neither is owned; both must outlive the host.
+    struct Target
+    {
+        Result<ExecutionEngine *> engine = Error{};
+        ExchangeSink *exchangeSink = nullptr;
+    };
+    /// Asked each time a client's dispatcher is made (a new HTTP session, a request without
+    /// one, the stdio client): a client keeps the target it was given, so a face can change its engine while it
+    /// serves (the desktop app after its backend settings change) and the sessions already open end on the old one.
+    using TargetProvider = std::function<Target()>;
+
+    /// Serves every client with the one `engine` and `exchangeSink` (see Target).
     McpHost(const Result<ExecutionEngine *> &engine, ExchangeSink *exchangeSink, QObject *parent = nullptr);
+    /// Serves each new client with what `provider` gives then.
+    explicit McpHost(TargetProvider provider, QObject *parent = nullptr);
     /// Stops the HTTP server, waiting for its cancelled calls.
     ~McpHost() override;
 
@@ -77,9 +91,7 @@ signals:
 private:
     void setState(State state);
 
-    ExecutionEngine *const m_engine;
-    const std::optional<Error> m_unavailable;
-    ExchangeSink *const m_exchangeSink;
+    const TargetProvider m_provider;
     State m_state = State::Stopped;
     std::unique_ptr<StreamableHttpServer> m_http;
 };
