@@ -78,8 +78,15 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
     m_controller = new EngineController([&context](const QString &backend) { return context.engine(backend); },
                                         context.defaultBackend(), this);
     // The app's MCP server: the same tools as `--mcp`, on the default backend's engine, its calls in the journal.
+    // Asked for each new client: after the default backend or its connection changes, new sessions use the new
+    // engine while the open ones finish on theirs.
     m_secrets = std::make_unique<KeychainSecretStore>();
-    m_server = new mcp::McpHost(context.engine(), context.recorder(), this);
+    m_server = new mcp::McpHost(
+        [&context]() -> mcp::McpHost::Target {
+            const Result<ExecutionEngine *> engine = context.engine();
+            return {engine, engine ? context.recorderOf(*engine) : nullptr};
+        },
+        this);
 
     m_navigation = new QListWidget;
     m_navigation->setObjectName(QStringLiteral("navigation"));
@@ -160,8 +167,16 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
                 m_backendState->setToolTip(errorText(Error{error, code}));
             }
         });
-    connect(&context.userSettings(), &UserSettings::changed, this,
-            [this] { m_console->setDefaultTimeout(m_context.userSettings().defaultTimeout()); });
+    connect(&context.userSettings(), &UserSettings::changed, this, [this] {
+        m_console->setDefaultTimeout(m_context.userSettings().defaultTimeout());
+        applyDefaultBackend();
+    });
+    // A saved connection applies at once (BackendPanel::save): the status bar asks the default backend again.
+    connect(findChild<BackendsPage *>(), &BackendsPage::connectionApplied, this, [this](const QString &backend) {
+        if (backend == m_context.defaultBackend()) {
+            probeBackend();
+        }
+    });
 
     restoreState();
     probeBackend();
@@ -274,6 +289,23 @@ void MainWindow::probeBackend()
     m_controller->probe();
 }
 
+void MainWindow::applyDefaultBackend()
+{
+    // The settings dialog and the backends page's Default box both change it while the window runs: runs, replays and
+    // MCP sessions that name no backend use the new one from now on; runs in progress finish where they are.
+    if (!m_context.reloadDefaultBackend()) {
+        return;
+    }
+    const QString backend = m_context.defaultBackend();
+    m_controller->setDefaultBackend(backend);
+    m_console->setBackends(BackendFactory::names(), backend);
+    probeBackend();
+    statusBar()->showMessage(
+        tr("Runs now use %1 unless they name a backend; runs in progress finish where they started.")
+            .arg(backendTitle(backend)),
+        8000);
+}
+
 void MainWindow::updateRunningCount(int count)
 {
     m_runningState->setText(count == 0 ? tr("No runs in progress") : tr("%n run(s) in progress", nullptr, count));
@@ -283,9 +315,12 @@ void MainWindow::openSettings()
 {
     SettingsDialog dialog(m_context.userSettings(), this);
     const QString before = m_context.userSettings().backend();
-    if (dialog.exec() == QDialog::Accepted && m_context.userSettings().backend() != before) {
-        statusBar()->showMessage(tr("The backend setting applies to new windows, the command line and MCP servers "
-                                    "started from now on."),
+    if (dialog.exec() == QDialog::Accepted && m_context.userSettings().backend() != before &&
+        !qEnvironmentVariableIsEmpty("BACKEND")) {
+        // Applied at once otherwise (applyDefaultBackend); $BACKEND wins over the setting in every face.
+        statusBar()->showMessage(tr("The backend setting applies to the command line and MCP servers started from now "
+                                    "on that do not set $BACKEND; this window keeps %1, named by $BACKEND.")
+                                     .arg(backendTitle(m_context.defaultBackend())),
                                  8000);
     }
 }

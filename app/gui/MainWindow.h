@@ -59,6 +59,8 @@ private:
     void connectAssistant();
     void showAbout();
     void probeBackend();
+    /// Takes the default backend from the user settings when they changed it.
+    void applyDefaultBackend();
     void updateRunningCount(int count);
     void restoreState();
     void saveState() const;

@@ -428,10 +428,14 @@ void BackendPanel::makeBackend()
 void BackendPanel::save()
 {
     m_app.userSettings().setConnection(connection());
+    // The app's engine of this backend is made again from the saved connection for the next run; the current one is
+    // retired, so runs in progress and open sessions finish where they began.
+    m_app.reconnect(m_name);
     makeBackend();
-    m_testResult->setText(tr("Saved. Assistants' MCP servers use it from their next start; this window's own runs "
-                             "after a restart."));
+    m_testResult->setText(tr("Saved and applied: new runs use it; runs in progress finish on the previous connection. "
+                             "Assistants' MCP servers use it from their next start."));
     updateButtons();
+    emit connectionApplied(m_name);
 }
 
 void BackendPanel::testConnection()

@@ -47,7 +47,8 @@ public:
     /// The connection fields as they are typed (not yet saved).
     BackendConnection connection() const;
 
-    /// Saves the fields into the user settings and makes the backend again from them.
+    /// Saves the fields into the user settings and applies them: the app's next runs and MCP sessions on this backend
+    /// use them (AppContext::reconnect), and so does this panel; connectionApplied() follows.
     void save();
     /// Starts Test connection (off the GUI thread); testFinished() tells the result.
     void testConnection();
@@ -83,6 +84,8 @@ public:
     void setLive(bool live);
 
 signals:
+    /// save() applied a connection of backend `name`.
+    void connectionApplied(const QString &name);
     void testFinished();
     void imagesLoaded();
     void buildFinished(bool succeeded);

@@ -31,7 +31,9 @@ BackendsPage::BackendsPage(AppContext &app, QWidget *parent) : Page(parent)
         auto *item = new QListWidgetItem(style()->standardIcon(QStyle::SP_DriveNetIcon), titles.value(name, name));
         item->setData(Qt::UserRole, name);
         m_list->addItem(item);
-        m_panels->addWidget(new BackendPanel(app, name));
+        auto *panel = new BackendPanel(app, name);
+        connect(panel, &BackendPanel::connectionApplied, this, &BackendsPage::connectionApplied);
+        m_panels->addWidget(panel);
     }
     m_list->setFixedWidth(m_list->sizeHintForColumn(0) + 48);
     connect(m_list, &QListWidget::currentRowChanged, m_panels, &QStackedWidget::setCurrentIndex);

@@ -32,6 +32,10 @@ public:
     /// Shows the panel of backend `name`.
     void showBackend(const QString &name);
 
+signals:
+    /// A panel saved and applied the connection of backend `name` (BackendPanel::save).
+    void connectionApplied(const QString &name);
+
 private:
     QListWidget *m_list = nullptr;
     QStackedWidget *m_panels = nullptr;
