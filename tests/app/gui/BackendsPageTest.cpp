@@ -1,17 +1,23 @@
 #include "gui/backends/BackendsPage.h"
 
 #include "AppContext.h"
+#include "BackendTestSupport.h"
 #include "DiagnosisText.h"
 #include "GuiTestSupport.h"
 #include "ScopedEnvironment.h"
 #include "backend/BackendFactory.h"
+#include "gui/EngineController.h"
+#include "gui/MainWindow.h"
 #include "gui/backends/BackendPanel.h"
 #include "gui/backends/ImageTableModel.h"
 #include "gui/backends/SandboxTableModel.h"
 #include "images/ImageBuilder.h"
 #include "lang/LanguageRegistry.h"
+#include "mcp/McpTestSupport.h"
+#include "mcp/http/McpHost.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
@@ -32,9 +38,77 @@ using namespace sandbox;
 using namespace sandbox::gui;
 using sandbox::gui::guitest::McpServerProcess;
 using sandbox::gui::guitest::waitUntil;
+using sandbox::test::containersOwnedBy;
 using namespace std::chrono_literals;
 
 namespace {
+
+/// What the window's controller reported of each run (ticket -> outcome).
+class RunOutcomes final
+{
+public:
+    struct Outcome
+    {
+        QByteArray output;
+        std::optional<RunResult> result;
+        std::optional<Error> error;
+        bool ended() const { return result || error; }
+        /// What went wrong, for a failed expectation.
+        std::string why() const
+        {
+            return error ? error->message.toStdString() : result ? std::string("it ran") : std::string("no end yet");
+        }
+    };
+
+    explicit RunOutcomes(EngineController &controller) : m_controller(controller)
+    {
+        QObject::connect(
+            &controller, &EngineController::runOutput,
+            [this](quint64 ticket, OutputStream, const QByteArray &chunk) { m_runs[ticket].output += chunk; });
+        QObject::connect(&controller, &EngineController::runFinished,
+                         [this](quint64 ticket, const RunResult &result) { m_runs[ticket].result = result; });
+        QObject::connect(&controller, &EngineController::runFailed,
+                         [this](quint64 ticket, const Error &error) { m_runs[ticket].error = error; });
+    }
+
+    /// Starts `code` (python) on the default backend.
+    quint64 start(const QString &code)
+    {
+        RunRequest request;
+        request.code = code;
+        request.timeout = std::chrono::seconds(120);
+        return m_controller.start(request);
+    }
+    const Outcome &operator[](quint64 ticket) { return m_runs[ticket]; }
+    /// Waits for the end of run `ticket`.
+    const Outcome &waitFor(quint64 ticket)
+    {
+        EXPECT_TRUE(waitUntil([&] { return m_runs[ticket].ended(); }, 180s));
+        return m_runs[ticket];
+    }
+
+private:
+    EngineController &m_controller;
+    std::map<quint64, Outcome> m_runs;
+};
+
+/// An MCP client of the window's server, made as the server makes one for a new session.
+std::unique_ptr<mcp::McpDispatcher> mcpSession(MainWindow &window)
+{
+    auto session = window.server().dispatcherFactory(QStringLiteral("http"))([](const QJsonObject &) {});
+    mcp::test::initializeSession(*session);
+    return session;
+}
+
+/// execute_code's result on `session`.
+QJsonObject executeCode(mcp::McpDispatcher &session, int id, const QString &code)
+{
+    return mcp::test::replyTo(session,
+                              mcp::test::toolCall(id, QStringLiteral("execute_code"), {{QStringLiteral("code"), code}}))
+        .object()
+        .value(QStringLiteral("result"))
+        .toObject();
+}
 
 /// A page over its own settings folder (what it saves, `doctor` reads) and no journal.
 class BackendsPageTest : public ::testing::Test
@@ -410,4 +484,102 @@ TEST_F(BackendsPageTest, cancellingACopyFromPodmanMidTransferLeavesNothingOfIt)
     for (const QString &name : {runImage, QString(QStringLiteral("localhost/") + runImage)}) {
         (void)engineCli(QStringLiteral("docker"), {QStringLiteral("rmi"), name}); // in case
     }
+}
+
+TEST_F(BackendsPageTest, savedConnectionAppliesToTheWindowsNextRunsAndMcpSessionsWhileRunsInProgressFinish)
+{
+    MainWindow window(*m_context);
+    auto *controller = window.findChild<EngineController *>();
+    ASSERT_NE(controller, nullptr);
+    ASSERT_EQ(controller->defaultBackend(), QStringLiteral("docker"));
+    BackendPanel *panel = window.findChild<BackendsPage *>()->panel(QStringLiteral("docker"));
+    auto *host = panel->findChild<QLineEdit *>(QStringLiteral("dockerHost"));
+    RunOutcomes runs(*controller);
+    auto docker = BackendFactory::create(QStringLiteral("docker"));
+    ASSERT_TRUE(docker.ok());
+    const qint64 pid = QCoreApplication::applicationPid();
+
+    // On the engine the window made at start: a run in progress, a warm container, an MCP session.
+    const quint64 inProgress = runs.start(QStringLiteral(
+        "import time\nprint('started', flush=True)\ntime.sleep(8)\nprint('finished on the old connection')"));
+    ASSERT_TRUE(
+        waitUntil([&] { return runs[inProgress].output.contains("started") || runs[inProgress].ended(); }, 180s));
+    ASSERT_FALSE(runs[inProgress].ended());
+    const RunOutcomes::Outcome &warming = runs.waitFor(runs.start(QStringLiteral("print(0)")));
+    ASSERT_TRUE(warming.result.has_value()) << warming.why();
+    EXPECT_EQ(containersOwnedBy(**docker, pid).size(), 2) << "the run in progress's and the warm one";
+    auto openSession = mcpSession(window);
+
+    // A connection to no engine, saved: the next run and the next MCP session go there, without a restart.
+    const QString socket = m_folder.filePath(QStringLiteral("no-engine-here.sock"));
+    host->setText(QStringLiteral("unix://") + socket);
+    QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("saveConnection")), Qt::LeftButton);
+    EXPECT_TRUE(panel->testResultText().contains(QStringLiteral("applied"))) << panel->testResultText().toStdString();
+    const RunOutcomes::Outcome &unreachable = runs.waitFor(runs.start(QStringLiteral("print(1)")));
+    ASSERT_TRUE(unreachable.error.has_value()) << "ran on the previous connection";
+    EXPECT_TRUE(unreachable.error->message.contains(socket)) << unreachable.why();
+    auto newSession = mcpSession(window);
+    const QJsonObject refused = executeCode(*newSession, 2, QStringLiteral("print(1)"));
+    EXPECT_TRUE(refused.value(QStringLiteral("isError")).toBool());
+    EXPECT_TRUE(QJsonDocument(refused).toJson().contains(socket.toUtf8()))
+        << QJsonDocument(refused).toJson().toStdString();
+
+    // What began on the old connection ends there: the run in progress, and the session opened before.
+    const QJsonObject answered = executeCode(*openSession, 2, QStringLiteral("print('old session')"));
+    EXPECT_FALSE(answered.value(QStringLiteral("isError")).toBool()) << QJsonDocument(answered).toJson().toStdString();
+    EXPECT_TRUE(QJsonDocument(answered).toJson().contains("old session"));
+    const RunOutcomes::Outcome &finished = runs.waitFor(inProgress);
+    ASSERT_TRUE(finished.result.has_value()) << finished.why();
+    EXPECT_EQ(finished.result->exitCode, 0);
+    EXPECT_TRUE(finished.output.contains("finished on the old connection"));
+    // No container of the retired engine lingers: the warm one was removed, the others as their runs ended.
+    EXPECT_TRUE(waitUntil([&] { return containersOwnedBy(**docker, pid).isEmpty(); }, 60s))
+        << containersOwnedBy(**docker, pid).join(u' ').toStdString();
+
+    // The engine's own address again: runs work again.
+    host->clear();
+    QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("saveConnection")), Qt::LeftButton);
+    const RunOutcomes::Outcome &back = runs.waitFor(runs.start(QStringLiteral("print(2)")));
+    ASSERT_TRUE(back.result.has_value()) << back.why();
+    EXPECT_EQ(back.result->exitCode, 0);
+    EXPECT_TRUE(back.output.contains("2"));
+    auto lastSession = mcpSession(window);
+    const QJsonObject ran = executeCode(*lastSession, 2, QStringLiteral("print(3)"));
+    EXPECT_FALSE(ran.value(QStringLiteral("isError")).toBool()) << QJsonDocument(ran).toJson().toStdString();
+}
+
+TEST_F(BackendsPageTest, changedDefaultBackendAppliesToTheWindowsNextRunsAndMcpSessions)
+{
+    MainWindow window(*m_context);
+    auto *controller = window.findChild<EngineController *>();
+    ASSERT_NE(controller, nullptr);
+    ASSERT_EQ(m_context->defaultBackend(), QStringLiteral("docker"));
+    RunOutcomes runs(*controller);
+    auto podman = BackendFactory::create(QStringLiteral("podman"));
+    ASSERT_TRUE(podman.ok());
+    const qint64 pid = QCoreApplication::applicationPid();
+    ASSERT_TRUE(containersOwnedBy(**podman, pid).isEmpty());
+
+    // The Default box of Podman's panel: saved, and in force in this window at once.
+    auto *isDefault = window.findChild<BackendsPage *>()
+                          ->panel(QStringLiteral("podman"))
+                          ->findChild<QCheckBox *>(QStringLiteral("defaultBackend"));
+    isDefault->setChecked(true);
+    EXPECT_EQ(m_context->userSettings().backend(), QStringLiteral("podman"));
+    EXPECT_EQ(m_context->defaultBackend(), QStringLiteral("podman"));
+    EXPECT_EQ(controller->defaultBackend(), QStringLiteral("podman"));
+    const RunOutcomes::Outcome &run = runs.waitFor(runs.start(QStringLiteral("print(1)")));
+    ASSERT_TRUE(run.result.has_value()) << run.why();
+    EXPECT_EQ(run.result->exitCode, 0);
+    // The run's container is Podman's (kept warm there).
+    EXPECT_FALSE(containersOwnedBy(**podman, pid).isEmpty());
+    auto session = mcpSession(window);
+    const QJsonObject ran = executeCode(*session, 2, QStringLiteral("print(2)"));
+    EXPECT_FALSE(ran.value(QStringLiteral("isError")).toBool()) << QJsonDocument(ran).toJson().toStdString();
+    const QStringList afterMcp = containersOwnedBy(**podman, pid);
+    EXPECT_FALSE(afterMcp.isEmpty());
+
+    isDefault->setChecked(false);
+    EXPECT_EQ(m_context->defaultBackend(), QStringLiteral("docker"));
+    EXPECT_EQ(controller->defaultBackend(), QStringLiteral("docker"));
 }
