@@ -23,7 +23,8 @@ class EngineController final : public QObject
     Q_OBJECT
 
 public:
-    /// Gives the engine of a backend (empty: the default one); AppContext::engine in the app.
+    /// Gives the engine of a backend (empty: the default one); AppContext::engine in the app. Asked for each run and
+    /// probe, never kept: an engine the app replaces (AppContext::reconnect) serves the next run.
     using EngineProvider = std::function<Result<ExecutionEngine *>(const QString &backend)>;
 
     EngineController(EngineProvider provider, QString defaultBackend, QObject *parent = nullptr);

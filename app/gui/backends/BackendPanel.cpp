@@ -263,8 +263,8 @@ QWidget *BackendPanel::makeConnectionTab()
 
     m_save = new QPushButton(tr("Save"));
     m_save->setObjectName(QStringLiteral("saveConnection"));
-    m_save->setToolTip(tr("Keep these settings in llm-sandbox.conf: the app and the MCP servers assistants start "
-                          "read them."));
+    m_save->setToolTip(tr("Keep these settings in llm-sandbox.conf and use them for this window's next runs; the MCP "
+                          "servers assistants start read them when they start."));
     connect(m_save, &QPushButton::clicked, this, &BackendPanel::save);
     m_test = new QPushButton(tr("Test connection"));
     m_test->setObjectName(QStringLiteral("testConnection"));

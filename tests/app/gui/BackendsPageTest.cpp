@@ -513,7 +513,7 @@ TEST_F(BackendsPageTest, savedConnectionAppliesToTheWindowsNextRunsAndMcpSession
     // A connection to no engine, saved: the next run and the next MCP session go there, without a restart.
     const QString socket = m_folder.filePath(QStringLiteral("no-engine-here.sock"));
     host->setText(QStringLiteral("unix://") + socket);
-    QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("saveConnection")), Qt::LeftButton);
+    panel->findChild<QPushButton *>(QStringLiteral("saveConnection"))->click();
     EXPECT_TRUE(panel->testResultText().contains(QStringLiteral("applied"))) << panel->testResultText().toStdString();
     const RunOutcomes::Outcome &unreachable = runs.waitFor(runs.start(QStringLiteral("print(1)")));
     ASSERT_TRUE(unreachable.error.has_value()) << "ran on the previous connection";
@@ -538,7 +538,7 @@ TEST_F(BackendsPageTest, savedConnectionAppliesToTheWindowsNextRunsAndMcpSession
 
     // The engine's own address again: runs work again.
     host->clear();
-    QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("saveConnection")), Qt::LeftButton);
+    panel->findChild<QPushButton *>(QStringLiteral("saveConnection"))->click();
     const RunOutcomes::Outcome &back = runs.waitFor(runs.start(QStringLiteral("print(2)")));
     ASSERT_TRUE(back.result.has_value()) << back.why();
     EXPECT_EQ(back.result->exitCode, 0);
