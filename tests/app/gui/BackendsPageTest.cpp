@@ -550,36 +550,43 @@ TEST_F(BackendsPageTest, savedConnectionAppliesToTheWindowsNextRunsAndMcpSession
 
 TEST_F(BackendsPageTest, changedDefaultBackendAppliesToTheWindowsNextRunsAndMcpSessions)
 {
+    // Podman reached at an address of this test only, so a run that goes there says so (it needs no image).
+    const sandbox::test::ScopedEnvironment noPodmanHost{{"CONTAINER_HOST", QByteArray()}};
     MainWindow window(*m_context);
     auto *controller = window.findChild<EngineController *>();
     ASSERT_NE(controller, nullptr);
     ASSERT_EQ(m_context->defaultBackend(), QStringLiteral("docker"));
     RunOutcomes runs(*controller);
-    auto podman = BackendFactory::create(QStringLiteral("podman"));
-    ASSERT_TRUE(podman.ok());
-    const qint64 pid = QCoreApplication::applicationPid();
-    ASSERT_TRUE(containersOwnedBy(**podman, pid).isEmpty());
+    BackendPanel *podman = window.findChild<BackendsPage *>()->panel(QStringLiteral("podman"));
+    const QString socket = m_folder.filePath(QStringLiteral("no-podman-here.sock"));
+    podman->findChild<QLineEdit *>(QStringLiteral("containerHost"))->setText(QStringLiteral("unix://") + socket);
+    podman->findChild<QPushButton *>(QStringLiteral("saveConnection"))->click();
+    const RunOutcomes::Outcome &onDocker = runs.waitFor(runs.start(QStringLiteral("print(1)")));
+    ASSERT_TRUE(onDocker.result.has_value()) << onDocker.why();
 
-    // The Default box of Podman's panel: saved, and in force in this window at once.
-    auto *isDefault = window.findChild<BackendsPage *>()
-                          ->panel(QStringLiteral("podman"))
-                          ->findChild<QCheckBox *>(QStringLiteral("defaultBackend"));
+    // Podman's Default box: saved, and in force in this window at once, for runs and new MCP sessions.
+    auto *isDefault = podman->findChild<QCheckBox *>(QStringLiteral("defaultBackend"));
     isDefault->setChecked(true);
     EXPECT_EQ(m_context->userSettings().backend(), QStringLiteral("podman"));
     EXPECT_EQ(m_context->defaultBackend(), QStringLiteral("podman"));
     EXPECT_EQ(controller->defaultBackend(), QStringLiteral("podman"));
-    const RunOutcomes::Outcome &run = runs.waitFor(runs.start(QStringLiteral("print(1)")));
-    ASSERT_TRUE(run.result.has_value()) << run.why();
-    EXPECT_EQ(run.result->exitCode, 0);
-    // The run's container is Podman's (kept warm there).
-    EXPECT_FALSE(containersOwnedBy(**podman, pid).isEmpty());
+    const RunOutcomes::Outcome &onPodman = runs.waitFor(runs.start(QStringLiteral("print(2)")));
+    ASSERT_TRUE(onPodman.error.has_value()) << "did not go to Podman";
+    EXPECT_TRUE(onPodman.error->message.contains(socket)) << onPodman.why();
     auto session = mcpSession(window);
-    const QJsonObject ran = executeCode(*session, 2, QStringLiteral("print(2)"));
-    EXPECT_FALSE(ran.value(QStringLiteral("isError")).toBool()) << QJsonDocument(ran).toJson().toStdString();
-    const QStringList afterMcp = containersOwnedBy(**podman, pid);
-    EXPECT_FALSE(afterMcp.isEmpty());
+    const QJsonObject refused = executeCode(*session, 2, QStringLiteral("print(3)"));
+    EXPECT_TRUE(refused.value(QStringLiteral("isError")).toBool());
+    EXPECT_TRUE(QJsonDocument(refused).toJson().contains(socket.toUtf8()))
+        << QJsonDocument(refused).toJson().toStdString();
 
+    // Unchecked: Docker again.
     isDefault->setChecked(false);
     EXPECT_EQ(m_context->defaultBackend(), QStringLiteral("docker"));
     EXPECT_EQ(controller->defaultBackend(), QStringLiteral("docker"));
+    const RunOutcomes::Outcome &back = runs.waitFor(runs.start(QStringLiteral("print(4)")));
+    ASSERT_TRUE(back.result.has_value()) << back.why();
+    EXPECT_EQ(back.result->exitCode, 0);
+    auto dockerSession = mcpSession(window);
+    const QJsonObject ran = executeCode(*dockerSession, 2, QStringLiteral("print(5)"));
+    EXPECT_FALSE(ran.value(QStringLiteral("isError")).toBool()) << QJsonDocument(ran).toJson().toStdString();
 }
