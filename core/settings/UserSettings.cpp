@@ -20,6 +20,7 @@ const QString kJournalMaxSize = QStringLiteral("journal/maxSizeMiB");
 const QString kServerStartsWithApp = QStringLiteral("server/startWithApp");
 const QString kServerPort = QStringLiteral("server/port");
 const QString kLanguage = QStringLiteral("app/language");
+const QString kAddedServersObjects = QStringLiteral("assistants/addedServersObjects");
 
 /// A stored integer within [low, high]; anything else (hand-edited files) is the default.
 int boundedInt(const QSettings &settings, const QString &key, int fallback, int low, int high)
@@ -184,6 +185,27 @@ void UserSettings::write(const QString &key, const QVariant &value)
     m_settings.setValue(key, value);
     m_settings.sync(); // another process (an MCP server starting) reads the file, not our memory
     emit changed();
+}
+
+bool UserSettings::addedServersObject(const QString &configPath) const
+{
+    m_settings.sync();
+    return m_settings.value(kAddedServersObjects).toStringList().contains(configPath);
+}
+
+void UserSettings::setAddedServersObject(const QString &configPath, bool added)
+{
+    m_settings.sync();
+    QStringList paths = m_settings.value(kAddedServersObjects).toStringList();
+    if (paths.contains(configPath) == added) {
+        return;
+    }
+    if (added) {
+        paths.append(configPath);
+    } else {
+        paths.removeAll(configPath);
+    }
+    write(kAddedServersObjects, paths);
 }
 
 } // namespace sandbox
