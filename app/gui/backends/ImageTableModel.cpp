@@ -118,7 +118,14 @@ QVariant ImageTableModel::data(const QModelIndex &index, int role) const
         return image.present ? ageText(image.created) : none;
     case RegistryColumn: {
         const Push *push = pushOf(image);
-        return push ? tr("pushed %1").arg(QLocale().toString(push->when.toLocalTime(), QLocale::ShortFormat)) : none;
+        if (!push) {
+            return none;
+        }
+        const QDateTime when = push->when.toLocalTime();
+        // Today's time alone: a push is mostly looked at the day it happened.
+        return tr("pushed %1")
+            .arg(when.date() == QDate::currentDate() ? QLocale().toString(when.time(), QLocale::ShortFormat)
+                                                     : QLocale().toString(when, QLocale::ShortFormat));
     }
     case ImageColumn:
         return image.reference.isEmpty() ? image.error.message : image.reference;
