@@ -576,6 +576,13 @@ TEST_F(BackendsPagePushTest, cancellingMidPushLeavesNoRegistryTagInDockerOrTheRe
 TEST_F(BackendsPagePushTest, pushShowsLayerProgressAndTheRegistryThenHasTheTag)
 {
     BackendPanel *panel = openPush(m_registry);
+    QAbstractItemModelTester tester(panel->imageModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    EXPECT_FALSE(
+        panel->findChild<QTableView *>(QStringLiteral("imagesView"))->isColumnHidden(ImageTableModel::RegistryColumn));
+    EXPECT_TRUE(m_page->panel(QStringLiteral("docker"))
+                    ->findChild<QTableView *>(QStringLiteral("imagesView"))
+                    ->isColumnHidden(ImageTableModel::RegistryColumn))
+        << "Docker's own images are pushed from the Kubernetes panel";
     QSignalSpy finished(panel, &BackendPanel::buildFinished);
     QTest::mouseClick(pushButton(panel), Qt::LeftButton);
     ASSERT_TRUE(panel->building());
