@@ -18,7 +18,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QEventLoop>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -31,6 +30,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextDocument>
+#include <QThread>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -64,34 +64,29 @@ QString escaped(const QString &text)
     return text.toHtmlEscaped();
 }
 
-/// The login the keychain keeps for `registry` (`images login`), asked for on the calling thread, a worker: the
-/// keychain answers through that thread's event loop, which runs here until it does, so a keychain that waits for
-/// its unlock password never holds the GUI thread. None when there is none or no keychain answers (a registry that
-/// wants no login takes the push anyway; one that does refuses it, and says so); Cancelled once `cancelled` is set.
-Result<RegistryCredentials> storedLogin(SecretStore &secrets, const QString &registry,
+using StoredLogin = Result<std::optional<RegistryCredentials>>;
+
+/// The login the keychain keeps for `registry` (`images login`), once `lookup` has it, waited for on the push's
+/// thread. The lookup itself was started on the GUI thread, where QtKeychain wants its jobs (its job executor lives in
+/// the thread that first used it: the GUI's, for the MCP server's token; a job from another thread crashes it there),
+/// and it goes on asynchronously over D-Bus while this thread waits, so a keychain that waits for its unlock password
+/// never holds the GUI thread. None when there is none or no keychain answers (a registry that wants no login takes
+/// the push anyway; one that does refuses it, and says so); Cancelled once `cancelled` is set.
+Result<RegistryCredentials> storedLogin(const QFuture<StoredLogin> &lookup, const QString &registry,
                                         const std::atomic_bool &cancelled, const ProgressCallback &report)
 {
-    using Reply = Result<std::optional<RegistryCredentials>>;
-    RegistryCredentialStore logins(secrets);
-    const QFuture<Reply> future = logins.load(registry);
-    if (!future.isFinished()) {
-        QEventLoop loop;
-        QFutureWatcher<Reply> watcher;
-        QObject::connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
-        QTimer poll; // Cancel cannot reach into the keychain; it stops the waiting
-        QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
-            if (cancelled) {
-                loop.quit();
-            }
-        });
-        poll.start(50);
-        watcher.setFuture(future);
-        loop.exec();
+    // The keychain cannot be cancelled; the wait can.
+    while (!lookup.isFinished() && !cancelled) {
+        QThread::msleep(50);
     }
     if (cancelled) {
         return Error{QStringLiteral("The push to %1 was cancelled.").arg(registry), ErrorCode::Cancelled};
     }
-    const Reply stored = future.result();
+    if (lookup.resultCount() == 0) {
+        report(BackendPanel::tr("The system keychain gave no answer; pushing without a login."));
+        return RegistryCredentials{};
+    }
+    const StoredLogin stored = lookup.result();
     if (!stored) {
         report(BackendPanel::tr("No login from the system keychain (%1); pushing without one.")
                    .arg(stored.error().message));
@@ -794,8 +789,9 @@ void BackendPanel::push(const QStringList &languages)
         QMetaObject::invokeMethod(
             this, [this, text] { showPushLine(text); }, Qt::QueuedConnection);
     };
-    m_building.setFuture(QtConcurrent::run([job, chosen, secrets = &m_secrets, line]() -> Result<void> {
-        auto credentials = storedLogin(*secrets, job->registry, job->cancelled, line);
+    QFuture<StoredLogin> lookup = RegistryCredentialStore(m_secrets).load(registry);
+    m_building.setFuture(QtConcurrent::run([job, chosen, lookup, line]() -> Result<void> {
+        auto credentials = storedLogin(lookup, job->registry, job->cancelled, line);
         if (!credentials) {
             return credentials.error();
         }

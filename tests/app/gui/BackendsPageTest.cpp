@@ -11,6 +11,7 @@
 #include "images/ImageBuilder.h"
 #include "images/ImagePusher.h"
 #include "lang/LanguageRegistry.h"
+#include "secrets/KeychainSecretStore.h"
 #include "secrets/MemorySecretStore.h"
 #include "secrets/RegistryCredentialStore.h"
 #include "settings/UserSettings.h"
@@ -771,5 +772,39 @@ TEST_F(BackendsPagePushAuthTest, theKeychainsLoginIsUsedAndTheRegistryHasTheTag)
                      .isEmpty())
         << statuses.join(u'\n').toStdString();
     EXPECT_FALSE(statuses.join(u'\n').contains(qEnvironmentVariable("LLM_SANDBOX_TEST_REGISTRY_PASSWORD")));
+    EXPECT_TRUE(registryTagList().contains(u'"' + tag() + u'"')) << registryTagList().toStdString();
+}
+
+namespace {
+
+/// The push with the login in a real keychain (with-keychain: GNOME Keyring on a D-Bus of its own), to a registry
+/// that wants it (with-registry --auth): gui_backends_push_keychain.
+class BackendsPagePushKeychainTest : public BackendsPagePushAuthTest
+{
+};
+
+} // namespace
+
+// QtKeychain runs its jobs in the thread that first used it, and crashes when asked from another: the page starts the
+// lookup on the GUI thread (as the server page does for its token) and only waits for it on the push's thread.
+TEST_F(BackendsPagePushKeychainTest, theLoginIsReadFromTheSystemKeychainBesideTheServerPagesUse)
+{
+    ASSERT_FALSE(qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS")) << "run through with-keychain";
+    KeychainSecretStore keychain;
+    RegistryCredentialStore logins(keychain);
+    auto saved = logins.save({.username = qEnvironmentVariable("LLM_SANDBOX_TEST_REGISTRY_USER"),
+                              .password = qEnvironmentVariable("LLM_SANDBOX_TEST_REGISTRY_PASSWORD"),
+                              .serverAddress = m_registry});
+    ASSERT_TRUE(waitUntil([&] { return saved.isFinished(); }, 30s));
+    ASSERT_TRUE(saved.result().ok()) << saved.result().error().message.toStdString();
+    m_keychain = &keychain;
+
+    QStringList statuses;
+    EXPECT_TRUE(pushPython(statuses)) << statuses.join(u'\n').toStdString();
+    EXPECT_FALSE(statuses
+                     .filter(QStringLiteral("Using the login of %1 for %2 from the system keychain")
+                                 .arg(qEnvironmentVariable("LLM_SANDBOX_TEST_REGISTRY_USER"), m_registry))
+                     .isEmpty())
+        << statuses.join(u'\n').toStdString();
     EXPECT_TRUE(registryTagList().contains(u'"' + tag() + u'"')) << registryTagList().toStdString();
 }
