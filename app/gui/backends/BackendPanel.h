@@ -37,13 +37,14 @@ class SandboxTableModel;
 /// of it (BackendDiagnosis, as `doctor`); its images per language, built, copied from another engine or pruned with
 /// progress and cancel (Kubernetes: pushed from Docker or Podman to the registry its pods pull from); the sandboxes
 /// every llm-sandbox process runs on it, live, and the leftovers of ended ones. Everything that talks to the engine
-/// or the keychain runs off the GUI thread.
+/// runs off the GUI thread, and the GUI thread never waits for the keychain.
 class BackendPanel final : public QWidget
 {
     Q_OBJECT
 
 public:
-    /// `secrets`: the keychain with the registry logins (`images login`); used from the push's thread.
+    /// `secrets`: the keychain with the registry logins (`images login`), asked on the GUI thread (where QtKeychain
+    /// runs its jobs) and waited for on the push's thread.
     BackendPanel(AppContext &app, SecretStore &secrets, QString name, QWidget *parent = nullptr);
     ~BackendPanel() override;
 
