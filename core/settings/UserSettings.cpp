@@ -13,6 +13,7 @@ const QString kContainerHost = QStringLiteral("podman/host");
 const QString kKubeconfig = QStringLiteral("kubernetes/kubeconfig");
 const QString kKubeContext = QStringLiteral("kubernetes/context");
 const QString kKubeNamespace = QStringLiteral("kubernetes/namespace");
+const QString kRegistry = QStringLiteral("kubernetes/registry");
 const QString kRuntimeKey = QStringLiteral("engine/runtime");
 const QString kDefaultTimeoutKey = QStringLiteral("engine/defaultTimeoutSeconds");
 const QString kJournalMaxAge = QStringLiteral("journal/maxAgeDays");
@@ -69,7 +70,8 @@ BackendConnection UserSettings::connection() const
                              .containerHost = text(kContainerHost),
                              .kubeconfig = text(kKubeconfig),
                              .kubeContext = text(kKubeContext),
-                             .kubeNamespace = text(kKubeNamespace)};
+                             .kubeNamespace = text(kKubeNamespace),
+                             .registry = text(kRegistry)};
 }
 
 void UserSettings::setConnection(const BackendConnection &connection)
@@ -81,6 +83,7 @@ void UserSettings::setConnection(const BackendConnection &connection)
         {kDockerHost, connection.dockerHost},       {kDockerTlsPath, connection.dockerTlsPath},
         {kContainerHost, connection.containerHost}, {kKubeconfig, connection.kubeconfig},
         {kKubeContext, connection.kubeContext},     {kKubeNamespace, connection.kubeNamespace},
+        {kRegistry, connection.registry},
     };
     for (const auto &[key, value] : values) {
         if (value.trimmed().isEmpty()) {

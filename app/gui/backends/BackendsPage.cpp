@@ -16,7 +16,7 @@ const SettingsKey<QString> kShownBackend{"backend"};
 
 } // namespace
 
-BackendsPage::BackendsPage(AppContext &app, QWidget *parent) : Page(parent)
+BackendsPage::BackendsPage(AppContext &app, SecretStore &secrets, QWidget *parent) : Page(parent)
 {
     setObjectName(QStringLiteral("backendsPage"));
     m_list = new QListWidget;
@@ -31,7 +31,7 @@ BackendsPage::BackendsPage(AppContext &app, QWidget *parent) : Page(parent)
         auto *item = new QListWidgetItem(style()->standardIcon(QStyle::SP_DriveNetIcon), titles.value(name, name));
         item->setData(Qt::UserRole, name);
         m_list->addItem(item);
-        m_panels->addWidget(new BackendPanel(app, name));
+        m_panels->addWidget(new BackendPanel(app, secrets, name));
     }
     m_list->setFixedWidth(m_list->sizeHintForColumn(0) + 48);
     connect(m_list, &QListWidget::currentRowChanged, m_panels, &QStackedWidget::setCurrentIndex);
