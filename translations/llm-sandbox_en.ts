@@ -4,7 +4,7 @@
 <context>
     <name>ImagesCommand</name>
     <message numerus="yes">
-        <location filename="../app/cli/ImagesCommand.cpp" line="+100"/>
+        <location filename="../app/cli/ImagesCommand.cpp" line="+101"/>
         <source>%n days</source>
         <translation>
             <numerusform>%n day</numerusform>
@@ -69,7 +69,15 @@
 <context>
     <name>sandbox::gui::BackendPanel</name>
     <message numerus="yes">
-        <location filename="../app/gui/backends/BackendPanel.cpp" line="+126"/>
+        <location filename="../app/gui/backends/BackendPanel.cpp" line="+180"/>
+        <source>Done: pushed %n image(s) to %1; Kubernetes pods pull them from there.</source>
+        <translation>
+            <numerusform>Done: pushed %n image to %1; Kubernetes pods pull them from there.</numerusform>
+            <numerusform>Done: pushed %n images to %1; Kubernetes pods pull them from there.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+17"/>
         <source>Removed %n old image(s), %1.</source>
         <translation>
             <numerusform>Removed %n old image, %1.</numerusform>
@@ -85,7 +93,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+443"/>
+        <location line="+495"/>
         <source>%n image(s) of older definitions (%1) can be removed.</source>
         <translation>
             <numerusform>%n image of an older definition (%1) can be removed.</numerusform>
@@ -93,7 +101,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+160"/>
+        <location line="+248"/>
         <source>%n sandbox(es) running, of every llm-sandbox process.</source>
         <translation>
             <numerusform>%n sandbox running, of every llm-sandbox process.</numerusform>
@@ -131,7 +139,7 @@
 <context>
     <name>sandbox::gui::ImageTableModel</name>
     <message numerus="yes">
-        <location filename="../app/gui/backends/ImageTableModel.cpp" line="+53"/>
+        <location filename="../app/gui/backends/ImageTableModel.cpp" line="+75"/>
         <source>%n min</source>
         <translation>
             <numerusform>%n min</numerusform>

@@ -675,7 +675,7 @@ interrupted 的运行记录。</translation>
 <context>
     <name>ImagesCommand</name>
     <message>
-        <location filename="../app/cli/ImagesCommand.cpp" line="+84"/>
+        <location filename="../app/cli/ImagesCommand.cpp" line="+85"/>
         <source>All images ready in %1 s</source>
         <translation>所有镜像已就绪，用时 %1 s</translation>
     </message>
@@ -836,12 +836,16 @@ interrupted 的运行记录。</translation>
     </message>
     <message>
         <location line="+5"/>
-        <source>push: the registry to push to (default: $LLM_SANDBOX_REGISTRY).</source>
-        <translation>push：要推送到的镜像仓库
-（默认：$LLM_SANDBOX_REGISTRY）。</translation>
+        <source>push: the registry to push to (default: $LLM_SANDBOX_REGISTRY, else the one saved on the desktop app&apos;s Backends page).</source>
+        <translation>push：要推送到的镜像仓库（默认：$LLM_SANDBOX_REGISTRY，否则为桌面应用“后端”页面上保存的镜像仓库）。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+44"/>
+        <source>images %1 needs a registry: name it with %2 or LLM_SANDBOX_REGISTRY (the same variable the kubernetes backend pulls from), or save it on the desktop app&apos;s Backends page.</source>
+        <translation>images %1 需要一个镜像仓库：用 %2 或 LLM_SANDBOX_REGISTRY（kubernetes 后端拉取镜像时用的同一个变量）指定，或在桌面应用的“后端”页面上保存。</translation>
+    </message>
+    <message>
+        <location line="-38"/>
         <source>login: the registry account (asked on a terminal when not given); the password or token is read from stdin.</source>
         <translation>login：镜像仓库账号（未给出时在终端上询问）；
 密码或令牌从 stdin 读取。</translation>
@@ -871,12 +875,7 @@ logout：删除该登录信息。</translation>
         <translation>images %1 只接受一个镜像仓库，密码只能从 stdin 读取。</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>images %1 needs a registry: name it with %2 or LLM_SANDBOX_REGISTRY (the same variable the kubernetes backend pulls from).</source>
-        <translation>images %1 需要一个镜像仓库：用 %2 或 LLM_SANDBOX_REGISTRY 指定（kubernetes 后端也从该变量指定的镜像仓库拉取）。</translation>
-    </message>
-    <message>
-        <location line="+10"/>
+        <location line="+20"/>
         <source>images %1 works through the engine that has the images: use --backend docker or --backend podman (the kubernetes backend then pulls them from the registry).</source>
         <translation>images %1 通过拥有这些镜像的引擎工作：请使用 --backend docker 或 --backend podman（kubernetes 后端随后从镜像仓库拉取它们）。</translation>
     </message>
@@ -1794,7 +1793,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::BackendPanel</name>
     <message>
-        <location filename="../app/gui/backends/BackendPanel.cpp" line="+90"/>
+        <location filename="../app/gui/backends/BackendPanel.cpp" line="+143"/>
         <source>Connection</source>
         <translation>连接</translation>
     </message>
@@ -1809,7 +1808,19 @@ go module、R 软件包、gem。</translation>
         <translation>当前沙箱</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+28"/>
+        <source>Not pushed: the image is not there.</source>
+        <translation>未推送：镜像不存在。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>Done: pushed %n image(s) to %1; Kubernetes pods pull them from there.</source>
+        <translation>
+            <numerusform>完成：已将 %n 个镜像推送到 %1；Kubernetes Pod 从那里拉取它们。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Done: the images are built again.</source>
         <translation>完成：镜像已重新构建。</translation>
     </message>
@@ -1819,7 +1830,7 @@ go module、R 软件包、gem。</translation>
         <translation>完成：所有镜像均已就绪。</translation>
     </message>
     <message numerus="yes">
-        <location line="+10"/>
+        <location line="+12"/>
         <source>Removed %n old image(s), %1.</source>
         <translation>
             <numerusform>已删除 %n 个旧镜像，%1。</numerusform>
@@ -2003,7 +2014,37 @@ go module、R 软件包、gem。</translation>
         <translation>刷新</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+7"/>
+        <source>The registry the cluster&apos;s nodes pull the sandbox images from (LLM_SANDBOX_REGISTRY, which wins when set). Saved when you push; pods then ask for REGISTRY/llm-sandbox/NAME:TAG. A login kept with `llm-sandbox images login` is used.</source>
+        <translation>集群节点拉取沙箱镜像的镜像仓库（设置了 LLM_SANDBOX_REGISTRY 时以它为准）。推送时保存；之后 Pod 请求 REGISTRY/llm-sandbox/NAME:TAG。会使用通过 `llm-sandbox images login` 保存的登录信息。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The engine whose images are pushed (and listed above).</source>
+        <translation>推送（并在上方列出）其镜像的引擎。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Push</source>
+        <translation>推送</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Push the selected languages&apos; images to the registry, layer by layer. The registry gets a tag only once an image is complete there; Cancel leaves no registry name behind.</source>
+        <translation>将所选语言的镜像逐层推送到镜像仓库。镜像在仓库中完整后才会打上标签；取消不会留下任何仓库名称。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Registry:</source>
+        <translation>镜像仓库：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>from</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location line="+63"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -2023,7 +2064,7 @@ go module、R 软件包、gem。</translation>
         <translation>删除本机上已结束（崩溃或被终止）但未清除自身容器的 llm-sandbox 进程所留下的容器。</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+44"/>
         <source>Saved. Assistants&apos; MCP servers use it from their next start; this window&apos;s own runs after a restart.</source>
         <translation>已保存。助手的 MCP 服务器将在下次启动时使用；本窗口自身的运行需重启后生效。</translation>
     </message>
@@ -2158,7 +2199,12 @@ go module、R 软件包、gem。</translation>
         <translation>可连接</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+47"/>
+        <source>On %1, where pushes come from: %2 of %3 languages have their image.</source>
+        <translation>在推送来源 %1 上：%3 种语言中有 %2 种有镜像。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>%1 of %2 languages have their image.</source>
         <translation>%2 种语言中有 %1 种已有镜像。</translation>
     </message>
@@ -2175,22 +2221,57 @@ go module、R 软件包、gem。</translation>
         <translation>正在重新构建 %1 镜像…</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="-2"/>
         <source>%v of %m images</source>
         <translation>%v / %m 个镜像</translation>
     </message>
     <message>
-        <location line="-18"/>
+        <location line="-648"/>
+        <source>The system keychain gave no answer; pushing without a login.</source>
+        <translation>系统钥匙串没有应答；将不带登录信息推送。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No login from the system keychain (%1); pushing without one.</source>
+        <translation>未能从系统钥匙串获取登录信息（%1）；将不带登录信息推送。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No login kept for %1; pushing without one.</source>
+        <translation>没有为 %1 保存登录信息；将不带登录信息推送。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Using the login of %1 for %2 from the system keychain.</source>
+        <translation>使用系统钥匙串中 %1 在 %2 的登录信息。</translation>
+    </message>
+    <message>
+        <location line="+636"/>
         <source>Copying from %1…</source>
         <translation>正在从 %1 复制…</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Checking the images…</source>
         <translation>正在检查镜像…</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+19"/>
+        <source>Name the registry to push to (host:port), the one the cluster pulls from.</source>
+        <translation>请指定要推送到的镜像仓库（host:port），即集群从中拉取镜像的仓库。</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>%v of %m layers</source>
+        <translation>%v / %m 层</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Looking up the login for %1 in the system keychain…</source>
+        <translation>正在系统钥匙串中查找 %1 的登录信息…</translation>
+    </message>
+    <message>
+        <location line="+65"/>
         <source>%1: built in %2 s</source>
         <translation>%1：构建用时 %2 秒</translation>
     </message>
@@ -2996,7 +3077,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::ImageTableModel</name>
     <message>
-        <location filename="../app/gui/backends/ImageTableModel.cpp" line="+43"/>
+        <location filename="../app/gui/backends/ImageTableModel.cpp" line="+65"/>
         <source>%1 MB</source>
         <translation>%1 MB</translation>
     </message>
@@ -3022,7 +3103,12 @@ go module、R 软件包、gem。</translation>
         </translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+15"/>
+        <source>Pushed as %1</source>
+        <translation>已推送为 %1</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Unknown</source>
         <translation>未知</translation>
     </message>
@@ -3037,7 +3123,12 @@ go module、R 软件包、gem。</translation>
         <translation>缺失</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+14"/>
+        <source>pushed %1</source>
+        <translation>已于 %1 推送</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
@@ -3060,6 +3151,11 @@ go module、R 软件包、gem。</translation>
         <location line="+2"/>
         <source>Age</source>
         <translation>存在时间</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Registry</source>
+        <translation>镜像仓库</translation>
     </message>
     <message>
         <location line="+2"/>

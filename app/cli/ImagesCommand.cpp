@@ -11,6 +11,7 @@
 #include "lang/LanguageRegistry.h"
 #include "secrets/KeychainSecretStore.h"
 #include "secrets/RegistryCredentialStore.h"
+#include "settings/UserSettings.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -375,7 +376,8 @@ int imagesCommand(const QStringList &arguments)
     parser.addOption(jobsOption);
     const QCommandLineOption registryOption(
         QStringLiteral("registry"),
-        ImagesCommand::tr("push: the registry to push to (default: $LLM_SANDBOX_REGISTRY)."),
+        ImagesCommand::tr("push: the registry to push to (default: $LLM_SANDBOX_REGISTRY, else the one saved on the "
+                          "desktop app's Backends page)."),
         QStringLiteral("HOST[:PORT]"));
     parser.addOption(registryOption);
     const QCommandLineOption usernameOption(
@@ -412,11 +414,15 @@ int imagesCommand(const QStringList &arguments)
         printError(ImagesCommand::tr("images %1 takes one registry, and the password only from stdin.").arg(action));
         return ExitUsage;
     }
-    const QString registry =
-        ImagePusher::registryFrom(loginOrLogout ? positional.value(0) : parser.value(registryOption));
+    QString registry = ImagePusher::registryFrom(loginOrLogout ? positional.value(0) : parser.value(registryOption));
+    if (pushing && registry.isEmpty()) {
+        // The registry the kubernetes backend's pods pull from when the variable is unset.
+        registry = ImagePusher::registryFrom(UserSettings().connection().registry);
+    }
     if ((pushing || loginOrLogout) && registry.isEmpty()) {
         printError(ImagesCommand::tr("images %1 needs a registry: name it with %2 or LLM_SANDBOX_REGISTRY (the same "
-                                     "variable the kubernetes backend pulls from).")
+                                     "variable the kubernetes backend pulls from), or save it on the desktop app's "
+                                     "Backends page.")
                        .arg(action, pushing ? QStringLiteral("--registry HOST[:PORT]") : QStringLiteral("REGISTRY")));
         return ExitUsage;
     }

@@ -129,7 +129,7 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
         [](GuiContext &gui) { return new HistoryPage(gui.journal, gui.thumbnails, gui.controller, gui.backends); },
         [](GuiContext &gui) { return new GalleryPage(gui.journal, gui.thumbnails); },
         [](GuiContext &gui) { return new StatisticsPage(gui.journal); },
-        [](GuiContext &gui) { return new BackendsPage(gui.app); },
+        [](GuiContext &gui) { return new BackendsPage(gui.app, gui.secrets); },
         [](GuiContext &gui) { return new ServerPage(gui.server, gui.secrets, gui.app.userSettings()); },
     };
     for (const auto &make : pages) {

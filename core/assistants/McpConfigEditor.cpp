@@ -272,6 +272,25 @@ void insertMember(std::string &text, const ObjectSpan &object, const std::string
     text.insert(object.open + 1, insertion);
 }
 
+/// Removes `object`'s member `index` from `text` (which `object` was scanned from): exactly what insertMember() added.
+void eraseMember(std::string &text, const ObjectSpan &object, size_t index)
+{
+    const std::vector<Member> &members = object.members;
+    if (members.size() == 1) {
+        text.erase(object.open + 1, object.close - object.open - 1);
+    } else if (index > 0) {
+        // From the comma before it: what insertMember() added after the previous member.
+        text.erase(members[index - 1].comma, members[index].valueEnd - members[index - 1].comma);
+    } else {
+        // The first of several: it, its comma and the white space up to the next member's key.
+        size_t end = members[0].comma + 1;
+        while (end < text.size() && std::string_view(" \t\r\n").find(text[end]) != npos) {
+            ++end;
+        }
+        text.erase(members[0].keyStart, end - members[0].keyStart);
+    }
+}
+
 } // namespace
 
 McpConfigEditor::McpConfigEditor(Format format) : m_format(std::move(format)) {}
@@ -356,7 +375,8 @@ Result<QByteArray> McpConfigEditor::withEntry(const QByteArray &text, const QStr
     return QByteArray::fromStdString(result);
 }
 
-Result<QByteArray> McpConfigEditor::withoutEntry(const QByteArray &text, const QString &name) const
+Result<QByteArray> McpConfigEditor::withoutEntry(const QByteArray &text, const QString &name,
+                                                 ServersObject emptyServers) const
 {
     const std::string source = text.toStdString();
     if (isBlank(source)) {
@@ -383,23 +403,23 @@ Result<QByteArray> McpConfigEditor::withoutEntry(const QByteArray &text, const Q
     if (*ours == nullptr) {
         return text;
     }
-    const std::vector<Member> &members = serversSpan.members;
-    const size_t index = *ours - members.data();
     std::string result = source;
-    if (members.size() == 1) {
-        result.erase(serversSpan.open + 1, serversSpan.close - serversSpan.open - 1);
-    } else if (index > 0) {
-        // From the comma before it: exactly what insertMember() added after the previous member.
-        result.erase(members[index - 1].comma, members[index].valueEnd - members[index - 1].comma);
+    if (serversSpan.members.size() == 1 && emptyServers == ServersObject::RemoveWhenEmpty) {
+        eraseMember(result, top, size_t(*servers - top.members.data()));
     } else {
-        // The first of several: it, its comma and the white space up to the next member's key.
-        size_t end = members[0].comma + 1;
-        while (end < source.size() && std::string_view(" \t\r\n").find(source[end]) != npos) {
-            ++end;
-        }
-        result.erase(members[0].keyStart, end - members[0].keyStart);
+        eraseMember(result, serversSpan, size_t(*ours - serversSpan.members.data()));
     }
     return QByteArray::fromStdString(result);
+}
+
+bool McpConfigEditor::hasServers(const QByteArray &text) const
+{
+    const std::string source = text.toStdString();
+    if (isBlank(source)) {
+        return false;
+    }
+    const Result<Json> document = parse(source, m_format.allowComments);
+    return document && document->contains(m_format.serversKey.toStdString());
 }
 
 Result<std::optional<Json>> McpConfigEditor::entry(const QByteArray &text, const QString &name) const

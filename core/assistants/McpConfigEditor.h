@@ -25,6 +25,13 @@ public:
         bool allowComments = false;                        ///< JSON with comments (VS Code); trailing commas never
     };
 
+    /// What withoutEntry() does with the servers object when ours was its only member.
+    enum class ServersObject
+    {
+        Keep,            ///< it stays, empty (the user's file had it before we came)
+        RemoveWhenEmpty, ///< it goes too (withEntry() added it: the file had none)
+    };
+
     explicit McpConfigEditor(Format format);
 
     /// `text` with servers[`name`] = `entry`: added as the last server, or replacing the value of an existing one
@@ -33,9 +40,12 @@ public:
     /// level or the servers member is not an object, or a key it needs appears twice.
     Result<QByteArray> withEntry(const QByteArray &text, const QString &name,
                                  const nlohmann::ordered_json &entry) const;
-    /// `text` without servers[`name`]; unchanged when there is none. The servers object stays, empty if it was ours
-    /// alone. Errors as withEntry().
-    Result<QByteArray> withoutEntry(const QByteArray &text, const QString &name) const;
+    /// `text` without servers[`name`]; unchanged when there is none. When it was the only server, the servers object
+    /// stays empty or goes as `emptyServers` says. Errors as withEntry().
+    Result<QByteArray> withoutEntry(const QByteArray &text, const QString &name,
+                                    ServersObject emptyServers = ServersObject::Keep) const;
+    /// Whether `text` has the servers member (false for empty or invalid text).
+    bool hasServers(const QByteArray &text) const;
     /// servers[`name`] in `text`, nullopt when there is none. Errors as withEntry().
     Result<std::optional<nlohmann::ordered_json>> entry(const QByteArray &text, const QString &name) const;
 

@@ -1,5 +1,7 @@
 #include "assistants/McpConfigFile.h"
 
+#include "settings/UserSettings.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -33,6 +35,11 @@ Result<void> saveAtomically(const QString &path, const QByteArray &bytes, bool p
 McpConfigFile::McpConfigFile(QString path, McpConfigEditor::Format format)
     : m_path(std::move(path)), m_editor(std::move(format))
 {}
+
+QString McpConfigFile::absolutePath() const
+{
+    return QFileInfo(m_path).absoluteFilePath();
+}
 
 Result<McpConfigFile::Contents> McpConfigFile::read() const
 {
@@ -105,6 +112,11 @@ Result<McpConfigFile::Change> McpConfigFile::install(const QString &name, const 
     if (contents->exists) {
         change.backupPath = backupPathOf(m_path);
     }
+    if (!m_editor.hasServers(contents->bytes)) {
+        UserSettings().setAddedServersObject(absolutePath(), true);
+    } else if (change.outcome == Change::Outcome::Added) {
+        UserSettings().setAddedServersObject(absolutePath(), false); // the object was the user's
+    }
     return change;
 }
 
@@ -114,7 +126,11 @@ Result<McpConfigFile::Change> McpConfigFile::uninstall(const QString &name, bool
     if (!contents) {
         return contents.error();
     }
-    const Result<QByteArray> after = m_editor.withoutEntry(contents->bytes, name);
+    const bool ourObject = UserSettings().addedServersObject(absolutePath());
+    const Result<QByteArray> after =
+        m_editor.withoutEntry(contents->bytes, name,
+                              ourObject ? McpConfigEditor::ServersObject::RemoveWhenEmpty
+                                        : McpConfigEditor::ServersObject::Keep);
     if (!after) {
         return refused(after.error());
     }
@@ -132,6 +148,7 @@ Result<McpConfigFile::Change> McpConfigFile::uninstall(const QString &name, bool
         return written.error();
     }
     change.backupPath = backupPathOf(m_path);
+    UserSettings().setAddedServersObject(absolutePath(), false);
     return change;
 }
 

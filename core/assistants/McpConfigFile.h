@@ -41,7 +41,8 @@ public:
     /// `privateFile` (the entry holds a secret) the file and its backup are made readable by the user alone.
     Result<Change> install(const QString &name, const nlohmann::ordered_json &entry, bool dryRun,
                            bool privateFile) const;
-    /// Removes servers[`name`], leaving every other byte as it was.
+    /// Removes servers[`name`], leaving every other byte as it was; the servers object goes too when install()
+    /// added it and ours was its last member (UserSettings::addedServersObject()).
     Result<Change> uninstall(const QString &name, bool dryRun) const;
     /// servers[`name`] as the file has it now; nullopt when the file or the entry does not exist.
     Result<std::optional<nlohmann::ordered_json>> entry(const QString &name) const;
@@ -52,6 +53,7 @@ private:
         bool exists = false;
         QByteArray bytes;
     };
+    QString absolutePath() const;
     Result<Contents> read() const;
     Result<void> write(const Contents &before, const QByteArray &after, bool privateFile) const;
     Error refused(const Error &error) const;

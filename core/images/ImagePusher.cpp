@@ -38,6 +38,17 @@ Result<QStringList> ImagePusher::push(const QList<Language> &languages, const QS
         if (!image) {
             return image.error();
         }
+        // Said before anything is tagged: the engine's own words for a missing source ("No such image") do not
+        // say what to do.
+        auto present = m_backend.hasImage(*image);
+        if (!present) {
+            return present.error();
+        }
+        if (!*present) {
+            return Error{QStringLiteral("%1 has no image %2 for %3 to push: build it there first, then push.")
+                             .arg(m_backend.name(), *image, language.name),
+                         ErrorCode::ImageMissing};
+        }
         const QString target = targetFor(registry, *image);
         auto tagged = m_backend.hasImage(target);
         if (!tagged) {

@@ -32,7 +32,8 @@ public:
     /// Tags each language's run image as targetFor() and pushes it with `credentials` (none when empty), the
     /// engine's layer progress going to `progress`; returns the pushed references. The registry gets a tag only
     /// from a complete push (the manifest goes last); a push that fails or is cancelled removes the local registry
-    /// tag it made, so no name is left on what did not arrive.
+    /// tag it made, so no name is left on what did not arrive. A language whose run image the engine lacks is an
+    /// ErrorCode::ImageMissing error (nothing is built here).
     Result<QStringList> push(const QList<Language> &languages, const QString &registry,
                              const RegistryCredentials &credentials, const ProgressCallback &progress);
 

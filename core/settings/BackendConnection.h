@@ -14,6 +14,9 @@ struct BackendConnection
     QString kubeconfig;    ///< KUBECONFIG; empty: ~/.kube/config
     QString kubeContext;   ///< LLM_SANDBOX_KUBE_CONTEXT; empty: the kubeconfig's current-context
     QString kubeNamespace; ///< NAMESPACE; empty: the context's namespace, then "default"
+    /// LLM_SANDBOX_REGISTRY: the registry sandbox pods pull the images from, and the Backends page pushes them to;
+    /// empty: none (the nodes must have the images already)
+    QString registry;
 
     friend bool operator==(const BackendConnection &, const BackendConnection &) = default;
 };

@@ -13,6 +13,7 @@ const QString kContainerHost = QStringLiteral("podman/host");
 const QString kKubeconfig = QStringLiteral("kubernetes/kubeconfig");
 const QString kKubeContext = QStringLiteral("kubernetes/context");
 const QString kKubeNamespace = QStringLiteral("kubernetes/namespace");
+const QString kRegistry = QStringLiteral("kubernetes/registry");
 const QString kRuntimeKey = QStringLiteral("engine/runtime");
 const QString kDefaultTimeoutKey = QStringLiteral("engine/defaultTimeoutSeconds");
 const QString kJournalMaxAge = QStringLiteral("journal/maxAgeDays");
@@ -20,6 +21,7 @@ const QString kJournalMaxSize = QStringLiteral("journal/maxSizeMiB");
 const QString kServerStartsWithApp = QStringLiteral("server/startWithApp");
 const QString kServerPort = QStringLiteral("server/port");
 const QString kLanguage = QStringLiteral("app/language");
+const QString kAddedServersObjects = QStringLiteral("assistants/addedServersObjects");
 
 /// A stored integer within [low, high]; anything else (hand-edited files) is the default.
 int boundedInt(const QSettings &settings, const QString &key, int fallback, int low, int high)
@@ -68,7 +70,8 @@ BackendConnection UserSettings::connection() const
                              .containerHost = text(kContainerHost),
                              .kubeconfig = text(kKubeconfig),
                              .kubeContext = text(kKubeContext),
-                             .kubeNamespace = text(kKubeNamespace)};
+                             .kubeNamespace = text(kKubeNamespace),
+                             .registry = text(kRegistry)};
 }
 
 void UserSettings::setConnection(const BackendConnection &connection)
@@ -80,6 +83,7 @@ void UserSettings::setConnection(const BackendConnection &connection)
         {kDockerHost, connection.dockerHost},       {kDockerTlsPath, connection.dockerTlsPath},
         {kContainerHost, connection.containerHost}, {kKubeconfig, connection.kubeconfig},
         {kKubeContext, connection.kubeContext},     {kKubeNamespace, connection.kubeNamespace},
+        {kRegistry, connection.registry},
     };
     for (const auto &[key, value] : values) {
         if (value.trimmed().isEmpty()) {
@@ -184,6 +188,27 @@ void UserSettings::write(const QString &key, const QVariant &value)
     m_settings.setValue(key, value);
     m_settings.sync(); // another process (an MCP server starting) reads the file, not our memory
     emit changed();
+}
+
+bool UserSettings::addedServersObject(const QString &configPath) const
+{
+    m_settings.sync();
+    return m_settings.value(kAddedServersObjects).toStringList().contains(configPath);
+}
+
+void UserSettings::setAddedServersObject(const QString &configPath, bool added)
+{
+    m_settings.sync();
+    QStringList paths = m_settings.value(kAddedServersObjects).toStringList();
+    if (paths.contains(configPath) == added) {
+        return;
+    }
+    if (added) {
+        paths.append(configPath);
+    } else {
+        paths.removeAll(configPath);
+    }
+    write(kAddedServersObjects, paths);
 }
 
 } // namespace sandbox

@@ -55,6 +55,11 @@ public:
     /// The languages language() can be, besides the system's.
     static const QStringList &languages();
 
+    /// The assistants' configuration files (absolute paths) to which install-mcp added the servers object: when our
+    /// entry was its only member, uninstall-mcp removes the object too, so the file comes back as it was.
+    bool addedServersObject(const QString &configPath) const;
+    void setAddedServersObject(const QString &configPath, bool added);
+
     static constexpr std::chrono::seconds kDefaultTimeout{30};
     static constexpr int kDefaultServerPort = 8931;
     static constexpr int kDefaultJournalMaxAgeDays = 30;

@@ -260,9 +260,11 @@ TEST_F(RunnerExecutionTest, sigxcpuWithoutACpuLimitIsAnOrdinarySignal)
 TEST_F(RunnerExecutionTest, timeoutIsOneDeadlineForAllSteps)
 {
     RunnerClient &client = startRunner();
+    // The third step alone would fit in the timeout; after the first two it does not. (Margins for a loaded machine:
+    // the first two have 0.9 s of overhead to spare.)
     nlohmann::json request =
-        runRequest("r1", {{"sleep", "0.2"}, {"sleep", "0.2"}, {"sleep", "10"}, {"touch", "never"}});
-    request["timeout_ms"] = 500;
+        runRequest("r1", {{"sleep", "0.3"}, {"sleep", "0.3"}, {"sleep", "1.2"}, {"touch", "never"}});
+    request["timeout_ms"] = 1500;
     const RunOutcome outcome = client.run(request);
 
     EXPECT_EQ(outcome.done["reason"], "timeout");

@@ -10,7 +10,10 @@
 #include "gui/backends/ImageTableModel.h"
 #include "gui/backends/SandboxTableModel.h"
 #include "images/ImageBuilder.h"
+#include "images/ImagePusher.h"
 #include "lang/LanguageRegistry.h"
+#include "secrets/RegistryCredentialStore.h"
+#include "secrets/SecretStore.h"
 #include "settings/UserSettings.h"
 
 #include <QCheckBox>
@@ -27,6 +30,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextDocument>
+#include <QThread>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -60,29 +64,78 @@ QString escaped(const QString &text)
     return text.toHtmlEscaped();
 }
 
+using StoredLogin = Result<std::optional<RegistryCredentials>>;
+
+/// The login the keychain keeps for `registry` (`images login`), once `lookup` has it, waited for on the push's
+/// thread. The lookup itself was started on the GUI thread, where QtKeychain wants its jobs (its job executor lives in
+/// the thread that first used it: the GUI's, for the MCP server's token; a job from another thread crashes it there),
+/// and it goes on asynchronously over D-Bus while this thread waits, so a keychain that waits for its unlock password
+/// never holds the GUI thread. None when there is none or no keychain answers (a registry that wants no login takes
+/// the push anyway; one that does refuses it, and says so); Cancelled once `cancelled` is set.
+Result<RegistryCredentials> storedLogin(const QFuture<StoredLogin> &lookup, const QString &registry,
+                                        const std::atomic_bool &cancelled, const ProgressCallback &report)
+{
+    // The keychain cannot be cancelled; the wait can.
+    while (!lookup.isFinished() && !cancelled) {
+        QThread::msleep(50);
+    }
+    if (cancelled) {
+        return Error{QStringLiteral("The push to %1 was cancelled.").arg(registry), ErrorCode::Cancelled};
+    }
+    if (lookup.resultCount() == 0) {
+        report(BackendPanel::tr("The system keychain gave no answer; pushing without a login."));
+        return RegistryCredentials{};
+    }
+    const StoredLogin stored = lookup.result();
+    if (!stored) {
+        report(BackendPanel::tr("No login from the system keychain (%1); pushing without one.")
+                   .arg(stored.error().message));
+        return RegistryCredentials{};
+    }
+    if (!stored->has_value()) {
+        report(BackendPanel::tr("No login kept for %1; pushing without one.").arg(registry));
+        return RegistryCredentials{};
+    }
+    report(BackendPanel::tr("Using the login of %1 for %2 from the system keychain.")
+               .arg((*stored)->username, (*stored)->serverAddress));
+    return **stored;
+}
+
 } // namespace
 
-/// One build of the Images tab: the catalog it builds from, the builder (which Cancel reaches from the GUI thread)
-/// and the engines it uses, alive until the build's thread is done with them.
-struct BackendPanel::BuildJob
+/// One job of the Images tab — a build, copy or push: the catalog it works from, the builder or pusher (which Cancel
+/// reaches from the GUI thread) and the engines it uses, alive until the job's thread is done with them.
+struct BackendPanel::ImageJob
 {
-    BuildJob(AppContext &app, std::shared_ptr<ContainerBackend> target, std::shared_ptr<ContainerBackend> copySource,
-             bool again)
-        : catalog(app.catalog()), backend(std::move(target)), source(std::move(copySource)), rebuild(again),
-          builder(*backend, catalog)
+    ImageJob(AppContext &app, std::shared_ptr<ContainerBackend> target, std::shared_ptr<ContainerBackend> copySource,
+             BuildKind what)
+        : catalog(app.catalog()), backend(std::move(target)), source(std::move(copySource)), kind(what),
+          builder(*backend, catalog), pusher(*backend, catalog)
     {
         builder.setCopySource(source.get());
     }
 
+    void cancel()
+    {
+        cancelled = true;
+        builder.cancel();
+        pusher.cancel();
+    }
+
     const ImageCatalog catalog;
-    const std::shared_ptr<ContainerBackend> backend;
-    const std::shared_ptr<ContainerBackend> source;
-    const bool rebuild;
+    const std::shared_ptr<ContainerBackend> backend; ///< built into, or pushed from
+    const std::shared_ptr<ContainerBackend> source;  ///< copied from
+    const BuildKind kind;
     ImageBuilder builder;
+    ImagePusher pusher;
+    std::atomic_bool cancelled = false; ///< also stops the wait for the keychain
+    QString registry;                   ///< pushed to
+    QStringList languages;              ///< pushed
+    QStringList pushed;                 ///< the references pushed, once the job's thread is done
 };
 
-BackendPanel::BackendPanel(AppContext &app, QString name, QWidget *parent)
-    : QWidget(parent), m_app(app), m_name(std::move(name))
+BackendPanel::BackendPanel(AppContext &app, SecretStore &secrets, QString name, QWidget *parent)
+    : QWidget(parent), m_app(app), m_secrets(secrets), m_name(std::move(name))
 {
     setObjectName(m_name + QStringLiteral("Panel"));
     m_tabs = new QTabWidget;
@@ -106,14 +159,32 @@ BackendPanel::BackendPanel(AppContext &app, QString name, QWidget *parent)
     });
     connect(&m_building, &QFutureWatcherBase::finished, this, [this] {
         const Result<void> built = m_building.result();
-        const bool rebuilt = m_buildJob->rebuild;
-        m_buildJob.reset();
+        const std::shared_ptr<ImageJob> job = std::exchange(m_imageJob, nullptr);
         if (built) {
+            m_buildProgress->setRange(0, std::max(m_buildProgress->maximum(), 1));
             m_buildProgress->setValue(m_buildProgress->maximum());
+        } else if (m_buildProgress->maximum() == 0) {
+            m_buildProgress->setRange(0, 1); // no busy indicator once nothing is busy
         }
-        m_buildStatus->setText(!built    ? errorText(built.error())
-                               : rebuilt ? tr("Done: the images are built again.")
-                                         : tr("Done: every image is there."));
+        QString status;
+        if (!built) {
+            // The engine's "has no image" says the sandbox image could not be built, which a push never tries.
+            status = job->kind == BuildKind::Push && built.error().code == ErrorCode::ImageMissing
+                         ? tr("Not pushed: the image is not there.") + u'\n' + built.error().message
+                         : errorText(built.error());
+        } else if (job->kind == BuildKind::Push) {
+            const QDateTime now = QDateTime::currentDateTimeUtc();
+            for (qsizetype index = 0; index < job->pushed.size() && index < job->languages.size(); ++index) {
+                m_imageModel->setPushed(job->languages.at(index), job->pushed.at(index), now);
+            }
+            status = tr("Done: pushed %n image(s) to %1; Kubernetes pods pull them from there.", nullptr,
+                        int(job->pushed.size()))
+                         .arg(job->registry);
+        } else {
+            status = job->kind == BuildKind::Rebuild ? tr("Done: the images are built again.")
+                                                     : tr("Done: every image is there.");
+        }
+        m_buildStatus->setText(status);
         updateButtons();
         refreshImages();
         emit buildFinished(bool(built));
@@ -165,8 +236,8 @@ BackendPanel::BackendPanel(AppContext &app, QString name, QWidget *parent)
 
 BackendPanel::~BackendPanel()
 {
-    if (m_buildJob) {
-        m_buildJob->builder.cancel();
+    if (m_imageJob) {
+        m_imageJob->cancel();
     }
     for (QFutureWatcherBase *watcher : std::initializer_list<QFutureWatcherBase *>{
              &m_testing, &m_imagesReading, &m_building, &m_pruning, &m_sandboxesReading, &m_removing}) {
@@ -234,7 +305,7 @@ QWidget *BackendPanel::makeConnectionTab()
               tr("the context's, else default"), tr("Where sandbox pods run."));
         m_kubeNamespace->setText(saved.kubeNamespace);
         variables = {QStringLiteral("KUBECONFIG"), QStringLiteral("LLM_SANDBOX_KUBE_CONTEXT"),
-                     QStringLiteral("NAMESPACE")};
+                     QStringLiteral("NAMESPACE"), QStringLiteral("LLM_SANDBOX_REGISTRY")};
     }
     QStringList set;
     for (const QString &variable : variables) {
@@ -334,15 +405,58 @@ QWidget *BackendPanel::makeImagesTab()
     connect(m_prune, &QPushButton::clicked, this, &BackendPanel::pruneImages);
     auto *refresh = new QPushButton(tr("Refresh"));
     connect(refresh, &QPushButton::clicked, this, &BackendPanel::refreshImages);
+
+    // Kubernetes: the images come from Docker or Podman through a registry.
+    m_registry = new QLineEdit;
+    m_registry->setObjectName(QStringLiteral("registry"));
+    m_registry->setPlaceholderText(QStringLiteral("registry.example:5000"));
+    m_registry->setToolTip(tr("The registry the cluster's nodes pull the sandbox images from (LLM_SANDBOX_REGISTRY, "
+                              "which wins when set). Saved when you push; pods then ask for "
+                              "REGISTRY/llm-sandbox/NAME:TAG. A login kept with `llm-sandbox images login` is used."));
+    m_registry->setClearButtonEnabled(true);
+    const QString savedRegistry = m_app.userSettings().connection().registry;
+    m_registry->setText(savedRegistry.isEmpty() ? ImagePusher::registryFrom({}) : savedRegistry);
+    connect(m_registry, &QLineEdit::textChanged, this, &BackendPanel::updateButtons);
+    m_pushFrom = new QComboBox;
+    m_pushFrom->setObjectName(QStringLiteral("pushFrom"));
+    m_pushFrom->addItem(QStringLiteral("Docker"), QStringLiteral("docker"));
+    m_pushFrom->addItem(QStringLiteral("Podman"), QStringLiteral("podman"));
+    m_pushFrom->setToolTip(tr("The engine whose images are pushed (and listed above)."));
+    connect(m_pushFrom, &QComboBox::currentIndexChanged, this, &BackendPanel::refreshImages);
+    m_push = new QPushButton(tr("Push"));
+    m_push->setObjectName(QStringLiteral("pushImage"));
+    m_push->setToolTip(tr("Push the selected languages' images to the registry, layer by layer. The registry gets "
+                          "a tag only once an image is complete there; Cancel leaves no registry name behind."));
+    connect(m_push, &QPushButton::clicked, this, [this] { push(selectedLanguages()); });
+
     auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_build);
-    buttons->addWidget(m_rebuild);
-    buttons->addWidget(m_copy);
-    buttons->addWidget(m_copyFrom);
-    buttons->addWidget(m_cancel);
-    buttons->addStretch();
-    buttons->addWidget(m_prune);
-    buttons->addWidget(refresh);
+    if (isKubernetes()) {
+        buttons->addWidget(new QLabel(tr("Registry:")));
+        buttons->addWidget(m_registry, 1);
+        buttons->addWidget(new QLabel(tr("from")));
+        buttons->addWidget(m_pushFrom);
+        buttons->addWidget(m_push);
+        buttons->addWidget(m_cancel);
+        buttons->addWidget(refresh);
+        for (QWidget *unused : std::initializer_list<QWidget *>{m_build, m_rebuild, m_copy, m_copyFrom, m_prune}) {
+            unused->hide();
+        }
+        // Several languages go in one push.
+        m_imagesView->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    } else {
+        buttons->addWidget(m_build);
+        buttons->addWidget(m_rebuild);
+        buttons->addWidget(m_copy);
+        buttons->addWidget(m_copyFrom);
+        buttons->addWidget(m_cancel);
+        buttons->addStretch();
+        buttons->addWidget(m_prune);
+        buttons->addWidget(refresh);
+        for (QWidget *unused : std::initializer_list<QWidget *>{m_registry, m_pushFrom, m_push}) {
+            unused->hide();
+        }
+        m_imagesView->setColumnHidden(ImageTableModel::RegistryColumn, true);
+    }
 
     m_buildProgress = new QProgressBar;
     m_buildProgress->setObjectName(QStringLiteral("buildProgress"));
@@ -417,6 +531,9 @@ BackendConnection BackendPanel::connection() const
     text(m_kubeconfig, connection.kubeconfig);
     text(m_kubeContext, connection.kubeContext);
     text(m_kubeNamespace, connection.kubeNamespace);
+    if (isKubernetes()) {
+        text(m_registry, connection.registry);
+    }
     return connection;
 }
 
@@ -536,11 +653,13 @@ void BackendPanel::refreshImages()
     if (m_imagesReading.isRunning()) {
         return;
     }
-    if (!m_backend) {
-        m_imagesSummary->setText(errorText(m_backend.error()));
+    // A cluster has no image store of its own: the tab shows the engine pushes come from.
+    const auto backend = isKubernetes() ? pushSource() : m_backend;
+    if (!backend) {
+        m_imagesSummary->setText(errorText(backend.error()));
         return;
     }
-    m_imagesReading.setFuture(QtConcurrent::run([backend = *m_backend, app = &m_app] {
+    m_imagesReading.setFuture(QtConcurrent::run([backend = *backend, app = &m_app] {
         const ImageCatalog catalog = app->catalog();
         const ImageInventory inventory(*backend, catalog);
         return ImagesNow{.images = inventory.languages(), .superseded = inventory.superseded()};
@@ -566,7 +685,11 @@ void BackendPanel::showImages(const ImagesNow &now)
     }
     const auto present = std::count_if(now.images->cbegin(), now.images->cend(),
                                        [](const LanguageImage &image) { return image.present; });
-    QString summary = tr("%1 of %2 languages have their image.").arg(present).arg(now.images->size());
+    QString summary = isKubernetes() ? tr("On %1, where pushes come from: %2 of %3 languages have their image.")
+                                           .arg(m_pushFrom->currentText())
+                                           .arg(present)
+                                           .arg(now.images->size())
+                                     : tr("%1 of %2 languages have their image.").arg(present).arg(now.images->size());
     if (now.superseded && !now.superseded->isEmpty()) {
         qint64 bytes = 0;
         for (const ImageInfo &image : *now.superseded) {
@@ -605,34 +728,122 @@ void BackendPanel::startBuild(const QString &language, const QString &copyFrom, 
         }
         source = *made;
     }
-    auto job = std::make_shared<BuildJob>(m_app, *m_backend, source, kind == BuildKind::Rebuild);
+    auto job = std::make_shared<ImageJob>(m_app, *m_backend, source, kind);
     auto images = job->catalog.imagesFor(*chosen);
     if (!images) {
         m_buildStatus->setText(errorText(images.error()));
         return;
     }
-    m_buildJob = job;
-    startProgress(int(images->size()), source ? tr("Copying from %1…").arg(copyFrom)
-                                       : kind == BuildKind::Rebuild
-                                           ? tr("Rebuilding the %1 images…").arg(chosen->displayName)
-                                           : tr("Checking the images…"));
+    m_imageJob = job;
+    startProgress(int(images->size()), tr("%v of %m images"),
+                  source                       ? tr("Copying from %1…").arg(copyFrom)
+                  : kind == BuildKind::Rebuild ? tr("Rebuilding the %1 images…").arg(chosen->displayName)
+                                               : tr("Checking the images…"));
     const auto event = [this](const ImageBuildEvent &event) {
         QMetaObject::invokeMethod(
             this, [this, event] { showBuildEvent(event); }, Qt::QueuedConnection);
     };
     m_building.setFuture(QtConcurrent::run([job, language = *chosen, event] {
-        return job->rebuild ? job->builder.rebuild(language, event) : job->builder.ensureAll({language}, 1, event);
+        return job->kind == BuildKind::Rebuild ? job->builder.rebuild(language, event)
+                                               : job->builder.ensureAll({language}, 1, event);
     }));
     updateButtons();
 }
 
-void BackendPanel::startProgress(int steps, const QString &status)
+void BackendPanel::push(const QStringList &languages)
+{
+    const QString registry = ImagePusher::registryFrom(m_registry->text());
+    if (building() || !isKubernetes() || languages.isEmpty()) {
+        return;
+    }
+    if (registry.isEmpty()) {
+        m_buildStatus->setText(tr("Name the registry to push to (host:port), the one the cluster pulls from."));
+        return;
+    }
+    QList<Language> chosen;
+    for (const QString &name : languages) {
+        auto language = LanguageRegistry::instance().find(name);
+        if (!language) {
+            m_buildStatus->setText(errorText(language.error()));
+            return;
+        }
+        chosen << *language;
+    }
+    auto source = pushSource();
+    if (!source) {
+        m_buildStatus->setText(errorText(source.error()));
+        return;
+    }
+    // Saved first: the pods of this backend (and the MCP servers' from their next start) pull from it.
+    BackendConnection saved = m_app.userSettings().connection();
+    if (saved.registry != registry) {
+        saved.registry = registry;
+        m_app.userSettings().setConnection(saved);
+        makeBackend();
+    }
+    auto job = std::make_shared<ImageJob>(m_app, *source, nullptr, BuildKind::Push);
+    job->registry = registry;
+    job->languages = languages;
+    m_imageJob = job;
+    m_layers.clear();
+    m_layersDone.clear();
+    // Busy from here: the keychain may take a while (it can wait for its unlock password) before any layer moves.
+    startProgress(0, tr("%v of %m layers"), tr("Looking up the login for %1 in the system keychain…").arg(registry));
+    const auto line = [this](const QString &text) {
+        QMetaObject::invokeMethod(
+            this, [this, text] { showPushLine(text); }, Qt::QueuedConnection);
+    };
+    QFuture<StoredLogin> lookup = RegistryCredentialStore(m_secrets).load(registry);
+    m_building.setFuture(QtConcurrent::run([job, chosen, lookup, line]() -> Result<void> {
+        auto credentials = storedLogin(lookup, job->registry, job->cancelled, line);
+        if (!credentials) {
+            return credentials.error();
+        }
+        auto pushed = job->pusher.push(chosen, job->registry, *credentials, line);
+        if (!pushed) {
+            return pushed.error();
+        }
+        job->pushed = *pushed;
+        return {};
+    }));
+    updateButtons();
+}
+
+void BackendPanel::startProgress(int steps, const QString &format, const QString &status)
 {
     m_buildProgress->setRange(0, steps);
     m_buildProgress->setValue(0);
-    m_buildProgress->setFormat(tr("%v of %m images"));
-    m_buildProgress->setTextVisible(true);
+    m_buildProgress->setFormat(format);
+    m_buildProgress->setTextVisible(steps > 0);
     m_buildStatus->setText(status);
+}
+
+void BackendPanel::showPushLine(const QString &line)
+{
+    if (!m_imageJob || m_imageJob->kind != BuildKind::Push) {
+        return; // a line that was on its way when the push ended
+    }
+    // The engine's layer lines: "ID: Preparing", "ID: Waiting", "ID: Pushed", "ID: Layer already exists", "ID: Mounted
+    // from ..."; the byte counts in between are left out by the engine client (DockerJsonProgress).
+    const QString text = line.trimmed();
+    const qsizetype colon = text.indexOf(QLatin1String(": "));
+    if (line.startsWith(QLatin1Char(' ')) && colon > 0) {
+        const QString layer = text.left(colon);
+        const QString status = text.mid(colon + 2);
+        if (status == QLatin1String("Preparing") || status == QLatin1String("Waiting")) {
+            m_layers.insert(layer);
+        } else if (status == QLatin1String("Pushed") || status == QLatin1String("Layer already exists") ||
+                   status.startsWith(QLatin1String("Mounted from"))) {
+            m_layers.insert(layer);
+            m_layersDone.insert(layer);
+        }
+        if (!m_layers.isEmpty()) {
+            m_buildProgress->setRange(0, int(m_layers.size()));
+            m_buildProgress->setValue(int(m_layersDone.size()));
+            m_buildProgress->setTextVisible(true);
+        }
+    }
+    m_buildStatus->setText(text);
 }
 
 void BackendPanel::showBuildEvent(const ImageBuildEvent &event)
@@ -659,8 +870,8 @@ void BackendPanel::showBuildEvent(const ImageBuildEvent &event)
 
 void BackendPanel::cancelBuild()
 {
-    if (m_buildJob) {
-        m_buildJob->builder.cancel();
+    if (m_imageJob) {
+        m_imageJob->cancel();
         m_buildStatus->setText(tr("Cancelling…"));
         m_cancel->setEnabled(false);
     }
@@ -789,6 +1000,16 @@ void BackendPanel::hideEvent(QHideEvent *event)
     m_sandboxTimer->stop();
 }
 
+bool BackendPanel::isKubernetes() const
+{
+    return m_name == QLatin1String("kubernetes");
+}
+
+Result<std::shared_ptr<ContainerBackend>> BackendPanel::pushSource() const
+{
+    return BackendFactory::create(m_pushFrom->currentData().toString(), connection());
+}
+
 void BackendPanel::updateDefault()
 {
     const QString chosen = m_app.userSettings().backend();
@@ -802,6 +1023,18 @@ QString BackendPanel::selectedLanguage() const
     return rows.isEmpty() ? QString() : rows.first().data(Qt::UserRole).toString();
 }
 
+QStringList BackendPanel::selectedLanguages() const
+{
+    QStringList languages;
+    // In the table's order, not the order of the clicks.
+    for (int row = 0; row < m_imageModel->rowCount(); ++row) {
+        if (m_imagesView->selectionModel()->isRowSelected(row)) {
+            languages << m_imageModel->images().at(row).language;
+        }
+    }
+    return languages;
+}
+
 QString BackendPanel::selectedSandbox() const
 {
     const QModelIndexList rows = m_sandboxesView->selectionModel()->selectedRows();
@@ -810,8 +1043,8 @@ QString BackendPanel::selectedSandbox() const
 
 void BackendPanel::updateButtons()
 {
-    // A cluster has no image store: its nodes pull the images (images push puts them in a registry).
-    const bool hasImages = m_name != QLatin1String("kubernetes") && bool(m_backend);
+    // A cluster has no image store: its nodes pull the images (Push puts them in a registry).
+    const bool hasImages = !isKubernetes() && bool(m_backend);
     const bool busy = building();
     const bool chosen = !selectedLanguage().isEmpty();
     m_test->setEnabled(!m_testing.isRunning());
@@ -821,6 +1054,9 @@ void BackendPanel::updateButtons()
     m_copyFrom->setEnabled(hasImages && !busy);
     m_cancel->setEnabled(m_building.isRunning());
     m_prune->setEnabled(hasImages && !busy);
+    m_push->setEnabled(isKubernetes() && !busy && chosen && !m_registry->text().trimmed().isEmpty());
+    m_registry->setEnabled(!busy);
+    m_pushFrom->setEnabled(!busy);
     m_stop->setEnabled(!m_removing.isRunning() && !selectedSandbox().isEmpty());
     m_removeLeftovers->setEnabled(!m_removing.isRunning() && m_removeLeftovers->property("leftovers").toInt() > 0);
 }

@@ -7,6 +7,7 @@
 #include "settings/BackendConnection.h"
 
 #include <QFutureWatcher>
+#include <QSet>
 #include <QWidget>
 #include <memory>
 
@@ -23,6 +24,7 @@ class QTimer;
 namespace sandbox {
 class AppContext;
 class ImageBuilder;
+class SecretStore;
 struct ImageBuildEvent;
 } // namespace sandbox
 
@@ -33,14 +35,17 @@ class SandboxTableModel;
 
 /// One backend on the Backends page: where it is reached (saved in the user settings every face reads) and a test
 /// of it (BackendDiagnosis, as `doctor`); its images per language, built, copied from another engine or pruned with
-/// progress and cancel; the sandboxes every llm-sandbox process runs on it, live, and the leftovers of ended ones.
-/// Everything that talks to the engine runs off the GUI thread.
+/// progress and cancel (Kubernetes: pushed from Docker or Podman to the registry its pods pull from); the sandboxes
+/// every llm-sandbox process runs on it, live, and the leftovers of ended ones. Everything that talks to the engine
+/// runs off the GUI thread, and the GUI thread never waits for the keychain.
 class BackendPanel final : public QWidget
 {
     Q_OBJECT
 
 public:
-    BackendPanel(AppContext &app, QString name, QWidget *parent = nullptr);
+    /// `secrets`: the keychain with the registry logins (`images login`), asked on the GUI thread (where QtKeychain
+    /// runs its jobs) and waited for on the push's thread.
+    BackendPanel(AppContext &app, SecretStore &secrets, QString name, QWidget *parent = nullptr);
     ~BackendPanel() override;
 
     const QString &name() const { return m_name; }
@@ -62,7 +67,12 @@ public:
     void build(const QString &language, const QString &copyFrom = {});
     /// Builds `language`'s own images again without the cache (ImageBuilder::rebuild); buildFinished() when done.
     void rebuild(const QString &language);
-    /// Stops the build or copy.
+    /// Kubernetes: pushes the run images of `languages` from the engine chosen under "from" (Docker or Podman) to the
+    /// registry of the registry field, which is saved first (the pods pull from it), with the login the keychain
+    /// keeps for that registry; buildFinished() when done. The registry gets a tag only from a complete push, and a
+    /// failed or cancelled one leaves no registry tag in the engine (ImagePusher).
+    void push(const QStringList &languages);
+    /// Stops the build, copy or push.
     void cancelBuild();
     bool building() const;
     /// Removes the superseded images (ImageInventory::prune); pruneFinished() when done.
@@ -113,24 +123,33 @@ private:
     QWidget *makeSandboxesTab();
     void makeBackend();
     /// The progress bar and status of a job of the Images tab that starts now over `steps` steps.
-    void startProgress(int steps, const QString &status);
+    /// `steps` 0: a busy indicator until setProgressSteps() knows how many.
+    void startProgress(int steps, const QString &format, const QString &status);
     /// An ImageBuildEvent shown on the GUI thread.
     void showBuildEvent(const ImageBuildEvent &event);
+    /// A line of a push's progress shown on the GUI thread: the layers the engine announces and finishes.
+    void showPushLine(const QString &line);
     enum class BuildKind
     {
         Ensure,
-        Rebuild
+        Rebuild,
+        Push
     };
     void startBuild(const QString &language, const QString &copyFrom, BuildKind kind);
+    /// Kubernetes: the engine the images are pushed from (and the Images tab shows).
+    Result<std::shared_ptr<ContainerBackend>> pushSource() const;
+    bool isKubernetes() const;
     void showDiagnosis();
     void showImages(const ImagesNow &now);
     void showSandboxes(const SandboxesNow &now);
     void updateDefault();
     void updateButtons();
     QString selectedLanguage() const;
+    QStringList selectedLanguages() const;
     QString selectedSandbox() const;
 
     AppContext &m_app;
+    SecretStore &m_secrets;
     const QString m_name;
     Result<std::shared_ptr<ContainerBackend>> m_backend = Error{};
 
@@ -157,14 +176,19 @@ private:
     QPushButton *m_copy = nullptr;
     QPushButton *m_cancel = nullptr;
     QPushButton *m_prune = nullptr;
+    QLineEdit *m_registry = nullptr;
+    QComboBox *m_pushFrom = nullptr;
+    QPushButton *m_push = nullptr;
+    QSet<QString> m_layers;     ///< of the push running: the layers the engine announced
+    QSet<QString> m_layersDone; ///< ... and those the registry has now
     QProgressBar *m_buildProgress = nullptr;
     QLabel *m_buildStatus = nullptr;
     QLabel *m_imagesSummary = nullptr;
     QFutureWatcher<ImagesNow> m_imagesReading;
     QFutureWatcher<Result<void>> m_building;
     QFutureWatcher<Result<ImageInventory::PruneResult>> m_pruning;
-    struct BuildJob;
-    std::shared_ptr<BuildJob> m_buildJob;
+    struct ImageJob;
+    std::shared_ptr<ImageJob> m_imageJob;
 
     SandboxTableModel *m_sandboxModel = nullptr;
     QTableView *m_sandboxesView = nullptr;

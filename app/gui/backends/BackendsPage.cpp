@@ -16,7 +16,7 @@ const SettingsKey<QString> kShownBackend{"backend"};
 
 } // namespace
 
-BackendsPage::BackendsPage(AppContext &app, QWidget *parent) : Page(parent)
+BackendsPage::BackendsPage(AppContext &app, SecretStore &secrets, QWidget *parent) : Page(parent)
 {
     setObjectName(QStringLiteral("backendsPage"));
     m_list = new QListWidget;
@@ -31,7 +31,7 @@ BackendsPage::BackendsPage(AppContext &app, QWidget *parent) : Page(parent)
         auto *item = new QListWidgetItem(style()->standardIcon(QStyle::SP_DriveNetIcon), titles.value(name, name));
         item->setData(Qt::UserRole, name);
         m_list->addItem(item);
-        auto *panel = new BackendPanel(app, name);
+        auto *panel = new BackendPanel(app, secrets, name);
         connect(panel, &BackendPanel::connectionApplied, this, &BackendsPage::connectionApplied);
         m_panels->addWidget(panel);
     }

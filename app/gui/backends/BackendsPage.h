@@ -7,20 +7,22 @@ class QStackedWidget;
 
 namespace sandbox {
 class AppContext;
-}
+class SecretStore;
+} // namespace sandbox
 
 namespace sandbox::gui {
 
 class BackendPanel;
 
 /// The container backends side by side — Docker, Podman, Kubernetes in a list, each with its panel (BackendPanel):
-/// connection settings and Test connection, its images, the sandboxes running on it now.
+/// connection settings and Test connection, its images (Kubernetes: pushed to its registry with the keychain's login),
+/// the sandboxes running on it now.
 class BackendsPage final : public Page
 {
     Q_OBJECT
 
 public:
-    explicit BackendsPage(AppContext &app, QWidget *parent = nullptr);
+    BackendsPage(AppContext &app, SecretStore &secrets, QWidget *parent = nullptr);
 
     QString title() const override;
     QIcon icon() const override;

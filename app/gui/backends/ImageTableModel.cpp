@@ -2,6 +2,8 @@
 
 #include "lang/LanguageRegistry.h"
 
+#include <QLocale>
+
 namespace sandbox::gui {
 
 void ImageTableModel::setImages(const QList<LanguageImage> &images)
@@ -26,6 +28,26 @@ const LanguageImage *ImageTableModel::find(const QString &language) const
         }
     }
     return nullptr;
+}
+
+void ImageTableModel::setPushed(const QString &language, const QString &reference, const QDateTime &when)
+{
+    m_pushes.insert(language, Push{.reference = reference, .when = when});
+    for (int row = 0; row < m_images.size(); ++row) {
+        if (m_images.at(row).language == language) {
+            emit dataChanged(index(row, RegistryColumn), index(row, RegistryColumn));
+        }
+    }
+}
+
+const ImageTableModel::Push *ImageTableModel::pushOf(const LanguageImage &image) const
+{
+    const auto found = m_pushes.constFind(image.language);
+    // A push of an older definition says nothing about the current image.
+    if (found == m_pushes.cend() || image.reference.isEmpty() || !found->reference.endsWith(u'/' + image.reference)) {
+        return nullptr;
+    }
+    return &*found;
 }
 
 int ImageTableModel::rowCount(const QModelIndex &parent) const
@@ -68,6 +90,10 @@ QVariant ImageTableModel::data(const QModelIndex &index, int role) const
         return image.language;
     }
     if (role == Qt::ToolTipRole) {
+        if (index.column() == RegistryColumn) {
+            const Push *push = pushOf(image);
+            return push ? tr("Pushed as %1").arg(push->reference) : QVariant();
+        }
         return image.reference.isEmpty() ? image.error.message : image.reference;
     }
     if (role == Qt::TextAlignmentRole && index.column() == SizeColumn) {
@@ -90,6 +116,17 @@ QVariant ImageTableModel::data(const QModelIndex &index, int role) const
         return image.present ? sizeText(image.sizeBytes) : none;
     case AgeColumn:
         return image.present ? ageText(image.created) : none;
+    case RegistryColumn: {
+        const Push *push = pushOf(image);
+        if (!push) {
+            return none;
+        }
+        const QDateTime when = push->when.toLocalTime();
+        // Today's time alone: a push is mostly looked at the day it happened.
+        return tr("pushed %1")
+            .arg(when.date() == QDate::currentDate() ? QLocale().toString(when.time(), QLocale::ShortFormat)
+                                                     : QLocale().toString(when, QLocale::ShortFormat));
+    }
     case ImageColumn:
         return image.reference.isEmpty() ? image.error.message : image.reference;
     case ColumnCount:
@@ -114,6 +151,8 @@ QVariant ImageTableModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Size");
     case AgeColumn:
         return tr("Age");
+    case RegistryColumn:
+        return tr("Registry");
     case ImageColumn:
         return tr("Image");
     case ColumnCount:

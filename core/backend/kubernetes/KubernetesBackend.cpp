@@ -182,6 +182,13 @@ Result<std::shared_ptr<KubernetesBackend>> KubernetesBackend::fromEnvironment(co
     if (!settings) {
         return settings.error();
     }
+    if (settings->registry.isEmpty()) {
+        // The Backends page's registry field, saved; LLM_SANDBOX_REGISTRY still wins, as for the other fields.
+        settings->registry = connection.registry.trimmed();
+        while (settings->registry.endsWith(QLatin1Char('/'))) {
+            settings->registry.chop(1);
+        }
+    }
     return std::make_shared<KubernetesBackend>(std::move(*config), std::move(*settings));
 }
 

@@ -115,6 +115,19 @@ TEST_F(InstallMcpCommandTest, addsItselfToClaudeDesktopKeepingTheRestByteForByte
     EXPECT_TRUE(nothing.out.contains(QLatin1String("has no llm-sandbox server"))) << qPrintable(nothing.out);
 }
 
+TEST_F(InstallMcpCommandTest, uninstallGivesBackAClaudeFileThatHadNoServersByteForByte)
+{
+    // What Claude Desktop writes before any server is added: preferences only.
+    const QByteArray original = "{\n  \"preferences\": {\n    \"quickEntryShortcut\": \"off\"\n  }\n}\n";
+    writeFile(m_claude, original);
+    const Finished installed = run({QStringLiteral("install-mcp")});
+    ASSERT_EQ(installed.exitCode, 0) << qPrintable(installed.err);
+    ASSERT_TRUE(contentsOf(m_claude).contains("\"mcpServers\": {\n    \"llm-sandbox\""));
+    const Finished removed = run({QStringLiteral("uninstall-mcp")});
+    ASSERT_EQ(removed.exitCode, 0) << qPrintable(removed.err);
+    EXPECT_EQ(contentsOf(m_claude), original);
+}
+
 TEST_F(InstallMcpCommandTest, refusesABrokenFileAndLeavesItUntouched)
 {
     const QByteArray broken = "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\"},\n  }\n}\n";

@@ -12,9 +12,14 @@
 #include "gui/backends/ImageTableModel.h"
 #include "gui/backends/SandboxTableModel.h"
 #include "images/ImageBuilder.h"
+#include "images/ImagePusher.h"
 #include "lang/LanguageRegistry.h"
 #include "mcp/McpTestSupport.h"
 #include "mcp/http/McpHost.h"
+#include "secrets/KeychainSecretStore.h"
+#include "secrets/MemorySecretStore.h"
+#include "secrets/RegistryCredentialStore.h"
+#include "settings/UserSettings.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -24,6 +29,7 @@
 #include <QFile>
 #include <QLineEdit>
 #include <QProgressBar>
+#include <QPromise>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -140,7 +146,7 @@ protected:
     /// The page, shown on `backend`'s panel at `tab` (0 connection, 1 images, 2 sandboxes).
     BackendPanel *open(int tab, const QString &backend = QStringLiteral("docker"))
     {
-        m_page = std::make_unique<BackendsPage>(*m_context);
+        m_page = std::make_unique<BackendsPage>(*m_context, *m_keychain);
         m_page->resize(1100, 700);
         m_page->show();
         m_page->showBackend(backend);
@@ -202,6 +208,8 @@ protected:
                                                    {"BACKEND", QByteArray()}};
     std::optional<sandbox::test::ScopedEnvironment> m_runnerCopy;
     std::unique_ptr<AppContext> m_context;
+    MemorySecretStore m_secrets;
+    SecretStore *m_keychain = &m_secrets; ///< what the page is given
     std::unique_ptr<BackendsPage> m_page;
 };
 
@@ -589,4 +597,393 @@ TEST_F(BackendsPageTest, changedDefaultBackendAppliesToTheWindowsNextRunsAndMcpS
     auto dockerSession = mcpSession(window);
     const QJsonObject ran = executeCode(*dockerSession, 2, QStringLiteral("print(5)"));
     EXPECT_FALSE(ran.value(QStringLiteral("isError")).toBool()) << QJsonDocument(ran).toJson().toStdString();
+}
+
+namespace {
+
+/// A keychain that answers only when the test says so: a locked one, waiting for its unlock password.
+class WaitingKeychain final : public SecretStore
+{
+public:
+    using Reply = Result<std::optional<QByteArray>>;
+
+    QFuture<Reply> get(const QString &) override
+    {
+        const std::lock_guard lock(m_mutex);
+        m_pending = std::make_shared<QPromise<Reply>>();
+        m_pending->start();
+        ++m_asked;
+        return m_pending->future();
+    }
+    QFuture<Result<void>> set(const QString &, const QByteArray &) override
+    {
+        return QtFuture::makeReadyFuture(Result<void>());
+    }
+    QFuture<Result<void>> remove(const QString &) override { return QtFuture::makeReadyFuture(Result<void>()); }
+
+    int asked() const { return m_asked; }
+    /// Answers the lookup waiting now: no login kept.
+    void answerNone()
+    {
+        const std::lock_guard lock(m_mutex);
+        if (m_pending) {
+            m_pending->addResult(Reply(std::optional<QByteArray>()));
+            m_pending->finish();
+            m_pending.reset();
+        }
+    }
+
+private:
+    std::mutex m_mutex;
+    std::shared_ptr<QPromise<Reply>> m_pending;
+    std::atomic_int m_asked = 0;
+};
+
+/// The Kubernetes panel's push to the loopback registry with-registry started (LLM_SANDBOX_TEST_REGISTRY), of the
+/// Python image Docker has: ctest runs these through tests/kubernetes/registry/with-registry (gui_backends_push).
+class BackendsPagePushTest : public BackendsPageTest
+{
+protected:
+    void SetUp() override
+    {
+        BackendsPageTest::SetUp();
+        m_registry = qEnvironmentVariable("LLM_SANDBOX_TEST_REGISTRY");
+        ASSERT_FALSE(m_registry.isEmpty()) << "run through tests/kubernetes/registry/with-registry";
+        m_runImage = *m_context->catalog().runImage(*LanguageRegistry::instance().find(QStringLiteral("python")));
+        ASSERT_FALSE(imageId(QStringLiteral("docker"), m_runImage).isEmpty())
+            << m_runImage.toStdString() << " is missing: run llm-sandbox images build python";
+    }
+
+    void TearDown() override
+    {
+        // A complete push leaves the registry's name on the image (the engine's record of where it went): gone
+        // again, the image stays.
+        for (const QString &tag : registryTags()) {
+            (void)dockerCli({QStringLiteral("image"), QStringLiteral("rm"), tag});
+        }
+        BackendsPageTest::TearDown();
+    }
+
+    /// The Kubernetes panel's Images tab, pushing to `registry` from Docker, Python selected.
+    BackendPanel *openPush(const QString &registry)
+    {
+        BackendPanel *panel = open(1, QStringLiteral("kubernetes"));
+        auto *from = panel->findChild<QComboBox *>(QStringLiteral("pushFrom"));
+        from->setCurrentIndex(from->findData(QStringLiteral("docker")));
+        auto *field = panel->findChild<QLineEdit *>(QStringLiteral("registry"));
+        field->clear();
+        QTest::keyClicks(field, registry);
+        selectLanguage(panel, QStringLiteral("python"));
+        return panel;
+    }
+
+    QPushButton *pushButton(BackendPanel *panel) const
+    {
+        return panel->findChild<QPushButton *>(QStringLiteral("pushImage"));
+    }
+
+    /// The names Docker has under a registry of this test's (the loopback one, and 127.0.0.1:1).
+    QStringList registryTags() const
+    {
+        QStringList tags;
+        const QString all = dockerCli(
+            {QStringLiteral("images"), QStringLiteral("--format"), QStringLiteral("{{.Repository}}:{{.Tag}}")});
+        for (const QString &tag : all.split(u'\n', Qt::SkipEmptyParts)) {
+            if ((!m_registry.isEmpty() && tag.startsWith(m_registry + u'/')) ||
+                tag.startsWith(QLatin1String("127.0.0.1:1/"))) {
+                tags << tag;
+            }
+        }
+        return tags;
+    }
+
+    /// What the registry answers for the tags of llm-sandbox/python.
+    QString registryTagList() const
+    {
+        QStringList arguments{QStringLiteral("-s"),
+                              QStringLiteral("http://%1/v2/llm-sandbox/python/tags/list").arg(m_registry)};
+        if (!qEnvironmentVariableIsEmpty("LLM_SANDBOX_TEST_REGISTRY_USER")) {
+            // with-registry --auth: its throwaway account.
+            arguments << QStringLiteral("-u")
+                      << qEnvironmentVariable("LLM_SANDBOX_TEST_REGISTRY_USER") + u':' +
+                             qEnvironmentVariable("LLM_SANDBOX_TEST_REGISTRY_PASSWORD");
+        }
+        QProcess curl;
+        curl.start(QStringLiteral("curl"), arguments);
+        curl.waitForFinished(30000);
+        return QString::fromUtf8(curl.readAllStandardOutput());
+    }
+
+    QString tag() const { return m_runImage.section(u':', -1); }
+
+    QString m_registry;
+    QString m_runImage;
+};
+
+} // namespace
+
+// First of the suite: the registry is still empty, so the layers take a while to go up.
+TEST_F(BackendsPagePushTest, cancellingMidPushLeavesNoRegistryTagInDockerOrTheRegistry)
+{
+    BackendPanel *panel = openPush(m_registry);
+    ASSERT_TRUE(pushButton(panel)->isEnabled());
+    QSignalSpy finished(panel, &BackendPanel::buildFinished);
+    QTest::mouseClick(pushButton(panel), Qt::LeftButton);
+    ASSERT_TRUE(panel->building());
+    // The engine announced the layers: the push is under way.
+    ASSERT_TRUE(waitUntil([&] { return panel->buildProgress()->maximum() > 0 || finished.count() > 0; }, 120s))
+        << panel->buildStatus().toStdString();
+    // Bytes go up meanwhile (the engine reports a layer's start and end only): the cancel comes amid an upload.
+    QTest::qWait(3000);
+    ASSERT_EQ(finished.count(), 0) << "the push ended before it could be cancelled: "
+                                   << panel->buildStatus().toStdString();
+    std::cout << "cancelled the push at \"" << panel->buildStatus().toStdString() << "\" ("
+              << panel->buildProgress()->value() << " of " << panel->buildProgress()->maximum() << " layers)\n";
+    QElapsedTimer sinceCancel;
+    sinceCancel.start();
+    QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("cancelBuild")), Qt::LeftButton);
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 60s));
+    EXPECT_LT(sinceCancel.elapsed(), 15000);
+    EXPECT_FALSE(finished.first().first().toBool());
+    EXPECT_TRUE(panel->buildStatus().contains(QStringLiteral("cancelled"))) << panel->buildStatus().toStdString();
+
+    EXPECT_TRUE(registryTags().isEmpty()) << registryTags().join(u' ').toStdString();
+    EXPECT_FALSE(registryTagList().contains(tag())) << registryTagList().toStdString();
+    EXPECT_EQ(panel->imageModel()->index(0, ImageTableModel::RegistryColumn).data().toString(), QStringLiteral("–"));
+    EXPECT_TRUE(pushButton(panel)->isEnabled());
+}
+
+TEST_F(BackendsPagePushTest, pushShowsLayerProgressAndTheRegistryThenHasTheTag)
+{
+    BackendPanel *panel = openPush(m_registry);
+    QAbstractItemModelTester tester(panel->imageModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    EXPECT_FALSE(
+        panel->findChild<QTableView *>(QStringLiteral("imagesView"))->isColumnHidden(ImageTableModel::RegistryColumn));
+    EXPECT_TRUE(m_page->panel(QStringLiteral("docker"))
+                    ->findChild<QTableView *>(QStringLiteral("imagesView"))
+                    ->isColumnHidden(ImageTableModel::RegistryColumn))
+        << "Docker's own images are pushed from the Kubernetes panel";
+    QSignalSpy finished(panel, &BackendPanel::buildFinished);
+    QTest::mouseClick(pushButton(panel), Qt::LeftButton);
+    ASSERT_TRUE(panel->building());
+    EXPECT_FALSE(pushButton(panel)->isEnabled());
+    EXPECT_TRUE(panel->findChild<QPushButton *>(QStringLiteral("cancelBuild"))->isEnabled());
+    // Progress in layers, as the engine reports them.
+    int layers = 0;
+    QStringList statuses;
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            layers = std::max(layers, panel->buildProgress()->maximum());
+            if (statuses.isEmpty() || statuses.last() != panel->buildStatus()) {
+                statuses << panel->buildStatus();
+            }
+            return finished.count() == 1;
+        },
+        300s));
+    ASSERT_TRUE(finished.first().first().toBool()) << panel->buildStatus().toStdString();
+    EXPECT_GT(layers, 1);
+    EXPECT_EQ(panel->buildProgress()->value(), panel->buildProgress()->maximum());
+    EXPECT_EQ(panel->buildProgress()->text(), QStringLiteral("%1 of %1 layers").arg(layers));
+    EXPECT_TRUE(statuses.filter(QStringLiteral(": Pushed")).size() > 0 ||
+                statuses.filter(QStringLiteral("Layer already exists")).size() > 0)
+        << statuses.join(u'\n').toStdString();
+    std::cout << "the push showed:\n" << statuses.join(u'\n').toStdString() << '\n';
+    EXPECT_TRUE(panel->buildStatus().contains(QStringLiteral("pushed 1 image(s) to ") + m_registry) ||
+                panel->buildStatus().contains(QStringLiteral("pushed 1 image to ") + m_registry))
+        << panel->buildStatus().toStdString();
+
+    // The registry has the tag; the table says when it went; the registry is saved for the pods.
+    EXPECT_TRUE(registryTagList().contains(u'"' + tag() + u'"')) << registryTagList().toStdString();
+    int row = 0;
+    while (panel->imageModel()->images().at(row).language != QLatin1String("python")) {
+        ++row;
+    }
+    const QModelIndex pushed = panel->imageModel()->index(row, ImageTableModel::RegistryColumn);
+    EXPECT_TRUE(pushed.data().toString().startsWith(QStringLiteral("pushed ")))
+        << pushed.data().toString().toStdString();
+    EXPECT_EQ(pushed.data(Qt::ToolTipRole).toString(), QStringLiteral("Pushed as %1/%2").arg(m_registry, m_runImage));
+    EXPECT_EQ(m_context->userSettings().connection().registry, m_registry);
+}
+
+TEST_F(BackendsPagePushTest, thePanelIsBusyWhileTheKeychainIsAskedAndCancelStopsTheWait)
+{
+    WaitingKeychain keychain;
+    m_keychain = &keychain;
+    BackendPanel *panel = openPush(m_registry);
+    QSignalSpy finished(panel, &BackendPanel::buildFinished);
+    auto *cancel = panel->findChild<QPushButton *>(QStringLiteral("cancelBuild"));
+
+    // A keychain that does not answer: the GUI thread goes on, the panel shows it waits, Cancel ends the wait.
+    QTest::mouseClick(pushButton(panel), Qt::LeftButton);
+    ASSERT_TRUE(waitUntil([&] { return keychain.asked() == 1; }, 10s));
+    QTest::qWait(500);
+    EXPECT_TRUE(panel->building());
+    EXPECT_FALSE(pushButton(panel)->isEnabled());
+    EXPECT_TRUE(cancel->isEnabled());
+    EXPECT_EQ(panel->buildProgress()->maximum(), 0) << "a busy indicator";
+    EXPECT_TRUE(panel->buildStatus().contains(QStringLiteral("keychain"))) << panel->buildStatus().toStdString();
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 5s));
+    EXPECT_FALSE(finished.first().first().toBool());
+    EXPECT_TRUE(panel->buildStatus().contains(QStringLiteral("cancelled"))) << panel->buildStatus().toStdString();
+    EXPECT_TRUE(registryTags().isEmpty());
+
+    // Once it answers (no login kept), the push goes on without one.
+    QTest::mouseClick(pushButton(panel), Qt::LeftButton);
+    ASSERT_TRUE(waitUntil([&] { return keychain.asked() == 2; }, 10s));
+    QTest::qWait(300);
+    EXPECT_TRUE(panel->building());
+    keychain.answerNone();
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 2; }, 300s));
+    EXPECT_TRUE(finished.last().first().toBool()) << panel->buildStatus().toStdString();
+    EXPECT_TRUE(registryTagList().contains(u'"' + tag() + u'"')) << registryTagList().toStdString();
+}
+
+TEST_F(BackendsPagePushTest, anUnreachableRegistryIsAClearErrorAndLeavesNoTag)
+{
+    BackendPanel *panel = openPush(QStringLiteral("127.0.0.1:1"));
+    QSignalSpy finished(panel, &BackendPanel::buildFinished);
+    QTest::mouseClick(pushButton(panel), Qt::LeftButton);
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 120s));
+    EXPECT_FALSE(finished.first().first().toBool());
+    EXPECT_TRUE(panel->buildStatus().contains(QStringLiteral("The registry 127.0.0.1:1 could not be reached")))
+        << panel->buildStatus().toStdString();
+    EXPECT_TRUE(registryTags().isEmpty()) << registryTags().join(u' ').toStdString();
+    EXPECT_GT(panel->buildProgress()->maximum(), 0) << "no busy indicator left";
+}
+
+TEST_F(BackendsPagePushTest, aLanguageDockerHasNoImageOfIsAClearErrorAndNothingIsTagged)
+{
+    useChangedRunner(); // python's run image gets a tag Docker has none of
+    const QString missing =
+        *m_context->catalog().runImage(*LanguageRegistry::instance().find(QStringLiteral("python")));
+    ASSERT_NE(missing, m_runImage);
+    BackendPanel *panel = openPush(m_registry);
+    ASSERT_FALSE(panel->imageModel()->find(QStringLiteral("python"))->present);
+    QSignalSpy finished(panel, &BackendPanel::buildFinished);
+    QTest::mouseClick(pushButton(panel), Qt::LeftButton);
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 60s));
+    EXPECT_FALSE(finished.first().first().toBool());
+    EXPECT_TRUE(panel->buildStatus().startsWith(QStringLiteral("Not pushed: the image is not there.")))
+        << panel->buildStatus().toStdString();
+    EXPECT_TRUE(panel->buildStatus().contains(QStringLiteral("docker has no image ") + missing))
+        << panel->buildStatus().toStdString();
+    EXPECT_TRUE(dockerCli({QStringLiteral("images"), QStringLiteral("-q"), m_registry + u'/' + missing}).isEmpty());
+}
+
+namespace {
+
+/// The push to a registry that wants a login (with-registry --auth: gui_backends_push_auth), with the login the
+/// keychain keeps for it (`images login` puts it there).
+class BackendsPagePushAuthTest : public BackendsPagePushTest
+{
+protected:
+    void SetUp() override
+    {
+        BackendsPagePushTest::SetUp();
+        if (HasFatalFailure()) {
+            return;
+        }
+        ASSERT_FALSE(qEnvironmentVariableIsEmpty("LLM_SANDBOX_TEST_REGISTRY_USER"))
+            << "run through with-registry --auth";
+    }
+
+    /// Keeps a login for the registry in the keychain the page is given.
+    void keepLogin(const QString &password)
+    {
+        RegistryCredentialStore logins(m_secrets);
+        const auto saved = logins
+                               .save({.username = qEnvironmentVariable("LLM_SANDBOX_TEST_REGISTRY_USER"),
+                                      .password = password,
+                                      .serverAddress = m_registry})
+                               .result();
+        ASSERT_TRUE(saved.ok()) << saved.error().message.toStdString();
+    }
+
+    /// Pushes Python and returns whether it succeeded; the statuses the panel showed go to `statuses`.
+    bool pushPython(QStringList &statuses)
+    {
+        BackendPanel *panel = openPush(m_registry);
+        QSignalSpy finished(panel, &BackendPanel::buildFinished);
+        QTest::mouseClick(pushButton(panel), Qt::LeftButton);
+        EXPECT_TRUE(waitUntil(
+            [&] {
+                if (statuses.isEmpty() || statuses.last() != panel->buildStatus()) {
+                    statuses << panel->buildStatus();
+                }
+                return finished.count() == 1;
+            },
+            300s));
+        return finished.count() == 1 && finished.first().first().toBool();
+    }
+};
+
+} // namespace
+
+TEST_F(BackendsPagePushAuthTest, withoutALoginTheRegistryRefusesAndThePanelSaysToLogIn)
+{
+    QStringList statuses;
+    EXPECT_FALSE(pushPython(statuses));
+    EXPECT_TRUE(statuses.last().contains(QStringLiteral("refused the push: it needs a login")))
+        << statuses.join(u'\n').toStdString();
+    EXPECT_TRUE(registryTags().isEmpty()) << registryTags().join(u' ').toStdString();
+}
+
+TEST_F(BackendsPagePushAuthTest, aWrongPasswordIsRefusedAndNothingIsTagged)
+{
+    keepLogin(QStringLiteral("not-the-password"));
+    QStringList statuses;
+    EXPECT_FALSE(pushPython(statuses));
+    EXPECT_TRUE(statuses.last().contains(QStringLiteral("refused the push with the login stored for it")))
+        << statuses.join(u'\n').toStdString();
+    EXPECT_FALSE(statuses.join(u'\n').contains(QStringLiteral("not-the-password")));
+    EXPECT_TRUE(registryTags().isEmpty()) << registryTags().join(u' ').toStdString();
+}
+
+TEST_F(BackendsPagePushAuthTest, theKeychainsLoginIsUsedAndTheRegistryHasTheTag)
+{
+    keepLogin(qEnvironmentVariable("LLM_SANDBOX_TEST_REGISTRY_PASSWORD"));
+    QStringList statuses;
+    EXPECT_TRUE(pushPython(statuses)) << statuses.join(u'\n').toStdString();
+    EXPECT_FALSE(statuses
+                     .filter(QStringLiteral("Using the login of %1 for %2 from the system keychain")
+                                 .arg(qEnvironmentVariable("LLM_SANDBOX_TEST_REGISTRY_USER"), m_registry))
+                     .isEmpty())
+        << statuses.join(u'\n').toStdString();
+    EXPECT_FALSE(statuses.join(u'\n').contains(qEnvironmentVariable("LLM_SANDBOX_TEST_REGISTRY_PASSWORD")));
+    EXPECT_TRUE(registryTagList().contains(u'"' + tag() + u'"')) << registryTagList().toStdString();
+}
+
+namespace {
+
+/// The push with the login in a real keychain (with-keychain: GNOME Keyring on a D-Bus of its own), to a registry
+/// that wants it (with-registry --auth): gui_backends_push_keychain.
+class BackendsPagePushKeychainTest : public BackendsPagePushAuthTest
+{
+};
+
+} // namespace
+
+// QtKeychain runs its jobs in the thread that first used it, and crashes when asked from another: the page starts the
+// lookup on the GUI thread (as the server page does for its token) and only waits for it on the push's thread.
+TEST_F(BackendsPagePushKeychainTest, theLoginIsReadFromTheSystemKeychainBesideTheServerPagesUse)
+{
+    ASSERT_FALSE(qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS")) << "run through with-keychain";
+    KeychainSecretStore keychain;
+    RegistryCredentialStore logins(keychain);
+    auto saved = logins.save({.username = qEnvironmentVariable("LLM_SANDBOX_TEST_REGISTRY_USER"),
+                              .password = qEnvironmentVariable("LLM_SANDBOX_TEST_REGISTRY_PASSWORD"),
+                              .serverAddress = m_registry});
+    ASSERT_TRUE(waitUntil([&] { return saved.isFinished(); }, 30s));
+    ASSERT_TRUE(saved.result().ok()) << saved.result().error().message.toStdString();
+    m_keychain = &keychain;
+
+    QStringList statuses;
+    EXPECT_TRUE(pushPython(statuses)) << statuses.join(u'\n').toStdString();
+    EXPECT_FALSE(statuses
+                     .filter(QStringLiteral("Using the login of %1 for %2 from the system keychain")
+                                 .arg(qEnvironmentVariable("LLM_SANDBOX_TEST_REGISTRY_USER"), m_registry))
+                     .isEmpty())
+        << statuses.join(u'\n').toStdString();
+    EXPECT_TRUE(registryTagList().contains(u'"' + tag() + u'"')) << registryTagList().toStdString();
 }

@@ -26,9 +26,10 @@ QByteArray install(const McpConfigEditor &editor, const QByteArray &text, const 
     return result ? *result : QByteArray();
 }
 
-QByteArray uninstall(const McpConfigEditor &editor, const QByteArray &text)
+QByteArray uninstall(const McpConfigEditor &editor, const QByteArray &text,
+                     McpConfigEditor::ServersObject emptyServers = McpConfigEditor::ServersObject::Keep)
 {
-    const Result<QByteArray> result = editor.withoutEntry(text, QStringLiteral("llm-sandbox"));
+    const Result<QByteArray> result = editor.withoutEntry(text, QStringLiteral("llm-sandbox"), emptyServers);
     EXPECT_TRUE(result.ok()) << (result ? "" : qPrintable(result.error().message));
     return result ? *result : QByteArray();
 }
@@ -136,6 +137,25 @@ TEST(McpConfigEditorTest, aFileWithoutServersGetsTheServersObject)
     // Removing ours leaves the servers object, empty.
     EXPECT_EQ(uninstall(claude(), installed),
               "{\n  \"preferences\": {\"quickEntry\": false},\n  \"mcpServers\": {}\n}\n");
+}
+
+TEST(McpConfigEditorTest, theServersObjectWeAddedGoesWithOurEntryWhenAsked)
+{
+    const auto added = McpConfigEditor::ServersObject::RemoveWhenEmpty;
+    for (const QByteArray &original :
+         {QByteArray("{\n  \"preferences\": {\"quickEntry\": false}\n}\n"), QByteArray("{\"a\": 1, \"b\": [2]}"),
+          QByteArray("{}"), QByteArray("{\r\n\t\"z\": null\r\n}\r\n")}) {
+        const QByteArray installed = install(claude(), original);
+        ASSERT_TRUE(claude().hasServers(installed));
+        EXPECT_EQ(uninstall(claude(), installed, added), original) << installed.constData();
+    }
+    // Another server joined ours meanwhile: the object stays, with it.
+    const QByteArray original = "{\n  \"x\": 1\n}\n";
+    const QByteArray withOther = *claude().withEntry(install(claude(), original), QStringLiteral("other"),
+                                                     Json{{"command", "other"}});
+    const QByteArray removed = uninstall(claude(), withOther, added);
+    EXPECT_TRUE(removed.contains("\"mcpServers\": {\n    \"other\"")) << removed.constData();
+    EXPECT_FALSE(removed.contains("llm-sandbox"));
 }
 
 TEST(McpConfigEditorTest, anEmptyFileBecomesAConfigurationWithOurServer)

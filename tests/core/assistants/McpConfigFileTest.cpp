@@ -80,6 +80,25 @@ TEST_F(McpConfigFileTest, backsUpThePreviousFileAndASecondRunWritesNothing)
     EXPECT_EQ(again->outcome, Outcome::NotInstalled);
 }
 
+TEST_F(McpConfigFileTest, uninstallGivesBackAFileWithoutServersExactlyAndKeepsAServersObjectTheUserHad)
+{
+    // Claude Desktop writes its file with preferences and no "mcpServers" until a server is added.
+    ASSERT_TRUE(QDir().mkpath(QFileInfo(m_path).absolutePath()));
+    const QByteArray withoutServers = "{\n  \"preferences\": {\n    \"sidebarMode\": \"chat\"\n  }\n}";
+    writeFile(m_path, withoutServers);
+    ASSERT_TRUE(m_file.install(kName, kEntry, false, false).ok());
+    ASSERT_TRUE(m_file.install(kName, kEntry, false, false).ok()); // a second run changes nothing
+    ASSERT_TRUE(m_file.uninstall(kName, false).ok());
+    EXPECT_EQ(contentsOf(m_path), withoutServers);
+
+    // An empty servers object of the user's own stays.
+    const QByteArray emptyServers = "{\"mcpServers\": {}, \"x\": 1}";
+    writeFile(m_path, emptyServers);
+    ASSERT_TRUE(m_file.install(kName, kEntry, false, false).ok());
+    ASSERT_TRUE(m_file.uninstall(kName, false).ok());
+    EXPECT_EQ(contentsOf(m_path), emptyServers);
+}
+
 TEST_F(McpConfigFileTest, refusesABrokenFileAndLeavesItAlone)
 {
     ASSERT_TRUE(QDir().mkpath(QFileInfo(m_path).absolutePath()));

@@ -1,6 +1,7 @@
 #include "backend/BackendFactory.h"
 
 #include "ScopedEnvironment.h"
+#include "backend/kubernetes/KubernetesBackend.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -114,4 +115,28 @@ TEST(BackendFactory, kubernetesIsMadeFromTheKubeconfig)
     ASSERT_TRUE(backend.ok()) << backend.error().message.toStdString();
     EXPECT_EQ((*backend)->name(), QStringLiteral("kubernetes"));
     EXPECT_EQ((*backend)->endpoint(), QStringLiteral("https://127.0.0.1:1 (namespace team-b)"));
+}
+
+TEST(BackendFactory, kubernetesPullsFromTheSavedRegistryUnlessTheVariableNamesOne)
+{
+    QTemporaryDir dir;
+    QFile config(dir.filePath(QStringLiteral("config")));
+    ASSERT_TRUE(config.open(QIODevice::WriteOnly));
+    config.write("current-context: c\nclusters: [{name: k, cluster: {server: \"https://127.0.0.1:1\"}}]\n"
+                 "contexts: [{name: c, context: {cluster: k}}]\n");
+    config.close();
+    const BackendConnection saved{.registry = QStringLiteral("saved.example:5000/")};
+    const QString image = QStringLiteral("llm-sandbox/python:abc");
+    const auto podImage = [&] {
+        auto backend = BackendFactory::create(QStringLiteral("kubernetes"), saved);
+        EXPECT_TRUE(backend.ok()) << backend.error().message.toStdString();
+        return backend ? std::static_pointer_cast<KubernetesBackend>(*backend)->settings().podImage(image) : QString();
+    };
+    {
+        ScopedEnvironment variables({{"KUBECONFIG", config.fileName().toUtf8()}, {"LLM_SANDBOX_REGISTRY", {}}});
+        EXPECT_EQ(podImage(), QStringLiteral("saved.example:5000/llm-sandbox/python:abc"));
+    }
+    ScopedEnvironment variables(
+        {{"KUBECONFIG", config.fileName().toUtf8()}, {"LLM_SANDBOX_REGISTRY", "env.example:5000"}});
+    EXPECT_EQ(podImage(), QStringLiteral("env.example:5000/llm-sandbox/python:abc"));
 }
