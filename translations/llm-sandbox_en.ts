@@ -93,7 +93,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+495"/>
+        <location line="+499"/>
         <source>%n image(s) of older definitions (%1) can be removed.</source>
         <translation>
             <numerusform>%n image of an older definition (%1) can be removed.</numerusform>
@@ -166,7 +166,7 @@
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="+279"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+311"/>
         <source>%n run(s) in progress</source>
         <translation>
             <numerusform>%n run in progress</numerusform>
@@ -174,7 +174,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+79"/>
+        <location line="+82"/>
         <source>%n run(s) still in progress.</source>
         <translation>
             <numerusform>%n run still in progress.</numerusform>

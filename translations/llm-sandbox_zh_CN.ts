@@ -4,7 +4,7 @@
 <context>
     <name>AppContext</name>
     <message>
-        <location filename="../app/AppContext.cpp" line="+70"/>
+        <location filename="../app/AppContext.cpp" line="+72"/>
         <source>the run journal is off: %1</source>
         <translation>运行日志库已关闭：%1</translation>
     </message>
@@ -1945,8 +1945,8 @@ go module、R 软件包、gem。</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>Keep these settings in llm-sandbox.conf: the app and the MCP servers assistants start read them.</source>
-        <translation>将这些设置保存到 llm-sandbox.conf：本应用和助手启动的 MCP 服务器都会读取它们。</translation>
+        <source>Keep these settings in llm-sandbox.ini and use them for this window&apos;s next runs; the MCP servers assistants start read them when they start.</source>
+        <translation>将这些设置保存在 llm-sandbox.ini 中，并用于本窗口之后的运行；助手启动的 MCP 服务器会在启动时读取它们。</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2064,12 +2064,7 @@ go module、R 软件包、gem。</translation>
         <translation>删除本机上已结束（崩溃或被终止）但未清除自身容器的 llm-sandbox 进程所留下的容器。</translation>
     </message>
     <message>
-        <location line="+44"/>
-        <source>Saved. Assistants&apos; MCP servers use it from their next start; this window&apos;s own runs after a restart.</source>
-        <translation>已保存。助手的 MCP 服务器将在下次启动时使用；本窗口自身的运行需重启后生效。</translation>
-    </message>
-    <message>
-        <location line="+10"/>
+        <location line="+58"/>
         <source>Testing %1…</source>
         <translation>正在测试 %1…</translation>
     </message>
@@ -2226,7 +2221,7 @@ go module、R 软件包、gem。</translation>
         <translation>%v / %m 个镜像</translation>
     </message>
     <message>
-        <location line="-648"/>
+        <location line="-652"/>
         <source>The system keychain gave no answer; pushing without a login.</source>
         <translation>系统钥匙串没有应答；将不带登录信息推送。</translation>
     </message>
@@ -2246,7 +2241,12 @@ go module、R 软件包、gem。</translation>
         <translation>使用系统钥匙串中 %1 在 %2 的登录信息。</translation>
     </message>
     <message>
-        <location line="+636"/>
+        <location line="+453"/>
+        <source>Saved and applied: new runs use it; runs in progress finish on the previous connection. Assistants&apos; MCP servers use it from their next start.</source>
+        <translation>已保存并应用：新的运行使用它；进行中的运行在先前的连接上完成。助手的 MCP 服务器从下次启动起使用它。</translation>
+    </message>
+    <message>
+        <location line="+187"/>
         <source>Copying from %1…</source>
         <translation>正在从 %1 复制…</translation>
     </message>
@@ -2340,7 +2340,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::BackendsPage</name>
     <message>
-        <location filename="../app/gui/backends/BackendsPage.cpp" line="+47"/>
+        <location filename="../app/gui/backends/BackendsPage.cpp" line="+49"/>
         <source>Backends</source>
         <translation>后端</translation>
     </message>
@@ -3253,7 +3253,7 @@ Runs appear here the moment they start: from the Console, from `llm-sandbox run`
         <translation>LLM Sandbox</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+85"/>
         <source>%1 %2 %3 · ready</source>
         <translation>%1 %2 %3 · 就绪</translation>
     </message>
@@ -3275,7 +3275,7 @@ API %3，%4%5</translation>
         <translation>%1 %2 · 不可用</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+59"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -3350,7 +3350,12 @@ API %3，%4%5</translation>
         <translation>%1 %2 · 正在连接…</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+26"/>
+        <source>Runs now use %1 unless they name a backend; runs in progress finish where they started.</source>
+        <translation>现在，未指定后端的运行使用 %1；进行中的运行在其开始的地方完成。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>No runs in progress</source>
         <translation>没有正在进行的运行</translation>
     </message>
@@ -3362,12 +3367,12 @@ API %3，%4%5</translation>
         </translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>The backend setting applies to new windows, the command line and MCP servers started from now on.</source>
-        <translation>后端设置将应用于此后打开的新窗口、命令行以及此后启动的 MCP 服务器。</translation>
+        <location line="+10"/>
+        <source>The backend setting applies to the command line and MCP servers started from now on that do not set $BACKEND; this window keeps %1, named by $BACKEND.</source>
+        <translation>后端设置适用于命令行以及从现在起启动且未设置 $BACKEND 的 MCP 服务器；本窗口保持使用由 $BACKEND 指定的 %1。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>About LLM Sandbox</source>
         <translation>关于 LLM Sandbox</translation>
     </message>

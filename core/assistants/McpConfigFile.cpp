@@ -127,10 +127,9 @@ Result<McpConfigFile::Change> McpConfigFile::uninstall(const QString &name, bool
         return contents.error();
     }
     const bool ourObject = UserSettings().addedServersObject(absolutePath());
-    const Result<QByteArray> after =
-        m_editor.withoutEntry(contents->bytes, name,
-                              ourObject ? McpConfigEditor::ServersObject::RemoveWhenEmpty
-                                        : McpConfigEditor::ServersObject::Keep);
+    const Result<QByteArray> after = m_editor.withoutEntry(contents->bytes, name,
+                                                           ourObject ? McpConfigEditor::ServersObject::RemoveWhenEmpty
+                                                                     : McpConfigEditor::ServersObject::Keep);
     if (!after) {
         return refused(after.error());
     }

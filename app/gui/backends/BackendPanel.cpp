@@ -334,7 +334,7 @@ QWidget *BackendPanel::makeConnectionTab()
 
     m_save = new QPushButton(tr("Save"));
     m_save->setObjectName(QStringLiteral("saveConnection"));
-    m_save->setToolTip(tr("Keep these settings in llm-sandbox.conf and use them for this window's next runs; the MCP "
+    m_save->setToolTip(tr("Keep these settings in llm-sandbox.ini and use them for this window's next runs; the MCP "
                           "servers assistants start read them when they start."));
     connect(m_save, &QPushButton::clicked, this, &BackendPanel::save);
     m_test = new QPushButton(tr("Test connection"));

@@ -151,8 +151,8 @@ TEST(McpConfigEditorTest, theServersObjectWeAddedGoesWithOurEntryWhenAsked)
     }
     // Another server joined ours meanwhile: the object stays, with it.
     const QByteArray original = "{\n  \"x\": 1\n}\n";
-    const QByteArray withOther = *claude().withEntry(install(claude(), original), QStringLiteral("other"),
-                                                     Json{{"command", "other"}});
+    const QByteArray withOther =
+        *claude().withEntry(install(claude(), original), QStringLiteral("other"), Json{{"command", "other"}});
     const QByteArray removed = uninstall(claude(), withOther, added);
     EXPECT_TRUE(removed.contains("\"mcpServers\": {\n    \"other\"")) << removed.constData();
     EXPECT_FALSE(removed.contains("llm-sandbox"));
