@@ -177,17 +177,10 @@ Result<std::shared_ptr<KubernetesBackend>> KubernetesBackend::fromEnvironment(co
     if (!config) {
         return config.error();
     }
-    auto settings = KubernetesSettings::fromEnvironment(connection.kubeNamespace.isEmpty() ? config->namespaceName
-                                                                                           : connection.kubeNamespace);
+    auto settings = KubernetesSettings::fromEnvironment(
+        connection.kubeNamespace.isEmpty() ? config->namespaceName : connection.kubeNamespace, connection.registry);
     if (!settings) {
         return settings.error();
-    }
-    if (settings->registry.isEmpty()) {
-        // The Backends page's registry field, saved; LLM_SANDBOX_REGISTRY still wins, as for the other fields.
-        settings->registry = connection.registry.trimmed();
-        while (settings->registry.endsWith(QLatin1Char('/'))) {
-            settings->registry.chop(1);
-        }
     }
     return std::make_shared<KubernetesBackend>(std::move(*config), std::move(*settings));
 }

@@ -29,7 +29,8 @@ Result<qint64> seconds(const char *name, qint64 fallback)
 
 } // namespace
 
-Result<KubernetesSettings> KubernetesSettings::fromEnvironment(const QString &contextNamespace)
+Result<KubernetesSettings> KubernetesSettings::fromEnvironment(const QString &contextNamespace,
+                                                               const QString &savedRegistry)
 {
     KubernetesSettings settings;
     settings.context = qEnvironmentVariable("LLM_SANDBOX_KUBE_CONTEXT").trimmed();
@@ -68,6 +69,9 @@ Result<KubernetesSettings> KubernetesSettings::fromEnvironment(const QString &co
     settings.imagePullSecrets = qEnvironmentVariable("LLM_SANDBOX_KUBE_IMAGE_PULL_SECRETS")
                                     .split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts);
     settings.registry = qEnvironmentVariable("LLM_SANDBOX_REGISTRY").trimmed();
+    if (settings.registry.isEmpty()) {
+        settings.registry = savedRegistry.trimmed(); // the variable wins, as for the other fields
+    }
     while (settings.registry.endsWith(QLatin1Char('/'))) {
         settings.registry.chop(1);
     }

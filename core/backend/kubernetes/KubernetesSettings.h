@@ -36,8 +36,10 @@ struct KubernetesSettings
     QStringList channelProtocols = {QStringLiteral("v5.channel.k8s.io"), QStringLiteral("v4.channel.k8s.io")};
 
     /// The settings from the environment; the namespace falls back to `contextNamespace` (the kubeconfig context's
-    /// or the pod's), then "default". A bad value is an error naming its variable.
-    static Result<KubernetesSettings> fromEnvironment(const QString &contextNamespace = {});
+    /// or the pod's), then "default"; the registry to `savedRegistry` (the Backends page's). A bad value is an error
+    /// naming its variable.
+    static Result<KubernetesSettings> fromEnvironment(const QString &contextNamespace = {},
+                                                      const QString &savedRegistry = {});
     /// The image reference pods use for `reference`.
     QString podImage(const QString &reference) const;
 };

@@ -11,6 +11,22 @@
 using namespace sandbox;
 using sandbox::test::ScopedEnvironment;
 
+namespace {
+
+/// A kubeconfig in `dir` with one cluster at https://127.0.0.1:1 and its context "c" (`contextExtra`: more of the
+/// context's fields, such as ", namespace: team-b"); its path.
+QByteArray writeKubeconfig(const QTemporaryDir &dir, const QByteArray &contextExtra = {})
+{
+    QFile config(dir.filePath(QStringLiteral("config")));
+    EXPECT_TRUE(config.open(QIODevice::WriteOnly));
+    config.write("current-context: c\nclusters: [{name: k, cluster: {server: \"https://127.0.0.1:1\"}}]\n"
+                 "contexts: [{name: c, context: {cluster: k" +
+                 contextExtra + "}}]\n");
+    return config.fileName().toUtf8();
+}
+
+} // namespace
+
 TEST(BackendFactory, namespaceDefaultsToDefault)
 {
     ScopedEnvironment unset({{"NAMESPACE", QByteArray()}});
@@ -105,12 +121,8 @@ TEST(BackendFactory, kubernetesWithoutAKubeconfigSaysWhereItLooked)
 TEST(BackendFactory, kubernetesIsMadeFromTheKubeconfig)
 {
     QTemporaryDir dir;
-    QFile config(dir.filePath(QStringLiteral("config")));
-    ASSERT_TRUE(config.open(QIODevice::WriteOnly));
-    config.write("current-context: c\nclusters: [{name: k, cluster: {server: \"https://127.0.0.1:1\"}}]\n"
-                 "contexts: [{name: c, context: {cluster: k, namespace: team-b}}]\n");
-    config.close();
-    ScopedEnvironment variables({{"NAMESPACE", QByteArray()}, {"KUBECONFIG", config.fileName().toUtf8()}});
+    const QByteArray config = writeKubeconfig(dir, ", namespace: team-b");
+    ScopedEnvironment variables({{"NAMESPACE", QByteArray()}, {"KUBECONFIG", config}});
     auto backend = BackendFactory::create(QStringLiteral("kubernetes"));
     ASSERT_TRUE(backend.ok()) << backend.error().message.toStdString();
     EXPECT_EQ((*backend)->name(), QStringLiteral("kubernetes"));
@@ -120,11 +132,7 @@ TEST(BackendFactory, kubernetesIsMadeFromTheKubeconfig)
 TEST(BackendFactory, kubernetesPullsFromTheSavedRegistryUnlessTheVariableNamesOne)
 {
     QTemporaryDir dir;
-    QFile config(dir.filePath(QStringLiteral("config")));
-    ASSERT_TRUE(config.open(QIODevice::WriteOnly));
-    config.write("current-context: c\nclusters: [{name: k, cluster: {server: \"https://127.0.0.1:1\"}}]\n"
-                 "contexts: [{name: c, context: {cluster: k}}]\n");
-    config.close();
+    const QByteArray config = writeKubeconfig(dir);
     const BackendConnection saved{.registry = QStringLiteral("saved.example:5000/")};
     const QString image = QStringLiteral("llm-sandbox/python:abc");
     const auto podImage = [&] {
@@ -133,10 +141,9 @@ TEST(BackendFactory, kubernetesPullsFromTheSavedRegistryUnlessTheVariableNamesOn
         return backend ? std::static_pointer_cast<KubernetesBackend>(*backend)->settings().podImage(image) : QString();
     };
     {
-        ScopedEnvironment variables({{"KUBECONFIG", config.fileName().toUtf8()}, {"LLM_SANDBOX_REGISTRY", {}}});
+        ScopedEnvironment variables({{"KUBECONFIG", config}, {"LLM_SANDBOX_REGISTRY", {}}});
         EXPECT_EQ(podImage(), QStringLiteral("saved.example:5000/llm-sandbox/python:abc"));
     }
-    ScopedEnvironment variables(
-        {{"KUBECONFIG", config.fileName().toUtf8()}, {"LLM_SANDBOX_REGISTRY", "env.example:5000"}});
+    ScopedEnvironment variables({{"KUBECONFIG", config}, {"LLM_SANDBOX_REGISTRY", "env.example:5000"}});
     EXPECT_EQ(podImage(), QStringLiteral("env.example:5000/llm-sandbox/python:abc"));
 }
