@@ -544,14 +544,19 @@ void BackendPanel::makeBackend()
 
 void BackendPanel::save()
 {
-    m_app.userSettings().setConnection(connection());
+    applyConnection(connection());
+    m_testResult->setText(tr("Saved and applied: new runs use it; runs in progress finish on the previous connection. "
+                             "Assistants' MCP servers use it from their next start."));
+    updateButtons();
+}
+
+void BackendPanel::applyConnection(const BackendConnection &connection)
+{
+    m_app.userSettings().setConnection(connection);
     // The app's engine of this backend is made again from the saved connection for the next run; the current one is
     // retired, so runs in progress and open sessions finish where they began.
     m_app.reconnect(m_name);
     makeBackend();
-    m_testResult->setText(tr("Saved and applied: new runs use it; runs in progress finish on the previous connection. "
-                             "Assistants' MCP servers use it from their next start."));
-    updateButtons();
     emit connectionApplied(m_name);
 }
 
@@ -778,8 +783,7 @@ void BackendPanel::push(const QStringList &languages)
     BackendConnection saved = m_app.userSettings().connection();
     if (saved.registry != registry) {
         saved.registry = registry;
-        m_app.userSettings().setConnection(saved);
-        makeBackend();
+        applyConnection(saved);
     }
     auto job = std::make_shared<ImageJob>(m_app, *source, nullptr, BuildKind::Push);
     job->registry = registry;

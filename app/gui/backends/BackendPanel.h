@@ -94,7 +94,7 @@ public:
     void setLive(bool live);
 
 signals:
-    /// save() applied a connection of backend `name`.
+    /// A connection of backend `name` was saved and applied (save(), or a push that saved its registry).
     void connectionApplied(const QString &name);
     void testFinished();
     void imagesLoaded();
@@ -121,6 +121,8 @@ private:
     QWidget *makeConnectionTab();
     QWidget *makeImagesTab();
     QWidget *makeSandboxesTab();
+    /// Saves `connection` and makes this window's next runs and MCP sessions use it (AppContext::reconnect).
+    void applyConnection(const BackendConnection &connection);
     void makeBackend();
     /// The progress bar and status of a job of the Images tab that starts now over `steps` steps.
     /// `steps` 0: a busy indicator until setProgressSteps() knows how many.
