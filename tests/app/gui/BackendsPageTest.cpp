@@ -116,6 +116,16 @@ QJsonObject executeCode(mcp::McpDispatcher &session, int id, const QString &code
         .toObject();
 }
 
+/// A new MCP session of `window` refuses execute_code, naming `socket` (the engine address it went to).
+void expectNewMcpSessionRefusedAt(MainWindow &window, const QString &socket)
+{
+    auto session = mcpSession(window);
+    const QJsonObject refused = executeCode(*session, 2, QStringLiteral("print(1)"));
+    EXPECT_TRUE(refused.value(QStringLiteral("isError")).toBool());
+    EXPECT_TRUE(QJsonDocument(refused).toJson().contains(socket.toUtf8()))
+        << QJsonDocument(refused).toJson().toStdString();
+}
+
 /// A page over its own settings folder (what it saves, `doctor` reads) and no journal.
 class BackendsPageTest : public ::testing::Test
 {
@@ -526,11 +536,7 @@ TEST_F(BackendsPageTest, savedConnectionAppliesToTheWindowsNextRunsAndMcpSession
     const RunOutcomes::Outcome &unreachable = runs.waitFor(runs.start(QStringLiteral("print(1)")));
     ASSERT_TRUE(unreachable.error.has_value()) << "ran on the previous connection";
     EXPECT_TRUE(unreachable.error->message.contains(socket)) << unreachable.why();
-    auto newSession = mcpSession(window);
-    const QJsonObject refused = executeCode(*newSession, 2, QStringLiteral("print(1)"));
-    EXPECT_TRUE(refused.value(QStringLiteral("isError")).toBool());
-    EXPECT_TRUE(QJsonDocument(refused).toJson().contains(socket.toUtf8()))
-        << QJsonDocument(refused).toJson().toStdString();
+    expectNewMcpSessionRefusedAt(window, socket);
 
     // What began on the old connection ends there: the run in progress, and the session opened before.
     const QJsonObject answered = executeCode(*openSession, 2, QStringLiteral("print('old session')"));
@@ -581,11 +587,7 @@ TEST_F(BackendsPageTest, changedDefaultBackendAppliesToTheWindowsNextRunsAndMcpS
     const RunOutcomes::Outcome &onPodman = runs.waitFor(runs.start(QStringLiteral("print(2)")));
     ASSERT_TRUE(onPodman.error.has_value()) << "did not go to Podman";
     EXPECT_TRUE(onPodman.error->message.contains(socket)) << onPodman.why();
-    auto session = mcpSession(window);
-    const QJsonObject refused = executeCode(*session, 2, QStringLiteral("print(3)"));
-    EXPECT_TRUE(refused.value(QStringLiteral("isError")).toBool());
-    EXPECT_TRUE(QJsonDocument(refused).toJson().contains(socket.toUtf8()))
-        << QJsonDocument(refused).toJson().toStdString();
+    expectNewMcpSessionRefusedAt(window, socket);
 
     // Unchecked: Docker again.
     isDefault->setChecked(false);
