@@ -12,7 +12,6 @@
 #include <QUrl>
 #include <functional>
 #include <memory>
-#include <optional>
 
 namespace sandbox {
 class ExchangeSink;
