@@ -7,7 +7,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 GUI=${GUI:-${LLM_SANDBOX_GUI:-ON}}
 
-log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+# Every line says how long the script has been running: a newcomer sees where the minutes go.
+log() { printf '\033[1m==> [%d:%02d] %s\033[0m\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*" >&2; }
 
 # stage NAME: starts a timed stage (ending the one before); print_stages lists how long each took.
 STAGE_NAME=
@@ -100,9 +101,8 @@ ENGINE_PACKAGES=(
 TEST_PACKAGES=(
     # GoogleTest and GoogleMock (the suite), Google Benchmark (benchmarks/), and the format check.
     libgtest-dev libgmock-dev googletest libbenchmark-dev clang-format
-    # The scripts' own tools: curl asks the engines' sockets whether they answer, file names the demo's PNG, setfacl
-    # lets the rootless test user reach the build tree.
-    curl file acl
+    # setfacl lets the rootless test user reach the build tree.
+    acl
     # gVisor: the second wall the gvisor tests run the sandboxes behind (register_gvisor).
     runsc
     # The Kubernetes test API server (tests/kubernetes/apiserver) and the real clients that prove its protocol.
@@ -117,12 +117,14 @@ TEST_PACKAGES=(
     # A font with Chinese glyphs: the zh_CN screenshots (scripts/screenshots) and the GUI tests under zh_CN.
     fonts-wqy-microhei
 )
+SCRIPT_PACKAGES=(
+    # The scripts' own tools: curl asks the engines' sockets whether they answer, file names the demo's PNG.
+    curl file
+)
 SCREENSHOT_PACKAGES=(
     # The desktop app under a virtual X server: Xvfb, window control, capture, and a font.
     xvfb xdotool imagemagick x11-utils fonts-dejavu-core
 )
-APT_PACKAGES=("${BUILD_PACKAGES[@]}" "${RUN_PACKAGES[@]}" "${ENGINE_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
-    "${SCREENSHOT_PACKAGES[@]}")
 
 # The setup installs Debian's packages with apt-get: on another system, say so and point at the groups to install.
 check_debian() {
@@ -139,18 +141,34 @@ check_debian() {
         "which the scripts are tested on"
 }
 
+# install_packages [GROUP...]: the Debian packages of the groups named (build, run, engine, scripts, test,
+# screenshots; all of them when none is named). scripts/run-demo needs only build, run, engine and scripts.
 install_packages() {
     check_debian
-    local missing=()
-    for p in "${APT_PACKAGES[@]}"; do
+    local groups=("$@") group packages=() missing=()
+    [ ${#groups[@]} -gt 0 ] || groups=(build run engine scripts test screenshots)
+    for group in "${groups[@]}"; do
+        case $group in
+        build) packages+=("${BUILD_PACKAGES[@]}") ;;
+        run) packages+=("${RUN_PACKAGES[@]}") ;;
+        engine) packages+=("${ENGINE_PACKAGES[@]}") ;;
+        scripts) packages+=("${SCRIPT_PACKAGES[@]}") ;;
+        test) packages+=("${TEST_PACKAGES[@]}") ;;
+        screenshots) packages+=("${SCREENSHOT_PACKAGES[@]}") ;;
+        *) fail "install_packages: no package group \"$group\" (build, run, engine, scripts, test, screenshots)" ;;
+        esac
+    done
+    for p in "${packages[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
     done
     # Node.js and npm (for the MCP SDK client tests): this machine image ships Node 20 with
     # its own npm; Debian's npm conflicts with it, so only install Debian's when node is absent.
-    command -v node >/dev/null || missing+=(nodejs)
-    command -v npm >/dev/null || missing+=(npm)
+    if [[ " ${groups[*]} " == *" test "* ]]; then
+        command -v node >/dev/null || missing+=(nodejs)
+        command -v npm >/dev/null || missing+=(npm)
+    fi
     if [ ${#missing[@]} -eq 0 ]; then
-        log "System packages already installed"
+        log "System packages already installed (groups: ${groups[*]})"
         return
     fi
     log "Installing system packages: ${missing[*]}"
@@ -492,12 +510,24 @@ configure_error() {
     echo "${reason:-CMake gave no reason.} CMake's whole output is in $1."
 }
 
+# build_project [TARGET...]: configures BUILD_DIR (GUI=$GUI) and builds the targets named, or everything. The program
+# alone (scripts/run-demo: llm-sandbox and its runner) is configured without the tests and benchmarks, which need the
+# test group's packages; a later whole build in the same folder turns them on and keeps every object.
 build_project() {
-    log "Building ($BUILD_DIR, GUI=$GUI)"
-    configure_project "$BUILD_DIR" -DLLM_SANDBOX_GUI="$GUI"
+    local options=(-DLLM_SANDBOX_GUI="$GUI") targets=()
+    if [ $# -gt 0 ]; then
+        targets=(--target "$@")
+        # A folder already configured with the tests keeps them (the test group is installed there).
+        grep -qs '^LLM_SANDBOX_TESTS:BOOL=ON' "$BUILD_DIR/CMakeCache.txt" ||
+            options+=(-DLLM_SANDBOX_TESTS=OFF -DLLM_SANDBOX_BENCHMARKS=OFF)
+    else
+        options+=(-DLLM_SANDBOX_TESTS=ON -DLLM_SANDBOX_BENCHMARKS=ON)
+    fi
+    log "Building ($BUILD_DIR, GUI=$GUI${targets:+, ${*}})"
+    configure_project "$BUILD_DIR" "${options[@]}"
     # Paths relative to the checkout and no working directory in the hash: both build folders
     # (and a fresh clone elsewhere) share cache entries.
-    CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=1 cmake --build "$BUILD_DIR" --parallel "$(nproc)"
+    CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=1 cmake --build "$BUILD_DIR" --parallel "$(nproc)" "${targets[@]}"
 }
 
 build_images() {
