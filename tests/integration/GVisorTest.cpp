@@ -2,7 +2,6 @@
 // /proc/version), not the host's; a runtime the engine lacks is a clear error before any container exists (Docker:
 // daemon.json; a cluster: its RuntimeClasses, on the test API server).
 #include "BackendTestSupport.h"
-#include "engine/ContainerSpecFactory.h"
 #include "engine/ExecutionEngine.h"
 
 #include <QFile>
@@ -99,7 +98,8 @@ TEST_P(MissingRuntimeTest, isAClearErrorBeforeAnyContainerIsCreated)
 {
     auto backend = test::backendFor(GetParam());
     ASSERT_TRUE(backend);
-    auto before = backend->listContainers(ContainerSpecFactory::runLabel(), QString());
+    // This process's containers only: other tests may be making containers on the same engine at the same time.
+    auto before = backend->listContainers(ExecutionEngine::ownerLabel(), ExecutionEngine::ownerIdentity());
     ASSERT_TRUE(before.ok()) << before.error().message.toStdString();
     // runsc: the test API server offers no RuntimeClass; Docker has no runtime by this name.
     const QString missing = GetParam() == "kubernetes" ? QStringLiteral("runsc") : QStringLiteral("no-such-runtime");
@@ -112,7 +112,7 @@ TEST_P(MissingRuntimeTest, isAClearErrorBeforeAnyContainerIsCreated)
     const std::string message = result.error().message.toStdString();
     EXPECT_NE(message.find("has no OCI runtime \"" + missing.toStdString() + "\""), std::string::npos) << message;
     EXPECT_NE(message.find(GetParam() == "kubernetes" ? "RuntimeClass" : "daemon.json"), std::string::npos) << message;
-    auto after = backend->listContainers(ContainerSpecFactory::runLabel(), QString());
+    auto after = backend->listContainers(ExecutionEngine::ownerLabel(), ExecutionEngine::ownerIdentity());
     ASSERT_TRUE(after.ok()) << after.error().message.toStdString();
     EXPECT_EQ(*after, *before) << "a container was created";
 }
