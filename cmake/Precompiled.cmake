@@ -1,0 +1,36 @@
+# Precompiled headers: the library headers nearly every translation unit parses (Qt Core's containers and JSON, the
+# standard library, nlohmann/json in the runner, Qt Widgets in the app, GoogleTest in the tests) are parsed once per
+# target instead of once per file. scripts/build-cost measures what a cold build costs with and without them.
+#
+# The compiler cache keeps working across build folders (scripts/lib/setup.sh's build_project): it needs the sloppiness
+# pch_defines,time_macros (setup.sh sets CCACHE_SLOPPINESS) and GCC's -fpch-preprocess, so that it can tell which
+# precompiled header a file used.
+option(LLM_SANDBOX_PRECOMPILED_HEADERS "Precompile the common library headers of each target" ON)
+
+set(LLM_SANDBOX_PCH_STD <algorithm> <chrono> <functional> <memory> <optional> <string> <utility> <vector>)
+set(LLM_SANDBOX_PCH_QT_CORE
+    <QByteArray> <QDateTime> <QDir> <QFile> <QFileInfo> <QHash> <QJsonArray> <QJsonDocument> <QJsonObject> <QJsonValue>
+    <QList> <QLoggingCategory> <QObject> <QRegularExpression> <QSet> <QString> <QStringList> <QTimer> <QUrl> <QVariant>)
+set(LLM_SANDBOX_PCH_QT_WIDGETS
+    <QAbstractItemModel> <QAction> <QApplication> <QComboBox> <QFormLayout> <QHBoxLayout> <QHeaderView> <QLabel>
+    <QLineEdit> <QPainter> <QPlainTextEdit> <QPushButton> <QSplitter> <QStyle> <QTableView> <QVBoxLayout> <QWidget>)
+set(LLM_SANDBOX_PCH_GTEST <gmock/gmock.h> <gtest/gtest.h>)
+set(LLM_SANDBOX_PCH_NLOHMANN <nlohmann/json.hpp>)
+
+if(LLM_SANDBOX_PRECOMPILED_HEADERS AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    # Marks in the preprocessed output which precompiled header was used: ccache needs it to cache such files.
+    add_compile_options(-fpch-preprocess)
+endif()
+
+# llm_sandbox_precompile(TARGET [QT_CORE] [QT_WIDGETS] [GTEST] [NLOHMANN]): TARGET precompiles the standard library
+# headers and the groups named.
+function(llm_sandbox_precompile target)
+    if(NOT LLM_SANDBOX_PRECOMPILED_HEADERS)
+        return()
+    endif()
+    set(headers ${LLM_SANDBOX_PCH_STD})
+    foreach(group IN ITEMS ${ARGN})
+        list(APPEND headers ${LLM_SANDBOX_PCH_${group}})
+    endforeach()
+    target_precompile_headers(${target} PRIVATE ${headers})
+endfunction()
