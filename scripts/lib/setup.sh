@@ -510,24 +510,26 @@ configure_error() {
     echo "${reason:-CMake gave no reason.} CMake's whole output is in $1."
 }
 
-# build_project [TARGET...]: configures BUILD_DIR (GUI=$GUI) and builds the targets named, or everything. The program
-# alone (scripts/run-demo: llm-sandbox and its runner) is configured without the tests and benchmarks, which need the
-# test group's packages; a later whole build in the same folder turns them on and keeps every object.
+# build_project [TARGET...]: configures BUILD_DIR (GUI=$GUI) and builds the targets named, or everything. With
+# WITH_TESTS=OFF (scripts/run-demo: the program alone) the folder is configured without the tests and benchmarks, which
+# need the test group's packages, unless it already has them; a later whole build in the same folder turns them on and
+# keeps every object. Says what the build cost: its wall time and CPU seconds.
 build_project() {
-    local options=(-DLLM_SANDBOX_GUI="$GUI") targets=()
-    if [ $# -gt 0 ]; then
-        targets=(--target "$@")
-        # A folder already configured with the tests keeps them (the test group is installed there).
-        grep -qs '^LLM_SANDBOX_TESTS:BOOL=ON' "$BUILD_DIR/CMakeCache.txt" ||
-            options+=(-DLLM_SANDBOX_TESTS=OFF -DLLM_SANDBOX_BENCHMARKS=OFF)
-    else
-        options+=(-DLLM_SANDBOX_TESTS=ON -DLLM_SANDBOX_BENCHMARKS=ON)
-    fi
-    log "Building ($BUILD_DIR, GUI=$GUI${targets:+, ${*}})"
-    configure_project "$BUILD_DIR" "${options[@]}"
-    # Paths relative to the checkout and no working directory in the hash: both build folders
-    # (and a fresh clone elsewhere) share cache entries.
-    CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=1 cmake --build "$BUILD_DIR" --parallel "$(nproc)" "${targets[@]}"
+    local tests=${WITH_TESTS:-ON} targets=()
+    grep -qs '^LLM_SANDBOX_TESTS:BOOL=ON' "$BUILD_DIR/CMakeCache.txt" && tests=ON
+    [ $# -eq 0 ] || targets=(--target "$@")
+    log "Building ($BUILD_DIR, GUI=$GUI, tests $tests${targets:+; ${*}})"
+    configure_project "$BUILD_DIR" -DLLM_SANDBOX_GUI="$GUI" -DLLM_SANDBOX_TESTS="$tests" -DLLM_SANDBOX_BENCHMARKS="$tests"
+    # Paths relative to the checkout and no working directory in the hash: both build folders (and a fresh clone
+    # elsewhere) share cache entries. The sloppiness lets the cache take files built with a precompiled header
+    # (cmake/Precompiled.cmake).
+    local TIMEFORMAT='%R %U %S' times
+    times=$(mktemp)
+    { time CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=pch_defines,time_macros \
+        cmake --build "$BUILD_DIR" --parallel "$(nproc)" "${targets[@]}" 2>&3; } 3>&2 2>"$times" ||
+        { rm -f "$times"; fail "The build failed; the compiler's messages are above."; }
+    log "Built in $(awk '{ printf "%.0f s, %.0f CPU-seconds", $1, $2 + $3 }' "$times")"
+    rm -f "$times"
 }
 
 build_images() {
@@ -553,4 +555,73 @@ install_npm_packages() {
         log "Installing npm packages in ${dir#"$ROOT"/}"
         (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
     done
+}
+
+# Lanes: independent parts of the suite that run at the same time, each in the background with its output in a log
+# of its own (LANE_DIR), so that the terminal is not a mix of them. While they run, a line every minute says how far
+# each has got; a lane's whole log is printed when it ends, and its time joins print_stages' table.
+LANE_DIR=${LANE_DIR:-$BUILD_DIR/lanes}
+LANE_NAMES=()
+LANE_PIDS=()
+LANE_STARTED=()
+LANE_BRIEF=()
+
+# lane [--brief] NAME COMMAND...: starts COMMAND (a function or program) as the lane NAME. --brief: when it passes, only
+# the end of its log is printed (an image build's thousands of apt lines), the whole log when it fails.
+lane() {
+    local brief=no
+    [ "$1" != --brief ] || { brief=yes; shift; }
+    local name=$1
+    shift
+    mkdir -p "$LANE_DIR"
+    ("$@") >"$LANE_DIR/$name.log" 2>&1 </dev/null &
+    LANE_NAMES+=("$name")
+    LANE_PIDS+=($!)
+    LANE_STARTED+=("$SECONDS")
+    LANE_BRIEF+=("$brief")
+    log "Lane $name started (log: ${LANE_DIR#"$ROOT"/}/$name.log)"
+}
+
+# lane_progress NAME: "NAME 12 tests (1 failed)" from ctest's lines in the lane's log.
+lane_progress() {
+    awk -v name="$1" '/ Test +#[0-9]+: / { tests++ } /\*\*\*Failed|\*\*\*Timeout|\*\*\*Exception/ { failed++ }
+        END { printf "%s %d tests%s", name, tests, failed ? " (" failed " failed)" : "" }' "$LANE_DIR/$1.log"
+}
+
+# wait_lanes: waits for every lane started, printing progress; fails, after all have ended, if any failed.
+wait_lanes() {
+    local i status failed=() done=() last=$SECONDS
+    while [ ${#done[@]} -lt ${#LANE_NAMES[@]} ]; do
+        for i in "${!LANE_NAMES[@]}"; do
+            [[ " ${done[*]} " == *" $i "* ]] && continue
+            kill -0 "${LANE_PIDS[$i]}" 2>/dev/null && continue
+            status=0
+            wait "${LANE_PIDS[$i]}" || status=$?
+            done+=("$i")
+            local outcome=passed
+            [ "$status" = 0 ] || { outcome="FAILED (status $status)"; failed+=("${LANE_NAMES[$i]}"); }
+            if [ "$status" = 0 ] && [ "${LANE_BRIEF[$i]}" = yes ]; then
+                log "Lane ${LANE_NAMES[$i]} $outcome after $((SECONDS - LANE_STARTED[i])) s; the end of its log:"
+                tail -n 8 "$LANE_DIR/${LANE_NAMES[$i]}.log" >&2
+            else
+                log "Lane ${LANE_NAMES[$i]} $outcome after $((SECONDS - LANE_STARTED[i])) s; its log:"
+                cat "$LANE_DIR/${LANE_NAMES[$i]}.log" >&2
+            fi
+            STAGE_TIMES+=("$(printf '%6d s    lane %s, %s' $((SECONDS - LANE_STARTED[i])) "${LANE_NAMES[$i]}" "$outcome")")
+        done
+        if [ $((SECONDS - last)) -ge 60 ]; then
+            last=$SECONDS
+            local progress=()
+            for i in "${!LANE_NAMES[@]}"; do
+                [[ " ${done[*]} " == *" $i "* ]] || progress+=("$(lane_progress "${LANE_NAMES[$i]}")")
+            done
+            log "Running: $(printf '%s · ' "${progress[@]}" | sed 's/ · $//')"
+        fi
+        sleep 2
+    done
+    LANE_NAMES=()
+    LANE_PIDS=()
+    LANE_STARTED=()
+    LANE_BRIEF=()
+    [ ${#failed[@]} -eq 0 ] || { print_stages; fail "These lanes failed: ${failed[*]} (their logs are above, and in ${LANE_DIR#"$ROOT"/}/)."; }
 }
