@@ -289,7 +289,7 @@ class ProtocolTest(unittest.TestCase):
     def test_pod_becomes_docker_settings(self):
         name = f"settings-{uuid.uuid4().hex[:6]}"
         body = pod(name, container={
-            "securityContext": {"runAsUser": 1000, "runAsGroup": 1000, "runAsNonRoot": True,
+            "securityContext": {"runAsUser": 21000, "runAsGroup": 21000, "runAsNonRoot": True,
                                 "allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
                                 "capabilities": {"drop": ["ALL"]}, "seccompProfile": {"type": "RuntimeDefault"}},
             "resources": {"limits": {"cpu": "500m", "memory": "128Mi"}},
@@ -301,7 +301,7 @@ class ProtocolTest(unittest.TestCase):
         inspected = json.loads(subprocess.run(["docker", "inspect", container_id.removeprefix("docker://")],
                                               check=True, capture_output=True, text=True).stdout)[0]
         host = inspected["HostConfig"]
-        self.assertEqual(inspected["Config"]["User"], "1000:1000")
+        self.assertEqual(inspected["Config"]["User"], "21000:21000")
         self.assertEqual(inspected["Config"]["WorkingDir"], "/work")
         self.assertIn("GREETING=hello", inspected["Config"]["Env"])
         self.assertEqual(host["NanoCpus"], 500_000_000)

@@ -28,7 +28,7 @@ def pod_manifest(name, command, labels=None):
             containers=[client.V1Container(
                 name="main", image=IMAGE, image_pull_policy="IfNotPresent", command=command,
                 security_context=client.V1SecurityContext(
-                    run_as_user=1000, run_as_non_root=True, allow_privilege_escalation=False,
+                    run_as_user=21000, run_as_non_root=True, allow_privilege_escalation=False,
                     read_only_root_filesystem=True, capabilities=client.V1Capabilities(drop=["ALL"]),
                     seccomp_profile=client.V1SeccompProfile(type="RuntimeDefault")))]))
 
