@@ -1,5 +1,7 @@
 #include "images/ImageProbe.h"
 
+#include "engine/ContainerSpecFactory.h"
+
 #include <QDeadlineTimer>
 #include <QLoggingCategory>
 #include <QRegularExpression>
@@ -18,6 +20,9 @@ Result<QByteArray> ImageProbe::run(ContainerBackend &backend, const QString &ima
     spec.image = image;
     spec.command = command;
     spec.networkMode = QStringLiteral("none");
+    // A sandbox uid of its own, as runs have, not the image's user (uid 1000, the desktop user's on most hosts):
+    // RLIMIT_NPROC counts a uid's threads host-wide, so a browser's threads left the probe unable to start.
+    spec.user = ContainerSpecFactory::nextSandboxUser();
     // Named, not left to the engine, as runs name them: Podman's defaults cannot be set when its service
     // runs with lower hard limits.
     spec.ulimits = {Ulimit{QStringLiteral("nofile"), 1024, 1024}, Ulimit{QStringLiteral("nproc"), 256, 256}};
