@@ -156,7 +156,7 @@ QJsonObject CodeExecutor::execute(const ToolCall &call) const
         call.log(LogLevel::Error, result.error().message.left(kMaxErrorChars));
         return failureToolResult(result.error());
     }
-    return toToolResult(request, *result, call.supportsStructuredContent());
+    return toToolResult(request, *result, call.supportsStructuredContent(), call.artifactLinks);
 }
 
 QJsonObject CodeExecutor::toJson(const RunRequest &request, const RunResult &result)
@@ -175,17 +175,26 @@ QJsonObject CodeExecutor::toJson(const RunRequest &request, const RunResult &res
     return json;
 }
 
-QJsonObject CodeExecutor::toToolResult(const RunRequest &request, const RunResult &result, bool structured)
+QJsonObject CodeExecutor::toToolResult(const RunRequest &request, const RunResult &result, bool structured,
+                                       bool artifactLinks)
 {
     const QJsonObject json = toJson(request, result);
     QJsonArray content{
         QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
                     {QStringLiteral("text"), QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Compact))}}};
     for (const Artifact &artifact : result.artifacts) {
-        if (isImage(artifact.mimeType)) {
+        const bool image = isImage(artifact.mimeType);
+        if (image && (!artifactLinks || artifact.size() <= kMaxInlineImageBytes)) {
             content.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("image")},
                                        {QStringLiteral("data"), QString::fromLatin1(artifact.data.toBase64())},
                                        {QStringLiteral("mimeType"), artifact.mimeType}});
+        } else if (artifactLinks) {
+            // Megabytes of base64 would fill the model's context; the client reads the file when it wants it.
+            content.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("resource_link")},
+                                       {QStringLiteral("uri"), artifactUri(result.runId, artifact.name)},
+                                       {QStringLiteral("name"), artifact.name},
+                                       {QStringLiteral("mimeType"), artifact.mimeType},
+                                       {QStringLiteral("size"), artifact.size()}});
         } else if (artifact.mimeType == QLatin1String("text/html")) {
             const QString uri = QStringLiteral("sandbox://artifacts/") +
                                 QString::fromLatin1(QUrl::toPercentEncoding(artifact.name, "/"));
@@ -201,6 +210,13 @@ QJsonObject CodeExecutor::toToolResult(const RunRequest &request, const RunResul
         out.insert(QStringLiteral("structuredContent"), json);
     }
     return out;
+}
+
+QString CodeExecutor::artifactUri(const QString &runId, const QString &name)
+{
+    // Each part is one template variable: a '/' in a name (plots/a.png) is escaped like any reserved character.
+    return QStringLiteral("sandbox://runs/%1/artifacts/%2")
+        .arg(QString::fromLatin1(QUrl::toPercentEncoding(runId)), QString::fromLatin1(QUrl::toPercentEncoding(name)));
 }
 
 QJsonObject CodeExecutor::failureToolResult(const Error &error)
@@ -249,7 +265,8 @@ QJsonObject CodeExecutor::outputSchema()
     QJsonObject libraries = schema("array", "Libraries installed before the run.");
     libraries.insert(QStringLiteral("items"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}});
     QJsonObject artifacts = schema("array", "Files the program wrote to its output directory (charts, HTML, ...); "
-                                            "images come as image content items, HTML as embedded resources.");
+                                            "images up to 256 KiB come as image content items, other files as "
+                                            "resource_link items to read with resources/read.");
     artifacts.insert(QStringLiteral("items"), artifact);
 
     const QJsonObject properties{

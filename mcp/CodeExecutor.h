@@ -38,10 +38,18 @@ public:
 
     QJsonObject execute(const ToolCall &call) const;
 
+    /// Images up to this size travel inline, as image items; with artifact links, larger ones travel as links.
+    static constexpr qint64 kMaxInlineImageBytes = 256 * 1024;
+
     /// The CallToolResult of a finished run: the run as a JSON text item (plus structuredContent when the client
-    /// understands it), one image item per chart and HTML pages as embedded resources. A program that failed is
-    /// still a normal result: the model reads its exit code and stderr.
-    static QJsonObject toToolResult(const RunRequest &request, const RunResult &result, bool structured);
+    /// understands it), then its files. Without `artifactLinks`, one image item per image and HTML pages as
+    /// embedded resources; with them, images up to kMaxInlineImageBytes inline and every other file as a
+    /// resource_link to artifactUri(). A program that failed is still a normal result: the model reads its exit
+    /// code and stderr.
+    static QJsonObject toToolResult(const RunRequest &request, const RunResult &result, bool structured,
+                                    bool artifactLinks = false);
+    /// sandbox://runs/{run_id}/artifacts/{name}: where resources/read serves a run's file.
+    static QString artifactUri(const QString &runId, const QString &name);
     /// The run as JSON: exit_code, stdout, stderr, duration_ms, timed_out, stop_reason, resource_usage, ...
     static QJsonObject toJson(const RunRequest &request, const RunResult &result);
     /// JSON Schema of toJson(), announced as the tool's outputSchema.

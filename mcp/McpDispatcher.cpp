@@ -1,13 +1,18 @@
 #include "mcp/McpDispatcher.h"
 
 #include "mcp/ArgumentValidator.h"
+#include "mcp/CodeExecutor.h"
 #include "mcp/JsonRpc.h"
 #include "mcp/McpLogging.h"
 #include "mcp/ProtocolVersion.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QDateTime>
 #include <QJsonArray>
 #include <QPromise>
+#include <QUrl>
+#include <QUuid>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <exception>
@@ -31,6 +36,24 @@ const QString kInstructions = QStringLiteral(
 constexpr int kListTtlMs = 5 * 60 * 1000;
 /// Resource texts are built from the live language registry; a minute keeps them fresh enough.
 constexpr int kResourceTtlMs = 60 * 1000;
+
+/// How often a client polling a task is asked to look (a run takes from a tenth of a second to minutes).
+constexpr int kTaskPollIntervalMs = 1000;
+/// Resources one client may subscribe to at once (each is read again after every run in its session).
+constexpr int kMaxSubscriptions = 64;
+const QString kRelatedTask = QStringLiteral("io.modelcontextprotocol/related-task");
+
+QString isoTime(const QDateTime &time)
+{
+    return time.toUTC().toString(Qt::ISODateWithMs);
+}
+
+/// What a subscriber is compared against: the resource's bytes, or the reason it cannot be read.
+QByteArray fingerprint(const Result<ResourceContents> &contents)
+{
+    return contents ? QCryptographicHash::hash(contents->data, QCryptographicHash::Sha256)
+                    : QByteArray("error:") + contents.error().message.toUtf8();
+}
 
 QJsonObject logMessage(LogLevel level, const QString &message)
 {
@@ -99,6 +122,41 @@ struct McpDispatcher::RunningCall
     std::stop_source stop;
     // Set when the client cancelled (or the server shuts down): the call then gets no reply.
     std::atomic<bool> cancelled = false;
+};
+
+/// A tools/call run as a task (2025-11-25). The fields below `reply` change under the dispatcher's mutex.
+struct McpDispatcher::Task
+{
+    QString id;
+    QDateTime createdAt;
+    qint64 ttlMs = 0;
+    std::stop_source stop;
+
+    QString status = QStringLiteral("working");
+    QString statusMessage;
+    QDateTime lastUpdatedAt;
+    /// The reply the tools/call would have had without the task (a result or a JSON-RPC error), once the run ended.
+    std::optional<QJsonObject> reply;
+    /// The tasks/result requests waiting for it.
+    QList<std::shared_ptr<QPromise<QJsonObject>>> waiting;
+
+    bool isTerminal() const { return status != QLatin1String("working"); }
+    bool expired(const QDateTime &now) const { return isTerminal() && createdAt.msecsTo(now) > ttlMs; }
+    QJsonObject toJson() const
+    {
+        QJsonObject json{{QStringLiteral("taskId"), id},
+                         {QStringLiteral("status"), status},
+                         {QStringLiteral("createdAt"), isoTime(createdAt)},
+                         {QStringLiteral("lastUpdatedAt"), isoTime(lastUpdatedAt)},
+                         {QStringLiteral("ttl"), ttlMs}};
+        if (!statusMessage.isEmpty()) {
+            json.insert(QStringLiteral("statusMessage"), statusMessage);
+        }
+        if (!isTerminal()) {
+            json.insert(QStringLiteral("pollInterval"), kTaskPollIntervalMs);
+        }
+        return json;
+    }
 };
 
 McpDispatcher::McpDispatcher(ToolRegistry tools, QList<Resource> resources, MessageSink sink, DispatcherOptions options)
@@ -282,10 +340,19 @@ QFuture<QJsonObject> McpDispatcher::handleRequest(const QJsonValue &id, const QS
         return readyFuture(makeResult(id, QJsonObject{{QStringLiteral("resources"), resourceList(titles)}}));
     }
     if (method == QLatin1String("resources/read")) {
-        return readyFuture(readResource(id, params));
+        return readResource(id, params);
     }
     if (method == QLatin1String("resources/templates/list")) {
-        return readyFuture(makeResult(id, QJsonObject{{QStringLiteral("resourceTemplates"), QJsonArray()}}));
+        return readyFuture(makeResult(id, QJsonObject{{QStringLiteral("resourceTemplates"), resourceTemplateList()}}));
+    }
+    if (method == QLatin1String("resources/subscribe")) {
+        return subscribe(id, params);
+    }
+    if (method == QLatin1String("resources/unsubscribe")) {
+        return readyFuture(unsubscribe(id, params));
+    }
+    if (method.startsWith(QLatin1String("tasks/")) && protocolVersion() >= ProtocolVersion::kTasks) {
+        return handleTaskRequest(id, method, params);
     }
     if (method == QLatin1String("logging/setLevel")) {
         return readyFuture(setLogLevel(id, params));
@@ -336,10 +403,10 @@ QFuture<QJsonObject> McpDispatcher::handlePerRequest(const QJsonValue &id, const
         return complete(QJsonObject{{QStringLiteral("resources"), resourceList(true)}});
     }
     if (method == QLatin1String("resources/templates/list")) {
-        return complete(QJsonObject{{QStringLiteral("resourceTemplates"), QJsonArray()}});
+        return complete(QJsonObject{{QStringLiteral("resourceTemplates"), resourceTemplateList()}});
     }
     if (method == QLatin1String("resources/read")) {
-        return readyFuture(readResource(id, params, true));
+        return readResource(id, params, true);
     }
     if (method == QLatin1String("prompts/list")) {
         // This server has no prompts; 2026-07-28 clients (and caches) get the empty list rather than an error.
@@ -456,12 +523,20 @@ QJsonObject McpDispatcher::initialize(const QJsonValue &id, const QJsonObject &p
                   << client.value(QStringLiteral("version")).toString() << "asking for" << requested.toString()
                   << "-> speaking" << version;
 
-    const QJsonObject capabilities{
+    QJsonObject capabilities{
         {QStringLiteral("logging"), QJsonObject()},
         {QStringLiteral("tools"), QJsonObject{{QStringLiteral("listChanged"), false}}},
         {QStringLiteral("resources"),
-         QJsonObject{{QStringLiteral("subscribe"), false}, {QStringLiteral("listChanged"), false}}},
+         QJsonObject{{QStringLiteral("subscribe"), true}, {QStringLiteral("listChanged"), false}}},
     };
+    if (version >= ProtocolVersion::kTasks) {
+        capabilities.insert(QStringLiteral("tasks"),
+                            QJsonObject{{QStringLiteral("list"), QJsonObject()},
+                                        {QStringLiteral("cancel"), QJsonObject()},
+                                        {QStringLiteral("requests"),
+                                         QJsonObject{{QStringLiteral("tools"),
+                                                      QJsonObject{{QStringLiteral("call"), QJsonObject()}}}}}});
+    }
     return makeResult(id, QJsonObject{{QStringLiteral("protocolVersion"), version},
                                       {QStringLiteral("capabilities"), capabilities},
                                       {QStringLiteral("serverInfo"), serverInfo(version)},
@@ -518,11 +593,17 @@ QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonOb
         call.clientName = m_clientName;
         call.clientVersion = m_clientVersion;
     }
-    // The handler names the run it started; the journal keeps the call and the reply with that run.
+    // The handler names the run it started; the journal keeps the call and the reply with that run, and this client
+    // may read the run's files.
     auto runId = std::make_shared<QString>();
-    call.ranAs = [runId](const QString &id) {
+    call.ranAs = [this, runId](const QString &id) {
         *runId = id;
+        const std::lock_guard lock(m_mutex);
+        m_runs.insert(id);
     };
+    // A 2026-07-28 request has no session to read the files back in later.
+    call.artifactLinks = !meta && call.protocolVersion >= ProtocolVersion::kStructuredContent &&
+                         m_exchangeSink.load() && templateFor(CodeExecutor::artifactUri(QString(), QString()));
     if (!meta) {
         call.log = [this](LogLevel level, const QString &message) {
             log(level, message);
@@ -559,8 +640,23 @@ QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonOb
         if (ExchangeSink *sink = m_exchangeSink.load(); sink && !runId->isEmpty()) {
             sink->recordExchange(*runId, call.request, reply, call.protocolVersion);
         }
+        if (const QString session = call.arguments.value(QStringLiteral("session_id")).toString(); !session.isEmpty()) {
+            checkSubscriptions(session);
+        }
         return reply;
     };
+
+    // 2026-07-28 moved tasks into an extension this server does not offer: there `task` is an unknown member.
+    const QJsonValue task = params.value(QStringLiteral("task"));
+    if (!meta && task.isObject() && call.protocolVersion >= ProtocolVersion::kTasks) {
+        if (!tool->longRunning) {
+            return readyFuture(makeError(id, MethodNotFound,
+                                         QStringLiteral("Tool %1 answers at once and does not run as a task; call it "
+                                                        "without \"task\".")
+                                             .arg(tool->name)));
+        }
+        return startTask(id, task.toObject(), std::move(invoke), std::move(call));
+    }
 
     if (!tool->longRunning) {
         return readyFuture(invoke(call));
@@ -591,25 +687,353 @@ QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonOb
     });
 }
 
-QJsonObject McpDispatcher::readResource(const QJsonValue &id, const QJsonObject &params, bool perRequest)
+QFuture<QJsonObject> McpDispatcher::readResource(const QJsonValue &id, const QJsonObject &params, bool perRequest)
 {
     const QJsonValue uri = params.value(QStringLiteral("uri"));
     if (!uri.isString()) {
-        return makeError(id, InvalidParams, QStringLiteral("resources/read needs the resource's \"uri\" as a string."));
+        return readyFuture(
+            makeError(id, InvalidParams, QStringLiteral("resources/read needs the resource's \"uri\" as a string.")));
     }
+    // -32002 until 2025-11-25; 2026-07-28 made an unknown URI an invalid parameter.
+    const auto notFound = [id, uri, perRequest] {
+        return makeError(id, perRequest ? InvalidParams : ResourceNotFound,
+                         QStringLiteral("Resource not found: %1").arg(uri.toString().left(200)),
+                         QJsonObject{{QStringLiteral("uri"), uri}});
+    };
     for (const Resource &resource : m_resources) {
         if (resource.uri == uri.toString()) {
             const QJsonObject contents{{QStringLiteral("uri"), resource.uri},
                                        {QStringLiteral("mimeType"), resource.mimeType},
                                        {QStringLiteral("text"), resource.read()}};
             const QJsonObject result{{QStringLiteral("contents"), QJsonArray{contents}}};
-            return makeResult(id, perRequest ? completeResult(result, kResourceTtlMs) : result);
+            return readyFuture(makeResult(id, perRequest ? completeResult(result, kResourceTtlMs) : result));
         }
     }
-    // -32002 until 2025-11-25; 2026-07-28 made an unknown URI an invalid parameter.
-    return makeError(id, perRequest ? InvalidParams : ResourceNotFound,
-                     QStringLiteral("Resource not found: %1").arg(uri.toString().left(200)),
-                     QJsonObject{{QStringLiteral("uri"), uri}});
+    const ResourceTemplate *resourceTemplate = templateFor(uri.toString());
+    if (!resourceTemplate) {
+        return readyFuture(notFound());
+    }
+    // A journal or a sandbox session answers in milliseconds, but not at once: not on the protocol thread.
+    return QtConcurrent::run(&m_pool, [this, id, uri = uri.toString(), read = resourceTemplate->read,
+                                       reader = resourceReader(), perRequest, notFound] {
+        const Result<ResourceContents> contents = read(uri, reader);
+        if (!contents) {
+            const sandbox::ErrorCode code = contents.error().code;
+            return code == sandbox::ErrorCode::NotFound || code == sandbox::ErrorCode::BadRequest
+                       ? notFound()
+                       : makeError(id, InternalError, contents.error().message.left(2000));
+        }
+        QJsonObject item{{QStringLiteral("uri"), uri}, {QStringLiteral("mimeType"), contents->mimeType}};
+        if (isTextMimeType(contents->mimeType)) {
+            item.insert(QStringLiteral("text"), QString::fromUtf8(contents->data));
+        } else {
+            item.insert(QStringLiteral("blob"), QString::fromLatin1(contents->data.toBase64()));
+        }
+        const QJsonObject result{{QStringLiteral("contents"), QJsonArray{item}}};
+        return makeResult(id, perRequest ? completeResult(result) : result);
+    });
+}
+
+QJsonArray McpDispatcher::resourceTemplateList() const
+{
+    QJsonArray templates;
+    for (const ResourceTemplate &resourceTemplate : m_options.resourceTemplates) {
+        templates.append(QJsonObject{{QStringLiteral("uriTemplate"), resourceTemplate.uriTemplate},
+                                     {QStringLiteral("name"), resourceTemplate.name},
+                                     {QStringLiteral("title"), resourceTemplate.title},
+                                     {QStringLiteral("description"), resourceTemplate.description}});
+    }
+    return templates;
+}
+
+const ResourceTemplate *McpDispatcher::templateFor(const QString &uri) const
+{
+    for (const ResourceTemplate &resourceTemplate : m_options.resourceTemplates) {
+        if (uri.startsWith(resourceTemplate.prefix)) {
+            return &resourceTemplate;
+        }
+    }
+    return nullptr;
+}
+
+ResourceReader McpDispatcher::resourceReader() const
+{
+    ResourceReader reader;
+    reader.owner = m_sessionOwner;
+    reader.journal = m_exchangeSink.load();
+    reader.madeRun = [this](const QString &runId) {
+        const std::lock_guard lock(m_mutex);
+        return m_runs.contains(runId);
+    };
+    return reader;
+}
+
+QFuture<QJsonObject> McpDispatcher::subscribe(const QJsonValue &id, const QJsonObject &params)
+{
+    const QJsonValue uri = params.value(QStringLiteral("uri"));
+    if (!uri.isString()) {
+        return readyFuture(makeError(id, InvalidParams,
+                                     QStringLiteral("resources/subscribe needs the resource's \"uri\" as a string.")));
+    }
+    const ResourceTemplate *resourceTemplate = templateFor(uri.toString());
+    const bool fixed = std::any_of(m_resources.begin(), m_resources.end(),
+                                   [&uri](const Resource &resource) { return resource.uri == uri.toString(); });
+    if (!resourceTemplate && !fixed) {
+        return readyFuture(makeError(id, ResourceNotFound,
+                                     QStringLiteral("Resource not found: %1").arg(uri.toString().left(200)),
+                                     QJsonObject{{QStringLiteral("uri"), uri}}));
+    }
+    {
+        const std::lock_guard lock(m_mutex);
+        if (m_subscriptions.size() >= kMaxSubscriptions && !m_subscriptions.contains(uri.toString())) {
+            return readyFuture(makeError(
+                id, InvalidRequest,
+                QStringLiteral("At most %1 resources can be subscribed to at once; unsubscribe from one first.")
+                    .arg(kMaxSubscriptions)));
+        }
+    }
+    if (fixed) {
+        // What it shows changes only with a new server binary: there will be nothing to tell.
+        const std::lock_guard lock(m_mutex);
+        m_subscriptions.insert(uri.toString(), QByteArray());
+        return readyFuture(makeResult(id, QJsonObject()));
+    }
+    // A session file that does not exist yet may be subscribed to: its creation is a change too.
+    return QtConcurrent::run(
+        &m_pool, [this, id, uri = uri.toString(), read = resourceTemplate->read, reader = resourceReader()] {
+            const QByteArray now = fingerprint(read(uri, reader));
+            const std::lock_guard lock(m_mutex);
+            m_subscriptions.insert(uri, now);
+            return makeResult(id, QJsonObject());
+        });
+}
+
+QJsonObject McpDispatcher::unsubscribe(const QJsonValue &id, const QJsonObject &params)
+{
+    const QJsonValue uri = params.value(QStringLiteral("uri"));
+    if (!uri.isString()) {
+        return makeError(id, InvalidParams,
+                         QStringLiteral("resources/unsubscribe needs the resource's \"uri\" as a string."));
+    }
+    const std::lock_guard lock(m_mutex);
+    m_subscriptions.remove(uri.toString());
+    return makeResult(id, QJsonObject());
+}
+
+void McpDispatcher::checkSubscriptions(const QString &sessionId)
+{
+    const QString prefix =
+        QStringLiteral("sandbox://sessions/%1/files/").arg(QString::fromLatin1(QUrl::toPercentEncoding(sessionId)));
+    QStringList uris;
+    {
+        const std::lock_guard lock(m_mutex);
+        for (auto it = m_subscriptions.cbegin(); it != m_subscriptions.cend(); ++it) {
+            if (it.key().startsWith(prefix)) {
+                uris << it.key();
+            }
+        }
+    }
+    if (uris.isEmpty()) {
+        return;
+    }
+    // Each file is read again through the session's runner: on the pool, after the call's own work.
+    m_pool.start([this, uris, reader = resourceReader()] {
+        for (const QString &uri : uris) {
+            const ResourceTemplate *resourceTemplate = templateFor(uri);
+            const QByteArray now = fingerprint(resourceTemplate->read(uri, reader));
+            {
+                const std::lock_guard lock(m_mutex);
+                const auto it = m_subscriptions.find(uri);
+                if (it == m_subscriptions.end() || *it == now) {
+                    continue;
+                }
+                *it = now;
+            }
+            send(makeNotification(QStringLiteral("notifications/resources/updated"),
+                                  QJsonObject{{QStringLiteral("uri"), uri}}));
+        }
+    });
+}
+
+QFuture<QJsonObject> McpDispatcher::startTask(const QJsonValue &id, const QJsonObject &taskParams,
+                                              std::function<QJsonObject(const ToolCall &)> invoke, ToolCall call)
+{
+    const QJsonValue ttl = taskParams.value(QStringLiteral("ttl"));
+    if (!ttl.isUndefined() && !ttl.isNull() && !(ttl.isDouble() && ttl.toDouble() >= 0)) {
+        return readyFuture(
+            makeError(id, InvalidParams, QStringLiteral("task.ttl must be a number of milliseconds (0 or more).")));
+    }
+    auto task = std::make_shared<Task>();
+    task->id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    task->createdAt = task->lastUpdatedAt = QDateTime::currentDateTimeUtc();
+    // A task lives at least a second past its creation, at most the server's limit.
+    task->ttlMs = ttl.isDouble() ? std::clamp<qint64>(qint64(ttl.toDouble()), 1000, m_options.maxTaskTtlMs)
+                                 : m_options.defaultTaskTtlMs;
+    task->statusMessage = QStringLiteral("The code is running.");
+    call.stop = task->stop.get_token();
+
+    QJsonObject created;
+    {
+        const std::lock_guard lock(m_mutex);
+        dropExpiredTasks();
+        if (m_tasks.size() >= m_options.maxTasks) {
+            const auto finished = std::find_if(m_tasks.begin(), m_tasks.end(),
+                                               [](const std::shared_ptr<Task> &held) { return held->isTerminal(); });
+            if (finished == m_tasks.end()) {
+                return readyFuture(
+                    makeError(id, InvalidRequest,
+                              QStringLiteral("%1 tasks are running already: wait for one to end or cancel one with "
+                                             "tasks/cancel.")
+                                  .arg(m_tasks.size())));
+            }
+            m_tasks.erase(finished);
+        }
+        // The run takes the lock only when it ends, on a pool thread.
+        m_pool.start([this, task, id, invoke = std::move(invoke), call = std::move(call)] {
+            const QJsonObject reply =
+                call.stop.stop_requested()
+                    ? makeResult(id, errorToolResult(QStringLiteral("The task was cancelled before it started.")))
+                    : invoke(call);
+            QJsonObject status;
+            QList<std::shared_ptr<QPromise<QJsonObject>>> waiting;
+            {
+                const std::lock_guard lock(m_mutex);
+                task->reply = reply;
+                waiting.swap(task->waiting);
+                // A cancelled task stays cancelled, whatever the run did after.
+                if (!task->isTerminal()) {
+                    const QJsonObject error = reply.value(QStringLiteral("error")).toObject();
+                    if (!error.isEmpty()) {
+                        task->status = QStringLiteral("failed");
+                        task->statusMessage = error.value(QStringLiteral("message")).toString();
+                    } else if (reply.value(QStringLiteral("result"))
+                                   .toObject()
+                                   .value(QStringLiteral("isError"))
+                                   .toBool()) {
+                        task->status = QStringLiteral("failed");
+                        task->statusMessage = QStringLiteral("The tool reported an error; tasks/result has it.");
+                    } else {
+                        task->status = QStringLiteral("completed");
+                        task->statusMessage = QStringLiteral("The run ended; tasks/result has its result.");
+                    }
+                    task->lastUpdatedAt = QDateTime::currentDateTimeUtc();
+                    status = task->toJson();
+                }
+            }
+            for (const auto &promise : std::as_const(waiting)) {
+                promise->addResult(reply);
+                promise->finish();
+            }
+            if (!status.isEmpty()) {
+                sendTaskStatus(status);
+            }
+        });
+        m_tasks.append(task);
+        created = task->toJson();
+    }
+    qCInfo(lcMcp) << "task" << task->id << "started for request" << id;
+    return readyFuture(makeResult(
+        id,
+        QJsonObject{
+            {QStringLiteral("task"), created},
+            {QStringLiteral("_meta"),
+             QJsonObject{{QStringLiteral("io.modelcontextprotocol/model-immediate-response"),
+                          QStringLiteral("The code is running as task %1; its result will follow.").arg(task->id)}}}}));
+}
+
+QFuture<QJsonObject> McpDispatcher::handleTaskRequest(const QJsonValue &id, const QString &method,
+                                                      const QJsonObject &params)
+{
+    if (method == QLatin1String("tasks/list")) {
+        QJsonArray tasks;
+        const std::lock_guard lock(m_mutex);
+        dropExpiredTasks();
+        for (auto it = m_tasks.crbegin(); it != m_tasks.crend(); ++it) {
+            tasks.append((*it)->toJson());
+        }
+        return readyFuture(makeResult(id, QJsonObject{{QStringLiteral("tasks"), tasks}}));
+    }
+    if (method != QLatin1String("tasks/get") && method != QLatin1String("tasks/result") &&
+        method != QLatin1String("tasks/cancel")) {
+        return readyFuture(makeError(id, MethodNotFound, QStringLiteral("Method not found: %1").arg(method.left(200))));
+    }
+    const std::shared_ptr<Task> task = findTask(params);
+    if (!task) {
+        return readyFuture(makeError(id, InvalidParams,
+                                     QStringLiteral("Failed to retrieve task: no task %1 (it never existed here, or "
+                                                    "its ttl has passed).")
+                                         .arg(params.value(QStringLiteral("taskId")).toString().left(100))));
+    }
+    if (method == QLatin1String("tasks/get")) {
+        const std::lock_guard lock(m_mutex);
+        return readyFuture(makeResult(id, task->toJson()));
+    }
+    if (method == QLatin1String("tasks/result")) {
+        // Answers what the tools/call would have answered, once the run has ended (without holding a thread).
+        const auto answer = [id, taskId = task->id](QJsonObject reply) {
+            reply.insert(QStringLiteral("id"), id);
+            if (reply.contains(QStringLiteral("result"))) {
+                QJsonObject result = reply.value(QStringLiteral("result")).toObject();
+                QJsonObject meta = result.value(QStringLiteral("_meta")).toObject();
+                meta.insert(kRelatedTask, QJsonObject{{QStringLiteral("taskId"), taskId}});
+                result.insert(QStringLiteral("_meta"), meta);
+                reply.insert(QStringLiteral("result"), result);
+            }
+            return reply;
+        };
+        auto promise = std::make_shared<QPromise<QJsonObject>>();
+        promise->start();
+        {
+            const std::lock_guard lock(m_mutex);
+            if (task->reply) {
+                return readyFuture(answer(*task->reply));
+            }
+            task->waiting.append(promise);
+        }
+        return promise->future().then(QtFuture::Launch::Sync, answer);
+    }
+    QJsonObject cancelled;
+    {
+        const std::lock_guard lock(m_mutex);
+        if (task->isTerminal()) {
+            return readyFuture(makeError(id, InvalidParams,
+                                         QStringLiteral("Task %1 has already ended (%2); there is nothing to cancel.")
+                                             .arg(task->id, task->status)));
+        }
+        task->status = QStringLiteral("cancelled");
+        task->statusMessage = QStringLiteral("Cancelled by the client; the program was stopped.");
+        task->lastUpdatedAt = QDateTime::currentDateTimeUtc();
+        cancelled = task->toJson();
+    }
+    // Stops the run as a timeout would: the whole process tree is killed.
+    task->stop.request_stop();
+    qCInfo(lcMcp) << "task" << task->id << "cancelled by the client";
+    sendTaskStatus(cancelled);
+    return readyFuture(makeResult(id, cancelled));
+}
+
+std::shared_ptr<McpDispatcher::Task> McpDispatcher::findTask(const QJsonObject &params)
+{
+    const QString taskId = params.value(QStringLiteral("taskId")).toString();
+    const std::lock_guard lock(m_mutex);
+    dropExpiredTasks();
+    for (const std::shared_ptr<Task> &task : std::as_const(m_tasks)) {
+        if (task->id == taskId) {
+            return task;
+        }
+    }
+    return nullptr;
+}
+
+void McpDispatcher::dropExpiredTasks()
+{
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    m_tasks.removeIf([&now](const std::shared_ptr<Task> &task) { return task->expired(now); });
+}
+
+void McpDispatcher::sendTaskStatus(const QJsonObject &task)
+{
+    send(makeNotification(QStringLiteral("notifications/tasks/status"), task));
 }
 
 QJsonObject McpDispatcher::setLogLevel(const QJsonValue &id, const QJsonObject &params)
@@ -631,6 +1055,9 @@ void McpDispatcher::cancelAll()
         call->cancelled = true;
         call->stop.request_stop();
     }
+    for (const auto &task : std::as_const(m_tasks)) {
+        task->stop.request_stop();
+    }
 }
 
 void McpDispatcher::waitForDone()
@@ -641,7 +1068,8 @@ void McpDispatcher::waitForDone()
 int McpDispatcher::runningCalls() const
 {
     const std::lock_guard lock(m_mutex);
-    return static_cast<int>(m_running.size());
+    return static_cast<int>(m_running.size() + std::count_if(m_tasks.begin(), m_tasks.end(),
+                                                             [](const auto &task) { return !task->isTerminal(); }));
 }
 
 void McpDispatcher::setExchangeSink(ExchangeSink *sink)

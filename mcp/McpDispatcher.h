@@ -12,6 +12,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QList>
+#include <QSet>
 #include <QThreadPool>
 #include <atomic>
 #include <functional>
@@ -33,14 +34,24 @@ struct DispatcherOptions
     LogLevel logLevel = LogLevel::Info;
     /// The transport, as the journal names a run's source: "mcp" (stdio) or "http".
     QString origin = QStringLiteral("mcp");
-    /// Receives each tool call that ran code and its reply, for the run journal; not owned, may be null.
+    /// Receives each tool call that ran code and its reply, for the run journal, and gives back the runs' files;
+    /// not owned, may be null.
     ExchangeSink *exchangeSink = nullptr;
+    /// Families of resources read through a template (SandboxTools::resourceTemplates).
+    QList<ResourceTemplate> resourceTemplates;
+    /// How long a task is kept from its creation when the client asks for no ttl, and the most it may ask for.
+    qint64 defaultTaskTtlMs = 60LL * 60 * 1000;
+    qint64 maxTaskTtlMs = 24LL * 60 * 60 * 1000;
+    /// Tasks a client may hold at once (running or finished, until their ttl ends); finished ones make room first.
+    int maxTasks = 256;
 };
 
 /// The MCP server's protocol logic as a function from one incoming JSON-RPC message to its reply, free of any
 /// transport. Short requests answer at once (the future is already finished); long tool calls run on the
 /// dispatcher's own thread pool, so they never block the caller, and can be cancelled with
 /// notifications/cancelled. Notifications the server sends on its own (progress, log messages) go to the sink.
+/// A client on 2025-11-25 may run a long tool as a task (tools/call with `task`, then tasks/get, tasks/result,
+/// tasks/list, tasks/cancel): the task lives as long as this dispatcher, that is as long as the client's session.
 /// Thread-safe: handle() may be called from any thread, the sink is called from several.
 class McpDispatcher final
 {
@@ -76,7 +87,7 @@ public:
     void cancelAll();
     /// Blocks until no call is running.
     void waitForDone();
-    /// Calls running on the pool right now.
+    /// Calls running on the pool right now, tasks included.
     int runningCalls() const;
 
     /// The revision agreed in initialize (the latest one before that).
@@ -100,6 +111,7 @@ public:
 
 private:
     struct RunningCall;
+    struct Task;
 
     QFuture<QJsonObject> dispatch(const QJsonValue &message);
     QFuture<QJsonObject> handleRequest(const QJsonValue &id, const QString &method, const QJsonObject &params,
@@ -114,7 +126,24 @@ private:
     QFuture<QJsonObject> callTool(const QJsonValue &id, const QJsonObject &params, const QJsonObject &message,
                                   const std::optional<RequestMeta> &meta = std::nullopt);
     QJsonArray resourceList(bool titles) const;
-    QJsonObject readResource(const QJsonValue &id, const QJsonObject &params, bool perRequest = false);
+    QFuture<QJsonObject> readResource(const QJsonValue &id, const QJsonObject &params, bool perRequest = false);
+    QJsonArray resourceTemplateList() const;
+    const ResourceTemplate *templateFor(const QString &uri) const;
+    ResourceReader resourceReader() const;
+    QFuture<QJsonObject> subscribe(const QJsonValue &id, const QJsonObject &params);
+    QJsonObject unsubscribe(const QJsonValue &id, const QJsonObject &params);
+    /// After a tool call in sandbox session `sessionId`: tells the subscribers of its files that changed.
+    void checkSubscriptions(const QString &sessionId);
+
+    /// Runs `invoke` as a task: answers with the task at once; the run goes on on the pool.
+    QFuture<QJsonObject> startTask(const QJsonValue &id, const QJsonObject &taskParams,
+                                   std::function<QJsonObject(const ToolCall &)> invoke, ToolCall call);
+    QFuture<QJsonObject> handleTaskRequest(const QJsonValue &id, const QString &method, const QJsonObject &params);
+    /// The task named in `params`, after dropping the expired ones; null when there is none (also for a bad id).
+    std::shared_ptr<Task> findTask(const QJsonObject &params);
+    /// Forgets the finished tasks whose ttl has passed; called with m_mutex held.
+    void dropExpiredTasks();
+    void sendTaskStatus(const QJsonObject &task);
     QJsonObject serverInfo(const QString &version) const;
     /// A 2026-07-28 result: resultType, the server's identity in `_meta` and, with `ttlMs` (cacheable results),
     /// ttlMs and cacheScope.
@@ -137,6 +166,11 @@ private:
     std::atomic<ExchangeSink *> m_exchangeSink;
     bool m_initialized = false;
     QHash<QString, std::shared_ptr<RunningCall>> m_running;
+    QList<std::shared_ptr<Task>> m_tasks;
+    /// The runs this client's calls started: the only ones whose files it may read.
+    QSet<QString> m_runs;
+    /// The resources the client subscribed to, with a hash of what they held when last looked at.
+    QHash<QString, QByteArray> m_subscriptions;
     std::atomic<int> m_logLevel;
 
     // Last member: destroyed first, while everything its threads use still exists.

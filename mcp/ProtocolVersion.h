@@ -17,6 +17,9 @@ public:
     static inline const QString kLastWithBatches = QStringLiteral("2025-03-26");
     /// First revision whose error responses may leave out an id they could not read (instead of "id": null).
     static inline const QString kOptionalErrorId = QStringLiteral("2025-11-25");
+    /// First revision with tasks (tools/call with `task`, tasks/get, tasks/result, tasks/list, tasks/cancel) and
+    /// tools' `execution`.
+    static inline const QString kTasks = QStringLiteral("2025-11-25");
 
     /// The revision without a handshake: each request carries its version and the client's capabilities in
     /// `_meta`, and is served on its own (server/discover instead of initialize; resultType, ttlMs, cacheScope).

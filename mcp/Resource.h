@@ -1,7 +1,14 @@
 #pragma once
 
+#include "util/Result.h"
+
+#include <QByteArray>
 #include <QString>
 #include <functional>
+
+namespace sandbox {
+class ExchangeSink;
+}
 
 namespace sandbox::mcp {
 
@@ -15,5 +22,42 @@ struct Resource
     QString mimeType;
     std::function<QString()> read;
 };
+
+/// What resources/read of a templated resource serves.
+struct ResourceContents
+{
+    QString mimeType;
+    QByteArray data;
+};
+
+/// Who reads a templated resource: a client reads only what it made itself.
+struct ResourceReader
+{
+    /// The MCP session that asks (ToolCall::owner): the owner of the sandbox sessions it may read.
+    QString owner;
+    /// True for the runs this client's own calls started.
+    std::function<bool(const QString &runId)> madeRun = [](const QString &) {
+        return false;
+    };
+    /// The journal the runs' artifacts are read from; may be null (then there are none to read).
+    ExchangeSink *journal = nullptr;
+};
+
+/// A family of resources named by a URI template (RFC 6570, simple expansion): resources/templates/list shows it,
+/// resources/read of a URI that starts with `prefix` reads through it (off the protocol thread).
+struct ResourceTemplate
+{
+    QString uriTemplate;
+    QString name;
+    QString title;
+    QString description;
+    /// The fixed start of every URI of the template.
+    QString prefix;
+    /// ErrorCode::NotFound (or BadRequest) when `uri` names nothing `reader` may read.
+    std::function<Result<ResourceContents>(const QString &uri, const ResourceReader &reader)> read;
+};
+
+/// Whether a resource of this MIME type travels as `text` (UTF-8) rather than as a base64 `blob`.
+bool isTextMimeType(const QString &mimeType);
 
 } // namespace sandbox::mcp

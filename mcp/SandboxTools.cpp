@@ -1,12 +1,15 @@
 #include "mcp/SandboxTools.h"
 
+#include "artifacts/MimeTypes.h"
 #include "engine/ExecutionEngine.h"
+#include "journal/ExchangeSink.h"
 #include "lang/LanguageRegistry.h"
 #include "mcp/LanguageDetails.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QStringDecoder>
+#include <QUrl>
 
 namespace sandbox::mcp {
 
@@ -423,6 +426,79 @@ QList<Resource> SandboxTools::resources(ExecutionEngine *engine)
                 return QString::fromUtf8(QJsonDocument(LanguageDetails::all(engine)).toJson(QJsonDocument::Indented));
             },
     }};
+}
+
+namespace {
+
+/// The two variables of a URI `prefix` + {first} + `middle` + {second}, each percent-decoded; nothing when the
+/// URI is not of that shape.
+std::optional<std::pair<QString, QString>> templateVariables(const QString &uri, const QString &prefix,
+                                                             const QString &middle)
+{
+    if (!uri.startsWith(prefix)) {
+        return std::nullopt;
+    }
+    const QString rest = uri.mid(prefix.size());
+    const qsizetype split = rest.indexOf(middle);
+    if (split <= 0 || split + middle.size() >= rest.size()) {
+        return std::nullopt;
+    }
+    return std::pair{QUrl::fromPercentEncoding(rest.left(split).toUtf8()),
+                     QUrl::fromPercentEncoding(rest.mid(split + middle.size()).toUtf8())};
+}
+
+Error notFound(const QString &uri)
+{
+    return Error{QStringLiteral("Resource not found: %1").arg(uri.left(200)), ErrorCode::NotFound};
+}
+
+} // namespace
+
+QList<ResourceTemplate> SandboxTools::resourceTemplates(ExecutionEngine *engine)
+{
+    const QString runs = QStringLiteral("sandbox://runs/");
+    const QString sessions = QStringLiteral("sandbox://sessions/");
+    return {
+        ResourceTemplate{
+            .uriTemplate = runs + QStringLiteral("{run_id}/artifacts/{name}"),
+            .name = QStringLiteral("run-artifact"),
+            .title = QStringLiteral("A file a run produced"),
+            .description = QStringLiteral("A chart, page or data file that one of this client's execute_code calls "
+                                          "produced, as the run journal keeps it (execute_code links to it)."),
+            .prefix = runs,
+            .read = [runs](const QString &uri, const ResourceReader &reader) -> Result<ResourceContents> {
+                const auto parts = templateVariables(uri, runs, QStringLiteral("/artifacts/"));
+                // Another client's run reads as missing: whether it exists is not this client's to learn.
+                if (!parts || !reader.journal || !reader.madeRun(parts->first)) {
+                    return notFound(uri);
+                }
+                auto artifact = reader.journal->storedArtifact(parts->first, parts->second);
+                if (!artifact) {
+                    return artifact.error().code == ErrorCode::NotFound ? notFound(uri) : artifact.error();
+                }
+                return ResourceContents{artifact->mimeType, artifact->data};
+            },
+        },
+        ResourceTemplate{
+            .uriTemplate = sessions + QStringLiteral("{session_id}/files/{path}"),
+            .name = QStringLiteral("session-file"),
+            .title = QStringLiteral("A file in a session"),
+            .description = QStringLiteral("A file in the working directory of one of this client's sessions "
+                                          "(create_session), as it is now; subscribe to hear when runs change it."),
+            .prefix = sessions,
+            .read = [engine, sessions](const QString &uri, const ResourceReader &reader) -> Result<ResourceContents> {
+                const auto parts = templateVariables(uri, sessions, QStringLiteral("/files/"));
+                if (!parts || !engine) {
+                    return notFound(uri);
+                }
+                auto data = engine->readSessionFile(parts->first, parts->second, reader.owner);
+                if (!data) {
+                    return data.error().code == ErrorCode::NotFound ? notFound(uri) : data.error();
+                }
+                return ResourceContents{mimeTypeForContent(parts->second, *data), *data};
+            },
+        },
+    };
 }
 
 } // namespace sandbox::mcp

@@ -10,8 +10,8 @@ namespace sandbox::mcp {
 
 /// What llm-sandbox offers over MCP, declared in one place: the tools execute_code, get_supported_languages and
 /// get_language_details (names and parameters of the Python llm-sandbox server), the session tools
-/// (create_session, list_sessions, close_session, upload_file, download_file) and the sandbox://languages
-/// resource.
+/// (create_session, list_sessions, close_session, upload_file, download_file), the sandbox://languages
+/// resource and the resource templates of runs' and sessions' files.
 class SandboxTools final
 {
 public:
@@ -19,6 +19,10 @@ public:
     static ToolRegistry tools(const CodeExecutor &executor, ExecutionEngine *engine = nullptr);
     /// `engine`: where the language versions are asked (the labels of the built images).
     static QList<Resource> resources(ExecutionEngine *engine = nullptr);
+    /// The files runs produced (sandbox://runs/{run_id}/artifacts/{name}, read from the journal, only by the client
+    /// whose call started the run) and the files in a sandbox session (sandbox://sessions/{session_id}/files/{path},
+    /// only by the session's owner). `engine` serves the sessions' files; without one there are none.
+    static QList<ResourceTemplate> resourceTemplates(ExecutionEngine *engine = nullptr);
 
     SandboxTools() = delete;
 };

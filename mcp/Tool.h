@@ -43,6 +43,10 @@ struct ToolCall
     std::function<void(const QString &runId)> ranAs = [](const QString &) {
     };
 
+    /// The client can read the run's files back as resources (sandbox://runs/{run_id}/artifacts/{name}): large
+    /// images and files that are not images then travel as resource_link items instead of inline.
+    bool artifactLinks = false;
+
     /// True when the client understands structuredContent and outputSchema (2025-06-18 and later).
     bool supportsStructuredContent() const;
 };

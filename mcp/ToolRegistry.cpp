@@ -26,6 +26,8 @@ QJsonArray ToolRegistry::toJson(const QString &protocolVersion) const
     const bool structured = protocolVersion >= ProtocolVersion::kStructuredContent;
     const bool annotations = protocolVersion >= ProtocolVersion::kToolAnnotations;
     const bool headers = protocolVersion >= ProtocolVersion::kStateless;
+    // 2026-07-28 moved tasks into an extension this server does not offer.
+    const bool tasks = protocolVersion >= ProtocolVersion::kTasks && protocolVersion < ProtocolVersion::kStateless;
     QJsonArray out;
     for (const Tool &tool : m_tools) {
         QJsonObject inputSchema = tool.inputSchema;
@@ -52,6 +54,10 @@ QJsonArray ToolRegistry::toJson(const QString &protocolVersion) const
         // A client told about an outputSchema expects structuredContent, which older revisions do not have.
         if (structured && !tool.outputSchema.isEmpty()) {
             json.insert(QStringLiteral("outputSchema"), tool.outputSchema);
+        }
+        if (tasks && tool.longRunning) {
+            json.insert(QStringLiteral("execution"),
+                        QJsonObject{{QStringLiteral("taskSupport"), QStringLiteral("optional")}});
         }
         out.append(json);
     }

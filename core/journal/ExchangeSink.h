@@ -1,12 +1,16 @@
 #pragma once
 
+#include "artifacts/Artifact.h"
+#include "util/Result.h"
+
 #include <QJsonObject>
 #include <QString>
 
 namespace sandbox {
 
-/// Receives a tool call exactly as an MCP client sent it and the reply exactly as it was returned, for the run
-/// the call started. The MCP layer calls it from its worker threads: implementations must be thread-safe.
+/// The run journal as the MCP layer uses it: it receives a tool call exactly as an MCP client sent it and the reply
+/// exactly as it was returned, for the run the call started, and gives back the files a run produced (served as MCP
+/// resources). The MCP layer calls it from its worker threads: implementations must be thread-safe.
 class ExchangeSink
 {
 public:
@@ -14,6 +18,10 @@ public:
 
     virtual void recordExchange(const QString &runId, const QJsonObject &request, const QJsonObject &response,
                                 const QString &protocolVersion) = 0;
+
+    /// Run `runId`'s artifact named `name` (its name in the run's output directory), with everything the journal
+    /// was handed before this call: ErrorCode::NotFound when the run has no such artifact.
+    virtual Result<Artifact> storedArtifact(const QString &runId, const QString &name) = 0;
 };
 
 } // namespace sandbox

@@ -2,11 +2,13 @@
 
 #include "engine/ExecutionEngine.h"
 #include "journal/JournalConnection.h"
+#include "journal/JournalReader.h"
 #include "journal/RunJournal.h"
 #include "settings/SandboxSettings.h"
 #include "util/PrivateFiles.h"
 
 #include <QDateTime>
+#include <QFile>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -413,6 +415,37 @@ void JournalRecorder::recordExchange(const QString &runId, const QJsonObject &re
                                      const QString &protocolVersion)
 {
     enqueue(Event{runId, Exchange{request, response, protocolVersion}});
+}
+
+Result<Artifact> JournalRecorder::storedArtifact(const QString &runId, const QString &name)
+{
+    flush();
+    const JournalReader reader(m_databasePath);
+    ArtifactFilter filter;
+    filter.runId = runId;
+    // A run keeps at most the engine's artifact count; this only bounds a journal that was edited by hand.
+    auto entries = reader.artifacts(filter, 10000);
+    if (!entries) {
+        return entries.error();
+    }
+    for (const JournalArtifactEntry &entry : std::as_const(*entries)) {
+        if (entry.artifact.name != name) {
+            continue;
+        }
+        QFile file(entry.artifact.path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            return Error{QStringLiteral("The journal's copy of %1 cannot be read: %2").arg(name, file.errorString()),
+                         ErrorCode::NotFound};
+        }
+        Artifact artifact;
+        artifact.name = name;
+        artifact.mimeType = entry.artifact.mimeType;
+        artifact.data = file.readAll();
+        artifact.width = entry.artifact.width;
+        artifact.height = entry.artifact.height;
+        return artifact;
+    }
+    return Error{QStringLiteral("Run %1 has no artifact named %2.").arg(runId, name), ErrorCode::NotFound};
 }
 
 QJsonObject JournalRecorder::settingsJson(const SandboxSettings &settings)

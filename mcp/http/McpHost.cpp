@@ -25,6 +25,7 @@ McpDispatcher::Factory McpHost::dispatcherFactory(const QString &origin) const
         DispatcherOptions options;
         options.origin = origin;
         options.exchangeSink = target.exchangeSink;
+        options.resourceTemplates = SandboxTools::resourceTemplates(engine);
         return std::make_unique<McpDispatcher>(
             SandboxTools::tools(target.engine ? CodeExecutor::forEngine(engine)
                                               : CodeExecutor::unavailable(target.engine.error()),
