@@ -1055,8 +1055,15 @@ void McpDispatcher::cancelAll()
         call->cancelled = true;
         call->stop.request_stop();
     }
+    int stopped = 0;
     for (const auto &task : std::as_const(m_tasks)) {
-        task->stop.request_stop();
+        if (!task->isTerminal() && !task->stop.stop_requested()) {
+            task->stop.request_stop();
+            ++stopped;
+        }
+    }
+    if (stopped > 0) {
+        qCInfo(lcMcp) << "the client's session ended: stopping" << stopped << "running task(s)";
     }
 }
 

@@ -27,7 +27,14 @@ const RESULT_TYPES = {
     'resources/read': 'ReadResourceResult',
     'resources/templates/list': 'ListResourceTemplatesResult',
     'server/discover': 'DiscoverResult',
+    'tools/call (task)': 'CreateTaskResult',
     'prompts/list': 'ListPromptsResult',
+    'tasks/get': 'GetTaskResult',
+    'tasks/list': 'ListTasksResult',
+    'tasks/cancel': 'CancelTaskResult',
+    'tasks/result': 'CallToolResult',
+    'resources/subscribe': 'EmptyResult',
+    'resources/unsubscribe': 'EmptyResult',
 };
 // The errors 2026-07-28 names by code: the JSON-RPC ones as the `error` member, its own as the whole response.
 const ERROR_OBJECT_TYPES = {
@@ -45,6 +52,8 @@ const ERROR_RESPONSE_TYPES = {
 const NOTIFICATION_TYPES = {
     'notifications/progress': 'ProgressNotification',
     'notifications/message': 'LoggingMessageNotification',
+    'notifications/tasks/status': 'TaskStatusNotification',
+    'notifications/resources/updated': 'ResourceUpdatedNotification',
 };
 
 const validators = new Map();
@@ -103,7 +112,8 @@ export class MessageLog {
         for (const each of Array.isArray(message) ? message : [message]) {
             if (each && typeof each.method === 'string' && 'id' in each) {
                 const key = JSON.stringify(each.id);
-                this.methods.set(key, each.method);
+                // A task-augmented request is answered with the task, its result comes with tasks/result.
+                this.methods.set(key, each.params?.task !== undefined ? `${each.method} (task)` : each.method);
                 if (each.method === 'server/discover' || each.params?._meta?.[META_VERSION] !== undefined) {
                     this.perRequest.add(key);
                 }
