@@ -5,6 +5,7 @@
 #include "mcp/JsonRpc.h"
 #include "mcp/McpLogging.h"
 #include "mcp/ProtocolVersion.h"
+#include "mcp/apps/RunView.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -333,11 +334,13 @@ QFuture<QJsonObject> McpDispatcher::handleRequest(const QJsonValue &id, const QS
     }
     if (method == QLatin1String("tools/list")) {
         // Everything fits on one page, so there is never a nextCursor.
-        return readyFuture(makeResult(id, QJsonObject{{QStringLiteral("tools"), m_tools.toJson(protocolVersion())}}));
+        return readyFuture(
+            makeResult(id, QJsonObject{{QStringLiteral("tools"), m_tools.toJson(protocolVersion(), isUiClient())}}));
     }
     if (method == QLatin1String("resources/list")) {
         const bool titles = protocolVersion() >= ProtocolVersion::kStructuredContent;
-        return readyFuture(makeResult(id, QJsonObject{{QStringLiteral("resources"), resourceList(titles)}}));
+        return readyFuture(
+            makeResult(id, QJsonObject{{QStringLiteral("resources"), resourceList(titles, isUiClient())}}));
     }
     if (method == QLatin1String("resources/read")) {
         return readResource(id, params);
@@ -388,7 +391,9 @@ QFuture<QJsonObject> McpDispatcher::handlePerRequest(const QJsonValue &id, const
         return readyFuture(discover(id));
     }
     if (method == QLatin1String("tools/list")) {
-        return complete(QJsonObject{{QStringLiteral("tools"), m_tools.toJson(meta->protocolVersion)}});
+        return complete(
+            QJsonObject{{QStringLiteral("tools"),
+                         m_tools.toJson(meta->protocolVersion, RunView::clientSupports(meta->clientCapabilities))}});
     }
     if (method == QLatin1String("tools/call")) {
         return callTool(id, params, message, *meta).then(QtFuture::Launch::Sync, [this](QJsonObject reply) {
@@ -400,7 +405,8 @@ QFuture<QJsonObject> McpDispatcher::handlePerRequest(const QJsonValue &id, const
         });
     }
     if (method == QLatin1String("resources/list")) {
-        return complete(QJsonObject{{QStringLiteral("resources"), resourceList(true)}});
+        return complete(QJsonObject{
+            {QStringLiteral("resources"), resourceList(true, RunView::clientSupports(meta->clientCapabilities))}});
     }
     if (method == QLatin1String("resources/templates/list")) {
         return complete(QJsonObject{{QStringLiteral("resourceTemplates"), resourceTemplateList()}});
@@ -460,16 +466,22 @@ QJsonObject McpDispatcher::completeResult(QJsonObject result, std::optional<int>
     return result;
 }
 
-QJsonArray McpDispatcher::resourceList(bool titles) const
+QJsonArray McpDispatcher::resourceList(bool titles, bool uiClient) const
 {
     QJsonArray resources;
     for (const Resource &resource : m_resources) {
+        if (resource.forUiClients && !uiClient) {
+            continue;
+        }
         QJsonObject json{{QStringLiteral("uri"), resource.uri},
                          {QStringLiteral("name"), resource.name},
                          {QStringLiteral("description"), resource.description},
                          {QStringLiteral("mimeType"), resource.mimeType}};
         if (titles && !resource.title.isEmpty()) {
             json.insert(QStringLiteral("title"), resource.title);
+        }
+        if (!resource.meta.isEmpty()) {
+            json.insert(QStringLiteral("_meta"), resource.meta);
         }
         resources.append(json);
     }
@@ -518,6 +530,7 @@ QJsonObject McpDispatcher::initialize(const QJsonValue &id, const QJsonObject &p
         const std::lock_guard lock(m_mutex);
         m_clientName = client.value(QStringLiteral("name")).toString();
         m_clientVersion = client.value(QStringLiteral("version")).toString();
+        m_uiClient = RunView::clientSupports(params.value(QStringLiteral("capabilities")).toObject());
     }
     qCInfo(lcMcp) << "initialize from" << client.value(QStringLiteral("name")).toString()
                   << client.value(QStringLiteral("version")).toString() << "asking for" << requested.toString()
@@ -702,9 +715,12 @@ QFuture<QJsonObject> McpDispatcher::readResource(const QJsonValue &id, const QJs
     };
     for (const Resource &resource : m_resources) {
         if (resource.uri == uri.toString()) {
-            const QJsonObject contents{{QStringLiteral("uri"), resource.uri},
-                                       {QStringLiteral("mimeType"), resource.mimeType},
-                                       {QStringLiteral("text"), resource.read()}};
+            QJsonObject contents{{QStringLiteral("uri"), resource.uri},
+                                 {QStringLiteral("mimeType"), resource.mimeType},
+                                 {QStringLiteral("text"), resource.read()}};
+            if (!resource.meta.isEmpty()) {
+                contents.insert(QStringLiteral("_meta"), resource.meta);
+            }
             const QJsonObject result{{QStringLiteral("contents"), QJsonArray{contents}}};
             return readyFuture(makeResult(id, perRequest ? completeResult(result, kResourceTtlMs) : result));
         }
@@ -1105,6 +1121,12 @@ QString McpDispatcher::clientVersion() const
 QJsonValue McpDispatcher::currentRequestId()
 {
     return t_currentRequestId;
+}
+
+bool McpDispatcher::isUiClient() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_uiClient;
 }
 
 bool McpDispatcher::isInitialized() const

@@ -125,7 +125,8 @@ private:
     /// `meta` is set for a 2026-07-28 request (its client, log level and revision instead of the session's).
     QFuture<QJsonObject> callTool(const QJsonValue &id, const QJsonObject &params, const QJsonObject &message,
                                   const std::optional<RequestMeta> &meta = std::nullopt);
-    QJsonArray resourceList(bool titles) const;
+    /// `uiClient`: the client renders MCP Apps (RunView), so the resources only such clients use are listed too.
+    QJsonArray resourceList(bool titles, bool uiClient) const;
     QFuture<QJsonObject> readResource(const QJsonValue &id, const QJsonObject &params, bool perRequest = false);
     QJsonArray resourceTemplateList() const;
     const ResourceTemplate *templateFor(const QString &uri) const;
@@ -145,6 +146,7 @@ private:
     void dropExpiredTasks();
     void sendTaskStatus(const QJsonObject &task);
     QJsonObject serverInfo(const QString &version) const;
+    bool isUiClient() const;
     /// A 2026-07-28 result: resultType, the server's identity in `_meta` and, with `ttlMs` (cacheable results),
     /// ttlMs and cacheScope.
     QJsonObject completeResult(QJsonObject result, std::optional<int> ttlMs = std::nullopt) const;
@@ -163,6 +165,8 @@ private:
     QString m_protocolVersion;
     QString m_clientName;
     QString m_clientVersion;
+    /// The client announced MCP Apps (io.modelcontextprotocol/ui) in initialize.
+    bool m_uiClient = false;
     std::atomic<ExchangeSink *> m_exchangeSink;
     bool m_initialized = false;
     QHash<QString, std::shared_ptr<RunningCall>> m_running;

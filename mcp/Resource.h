@@ -3,6 +3,7 @@
 #include "util/Result.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 #include <functional>
 
@@ -21,6 +22,10 @@ struct Resource
     QString description;
     QString mimeType;
     std::function<QString()> read;
+    /// The resource's `_meta`, in resources/list and in what resources/read returns; empty for none.
+    QJsonObject meta;
+    /// Listed only to the clients that render MCP Apps (RunView): the others are shown exactly what they were before.
+    bool forUiClients = false;
 };
 
 /// What resources/read of a templated resource serves.

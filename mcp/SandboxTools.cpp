@@ -5,6 +5,7 @@
 #include "journal/ExchangeSink.h"
 #include "lang/LanguageRegistry.h"
 #include "mcp/LanguageDetails.h"
+#include "mcp/apps/RunView.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -339,6 +340,7 @@ Tool executeCode(const CodeExecutor &executor, qint64 defaultTimeout)
         .longRunning = true,
         .handler = [executor](const ToolCall &call) { return executor.execute(call); },
         .headerArguments = {kLanguageHeader},
+        .uiMeta = RunView::toolMeta(),
     };
 }
 
@@ -414,18 +416,21 @@ ToolRegistry SandboxTools::tools(const CodeExecutor &executor, ExecutionEngine *
 
 QList<Resource> SandboxTools::resources(ExecutionEngine *engine)
 {
-    return {Resource{
-        .uri = QStringLiteral("sandbox://languages"),
-        .name = QStringLiteral("languages"),
-        .title = QStringLiteral("Supported languages"),
-        .description = QStringLiteral("Details of every supported language (version command, package manager, "
-                                      "preinstalled libraries, visualization support, examples), keyed by name."),
-        .mimeType = QStringLiteral("application/json"),
-        .read =
-            [engine] {
-                return QString::fromUtf8(QJsonDocument(LanguageDetails::all(engine)).toJson(QJsonDocument::Indented));
-            },
-    }};
+    return {
+        Resource{
+            .uri = QStringLiteral("sandbox://languages"),
+            .name = QStringLiteral("languages"),
+            .title = QStringLiteral("Supported languages"),
+            .description = QStringLiteral("Details of every supported language (version command, package manager, "
+                                          "preinstalled libraries, visualization support, examples), keyed by name."),
+            .mimeType = QStringLiteral("application/json"),
+            .read =
+                [engine] {
+                    return QString::fromUtf8(
+                        QJsonDocument(LanguageDetails::all(engine)).toJson(QJsonDocument::Indented));
+                },
+        },
+        RunView::resource()};
 }
 
 namespace {

@@ -71,6 +71,9 @@ struct Tool
     /// gateway can route on them without reading the body: argument -> header name. The HTTP transport checks that
     /// each header matches its argument.
     QList<std::pair<QString, QString>> headerArguments;
+    /// The `_meta` a tool has for clients that render MCP Apps (RunView::toolMeta()); empty for none. The other
+    /// clients never see it.
+    QJsonObject uiMeta;
 };
 
 /// A CallToolResult with one text item.

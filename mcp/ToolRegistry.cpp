@@ -21,7 +21,7 @@ const Tool *ToolRegistry::find(const QString &name) const
     return nullptr;
 }
 
-QJsonArray ToolRegistry::toJson(const QString &protocolVersion) const
+QJsonArray ToolRegistry::toJson(const QString &protocolVersion, bool uiClient) const
 {
     const bool structured = protocolVersion >= ProtocolVersion::kStructuredContent;
     const bool annotations = protocolVersion >= ProtocolVersion::kToolAnnotations;
@@ -54,6 +54,9 @@ QJsonArray ToolRegistry::toJson(const QString &protocolVersion) const
         // A client told about an outputSchema expects structuredContent, which older revisions do not have.
         if (structured && !tool.outputSchema.isEmpty()) {
             json.insert(QStringLiteral("outputSchema"), tool.outputSchema);
+        }
+        if (uiClient && !tool.uiMeta.isEmpty()) {
+            json.insert(QStringLiteral("_meta"), tool.uiMeta);
         }
         if (tasks && tool.longRunning) {
             json.insert(QStringLiteral("execution"),

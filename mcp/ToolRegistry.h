@@ -18,8 +18,9 @@ public:
     const Tool *find(const QString &name) const;
     const QList<Tool> &tools() const { return m_tools; }
 
-    /// The `tools` array of a tools/list result, shaped for the given protocol revision.
-    QJsonArray toJson(const QString &protocolVersion) const;
+    /// The `tools` array of a tools/list result, shaped for the given protocol revision; `uiClient`: the client
+    /// renders MCP Apps (each tool's uiMeta is its `_meta`).
+    QJsonArray toJson(const QString &protocolVersion, bool uiClient = false) const;
 
 private:
     QList<Tool> m_tools;

@@ -93,7 +93,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+499"/>
+        <location line="+504"/>
         <source>%n image(s) of older definitions (%1) can be removed.</source>
         <translation>
             <numerusform>%n image of an older definition (%1) can be removed.</numerusform>
@@ -101,7 +101,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+248"/>
+        <location line="+247"/>
         <source>%n sandbox(es) running, of every llm-sandbox process.</source>
         <translation>
             <numerusform>%n sandbox running, of every llm-sandbox process.</numerusform>

@@ -1353,6 +1353,189 @@ go module、R 软件包、gem。</translation>
     </message>
 </context>
 <context>
+    <name>RunView</name>
+    <message>
+        <location filename="../mcp/apps/RunView.cpp" line="+16"/>
+        <source>Waiting for the result…</source>
+        <translation>正在等待结果…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Run again</source>
+        <translation>再次运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Run with a change</source>
+        <translation>修改后运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit the code, then run it in a new sandbox.</source>
+        <translation>编辑代码，然后在新的沙箱中运行。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Standard output</source>
+        <translation>标准输出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Standard error</source>
+        <translation>标准错误</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No output.</source>
+        <translation>没有输出。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Output was cut at the limit.</source>
+        <translation>输出已在上限处截断。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Zoom out</source>
+        <translation>缩小</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Zoom in</source>
+        <translation>放大</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fit</source>
+        <translation>适应</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previous</source>
+        <translation>上一个</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next</source>
+        <translation>下一个</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of %2</source>
+        <translation>第 %1 个，共 %2 个</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 run</source>
+        <translation>%1 运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Exit code %1</source>
+        <translation>退出码 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Timed out after %1</source>
+        <translation>%1 后超时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stopped: out of memory</source>
+        <translation>已停止：内存不足</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stopped: CPU time limit</source>
+        <translation>已停止：CPU 时间用尽</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stopped: output limit</source>
+        <translation>已停止：输出达到上限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Compile error</source>
+        <translation>编译错误</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The call failed: %1</source>
+        <translation>调用失败：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The call was cancelled: %1</source>
+        <translation>调用已取消：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Finished in %1</source>
+        <translation>用时 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CPU %1</source>
+        <translation>CPU %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Peak memory %1</source>
+        <translation>内存峰值 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Session %1</source>
+        <translation>会话 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Running…</source>
+        <translation>正在运行…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Could not load %1: %2</source>
+        <translation>无法加载 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>interactive chart</source>
+        <translation>交互式图表</translation>
+    </message>
+</context>
+<context>
     <name>SafeImage</name>
     <message>
         <location filename="../app/gui/widgets/SafeImage.cpp" line="+55"/>
@@ -2064,7 +2247,7 @@ go module、R 软件包、gem。</translation>
         <translation>删除本机上已结束（崩溃或被终止）但未清除自身容器的 llm-sandbox 进程所留下的容器。</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+63"/>
         <source>Testing %1…</source>
         <translation>正在测试 %1…</translation>
     </message>
@@ -2221,7 +2404,7 @@ go module、R 软件包、gem。</translation>
         <translation>%v / %m 个镜像</translation>
     </message>
     <message>
-        <location line="-652"/>
+        <location line="-657"/>
         <source>The system keychain gave no answer; pushing without a login.</source>
         <translation>系统钥匙串没有应答；将不带登录信息推送。</translation>
     </message>
@@ -2241,12 +2424,12 @@ go module、R 软件包、gem。</translation>
         <translation>使用系统钥匙串中 %1 在 %2 的登录信息。</translation>
     </message>
     <message>
-        <location line="+453"/>
+        <location line="+449"/>
         <source>Saved and applied: new runs use it; runs in progress finish on the previous connection. Assistants&apos; MCP servers use it from their next start.</source>
         <translation>已保存并应用：新的运行使用它；进行中的运行在先前的连接上完成。助手的 MCP 服务器从下次启动起使用它。</translation>
     </message>
     <message>
-        <location line="+187"/>
+        <location line="+196"/>
         <source>Copying from %1…</source>
         <translation>正在从 %1 复制…</translation>
     </message>
@@ -2261,7 +2444,7 @@ go module、R 软件包、gem。</translation>
         <translation>请指定要推送到的镜像仓库（host:port），即集群从中拉取镜像的仓库。</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+30"/>
         <source>%v of %m layers</source>
         <translation>%v / %m 层</translation>
     </message>
