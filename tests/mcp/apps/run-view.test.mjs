@@ -1,0 +1,230 @@
+// The run view inside an assistant, for real: the official SDK client connects to `llm-sandbox --mcp` announcing
+// MCP Apps (io.modelcontextprotocol/ui), runs Python that draws a chart and writes an interactive HTML chart, and the
+// official host side (@modelcontextprotocol/ext-apps AppBridge) shows the view in headless Chromium (Debian's). The
+// view must load, show the output and the charts, follow the host's theme and language, and its "Run again" and
+// "Run with a change" must reach the server through the host: each a new run in the journal.
+// Needs a container engine with the Python image. LLM_SANDBOX_SCREENSHOTS=DIR saves the view's screenshots there.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import http from 'node:http';
+import { once } from 'node:events';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import * as esbuild from 'esbuild';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const serverBinary = process.env.LLM_SANDBOX_BIN ?? path.resolve(here, '../../../build/bin/llm-sandbox');
+const screenshots = process.env.LLM_SANDBOX_SCREENSHOTS;
+const UI = 'io.modelcontextprotocol/ui';
+const MIME = 'text/html;profile=mcp-app';
+const CALL_OPTIONS = { timeout: 600000, resetTimeoutOnProgress: true };
+
+const CODE = `import os, sys
+import matplotlib
+matplotlib.use('Agg')
+import matplotlib.pyplot as plt
+plt.plot([1, 4, 2, 8, 5], marker='o')
+plt.title('Run view test')
+plt.show()
+with open(os.path.join(os.environ['LLM_SANDBOX_OUTPUT_DIR'], 'interactive.html'), 'w') as page:
+    page.write("<!DOCTYPE html><p id='x'>static</p><script>document.getElementById('x').textContent = 'interactive ok'</script>")
+print('points: 5')
+print('a warning', file=sys.stderr)
+`;
+
+/** Runs in the journal, counted by the program itself (`history --json`). */
+function journalRuns() {
+    return JSON.parse(execFileSync(serverBinary, ['history', '--json', '--limit', '1000'], { encoding: 'utf8' })).length;
+}
+
+async function until(condition, what, ms = 60000) {
+    const deadline = Date.now() + ms;
+    for (;;) {
+        if (await condition()) {
+            return;
+        }
+        if (Date.now() > deadline) {
+            throw new Error(`${what}: not within ${ms} ms`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+}
+
+describe('the run view in an MCP Apps host', () => {
+    let client;
+    let server;
+    let browser;
+    let page;
+    let tools;
+    const requests = [];
+
+    before(async () => {
+        const transport = new StdioClientTransport({
+            command: serverBinary,
+            args: ['--mcp'],
+            env: { ...process.env },
+            stderr: 'pipe',
+        });
+        client = new Client(
+            { name: 'llm-sandbox-apps-host', version: '1.0.0' },
+            { capabilities: { extensions: { [UI]: { mimeTypes: [MIME] } } } },
+        );
+        await client.connect(transport);
+        tools = (await client.listTools()).tools;
+
+        // The host page and its script, bundled with the AppBridge for the browser.
+        const bundle = await esbuild.build({
+            entryPoints: [path.join(here, 'host.mjs')],
+            bundle: true,
+            format: 'esm',
+            platform: 'browser',
+            write: false,
+            logLevel: 'silent',
+        });
+        const files = {
+            '/': { type: 'text/html', body: (await import('node:fs')).readFileSync(path.join(here, 'host.html')) },
+            '/host.js': { type: 'text/javascript', body: bundle.outputFiles[0].contents },
+        };
+        server = http.createServer((request, response) => {
+            const file = files[request.url];
+            response.writeHead(file ? 200 : 404, { 'Content-Type': file?.type ?? 'text/plain' });
+            response.end(file?.body ?? '');
+        });
+        server.listen(0, '127.0.0.1');
+        await once(server, 'listening');
+
+        browser = await chromium.launch({
+            executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+            // The flags a headless Chromium needs on these machines (as root, no GPU, no network of its own).
+            args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+                '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+        });
+        page = await browser.newPage({ viewport: { width: 820, height: 900 }, deviceScaleFactor: 1 });
+        page.on('request', (request) => requests.push(request.url()));
+        // The host's side of the view's calls: as a host must, it refuses a tool the app may not call.
+        await page.exposeFunction('hostCallTool', async (params) => {
+            const tool = tools.find((candidate) => candidate.name === params.name);
+            const visibility = tool?._meta?.ui?.visibility ?? ['model', 'app'];
+            if (!tool || !visibility.includes('app')) {
+                throw new Error(`the view may not call ${params.name}`);
+            }
+            return client.callTool(params, undefined, CALL_OPTIONS);
+        });
+        await page.exposeFunction('hostReadResource', (params) => client.readResource(params));
+        await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    });
+
+    after(async () => {
+        await browser?.close();
+        server?.close();
+        await client?.close();
+    });
+
+    /** The view's frame, and an element in it. */
+    const view = () => page.frameLocator('#view');
+
+    test('the view loads with the run, its output and its charts', async () => {
+        const executeCode = tools.find((tool) => tool.name === 'execute_code');
+        const uri = executeCode._meta?.ui?.resourceUri;
+        assert.equal(uri, 'ui://llm-sandbox/run-view');
+        const resource = (await client.readResource({ uri })).contents[0];
+        assert.equal(resource.mimeType, MIME);
+        assert.deepEqual(resource._meta.ui.csp.connectDomains, []);
+        assert.ok(Buffer.byteLength(resource.text) < 100 * 1024, `${Buffer.byteLength(resource.text)} bytes`);
+
+        const runsBefore = journalRuns();
+        const toolArguments = { code: CODE, language: 'python' };
+        const result = await client.callTool({ name: 'execute_code', arguments: toolArguments }, undefined, CALL_OPTIONS);
+        assert.equal(result.structuredContent?.exit_code, 0, JSON.stringify(result.structuredContent));
+        assert.equal(journalRuns(), runsBefore + 1);
+
+        await page.evaluate((args) => window.mountView(args), {
+            html: resource.text,
+            toolArguments,
+            toolResult: result,
+            theme: 'light',
+            locale: 'en-US',
+        });
+        await view().locator('#stdout').getByText('points: 5').waitFor();
+        assert.equal(await view().locator('#stderr').textContent(), 'a warning\n');
+        assert.equal(await view().locator('#outcome').textContent(), 'Exit code 0');
+        assert.match(await view().locator('#metrics').textContent(), /Finished in .*CPU .*Peak memory/);
+        assert.equal(await view().locator('#counter').textContent(), '1 of 2');
+        // The chart is a real, decoded image.
+        const img = view().locator('#stage img');
+        await until(() => img.evaluate((element) => element.complete && element.naturalWidth > 0), 'the chart decoding');
+        assert.equal(await view().locator('#chartName').textContent(), 'figure_1.png');
+        // Zoom: to the picture's own size and back.
+        const fitted = await img.evaluate((element) => element.clientWidth);
+        await view().locator('#zoomIn').click();
+        assert.ok((await img.evaluate((element) => element.clientWidth)) > fitted);
+        await view().locator('#zoomFit').click();
+        assert.equal(await img.evaluate((element) => element.clientWidth), fitted);
+        // The code, with its language.
+        assert.equal(await view().locator('#codeLang').textContent(), 'python');
+        if (screenshots) {
+            mkdirSync(screenshots, { recursive: true });
+            await view().locator('#codeDetails summary').click();
+            await page.screenshot({ path: path.join(screenshots, 'mcp-app-run-view.png'), fullPage: true });
+            await view().locator('#codeDetails summary').click();
+        }
+
+        // Next: the interactive chart runs in a sandboxed frame of its own (read through the host).
+        await view().locator('#next').click();
+        assert.equal(await view().locator('#counter').textContent(), '2 of 2');
+        const chartFrame = view().locator('#stage iframe');
+        assert.equal(await chartFrame.getAttribute('sandbox'), 'allow-scripts');
+        await view().frameLocator('#stage iframe').getByText('interactive ok').waitFor();
+    });
+
+    test('the view follows the host\'s theme and language', async () => {
+        const background = () => view().locator('body').evaluate((body) => getComputedStyle(body).backgroundColor);
+        const light = await background();
+        await page.evaluate(() => window.changeHostContext({ theme: 'dark' }));
+        await until(async () => (await background()) !== light, 'the dark theme');
+        if (screenshots) {
+            await view().locator('#prev').click();
+            await page.screenshot({ path: path.join(screenshots, 'mcp-app-run-view-dark.png'), fullPage: true });
+        }
+        await page.evaluate(() => window.changeHostContext({ locale: 'zh-CN' }));
+        await view().getByText('再次运行').waitFor();
+        assert.equal(await view().locator('#outcome').textContent(), '退出码 0');
+        assert.equal(await view().locator('#counter').textContent(), '第 1 个，共 2 个');
+        if (screenshots) {
+            await page.screenshot({ path: path.join(screenshots, 'zh_CN', 'mcp-app-run-view.png'), fullPage: true });
+        }
+        await page.evaluate(() => window.changeHostContext({ theme: 'light', locale: 'en-US' }));
+        await view().getByText('Run again').waitFor();
+    });
+
+    test('Run again and Run with a change reach the server through the host', async () => {
+        const runsBefore = journalRuns();
+        await view().locator('#again').click();
+        await until(() => journalRuns() === runsBefore + 1, 'the second run in the journal');
+        await until(async () => !(await view().locator('#again').isDisabled()), 'the view after its run');
+        assert.equal(await view().locator('#outcome').textContent(), 'Exit code 0');
+
+        await view().locator('#change').click();
+        await view().locator('#source').fill("import sys\nprint('changed')\nsys.exit(3)");
+        await view().locator('#runEdited').click();
+        await view().locator('#stdout').getByText('changed').waitFor();
+        assert.equal(await view().locator('#outcome').textContent(), 'Exit code 3');
+        assert.equal(await view().locator('#editor').isHidden(), true);
+        assert.equal(journalRuns(), runsBefore + 2);
+        // A run without charts has none to show.
+        assert.equal(await view().locator('#chartsBox').isHidden(), true);
+    });
+
+    test('the view reached no origin but the host page\'s', () => {
+        const origin = `http://127.0.0.1:${server.address().port}/`;
+        const elsewhere = requests.filter((url) => !url.startsWith(origin) && !url.startsWith('data:') &&
+            !url.startsWith('about:') && !url.startsWith('blob:'));
+        assert.deepEqual(elsewhere, []);
+    });
+});
