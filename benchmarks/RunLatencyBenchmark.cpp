@@ -4,7 +4,10 @@
 // with the sandbox's CPU limit, BM_FloorAtCpuLimit/NAME (a toolchain that compiles on several threads is throttled
 // there, as in the sandbox). Also a bare
 // container run of `print(1)` through the same Engine API (what `docker run --rm` costs) and a run in a session
-// (persistent interpreter). And the sandbox's OCI runtime compared in the same run, BM_Runtime/KIND/RUNTIME: a pooled
+// (persistent interpreter). The same programs through the MCP server's dispatcher too, BM_McpRun/NAME/CLIENT: a
+// tools/call of execute_code answered as `llm-sandbox --mcp` answers it (journal, resource links), for a client that
+// renders MCP Apps (`apps`: the run view offered) and one that does not (`plain`).
+// And the sandbox's OCI runtime compared in the same run, BM_Runtime/KIND/RUNTIME: a pooled
 // run, a cold container (no pool) and the matplotlib chart under the engine's default (runc) and under gVisor (runsc,
 // which the engine must have registered; scripts/test does). Report the ratios, not the absolute times: these machines
 // are noisy.
@@ -13,11 +16,19 @@
 //   build/bin/run_latency_benchmark --benchmark_filter=/java   # one language, engine and floor
 #include "backend/BackendFactory.h"
 #include "engine/ExecutionEngine.h"
+#include "journal/JournalRecorder.h"
 #include "lang/LanguageRegistry.h"
+#include "mcp/CodeExecutor.h"
+#include "mcp/McpDispatcher.h"
+#include "mcp/SandboxTools.h"
+#include "mcp/apps/RunView.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QLoggingCategory>
+#include <QTemporaryDir>
 #include <benchmark/benchmark.h>
 #include <map>
 
@@ -210,6 +221,55 @@ void floor(benchmark::State &state, const LanguageCase &which, double cpus)
     (void)backend()->removeContainer(*id);
 }
 
+/// `which` through the MCP dispatcher as `llm-sandbox --mcp` serves a client: a journal records every run and keeps
+/// its files (resource links), the client has initialized with or without MCP Apps (`apps`).
+void BM_McpRun(benchmark::State &state, const LanguageCase &which, bool apps)
+{
+    static const QTemporaryDir folder;
+    static JournalRecorder journal(folder.filePath(QStringLiteral("journal.sqlite")), JournalRecorder::Context{});
+    static const Subscription recording = engine().subscribe(&journal);
+    using namespace sandbox::mcp;
+    DispatcherOptions options;
+    options.exchangeSink = &journal;
+    options.resourceTemplates = SandboxTools::resourceTemplates(&engine());
+    McpDispatcher dispatcher(SandboxTools::tools(CodeExecutor::forEngine(&engine()), &engine()),
+                             SandboxTools::resources(&engine()), {}, options);
+    const auto message = [](int id, const QString &method, const QJsonObject &params) {
+        return QJsonDocument(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                                         {QStringLiteral("id"), id},
+                                         {QStringLiteral("method"), method},
+                                         {QStringLiteral("params"), params}})
+            .toJson(QJsonDocument::Compact);
+    };
+    const QJsonObject capabilities =
+        apps ? QJsonObject{{QStringLiteral("extensions"),
+                            QJsonObject{{RunView::kExtension,
+                                         QJsonObject{{QStringLiteral("mimeTypes"), QJsonArray{RunView::kMimeType}}}}}}}
+             : QJsonObject{};
+    dispatcher
+        .handle(message(0, QStringLiteral("initialize"),
+                        QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-11-25")},
+                                    {QStringLiteral("capabilities"), capabilities},
+                                    {QStringLiteral("clientInfo"),
+                                     QJsonObject{{QStringLiteral("name"), QStringLiteral("benchmark")},
+                                                 {QStringLiteral("version"), QStringLiteral("1")}}}}))
+        .waitForFinished();
+    const QByteArray call = message(
+        1, QStringLiteral("tools/call"),
+        QJsonObject{{QStringLiteral("name"), QStringLiteral("execute_code")},
+                    {QStringLiteral("arguments"), QJsonObject{{QStringLiteral("code"), QString::fromUtf8(which.code)},
+                                                              {QStringLiteral("language"), which.language}}}});
+    for (auto _ : state) {
+        QFuture<QJsonDocument> reply = dispatcher.handle(call);
+        reply.waitForFinished();
+        const QJsonObject result = reply.result().object().value(QStringLiteral("result")).toObject();
+        if (result.value(QStringLiteral("structuredContent")).toObject().value(QStringLiteral("exit_code")) != 0) {
+            state.SkipWithError("the program failed");
+            return;
+        }
+    }
+}
+
 void BM_Floor(benchmark::State &state, const LanguageCase &which)
 {
     floor(state, which, 0);
@@ -310,6 +370,14 @@ int main(int argc, char **argv)
             ->UseRealTime()
             ->MinWarmUpTime(5)
             ->MinTime(5);
+        for (const bool apps : {false, true}) {
+            benchmark::RegisterBenchmark((std::string("BM_McpRun/") + which.name + (apps ? "/apps" : "/plain")).c_str(),
+                                         BM_McpRun, which, apps)
+                ->Unit(benchmark::kMillisecond)
+                ->UseRealTime()
+                ->MinWarmUpTime(5)
+                ->MinTime(5);
+        }
     }
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();

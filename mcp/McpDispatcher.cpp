@@ -9,11 +9,9 @@
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
-#include <QDateTime>
 #include <QJsonArray>
 #include <QPromise>
 #include <QUrl>
-#include <QUuid>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <exception>
@@ -38,16 +36,8 @@ constexpr int kListTtlMs = 5 * 60 * 1000;
 /// Resource texts are built from the live language registry; a minute keeps them fresh enough.
 constexpr int kResourceTtlMs = 60 * 1000;
 
-/// How often a client polling a task is asked to look (a run takes from a tenth of a second to minutes).
-constexpr int kTaskPollIntervalMs = 1000;
 /// Resources one client may subscribe to at once (each is read again after every run in its session).
 constexpr int kMaxSubscriptions = 64;
-const QString kRelatedTask = QStringLiteral("io.modelcontextprotocol/related-task");
-
-QString isoTime(const QDateTime &time)
-{
-    return time.toUTC().toString(Qt::ISODateWithMs);
-}
 
 /// What a subscriber is compared against: the resource's bytes, or the reason it cannot be read.
 QByteArray fingerprint(const Result<ResourceContents> &contents)
@@ -125,45 +115,13 @@ struct McpDispatcher::RunningCall
     std::atomic<bool> cancelled = false;
 };
 
-/// A tools/call run as a task (2025-11-25). The fields below `reply` change under the dispatcher's mutex.
-struct McpDispatcher::Task
-{
-    QString id;
-    QDateTime createdAt;
-    qint64 ttlMs = 0;
-    std::stop_source stop;
-
-    QString status = QStringLiteral("working");
-    QString statusMessage;
-    QDateTime lastUpdatedAt;
-    /// The reply the tools/call would have had without the task (a result or a JSON-RPC error), once the run ended.
-    std::optional<QJsonObject> reply;
-    /// The tasks/result requests waiting for it.
-    QList<std::shared_ptr<QPromise<QJsonObject>>> waiting;
-
-    bool isTerminal() const { return status != QLatin1String("working"); }
-    bool expired(const QDateTime &now) const { return isTerminal() && createdAt.msecsTo(now) > ttlMs; }
-    QJsonObject toJson() const
-    {
-        QJsonObject json{{QStringLiteral("taskId"), id},
-                         {QStringLiteral("status"), status},
-                         {QStringLiteral("createdAt"), isoTime(createdAt)},
-                         {QStringLiteral("lastUpdatedAt"), isoTime(lastUpdatedAt)},
-                         {QStringLiteral("ttl"), ttlMs}};
-        if (!statusMessage.isEmpty()) {
-            json.insert(QStringLiteral("statusMessage"), statusMessage);
-        }
-        if (!isTerminal()) {
-            json.insert(QStringLiteral("pollInterval"), kTaskPollIntervalMs);
-        }
-        return json;
-    }
-};
-
 McpDispatcher::McpDispatcher(ToolRegistry tools, QList<Resource> resources, MessageSink sink, DispatcherOptions options)
     : m_tools(std::move(tools)), m_resources(std::move(resources)), m_sink(std::move(sink)),
       m_options(std::move(options)), m_protocolVersion(ProtocolVersion::kLatest),
-      m_exchangeSink(m_options.exchangeSink), m_logLevel(static_cast<int>(m_options.logLevel))
+      m_exchangeSink(m_options.exchangeSink), m_logLevel(static_cast<int>(m_options.logLevel)),
+      m_tasks(m_options.taskLimits, [this](const QJsonObject &task) {
+          send(makeNotification(QStringLiteral("notifications/tasks/status"), task));
+      })
 {
     m_pool.setMaxThreadCount(std::max(1, m_options.maxConcurrentCalls));
 }
@@ -355,7 +313,7 @@ QFuture<QJsonObject> McpDispatcher::handleRequest(const QJsonValue &id, const QS
         return readyFuture(unsubscribe(id, params));
     }
     if (method.startsWith(QLatin1String("tasks/")) && protocolVersion() >= ProtocolVersion::kTasks) {
-        return handleTaskRequest(id, method, params);
+        return m_tasks.handle(id, method, params);
     }
     if (method == QLatin1String("logging/setLevel")) {
         return readyFuture(setLogLevel(id, params));
@@ -668,7 +626,12 @@ QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonOb
                                                         "without \"task\".")
                                              .arg(tool->name)));
         }
-        return startTask(id, task.toObject(), std::move(invoke), std::move(call));
+        return readyFuture(
+            m_tasks.start(id, task.toObject(), m_pool,
+                          [invoke = std::move(invoke), call = std::move(call)](std::stop_token stop) mutable {
+                              call.stop = std::move(stop);
+                              return invoke(call);
+                          }));
     }
 
     if (!tool->longRunning) {
@@ -871,187 +834,6 @@ void McpDispatcher::checkSubscriptions(const QString &sessionId)
     });
 }
 
-QFuture<QJsonObject> McpDispatcher::startTask(const QJsonValue &id, const QJsonObject &taskParams,
-                                              std::function<QJsonObject(const ToolCall &)> invoke, ToolCall call)
-{
-    const QJsonValue ttl = taskParams.value(QStringLiteral("ttl"));
-    if (!ttl.isUndefined() && !ttl.isNull() && !(ttl.isDouble() && ttl.toDouble() >= 0)) {
-        return readyFuture(
-            makeError(id, InvalidParams, QStringLiteral("task.ttl must be a number of milliseconds (0 or more).")));
-    }
-    auto task = std::make_shared<Task>();
-    task->id = QUuid::createUuid().toString(QUuid::WithoutBraces);
-    task->createdAt = task->lastUpdatedAt = QDateTime::currentDateTimeUtc();
-    // A task lives at least a second past its creation, at most the server's limit.
-    task->ttlMs = ttl.isDouble() ? std::clamp<qint64>(qint64(ttl.toDouble()), 1000, m_options.maxTaskTtlMs)
-                                 : m_options.defaultTaskTtlMs;
-    task->statusMessage = QStringLiteral("The code is running.");
-    call.stop = task->stop.get_token();
-
-    QJsonObject created;
-    {
-        const std::lock_guard lock(m_mutex);
-        dropExpiredTasks();
-        if (m_tasks.size() >= m_options.maxTasks) {
-            const auto finished = std::find_if(m_tasks.begin(), m_tasks.end(),
-                                               [](const std::shared_ptr<Task> &held) { return held->isTerminal(); });
-            if (finished == m_tasks.end()) {
-                return readyFuture(
-                    makeError(id, InvalidRequest,
-                              QStringLiteral("%1 tasks are running already: wait for one to end or cancel one with "
-                                             "tasks/cancel.")
-                                  .arg(m_tasks.size())));
-            }
-            m_tasks.erase(finished);
-        }
-        // The run takes the lock only when it ends, on a pool thread.
-        m_pool.start([this, task, id, invoke = std::move(invoke), call = std::move(call)] {
-            const QJsonObject reply =
-                call.stop.stop_requested()
-                    ? makeResult(id, errorToolResult(QStringLiteral("The task was cancelled before it started.")))
-                    : invoke(call);
-            QJsonObject status;
-            QList<std::shared_ptr<QPromise<QJsonObject>>> waiting;
-            {
-                const std::lock_guard lock(m_mutex);
-                task->reply = reply;
-                waiting.swap(task->waiting);
-                // A cancelled task stays cancelled, whatever the run did after.
-                if (!task->isTerminal()) {
-                    const QJsonObject error = reply.value(QStringLiteral("error")).toObject();
-                    if (!error.isEmpty()) {
-                        task->status = QStringLiteral("failed");
-                        task->statusMessage = error.value(QStringLiteral("message")).toString();
-                    } else if (reply.value(QStringLiteral("result"))
-                                   .toObject()
-                                   .value(QStringLiteral("isError"))
-                                   .toBool()) {
-                        task->status = QStringLiteral("failed");
-                        task->statusMessage = QStringLiteral("The tool reported an error; tasks/result has it.");
-                    } else {
-                        task->status = QStringLiteral("completed");
-                        task->statusMessage = QStringLiteral("The run ended; tasks/result has its result.");
-                    }
-                    task->lastUpdatedAt = QDateTime::currentDateTimeUtc();
-                    status = task->toJson();
-                }
-            }
-            for (const auto &promise : std::as_const(waiting)) {
-                promise->addResult(reply);
-                promise->finish();
-            }
-            if (!status.isEmpty()) {
-                sendTaskStatus(status);
-            }
-        });
-        m_tasks.append(task);
-        created = task->toJson();
-    }
-    qCInfo(lcMcp) << "task" << task->id << "started for request" << id;
-    return readyFuture(makeResult(
-        id,
-        QJsonObject{
-            {QStringLiteral("task"), created},
-            {QStringLiteral("_meta"),
-             QJsonObject{{QStringLiteral("io.modelcontextprotocol/model-immediate-response"),
-                          QStringLiteral("The code is running as task %1; its result will follow.").arg(task->id)}}}}));
-}
-
-QFuture<QJsonObject> McpDispatcher::handleTaskRequest(const QJsonValue &id, const QString &method,
-                                                      const QJsonObject &params)
-{
-    if (method == QLatin1String("tasks/list")) {
-        QJsonArray tasks;
-        const std::lock_guard lock(m_mutex);
-        dropExpiredTasks();
-        for (auto it = m_tasks.crbegin(); it != m_tasks.crend(); ++it) {
-            tasks.append((*it)->toJson());
-        }
-        return readyFuture(makeResult(id, QJsonObject{{QStringLiteral("tasks"), tasks}}));
-    }
-    if (method != QLatin1String("tasks/get") && method != QLatin1String("tasks/result") &&
-        method != QLatin1String("tasks/cancel")) {
-        return readyFuture(makeError(id, MethodNotFound, QStringLiteral("Method not found: %1").arg(method.left(200))));
-    }
-    const std::shared_ptr<Task> task = findTask(params);
-    if (!task) {
-        return readyFuture(makeError(id, InvalidParams,
-                                     QStringLiteral("Failed to retrieve task: no task %1 (it never existed here, or "
-                                                    "its ttl has passed).")
-                                         .arg(params.value(QStringLiteral("taskId")).toString().left(100))));
-    }
-    if (method == QLatin1String("tasks/get")) {
-        const std::lock_guard lock(m_mutex);
-        return readyFuture(makeResult(id, task->toJson()));
-    }
-    if (method == QLatin1String("tasks/result")) {
-        // Answers what the tools/call would have answered, once the run has ended (without holding a thread).
-        const auto answer = [id, taskId = task->id](QJsonObject reply) {
-            reply.insert(QStringLiteral("id"), id);
-            if (reply.contains(QStringLiteral("result"))) {
-                QJsonObject result = reply.value(QStringLiteral("result")).toObject();
-                QJsonObject meta = result.value(QStringLiteral("_meta")).toObject();
-                meta.insert(kRelatedTask, QJsonObject{{QStringLiteral("taskId"), taskId}});
-                result.insert(QStringLiteral("_meta"), meta);
-                reply.insert(QStringLiteral("result"), result);
-            }
-            return reply;
-        };
-        auto promise = std::make_shared<QPromise<QJsonObject>>();
-        promise->start();
-        {
-            const std::lock_guard lock(m_mutex);
-            if (task->reply) {
-                return readyFuture(answer(*task->reply));
-            }
-            task->waiting.append(promise);
-        }
-        return promise->future().then(QtFuture::Launch::Sync, answer);
-    }
-    QJsonObject cancelled;
-    {
-        const std::lock_guard lock(m_mutex);
-        if (task->isTerminal()) {
-            return readyFuture(makeError(id, InvalidParams,
-                                         QStringLiteral("Task %1 has already ended (%2); there is nothing to cancel.")
-                                             .arg(task->id, task->status)));
-        }
-        task->status = QStringLiteral("cancelled");
-        task->statusMessage = QStringLiteral("Cancelled by the client; the program was stopped.");
-        task->lastUpdatedAt = QDateTime::currentDateTimeUtc();
-        cancelled = task->toJson();
-    }
-    // Stops the run as a timeout would: the whole process tree is killed.
-    task->stop.request_stop();
-    qCInfo(lcMcp) << "task" << task->id << "cancelled by the client";
-    sendTaskStatus(cancelled);
-    return readyFuture(makeResult(id, cancelled));
-}
-
-std::shared_ptr<McpDispatcher::Task> McpDispatcher::findTask(const QJsonObject &params)
-{
-    const QString taskId = params.value(QStringLiteral("taskId")).toString();
-    const std::lock_guard lock(m_mutex);
-    dropExpiredTasks();
-    for (const std::shared_ptr<Task> &task : std::as_const(m_tasks)) {
-        if (task->id == taskId) {
-            return task;
-        }
-    }
-    return nullptr;
-}
-
-void McpDispatcher::dropExpiredTasks()
-{
-    const QDateTime now = QDateTime::currentDateTimeUtc();
-    m_tasks.removeIf([&now](const std::shared_ptr<Task> &task) { return task->expired(now); });
-}
-
-void McpDispatcher::sendTaskStatus(const QJsonObject &task)
-{
-    send(makeNotification(QStringLiteral("notifications/tasks/status"), task));
-}
-
 QJsonObject McpDispatcher::setLogLevel(const QJsonValue &id, const QJsonObject &params)
 {
     const auto level = logLevelFromString(params.value(QStringLiteral("level")).toString());
@@ -1071,14 +853,7 @@ void McpDispatcher::cancelAll()
         call->cancelled = true;
         call->stop.request_stop();
     }
-    int stopped = 0;
-    for (const auto &task : std::as_const(m_tasks)) {
-        if (!task->isTerminal() && !task->stop.stop_requested()) {
-            task->stop.request_stop();
-            ++stopped;
-        }
-    }
-    if (stopped > 0) {
+    if (const int stopped = m_tasks.stopAll(); stopped > 0) {
         qCInfo(lcMcp) << "the client's session ended: stopping" << stopped << "running task(s)";
     }
 }
@@ -1091,8 +866,7 @@ void McpDispatcher::waitForDone()
 int McpDispatcher::runningCalls() const
 {
     const std::lock_guard lock(m_mutex);
-    return static_cast<int>(m_running.size() + std::count_if(m_tasks.begin(), m_tasks.end(),
-                                                             [](const auto &task) { return !task->isTerminal(); }));
+    return static_cast<int>(m_running.size()) + m_tasks.running();
 }
 
 void McpDispatcher::setExchangeSink(ExchangeSink *sink)

@@ -4,6 +4,7 @@
 #include "mcp/LogLevel.h"
 #include "mcp/RequestMeta.h"
 #include "mcp/Resource.h"
+#include "mcp/TaskRegistry.h"
 #include "mcp/ToolRegistry.h"
 
 #include <QFuture>
@@ -39,11 +40,8 @@ struct DispatcherOptions
     ExchangeSink *exchangeSink = nullptr;
     /// Families of resources read through a template (SandboxTools::resourceTemplates).
     QList<ResourceTemplate> resourceTemplates;
-    /// How long a task is kept from its creation when the client asks for no ttl, and the most it may ask for.
-    qint64 defaultTaskTtlMs = 60LL * 60 * 1000;
-    qint64 maxTaskTtlMs = 24LL * 60 * 60 * 1000;
-    /// Tasks a client may hold at once (running or finished, until their ttl ends); finished ones make room first.
-    int maxTasks = 256;
+    /// How long a client's tasks are kept and how many it may hold.
+    TaskRegistry::Limits taskLimits;
 };
 
 /// The MCP server's protocol logic as a function from one incoming JSON-RPC message to its reply, free of any
@@ -111,7 +109,6 @@ public:
 
 private:
     struct RunningCall;
-    struct Task;
 
     QFuture<QJsonObject> dispatch(const QJsonValue &message);
     QFuture<QJsonObject> handleRequest(const QJsonValue &id, const QString &method, const QJsonObject &params,
@@ -136,15 +133,6 @@ private:
     /// After a tool call in sandbox session `sessionId`: tells the subscribers of its files that changed.
     void checkSubscriptions(const QString &sessionId);
 
-    /// Runs `invoke` as a task: answers with the task at once; the run goes on on the pool.
-    QFuture<QJsonObject> startTask(const QJsonValue &id, const QJsonObject &taskParams,
-                                   std::function<QJsonObject(const ToolCall &)> invoke, ToolCall call);
-    QFuture<QJsonObject> handleTaskRequest(const QJsonValue &id, const QString &method, const QJsonObject &params);
-    /// The task named in `params`, after dropping the expired ones; null when there is none (also for a bad id).
-    std::shared_ptr<Task> findTask(const QJsonObject &params);
-    /// Forgets the finished tasks whose ttl has passed; called with m_mutex held.
-    void dropExpiredTasks();
-    void sendTaskStatus(const QJsonObject &task);
     QJsonObject serverInfo(const QString &version) const;
     bool isUiClient() const;
     /// A 2026-07-28 result: resultType, the server's identity in `_meta` and, with `ttlMs` (cacheable results),
@@ -170,12 +158,12 @@ private:
     std::atomic<ExchangeSink *> m_exchangeSink;
     bool m_initialized = false;
     QHash<QString, std::shared_ptr<RunningCall>> m_running;
-    QList<std::shared_ptr<Task>> m_tasks;
     /// The runs this client's calls started: the only ones whose files it may read.
     QSet<QString> m_runs;
     /// The resources the client subscribed to, with a hash of what they held when last looked at.
     QHash<QString, QByteArray> m_subscriptions;
     std::atomic<int> m_logLevel;
+    TaskRegistry m_tasks;
 
     // Last member: destroyed first, while everything its threads use still exists.
     QThreadPool m_pool;

@@ -355,7 +355,7 @@ TEST(TaskTest, olderSessionsIgnoreTheTaskMemberAndHaveNoTaskMethods)
 TEST(TaskTest, finishedTasksMakeRoomForNewOnes)
 {
     DispatcherOptions options;
-    options.maxTasks = 2;
+    options.taskLimits.maxTasks = 2;
     Fixture fixture(options);
     const QString oldest = fixture.start(1, QStringLiteral("a"));
     const QString second = fixture.start(2, QStringLiteral("b"));
