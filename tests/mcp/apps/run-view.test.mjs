@@ -188,8 +188,8 @@ describe('the run view in an MCP Apps host', () => {
         const light = await background();
         await page.evaluate(() => window.changeHostContext({ theme: 'dark' }));
         await until(async () => (await background()) !== light, 'the dark theme');
+        await view().locator('#prev').click();
         if (screenshots) {
-            await view().locator('#prev').click();
             await page.screenshot({ path: path.join(screenshots, 'mcp-app-run-view-dark.png'), fullPage: true });
         }
         await page.evaluate(() => window.changeHostContext({ locale: 'zh-CN' }));
