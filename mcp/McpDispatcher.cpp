@@ -626,12 +626,19 @@ QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonOb
                                                         "without \"task\".")
                                              .arg(tool->name)));
         }
-        return readyFuture(
-            m_tasks.start(id, task.toObject(), m_pool,
-                          [invoke = std::move(invoke), call = std::move(call)](std::stop_token stop) mutable {
-                              call.stop = std::move(stop);
-                              return invoke(call);
-                          }));
+        return readyFuture(m_tasks.start(id, task.toObject(), m_pool,
+                                         [invoke = std::move(invoke), call = std::move(call)](
+                                             std::stop_token stop, const TaskRegistry::Progress &progress) mutable {
+                                             call.stop = std::move(stop);
+                                             // tasks/get shows the latest progress too, for a client that polls instead
+                                             // of listening.
+                                             call.progress = [notify = call.progress,
+                                                              progress](const QString &message) {
+                                                 notify(message);
+                                                 progress(message);
+                                             };
+                                             return invoke(call);
+                                         }));
     }
 
     if (!tool->longRunning) {

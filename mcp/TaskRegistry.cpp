@@ -117,9 +117,15 @@ QJsonObject TaskRegistry::start(const QJsonValue &id, const QJsonObject &taskPar
     }
     pool.start([this, task, id, call = std::move(call)] {
         const std::stop_token stop = task->stop.get_token();
+        const Progress progress = [this, task](const QString &message) {
+            const std::lock_guard lock(m_mutex);
+            if (!task->isTerminal()) {
+                task->statusMessage = message;
+            }
+        };
         finish(task, stop.stop_requested()
                          ? makeResult(id, errorToolResult(QStringLiteral("The task was cancelled before it started.")))
-                         : call(stop));
+                         : call(stop, progress));
     });
     qCInfo(lcMcp) << "task" << task->id << "started for request" << id;
     return makeResult(

@@ -23,9 +23,12 @@ public:
         qint64 maxTtlMs = 24LL * 60 * 60 * 1000;
         int maxTasks = 256; ///< running or kept; finished ones make room first
     };
+    /// What a running task's call reports of its progress ("Installing numpy", "2048 bytes of output so far"): the
+    /// task's statusMessage until the next report.
+    using Progress = std::function<void(const QString &message)>;
     /// The call a task runs: the JSON-RPC reply (result or error) its tools/call would have had. It stops when
     /// `stop` is requested (tasks/cancel, stopAll()).
-    using Call = std::function<QJsonObject(std::stop_token stop)>;
+    using Call = std::function<QJsonObject(std::stop_token stop, const Progress &progress)>;
     /// Told every change of a task's status, with the whole task (notifications/tasks/status).
     using StatusSink = std::function<void(const QJsonObject &task)>;
 

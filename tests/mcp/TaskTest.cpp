@@ -180,7 +180,12 @@ TEST(TaskTest, taskAnswersAtOnceAndTasksResultWaitsForTheRun)
                      .toString()
                      .isEmpty());
     ASSERT_TRUE(waitUntil([&] { return fixture.held.started() == 1; }));
-    EXPECT_EQ(fixture.status(taskId), QStringLiteral("working"));
+    const QJsonObject working = taskRequest(fixture.dispatcher, 9, QStringLiteral("tasks/get"), taskId)
+                                    .value(QStringLiteral("result"))
+                                    .toObject();
+    EXPECT_EQ(working.value(QStringLiteral("status")).toString(), QStringLiteral("working"));
+    // The run's latest progress, for a client that polls.
+    EXPECT_EQ(working.value(QStringLiteral("statusMessage")).toString(), QStringLiteral("Running python code"));
     EXPECT_EQ(fixture.dispatcher.runningCalls(), 1);
 
     // tasks/result blocks until the run ends; two may wait at once.
