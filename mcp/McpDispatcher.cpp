@@ -5,12 +5,12 @@
 #include "mcp/JsonRpc.h"
 #include "mcp/McpLogging.h"
 #include "mcp/ProtocolVersion.h"
+#include "mcp/ReadyFuture.h"
 #include "mcp/apps/RunView.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QJsonArray>
-#include <QPromise>
 #include <QUrl>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
@@ -52,16 +52,6 @@ QJsonObject logMessage(LogLevel level, const QString &message)
                             QJsonObject{{QStringLiteral("level"), toString(level)},
                                         {QStringLiteral("logger"), kServerName},
                                         {QStringLiteral("data"), message}});
-}
-
-template <typename T>
-QFuture<T> readyFuture(T value)
-{
-    QPromise<T> promise;
-    promise.start();
-    promise.addResult(std::move(value));
-    promise.finish();
-    return promise.future();
 }
 
 QFuture<QJsonDocument> toDocument(QFuture<QJsonObject> reply)

@@ -2,6 +2,7 @@
 
 #include "mcp/JsonRpc.h"
 #include "mcp/McpLogging.h"
+#include "mcp/ReadyFuture.h"
 #include "mcp/Tool.h"
 
 #include <QDateTime>
@@ -25,16 +26,6 @@ const QString kRelatedTask = QStringLiteral("io.modelcontextprotocol/related-tas
 QString isoTime(const QDateTime &time)
 {
     return time.toUTC().toString(Qt::ISODateWithMs);
-}
-
-template <typename T>
-QFuture<T> readyFuture(T value)
-{
-    QPromise<T> promise;
-    promise.start();
-    promise.addResult(std::move(value));
-    promise.finish();
-    return promise.future();
 }
 
 } // namespace

@@ -17,11 +17,6 @@ using namespace sandbox::mcp::test;
 
 namespace {
 
-Artifact artifact(const QString &name, const QString &mimeType, const QByteArray &data)
-{
-    return Artifact{.name = name, .mimeType = mimeType, .data = data, .path = {}};
-}
-
 const QByteArray kLargeImage(CodeExecutor::kMaxInlineImageBytes + 1, 'p');
 
 RunResult resultWithFiles(const QString &runId)

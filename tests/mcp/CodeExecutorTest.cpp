@@ -16,11 +16,6 @@ using namespace sandbox::mcp::test;
 
 namespace {
 
-Artifact artifact(const QString &name, const QString &mimeType, const QByteArray &data)
-{
-    return Artifact{.name = name, .mimeType = mimeType, .data = data, .path = {}};
-}
-
 RunResult sampleResult()
 {
     RunResult result;

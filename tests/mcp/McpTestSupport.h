@@ -1,6 +1,7 @@
 #pragma once
 
 #include "WaitUntil.h"
+#include "artifacts/Artifact.h"
 #include "mcp/McpDispatcher.h"
 
 #include <QJsonArray>
@@ -45,6 +46,12 @@ inline QByteArray toolCall(const QJsonValue &id, const QString &tool, const QJso
 
 /// Waits for the dispatcher's reply (tests only: the server never blocks on it).
 inline QJsonDocument replyTo(McpDispatcher &dispatcher, const QByteArray &message);
+
+/// A file a run produced, as the engine hands it over.
+inline Artifact artifact(const QString &name, const QString &mimeType, const QByteArray &data)
+{
+    return Artifact{.name = name, .mimeType = mimeType, .data = data, .path = {}};
+}
 
 /// The initialize request of a client asking for `protocolVersion`.
 inline QByteArray initializeRequest(const QJsonValue &id, const QString &protocolVersion)

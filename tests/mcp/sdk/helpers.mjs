@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { MessageLog, recordTransport } from './schema.mjs';
 
@@ -33,6 +34,22 @@ export async function connectClient(env = {}) {
     client.onerror = (error) => errors.push(error);
     await client.connect(transport);
     return { client, transport, errors, log, stderr: () => stderr };
+}
+
+/**
+ * An official SDK client connected to `serve --http` at `url` with the bearer `token`; with `sessionId` it resumes
+ * that MCP session instead of initializing a new one. `log` checks what the server sent (log.assertValid()).
+ */
+export async function connectHttp(url, token, sessionId = undefined) {
+    const transport = new StreamableHTTPClientTransport(url, {
+        sessionId,
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    });
+    const log = new MessageLog();
+    recordTransport(transport, log);
+    const client = new Client({ name: 'llm-sandbox-http-test', version: '1.0.0' });
+    await client.connect(transport);
+    return { client, transport, log };
 }
 
 /**

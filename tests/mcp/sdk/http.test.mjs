@@ -5,24 +5,9 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-
-import { startHttpServer, within } from './helpers.mjs';
-import { MessageLog, recordTransport } from './schema.mjs';
+import { connectHttp as connect, startHttpServer, within } from './helpers.mjs';
 
 const LANGUAGES = ['python', 'javascript', 'java', 'cpp', 'go', 'r', 'ruby'];
-
-async function connect(url, token) {
-    const transport = new StreamableHTTPClientTransport(url, {
-        requestInit: { headers: { Authorization: `Bearer ${token}` } },
-    });
-    const log = new MessageLog();
-    recordTransport(transport, log);
-    const client = new Client({ name: 'llm-sandbox-http-test', version: '1.0.0' });
-    await client.connect(transport);
-    return { client, transport, log };
-}
 
 describe('official SDK client over Streamable HTTP', () => {
     const token = randomBytes(32).toString('base64url');

@@ -5,12 +5,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
-import { connectClient, startHttpServer, within } from './helpers.mjs';
-import { MessageLog, recordTransport } from './schema.mjs';
+import { connectClient, connectHttp, startHttpServer, within } from './helpers.mjs';
 
 const CALL_OPTIONS = { timeout: 600000, resetTimeoutOnProgress: true };
 
@@ -90,18 +87,7 @@ describe('tasks', () => {
     test('over HTTP a task outlives its client\'s connection, not its MCP session', async () => {
         const token = randomBytes(32).toString('base64url');
         const server = await startHttpServer(token);
-        const connect = async (sessionId) => {
-            const transport = new StreamableHTTPClientTransport(server.url, {
-                sessionId,
-                requestInit: { headers: { Authorization: `Bearer ${token}` } },
-            });
-            const log = new MessageLog();
-            recordTransport(transport, log);
-            const client = new Client({ name: 'llm-sandbox-task-test', version: '1.0.0' });
-            // With a session id the SDK resumes that session instead of initializing a new one.
-            await client.connect(transport);
-            return { client, transport, log };
-        };
+        const connect = (sessionId) => connectHttp(server.url, token, sessionId);
         const startTask = (client, code) =>
             client.request(
                 { method: 'tools/call', params: { name: 'execute_code', arguments: { code }, task: {} } },
