@@ -35,6 +35,22 @@ fail() {
     exit 1
 }
 
+# check_disk_space GIB WHAT: fails at once, in a sentence, when the disk that holds the build has less than GIB GiB
+# free, instead of the compiler or an engine running out of space half an hour later ("No space left on device").
+# The engines' storage (/var/lib/docker, /var/lib/containers) is checked too where it is on another disk.
+check_disk_space() {
+    local need=$1 what=$2 dir free
+    for dir in "$ROOT" /var/lib; do
+        free=$(df --output=avail -BG "$dir" 2>/dev/null | tail -1 | tr -dc '0-9')
+        [ -n "$free" ] || continue
+        if [ "$free" -lt "$need" ]; then
+            fail "Only $free GiB are free on the disk of $dir; $what needs about $need GiB (the build folders, the" \
+                "compiler cache and the sandbox images). Free some space (docker system prune, an old build folder)" \
+                "and run it again."
+        fi
+    done
+}
+
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then
         "$@"
