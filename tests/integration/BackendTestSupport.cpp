@@ -48,6 +48,11 @@ Result<std::shared_ptr<ContainerBackend>> createBackend(const std::string &name)
         return backend.error();
     }
     auto info = (*backend)->probe();
+    // An engine that is busy (rootless Podman still removing fifty containers of the test before, beside two other
+    // lanes on two cores) answers late, not never: it gets a minute before the tests count it as missing.
+    for (int attempt = 1; !info && info.error().code == ErrorCode::EngineUnreachable && attempt < 6; ++attempt) {
+        info = (*backend)->probe();
+    }
     if (!info) {
         return Error{QStringLiteral("These tests need the %1 engine: %2")
                          .arg(QString::fromStdString(name), info.error().message)};

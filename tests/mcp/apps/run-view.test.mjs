@@ -6,7 +6,8 @@
 // Needs a container engine with the Python image. LLM_SANDBOX_SCREENSHOTS=DIR saves the view's screenshots there.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import http from 'node:http';
 import { once } from 'node:events';
 import path from 'node:path';
@@ -38,9 +39,16 @@ print('points: 5')
 print('a warning', file=sys.stderr)
 `;
 
+// A journal of this test's own: the other lanes' tests record into the build folder's at the same time.
+const env = {
+    ...process.env,
+    LLM_SANDBOX_JOURNAL: path.join(mkdtempSync(path.join(tmpdir(), 'run-view-')), 'journal.sqlite'),
+};
+
 /** Runs in the journal, counted by the program itself (`history --json`). */
 function journalRuns() {
-    return JSON.parse(execFileSync(serverBinary, ['history', '--json', '--limit', '1000'], { encoding: 'utf8' })).length;
+    const runs = execFileSync(serverBinary, ['history', '--json', '--limit', '1000'], { encoding: 'utf8', env });
+    return JSON.parse(runs).length;
 }
 
 async function until(condition, what, ms = 60000) {
@@ -68,7 +76,7 @@ describe('the run view in an MCP Apps host', () => {
         const transport = new StdioClientTransport({
             command: serverBinary,
             args: ['--mcp'],
-            env: { ...process.env },
+            env,
             stderr: 'pipe',
         });
         client = new Client(
@@ -88,7 +96,7 @@ describe('the run view in an MCP Apps host', () => {
             logLevel: 'silent',
         });
         const files = {
-            '/': { type: 'text/html', body: (await import('node:fs')).readFileSync(path.join(here, 'host.html')) },
+            '/': { type: 'text/html', body: readFileSync(path.join(here, 'host.html')) },
             '/host.js': { type: 'text/javascript', body: bundle.outputFiles[0].contents },
         };
         server = http.createServer((request, response) => {
