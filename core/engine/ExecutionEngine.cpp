@@ -804,7 +804,14 @@ ExecutionEngine::ExecutionEngine(std::shared_ptr<ContainerBackend> backend, Sand
       m_sessions(m_settings.sessionIdleTimeout, m_settings.maxSessions, m_settings.maxSessionFileBytes)
 {}
 
-ExecutionEngine::~ExecutionEngine() = default;
+ExecutionEngine::~ExecutionEngine()
+{
+    // Every run has ended and stopped its sampler; a sample may still be in flight to the engine. Its answer comes
+    // within the client's timeout: wait for it rather than let the thread outlive the program's exit.
+    if (!RunSampler::waitForThreads(m_backend.get(), std::chrono::seconds(15))) {
+        qCWarning(lcEngine) << "a container sample was still unanswered after 15 s";
+    }
+}
 
 QString ExecutionEngine::ownerIdentity()
 {

@@ -28,6 +28,11 @@ public:
 
     void stop();
 
+    /// Waits until the threads of every sampler of `backend` have ended (a stopped one ends when its sample in flight
+    /// is answered), or `timeout` has passed; false then. For the end of an engine: a thread still inside the
+    /// backend's client when the program exits crashes it.
+    static bool waitForThreads(const ContainerBackend *backend, std::chrono::milliseconds timeout);
+
 private:
     struct Shared;
     std::shared_ptr<Shared> m_shared;
