@@ -11,7 +11,6 @@
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QJsonArray>
-#include <QUrl>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <exception>
@@ -601,9 +600,7 @@ QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonOb
         if (ExchangeSink *sink = m_exchangeSink.load(); sink && !runId->isEmpty()) {
             sink->recordExchange(*runId, call.request, reply, call.protocolVersion);
         }
-        if (const QString session = call.arguments.value(QStringLiteral("session_id")).toString(); !session.isEmpty()) {
-            checkSubscriptions(session);
-        }
+        checkSubscriptions(call.arguments);
         return reply;
     };
 
@@ -796,15 +793,14 @@ QJsonObject McpDispatcher::unsubscribe(const QJsonValue &id, const QJsonObject &
     return makeResult(id, QJsonObject());
 }
 
-void McpDispatcher::checkSubscriptions(const QString &sessionId)
+void McpDispatcher::checkSubscriptions(const QJsonObject &arguments)
 {
-    const QString prefix =
-        QStringLiteral("sandbox://sessions/%1/files/").arg(QString::fromLatin1(QUrl::toPercentEncoding(sessionId)));
     QStringList uris;
     {
         const std::lock_guard lock(m_mutex);
         for (auto it = m_subscriptions.cbegin(); it != m_subscriptions.cend(); ++it) {
-            if (it.key().startsWith(prefix)) {
+            const ResourceTemplate *resourceTemplate = templateFor(it.key());
+            if (resourceTemplate && resourceTemplate->changedBy && resourceTemplate->changedBy(it.key(), arguments)) {
                 uris << it.key();
             }
         }

@@ -130,8 +130,8 @@ private:
     ResourceReader resourceReader() const;
     QFuture<QJsonObject> subscribe(const QJsonValue &id, const QJsonObject &params);
     QJsonObject unsubscribe(const QJsonValue &id, const QJsonObject &params);
-    /// After a tool call in sandbox session `sessionId`: tells the subscribers of its files that changed.
-    void checkSubscriptions(const QString &sessionId);
+    /// After a tool call with these arguments: tells the subscribers of the resources it changed.
+    void checkSubscriptions(const QJsonObject &arguments);
 
     QJsonObject serverInfo(const QString &version) const;
     bool isUiClient() const;

@@ -60,6 +60,9 @@ struct ResourceTemplate
     QString prefix;
     /// ErrorCode::NotFound (or BadRequest) when `uri` names nothing `reader` may read.
     std::function<Result<ResourceContents>(const QString &uri, const ResourceReader &reader)> read;
+    /// Whether a tool call with these (validated) arguments may have changed the resource at `uri`: its subscribers
+    /// are then told if it did. Empty: the template's resources never change.
+    std::function<bool(const QString &uri, const QJsonObject &arguments)> changedBy;
 };
 
 /// Whether a resource of this MIME type travels as `text` (UTF-8) rather than as a base64 `blob`.

@@ -479,7 +479,7 @@ QList<ResourceTemplate> SandboxTools::resourceTemplates(ExecutionEngine *engine)
                 }
                 auto artifact = reader.journal->storedArtifact(parts->first, parts->second);
                 if (!artifact) {
-                    return artifact.error().code == ErrorCode::NotFound ? notFound(uri) : artifact.error();
+                    return artifact.error();
                 }
                 return ResourceContents{artifact->mimeType, artifact->data};
             },
@@ -498,10 +498,17 @@ QList<ResourceTemplate> SandboxTools::resourceTemplates(ExecutionEngine *engine)
                 }
                 auto data = engine->readSessionFile(parts->first, parts->second, reader.owner);
                 if (!data) {
-                    return data.error().code == ErrorCode::NotFound ? notFound(uri) : data.error();
+                    return data.error();
                 }
                 return ResourceContents{mimeTypeForContent(parts->second, *data), *data};
             },
+            // A run or an upload in the session may change any of its files.
+            .changedBy =
+                [sessions](const QString &uri, const QJsonObject &arguments) {
+                    const QString session = arguments.value(QStringLiteral("session_id")).toString();
+                    const auto parts = templateVariables(uri, sessions, QStringLiteral("/files/"));
+                    return !session.isEmpty() && parts && parts->first == session;
+                },
         },
     };
 }

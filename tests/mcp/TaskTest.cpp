@@ -193,8 +193,9 @@ TEST(TaskTest, taskAnswersAtOnceAndTasksResultWaitsForTheRun)
         request(2, QStringLiteral("tasks/result"), QJsonObject{{QStringLiteral("taskId"), taskId}}));
     QFuture<QJsonDocument> second = fixture.dispatcher.handle(
         request(3, QStringLiteral("tasks/result"), QJsonObject{{QStringLiteral("taskId"), taskId}}));
-    std::this_thread::sleep_for(50ms);
+    // The run is held: neither may be answered yet.
     EXPECT_FALSE(first.isFinished());
+    EXPECT_FALSE(second.isFinished());
     fixture.held.release(0);
     first.waitForFinished();
     second.waitForFinished();
