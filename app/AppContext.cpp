@@ -65,15 +65,15 @@ void AppContext::openJournal()
     if (!path) {
         return; // LLM_SANDBOX_JOURNAL=off
     }
+    // Runs must not fail because the journal cannot be written (a full disk, a file locked or damaged by another
+    // program): the recorder says so once, keeps what it could not write and writes it when the journal takes it.
+    m_journalPath = *path;
     auto journal = RunJournal::open(*path);
     if (!journal) {
-        // Runs must not fail because the journal cannot be written: they go unrecorded, and the user is told.
-        qCWarning(lcContext).noquote()
-            << QCoreApplication::translate("AppContext", "the run journal is off: %1").arg(journal.error().message);
+        qCDebug(lcContext).noquote() << "the run journal does not open:" << journal.error().message;
         return;
     }
     m_journal = std::move(*journal);
-    m_journalPath = *path;
     if (m_options.applyRetention) {
         const RunJournal::Retention retention{.maxAge = std::chrono::days(m_userSettings->journalMaxAgeDays()),
                                               .maxTotalBytes =
@@ -183,7 +183,7 @@ Result<ExecutionEngine *> AppContext::engine(const QString &name)
     auto slot = std::make_unique<EngineSlot>();
     slot->engine = std::make_unique<ExecutionEngine>(*madeBackend, m_settings);
     ExecutionEngine *engine = slot->engine.get();
-    if (m_journal) {
+    if (!m_journalPath.isEmpty()) {
         slot->recorder = std::make_unique<JournalRecorder>(
             m_journalPath,
             JournalRecorder::Context{.source = m_options.source,
@@ -196,7 +196,15 @@ Result<ExecutionEngine *> AppContext::engine(const QString &name)
                                          auto image = language ? engine->catalog().runImage(*language)
                                                                : Result<QString>(QString());
                                          return image ? *image : QString();
-                                     }});
+                                     },
+                                     .onProblem =
+                                         [this](const QString &problem) {
+                                             const std::lock_guard lock(m_problemMutex);
+                                             m_journalProblem = problem;
+                                             if (m_journalProblemHandler) {
+                                                 m_journalProblemHandler(problem);
+                                             }
+                                         }});
         slot->journalSubscription = engine->subscribe(slot->recorder.get());
     }
     if (m_options.removeOrphans) {
@@ -209,6 +217,18 @@ Result<ExecutionEngine *> AppContext::engine(const QString &name)
     qCDebug(lcContext).noquote() << "engine for" << chosen << "ready (" << m_options.source << ")";
     m_engines.emplace(chosen, std::move(slot));
     return engine;
+}
+
+QString AppContext::journalProblem() const
+{
+    const std::lock_guard lock(m_problemMutex);
+    return m_journalProblem;
+}
+
+void AppContext::onJournalProblem(std::function<void(const QString &problem)> handler)
+{
+    const std::lock_guard lock(m_problemMutex);
+    m_journalProblemHandler = std::move(handler);
 }
 
 JournalRecorder *AppContext::recorder(const QString &name)

@@ -9,6 +9,7 @@
 #include <QFuture>
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -76,8 +77,13 @@ public:
     /// warm containers are removed now (off the caller's thread) and it pools none again.
     void reconnect(const QString &name);
 
-    /// The run journal's database (LLM_SANDBOX_JOURNAL), or empty when it is off or could not be opened.
+    /// The run journal's database (LLM_SANDBOX_JOURNAL), or empty when it is off.
     QString journalPath() const { return m_journalPath; }
+    /// Why the journal cannot be written now (a full disk, a lock another program holds, a damaged file), or empty.
+    QString journalProblem() const;
+    /// Called (on a recorder's thread) each time the journal's problem changes: why it cannot be written, or empty
+    /// once it can again. The desktop app shows it in its status bar.
+    void onJournalProblem(std::function<void(const QString &problem)> handler);
 
 private:
     AppContext(Options options, SandboxSettings settings, std::unique_ptr<UserSettings> userSettings);
@@ -97,6 +103,9 @@ private:
     QString m_journalPath;
     std::unique_ptr<RunJournal> m_journal;
     QFuture<void> m_retention;
+    mutable std::mutex m_problemMutex; // guards the two below
+    QString m_journalProblem;
+    std::function<void(const QString &)> m_journalProblemHandler;
     mutable std::mutex m_mutex; // guards m_defaultBackend and the maps below
     std::map<QString, std::shared_ptr<ContainerBackend>> m_backends;
     // Last: engines go first (their containers are removed while the backends still exist).

@@ -166,7 +166,7 @@
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="+311"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+354"/>
         <source>%n run(s) in progress</source>
         <translation>
             <numerusform>%n run in progress</numerusform>

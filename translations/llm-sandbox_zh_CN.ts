@@ -4,12 +4,7 @@
 <context>
     <name>AppContext</name>
     <message>
-        <location filename="../app/AppContext.cpp" line="+72"/>
-        <source>the run journal is off: %1</source>
-        <translation>运行日志库已关闭：%1</translation>
-    </message>
-    <message>
-        <location line="+13"/>
+        <location filename="../app/AppContext.cpp" line="+85"/>
         <source>journal retention: %1</source>
         <translation>日志库保留清理：%1</translation>
     </message>
@@ -3431,7 +3426,7 @@ Runs appear here the moment they start: from the Console, from `llm-sandbox run`
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="+74"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+80"/>
         <source>LLM Sandbox</source>
         <translation>LLM Sandbox</translation>
     </message>
@@ -3458,7 +3453,7 @@ API %3，%4%5</translation>
         <translation>%1 %2 · 不可用</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+67"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -3533,7 +3528,24 @@ API %3，%4%5</translation>
         <translation>%1 %2 · 正在连接…</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+29"/>
+        <source>%1 Journal not written</source>
+        <translation>%1 日志库未写入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The run journal cannot be written: %1
+Runs go on; what they record waits until it can be written again.</source>
+        <translation>运行日志库无法写入：%1
+运行照常进行；它们要记录的内容会等到日志库可以再次写入时写入。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The run journal is written again, with the runs it missed meanwhile.</source>
+        <translation>运行日志库已恢复写入，期间遗漏的运行也已补记。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Runs now use %1 unless they name a backend; runs in progress finish where they started.</source>
         <translation>现在，未指定后端的运行使用 %1；进行中的运行在其开始的地方完成。</translation>
     </message>

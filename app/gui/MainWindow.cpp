@@ -31,16 +31,22 @@
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPointer>
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTimer>
 
 namespace sandbox::gui {
 
 namespace {
+
+/// How often the status bar asks the default backend again while it answers, and while it does not.
+constexpr std::chrono::seconds kProbeWhileReady{15};
+constexpr std::chrono::seconds kProbeWhileAway{3};
 
 /// GUI state (geometry, splitters, page, theme) lives beside the user settings, under "gui/".
 QSettings guiSettings()
@@ -166,7 +172,14 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
                                             .arg(dot(StateColors::of(palette()).failed.name()), backendTitle(backend)));
                 m_backendState->setToolTip(errorText(Error{error, code}));
             }
+            // Soon again while it is away (to say when it is back), now and then while it answers.
+            m_probeTimer->start(error.isEmpty() ? kProbeWhileReady : kProbeWhileAway);
         });
+    connect(m_controller, &EngineController::runFailed, this, [this](quint64, const Error &error) {
+        if (error.code == ErrorCode::EngineUnreachable) {
+            probeBackend();
+        }
+    });
     connect(&context.userSettings(), &UserSettings::changed, this, [this] {
         m_console->setDefaultTimeout(m_context.userSettings().defaultTimeout());
         applyDefaultBackend();
@@ -185,6 +198,7 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
 
 MainWindow::~MainWindow()
 {
+    m_context.onJournalProblem({});
     // Runs use the engines of the context: they end (cancelled, waited for) before anything else goes; so do the
     // calls of the MCP server's clients.
     delete m_controller;
@@ -279,9 +293,37 @@ void MainWindow::createStatusBar()
             .arg(dot(palette().color(QPalette::PlaceholderText).name()), backendTitle(m_context.defaultBackend())));
     m_runningState = new QLabel;
     m_runningState->setObjectName(QStringLiteral("runningState"));
+    m_journalState = new QLabel;
+    m_journalState->setObjectName(QStringLiteral("journalState"));
+    m_journalState->hide();
+    statusBar()->addPermanentWidget(m_journalState);
     statusBar()->addPermanentWidget(m_runningState);
     statusBar()->addPermanentWidget(m_backendState);
     updateRunningCount(0);
+    m_probeTimer = new QTimer(this);
+    m_probeTimer->setSingleShot(true);
+    connect(m_probeTimer, &QTimer::timeout, this, &MainWindow::probeBackend);
+    // The recorders say it on their threads, once per change.
+    QPointer<MainWindow> window(this);
+    m_context.onJournalProblem([window](const QString &problem) {
+        QMetaObject::invokeMethod(
+            window, [window, problem] { window->showJournalProblem(problem); }, Qt::QueuedConnection);
+    });
+    showJournalProblem(m_context.journalProblem());
+}
+
+void MainWindow::showJournalProblem(const QString &problem)
+{
+    const bool wasShown = !m_journalState->isHidden();
+    m_journalState->setVisible(!problem.isEmpty());
+    if (!problem.isEmpty()) {
+        m_journalState->setText(tr("%1 Journal not written").arg(dot(StateColors::of(palette()).failed.name())));
+        m_journalState->setToolTip(tr("The run journal cannot be written: %1\nRuns go on; what they record waits "
+                                      "until it can be written again.")
+                                       .arg(problem));
+    } else if (wasShown) {
+        statusBar()->showMessage(tr("The run journal is written again, with the runs it missed meanwhile."), 8000);
+    }
 }
 
 void MainWindow::probeBackend()

@@ -62,6 +62,7 @@ private:
     /// Takes the default backend from the user settings when they changed it.
     void applyDefaultBackend();
     void updateRunningCount(int count);
+    void showJournalProblem(const QString &problem);
     void restoreState();
     void saveState() const;
 
@@ -83,6 +84,11 @@ private:
     QActionGroup *m_themes = nullptr;
     QLabel *m_backendState = nullptr;
     QLabel *m_runningState = nullptr;
+    /// Shown only while the run journal cannot be written.
+    QLabel *m_journalState = nullptr;
+    /// Asks the default backend again: an engine that goes away (restarted, stopped) or comes back shows in the
+    /// status bar without a run failing first.
+    QTimer *m_probeTimer = nullptr;
 };
 
 } // namespace sandbox::gui

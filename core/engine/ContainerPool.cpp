@@ -23,6 +23,7 @@ ContainerPool::~ContainerPool()
         idle.swap(m_idle);
     }
     m_reaper.join();
+    m_retiring.clear();
     // `idle` goes out of scope here: every container is removed, outside the lock.
 }
 
@@ -38,25 +39,67 @@ Result<std::unique_ptr<SandboxContainer>> ContainerPool::acquire(const QString &
                                                  [](const auto &a, const auto &b) { return a->uses() < b->uses(); });
             std::unique_ptr<SandboxContainer> container = std::move(*chosen);
             idle.erase(chosen);
+            noteAcquired(key);
             qCDebug(lcPool) << "reusing" << container->id().left(12) << "for" << key;
             return container;
         }
     }
-    return create();
+    auto created = create();
+    if (created) {
+        std::lock_guard lock(m_mutex);
+        noteAcquired(key);
+    }
+    return created;
 }
 
 void ContainerPool::release(std::unique_ptr<SandboxContainer> container, bool reusable)
 {
     container->markUsed();
-    if (reusable && container->uses() < m_options.maxUses) {
+    {
         std::lock_guard lock(m_mutex);
-        auto &idle = m_idle[container->poolKey()];
-        if (!m_stopping && int(idle.size()) < m_options.maxIdlePerKey) {
-            idle.push_back(std::move(container));
+        const QString key = container->poolKey();
+        if (auto demand = m_demand.find(key); demand != m_demand.end()) {
+            demand->second.busy = std::max(0, demand->second.busy - 1);
+        }
+        if (!m_stopping) {
+            auto &idle = m_idle[key];
+            if (reusable && container->uses() < m_options.maxUses && int(idle.size()) < idleCap(key)) {
+                idle.push_back(std::move(container));
+            } else {
+                // Removed on the reaper's thread: the run that gave it back answers now.
+                m_retiring.push_back(std::move(container));
+                m_changed.notify_all();
+            }
             return;
         }
     }
-    container.reset(); // removed now, outside the lock
+    container.reset(); // stopping (no reaper any more): removed now, outside the lock
+}
+
+void ContainerPool::noteAcquired(const QString &key)
+{
+    Demand &demand = m_demand[key];
+    ++demand.busy;
+    const auto now = std::chrono::steady_clock::now();
+    if (demand.busy >= demand.peak || now - demand.peakAt > m_options.burstIdleTimeout) {
+        demand.peak = demand.busy;
+        demand.peakAt = now;
+    }
+}
+
+int ContainerPool::idleCap(const QString &key) const
+{
+    if (m_options.maxIdlePerKey == 0) {
+        return 0;
+    }
+    const auto found = m_demand.find(key);
+    if (found == m_demand.end()) {
+        return m_options.maxIdlePerKey;
+    }
+    const Demand &demand = found->second;
+    const bool recent = std::chrono::steady_clock::now() - demand.peakAt <= m_options.burstIdleTimeout;
+    const int going = std::max(demand.busy, recent ? demand.peak : 0);
+    return std::max(m_options.maxIdlePerKey, std::min(going, kBurstIdle));
 }
 
 void ContainerPool::prewarm(const QString &key, const Factory &create)
@@ -74,7 +117,7 @@ void ContainerPool::prewarm(const QString &key, const Factory &create)
             qCDebug(lcPool).noquote() << "prewarming" << key << "failed:" << container.error().message;
         }
         std::unique_lock lock(m_mutex);
-        if (container && !m_stopping && int(m_idle[key].size()) < m_options.maxIdlePerKey) {
+        if (container && !m_stopping && int(m_idle[key].size()) < idleCap(key)) {
             m_idle[key].push_back(std::move(*container));
         } else if (container) {
             lock.unlock();
@@ -88,16 +131,26 @@ void ContainerPool::prewarm(const QString &key, const Factory &create)
 
 void ContainerPool::drain()
 {
-    std::map<QString, std::vector<std::unique_ptr<SandboxContainer>>> idle;
     {
         std::lock_guard lock(m_mutex);
         // What stops the pool for the destructor stops it here: release() and the warming threads keep nothing, and
         // the reaper ends (nothing will be idle again). The destructor still waits for the warming threads.
         m_stopping = true;
+    }
+    clear();
+}
+
+void ContainerPool::clear()
+{
+    std::map<QString, std::vector<std::unique_ptr<SandboxContainer>>> idle;
+    std::vector<std::unique_ptr<SandboxContainer>> retiring;
+    {
+        std::lock_guard lock(m_mutex);
         idle.swap(m_idle);
+        retiring.swap(m_retiring);
         m_changed.notify_all();
     }
-    qCDebug(lcPool) << "drained" << idle.size() << "key(s)";
+    qCDebug(lcPool) << "removing the idle containers of" << idle.size() << "key(s)";
     // `idle` goes out of scope here: every container is removed, outside the lock.
 }
 
@@ -123,12 +176,18 @@ void ContainerPool::reap()
 {
     std::unique_lock lock(m_mutex);
     while (!m_stopping) {
-        m_changed.wait_for(lock, std::chrono::seconds(5));
+        m_changed.wait_for(lock, std::chrono::seconds(5), [this] { return m_stopping || !m_retiring.empty(); });
         const auto now = std::chrono::steady_clock::now();
-        std::vector<std::unique_ptr<SandboxContainer>> expired;
+        std::vector<std::unique_ptr<SandboxContainer>> expired = std::exchange(m_retiring, {});
         for (auto &[key, idle] : m_idle) {
+            // The most recently used last: a burst's surplus (beyond maxIdlePerKey) goes after burstIdleTimeout, the
+            // rest after idleTimeout.
+            std::sort(idle.begin(), idle.end(),
+                      [](const auto &a, const auto &b) { return a->lastUsed() < b->lastUsed(); });
+            auto surplus = std::max<std::ptrdiff_t>(0, std::ssize(idle) - m_options.maxIdlePerKey);
             for (auto it = idle.begin(); it != idle.end();) {
-                if (now - (*it)->lastUsed() > m_options.idleTimeout) {
+                const auto timeout = surplus-- > 0 ? m_options.burstIdleTimeout : m_options.idleTimeout;
+                if (now - (*it)->lastUsed() > timeout) {
                     expired.push_back(std::move(*it));
                     it = idle.erase(it);
                 } else {

@@ -119,10 +119,10 @@ Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language
     // From here on the container is removed whatever happens.
     auto stream = m_backend.startAttached(*created);
     if (!stream) {
-        (void)m_backend.removeContainer(*created);
+        m_removals->remove(m_backend, *created);
         return stream.error();
     }
-    auto container = std::make_unique<SandboxContainer>(m_backend, *created, image,
+    auto container = std::make_unique<SandboxContainer>(m_backend, m_removals, *created, image,
                                                         std::make_unique<RunnerClient>(std::move(*stream)));
     auto limits = container->runner().waitReady(kRunnerStartTimeout);
     if (!limits) {
@@ -155,7 +155,7 @@ ContainerStarter::startProxy(const Language &language, const QString &image, con
     if (!created) {
         return created.error();
     }
-    auto proxy = std::make_unique<EgressProxyContainer>(m_backend, *created);
+    auto proxy = std::make_unique<EgressProxyContainer>(m_backend, m_removals, *created);
     // Started through attach like every container. Nothing is read from it (its log goes nowhere), but the stream is
     // kept while the proxy lives: a pod's start line (KubernetesBackend) must not be cut off by closing it at once.
     auto stream = m_backend.startAttached(*created);

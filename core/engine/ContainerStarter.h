@@ -50,6 +50,9 @@ public:
     static QString whyNotEnforced(const QString &engine, bool rootless, const EnforcedLimits &limits,
                                   const QList<UnenforcedLimit> &missing);
 
+    /// Where the containers it started are removed from (later, when the engine does not answer then).
+    PendingRemovals &removals() { return *m_removals; }
+
     /// The OCI runtime of the sandboxes (the settings' runtime as the engine has it), asked once; the error names
     /// how to register a runtime the engine lacks.
     Result<OciRuntime> sandboxRuntime();
@@ -62,6 +65,7 @@ private:
                                 const OciRuntime &runtime);
 
     ContainerBackend &m_backend;
+    std::shared_ptr<PendingRemovals> m_removals = std::make_shared<PendingRemovals>();
     ImageProvisioner m_images;
     ContainerSpecFactory m_specs;
     std::mutex m_runtimeMutex;

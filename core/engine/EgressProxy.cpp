@@ -1,11 +1,8 @@
 #include "engine/EgressProxy.h"
 
 #include <QHostAddress>
-#include <QLoggingCategory>
 #include <QRegularExpression>
 #include <QUrl>
-
-Q_LOGGING_CATEGORY(lcEgress, "sandbox.egress")
 
 namespace sandbox {
 
@@ -126,9 +123,7 @@ QHash<QString, QString> EgressProxy::clientEnvironment()
 
 EgressProxyContainer::~EgressProxyContainer()
 {
-    if (auto removed = m_backend.removeContainer(m_id); !removed) {
-        qCWarning(lcEgress).noquote() << removed.error().message;
-    }
+    m_removals->remove(m_backend, m_id);
 }
 
 } // namespace sandbox

@@ -3,6 +3,7 @@
 #include "backend/ContainerBackend.h"
 #include "backend/ContainerStream.h"
 #include "engine/LibraryInstallPlan.h"
+#include "engine/PendingRemovals.h"
 #include "util/Result.h"
 
 #include <QHash>
@@ -57,7 +58,9 @@ public:
 class EgressProxyContainer final
 {
 public:
-    EgressProxyContainer(ContainerBackend &backend, QString id) : m_backend(backend), m_id(std::move(id)) {}
+    EgressProxyContainer(ContainerBackend &backend, std::shared_ptr<PendingRemovals> removals, QString id)
+        : m_backend(backend), m_removals(std::move(removals)), m_id(std::move(id))
+    {}
     ~EgressProxyContainer();
     EgressProxyContainer(const EgressProxyContainer &) = delete;
     EgressProxyContainer &operator=(const EgressProxyContainer &) = delete;
@@ -79,6 +82,7 @@ public:
 
 private:
     ContainerBackend &m_backend;
+    std::shared_ptr<PendingRemovals> m_removals;
     QString m_id;
     QString m_upstream;
     QStringList m_builderVolumes;

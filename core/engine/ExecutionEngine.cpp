@@ -331,6 +331,17 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
     const auto giveUpAt = std::chrono::steady_clock::now() + timeout + kReportGrace;
     bool cancelSent = false;
     bool outputCut = false;
+    // An engine that goes away (stopped, restarted) stops its containers: the run's stream ends, or its runner reports
+    // it stopped by a signal nobody here sent. Either way the run did not finish, and the engine is to blame.
+    // `state`: what the engine says of the container (wasOomKilled).
+    const auto engineWentAway = [](const Result<bool> &state) -> std::optional<Error> {
+        if (state || state.error().code != ErrorCode::EngineUnreachable) {
+            return std::nullopt;
+        }
+        return Error{QStringLiteral("The container engine went away during the run, which did not finish. %1")
+                         .arg(state.error().message),
+                     ErrorCode::EngineUnreachable};
+    };
     for (;;) {
         if (m_stop.stop_requested() && !cancelSent) {
             cancelSent = true;
@@ -346,7 +357,11 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
         }
         auto message = runner.next(kPollInterval);
         if (!message && message.error().code == ErrorCode::SandboxFailed && !containerId.isEmpty()) {
-            if (const auto oomKilled = m_engine.m_backend->wasOomKilled(containerId); oomKilled && *oomKilled) {
+            const auto oomKilled = m_engine.m_backend->wasOomKilled(containerId);
+            if (auto gone = engineWentAway(oomKilled)) {
+                return *gone;
+            }
+            if (oomKilled && *oomKilled) {
                 result.reason = StopReason::OutOfMemory;
                 result.exitCode = 137;
                 // What the sandbox's cgroup reached; the runner, which measures the program's own peak, ended too.
@@ -394,6 +409,11 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
         } else if (const auto *done = std::get_if<RunnerDoneEvent>(&event)) {
             result.exitCode = done->exitCode;
             result.reason = reasonFrom(done->reason, done->failedStep == QLatin1String("compile"));
+            if (result.reason == StopReason::Cancelled && !cancelSent && !containerId.isEmpty()) {
+                if (auto gone = engineWentAway(m_engine.m_backend->wasOomKilled(containerId))) {
+                    return *gone;
+                }
+            }
             result.wallMs = done->wallMs;
             result.cpuMs = done->cpuMs;
             result.peakMemoryKb = done->maxRssKb;
@@ -414,6 +434,10 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
 
 Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
 {
+    // What the engine could not remove while it was away goes first, now that it may answer again.
+    if (!m_engine.m_starter.removals().empty()) {
+        m_engine.m_starter.removals().retry(*m_engine.m_backend);
+    }
     if (!request.sessionId.isEmpty()) {
         return executeInSession(request);
     }
@@ -451,25 +475,31 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
     };
     auto container = m_engine.m_pool.acquire(*image, start);
     if (!container) {
-        return container.error();
+        return m_engine.noteFailure(container.error());
     }
     const RunnerRunRequest message = runRequest(request, *language);
     m_engine.notePreloadNamed(message.steps.last().preload);
     if (auto sent = (*container)->runner().send(message); !sent) {
-        // A pooled container may have died while idle: one retry in a fresh one.
-        if ((*container)->uses() == 0) {
+        m_engine.m_pool.release(std::move(*container), false);
+        // A pooled container may have died while idle (with its engine, when that was restarted): one retry in a
+        // fresh one.
+        if (cold) {
             return sent.error();
         }
         container = start();
         if (!container) {
-            return container.error();
+            return m_engine.noteFailure(container.error());
         }
         if (auto resent = (*container)->runner().send(message); !resent) {
+            m_engine.m_pool.release(std::move(*container), false);
             return resent.error();
         }
     }
     bool clean = false;
     auto result = collectSampled(**container, request.timeout, clean);
+    if (!result) {
+        m_engine.noteFailure(result.error());
+    }
     attachLimits(result, **container);
     if (result) {
         result->coldStart = cold;
@@ -800,17 +830,30 @@ ExecutionEngine::ExecutionEngine(std::shared_ptr<ContainerBackend> backend, Sand
       m_catalog(ImageCatalog::defaultRunnerPath(), m_settings.imageOverrides, m_settings.baseImage),
       m_policy(policyNamed(m_settings.policy, m_settings.policyRules)),
       m_starter(*m_backend, m_catalog, ContainerSpecFactory(m_settings, ownerIdentity())),
-      m_pool({m_settings.poolSize, m_settings.poolIdleTimeout, m_settings.poolMaxUses}),
+      m_pool({m_settings.poolSize, m_settings.poolIdleTimeout, m_settings.poolMaxUses,
+              std::min(m_settings.poolIdleTimeout, std::chrono::seconds(30))}),
       m_sessions(m_settings.sessionIdleTimeout, m_settings.maxSessions, m_settings.maxSessionFileBytes)
 {}
 
 ExecutionEngine::~ExecutionEngine()
 {
+    // Containers left while the engine was away, if it answers again by now (those it does not are the orphans of an
+    // ended process that the next llm-sandbox process removes).
+    m_starter.removals().retry(*m_backend);
     // Every run has ended and stopped its sampler; a sample may still be in flight to the engine. Its answer comes
     // within the client's timeout: wait for it rather than let the thread outlive the program's exit.
     if (!RunSampler::waitForThreads(m_backend.get(), std::chrono::seconds(15))) {
         qCWarning(lcEngine) << "a container sample was still unanswered after 15 s";
     }
+}
+
+Error ExecutionEngine::noteFailure(Error error)
+{
+    if (error.code == ErrorCode::EngineUnreachable) {
+        // The pool's containers died with the engine, or their streams did: none is handed to a run again.
+        m_pool.clear();
+    }
+    return error;
 }
 
 QString ExecutionEngine::ownerIdentity()

@@ -91,6 +91,8 @@ private:
     /// run is a fork already: the plain one, and one with modules once a run of this engine needed it. Best effort: a
     /// container whose runner does not answer is left as is.
     void startPreloaded(SandboxContainer &container, const Language &language);
+    /// Returns `error`; when it says the engine did not answer, the pool's containers are removed first.
+    Error noteFailure(Error error);
     void notePreloadNamed(const QStringList &interpreter);
     bool preloadWasNamed(const QStringList &interpreter) const;
     /// The language named `languageName` and the image its runs use.

@@ -2,6 +2,7 @@
 
 #include "backend/ContainerBackend.h"
 #include "engine/EnforcedLimits.h"
+#include "engine/PendingRemovals.h"
 #include "runnerclient/RunnerClient.h"
 
 #include <chrono>
@@ -10,11 +11,13 @@
 namespace sandbox {
 
 /// A started sandbox container whose runner answered: ready for runs. Removes the
-/// container when destroyed, however the run that used it ended.
+/// container when destroyed, however the run that used it ended (through `removals`: later, when the engine does not
+/// answer then).
 class SandboxContainer final
 {
 public:
-    SandboxContainer(ContainerBackend &backend, QString id, QString poolKey, std::unique_ptr<RunnerClient> runner);
+    SandboxContainer(ContainerBackend &backend, std::shared_ptr<PendingRemovals> removals, QString id, QString poolKey,
+                     std::unique_ptr<RunnerClient> runner);
     // Where things are inside every sandbox container (the images put them there).
     /// The working directory of runs: a tmpfs, emptied before each run outside sessions.
     static QString workdir() { return QStringLiteral("/sandbox"); }
@@ -45,6 +48,7 @@ public:
 
 private:
     ContainerBackend &m_backend;
+    std::shared_ptr<PendingRemovals> m_removals;
     QString m_id;
     QString m_poolKey;
     std::unique_ptr<RunnerClient> m_runner;

@@ -29,6 +29,11 @@ namespace {
 constexpr std::chrono::milliseconds kBatchDelay{150};
 /// ... unless this much is waiting already.
 constexpr qint64 kBatchBytes = 64 * 1024;
+/// Changes the journal could not take (its disk full, the file locked by another program) are kept for the next
+/// attempt up to this much; beyond it the oldest are dropped, and said so.
+constexpr qint64 kUnwrittenBytes = 16 * 1024 * 1024;
+/// How often those are tried again when no new change comes to carry them.
+constexpr std::chrono::seconds kRetryInterval{5};
 
 struct Started
 {
@@ -93,23 +98,46 @@ public:
             qCWarning(lcJournal).noquote() << journal.error().message;
         }
         if (auto opened = m_connection.open(); !opened) {
-            qCWarning(lcJournal).noquote() << "runs are not recorded:" << opened.error().message;
+            noteFailure(opened.error().message);
         }
     }
 
-    void write(std::vector<Event> events)
+    /// Changes that wait for the journal to take them.
+    bool hasUnwritten() const { return !m_unwritten.empty(); }
+
+    /// At the end: one last attempt at what waits, and what is lost said.
+    void finish()
     {
-        if (!m_connection.isOpen()) {
+        if (!hasUnwritten()) {
             return;
         }
+        write({});
+        if (hasUnwritten()) {
+            qCWarning(lcJournal).noquote() << QStringLiteral("%1 change(s) of runs could not be written to the run "
+                                                             "journal at %2 and are lost.")
+                                                  .arg(m_unwritten.size())
+                                                  .arg(m_connection.path());
+        }
+    }
+
+    /// Writes the changes `events` make, after those that earlier attempts could not write. A journal that cannot
+    /// be written is said once (and once again when it can be written again), never per run: the runs go on.
+    void write(std::vector<Event> events)
+    {
         // Everything that must not happen twice (cap accounting, artifact files) is done before the transaction,
         // which write() may repeat when another process holds the database.
-        std::vector<Statement> statements;
+        std::vector<Statement> statements = std::exchange(m_unwritten, {});
         for (Event &event : events) {
             std::visit([&](auto &payload) { prepare(event.runId, payload, statements); }, event.payload);
         }
         if (statements.empty()) {
             return;
+        }
+        if (!m_connection.isOpen()) {
+            if (auto opened = m_connection.open(); !opened) {
+                keepUnwritten(std::move(statements));
+                return;
+            }
         }
         auto written = m_connection.write([&]() -> Result<void> {
             auto seq = m_connection.nextSeq();
@@ -128,8 +156,22 @@ public:
             return {};
         });
         if (!written) {
+            noteFailure(written.error().message);
+            keepUnwritten(std::move(statements));
+            return;
+        }
+        if (!m_failure.isEmpty()) {
+            m_failure.clear();
             qCWarning(lcJournal).noquote()
-                << "lost" << statements.size() << "journal change(s):" << written.error().message;
+                << QStringLiteral("The run journal at %1 is written again, with the runs it missed meanwhile%2.")
+                       .arg(m_connection.path(),
+                            m_dropped > 0
+                                ? QStringLiteral(" except %1 change(s) beyond what could be kept").arg(m_dropped)
+                                : QString());
+            m_dropped = 0;
+            if (m_context.onProblem) {
+                m_context.onProblem(QString());
+            }
         }
     }
 
@@ -140,6 +182,16 @@ private:
         QVariantList values;
         bool withSeq = true; ///< the batch's sequence number is bound first
         QString appendKey;   ///< "run/stream" of an output append, which the next chunk of that stream extends
+
+        qint64 size() const
+        {
+            qint64 bytes = sql.size();
+            for (const QVariant &value : values) {
+                bytes +=
+                    value.typeId() == QMetaType::QByteArray ? value.toByteArray().size() : value.toString().size() * 2;
+            }
+            return bytes;
+        }
     };
 
     struct RunState
@@ -310,7 +362,43 @@ private:
         out.push_back(Statement{QStringLiteral("UPDATE runs SET seq = ? WHERE id = ?"), {runId}});
     }
 
+    /// The first failure of a series is said (stderr, and the context's onProblem); the next ones are not.
+    void noteFailure(const QString &message)
+    {
+        if (!m_failure.isEmpty()) {
+            return;
+        }
+        m_failure = message;
+        qCWarning(lcJournal).noquote()
+            << QStringLiteral("The run journal at %1 cannot be written: %2 Runs go on; what they would record waits "
+                              "(up to %3 MiB) until it can be written again.")
+                   .arg(m_connection.path(), message)
+                   .arg(kUnwrittenBytes >> 20);
+        if (m_context.onProblem) {
+            m_context.onProblem(message);
+        }
+    }
+
+    void keepUnwritten(std::vector<Statement> statements)
+    {
+        qint64 bytes = 0;
+        for (const Statement &statement : statements) {
+            bytes += statement.size();
+        }
+        // The oldest go first: a run's end is worth more than its start's output.
+        auto kept = statements.begin();
+        while (bytes > kUnwrittenBytes && kept != statements.end()) {
+            bytes -= kept->size();
+            ++kept;
+            ++m_dropped;
+        }
+        m_unwritten.assign(std::make_move_iterator(kept), std::make_move_iterator(statements.end()));
+    }
+
     JournalConnection m_connection;
+    std::vector<Statement> m_unwritten;
+    QString m_failure; ///< empty while the journal takes what is written
+    qint64 m_dropped = 0;
     const Context &m_context;
     const qint64 m_outputCap;
     const QString m_artifactsDir;
@@ -365,7 +453,18 @@ void JournalRecorder::writerLoop()
     Writer writer(m_databasePath, m_context, m_outputCap);
     std::unique_lock lock(m_mutex);
     for (;;) {
-        m_wake.wait(lock, [&] { return !m_queue.empty() || m_stopping; });
+        const auto ready = [&] {
+            return !m_queue.empty() || m_stopping;
+        };
+        if (!writer.hasUnwritten()) {
+            m_wake.wait(lock, ready);
+        } else if (!m_wake.wait_for(lock, kRetryInterval, ready)) {
+            // Nothing new: what the journal did not take is tried again on its own.
+            lock.unlock();
+            writer.write({});
+            lock.lock();
+            continue;
+        }
         if (m_queue.empty()) {
             break; // stopping, and everything is written
         }
@@ -381,6 +480,8 @@ void JournalRecorder::writerLoop()
         m_committedCount += count;
         m_committed.notify_all();
     }
+    lock.unlock();
+    writer.finish();
 }
 
 void JournalRecorder::runStarted(const QString &runId, const RunRequest &request)

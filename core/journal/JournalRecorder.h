@@ -33,6 +33,9 @@ public:
         /// The image a run of a language uses (ImageCatalog::runImage); may be empty. Called in runStarted, on the
         /// run's thread.
         std::function<QString(const QString &language)> imageForLanguage;
+        /// Told, on the writer's thread, when the journal cannot be written (why) and when it can again (empty):
+        /// once each, not per run. The recorder also says both on stderr.
+        std::function<void(const QString &problem)> onProblem;
     };
 
     /// Starts the writer thread, which opens (creating or migrating) the journal at `databasePath`.

@@ -1,4 +1,5 @@
 #include "BackendTestSupport.h"
+#include "McpServerProcess.h"
 #include "engine/ExecutionEngine.h"
 
 #include <QCoreApplication>
@@ -266,43 +267,12 @@ class McpServerExit : public ::testing::TestWithParam<std::tuple<std::string, st
 TEST_P(McpServerExit, removesEveryContainerItStartedSessionsIncluded)
 {
     const auto &[backendName, ending] = GetParam();
-    QProcess server;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("BACKEND"), QString::fromStdString(backendName));
-    server.setProcessEnvironment(environment);
-    server.start(QStringLiteral(LLM_SANDBOX_BIN), {QStringLiteral("--mcp")});
+    test::StdioServer stdio(
+        {.backend = QString::fromStdString(backendName), .journal = qEnvironmentVariable("LLM_SANDBOX_JOURNAL")});
+    QProcess &server = stdio.process();
     ASSERT_TRUE(server.waitForStarted());
-    const auto call = [&server](int id, const QString &method, const QJsonObject &params) {
-        const QJsonObject request{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}};
-        server.write(QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n');
-        for (int waited = 0; waited < 600; ++waited) {
-            while (server.canReadLine()) {
-                const QJsonObject message = QJsonDocument::fromJson(server.readLine()).object();
-                if (message.value("id").toInt() == id) {
-                    return message;
-                }
-            }
-            server.waitForReadyRead(1000);
-        }
-        return QJsonObject{};
-    };
-    call(1, "initialize",
-         {{"protocolVersion", "2025-06-18"},
-          {"capabilities", QJsonObject{}},
-          {"clientInfo", QJsonObject{{"name", "test"}, {"version", "1"}}}});
-    const QJsonObject created =
-        call(2, "tools/call", {{"name", "create_session"}, {"arguments", QJsonObject{{"language", "python"}}}});
-    const QJsonObject result = created.value("result").toObject();
-    ASSERT_FALSE(result.value("isError").toBool(true)) << QJsonDocument(created).toJson().toStdString();
-    const QString session =
-        QJsonDocument::fromJson(result.value("content").toArray().at(0).toObject().value("text").toString().toUtf8())
-            .object()
-            .value("session_id")
-            .toString();
-    const QJsonObject ran =
-        call(3, "tools/call",
-             {{"name", "execute_code"}, {"arguments", QJsonObject{{"code", "x = 1"}, {"session_id", session}}}});
-    EXPECT_FALSE(ran.value("result").toObject().value("isError").toBool(true));
+    stdio.call(1, "initialize", test::kInitialize);
+    ASSERT_FALSE(test::openPythonSession(stdio, 2).isEmpty());
 
     auto backend = test::backendFor(backendName);
     ASSERT_TRUE(backend);

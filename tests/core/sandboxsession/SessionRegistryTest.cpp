@@ -44,8 +44,9 @@ protected:
         EXPECT_TRUE(stream.ok());
         auto session = std::make_shared<SessionRegistry::Session>();
         session->info.language = QStringLiteral("python");
-        session->container = std::make_unique<SandboxContainer>(*m_backend, *id, spec.image,
-                                                                std::make_unique<RunnerClient>(std::move(*stream)));
+        session->container =
+            std::make_unique<SandboxContainer>(*m_backend, std::make_shared<PendingRemovals>(), *id, spec.image,
+                                               std::make_unique<RunnerClient>(std::move(*stream)));
         return session;
     }
 
