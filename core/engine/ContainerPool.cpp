@@ -29,8 +29,12 @@ ContainerPool::~ContainerPool()
 
 Result<std::unique_ptr<SandboxContainer>> ContainerPool::acquire(const QString &key, const Factory &create)
 {
-    {
-        std::lock_guard lock(m_mutex);
+    std::unique_lock lock(m_mutex);
+    // A burst of runs does not start a container each at once (fifty at once on two cores take a quarter of a minute
+    // each): while kMaxStarting of its key are being started, a run waits for one of them or for a container given
+    // back, which takes a fraction of that, and starts one of its own only after kStartWait.
+    const auto startAnyway = std::chrono::steady_clock::now() + kStartWait;
+    for (;;) {
         auto it = m_idle.find(key);
         if (it != m_idle.end() && !it->second.empty()) {
             // The most used first: it retires soonest, and a successor warmed ahead of that waits its turn.
@@ -43,12 +47,20 @@ Result<std::unique_ptr<SandboxContainer>> ContainerPool::acquire(const QString &
             qCDebug(lcPool) << "reusing" << container->id().left(12) << "for" << key;
             return container;
         }
+        if (m_stopping || m_options.maxIdlePerKey == 0 || m_demand[key].starting < kMaxStarting ||
+            m_changed.wait_until(lock, startAnyway) == std::cv_status::timeout) {
+            break;
+        }
     }
+    ++m_demand[key].starting;
+    lock.unlock();
     auto created = create();
+    lock.lock();
+    --m_demand[key].starting;
     if (created) {
-        std::lock_guard lock(m_mutex);
         noteAcquired(key);
     }
+    m_changed.notify_all();
     return created;
 }
 
@@ -65,6 +77,7 @@ void ContainerPool::release(std::unique_ptr<SandboxContainer> container, bool re
             auto &idle = m_idle[key];
             if (reusable && container->uses() < m_options.maxUses && int(idle.size()) < idleCap(key)) {
                 idle.push_back(std::move(container));
+                m_changed.notify_all(); // for a run waiting for one
             } else {
                 // Removed on the reaper's thread: the run that gave it back answers now.
                 m_retiring.push_back(std::move(container));

@@ -36,6 +36,10 @@ public:
     };
     /// The most containers per key kept idle during a burst.
     static constexpr int kBurstIdle = 16;
+    /// The most containers of a key started for runs at once; more runs wait (at most kStartWait) for one of those or
+    /// for a container given back.
+    static constexpr int kMaxStarting = 2;
+    static constexpr std::chrono::seconds kStartWait{30};
     using Factory = std::function<Result<std::unique_ptr<SandboxContainer>>()>;
 
     explicit ContainerPool(Options options);
@@ -44,7 +48,7 @@ public:
     ContainerPool(const ContainerPool &) = delete;
     ContainerPool &operator=(const ContainerPool &) = delete;
 
-    /// A warm container for `key`, or a new one from `create`.
+    /// A warm container for `key`, or a new one from `create` (which may wait for one being started or given back).
     Result<std::unique_ptr<SandboxContainer>> acquire(const QString &key, const Factory &create);
     /// Gives a container back after a run; `reusable` is false when the run did not end cleanly.
     void release(std::unique_ptr<SandboxContainer> container, bool reusable);
@@ -73,9 +77,10 @@ private:
     mutable std::mutex m_mutex;
     std::condition_variable m_changed;
     std::map<QString, std::vector<std::unique_ptr<SandboxContainer>>> m_idle;
-    /// Runs of a key: how many have a container now, and the most at once lately.
+    /// Runs of a key: how many have a container now, and the most at once lately; containers acquire() is starting.
     struct Demand
     {
+        int starting = 0;
         int busy = 0;
         int peak = 0;
         std::chrono::steady_clock::time_point peakAt;

@@ -194,7 +194,7 @@ TEST_F(ExecutionEngineTest, cleanRunOfAWornOutContainerPrewarmsAFreshOne)
     auto result = sandbox.run(pythonRun(QStringLiteral("print(1)")));
 
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
-    EXPECT_EQ(m_backend->containersRemoved(), 1);
+    EXPECT_TRUE(waitUntil([&] { return m_backend->containersRemoved() == 1; }));
     // The replacement starts on the pool's thread.
     EXPECT_TRUE(waitUntil([&] { return sandbox.warmContainers(QStringLiteral("python")) == 1; }));
     EXPECT_EQ(m_backend->containersCreated(), 2);
@@ -396,7 +396,7 @@ TEST_F(ExecutionEngineTest, observerSeesOneFinishWhenTheContainerDiesDuringTheRu
     EXPECT_EQ(result.error().code, ErrorCode::SandboxFailed);
     EXPECT_EQ(observer.events(), (std::vector<std::string>{"started", "stdout:partial", "failed"}));
     EXPECT_EQ(sandbox.warmContainers(QStringLiteral("python")), 0);
-    EXPECT_TRUE(m_backend->liveContainers().isEmpty());
+    EXPECT_TRUE(waitUntil([&] { return m_backend->liveContainers().isEmpty(); })); // removed on the pool's thread
 }
 
 TEST_F(ExecutionEngineTest, observerRemovedDuringARunIsNotCalledAgain)
@@ -583,7 +583,7 @@ TEST_F(ExecutionEngineTest, sessionWhoseContainerDiedIsClosed)
     ASSERT_FALSE(result.ok());
     EXPECT_EQ(result.error().code, ErrorCode::SandboxFailed);
     EXPECT_TRUE(sandbox.sessions().isEmpty());
-    EXPECT_TRUE(m_backend->liveContainers().isEmpty());
+    EXPECT_TRUE(waitUntil([&] { return m_backend->liveContainers().isEmpty(); })); // removed on the pool's thread
 }
 
 // --- error codes ---
@@ -624,7 +624,7 @@ TEST_F(ExecutionEngineTest, runnerOfAnotherProtocolVersionIsImageMissing)
 
     ASSERT_FALSE(result.ok());
     EXPECT_EQ(result.error().code, ErrorCode::ImageMissing);
-    EXPECT_TRUE(m_backend->liveContainers().isEmpty());
+    EXPECT_TRUE(waitUntil([&] { return m_backend->liveContainers().isEmpty(); })); // removed on the pool's thread
 }
 
 } // namespace
@@ -666,8 +666,8 @@ TEST_F(ExecutionEngineTest, sandboxWithoutItsLimitsIsRefusedByDefault)
         << message.toStdString();
     EXPECT_TRUE(message.contains(QStringLiteral("SANDBOX_ALLOW_UNENFORCED_LIMITS=memory,pids")))
         << message.toStdString();
-    EXPECT_TRUE(m_backend->runs().isEmpty()); // the code never reached the sandbox
-    EXPECT_TRUE(m_backend->liveContainers().isEmpty());
+    EXPECT_TRUE(m_backend->runs().isEmpty());                                      // the code never reached the sandbox
+    EXPECT_TRUE(waitUntil([&] { return m_backend->liveContainers().isEmpty(); })); // removed on the pool's thread
 }
 
 TEST_F(ExecutionEngineTest, acceptedUnenforcedLimitsLetTheRunProceed)
