@@ -12,11 +12,16 @@
 
 #include <QAbstractButton>
 #include <QComboBox>
+#include <QLabel>
 #include <QListWidget>
+#include <QLocalServer>
+#include <QLocalSocket>
 #include <QMessageBox>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 #include <gtest/gtest.h>
@@ -64,7 +69,81 @@ void answerNextMessageBox(QMessageBox::ButtonRole role)
     timer->start();
 }
 
+/// Docker's socket relayed through one of the test's own, which the test can take away (the engine "stops") and
+/// give back: what the app sees of a restart of the engine, with the real engine behind.
+class EngineRelay final
+{
+public:
+    explicit EngineRelay(QString path) : m_path(std::move(path))
+    {
+        QObject::connect(&m_server, &QLocalServer::newConnection, [this] {
+            while (QLocalSocket *client = m_server.nextPendingConnection()) {
+                auto *engine = new QLocalSocket(client);
+                engine->connectToServer(QStringLiteral("/var/run/docker.sock"));
+                QObject::connect(client, &QLocalSocket::readyRead, engine,
+                                 [client, engine] { engine->write(client->readAll()); });
+                QObject::connect(engine, &QLocalSocket::readyRead, client,
+                                 [client, engine] { client->write(engine->readAll()); });
+                QObject::connect(engine, &QLocalSocket::disconnected, client, &QLocalSocket::disconnectFromServer);
+                QObject::connect(client, &QLocalSocket::disconnected, client, &QObject::deleteLater);
+            }
+        });
+    }
+    bool start()
+    {
+        QLocalServer::removeServer(m_path);
+        return m_server.listen(m_path);
+    }
+    void stop()
+    {
+        m_server.close();
+        QFile::remove(m_path);
+    }
+
+private:
+    QString m_path;
+    QLocalServer m_server;
+};
+
 } // namespace
+
+TEST_F(MainWindowTest, statusBarFollowsTheEngineGoingAwayAndComingBackAndSaysWhenTheJournalCannotBeWritten)
+{
+    QTemporaryDir folder;
+    ASSERT_TRUE(folder.isValid());
+    EngineRelay relay(folder.filePath(QStringLiteral("docker.sock")));
+    ASSERT_TRUE(relay.start());
+    QFile damaged(folder.filePath(QStringLiteral("journal.sqlite")));
+    ASSERT_TRUE(damaged.open(QIODevice::WriteOnly));
+    damaged.write(QByteArray(64 * 1024, 'x'));
+    damaged.close();
+    const sandbox::test::ScopedEnvironment environment{
+        {"DOCKER_HOST", ("unix://" + folder.filePath(QStringLiteral("docker.sock"))).toUtf8()},
+        {"BACKEND", QByteArray("docker")},
+        {"LLM_SANDBOX_JOURNAL", damaged.fileName().toUtf8()}};
+    auto made = AppContext::create({.source = QStringLiteral("gui")});
+    ASSERT_TRUE(made.ok());
+    MainWindow window(**made);
+    window.show();
+    auto *backendState = window.findChild<QLabel *>(QStringLiteral("backendState"));
+    auto *journalState = window.findChild<QLabel *>(QStringLiteral("journalState"));
+    ASSERT_TRUE(backendState && journalState);
+    ASSERT_TRUE(waitUntil([&] { return backendState->text().contains(QStringLiteral("ready")); }, 30s))
+        << backendState->text().toStdString();
+
+    // The journal cannot be written: said in the status bar, with why in its tooltip.
+    ASSERT_TRUE(waitUntil([&] { return journalState->isVisible(); }, 30s));
+    EXPECT_TRUE(journalState->text().contains(QStringLiteral("Journal not written")));
+    EXPECT_FALSE(journalState->toolTip().isEmpty());
+
+    // The engine goes away, then comes back: no run needed for either to show.
+    relay.stop();
+    EXPECT_TRUE(waitUntil([&] { return backendState->text().contains(QStringLiteral("unavailable")); }, 30s))
+        << backendState->text().toStdString();
+    ASSERT_TRUE(relay.start());
+    EXPECT_TRUE(waitUntil([&] { return backendState->text().contains(QStringLiteral("ready")); }, 30s))
+        << backendState->text().toStdString();
+}
 
 TEST_F(MainWindowTest, navigatesBetweenTheLiveLogAndTheConsole)
 {
