@@ -1,5 +1,6 @@
 // The real desktop app (`llm-sandbox`, offscreen) ends cleanly on a termination signal: its runs are cancelled, its
-// MCP server stops and no container of it is left on Docker.
+// MCP server stops and no container of it is left on Docker. Killed (SIGKILL), it cannot: its next start removes its
+// containers and marks its run interrupted.
 #include "BackendTestSupport.h"
 #include "SdkClient.h"
 #include "backend/BackendFactory.h"
@@ -90,20 +91,39 @@ TEST_P(AppSignalTest, endsWithoutLeavingAContainerWhileAWarmContainerWaitsAndARu
         60s));
     ASSERT_FALSE(test::containersOwnedBy(**backend, pid).isEmpty());
 
-    // The signal: the app ends on its own, with status 0, and takes its containers with it.
     ASSERT_EQ(::kill(pid_t(pid), signal), 0);
     ASSERT_TRUE(app.waitForFinished(60000)) << "the app did not end after signal " << signal;
-    EXPECT_EQ(app.exitStatus(), QProcess::NormalExit);
-    EXPECT_EQ(app.exitCode(), 0);
+    if (signal == SIGKILL) {
+        // Killed, it could clean nothing up: the next start of the app does.
+        EXPECT_EQ(app.exitStatus(), QProcess::CrashExit);
+        EXPECT_FALSE(test::containersOwnedBy(**backend, pid).isEmpty());
+        // Started again without its server (whose running would make quitting ask first).
+        ASSERT_TRUE(settings.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        settings.write("[server]\nstartWithApp=false\n");
+        settings.close();
+        QProcess next;
+        next.setProcessEnvironment(environment);
+        next.setProcessChannelMode(QProcess::ForwardedChannels);
+        next.start(qEnvironmentVariable("LLM_SANDBOX_BIN"), {QStringLiteral("--quit-after-start")});
+        ASSERT_TRUE(next.waitForFinished(120000));
+        EXPECT_EQ(next.exitCode(), 0);
+    } else {
+        // The app ends on its own, with status 0, and takes its containers with it.
+        EXPECT_EQ(app.exitStatus(), QProcess::NormalExit);
+        EXPECT_EQ(app.exitCode(), 0);
+    }
     EXPECT_TRUE(test::containersOwnedBy(**backend, pid).isEmpty())
         << qPrintable(test::containersOwnedBy(**backend, pid).join(' '));
-    // The run was cancelled, not left "running" in the journal.
+    // The run was cancelled or marked interrupted, not left "running" in the journal.
     const auto runs = journal.list({}, 0, 10);
     ASSERT_TRUE(runs && !runs->isEmpty());
     EXPECT_NE(runs->first().status, RunStatus::Running);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Signals, AppSignalTest, ::testing::Values(SIGTERM, SIGINT, SIGHUP), [](const ::testing::TestParamInfo<int> &info) {
-        return std::string(info.param == SIGTERM ? "SIGTERM" : info.param == SIGINT ? "SIGINT" : "SIGHUP");
-    });
+INSTANTIATE_TEST_SUITE_P(Signals, AppSignalTest, ::testing::Values(SIGTERM, SIGINT, SIGHUP, SIGKILL),
+                         [](const ::testing::TestParamInfo<int> &info) {
+                             return std::string(info.param == SIGTERM  ? "SIGTERM"
+                                                : info.param == SIGINT ? "SIGINT"
+                                                : info.param == SIGHUP ? "SIGHUP"
+                                                                       : "SIGKILL");
+                         });
