@@ -98,12 +98,21 @@ public:
     QJsonObject call(int id, const QString &method, const QJsonObject &params) override
     {
         send(id, method, params);
+        return answer(id);
+    }
+    void send(int id, const QString &method, const QJsonObject &params) override
+    {
+        m_process.write(jsonRpc(id, method, params) + '\n');
+        m_process.waitForBytesWritten(5000);
+    }
+    /// The answer to request `id` (sent with send()), waiting up to 10 minutes; answers to other requests that come
+    /// meanwhile are kept for their own answer() call.
+    QJsonObject answer(int id)
+    {
         for (int waited = 0; waited < 600; ++waited) {
-            while (m_process.canReadLine()) {
-                const QJsonObject answer = QJsonDocument::fromJson(m_process.readLine()).object();
-                if (answer.value("id").toInt() == id) {
-                    return answer;
-                }
+            readAnswers();
+            if (m_answers.contains(id)) {
+                return m_answers.take(id);
             }
             if (m_process.state() == QProcess::NotRunning) {
                 return {};
@@ -112,11 +121,25 @@ public:
         }
         return {};
     }
-    void send(int id, const QString &method, const QJsonObject &params) override
+    /// Whether the answer to `id` has come (without waiting for it).
+    bool answered(int id)
     {
-        m_process.write(jsonRpc(id, method, params) + '\n');
-        m_process.waitForBytesWritten(5000);
+        m_process.waitForReadyRead(0);
+        readAnswers();
+        return m_answers.contains(id);
     }
+
+private:
+    void readAnswers()
+    {
+        while (m_process.canReadLine()) {
+            const QJsonObject message = QJsonDocument::fromJson(m_process.readLine()).object();
+            if (message.contains("id")) {
+                m_answers.insert(message.value("id").toInt(), message);
+            }
+        }
+    }
+    QHash<int, QJsonObject> m_answers;
 };
 
 class HttpServer final : public ServerProcess
