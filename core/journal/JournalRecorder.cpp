@@ -95,7 +95,7 @@ public:
     {
         // RunJournal::open() also finishes what killed processes left Running.
         if (auto journal = RunJournal::open(databasePath); !journal) {
-            qCWarning(lcJournal).noquote() << journal.error().message;
+            noteFailure(journal.error().message);
         }
         if (auto opened = m_connection.open(); !opened) {
             noteFailure(opened.error().message);
