@@ -32,8 +32,8 @@ Result<std::unique_ptr<SandboxContainer>> ContainerPool::acquire(const QString &
     std::unique_lock lock(m_mutex);
     // A burst of runs does not start a container each at once (fifty at once on two cores take a quarter of a minute
     // each): while kMaxStarting of its key are being started, a run waits for one of them or for a container given
-    // back, which takes a fraction of that, and starts one of its own only after kStartWait.
-    const auto startAnyway = std::chrono::steady_clock::now() + kStartWait;
+    // back, which takes a fraction of that. Without a deadline: runs that all gave up waiting at once would start
+    // their containers at once again (and under gVisor starve the runs in progress into their timeouts).
     for (;;) {
         auto it = m_idle.find(key);
         if (it != m_idle.end() && !it->second.empty()) {
@@ -47,10 +47,10 @@ Result<std::unique_ptr<SandboxContainer>> ContainerPool::acquire(const QString &
             qCDebug(lcPool) << "reusing" << container->id().left(12) << "for" << key;
             return container;
         }
-        if (m_stopping || m_options.maxIdlePerKey == 0 || m_demand[key].starting < kMaxStarting ||
-            m_changed.wait_until(lock, startAnyway) == std::cv_status::timeout) {
+        if (m_stopping || m_options.maxIdlePerKey == 0 || m_demand[key].starting < kMaxStarting) {
             break;
         }
+        m_changed.wait(lock);
     }
     ++m_demand[key].starting;
     lock.unlock();

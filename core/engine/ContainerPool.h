@@ -36,10 +36,9 @@ public:
     };
     /// The most containers per key kept idle during a burst.
     static constexpr int kBurstIdle = 16;
-    /// The most containers of a key started for runs at once; more runs wait (at most kStartWait) for one of those or
-    /// for a container given back.
+    /// The most containers of a key started for runs at once; more runs wait for one of those or for a container given
+    /// back.
     static constexpr int kMaxStarting = 2;
-    static constexpr std::chrono::seconds kStartWait{30};
     using Factory = std::function<Result<std::unique_ptr<SandboxContainer>>()>;
 
     explicit ContainerPool(Options options);
