@@ -224,7 +224,8 @@ describe('the run view in an MCP Apps host', () => {
         await view().locator('#stdout').getByText('changed').waitFor();
         assert.equal(await view().locator('#outcome').textContent(), 'Exit code 3');
         assert.equal(await view().locator('#editor').isHidden(), true);
-        assert.equal(journalRuns(), runsBefore + 2);
+        // The journal takes a run's row on its writer thread, after the answer: wait for it as for the first.
+        await until(() => journalRuns() === runsBefore + 2, 'the changed run in the journal');
         // A run without charts has none to show.
         assert.equal(await view().locator('#chartsBox').isHidden(), true);
     });
