@@ -550,14 +550,21 @@ build_project() {
     rm -f "$times"
 }
 
+# build_images [LANGUAGE...]: the sandbox images on Docker, then on Podman when its service answers.
 build_images() {
+    build_docker_images "$@"
+    ! podman_answers || copy_images_to_podman "$@"
+}
+
+build_docker_images() {
     log "Building sandbox images (cached by definition hash)"
     "$BUILD_DIR/bin/llm-sandbox" images build --backend docker "$@"
-    if podman_answers; then
-        # Same references, same definitions: what Docker has is copied (a minute) instead of built again.
-        log "Sandbox images for Podman (copied from Docker where it has them)"
-        "$BUILD_DIR/bin/llm-sandbox" images build --backend podman --copy-from docker "$@"
-    fi
+}
+
+# Same references, same definitions: what Docker has is copied (a few minutes) instead of built again.
+copy_images_to_podman() {
+    log "Sandbox images for Podman (copied from Docker where it has them)"
+    "$BUILD_DIR/bin/llm-sandbox" images build --backend podman --copy-from docker "$@"
 }
 
 install_npm_packages() {
@@ -593,54 +600,76 @@ lane() {
     local name=$1
     shift
     mkdir -p "$LANE_DIR"
-    ("$@") >"$LANE_DIR/$name.log" 2>&1 </dev/null &
+    rm -f "$LANE_DIR/$name.status"
+    # The status file says the lane's end to other lanes (lane_ended); its log to wait_lanes.
+    (
+        trap 'echo $? >"$LANE_DIR/$name.status"' EXIT
+        "$@"
+    ) >"$LANE_DIR/$name.log" 2>&1 </dev/null &
     LANE_NAMES+=("$name")
     LANE_PIDS+=($!)
-    LANE_STARTED+=("$SECONDS")
+    LANE_STARTED+=("$(date +%s)")
     LANE_BRIEF+=("$brief")
     log "Lane $name started (log: ${LANE_DIR#"$ROOT"/}/$name.log)"
 }
 
-# lane_progress NAME: "NAME 12 tests (1 failed)" from ctest's lines in the lane's log.
-lane_progress() {
-    awk -v name="$1" '/ Test +#[0-9]+: / { tests++ } /\*\*\*Failed|\*\*\*Timeout|\*\*\*Exception/ { failed++ }
-        END { printf "%s %d tests%s", name, tests, failed ? " (" failed " failed)" : "" }' "$LANE_DIR/$1.log"
+# lane_ended NAME: inside another lane, waits for the lane NAME to end; fails if it failed.
+lane_ended() {
+    until [ -s "$LANE_DIR/$1.status" ]; do sleep 2; done
+    [ "$(cat "$LANE_DIR/$1.status")" = 0 ] || { echo "error: the lane $1 failed (its log: $LANE_DIR/$1.log)" >&2; return 1; }
 }
 
-# wait_lanes: waits for every lane started, printing progress; fails, after all have ended, if any failed.
+# lane_progress NAME: "NAME 12 tests (1 failed)" from ctest's lines in the lane's log (the name alone for a lane
+# that runs no tests).
+lane_progress() {
+    awk -v name="$1" '/ Test +#[0-9]+: / { tests++ } /\*\*\*Failed|\*\*\*Timeout|\*\*\*Exception/ { failed++ }
+        END { if (tests) printf "%s %d tests%s", name, tests, failed ? " (" failed " failed)" : ""; else printf "%s", name }' \
+        "$LANE_DIR/$1.log"
+}
+
+# wait_lanes [NAME...]: waits for the lanes named (every lane started when none is), printing progress; fails, after
+# they have all ended, if any failed. The other lanes go on.
 wait_lanes() {
-    local i status failed=() done=() last=$SECONDS
-    while [ ${#done[@]} -lt ${#LANE_NAMES[@]} ]; do
-        for i in "${!LANE_NAMES[@]}"; do
-            [[ " ${done[*]} " == *" $i "* ]] && continue
-            kill -0 "${LANE_PIDS[$i]}" 2>/dev/null && continue
+    local wanted=("$@") i status failed=() waiting=() last=$SECONDS
+    for i in "${!LANE_NAMES[@]}"; do
+        [ -n "${LANE_PIDS[$i]}" ] || continue
+        if [ ${#wanted[@]} -eq 0 ] || [[ " ${wanted[*]} " == *" ${LANE_NAMES[$i]} "* ]]; then
+            waiting+=("$i")
+        fi
+    done
+    while [ ${#waiting[@]} -gt 0 ]; do
+        local still=()
+        for i in "${waiting[@]}"; do
+            if kill -0 "${LANE_PIDS[$i]}" 2>/dev/null; then
+                still+=("$i")
+                continue
+            fi
             status=0
             wait "${LANE_PIDS[$i]}" || status=$?
-            done+=("$i")
+            # How long it ran: to when its status file was written, not to when this wait got to it.
+            local took=$(($(stat -c %Y "$LANE_DIR/${LANE_NAMES[$i]}.status" 2>/dev/null || date +%s) - LANE_STARTED[i]))
             local outcome=passed
             [ "$status" = 0 ] || { outcome="FAILED (status $status)"; failed+=("${LANE_NAMES[$i]}"); }
             if [ "$status" = 0 ] && [ "${LANE_BRIEF[$i]}" = yes ]; then
-                log "Lane ${LANE_NAMES[$i]} $outcome after $((SECONDS - LANE_STARTED[i])) s; the end of its log:"
+                log "Lane ${LANE_NAMES[$i]} $outcome after $took s; the end of its log:"
                 tail -n 8 "$LANE_DIR/${LANE_NAMES[$i]}.log" >&2
             else
-                log "Lane ${LANE_NAMES[$i]} $outcome after $((SECONDS - LANE_STARTED[i])) s; its log:"
+                log "Lane ${LANE_NAMES[$i]} $outcome after $took s; its log:"
                 cat "$LANE_DIR/${LANE_NAMES[$i]}.log" >&2
             fi
-            STAGE_TIMES+=("$(printf '%6d s    lane %s, %s' $((SECONDS - LANE_STARTED[i])) "${LANE_NAMES[$i]}" "$outcome")")
+            STAGE_TIMES+=("$(printf '%6d s    lane %s, %s' "$took" "${LANE_NAMES[$i]}" "$outcome")")
+            LANE_PIDS[i]=
         done
-        if [ $((SECONDS - last)) -ge 60 ]; then
+        waiting=("${still[@]}")
+        if [ ${#waiting[@]} -gt 0 ] && [ $((SECONDS - last)) -ge 60 ]; then
             last=$SECONDS
             local progress=()
             for i in "${!LANE_NAMES[@]}"; do
-                [[ " ${done[*]} " == *" $i "* ]] || progress+=("$(lane_progress "${LANE_NAMES[$i]}")")
+                [ -z "${LANE_PIDS[$i]}" ] || progress+=("$(lane_progress "${LANE_NAMES[$i]}")")
             done
             log "Running: $(printf '%s · ' "${progress[@]}" | sed 's/ · $//')"
         fi
-        sleep 2
+        [ ${#waiting[@]} -eq 0 ] || sleep 2
     done
-    LANE_NAMES=()
-    LANE_PIDS=()
-    LANE_STARTED=()
-    LANE_BRIEF=()
     [ ${#failed[@]} -eq 0 ] || { print_stages; fail "These lanes failed: ${failed[*]} (their logs are above, and in ${LANE_DIR#"$ROOT"/}/)."; }
 }
