@@ -601,10 +601,11 @@ lane() {
     shift
     mkdir -p "$LANE_DIR"
     rm -f "$LANE_DIR/$name.status"
-    # The status file says the lane's end to other lanes (lane_ended); its log to wait_lanes.
+    # The status file says the lane's end to other lanes (lane_ended) and when it was (wait_lanes). COMMAND in a
+    # subshell of its own: a trap it sets does not replace this one.
     (
         trap 'echo $? >"$LANE_DIR/$name.status"' EXIT
-        "$@"
+        ("$@")
     ) >"$LANE_DIR/$name.log" 2>&1 </dev/null &
     LANE_NAMES+=("$name")
     LANE_PIDS+=($!)
