@@ -17,12 +17,13 @@
 // cleanly.
 //
 //   BACKEND=docker build/bin/mcp_load_benchmark [--clients 50] [--calls 20] [--stdio-servers 8] [--print-runs 40]
-//   build/bin/mcp_load_benchmark --soak 60 [--soak-clients 10]
+//   build/bin/mcp_load_benchmark --soak 60 [--soak-clients 10] [--soak-pause 0]
 //
-// --soak MINUTES (not run by CI) only keeps that many HTTP clients calling for that long and prints a line a minute:
-// the server's memory, descriptors and threads, the sandbox containers on the engine, the calls' p50, and how long a
-// run took to reach the journal after its answer; at the end the last minute as a ratio to the first, so that growth
-// shows.
+// --soak MINUTES (not run by CI) only keeps that many HTTP clients calling for that long (each waiting --soak-pause
+// milliseconds after an answer, as an assistant reading it would) and prints a line a minute:
+// the server's memory, descriptors and threads, the sandbox containers it has on the engine, the calls' p50, and how
+// long a run took to reach the journal after its answer; at the end the last minute as a ratio to the first, so that
+// growth shows.
 //
 // It starts the llm-sandbox built beside it (--binary or LLM_SANDBOX_BIN for another), with settings and journals in a
 // temporary folder. Needs a container engine and the Python image (scripts/run-demo prepares both); the image is
@@ -812,7 +813,10 @@ public:
     McpClient(QString name, std::unique_ptr<McpChannel> channel, CallPlan plan, int calls, const QElapsedTimer &clock)
         : m_name(std::move(name)), m_channel(std::move(channel)), m_plan(std::move(plan)), m_calls(calls),
           m_clock(clock)
-    {}
+    {
+        m_pauseTimer.setSingleShot(true);
+        QObject::connect(&m_pauseTimer, &QTimer::timeout, [this] { callNext(); });
+    }
 
     void start(std::function<void()> finished)
     {
@@ -823,6 +827,9 @@ public:
 
     /// A soak's client ends after the call it is making.
     void stopAfterCurrentCall() { m_stopping = true; }
+
+    /// A soak's client waits this long after each answer before its next call, as an assistant that reads the answer.
+    void setPauseBetweenCalls(std::chrono::milliseconds pause) { m_pause = pause; }
 
     /// The phase stopped waiting: the calls not answered count as lost, and answers that still come are ignored.
     void abandon()
@@ -881,7 +888,11 @@ private:
                             }
                             m_inFlight = false;
                             answered(index, call, sentAt, answer);
-                            callNext();
+                            if (m_pause > 0ms) {
+                                m_pauseTimer.start(m_pause);
+                            } else {
+                                callNext();
+                            }
                         });
     }
 
@@ -941,6 +952,8 @@ private:
     bool m_stopping = false;
     bool m_closing = false;
     bool m_done = false;
+    std::chrono::milliseconds m_pause{0};
+    QTimer m_pauseTimer; // destroyed with the client: a pause never outlives it
 };
 
 /// One lane of the floor: `runs` `docker exec CONTAINER python3 -c 'print(1)'`, one after another.
@@ -1116,17 +1129,27 @@ Result<QString> pythonImage()
         .runImage(*python);
 }
 
-/// The sandbox containers on the engine, of every llm-sandbox process; -1 when the engine could not say.
-int sandboxContainers(const QString &engine)
+/// The sandbox containers on the engine that the process `pid` owns (its owner label is host:pid:start time,
+/// ContainerSpecFactory): other programs' sandboxes on the same engine do not count.
+int sandboxContainers(const QString &engine, qint64 pid)
 {
     if (engine.isEmpty()) {
         return -1;
     }
-    // ContainerSpecFactory::runLabel(): on every container the engine creates.
-    const Result<QByteArray> ids =
-        runCommand(engine, {QStringLiteral("ps"), QStringLiteral("-q"), QStringLiteral("--filter"),
-                            QStringLiteral("label=io.llm-sandbox.run")});
-    return ids ? int(ids->trimmed().isEmpty() ? 0 : ids->trimmed().split('\n').size()) : -1;
+    // Docker prints the labels as k=v,k=v, Podman as map[k:v k:v].
+    const Result<QByteArray> labels = runCommand(engine, {QStringLiteral("ps"), QStringLiteral("--filter"),
+                                                          QStringLiteral("label=io.llm-sandbox.run"),
+                                                          QStringLiteral("--format"), QStringLiteral("{{.Labels}}")});
+    if (!labels) {
+        return -1;
+    }
+    static const QRegularExpression owner(QStringLiteral(R"(io\.llm-sandbox\.owner[=:][^,\s\]]*:(\d+):\d+)"));
+    int count = 0;
+    for (const QByteArray &line : labels->split('\n')) {
+        const QRegularExpressionMatch match = owner.match(QString::fromUtf8(line));
+        count += match.hasMatch() && match.captured(1).toLongLong() == pid ? 1 : 0;
+    }
+    return count;
 }
 
 /// A container of `image` that only sleeps, for `docker exec` to run print(1) in; removed when it goes.
@@ -1250,6 +1273,7 @@ struct Options
     int printRuns = 40;
     int soakMinutes = 0;
     int soakClients = 10;
+    std::chrono::milliseconds soakPause{0};
 };
 
 /// Where every server of the run keeps its settings and journals.
@@ -1633,12 +1657,16 @@ int runSoak(const Workspace &workspace)
     clock.start();
     std::vector<std::unique_ptr<McpClient>> clients =
         httpClients(**server, QStringLiteral("soak"), options.soakClients, kUntilStopped, clock);
+    for (const auto &client : clients) {
+        client->setPauseBetweenCalls(options.soakPause);
+    }
     Latch ended(int(clients.size()));
     startAll(clients, ended);
     SoakWindow window(clients);
 
-    std::printf("soak: %d HTTP clients calling for %d minutes, one `serve --http` (pid %lld)\n", options.soakClients,
-                options.soakMinutes, (*server)->pid());
+    std::printf("soak: %d HTTP clients calling for %d minutes, %lld ms between an answer and the next call, one `serve "
+                "--http` (pid %lld)\n",
+                options.soakClients, options.soakMinutes, qint64(options.soakPause.count()), (*server)->pid());
     std::printf("  minute  calls    p50 ms   RSS MiB   fds  threads  containers  journal lag ms\n");
     std::vector<SoakMinute> minutes;
     for (int minute = 1; minute <= options.soakMinutes; ++minute) {
@@ -1648,7 +1676,7 @@ int runSoak(const Workspace &workspace)
         row.calls = int(latencies.size());
         row.p50 = percentile(latencies, 50);
         row.server = sampleProcess((*server)->pid());
-        row.containers = sandboxContainers(engine);
+        row.containers = sandboxContainers(engine, (*server)->pid());
         row.journalLagMs = probeJournalLag(**server, reader, minute);
         std::printf("  %6d %6d %9.1f %9.1f %5d %8d %11d %15.1f\n", minute, row.calls, row.p50, mib(row.server.rssKb),
                     row.server.fds, row.server.threads, row.containers, row.journalLagMs);
@@ -1713,6 +1741,8 @@ int main(int argc, char **argv)
                                         QStringLiteral("Only keep HTTP clients calling for MINUTES, a line a minute."),
                                         QStringLiteral("MINUTES"));
     const QCommandLineOption soakClientsOption = number("soak-clients", "HTTP clients of the soak.", "10");
+    const QCommandLineOption soakPauseOption =
+        number("soak-pause", "Milliseconds a soak client waits after an answer before its next call.", "0");
     const QCommandLineOption backendOption(QStringLiteral("backend"),
                                            QStringLiteral("The servers' backend (default: $BACKEND, else docker)."),
                                            QStringLiteral("name"));
@@ -1721,7 +1751,7 @@ int main(int argc, char **argv)
         QStringLiteral("The llm-sandbox to start (default: $LLM_SANDBOX_BIN, else beside this)."),
         QStringLiteral("path"));
     parser.addOptions({clientsOption, callsOption, stdioOption, printRunsOption, soakOption, soakClientsOption,
-                       backendOption, binaryOption});
+                       soakPauseOption, backendOption, binaryOption});
     parser.process(app);
 
     Options options;
@@ -1731,6 +1761,7 @@ int main(int argc, char **argv)
     options.printRuns = std::max(4, parser.value(printRunsOption).toInt());
     options.soakMinutes = std::max(0, parser.value(soakOption).toInt());
     options.soakClients = std::max(1, parser.value(soakClientsOption).toInt());
+    options.soakPause = std::chrono::milliseconds(std::max(0, parser.value(soakPauseOption).toInt()));
     options.backend = parser.isSet(backendOption) ? parser.value(backendOption)
                                                   : qEnvironmentVariable("BACKEND", QStringLiteral("docker"));
     options.binary = parser.isSet(binaryOption)
