@@ -1382,7 +1382,12 @@ go module、R 软件包、gem。</translation>
         <translation>%1 后达到输出限制</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
+        <source>Cancelled after %1</source>
+        <translation>%1 后已取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Stopped by you after %1</source>
         <translation>%1 后由你停止</translation>
     </message>
@@ -1433,12 +1438,7 @@ go module、R 软件包、gem。</translation>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location line="-48"/>
-        <source>Cancelled by client after %1</source>
-        <translation>%1 后被客户端取消</translation>
-    </message>
-    <message>
-        <location line="+36"/>
+        <location line="-12"/>
         <source>output truncated</source>
         <translation>输出已截断</translation>
     </message>

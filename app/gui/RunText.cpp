@@ -126,9 +126,9 @@ QString runStatusText(const JournalRun &run)
     case StopReason::OutputLimit:
         return QCoreApplication::translate("RunText", "Output limit reached after %1").arg(after);
     default:
-        // An assistant's run is cancelled by its client; the others by whoever started them here.
+        // An assistant's run is cancelled by its client (the source column names it); the others by the user here.
         return run.source == RunSource::Mcp || run.source == RunSource::Http
-                   ? QCoreApplication::translate("RunText", "Cancelled by client after %1").arg(after)
+                   ? QCoreApplication::translate("RunText", "Cancelled after %1").arg(after)
                    : QCoreApplication::translate("RunText", "Stopped by you after %1").arg(after);
     }
 }

@@ -65,7 +65,7 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     header->resizeSection(LiveLogModel::Started, digit * 11);
     header->resizeSection(LiveLogModel::Source, digit * 20);
     header->resizeSection(LiveLogModel::Language, digit * 12);
-    header->resizeSection(LiveLogModel::Status, digit * 24); // "Stopped by you after 3.00 s"
+    header->resizeSection(LiveLogModel::Status, digit * 20); // "Stopped by you after 3.00 s"
     header->resizeSection(LiveLogModel::Duration, digit * 10);
 
     m_emptyHint = new QLabel;

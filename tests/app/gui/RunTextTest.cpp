@@ -126,7 +126,7 @@ TEST(RunText, namesStopsByWhoStoppedThemAndLimitsByTheLimit)
         run.stopReason = StopReason::Cancelled;
         run.durationMs = 1200;
     });
-    EXPECT_EQ(runStatusText(byClient), QStringLiteral("Cancelled by client after 1.20 s"));
+    EXPECT_EQ(runStatusText(byClient), QStringLiteral("Cancelled after 1.20 s"));
     JournalRun memory = ended(QStringLiteral("m"), [](JournalRun &run) { run.stopReason = StopReason::OutOfMemory; });
     EXPECT_EQ(runStatusText(memory), QStringLiteral("Out of memory after 3.00 s"));
     EXPECT_EQ(runOutcomeText(memory), QString()) << "nothing beyond the status: no \"exit 137, out of memory\"";
