@@ -2896,12 +2896,7 @@ go module、R 软件包、gem。</translation>
         <translation>正在运行…</translation>
     </message>
     <message>
-        <location line="+28"/>
-        <source>Exit code &lt;b&gt;%1&lt;/b&gt;</source>
-        <translation>退出码 &lt;b&gt;%1&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+37"/>
         <source>%1 in total</source>
         <translation>总计 %1</translation>
     </message>
@@ -2916,7 +2911,7 @@ go module、R 软件包、gem。</translation>
         <translation>输出已截断</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+26"/>
         <source>Console</source>
         <translation>控制台</translation>
     </message>
