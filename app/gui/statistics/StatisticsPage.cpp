@@ -619,6 +619,7 @@ void StatisticsPage::drawResources(const SeriesColors &colors)
     // Whole MiB at whole steps: a small run's 0.8 MiB does not read "0, 0, 0, 1, 1".
     QValueAxis *mib = wholeNumberAxis(largest * 1.1);
     mib->setTitleText(tr("MiB"));
+    mib->setGridLineVisible(false); // the cores' grid is the chart's: a second one would cross it
     chart->addAxis(mib, Qt::AlignRight);
     cpu->attachAxis(time);
     cpu->attachAxis(cores);
