@@ -1208,7 +1208,7 @@ JournalCheck checkJournal(const QString &path, RunSource source, const QList<QBy
     check.expected = int(answered.size());
     const JournalReader reader(path);
     RunFilter filter;
-    filter.source = source;
+    filter.sources = {source};
     const Result<QList<JournalRun>> runs = reader.list(filter, 0, INT_MAX);
     if (!runs) {
         check.error = runs.error().message;

@@ -193,11 +193,43 @@
 <context>
     <name>sandbox::gui::StatisticsPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+441"/>
+        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+153"/>
+        <source>%1: %n run(s)</source>
+        <translation>
+            <numerusform>%1: %n run</numerusform>
+            <numerusform>%1: %n runs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+272"/>
+        <source>%1 · %2: %n run(s)</source>
+        <translation>
+            <numerusform>%1 · %2: %n run</numerusform>
+            <numerusform>%1 · %2: %n runs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+45"/>
         <source>%n run(s), %1 succeeded</source>
         <translation>
             <numerusform>%n run, %1 succeeded</numerusform>
             <numerusform>%n runs, %1 succeeded</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+68"/>
+        <source>%1, cold starts (a container was started): %n run(s)</source>
+        <translation>
+            <numerusform>%1, cold starts (a container was started): %n run</numerusform>
+            <numerusform>%1, cold starts (a container was started): %n runs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%1, warm container: %n run(s)</source>
+        <translation>
+            <numerusform>%1, warm container: %n run</numerusform>
+            <numerusform>%1, warm container: %n runs</numerusform>
         </translation>
     </message>
 </context>

@@ -1247,7 +1247,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>RunText</name>
     <message>
-        <location filename="../app/gui/RunText.cpp" line="+12"/>
+        <location filename="../app/gui/RunText.cpp" line="+14"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
@@ -1267,19 +1267,39 @@ go module、R 软件包、gem。</translation>
         <translation>重放</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
+        <source>Any MCP client (stdio or HTTP)</source>
+        <translation>任意 MCP 客户端（stdio 或 HTTP）</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Succeeded</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Finished</source>
-        <translation>已完成</translation>
+        <location line="-10"/>
+        <source>Failed</source>
+        <translation>失败</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>Failed</source>
-        <translation>失败</translation>
+        <source>Timed out</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Could not run</source>
+        <translation>无法运行</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1287,7 +1307,92 @@ go module、R 软件包、gem。</translation>
         <translation>已中断</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+17"/>
+        <source>Compile error</source>
+        <translation>编译错误</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Failed (exit %1)</source>
+        <translation>失败（退出码 %1）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Timed out after %1</source>
+        <translation>%1 后超时</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Engine unreachable</source>
+        <translation>无法连接引擎</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Engine error</source>
+        <translation>引擎出错</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Image missing</source>
+        <translation>缺少镜像</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Refused by the code policy</source>
+        <translation>被代码策略拒绝</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Limits not enforced</source>
+        <translation>限制未生效</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Limit reached</source>
+        <translation>已达上限</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Libraries not installed</source>
+        <translation>库未能安装</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sandbox failed</source>
+        <translation>沙箱出错</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cancelled before it ran</source>
+        <translation>运行前已取消</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Out of memory after %1</source>
+        <translation>%1 后内存不足</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>CPU-time limit reached after %1</source>
+        <translation>%1 后达到 CPU 时间限制</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Output limit reached after %1</source>
+        <translation>%1 后达到输出限制</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cancelled after %1</source>
+        <translation>%1 后已取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stopped by you after %1</source>
+        <translation>%1 后由你停止</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>exited</source>
         <translation>已退出</translation>
     </message>
@@ -1322,27 +1427,23 @@ go module、R 软件包、gem。</translation>
         <translation>编译错误</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>error</source>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>exit %1</source>
-        <translation>退出码 %1</translation>
-    </message>
-    <message>
-        <location line="+11"/>
+        <location line="+21"/>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-87"/>
+        <location line="+90"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-12"/>
+        <source>output truncated</source>
+        <translation>输出已截断</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>%1 min %2 s</source>
         <translation>%1 分 %2 秒</translation>
     </message>
@@ -2795,12 +2896,7 @@ go module、R 软件包、gem。</translation>
         <translation>正在运行…</translation>
     </message>
     <message>
-        <location line="+28"/>
-        <source>Exit code &lt;b&gt;%1&lt;/b&gt;</source>
-        <translation>退出码 &lt;b&gt;%1&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+37"/>
         <source>%1 in total</source>
         <translation>总计 %1</translation>
     </message>
@@ -2815,7 +2911,7 @@ go module、R 软件包、gem。</translation>
         <translation>输出已截断</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+26"/>
         <source>Console</source>
         <translation>控制台</translation>
     </message>
@@ -3049,27 +3145,7 @@ go module、R 软件包、gem。</translation>
         <translation>任意状态</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Running</source>
-        <translation>运行中</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Finished</source>
-        <translation>已完成</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Interrupted</source>
-        <translation>已中断</translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+10"/>
         <source>All sources</source>
         <translation>所有来源</translation>
     </message>
@@ -3107,7 +3183,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::HistoryModel</name>
     <message>
-        <location filename="../app/gui/history/HistoryModel.cpp" line="+19"/>
+        <location filename="../app/gui/history/HistoryModel.cpp" line="+18"/>
         <source>the run journal is off (LLM_SANDBOX_JOURNAL=off)</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)</translation>
     </message>
@@ -3122,7 +3198,7 @@ go module、R 软件包、gem。</translation>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+23"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
@@ -3344,7 +3420,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::LiveLogModel</name>
     <message>
-        <location filename="../app/gui/livelog/LiveLogModel.cpp" line="+174"/>
+        <location filename="../app/gui/livelog/LiveLogModel.cpp" line="+156"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
@@ -3426,7 +3502,7 @@ Runs appear here the moment they start: from the Console, from `llm-sandbox run`
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="+80"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+81"/>
         <source>LLM Sandbox</source>
         <translation>LLM Sandbox</translation>
     </message>
@@ -3528,7 +3604,7 @@ API %3，%4%5</translation>
         <translation>%1 %2 · 正在连接…</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+28"/>
         <source>%1 Journal not written</source>
         <translation>%1 日志库未写入</translation>
     </message>
@@ -3614,12 +3690,12 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::RunView</name>
     <message>
-        <location filename="../app/gui/widgets/RunView.cpp" line="+61"/>
+        <location filename="../app/gui/widgets/RunView.cpp" line="+57"/>
         <source>%1… (%2 characters)</source>
         <translation>%1…（%2 个字符）</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+76"/>
         <source>Sandbox settings</source>
         <translation>沙箱设置</translation>
     </message>
@@ -3669,12 +3745,12 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>[日志库只保留输出的前 %1]</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>%1 run · %2</source>
         <translation>%1 运行 · %2</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+13"/>
         <source>replay of %1</source>
         <translation>%1 的重放</translation>
     </message>
@@ -4158,38 +4234,15 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
 </context>
 <context>
     <name>sandbox::gui::StatisticsPage</name>
-    <message>
-        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+61"/>
-        <source>Succeeded</source>
-        <translation>成功</translation>
+    <message numerus="yes">
+        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+153"/>
+        <source>%1: %n run(s)</source>
+        <translation>
+            <numerusform>%1：%n 次运行</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Exited with an error</source>
-        <translation>出错退出</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Timed out</source>
-        <translation>超时</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Stopped</source>
-        <translation>已停止</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Could not run</source>
-        <translation>无法运行</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Running</source>
-        <translation>运行中</translation>
-    </message>
-    <message>
-        <location line="+118"/>
+        <location line="+67"/>
         <source>Last 7 days</source>
         <translation>最近 7 天</translation>
     </message>
@@ -4209,57 +4262,61 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         <translation>下方图表显示其容器 CPU 和内存用量的运行</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+1"/>
+        <source>The engine samples a run&apos;s container every second or two while it runs: only runs that lasted longer than that have samples, and only they are offered here.</source>
+        <translation>引擎在运行期间每一两秒对容器采样一次：只有持续更久的运行才有样本，这里也只列出这些运行。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Resource use of &amp;run:</source>
         <translation>运行的资源使用(&amp;R)：</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+51"/>
         <source>Statistics</source>
         <translation>统计</translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+96"/>
         <source>Runs per day</source>
         <translation>每日运行次数</translation>
     </message>
-    <message>
-        <location line="+43"/>
-        <source>Duration per language (ms), warm runs and cold starts</source>
-        <translation>各语言的时长（毫秒），预热运行与冷启动</translation>
+    <message numerus="yes">
+        <location line="+30"/>
+        <source>%1 · %2: %n run(s)</source>
+        <translation>
+            <numerusform>%1 · %2：%n 次运行</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Duration</source>
-        <translation>时长</translation>
+        <location line="+28"/>
+        <source>MCP runs by client (stdio and HTTP)</source>
+        <translation>按客户端统计的 MCP 运行（stdio 和 HTTP）</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>%1, cold start (%2)</source>
-        <translation>%1，冷启动（%2）</translation>
+        <location line="+52"/>
+        <source>Cold start</source>
+        <translation>冷启动</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+33"/>
+        <source>%1, cold starts (a container was started): %n run(s)</source>
+        <translation>
+            <numerusform>%1，冷启动（启动了容器）：%n 次运行</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>%1 (%2)</source>
-        <translation>%1（%2）</translation>
-    </message>
-    <message>
-        <location line="+26"/>
+        <location line="-88"/>
         <source>Runs by source</source>
         <translation>按来源统计的运行</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>MCP runs by client</source>
-        <translation>按客户端统计的 MCP 运行</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+8"/>
         <source>(not named)</source>
         <translation>（未命名）</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>The journal cannot be read: %1</source>
         <translation>无法读取日志库：%1</translation>
     </message>
@@ -4276,19 +4333,56 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         </translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+6"/>
+        <source>The journal is off, so there is nothing to count. Unset LLM_SANDBOX_JOURNAL to record runs.</source>
+        <translation>日志库已关闭，没有可统计的内容。取消设置 LLM_SANDBOX_JOURNAL 即可记录运行。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No runs in this period yet. Run code in the Console, or connect an assistant: the charts fill in as runs start and end.</source>
+        <translation>此期间还没有运行。在控制台中运行代码，或连接一个助手：图表会随着运行的开始和结束而填充。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Duration per language (ms)</source>
+        <translation>各语言的时长（毫秒）</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Warm container</source>
+        <translation>预热容器</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+34"/>
+        <source>%1, warm container: %n run(s)</source>
+        <translation>
+            <numerusform>%1，预热容器：%n 次运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>median %1, half of them between %2 and %3, all between %4 and %5</source>
+        <translation>中位数 %1，一半在 %2 到 %3 之间，全部在 %4 到 %5 之间</translation>
+    </message>
+    <message>
+        <location line="+33"/>
         <source>%1 · %2 · %3 · %4</source>
         <translation>%1 · %2 · %3 · %4</translation>
     </message>
     <message>
         <location line="+11"/>
-        <source>Resource use: no samples (the engine&apos;s first one comes a second or two into a run: shorter runs have none)</source>
-        <translation>资源使用：无采样（引擎在运行开始一两秒后才采集第一个样本：更短的运行没有样本）</translation>
+        <source>CPU and memory of the run&apos;s container</source>
+        <translation>运行容器的 CPU 和内存</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Resource use of the container while the run ran</source>
-        <translation>运行期间容器的资源使用</translation>
+        <location line="+1"/>
+        <source>No run has resource samples yet</source>
+        <translation>还没有带资源采样的运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This run has no samples (yet)</source>
+        <translation>此运行（还）没有采样</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -4311,7 +4405,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         <translation>核数</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>MiB</source>
         <translation>MiB</translation>
     </message>

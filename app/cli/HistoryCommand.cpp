@@ -104,8 +104,8 @@ int historyCommand(const QStringList &arguments)
     RunFilter filter;
     filter.language = parser.value(languageOption);
     if (parser.isSet(sourceOption)) {
-        filter.source = runSourceFromString(parser.value(sourceOption));
-        if (!filter.source) {
+        filter.sources = runSourcesFromString(parser.value(sourceOption));
+        if (filter.sources.isEmpty()) {
             printError(HistoryCommand::tr("unknown source \"%1\"; use gui, cli, mcp, http or replay.")
                            .arg(parser.value(sourceOption)));
             return ExitUsage;

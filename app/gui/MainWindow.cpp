@@ -6,6 +6,7 @@
 #include "gui/AppTheme.h"
 #include "gui/EngineController.h"
 #include "gui/GuiContext.h"
+#include "gui/RunText.h"
 #include "gui/StateColors.h"
 #include "gui/backends/BackendsPage.h"
 #include "gui/connect/ConnectAssistantDialog.h"
@@ -442,8 +443,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
                                     : tr("The MCP server is running; assistants can no longer reach it."));
         }
         QMessageBox question(QMessageBox::Question, tr("Quit LLM Sandbox"),
-                             reasons.join(QLatin1Char(' ')) + QLatin1Char('\n') + tr("Stop and quit?"),
-                             QMessageBox::NoButton, this);
+                             joinSentences(reasons) + QLatin1Char('\n') + tr("Stop and quit?"), QMessageBox::NoButton,
+                             this);
         question.setObjectName(QStringLiteral("quitQuestion"));
         QPushButton *stop = question.addButton(tr("Stop and Quit"), QMessageBox::AcceptRole);
         question.addButton(QMessageBox::Cancel);

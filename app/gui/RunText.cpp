@@ -3,6 +3,8 @@
 #include "lang/LanguageRegistry.h"
 
 #include <QCoreApplication>
+#include <QLocale>
+#include <QRegularExpression>
 
 namespace sandbox::gui {
 
@@ -32,19 +34,103 @@ QString runSourceText(const JournalRun &run)
     return run.clientName.isEmpty() ? source : source + QStringLiteral(" · ") + run.clientName;
 }
 
-QString runStatusText(RunStatus status)
+QList<std::pair<QString, QString>> runSourceChoices()
 {
-    switch (status) {
-    case RunStatus::Running:
-        return QCoreApplication::translate("RunText", "Running");
-    case RunStatus::Finished:
-        return QCoreApplication::translate("RunText", "Finished");
-    case RunStatus::Failed:
+    QList<std::pair<QString, QString>> choices;
+    for (const RunSource source : kRunSources) {
+        if (source == RunSource::Mcp) {
+            choices.append({QCoreApplication::translate("RunText", "Any MCP client (stdio or HTTP)"),
+                            toString(QList<RunSource>{RunSource::Mcp, RunSource::Http})});
+        }
+        choices.append({runSourceText(source), toString(source)});
+    }
+    return choices;
+}
+
+QString runOutcomeName(RunOutcome outcome)
+{
+    switch (outcome) {
+    case RunOutcome::Succeeded:
+        return QCoreApplication::translate("RunText", "Succeeded");
+    case RunOutcome::ExitedWithError:
         return QCoreApplication::translate("RunText", "Failed");
-    case RunStatus::Interrupted:
+    case RunOutcome::TimedOut:
+        return QCoreApplication::translate("RunText", "Timed out");
+    case RunOutcome::Stopped:
+        return QCoreApplication::translate("RunText", "Stopped");
+    case RunOutcome::Failed:
+        return QCoreApplication::translate("RunText", "Could not run");
+    case RunOutcome::Interrupted:
         return QCoreApplication::translate("RunText", "Interrupted");
+    case RunOutcome::Running:
+        return QCoreApplication::translate("RunText", "Running");
     }
     return {};
+}
+
+QString runStatusText(const JournalRun &run)
+{
+    const QString after = durationText(run.durationMs);
+    switch (run.outcome()) {
+    case RunOutcome::Succeeded:
+    case RunOutcome::Interrupted:
+    case RunOutcome::Running:
+        return runOutcomeName(run.outcome());
+    case RunOutcome::ExitedWithError:
+        if (run.stopReason == StopReason::CompileFailed) {
+            return QCoreApplication::translate("RunText", "Compile error");
+        }
+        return run.exitCode ? QCoreApplication::translate("RunText", "Failed (exit %1)").arg(*run.exitCode)
+                            : runOutcomeName(RunOutcome::ExitedWithError);
+    case RunOutcome::TimedOut:
+        // The limit it reached, as it was set ("30 s"); what it ran otherwise.
+        return QCoreApplication::translate("RunText", "Timed out after %1")
+            .arg(run.timeoutMs > 0 && run.timeoutMs % 1000 == 0 && run.timeoutMs < 60'000
+                     ? QCoreApplication::translate("RunText", "%1 s").arg(run.timeoutMs / 1000)
+                     : durationText(run.timeoutMs > 0 ? run.timeoutMs : run.durationMs));
+    case RunOutcome::Stopped:
+        break;
+    case RunOutcome::Failed:
+        switch (run.errorCode.value_or(ErrorCode::Internal)) {
+        case ErrorCode::EngineUnreachable:
+            return QCoreApplication::translate("RunText", "Engine unreachable");
+        case ErrorCode::EngineFailed:
+            return QCoreApplication::translate("RunText", "Engine error");
+        case ErrorCode::ImageMissing:
+            return QCoreApplication::translate("RunText", "Image missing");
+        case ErrorCode::PolicyRefused:
+            return QCoreApplication::translate("RunText", "Refused by the code policy");
+        case ErrorCode::LimitsNotEnforced:
+            return QCoreApplication::translate("RunText", "Limits not enforced");
+        case ErrorCode::LimitReached:
+            return QCoreApplication::translate("RunText", "Limit reached");
+        case ErrorCode::InstallFailed:
+            return QCoreApplication::translate("RunText", "Libraries not installed");
+        case ErrorCode::SandboxFailed:
+            return QCoreApplication::translate("RunText", "Sandbox failed");
+        case ErrorCode::Cancelled:
+            return QCoreApplication::translate("RunText", "Cancelled before it ran");
+        case ErrorCode::Internal:
+        case ErrorCode::BadRequest:
+        case ErrorCode::NotFound:
+        case ErrorCode::Unavailable:
+            break;
+        }
+        return runOutcomeName(RunOutcome::Failed);
+    }
+    switch (run.stopReason.value_or(StopReason::Cancelled)) {
+    case StopReason::OutOfMemory:
+        return QCoreApplication::translate("RunText", "Out of memory after %1").arg(after);
+    case StopReason::CpuLimit:
+        return QCoreApplication::translate("RunText", "CPU-time limit reached after %1").arg(after);
+    case StopReason::OutputLimit:
+        return QCoreApplication::translate("RunText", "Output limit reached after %1").arg(after);
+    default:
+        // An assistant's run is cancelled by its client (the source column names it); the others by the user here.
+        return run.source == RunSource::Mcp || run.source == RunSource::Http
+                   ? QCoreApplication::translate("RunText", "Cancelled after %1").arg(after)
+                   : QCoreApplication::translate("RunText", "Stopped by you after %1").arg(after);
+    }
 }
 
 QString stopReasonText(std::optional<StopReason> reason)
@@ -73,20 +159,14 @@ QString stopReasonText(std::optional<StopReason> reason)
 
 QString runOutcomeText(const JournalRun &run)
 {
-    if (run.status == RunStatus::Running) {
-        return {};
-    }
-    if (run.status == RunStatus::Failed) {
-        const QString firstLine = run.error.section(QLatin1Char('\n'), 0, 0);
-        return firstLine.isEmpty() ? QCoreApplication::translate("RunText", "error") : firstLine;
-    }
     QStringList parts;
-    if (run.exitCode) {
-        parts << QCoreApplication::translate("RunText", "exit %1").arg(*run.exitCode);
+    if (run.status == RunStatus::Failed) {
+        parts << run.error.section(QLatin1Char('\n'), 0, 0);
     }
-    if (run.wasStopped()) {
-        parts << stopReasonText(run.stopReason);
+    if (run.outputTruncated) {
+        parts << QCoreApplication::translate("RunText", "output truncated");
     }
+    parts.removeAll(QString());
     return parts.join(QStringLiteral(", "));
 }
 
@@ -107,6 +187,76 @@ QString languageText(const QString &name)
 {
     auto language = LanguageRegistry::instance().find(name);
     return language ? language->displayName : name;
+}
+
+namespace {
+
+/// The locale's short time with seconds: "h:mm:ss AP", "HH:mm:ss" (short formats leave the seconds out).
+QString timeFormatWithSeconds(const QLocale &locale)
+{
+    QString format = locale.timeFormat(QLocale::ShortFormat);
+    const qsizetype minutes = format.indexOf(QStringLiteral("mm"));
+    if (!format.contains(u's') && minutes > 0) {
+        format.insert(minutes + 2, format.at(minutes - 1) + QStringLiteral("ss"));
+    }
+    return format;
+}
+
+/// The locale's long date without weekday and year, months abbreviated: "MMM d", "d MMM", "M月d日", "d 'de' MMM".
+QString dayFormat(const QLocale &locale)
+{
+    static const QRegularExpression weekday(QStringLiteral("^d{4}[^dMy]*|[\\s,]*d{4}"));
+    // The year with the separators before it, or after it when it comes first, and a literal that belongs to it.
+    static const QRegularExpression year(QStringLiteral("^y+[^dM']*|(\\s*'[^']*')*[^dM']*y+(\\s*'[^']*'\\.?)?"));
+    QString format = locale.dateFormat(QLocale::LongFormat);
+    format.remove(weekday).remove(year).replace(QStringLiteral("MMMM"), QStringLiteral("MMM"));
+    return format.trimmed();
+}
+
+/// Whether `c` is CJK punctuation ("。", "？", "："), after which no space comes.
+bool isWideStop(QChar c)
+{
+    return (c.unicode() >= 0x3000 && c.unicode() <= 0x303f) || (c.unicode() >= 0xff00 && c.unicode() <= 0xffef);
+}
+
+} // namespace
+
+QString dateTimeText(const QDateTime &when)
+{
+    if (!when.isValid()) {
+        return {};
+    }
+    const QLocale locale;
+    QString format = locale.dateTimeFormat(QLocale::ShortFormat);
+    format.replace(locale.timeFormat(QLocale::ShortFormat), timeFormatWithSeconds(locale));
+    return locale.toString(when.toLocalTime(), format);
+}
+
+QString timeText(const QTime &time)
+{
+    const QLocale locale;
+    return locale.toString(time, timeFormatWithSeconds(locale));
+}
+
+QString dayText(const QDate &day)
+{
+    const QLocale locale;
+    return locale.toString(day, dayFormat(locale));
+}
+
+QString joinSentences(const QStringList &sentences)
+{
+    QString text;
+    for (const QString &sentence : sentences) {
+        if (sentence.isEmpty()) {
+            continue;
+        }
+        if (!text.isEmpty() && !isWideStop(text.back())) {
+            text += QLatin1Char(' ');
+        }
+        text += sentence;
+    }
+    return text;
 }
 
 } // namespace sandbox::gui

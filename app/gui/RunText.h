@@ -2,23 +2,44 @@
 
 #include "journal/JournalRun.h"
 
+#include <QDateTime>
 #include <QString>
+#include <QStringList>
 
 namespace sandbox::gui {
 
 /// How every page names a source: "Console", "Command line", "MCP", "HTTP", "Replay"; "unknown" for none.
 QString runSourceText(std::optional<RunSource> source);
-/// How every page names where a run came from: its source and MCP client ("MCP · claude-ai").
+/// How every page names where a run came from: its source and MCP client ("MCP · claude-ai", "HTTP · inspector").
 QString runSourceText(const JournalRun &run);
-/// A run's status as every page shows it ("Running", "Finished", "Failed", "Interrupted").
-QString runStatusText(RunStatus status);
+/// The choices of every page's source filter after "All sources", as (text, the sources it matches in
+/// toString(QList<RunSource>)'s words): every source as runSourceText() names it, and before the two MCP transports
+/// "Any MCP client (stdio or HTTP)", "mcp,http".
+QList<std::pair<QString, QString>> runSourceChoices();
+/// The name of an outcome on its own, as a chart's legend shows it: "Succeeded", "Failed", "Timed out", "Stopped",
+/// "Could not run", "Interrupted", "Running".
+QString runOutcomeName(RunOutcome outcome);
+/// A run's status in the one vocabulary of every page (live log, history, run title, statistics): its outcome with
+/// what ended it: "Succeeded", "Failed (exit 1)", "Timed out after 30 s", "Stopped by you after 3.00 s", "Out of
+/// memory after 2.10 s", "Interrupted", "Engine unreachable", "Running". StateColors::forOutcome() is its colour.
+QString runStatusText(const JournalRun &run);
 /// Why a run stopped, in words ("timed out"), from the journal's stop reason ("timeout").
 QString stopReasonText(std::optional<StopReason> reason);
-/// How a run ended in a few words ("exit 3, timed out"; a failed run's first error line); empty while it runs.
+/// What a run's status leaves out, in a few words: a failed run's first error line, "output truncated"; mostly empty.
 QString runOutcomeText(const JournalRun &run);
 /// A duration as every page shows it: "840 ms", "2.35 s", "30.0 s", "2 min 5 s".
 QString durationText(qint64 milliseconds);
 /// A language as people write it ("JavaScript (Node.js)"), from its short name ("javascript").
 QString languageText(const QString &name);
+
+/// When something happened, in the locale's short date and its time with seconds ("11/5/26 3:04:05 PM",
+/// "2026/11/5 15:04:05"); empty for an invalid time.
+QString dateTimeText(const QDateTime &when);
+/// A time of day in the locale's format, with seconds ("3:04:05 PM", "15:04:05").
+QString timeText(const QTime &time);
+/// A day without its year, in the locale's order ("Nov 5", "5 Nov", "11月5日").
+QString dayText(const QDate &day);
+/// Sentences joined as the language writes them: a space after "." or "?", none after a CJK "。" or "？".
+QString joinSentences(const QStringList &sentences);
 
 } // namespace sandbox::gui

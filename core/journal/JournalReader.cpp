@@ -86,9 +86,41 @@ QString whereClause(const RunFilter &filter, QVariantList &values)
         conditions << QStringLiteral("status = ?");
         values << toString(*filter.status);
     }
-    if (filter.source) {
-        conditions << QStringLiteral("source = ?");
-        values << toString(*filter.source);
+    if (filter.outcome) {
+        // JournalRun::outcome() in SQL.
+        const QString ended = QStringLiteral("status = 'finished' AND ");
+        switch (*filter.outcome) {
+        case RunOutcome::Succeeded:
+            conditions << ended + QStringLiteral("stop_reason = 'exit' AND exit_code = 0");
+            break;
+        case RunOutcome::ExitedWithError:
+            conditions << ended + QStringLiteral("((stop_reason = 'exit' AND (exit_code IS NULL OR exit_code <> 0)) OR "
+                                                 "stop_reason = 'compile_failed')");
+            break;
+        case RunOutcome::TimedOut:
+            conditions << ended + QStringLiteral("stop_reason = 'timeout'");
+            break;
+        case RunOutcome::Stopped:
+            conditions << ended + QStringLiteral("stop_reason NOT IN ('exit', 'timeout', 'compile_failed')");
+            break;
+        case RunOutcome::Failed:
+            conditions << QStringLiteral("status NOT IN ('running', 'finished', 'interrupted')");
+            break;
+        case RunOutcome::Interrupted:
+            conditions << QStringLiteral("status = 'interrupted'");
+            break;
+        case RunOutcome::Running:
+            conditions << QStringLiteral("status = 'running'");
+            break;
+        }
+    }
+    if (!filter.sources.isEmpty()) {
+        QStringList marks;
+        for (const RunSource source : filter.sources) {
+            marks << QStringLiteral("?");
+            values << toString(source);
+        }
+        conditions << QStringLiteral("source IN (%1)").arg(marks.join(QLatin1Char(',')));
     }
     if (filter.from.isValid()) {
         conditions << QStringLiteral("started_at >= ?");

@@ -27,6 +27,30 @@ std::optional<RunStatus> runStatusFromString(const QString &text)
     return std::nullopt;
 }
 
+RunOutcome runOutcomeOf(RunStatus status, std::optional<StopReason> reason, std::optional<int> exitCode)
+{
+    switch (status) {
+    case RunStatus::Running:
+        return RunOutcome::Running;
+    case RunStatus::Failed:
+        return RunOutcome::Failed;
+    case RunStatus::Interrupted:
+        return RunOutcome::Interrupted;
+    case RunStatus::Finished:
+        break;
+    }
+    if (reason == StopReason::TimedOut) {
+        return RunOutcome::TimedOut;
+    }
+    if (reason == StopReason::CompileFailed) {
+        return RunOutcome::ExitedWithError;
+    }
+    if (reason != StopReason::Exited) {
+        return RunOutcome::Stopped;
+    }
+    return exitCode == 0 ? RunOutcome::Succeeded : RunOutcome::ExitedWithError;
+}
+
 QString toString(RunSource source)
 {
     switch (source) {
@@ -52,6 +76,28 @@ std::optional<RunSource> runSourceFromString(const QString &text)
         }
     }
     return std::nullopt;
+}
+
+QString toString(const QList<RunSource> &sources)
+{
+    QStringList names;
+    for (const RunSource source : sources) {
+        names << toString(source);
+    }
+    return names.join(QLatin1Char(','));
+}
+
+QList<RunSource> runSourcesFromString(const QString &text)
+{
+    QList<RunSource> sources;
+    for (const QString &name : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const std::optional<RunSource> source = runSourceFromString(name.trimmed());
+        if (!source) {
+            return {};
+        }
+        sources << *source;
+    }
+    return sources;
 }
 
 } // namespace sandbox

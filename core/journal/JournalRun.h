@@ -38,6 +38,24 @@ enum class RunStatus
 QString toString(RunStatus status);
 std::optional<RunStatus> runStatusFromString(const QString &text);
 
+/// How a run ended, as every face names, colours and counts it (JournalRun::outcome()).
+enum class RunOutcome
+{
+    Succeeded,       ///< exited with 0
+    ExitedWithError, ///< exited with another code, or its compile step failed
+    TimedOut,
+    Stopped,     ///< cancelled, out of memory, a CPU or output limit
+    Failed,      ///< could not run (infrastructure)
+    Interrupted, ///< the process recording it ended before the run did
+    Running,
+};
+
+/// How many RunOutcome values there are.
+inline constexpr int kRunOutcomeCount = 7;
+
+/// The outcome of a run that stands at `status`, ended by `reason` with `exitCode`.
+RunOutcome runOutcomeOf(RunStatus status, std::optional<StopReason> reason, std::optional<int> exitCode);
+
 /// Where a run came from: the desktop app's console, the command line, an MCP client over stdio or over HTTP, or a
 /// replay of another run. The journal keeps toString()'s name; each face shows its own text for it.
 enum class RunSource
@@ -56,6 +74,9 @@ inline constexpr RunSource kRunSources[] = {RunSource::Gui, RunSource::Cli, RunS
 /// "gui", "cli", "mcp", "http", "replay" (RunRequest::origin, the journal's `source` column).
 QString toString(RunSource source);
 std::optional<RunSource> runSourceFromString(const QString &text);
+/// Several sources as one string, "mcp,http"; and back (empty when a name is unknown).
+QString toString(const QList<RunSource> &sources);
+QList<RunSource> runSourcesFromString(const QString &text);
 
 /// One sample of a run's container (JournalReader::samples): RunObserver::runSample as the journal keeps it.
 struct JournalSample
@@ -104,6 +125,7 @@ struct JournalRun
 
     /// Whether it was stopped rather than ending on its own: a timeout, a limit, a cancel, a failed compile.
     bool wasStopped() const { return stopReason && *stopReason != StopReason::Exited; }
+    RunOutcome outcome() const { return runOutcomeOf(status, stopReason, exitCode); }
 };
 
 /// What a run gained since a reader last looked (JournalReader::runSince, JournalFeed's followers): its summary as it
@@ -124,9 +146,10 @@ struct RunFilter
 {
     QString language;
     std::optional<RunStatus> status;
-    std::optional<RunSource> source;
-    QDateTime from, to; ///< started within [from, to] when valid
-    QString text;       ///< substring of code, stdout or stderr
+    std::optional<RunOutcome> outcome; ///< ended so (JournalRun::outcome())
+    QList<RunSource> sources;          ///< started from one of these (an assistant: {Mcp, Http}); empty: from anywhere
+    QDateTime from, to;                ///< started within [from, to] when valid
+    QString text;                      ///< substring of code, stdout or stderr
 };
 
 /// An artifact with the run that made it: a row of the artifact gallery.

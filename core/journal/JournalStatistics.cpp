@@ -1,6 +1,5 @@
 #include "journal/JournalStatistics.h"
 
-#include "engine/RunResult.h"
 #include "journal/JournalConnection.h"
 
 #include <QSqlQuery>
@@ -41,20 +40,8 @@ Result<JournalConnection *> JournalStatistics::connection() const
 
 RunOutcome JournalStatistics::outcomeOf(const QString &status, const QString &stopReason, const QVariant &exitCode)
 {
-    if (status == QLatin1String("running")) {
-        return RunOutcome::Running;
-    }
-    if (status != QLatin1String("finished")) {
-        return RunOutcome::Failed;
-    }
-    const std::optional<StopReason> reason = stopReasonFromString(stopReason);
-    if (reason == StopReason::TimedOut) {
-        return RunOutcome::TimedOut;
-    }
-    if (reason != StopReason::Exited) {
-        return RunOutcome::Stopped;
-    }
-    return !exitCode.isNull() && exitCode.toInt() == 0 ? RunOutcome::Succeeded : RunOutcome::ExitedWithError;
+    return runOutcomeOf(runStatusFromString(status).value_or(RunStatus::Failed), stopReasonFromString(stopReason),
+                        exitCode.isNull() ? std::nullopt : std::optional<int>(exitCode.toInt()));
 }
 
 Result<QList<DailyOutcomes>> JournalStatistics::outcomesPerDay(const QDateTime &from, const QDateTime &to) const
@@ -125,7 +112,7 @@ Result<QList<DurationSummary>> JournalStatistics::durationsByLanguage(const QDat
     return summaries;
 }
 
-Result<QList<RunCount>> JournalStatistics::countsBy(const QString &column, const QString &condition,
+Result<QList<RunCount>> JournalStatistics::countsBy(const QString &column, bool bySource, const QString &condition,
                                                     const QDateTime &from, const QDateTime &to) const
 {
     auto connection = this->connection();
@@ -135,29 +122,56 @@ Result<QList<RunCount>> JournalStatistics::countsBy(const QString &column, const
     if (!*connection) {
         return QList<RunCount>();
     }
+    const QString groups = bySource ? column + QStringLiteral(", source") : column;
     auto query = (*connection)
                      ->exec(QStringLiteral("SELECT %1, count(*) AS n FROM runs WHERE started_at >= ? AND "
                                            "started_at < ?%2 GROUP BY %1 ORDER BY n DESC, %1")
-                                .arg(column, condition),
+                                .arg(groups, condition),
                             {from.toMSecsSinceEpoch(), to.toMSecsSinceEpoch()});
     if (!query) {
         return query.error();
     }
     QList<RunCount> counts;
     while (query->next()) {
-        counts.append(RunCount{query->value(0).toString(), query->value(1).toInt()});
+        counts.append(RunCount{.key = query->value(0).toString(),
+                               .count = query->value(bySource ? 2 : 1).toInt(),
+                               .source = bySource ? query->value(1).toString() : QString()});
     }
     return counts;
 }
 
 Result<QList<RunCount>> JournalStatistics::runsBySource(const QDateTime &from, const QDateTime &to) const
 {
-    return countsBy(QStringLiteral("source"), QString(), from, to);
+    return countsBy(QStringLiteral("source"), false, QString(), from, to);
 }
 
 Result<QList<RunCount>> JournalStatistics::runsByClient(const QDateTime &from, const QDateTime &to) const
 {
-    return countsBy(QStringLiteral("client_name"), QStringLiteral(" AND source = 'mcp'"), from, to);
+    // An assistant is an MCP client whether it started `llm-sandbox --mcp` (stdio) or reached the app's server.
+    return countsBy(QStringLiteral("client_name"), true, QStringLiteral(" AND source IN ('mcp', 'http')"), from, to);
+}
+
+Result<QStringList> JournalStatistics::sampledRuns(int limit) const
+{
+    auto connection = this->connection();
+    if (!connection) {
+        return connection.error();
+    }
+    if (!*connection) {
+        return QStringList();
+    }
+    auto query = (*connection)
+                     ->exec(QStringLiteral("SELECT id FROM runs WHERE status = 'running' OR id IN (SELECT run_id FROM "
+                                           "run_samples) ORDER BY started_at DESC, id DESC LIMIT ?"),
+                            {limit});
+    if (!query) {
+        return query.error();
+    }
+    QStringList ids;
+    while (query->next()) {
+        ids << query->value(0).toString();
+    }
+    return ids;
 }
 
 } // namespace sandbox

@@ -1,11 +1,13 @@
 #pragma once
 
+#include "journal/JournalRun.h"
 #include "util/Result.h"
 
 #include <QDate>
 #include <QDateTime>
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <QVariant>
 #include <memory>
 
@@ -13,22 +15,11 @@ namespace sandbox {
 
 class JournalConnection;
 
-/// How a run ended, as the statistics count it.
-enum class RunOutcome
-{
-    Succeeded, ///< exited with 0
-    ExitedWithError,
-    TimedOut,
-    Stopped, ///< cancelled, out of memory, a CPU or output limit
-    Failed,  ///< could not run (infrastructure), or interrupted
-    Running,
-};
-
 /// Runs that started on one day (local time), by outcome.
 struct DailyOutcomes
 {
     QDate day;
-    int counts[6] = {}; ///< by RunOutcome
+    int counts[kRunOutcomeCount] = {}; ///< by RunOutcome
     int total() const;
 };
 
@@ -47,6 +38,7 @@ struct RunCount
 {
     QString key;
     int count = 0;
+    QString source; ///< runsByClient(): how the client connected, "mcp" (stdio) or "http"
 };
 
 /// The numbers of the statistics page, from the journal, each in one query (no SQL outside core/journal). One
@@ -64,16 +56,21 @@ public:
     Result<QList<DurationSummary>> durationsByLanguage(const QDateTime &from, const QDateTime &to) const;
     /// Runs that started in [from, to) per source ("mcp", "cli", ...), most first.
     Result<QList<RunCount>> runsBySource(const QDateTime &from, const QDateTime &to) const;
-    /// The MCP runs of [from, to) per client name ("" for none given), most first.
+    /// The MCP runs of [from, to), over stdio ("mcp") and over HTTP ("http"), per client name ("" for none given) and
+    /// transport, most first.
     Result<QList<RunCount>> runsByClient(const QDateTime &from, const QDateTime &to) const;
+    /// The ids of the newest runs, at most `limit`, that have CPU and memory samples or are running (and may get
+    /// some): the runs a resource chart can show.
+    Result<QStringList> sampledRuns(int limit) const;
 
     /// The outcome of a run as the journal keeps it.
     static RunOutcome outcomeOf(const QString &status, const QString &stopReason, const QVariant &exitCode);
 
 private:
     Result<JournalConnection *> connection() const;
-    Result<QList<RunCount>> countsBy(const QString &column, const QString &condition, const QDateTime &from,
-                                     const QDateTime &to) const;
+    /// Runs of [from, to) that match `condition` per value of `column` (and of `source` when `bySource`).
+    Result<QList<RunCount>> countsBy(const QString &column, bool bySource, const QString &condition,
+                                     const QDateTime &from, const QDateTime &to) const;
 
     const QString m_path;
     mutable std::unique_ptr<JournalConnection> m_connection;

@@ -344,9 +344,16 @@ void ConsolePage::onFinished(quint64 ticket, const RunResult &result)
         }
     }
     const QLocale locale;
+    // The status in the words and colour of every page: "Stopped by you after 3.00 s", not "Exit code 137 · stopped".
+    JournalRun run;
+    run.source = RunSource::Gui;
+    run.status = RunStatus::Finished;
+    run.exitCode = result.exitCode;
+    run.stopReason = result.reason;
+    run.durationMs = result.durationMs;
+    run.timeoutMs = qint64(m_timeout->value()) * 1000;
     QStringList parts;
-    parts << tr("Exit code <b>%1</b>").arg(result.exitCode);
-    parts << stopReasonText(result.reason);
+    parts << QStringLiteral("<b>%1</b>").arg(runStatusText(run).toHtmlEscaped());
     parts << tr("%1 in total").arg(durationText(result.durationMs));
     if (result.wallMs > 0 || result.cpuMs > 0) {
         parts << tr("program: %1 wall, %2 CPU, %3 peak memory")
@@ -356,8 +363,7 @@ void ConsolePage::onFinished(quint64 ticket, const RunResult &result)
     if (result.outputTruncated) {
         parts << tr("output truncated");
     }
-    const bool ok = result.reason == StopReason::Exited && result.exitCode == 0;
-    showSummary(parts.join(QStringLiteral(" · ")), ok ? QStringLiteral("ok") : QStringLiteral("warning"));
+    showSummary(parts.join(QStringLiteral(" · ")), run.outcome());
 }
 
 void ConsolePage::onFailed(quint64 ticket, const Error &error)
@@ -368,17 +374,13 @@ void ConsolePage::onFailed(quint64 ticket, const Error &error)
     m_ticket = 0;
     setRunning(false);
     showSummary(errorText(error).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")),
-                error.code == ErrorCode::Cancelled ? QStringLiteral("warning") : QStringLiteral("error"));
+                error.code == ErrorCode::Cancelled ? RunOutcome::Stopped : RunOutcome::Failed);
 }
 
-void ConsolePage::showSummary(const QString &text, const QString &tone)
+void ConsolePage::showSummary(const QString &text, RunOutcome outcome)
 {
-    const StateColors colors = StateColors::of(palette());
-    const QString color = (tone == QLatin1String("ok")        ? colors.succeeded
-                           : tone == QLatin1String("warning") ? colors.timedOut
-                                                              : colors.failed)
-                              .name();
-    const QString icon = tone == QLatin1String("ok") ? QStringLiteral("✔") : QStringLiteral("●");
+    const QString color = StateColors::of(palette()).forOutcome(outcome).name();
+    const QString icon = outcome == RunOutcome::Succeeded ? QStringLiteral("✔") : QStringLiteral("●");
     m_summary->setText(QStringLiteral("<span style='color:%1'>%2</span>&nbsp; %3").arg(color, icon, text));
     m_summary->setVisible(true);
 }

@@ -17,6 +17,10 @@ class QPushButton;
 class QSpinBox;
 class QSplitter;
 
+namespace sandbox {
+enum class RunOutcome;
+}
+
 namespace sandbox::gui {
 
 class ArtifactStrip;
@@ -63,7 +67,8 @@ private:
     void onFinished(quint64 ticket, const RunResult &result);
     void onFailed(quint64 ticket, const Error &error);
     void setRunning(bool running);
-    void showSummary(const QString &text, const QString &tone);
+    /// `text` (HTML) after a mark in the colour of `outcome`.
+    void showSummary(const QString &text, RunOutcome outcome);
 
     EngineController &m_controller;
     quint64 m_ticket = 0;

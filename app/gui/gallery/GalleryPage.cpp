@@ -56,8 +56,8 @@ GalleryPage::GalleryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     m_source = new QComboBox;
     m_source->setObjectName(QStringLiteral("gallerySourceFilter"));
     m_source->addItem(tr("All sources"), QString());
-    for (const RunSource source : kRunSources) {
-        m_source->addItem(runSourceText(source), toString(source));
+    for (const auto &[text, sources] : runSourceChoices()) {
+        m_source->addItem(text, sources);
     }
     m_type = new QComboBox;
     m_type->setObjectName(QStringLiteral("galleryTypeFilter"));
@@ -171,7 +171,7 @@ ArtifactFilter GalleryPage::filter() const
 {
     ArtifactFilter filter;
     filter.runs.language = m_language->currentData().toString();
-    filter.runs.source = runSourceFromString(m_source->currentData().toString());
+    filter.runs.sources = runSourcesFromString(m_source->currentData().toString());
     filter.mimeType = m_type->currentData().toString();
     return filter;
 }

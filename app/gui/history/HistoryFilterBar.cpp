@@ -35,17 +35,19 @@ HistoryFilterBar::HistoryFilterBar(QWidget *parent) : QWidget(parent)
 
     m_status = new QComboBox(this);
     m_status->setObjectName(QStringLiteral("historyStatusFilter"));
-    m_status->addItem(tr("Any status"), QString());
-    m_status->addItem(tr("Running"), toString(RunStatus::Running));
-    m_status->addItem(tr("Finished"), toString(RunStatus::Finished));
-    m_status->addItem(tr("Failed"), toString(RunStatus::Failed));
-    m_status->addItem(tr("Interrupted"), toString(RunStatus::Interrupted));
+    m_status->addItem(tr("Any status"));
+    // The outcomes in the words of the status column.
+    for (const RunOutcome outcome :
+         {RunOutcome::Running, RunOutcome::Succeeded, RunOutcome::ExitedWithError, RunOutcome::TimedOut,
+          RunOutcome::Stopped, RunOutcome::Failed, RunOutcome::Interrupted}) {
+        m_status->addItem(runOutcomeName(outcome), int(outcome));
+    }
 
     m_source = new QComboBox(this);
     m_source->setObjectName(QStringLiteral("historySourceFilter"));
     m_source->addItem(tr("All sources"), QString());
-    for (const RunSource source : kRunSources) {
-        m_source->addItem(runSourceText(source), toString(source));
+    for (const auto &[text, sources] : runSourceChoices()) {
+        m_source->addItem(text, sources);
     }
 
     m_period = new QComboBox(this);
@@ -99,8 +101,10 @@ RunFilter HistoryFilterBar::filter() const
 {
     RunFilter filter;
     filter.language = m_language->currentData().toString();
-    filter.status = runStatusFromString(m_status->currentData().toString());
-    filter.source = runSourceFromString(m_source->currentData().toString());
+    if (const QVariant outcome = m_status->currentData(); outcome.isValid()) {
+        filter.outcome = RunOutcome(outcome.toInt());
+    }
+    filter.sources = runSourcesFromString(m_source->currentData().toString());
     filter.text = m_text->text().trimmed();
     const QDate today = QDate::currentDate();
     switch (m_period->currentData().toInt()) {

@@ -7,7 +7,6 @@
 #include <QColor>
 #include <QFont>
 #include <QGuiApplication>
-#include <QLocale>
 #include <algorithm>
 
 namespace sandbox::gui {
@@ -83,13 +82,13 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case StartedColumn:
-            return QLocale().toString(run.startedAt.toLocalTime(), QLocale::ShortFormat);
+            return dateTimeText(run.startedAt);
         case SourceColumn:
             return runSourceText(run);
         case LanguageColumn:
             return languageText(run.language);
         case StatusColumn:
-            return runStatusText(run.status);
+            return runStatusText(run);
         case OutcomeColumn:
             return runOutcomeText(run);
         case DurationColumn:
@@ -109,17 +108,7 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
         return tr("Run %1").arg(run.id);
     }
     if (role == Qt::ForegroundRole && (index.column() == StatusColumn || index.column() == OutcomeColumn)) {
-        const StateColors colors = StateColors::of(QGuiApplication::palette());
-        if (run.status == RunStatus::Failed || run.status == RunStatus::Interrupted) {
-            return colors.failed;
-        }
-        if (run.status == RunStatus::Running) {
-            return colors.running;
-        }
-        if (run.exitCode.value_or(0) != 0 || run.wasStopped()) {
-            return colors.timedOut;
-        }
-        return {};
+        return StateColors::of(QGuiApplication::palette()).forOutcome(run.outcome());
     }
     if (role == Qt::FontRole && index.column() == CodeColumn) {
         QFont font(QStringLiteral("monospace"));
@@ -218,7 +207,10 @@ bool HistoryModel::matches(const JournalRun &summary) const
     if (m_filter.status && summary.status != *m_filter.status) {
         return false;
     }
-    if (m_filter.source && summary.source != m_filter.source) {
+    if (m_filter.outcome && summary.outcome() != *m_filter.outcome) {
+        return false;
+    }
+    if (!m_filter.sources.isEmpty() && (!summary.source || !m_filter.sources.contains(*summary.source))) {
         return false;
     }
     if (m_filter.from.isValid() && summary.startedAt < m_filter.from) {

@@ -56,7 +56,7 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
     m_table->setColumnWidth(HistoryModel::StartedColumn, digit * 21);
     m_table->setColumnWidth(HistoryModel::SourceColumn, digit * 14);
     m_table->setColumnWidth(HistoryModel::LanguageColumn, digit * 12);
-    m_table->setColumnWidth(HistoryModel::StatusColumn, digit * 12);
+    m_table->setColumnWidth(HistoryModel::StatusColumn, digit * 20); // "Stopped by you after 3.00 s"
     m_table->setColumnWidth(HistoryModel::OutcomeColumn, digit * 14);
     m_table->setColumnWidth(HistoryModel::DurationColumn, digit * 10);
 

@@ -18,10 +18,10 @@ void LiveLogFilterModel::setText(const QString &text)
     }
 }
 
-void LiveLogFilterModel::setSource(std::optional<RunSource> source)
+void LiveLogFilterModel::setSources(const QList<RunSource> &sources)
 {
-    if (source != m_source) {
-        m_source = source;
+    if (sources != m_sources) {
+        m_sources = sources;
         invalidateRowsFilter();
     }
 }
@@ -29,7 +29,7 @@ void LiveLogFilterModel::setSource(std::optional<RunSource> source)
 bool LiveLogFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
     const QModelIndex index = sourceModel()->index(sourceRow, 0, sourceParent);
-    if (m_source && index.data(LiveLogModel::SourceRole).toInt() != int(*m_source)) {
+    if (!m_sources.isEmpty() && !m_sources.contains(RunSource(index.data(LiveLogModel::SourceRole).toInt()))) {
         return false;
     }
     return m_text.isEmpty() || index.data(LiveLogModel::SearchRole).toString().contains(m_text, Qt::CaseInsensitive);

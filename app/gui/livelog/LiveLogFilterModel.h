@@ -17,14 +17,15 @@ public:
 
     void setText(const QString &text);
     /// None: every source.
-    void setSource(std::optional<RunSource> source);
+    /// Only runs from one of `sources` (none: all).
+    void setSources(const QList<RunSource> &sources);
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
 
 private:
     QString m_text;
-    std::optional<RunSource> m_source;
+    QList<RunSource> m_sources;
 };
 
 } // namespace sandbox::gui

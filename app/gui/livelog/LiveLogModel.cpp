@@ -22,23 +22,6 @@ bool newerFirst(const JournalRun &a, const JournalRun &b)
     return a.startedAt != b.startedAt ? a.startedAt > b.startedAt : a.id > b.id;
 }
 
-QColor statusColor(const JournalRun &run)
-{
-    const QPalette palette = QGuiApplication::palette();
-    const StateColors colors = StateColors::of(palette);
-    switch (run.status) {
-    case RunStatus::Running:
-        return colors.running;
-    case RunStatus::Finished:
-        return run.exitCode.value_or(0) == 0 && !run.wasStopped() ? colors.succeeded : colors.timedOut;
-    case RunStatus::Failed:
-        return colors.failed;
-    case RunStatus::Interrupted:
-        return palette.color(QPalette::PlaceholderText);
-    }
-    return {};
-}
-
 QIcon statusDot(const QColor &color)
 {
     // A coloured dot reads at a glance in both themes; the text beside it says the same for screen readers.
@@ -127,7 +110,7 @@ QVariant LiveLogModel::data(const QModelIndex &index, int role) const
     case SourceRole:
         return run.source ? int(*run.source) : -1;
     case SearchRole:
-        return QStringList{run.id,     run.language, runSourceText(run), runStatusText(run.status), runOutcomeText(run),
+        return QStringList{run.id,     run.language, runSourceText(run), runStatusText(run), runOutcomeText(run),
                            run.backend}
             .join(QLatin1Char('\n'));
     case SortRole:
@@ -142,16 +125,15 @@ QVariant LiveLogModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case Started:
-            return run.startedAt.date() == QDate::currentDate()
-                       ? QLocale().toString(run.startedAt.toLocalTime().time(), QStringLiteral("HH:mm:ss"))
-                       : QLocale().toString(run.startedAt.toLocalTime(), QLocale::ShortFormat);
+            return run.startedAt.date() == QDate::currentDate() ? timeText(run.startedAt.toLocalTime().time())
+                                                                : dateTimeText(run.startedAt);
         case Source:
             return runSourceText(run);
         case Language: {
             return languageText(run.language);
         }
         case Status:
-            return runStatusText(run.status);
+            return runStatusText(run);
         case Outcome:
             return runOutcomeText(run);
         case Duration:
@@ -160,7 +142,7 @@ QVariant LiveLogModel::data(const QModelIndex &index, int role) const
         break;
     case Qt::DecorationRole:
         if (index.column() == Status) {
-            return statusDot(statusColor(run));
+            return statusDot(StateColors::of(QGuiApplication::palette()).forOutcome(run.outcome()));
         }
         break;
     case Qt::ToolTipRole:

@@ -37,8 +37,8 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     m_source = new QComboBox;
     m_source->setObjectName(QStringLiteral("liveLogSource"));
     m_source->addItem(tr("All sources"), QString());
-    for (const RunSource source : kRunSources) {
-        m_source->addItem(runSourceText(source), toString(source));
+    for (const auto &[text, sources] : runSourceChoices()) {
+        m_source->addItem(text, sources);
     }
     auto *filterRow = new QHBoxLayout;
     filterRow->addWidget(m_search, 1);
@@ -65,7 +65,7 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     header->resizeSection(LiveLogModel::Started, digit * 11);
     header->resizeSection(LiveLogModel::Source, digit * 20);
     header->resizeSection(LiveLogModel::Language, digit * 12);
-    header->resizeSection(LiveLogModel::Status, digit * 13);
+    header->resizeSection(LiveLogModel::Status, digit * 20); // "Stopped by you after 3.00 s"
     header->resizeSection(LiveLogModel::Duration, digit * 10);
 
     m_emptyHint = new QLabel;
@@ -100,7 +100,7 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
 
     connect(m_search, &QLineEdit::textChanged, m_filter, &LiveLogFilterModel::setText);
     connect(m_source, &QComboBox::currentIndexChanged, this,
-            [this] { m_filter->setSource(runSourceFromString(m_source->currentData().toString())); });
+            [this] { m_filter->setSources(runSourcesFromString(m_source->currentData().toString())); });
     connect(m_filter, &QAbstractItemModel::rowsInserted, this, &LiveLogPage::updateEmptyState);
     connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &LiveLogPage::updateEmptyState);
     connect(m_filter, &QAbstractItemModel::modelReset, this, &LiveLogPage::updateEmptyState);

@@ -5,6 +5,7 @@
 #include "journal/JournalReader.h"
 
 #include <QBarCategoryAxis>
+#include <QBarLegendMarker>
 #include <QBarSet>
 #include <QBoxPlotSeries>
 #include <QBoxSet>
@@ -12,23 +13,47 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QCursor>
 #include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHorizontalBarSeries>
 #include <QLabel>
+#include <QLegend>
 #include <QLineSeries>
 #include <QLocale>
 #include <QSignalBlocker>
 #include <QStackedBarSeries>
+#include <QStackedWidget>
 #include <QStyle>
 #include <QThread>
 #include <QTimer>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <QtConcurrent/QtConcurrentRun>
+#include <cmath>
 
 namespace sandbox::gui {
+
+/// The colours of what is not a run's outcome (sources, clients, warm and cold runs, CPU and memory): none of the
+/// outcome colours, so that a colour on this page means one thing.
+struct SeriesColors
+{
+    QColor runs;   ///< counts of runs, warm runs
+    QColor cold;   ///< cold starts
+    QColor cpu;    ///< CPU use
+    QColor memory; ///< memory use
+
+    static SeriesColors of(const QPalette &palette)
+    {
+        if (StateColors::isDark(palette)) {
+            return {QColor(0x4d, 0xb6, 0xac), QColor(0xbc, 0xaa, 0xa4), QColor(0x9f, 0xa8, 0xda),
+                    QColor(0xd4, 0xc1, 0x5a)};
+        }
+        return {QColor(0x00, 0x89, 0x7b), QColor(0x8d, 0x6e, 0x63), QColor(0x3f, 0x51, 0xb5), QColor(0x9e, 0x8a, 0x10)};
+    }
+};
 
 namespace {
 
@@ -54,50 +79,38 @@ void clear(QChart *chart)
     }
 }
 
-QString outcomeText(RunOutcome outcome)
+/// A language's name without what it runs on ("JavaScript", not "JavaScript (Node.js)"): it fits below a box.
+QString shortLanguageText(const QString &name)
 {
-    switch (outcome) {
-    case RunOutcome::Succeeded:
-        return StatisticsPage::tr("Succeeded");
-    case RunOutcome::ExitedWithError:
-        return StatisticsPage::tr("Exited with an error");
-    case RunOutcome::TimedOut:
-        return StatisticsPage::tr("Timed out");
-    case RunOutcome::Stopped:
-        return StatisticsPage::tr("Stopped");
-    case RunOutcome::Failed:
-        return StatisticsPage::tr("Could not run");
-    case RunOutcome::Running:
-        return StatisticsPage::tr("Running");
-    }
-    return {};
+    return languageText(name).section(QStringLiteral(" ("), 0, 0);
 }
 
-QColor outcomeColor(RunOutcome outcome, const StateColors &colors)
+/// Shows `text` as the tooltip of `view` while the pointer is over a part of its chart (`hovered`).
+void showTip(QChartView *view, bool hovered, const QString &text)
 {
-    switch (outcome) {
-    case RunOutcome::Succeeded:
-        return colors.succeeded;
-    case RunOutcome::ExitedWithError:
-        return colors.failed.lighter(130);
-    case RunOutcome::TimedOut:
-        return colors.timedOut;
-    case RunOutcome::Stopped:
-        return colors.stopped;
-    case RunOutcome::Failed:
-        return colors.failed;
-    case RunOutcome::Running:
-        return colors.running;
+    if (hovered) {
+        QToolTip::showText(QCursor::pos(), text, view);
+    } else {
+        QToolTip::hideText();
     }
-    return {};
 }
 
-/// An axis of counts from 0, with a tick at whole numbers only.
-QValueAxis *countAxis(int most)
+/// An axis from 0 to at least `most` with about five ticks at whole numbers only, 1, 2 or 5 times a power of ten
+/// apart (counts, MiB): no label shows twice.
+QValueAxis *wholeNumberAxis(double most)
 {
     auto *axis = new QValueAxis;
-    const int step = std::max(1, (most + 4) / 5);
-    axis->setRange(0, std::max(1, (most + step - 1) / step * step));
+    const int rough = std::max(1, (int(std::ceil(most)) + 4) / 5);
+    int step = 1;
+    for (int magnitude = 1; step < rough; magnitude *= 10) {
+        for (const int factor : {1, 2, 5}) {
+            step = factor * magnitude;
+            if (step >= rough) {
+                break;
+            }
+        }
+    }
+    axis->setRange(0, std::max(1, (int(std::ceil(most)) + step - 1) / step * step));
     axis->setTickType(QValueAxis::TicksDynamic);
     axis->setTickAnchor(0);
     axis->setTickInterval(step);
@@ -105,18 +118,20 @@ QValueAxis *countAxis(int most)
     return axis;
 }
 
-/// A horizontal bar per count, most at the top.
-void drawCounts(QChart *chart, const QList<RunCount> &counts, const QString &title,
-                const std::function<QString(const QString &)> &label, const QColor &color)
+/// A horizontal bar per count, most at the top, its number in a tooltip.
+void drawCounts(QChartView *view, const QList<RunCount> &counts, const QString &title,
+                const std::function<QString(const RunCount &)> &label, const QColor &color)
 {
+    QChart *chart = view->chart();
     clear(chart);
     chart->setTitle(title);
     auto *set = new QBarSet(title);
     set->setColor(color);
+    set->setBorderColor(Qt::transparent);
     QStringList categories;
     int most = 0;
     for (auto it = counts.rbegin(); it != counts.rend(); ++it) {
-        categories << label(it->key);
+        categories << label(*it);
         *set << it->count;
         most = std::max(most, it->count);
     }
@@ -125,19 +140,26 @@ void drawCounts(QChart *chart, const QList<RunCount> &counts, const QString &tit
     chart->addSeries(series);
     auto *names = new QBarCategoryAxis;
     names->append(categories);
+    names->setTruncateLabels(false);
     chart->addAxis(names, Qt::AlignLeft);
     series->attachAxis(names);
-    QValueAxis *values = countAxis(most);
+    QValueAxis *values = wholeNumberAxis(most);
     chart->addAxis(values, Qt::AlignBottom);
     series->attachAxis(values);
     chart->legend()->hide();
+    QObject::connect(
+        series, &QHorizontalBarSeries::hovered, view, [view, categories](bool on, int index, QBarSet *bar) {
+            showTip(view, on,
+                    StatisticsPage::tr("%1: %n run(s)", nullptr, int(bar->at(index))).arg(categories.value(index)));
+        });
 }
 
-/// How many of the newest runs the resource chart offers.
-constexpr int kRecentRuns = 50;
+/// How many runs the resource chart offers, and of how many of the newest runs it takes them.
+constexpr int kSampledRuns = 50;
+constexpr int kRecentRuns = 500;
 
 /// Everything the charts show, read on the journal feed's thread with its reader and statistics of their own; the
-/// samples are those of run `run`, or of the newest run when it is empty.
+/// samples are those of run `run`, or of the newest run that has some (or is running) when it is empty.
 StatisticsPage::Numbers readOnce(const JournalReader &reader, const QString &path, const QDateTime &from,
                                  const QDateTime &to, const QString &run)
 {
@@ -147,13 +169,23 @@ StatisticsPage::Numbers readOnce(const JournalReader &reader, const QString &pat
     auto durations = statistics.durationsByLanguage(from, to);
     auto sources = statistics.runsBySource(from, to);
     auto clients = statistics.runsByClient(from, to);
+    auto sampled = statistics.sampledRuns(kSampledRuns);
     auto recent = reader.list(RunFilter{}, 0, kRecentRuns);
-    numbers.sampledRun = run.isEmpty() && recent && !recent->isEmpty() ? recent->first().id : run;
+    if (sampled && recent) {
+        // Only the runs that have something to show: the others (most runs end before the first sample) are left out.
+        for (const JournalRun &each : std::as_const(*recent)) {
+            if (sampled->contains(each.id)) {
+                numbers.recentRuns.append(each);
+            }
+        }
+    }
+    numbers.sampledRun = run.isEmpty() && !numbers.recentRuns.isEmpty() ? numbers.recentRuns.first().id : run;
     auto samples = numbers.sampledRun.isEmpty() ? Result<QList<JournalSample>>(QList<JournalSample>())
                                                 : reader.samples(numbers.sampledRun);
     for (const Error *error : {days ? nullptr : &days.error(), durations ? nullptr : &durations.error(),
                                sources ? nullptr : &sources.error(), clients ? nullptr : &clients.error(),
-                               recent ? nullptr : &recent.error(), samples ? nullptr : &samples.error()}) {
+                               sampled ? nullptr : &sampled.error(), recent ? nullptr : &recent.error(),
+                               samples ? nullptr : &samples.error()}) {
         if (error && numbers.error.isEmpty()) {
             numbers.error = error->message;
         }
@@ -162,7 +194,6 @@ StatisticsPage::Numbers readOnce(const JournalReader &reader, const QString &pat
     numbers.durations = durations ? *durations : QList<DurationSummary>();
     numbers.sources = sources ? *sources : QList<RunCount>();
     numbers.clients = clients ? *clients : QList<RunCount>();
-    numbers.recentRuns = recent ? *recent : QList<JournalRun>();
     numbers.samples = samples ? *samples : QList<JournalSample>();
     return numbers;
 }
@@ -202,6 +233,8 @@ StatisticsPage::StatisticsPage(JournalFeed &feed, QWidget *parent) : Page(parent
     m_run->setObjectName(QStringLiteral("statisticsRun"));
     m_run->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_run->setToolTip(tr("The run whose container's CPU and memory the chart below shows"));
+    m_resources->setToolTip(tr("The engine samples a run's container every second or two while it runs: only runs "
+                               "that lasted longer than that have samples, and only they are offered here."));
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_period);
@@ -219,9 +252,21 @@ StatisticsPage::StatisticsPage(JournalFeed &feed, QWidget *parent) : Page(parent
     runBar->addStretch(1);
     grid->addLayout(runBar, 2, 0, 1, 2);
     grid->addWidget(m_resources, 3, 0, 1, 2);
+    auto *charts = new QWidget;
+    charts->setLayout(grid);
+    grid->setContentsMargins(0, 0, 0, 0);
+    m_hint = new QLabel;
+    m_hint->setObjectName(QStringLiteral("statisticsHint"));
+    m_hint->setAlignment(Qt::AlignCenter);
+    m_hint->setWordWrap(true);
+    m_hint->setForegroundRole(QPalette::PlaceholderText);
+    // Blank charts say nothing: until the period has runs, the page says where they come from.
+    m_content = new QStackedWidget;
+    m_content->addWidget(charts);
+    m_content->addWidget(m_hint);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
-    layout->addLayout(grid, 1);
+    layout->addWidget(m_content, 1);
     connect(m_run, &QComboBox::activated, this, [this](int index) { selectRun(m_run->itemData(index).toString()); });
 
     connect(m_period, &QComboBox::currentIndexChanged, this, &StatisticsPage::reload);
@@ -339,16 +384,18 @@ void StatisticsPage::styleCharts()
 void StatisticsPage::draw()
 {
     const StateColors colors = StateColors::of(palette());
+    const SeriesColors series = SeriesColors::of(palette());
     const QLocale locale;
     int total = 0;
     int succeeded = 0;
 
-    // Runs per day, stacked by outcome.
+    // Runs per day, stacked by outcome, in the outcomes' words and colours of every page.
     QChart *outcomes = m_outcomes->chart();
     clear(outcomes);
     outcomes->setTitle(tr("Runs per day"));
     auto *stacked = new QStackedBarSeries;
     QStringList days;
+    QStringList dayNames;
     int busiest = 0;
     // A label for every day fits a week; a month gets one on the first and every fifth day (not the 30th, beside the
     // next first), a quarter on Mondays. The others are blank (distinct, as categories must be).
@@ -357,14 +404,15 @@ void StatisticsPage::draw()
         const bool labelled =
             count <= 10 || (count <= 31 ? day.day.day() == 1 || (day.day.day() % 5 == 0 && day.day.day() < 30)
                                         : day.day.dayOfWeek() == Qt::Monday);
-        days << (labelled ? locale.toString(day.day, QStringLiteral("d MMM")) : QString(days.size() + 1, u' '));
+        dayNames << dayText(day.day);
+        days << (labelled ? dayNames.last() : QString(days.size() + 1, u' '));
         busiest = std::max(busiest, day.total());
         total += day.total();
         succeeded += day.counts[int(RunOutcome::Succeeded)];
     }
-    for (int outcome = 0; outcome < 6; ++outcome) {
-        auto *set = new QBarSet(outcomeText(RunOutcome(outcome)));
-        set->setColor(outcomeColor(RunOutcome(outcome), colors));
+    for (int outcome = 0; outcome < kRunOutcomeCount; ++outcome) {
+        auto *set = new QBarSet(runOutcomeName(RunOutcome(outcome)));
+        set->setColor(colors.forOutcome(RunOutcome(outcome)));
         set->setBorderColor(Qt::transparent);
         for (const DailyOutcomes &day : m_numbers.days) {
             *set << day.counts[outcome];
@@ -372,6 +420,10 @@ void StatisticsPage::draw()
         stacked->append(set);
     }
     outcomes->addSeries(stacked);
+    connect(stacked, &QStackedBarSeries::hovered, m_outcomes, [this, dayNames](bool on, int index, QBarSet *set) {
+        showTip(m_outcomes, on,
+                tr("%1 · %2: %n run(s)", nullptr, int(set->at(index))).arg(dayNames.value(index), set->label()));
+    });
     auto *dayAxis = new QBarCategoryAxis;
     dayAxis->append(days);
     dayAxis->setGridLineVisible(false);
@@ -380,58 +432,35 @@ void StatisticsPage::draw()
     dayAxis->setTruncateLabels(false);
     outcomes->addAxis(dayAxis, Qt::AlignBottom);
     stacked->attachAxis(dayAxis);
-    QValueAxis *runsAxis = countAxis(busiest);
+    QValueAxis *runsAxis = wholeNumberAxis(busiest);
     outcomes->addAxis(runsAxis, Qt::AlignLeft);
     stacked->attachAxis(runsAxis);
     outcomes->legend()->setVisible(true);
     outcomes->legend()->setAlignment(Qt::AlignRight);
-
-    // Durations per language: a box per language (quartiles, median, whiskers at the extremes).
-    QChart *durations = m_durations->chart();
-    clear(durations);
-    durations->setTitle(tr("Duration per language (ms), warm runs and cold starts"));
-    auto *boxes = new QBoxPlotSeries;
-    boxes->setName(tr("Duration"));
-    boxes->setBrush(colors.running.lighter(140));
-    boxes->setPen(QPen(colors.running, 1.5));
-    qint64 longest = 0;
-    QStringList languages;
-    for (const DurationSummary &summary : m_numbers.durations) {
-        const QString name = summary.coldStart
-                                 ? tr("%1, cold start (%2)").arg(languageText(summary.language)).arg(summary.count)
-                                 : tr("%1 (%2)").arg(languageText(summary.language)).arg(summary.count);
-        auto *box = new QBoxSet(double(summary.minimum), double(summary.lowerQuartile), double(summary.median),
-                                double(summary.upperQuartile), double(summary.maximum), name);
-        if (summary.coldStart) {
-            // The runs that waited for a container to start, in the colour of stopped ones.
-            box->setBrush(colors.stopped.lighter(140));
-            box->setPen(QPen(colors.stopped, 1.5));
+    // Only the outcomes the period had: seven entries do not fit beside a small chart, and an empty one says nothing.
+    for (QLegendMarker *marker : outcomes->legend()->markers(stacked)) {
+        if (auto *bar = qobject_cast<QBarLegendMarker *>(marker)) {
+            marker->setVisible(bar->barset()->sum() > 0);
         }
-        boxes->append(box);
-        languages << name;
-        longest = std::max(longest, summary.maximum);
     }
-    durations->addSeries(boxes);
-    auto *languageAxis = new QBarCategoryAxis;
-    languageAxis->append(languages);
-    durations->addAxis(languageAxis, Qt::AlignBottom);
-    boxes->attachAxis(languageAxis);
-    auto *msAxis = new QValueAxis;
-    msAxis->setRange(0, double(std::max<qint64>(longest, 10)));
-    msAxis->setLabelFormat(QStringLiteral("%d"));
-    msAxis->applyNiceNumbers();
-    durations->addAxis(msAxis, Qt::AlignLeft);
-    boxes->attachAxis(msAxis);
-    durations->legend()->hide();
+
+    drawDurations(series);
 
     drawCounts(
-        m_sources->chart(), m_numbers.sources, tr("Runs by source"),
-        [](const QString &source) { return runSourceText(runSourceFromString(source)); }, colors.running);
+        m_sources, m_numbers.sources, tr("Runs by source"),
+        [](const RunCount &count) { return runSourceText(runSourceFromString(count.key)); }, series.runs);
     drawCounts(
-        m_clients->chart(), m_numbers.clients, tr("MCP runs by client"),
-        [](const QString &client) { return client.isEmpty() ? tr("(not named)") : client; }, colors.stopped);
+        m_clients, m_numbers.clients, tr("MCP runs by client (stdio and HTTP)"),
+        [](const RunCount &count) {
+            // "MCP · claude-ai" over stdio, "HTTP · claude-ai" over the app's server: the words of every page.
+            JournalRun run;
+            run.source = runSourceFromString(count.source);
+            run.clientName = count.key.isEmpty() ? tr("(not named)") : count.key;
+            return runSourceText(run);
+        },
+        series.runs);
 
-    drawResources(colors);
+    drawResources(series);
 
     if (!m_numbers.error.isEmpty()) {
         m_summary->setText(tr("The journal cannot be read: %1").arg(m_numbers.error));
@@ -443,35 +472,126 @@ void StatisticsPage::draw()
                                         ? QStringLiteral("—")
                                         : locale.toString(100.0 * succeeded / total, 'f', 0) + QLatin1Char('%')));
     }
+    m_hint->setText(m_journalPath.isEmpty()
+                        ? tr("The journal is off, so there is nothing to count. Unset LLM_SANDBOX_JOURNAL to record "
+                             "runs.")
+                        : tr("No runs in this period yet. Run code in the Console, or connect an assistant: the "
+                             "charts fill in as runs start and end."));
+    m_content->setCurrentWidget(total == 0 && m_numbers.error.isEmpty() ? static_cast<QWidget *>(m_hint)
+                                                                        : m_content->widget(0));
 }
 
-void StatisticsPage::drawResources(const StateColors &colors)
+void StatisticsPage::drawDurations(const SeriesColors &colors)
 {
-    // The run chooser: the newest runs, the shown one selected.
+    // Per language a box of warm runs and one of cold starts side by side (quartiles, median, whiskers at the
+    // extremes): one label per language, the legend tells the two apart, the tooltip has the numbers.
+    QChart *chart = m_durations->chart();
+    clear(chart);
+    chart->setTitle(tr("Duration per language (ms)"));
+    QStringList languages;
+    for (const DurationSummary &summary : m_numbers.durations) {
+        if (!languages.contains(summary.language)) {
+            languages << summary.language;
+        }
+    }
+    const bool anyCold = std::any_of(m_numbers.durations.begin(), m_numbers.durations.end(),
+                                     [](const DurationSummary &summary) { return summary.coldStart; });
+    qint64 longest = 0;
+    for (const bool cold : {false, true}) {
+        if (cold && !anyCold) {
+            continue;
+        }
+        auto *boxes = new QBoxPlotSeries;
+        boxes->setName(cold ? tr("Cold start") : tr("Warm container"));
+        const QColor color = cold ? colors.cold : colors.runs;
+        boxes->setBrush(color.lighter(150));
+        boxes->setPen(QPen(color, 1.5));
+        QList<DurationSummary> shown;
+        for (const QString &language : std::as_const(languages)) {
+            auto found = std::find_if(m_numbers.durations.begin(), m_numbers.durations.end(),
+                                      [&](const DurationSummary &summary) {
+                                          return summary.language == language && summary.coldStart == cold;
+                                      });
+            if (found == m_numbers.durations.end()) {
+                // Its place beside the other box stays empty.
+                auto *none = new QBoxSet(shortLanguageText(language));
+                none->setPen(Qt::NoPen);
+                none->setBrush(Qt::NoBrush);
+                boxes->append(none);
+                shown.append(DurationSummary{.language = language, .coldStart = cold});
+                continue;
+            }
+            boxes->append(new QBoxSet(double(found->minimum), double(found->lowerQuartile), double(found->median),
+                                      double(found->upperQuartile), double(found->maximum),
+                                      shortLanguageText(language)));
+            shown.append(*found);
+            longest = std::max(longest, found->maximum);
+        }
+        chart->addSeries(boxes);
+        connect(boxes, &QBoxPlotSeries::hovered, m_durations, [this, boxes, shown](bool on, QBoxSet *box) {
+            const DurationSummary summary = shown.value(boxes->boxSets().indexOf(box));
+            if (summary.count == 0) {
+                return;
+            }
+            showTip(m_durations, on,
+                    (summary.coldStart
+                         ? tr("%1, cold starts (a container was started): %n run(s)", nullptr, summary.count)
+                         : tr("%1, warm container: %n run(s)", nullptr, summary.count))
+                            .arg(languageText(summary.language)) +
+                        QLatin1Char('\n') +
+                        tr("median %1, half of them between %2 and %3, all between %4 and %5")
+                            .arg(durationText(summary.median), durationText(summary.lowerQuartile),
+                                 durationText(summary.upperQuartile), durationText(summary.minimum),
+                                 durationText(summary.maximum)));
+        });
+    }
+    auto *languageAxis = new QBarCategoryAxis;
+    for (const QString &language : std::as_const(languages)) {
+        languageAxis->append(shortLanguageText(language));
+    }
+    languageAxis->setTruncateLabels(false);
+    languageAxis->setLabelsAngle(languages.size() > 4 ? -45 : 0);
+    chart->addAxis(languageAxis, Qt::AlignBottom);
+    auto *msAxis = new QValueAxis;
+    msAxis->setRange(0, double(std::max<qint64>(longest, 10)));
+    msAxis->setLabelFormat(QStringLiteral("%d"));
+    msAxis->applyNiceNumbers();
+    chart->addAxis(msAxis, Qt::AlignLeft);
+    for (QAbstractSeries *boxes : chart->series()) {
+        boxes->attachAxis(languageAxis);
+        boxes->attachAxis(msAxis);
+    }
+    chart->legend()->setVisible(true);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+}
+
+void StatisticsPage::drawResources(const SeriesColors &colors)
+{
+    // The run chooser: the newest runs that have samples (or are running), the shown one selected.
     const QSignalBlocker blocker(m_run);
     m_run->clear();
-    const QLocale locale;
     for (const JournalRun &run : m_numbers.recentRuns) {
-        m_run->addItem(tr("%1 · %2 · %3 · %4")
-                           .arg(locale.toString(run.startedAt.toLocalTime(), QLocale::ShortFormat),
-                                languageText(run.language), runSourceText(run), runOutcomeText(run)),
-                       run.id);
+        m_run->addItem(
+            tr("%1 · %2 · %3 · %4")
+                .arg(dateTimeText(run.startedAt), languageText(run.language), runSourceText(run), runStatusText(run)),
+            run.id);
     }
     m_run->setCurrentIndex(m_run->findData(m_numbers.sampledRun));
+    m_run->setEnabled(m_run->count() > 0);
 
     // CPU in cores (left axis) and memory in MiB (right axis) over the seconds since the run started.
     QChart *chart = m_resources->chart();
     clear(chart);
     const QList<JournalSample> &samples = m_numbers.samples;
-    chart->setTitle(samples.isEmpty() ? tr("Resource use: no samples (the engine's first one comes a second or two "
-                                           "into a run: shorter runs have none)")
-                                      : tr("Resource use of the container while the run ran"));
+    chart->setTitle(!samples.isEmpty()               ? tr("CPU and memory of the run's container")
+                    : m_numbers.sampledRun.isEmpty() ? tr("No run has resource samples yet")
+                                                     : tr("This run has no samples (yet)"));
     auto *cpu = new QLineSeries;
     cpu->setName(tr("CPU (cores)"));
-    cpu->setPen(QPen(colors.running, 2));
+    cpu->setPen(QPen(colors.cpu, 2));
     auto *memory = new QLineSeries;
     memory->setName(tr("Memory (MiB)"));
-    memory->setPen(QPen(colors.stopped, 2));
+    memory->setPen(QPen(colors.memory, 2));
     double busiest = 1;
     double largest = 1;
     double last = 1;
@@ -496,11 +616,10 @@ void StatisticsPage::drawResources(const StateColors &colors)
     cores->setRange(0, busiest * 1.1);
     cores->applyNiceNumbers();
     chart->addAxis(cores, Qt::AlignLeft);
-    auto *mib = new QValueAxis;
+    // Whole MiB at whole steps: a small run's 0.8 MiB does not read "0, 0, 0, 1, 1".
+    QValueAxis *mib = wholeNumberAxis(largest * 1.1);
     mib->setTitleText(tr("MiB"));
-    mib->setRange(0, largest * 1.1);
-    mib->applyNiceNumbers();
-    mib->setLabelFormat(QStringLiteral("%d"));
+    mib->setGridLineVisible(false); // the cores' grid is the chart's: a second one would cross it
     chart->addAxis(mib, Qt::AlignRight);
     cpu->attachAxis(time);
     cpu->attachAxis(cores);

@@ -12,15 +12,18 @@ class QChartView;
 class QComboBox;
 class QLabel;
 
+class QStackedWidget;
+
 namespace sandbox::gui {
-struct StateColors;
+struct SeriesColors;
 }
 
 namespace sandbox::gui {
 
 /// Charts of the journal's runs (Qt Charts): runs per day by outcome, duration per language (a box plot, warm runs
-/// and cold starts apart), runs by source and by MCP client, over a chosen period; and the CPU and memory of a
-/// chosen run's container over time, as the engine sampled them (live while it runs). The numbers come from
+/// and cold starts apart), runs by source and by MCP client (stdio and HTTP), over a chosen period, each part's
+/// numbers in a tooltip; and the CPU and memory of a chosen run's container over time, as the engine sampled them
+/// (live while it runs). A period without runs shows a hint instead of empty charts. The numbers come from
 /// JournalStatistics and JournalReader, read off the GUI thread, again when the journal changes; the charts follow
 /// the app's palette.
 class StatisticsPage final : public Page
@@ -35,7 +38,7 @@ public:
         QList<DurationSummary> durations;
         QList<RunCount> sources;
         QList<RunCount> clients;
-        QList<JournalRun> recentRuns; ///< newest first: the runs the resource chart can show
+        QList<JournalRun> recentRuns; ///< newest first: the runs the resource chart can show (they have samples)
         QString sampledRun;           ///< the run `samples` are of
         QList<JournalSample> samples;
         QString error;
@@ -68,12 +71,15 @@ protected:
 
 private:
     void draw();
-    void drawResources(const StateColors &colors);
+    void drawDurations(const SeriesColors &colors);
+    void drawResources(const SeriesColors &colors);
     void styleCharts();
 
     const QString m_journalPath;
     QComboBox *m_period = nullptr;
     QLabel *m_summary = nullptr;
+    QStackedWidget *m_content = nullptr; ///< the charts, or m_hint while the period has no runs
+    QLabel *m_hint = nullptr;
     QChartView *m_outcomes = nullptr;
     QChartView *m_durations = nullptr;
     QChartView *m_sources = nullptr;

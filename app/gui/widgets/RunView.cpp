@@ -1,6 +1,7 @@
 #include "gui/widgets/RunView.h"
 
 #include "gui/RunText.h"
+#include "gui/StateColors.h"
 #include "gui/widgets/ArtifactStrip.h"
 #include "gui/widgets/CodeEditor.h"
 #include "gui/widgets/OutputView.h"
@@ -45,11 +46,6 @@ QWidget *titled(const QString &title, QWidget *content)
     layout->addWidget(label);
     layout->addWidget(content, 1);
     return box;
-}
-
-QString dateTimeText(const QDateTime &when)
-{
-    return when.isValid() ? QLocale().toString(when.toLocalTime(), QLocale::ShortFormat) : QString();
 }
 
 /// Long base64 strings (image items) shortened, so the exchange stays readable.
@@ -101,6 +97,7 @@ RunView::RunView(ThumbnailProvider &thumbnails, QWidget *parent) : QWidget(paren
 {
     m_title = new QLabel;
     m_title->setObjectName(QStringLiteral("runTitle"));
+    m_title->setTextFormat(Qt::RichText);
     QFont titleFont = m_title->font();
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
     titleFont.setBold(true);
@@ -270,7 +267,12 @@ void RunView::appendEndNotes()
 void RunView::showHeader()
 {
     const JournalRun &run = m_run;
-    m_title->setText(tr("%1 run · %2").arg(languageText(run.language), runStatusText(run.status)));
+    // The status in its colour, as the live log's dot and History's column show it.
+    m_title->setText(tr("%1 run · %2")
+                         .arg(languageText(run.language).toHtmlEscaped(),
+                              QStringLiteral("<span style='color:%1'>%2</span>")
+                                  .arg(StateColors::of(palette()).forOutcome(run.outcome()).name(),
+                                       runStatusText(run).toHtmlEscaped())));
     QStringList subtitle{runSourceText(run), dateTimeText(run.startedAt)};
     if (run.status != RunStatus::Running) {
         subtitle << durationText(run.durationMs);
@@ -295,7 +297,7 @@ void RunView::showDetails()
         m_details,
         {
             {tr("Run id:"), run.id},
-            {tr("Status:"), runStatusText(run.status)},
+            {tr("Status:"), runStatusText(run)},
             {tr("Exit code:"), run.exitCode ? QString::number(*run.exitCode) : QString()},
             {tr("Stopped because:"), run.wasStopped() ? stopReasonText(run.stopReason) : QString()},
             {tr("Error:"), run.error},

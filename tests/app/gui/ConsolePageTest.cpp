@@ -11,6 +11,7 @@
 #include <QBuffer>
 #include <QComboBox>
 #include <QImage>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTemporaryDir>
@@ -140,4 +141,8 @@ TEST_F(ConsolePageTest, stopEndsALongRun)
     QTest::mouseClick(stop, Qt::LeftButton);
     ASSERT_TRUE(waitUntil([&] { return !page->isRunning(); }, 60s));
     EXPECT_FALSE(stop->isEnabled());
+    // Issue 37 item 8: said in the words of every page, not "Exit code 137 · stopped".
+    const QString summary = page->findChild<QLabel *>(QStringLiteral("runSummary"))->text();
+    EXPECT_TRUE(summary.contains(QStringLiteral("Stopped by you after"))) << summary.toStdString();
+    EXPECT_FALSE(summary.contains(QStringLiteral("Exit code"))) << summary.toStdString();
 }

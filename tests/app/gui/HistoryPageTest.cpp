@@ -20,6 +20,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -143,9 +144,11 @@ TEST_F(HistoryPageTest, modelShowsStatusExitAndLanguage)
     const int exitedWithOne = model.rowOf(runId(15));
     const int fine = model.rowOf(runId(16));
     ASSERT_GE(failed, 0);
-    EXPECT_EQ(model.index(failed, HistoryModel::StatusColumn).data().toString(), QStringLiteral("Failed"));
-    EXPECT_EQ(model.index(exitedWithOne, HistoryModel::OutcomeColumn).data().toString(), QStringLiteral("exit 1"));
-    EXPECT_EQ(model.index(fine, HistoryModel::OutcomeColumn).data().toString(), QStringLiteral("exit 0"));
+    EXPECT_EQ(model.index(failed, HistoryModel::StatusColumn).data().toString(), QStringLiteral("Engine unreachable"));
+    EXPECT_EQ(model.index(failed, HistoryModel::OutcomeColumn).data().toString(), QStringLiteral("engine unreachable"));
+    EXPECT_EQ(model.index(exitedWithOne, HistoryModel::StatusColumn).data().toString(),
+              QStringLiteral("Failed (exit 1)"));
+    EXPECT_EQ(model.index(fine, HistoryModel::StatusColumn).data().toString(), QStringLiteral("Succeeded"));
     // Named as people write them, the same on every page.
     JournalRun summary;
     summary.source = runSourceFromString(kSources.at(16 % 3));
@@ -188,7 +191,7 @@ TEST_F(HistoryPageTest, filtersByLanguageStatusSourceAndTextNarrowTheRows)
     }
 
     RunFilter mcp;
-    mcp.source = RunSource::Mcp;
+    mcp.sources = {RunSource::Mcp};
     EXPECT_EQ(rowsFor(mcp).size(), expectedCount([](int i) { return i % 3 == 2; }));
 
     RunFilter text;
@@ -458,4 +461,18 @@ TEST(HistoryModel, aJournalThatIsOffSaysSoInsteadOfCountingForever)
     model.setFilter(RunFilter{.language = QStringLiteral("python")});
     EXPECT_FALSE(model.canFetchMore({}));
     EXPECT_EQ(model.rowCount(), 0);
+}
+
+// Issue 37 item 15: History's start times keep their seconds, in the locale's format ("2026/11/5 15:04:05").
+TEST_F(HistoryPageTest, startTimesKeepTheirSecondsInTheLocalesFormat)
+{
+    HistoryModel model(*m_feed);
+    fetchPage(model);
+    ASSERT_GT(model.rowCount(), 0);
+    const QLocale saved;
+    QLocale::setDefault(QLocale(QLocale::Chinese, QLocale::China));
+    const QString started = model.index(0, HistoryModel::StartedColumn).data().toString();
+    QLocale::setDefault(saved);
+    static const QRegularExpression chinese(QStringLiteral("^\\d{4}/\\d{1,2}/\\d{1,2} \\d{2}:\\d{2}:\\d{2}$"));
+    EXPECT_TRUE(chinese.match(started).hasMatch()) << started.toStdString();
 }

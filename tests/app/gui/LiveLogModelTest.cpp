@@ -51,8 +51,8 @@ TEST(LiveLogModel, showsNewestRunsFirstAndUpdatesARunInPlace)
     finished.durationMs = 30000;
     model.merge({finished});
     ASSERT_EQ(model.rowCount(), 3);
-    EXPECT_EQ(model.index(0, LiveLogModel::Status).data().toString(), QStringLiteral("Finished"));
-    EXPECT_EQ(model.index(0, LiveLogModel::Outcome).data().toString(), QStringLiteral("exit 3, timed out"));
+    EXPECT_EQ(model.index(0, LiveLogModel::Status).data().toString(), QStringLiteral("Timed out after 30.0 s"));
+    EXPECT_EQ(model.index(0, LiveLogModel::Outcome).data().toString(), QString());
     EXPECT_EQ(model.index(0, LiveLogModel::Duration).data().toString(), QStringLiteral("30.0 s"));
 }
 
@@ -80,12 +80,12 @@ TEST(LiveLogFilterModel, filtersBySourceAndText)
     model.merge({run(QStringLiteral("p1"), QStringLiteral("gui"), 10), ruby,
                  run(QStringLiteral("p2"), QStringLiteral("mcp"), 1)});
 
-    filter.setSource(RunSource::Mcp);
+    filter.setSources({RunSource::Mcp});
     EXPECT_EQ(filter.rowCount(), 2);
     filter.setText(QStringLiteral("RUBY"));
     ASSERT_EQ(filter.rowCount(), 1);
     EXPECT_EQ(filter.index(0, 0).data(LiveLogModel::RunIdRole).toString(), QStringLiteral("r1"));
-    filter.setSource(std::nullopt);
+    filter.setSources({});
     filter.setText({});
     EXPECT_EQ(filter.rowCount(), 3);
 }

@@ -75,7 +75,7 @@ TEST_F(RunViewTest, showsARunsOutputCodeDetailsAndChartsWithThumbnailsFromThePro
 
     EXPECT_EQ(text("runCode")->toPlainText(), run.code);
     EXPECT_TRUE(text("runOutput")->toPlainText().contains(QStringLiteral("a\nwarning")));
-    EXPECT_TRUE(m_view.findChild<QLabel *>(QStringLiteral("runTitle"))->text().contains(QStringLiteral("Finished")));
+    EXPECT_TRUE(m_view.findChild<QLabel *>(QStringLiteral("runTitle"))->text().contains(QStringLiteral("Succeeded")));
     EXPECT_TRUE(
         m_view.findChild<QLabel *>(QStringLiteral("runSubtitle"))->text().contains(QStringLiteral("claude-ai")));
     ASSERT_EQ(strip()->count(), 2);
@@ -137,7 +137,8 @@ TEST_F(RunViewTest, appendsWhatARunningRunGainedAndShowsItsEnd)
     m_view.applyUpdate(end);
     EXPECT_TRUE(output->toPlainText().startsWith(QStringLiteral("a\nb\noops\n")));
     EXPECT_TRUE(output->toPlainText().contains(QStringLiteral("output truncated")));
-    EXPECT_TRUE(m_view.findChild<QLabel *>(QStringLiteral("runTitle"))->text().contains(QStringLiteral("Finished")));
+    EXPECT_TRUE(
+        m_view.findChild<QLabel *>(QStringLiteral("runTitle"))->text().contains(QStringLiteral("Failed (exit 3)")));
     m_view.showTab(RunView::McpTab);
     EXPECT_TRUE(m_view.isTabShown(RunView::McpTab));
     const QString response = text("runMcpResponse")->toPlainText();

@@ -631,8 +631,17 @@ TEST_F(RunJournalTest, readerFiltersByLanguageStatusSourceDateAndText)
               (QStringList{QStringLiteral("py-cli"), QStringLiteral("py-mcp")}));
     EXPECT_EQ(matching(RunFilter{.status = RunStatus::Failed}), QStringList{QStringLiteral("js-mcp")});
     EXPECT_EQ(matching(RunFilter{.status = RunStatus::Running}), QStringList{QStringLiteral("go-gui")});
-    EXPECT_EQ(matching(RunFilter{.source = RunSource::Mcp}),
+    // By outcome, as every page names it: the SQL agrees with JournalRun::outcome().
+    EXPECT_EQ(matching(RunFilter{.outcome = RunOutcome::Succeeded}), QStringList{QStringLiteral("py-cli")});
+    EXPECT_EQ(matching(RunFilter{.outcome = RunOutcome::ExitedWithError}), QStringList{QStringLiteral("py-mcp")});
+    EXPECT_EQ(matching(RunFilter{.outcome = RunOutcome::Failed}), QStringList{QStringLiteral("js-mcp")});
+    EXPECT_EQ(matching(RunFilter{.outcome = RunOutcome::Running}), QStringList{QStringLiteral("go-gui")});
+    EXPECT_EQ(matching(RunFilter{.outcome = RunOutcome::TimedOut}), QStringList());
+    EXPECT_EQ(matching(RunFilter{.sources = {RunSource::Mcp}}),
               (QStringList{QStringLiteral("js-mcp"), QStringLiteral("py-mcp")}));
+    EXPECT_EQ(matching(RunFilter{.sources = runSourcesFromString(QStringLiteral("mcp,gui"))}),
+              (QStringList{QStringLiteral("go-gui"), QStringLiteral("js-mcp"), QStringLiteral("py-mcp")}))
+        << "any of several sources (an assistant's runs: mcp,http)";
     EXPECT_EQ(matching(RunFilter{.from = now.addDays(-4), .to = now.addDays(-2)}),
               QStringList{QStringLiteral("py-cli")});
     EXPECT_EQ(matching(RunFilter{.text = QStringLiteral("apple")}), QStringList{QStringLiteral("py-cli")});
@@ -640,7 +649,7 @@ TEST_F(RunJournalTest, readerFiltersByLanguageStatusSourceDateAndText)
         << "text matches output, ignoring case";
     EXPECT_EQ(matching(RunFilter{.text = QStringLiteral("100%")}), QStringList{QStringLiteral("py-mcp")});
     EXPECT_EQ(matching(RunFilter{.text = QStringLiteral("1_0")}), QStringList()) << "LIKE wildcards are literal";
-    EXPECT_EQ(matching(RunFilter{.language = QStringLiteral("python"), .source = RunSource::Mcp}),
+    EXPECT_EQ(matching(RunFilter{.language = QStringLiteral("python"), .sources = {RunSource::Mcp}}),
               QStringList{QStringLiteral("py-mcp")});
 }
 
@@ -750,7 +759,7 @@ TEST_F(RunJournalTest, artifactsOfEveryRunNewestRunFirstFilteredByRunLanguageSou
     EXPECT_EQ(names({}, 1), QStringList{QStringLiteral("new-r/c.png")});
     EXPECT_EQ(names({.runs = {.language = QStringLiteral("python")}}),
               (QStringList{QStringLiteral("old-py/a.png"), QStringLiteral("old-py/b.html")}));
-    EXPECT_EQ(names({.runs = {.source = RunSource::Gui}}), QStringList{QStringLiteral("new-r/c.png")});
+    EXPECT_EQ(names({.runs = {.sources = {RunSource::Gui}}}), QStringList{QStringLiteral("new-r/c.png")});
     EXPECT_EQ(names({.runId = QStringLiteral("old-py")}),
               (QStringList{QStringLiteral("old-py/a.png"), QStringLiteral("old-py/b.html")}));
     EXPECT_EQ(names({.mimeType = QStringLiteral("image/")}),
