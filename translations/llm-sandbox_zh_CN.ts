@@ -2933,8 +2933,10 @@ go module、R 软件包、gem。</translation>
     </message>
     <message>
         <location line="+3"/>
-        <source>Run A: %1 on %2, %3 · Run B: %4 on %5, %6</source>
-        <translation>运行 A：%1，在 %2 上，%3 · 运行 B：%4，在 %5 上，%6</translation>
+        <source>Run A: %1 on %2, %3
+Run B: %4 on %5, %6</source>
+        <translation>运行 A：%1，在 %2 上，%3
+运行 B：%4，在 %5 上，%6</translation>
     </message>
     <message>
         <location line="+8"/>

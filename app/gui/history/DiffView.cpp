@@ -148,7 +148,7 @@ void DiffView::setDiff(const RunDiff &diff, const JournalRun &original, const Jo
     const QString secondBackend = replay.backend.isEmpty() ? tr("unknown backend") : replay.backend;
     m_runs->setText(isReplay ? tr("Original: run %1 on %2 · Replay: run %3 on %4")
                                    .arg(original.id, firstBackend, replay.id, secondBackend)
-                             : tr("Run A: %1 on %2, %3 · Run B: %4 on %5, %6")
+                             : tr("Run A: %1 on %2, %3\nRun B: %4 on %5, %6")
                                    .arg(original.id, firstBackend,
                                         QLocale().toString(original.startedAt.toLocalTime(), QLocale::ShortFormat),
                                         replay.id, secondBackend,

@@ -20,6 +20,7 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QScrollBar>
+#include <QShowEvent>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStyle>
@@ -72,6 +73,7 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
     m_emptyHint->setWordWrap(true);
     m_emptyHint->setMargin(24);
     m_emptyHint->setEnabled(false); // the palette's disabled text: a quiet hint, not content
+    m_emptyHint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored); // its text wraps to the table's width
     m_tableStack = new QStackedWidget(this);
     m_tableStack->addWidget(m_table);
     m_tableStack->addWidget(m_emptyHint);
@@ -660,7 +662,25 @@ void HistoryPage::saveState(QSettings &settings) const
 
 void HistoryPage::restoreState(const QSettings &settings)
 {
-    m_splitter->restoreState(kSplitterState.read(settings));
+    m_splitterPlaced = m_splitter->restoreState(kSplitterState.read(settings));
+}
+
+void HistoryPage::showEvent(QShowEvent *event)
+{
+    Page::showEvent(event);
+    if (m_splitterPlaced) {
+        return;
+    }
+    m_splitterPlaced = true;
+    int wanted = 2 * m_table->frameWidth() + m_table->verticalScrollBar()->sizeHint().width() +
+                 m_table->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 30; // and some of the code
+    for (int column = 0; column < HistoryModel::CodeColumn; ++column) {
+        wanted += m_columnWidths[column].preferred;
+    }
+    const int total = m_splitter->width() - m_splitter->handleWidth();
+    const int table =
+        std::clamp(wanted, m_tableStack->minimumWidth(), std::max(m_tableStack->minimumWidth(), total * 3 / 5));
+    m_splitter->setSizes({table, std::max(0, total - table)});
 }
 
 } // namespace sandbox::gui

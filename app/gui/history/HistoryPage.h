@@ -110,6 +110,8 @@ private:
     /// first.
     void fitColumns();
     bool eventFilter(QObject *watched, QEvent *event) override;
+    /// The first time without a saved splitter: the table as wide as its columns want (at most 60 %), the run the rest.
+    void showEvent(QShowEvent *event) override;
 
     JournalFeed &m_feed;
     EngineController &m_controller;
@@ -138,6 +140,7 @@ private:
     };
     std::array<ColumnWidth, HistoryModel::ColumnCount> m_columnWidths{};
     bool m_fittingColumns = false;
+    bool m_splitterPlaced = false; ///< restored from the settings, or placed at the first show
     bool m_columnsSizedByUser = false;
     QHash<quint64, PendingReplay> m_replays;
     PendingReplay m_replayShown; ///< a replay that ended: its diff is on the way

@@ -8,16 +8,17 @@
 #include <QCursor>
 #include <QFontDatabase>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QMenu>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
-#include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -25,7 +26,7 @@ namespace sandbox::gui {
 
 namespace {
 
-constexpr QSize kImageBox{480, 360};
+constexpr QSize kImageBox{400, 300};
 
 QLabel *heading(const QString &text)
 {
@@ -192,11 +193,8 @@ McpExchangeView::McpExchangeView(ThumbnailProvider &thumbnails, QWidget *parent)
     rawLayout->addWidget(heading(tr("Messages")));
     rawLayout->addWidget(rawSplitter);
 
-    m_copy = new QToolButton;
+    m_copy = new QPushButton(tr("Copy as Command"));
     m_copy->setObjectName(QStringLiteral("mcpCopyAsCommand"));
-    m_copy->setText(tr("Copy as Command"));
-    m_copy->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    m_copy->setPopupMode(QToolButton::InstantPopup);
     auto *menu = new QMenu(m_copy);
     auto copy = [this](const QString &command) {
         QApplication::clipboard()->setText(command);
@@ -213,13 +211,13 @@ McpExchangeView::McpExchangeView(ThumbnailProvider &thumbnails, QWidget *parent)
     m_copy->setMenu(menu);
 
     auto *top = new QHBoxLayout;
-    top->addLayout(m_header, 1);
+    top->addWidget(m_state, 1);
     top->addWidget(m_copy, 0, Qt::AlignTop);
 
     auto *content = new QWidget;
     auto *layout = new QVBoxLayout(content);
-    layout->addWidget(m_state);
     layout->addLayout(top);
+    layout->addLayout(m_header);
     layout->addWidget(heading(tr("Arguments")));
     layout->addLayout(m_arguments);
     layout->addSpacing(6);
@@ -393,35 +391,50 @@ void McpExchangeView::showArguments(const JournalRun &run)
 {
     clearForm(m_arguments);
     const QJsonObject arguments = argumentsOf(run);
-    // The code first, as it was written: line breaks, highlighting; then the rest in the request's order.
-    if (arguments.contains(QStringLiteral("code"))) {
+    addFields(m_arguments, arguments, arguments.value(QStringLiteral("language")).toString(run.language));
+}
+
+void McpExchangeView::addFields(QFormLayout *form, const QJsonObject &object, const QString &language)
+{
+    // The code first, as it was written: line breaks, highlighting; then the rest in the object's order, text with
+    // line breaks as text, nested JSON indented.
+    if (object.value(QStringLiteral("code")).isString()) {
         auto *code = new CodeEditor;
         code->setObjectName(QStringLiteral("mcpArgumentCode"));
         code->setReadOnly(true);
-        code->setLanguage(arguments.value(QStringLiteral("language")).toString(run.language));
-        code->setPlainText(arguments.value(QStringLiteral("code")).toString());
+        code->setLanguage(language);
+        code->setPlainText(object.value(QStringLiteral("code")).toString());
         fitHeight(code, 30);
-        m_arguments->addRow(QStringLiteral("code"), code);
+        form->addRow(QStringLiteral("code"), code);
     }
-    for (auto it = arguments.constBegin(); it != arguments.constEnd(); ++it) {
-        if (it.key() == QLatin1String("code")) {
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+        if (it.key() == QLatin1String("code") && it.value().isString()) {
             continue;
         }
+        const QString name = QStringLiteral("mcpField_") + it.key();
         const QJsonValue value = expanded(it.value());
         const bool scalars =
             value.isArray() && std::all_of(value.toArray().begin(), value.toArray().end(),
                                            [](const QJsonValue &item) { return !item.isArray() && !item.isObject(); });
+        QWidget *field = nullptr;
         if (value.isObject() || (value.isArray() && !scalars)) {
-            m_arguments->addRow(it.key(), jsonView(value, QStringLiteral("mcpArgumentJson")));
+            field = jsonView(value, name);
         } else if (scalars) {
             QStringList items;
             for (const QJsonValue &item : value.toArray()) {
                 items << item.toVariant().toString();
             }
-            m_arguments->addRow(it.key(), valueLabel(items.join(QStringLiteral(", "))));
+            field = valueLabel(items.join(QStringLiteral(", ")));
+        } else if (value.isString() && value.toString().contains(QLatin1Char('\n'))) {
+            auto *text = readOnlyText(name);
+            text->setPlainText(value.toString());
+            fitHeight(text, 20);
+            field = text;
         } else {
-            m_arguments->addRow(it.key(), valueLabel(value.toVariant().toString()));
+            field = valueLabel(value.isString() ? value.toString() : pretty(value));
         }
+        field->setObjectName(name);
+        form->addRow(it.key(), field);
     }
 }
 
@@ -437,7 +450,15 @@ void McpExchangeView::showResult(const JournalRun &run)
         const QString type = item.value(QStringLiteral("type")).toString();
         if (type == QLatin1String("text")) {
             const QJsonValue text = expanded(item.value(QStringLiteral("text")));
-            if (text.isString()) {
+            if (text.isObject()) {
+                // A tool's result object (exit code, output, ...): a form like the arguments'.
+                auto *fields = new QWidget;
+                auto *form = new QFormLayout(fields);
+                form->setContentsMargins(0, 0, 0, 0);
+                form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+                addFields(form, text.toObject(), m_run.language);
+                m_result->addWidget(fields);
+            } else if (text.isString()) {
                 auto *edit = readOnlyText(QStringLiteral("mcpResultText"));
                 edit->setLineWrapMode(QPlainTextEdit::WidgetWidth);
                 edit->setPlainText(text.toString());
@@ -479,6 +500,8 @@ QWidget *McpExchangeView::imageView(const QJsonObject &item)
     auto *label = new QLabel;
     label->setObjectName(QStringLiteral("mcpResultImage"));
     label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    label->setMinimumSize(1, 1); // cut at the right in a narrow pane, never widening it
+    label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     const QByteArray base64 = item.value(QStringLiteral("data")).toString().toLatin1();
     const QByteArray data = QByteArray::fromBase64(base64);
     const QString mimeType = item.value(QStringLiteral("mimeType")).toString();

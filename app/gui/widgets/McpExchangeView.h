@@ -8,7 +8,7 @@
 class QFormLayout;
 class QLabel;
 class QPlainTextEdit;
-class QToolButton;
+class QPushButton;
 class QVBoxLayout;
 
 namespace sandbox::gui {
@@ -41,6 +41,8 @@ public:
 
 private:
     void showArguments(const JournalRun &run);
+    /// A row per member of `object` in `form`; `code` in a code editor coloured as `language`.
+    void addFields(QFormLayout *form, const QJsonObject &object, const QString &language);
     void showResult(const JournalRun &run);
     QWidget *jsonView(const QJsonValue &value, const QString &objectName);
     QWidget *imageView(const QJsonObject &item);
@@ -55,7 +57,7 @@ private:
     QWidget *m_raw = nullptr;
     QPlainTextEdit *m_request = nullptr;
     QPlainTextEdit *m_response = nullptr;
-    QToolButton *m_copy = nullptr;
+    QPushButton *m_copy = nullptr;
 };
 
 } // namespace sandbox::gui

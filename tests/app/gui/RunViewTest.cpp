@@ -226,9 +226,12 @@ TEST_F(RunViewTest, mcpResultShowsJsonTextIndentedAndImagesInline)
 
     EXPECT_EQ(m_view.findChild<CodeEditor *>(QStringLiteral("mcpArgumentCode"))->toPlainText(),
               QStringLiteral("print('a')\nprint('b')"));
-    const QString json = text("mcpResultJson")->toPlainText();
-    EXPECT_TRUE(json.contains(QStringLiteral("\n    \"exit_code\": 0"))) << json.toStdString();
-    EXPECT_TRUE(json.contains(QStringLiteral("\"stdout\": \"a\\nb\\n\""))) << json.toStdString();
+    // The text item is a JSON object: a form, its output with real line breaks.
+    auto *exitCode = m_view.findChild<QLabel *>(QStringLiteral("mcpField_exit_code"));
+    ASSERT_NE(exitCode, nullptr);
+    EXPECT_EQ(exitCode->text(), QStringLiteral("0"));
+    ASSERT_NE(text("mcpField_stdout"), nullptr);
+    EXPECT_EQ(text("mcpField_stdout")->toPlainText(), QStringLiteral("a\nb\n"));
     auto *shown = m_view.findChild<QLabel *>(QStringLiteral("mcpResultImage"));
     ASSERT_NE(shown, nullptr);
     m_thumbnails.waitForDone();
