@@ -111,8 +111,6 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     m_images->setObjectName(QStringLiteral("diffImages"));
     m_imagesLayout = new QVBoxLayout(m_images);
     m_imagesLayout->setContentsMargins(0, 0, 0, 0);
-    m_tail = new QWidget(this);
-    m_tail->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Expanding);
 
     auto *content = new QWidget;
     auto *contentLayout = new QVBoxLayout(content);
@@ -121,7 +119,7 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     contentLayout->addWidget(m_summary);
     contentLayout->addWidget(m_images);
     contentLayout->addWidget(m_lines);
-    contentLayout->addWidget(m_tail, 1);
+    contentLayout->addStretch(1); // what the parts do not need stays below them, not between them
     auto *scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("diffScroll"));
     scroll->setWidget(content);
@@ -208,7 +206,6 @@ void DiffView::setDiff(const RunDiff &diff, const JournalRun &original, const Jo
     }
     const bool hasLines = diff.stdoutDiffers() || diff.stderrDiffers();
     m_lines->setVisible(hasLines);
-    m_tail->setVisible(!hasLines);
     if (hasLines) {
         const int rows = std::min(m_lines->document()->blockCount(), 60);
         const QFontMetrics metrics(m_lines->font());

@@ -46,7 +46,6 @@ private:
     QWidget *m_images = nullptr;
     QVBoxLayout *m_imagesLayout = nullptr;
     QPlainTextEdit *m_lines = nullptr;
-    QWidget *m_tail = nullptr; ///< takes the height the line diff does not need
 };
 
 } // namespace sandbox::gui

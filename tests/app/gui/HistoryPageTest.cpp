@@ -683,6 +683,16 @@ TEST(DiffView, showsTheDifferenceOfTwoChartsAndEachMode)
     auto *summary = view.findChild<QLabel *>(QStringLiteral("diffSummary"));
     auto *banner = view.findChild<QLabel *>(QStringLiteral("diffBanner"));
     EXPECT_LT(summary->geometry().top() - banner->geometry().bottom(), 80);
+
+    // With a few changed lines in a tall view too: no gaps between the parts.
+    other.stdoutData = "changed\n";
+    view.resize(1400, 1600);
+    view.setDiff(RunDiff::compare(original, other, comparePixels), original, other, DiffView::Sides::TwoRuns, images);
+    QTest::qWait(20);
+    auto *lines = view.findChild<QPlainTextEdit *>(QStringLiteral("diffLines"));
+    EXPECT_FALSE(lines->isHidden());
+    EXPECT_LT(summary->geometry().top() - banner->geometry().bottom(), 80);
+    EXPECT_LT(lines->geometry().top() - summary->geometry().bottom(), 700) << "only the picture between them";
 }
 
 TEST(PixelComparison, picturesOfDifferentSizesDifferWhereOnlyOneHasPixels)
