@@ -156,10 +156,11 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
         }
         updateStatus();
     });
-    // The run shown stays selected when the rows that arrive have it (after a new filter, say).
+    // The run shown is selected again when the rows that arrive have it (after a new filter, say); a selection the
+    // user is making (a second run Ctrl+clicked while the first is read) is left alone.
     connect(m_model, &HistoryModel::rowsInserted, this, [this] {
         const int row = m_model->rowOf(m_view->run().id);
-        if (row >= 0 && selectedRunId() != m_view->run().id) {
+        if (row >= 0 && !m_table->selectionModel()->hasSelection()) {
             m_table->selectRow(row);
         }
     });
@@ -566,18 +567,20 @@ bool HistoryPage::eventFilter(QObject *watched, QEvent *event)
 void HistoryPage::measureColumns()
 {
     // What each column needs: its header and its widest text in the first rows (samples before there are any).
-    // Time, status and duration are never narrower; source, language and result give up to half of it, elided; the
-    // code takes what is left. The table is never made narrower than all of that: the run pane gives way first.
+    // Time, duration and the usual statuses are never cut; source, language and result give way down to their header,
+    // elided; the code takes what is left. The table is never made narrower than all of that, so every column stays
+    // in view, but no wider either: the run pane keeps room for its tabs.
     const QFontMetrics metrics = m_table->fontMetrics();
     const QFontMetrics headerMetrics = m_table->horizontalHeader()->fontMetrics();
-    constexpr int padding = 14;
+    constexpr int padding = 12;
     const int digit = metrics.horizontalAdvance(QLatin1Char('0'));
     const int rows = std::min(m_model->rowCount(), 100);
     QStringList samples[HistoryModel::ColumnCount];
     samples[HistoryModel::StartedColumn] << QLocale().toString(QDateTime(QDate(2026, 12, 28), QTime(23, 59, 59)),
                                                                QLocale::ShortFormat);
+    int usualStatus = 0;
     for (RunStatus status : {RunStatus::Running, RunStatus::Finished, RunStatus::Failed}) {
-        samples[HistoryModel::StatusColumn] << runStatusText(status);
+        usualStatus = std::max(usualStatus, metrics.horizontalAdvance(runStatusText(status)) + padding);
     }
     samples[HistoryModel::DurationColumn] << durationText(28'450);
     samples[HistoryModel::LanguageColumn] << languageText(QStringLiteral("python"));
@@ -596,12 +599,15 @@ void HistoryPage::measureColumns()
         }
         const bool flexible = column == HistoryModel::SourceColumn || column == HistoryModel::LanguageColumn ||
                               column == HistoryModel::OutcomeColumn;
+        const int least = std::max(header, digit * 5);
         ColumnWidth &width = m_columnWidths[column];
         if (column == HistoryModel::CodeColumn) {
-            width = {std::max(header, digit * 6), std::max(header, digit * 6)};
+            width = {least, least};
         } else {
-            width.preferred = std::clamp(widest, header, std::max(header, digit * 24));
-            width.minimum = flexible ? std::max(header, width.preferred / 2) : width.preferred;
+            width.preferred = std::clamp(widest, least, std::max(least, digit * 24));
+            width.minimum = flexible                               ? std::min(width.preferred, least)
+                            : column == HistoryModel::StatusColumn ? std::clamp(usualStatus, least, width.preferred)
+                                                                   : width.preferred;
         }
         minimumSum += width.minimum;
     }

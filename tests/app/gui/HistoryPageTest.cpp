@@ -492,7 +492,9 @@ TEST_F(HistoryPageTest, twoSelectedRunsAreComparedWithTheOlderAsRunA)
     HistoryPage page(*m_feed, m_thumbnails, *controller, {QStringLiteral("docker")});
     page.resize(1200, 700);
     page.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
     ASSERT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() > 0; }));
+    QTest::qWait(50); // laid out: the rows are where they are clicked
     auto *compare = page.findChild<QPushButton *>(QStringLiteral("compareButton"));
     ASSERT_NE(compare, nullptr);
     EXPECT_FALSE(compare->isEnabled()) << "nothing to compare yet";
@@ -592,6 +594,9 @@ TEST_F(HistoryPageTest, everyColumnStaysInViewAt1024And1200PixelsWide)
                       table->viewport()->width() + 1);
             EXPECT_GE(header->sectionSize(column), metrics.horizontalAdvance(QLatin1Char('0')) * 5);
         }
+        // What is elided is in the tooltip whole.
+        const QModelIndex language = page.model()->index(0, HistoryModel::LanguageColumn);
+        EXPECT_EQ(language.data(Qt::ToolTipRole).toString(), language.data().toString());
         // Time, status and duration are never cut.
         for (const int column :
              {int(HistoryModel::StartedColumn), int(HistoryModel::StatusColumn), int(HistoryModel::DurationColumn)}) {
