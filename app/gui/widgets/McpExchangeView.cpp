@@ -48,9 +48,9 @@ QPlainTextEdit *readOnlyText(const QString &objectName)
 }
 
 /// As tall as its text, up to `maxLines` (then it scrolls): the tab scrolls as one, no box is a peephole.
-void fitHeight(QPlainTextEdit *edit, int maxLines)
+void fitHeight(QPlainTextEdit *edit, int maxLines, int extraLines = 0)
 {
-    const int lines = std::clamp(edit->document()->blockCount(), 1, maxLines);
+    const int lines = std::clamp(edit->document()->blockCount(), 1, maxLines) + extraLines;
     const QFontMetrics metrics(edit->font());
     edit->setFixedHeight(lines * metrics.lineSpacing() + 2 * edit->frameWidth() +
                          int(2 * edit->document()->documentMargin()) + metrics.descent() +
@@ -404,7 +404,7 @@ void McpExchangeView::addFields(QFormLayout *form, const QJsonObject &object, co
         code->setReadOnly(true);
         code->setLanguage(language);
         code->setPlainText(object.value(QStringLiteral("code")).toString());
-        fitHeight(code, 30);
+        fitHeight(code, 30, 1); // and room for the editor's own margins
         form->addRow(QStringLiteral("code"), code);
     }
     for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
