@@ -2625,6 +2625,24 @@ go module、R 软件包、gem。</translation>
     </message>
 </context>
 <context>
+    <name>sandbox::gui::CompareWithDialog</name>
+    <message>
+        <location filename="../app/gui/history/CompareWithDialog.cpp" line="+18"/>
+        <source>Compare with…</source>
+        <translation>比较对象…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pick the run to compare run %1 with:</source>
+        <translation>选择要与运行 %1 比较的运行：</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+</context>
+<context>
     <name>sandbox::gui::ConnectAssistantDialog</name>
     <message>
         <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+37"/>
@@ -2919,14 +2937,24 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::DiffView</name>
     <message>
-        <location filename="../app/gui/history/DiffView.cpp" line="+36"/>
+        <location filename="../app/gui/history/DiffView.cpp" line="+40"/>
         <source>&lt;b&gt;%1&lt;/b&gt; only in the replay (%2, %3)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 仅存在于重放中（%2，%3）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; only in run B (%2, %3)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 仅在运行 B 中（%2，%3）</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&lt;b&gt;%1&lt;/b&gt; only in the original (%2, %3)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 仅存在于原始运行中（%2，%3）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; only in run A (%2, %3)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 仅在运行 A 中（%2，%3）</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -2974,7 +3002,7 @@ go module、R 软件包、gem。</translation>
         <translation>%1 行不同</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+66"/>
         <source>No difference</source>
         <translation>无差异</translation>
     </message>
@@ -2984,18 +3012,30 @@ go module、R 软件包、gem。</translation>
         <translation>重放结果不同</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+0"/>
+        <source>The runs differ</source>
+        <translation>两次运行结果不同</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Original: run %1 on %2 · Replay: run %3 on %4</source>
         <translation>原始：在 %2 上的运行 %1 · 重放：在 %4 上的运行 %3</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-2"/>
         <location line="+1"/>
         <source>unknown backend</source>
         <translation>未知后端</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
+        <source>Run A: %1 on %2, %3
+Run B: %4 on %5, %6</source>
+        <translation>运行 A：%1，在 %2 上，%3
+运行 B：%4，在 %5 上，%6</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Exit code: &lt;b&gt;%1 → %2&lt;/b&gt;</source>
         <translation>退出码：&lt;b&gt;%1 → %2&lt;/b&gt;</translation>
     </message>
@@ -3025,7 +3065,27 @@ go module、R 软件包、gem。</translation>
         <translation>退出码（%1）、停止原因（%2）、标准输出和标准错误以及产物（%3）均相同。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
+        <source>Original</source>
+        <translation>原始运行</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Run A</source>
+        <translation>运行 A</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Replay</source>
+        <translation>重放</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Run B</source>
+        <translation>运行 B</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>standard output</source>
         <translation>标准输出</translation>
     </message>
@@ -3236,9 +3296,9 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::HistoryPage</name>
     <message>
-        <location filename="../app/gui/history/HistoryPage.cpp" line="+66"/>
-        <source>Replay diff</source>
-        <translation>重放差异</translation>
+        <location filename="../app/gui/history/HistoryPage.cpp" line="+82"/>
+        <source>Differences</source>
+        <translation>差异</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -3251,28 +3311,58 @@ go module、R 软件包、gem。</translation>
         <translation>以相同的代码、语言、库和超时再次运行；重放是一次新的运行，结束后会与本次运行进行比较。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+2"/>
+        <source>Compare with…</source>
+        <translation>与其他运行比较…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Pick another run to compare the run shown with: output, exit code and charts.</source>
+        <translation>选择另一次运行，与当前显示的运行比较输出、退出码和图表。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>&amp;Compare the Two Selected Runs</source>
+        <translation>比较选中的两次运行(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Compare the two selected runs (%1); Ctrl+click selects a second run.</source>
+        <translation>比较选中的两次运行（%1）；按住 Ctrl 单击可选中第二次运行。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Replay on:</source>
         <translation>重放后端：</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+139"/>
         <source>Cannot read run %1: %2</source>
         <translation>无法读取运行 %1：%2</translation>
     </message>
     <message>
-        <location line="+19"/>
-        <location line="+168"/>
+        <location line="+27"/>
+        <location line="+260"/>
         <source>%1 (same)</source>
         <translation>%1（相同）</translation>
     </message>
     <message>
-        <location line="-137"/>
+        <location line="-224"/>
         <source>Replay of run %1 on %2 finished.</source>
         <translation>运行 %1 在 %2 上的重放已完成。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+36"/>
+        <source>Cannot compare runs %1 and %2: %3</source>
+        <translation>无法比较运行 %1 和 %2：%3</translation>
+    </message>
+    <message>
+        <location line="+48"/>
         <source>Cannot replay run %1: %2</source>
         <translation>无法重放运行 %1：%2</translation>
     </message>
@@ -3288,12 +3378,31 @@ go module、R 软件包、gem。</translation>
         <translation>运行 %1 在 %2 上的重放失败：%3</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+67"/>
+        <source>The run journal cannot be read: %1</source>
+        <translation>无法读取运行日志：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No run matches these filters. Clear them to see every run.</source>
+        <translation>没有符合这些筛选条件的运行。清除筛选条件即可查看所有运行。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No runs yet.
+
+Run code on the Console page, or connect an assistant (File ▸ Connect an Assistant…): every run, with its output and charts, is listed here.</source>
+        <translation>还没有运行。
+
+在“控制台”页面运行代码，或连接一个助手（文件 ▸ 连接助手…）：每次运行及其输出和图表都会列在这里。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Cannot read the journal: %1</source>
         <translation>无法读取日志库：%1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>Counting runs…</source>
         <translation>正在统计运行记录…</translation>
     </message>
@@ -3318,14 +3427,62 @@ go module、R 软件包、gem。</translation>
         <translation>重放于</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
+        <source>Compare &amp;With…</source>
+        <translation>与其他运行比较(&amp;W)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Copy run ID</source>
         <translation>复制运行 ID</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+96"/>
         <source>History</source>
         <translation>历史</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::ImageComparisonView</name>
+    <message>
+        <location filename="../app/gui/history/ImageComparisonView.cpp" line="+86"/>
+        <source>&lt;b&gt;%1&lt;/b&gt;: every pixel is the same</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：所有像素都相同</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 of %3 pixels differ (%4 %), shown in red</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：%3 个像素中有 %2 个不同（%4%），以红色显示</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Side by side</source>
+        <translation>并排</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Overlaid</source>
+        <translation>叠加</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Difference</source>
+        <translation>差异</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 on the left, %2 on the right</source>
+        <translation>左侧为%1，右侧为%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pixels that differ in red, the others faded</source>
+        <translation>不同的像素显示为红色，其余淡化显示</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>How much of %1 shows over %2</source>
+        <translation>%1 叠加在 %2 上的不透明度</translation>
     </message>
 </context>
 <context>
@@ -3688,19 +3845,24 @@ Runs go on; what they record waits until it can be written again.</source>
     </message>
 </context>
 <context>
-    <name>sandbox::gui::RunView</name>
+    <name>sandbox::gui::McpExchangeView</name>
     <message>
-        <location filename="../app/gui/widgets/RunView.cpp" line="+57"/>
+        <location filename="../app/gui/widgets/McpExchangeView.cpp" line="+65"/>
         <source>%1… (%2 characters)</source>
         <translation>%1…（%2 个字符）</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+105"/>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Sandbox settings</source>
         <translation>沙箱设置</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+16"/>
         <source>Tool call, as the client sent it</source>
         <translation>工具调用（客户端发送的原样）</translation>
     </message>
@@ -3710,7 +3872,110 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>结果（返回时的原样）</translation>
     </message>
     <message>
+        <location line="+5"/>
+        <source>Messages</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Copy as Command</source>
+        <translation>复制为命令</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Copied</source>
+        <translation>已复制</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>llm-sandbox run …</source>
+        <translation>llm-sandbox run …</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The same code, language, libraries and timeout from a shell</source>
+        <translation>在命令行中以相同的代码、语言、库和超时运行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>MCP Inspector CLI …</source>
+        <translation>MCP Inspector CLI …</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The same tool call through the MCP Inspector against llm-sandbox --mcp</source>
+        <translation>通过 MCP Inspector 对 llm-sandbox --mcp 发出相同的工具调用</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location line="+135"/>
+        <source>The call is running: its arguments as the run recorded them. The result and both messages as they were sent follow when it ends.</source>
+        <translation>调用正在进行：以下是运行记录的参数。结束后将显示结果以及两条消息的原样。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The journal has no record of this call&apos;s messages.</source>
+        <translation>运行日志中没有这次调用的消息记录。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The call was answered with an error.</source>
+        <translation>调用返回了错误。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The call was answered.</source>
+        <translation>调用已应答。</translation>
+    </message>
+    <message>
         <location line="+9"/>
+        <source>Client:</source>
+        <translation>客户端：</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Tool:</source>
+        <translation>工具：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Protocol version:</source>
+        <translation>协议版本：</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>(not answered yet)</source>
+        <translation>（尚未应答）</translation>
+    </message>
+    <message>
+        <location line="+66"/>
+        <source>Resource: %1 (%2)</source>
+        <translation>资源：%1（%2）</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Image item, %1</source>
+        <translation>图像项，%1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Loading the image…</source>
+        <translation>正在加载图像…</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::RunView</name>
+    <message>
+        <location filename="../app/gui/widgets/RunView.cpp" line="+108"/>
+        <source>Sandbox settings</source>
+        <translation>沙箱设置</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Output</source>
         <translation>输出</translation>
     </message>
@@ -3806,12 +4071,11 @@ Runs go on; what they record waits until it can be written again.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+26"/>
         <source>Client:</source>
         <translation>客户端：</translation>
     </message>
     <message>
-        <location line="-25"/>
+        <location line="+1"/>
         <source>Backend:</source>
         <translation>后端：</translation>
     </message>
@@ -3859,16 +4123,6 @@ Runs go on; what they record waits until it can be written again.</source>
         <location line="+3"/>
         <source>(not recorded)</source>
         <translation>（未记录）</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>Protocol version:</source>
-        <translation>协议版本：</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>(not answered yet)</source>
-        <translation>（尚未应答）</translation>
     </message>
 </context>
 <context>

@@ -97,7 +97,7 @@ public:
             followed.stdoutBytes = update.stdoutBytes;
             followed.stderrBytes = update.stderrBytes;
             followed.artifacts = update.artifactCount;
-            followed.hasExchange = update.run.status != RunStatus::Running;
+            followed.hasExchange = exchangeComplete(update.run);
             m_feed->deliver([feed = m_feed, id, update = std::move(update)] { feed->dispatch(id, update); });
         } else {
             m_feed->deliver([feed = m_feed, id, error = whole.error()] { feed->dispatch(id, error); });
@@ -116,6 +116,14 @@ private:
         bool hasExchange = false; ///< the exchange was read after the run ended (it is complete then)
     };
 
+    /// Whether a run's exchange is all there is to read: it ended, and an MCP call's reply is recorded (the MCP layer
+    /// records call and reply after the engine reported the end, in a later write).
+    static bool exchangeComplete(const JournalRun &run)
+    {
+        const bool viaMcp = run.source == RunSource::Mcp || run.source == RunSource::Http;
+        return run.status != RunStatus::Running && (!viaMcp || !run.mcpResponse.isEmpty());
+    }
+
     void sendUpdate(quint64 id, Followed &followed)
     {
         // The MCP result is recorded when the run ends: read the exchange once then, not on every change.
@@ -127,7 +135,7 @@ private:
                 update->run.mcpRequest = {};
                 update->run.mcpResponse = {};
             } else {
-                followed.hasExchange = true;
+                followed.hasExchange = exchangeComplete(update->run);
             }
             followed.stdoutBytes = update->stdoutBytes;
             followed.stderrBytes = update->stderrBytes;

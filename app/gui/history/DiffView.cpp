@@ -2,11 +2,14 @@
 
 #include "gui/RunText.h"
 #include "gui/StateColors.h"
+#include "gui/history/ImageComparisonView.h"
 
 #include <QFontDatabase>
 #include <QLabel>
 #include <QLocale>
 #include <QPlainTextEdit>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QVBoxLayout>
@@ -25,18 +28,21 @@ QString sizeText(qint64 bytes)
     return QLocale().formattedDataSize(bytes);
 }
 
-QString artifactText(const RunDiff::ArtifactChange &change)
+QString artifactText(const RunDiff::ArtifactChange &change, DiffView::Sides sides)
 {
     using Kind = RunDiff::ArtifactChange::Kind;
     const QString name = change.name.toHtmlEscaped();
+    const bool replay = sides == DiffView::Sides::Replay;
     switch (change.kind) {
     case Kind::Same:
         return {};
     case Kind::Added:
-        return DiffView::tr("<b>%1</b> only in the replay (%2, %3)")
+        return (replay ? DiffView::tr("<b>%1</b> only in the replay (%2, %3)")
+                       : DiffView::tr("<b>%1</b> only in run B (%2, %3)"))
             .arg(name, change.replay.mimeType, sizeText(change.replay.size));
     case Kind::Removed:
-        return DiffView::tr("<b>%1</b> only in the original (%2, %3)")
+        return (replay ? DiffView::tr("<b>%1</b> only in the original (%2, %3)")
+                       : DiffView::tr("<b>%1</b> only in run A (%2, %3)"))
             .arg(name, change.original.mimeType, sizeText(change.original.size));
     case Kind::Changed:
         break;
@@ -97,27 +103,54 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     m_lines->setReadOnly(true);
     m_lines->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_lines->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    // Scrolled with the rest: tall enough for a screenful of changes, never squeezed to a few lines by the pictures.
+    m_lines->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_lines->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
 
+    m_images = new QWidget(this);
+    m_images->setObjectName(QStringLiteral("diffImages"));
+    m_imagesLayout = new QVBoxLayout(m_images);
+    m_imagesLayout->setContentsMargins(0, 0, 0, 0);
+
+    auto *content = new QWidget;
+    auto *contentLayout = new QVBoxLayout(content);
+    contentLayout->addWidget(m_banner);
+    contentLayout->addWidget(m_runs);
+    contentLayout->addWidget(m_summary);
+    contentLayout->addWidget(m_images);
+    contentLayout->addWidget(m_lines);
+    contentLayout->addStretch(1); // what the parts do not need stays below them, not between them
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("diffScroll"));
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_banner);
-    layout->addWidget(m_runs);
-    layout->addWidget(m_summary);
-    layout->addWidget(m_lines, 1);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll);
 }
 
-void DiffView::setDiff(const RunDiff &diff, const JournalRun &original, const JournalRun &replay)
+void DiffView::setDiff(const RunDiff &diff, const JournalRun &original, const JournalRun &replay, Sides sides,
+                       const QList<PixelComparison> &images)
 {
     const bool identical = diff.identical();
-    m_banner->setText(identical ? tr("No difference") : tr("The replay differs"));
+    const bool isReplay = sides == Sides::Replay;
+    m_banner->setText(identical ? tr("No difference") : isReplay ? tr("The replay differs") : tr("The runs differ"));
     const StateColors colors = StateColors::of(this->palette());
     QPalette palette = m_banner->palette();
     palette.setColor(QPalette::Window, identical ? colors.added : colors.removed);
     palette.setColor(QPalette::WindowText, identical ? colors.succeeded : colors.timedOut);
     m_banner->setPalette(palette);
 
-    m_runs->setText(tr("Original: run %1 on %2 · Replay: run %3 on %4")
-                        .arg(original.id, original.backend.isEmpty() ? tr("unknown backend") : original.backend,
-                             replay.id, replay.backend.isEmpty() ? tr("unknown backend") : replay.backend));
+    const QString firstBackend = original.backend.isEmpty() ? tr("unknown backend") : original.backend;
+    const QString secondBackend = replay.backend.isEmpty() ? tr("unknown backend") : replay.backend;
+    m_runs->setText(isReplay ? tr("Original: run %1 on %2 · Replay: run %3 on %4")
+                                   .arg(original.id, firstBackend, replay.id, secondBackend)
+                             : tr("Run A: %1 on %2, %3\nRun B: %4 on %5, %6")
+                                   .arg(original.id, firstBackend,
+                                        QLocale().toString(original.startedAt.toLocalTime(), QLocale::ShortFormat),
+                                        replay.id, secondBackend,
+                                        QLocale().toString(replay.startedAt.toLocalTime(), QLocale::ShortFormat)));
 
     QStringList summary;
     if (diff.exitCodeDiffers()) {
@@ -136,7 +169,7 @@ void DiffView::setDiff(const RunDiff &diff, const JournalRun &original, const Jo
         summary << tr("Standard error: %1").arg(linesDiffer(RunDiff::changedLineCount(diff.stderrDiff())));
     }
     for (const RunDiff::ArtifactChange &change : diff.artifacts()) {
-        const QString text = artifactText(change);
+        const QString text = artifactText(change, sides);
         if (!text.isEmpty()) {
             summary << tr("Artifact %1").arg(text);
         }
@@ -150,18 +183,43 @@ void DiffView::setDiff(const RunDiff &diff, const JournalRun &original, const Jo
     m_summary->setText(QStringLiteral("<ul style=\"margin-left:-20px\"><li>%1</li></ul>")
                            .arg(summary.join(QStringLiteral("</li><li>"))));
 
+    while (QLayoutItem *item = m_imagesLayout->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    const QString first = isReplay ? tr("Original") : tr("Run A");
+    const QString second = isReplay ? tr("Replay") : tr("Run B");
+    for (const PixelComparison &image : images) {
+        m_imagesLayout->addWidget(new ImageComparisonView(image, first, second, m_images));
+    }
+    m_images->setVisible(!images.isEmpty());
+
     m_lines->clear();
+    // The runs' ids for two runs: "original" and "replay" need no introduction.
+    const QString firstSide = isReplay ? QStringLiteral("original") : original.id;
+    const QString secondSide = isReplay ? QStringLiteral("replay") : replay.id;
     if (diff.stdoutDiffers()) {
-        appendLineDiff(tr("standard output"), diff.stdoutDiff());
+        appendLineDiff(tr("standard output"), diff.stdoutDiff(), firstSide, secondSide);
     }
     if (diff.stderrDiffers()) {
-        appendLineDiff(tr("standard error"), diff.stderrDiff());
+        appendLineDiff(tr("standard error"), diff.stderrDiff(), firstSide, secondSide);
     }
-    m_lines->setVisible(diff.stdoutDiffers() || diff.stderrDiffers());
+    const bool hasLines = diff.stdoutDiffers() || diff.stderrDiffers();
+    m_lines->setVisible(hasLines);
+    if (hasLines) {
+        const int rows = std::min(m_lines->document()->blockCount(), 60);
+        const QFontMetrics metrics(m_lines->font());
+        m_lines->setFixedHeight(rows * metrics.lineSpacing() + 2 * m_lines->frameWidth() +
+                                int(2 * m_lines->document()->documentMargin()) + metrics.descent() +
+                                m_lines->horizontalScrollBar()->sizeHint().height());
+        m_lines->setVerticalScrollBarPolicy(rows < m_lines->document()->blockCount() ? Qt::ScrollBarAsNeeded
+                                                                                     : Qt::ScrollBarAlwaysOff);
+    }
     m_lines->moveCursor(QTextCursor::Start);
 }
 
-void DiffView::appendLineDiff(const QString &title, const QList<RunDiff::Line> &lines)
+void DiffView::appendLineDiff(const QString &title, const QList<RunDiff::Line> &lines, const QString &first,
+                              const QString &second)
 {
     using Kind = RunDiff::Line::Kind;
     const StateColors colors = StateColors::of(palette());
@@ -196,8 +254,8 @@ void DiffView::appendLineDiff(const QString &title, const QList<RunDiff::Line> &
         }
         cursor.insertText(text, format);
     };
-    append(QStringLiteral("--- %1 (original)").arg(title), header);
-    append(QStringLiteral("+++ %1 (replay)").arg(title), header);
+    append(QStringLiteral("--- %1 (%2)").arg(title, first), header);
+    append(QStringLiteral("+++ %1 (%2)").arg(title, second), header);
 
     // Only the changes and a few lines around them, as `diff -u` shows them.
     QList<bool> shown(lines.size(), false);

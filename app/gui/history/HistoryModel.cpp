@@ -105,6 +105,11 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
         if (index.column() == SourceColumn && !run.clientName.isEmpty()) {
             return tr("%1 %2 via %3").arg(run.clientName, run.clientVersion, runSourceText(run.source));
         }
+        // Narrow columns are elided: their whole text.
+        if (index.column() == SourceColumn || index.column() == LanguageColumn || index.column() == StatusColumn ||
+            index.column() == OutcomeColumn) {
+            return data(index, Qt::DisplayRole);
+        }
         return tr("Run %1").arg(run.id);
     }
     if (role == Qt::ForegroundRole && (index.column() == StatusColumn || index.column() == OutcomeColumn)) {

@@ -1,24 +1,28 @@
 #include "gui/history/HistoryPage.h"
 
 #include "gui/EngineController.h"
-#include "gui/history/DiffView.h"
+#include "gui/RunText.h"
+#include "gui/history/CompareWithDialog.h"
 #include "gui/history/HistoryFilterBar.h"
 #include "gui/history/HistoryModel.h"
-#include "gui/history/PixelComparison.h"
 #include "gui/widgets/RunView.h"
 #include "journal/JournalFeed.h"
-#include "journal/RunDiff.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
 #include <QMenu>
 #include <QPushButton>
+#include <QScrollBar>
+#include <QShowEvent>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -41,7 +45,8 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
     m_table->setObjectName(QStringLiteral("historyTable"));
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    // Two runs selected (Ctrl+click, Shift+click) can be compared.
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setAlternatingRowColors(true);
     m_table->setShowGrid(false);
@@ -49,21 +54,34 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // Every width is set for the table's width (fitColumns), the code's too: it takes the rest.
+    m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->horizontalHeader()->setHighlightSections(false);
     m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    const int digit = m_table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    m_table->setColumnWidth(HistoryModel::StartedColumn, digit * 21);
-    m_table->setColumnWidth(HistoryModel::SourceColumn, digit * 14);
-    m_table->setColumnWidth(HistoryModel::LanguageColumn, digit * 12);
-    m_table->setColumnWidth(HistoryModel::StatusColumn, digit * 20); // "Stopped by you after 3.00 s"
-    m_table->setColumnWidth(HistoryModel::OutcomeColumn, digit * 14);
-    m_table->setColumnWidth(HistoryModel::DurationColumn, digit * 10);
+    m_table->setTextElideMode(Qt::ElideRight);
+    m_table->viewport()->installEventFilter(this);
+    connect(m_table->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int section) {
+        // The last section stretches on its own; a column the user dragged keeps its width from then on.
+        if (!m_fittingColumns && section != HistoryModel::CodeColumn) {
+            m_columnsSizedByUser = true;
+        }
+    });
+
+    m_emptyHint = new QLabel(this);
+    m_emptyHint->setObjectName(QStringLiteral("historyEmptyHint"));
+    m_emptyHint->setAlignment(Qt::AlignCenter);
+    m_emptyHint->setWordWrap(true);
+    m_emptyHint->setMargin(24);
+    m_emptyHint->setEnabled(false); // the palette's disabled text: a quiet hint, not content
+    m_emptyHint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored); // its text wraps to the table's width
+    m_tableStack = new QStackedWidget(this);
+    m_tableStack->addWidget(m_table);
+    m_tableStack->addWidget(m_emptyHint);
 
     m_view = new RunView(thumbnails, this);
     m_view->setObjectName(QStringLiteral("historyRunView"));
     m_diff = new DiffView;
-    m_diffTab = m_view->addTab(m_diff, tr("Replay diff"));
+    m_diffTab = m_view->addTab(m_diff, tr("Differences"));
 
     m_replayBackend = new QComboBox(this);
     m_replayBackend->setObjectName(QStringLiteral("replayBackend"));
@@ -75,35 +93,60 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
     m_replayButton->setObjectName(QStringLiteral("replayButton"));
     m_replayButton->setToolTip(tr("Run the same code, language, libraries and timeout again; the replay is a new "
                                   "run, compared with this one when it ends."));
+    m_compareWithButton = new QPushButton(tr("Compare with…"), this);
+    m_compareWithButton->setObjectName(QStringLiteral("compareWithButton"));
+    m_compareWithButton->setToolTip(
+        tr("Pick another run to compare the run shown with: output, exit code and charts."));
+    // A line of its own, wrapped: a long message must not widen the pane and squeeze the table.
     m_replayStatus = new QLabel(this);
     m_replayStatus->setObjectName(QStringLiteral("replayStatus"));
     m_replayStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_replayStatus->setWordWrap(true);
+    m_replayStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_replayStatus->hide();
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("historyStatus"));
 
+    m_compareAction = new QAction(tr("&Compare the Two Selected Runs"), this);
+    m_compareAction->setObjectName(QStringLiteral("compareAction"));
+    m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    m_compareAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    addAction(m_compareAction);
+    m_compareButton = new QPushButton(tr("Compare"), this);
+    m_compareButton->setObjectName(QStringLiteral("compareButton"));
+    m_compareButton->setToolTip(tr("Compare the two selected runs (%1); Ctrl+click selects a second run.")
+                                    .arg(m_compareAction->shortcut().toString(QKeySequence::NativeText)));
+
     auto *replayBar = new QHBoxLayout;
-    replayBar->addWidget(m_replayStatus, 1);
     replayBar->addWidget(new QLabel(tr("Replay on:"), this));
     replayBar->addWidget(m_replayBackend);
     replayBar->addWidget(m_replayButton);
+    replayBar->addStretch(1);
 
     auto *right = new QWidget(this);
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->addLayout(replayBar);
+    rightLayout->addWidget(m_replayStatus);
     rightLayout->addWidget(m_view, 1);
 
     m_splitter = new QSplitter(Qt::Horizontal, this);
     m_splitter->setObjectName(QStringLiteral("historySplitter"));
-    m_splitter->addWidget(m_table);
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(m_tableStack);
     m_splitter->addWidget(right);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
 
+    auto *statusBar = new QHBoxLayout;
+    statusBar->addWidget(m_status, 1);
+    statusBar->addWidget(m_compareWithButton);
+    statusBar->addWidget(m_compareButton);
+
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_filters);
     layout->addWidget(m_splitter, 1);
-    layout->addWidget(m_status);
+    layout->addLayout(statusBar);
 
     connect(m_filters, &HistoryFilterBar::filterChanged, this, [this](const RunFilter &filter) {
         m_model->setFilter(filter);
@@ -113,14 +156,21 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
         }
         updateStatus();
     });
-    // The run shown stays selected when the rows that arrive have it (after a new filter, say).
+    // The run shown is selected again when the rows that arrive have it (after a new filter, say); a selection the
+    // user is making (a second run Ctrl+clicked while the first is read) is left alone.
     connect(m_model, &HistoryModel::rowsInserted, this, [this] {
         const int row = m_model->rowOf(m_view->run().id);
-        if (row >= 0 && selectedRunId() != m_view->run().id) {
+        if (row >= 0 && !m_table->selectionModel()->hasSelection()) {
             m_table->selectRow(row);
         }
     });
     connect(m_model, &HistoryModel::totalCountChanged, this, &HistoryPage::updateStatus);
+    // The first rows give the columns their widths.
+    connect(m_model, &HistoryModel::rowsInserted, this, [this](const QModelIndex &, int first) {
+        if (first < 100) {
+            measureColumns();
+        }
+    });
     connect(m_model, &HistoryModel::rowsInserted, this, &HistoryPage::updateStatus);
     connect(m_model, &HistoryModel::errorOccurred, this, &HistoryPage::updateStatus);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -129,9 +179,19 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
                     inspect(current.data(HistoryModel::RunIdRole).toString());
                 }
             });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &HistoryPage::updateCompareAction);
+    connect(m_model, &HistoryModel::modelReset, this, &HistoryPage::updateCompareAction);
     connect(m_table, &QTableView::customContextMenuRequested, this, &HistoryPage::showContextMenu);
     connect(m_replayButton, &QPushButton::clicked, this,
             [this] { replay(m_view->run().id, m_replayBackend->currentData().toString()); });
+    connect(m_compareWithButton, &QPushButton::clicked, this, [this] { compareWith(m_view->run().id); });
+    connect(m_compareAction, &QAction::triggered, this, [this] {
+        const QStringList ids = selectedRunIds();
+        if (ids.size() == 2) {
+            compare(ids.at(0), ids.at(1));
+        }
+    });
+    connect(m_compareButton, &QPushButton::clicked, m_compareAction, &QAction::trigger);
 
     connect(&m_controller, &EngineController::runStarted, this, [this](quint64 ticket, const QString &runId) {
         auto it = m_replays.find(ticket);
@@ -147,10 +207,28 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
     connect(&m_feed, &JournalFeed::runsChanged, this, &HistoryPage::onJournalChanged);
 
     updateReplayControls();
+    updateCompareAction();
     updateStatus();
+    measureColumns();
 }
 
 HistoryPage::~HistoryPage() = default;
+
+QStringList HistoryPage::selectedRunIds() const
+{
+    QStringList ids;
+    for (const QModelIndex &row : m_table->selectionModel()->selectedRows()) {
+        ids << row.data(HistoryModel::RunIdRole).toString();
+    }
+    return ids;
+}
+
+void HistoryPage::updateCompareAction()
+{
+    const bool two = m_table->selectionModel()->selectedRows().size() == 2;
+    m_compareAction->setEnabled(two);
+    m_compareButton->setEnabled(two);
+}
 
 QString HistoryPage::selectedRunId() const
 {
@@ -174,12 +252,13 @@ void HistoryPage::inspect(const QString &runId)
         return;
     }
     delete m_follower;
+    setReplayStatus({}); // it was about the run shown before
     // The feed hands the run whole, then what it gains while it runs.
     m_follower = m_feed.follow(runId, this);
     connect(m_follower, &RunFollower::updated, this, &HistoryPage::onRunUpdated);
     connect(m_follower, &RunFollower::failed, this, [this, runId](const Error &error) {
         m_view->clear();
-        m_replayStatus->setText(tr("Cannot read run %1: %2").arg(runId, error.message));
+        setReplayStatus(tr("Cannot read run %1: %2").arg(runId, error.message));
         updateReplayControls();
     });
 }
@@ -190,6 +269,14 @@ void HistoryPage::onRunUpdated(const JournalRunUpdate &update)
         update.run.status != RunStatus::Running && (update.whole || m_view->run().status == RunStatus::Running);
     m_view->applyUpdate(update);
     const JournalRun &run = m_view->run();
+    if (update.whole && m_comparison) {
+        // Shown whole: a comparison for this run is shown with it, one for another is done with.
+        if (m_comparison->shownId == run.id) {
+            applyComparison(true);
+        } else {
+            m_comparison.reset();
+        }
+    }
     if (!run.replayOf.isEmpty() && ended) {
         showDiffFor(run);
     }
@@ -210,29 +297,106 @@ void HistoryPage::onRunUpdated(const JournalRunUpdate &update)
 void HistoryPage::showDiffFor(const JournalRun &replay)
 {
     // The original is read and compared (the pixels of charts too) on the feed's thread.
-    using Compared = std::optional<std::pair<RunDiff, JournalRun>>;
-    m_feed.read<Compared>(
+    m_feed.read<std::optional<Comparison>>(
         this,
-        [replay](const JournalReader &reader) -> Compared {
+        [replay](const JournalReader &reader) -> std::optional<Comparison> {
             Result<JournalRun> original = reader.run(replay.replayOf);
             if (!original) {
                 return std::nullopt; // removed by retention: nothing to compare with
             }
-            return std::pair{RunDiff::compare(*original, replay, comparePixels), *original};
+            return Comparison{replay.id,
+                              RunDiff::compare(*original, replay, comparePixels),
+                              *original,
+                              replay,
+                              PixelComparison::ofRuns(original->artifacts, replay.artifacts),
+                              DiffView::Sides::Replay};
         },
-        [this, replayId = replay.id](const Compared &compared) {
+        [this, replayId = replay.id](const std::optional<Comparison> &compared) {
             if (!compared || m_view->run().id != replayId) {
                 return;
             }
-            m_diff->setDiff(compared->first, compared->second, m_view->run());
-            m_view->setTabShown(m_diffTab, true);
-            if (m_replayShown.runId == replayId) {
+            m_comparison = compared;
+            m_comparison->second = m_view->run();
+            const bool justFinished = m_replayShown.runId == replayId;
+            applyComparison(justFinished);
+            if (justFinished) {
                 const PendingReplay done = std::exchange(m_replayShown, PendingReplay{});
-                m_view->showTab(m_diffTab);
-                m_replayStatus->setText(tr("Replay of run %1 on %2 finished.").arg(done.originalId, done.backend));
+                setReplayStatus(tr("Replay of run %1 on %2 finished.").arg(done.originalId, done.backend));
                 emit replayFinished(done.originalId, done.runId);
             }
         });
+}
+
+void HistoryPage::compare(const QString &first, const QString &second)
+{
+    if (first.isEmpty() || second.isEmpty() || first == second) {
+        return;
+    }
+    // Both runs are read whole and compared (the pixels of charts too) on the feed's thread.
+    const QString shown = m_view->run().id == first ? first : second;
+    m_feed.read<Result<Comparison>>(
+        this,
+        [first, second, shown](const JournalReader &reader) -> Result<Comparison> {
+            Result<JournalRun> a = reader.run(first);
+            if (!a) {
+                return a.error();
+            }
+            Result<JournalRun> b = reader.run(second);
+            if (!b) {
+                return b.error();
+            }
+            if (b->startedAt < a->startedAt) {
+                std::swap(*a, *b); // run A is the older one
+            }
+            return Comparison{shown,
+                              RunDiff::compare(*a, *b, comparePixels),
+                              *a,
+                              *b,
+                              PixelComparison::ofRuns(a->artifacts, b->artifacts),
+                              DiffView::Sides::TwoRuns};
+        },
+        [this, first, second](const Result<Comparison> &compared) {
+            if (!compared) {
+                setReplayStatus(tr("Cannot compare runs %1 and %2: %3").arg(first, second, compared.error().message));
+                return;
+            }
+            m_comparison = *compared;
+            if (m_view->run().id == m_comparison->shownId) {
+                applyComparison(true);
+            } else {
+                showRun(m_comparison->shownId); // shown with it once the run is (onRunUpdated)
+            }
+        });
+}
+
+void HistoryPage::compareWith(const QString &runId)
+{
+    if (runId.isEmpty()) {
+        return;
+    }
+    auto *dialog = new CompareWithDialog(*m_model, runId, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, runId] { compare(runId, dialog->chosenRunId()); });
+    dialog->open();
+}
+
+void HistoryPage::applyComparison(bool focus)
+{
+    if (!m_comparison || m_view->run().id != m_comparison->shownId) {
+        return;
+    }
+    m_diff->setDiff(m_comparison->diff, m_comparison->first, m_comparison->second, m_comparison->sides,
+                    m_comparison->images);
+    m_view->setTabShown(m_diffTab, true);
+    if (focus) {
+        m_view->showTab(m_diffTab);
+    }
+}
+
+void HistoryPage::setReplayStatus(const QString &text)
+{
+    m_replayStatus->setText(text);
+    m_replayStatus->setVisible(!text.isEmpty());
 }
 
 void HistoryPage::replay(const QString &runId, const QString &backend)
@@ -241,7 +405,7 @@ void HistoryPage::replay(const QString &runId, const QString &backend)
         this, [runId](const JournalReader &reader) { return reader.run(runId); },
         [this, runId, backend](const Result<JournalRun> &run) {
             if (!run) {
-                m_replayStatus->setText(tr("Cannot replay run %1: %2").arg(runId, run.error().message));
+                setReplayStatus(tr("Cannot replay run %1: %2").arg(runId, run.error().message));
                 return;
             }
             RunRequest request;
@@ -256,7 +420,7 @@ void HistoryPage::replay(const QString &runId, const QString &backend)
             request.replayOf = run->id;
             const quint64 ticket = m_controller.start(request, backend);
             m_replays.insert(ticket, PendingReplay{run->id, backend, {}, false});
-            m_replayStatus->setText(tr("Replaying run %1 on %2…").arg(run->id, backend));
+            setReplayStatus(tr("Replaying run %1 on %2…").arg(run->id, backend));
             updateReplayControls();
         });
 }
@@ -273,13 +437,13 @@ void HistoryPage::onReplayFinished(quint64 ticket, const QString &runId, const Q
     it->finished = true;
     if (it->runId.isEmpty()) {
         // Failed before the engine gave it an id: the journal has no run to compare.
-        m_replayStatus->setText(tr("The replay of run %1 on %2 failed: %3").arg(it->originalId, it->backend, error));
+        setReplayStatus(tr("The replay of run %1 on %2 failed: %3").arg(it->originalId, it->backend, error));
         m_replays.erase(it);
         updateReplayControls();
         return;
     }
     if (!error.isEmpty()) {
-        m_replayStatus->setText(tr("The replay of run %1 on %2 failed: %3").arg(it->originalId, it->backend, error));
+        setReplayStatus(tr("The replay of run %1 on %2 failed: %3").arg(it->originalId, it->backend, error));
     }
     // The journal records the run on its own writer thread: the diff waits until it has the end too (a run that
     // failed after it started is in the journal as Failed, and compared all the same).
@@ -334,15 +498,30 @@ void HistoryPage::updateReplayControls()
     const bool canReplay = !run.id.isEmpty() && !run.code.isEmpty() && !m_backends.isEmpty();
     m_replayButton->setEnabled(canReplay);
     m_replayBackend->setEnabled(canReplay);
+    m_compareWithButton->setEnabled(!run.id.isEmpty());
 }
 
 void HistoryPage::updateStatus()
 {
+    const int total = m_model->totalCount();
+    // No run to list: say why and how to get some, instead of an empty table.
+    const RunFilter &filter = m_model->filter();
+    const bool filtered = !filter.language.isEmpty() || filter.status || filter.source || filter.from.isValid() ||
+                          filter.to.isValid() || !filter.text.isEmpty();
+    const bool empty = m_model->rowCount() == 0 && (total == 0 || !m_model->lastError().isEmpty());
+    if (!m_model->lastError().isEmpty()) {
+        m_emptyHint->setText(tr("The run journal cannot be read: %1").arg(m_model->lastError()));
+    } else if (filtered) {
+        m_emptyHint->setText(tr("No run matches these filters. Clear them to see every run."));
+    } else {
+        m_emptyHint->setText(tr("No runs yet.\n\nRun code on the Console page, or connect an assistant (File ▸ "
+                                "Connect an Assistant…): every run, with its output and charts, is listed here."));
+    }
+    m_tableStack->setCurrentWidget(empty ? static_cast<QWidget *>(m_emptyHint) : m_table);
     if (!m_model->lastError().isEmpty()) {
         m_status->setText(tr("Cannot read the journal: %1").arg(m_model->lastError()));
         return;
     }
-    const int total = m_model->totalCount();
     if (total < 0) {
         m_status->setText(tr("Counting runs…"));
         return;
@@ -369,10 +548,109 @@ void HistoryPage::showContextMenu(const QPoint &position)
         QAction *action = replayMenu->addAction(backend == ownBackend ? tr("%1 (same)").arg(backend) : backend);
         connect(action, &QAction::triggered, this, [this, runId, backend] { replay(runId, backend); });
     }
+    menu.addSeparator();
+    menu.addAction(m_compareAction);
+    menu.addAction(tr("Compare &With…"), this, [this, runId] { compareWith(runId); });
+    menu.addSeparator();
     menu.addAction(tr("Copy run ID"), this, [runId] { QApplication::clipboard()->setText(runId); });
     menu.exec(m_table->viewport()->mapToGlobal(position));
 }
 
+bool HistoryPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize) {
+        fitColumns();
+    }
+    return Page::eventFilter(watched, event);
+}
+
+void HistoryPage::measureColumns()
+{
+    // What each column needs: its header and its widest text in the first rows (samples before there are any).
+    // Time, duration and the usual statuses are never cut; source, language and result give way down to their header,
+    // elided; the code takes what is left. The table is never made narrower than all of that, so every column stays
+    // in view, but no wider either: the run pane keeps room for its tabs.
+    const QFontMetrics metrics = m_table->fontMetrics();
+    const QFontMetrics headerMetrics = m_table->horizontalHeader()->fontMetrics();
+    constexpr int padding = 12;
+    const int digit = metrics.horizontalAdvance(QLatin1Char('0'));
+    const int rows = std::min(m_model->rowCount(), 100);
+    QStringList samples[HistoryModel::ColumnCount];
+    samples[HistoryModel::StartedColumn] << QLocale().toString(QDateTime(QDate(2026, 12, 28), QTime(23, 59, 59)),
+                                                               QLocale::ShortFormat);
+    int usualStatus = 0;
+    for (RunStatus status : {RunStatus::Running, RunStatus::Finished, RunStatus::Failed}) {
+        usualStatus = std::max(usualStatus, metrics.horizontalAdvance(runStatusText(status)) + padding);
+    }
+    samples[HistoryModel::DurationColumn] << durationText(28'450);
+    samples[HistoryModel::LanguageColumn] << languageText(QStringLiteral("python"));
+    for (int column = 0; column < HistoryModel::CodeColumn; ++column) {
+        for (int row = 0; row < rows; ++row) {
+            samples[column] << m_model->index(row, column).data().toString();
+        }
+    }
+    int minimumSum = 0;
+    for (int column = 0; column < HistoryModel::ColumnCount; ++column) {
+        const int header =
+            headerMetrics.horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString()) + padding + 4;
+        int widest = 0;
+        for (const QString &text : std::as_const(samples[column])) {
+            widest = std::max(widest, metrics.horizontalAdvance(text) + padding);
+        }
+        const bool flexible = column == HistoryModel::SourceColumn || column == HistoryModel::LanguageColumn ||
+                              column == HistoryModel::OutcomeColumn;
+        const int least = std::max(header, digit * 5);
+        ColumnWidth &width = m_columnWidths[column];
+        if (column == HistoryModel::CodeColumn) {
+            width = {least, least};
+        } else {
+            width.preferred = std::clamp(widest, least, std::max(least, digit * 24));
+            width.minimum = flexible                               ? std::min(width.preferred, least)
+                            : column == HistoryModel::StatusColumn ? std::clamp(usualStatus, least, width.preferred)
+                                                                   : width.preferred;
+        }
+        minimumSum += width.minimum;
+    }
+    m_tableStack->setMinimumWidth(minimumSum + 2 * m_table->frameWidth() +
+                                  m_table->verticalScrollBar()->sizeHint().width());
+    fitColumns();
+}
+
+void HistoryPage::fitColumns()
+{
+    const int available = m_table->viewport()->width();
+    const ColumnWidth &code = m_columnWidths[HistoryModel::CodeColumn];
+    m_fittingColumns = true;
+    if (m_columnsSizedByUser) {
+        // The user's widths stay; the code still takes the rest.
+        int used = 0;
+        for (int column = 0; column < HistoryModel::CodeColumn; ++column) {
+            used += m_table->columnWidth(column);
+        }
+        m_table->setColumnWidth(HistoryModel::CodeColumn, std::max(code.minimum, available - used));
+        m_fittingColumns = false;
+        return;
+    }
+    int preferred = 0;
+    int shrinkable = 0;
+    for (const ColumnWidth &width : m_columnWidths) {
+        preferred += width.preferred;
+        shrinkable += width.preferred - width.minimum;
+    }
+    const double shrink =
+        shrinkable > 0 ? std::clamp(double(preferred - available) / double(shrinkable), 0.0, 1.0) : 0.0;
+    int used = 0;
+    for (int column = 0; column < HistoryModel::CodeColumn; ++column) {
+        const ColumnWidth &width = m_columnWidths[column];
+        const int shown = width.preferred - int((width.preferred - width.minimum) * shrink + 0.5);
+        m_table->setColumnWidth(column, shown);
+        used += shown;
+    }
+    // The code column is the last: it takes the rest.
+    m_table->horizontalHeader()->setMinimumSectionSize(std::min(code.minimum, 40));
+    m_table->setColumnWidth(HistoryModel::CodeColumn, std::max(code.minimum, available - used));
+    m_fittingColumns = false;
+}
 QString HistoryPage::title() const
 {
     return tr("History");
@@ -390,7 +668,25 @@ void HistoryPage::saveState(QSettings &settings) const
 
 void HistoryPage::restoreState(const QSettings &settings)
 {
-    m_splitter->restoreState(kSplitterState.read(settings));
+    m_splitterPlaced = m_splitter->restoreState(kSplitterState.read(settings));
+}
+
+void HistoryPage::showEvent(QShowEvent *event)
+{
+    Page::showEvent(event);
+    if (m_splitterPlaced) {
+        return;
+    }
+    m_splitterPlaced = true;
+    int wanted = 2 * m_table->frameWidth() + m_table->verticalScrollBar()->sizeHint().width() +
+                 m_table->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 30; // and some of the code
+    for (int column = 0; column < HistoryModel::CodeColumn; ++column) {
+        wanted += m_columnWidths[column].preferred;
+    }
+    const int total = m_splitter->width() - m_splitter->handleWidth();
+    const int table =
+        std::clamp(wanted, m_tableStack->minimumWidth(), std::max(m_tableStack->minimumWidth(), total * 3 / 5));
+    m_splitter->setSizes({table, std::max(0, total - table)});
 }
 
 } // namespace sandbox::gui

@@ -1,20 +1,26 @@
 #pragma once
 
 #include "gui/Page.h"
+#include "gui/history/DiffView.h"
+#include "gui/history/HistoryModel.h"
+#include "gui/history/PixelComparison.h"
 #include "journal/JournalRun.h"
+#include "journal/RunDiff.h"
 
 #include <QHash>
 #include <QStringList>
+#include <array>
 
+class QAction;
 class QComboBox;
 class QLabel;
 class QPushButton;
 class QSplitter;
+class QStackedWidget;
 class QTableView;
 
 namespace sandbox {
 class JournalFeed;
-class RunDiff;
 class RunFollower;
 } // namespace sandbox
 
@@ -23,13 +29,13 @@ namespace sandbox::gui {
 class EngineController;
 class HistoryFilterBar;
 class HistoryModel;
-class DiffView;
 class RunView;
 class ThumbnailProvider;
 
-/// The History page: every run in the journal, newest first and filterable; the selected run in a RunView (with
-/// a tab of its own for a replay's differences); and replays of a run on the same or another backend, each a new
-/// journal run whose differences from its original the page shows when it ends.
+/// The History page: every run in the journal, newest first and filterable (a hint instead when there is none); the
+/// selected run in a RunView, with a tab of its own for differences: a replay's from its original, or those of any two
+/// runs compared (two selected and Compare, or Compare with… and the other picked); and replays of a run on the same
+/// or another backend, each a new journal run whose differences from its original the page shows when it ends.
 class HistoryPage final : public Page
 {
     Q_OBJECT
@@ -46,19 +52,35 @@ public:
 
     HistoryModel *model() const { return m_model; }
     RunView *runView() const { return m_view; }
-    /// The run view's tab with a replay's differences from its original.
+    /// The run view's tab with a replay's differences from its original, or two compared runs' differences.
     int diffTab() const { return m_diffTab; }
+    /// Compares the two selected runs (Ctrl+D): enabled when two are.
+    QAction *compareAction() const { return m_compareAction; }
 
     /// Selects run `runId` (when the filter shows it) and shows it.
     void showRun(const QString &runId);
     /// Runs `runId` again on `backend` through the controller, once the journal gave its code.
     void replay(const QString &runId, const QString &backend);
+    /// Compares two runs (the older one is run A) and shows the differences with the one of them on show, or `second`.
+    void compare(const QString &first, const QString &second);
+    /// Asks which run to compare `runId` with (CompareWithDialog), then compares them.
+    void compareWith(const QString &runId);
 
 signals:
     /// A replay started from this page ended and its diff is shown.
     void replayFinished(const QString &originalId, const QString &replayId);
 
 private:
+    /// Differences to show in the diff tab with the run `shownId`, once the view shows it.
+    struct Comparison
+    {
+        QString shownId;
+        RunDiff diff;
+        JournalRun first, second;
+        QList<PixelComparison> images;
+        DiffView::Sides sides = DiffView::Sides::Replay;
+    };
+
     struct PendingReplay
     {
         QString originalId;
@@ -73,10 +95,23 @@ private:
     void onReplayFinished(quint64 ticket, const QString &runId, const QString &error = {});
     void completeReplay(quint64 ticket);
     void showDiffFor(const JournalRun &replay);
+    /// Shows m_comparison when the view shows its run; `focus`: and brings its tab to the front.
+    void applyComparison(bool focus);
+    void setReplayStatus(const QString &text);
     void updateReplayControls();
+    void updateCompareAction();
     void updateStatus();
     void showContextMenu(const QPoint &position);
     QString selectedRunId() const;
+    QStringList selectedRunIds() const;
+    /// What each column needs (header, first rows) and the table's minimum width from it.
+    void measureColumns();
+    /// Column widths for the table's width: every column shown, the flexible ones (source, language, result) elided
+    /// first.
+    void fitColumns();
+    bool eventFilter(QObject *watched, QEvent *event) override;
+    /// The first time without a saved splitter: the table as wide as its columns want (at most 60 %), the run the rest.
+    void showEvent(QShowEvent *event) override;
 
     JournalFeed &m_feed;
     EngineController &m_controller;
@@ -85,14 +120,28 @@ private:
     HistoryModel *m_model = nullptr;
     HistoryFilterBar *m_filters = nullptr;
     QTableView *m_table = nullptr;
+    QLabel *m_emptyHint = nullptr;
+    QStackedWidget *m_tableStack = nullptr; ///< the table, or the hint while there is no run to list
     QSplitter *m_splitter = nullptr;
     RunView *m_view = nullptr;
     DiffView *m_diff = nullptr;
     int m_diffTab = -1;
     QComboBox *m_replayBackend = nullptr;
     QPushButton *m_replayButton = nullptr;
+    QPushButton *m_compareWithButton = nullptr;
+    QPushButton *m_compareButton = nullptr;
+    QAction *m_compareAction = nullptr;
     QLabel *m_replayStatus = nullptr;
     QLabel *m_status = nullptr;
+    std::optional<Comparison> m_comparison;
+    struct ColumnWidth
+    {
+        int preferred = 0, minimum = 0;
+    };
+    std::array<ColumnWidth, HistoryModel::ColumnCount> m_columnWidths{};
+    bool m_fittingColumns = false;
+    bool m_splitterPlaced = false; ///< restored from the settings, or placed at the first show
+    bool m_columnsSizedByUser = false;
     QHash<quint64, PendingReplay> m_replays;
     PendingReplay m_replayShown; ///< a replay that ended: its diff is on the way
 };

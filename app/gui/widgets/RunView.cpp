@@ -4,17 +4,16 @@
 #include "gui/StateColors.h"
 #include "gui/widgets/ArtifactStrip.h"
 #include "gui/widgets/CodeEditor.h"
+#include "gui/widgets/McpExchangeView.h"
 #include "gui/widgets/OutputView.h"
 
 #include <QFontDatabase>
 #include <QFormLayout>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QScrollArea>
-#include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -46,33 +45,6 @@ QWidget *titled(const QString &title, QWidget *content)
     layout->addWidget(label);
     layout->addWidget(content, 1);
     return box;
-}
-
-/// Long base64 strings (image items) shortened, so the exchange stays readable.
-QJsonValue shortened(const QJsonValue &value)
-{
-    constexpr qsizetype limit = 160;
-    if (value.isString() && value.toString().size() > limit) {
-        const QString text = value.toString();
-        return RunView::tr("%1… (%2 characters)").arg(text.left(40)).arg(text.size());
-    }
-    if (value.isArray()) {
-        QJsonArray array;
-        for (const QJsonValue &item : value.toArray()) {
-            array.append(shortened(item));
-        }
-        return array;
-    }
-    if (value.isObject()) {
-        const QJsonObject object = value.toObject();
-        QJsonObject result;
-        for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
-            // Text items are what the model read: keep them whole.
-            result.insert(it.key(), it.key() == QLatin1String("text") ? it.value() : shortened(it.value()));
-        }
-        return result;
-    }
-    return value;
 }
 
 void fillForm(QFormLayout *form, const QList<std::pair<QString, QString>> &rows)
@@ -136,17 +108,8 @@ RunView::RunView(ThumbnailProvider &thumbnails, QWidget *parent) : QWidget(paren
     detailsScroll->setWidgetResizable(true);
     detailsScroll->setFrameShape(QFrame::NoFrame);
 
-    auto *mcpPage = new QWidget;
-    m_mcpForm = new QFormLayout;
-    m_mcpRequest = readOnlyText(QStringLiteral("runMcpRequest"));
-    m_mcpResponse = readOnlyText(QStringLiteral("runMcpResponse"));
-    auto *mcpSplitter = new QSplitter(Qt::Vertical);
-    mcpSplitter->addWidget(titled(tr("Tool call, as the client sent it"), m_mcpRequest));
-    mcpSplitter->addWidget(titled(tr("Result, as it was returned"), m_mcpResponse));
-    auto *mcpLayout = new QVBoxLayout(mcpPage);
-    mcpLayout->setContentsMargins(0, 0, 0, 0);
-    mcpLayout->addLayout(m_mcpForm);
-    mcpLayout->addWidget(mcpSplitter, 1);
+    m_exchange = new McpExchangeView(thumbnails);
+    m_exchange->setObjectName(QStringLiteral("runMcpExchange"));
 
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("runTabs"));
@@ -154,7 +117,7 @@ RunView::RunView(ThumbnailProvider &thumbnails, QWidget *parent) : QWidget(paren
     m_tabs->addTab(outputPage, tr("Output"));
     m_tabs->addTab(m_code, tr("Code"));
     m_tabs->addTab(detailsScroll, tr("Details"));
-    m_tabs->addTab(mcpPage, tr("MCP exchange"));
+    m_tabs->addTab(m_exchange, tr("MCP exchange"));
 
     auto *runPage = new QWidget;
     auto *runLayout = new QVBoxLayout(runPage);
@@ -246,7 +209,7 @@ void RunView::applyUpdate(const JournalRunUpdate &update)
     if (ended || !update.artifactsAdded.isEmpty()) {
         showDetails();
     }
-    if (update.hasExchange) {
+    if (update.hasExchange || ended) {
         showExchange();
     }
 }
@@ -325,22 +288,12 @@ void RunView::showDetails()
 
 void RunView::showExchange()
 {
-    const JournalRun &run = m_run;
-    const bool viaMcp = !run.mcpRequest.isEmpty() || !run.mcpResponse.isEmpty();
+    // A call over MCP has its tab from the start: while it runs, the arguments it was called with.
+    const bool viaMcp = McpExchangeView::appliesTo(m_run);
     m_tabs->setTabVisible(McpTab, viaMcp);
-    if (!viaMcp) {
-        return;
+    if (viaMcp) {
+        m_exchange->showRun(m_run);
     }
-    fillForm(m_mcpForm,
-             {{tr("Client:"), QStringList{run.clientName, run.clientVersion}.join(QLatin1Char(' ')).trimmed()},
-              {tr("Protocol version:"), run.protocolVersion}});
-    m_mcpRequest->setPlainText(prettyJson(run.mcpRequest));
-    m_mcpResponse->setPlainText(run.mcpResponse.isEmpty() ? tr("(not answered yet)") : prettyJson(run.mcpResponse));
-}
-
-QString RunView::prettyJson(const QJsonObject &object)
-{
-    return QString::fromUtf8(QJsonDocument(shortened(object).toObject()).toJson(QJsonDocument::Indented));
 }
 
 int RunView::addTab(QWidget *tab, const QString &title)

@@ -14,6 +14,7 @@ namespace sandbox::gui {
 
 class ArtifactStrip;
 class CodeEditor;
+class McpExchangeView;
 class OutputView;
 class ThumbnailProvider;
 
@@ -51,9 +52,6 @@ public:
     /// Whether `tab` is the one on show.
     bool isTabShown(int tab) const;
 
-    /// An MCP message as shown: indented JSON with long base64 strings (image data) shortened.
-    static QString prettyJson(const QJsonObject &object);
-
 private:
     void showHeader();
     void showDetails();
@@ -70,9 +68,7 @@ private:
     CodeEditor *m_code = nullptr;
     QFormLayout *m_details = nullptr;
     QPlainTextEdit *m_settings = nullptr;
-    QFormLayout *m_mcpForm = nullptr;
-    QPlainTextEdit *m_mcpRequest = nullptr;
-    QPlainTextEdit *m_mcpResponse = nullptr;
+    McpExchangeView *m_exchange = nullptr;
 };
 
 } // namespace sandbox::gui

@@ -4,9 +4,12 @@
 #include "fakes/FakeBackend.h"
 #include "gui/EngineController.h"
 #include "gui/RunText.h"
+#include "gui/history/CompareWithDialog.h"
 #include "gui/history/DiffView.h"
 #include "gui/history/HistoryFilterBar.h"
 #include "gui/history/HistoryModel.h"
+#include "gui/history/ImageComparisonView.h"
+#include "gui/history/PixelComparison.h"
 #include "gui/widgets/RunView.h"
 #include "gui/widgets/ThumbnailProvider.h"
 #include "journal/JournalFeed.h"
@@ -15,16 +18,20 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QDialogButtonBox>
+#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -475,4 +482,251 @@ TEST_F(HistoryPageTest, startTimesKeepTheirSecondsInTheLocalesFormat)
     QLocale::setDefault(saved);
     static const QRegularExpression chinese(QStringLiteral("^\\d{4}/\\d{1,2}/\\d{1,2} \\d{2}:\\d{2}:\\d{2}$"));
     EXPECT_TRUE(chinese.match(started).hasMatch()) << started.toStdString();
+}
+
+namespace {
+
+/// Clicks the first of `ids` in the page's table and Ctrl+clicks the others, as a person selects runs.
+void selectRuns(HistoryPage &page, const QStringList &ids)
+{
+    QTableView *table = tableOf(page);
+    for (const QString &id : ids) {
+        const QModelIndex index = page.model()->index(page.model()->rowOf(id), HistoryModel::LanguageColumn);
+        table->scrollTo(index);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, id == ids.first() ? Qt::NoModifier : Qt::ControlModifier,
+                          table->visualRect(index).center());
+    }
+}
+
+} // namespace
+
+TEST_F(HistoryPageTest, twoSelectedRunsAreComparedWithTheOlderAsRunA)
+{
+    QTest::qWait(5);
+    record(kRunCount, QStringLiteral("print('newer')"), "newer\n"); // started after every other run
+    m_recorder->flush();
+    auto controller = controllerWithoutEngine();
+    HistoryPage page(*m_feed, m_thumbnails, *controller, {QStringLiteral("docker")});
+    page.resize(1200, 700);
+    page.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() > 0; }));
+    QTest::qWait(50); // laid out: the rows are where they are clicked
+    auto *compare = page.findChild<QPushButton *>(QStringLiteral("compareButton"));
+    ASSERT_NE(compare, nullptr);
+    EXPECT_FALSE(compare->isEnabled()) << "nothing to compare yet";
+
+    selectRuns(page, {runId(kRunCount), runId(995)});
+    EXPECT_TRUE(compare->isEnabled());
+    EXPECT_TRUE(page.compareAction()->isEnabled());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return page.runView()->run().id == runId(995); }));
+    compare->click();
+
+    ASSERT_TRUE(QTest::qWaitFor([&] { return page.runView()->isTabShown(page.diffTab()); }));
+    EXPECT_EQ(page.runView()->run().id, runId(995)) << "shown with the run on show";
+    EXPECT_EQ(page.findChild<QLabel *>(QStringLiteral("diffBanner"))->text(), QStringLiteral("The runs differ"));
+    const QString runs = page.findChild<QLabel *>(QStringLiteral("diffRuns"))->text();
+    EXPECT_LT(runs.indexOf(runId(995)), runs.indexOf(runId(kRunCount))) << "run A is the older: " << runs.toStdString();
+    const QString lines = page.findChild<QPlainTextEdit *>(QStringLiteral("diffLines"))->toPlainText();
+    EXPECT_TRUE(lines.contains(QStringLiteral("- output of 995"))) << lines.toStdString();
+    EXPECT_TRUE(lines.contains(QStringLiteral("+ newer"))) << lines.toStdString();
+
+    // Another run shown: the comparison is of the runs before.
+    selectRuns(page, {runId(990)});
+    EXPECT_FALSE(compare->isEnabled());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return page.runView()->run().id == runId(990); }));
+    EXPECT_FALSE(page.runView()->isTabShown(page.diffTab()));
+}
+
+TEST_F(HistoryPageTest, compareWithPicksTheOtherRunInADialog)
+{
+    auto controller = controllerWithoutEngine();
+    HistoryPage page(*m_feed, m_thumbnails, *controller, {QStringLiteral("docker")});
+    page.resize(1200, 700);
+    page.show();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() > 0; }));
+    page.showRun(runId(998));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return page.runView()->run().id == runId(998); }));
+
+    page.findChild<QPushButton *>(QStringLiteral("compareWithButton"))->click();
+    auto *dialog = page.findChild<CompareWithDialog *>();
+    ASSERT_NE(dialog, nullptr);
+    auto *ok = dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+    dialog->table()->selectRow(page.model()->rowOf(runId(998)));
+    EXPECT_FALSE(ok->isEnabled()) << "a run is not compared with itself";
+    dialog->table()->selectRow(page.model()->rowOf(runId(900)));
+    ASSERT_TRUE(ok->isEnabled());
+    ok->click();
+
+    ASSERT_TRUE(QTest::qWaitFor([&] { return page.runView()->isTabShown(page.diffTab()); }));
+    EXPECT_EQ(page.runView()->run().id, runId(998));
+    const QString runs = page.findChild<QLabel *>(QStringLiteral("diffRuns"))->text();
+    // Recorded within the same millisecond here: either may be run A.
+    EXPECT_TRUE(runs.contains(runId(900)) && runs.contains(runId(998))) << runs.toStdString();
+    EXPECT_TRUE(runs.startsWith(QStringLiteral("Run A: ")) && runs.contains(QStringLiteral("Run B: ")));
+}
+
+TEST_F(HistoryPageTest, replayStatusWrapsBelowTheButtonsAndGoesWithTheRun)
+{
+    auto controller = controllerWithoutEngine();
+    HistoryPage page(*m_feed, m_thumbnails, *controller, {QStringLiteral("docker"), QStringLiteral("podman")});
+    page.resize(820, 600); // the page in a 1024 px wide window
+    page.show();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() > 0; }));
+    page.showRun(runId(998));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return page.runView()->run().id == runId(998); }));
+    QTest::qWait(20);
+    const int tableWidth = tableOf(page)->width();
+
+    const QString missing = QStringLiteral("a-run-that-was-removed-long-ago-").repeated(4);
+    page.replay(missing, QStringLiteral("docker"));
+    auto *status = page.findChild<QLabel *>(QStringLiteral("replayStatus"));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return status->text().contains(missing); }));
+    EXPECT_TRUE(status->isVisible());
+    QTest::qWait(20);
+    EXPECT_GE(tableOf(page)->width(), tableWidth) << "a long message must not squeeze the table";
+    auto *backend = page.findChild<QComboBox *>(QStringLiteral("replayBackend"));
+    EXPECT_GE(backend->width(), backend->minimumSizeHint().width()) << "the backend combo is not clipped";
+
+    tableOf(page)->selectRow(page.model()->rowOf(runId(997)));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return page.runView()->run().id == runId(997); }));
+    EXPECT_TRUE(status->isHidden()) << "the message was about another run";
+}
+
+TEST_F(HistoryPageTest, everyColumnStaysInViewAt1024And1200PixelsWide)
+{
+    auto controller = controllerWithoutEngine();
+    for (const int width : {820, 1000}) { // the page in a 1024 and a 1200 px wide window
+        HistoryPage page(*m_feed, m_thumbnails, *controller, {QStringLiteral("docker")});
+        page.resize(width, 700);
+        page.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+        ASSERT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() > 0; }));
+        QTableView *table = tableOf(page);
+        QHeaderView *header = table->horizontalHeader();
+        const QFontMetrics metrics = table->fontMetrics();
+        for (int column = 0; column < HistoryModel::ColumnCount; ++column) {
+            SCOPED_TRACE(QStringLiteral("%1 px, column %2").arg(width).arg(column).toStdString());
+            EXPECT_LE(header->sectionViewportPosition(column) + header->sectionSize(column),
+                      table->viewport()->width() + 1);
+            EXPECT_GE(header->sectionSize(column), metrics.horizontalAdvance(QLatin1Char('0')) * 5);
+        }
+        // What is elided is in the tooltip whole.
+        const QModelIndex language = page.model()->index(0, HistoryModel::LanguageColumn);
+        EXPECT_EQ(language.data(Qt::ToolTipRole).toString(), language.data().toString());
+        // Time, status and duration are never cut.
+        for (const int column :
+             {int(HistoryModel::StartedColumn), int(HistoryModel::StatusColumn), int(HistoryModel::DurationColumn)}) {
+            for (int row = 0; row < 20; ++row) {
+                const QString shown = page.model()->index(row, column).data().toString();
+                EXPECT_LE(metrics.horizontalAdvance(shown) + 8, header->sectionSize(column))
+                    << width << " px: " << shown.toStdString();
+            }
+        }
+    }
+}
+
+TEST(HistoryPageEmpty, anEmptyJournalShowsWhatToDoInsteadOfABlankTable)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+    JournalRecorder recorder(path,
+                             JournalRecorder::Context{QStringLiteral("gui"), QStringLiteral("docker"), {}, {}, {}});
+    recorder.flush();
+    JournalFeed feed(path);
+    ThumbnailProvider thumbnails;
+    auto controller = controllerWithoutEngine();
+    HistoryPage page(feed, thumbnails, *controller, {QStringLiteral("docker")});
+    page.resize(1000, 600);
+    page.show();
+
+    auto *hint = page.findChild<QLabel *>(QStringLiteral("historyEmptyHint"));
+    ASSERT_NE(hint, nullptr);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return hint->isVisible(); }));
+    EXPECT_TRUE(hint->text().contains(QStringLiteral("Console"))) << hint->text().toStdString();
+    EXPECT_FALSE(tableOf(page)->isVisible());
+
+    RunRequest request;
+    request.language = QStringLiteral("python");
+    request.code = QStringLiteral("print(1)");
+    recorder.runStarted(QStringLiteral("first"), request);
+    RunResult result;
+    result.exitCode = 0;
+    recorder.runFinished(QStringLiteral("first"), result, {});
+    recorder.flush();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return tableOf(page)->isVisible(); }));
+    EXPECT_FALSE(hint->isVisible());
+}
+
+TEST(DiffView, showsTheDifferenceOfTwoChartsAndEachMode)
+{
+    QTemporaryDir dir;
+    auto chart = [&](const QString &name, bool marked) {
+        QImage image(60, 40, QImage::Format_RGB32);
+        image.fill(Qt::white);
+        if (marked) {
+            image.setPixel(10, 20, qRgb(0, 0, 255));
+        }
+        JournalArtifact artifact{.name = QStringLiteral("figure_1.png"), .mimeType = QStringLiteral("image/png")};
+        artifact.path = dir.filePath(name);
+        EXPECT_TRUE(image.save(artifact.path, "PNG"));
+        return artifact;
+    };
+    JournalRun original;
+    original.exitCode = 0;
+    original.artifacts = {chart(QStringLiteral("a.png"), false)};
+    JournalRun other = original;
+    other.artifacts = {chart(QStringLiteral("b.png"), true)};
+    const QList<PixelComparison> images = PixelComparison::ofRuns(original.artifacts, other.artifacts);
+    ASSERT_EQ(images.size(), 1);
+    EXPECT_EQ(images.first().differingPixels, 1);
+    DiffView view;
+    view.resize(700, 500);
+    view.show();
+
+    view.setDiff(RunDiff::compare(original, other, comparePixels), original, other, DiffView::Sides::TwoRuns, images);
+
+    EXPECT_TRUE(
+        view.findChild<QLabel *>(QStringLiteral("diffSummary"))->text().contains(QStringLiteral("pixels differ")));
+    auto *comparison = view.findChild<ImageComparisonView *>();
+    ASSERT_NE(comparison, nullptr) << "pixels that differ are shown, not only said";
+    EXPECT_TRUE(QTest::qWaitFor([&] { return comparison->isVisible(); }));
+    EXPECT_EQ(comparison->mode(), ImageComparisonView::Mode::Difference);
+    EXPECT_EQ(comparison->shownImage().pixel(10, 20), kDifferingPixel);
+    EXPECT_NE(comparison->shownImage().pixel(11, 20), kDifferingPixel);
+    EXPECT_TRUE(
+        view.findChild<QLabel *>(QStringLiteral("imageComparisonCaption"))->text().contains(QStringLiteral("1 of")));
+    comparison->findChild<QToolButton *>(QStringLiteral("imageSideBySide"))->click();
+    EXPECT_EQ(comparison->shownImage().width(), 2 * 60 + 12);
+    comparison->findChild<QToolButton *>(QStringLiteral("imageOverlay"))->click();
+    EXPECT_EQ(comparison->shownImage().size(), QSize(60, 40));
+    // The line diff is hidden with nothing to show, and the rest sits at the top, not spread over the height.
+    EXPECT_TRUE(view.findChild<QPlainTextEdit *>(QStringLiteral("diffLines"))->isHidden());
+    auto *summary = view.findChild<QLabel *>(QStringLiteral("diffSummary"));
+    auto *banner = view.findChild<QLabel *>(QStringLiteral("diffBanner"));
+    EXPECT_LT(summary->geometry().top() - banner->geometry().bottom(), 80);
+
+    // With a few changed lines in a tall view too: no gaps between the parts.
+    other.stdoutData = "changed\n";
+    view.resize(1400, 1600);
+    view.setDiff(RunDiff::compare(original, other, comparePixels), original, other, DiffView::Sides::TwoRuns, images);
+    QTest::qWait(20);
+    auto *lines = view.findChild<QPlainTextEdit *>(QStringLiteral("diffLines"));
+    EXPECT_FALSE(lines->isHidden());
+    EXPECT_LT(summary->geometry().top() - banner->geometry().bottom(), 80);
+    EXPECT_LT(lines->geometry().top() - summary->geometry().bottom(), 700) << "only the picture between them";
+}
+
+TEST(PixelComparison, picturesOfDifferentSizesDifferWhereOnlyOneHasPixels)
+{
+    QImage small(4, 4, QImage::Format_RGB32);
+    small.fill(Qt::white);
+    QImage large(6, 4, QImage::Format_ARGB32);
+    large.fill(Qt::white);
+    qint64 differing = 0;
+    const QImage difference = differenceImage(small, large, &differing);
+    EXPECT_EQ(difference.size(), QSize(6, 4));
+    EXPECT_EQ(differing, 8);
+    EXPECT_EQ(difference.pixel(5, 0), kDifferingPixel);
+    EXPECT_NE(difference.pixel(0, 0), kDifferingPixel);
 }

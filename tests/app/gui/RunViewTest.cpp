@@ -1,6 +1,8 @@
 #include "gui/widgets/RunView.h"
 
 #include "gui/widgets/ArtifactStrip.h"
+#include "gui/widgets/CodeEditor.h"
+#include "gui/widgets/McpExchangeView.h"
 #include "gui/widgets/ThumbnailProvider.h"
 
 #include <QBuffer>
@@ -9,6 +11,7 @@
 #include <QJsonArray>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 #include <gtest/gtest.h>
@@ -168,4 +171,108 @@ TEST_F(RunViewTest, anotherRunIsShownWholeAndAPagesOwnTabStaysHiddenUntilAsked)
     m_view.clear();
     EXPECT_TRUE(m_view.run().id.isEmpty());
     EXPECT_FALSE(m_view.isTabShown(RunView::OutputTab));
+}
+
+TEST_F(RunViewTest, aRunningMcpCallShowsItsArgumentsAsAFormWithTheCodeAsWritten)
+{
+    m_view.resize(900, 600);
+    m_view.show();
+    JournalRunUpdate first;
+    first.whole = true;
+    first.run = running(); // over MCP, not answered yet: the journal has no exchange for it
+    m_view.applyUpdate(first);
+
+    m_view.showTab(RunView::McpTab);
+    EXPECT_TRUE(m_view.isTabShown(RunView::McpTab)) << "the call's arguments are known while it runs";
+    auto *code = m_view.findChild<CodeEditor *>(QStringLiteral("mcpArgumentCode"));
+    ASSERT_NE(code, nullptr);
+    EXPECT_EQ(code->toPlainText(), QStringLiteral("print('a')\nprint('b')")) << "real line breaks, not \\n";
+    EXPECT_TRUE(text("runMcpResponse")->isHidden() || text("runMcpResponse")->toPlainText().contains("not answered"));
+}
+
+TEST_F(RunViewTest, mcpResultShowsJsonTextIndentedAndImagesInline)
+{
+    QImage image(40, 30, QImage::Format_RGB32);
+    image.fill(Qt::magenta);
+    QByteArray png;
+    QBuffer buffer(&png);
+    ASSERT_TRUE(buffer.open(QIODevice::WriteOnly));
+    ASSERT_TRUE(image.save(&buffer, "PNG"));
+    JournalRun run = running();
+    run.status = RunStatus::Finished;
+    run.exitCode = 0;
+    run.stopReason = StopReason::Exited;
+    run.mcpRequest =
+        QJsonObject{{"jsonrpc", "2.0"},
+                    {"id", 3},
+                    {"method", "tools/call"},
+                    {"params", QJsonObject{{"name", "execute_code"},
+                                           {"arguments", QJsonObject{{"code", "print('a')\nprint('b')"},
+                                                                     {"language", "python"},
+                                                                     {"libraries", QJsonArray{"numpy"}}}}}}};
+    run.mcpResponse = QJsonObject{
+        {"jsonrpc", "2.0"},
+        {"id", 3},
+        {"result",
+         QJsonObject{{"content",
+                      QJsonArray{QJsonObject{{"type", "text"}, {"text", "{\"exit_code\":0,\"stdout\":\"a\\nb\\n\"}"}},
+                                 QJsonObject{{"type", "image"},
+                                             {"mimeType", "image/png"},
+                                             {"data", QString::fromLatin1(png.toBase64())}}}}}}};
+    m_view.resize(900, 600);
+    m_view.show();
+    m_view.showRun(run);
+    m_view.showTab(RunView::McpTab);
+    ASSERT_TRUE(m_view.isTabShown(RunView::McpTab));
+
+    EXPECT_EQ(m_view.findChild<CodeEditor *>(QStringLiteral("mcpArgumentCode"))->toPlainText(),
+              QStringLiteral("print('a')\nprint('b')"));
+    // The text item is a JSON object: a form, its output with real line breaks.
+    auto *exitCode = m_view.findChild<QLabel *>(QStringLiteral("mcpField_exit_code"));
+    ASSERT_NE(exitCode, nullptr);
+    EXPECT_EQ(exitCode->text(), QStringLiteral("0"));
+    ASSERT_NE(text("mcpField_stdout"), nullptr);
+    EXPECT_EQ(text("mcpField_stdout")->toPlainText(), QStringLiteral("a\nb\n"));
+    auto *shown = m_view.findChild<QLabel *>(QStringLiteral("mcpResultImage"));
+    ASSERT_NE(shown, nullptr);
+    m_thumbnails.waitForDone();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !shown->pixmap().isNull(); }));
+    EXPECT_EQ(shown->pixmap().toImage().pixelColor(5, 5), QColor(Qt::magenta));
+}
+
+TEST_F(RunViewTest, copyAsCommandGivesShellWordsThatMeanTheCall)
+{
+    JournalRun run = running();
+    run.backend = QStringLiteral("docker");
+    run.code = QStringLiteral("print('it''s')\nprint(\"$HOME `x` \\\\\")");
+    run.libraries = {QStringLiteral("numpy")};
+    run.timeoutMs = 30'000;
+
+    const QString command = McpExchangeView::runCommand(run);
+    EXPECT_TRUE(command.startsWith(
+        QStringLiteral("llm-sandbox run --backend docker --lang python --lib numpy --timeout 30 --code '")))
+        << command.toStdString();
+    const QString inspector = McpExchangeView::inspectorCommand(run);
+    EXPECT_TRUE(inspector.startsWith(QStringLiteral(
+        "npx @modelcontextprotocol/inspector --cli llm-sandbox --mcp --method tools/call --tool-name execute_code")))
+        << inspector.toStdString();
+    EXPECT_TRUE(inspector.contains(QStringLiteral("--tool-arg 'libraries=[\"numpy\"]'"))) << inspector.toStdString();
+
+    // What a shell makes of the command line: the very words, the code byte for byte.
+    auto words = [](const QString &line) {
+        QProcess shell;
+        shell.start(QStringLiteral("/bin/sh"),
+                    {QStringLiteral("-c"), QStringLiteral("set -- %1; printf '%s\\0' \"$@\"").arg(line)});
+        EXPECT_TRUE(shell.waitForFinished(10'000));
+        QStringList result = QString::fromUtf8(shell.readAllStandardOutput()).split(QChar(0));
+        result.removeLast();
+        return result;
+    };
+    const QStringList runWords = words(command);
+    ASSERT_FALSE(runWords.isEmpty());
+    EXPECT_EQ(runWords.last(), run.code);
+    const QStringList inspectorWords = words(inspector);
+    EXPECT_TRUE(inspectorWords.contains(QStringLiteral("code=") + run.code));
+    EXPECT_EQ(McpExchangeView::shellQuoted(QStringLiteral("plain-word")), QStringLiteral("plain-word"));
+    EXPECT_EQ(McpExchangeView::shellQuoted(QString()), QStringLiteral("''"));
 }

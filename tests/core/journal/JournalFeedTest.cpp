@@ -3,7 +3,9 @@
 #include "journal/JournalRecorder.h"
 #include "journal/RunJournal.h"
 
+#include <QCoreApplication>
 #include <QDeadlineTimer>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QThread>
@@ -176,4 +178,43 @@ TEST_F(JournalFeedTest, aJournalThatIsOffFeedsNothing)
         &context, [](const JournalReader &) { return 0; }, [&](int) { called = true; });
     feed.waitForIdle();
     EXPECT_FALSE(called);
+}
+
+TEST_F(JournalFeedTest, anMcpCallsReplyRecordedAfterItsEndReachesTheFollower)
+{
+    // The engine reports the end first; the MCP layer records the call and the reply once the handler returns.
+    JournalRecorder recorder(path(),
+                             JournalRecorder::Context{QStringLiteral("mcp"), QStringLiteral("docker"), {}, {}, {}});
+    RunRequest request;
+    request.language = QStringLiteral("python");
+    request.code = QStringLiteral("print(1)");
+    request.origin = QStringLiteral("mcp");
+    recorder.runStarted(QStringLiteral("call"), request);
+    RunResult result;
+    result.exitCode = 0;
+    recorder.runFinished(QStringLiteral("call"), result, {});
+    recorder.flush();
+
+    JournalFeed feed(path(), 10ms);
+    QObject parent;
+    QList<JournalRunUpdate> updates;
+    RunFollower *follower = feed.follow(QStringLiteral("call"), &parent);
+    QObject::connect(follower, &RunFollower::updated, &parent,
+                     [&](const JournalRunUpdate &update) { updates << update; });
+    feed.waitForIdle();
+    ASSERT_EQ(updates.size(), 1);
+    EXPECT_TRUE(updates.first().run.mcpResponse.isEmpty());
+
+    recorder.recordExchange(QStringLiteral("call"),
+                            QJsonObject{{QStringLiteral("method"), QStringLiteral("tools/call")}},
+                            QJsonObject{{QStringLiteral("result"), QJsonObject{}}}, QStringLiteral("2025-06-18"));
+    recorder.flush();
+    const QDeadlineTimer deadline(10s);
+    while (!deadline.hasExpired() && (updates.size() < 2 || !updates.last().hasExchange)) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        feed.waitForIdle();
+    }
+    ASSERT_GE(updates.size(), 2);
+    EXPECT_TRUE(updates.last().hasExchange);
+    EXPECT_TRUE(updates.last().run.mcpResponse.contains(QStringLiteral("result")));
 }
