@@ -3,6 +3,7 @@
 #include "gui/RunText.h"
 #include "gui/livelog/LiveLogFilterModel.h"
 #include "gui/livelog/LiveLogModel.h"
+#include "gui/livelog/LiveLogThumbnailDelegate.h"
 #include "gui/widgets/RunView.h"
 #include "journal/JournalFeed.h"
 
@@ -47,6 +48,7 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     m_table = new QTableView;
     m_table->setObjectName(QStringLiteral("liveLogTable"));
     m_table->setModel(m_filter);
+    m_table->setItemDelegateForColumn(LiveLogModel::Outcome, new LiveLogThumbnailDelegate(feed, thumbnails, m_table));
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);
