@@ -164,9 +164,21 @@
     </message>
 </context>
 <context>
+    <name>sandbox::gui::LiveLogThumbnailDelegate</name>
+    <message numerus="yes">
+        <location filename="../app/gui/livelog/LiveLogThumbnailDelegate.cpp" line="+90"/>
+        <source>+%n</source>
+        <comment>more charts than the row shows</comment>
+        <translation>
+            <numerusform>+%n</numerusform>
+            <numerusform>+%n</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>sandbox::gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="+354"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+353"/>
         <source>%n run(s) in progress</source>
         <translation>
             <numerusform>%n run in progress</numerusform>

@@ -1878,7 +1878,12 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::ArtifactPreviewDialog</name>
     <message>
-        <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+84"/>
+        <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+68"/>
+        <source>Drag to another program to give it a copy</source>
+        <translation>拖到其他程序中即可交给它一份副本</translation>
+    </message>
+    <message>
+        <location line="+24"/>
         <source>◀ Previous</source>
         <translation>◀ 上一个</translation>
     </message>
@@ -1945,7 +1950,7 @@ go module、R 软件包、gem。</translation>
         <translation>%1 — %2 × %3 像素，%4</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+98"/>
         <source>Save %1 (files from a sandbox are saved, never opened with other programs)</source>
         <translation>保存 %1（来自沙箱的文件只会被保存，从不使用其他程序打开）</translation>
     </message>
@@ -1963,9 +1968,9 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::ArtifactStrip</name>
     <message>
-        <location filename="../app/gui/widgets/ArtifactStrip.cpp" line="+49"/>
-        <source>Double-click a chart to open it</source>
-        <translation>双击图表将其打开</translation>
+        <location filename="../app/gui/widgets/ArtifactStrip.cpp" line="+63"/>
+        <source>Double-click a chart to open it, or drag it to another program</source>
+        <translation>双击图表将其打开，或将其拖到其他程序中</translation>
     </message>
 </context>
 <context>
@@ -2942,7 +2947,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::GalleryModel</name>
     <message>
-        <location filename="../app/gui/gallery/GalleryModel.cpp" line="+110"/>
+        <location filename="../app/gui/gallery/GalleryModel.cpp" line="+111"/>
         <source>%1
 %2, %3
 %4 run of %5 (%6)</source>
@@ -3382,7 +3387,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::LiveLogPage</name>
     <message>
-        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+35"/>
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+36"/>
         <source>Filter by language, status, client, run id…</source>
         <translation>按语言、状态、客户端、运行 ID 筛选…</translation>
     </message>
@@ -3392,7 +3397,7 @@ go module、R 软件包、gem。</translation>
         <translation>所有来源</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+73"/>
         <source>The run journal is off (LLM_SANDBOX_JOURNAL=off), so there is no live log.
 Unset that variable and restart to see every run here.</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)，因此没有实时日志。
@@ -3421,6 +3426,17 @@ Runs appear here the moment they start: from the Console, from `llm-sandbox run`
         <location line="+6"/>
         <source>Live log</source>
         <translation>实时日志</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::LiveLogThumbnailDelegate</name>
+    <message numerus="yes">
+        <location filename="../app/gui/livelog/LiveLogThumbnailDelegate.cpp" line="+90"/>
+        <source>+%n</source>
+        <comment>more charts than the row shows</comment>
+        <translation>
+            <numerusform>+%n</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3528,7 +3544,7 @@ API %3，%4%5</translation>
         <translation>%1 %2 · 正在连接…</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+28"/>
         <source>%1 Journal not written</source>
         <translation>%1 日志库未写入</translation>
     </message>
