@@ -14,7 +14,7 @@ namespace sandbox::gui {
 
 namespace {
 
-/// Images read per run: the thumbnails shown and how many more there are (a run that made hundreds says "+99").
+/// Images read per run: the thumbnails shown and how many more there are (one that made hundreds says "+97").
 constexpr int kImagesRead = 100;
 constexpr int kGap = 3;
 
@@ -35,7 +35,7 @@ LiveLogThumbnailDelegate::LiveLogThumbnailDelegate(JournalFeed &feed, ThumbnailP
 
 QSize LiveLogThumbnailDelegate::thumbnailSize(int rowHeight)
 {
-    const int height = std::max(8, rowHeight - 6);
+    const int height = std::max(8, rowHeight - 4);
     return {height * 3 / 2, height};
 }
 
@@ -85,24 +85,32 @@ void LiveLogThumbnailDelegate::onRowsChanged(const QModelIndex &from, const QMod
     }
 }
 
-QString LiveLogThumbnailDelegate::moreText(const Run &run)
+LiveLogThumbnailDelegate::Placement LiveLogThumbnailDelegate::place(const QStyleOptionViewItem &option,
+                                                                    const QModelIndex &index, const Run &run) const
 {
-    return run.more > 0 ? tr("+%n", "more charts than the row shows", run.more) : QString();
-}
-
-QList<QRect> LiveLogThumbnailDelegate::thumbnailRects(const QRect &cell, int count, const QString &more) const
-{
+    // The result's text keeps the room it needs: the thumbnails take what is left, "+n" only when it fits too.
+    const QRect &cell = option.rect;
+    const int room = cell.width() - QStyledItemDelegate::sizeHint(option, index).width() - kGap;
     const QSize size = thumbnailSize(cell.height());
-    int right = cell.right() - kGap;
-    if (!more.isEmpty()) {
-        right -= m_view->fontMetrics().horizontalAdvance(more) + kGap;
+    const int shown = std::min(int(run.images.size()), room / (size.width() + kGap));
+    if (shown <= 0) {
+        return {};
     }
-    QList<QRect> rects;
-    for (int i = count - 1; i >= 0; --i) {
-        rects.prepend(QRect(QPoint(right - size.width() + 1, cell.top() + (cell.height() - size.height()) / 2), size));
-        right -= size.width() + kGap;
+    Placement placement;
+    const int hidden = int(run.images.size()) + run.more - shown;
+    placement.more = hidden > 0 ? tr("+%n", "more charts than the row shows", hidden) : QString();
+    int moreWidth = placement.more.isEmpty() ? 0 : m_view->fontMetrics().horizontalAdvance(placement.more) + kGap;
+    if (shown * (size.width() + kGap) + moreWidth > room) {
+        placement.more.clear();
+        moreWidth = 0;
     }
-    return rects;
+    int left = cell.right() + 1 - shown * (size.width() + kGap) - moreWidth;
+    for (int i = 0; i < shown; ++i) {
+        placement.thumbnails.append(QRect(QPoint(left, cell.top() + (cell.height() - size.height()) / 2), size));
+        left += size.width() + kGap;
+    }
+    placement.moreRect = QRect(left, cell.top(), moreWidth, cell.height());
+    return placement;
 }
 
 void LiveLogThumbnailDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option,
@@ -111,7 +119,8 @@ void LiveLogThumbnailDelegate::paint(QPainter *painter, const QStyleOptionViewIt
     // Painting asks for what is not read yet (the rows on screen only); what is read is not changed here.
     auto *self = const_cast<LiveLogThumbnailDelegate *>(this);
     const Run &run = self->runOf(index.data(LiveLogModel::RunIdRole).toString());
-    if (run.images.isEmpty()) {
+    const Placement placement = place(option, index, run);
+    if (placement.thumbnails.isEmpty()) {
         QStyledItemDelegate::paint(painter, option, index);
         return;
     }
@@ -119,8 +128,7 @@ void LiveLogThumbnailDelegate::paint(QPainter *painter, const QStyleOptionViewIt
     initStyleOption(&item, index);
     const QWidget *widget = option.widget;
     QStyle *style = widget ? widget->style() : QApplication::style();
-    const QString more = moreText(run);
-    const QList<QRect> rects = thumbnailRects(option.rect, int(run.images.size()), more);
+    const QList<QRect> &rects = placement.thumbnails;
 
     // The cell's background (and selection) across the whole cell, its text before the thumbnails.
     style->drawPrimitive(QStyle::PE_PanelItemViewItem, &item, painter, widget);
@@ -147,12 +155,10 @@ void LiveLogThumbnailDelegate::paint(QPainter *painter, const QStyleOptionViewIt
         painter->setBrush(Qt::NoBrush);
         painter->drawRect(rects[i].adjusted(0, 0, -1, -1));
     }
-    if (!more.isEmpty()) {
+    if (!placement.more.isEmpty()) {
         painter->setPen(option.palette.color(option.state & QStyle::State_Selected ? QPalette::HighlightedText
                                                                                    : QPalette::PlaceholderText));
-        painter->drawText(QRect(rects.last().right() + kGap, option.rect.top(),
-                                option.rect.right() - rects.last().right(), option.rect.height()),
-                          Qt::AlignLeft | Qt::AlignVCenter, more);
+        painter->drawText(placement.moreRect, Qt::AlignLeft | Qt::AlignVCenter, placement.more);
     }
 }
 
@@ -161,7 +167,7 @@ bool LiveLogThumbnailDelegate::helpEvent(QHelpEvent *event, QAbstractItemView *v
 {
     if (event->type() == QEvent::ToolTip) {
         const Run &run = m_runs.value(index.data(LiveLogModel::RunIdRole).toString());
-        const QList<QRect> rects = thumbnailRects(option.rect, int(run.images.size()), moreText(run));
+        const QList<QRect> rects = place(option, index, run).thumbnails;
         for (int i = 0; i < rects.size(); ++i) {
             if (rects[i].contains(event->pos())) {
                 QToolTip::showText(event->globalPos(), run.images.at(i).name, view, rects[i]);

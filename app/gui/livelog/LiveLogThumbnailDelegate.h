@@ -19,9 +19,10 @@ namespace sandbox::gui {
 class ThumbnailProvider;
 
 /// The live log's Result column with the run's charts in it: its text as the model gives it, and at the cell's end
-/// small thumbnails of the run's first image artifacts ("+n" for the others). The artifacts of a row on screen are read
-/// on the feed's thread, again when the row changes (a running run gains charts); the thumbnails are made by the
-/// ThumbnailProvider, off the GUI thread with SafeImage's limits. Until one is made its place is an empty frame.
+/// small thumbnails of the run's first image artifacts, as many as fit beside the text, which keeps the room it needs
+/// ("+n" for the others). The artifacts of a row on screen are read on the feed's thread, again when the row changes (a
+/// running run gains charts); the thumbnails are made by the ThumbnailProvider, off the GUI thread with SafeImage's
+/// limits. Until one is made its place is an empty frame.
 class LiveLogThumbnailDelegate final : public QStyledItemDelegate
 {
     Q_OBJECT
@@ -54,9 +55,14 @@ private:
 
     /// The run's images, read (again) when its row changed since they were.
     const Run &runOf(const QString &runId);
-    /// Where the thumbnails of `count` images go in `cell`, one rectangle each, and after them `more` text.
-    QList<QRect> thumbnailRects(const QRect &cell, int count, const QString &more) const;
-    static QString moreText(const Run &run);
+    /// Where a run's thumbnails go in its cell: as many as fit beside the text, then "+n" for the others.
+    struct Placement
+    {
+        QList<QRect> thumbnails; ///< of the run's first images; none when not even one fits
+        QRect moreRect;
+        QString more;
+    };
+    Placement place(const QStyleOptionViewItem &option, const QModelIndex &index, const Run &run) const;
     void onRowsChanged(const QModelIndex &from, const QModelIndex &to);
 
     JournalFeed &m_feed;

@@ -56,7 +56,7 @@ protected:
         finish(QStringLiteral("first"));
         m_feed = std::make_unique<JournalFeed>(m_path);
         m_page = std::make_unique<LiveLogPage>(*m_feed, m_thumbnails);
-        m_page->resize(1100, 600);
+        m_page->resize(1600, 600);
         m_page->show();
         m_table = m_page->findChild<QTableView *>(QStringLiteral("liveLogTable"));
         ASSERT_NE(m_table, nullptr);
@@ -81,13 +81,13 @@ protected:
     }
 
     /// How many pixels of `color` the run's Result cell shows now.
-    int pixelsOf(const QString &runId, QColor color) const
+    int pixelsOf(const QString &runId, QColor color, int column = LiveLogModel::Outcome) const
     {
         const int row = m_page->model()->rowOf(runId);
         if (row < 0) {
             return 0;
         }
-        const QModelIndex index = m_table->model()->index(row, LiveLogModel::Outcome);
+        const QModelIndex index = m_table->model()->index(row, column);
         const QRect cell = m_table->visualRect(index);
         const QImage shown = m_table->viewport()->grab(cell).toImage();
         int count = 0;
@@ -153,11 +153,21 @@ TEST_F(LiveLogThumbnailDelegateTest, aRunWithManyChartsShowsThreeAndHowManyMore)
     ASSERT_TRUE(waitUntil([&] { return m_delegate->imagesOf(QStringLiteral("many")).size() == 3; }, 10s));
     m_thumbnails.waitForDone();
     ASSERT_TRUE(waitUntil([&] { return pixelsOf(QStringLiteral("many"), Qt::darkGreen) > 300; }, 10s));
+    const int three = pixelsOf(QStringLiteral("many"), Qt::darkGreen);
+
+    // A narrow column gets fewer, beside the result's text, never over the column beside it.
+    m_page->resize(520, 600);
+    QTest::qWait(100);
+    m_thumbnails.waitForDone();
+    QTest::qWait(100);
+    EXPECT_LT(pixelsOf(QStringLiteral("many"), Qt::darkGreen), three);
+    EXPECT_EQ(pixelsOf(QStringLiteral("many"), Qt::darkGreen, LiveLogModel::Status), 0);
+    EXPECT_EQ(pixelsOf(QStringLiteral("many"), Qt::darkGreen, LiveLogModel::Language), 0);
 }
 
 TEST(LiveLogThumbnailSize, fitsTheRowWithAChartsAspectRatio)
 {
     const QSize size = LiveLogThumbnailDelegate::thumbnailSize(30);
-    EXPECT_EQ(size.height(), 24);
-    EXPECT_EQ(size.width(), 36);
+    EXPECT_EQ(size.height(), 26);
+    EXPECT_EQ(size.width(), 39);
 }
