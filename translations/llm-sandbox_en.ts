@@ -166,7 +166,7 @@
 <context>
     <name>sandbox::gui::LiveLogThumbnailDelegate</name>
     <message numerus="yes">
-        <location filename="../app/gui/livelog/LiveLogThumbnailDelegate.cpp" line="+90"/>
+        <location filename="../app/gui/livelog/LiveLogThumbnailDelegate.cpp" line="+101"/>
         <source>+%n</source>
         <comment>more charts than the row shows</comment>
         <translation>
@@ -178,7 +178,7 @@
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="+353"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+367"/>
         <source>%n run(s) in progress</source>
         <translation>
             <numerusform>%n run in progress</numerusform>

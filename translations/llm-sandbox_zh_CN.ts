@@ -3165,7 +3165,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::HistoryPage</name>
     <message>
-        <location filename="../app/gui/history/HistoryPage.cpp" line="+66"/>
+        <location filename="../app/gui/history/HistoryPage.cpp" line="+68"/>
         <source>Replay diff</source>
         <translation>重放差异</translation>
     </message>
@@ -3392,7 +3392,7 @@ go module、R 软件包、gem。</translation>
         <translation>按语言、状态、客户端、运行 ID 筛选…</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>All sources</source>
         <translation>所有来源</translation>
     </message>
@@ -3431,7 +3431,7 @@ Runs appear here the moment they start: from the Console, from `llm-sandbox run`
 <context>
     <name>sandbox::gui::LiveLogThumbnailDelegate</name>
     <message numerus="yes">
-        <location filename="../app/gui/livelog/LiveLogThumbnailDelegate.cpp" line="+90"/>
+        <location filename="../app/gui/livelog/LiveLogThumbnailDelegate.cpp" line="+101"/>
         <source>+%n</source>
         <comment>more charts than the row shows</comment>
         <translation>
@@ -3442,12 +3442,12 @@ Runs appear here the moment they start: from the Console, from `llm-sandbox run`
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="+80"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+81"/>
         <source>LLM Sandbox</source>
         <translation>LLM Sandbox</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+87"/>
         <source>%1 %2 %3 · ready</source>
         <translation>%1 %2 %3 · 就绪</translation>
     </message>
@@ -3500,6 +3500,11 @@ API %3，%4%5</translation>
     </message>
     <message>
         <location line="+2"/>
+        <source>&amp;Find in Page</source>
+        <translation>在页面中查找(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>

@@ -35,6 +35,7 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     m_search->setObjectName(QStringLiteral("liveLogSearch"));
     m_search->setPlaceholderText(tr("Filter by language, status, client, run id…"));
     m_search->setClearButtonEnabled(true);
+    setFindField(m_search);
     m_source = new QComboBox;
     m_source->setObjectName(QStringLiteral("liveLogSource"));
     m_source->addItem(tr("All sources"), QString());

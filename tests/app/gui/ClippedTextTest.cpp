@@ -3,8 +3,7 @@
 // dialog, no label's, button's, combo box's or placeholder's text is wider than the room it has, no table cell on
 // screen or header section elides, no table's columns go beyond its width, and the page fits the window. One test per
 // page, size and language, so that one page can be checked alone: --gtest_filter='*historyPage*'.
-#include "AppContext.h"
-#include "ScopedEnvironment.h"
+#include "OfflineApp.h"
 #include "gui/MainWindow.h"
 #include "gui/connect/ConnectAssistantDialog.h"
 #include "gui/gallery/GalleryPage.h"
@@ -29,7 +28,6 @@
 #include <QStyleOptionButton>
 #include <QStyleOptionComboBox>
 #include <QStyleOptionFrame>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QTextDocument>
 #include <QToolButton>
@@ -347,7 +345,6 @@ class ClippedTextTest : public ::testing::TestWithParam<Layout>
 protected:
     void SetUp() override
     {
-        ASSERT_TRUE(m_home.isValid());
         if (QLatin1String(GetParam().language) != QLatin1String("en")) {
             const QLocale locale(QString::fromLatin1(GetParam().language));
             ASSERT_TRUE(m_translation.load(locale, QStringLiteral("llm-sandbox"), QStringLiteral("_"),
@@ -359,10 +356,7 @@ protected:
             }
             QLocale::setDefault(locale);
         }
-        writeJournal(m_home.filePath(QStringLiteral("journal.sqlite")));
-        auto made = AppContext::create({.source = QStringLiteral("gui")});
-        ASSERT_TRUE(made.ok()) << qPrintable(made.error().message);
-        m_context = std::move(*made);
+        writeJournal(m_app.journalPath());
     }
     void TearDown() override
     {
@@ -374,7 +368,7 @@ protected:
     /// The window at the layout's size, on its page.
     std::unique_ptr<MainWindow> window(const char *page)
     {
-        auto made = std::make_unique<MainWindow>(*m_context);
+        auto made = std::make_unique<MainWindow>(m_app.context());
         made->resize(GetParam().size);
         made->show();
         EXPECT_TRUE(QTest::qWaitForWindowExposed(made.get()));
@@ -407,20 +401,9 @@ protected:
         QCoreApplication::processEvents();
     }
 
-    QTemporaryDir m_home;
+    guitest::OfflineApp m_app;
     const QLocale m_locale;
-    sandbox::test::ScopedEnvironment m_environment{
-        {"LLM_SANDBOX_JOURNAL", m_home.filePath(QStringLiteral("journal.sqlite")).toUtf8()},
-        {"XDG_CONFIG_HOME", m_home.filePath(QStringLiteral("config")).toUtf8()},
-        {"XDG_DATA_HOME", m_home.filePath(QStringLiteral("data")).toUtf8()},
-        {"HOME", m_home.path().toUtf8()},
-        // Engines that are not there: the pages show what they show when Docker is down, and nothing is started.
-        {"BACKEND", QByteArray("docker")},
-        {"DOCKER_HOST", "unix://" + m_home.filePath(QStringLiteral("no-docker.sock")).toUtf8()},
-        {"CONTAINER_HOST", "unix://" + m_home.filePath(QStringLiteral("no-podman.sock")).toUtf8()},
-        {"LLM_SANDBOX_HTTP_TOKEN", QByteArray("clipped-text-test-token")}};
     QTranslator m_translation, m_qtTranslation;
-    std::unique_ptr<AppContext> m_context;
 };
 
 } // namespace
@@ -433,7 +416,7 @@ TEST_P(ClippedTextTest, noTextIsClipped)
                                                                                        : GetParam().page);
     QStringList clipped;
     if (page == QLatin1String("settingsDialog")) {
-        SettingsDialog dialog(m_context->userSettings(), main.get());
+        SettingsDialog dialog(m_app.context().userSettings(), main.get());
         dialog.show();
         settle();
         clipped = clippedTexts(&dialog);
