@@ -128,7 +128,7 @@
 <context>
     <name>sandbox::gui::GalleryPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+191"/>
+        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+220"/>
         <source>%n artifact(s)</source>
         <translation>
             <numerusform>%n artifact</numerusform>

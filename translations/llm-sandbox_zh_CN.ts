@@ -2959,7 +2959,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::GalleryPage</name>
     <message>
-        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+52"/>
+        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+53"/>
         <source>All languages</source>
         <translation>所有语言</translation>
     </message>
@@ -2999,12 +2999,17 @@ go module、R 软件包、gem。</translation>
         <translation>文本</translation>
     </message>
     <message>
+        <location line="+5"/>
+        <source>Filter by name, client, run id…</source>
+        <translation>按名称、客户端、运行 ID 筛选…</translation>
+    </message>
+    <message>
         <location line="+36"/>
         <source>Copy Image</source>
         <translation>复制图片</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+29"/>
         <source>The journal cannot be read: %1</source>
         <translation>无法读取日志库：%1</translation>
     </message>
@@ -3014,7 +3019,7 @@ go module、R 软件包、gem。</translation>
         <translation>图库</translation>
     </message>
     <message numerus="yes">
-        <location line="+48"/>
+        <location line="+69"/>
         <source>%n artifact(s)</source>
         <translation>
             <numerusform>%n 个产物</numerusform>
