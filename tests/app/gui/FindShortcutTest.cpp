@@ -39,8 +39,9 @@ TEST(FindShortcut, ctrlFGoesToTheSearchFieldOfEveryPageThatHasOne)
     ASSERT_NE(find, nullptr);
     EXPECT_EQ(find->shortcut(), QKeySequence(QKeySequence::Find));
 
-    for (const auto &[page, field] :
-         {std::pair{"liveLogPage", "liveLogSearch"}, {"historyPage", "historyTextFilter"}}) {
+    for (const auto &[page, field] : {std::pair{"liveLogPage", "liveLogSearch"},
+                                      {"historyPage", "historyTextFilter"},
+                                      {"galleryPage", "gallerySearch"}}) {
         QWidget *shown = showPage(window, QLatin1String(page));
         ASSERT_EQ(shown->objectName(), QLatin1String(page));
         auto *search = shown->findChild<QLineEdit *>(QLatin1String(field));
