@@ -128,7 +128,7 @@
 <context>
     <name>sandbox::gui::GalleryPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+191"/>
+        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+220"/>
         <source>%n artifact(s)</source>
         <translation>
             <numerusform>%n artifact</numerusform>
@@ -164,9 +164,21 @@
     </message>
 </context>
 <context>
+    <name>sandbox::gui::LiveLogThumbnailDelegate</name>
+    <message numerus="yes">
+        <location filename="../app/gui/livelog/LiveLogThumbnailDelegate.cpp" line="+101"/>
+        <source>+%n</source>
+        <comment>more charts than the row shows</comment>
+        <translation>
+            <numerusform>+%n</numerusform>
+            <numerusform>+%n</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>sandbox::gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="+354"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+367"/>
         <source>%n run(s) in progress</source>
         <translation>
             <numerusform>%n run in progress</numerusform>

@@ -1979,7 +1979,12 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::ArtifactPreviewDialog</name>
     <message>
-        <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+84"/>
+        <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+68"/>
+        <source>Drag to another program to give it a copy</source>
+        <translation>拖到其他程序中即可交给它一份副本</translation>
+    </message>
+    <message>
+        <location line="+24"/>
         <source>◀ Previous</source>
         <translation>◀ 上一个</translation>
     </message>
@@ -2046,7 +2051,7 @@ go module、R 软件包、gem。</translation>
         <translation>%1 — %2 × %3 像素，%4</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+98"/>
         <source>Save %1 (files from a sandbox are saved, never opened with other programs)</source>
         <translation>保存 %1（来自沙箱的文件只会被保存，从不使用其他程序打开）</translation>
     </message>
@@ -2064,9 +2069,9 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::ArtifactStrip</name>
     <message>
-        <location filename="../app/gui/widgets/ArtifactStrip.cpp" line="+49"/>
-        <source>Double-click a chart to open it</source>
-        <translation>双击图表将其打开</translation>
+        <location filename="../app/gui/widgets/ArtifactStrip.cpp" line="+63"/>
+        <source>Double-click a chart to open it, or drag it to another program</source>
+        <translation>双击图表将其打开，或将其拖到其他程序中</translation>
     </message>
 </context>
 <context>
@@ -3098,7 +3103,7 @@ Run B: %4 on %5, %6</source>
 <context>
     <name>sandbox::gui::GalleryModel</name>
     <message>
-        <location filename="../app/gui/gallery/GalleryModel.cpp" line="+110"/>
+        <location filename="../app/gui/gallery/GalleryModel.cpp" line="+111"/>
         <source>%1
 %2, %3
 %4 run of %5 (%6)</source>
@@ -3110,7 +3115,7 @@ Run B: %4 on %5, %6</source>
 <context>
     <name>sandbox::gui::GalleryPage</name>
     <message>
-        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+52"/>
+        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+53"/>
         <source>All languages</source>
         <translation>所有语言</translation>
     </message>
@@ -3150,12 +3155,17 @@ Run B: %4 on %5, %6</source>
         <translation>文本</translation>
     </message>
     <message>
+        <location line="+5"/>
+        <source>Filter by name, client, run id…</source>
+        <translation>按名称、客户端、运行 ID 筛选…</translation>
+    </message>
+    <message>
         <location line="+36"/>
         <source>Copy Image</source>
         <translation>复制图片</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+29"/>
         <source>The journal cannot be read: %1</source>
         <translation>无法读取日志库：%1</translation>
     </message>
@@ -3165,7 +3175,7 @@ Run B: %4 on %5, %6</source>
         <translation>图库</translation>
     </message>
     <message numerus="yes">
-        <location line="+48"/>
+        <location line="+69"/>
         <source>%n artifact(s)</source>
         <translation>
             <numerusform>%n 个产物</numerusform>
@@ -3615,17 +3625,17 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
 <context>
     <name>sandbox::gui::LiveLogPage</name>
     <message>
-        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+35"/>
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+36"/>
         <source>Filter by language, status, client, run id…</source>
         <translation>按语言、状态、客户端、运行 ID 筛选…</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>All sources</source>
         <translation>所有来源</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+73"/>
         <source>The run journal is off (LLM_SANDBOX_JOURNAL=off), so there is no live log.
 Unset that variable and restart to see every run here.</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)，因此没有实时日志。
@@ -3657,6 +3667,17 @@ Runs appear here the moment they start: from the Console, from `llm-sandbox run`
     </message>
 </context>
 <context>
+    <name>sandbox::gui::LiveLogThumbnailDelegate</name>
+    <message numerus="yes">
+        <location filename="../app/gui/livelog/LiveLogThumbnailDelegate.cpp" line="+101"/>
+        <source>+%n</source>
+        <comment>more charts than the row shows</comment>
+        <translation>
+            <numerusform>+%n</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>sandbox::gui::MainWindow</name>
     <message>
         <location filename="../app/gui/MainWindow.cpp" line="+81"/>
@@ -3664,7 +3685,7 @@ Runs appear here the moment they start: from the Console, from `llm-sandbox run`
         <translation>LLM Sandbox</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+87"/>
         <source>%1 %2 %3 · ready</source>
         <translation>%1 %2 %3 · 就绪</translation>
     </message>
@@ -3717,6 +3738,11 @@ API %3，%4%5</translation>
     </message>
     <message>
         <location line="+2"/>
+        <source>&amp;Find in Page</source>
+        <translation>在页面中查找(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>

@@ -29,6 +29,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -152,7 +153,9 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
     fillRunMenu();
     connect(m_navigation, &QListWidget::currentRowChanged, this, [this](int row) {
         m_pages->setCurrentIndex(row);
-        if (auto *page = qobject_cast<Page *>(m_pages->currentWidget())) {
+        auto *page = qobject_cast<Page *>(m_pages->currentWidget());
+        m_find->setEnabled(page && page->findField());
+        if (page) {
             page->shown();
         }
     });
@@ -254,6 +257,17 @@ void MainWindow::createMenus()
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     m_pagesSeparator = m_viewMenu->addSeparator();
+    m_find = m_viewMenu->addAction(tr("&Find in Page"), this, [this] {
+        if (auto *page = qobject_cast<Page *>(m_pages->currentWidget()); page && page->findField()) {
+            page->findField()->setFocus(Qt::ShortcutFocusReason);
+            if (auto *field = qobject_cast<QLineEdit *>(page->findField())) {
+                field->selectAll();
+            }
+        }
+    });
+    m_find->setObjectName(QStringLiteral("findAction"));
+    m_find->setShortcut(QKeySequence::Find);
+    m_viewMenu->addSeparator();
     QMenu *theme = m_viewMenu->addMenu(tr("&Theme"));
     m_themes = new QActionGroup(this);
     const auto addTheme = [&](const QString &title, AppTheme::Mode mode) {

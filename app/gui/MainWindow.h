@@ -80,6 +80,7 @@ private:
     std::unique_ptr<JournalFeed> m_journal;    ///< every page's reads of the journal
     QMenu *m_runMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
+    QAction *m_find = nullptr; ///< to the current page's search field (Page::findField)
     QAction *m_pagesSeparator = nullptr;
     QActionGroup *m_themes = nullptr;
     QLabel *m_backendState = nullptr;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QIcon>
+#include <QPointer>
 #include <QSettings>
 #include <QString>
 #include <QVariant>
@@ -40,6 +41,14 @@ public:
     virtual void restoreState(const QSettings &settings) { (void)settings; }
     /// It became the window's current page.
     virtual void shown() {}
+    /// The field Find (Ctrl+F) goes to: the page's search or filter; null when it has none.
+    QWidget *findField() const { return m_findField; }
+
+protected:
+    void setFindField(QWidget *field) { m_findField = field; }
+
+private:
+    QPointer<QWidget> m_findField;
 };
 
 } // namespace sandbox::gui

@@ -1,12 +1,13 @@
 #include "gui/gallery/GalleryModel.h"
 
 #include "gui/RunText.h"
+#include "gui/widgets/ArtifactDrag.h"
+#include "gui/widgets/ArtifactPreviewDialog.h"
 #include "gui/widgets/ThumbnailProvider.h"
 
 #include <QApplication>
 #include <QFileInfo>
 #include <QLocale>
-#include <QMimeData>
 #include <QPainter>
 #include <QStyle>
 
@@ -130,7 +131,7 @@ Qt::ItemFlags GalleryModel::flags(const QModelIndex &index) const
 
 QStringList GalleryModel::mimeTypes() const
 {
-    return {QStringLiteral("application/x-qt-image")};
+    return {QStringLiteral("text/uri-list")};
 }
 
 QMimeData *GalleryModel::mimeData(const QModelIndexList &indexes) const
@@ -139,13 +140,8 @@ QMimeData *GalleryModel::mimeData(const QModelIndexList &indexes) const
         return nullptr;
     }
     const JournalArtifactEntry &entry = m_entries.at(indexes.first().row());
-    const auto thumbnail = m_thumbnails.thumbnail(entry.artifact.path, entry.artifact.mimeType, ThumbnailSize);
-    if (!thumbnail || thumbnail->image.isNull()) {
-        return nullptr;
-    }
-    auto *mime = new QMimeData;
-    mime->setImageData(thumbnail->image);
-    return mime;
+    return ArtifactDrag::mimeData(
+        PreviewItem{entry.artifact.name, entry.artifact.mimeType, {}, entry.artifact.path, {}});
 }
 
 void GalleryModel::thumbnailReady(const QString &path, QSize size)

@@ -36,7 +36,7 @@ public:
     QVariant data(const QModelIndex &index, int role) const override;
     Qt::ItemFlags flags(const QModelIndex &index) const override;
     QStringList mimeTypes() const override;
-    /// A drag carries the thumbnail's image, never the sandbox's file (another program would open it by its name).
+    /// A drag carries a private copy of the artifact (ArtifactDrag), never the journal's own file.
     QMimeData *mimeData(const QModelIndexList &indexes) const override;
 
 private:

@@ -15,6 +15,7 @@
 #include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListView>
 #include <QMenu>
 #include <QStyle>
@@ -69,12 +70,17 @@ GalleryPage::GalleryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     m_type->addItem(tr("Text"), QStringLiteral("text/"));
     m_count = new QLabel;
     m_count->setObjectName(QStringLiteral("galleryCount"));
+    m_search = new QLineEdit;
+    m_search->setObjectName(QStringLiteral("gallerySearch"));
+    m_search->setPlaceholderText(tr("Filter by name, client, run id…"));
+    m_search->setClearButtonEnabled(true);
+    setFindField(m_search);
 
     auto *bar = new QHBoxLayout;
+    bar->addWidget(m_search, 1);
     bar->addWidget(m_language);
     bar->addWidget(m_source);
     bar->addWidget(m_type);
-    bar->addStretch(1);
     bar->addWidget(m_count);
 
     m_model = new GalleryModel(m_thumbnails, this);
@@ -114,6 +120,8 @@ GalleryPage::GalleryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     for (QComboBox *combo : {m_language, m_source, m_type}) {
         connect(combo, &QComboBox::currentIndexChanged, this, &GalleryPage::reload);
     }
+    // The journal's filters are read again; the text filters what was read.
+    connect(m_search, &QLineEdit::textChanged, this, &GalleryPage::showMatching);
 
     // Runs of every process: a changed journal is read again a moment later, once for a burst of changes, while the
     // page is on show (otherwise when it is shown next).
@@ -126,8 +134,8 @@ GalleryPage::GalleryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
         },
         [this](Result<QList<JournalArtifactEntry>> loaded) {
             if (loaded) {
-                m_model->setEntries(std::move(*loaded));
-                updateCount();
+                m_loaded = std::move(*loaded);
+                showMatching();
             } else {
                 m_count->setText(tr("The journal cannot be read: %1").arg(loaded.error().message));
             }
@@ -184,6 +192,27 @@ void GalleryPage::reload()
 void GalleryPage::waitForLoaded()
 {
     m_refresh->waitForLoaded();
+}
+
+void GalleryPage::showMatching()
+{
+    const QString text = m_search->text().trimmed();
+    if (text.isEmpty()) {
+        m_model->setEntries(m_loaded);
+    } else {
+        QList<JournalArtifactEntry> matching;
+        for (const JournalArtifactEntry &entry : std::as_const(m_loaded)) {
+            for (const QString &field :
+                 {entry.artifact.name, entry.clientName, entry.runId, languageText(entry.language)}) {
+                if (field.contains(text, Qt::CaseInsensitive)) {
+                    matching.append(entry);
+                    break;
+                }
+            }
+        }
+        m_model->setEntries(std::move(matching));
+    }
+    updateCount();
 }
 
 void GalleryPage::updateCount()

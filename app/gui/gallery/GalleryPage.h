@@ -10,6 +10,7 @@
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QListView;
 
 namespace sandbox::gui {
@@ -18,9 +19,10 @@ class GalleryModel;
 class ThumbnailProvider;
 
 /// Every chart and file any run captured, from the journal, as a grid of thumbnails: filtered by language, source
-/// and type, opened large inside the app (ArtifactPreviewDialog: next and previous, fit and zoom, copy, save as), and
-/// a way to the run that made it. Runs of any process (an assistant's `--mcp` server too) appear as they are
-/// recorded. The journal is read off the GUI thread.
+/// and type (in the journal) and by a text in their name, client or run id (in what was read), opened large inside the
+/// app (ArtifactPreviewDialog: next and previous, fit and zoom, copy, save as), and a way to the run that made it. Runs
+/// of any process (an assistant's `--mcp` server too) appear as they are recorded. The journal is read off the GUI
+/// thread.
 class GalleryPage final : public Page
 {
     Q_OBJECT
@@ -53,6 +55,8 @@ private:
     ArtifactFilter filter() const;
     void showContextMenu(const QPoint &position);
     void saveAs(int row);
+    /// The entries read that match the text filter, into the model.
+    void showMatching();
     void updateCount();
 
     ThumbnailProvider &m_thumbnails;
@@ -62,6 +66,8 @@ private:
     QComboBox *m_source = nullptr;
     QComboBox *m_type = nullptr;
     QLabel *m_count = nullptr;
+    QLineEdit *m_search = nullptr;
+    QList<JournalArtifactEntry> m_loaded; ///< as read from the journal, before the text filter
     std::unique_ptr<JournalRefresh<Result<QList<JournalArtifactEntry>>>> m_refresh;
 };
 

@@ -22,6 +22,8 @@ public:
 
     /// The filter the controls describe now.
     RunFilter filter() const;
+    /// The field of the text filter (code and output).
+    QLineEdit *textField() const { return m_text; }
     /// How long typing must pause before the text filter applies.
     static constexpr int TextDebounceMs = 250;
 

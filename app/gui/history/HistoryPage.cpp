@@ -16,6 +16,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
 #include <QPushButton>
@@ -39,6 +40,7 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
 {
     setObjectName(QStringLiteral("historyPage"));
     m_filters = new HistoryFilterBar(this);
+    setFindField(m_filters->textField());
     m_model = new HistoryModel(feed, this);
 
     m_table = new QTableView(this);

@@ -3,6 +3,7 @@
 #include "gui/RunText.h"
 #include "gui/livelog/LiveLogFilterModel.h"
 #include "gui/livelog/LiveLogModel.h"
+#include "gui/livelog/LiveLogThumbnailDelegate.h"
 #include "gui/widgets/RunView.h"
 #include "journal/JournalFeed.h"
 
@@ -34,6 +35,7 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     m_search->setObjectName(QStringLiteral("liveLogSearch"));
     m_search->setPlaceholderText(tr("Filter by language, status, client, run id…"));
     m_search->setClearButtonEnabled(true);
+    setFindField(m_search);
     m_source = new QComboBox;
     m_source->setObjectName(QStringLiteral("liveLogSource"));
     m_source->addItem(tr("All sources"), QString());
@@ -47,6 +49,7 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     m_table = new QTableView;
     m_table->setObjectName(QStringLiteral("liveLogTable"));
     m_table->setModel(m_filter);
+    m_table->setItemDelegateForColumn(LiveLogModel::Outcome, new LiveLogThumbnailDelegate(feed, thumbnails, m_table));
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);

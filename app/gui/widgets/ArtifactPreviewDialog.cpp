@@ -1,5 +1,6 @@
 #include "gui/widgets/ArtifactPreviewDialog.h"
 
+#include "gui/widgets/ArtifactDrag.h"
 #include "gui/widgets/SafeImage.h"
 #include "util/PrivateFiles.h"
 
@@ -8,6 +9,7 @@
 #include <QClipboard>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QDrag>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -16,6 +18,8 @@
 #include <QLabel>
 #include <QLocale>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
@@ -60,6 +64,9 @@ ArtifactPreviewDialog::ArtifactPreviewDialog(QList<PreviewItem> items, int curre
     m_picture = new QLabel;
     m_picture->setObjectName(QStringLiteral("previewImage"));
     m_scroll->setWidget(m_picture);
+    m_picture->setCursor(Qt::OpenHandCursor);
+    m_picture->setToolTip(tr("Drag to another program to give it a copy"));
+    m_picture->installEventFilter(this);
     m_text = new QPlainTextEdit;
     m_text->setObjectName(QStringLiteral("previewText"));
     m_text->setReadOnly(true);
@@ -69,6 +76,7 @@ ArtifactPreviewDialog::ArtifactPreviewDialog(QList<PreviewItem> items, int curre
     m_message->setObjectName(QStringLiteral("previewMessage"));
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setWordWrap(true);
+    m_message->installEventFilter(this);
     m_views->addWidget(m_scroll);
     m_views->addWidget(m_text);
     m_views->addWidget(m_message);
@@ -245,6 +253,47 @@ void ArtifactPreviewDialog::applyScale()
     const QSize size = (QSizeF(m_image.size()) * m_scale).toSize().expandedTo(QSize(1, 1));
     m_picture->setPixmap(QPixmap::fromImage(m_image.scaled(size, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
     m_picture->resize(size);
+}
+
+QMimeData *ArtifactPreviewDialog::dragData() const
+{
+    PreviewItem item = m_items.value(m_current);
+    item.data = m_data;
+    return ArtifactDrag::mimeData(item);
+}
+
+bool ArtifactPreviewDialog::eventFilter(QObject *watched, QEvent *event)
+{
+    switch (event->type()) {
+    case QEvent::MouseButtonPress:
+        if (const auto *press = static_cast<QMouseEvent *>(event); press->button() == Qt::LeftButton) {
+            m_pressedAt = press->position().toPoint();
+        }
+        break;
+    case QEvent::MouseButtonRelease:
+        m_pressedAt.reset();
+        break;
+    case QEvent::MouseMove: {
+        const auto *move = static_cast<QMouseEvent *>(event);
+        if (!m_pressedAt || !(move->buttons() & Qt::LeftButton) ||
+            (move->position().toPoint() - *m_pressedAt).manhattanLength() < QApplication::startDragDistance()) {
+            break;
+        }
+        m_pressedAt.reset();
+        if (QMimeData *data = dragData()) {
+            auto *drag = new QDrag(this);
+            drag->setMimeData(data);
+            if (!m_image.isNull() && watched == m_picture) {
+                drag->setPixmap(QPixmap::fromImage(m_image.scaled(128, 128, Qt::KeepAspectRatio)));
+            }
+            drag->exec(Qt::CopyAction);
+        }
+        return true;
+    }
+    default:
+        break;
+    }
+    return QDialog::eventFilter(watched, event);
 }
 
 void ArtifactPreviewDialog::copyImage()

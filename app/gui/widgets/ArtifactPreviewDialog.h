@@ -4,9 +4,12 @@
 #include <QFutureWatcher>
 #include <QImage>
 #include <QList>
+#include <QPoint>
+#include <optional>
 #include <utility>
 
 class QLabel;
+class QMimeData;
 class QPlainTextEdit;
 class QScrollArea;
 class QStackedWidget;
@@ -46,12 +49,16 @@ public:
     double scale() const { return m_scale; }
     /// Waits until the current artifact is decoded (tests).
     void waitForDecoded();
+    /// What dragging the artifact on show to another program carries: a private copy of it (ArtifactDrag).
+    QMimeData *dragData() const;
 
 signals:
     void showRunRequested(const QString &runId);
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    /// Drags start on the picture and on the message that stands for a file not shown.
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void showDecoded();
@@ -69,6 +76,7 @@ private:
     using Decoded = std::pair<QImage, QString>; ///< the image, or why there is none
     QFutureWatcher<Decoded> m_decoding;
     QString m_why;
+    std::optional<QPoint> m_pressedAt; ///< where a drag may start: the left button went down there
 
     QStackedWidget *m_views = nullptr;
     QScrollArea *m_scroll = nullptr;

@@ -1,11 +1,13 @@
 #include "gui/widgets/ArtifactStrip.h"
 
 #include "artifacts/Artifact.h"
+#include "gui/widgets/ArtifactDrag.h"
 #include "gui/widgets/ArtifactPreviewDialog.h"
 #include "gui/widgets/ThumbnailProvider.h"
 #include "journal/JournalRun.h"
 
 #include <QLocale>
+#include <QMimeData>
 #include <QPainter>
 
 namespace sandbox::gui {
@@ -30,6 +32,15 @@ QPixmap letterboxed(const QImage &image, const QColor &background)
     return canvas;
 }
 
+PreviewItem previewItem(const QListWidgetItem *artifact)
+{
+    return PreviewItem{artifact->text(),
+                       artifact->data(MimeRole).toString(),
+                       artifact->data(DataRole).toByteArray(),
+                       artifact->data(PathRole).toString(),
+                       {}};
+}
+
 } // namespace
 
 ArtifactStrip::ArtifactStrip(ThumbnailProvider &thumbnails, QWidget *parent)
@@ -46,7 +57,10 @@ ArtifactStrip::ArtifactStrip(ThumbnailProvider &thumbnails, QWidget *parent)
     setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setFixedHeight(ThumbnailSize.height() + fontMetrics().height() + 40);
-    setToolTip(tr("Double-click a chart to open it"));
+    setDragEnabled(true);
+    setDragDropMode(QAbstractItemView::DragOnly);
+    setDefaultDropAction(Qt::CopyAction);
+    setToolTip(tr("Double-click a chart to open it, or drag it to another program"));
     connect(this, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) { open(row(item)); });
     connect(&m_thumbnails, &ThumbnailProvider::thumbnailReady, this, &ArtifactStrip::thumbnailReady);
 }
@@ -107,6 +121,19 @@ void ArtifactStrip::thumbnailReady(const QString &key, QSize size)
     }
 }
 
+QStringList ArtifactStrip::mimeTypes() const
+{
+    return {QStringLiteral("text/uri-list")};
+}
+
+QMimeData *ArtifactStrip::mimeData(const QList<QListWidgetItem *> &items) const
+{
+    if (items.isEmpty()) {
+        return nullptr;
+    }
+    return ArtifactDrag::mimeData(previewItem(items.first()));
+}
+
 ArtifactPreviewDialog *ArtifactStrip::open(int row)
 {
     if (row < 0 || row >= count()) {
@@ -114,12 +141,7 @@ ArtifactPreviewDialog *ArtifactStrip::open(int row)
     }
     QList<PreviewItem> items;
     for (int i = 0; i < count(); ++i) {
-        const QListWidgetItem *artifact = item(i);
-        items.append(PreviewItem{artifact->text(),
-                                 artifact->data(MimeRole).toString(),
-                                 artifact->data(DataRole).toByteArray(),
-                                 artifact->data(PathRole).toString(),
-                                 {}});
+        items.append(previewItem(item(i)));
     }
     auto *dialog = new ArtifactPreviewDialog(std::move(items), row, window());
     dialog->setAttribute(Qt::WA_DeleteOnClose);

@@ -13,7 +13,7 @@ class ThumbnailProvider;
 
 /// A row of chart thumbnails (from the ThumbnailProvider: made off the GUI thread; HTML and other files as an icon
 /// with their name). Activating one opens the strip's artifacts in the app's preview (ArtifactPreviewDialog), never
-/// in another program.
+/// in another program; dragging one out hands another program a private copy (ArtifactDrag).
 class ArtifactStrip final : public QListWidget
 {
     Q_OBJECT
@@ -33,6 +33,10 @@ public:
 
 signals:
     void countChanged(int count);
+
+protected:
+    QStringList mimeTypes() const override;
+    QMimeData *mimeData(const QList<QListWidgetItem *> &items) const override;
 
 private:
     void add(const QString &name, const QString &mimeType, const QByteArray &data, const QString &path, qint64 size);

@@ -16,6 +16,7 @@
 #include <QDesktopServices>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListView>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -225,6 +226,37 @@ TEST_F(GalleryPageTest, filtersBySourceAndType)
     type->setCurrentIndex(type->findData(QStringLiteral("image/")));
     page.waitForLoaded();
     EXPECT_EQ(page.model()->rowCount(), 2);
+}
+
+TEST_F(GalleryPageTest, aTextFiltersWhatWasReadByNameRunAndTheOpenedPreviewShowsTheMatchingOnes)
+{
+    record(QStringLiteral("sales-run"),
+           {artifact(QStringLiteral("sales.png"), QStringLiteral("image/png"), png(Qt::red)),
+            artifact(QStringLiteral("costs.png"), QStringLiteral("image/png"), png(Qt::blue))});
+    record(QStringLiteral("other-run"), {artifact(QStringLiteral("sales.csv"), QStringLiteral("text/csv"), "a,b\n")});
+    GalleryPage page(*m_feed, m_thumbnails);
+    page.waitForLoaded();
+    ASSERT_EQ(page.model()->rowCount(), 3);
+    auto *search = page.findChild<QLineEdit *>(QStringLiteral("gallerySearch"));
+    ASSERT_NE(search, nullptr);
+    EXPECT_EQ(page.findField(), search) << "Ctrl+F goes there";
+    auto *count = page.findChild<QLabel *>(QStringLiteral("galleryCount"));
+
+    search->setText(QStringLiteral("SALES."));
+    ASSERT_EQ(page.model()->rowCount(), 2);
+    EXPECT_EQ(page.model()->entry(0).artifact.name, QStringLiteral("sales.csv"));
+    EXPECT_EQ(page.model()->entry(1).artifact.name, QStringLiteral("sales.png"));
+    EXPECT_TRUE(count->text().startsWith(QStringLiteral("2 "))) << qPrintable(count->text());
+    // The preview steps through what is shown.
+    ArtifactPreviewDialog *dialog = page.openArtifact(1);
+    ASSERT_NE(dialog, nullptr);
+    EXPECT_EQ(dialog->windowTitle(), QStringLiteral("sales.png"));
+    dialog->close();
+
+    search->setText(QStringLiteral("sales-run"));
+    EXPECT_EQ(page.model()->rowCount(), 2);
+    search->clear();
+    EXPECT_EQ(page.model()->rowCount(), 3);
 }
 
 TEST_F(GalleryPageTest, aPngNamedChartJarIsPreviewedAsAnImageAndNothingIsLaunched)
