@@ -508,7 +508,7 @@ void HistoryPage::updateStatus()
     const int total = m_model->totalCount();
     // No run to list: say why and how to get some, instead of an empty table.
     const RunFilter &filter = m_model->filter();
-    const bool filtered = !filter.language.isEmpty() || filter.status || filter.source || filter.from.isValid() ||
+    const bool filtered = !filter.language.isEmpty() || filter.status || filter.outcome || !filter.sources.isEmpty() || filter.from.isValid() ||
                           filter.to.isValid() || !filter.text.isEmpty();
     const bool empty = m_model->rowCount() == 0 && (total == 0 || !m_model->lastError().isEmpty());
     if (!m_model->lastError().isEmpty()) {
@@ -581,8 +581,18 @@ void HistoryPage::measureColumns()
     samples[HistoryModel::StartedColumn] << QLocale().toString(QDateTime(QDate(2026, 12, 28), QTime(23, 59, 59)),
                                                                QLocale::ShortFormat);
     int usualStatus = 0;
-    for (RunStatus status : {RunStatus::Running, RunStatus::Finished, RunStatus::Failed}) {
-        usualStatus = std::max(usualStatus, metrics.horizontalAdvance(runStatusText(status)) + padding);
+    // The statuses most runs have: running, succeeded, failed with an exit code, timed out.
+    JournalRun sample;
+    sample.durationMs = 30'000;
+    for (const auto &[status, exitCode, reason] :
+         {std::tuple{RunStatus::Running, std::optional<int>(), std::optional<StopReason>()},
+          std::tuple{RunStatus::Finished, std::optional<int>(0), std::optional(StopReason::Exited)},
+          std::tuple{RunStatus::Finished, std::optional<int>(1), std::optional(StopReason::Exited)},
+          std::tuple{RunStatus::Finished, std::optional<int>(137), std::optional(StopReason::TimedOut)}}) {
+        sample.status = status;
+        sample.exitCode = exitCode;
+        sample.stopReason = reason;
+        usualStatus = std::max(usualStatus, metrics.horizontalAdvance(runStatusText(sample)) + padding);
     }
     samples[HistoryModel::DurationColumn] << durationText(28'450);
     samples[HistoryModel::LanguageColumn] << languageText(QStringLiteral("python"));
