@@ -183,6 +183,17 @@
     </message>
 </context>
 <context>
+    <name>sandbox::gui::LiveLogPage</name>
+    <message numerus="yes">
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+213"/>
+        <source>&amp;Follow newest (%n new)</source>
+        <translation>
+            <numerusform>&amp;Follow newest (%n new)</numerusform>
+            <numerusform>&amp;Follow newest (%n new)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>sandbox::gui::MainWindow</name>
     <message numerus="yes">
         <location filename="../app/gui/MainWindow.cpp" line="+381"/>

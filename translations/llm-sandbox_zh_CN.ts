@@ -3444,17 +3444,17 @@ go module、R 软件包、gem。</translation>
         <translation>所有来源</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+172"/>
         <source>&amp;Follow newest</source>
         <translation>跟随最新(&amp;F)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-164"/>
         <source>Show each run as it starts. Picking another run stops following; press this to follow again.</source>
         <translation>每个运行一开始就显示它。选择其他运行会停止跟随；按此按钮可重新跟随。</translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location line="+97"/>
         <source>The run journal is off (LLM_SANDBOX_JOURNAL=off), so there is no live log.
 Unset that variable and restart to see every run here.</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)，因此没有实时日志。
@@ -3465,8 +3465,15 @@ Unset that variable and restart to see every run here.</source>
         <source>Reading the journal…</source>
         <translation>正在读取日志库…</translation>
     </message>
+    <message numerus="yes">
+        <location line="+59"/>
+        <source>&amp;Follow newest (%n new)</source>
+        <translation>
+            <numerusform>跟随最新（%n 个新运行）(&amp;F)</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+111"/>
+        <location line="+63"/>
         <source>No runs yet.
 
 Runs appear here the moment they start: from the Console, from `llm-sandbox run` and from assistants using `llm-sandbox --mcp`.</source>
@@ -4067,7 +4074,7 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>关闭窗口时让服务器在系统托盘中继续运行</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>This desktop has no system tray: closing the window ends the server.</source>
         <translation>此桌面没有系统托盘：关闭窗口会停止服务器。</translation>
     </message>

@@ -42,7 +42,7 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     for (const RunSource source : kRunSources) {
         m_source->addItem(runSourceText(source), toString(source));
     }
-    m_follow = new QPushButton(tr("&Follow newest"));
+    m_follow = new QPushButton;
     m_follow->setObjectName(QStringLiteral("followNewest"));
     m_follow->setCheckable(true);
     m_follow->setChecked(true);
@@ -135,9 +135,12 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
             });
     connect(m_follow, &QPushButton::toggled, this, [this](bool follow) {
         if (follow) {
+            m_unseen = 0;
             selectNewest();
         }
+        updateFollowButton();
     });
+    updateFollowButton();
 
     if (m_feed.isOff()) {
         m_emptyHint->setText(tr("The run journal is off (LLM_SANDBOX_JOURNAL=off), so there is no live log.\n"
@@ -178,7 +181,12 @@ void LiveLogPage::onRunsChanged(const QList<JournalRun> &runs)
     {
         // Rows inserted above the current one move it: that is no pick of the user's.
         const QScopedValueRollback selecting(m_selecting, true);
+        const int before = m_model->rowCount();
         m_model->merge(runs);
+        if (!isFollowingNewest()) {
+            m_unseen += m_model->rowCount() - before;
+            updateFollowButton();
+        }
     }
     // As terminals and log viewers do: the newest run in view, unless the user is reading another one. Without
     // following, the first run to arrive is still selected, so its output is in view without a click.
@@ -197,6 +205,12 @@ bool LiveLogPage::isFollowingNewest() const
 void LiveLogPage::setFollowingNewest(bool follow)
 {
     m_follow->setChecked(follow);
+}
+
+void LiveLogPage::updateFollowButton()
+{
+    // Not following: how many runs started meanwhile, out of view.
+    m_follow->setText(m_unseen > 0 ? tr("&Follow newest (%n new)", nullptr, m_unseen) : tr("&Follow newest"));
 }
 
 void LiveLogPage::selectNewest()

@@ -55,6 +55,7 @@ private:
     void selectNewest();
     /// Selects `row` of the filter without ending the following.
     void selectRow(int row);
+    void updateFollowButton();
     void showSelected();
     void updateEmptyState();
 
@@ -66,6 +67,7 @@ private:
     QComboBox *m_source = nullptr;
     QPushButton *m_follow = nullptr;
     bool m_selecting = false; ///< the page changes the selection itself: not the user picking a run
+    int m_unseen = 0;         ///< runs that started since following stopped
     QStackedWidget *m_listStack = nullptr;
     QLabel *m_emptyHint = nullptr;
     QTableView *m_table = nullptr;

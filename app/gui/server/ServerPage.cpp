@@ -72,8 +72,10 @@ ServerPage::ServerPage(McpHost &host, SecretStore &secrets, UserSettings &settin
     m_startWithApp->setChecked(m_settings.serverStartsWithApp());
     m_keepInTray = new QCheckBox(tr("Keep the server running in the system tray when the window is closed"));
     m_keepInTray->setObjectName(QStringLiteral("keepServingInTray"));
-    m_keepInTray->setChecked(m_settings.serverKeepsRunningInTray());
-    if (!QSystemTrayIcon::isSystemTrayAvailable()) {
+    // Without a tray it cannot be: shown off (the setting stays for a desktop that has one).
+    const bool trayAvailable = QSystemTrayIcon::isSystemTrayAvailable();
+    m_keepInTray->setChecked(trayAvailable && m_settings.serverKeepsRunningInTray());
+    if (!trayAvailable) {
         m_keepInTray->setEnabled(false);
         m_keepInTray->setToolTip(tr("This desktop has no system tray: closing the window ends the server."));
     }

@@ -135,11 +135,13 @@ TEST(LiveLogPage, followsTheNewestRunUntilTheUserPicksAnotherAndResumesOnTheButt
     feed.waitForIdle();
     QCoreApplication::processEvents();
     EXPECT_EQ(shownRun(*table), QStringLiteral("run-1"));
+    EXPECT_TRUE(follow->text().contains(QStringLiteral("1 new"))) << qPrintable(follow->text());
 
     // The button resumes following: the newest at once, then each new one.
     follow->click();
     EXPECT_TRUE(follow->isChecked());
     EXPECT_EQ(shownRun(*table), QStringLiteral("run-3"));
+    EXPECT_EQ(follow->text(), QStringLiteral("&Follow newest"));
     startRun(recorder, QStringLiteral("run-4"));
     ASSERT_TRUE(waitUntil([&] { return shownRun(*table) == QLatin1String("run-4"); }, 10s));
     EXPECT_TRUE(follow->isChecked());
