@@ -3469,7 +3469,7 @@ Unset that variable and restart to see every run here.</source>
         <location line="+59"/>
         <source>&amp;Follow newest (%n new)</source>
         <translation>
-            <numerusform>跟随最新（%n 个新运行）(&amp;F)</numerusform>
+            <numerusform>跟随最新（新增 %n）(&amp;F)</numerusform>
         </translation>
     </message>
     <message>
