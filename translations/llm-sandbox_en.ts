@@ -67,6 +67,25 @@
     </message>
 </context>
 <context>
+    <name>TrayStatus</name>
+    <message numerus="yes">
+        <location filename="../app/gui/tray/TrayStatus.cpp" line="+40"/>
+        <source>%n running</source>
+        <translation>
+            <numerusform>%n running</numerusform>
+            <numerusform>%n running</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%n client(s), %1</source>
+        <translation>
+            <numerusform>%n client, %1</numerusform>
+            <numerusform>%n clients, %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>sandbox::gui::BackendPanel</name>
     <message numerus="yes">
         <location filename="../app/gui/backends/BackendPanel.cpp" line="+180"/>
@@ -164,6 +183,17 @@
     </message>
 </context>
 <context>
+    <name>sandbox::gui::LiveLogPage</name>
+    <message numerus="yes">
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+213"/>
+        <source>&amp;Follow newest (%n new)</source>
+        <translation>
+            <numerusform>&amp;Follow newest (%n new)</numerusform>
+            <numerusform>&amp;Follow newest (%n new)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>sandbox::gui::LiveLogThumbnailDelegate</name>
     <message numerus="yes">
         <location filename="../app/gui/livelog/LiveLogThumbnailDelegate.cpp" line="+101"/>
@@ -186,7 +216,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+82"/>
+        <location line="+114"/>
         <source>%n run(s) still in progress.</source>
         <translation>
             <numerusform>%n run still in progress.</numerusform>
@@ -194,11 +224,41 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+4"/>
+        <location line="+6"/>
         <source>The MCP server is running with %n client(s) connected; their calls are cancelled and their sessions end.</source>
         <translation>
             <numerusform>The MCP server is running with %n client connected; its calls are cancelled and its session ends.</numerusform>
             <numerusform>The MCP server is running with %n clients connected; their calls are cancelled and their sessions end.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::RunningRuns</name>
+    <message numerus="yes">
+        <location filename="../app/gui/activity/RunningRuns.cpp" line="+93"/>
+        <source>%n running: %1</source>
+        <translation>
+            <numerusform>%n running: %1</numerusform>
+            <numerusform>%n running: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+12"/>
+        <source>and %n more</source>
+        <translation>
+            <numerusform>and %n more</numerusform>
+            <numerusform>and %n more</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::ServerClientsModel</name>
+    <message numerus="yes">
+        <location filename="../app/gui/server/ServerClientsModel.cpp" line="+164"/>
+        <source>Idle for %n min</source>
+        <translation>
+            <numerusform>Idle for %n min</numerusform>
+            <numerusform>Idle for %n min</numerusform>
         </translation>
     </message>
 </context>

@@ -1977,6 +1977,58 @@ go module、R 软件包、gem。</translation>
     </message>
 </context>
 <context>
+    <name>TrayStatus</name>
+    <message numerus="yes">
+        <location filename="../app/gui/tray/TrayStatus.cpp" line="+40"/>
+        <source>%n running</source>
+        <translation>
+            <numerusform>%n 个运行中</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>MCP server stopped · %1</source>
+        <translation>MCP 服务器已停止 · %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n client(s), %1</source>
+        <translation>
+            <numerusform>%n 个客户端，%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>MCP server at %1</source>
+        <translation>MCP 服务器：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>LLM Sandbox</source>
+        <translation>LLM Sandbox</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 after %2</source>
+        <translation>%1，用时 %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run failed after %1</source>
+        <translation>运行 %1 后失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Run finished after %1</source>
+        <translation>运行完成，用时 %1</translation>
+    </message>
+</context>
+<context>
     <name>sandbox::gui::ArtifactPreviewDialog</name>
     <message>
         <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+68"/>
@@ -3625,7 +3677,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
 <context>
     <name>sandbox::gui::LiveLogPage</name>
     <message>
-        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+36"/>
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+37"/>
         <source>Filter by language, status, client, run id…</source>
         <translation>按语言、状态、客户端、运行 ID 筛选…</translation>
     </message>
@@ -3635,7 +3687,17 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <translation>所有来源</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+172"/>
+        <source>&amp;Follow newest</source>
+        <translation>跟随最新(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="-164"/>
+        <source>Show each run as it starts. Picking another run stops following; press this to follow again.</source>
+        <translation>每个运行一开始就显示它。选择其他运行会停止跟随；按此按钮可重新跟随。</translation>
+    </message>
+    <message>
+        <location line="+97"/>
         <source>The run journal is off (LLM_SANDBOX_JOURNAL=off), so there is no live log.
 Unset that variable and restart to see every run here.</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)，因此没有实时日志。
@@ -3646,8 +3708,15 @@ Unset that variable and restart to see every run here.</source>
         <source>Reading the journal…</source>
         <translation>正在读取日志库…</translation>
     </message>
+    <message numerus="yes">
+        <location line="+59"/>
+        <source>&amp;Follow newest (%n new)</source>
+        <translation>
+            <numerusform>跟随最新（新增 %n）(&amp;F)</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+69"/>
+        <location line="+63"/>
         <source>No runs yet.
 
 Runs appear here the moment they start: from the Console, from `llm-sandbox run` and from assistants using `llm-sandbox --mcp`.</source>
@@ -3680,12 +3749,12 @@ Runs appear here the moment they start: from the Console, from `llm-sandbox run`
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="+81"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+84"/>
         <source>LLM Sandbox</source>
         <translation>LLM Sandbox</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+106"/>
         <source>%1 %2 %3 · ready</source>
         <translation>%1 %2 %3 · 就绪</translation>
     </message>
@@ -3808,20 +3877,15 @@ Runs go on; what they record waits until it can be written again.</source>
         <source>Runs now use %1 unless they name a backend; runs in progress finish where they started.</source>
         <translation>现在，未指定后端的运行使用 %1；进行中的运行在其开始的地方完成。</translation>
     </message>
-    <message>
-        <location line="+7"/>
-        <source>No runs in progress</source>
-        <translation>没有正在进行的运行</translation>
-    </message>
     <message numerus="yes">
-        <location line="+0"/>
+        <location line="+10"/>
         <source>%n run(s) in progress</source>
         <translation>
             <numerusform>%n 个运行正在进行</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+27"/>
         <source>The backend setting applies to the command line and MCP servers started from now on that do not set $BACKEND; this window keeps %1, named by $BACKEND.</source>
         <translation>后端设置适用于命令行以及从现在起启动且未设置 $BACKEND 的 MCP 服务器；本窗口保持使用由 $BACKEND 指定的 %1。</translation>
     </message>
@@ -3836,14 +3900,14 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>&lt;h3&gt;LLM Sandbox %1&lt;/h3&gt;&lt;p&gt;在隔离的容器中安全地运行语言模型编写的代码，并显示其输出和图表。&lt;/p&gt;&lt;p&gt;同一引擎还通过 &lt;code&gt;llm-sandbox --mcp&lt;/code&gt; 为助手提供服务；每次运行都会显示在实时日志中。&lt;/p&gt;</translation>
     </message>
     <message numerus="yes">
-        <location line="+56"/>
+        <location line="+71"/>
         <source>%n run(s) still in progress.</source>
         <translation>
             <numerusform>仍有 %n 个运行正在进行。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+4"/>
+        <location line="+6"/>
         <source>The MCP server is running with %n client(s) connected; their calls are cancelled and their sessions end.</source>
         <translation>
             <numerusform>MCP 服务器正在运行，已连接 %n 个客户端；它们的调用将被取消，会话也将结束。</numerusform>
@@ -4152,6 +4216,45 @@ Runs go on; what they record waits until it can be written again.</source>
     </message>
 </context>
 <context>
+    <name>sandbox::gui::RunningRuns</name>
+    <message>
+        <location filename="../app/gui/activity/RunningRuns.cpp" line="+72"/>
+        <source>No runs in progress</source>
+        <translation>没有正在进行的运行</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>%1 %2</source>
+        <comment>a number of runs and where they come from: 1 Console</comment>
+        <translation>%2 %1 个</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n running: %1</source>
+        <translation>
+            <numerusform>%n 个运行中：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>, </source>
+        <comment>between the groups of runs</comment>
+        <translation>，</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 · %2 · since %3</source>
+        <translation>%1 · %2 · 始于 %3</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>and %n more</source>
+        <translation>
+            <numerusform>另有 %n 个</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>sandbox::gui::SandboxTableModel</name>
     <message>
         <location filename="../app/gui/backends/SandboxTableModel.cpp" line="+14"/>
@@ -4232,19 +4335,34 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::ServerClientsModel</name>
     <message>
-        <location filename="../app/gui/server/ServerClientsModel.cpp" line="+55"/>
+        <location filename="../app/gui/server/ServerClientsModel.cpp" line="+84"/>
         <source>MCP session %1</source>
         <translation>MCP 会话 %1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+5"/>
+        <source>The client closed its event stream: it has most likely exited. Its session ends after 30 idle minutes, or now with End Session.</source>
+        <translation>客户端关闭了它的事件流，很可能已经退出。其会话在空闲 30 分钟后结束，也可以用“结束会话”立即结束。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No request since %1. Its session ends after 30 idle minutes, or now with End Session.</source>
+        <translation>自 %1 起没有请求。其会话在空闲 30 分钟后结束，也可以用“结束会话”立即结束。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>(no name given)</source>
         <translation>（未提供名称）</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
         <source>Client</source>
         <translation>客户端</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>State</source>
+        <translation>状态</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -4266,11 +4384,33 @@ Runs go on; what they record waits until it can be written again.</source>
         <source>Running calls</source>
         <translation>进行中的调用</translation>
     </message>
+    <message>
+        <location line="+10"/>
+        <source>Working</source>
+        <translation>工作中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Idle for %n min</source>
+        <translation>
+            <numerusform>已空闲 %n 分钟</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Disconnected</source>
+        <translation>已断开</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::gui::ServerPage</name>
     <message>
-        <location filename="../app/gui/server/ServerPage.cpp" line="+58"/>
+        <location filename="../app/gui/server/ServerPage.cpp" line="+61"/>
         <source>Copy URL</source>
         <translation>复制 URL</translation>
     </message>
@@ -4285,7 +4425,17 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>LLM Sandbox 启动时启动服务器</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+3"/>
+        <source>Keep the server running in the system tray when the window is closed</source>
+        <translation>关闭窗口时让服务器在系统托盘中继续运行</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>This desktop has no system tray: closing the window ends the server.</source>
+        <translation>此桌面没有系统托盘：关闭窗口会停止服务器。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>URL:</source>
         <translation>URL：</translation>
     </message>
@@ -4295,7 +4445,7 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>端口：</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
@@ -4306,12 +4456,12 @@ Runs go on; what they record waits until it can be written again.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+75"/>
+        <location line="+90"/>
         <source>Reveal</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location line="-72"/>
+        <location line="-87"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -4331,7 +4481,7 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>访问令牌</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>Connected clients</source>
         <translation>已连接的客户端</translation>
     </message>
@@ -4341,12 +4491,22 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>它们的运行会以客户端名称显示在实时日志中。</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+3"/>
+        <source>&amp;End Session</source>
+        <translation>结束会话(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>End the selected client&apos;s session now: its running calls are cancelled, and it must connect again.</source>
+        <translation>立即结束所选客户端的会话：其正在运行的调用会被取消，客户端必须重新连接。</translation>
+    </message>
+    <message>
+        <location line="+38"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+26"/>
         <source>MCP server</source>
         <translation>MCP 服务器</translation>
     </message>
@@ -4361,7 +4521,7 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>无法将新令牌保存到钥匙串，因此保留旧令牌：%1</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+48"/>
         <source>The token could not be read from the system keychain: %1
 Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at least %3 characters.</source>
         <translation>无法从系统钥匙串读取令牌：%1
@@ -4399,7 +4559,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         <translation>启动</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+12"/>
         <source>No client is connected. Point an MCP client at the URL above and have it send the token as &quot;Authorization: Bearer &lt;token&gt;&quot;.</source>
         <translation>没有已连接的客户端。请将 MCP 客户端指向上方的 URL，并让它以 &quot;Authorization: Bearer &lt;token&gt;&quot; 的形式发送令牌。</translation>
     </message>
@@ -4688,6 +4848,29 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         <location line="+6"/>
         <source>MiB</source>
         <translation>MiB</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::TrayIcon</name>
+    <message>
+        <location filename="../app/gui/tray/TrayIcon.cpp" line="+12"/>
+        <source>&amp;Show LLM Sandbox</source>
+        <translation>显示 LLM Sandbox(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>LLM Sandbox is still serving</source>
+        <translation>LLM Sandbox 仍在提供服务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The MCP server goes on running for your assistants. Open the window or quit from this icon&apos;s menu.</source>
+        <translation>MCP 服务器继续为你的助手运行。可从此图标的菜单打开窗口或退出。</translation>
     </message>
 </context>
 </TS>

@@ -8,15 +8,18 @@
 #include "gui/GuiContext.h"
 #include "gui/RunText.h"
 #include "gui/StateColors.h"
+#include "gui/activity/RunningRuns.h"
 #include "gui/backends/BackendsPage.h"
 #include "gui/connect/ConnectAssistantDialog.h"
 #include "gui/console/ConsolePage.h"
 #include "gui/gallery/GalleryPage.h"
 #include "gui/history/HistoryPage.h"
 #include "gui/livelog/LiveLogPage.h"
+#include "gui/server/ServerClientsModel.h"
 #include "gui/server/ServerPage.h"
 #include "gui/settings/SettingsDialog.h"
 #include "gui/statistics/StatisticsPage.h"
+#include "gui/tray/TrayIcon.h"
 #include "gui/widgets/ThumbnailProvider.h"
 #include "journal/JournalFeed.h"
 #include "journal/JournalRecorder.h"
@@ -40,6 +43,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
+#include <QSystemTrayIcon>
 #include <QTimer>
 
 namespace sandbox::gui {
@@ -122,6 +126,7 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
 
     m_thumbnails = new ThumbnailProvider(this);
     m_journal = std::make_unique<JournalFeed>(context.journalPath());
+    m_running = new RunningRuns(*m_journal, this);
     QStringList backends = BackendFactory::names();
     backends.removeAll(QStringLiteral("kubernetes")); // not available yet
     GuiContext gui{context, *m_controller, *m_thumbnails, *m_journal, backends, *m_server, *m_secrets};
@@ -160,7 +165,27 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
         }
     });
     createStatusBar();
-    connect(m_controller, &EngineController::runningCountChanged, this, &MainWindow::updateRunningCount);
+    connect(m_controller, &EngineController::runningCountChanged, this, &MainWindow::updateRunningState);
+    connect(m_running, &RunningRuns::changed, this, &MainWindow::updateRunningState);
+    if (QSystemTrayIcon::isSystemTrayAvailable()) {
+        m_tray = new TrayIcon(this);
+        // The app may live on in the tray with no window: it ends by quit() (closeEvent), not with its last window.
+        QApplication::setQuitOnLastWindowClosed(false);
+        connect(m_tray, &TrayIcon::showWindowRequested, this, [this] {
+            showNormal();
+            raise();
+            activateWindow();
+        });
+        connect(m_tray, &TrayIcon::quitRequested, this, &MainWindow::quit);
+        connect(m_server, &mcp::McpHost::stateChanged, this, &MainWindow::updateTray);
+        connect(m_server, &mcp::McpHost::sessionsChanged, this, &MainWindow::updateTray);
+        connect(m_running, &RunningRuns::runEnded, this, [this](const JournalRun &run) {
+            if (const auto notification = TrayStatus::notificationFor(run, isActiveWindow())) {
+                m_tray->notify(*notification);
+            }
+        });
+        updateTray();
+    }
     connect(
         m_controller, &EngineController::backendProbed, this,
         [this](const QString &backend, const BackendInfo &info, const QString &error, ErrorCode code) {
@@ -247,7 +272,7 @@ void MainWindow::createMenus()
     QAction *connectAssistant = file->addAction(tr("Connect an &Assistant…"), this, &MainWindow::connectAssistant);
     connectAssistant->setObjectName(QStringLiteral("connectAssistantAction"));
     file->addSeparator();
-    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    QAction *quit = file->addAction(tr("&Quit"), this, &MainWindow::quit);
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
 
@@ -314,7 +339,7 @@ void MainWindow::createStatusBar()
     statusBar()->addPermanentWidget(m_journalState);
     statusBar()->addPermanentWidget(m_runningState);
     statusBar()->addPermanentWidget(m_backendState);
-    updateRunningCount(0);
+    updateRunningState();
     m_probeTimer = new QTimer(this);
     m_probeTimer->setSingleShot(true);
     connect(m_probeTimer, &QTimer::timeout, this, &MainWindow::probeBackend);
@@ -363,9 +388,29 @@ void MainWindow::applyDefaultBackend()
         8000);
 }
 
-void MainWindow::updateRunningCount(int count)
+void MainWindow::updateRunningState()
 {
-    m_runningState->setText(count == 0 ? tr("No runs in progress") : tr("%n run(s) in progress", nullptr, count));
+    if (m_journal->isOff()) {
+        // Only this window's own runs are known.
+        const int count = m_controller->runningCount();
+        m_runningState->setText(count == 0 ? RunningRuns::summary({}) : tr("%n run(s) in progress", nullptr, count));
+    } else {
+        const QList<JournalRun> runs = m_running->runs();
+        m_runningState->setText(RunningRuns::summary(runs));
+        m_runningState->setToolTip(RunningRuns::details(runs));
+    }
+    updateTray();
+}
+
+void MainWindow::updateTray()
+{
+    if (!m_tray) {
+        return;
+    }
+    const bool serving = m_server->state() == mcp::McpHost::State::Running;
+    const int clients = ServerClientsModel::presentClients(m_server->sessions(), QDateTime::currentDateTimeUtc());
+    const int running = m_journal->isOff() ? m_controller->runningCount() : m_running->count();
+    m_tray->setStatus(serving, m_server->url(), clients, running);
 }
 
 void MainWindow::openSettings()
@@ -440,17 +485,34 @@ void MainWindow::saveState() const
     }
 }
 
+void MainWindow::quit()
+{
+    m_quitAsked = true;
+    close();
+    m_quitAsked = false;
+}
+
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     const int running = m_controller->runningCount();
     const bool serving = m_server->state() == mcp::McpHost::State::Running;
+    if (TrayStatus::closeAction(m_tray != nullptr, m_context.userSettings().serverKeepsRunningInTray(), serving,
+                                m_quitAsked) == TrayStatus::CloseAction::HideToTray) {
+        saveState();
+        hide();
+        m_tray->tellHidden();
+        event->ignore();
+        return;
+    }
     if (running > 0 || serving) {
         QStringList reasons;
         if (running > 0) {
             reasons << tr("%n run(s) still in progress.", nullptr, running);
         }
         if (serving) {
-            const int clients = int(m_server->sessions().size());
+            // Clients that have exited (their sessions linger until they expire) are no reason to ask.
+            const int clients =
+                ServerClientsModel::presentClients(m_server->sessions(), QDateTime::currentDateTimeUtc());
             reasons << (clients > 0 ? tr("The MCP server is running with %n client(s) connected; their calls are "
                                          "cancelled and their sessions end.",
                                          nullptr, clients)
@@ -473,6 +535,9 @@ void MainWindow::closeEvent(QCloseEvent *event)
     }
     saveState();
     event->accept();
+    if (m_tray) {
+        QCoreApplication::quit(); // not with the last window (see the constructor)
+    }
 }
 
 void MainWindow::quitFromSignal()

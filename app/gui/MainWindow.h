@@ -25,7 +25,9 @@ namespace sandbox::gui {
 class ConsolePage;
 class EngineController;
 class Page;
+class RunningRuns;
 class ThumbnailProvider;
+class TrayIcon;
 
 /// The desktop app's window: a list of pages on the left (Live log, Console, History, ...), the page on the
 /// right, the backend's state in the status bar. It builds no engine: engines come from the AppContext, and
@@ -44,6 +46,9 @@ public:
     /// Adds a page to the navigation (and to the View menu, with Ctrl+<n>); returns its index.
     int addPage(Page *page);
     void showPage(int index);
+    /// Quits as the menus' Quit does: asks when runs or the server's clients would be cut off, never only hides the
+    /// window in the tray.
+    void quit();
     /// Ends the app without asking (SIGTERM, SIGINT, SIGHUP): cancels the runs, stops the MCP server, saves the
     /// window's state and leaves the event loop; the containers go as the engines do.
     void quitFromSignal();
@@ -61,7 +66,9 @@ private:
     void probeBackend();
     /// Takes the default backend from the user settings when they changed it.
     void applyDefaultBackend();
-    void updateRunningCount(int count);
+    /// The status bar's runs in progress (every process's, from the journal) and the tray's summary.
+    void updateRunningState();
+    void updateTray();
     void showJournalProblem(const QString &problem);
     void restoreState();
     void saveState() const;
@@ -85,6 +92,9 @@ private:
     QActionGroup *m_themes = nullptr;
     QLabel *m_backendState = nullptr;
     QLabel *m_runningState = nullptr;
+    RunningRuns *m_running = nullptr; ///< of every process, from the journal
+    TrayIcon *m_tray = nullptr;       ///< where the desktop has a system tray
+    bool m_quitAsked = false;         ///< the close is a Quit: not into the tray
     /// Shown only while the run journal cannot be written.
     QLabel *m_journalState = nullptr;
     /// Asks the default backend again: an engine that goes away (restarted, stopped) or comes back shows in the

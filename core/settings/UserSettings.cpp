@@ -20,6 +20,7 @@ const QString kJournalMaxAge = QStringLiteral("journal/maxAgeDays");
 const QString kJournalMaxSize = QStringLiteral("journal/maxSizeMiB");
 const QString kServerStartsWithApp = QStringLiteral("server/startWithApp");
 const QString kServerPort = QStringLiteral("server/port");
+const QString kServerKeepsRunningInTray = QStringLiteral("server/keepRunningInTray");
 const QString kLanguage = QStringLiteral("app/language");
 const QString kAddedServersObjects = QStringLiteral("assistants/addedServersObjects");
 
@@ -127,6 +128,17 @@ bool UserSettings::serverStartsWithApp() const
 void UserSettings::setServerStartsWithApp(bool starts)
 {
     write(kServerStartsWithApp, starts);
+}
+
+bool UserSettings::serverKeepsRunningInTray() const
+{
+    m_settings.sync();
+    return m_settings.value(kServerKeepsRunningInTray, true).toBool();
+}
+
+void UserSettings::setServerKeepsRunningInTray(bool keeps)
+{
+    write(kServerKeepsRunningInTray, keeps);
 }
 
 int UserSettings::serverPort() const

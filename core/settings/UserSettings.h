@@ -44,6 +44,10 @@ public:
     /// The desktop app starts its MCP server (Streamable HTTP) when it starts.
     bool serverStartsWithApp() const;
     void setServerStartsWithApp(bool starts);
+    /// Closing the desktop app's window while its MCP server runs leaves the server running in the system tray (where
+    /// the desktop has one); on unless turned off.
+    bool serverKeepsRunningInTray() const;
+    void setServerKeepsRunningInTray(bool keeps);
     /// The loopback port of the desktop app's MCP server.
     int serverPort() const;
     void setServerPort(int port);

@@ -14,6 +14,7 @@ void HttpSession::touch()
 {
     m_lastUse.restart();
     m_lastActivity = QDateTime::currentDateTimeUtc();
+    m_clientGone = false;
 }
 
 std::optional<HttpSessionInfo> HttpSession::info() const
@@ -22,8 +23,8 @@ std::optional<HttpSessionInfo> HttpSession::info() const
         return std::nullopt;
     }
     return HttpSessionInfo{
-        m_id,           m_dispatcher->clientName(),  m_dispatcher->clientVersion(), m_dispatcher->protocolVersion(),
-        m_lastActivity, m_dispatcher->runningCalls()};
+        m_id,           m_dispatcher->clientName(),   m_dispatcher->clientVersion(), m_dispatcher->protocolVersion(),
+        m_lastActivity, m_dispatcher->runningCalls(), getStream() != nullptr,        m_clientGone && !getStream()};
 }
 
 bool HttpSession::busy() const

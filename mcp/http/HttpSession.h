@@ -25,6 +25,10 @@ struct HttpSessionInfo
     QString protocolVersion;           ///< the revision agreed in initialize
     QDateTime lastActivity;            ///< its last request (UTC)
     int runningCalls = 0;
+    bool streamOpen = false; ///< its GET event stream is open: the client is listening
+    /// Its GET event stream was dropped from the client's side and it has made no request since: the client has most
+    /// likely exited (its session stays until it expires or is ended).
+    bool clientGone = false;
 };
 
 /// One MCP session of the HTTP transport (one Mcp-Session-Id): its own dispatcher, so protocol version, log level
@@ -54,6 +58,8 @@ public:
 
     SseStream *getStream() const;
     void setGetStream(SseStream *stream) { m_getStream = stream; }
+    /// The GET stream was dropped by the client (touch() clears it).
+    void setClientGone() { m_clientGone = true; }
     /// A POST answered as a stream; the progress notifications of its requests (`progressKeys`, jsonrpc::idKey of
     /// each progressToken) and the messages sent while they are handled (`requestKeys`, jsonrpc::idKey of each
     /// request id) go there.
@@ -72,6 +78,7 @@ private:
     QElapsedTimer m_lastUse;
     QDateTime m_lastActivity;
     int m_exchanges = 0;
+    bool m_clientGone = false;
     QPointer<SseStream> m_getStream;
     QList<QPointer<SseStream>> m_requestStreams;
     QHash<QString, QPointer<SseStream>> m_progressStreams;

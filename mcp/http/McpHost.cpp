@@ -98,6 +98,13 @@ QList<HttpSessionInfo> McpHost::sessions() const
     return m_http && m_state == State::Running ? m_http->sessions() : QList<HttpSessionInfo>();
 }
 
+void McpHost::endSession(const QString &id)
+{
+    if (m_http && m_state == State::Running) {
+        m_http->endSession(id);
+    }
+}
+
 void McpHost::setState(State state)
 {
     if (m_state != state) {

@@ -81,10 +81,12 @@ public:
     QUrl url() const;
     /// The connected HTTP clients.
     QList<HttpSessionInfo> sessions() const;
+    /// Ends HTTP session `id` (as its client's DELETE would): its calls are cancelled.
+    void endSession(const QString &id);
 
 signals:
     void stateChanged(sandbox::mcp::McpHost::State state);
-    /// A client connected, left, or made a request.
+    /// A client connected or left, made a request, or a call of one began or ended.
     void sessionsChanged();
 
 private:

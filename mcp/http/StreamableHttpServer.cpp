@@ -471,9 +471,10 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
         }
     }
     session->touch();
-    emit sessionsChanged();
     session->beginExchange();
     const QFuture<QJsonDocument> reply = session->dispatcher()->handle(body);
+    // After handle(): a call that runs on is registered by then, so the owner counts it.
+    emit sessionsChanged();
 
     if (!hasRequest) {
         // Notifications and responses: accepted at once; something the dispatcher objects to is a 400.
@@ -667,7 +668,22 @@ void StreamableHttpServer::handleGet(const std::shared_ptr<Exchange> &exchange, 
     }
     session->touch();
     // No Last-Event-ID replay: this server keeps no history, so a reconnecting client gets a fresh stream.
-    session->setGetStream(openStream(exchange, {}));
+    SseStream *stream = openStream(exchange, {});
+    session->setGetStream(stream);
+    if (stream) {
+        // A client that exits drops its stream: the owner shows it gone rather than waiting for the session to expire.
+        connect(stream, &SseStream::ended, this, [this, weak = std::weak_ptr<HttpSession>(session)](bool clientGone) {
+            const std::shared_ptr<HttpSession> ended = weak.lock();
+            if (!ended || !m_sessions.contains(ended->id())) {
+                return;
+            }
+            if (clientGone) {
+                ended->setClientGone();
+            }
+            emit sessionsChanged();
+        });
+    }
+    emit sessionsChanged();
 }
 
 void StreamableHttpServer::handleDelete(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request)

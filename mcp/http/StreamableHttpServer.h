@@ -89,6 +89,8 @@ public:
     /// The initialized sessions: who is connected.
     QList<HttpSessionInfo> sessions() const;
 
+    /// Ends session `id` as its client's DELETE would: its running calls are cancelled, its next request gets 404.
+    void endSession(const QString &id) { closeSession(id); }
     /// From now on clients must present `token`; every session (all of them were opened with the old token) ends and
     /// the calls still running are cancelled: their clients' next requests get 401.
     void setToken(QByteArray token);
@@ -98,7 +100,7 @@ public:
     QFuture<void> stop();
 
 signals:
-    /// A session began, ended, or a client made a request.
+    /// A session began or ended, a client made a request, a call of one began or ended, a GET stream opened or closed.
     void sessionsChanged();
 
 protected:

@@ -12,6 +12,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
+#include <QScopedValueRollback>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStyle>
@@ -42,9 +44,16 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     for (const auto &[text, sources] : runSourceChoices()) {
         m_source->addItem(text, sources);
     }
+    m_follow = new QPushButton;
+    m_follow->setObjectName(QStringLiteral("followNewest"));
+    m_follow->setCheckable(true);
+    m_follow->setChecked(true);
+    m_follow->setToolTip(tr("Show each run as it starts. Picking another run stops following; press this to "
+                            "follow again."));
     auto *filterRow = new QHBoxLayout;
     filterRow->addWidget(m_search, 1);
     filterRow->addWidget(m_source);
+    filterRow->addWidget(m_follow);
 
     m_table = new QTableView;
     m_table->setObjectName(QStringLiteral("liveLogTable"));
@@ -101,14 +110,40 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_splitter);
 
-    connect(m_search, &QLineEdit::textChanged, m_filter, &LiveLogFilterModel::setText);
-    connect(m_source, &QComboBox::currentIndexChanged, this,
-            [this] { m_filter->setSources(runSourcesFromString(m_source->currentData().toString())); });
+    // A narrower filter may hide the run followed: the newest it lets through is shown instead.
+    connect(m_search, &QLineEdit::textChanged, this, [this](const QString &text) {
+        m_filter->setText(text);
+        if (isFollowingNewest()) {
+            selectNewest();
+        }
+    });
+    connect(m_source, &QComboBox::currentIndexChanged, this, [this] {
+        m_filter->setSources(runSourcesFromString(m_source->currentData().toString()));
+        if (isFollowingNewest()) {
+            selectNewest();
+        }
+    });
     connect(m_filter, &QAbstractItemModel::rowsInserted, this, &LiveLogPage::updateEmptyState);
     connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &LiveLogPage::updateEmptyState);
     connect(m_filter, &QAbstractItemModel::modelReset, this, &LiveLogPage::updateEmptyState);
     connect(m_filter, &QAbstractItemModel::layoutChanged, this, &LiveLogPage::updateEmptyState);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &LiveLogPage::showSelected);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                // The user picked a run other than the newest: it stays in view while new ones start.
+                if (!m_selecting && current.isValid() && m_model->rowCount() > 0 &&
+                    current.data(LiveLogModel::RunIdRole) != m_model->runAt(0).id) {
+                    setFollowingNewest(false);
+                }
+                showSelected();
+            });
+    connect(m_follow, &QPushButton::toggled, this, [this](bool follow) {
+        if (follow) {
+            m_unseen = 0;
+            selectNewest();
+        }
+        updateFollowButton();
+    });
+    updateFollowButton();
 
     if (m_feed.isOff()) {
         m_emptyHint->setText(tr("The run journal is off (LLM_SANDBOX_JOURNAL=off), so there is no live log.\n"
@@ -131,8 +166,14 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
             return runs ? *runs : QList<JournalRun>();
         },
         [this](const QList<JournalRun> &runs) {
-            m_model->merge(runs);
+            {
+                const QScopedValueRollback selecting(m_selecting, true);
+                m_model->merge(runs);
+            }
             updateEmptyState();
+            if (isFollowingNewest()) {
+                selectNewest();
+            }
         });
 }
 
@@ -140,11 +181,58 @@ LiveLogPage::~LiveLogPage() = default;
 
 void LiveLogPage::onRunsChanged(const QList<JournalRun> &runs)
 {
-    m_model->merge(runs);
-    // The first run to arrive is selected, so its output is in view without a click.
-    if (!m_table->selectionModel()->hasSelection() && m_filter->rowCount() > 0) {
-        m_table->selectRow(0);
+    {
+        // Rows inserted above the current one move it: that is no pick of the user's.
+        const QScopedValueRollback selecting(m_selecting, true);
+        const int before = m_model->rowCount();
+        m_model->merge(runs);
+        if (!isFollowingNewest()) {
+            m_unseen += m_model->rowCount() - before;
+            updateFollowButton();
+        }
     }
+    // As terminals and log viewers do: the newest run in view, unless the user is reading another one. Without
+    // following, the first run to arrive is still selected, so its output is in view without a click.
+    if (isFollowingNewest()) {
+        selectNewest();
+    } else if (!m_table->selectionModel()->hasSelection() && m_filter->rowCount() > 0) {
+        selectRow(0);
+    }
+}
+
+bool LiveLogPage::isFollowingNewest() const
+{
+    return m_follow->isChecked();
+}
+
+void LiveLogPage::setFollowingNewest(bool follow)
+{
+    m_follow->setChecked(follow);
+}
+
+void LiveLogPage::updateFollowButton()
+{
+    // Not following: how many runs started meanwhile, out of view.
+    m_follow->setText(m_unseen > 0 ? tr("&Follow newest (%n new)", nullptr, m_unseen) : tr("&Follow newest"));
+}
+
+void LiveLogPage::selectNewest()
+{
+    // The model holds the runs newest first, whatever column the table is sorted by.
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const QModelIndex index = m_filter->mapFromSource(m_model->index(row, 0));
+        if (index.isValid()) {
+            selectRow(index.row());
+            return;
+        }
+    }
+}
+
+void LiveLogPage::selectRow(int row)
+{
+    const QScopedValueRollback selecting(m_selecting, true);
+    m_table->selectRow(row);
+    m_table->scrollTo(m_filter->index(row, 0));
 }
 
 void LiveLogPage::selectRun(const QString &runId)

@@ -5,6 +5,7 @@
 
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QLineEdit;
 class QSplitter;
 class QStackedWidget;
@@ -42,11 +43,19 @@ public:
     RunView *runView() const { return m_detail; }
     /// Selects the run (when it is shown), e.g. one the console just started.
     void selectRun(const QString &runId);
+    /// Whether each run that starts is selected as it comes (on at start; off once the user picks another run).
+    bool isFollowingNewest() const;
+    void setFollowingNewest(bool follow);
 
     static constexpr int InitialRuns = 500;
 
 private:
     void onRunsChanged(const QList<JournalRun> &runs);
+    /// Selects the newest run the filter lets through.
+    void selectNewest();
+    /// Selects `row` of the filter without ending the following.
+    void selectRow(int row);
+    void updateFollowButton();
     void showSelected();
     void updateEmptyState();
 
@@ -56,6 +65,9 @@ private:
     LiveLogFilterModel *m_filter = nullptr;
     QLineEdit *m_search = nullptr;
     QComboBox *m_source = nullptr;
+    QPushButton *m_follow = nullptr;
+    bool m_selecting = false; ///< the page changes the selection itself: not the user picking a run
+    int m_unseen = 0;         ///< runs that started since following stopped
     QStackedWidget *m_listStack = nullptr;
     QLabel *m_emptyHint = nullptr;
     QTableView *m_table = nullptr;

@@ -1,11 +1,39 @@
 #include "gui/server/ServerClientsModel.h"
 
+#include "gui/StateColors.h"
+
+#include <QGuiApplication>
+#include <QPalette>
 #include <algorithm>
 
 namespace sandbox::gui {
 
-void ServerClientsModel::setSessions(const QList<mcp::HttpSessionInfo> &sessions)
+ServerClientsModel::ClientState ServerClientsModel::clientState(const mcp::HttpSessionInfo &session,
+                                                                const QDateTime &now)
 {
+    if (session.runningCalls > 0) {
+        return ClientState::Working;
+    }
+    if (session.clientGone) {
+        return ClientState::Gone;
+    }
+    if (session.streamOpen || session.lastActivity.msecsTo(now) < std::chrono::milliseconds(kIdleAfter).count()) {
+        return ClientState::Connected;
+    }
+    return ClientState::Idle;
+}
+
+int ServerClientsModel::presentClients(const QList<mcp::HttpSessionInfo> &sessions, const QDateTime &now)
+{
+    return int(std::count_if(sessions.begin(), sessions.end(), [&now](const mcp::HttpSessionInfo &session) {
+        const ClientState state = clientState(session, now);
+        return state == ClientState::Working || state == ClientState::Connected;
+    }));
+}
+
+void ServerClientsModel::setSessions(const QList<mcp::HttpSessionInfo> &sessions, const QDateTime &now)
+{
+    m_now = now;
     const auto contains = [](const QList<mcp::HttpSessionInfo> &list, const QString &id) {
         return std::any_of(list.begin(), list.end(), [&id](const mcp::HttpSessionInfo &info) { return info.id == id; });
     };
@@ -51,8 +79,32 @@ QVariant ServerClientsModel::data(const QModelIndex &index, int role) const
     if (role == SessionIdRole) {
         return session.id;
     }
+    const ClientState state = clientState(session, m_now);
     if (role == Qt::ToolTipRole && index.column() == Client) {
         return tr("MCP session %1").arg(session.id);
+    }
+    if (role == Qt::ToolTipRole && index.column() == State) {
+        switch (state) {
+        case ClientState::Gone:
+            return tr("The client closed its event stream: it has most likely exited. Its session ends after 30 idle "
+                      "minutes, or now with End Session.");
+        case ClientState::Idle:
+            return tr("No request since %1. Its session ends after 30 idle minutes, or now with End Session.")
+                .arg(session.lastActivity.toLocalTime().toString(QStringLiteral("HH:mm:ss")));
+        case ClientState::Working:
+        case ClientState::Connected:
+            return {};
+        }
+    }
+    if (role == Qt::ForegroundRole) {
+        // A client that is most likely gone reads as such across the row; one at work shows it in its state.
+        if (state == ClientState::Gone || state == ClientState::Idle) {
+            return QGuiApplication::palette().color(QPalette::PlaceholderText);
+        }
+        if (state == ClientState::Working && index.column() == State) {
+            return StateColors::of(QGuiApplication::palette()).running;
+        }
+        return {};
     }
     if (role == Qt::TextAlignmentRole && index.column() == RunningCalls) {
         return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -63,6 +115,8 @@ QVariant ServerClientsModel::data(const QModelIndex &index, int role) const
     switch (index.column()) {
     case Client:
         return session.clientName.isEmpty() ? tr("(no name given)") : session.clientName;
+    case State:
+        return stateText(session);
     case Version:
         return session.clientVersion;
     case Protocol:
@@ -84,6 +138,8 @@ QVariant ServerClientsModel::headerData(int section, Qt::Orientation orientation
     switch (section) {
     case Client:
         return tr("Client");
+    case State:
+        return tr("State");
     case Version:
         return tr("Version");
     case Protocol:
@@ -95,6 +151,21 @@ QVariant ServerClientsModel::headerData(int section, Qt::Orientation orientation
     default:
         return {};
     }
+}
+
+QString ServerClientsModel::stateText(const mcp::HttpSessionInfo &session) const
+{
+    switch (clientState(session, m_now)) {
+    case ClientState::Working:
+        return tr("Working");
+    case ClientState::Connected:
+        return tr("Connected");
+    case ClientState::Idle:
+        return tr("Idle for %n min", nullptr, int(session.lastActivity.secsTo(m_now) / 60));
+    case ClientState::Gone:
+        return tr("Disconnected");
+    }
+    return {};
 }
 
 } // namespace sandbox::gui

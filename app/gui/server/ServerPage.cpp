@@ -7,6 +7,7 @@
 #include "secrets/SecretStore.h"
 #include "settings/UserSettings.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
@@ -20,7 +21,9 @@
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QStyle>
+#include <QSystemTrayIcon>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace sandbox::gui {
@@ -67,6 +70,15 @@ ServerPage::ServerPage(McpHost &host, SecretStore &secrets, UserSettings &settin
     m_startWithApp = new QCheckBox(tr("Start the server when LLM Sandbox starts"));
     m_startWithApp->setObjectName(QStringLiteral("startWithApp"));
     m_startWithApp->setChecked(m_settings.serverStartsWithApp());
+    m_keepInTray = new QCheckBox(tr("Keep the server running in the system tray when the window is closed"));
+    m_keepInTray->setObjectName(QStringLiteral("keepServingInTray"));
+    // Without a tray it cannot be: shown off (the setting stays for a desktop that has one).
+    const bool trayAvailable = QSystemTrayIcon::isSystemTrayAvailable();
+    m_keepInTray->setChecked(trayAvailable && m_settings.serverKeepsRunningInTray());
+    if (!trayAvailable) {
+        m_keepInTray->setEnabled(false);
+        m_keepInTray->setToolTip(tr("This desktop has no system tray: closing the window ends the server."));
+    }
 
     auto *stateRow = new QHBoxLayout;
     stateRow->addWidget(m_state, 1);
@@ -78,6 +90,7 @@ ServerPage::ServerPage(McpHost &host, SecretStore &secrets, UserSettings &settin
     serverForm->addRow(tr("URL:"), urlRow);
     serverForm->addRow(tr("Port:"), m_port);
     serverForm->addRow(QString(), m_startWithApp);
+    serverForm->addRow(QString(), m_keepInTray);
     auto *serverBox = new QGroupBox(tr("Server"));
     auto *serverLayout = new QVBoxLayout(serverBox);
     serverLayout->addLayout(stateRow);
@@ -118,6 +131,7 @@ ServerPage::ServerPage(McpHost &host, SecretStore &secrets, UserSettings &settin
     m_clientsView->setObjectName(QStringLiteral("serverClients"));
     m_clientsView->setModel(m_clients);
     m_clientsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_clientsView->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_clientsView->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_clientsView->setAlternatingRowColors(true);
     m_clientsView->setShowGrid(false);
@@ -137,7 +151,21 @@ ServerPage::ServerPage(McpHost &host, SecretStore &secrets, UserSettings &settin
     clientsLayout->addWidget(clientsStack);
     auto *runsNote = new QLabel(tr("Their runs appear in the live log under the client's name."));
     runsNote->setForegroundRole(QPalette::PlaceholderText);
-    clientsLayout->addWidget(runsNote);
+    runsNote->setWordWrap(true);
+    m_endSession = new QPushButton(tr("&End Session"));
+    m_endSession->setObjectName(QStringLiteral("endSession"));
+    m_endSession->setToolTip(tr("End the selected client's session now: its running calls are cancelled, and it "
+                                "must connect again."));
+    m_endSession->setEnabled(false);
+    auto *endAction = new QAction(m_endSession->text(), m_clientsView);
+    endAction->setEnabled(false);
+    m_clientsView->addAction(endAction);
+    auto *clientsFooter = new QHBoxLayout;
+    clientsFooter->addWidget(runsNote, 1);
+    clientsFooter->addWidget(m_endSession);
+    clientsLayout->addLayout(clientsFooter);
+    m_clientsTimer = new QTimer(this);
+    m_clientsTimer->setInterval(std::chrono::seconds(20));
 
     m_error = new QLabel;
     m_error->setObjectName(QStringLiteral("serverError"));
@@ -170,10 +198,20 @@ ServerPage::ServerPage(McpHost &host, SecretStore &secrets, UserSettings &settin
             [this] { QApplication::clipboard()->setText(QString::fromLatin1(m_token)); });
     connect(m_rotate, &QPushButton::clicked, this, &ServerPage::rotateToken);
     connect(&m_host, &McpHost::stateChanged, this, &ServerPage::updateState);
+    connect(m_keepInTray, &QCheckBox::toggled, this,
+            [this](bool checked) { m_settings.setServerKeepsRunningInTray(checked); });
     connect(&m_host, &McpHost::sessionsChanged, this, [this, clientsStack] {
-        m_clients->setSessions(m_host.sessions());
+        updateClients();
         clientsStack->setCurrentIndex(m_clients->rowCount() > 0 ? 1 : 0);
     });
+    connect(m_clientsTimer, &QTimer::timeout, this, &ServerPage::updateClients);
+    connect(m_clientsView->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this, endAction] {
+        const bool any = m_clientsView->selectionModel()->hasSelection();
+        m_endSession->setEnabled(any);
+        endAction->setEnabled(any);
+    });
+    connect(m_endSession, &QPushButton::clicked, this, &ServerPage::endSelectedSessions);
+    connect(endAction, &QAction::triggered, this, &ServerPage::endSelectedSessions);
     updateState();
     updateToken();
 }
@@ -241,6 +279,22 @@ void ServerPage::startIfWanted()
     }
 }
 
+void ServerPage::endSelectedSessions()
+{
+    QStringList ids;
+    for (const QModelIndex &row : m_clientsView->selectionModel()->selectedRows()) {
+        ids << row.data(ServerClientsModel::SessionIdRole).toString();
+    }
+    for (const QString &id : std::as_const(ids)) {
+        m_host.endSession(id);
+    }
+}
+
+void ServerPage::updateClients()
+{
+    m_clients->setSessions(m_host.sessions());
+}
+
 void ServerPage::withToken(std::function<void()> then)
 {
     if (!m_token.isEmpty()) {
@@ -291,6 +345,11 @@ void ServerPage::updateState()
         break;
     }
     m_startStop->setEnabled(!m_busy && state != McpHost::State::Stopping);
+    if (state == McpHost::State::Running) {
+        m_clientsTimer->start();
+    } else {
+        m_clientsTimer->stop();
+    }
     m_port->setEnabled(state == McpHost::State::Stopped && !m_busy);
     m_clientsEmpty->setText(state == McpHost::State::Running
                                 ? tr("No client is connected. Point an MCP client at the URL above and have it send "

@@ -13,6 +13,7 @@ class QLineEdit;
 class QPushButton;
 class QSpinBox;
 class QTableView;
+class QTimer;
 
 namespace sandbox {
 class SecretStore;
@@ -47,6 +48,8 @@ public:
     void rotateToken();
     /// The start with the app, when the setting asks for it.
     void startIfWanted();
+    /// Ends the selected clients' sessions (their running calls are cancelled).
+    void endSelectedSessions();
 
     ServerClientsModel *clients() const { return m_clients; }
     /// The token shown (empty until it was read).
@@ -62,6 +65,7 @@ private:
     void withToken(std::function<void()> then);
     void updateState();
     void updateToken();
+    void updateClients();
     void showError(const QString &message);
 
     mcp::McpHost &m_host;
@@ -77,6 +81,7 @@ private:
     QPushButton *m_startStop = nullptr;
     QSpinBox *m_port = nullptr;
     QCheckBox *m_startWithApp = nullptr;
+    QCheckBox *m_keepInTray = nullptr;
     QLineEdit *m_tokenField = nullptr;
     QPushButton *m_reveal = nullptr;
     QPushButton *m_copyToken = nullptr;
@@ -86,6 +91,8 @@ private:
     ServerClientsModel *m_clients = nullptr;
     QTableView *m_clientsView = nullptr;
     QLabel *m_clientsEmpty = nullptr;
+    QPushButton *m_endSession = nullptr;
+    QTimer *m_clientsTimer = nullptr; ///< idle times go on while nothing changes
 };
 
 } // namespace sandbox::gui

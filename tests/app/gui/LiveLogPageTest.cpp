@@ -7,11 +7,13 @@
 #include "journal/JournalRecorder.h"
 #include "journal/RunJournal.h"
 
+#include <QAbstractButton>
 #include <QAbstractItemModelTester>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTest>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -68,4 +70,79 @@ TEST(LiveLogPage, showsARunAnotherConnectionWritesAsItStartsStreamsAndEnds)
     recorder.flush();
     ASSERT_TRUE(waitUntil([&] { return page.model()->runAt(0).status == RunStatus::Finished; }, 10s));
     EXPECT_EQ(page.model()->rowCount(), 1);
+}
+
+namespace {
+
+/// The id of the run the live log shows.
+QString shownRun(const QTableView &table)
+{
+    return table.selectionModel()->currentIndex().data(LiveLogModel::RunIdRole).toString();
+}
+
+void startRun(JournalRecorder &recorder, const QString &id)
+{
+    RunRequest request;
+    request.code = QStringLiteral("print('%1')").arg(id);
+    request.origin = QStringLiteral("mcp");
+    recorder.runStarted(id, request);
+    recorder.flush();
+}
+
+} // namespace
+
+TEST(LiveLogPage, followsTheNewestRunUntilTheUserPicksAnotherAndResumesOnTheButton)
+{
+    QTemporaryDir folder;
+    ASSERT_TRUE(folder.isValid());
+    const QString path = folder.filePath(QStringLiteral("journal.sqlite"));
+    auto journal = RunJournal::open(path);
+    ASSERT_TRUE(journal) << qPrintable(journal.error().message);
+    JournalRecorder recorder(path, JournalRecorder::Context{QStringLiteral("mcp"), QStringLiteral("docker"), {}, {}});
+    startRun(recorder, QStringLiteral("run-1")); // before the page: read at its start
+
+    JournalFeed feed(path);
+    ThumbnailProvider thumbnails;
+    LiveLogPage page(feed, thumbnails);
+    page.resize(1100, 600);
+    page.show();
+    auto *table = page.findChild<QTableView *>(QStringLiteral("liveLogTable"));
+    auto *follow = page.findChild<QAbstractButton *>(QStringLiteral("followNewest"));
+    ASSERT_NE(table, nullptr);
+    ASSERT_NE(follow, nullptr);
+    EXPECT_TRUE(follow->isCheckable());
+    EXPECT_TRUE(follow->isChecked()) << "on by default";
+    ASSERT_TRUE(waitUntil([&] { return shownRun(*table) == QLatin1String("run-1"); }, 10s));
+
+    // A newer run comes into view as it starts, with something else selected before.
+    startRun(recorder, QStringLiteral("run-2"));
+    ASSERT_TRUE(waitUntil([&] { return shownRun(*table) == QLatin1String("run-2"); }, 10s));
+    EXPECT_TRUE(follow->isChecked());
+
+    // The user picks the older one: following ends there, the next run does not take it away.
+    QModelIndex older;
+    for (int row = 0; row < table->model()->rowCount(); ++row) {
+        if (table->model()->index(row, 0).data(LiveLogModel::RunIdRole) == QStringLiteral("run-1")) {
+            older = table->model()->index(row, 0);
+        }
+    }
+    ASSERT_TRUE(older.isValid());
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(older).center());
+    EXPECT_EQ(shownRun(*table), QStringLiteral("run-1"));
+    EXPECT_FALSE(follow->isChecked());
+    startRun(recorder, QStringLiteral("run-3"));
+    ASSERT_TRUE(waitUntil([&] { return page.model()->rowCount() == 3; }, 10s));
+    feed.waitForIdle();
+    QCoreApplication::processEvents();
+    EXPECT_EQ(shownRun(*table), QStringLiteral("run-1"));
+    EXPECT_TRUE(follow->text().contains(QStringLiteral("1 new"))) << qPrintable(follow->text());
+
+    // The button resumes following: the newest at once, then each new one.
+    follow->click();
+    EXPECT_TRUE(follow->isChecked());
+    EXPECT_EQ(shownRun(*table), QStringLiteral("run-3"));
+    EXPECT_EQ(follow->text(), QStringLiteral("&Follow newest"));
+    startRun(recorder, QStringLiteral("run-4"));
+    ASSERT_TRUE(waitUntil([&] { return shownRun(*table) == QLatin1String("run-4"); }, 10s));
+    EXPECT_TRUE(follow->isChecked());
 }

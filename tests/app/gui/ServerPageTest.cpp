@@ -188,6 +188,9 @@ TEST(ServerPage, servesTheSdkClientShowsItsRunsRotatesTheTokenAndStopsWithoutLea
             60s));
         const QStringList during = ourContainers();
         EXPECT_EQ(host.sessions().value(0).runningCalls, 1);
+        // What the page shows while the call runs (it read 0: the change was reported before the call was counted).
+        EXPECT_EQ(page.clients()->index(0, ServerClientsModel::RunningCalls).data().toInt(), 1);
+        EXPECT_EQ(page.clients()->index(0, ServerClientsModel::State).data().toString(), QStringLiteral("Working"));
         QTest::mouseClick(startStop, Qt::LeftButton);
         ASSERT_TRUE(waitUntil([&] { return host.state() == McpHost::State::Stopped; }, 60s));
         EXPECT_EQ(page.clients()->rowCount(), 0);

@@ -313,6 +313,72 @@ TEST_F(StreamableHttpServerTest, deleteCancelsRunningCalls)
     EXPECT_TRUE(answer->events().isEmpty());
 }
 
+TEST_F(StreamableHttpServerTest, theSessionsRunningCallsAreCountedWhileTheCallRuns)
+{
+    // What the desktop app's list of clients shows: it reads sessions() when sessionsChanged arrives.
+    const QString session = initialize();
+    QList<int> seen;
+    QObject::connect(m_server.get(), &StreamableHttpServer::sessionsChanged, [&] {
+        const QList<HttpSessionInfo> sessions = m_server->sessions();
+        seen.append(sessions.isEmpty() ? -1 : sessions.first().runningCalls);
+    });
+    HttpTestClient caller(m_port);
+    caller.send(HttpTestClient::request("POST", headers(session), toolCall(5, QStringLiteral("sleep"), {})));
+    ASSERT_TRUE(HttpTestClient::spinUntil([this] { return m_sleeping == 1; }));
+    ASSERT_FALSE(seen.isEmpty());
+    EXPECT_EQ(seen.last(), 1) << "the change reported while the call runs counts it";
+    EXPECT_EQ(m_server->sessions().first().runningCalls, 1);
+
+    seen.clear();
+    EXPECT_EQ(post(notification(QStringLiteral("notifications/cancelled"), {{QStringLiteral("requestId"), 5}}),
+                   headers(session))
+                  .status,
+              202);
+    ASSERT_TRUE(caller.readResponse().has_value());
+    ASSERT_TRUE(HttpTestClient::spinUntil([&] { return !seen.isEmpty() && seen.last() == 0; }));
+    EXPECT_EQ(m_server->sessions().first().runningCalls, 0);
+}
+
+TEST_F(StreamableHttpServerTest, aClientWhoseEventStreamDropsIsGoneUntilItsNextRequest)
+{
+    const QString session = initialize();
+    int changes = 0;
+    QObject::connect(m_server.get(), &StreamableHttpServer::sessionsChanged, [&] { ++changes; });
+    EXPECT_FALSE(m_server->sessions().first().streamOpen);
+    {
+        HttpTestClient listener(m_port);
+        listener.send(HttpTestClient::request("GET", headers(session, "text/event-stream")));
+        ASSERT_TRUE(listener.peekResponse([](const HttpResponse &r) { return r.status == 200; }).has_value());
+        ASSERT_TRUE(HttpTestClient::spinUntil([this] { return m_server->sessions().first().streamOpen; }));
+        EXPECT_FALSE(m_server->sessions().first().clientGone);
+    } // the client exits: its connection closes
+    changes = 0;
+    ASSERT_TRUE(HttpTestClient::spinUntil([this] { return m_server->sessions().first().clientGone; }));
+    EXPECT_GE(changes, 1) << "the owner is told";
+    EXPECT_FALSE(m_server->sessions().first().streamOpen);
+
+    // A request after all: the client is still there.
+    EXPECT_EQ(post(request(2, QStringLiteral("ping")), headers(session)).status, 200);
+    EXPECT_FALSE(m_server->sessions().first().clientGone);
+}
+
+TEST_F(StreamableHttpServerTest, endSessionClosesItAndCancelsItsCalls)
+{
+    const QString session = initialize();
+    const QString other = initialize();
+    HttpTestClient caller(m_port);
+    caller.send(HttpTestClient::request("POST", headers(session), toolCall(5, QStringLiteral("sleep"), {})));
+    ASSERT_TRUE(HttpTestClient::spinUntil([this] { return m_sleeping == 1; }));
+
+    m_server->endSession(session);
+    ASSERT_TRUE(HttpTestClient::spinUntil([this] { return m_stopped.load(); }));
+    EXPECT_EQ(m_server->sessionCount(), 1);
+    EXPECT_EQ(post(request(2, QStringLiteral("ping")), headers(session)).status, 404);
+    EXPECT_EQ(post(request(2, QStringLiteral("ping")), headers(other)).status, 200);
+    m_server->endSession(QStringLiteral("no-such-session")); // nothing happens
+    EXPECT_EQ(m_server->sessionCount(), 1);
+}
+
 TEST_F(StreamableHttpServerTest, cancelledRequestOfAJsonOnlyClientGetsAJsonAnswer)
 {
     const QString session = initialize();
