@@ -6,6 +6,7 @@
 #include "gui/AppTheme.h"
 #include "gui/EngineController.h"
 #include "gui/GuiContext.h"
+#include "gui/RunText.h"
 #include "gui/StateColors.h"
 #include "gui/backends/BackendsPage.h"
 #include "gui/connect/ConnectAssistantDialog.h"
@@ -16,6 +17,7 @@
 #include "gui/server/ServerPage.h"
 #include "gui/settings/SettingsDialog.h"
 #include "gui/statistics/StatisticsPage.h"
+#include "gui/widgets/RunView.h"
 #include "gui/widgets/ThumbnailProvider.h"
 #include "journal/JournalFeed.h"
 #include "journal/JournalRecorder.h"
@@ -52,20 +54,6 @@ constexpr std::chrono::seconds kProbeWhileAway{3};
 QSettings guiSettings()
 {
     return QSettings(QStringLiteral("llm-sandbox"), QStringLiteral("llm-sandbox"));
-}
-
-QString backendTitle(const QString &name)
-{
-    if (name.isEmpty() || name == QLatin1String("docker")) {
-        return QStringLiteral("Docker");
-    }
-    if (name == QLatin1String("podman")) {
-        return QStringLiteral("Podman");
-    }
-    if (name == QLatin1String("kubernetes")) {
-        return QStringLiteral("Kubernetes");
-    }
-    return name;
 }
 
 QString dot(const QString &color)
@@ -129,7 +117,6 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
         [](GuiContext &gui) {
             auto *console = new ConsolePage(gui.controller, gui.thumbnails);
             console->setDefaultTimeout(gui.app.userSettings().defaultTimeout());
-            console->setBackends(BackendFactory::names(), gui.app.defaultBackend());
             return console;
         },
         [](GuiContext &gui) { return new HistoryPage(gui.journal, gui.thumbnails, gui.controller, gui.backends); },
@@ -148,6 +135,14 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
         showPage(m_pages->indexOf(history));
     });
 
+    // "Open in Console" of every run view (live log, history): the run's code in the console, shown.
+    for (RunView *view : findChildren<RunView *>()) {
+        connect(view, &RunView::openInConsoleRequested, this,
+                [this](const QString &language, const QString &code, const QStringList &libraries) {
+                    m_console->openCode(language, code, libraries);
+                    showPage(m_pages->indexOf(m_console));
+                });
+    }
     fillRunMenu();
     connect(m_navigation, &QListWidget::currentRowChanged, this, [this](int row) {
         m_pages->setCurrentIndex(row);
@@ -163,13 +158,13 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
             if (error.isEmpty()) {
                 m_backendState->setText(
                     tr("%1 %2 %3 · ready")
-                        .arg(dot(StateColors::of(palette()).succeeded.name()), backendTitle(backend), info.version));
+                        .arg(dot(StateColors::of(palette()).succeeded.name()), backendText(backend), info.version));
                 m_backendState->setToolTip(tr("%1 at %2\nAPI %3, %4%5")
-                                               .arg(backendTitle(backend), info.endpoint, info.apiVersion, info.os,
+                                               .arg(backendText(backend), info.endpoint, info.apiVersion, info.os,
                                                     info.rootless ? tr(", rootless") : QString()));
             } else {
-                m_backendState->setText(tr("%1 %2 · unavailable")
-                                            .arg(dot(StateColors::of(palette()).failed.name()), backendTitle(backend)));
+                m_backendState->setText(
+                    tr("%1 %2 · unavailable").arg(dot(StateColors::of(palette()).failed.name()), backendText(backend)));
                 m_backendState->setToolTip(errorText(Error{error, code}));
             }
             // Soon again while it is away (to say when it is back), now and then while it answers.
@@ -290,7 +285,7 @@ void MainWindow::createStatusBar()
     m_backendState->setObjectName(QStringLiteral("backendState"));
     m_backendState->setText(
         tr("%1 %2 · connecting…")
-            .arg(dot(palette().color(QPalette::PlaceholderText).name()), backendTitle(m_context.defaultBackend())));
+            .arg(dot(palette().color(QPalette::PlaceholderText).name()), backendText(m_context.defaultBackend())));
     m_runningState = new QLabel;
     m_runningState->setObjectName(QStringLiteral("runningState"));
     m_journalState = new QLabel;
@@ -340,11 +335,10 @@ void MainWindow::applyDefaultBackend()
     }
     const QString backend = m_context.defaultBackend();
     m_controller->setDefaultBackend(backend);
-    m_console->setBackends(BackendFactory::names(), backend);
     probeBackend();
     statusBar()->showMessage(
         tr("Runs now use %1 unless they name a backend; runs in progress finish where they started.")
-            .arg(backendTitle(backend)),
+            .arg(backendText(backend)),
         8000);
 }
 
@@ -362,7 +356,7 @@ void MainWindow::openSettings()
         // Applied at once otherwise (applyDefaultBackend); $BACKEND wins over the setting in every face.
         statusBar()->showMessage(tr("The backend setting applies to the command line and MCP servers started from now "
                                     "on that do not set $BACKEND; this window keeps %1, named by $BACKEND.")
-                                     .arg(backendTitle(m_context.defaultBackend())),
+                                     .arg(backendText(m_context.defaultBackend())),
                                  8000);
     }
 }

@@ -1,6 +1,7 @@
 #include "gui/backends/BackendsPage.h"
 
 #include "backend/BackendFactory.h"
+#include "gui/RunText.h"
 #include "gui/backends/BackendPanel.h"
 
 #include <QHBoxLayout>
@@ -24,11 +25,8 @@ BackendsPage::BackendsPage(AppContext &app, SecretStore &secrets, QWidget *paren
     m_list->setIconSize(QSize(20, 20));
     m_list->setSpacing(2);
     m_panels = new QStackedWidget;
-    const QHash<QString, QString> titles{{QStringLiteral("docker"), QStringLiteral("Docker")},
-                                         {QStringLiteral("podman"), QStringLiteral("Podman")},
-                                         {QStringLiteral("kubernetes"), QStringLiteral("Kubernetes")}};
     for (const QString &name : BackendFactory::names()) {
-        auto *item = new QListWidgetItem(style()->standardIcon(QStyle::SP_DriveNetIcon), titles.value(name, name));
+        auto *item = new QListWidgetItem(style()->standardIcon(QStyle::SP_DriveNetIcon), backendText(name));
         item->setData(Qt::UserRole, name);
         m_list->addItem(item);
         auto *panel = new BackendPanel(app, secrets, name);

@@ -2,6 +2,7 @@
 
 #include "assistants/McpConfigFile.h"
 #include "backend/BackendFactory.h"
+#include "gui/RunText.h"
 #include "gui/StateColors.h"
 #include "mcp/http/BearerToken.h"
 #include "settings/UserSettings.h"
@@ -49,7 +50,7 @@ ConnectAssistantDialog::ConnectAssistantDialog(SecretStore &tokens, const QStrin
     m_backend = new QComboBox;
     m_backend->setObjectName(QStringLiteral("connectBackend"));
     for (const QString &name : BackendFactory::names()) {
-        m_backend->addItem(name.at(0).toUpper() + name.mid(1), name);
+        m_backend->addItem(backendText(name), name);
     }
     m_backend->setCurrentIndex(qMax(0, m_backend->findData(backend)));
     m_url = new QLineEdit(McpServerEntry::localUrl(UserSettings().serverPort()));

@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
 #include <gtest/gtest.h>
@@ -167,4 +168,27 @@ TEST_F(RunViewTest, anotherRunIsShownWholeAndAPagesOwnTabStaysHiddenUntilAsked)
     m_view.clear();
     EXPECT_TRUE(m_view.run().id.isEmpty());
     EXPECT_FALSE(m_view.isTabShown(RunView::OutputTab));
+}
+
+TEST_F(RunViewTest, openInConsoleHandsOverTheRunsCodeLanguageAndLibraries)
+{
+    JournalRun run = running();
+    run.libraries = QStringList{QStringLiteral("numpy")};
+    m_view.show();
+    m_view.showRun(run);
+    auto *button = m_view.findChild<QPushButton *>(QStringLiteral("openInConsole"));
+    ASSERT_NE(button, nullptr);
+    ASSERT_TRUE(button->isVisibleTo(&m_view));
+    QString language, code;
+    QStringList libraries;
+    QObject::connect(&m_view, &RunView::openInConsoleRequested,
+                     [&](const QString &l, const QString &c, const QStringList &libs) {
+                         language = l;
+                         code = c;
+                         libraries = libs;
+                     });
+    QTest::mouseClick(button, Qt::LeftButton);
+    EXPECT_EQ(language, QStringLiteral("python"));
+    EXPECT_EQ(code, run.code);
+    EXPECT_EQ(libraries, run.libraries);
 }
