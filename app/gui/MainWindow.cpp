@@ -364,6 +364,7 @@ void MainWindow::openSettings()
 void MainWindow::connectAssistant()
 {
     ConnectAssistantDialog dialog(*m_secrets, m_context.defaultBackend(), this);
+    dialog.setServerRunning(m_server->state() == mcp::McpHost::State::Running);
     dialog.exec();
 }
 
