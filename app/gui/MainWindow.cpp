@@ -8,6 +8,7 @@
 #include "gui/GuiContext.h"
 #include "gui/RunText.h"
 #include "gui/StateColors.h"
+#include "gui/backends/BackendPanel.h"
 #include "gui/backends/BackendsPage.h"
 #include "gui/connect/ConnectAssistantDialog.h"
 #include "gui/console/ConsolePage.h"
@@ -29,6 +30,10 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
@@ -40,7 +45,9 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTextBrowser>
 #include <QTimer>
+#include <QVBoxLayout>
 
 namespace sandbox::gui {
 
@@ -167,6 +174,10 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
                     tr("%1 %2 · unavailable").arg(dot(StateColors::of(palette()).failed.name()), backendText(backend)));
                 m_backendState->setToolTip(errorText(Error{error, code}));
             }
+            // The Backends page says the same until its own test says more (not "not tested yet").
+            if (BackendPanel *panel = findChild<BackendsPage *>()->panel(backend)) {
+                panel->showReachable(info, error);
+            }
             // Soon again while it is away (to say when it is back), now and then while it answers.
             m_probeTimer->start(error.isEmpty() ? kProbeWhileReady : kProbeWhileAway);
         });
@@ -178,6 +189,12 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
     connect(&context.userSettings(), &UserSettings::changed, this, [this] {
         m_console->setDefaultTimeout(m_context.userSettings().defaultTimeout());
         applyDefaultBackend();
+    });
+    // A sandbox's run, from the Backends page: the live log shows runs in progress.
+    connect(findChild<BackendsPage *>(), &BackendsPage::showRunRequested, this, [this](const QString &runId) {
+        auto *liveLog = findChild<LiveLogPage *>();
+        liveLog->selectRun(runId);
+        showPage(m_pages->indexOf(liveLog));
     });
     // A saved connection applies at once (BackendPanel::save): the status bar asks the default backend again.
     connect(findChild<BackendsPage *>(), &BackendsPage::connectionApplied, this, [this](const QString &backend) {
@@ -211,7 +228,8 @@ int MainWindow::addPage(Page *page)
     m_pageList.append(page);
     auto *item = new QListWidgetItem(page->icon(), page->title(), m_navigation);
     item->setSizeHint(QSize(0, m_navigation->fontMetrics().height() + 18));
-    auto *action = new QAction(page->icon(), page->title(), this);
+    // Its number as the View menu's mnemonic: a page's title has no letter free in every language.
+    auto *action = new QAction(page->icon(), tr("&%1 %2").arg(index + 1).arg(page->title()), this);
     if (index < 9) {
         action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + index)));
     }
@@ -221,6 +239,20 @@ int MainWindow::addPage(Page *page)
         m_navigation->setCurrentRow(0);
     }
     return index;
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    QMainWindow::changeEvent(event);
+    if (event->type() != QEvent::PaletteChange) {
+        return;
+    }
+    const QList<QAction *> menu = m_viewMenu->actions(); // the pages' actions first, in their order
+    for (int index = 0; index < m_pageList.size(); ++index) {
+        const QIcon icon = m_pageList.at(index)->icon();
+        m_navigation->item(index)->setIcon(icon);
+        menu.at(index)->setIcon(icon);
+    }
 }
 
 void MainWindow::showPage(int index)
@@ -262,6 +294,10 @@ void MainWindow::createMenus()
     addTheme(tr("&Dark"), AppTheme::Mode::Dark);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *documentation = help->addAction(tr("&Documentation"), this, &MainWindow::showDocumentation);
+    documentation->setObjectName(QStringLiteral("documentationAction"));
+    documentation->setShortcut(QKeySequence::HelpContents);
+    help->addSeparator();
     help->addAction(tr("&About LLM Sandbox"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
@@ -377,6 +413,44 @@ void MainWindow::showAbout()
                           "<p>The same engine serves assistants through <code>llm-sandbox --mcp</code>; every "
                           "run appears in the live log.</p>")
                            .arg(QCoreApplication::applicationVersion()));
+}
+
+void MainWindow::showDocumentation()
+{
+    // Only the documentation that came with the app: never a file a sandbox could have written.
+    QString readme;
+    for (const QString &path :
+         {QStringLiteral(LLM_SANDBOX_README_INSTALLED), QStringLiteral(LLM_SANDBOX_README_SOURCE)}) {
+        if (QFileInfo(path).isFile()) {
+            readme = path;
+            break;
+        }
+    }
+    QFile file(readme);
+    if (readme.isEmpty() || !file.open(QIODevice::ReadOnly)) {
+        QMessageBox::information(this, tr("Documentation"),
+                                 tr("The documentation is not installed: it is the README.md of LLM Sandbox's "
+                                    "sources, installed as %1.")
+                                     .arg(QStringLiteral(LLM_SANDBOX_README_INSTALLED)));
+        return;
+    }
+    auto *dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setObjectName(QStringLiteral("documentationDialog"));
+    dialog->setWindowTitle(tr("LLM Sandbox Documentation"));
+    auto *browser = new QTextBrowser;
+    browser->setObjectName(QStringLiteral("documentationText"));
+    browser->setOpenExternalLinks(true); // web links in the browser; nothing of the file system is opened
+    browser->setOpenLinks(true);
+    browser->setSearchPaths({});
+    browser->setMarkdown(QString::fromUtf8(file.readAll()));
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+    auto *layout = new QVBoxLayout(dialog);
+    layout->addWidget(browser);
+    layout->addWidget(buttons);
+    dialog->resize(900, 700);
+    dialog->show();
 }
 
 void MainWindow::restoreState()

@@ -4,6 +4,8 @@
 #include "engine/OrphanReaper.h"
 #include "lang/LanguageRegistry.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QSysInfo>
 #include <algorithm>
@@ -37,6 +39,22 @@ QString SandboxInventory::languageOf(const QString &image, const ImageCatalog &c
     return {};
 }
 
+QString SandboxInventory::processName(qint64 pid)
+{
+    QFile file(QStringLiteral("/proc/%1/cmdline").arg(pid));
+    if (pid <= 0 || !file.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    QStringList arguments = QString::fromLocal8Bit(file.read(4096)).split(QChar(u'\0'), Qt::SkipEmptyParts);
+    if (arguments.isEmpty()) {
+        return {};
+    }
+    arguments.first() = QFileInfo(arguments.first()).fileName();
+    const QString name = arguments.join(u' ');
+    constexpr qsizetype kLongest = 60;
+    return name.size() <= kLongest ? name : name.left(kLongest - 1) + QChar(0x2026);
+}
+
 Result<QList<SandboxEntry>> SandboxInventory::all() const
 {
     auto containers = m_backend.listContainerSummaries(ContainerSpecFactory::ownerLabel());
@@ -53,6 +71,9 @@ Result<QList<SandboxEntry>> SandboxInventory::all() const
             entry.ownerPid = owner->pid.toLongLong();
             entry.ownerHost = owner->host;
             entry.orphaned = OrphanReaper::ownerEnded(*owner, host);
+            if (entry.ownerHost == host && !entry.orphaned) {
+                entry.ownerName = processName(entry.ownerPid);
+            }
         }
         entries.append(entry);
     }

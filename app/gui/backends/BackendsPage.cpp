@@ -3,6 +3,7 @@
 #include "backend/BackendFactory.h"
 #include "gui/RunText.h"
 #include "gui/backends/BackendPanel.h"
+#include "gui/widgets/ThemedIcon.h"
 
 #include <QHBoxLayout>
 #include <QListWidget>
@@ -31,6 +32,7 @@ BackendsPage::BackendsPage(AppContext &app, SecretStore &secrets, QWidget *paren
         m_list->addItem(item);
         auto *panel = new BackendPanel(app, secrets, name);
         connect(panel, &BackendPanel::connectionApplied, this, &BackendsPage::connectionApplied);
+        connect(panel, &BackendPanel::showRunRequested, this, &BackendsPage::showRunRequested);
         m_panels->addWidget(panel);
     }
     m_list->setFixedWidth(m_list->sizeHintForColumn(0) + 48);
@@ -49,7 +51,7 @@ QString BackendsPage::title() const
 
 QIcon BackendsPage::icon() const
 {
-    return style()->standardIcon(QStyle::SP_DriveNetIcon);
+    return themedIcon(QStringLiteral(":/icons/page-backends.svg"), palette());
 }
 
 void BackendsPage::saveState(QSettings &settings) const

@@ -4,6 +4,7 @@
 #include "backend/BackendFactory.h"
 #include "gui/RunText.h"
 #include "gui/StateColors.h"
+#include "gui/widgets/CopyFeedback.h"
 #include "mcp/http/BearerToken.h"
 #include "settings/UserSettings.h"
 
@@ -303,6 +304,7 @@ void ConnectAssistantDialog::copyConfiguration()
     QString why;
     if (const std::optional<McpServerEntry> wanted = entry(false, &why)) {
         QApplication::clipboard()->setText(QString::fromUtf8(wanted->genericSnippet()));
+        showCopied(m_copy);
         showState(tr("A configuration for any MCP client is on the clipboard."), false);
     }
 }

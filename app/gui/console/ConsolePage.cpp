@@ -8,6 +8,7 @@
 #include "gui/widgets/ArtifactStrip.h"
 #include "gui/widgets/CodeEditor.h"
 #include "gui/widgets/OutputView.h"
+#include "gui/widgets/ThemedIcon.h"
 #include "lang/LanguageRegistry.h"
 
 #include <QAction>
@@ -488,7 +489,7 @@ QString ConsolePage::title() const
 
 QIcon ConsolePage::icon() const
 {
-    return style()->standardIcon(QStyle::SP_MediaPlay);
+    return themedIcon(QStringLiteral(":/icons/page-console.svg"), palette());
 }
 
 void ConsolePage::saveState(QSettings &settings) const

@@ -6,6 +6,7 @@
 #include "gui/history/HistoryModel.h"
 #include "gui/history/PixelComparison.h"
 #include "gui/widgets/RunView.h"
+#include "gui/widgets/ThemedIcon.h"
 #include "journal/JournalFeed.h"
 #include "journal/RunDiff.h"
 
@@ -19,7 +20,6 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QSplitter>
-#include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -380,7 +380,7 @@ QString HistoryPage::title() const
 
 QIcon HistoryPage::icon() const
 {
-    return style()->standardIcon(QStyle::SP_FileDialogContentsView);
+    return themedIcon(QStringLiteral(":/icons/page-history.svg"), palette());
 }
 
 void HistoryPage::saveState(QSettings &settings) const

@@ -28,7 +28,7 @@ SettingsDialog::SettingsDialog(UserSettings &settings, QWidget *parent) : QDialo
     m_runtime->setObjectName(QStringLiteral("settingsRuntime"));
     m_runtime->setPlaceholderText(tr("the engine's default; runsc for gVisor"));
     m_runtime->setToolTip(tr("The OCI runtime the sandboxes run under (SANDBOX_RUNTIME): one the engine has "
-                             "registered; on Kubernetes a RuntimeClass. `llm-sandbox doctor` lists them."));
+                             "registered; on Kubernetes a RuntimeClass. “llm-sandbox doctor” lists them."));
     m_timeout = new QSpinBox;
     m_timeout->setObjectName(QStringLiteral("settingsTimeout"));
     m_timeout->setRange(1, 3600);

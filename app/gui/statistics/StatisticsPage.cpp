@@ -2,6 +2,7 @@
 
 #include "gui/RunText.h"
 #include "gui/StateColors.h"
+#include "gui/widgets/ThemedIcon.h"
 #include "journal/JournalReader.h"
 
 #include <QBarCategoryAxis>
@@ -21,7 +22,6 @@
 #include <QLocale>
 #include <QSignalBlocker>
 #include <QStackedBarSeries>
-#include <QStyle>
 #include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -256,7 +256,7 @@ QString StatisticsPage::title() const
 
 QIcon StatisticsPage::icon() const
 {
-    return style()->standardIcon(QStyle::SP_FileDialogInfoView);
+    return themedIcon(QStringLiteral(":/icons/page-statistics.svg"), palette());
 }
 
 void StatisticsPage::saveState(QSettings &settings) const
