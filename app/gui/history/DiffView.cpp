@@ -115,9 +115,10 @@ void DiffView::setDiff(const RunDiff &diff, const JournalRun &original, const Jo
     palette.setColor(QPalette::WindowText, identical ? colors.succeeded : colors.timedOut);
     m_banner->setPalette(palette);
 
-    m_runs->setText(tr("Original: run %1 on %2 · Replay: run %3 on %4")
-                        .arg(original.id, original.backend.isEmpty() ? tr("unknown backend") : original.backend,
-                             replay.id, replay.backend.isEmpty() ? tr("unknown backend") : replay.backend));
+    m_runs->setText(
+        tr("Original: run %1 on %2 · Replay: run %3 on %4")
+            .arg(original.id, original.backend.isEmpty() ? tr("unknown backend") : backendText(original.backend),
+                 replay.id, replay.backend.isEmpty() ? tr("unknown backend") : backendText(replay.backend)));
 
     QStringList summary;
     if (diff.exitCodeDiffers()) {

@@ -1,6 +1,7 @@
 #include "gui/history/HistoryPage.h"
 
 #include "gui/EngineController.h"
+#include "gui/RunText.h"
 #include "gui/history/DiffView.h"
 #include "gui/history/HistoryFilterBar.h"
 #include "gui/history/HistoryModel.h"
@@ -69,7 +70,7 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
     m_replayBackend->setObjectName(QStringLiteral("replayBackend"));
     m_replayBackend->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     for (const QString &backend : m_backends) {
-        m_replayBackend->addItem(backend, backend);
+        m_replayBackend->addItem(backendText(backend), backend);
     }
     m_replayButton = new QPushButton(tr("Replay"), this);
     m_replayButton->setObjectName(QStringLiteral("replayButton"));
@@ -229,7 +230,8 @@ void HistoryPage::showDiffFor(const JournalRun &replay)
             if (m_replayShown.runId == replayId) {
                 const PendingReplay done = std::exchange(m_replayShown, PendingReplay{});
                 m_view->showTab(m_diffTab);
-                m_replayStatus->setText(tr("Replay of run %1 on %2 finished.").arg(done.originalId, done.backend));
+                m_replayStatus->setText(
+                    tr("Replay of run %1 on %2 finished.").arg(done.originalId, backendText(done.backend)));
                 emit replayFinished(done.originalId, done.runId);
             }
         });
@@ -366,7 +368,8 @@ void HistoryPage::showContextMenu(const QPoint &position)
     replayMenu->setEnabled(!m_backends.isEmpty());
     const QString ownBackend = m_model->run(index.row()).backend;
     for (const QString &backend : m_backends) {
-        QAction *action = replayMenu->addAction(backend == ownBackend ? tr("%1 (same)").arg(backend) : backend);
+        QAction *action = replayMenu->addAction(backend == ownBackend ? tr("%1 (same)").arg(backendText(backend))
+                                                                      : backendText(backend));
         connect(action, &QAction::triggered, this, [this, runId, backend] { replay(runId, backend); });
     }
     menu.addAction(tr("Copy run ID"), this, [runId] { QApplication::clipboard()->setText(runId); });

@@ -299,7 +299,7 @@ void RunView::showDetails()
     const JournalRun &run = m_run;
     const QLocale locale;
     const bool ended = run.status != RunStatus::Running;
-    QStringList backend{run.backend, run.endpoint};
+    QStringList backend{backendText(run.backend), run.endpoint};
     backend.removeAll(QString());
     fillForm(
         m_details,
