@@ -1049,9 +1049,8 @@ Result<std::shared_ptr<ContainerBackend>> BackendPanel::pushSource() const
 
 void BackendPanel::updateDefault()
 {
-    const QString chosen = m_app.userSettings().backend();
     const QSignalBlocker blocker(m_default);
-    m_default->setChecked(chosen == m_name || (chosen.isEmpty() && m_name == QLatin1String("docker")));
+    m_default->setChecked(m_app.userSettings().chosenBackend() == m_name);
 }
 
 QString BackendPanel::selectedLanguage() const
