@@ -131,7 +131,9 @@ bool ConnectAssistantDialog::http() const
 
 void ConnectAssistantDialog::loadToken()
 {
-    if (m_tokenLoading || !m_token.isEmpty()) {
+    // Once: a token that cannot be had is said, not asked for again by the refresh that says it (a load that
+    // answers at once, as $LLM_SANDBOX_HTTP_TOKEN does, would recurse without end).
+    if (m_tokenLoading || !m_token.isEmpty() || !m_tokenError.isEmpty()) {
         return;
     }
     m_tokenLoading = true;

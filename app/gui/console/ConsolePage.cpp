@@ -27,7 +27,6 @@
 #include <QSplitter>
 #include <QStyle>
 #include <QTextCursor>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace sandbox::gui {
@@ -67,12 +66,10 @@ ConsolePage::ConsolePage(EngineController &controller, ThumbnailProvider &thumbn
     for (const Language &language : LanguageRegistry::instance().languages()) {
         m_language->addItem(language.displayName, language.name);
     }
-    m_recentButton = new QToolButton;
+    m_recentButton = new QPushButton;
     m_recentButton->setObjectName(QStringLiteral("recentSnippets"));
     m_recentButton->setText(tr("Re&cent"));
     m_recentButton->setToolTip(tr("Code you ran lately in this language"));
-    m_recentButton->setPopupMode(QToolButton::InstantPopup);
-    m_recentButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
     m_recentButton->setMenu(new QMenu(m_recentButton));
     m_backend = new QComboBox;
     m_backend->setObjectName(QStringLiteral("backendPicker"));

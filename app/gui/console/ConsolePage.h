@@ -17,7 +17,6 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QSplitter;
-class QToolButton;
 
 namespace sandbox::gui {
 
@@ -88,7 +87,7 @@ private:
     QElapsedTimer m_clock;
 
     QComboBox *m_language = nullptr;
-    QToolButton *m_recentButton = nullptr;
+    QPushButton *m_recentButton = nullptr;
     QComboBox *m_backend = nullptr;
     QSpinBox *m_timeout = nullptr;
     QLineEdit *m_libraries = nullptr;

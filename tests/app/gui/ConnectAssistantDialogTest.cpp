@@ -182,4 +182,23 @@ TEST_F(ConnectAssistantDialogTest, anHttpEntrySaysTheAppsServerMustRunAndWhether
     UserSettings().setServerStartsWithApp(before);
 }
 
+TEST(ConnectAssistantDialogTokenTest, aTokenThatCannotBeHadIsSaidOnce)
+{
+    // An invalid $LLM_SANDBOX_HTTP_TOKEN answers at once with an error: the dialog said it by refreshing, which asked
+    // for the token again, without end (the app crashed when HTTP was chosen without a usable token).
+    QTemporaryDir home;
+    test::ScopedEnvironment environment{{"HOME", home.path().toUtf8()},
+                                        {"XDG_CONFIG_HOME", QByteArray()},
+                                        {"LLM_SANDBOX_HTTP_TOKEN", QByteArrayLiteral("short")}};
+    MemorySecretStore keychain;
+    ConnectAssistantDialog dialog(keychain, QStringLiteral("docker"));
+    auto *transport = dialog.findChild<QComboBox *>(QStringLiteral("connectTransport"));
+    auto *client = dialog.findChild<QComboBox *>(QStringLiteral("connectClient"));
+    client->setCurrentIndex(client->findData(QStringLiteral("cursor")));
+    transport->setCurrentIndex(transport->findData(QStringLiteral("http")));
+    const QString state = dialog.findChild<QLabel *>(QStringLiteral("connectState"))->text();
+    EXPECT_TRUE(state.contains(QLatin1String("LLM_SANDBOX_HTTP_TOKEN"))) << qPrintable(state);
+    EXPECT_FALSE(dialog.findChild<QPushButton *>(QStringLiteral("connectInstall"))->isEnabled());
+}
+
 } // namespace

@@ -20,7 +20,6 @@
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QToolButton>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -229,7 +228,7 @@ TEST_F(ConsolePageTest, theCodeOfEachLanguageAndTheRecentSnippetsSurviveARestart
     EXPECT_EQ(page->recentSnippets(QStringLiteral("python")), QStringList{QStringLiteral("print(1)")});
 
     // A recent snippet comes back from the menu; Ctrl+Z gives the draft back.
-    auto *recent = page->findChild<QToolButton *>(QStringLiteral("recentSnippets"));
+    auto *recent = page->findChild<QPushButton *>(QStringLiteral("recentSnippets"));
     ASSERT_NE(recent, nullptr);
     ASSERT_TRUE(recent->isEnabled());
     ASSERT_EQ(recent->menu()->actions().size(), 1);
