@@ -244,15 +244,21 @@ int MainWindow::addPage(Page *page)
 void MainWindow::changeEvent(QEvent *event)
 {
     QMainWindow::changeEvent(event);
-    if (event->type() != QEvent::PaletteChange) {
+    if (event->type() != QEvent::PaletteChange && event->type() != QEvent::ApplicationPaletteChange) {
         return;
     }
-    const QList<QAction *> menu = m_viewMenu->actions(); // the pages' actions first, in their order
-    for (int index = 0; index < m_pageList.size(); ++index) {
-        const QIcon icon = m_pageList.at(index)->icon();
-        m_navigation->item(index)->setIcon(icon);
-        menu.at(index)->setIcon(icon);
-    }
+    // Once every widget has the new palette (the pages may get theirs after the window).
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            const QList<QAction *> menu = m_viewMenu->actions(); // the pages' actions first, in their order
+            for (int index = 0; index < m_pageList.size(); ++index) {
+                const QIcon icon = m_pageList.at(index)->icon();
+                m_navigation->item(index)->setIcon(icon);
+                menu.at(index)->setIcon(icon);
+            }
+        },
+        Qt::QueuedConnection);
 }
 
 void MainWindow::showPage(int index)
