@@ -81,7 +81,6 @@ ConnectAssistantDialog::ConnectAssistantDialog(SecretStore &tokens, const QStrin
     form->addRow(tr("Server &URL:"), m_url);
     form->addRow(tr("File:"), m_path);
     form->addRow(tr("State:"), m_state);
-    form->addRow(QString(), m_serverNote);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     m_install = buttons->addButton(tr("&Install"), QDialogButtonBox::ActionRole);
@@ -98,6 +97,7 @@ ConnectAssistantDialog::ConnectAssistantDialog(SecretStore &tokens, const QStrin
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
+    layout->addWidget(m_serverNote);
     m_previewTitle = new QLabel(tr("Entry written to the file:"));
     layout->addWidget(m_previewTitle);
     layout->addWidget(m_preview, 1);
