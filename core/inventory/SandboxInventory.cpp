@@ -50,8 +50,9 @@ QString SandboxInventory::processName(qint64 pid)
         return {};
     }
     arguments.first() = QFileInfo(arguments.first()).fileName();
-    const QString name = arguments.join(u' ');
-    constexpr qsizetype kLongest = 60;
+    // One line: an argument may hold line breaks (code given with -c).
+    const QString name = arguments.join(u' ').simplified();
+    constexpr qsizetype kLongest = 48;
     return name.size() <= kLongest ? name : name.left(kLongest - 1) + QChar(0x2026);
 }
 

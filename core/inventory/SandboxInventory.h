@@ -47,7 +47,8 @@ public:
     /// pulls it), else the product's naming (llm-sandbox/LANG:TAG); empty when neither says.
     static QString languageOf(const QString &image, const ImageCatalog &catalog);
     /// The command line of process `pid` of this host as people read it: the program's file name and its arguments
-    /// ("llm-sandbox serve --http"), at most 60 characters; empty when it cannot be read (ended, another platform).
+    /// ("llm-sandbox serve --http"), on one line, at most 48 characters; empty when it cannot be read (ended, another
+    /// platform).
     static QString processName(qint64 pid);
 
 private:
