@@ -113,12 +113,14 @@ ConsolePage::ConsolePage(EngineController &controller, ThumbnailProvider &thumbn
     settingsRow->addSpacing(10);
     settingsRow->addWidget(label(tr("&Timeout:"), m_timeout));
     settingsRow->addWidget(m_timeout);
-    settingsRow->addSpacing(10);
-    settingsRow->addWidget(label(tr("Li&braries:"), m_libraries));
-    settingsRow->addWidget(m_libraries, 1);
-    settingsRow->addSpacing(10);
+    settingsRow->addStretch(1);
     settingsRow->addWidget(m_stopButton);
     settingsRow->addWidget(m_runButton);
+    // The libraries on a line of their own: in one row with the rest they had a few pixels at 1024 px.
+    auto *librariesRow = new QHBoxLayout;
+    librariesRow->setSpacing(6);
+    librariesRow->addWidget(label(tr("Li&braries:"), m_libraries));
+    librariesRow->addWidget(m_libraries, 1);
 
     // --- Editor above, result below.
     m_editor = new CodeEditor;
@@ -185,6 +187,7 @@ ConsolePage::ConsolePage(EngineController &controller, ThumbnailProvider &thumbn
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(settingsRow);
+    layout->addLayout(librariesRow);
     layout->addWidget(m_splitter, 1);
 
     // --- Actions: the window puts them in its Run menu; they work wherever the focus is in the window.

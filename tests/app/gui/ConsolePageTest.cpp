@@ -248,3 +248,18 @@ TEST_F(ConsolePageTest, openCodeShowsARecordedRunsCodeAndLanguage)
     EXPECT_EQ(page->findChild<QLineEdit *>(QStringLiteral("libraries"))->text(), QStringLiteral("lodash"));
     EXPECT_EQ(page->draft(QStringLiteral("python")), QStringLiteral("print('mine')")); // the user's code stays
 }
+
+TEST_F(ConsolePageTest, theLibrariesFieldKeepsItsRoomInA1024PixelWindow)
+{
+    // Issue 37, item 12: in one row with everything else the field had a few pixels once the navigation took its part.
+    page->resize(1024 - 180, 600);
+    QApplication::processEvents();
+    auto *libraries = page->findChild<QLineEdit *>(QStringLiteral("libraries"));
+    EXPECT_GE(libraries->width(), libraries->fontMetrics().horizontalAdvance(QStringLiteral("requests, numpy==1.26")))
+        << libraries->width();
+    for (auto *button : {page->findChild<QPushButton *>(QStringLiteral("runButton")),
+                         page->findChild<QPushButton *>(QStringLiteral("stopButton"))}) {
+        EXPECT_FALSE(button->geometry().intersects(libraries->geometry()));
+        EXPECT_LE(button->geometry().right(), page->width());
+    }
+}
