@@ -199,7 +199,8 @@ void HistoryPage::onRunUpdated(const JournalRunUpdate &update)
         const int own = m_replayBackend->findData(run.backend);
         for (int i = 0; i < m_replayBackend->count(); ++i) {
             const QString backend = m_replayBackend->itemData(i).toString();
-            m_replayBackend->setItemText(i, i == own ? tr("%1 (same)").arg(backendText(backend)) : backendText(backend));
+            m_replayBackend->setItemText(i,
+                                         i == own ? tr("%1 (same)").arg(backendText(backend)) : backendText(backend));
         }
         if (own >= 0) {
             m_replayBackend->setCurrentIndex(own);
