@@ -86,9 +86,55 @@
     </message>
 </context>
 <context>
+    <name>sandbox::gui::ArtifactPreviewDialog</name>
+    <message numerus="yes">
+        <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+391"/>
+        <source>the first %n row(s) shown: save the file to see all of it</source>
+        <translation>
+            <numerusform>the first row shown: save the file to see all of it</numerusform>
+            <numerusform>the first %n rows shown: save the file to see all of it</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::ArtifactStrip</name>
+    <message numerus="yes">
+        <location filename="../app/gui/widgets/ArtifactStrip.cpp" line="+167"/>
+        <source>%n chart(s)</source>
+        <translation>
+            <numerusform>%n chart</numerusform>
+            <numerusform>%n charts</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n table(s)</source>
+        <translation>
+            <numerusform>%n table</numerusform>
+            <numerusform>%n tables</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n web page(s)</source>
+        <translation>
+            <numerusform>%n web page</numerusform>
+            <numerusform>%n web pages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n other file(s)</source>
+        <translation>
+            <numerusform>%n other file</numerusform>
+            <numerusform>%n other files</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>sandbox::gui::BackendPanel</name>
     <message numerus="yes">
-        <location filename="../app/gui/backends/BackendPanel.cpp" line="+180"/>
+        <location filename="../app/gui/backends/BackendPanel.cpp" line="+182"/>
         <source>Done: pushed %n image(s) to %1; Kubernetes pods pull them from there.</source>
         <translation>
             <numerusform>Done: pushed %n image to %1; Kubernetes pods pull them from there.</numerusform>
@@ -112,7 +158,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+504"/>
+        <location line="+528"/>
         <source>%n image(s) of older definitions (%1) can be removed.</source>
         <translation>
             <numerusform>%n image of an older definition (%1) can be removed.</numerusform>
@@ -120,7 +166,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+247"/>
+        <location line="+254"/>
         <source>%n sandbox(es) running, of every llm-sandbox process.</source>
         <translation>
             <numerusform>%n sandbox running, of every llm-sandbox process.</numerusform>
@@ -141,6 +187,17 @@
         <translation>
             <numerusform>Removed %n leftover container.</numerusform>
             <numerusform>Removed %n leftover containers.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::ConsolePage</name>
+    <message numerus="yes">
+        <location filename="../app/gui/console/ConsolePage.cpp" line="+310"/>
+        <source>%1 (%n line(s))</source>
+        <translation>
+            <numerusform>%1 (%n line)</numerusform>
+            <numerusform>%1 (%n lines)</numerusform>
         </translation>
     </message>
 </context>
@@ -185,7 +242,7 @@
 <context>
     <name>sandbox::gui::LiveLogPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+213"/>
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+216"/>
         <source>&amp;Follow newest (%n new)</source>
         <translation>
             <numerusform>&amp;Follow newest (%n new)</numerusform>
@@ -208,7 +265,7 @@
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="+367"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+431"/>
         <source>%n run(s) in progress</source>
         <translation>
             <numerusform>%n run in progress</numerusform>
@@ -216,7 +273,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+114"/>
+        <location line="+153"/>
         <source>%n run(s) still in progress.</source>
         <translation>
             <numerusform>%n run still in progress.</numerusform>
@@ -265,7 +322,7 @@
 <context>
     <name>sandbox::gui::StatisticsPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+153"/>
+        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+154"/>
         <source>%1: %n run(s)</source>
         <translation>
             <numerusform>%1: %n run</numerusform>

@@ -1247,7 +1247,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>RunText</name>
     <message>
-        <location filename="../app/gui/RunText.cpp" line="+14"/>
+        <location filename="../app/gui/RunText.cpp" line="+15"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
@@ -2031,12 +2031,12 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::ArtifactPreviewDialog</name>
     <message>
-        <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+68"/>
+        <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+117"/>
         <source>Drag to another program to give it a copy</source>
         <translation>拖到其他程序中即可交给它一份副本</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+29"/>
         <source>◀ Previous</source>
         <translation>◀ 上一个</translation>
     </message>
@@ -2051,12 +2051,12 @@ go module、R 软件包、gem。</translation>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>100%</source>
         <translation>100%</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Copy Image</source>
         <translation>复制图片</translation>
     </message>
@@ -2067,11 +2067,16 @@ go module、R 软件包、gem。</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>Files from a sandbox are saved (readable only by you), never opened with other programs.</source>
+        <translation>沙箱中的文件只会被保存（仅你可读），绝不会用其他程序打开。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Show Run</source>
         <translation>显示运行记录</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+74"/>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
@@ -2088,7 +2093,7 @@ go module、R 软件包、gem。</translation>
 …（已截断：保存文件以查看全部内容）</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+12"/>
         <source>%1 is not shown inside the app. Files from a sandbox are never opened with other programs; use Save As… to keep it.</source>
         <translation>%1 不在应用内显示。来自沙箱的文件从不使用其他程序打开；请使用“另存为…”保存它。</translation>
     </message>
@@ -2102,10 +2107,17 @@ go module、R 软件包、gem。</translation>
         <source>%1 — %2 × %3 px, %4</source>
         <translation>%1 — %2 × %3 像素，%4</translation>
     </message>
+    <message numerus="yes">
+        <location line="+108"/>
+        <source>the first %n row(s) shown: save the file to see all of it</source>
+        <translation>
+            <numerusform>只显示了前 %n 行：保存文件可查看全部</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+98"/>
-        <source>Save %1 (files from a sandbox are saved, never opened with other programs)</source>
-        <translation>保存 %1（来自沙箱的文件只会被保存，从不使用其他程序打开）</translation>
+        <location line="+22"/>
+        <source>Save %1</source>
+        <translation>保存 %1</translation>
     </message>
     <message>
         <location line="+18"/>
@@ -2125,11 +2137,49 @@ go module、R 软件包、gem。</translation>
         <source>Double-click a chart to open it, or drag it to another program</source>
         <translation>双击图表将其打开，或将其拖到其他程序中</translation>
     </message>
+    <message>
+        <location line="+87"/>
+        <source>Charts (%1)</source>
+        <translation>图表（%1）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+17"/>
+        <source>%n chart(s)</source>
+        <translation>
+            <numerusform>%n 张图表</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n table(s)</source>
+        <translation>
+            <numerusform>%n 个表格</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n web page(s)</source>
+        <translation>
+            <numerusform>%n 个网页</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n other file(s)</source>
+        <translation>
+            <numerusform>%n 个其他文件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Files (%1): %2</source>
+        <translation>文件（%1）：%2</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::gui::BackendPanel</name>
     <message>
-        <location filename="../app/gui/backends/BackendPanel.cpp" line="+143"/>
+        <location filename="../app/gui/backends/BackendPanel.cpp" line="+145"/>
         <source>Connection</source>
         <translation>连接</translation>
     </message>
@@ -2350,12 +2400,12 @@ go module、R 软件包、gem。</translation>
         <translation>刷新</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>The registry the cluster&apos;s nodes pull the sandbox images from (LLM_SANDBOX_REGISTRY, which wins when set). Saved when you push; pods then ask for REGISTRY/llm-sandbox/NAME:TAG. A login kept with `llm-sandbox images login` is used.</source>
-        <translation>集群节点拉取沙箱镜像的镜像仓库（设置了 LLM_SANDBOX_REGISTRY 时以它为准）。推送时保存；之后 Pod 请求 REGISTRY/llm-sandbox/NAME:TAG。会使用通过 `llm-sandbox images login` 保存的登录信息。</translation>
+        <location line="+575"/>
+        <source>Warm pool (idle sandboxes without a session): %1</source>
+        <translation>预热池（无会话的空闲沙箱）：%1</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="-557"/>
         <source>The engine whose images are pushed (and listed above).</source>
         <translation>推送（并在上方列出）其镜像的引擎。</translation>
     </message>
@@ -2391,6 +2441,16 @@ go module、R 软件包、gem。</translation>
     </message>
     <message>
         <location line="+2"/>
+        <source>Show &amp;Run</source>
+        <translation>显示运行(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open the run the selected sandbox runs now in the live log.</source>
+        <translation>在实时日志中打开所选沙箱正在执行的运行。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Remove leftovers</source>
         <translation>删除残留</translation>
     </message>
@@ -2400,12 +2460,22 @@ go module、R 软件包、gem。</translation>
         <translation>删除本机上已结束（崩溃或被终止）但未清除自身容器的 llm-sandbox 进程所留下的容器。</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+64"/>
         <source>Testing %1…</source>
         <translation>正在测试 %1…</translation>
     </message>
     <message>
         <location line="+17"/>
+        <source>%1 %2 answers at %3 (API %4). Test Connection also starts a sandbox and shows the limits in force.</source>
+        <translation>%1 %2 在 %3 响应（API %4）。“测试连接”还会启动一个沙箱并显示生效的限制。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 does not answer: %2</source>
+        <translation>%1 无响应：%2</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Not usable</source>
         <translation>不可用</translation>
     </message>
@@ -2557,7 +2627,7 @@ go module、R 软件包、gem。</translation>
         <translation>%v / %m 个镜像</translation>
     </message>
     <message>
-        <location line="-657"/>
+        <location line="-681"/>
         <source>The system keychain gave no answer; pushing without a login.</source>
         <translation>系统钥匙串没有应答；将不带登录信息推送。</translation>
     </message>
@@ -2577,12 +2647,17 @@ go module、R 软件包、gem。</translation>
         <translation>使用系统钥匙串中 %1 在 %2 的登录信息。</translation>
     </message>
     <message>
-        <location line="+449"/>
+        <location line="+314"/>
+        <source>The registry the cluster&apos;s nodes pull the sandbox images from (LLM_SANDBOX_REGISTRY, which wins when set). Saved when you push; pods then ask for REGISTRY/llm-sandbox/NAME:TAG. A login kept with “llm-sandbox images login” is used.</source>
+        <translation>集群节点拉取沙箱镜像的镜像仓库（设置了 LLM_SANDBOX_REGISTRY 时以它为准）。推送时保存；之后 Pod 请求 REGISTRY/llm-sandbox/NAME:TAG。会使用通过“llm-sandbox images login”保存的登录信息。</translation>
+    </message>
+    <message>
+        <location line="+146"/>
         <source>Saved and applied: new runs use it; runs in progress finish on the previous connection. Assistants&apos; MCP servers use it from their next start.</source>
         <translation>已保存并应用：新的运行使用它；进行中的运行在先前的连接上完成。助手的 MCP 服务器从下次启动起使用它。</translation>
     </message>
     <message>
-        <location line="+196"/>
+        <location line="+209"/>
         <source>Copying from %1…</source>
         <translation>正在从 %1 复制…</translation>
     </message>
@@ -2632,17 +2707,12 @@ go module、R 软件包、gem。</translation>
         <translation>正在删除旧镜像…</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+57"/>
         <source>Warm pool: empty</source>
         <translation>预热池：空</translation>
     </message>
-    <message>
-        <location line="+1"/>
-        <source>Warm pool (sandboxes without a session): %1</source>
-        <translation>预热池（无会话的沙箱）：%1</translation>
-    </message>
     <message numerus="yes">
-        <location line="+1"/>
+        <location line="+2"/>
         <source>%n sandbox(es) running, of every llm-sandbox process.</source>
         <translation>
             <numerusform>所有 llm-sandbox 进程共有 %n 个沙箱正在运行。</numerusform>
@@ -2694,7 +2764,7 @@ go module、R 软件包、gem。</translation>
         <translation>选择要与运行 %1 比较的运行：</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
@@ -2702,7 +2772,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::ConnectAssistantDialog</name>
     <message>
-        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+37"/>
+        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+39"/>
         <source>Connect an Assistant</source>
         <translation>连接助手</translation>
     </message>
@@ -2717,7 +2787,7 @@ go module、R 软件包、gem。</translation>
         <translation>HTTP：助手连接到 llm-sandbox serve --http</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+28"/>
         <source>&amp;Assistant:</source>
         <translation>助手(&amp;A)：</translation>
     </message>
@@ -2767,17 +2837,17 @@ go module、R 软件包、gem。</translation>
         <translation>复制适用于其他任意 MCP 客户端的配置片段</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Entry written to the file:</source>
         <translation>写入文件的条目：</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Everything else in the file stays as it is; the previous file is kept as a .bak next to it. Restart the assistant afterwards.</source>
         <translation>文件中的其他内容保持不变；原文件会以 .bak 备份保存在同一位置。之后请重启助手。</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+63"/>
         <source>Claude Desktop&apos;s configuration file only starts local (stdio) servers. Choose stdio, or add the URL as a custom connector in Claude Desktop&apos;s settings.</source>
         <translation>Claude Desktop 的配置文件只能启动本地（stdio）服务器。请选择 stdio，或在 Claude Desktop 的设置中将该 URL 添加为自定义连接器。</translation>
     </message>
@@ -2792,12 +2862,32 @@ go module、R 软件包、gem。</translation>
         <translation>正在从系统钥匙串读取服务器的令牌…</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+33"/>
+        <source>The app&apos;s MCP server is not running now: the assistant can connect once it runs (it starts with LLM Sandbox, or use Start on the MCP server page).</source>
+        <translation>本应用的 MCP 服务器现在没有运行：它运行后助手才能连接（它会随 LLM Sandbox 启动，也可在“MCP 服务器”页面点击“启动”）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The app&apos;s MCP server is not running, and it does not start with LLM Sandbox: the assistant cannot connect until you start it on the MCP server page. Tick “Start the server when LLM Sandbox starts” there to have it whenever the app runs.</source>
+        <translation>本应用的 MCP 服务器没有运行，也不会随 LLM Sandbox 启动：在“MCP 服务器”页面启动它之前，助手无法连接。在该页面勾选“LLM Sandbox 启动时启动服务器”，即可让它在应用运行时始终可用。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The app&apos;s MCP server is running now, but it does not start with LLM Sandbox: after a restart the assistant cannot connect until you start it again. Tick “Start the server when LLM Sandbox starts” on the MCP server page to have it whenever the app runs.</source>
+        <translation>本应用的 MCP 服务器正在运行，但不会随 LLM Sandbox 启动：重启应用后，在你再次启动它之前助手无法连接。在“MCP 服务器”页面勾选“LLM Sandbox 启动时启动服务器”，即可让它在应用运行时始终可用。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>This entry reaches the app&apos;s MCP server: it is running, and starts whenever LLM Sandbox does.</source>
+        <translation>此条目连接本应用的 MCP 服务器：它正在运行，并会随 LLM Sandbox 一起启动。</translation>
+    </message>
+    <message>
+        <location line="+39"/>
         <source>The file cannot be changed: %1</source>
         <translation>无法修改该文件：%1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>%1 does not use llm-sandbox yet.</source>
         <translation>%1 尚未使用 llm-sandbox。</translation>
     </message>
@@ -2828,7 +2918,7 @@ go module、R 软件包、gem。</translation>
         <translation>已删除。请重启 %1，使其停止使用 llm-sandbox。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>A configuration for any MCP client is on the clipboard.</source>
         <translation>适用于任意 MCP 客户端的配置已复制到剪贴板。</translation>
     </message>
@@ -2836,7 +2926,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::ConsolePage</name>
     <message>
-        <location filename="../app/gui/console/ConsolePage.cpp" line="+69"/>
+        <location filename="../app/gui/console/ConsolePage.cpp" line="+83"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
@@ -2881,7 +2971,7 @@ go module、R 软件包、gem。</translation>
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>&amp;Backend:</source>
         <translation>后端(&amp;B)：</translation>
     </message>
@@ -2891,37 +2981,37 @@ go module、R 软件包、gem。</translation>
         <translation>超时(&amp;T)：</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+8"/>
         <source>Li&amp;braries:</source>
         <translation>库(&amp;B)：</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+6"/>
         <source>Write code here and press Ctrl+Return to run it in a sandbox.</source>
         <translation>在此编写代码，按 Ctrl+Return 在沙箱中运行。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>Output appears here as the program writes it; errors in red.</source>
         <translation>程序的输出会实时显示在这里；错误以红色显示。</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>Charts</source>
-        <translation>图表</translation>
+        <location line="-78"/>
+        <source>Re&amp;cent</source>
+        <translation>最近(&amp;C)</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>Charts (%1) — double-click to enlarge</source>
-        <translation>图表（%1）— 双击放大</translation>
+        <location line="+1"/>
+        <source>Code you ran lately in this language</source>
+        <translation>最近用这种语言运行过的代码</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+99"/>
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
@@ -2930,8 +3020,25 @@ go module、R 软件包、gem。</translation>
         <source>&amp;Stop</source>
         <translation>停止(&amp;S)</translation>
     </message>
+    <message numerus="yes">
+        <location line="+112"/>
+        <source>%1 (%n line(s))</source>
+        <translation>
+            <numerusform>%1（%n 行）</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+71"/>
+        <location line="+19"/>
+        <source>%1 — double-click to enlarge</source>
+        <translation>%1 — 双击放大</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 — double-click to open</source>
+        <translation>%1 — 双击打开</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>Starting a sandbox…</source>
         <translation>正在启动沙箱…</translation>
     </message>
@@ -2989,6 +3096,14 @@ go module、R 软件包、gem。</translation>
         <location line="+26"/>
         <source>Console</source>
         <translation>控制台</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::CopyFeedback</name>
+    <message>
+        <location filename="../app/gui/widgets/CopyFeedback.cpp" line="+22"/>
+        <source>Copied ✓</source>
+        <translation>已复制 ✓</translation>
     </message>
 </context>
 <context>
@@ -3059,7 +3174,7 @@ go module、R 软件包、gem。</translation>
         <translation>%1 行不同</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+64"/>
         <source>No difference</source>
         <translation>无差异</translation>
     </message>
@@ -3155,7 +3270,14 @@ Run B: %4 on %5, %6</source>
 <context>
     <name>sandbox::gui::GalleryModel</name>
     <message>
-        <location filename="../app/gui/gallery/GalleryModel.cpp" line="+111"/>
+        <location filename="../app/gui/gallery/GalleryModel.cpp" line="+104"/>
+        <source>%1 · run %2
+%3 · %4</source>
+        <translation>%1 · 运行 %2
+%3 · %4</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>%1
 %2, %3
 %4 run of %5 (%6)</source>
@@ -3315,7 +3437,7 @@ Run B: %4 on %5, %6</source>
         <translation>%1 %2，通过 %3</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+7"/>
         <source>Run %1</source>
         <translation>运行 %1</translation>
     </message>
@@ -3358,7 +3480,7 @@ Run B: %4 on %5, %6</source>
 <context>
     <name>sandbox::gui::HistoryPage</name>
     <message>
-        <location filename="../app/gui/history/HistoryPage.cpp" line="+82"/>
+        <location filename="../app/gui/history/HistoryPage.cpp" line="+88"/>
         <source>Differences</source>
         <translation>差异</translation>
     </message>
@@ -3403,12 +3525,12 @@ Run B: %4 on %5, %6</source>
         <translation>重放后端：</translation>
     </message>
     <message>
-        <location line="+139"/>
+        <location line="+140"/>
         <source>Cannot read run %1: %2</source>
         <translation>无法读取运行 %1：%2</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <location line="+260"/>
         <source>%1 (same)</source>
         <translation>%1（相同）</translation>
@@ -3489,7 +3611,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <translation>重放于</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Compare &amp;With…</source>
         <translation>与其他运行比较(&amp;W)…</translation>
     </message>
@@ -3499,7 +3621,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <translation>复制运行 ID</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+111"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
@@ -3677,7 +3799,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
 <context>
     <name>sandbox::gui::LiveLogPage</name>
     <message>
-        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+37"/>
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+38"/>
         <source>Filter by language, status, client, run id…</source>
         <translation>按语言、状态、客户端、运行 ID 筛选…</translation>
     </message>
@@ -3687,17 +3809,17 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <translation>所有来源</translation>
     </message>
     <message>
-        <location line="+172"/>
+        <location line="+173"/>
         <source>&amp;Follow newest</source>
         <translation>跟随最新(&amp;F)</translation>
     </message>
     <message>
-        <location line="-164"/>
+        <location line="-165"/>
         <source>Show each run as it starts. Picking another run stops following; press this to follow again.</source>
         <translation>每个运行一开始就显示它。选择其他运行会停止跟随；按此按钮可重新跟随。</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+98"/>
         <source>The run journal is off (LLM_SANDBOX_JOURNAL=off), so there is no live log.
 Unset that variable and restart to see every run here.</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)，因此没有实时日志。
@@ -3719,10 +3841,10 @@ Unset that variable and restart to see every run here.</source>
         <location line="+63"/>
         <source>No runs yet.
 
-Runs appear here the moment they start: from the Console, from `llm-sandbox run` and from assistants using `llm-sandbox --mcp`.</source>
+Runs appear here the moment they start: from the Console, from “llm-sandbox run” and from assistants using “llm-sandbox --mcp”.</source>
         <translation>暂无运行。
 
-运行一开始就会显示在这里：无论来自控制台、`llm-sandbox run`，还是通过 `llm-sandbox --mcp` 使用沙箱的助手。</translation>
+运行一开始就会显示在这里：无论来自控制台、“llm-sandbox run”，还是通过“llm-sandbox --mcp”使用沙箱的助手。</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -3749,12 +3871,12 @@ Runs appear here the moment they start: from the Console, from `llm-sandbox run`
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="+84"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+80"/>
         <source>LLM Sandbox</source>
         <translation>LLM Sandbox</translation>
     </message>
     <message>
-        <location line="+106"/>
+        <location line="+115"/>
         <source>%1 %2 %3 · ready</source>
         <translation>%1 %2 %3 · 就绪</translation>
     </message>
@@ -3771,12 +3893,17 @@ API %3，%4%5</translation>
         <translation>，rootless 模式</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>%1 %2 · unavailable</source>
         <translation>%1 %2 · 不可用</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+58"/>
+        <source>&amp;%1 %2</source>
+        <translation>%2(&amp;%1)</translation>
+    </message>
+    <message>
+        <location line="+39"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -3837,6 +3964,11 @@ API %3，%4%5</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>&amp;Documentation</source>
+        <translation>文档(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>&amp;About LLM Sandbox</source>
         <translation>关于 LLM Sandbox(&amp;A)</translation>
     </message>
@@ -3873,7 +4005,7 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>运行日志库已恢复写入，期间遗漏的运行也已补记。</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+20"/>
         <source>Runs now use %1 unless they name a backend; runs in progress finish where they started.</source>
         <translation>现在，未指定后端的运行使用 %1；进行中的运行在其开始的地方完成。</translation>
     </message>
@@ -3890,7 +4022,7 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>后端设置适用于命令行以及从现在起启动且未设置 $BACKEND 的 MCP 服务器；本窗口保持使用由 $BACKEND 指定的 %1。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>About LLM Sandbox</source>
         <translation>关于 LLM Sandbox</translation>
     </message>
@@ -3899,8 +4031,23 @@ Runs go on; what they record waits until it can be written again.</source>
         <source>&lt;h3&gt;LLM Sandbox %1&lt;/h3&gt;&lt;p&gt;Runs code that a language model wrote, safely, in isolated containers, and shows its output and charts.&lt;/p&gt;&lt;p&gt;The same engine serves assistants through &lt;code&gt;llm-sandbox --mcp&lt;/code&gt;; every run appears in the live log.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;LLM Sandbox %1&lt;/h3&gt;&lt;p&gt;在隔离的容器中安全地运行语言模型编写的代码，并显示其输出和图表。&lt;/p&gt;&lt;p&gt;同一引擎还通过 &lt;code&gt;llm-sandbox --mcp&lt;/code&gt; 为助手提供服务；每次运行都会显示在实时日志中。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <location line="+21"/>
+        <source>Documentation</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The documentation is not installed: it is the README.md of LLM Sandbox&apos;s sources, installed as %1.</source>
+        <translation>文档未安装：它是 LLM Sandbox 源代码中的 README.md，安装位置为 %1。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>LLM Sandbox Documentation</source>
+        <translation>LLM Sandbox 文档</translation>
+    </message>
     <message numerus="yes">
-        <location line="+71"/>
+        <location line="+79"/>
         <source>%n run(s) still in progress.</source>
         <translation>
             <numerusform>仍有 %n 个运行正在进行。</numerusform>
@@ -3937,7 +4084,7 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::McpExchangeView</name>
     <message>
-        <location filename="../app/gui/widgets/McpExchangeView.cpp" line="+65"/>
+        <location filename="../app/gui/widgets/McpExchangeView.cpp" line="+66"/>
         <source>%1… (%2 characters)</source>
         <translation>%1…（%2 个字符）</translation>
     </message>
@@ -3945,11 +4092,6 @@ Runs go on; what they record waits until it can be written again.</source>
         <location line="+105"/>
         <source>Result</source>
         <translation>结果</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Sandbox settings</source>
-        <translation>沙箱设置</translation>
     </message>
     <message>
         <location line="+16"/>
@@ -3967,12 +4109,12 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>Copy as Command</source>
         <translation>复制为命令</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>Copied</source>
         <translation>已复制</translation>
     </message>
@@ -4042,12 +4184,12 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>（尚未应答）</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+89"/>
         <source>Resource: %1 (%2)</source>
         <translation>资源：%1（%2）</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+36"/>
         <source>Image item, %1</source>
         <translation>图像项，%1</translation>
     </message>
@@ -4060,7 +4202,17 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::RunView</name>
     <message>
-        <location filename="../app/gui/widgets/RunView.cpp" line="+108"/>
+        <location filename="../app/gui/widgets/RunView.cpp" line="+84"/>
+        <source>Open in &amp;Console</source>
+        <translation>在控制台中打开(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Put this run&apos;s code, language and libraries into the Console</source>
+        <translation>把这次运行的代码、语言和库放入控制台</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>Sandbox settings</source>
         <translation>沙箱设置</translation>
     </message>
@@ -4085,7 +4237,7 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>MCP 交互</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+13"/>
         <source>Select a run to see its output, charts and code.</source>
         <translation>选择一个运行以查看其输出、图表和代码。</translation>
     </message>
@@ -4257,19 +4409,54 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::SandboxTableModel</name>
     <message>
-        <location filename="../app/gui/backends/SandboxTableModel.cpp" line="+14"/>
+        <location filename="../app/gui/backends/SandboxTableModel.cpp" line="+16"/>
         <source>%1 MiB</source>
         <translation>%1 MiB</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+75"/>
+        <source>Run %1 (%2), started %3. Double-click or Show Run to open it.</source>
+        <translation>运行 %1（%2），开始于 %3。双击或点击“显示运行”即可打开。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Started and waiting in the pool: the next run of its language takes it at once.</source>
+        <translation>已启动，在池中等待：该语言的下一次运行会立即使用它。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kept for its session between the session&apos;s runs.</source>
+        <translation>在会话的各次运行之间为该会话保留。</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Running a run · %1</source>
+        <translation>正在运行 · %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Warm, idle</source>
+        <translation>预热，空闲</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Session, idle</source>
+        <translation>会话，空闲</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>pid %1 (ended)</source>
         <translation>pid %1（已结束）</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+2"/>
         <source>pid %1</source>
         <translation>pid %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 (pid %2)</source>
+        <translation>%1（pid %2）</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -4295,6 +4482,11 @@ Runs go on; what they record waits until it can be written again.</source>
         <location line="+15"/>
         <source>Container</source>
         <translation>容器</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>State</source>
+        <translation>状态</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -4410,7 +4602,7 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::ServerPage</name>
     <message>
-        <location filename="../app/gui/server/ServerPage.cpp" line="+61"/>
+        <location filename="../app/gui/server/ServerPage.cpp" line="+63"/>
         <source>Copy URL</source>
         <translation>复制 URL</translation>
     </message>
@@ -4456,12 +4648,12 @@ Runs go on; what they record waits until it can be written again.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+90"/>
+        <location line="+93"/>
         <source>Reveal</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location line="-87"/>
+        <location line="-90"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -4501,12 +4693,12 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>立即结束所选客户端的会话：其正在运行的调用会被取消，客户端必须重新连接。</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+41"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>MCP server</source>
         <translation>MCP 服务器</translation>
     </message>
@@ -4575,14 +4767,14 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
     </message>
     <message>
         <location line="+3"/>
-        <source>Kept in the system keychain (%1/%2). Clients send it as &quot;Authorization: Bearer &lt;token&gt;&quot;; the same token serves `llm-sandbox serve --http`.</source>
-        <translation>保存在系统钥匙串中（%1/%2）。客户端以 &quot;Authorization: Bearer &lt;token&gt;&quot; 的形式发送它；`llm-sandbox serve --http` 也使用同一令牌。</translation>
+        <source>Kept in the system keychain (%1/%2). Clients send it as &quot;Authorization: Bearer &lt;token&gt;&quot;; the same token serves “llm-sandbox serve --http”.</source>
+        <translation>保存在系统钥匙串中（%1/%2）。客户端以 &quot;Authorization: Bearer &lt;token&gt;&quot; 的形式发送它；“llm-sandbox serve --http”也使用同一令牌。</translation>
     </message>
 </context>
 <context>
     <name>sandbox::gui::SettingsDialog</name>
     <message>
-        <location filename="../app/gui/settings/SettingsDialog.cpp" line="+19"/>
+        <location filename="../app/gui/settings/SettingsDialog.cpp" line="+21"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -4593,8 +4785,8 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
     </message>
     <message>
         <location line="+1"/>
-        <source>The OCI runtime the sandboxes run under (SANDBOX_RUNTIME): one the engine has registered; on Kubernetes a RuntimeClass. `llm-sandbox doctor` lists them.</source>
-        <translation>沙箱所用的 OCI 运行时 (SANDBOX_RUNTIME)：须为引擎已注册的运行时；在 Kubernetes 上为 RuntimeClass。`llm-sandbox doctor` 会列出它们。</translation>
+        <source>The OCI runtime the sandboxes run under (SANDBOX_RUNTIME): one the engine has registered; on Kubernetes a RuntimeClass. “llm-sandbox doctor” lists them.</source>
+        <translation>沙箱所用的 OCI 运行时 (SANDBOX_RUNTIME)：须为引擎已注册的运行时；在 Kubernetes 上为 RuntimeClass。“llm-sandbox doctor”会列出它们。</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -4675,7 +4867,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
 <context>
     <name>sandbox::gui::StatisticsPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+153"/>
+        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+154"/>
         <source>%1: %n run(s)</source>
         <translation>
             <numerusform>%1：%n 次运行</numerusform>

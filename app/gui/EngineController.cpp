@@ -64,7 +64,10 @@ EngineController::~EngineController()
 
 void EngineController::setDefaultBackend(const QString &backend)
 {
-    m_defaultBackend = backend;
+    if (backend != m_defaultBackend) {
+        m_defaultBackend = backend;
+        emit defaultBackendChanged(backend);
+    }
 }
 
 QString EngineController::backendOrDefault(const QString &backend) const

@@ -54,6 +54,8 @@ signals:
     /// The run could not be done (engine unreachable, image missing, ...).
     void runFailed(quint64 ticket, const sandbox::Error &error);
     void runningCountChanged(int count);
+    /// setDefaultBackend() chose another backend.
+    void defaultBackendChanged(const QString &backend);
     /// Answer to probe(): `error` is empty when the backend answered.
     void backendProbed(const QString &backend, const sandbox::BackendInfo &info, const QString &error,
                        sandbox::ErrorCode code);

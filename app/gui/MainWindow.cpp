@@ -9,6 +9,7 @@
 #include "gui/RunText.h"
 #include "gui/StateColors.h"
 #include "gui/activity/RunningRuns.h"
+#include "gui/backends/BackendPanel.h"
 #include "gui/backends/BackendsPage.h"
 #include "gui/connect/ConnectAssistantDialog.h"
 #include "gui/console/ConsolePage.h"
@@ -20,6 +21,7 @@
 #include "gui/settings/SettingsDialog.h"
 #include "gui/statistics/StatisticsPage.h"
 #include "gui/tray/TrayIcon.h"
+#include "gui/widgets/RunView.h"
 #include "gui/widgets/ThumbnailProvider.h"
 #include "journal/JournalFeed.h"
 #include "journal/JournalRecorder.h"
@@ -31,6 +33,10 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -44,7 +50,9 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QSystemTrayIcon>
+#include <QTextBrowser>
 #include <QTimer>
+#include <QVBoxLayout>
 
 namespace sandbox::gui {
 
@@ -58,20 +66,6 @@ constexpr std::chrono::seconds kProbeWhileAway{3};
 QSettings guiSettings()
 {
     return QSettings(QStringLiteral("llm-sandbox"), QStringLiteral("llm-sandbox"));
-}
-
-QString backendTitle(const QString &name)
-{
-    if (name.isEmpty() || name == QLatin1String("docker")) {
-        return QStringLiteral("Docker");
-    }
-    if (name == QLatin1String("podman")) {
-        return QStringLiteral("Podman");
-    }
-    if (name == QLatin1String("kubernetes")) {
-        return QStringLiteral("Kubernetes");
-    }
-    return name;
 }
 
 QString dot(const QString &color)
@@ -136,7 +130,6 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
         [](GuiContext &gui) {
             auto *console = new ConsolePage(gui.controller, gui.thumbnails);
             console->setDefaultTimeout(gui.app.userSettings().defaultTimeout());
-            console->setBackends(BackendFactory::names(), gui.app.defaultBackend());
             return console;
         },
         [](GuiContext &gui) { return new HistoryPage(gui.journal, gui.thumbnails, gui.controller, gui.backends); },
@@ -155,6 +148,14 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
         showPage(m_pages->indexOf(history));
     });
 
+    // "Open in Console" of every run view (live log, history): the run's code in the console, shown.
+    for (RunView *view : findChildren<RunView *>()) {
+        connect(view, &RunView::openInConsoleRequested, this,
+                [this](const QString &language, const QString &code, const QStringList &libraries) {
+                    m_console->openCode(language, code, libraries);
+                    showPage(m_pages->indexOf(m_console));
+                });
+    }
     fillRunMenu();
     connect(m_navigation, &QListWidget::currentRowChanged, this, [this](int row) {
         m_pages->setCurrentIndex(row);
@@ -192,14 +193,18 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
             if (error.isEmpty()) {
                 m_backendState->setText(
                     tr("%1 %2 %3 · ready")
-                        .arg(dot(StateColors::of(palette()).succeeded.name()), backendTitle(backend), info.version));
+                        .arg(dot(StateColors::of(palette()).succeeded.name()), backendText(backend), info.version));
                 m_backendState->setToolTip(tr("%1 at %2\nAPI %3, %4%5")
-                                               .arg(backendTitle(backend), info.endpoint, info.apiVersion, info.os,
+                                               .arg(backendText(backend), info.endpoint, info.apiVersion, info.os,
                                                     info.rootless ? tr(", rootless") : QString()));
             } else {
-                m_backendState->setText(tr("%1 %2 · unavailable")
-                                            .arg(dot(StateColors::of(palette()).failed.name()), backendTitle(backend)));
+                m_backendState->setText(
+                    tr("%1 %2 · unavailable").arg(dot(StateColors::of(palette()).failed.name()), backendText(backend)));
                 m_backendState->setToolTip(errorText(Error{error, code}));
+            }
+            // The Backends page says the same until its own test says more (not "not tested yet").
+            if (BackendPanel *panel = findChild<BackendsPage *>()->panel(backend)) {
+                panel->showReachable(info, error);
             }
             // Soon again while it is away (to say when it is back), now and then while it answers.
             m_probeTimer->start(error.isEmpty() ? kProbeWhileReady : kProbeWhileAway);
@@ -212,6 +217,12 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
     connect(&context.userSettings(), &UserSettings::changed, this, [this] {
         m_console->setDefaultTimeout(m_context.userSettings().defaultTimeout());
         applyDefaultBackend();
+    });
+    // A sandbox's run, from the Backends page: the live log shows runs in progress.
+    connect(findChild<BackendsPage *>(), &BackendsPage::showRunRequested, this, [this](const QString &runId) {
+        auto *liveLog = findChild<LiveLogPage *>();
+        liveLog->selectRun(runId);
+        showPage(m_pages->indexOf(liveLog));
     });
     // A saved connection applies at once (BackendPanel::save): the status bar asks the default backend again.
     connect(findChild<BackendsPage *>(), &BackendsPage::connectionApplied, this, [this](const QString &backend) {
@@ -245,7 +256,8 @@ int MainWindow::addPage(Page *page)
     m_pageList.append(page);
     auto *item = new QListWidgetItem(page->icon(), page->title(), m_navigation);
     item->setSizeHint(QSize(0, m_navigation->fontMetrics().height() + 18));
-    auto *action = new QAction(page->icon(), page->title(), this);
+    // Its number as the View menu's mnemonic: a page's title has no letter free in every language.
+    auto *action = new QAction(page->icon(), tr("&%1 %2").arg(index + 1).arg(page->title()), this);
     if (index < 9) {
         action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + index)));
     }
@@ -255,6 +267,26 @@ int MainWindow::addPage(Page *page)
         m_navigation->setCurrentRow(0);
     }
     return index;
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    QMainWindow::changeEvent(event);
+    if (event->type() != QEvent::PaletteChange && event->type() != QEvent::ApplicationPaletteChange) {
+        return;
+    }
+    // Once every widget has the new palette (the pages may get theirs after the window).
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            const QList<QAction *> menu = m_viewMenu->actions(); // the pages' actions first, in their order
+            for (int index = 0; index < m_pageList.size(); ++index) {
+                const QIcon icon = m_pageList.at(index)->icon();
+                m_navigation->item(index)->setIcon(icon);
+                menu.at(index)->setIcon(icon);
+            }
+        },
+        Qt::QueuedConnection);
 }
 
 void MainWindow::showPage(int index)
@@ -307,6 +339,10 @@ void MainWindow::createMenus()
     addTheme(tr("&Dark"), AppTheme::Mode::Dark);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *documentation = help->addAction(tr("&Documentation"), this, &MainWindow::showDocumentation);
+    documentation->setObjectName(QStringLiteral("documentationAction"));
+    documentation->setShortcut(QKeySequence::HelpContents);
+    help->addSeparator();
     help->addAction(tr("&About LLM Sandbox"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
@@ -330,7 +366,7 @@ void MainWindow::createStatusBar()
     m_backendState->setObjectName(QStringLiteral("backendState"));
     m_backendState->setText(
         tr("%1 %2 · connecting…")
-            .arg(dot(palette().color(QPalette::PlaceholderText).name()), backendTitle(m_context.defaultBackend())));
+            .arg(dot(palette().color(QPalette::PlaceholderText).name()), backendText(m_context.defaultBackend())));
     m_runningState = new QLabel;
     m_runningState->setObjectName(QStringLiteral("runningState"));
     m_journalState = new QLabel;
@@ -380,11 +416,10 @@ void MainWindow::applyDefaultBackend()
     }
     const QString backend = m_context.defaultBackend();
     m_controller->setDefaultBackend(backend);
-    m_console->setBackends(BackendFactory::names(), backend);
     probeBackend();
     statusBar()->showMessage(
         tr("Runs now use %1 unless they name a backend; runs in progress finish where they started.")
-            .arg(backendTitle(backend)),
+            .arg(backendText(backend)),
         8000);
 }
 
@@ -422,7 +457,7 @@ void MainWindow::openSettings()
         // Applied at once otherwise (applyDefaultBackend); $BACKEND wins over the setting in every face.
         statusBar()->showMessage(tr("The backend setting applies to the command line and MCP servers started from now "
                                     "on that do not set $BACKEND; this window keeps %1, named by $BACKEND.")
-                                     .arg(backendTitle(m_context.defaultBackend())),
+                                     .arg(backendText(m_context.defaultBackend())),
                                  8000);
     }
 }
@@ -430,6 +465,7 @@ void MainWindow::openSettings()
 void MainWindow::connectAssistant()
 {
     ConnectAssistantDialog dialog(*m_secrets, m_context.defaultBackend(), this);
+    dialog.setServerRunning(m_server->state() == mcp::McpHost::State::Running);
     dialog.exec();
 }
 
@@ -442,6 +478,44 @@ void MainWindow::showAbout()
                           "<p>The same engine serves assistants through <code>llm-sandbox --mcp</code>; every "
                           "run appears in the live log.</p>")
                            .arg(QCoreApplication::applicationVersion()));
+}
+
+void MainWindow::showDocumentation()
+{
+    // Only the documentation that came with the app: never a file a sandbox could have written.
+    QString readme;
+    for (const QString &path :
+         {QStringLiteral(LLM_SANDBOX_README_INSTALLED), QStringLiteral(LLM_SANDBOX_README_SOURCE)}) {
+        if (QFileInfo(path).isFile()) {
+            readme = path;
+            break;
+        }
+    }
+    QFile file(readme);
+    if (readme.isEmpty() || !file.open(QIODevice::ReadOnly)) {
+        QMessageBox::information(this, tr("Documentation"),
+                                 tr("The documentation is not installed: it is the README.md of LLM Sandbox's "
+                                    "sources, installed as %1.")
+                                     .arg(QStringLiteral(LLM_SANDBOX_README_INSTALLED)));
+        return;
+    }
+    auto *dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setObjectName(QStringLiteral("documentationDialog"));
+    dialog->setWindowTitle(tr("LLM Sandbox Documentation"));
+    auto *browser = new QTextBrowser;
+    browser->setObjectName(QStringLiteral("documentationText"));
+    browser->setOpenExternalLinks(true); // web links in the browser; nothing of the file system is opened
+    browser->setOpenLinks(true);
+    browser->setSearchPaths({});
+    browser->setMarkdown(QString::fromUtf8(file.readAll()));
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+    auto *layout = new QVBoxLayout(dialog);
+    layout->addWidget(browser);
+    layout->addWidget(buttons);
+    dialog->resize(900, 700);
+    dialog->show();
 }
 
 void MainWindow::restoreState()

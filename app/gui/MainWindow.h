@@ -55,6 +55,8 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    /// A new palette (the theme): the pages' icons are drawn again in its colours.
+    void changeEvent(QEvent *event) override;
 
 private:
     void createMenus();
@@ -63,6 +65,8 @@ private:
     void openSettings();
     void connectAssistant();
     void showAbout();
+    /// Help → Documentation (F1): the README as installed (or of the source tree a build runs from), in the app.
+    void showDocumentation();
     void probeBackend();
     /// Takes the default backend from the user settings when they changed it.
     void applyDefaultBackend();

@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QLocale>
 #include <QRegularExpression>
+#include <QHash>
 
 namespace sandbox::gui {
 
@@ -181,6 +182,15 @@ QString durationText(qint64 milliseconds)
     }
     const qint64 seconds = milliseconds / 1000;
     return QCoreApplication::translate("RunText", "%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
+}
+
+QString backendText(const QString &name)
+{
+    // Product names, the same in every language.
+    static const QHash<QString, QString> titles{{QStringLiteral("docker"), QStringLiteral("Docker")},
+                                                {QStringLiteral("podman"), QStringLiteral("Podman")},
+                                                {QStringLiteral("kubernetes"), QStringLiteral("Kubernetes")}};
+    return titles.value(name, name);
 }
 
 QString languageText(const QString &name)

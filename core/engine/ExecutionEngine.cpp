@@ -202,6 +202,7 @@ private:
     /// collect() of the program's run in `container`, its container sampled meanwhile (RunObserver::runSample).
     Result<RunResult> collectSampled(SandboxContainer &container, std::chrono::milliseconds timeout, bool &clean)
     {
+        notify([&](RunObserver &observer) { observer.runContainer(m_id, container.id()); });
         const RunSampler sampler(m_engine.m_backend, container.id(), [this](const ContainerStats &sample) {
             notify([&](RunObserver &observer) { observer.runSample(m_id, sample); });
         });

@@ -50,6 +50,13 @@ public:
         Q_UNUSED(runId)
         Q_UNUSED(artifact)
     }
+    /// The container the program of the run executes in (a warm one of the pool, one started for it, its
+    /// session's), once it is handed the program: what tells a busy sandbox from a warm one.
+    virtual void runContainer(const QString &runId, const QString &containerId)
+    {
+        Q_UNUSED(runId)
+        Q_UNUSED(containerId)
+    }
     /// The resource use of the run's container, about twice a second while the program runs (the engine's stats
     /// API; none for a run shorter than a third of a second). Arrives on a thread of its own.
     virtual void runSample(const QString &runId, const ContainerStats &sample)

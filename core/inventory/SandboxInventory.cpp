@@ -4,6 +4,8 @@
 #include "engine/OrphanReaper.h"
 #include "lang/LanguageRegistry.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QSysInfo>
 #include <algorithm>
@@ -37,6 +39,23 @@ QString SandboxInventory::languageOf(const QString &image, const ImageCatalog &c
     return {};
 }
 
+QString SandboxInventory::processName(qint64 pid)
+{
+    QFile file(QStringLiteral("/proc/%1/cmdline").arg(pid));
+    if (pid <= 0 || !file.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    QStringList arguments = QString::fromLocal8Bit(file.read(4096)).split(QChar(u'\0'), Qt::SkipEmptyParts);
+    if (arguments.isEmpty()) {
+        return {};
+    }
+    arguments.first() = QFileInfo(arguments.first()).fileName();
+    // One line: an argument may hold line breaks (code given with -c).
+    const QString name = arguments.join(u' ').simplified();
+    constexpr qsizetype kLongest = 48;
+    return name.size() <= kLongest ? name : name.left(kLongest - 1) + QChar(0x2026);
+}
+
 Result<QList<SandboxEntry>> SandboxInventory::all() const
 {
     auto containers = m_backend.listContainerSummaries(ContainerSpecFactory::ownerLabel());
@@ -53,6 +72,9 @@ Result<QList<SandboxEntry>> SandboxInventory::all() const
             entry.ownerPid = owner->pid.toLongLong();
             entry.ownerHost = owner->host;
             entry.orphaned = OrphanReaper::ownerEnded(*owner, host);
+            if (entry.ownerHost == host && !entry.orphaned) {
+                entry.ownerName = processName(entry.ownerPid);
+            }
         }
         entries.append(entry);
     }

@@ -18,6 +18,8 @@ struct SandboxEntry
     QString owner;        ///< the owner's identity label, "host:pid:start time"
     qint64 ownerPid = -1; ///< -1: the label names no owner
     QString ownerHost;
+    /// The owner's command line, shortened ("llm-sandbox --mcp"), while it runs on this host; else empty.
+    QString ownerName;
     QString session; ///< the session it belongs to; empty: a warm or one-shot sandbox
     /// Whether its owner is a process of this host that has ended (OrphanReaper removes those).
     bool orphaned = false;
@@ -44,6 +46,10 @@ public:
     /// The language whose run image `image` is: the catalog's reference (also behind a registry prefix, as a cluster
     /// pulls it), else the product's naming (llm-sandbox/LANG:TAG); empty when neither says.
     static QString languageOf(const QString &image, const ImageCatalog &catalog);
+    /// The command line of process `pid` of this host as people read it: the program's file name and its arguments
+    /// ("llm-sandbox serve --http"), on one line, at most 48 characters; empty when it cannot be read (ended, another
+    /// platform).
+    static QString processName(qint64 pid);
 
 private:
     /// Every labelled container, in any state.

@@ -463,4 +463,33 @@ Result<qint64> JournalReader::dataVersion() const
     return query->next() ? query->value(0).toLongLong() : 0;
 }
 
+Result<QHash<QString, JournalRun>> JournalReader::runningByContainer() const
+{
+    auto connection = this->connection();
+    if (!connection) {
+        return connection.error();
+    }
+    QHash<QString, JournalRun> runs;
+    if (!*connection) {
+        return runs;
+    }
+    auto query =
+        (*connection)
+            ->exec(QStringLiteral("SELECT container_id, id, source, client_name, language, started_at FROM runs "
+                                  "WHERE status = 'running' AND container_id != ''"));
+    if (!query) {
+        return query.error();
+    }
+    while (query->next()) {
+        JournalRun run;
+        run.id = query->value(1).toString();
+        run.source = runSourceFromString(query->value(2).toString());
+        run.clientName = query->value(3).toString();
+        run.language = query->value(4).toString();
+        run.startedAt = fromMs(query->value(5));
+        runs.insert(query->value(0).toString(), run);
+    }
+    return runs;
+}
+
 } // namespace sandbox

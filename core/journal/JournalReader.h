@@ -3,6 +3,7 @@
 #include "journal/JournalRun.h"
 #include "util/Result.h"
 
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <memory>
@@ -33,6 +34,9 @@ public:
     /// `withExchange`, its MCP exchange too. ErrorCode::NotFound for an unknown id.
     Result<JournalRunUpdate> runSince(const QString &id, qint64 stdoutFrom, qint64 stderrFrom, int artifactsFrom,
                                       bool withExchange) const;
+    /// The runs in progress whose program executes in a container now (RunObserver::runContainer), by the
+    /// container's id, each with its id, source, client, language and start.
+    Result<QHash<QString, JournalRun>> runningByContainer() const;
     /// The CPU and memory samples of run `id`'s container, in time order (none for a short run).
     Result<QList<JournalSample>> samples(const QString &id) const;
     /// Artifacts matching `filter`, of the newest runs first (a run's in their order), at most `limit`.

@@ -65,6 +65,11 @@ struct Sample
     ContainerStats stats;
 };
 
+struct ContainerAssigned
+{
+    QString containerId;
+};
+
 struct Exchange
 {
     QJsonObject request;
@@ -82,7 +87,7 @@ QString compactJson(const QJsonObject &object)
 struct JournalRecorder::Event
 {
     QString runId;
-    std::variant<Started, Output, ArtifactProduced, Finished, Sample, Exchange> payload;
+    std::variant<Started, Output, ArtifactProduced, Finished, Sample, ContainerAssigned, Exchange> payload;
 };
 
 /// The writer thread's side: the connection and what it remembers about the runs it is recording.
@@ -315,6 +320,13 @@ private:
         out.push_back(Statement{QStringLiteral("UPDATE runs SET seq = ? WHERE id = ?"), {runId}});
     }
 
+    void prepare(const QString &runId, ContainerAssigned &assigned, std::vector<Statement> &out)
+    {
+        // Nothing a page shows of the run changes: its sequence number stays.
+        out.push_back(Statement{
+            QStringLiteral("UPDATE runs SET container_id = ? WHERE id = ?"), {assigned.containerId, runId}, false});
+    }
+
     void prepare(const QString &runId, Finished &finished, std::vector<Statement> &out)
     {
         RunState state = m_runs.take(runId);
@@ -500,6 +512,11 @@ void JournalRecorder::runOutput(const QString &runId, OutputStream stream, const
 void JournalRecorder::runArtifact(const QString &runId, const Artifact &artifact)
 {
     enqueue(Event{runId, ArtifactProduced{artifact}});
+}
+
+void JournalRecorder::runContainer(const QString &runId, const QString &containerId)
+{
+    enqueue(Event{runId, ContainerAssigned{containerId}});
 }
 
 void JournalRecorder::runSample(const QString &runId, const ContainerStats &sample)

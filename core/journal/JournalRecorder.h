@@ -58,6 +58,7 @@ public:
     void runStarted(const QString &runId, const RunRequest &request) override;
     void runOutput(const QString &runId, OutputStream stream, const QByteArray &chunk) override;
     void runArtifact(const QString &runId, const Artifact &artifact) override;
+    void runContainer(const QString &runId, const QString &containerId) override;
     void runSample(const QString &runId, const ContainerStats &sample) override;
     void runFinished(const QString &runId, const RunResult &result, const std::optional<Error> &error) override;
 

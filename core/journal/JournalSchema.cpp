@@ -90,6 +90,11 @@ const QList<QStringList> &migrations()
                 PRIMARY KEY (run_id, at_ms)
             ) WITHOUT ROWID)"),
         },
+        // 4: the container a run's program executes in (RunObserver::runContainer): the Backends page tells the
+        // sandboxes running a run from the warm ones by it.
+        {
+            QStringLiteral("ALTER TABLE runs ADD COLUMN container_id TEXT NOT NULL DEFAULT ''"),
+        },
     };
     return all;
 }

@@ -51,8 +51,13 @@ QString UserSettings::effectiveBackend() const
     if (!fromEnvironment.isEmpty()) {
         return fromEnvironment;
     }
+    return chosenBackend();
+}
+
+QString UserSettings::chosenBackend() const
+{
     const QString chosen = backend();
-    return chosen.isEmpty() ? QStringLiteral("docker") : chosen;
+    return chosen.isEmpty() ? defaultBackend() : chosen;
 }
 
 void UserSettings::setBackend(const QString &backend)

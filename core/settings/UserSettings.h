@@ -20,8 +20,12 @@ class UserSettings final : public QObject
 public:
     explicit UserSettings(QObject *parent = nullptr);
 
-    /// docker, podman or kubernetes; empty: docker.
+    /// docker, podman or kubernetes; empty: none chosen (defaultBackend()).
     QString backend() const;
+    /// backend(), or defaultBackend() when none is chosen: what the settings dialog and the Backends page show.
+    QString chosenBackend() const;
+    /// The backend when nobody chose one: the one place that says so.
+    static QString defaultBackend() { return QStringLiteral("docker"); }
     void setBackend(const QString &backend);
     /// The backend a face uses when none is named: $BACKEND, then backend(), then docker.
     QString effectiveBackend() const;

@@ -6,11 +6,13 @@
 #include "backend/BackendFactory.h"
 #include "engine/ContainerSpecFactory.h"
 #include "engine/OrphanReaper.h"
+#include "gui/RunText.h"
 #include "gui/StateColors.h"
 #include "gui/backends/ImageTableModel.h"
 #include "gui/backends/SandboxTableModel.h"
 #include "images/ImageBuilder.h"
 #include "images/ImagePusher.h"
+#include "journal/JournalReader.h"
 #include "lang/LanguageRegistry.h"
 #include "secrets/RegistryCredentialStore.h"
 #include "secrets/SecretStore.h"
@@ -412,7 +414,7 @@ QWidget *BackendPanel::makeImagesTab()
     m_registry->setPlaceholderText(QStringLiteral("registry.example:5000"));
     m_registry->setToolTip(tr("The registry the cluster's nodes pull the sandbox images from (LLM_SANDBOX_REGISTRY, "
                               "which wins when set). Saved when you push; pods then ask for "
-                              "REGISTRY/llm-sandbox/NAME:TAG. A login kept with `llm-sandbox images login` is used."));
+                              "REGISTRY/llm-sandbox/NAME:TAG. A login kept with “llm-sandbox images login” is used."));
     m_registry->setClearButtonEnabled(true);
     const QString savedRegistry = m_app.userSettings().connection().registry;
     m_registry->setText(savedRegistry.isEmpty() ? ImagePusher::registryFrom({}) : savedRegistry);
@@ -500,6 +502,16 @@ QWidget *BackendPanel::makeSandboxesTab()
     m_stop->setObjectName(QStringLiteral("stopSandbox"));
     m_stop->setToolTip(tr("Remove the selected sandbox container (a run in it ends as stopped)."));
     connect(m_stop, &QPushButton::clicked, this, [this] { stopSandbox(selectedSandbox()); });
+    m_showRun = new QPushButton(tr("Show &Run"));
+    m_showRun->setObjectName(QStringLiteral("showSandboxRun"));
+    m_showRun->setToolTip(tr("Open the run the selected sandbox runs now in the live log."));
+    const auto showRun = [this] {
+        if (const JournalRun *run = m_sandboxModel->runIn(selectedSandbox())) {
+            emit showRunRequested(run->id);
+        }
+    };
+    connect(m_showRun, &QPushButton::clicked, this, showRun);
+    connect(m_sandboxesView, &QAbstractItemView::doubleClicked, this, showRun);
     m_removeLeftovers = new QPushButton(tr("Remove leftovers"));
     m_removeLeftovers->setObjectName(QStringLiteral("removeLeftovers"));
     m_removeLeftovers->setToolTip(tr("Remove the containers of llm-sandbox processes of this computer that ended "
@@ -507,6 +519,7 @@ QWidget *BackendPanel::makeSandboxesTab()
     connect(m_removeLeftovers, &QPushButton::clicked, this, &BackendPanel::removeLeftovers);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_stop);
+    buttons->addWidget(m_showRun);
     buttons->addStretch();
     buttons->addWidget(m_removeLeftovers);
     auto *layout = new QVBoxLayout(tab);
@@ -565,13 +578,26 @@ void BackendPanel::testConnection()
     if (m_testing.isRunning()) {
         return;
     }
-    m_testResult->setText(tr("Testing %1…").arg(m_name));
+    m_testResult->setText(tr("Testing %1…").arg(backendText(m_name)));
     m_diagnosis.reset();
     auto backend = BackendFactory::create(m_name, connection());
     m_testing.setFuture(QtConcurrent::run([name = m_name, backend, app = &m_app] {
         return BackendDiagnosis::run(name, backend, app->settings(), app->catalog());
     }));
     updateButtons();
+}
+
+void BackendPanel::showReachable(const BackendInfo &info, const QString &error)
+{
+    if (m_diagnosis || m_testing.isRunning()) {
+        return; // the test's answer says more
+    }
+    const QString title = backendText(m_name);
+    m_testResult->setText(
+        error.isEmpty()
+            ? tr("%1 %2 answers at %3 (API %4). Test Connection also starts a sandbox and shows the limits in force.")
+                  .arg(title, info.version, info.endpoint, info.apiVersion)
+            : tr("%1 does not answer: %2").arg(title, error));
 }
 
 void BackendPanel::showDiagnosis()
@@ -920,6 +946,12 @@ void BackendPanel::refreshSandboxes()
         if (auto leftovers = inventory.leftovers()) {
             now.leftovers = int(leftovers->size());
         }
+        // Which sandbox runs which run: the journal, where every process records the container of its runs.
+        if (!app->journalPath().isEmpty()) {
+            if (auto runs = JournalReader(app->journalPath()).runningByContainer()) {
+                now.runs = *runs;
+            }
+        }
         return now;
     }));
 }
@@ -933,10 +965,11 @@ void BackendPanel::showSandboxes(const SandboxesNow &now)
         updateButtons();
         return;
     }
-    m_sandboxModel->setSandboxes(*now.sandboxes);
+    m_sandboxModel->setSandboxes(*now.sandboxes, now.runs);
     QMap<QString, int> warm;
     for (const SandboxEntry &sandbox : *now.sandboxes) {
-        if (sandbox.session.isEmpty() && !sandbox.language.isEmpty()) {
+        // A busy sandbox is not in the pool: only those waiting for a run are.
+        if (sandbox.session.isEmpty() && !sandbox.language.isEmpty() && !now.runs.contains(sandbox.container.id)) {
             ++warm[sandbox.language];
         }
     }
@@ -945,9 +978,9 @@ void BackendPanel::showSandboxes(const SandboxesNow &now)
         const auto language = LanguageRegistry::instance().find(it.key());
         pool << QStringLiteral("%1 %2").arg(language ? language->displayName : it.key()).arg(it.value());
     }
-    m_warmPool->setText(pool.isEmpty()
-                            ? tr("Warm pool: empty")
-                            : tr("Warm pool (sandboxes without a session): %1").arg(pool.join(QStringLiteral(" · "))));
+    m_warmPool->setText(
+        pool.isEmpty() ? tr("Warm pool: empty")
+                       : tr("Warm pool (idle sandboxes without a session): %1").arg(pool.join(QStringLiteral(" · "))));
     QString summary = tr("%n sandbox(es) running, of every llm-sandbox process.", nullptr, int(now.sandboxes->size()));
     summary += u' ' + (now.leftovers == 0 ? tr("No leftovers of ended processes.")
                                           : tr("%n leftover(s) of ended processes.", nullptr, now.leftovers));
@@ -1016,9 +1049,8 @@ Result<std::shared_ptr<ContainerBackend>> BackendPanel::pushSource() const
 
 void BackendPanel::updateDefault()
 {
-    const QString chosen = m_app.userSettings().backend();
     const QSignalBlocker blocker(m_default);
-    m_default->setChecked(chosen == m_name || (chosen.isEmpty() && m_name == QLatin1String("docker")));
+    m_default->setChecked(m_app.userSettings().chosenBackend() == m_name);
 }
 
 QString BackendPanel::selectedLanguage() const
@@ -1062,6 +1094,7 @@ void BackendPanel::updateButtons()
     m_registry->setEnabled(!busy);
     m_pushFrom->setEnabled(!busy);
     m_stop->setEnabled(!m_removing.isRunning() && !selectedSandbox().isEmpty());
+    m_showRun->setEnabled(m_sandboxModel->runIn(selectedSandbox()) != nullptr);
     m_removeLeftovers->setEnabled(!m_removing.isRunning() && m_removeLeftovers->property("leftovers").toInt() > 0);
 }
 

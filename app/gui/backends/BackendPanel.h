@@ -4,9 +4,11 @@
 #include "engine/BackendDiagnosis.h"
 #include "images/ImageInventory.h"
 #include "inventory/SandboxInventory.h"
+#include "journal/JournalRun.h"
 #include "settings/BackendConnection.h"
 
 #include <QFutureWatcher>
+#include <QHash>
 #include <QSet>
 #include <QWidget>
 #include <memory>
@@ -58,6 +60,9 @@ public:
     /// Starts Test connection (off the GUI thread); testFinished() tells the result.
     void testConnection();
     const std::optional<BackendDiagnosis> &diagnosis() const { return m_diagnosis; }
+    /// What the window's status bar found when it asked this backend (EngineController::backendProbed): shown until
+    /// Test Connection says more, instead of "not tested".
+    void showReachable(const BackendInfo &info, const QString &error);
     /// What the test shows (plain text).
     QString testResultText() const;
 
@@ -101,6 +106,8 @@ signals:
     void buildFinished(bool succeeded);
     void pruneFinished();
     void sandboxesLoaded();
+    /// Show Run (or a double-click) on a sandbox that runs run `runId` now.
+    void showRunRequested(const QString &runId);
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -111,6 +118,7 @@ private:
     {
         Result<QList<SandboxEntry>> sandboxes = Error{};
         int leftovers = 0;
+        QHash<QString, JournalRun> runs; ///< the runs in progress by container (JournalReader::runningByContainer)
     };
     struct ImagesNow
     {
@@ -197,6 +205,7 @@ private:
     QLabel *m_sandboxesSummary = nullptr;
     QLabel *m_warmPool = nullptr;
     QPushButton *m_stop = nullptr;
+    QPushButton *m_showRun = nullptr;
     QPushButton *m_removeLeftovers = nullptr;
     QFutureWatcher<SandboxesNow> m_sandboxesReading;
     QFutureWatcher<QString> m_removing;

@@ -1,7 +1,9 @@
 #include "gui/backends/BackendsPage.h"
 
 #include "backend/BackendFactory.h"
+#include "gui/RunText.h"
 #include "gui/backends/BackendPanel.h"
+#include "gui/widgets/ThemedIcon.h"
 
 #include <QHBoxLayout>
 #include <QListWidget>
@@ -24,15 +26,13 @@ BackendsPage::BackendsPage(AppContext &app, SecretStore &secrets, QWidget *paren
     m_list->setIconSize(QSize(20, 20));
     m_list->setSpacing(2);
     m_panels = new QStackedWidget;
-    const QHash<QString, QString> titles{{QStringLiteral("docker"), QStringLiteral("Docker")},
-                                         {QStringLiteral("podman"), QStringLiteral("Podman")},
-                                         {QStringLiteral("kubernetes"), QStringLiteral("Kubernetes")}};
     for (const QString &name : BackendFactory::names()) {
-        auto *item = new QListWidgetItem(style()->standardIcon(QStyle::SP_DriveNetIcon), titles.value(name, name));
+        auto *item = new QListWidgetItem(style()->standardIcon(QStyle::SP_DriveNetIcon), backendText(name));
         item->setData(Qt::UserRole, name);
         m_list->addItem(item);
         auto *panel = new BackendPanel(app, secrets, name);
         connect(panel, &BackendPanel::connectionApplied, this, &BackendsPage::connectionApplied);
+        connect(panel, &BackendPanel::showRunRequested, this, &BackendsPage::showRunRequested);
         m_panels->addWidget(panel);
     }
     m_list->setFixedWidth(m_list->sizeHintForColumn(0) + 48);
@@ -51,7 +51,7 @@ QString BackendsPage::title() const
 
 QIcon BackendsPage::icon() const
 {
-    return style()->standardIcon(QStyle::SP_DriveNetIcon);
+    return themedIcon(QStringLiteral(":/icons/page-backends.svg"), palette());
 }
 
 void BackendsPage::saveState(QSettings &settings) const

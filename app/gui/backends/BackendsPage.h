@@ -37,6 +37,8 @@ public:
 signals:
     /// A panel saved and applied the connection of backend `name` (BackendPanel::save).
     void connectionApplied(const QString &name);
+    /// A panel's Show Run: run `runId`, which a sandbox runs now.
+    void showRunRequested(const QString &runId);
 
 private:
     QListWidget *m_list = nullptr;

@@ -1,8 +1,10 @@
 #include "gui/backends/SandboxTableModel.h"
 
+#include "gui/RunText.h"
 #include "lang/LanguageRegistry.h"
 
 #include <QCoreApplication>
+#include <QLocale>
 #include <algorithm>
 
 namespace sandbox::gui {
@@ -17,8 +19,15 @@ QString mebibytes(qint64 bytes)
 
 } // namespace
 
-void SandboxTableModel::setSandboxes(const QList<SandboxEntry> &sandboxes)
+const JournalRun *SandboxTableModel::runIn(const QString &id) const
 {
+    const auto found = m_runs.constFind(id);
+    return found == m_runs.cend() ? nullptr : &*found;
+}
+
+void SandboxTableModel::setSandboxes(const QList<SandboxEntry> &sandboxes, const QHash<QString, JournalRun> &runs)
+{
+    m_runs = runs;
     // Rows that went first (back to front), then the values of those that stayed, then the new ones.
     for (int row = int(m_sandboxes.size()) - 1; row >= 0; --row) {
         const QString &id = m_sandboxes.at(row).container.id;
@@ -69,10 +78,23 @@ QVariant SandboxTableModel::data(const QModelIndex &index, int role) const
     if (role == OwnerPidRole) {
         return sandbox.ownerPid;
     }
+    const JournalRun *run = runIn(sandbox.container.id);
+    if (role == RunIdRole) {
+        return run ? run->id : QString();
+    }
     if (role == Qt::ToolTipRole) {
         switch (Column(index.column())) {
         case ContainerColumn:
             return QString(sandbox.container.id + u'\n' + sandbox.container.image);
+        case StateColumn:
+            if (run) {
+                return tr("Run %1 (%2), started %3. Double-click or Show Run to open it.")
+                    .arg(run->id, runSourceText(*run),
+                         QLocale().toString(run->startedAt.toLocalTime(), QLocale::ShortFormat));
+            }
+            return sandbox.session.isEmpty()
+                       ? tr("Started and waiting in the pool: the next run of its language takes it at once.")
+                       : tr("Kept for its session between the session's runs.");
         case OwnerColumn:
             return sandbox.owner;
         case CpuColumn:
@@ -94,6 +116,11 @@ QVariant SandboxTableModel::data(const QModelIndex &index, int role) const
     case ContainerColumn:
         // Docker's and Podman's ids as `docker ps` shortens them; pod names whole.
         return sandbox.container.id.size() == 64 ? sandbox.container.id.left(12) : sandbox.container.id;
+    case StateColumn:
+        if (run) {
+            return tr("Running a run · %1").arg(runSourceText(*run));
+        }
+        return sandbox.session.isEmpty() ? tr("Warm, idle") : tr("Session, idle");
     case LanguageColumn: {
         const auto language = LanguageRegistry::instance().find(sandbox.language);
         return language ? language->displayName : sandbox.container.image;
@@ -102,7 +129,11 @@ QVariant SandboxTableModel::data(const QModelIndex &index, int role) const
         if (sandbox.ownerPid < 0) {
             return sandbox.owner;
         }
-        return sandbox.orphaned ? tr("pid %1 (ended)").arg(sandbox.ownerPid) : tr("pid %1").arg(sandbox.ownerPid);
+        if (sandbox.orphaned) {
+            return tr("pid %1 (ended)").arg(sandbox.ownerPid);
+        }
+        return sandbox.ownerName.isEmpty() ? tr("pid %1").arg(sandbox.ownerPid)
+                                           : tr("%1 (pid %2)").arg(sandbox.ownerName).arg(sandbox.ownerPid);
     case SessionColumn:
         return sandbox.session.isEmpty() ? none : sandbox.session;
     case CpuColumn:
@@ -139,6 +170,8 @@ QVariant SandboxTableModel::headerData(int section, Qt::Orientation orientation,
     switch (Column(section)) {
     case ContainerColumn:
         return tr("Container");
+    case StateColumn:
+        return tr("State");
     case LanguageColumn:
         return tr("Language");
     case OwnerColumn:

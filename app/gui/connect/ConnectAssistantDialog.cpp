@@ -2,7 +2,9 @@
 
 #include "assistants/McpConfigFile.h"
 #include "backend/BackendFactory.h"
+#include "gui/RunText.h"
 #include "gui/StateColors.h"
+#include "gui/widgets/CopyFeedback.h"
 #include "mcp/http/BearerToken.h"
 #include "settings/UserSettings.h"
 
@@ -49,7 +51,7 @@ ConnectAssistantDialog::ConnectAssistantDialog(SecretStore &tokens, const QStrin
     m_backend = new QComboBox;
     m_backend->setObjectName(QStringLiteral("connectBackend"));
     for (const QString &name : BackendFactory::names()) {
-        m_backend->addItem(name.at(0).toUpper() + name.mid(1), name);
+        m_backend->addItem(backendText(name), name);
     }
     m_backend->setCurrentIndex(qMax(0, m_backend->findData(backend)));
     m_url = new QLineEdit(McpServerEntry::localUrl(UserSettings().serverPort()));
@@ -62,6 +64,10 @@ ConnectAssistantDialog::ConnectAssistantDialog(SecretStore &tokens, const QStrin
     m_state = new QLabel;
     m_state->setObjectName(QStringLiteral("connectState"));
     m_state->setWordWrap(true);
+    m_serverNote = new QLabel;
+    m_serverNote->setObjectName(QStringLiteral("connectServerNote"));
+    m_serverNote->setWordWrap(true);
+    m_serverNote->setVisible(false);
     m_preview = new QPlainTextEdit;
     m_preview->setObjectName(QStringLiteral("connectPreview"));
     m_preview->setReadOnly(true);
@@ -91,7 +97,9 @@ ConnectAssistantDialog::ConnectAssistantDialog(SecretStore &tokens, const QStrin
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
-    layout->addWidget(new QLabel(tr("Entry written to the file:")));
+    layout->addWidget(m_serverNote);
+    m_previewTitle = new QLabel(tr("Entry written to the file:"));
+    layout->addWidget(m_previewTitle);
     layout->addWidget(m_preview, 1);
     auto *note = new QLabel(tr("Everything else in the file stays as it is; the previous file is kept as a .bak "
                                "next to it. Restart the assistant afterwards."));
@@ -123,7 +131,9 @@ bool ConnectAssistantDialog::http() const
 
 void ConnectAssistantDialog::loadToken()
 {
-    if (m_tokenLoading || !m_token.isEmpty()) {
+    // Once: a token that cannot be had is said, not asked for again by the refresh that says it (a load that
+    // answers at once, as $LLM_SANDBOX_HTTP_TOKEN does, would recurse without end).
+    if (m_tokenLoading || !m_token.isEmpty() || !m_tokenError.isEmpty()) {
         return;
     }
     m_tokenLoading = true;
@@ -184,6 +194,37 @@ void ConnectAssistantDialog::showState(const QString &text, bool problem)
     m_state->setPalette(colors);
 }
 
+void ConnectAssistantDialog::setServerRunning(bool running)
+{
+    m_serverRunning = running;
+    showServerNote();
+}
+
+void ConnectAssistantDialog::showServerNote()
+{
+    m_serverNote->setVisible(http());
+    const bool startsWithApp = UserSettings().serverStartsWithApp();
+    QString text;
+    if (!m_serverRunning) {
+        text = startsWithApp ? tr("The app's MCP server is not running now: the assistant can connect once it runs (it "
+                                  "starts with LLM Sandbox, or use Start on the MCP server page).")
+                             : tr("The app's MCP server is not running, and it does not start with LLM Sandbox: the "
+                                  "assistant cannot connect until you start it on the MCP server page. Tick “Start "
+                                  "the server when LLM Sandbox starts” there to have it whenever the app runs.");
+    } else if (!startsWithApp) {
+        text = tr("The app's MCP server is running now, but it does not start with LLM Sandbox: after a restart the "
+                  "assistant cannot connect until you start it again. Tick “Start the server when LLM Sandbox "
+                  "starts” on the MCP server page to have it whenever the app runs.");
+    } else {
+        text = tr("This entry reaches the app's MCP server: it is running, and starts whenever LLM Sandbox does.");
+    }
+    const bool warning = !m_serverRunning || !startsWithApp;
+    const QString color = warning ? StateColors::of(palette()).timedOut.name() : QString();
+    m_serverNote->setText(
+        warning ? QStringLiteral("<span style='color:%1'>●</span>&nbsp; %2").arg(color, text.toHtmlEscaped())
+                : text.toHtmlEscaped());
+}
+
 void ConnectAssistantDialog::refresh()
 {
     const AssistantClient assistant = client();
@@ -192,6 +233,7 @@ void ConnectAssistantDialog::refresh()
     if (http()) {
         loadToken();
     }
+    showServerNote();
     const McpConfigFile file = fileOf(assistant);
     m_path->setText(file.path());
 
@@ -203,8 +245,10 @@ void ConnectAssistantDialog::refresh()
              {{McpServerEntry::kName.toStdString(), wanted->toMaskedJson(assistant)}}}};
         m_preview->setPlainText(QString::fromStdString(shown.dump(2)));
     } else {
-        m_preview->setPlainText(why);
+        m_preview->clear(); // why there is none is the state line's
     }
+    m_preview->setEnabled(wanted.has_value());
+    m_previewTitle->setEnabled(wanted.has_value());
     m_install->setEnabled(wanted.has_value());
     m_copy->setEnabled(entry(false, &why).has_value());
 
@@ -213,6 +257,9 @@ void ConnectAssistantDialog::refresh()
     if (!installed) {
         showState(tr("The file cannot be changed: %1").arg(installed.error().message), true);
         m_install->setEnabled(false);
+    } else if (!wanted) {
+        // Nothing to show below: the state line says why, whole (not cut off in the code box).
+        showState(why, !m_tokenLoading);
     } else if (!installed->has_value()) {
         showState(tr("%1 does not use llm-sandbox yet.").arg(assistant.title()), false);
     } else if (wanted && nlohmann::json::parse(installed->value().dump()) ==
@@ -259,6 +306,7 @@ void ConnectAssistantDialog::copyConfiguration()
     QString why;
     if (const std::optional<McpServerEntry> wanted = entry(false, &why)) {
         QApplication::clipboard()->setText(QString::fromUtf8(wanted->genericSnippet()));
+        showCopied(m_copy);
         showState(tr("A configuration for any MCP client is on the clipboard."), false);
     }
 }

@@ -30,6 +30,9 @@ public:
     /// preselected for stdio entries.
     ConnectAssistantDialog(SecretStore &tokens, const QString &backend, QWidget *parent = nullptr);
 
+    /// Whether the app's MCP server runs now: an HTTP entry reaches only a running server.
+    void setServerRunning(bool running);
+
 private:
     void refresh();
     void install();
@@ -42,6 +45,7 @@ private:
     /// `forThisClient`: also whether the chosen client takes it (Claude Desktop's file takes no HTTP server).
     std::optional<McpServerEntry> entry(bool forThisClient, QString *why) const;
     void showState(const QString &text, bool problem);
+    void showServerNote();
 
     SecretStore &m_tokens;
     QComboBox *m_client = nullptr;
@@ -50,6 +54,10 @@ private:
     QLineEdit *m_url = nullptr;
     QLabel *m_path = nullptr;
     QLabel *m_state = nullptr;
+    QLabel *m_previewTitle = nullptr;
+    /// HTTP entries only: whether the server they reach runs now and starts with the app.
+    QLabel *m_serverNote = nullptr;
+    bool m_serverRunning = false;
     QPlainTextEdit *m_preview = nullptr;
     QPushButton *m_install = nullptr;
     QPushButton *m_remove = nullptr;

@@ -8,6 +8,7 @@
 #include "gui/widgets/ArtifactStrip.h"
 #include "gui/widgets/CodeEditor.h"
 #include "gui/widgets/OutputView.h"
+#include "gui/widgets/ThemedIcon.h"
 #include "lang/LanguageRegistry.h"
 
 #include <QAction>
@@ -17,34 +18,40 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStyle>
+#include <QTextCursor>
 #include <QVBoxLayout>
 
 namespace sandbox::gui {
 
 namespace {
+
 const SettingsKey<QByteArray> kSplitterState{"splitter"};
-} // namespace
+const SettingsKey<QString> kLanguage{"language"};
+/// Per language, its code (only edited code: an unedited example follows the app's).
+const SettingsKey<QVariantMap> kDrafts{"drafts"};
+/// Per language, the snippets last run, newest first.
+const SettingsKey<QVariantMap> kRecent{"recentSnippets"};
 
-namespace {
-
-QString backendTitle(const QString &name)
+QString exampleOf(const QString &language)
 {
-    if (name == QLatin1String("docker")) {
-        return QStringLiteral("Docker");
-    }
-    if (name == QLatin1String("podman")) {
-        return QStringLiteral("Podman");
-    }
-    if (name == QLatin1String("kubernetes")) {
-        return QStringLiteral("Kubernetes");
-    }
-    return name;
+    const auto found = LanguageRegistry::instance().find(language);
+    return found && !found->examples.isEmpty() ? found->examples.first().code : QString();
+}
+
+/// Replaces the editor's text as an edit: Ctrl+Z brings the previous code back.
+void replaceCode(CodeEditor *editor, const QString &code)
+{
+    QTextCursor cursor(editor->document());
+    cursor.select(QTextCursor::Document);
+    cursor.insertText(code);
 }
 
 } // namespace
@@ -59,9 +66,16 @@ ConsolePage::ConsolePage(EngineController &controller, ThumbnailProvider &thumbn
     for (const Language &language : LanguageRegistry::instance().languages()) {
         m_language->addItem(language.displayName, language.name);
     }
+    m_recentButton = new QPushButton;
+    m_recentButton->setObjectName(QStringLiteral("recentSnippets"));
+    m_recentButton->setText(tr("Re&cent"));
+    m_recentButton->setToolTip(tr("Code you ran lately in this language"));
+    m_recentButton->setMenu(new QMenu(m_recentButton));
     m_backend = new QComboBox;
     m_backend->setObjectName(QStringLiteral("backendPicker"));
-    setBackends(BackendFactory::names(), controller.defaultBackend());
+    setBackends(BackendFactory::names());
+    connect(&controller, &EngineController::defaultBackendChanged, this,
+            [this](const QString &backend) { m_backend->setCurrentIndex(qMax(0, m_backend->findData(backend))); });
     m_timeout = new QSpinBox;
     m_timeout->setObjectName(QStringLiteral("timeout"));
     m_timeout->setRange(1, 3600);
@@ -92,23 +106,28 @@ ConsolePage::ConsolePage(EngineController &controller, ThumbnailProvider &thumbn
     };
     settingsRow->addWidget(label(tr("&Language:"), m_language));
     settingsRow->addWidget(m_language);
+    settingsRow->addWidget(m_recentButton);
     settingsRow->addSpacing(10);
     settingsRow->addWidget(label(tr("&Backend:"), m_backend));
     settingsRow->addWidget(m_backend);
     settingsRow->addSpacing(10);
     settingsRow->addWidget(label(tr("&Timeout:"), m_timeout));
     settingsRow->addWidget(m_timeout);
-    settingsRow->addSpacing(10);
-    settingsRow->addWidget(label(tr("Li&braries:"), m_libraries));
-    settingsRow->addWidget(m_libraries, 1);
-    settingsRow->addSpacing(10);
+    settingsRow->addStretch(1);
     settingsRow->addWidget(m_stopButton);
     settingsRow->addWidget(m_runButton);
+    // The libraries on a line of their own: in one row with the rest they had a few pixels at 1024 px.
+    auto *librariesRow = new QHBoxLayout;
+    librariesRow->setSpacing(6);
+    librariesRow->addWidget(label(tr("Li&braries:"), m_libraries));
+    librariesRow->addWidget(m_libraries, 1);
 
     // --- Editor above, result below.
     m_editor = new CodeEditor;
     m_editor->setObjectName(QStringLiteral("codeEditor"));
     m_editor->setPlaceholderText(tr("Write code here and press Ctrl+Return to run it in a sandbox."));
+    // Neither pane is ever squeezed to a few lines (charts take room below the output).
+    m_editor->setMinimumHeight(m_editor->fontMetrics().lineSpacing() * 5);
 
     m_busy = new QProgressBar;
     m_busy->setRange(0, 0); // busy indicator: image builds and installs have no known length
@@ -128,12 +147,14 @@ ConsolePage::ConsolePage(EngineController &controller, ThumbnailProvider &thumbn
     m_output = new OutputView;
     m_output->setObjectName(QStringLiteral("outputView"));
     m_output->setPlaceholderText(tr("Output appears here as the program writes it; errors in red."));
+    m_output->setMinimumHeight(m_output->fontMetrics().lineSpacing() * 8);
     m_summary = new QLabel;
     m_summary->setObjectName(QStringLiteral("runSummary"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setVisible(false);
-    m_chartsTitle = new QLabel(tr("Charts"));
+    m_chartsTitle = new QLabel;
+    m_chartsTitle->setObjectName(QStringLiteral("artifactsTitle"));
     m_chartsTitle->setVisible(false);
     QFont bold = m_chartsTitle->font();
     bold.setBold(true);
@@ -141,11 +162,7 @@ ConsolePage::ConsolePage(EngineController &controller, ThumbnailProvider &thumbn
     m_artifacts = new ArtifactStrip(thumbnails);
     m_artifacts->setObjectName(QStringLiteral("artifactStrip"));
     m_artifacts->setVisible(false);
-    connect(m_artifacts, &ArtifactStrip::countChanged, this, [this](int count) {
-        m_artifacts->setVisible(count > 0);
-        m_chartsTitle->setVisible(count > 0);
-        m_chartsTitle->setText(tr("Charts (%1) — double-click to enlarge").arg(count));
-    });
+    connect(m_artifacts, &ArtifactStrip::countChanged, this, &ConsolePage::showArtifactsTitle);
 
     auto *resultPane = new QWidget;
     auto *resultLayout = new QVBoxLayout(resultPane);
@@ -170,6 +187,7 @@ ConsolePage::ConsolePage(EngineController &controller, ThumbnailProvider &thumbn
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(settingsRow);
+    layout->addLayout(librariesRow);
     layout->addWidget(m_splitter, 1);
 
     // --- Actions: the window puts them in its Run menu; they work wherever the focus is in the window.
@@ -207,27 +225,109 @@ void ConsolePage::setDefaultTimeout(std::chrono::seconds timeout)
     m_timeout->setValue(int(timeout.count()));
 }
 
-void ConsolePage::setBackends(const QStringList &backends, const QString &current)
+void ConsolePage::setBackends(const QStringList &backends)
 {
     m_backend->clear();
     for (const QString &name : backends) {
-        m_backend->addItem(backendTitle(name), name);
+        m_backend->addItem(backendText(name), name);
     }
-    const int index = m_backend->findData(current.isEmpty() ? QStringLiteral("docker") : current);
-    m_backend->setCurrentIndex(qMax(0, index));
+    m_backend->setCurrentIndex(qMax(0, m_backend->findData(m_controller.defaultBackend())));
+}
+
+QString ConsolePage::draft(const QString &language) const
+{
+    return language == m_shownLanguage ? m_editor->toPlainText() : m_drafts.value(language, exampleOf(language));
 }
 
 void ConsolePage::chooseLanguage()
 {
     const QString name = m_language->currentData().toString();
-    m_editor->setLanguage(name);
-    auto language = LanguageRegistry::instance().find(name);
-    // The example replaces the code only while the user has not written their own.
-    const QString current = m_editor->toPlainText();
-    if (language && !language->examples.isEmpty() && (current.trimmed().isEmpty() || current == m_lastExample)) {
-        m_lastExample = language->examples.first().code;
-        m_editor->setPlainText(m_lastExample);
+    if (name == m_shownLanguage) {
+        return;
     }
+    // Each language keeps its own code: switching away and back finds it again.
+    if (!m_shownLanguage.isEmpty()) {
+        const QString edited = m_editor->toPlainText();
+        if (edited.trimmed().isEmpty() || edited == exampleOf(m_shownLanguage)) {
+            m_drafts.remove(m_shownLanguage);
+        } else {
+            m_drafts.insert(m_shownLanguage, edited);
+        }
+    }
+    const QString code = m_drafts.value(name, exampleOf(name));
+    m_shownLanguage = name;
+    m_editor->setLanguage(name);
+    m_editor->setPlainText(code);
+    fillRecentMenu();
+    // The output and charts of another language's program do not belong to this code.
+    if (!isRunning()) {
+        clearResults();
+    }
+}
+
+void ConsolePage::openCode(const QString &language, const QString &code, const QStringList &libraries)
+{
+    const int index = m_language->findData(language);
+    if (index < 0) {
+        return;
+    }
+    m_language->setCurrentIndex(index);
+    const QString replaced = m_editor->toPlainText();
+    if (replaced != code && !replaced.trimmed().isEmpty() && replaced != exampleOf(language)) {
+        rememberSnippet(language, replaced); // the code it replaces stays at hand
+    }
+    replaceCode(m_editor, code);
+    m_libraries->setText(libraries.join(QStringLiteral(", ")));
+    m_editor->setFocus();
+}
+
+void ConsolePage::rememberSnippet(const QString &language, const QString &code)
+{
+    if (code.trimmed().isEmpty()) {
+        return;
+    }
+    QStringList &recent = m_recent[language];
+    recent.removeAll(code);
+    recent.prepend(code);
+    while (recent.size() > kRecentSnippets) {
+        recent.removeLast();
+    }
+    if (language == m_shownLanguage) {
+        fillRecentMenu();
+    }
+}
+
+void ConsolePage::fillRecentMenu()
+{
+    QMenu *menu = m_recentButton->menu();
+    menu->clear();
+    const QStringList recent = m_recent.value(m_shownLanguage);
+    for (const QString &code : recent) {
+        const QString trimmed = code.trimmed();
+        const QString firstLine = trimmed.section(QLatin1Char('\n'), 0, 0).simplified();
+        const int lines = int(trimmed.count(QLatin1Char('\n'))) + 1;
+        QAction *action = menu->addAction(
+            tr("%1 (%n line(s))", nullptr, lines).arg(fontMetrics().elidedText(firstLine, Qt::ElideRight, 360)));
+        action->setToolTip(code.left(2000));
+        connect(action, &QAction::triggered, this, [this, code] { replaceCode(m_editor, code); });
+    }
+    menu->setToolTipsVisible(true);
+    m_recentButton->setEnabled(!recent.isEmpty());
+}
+
+void ConsolePage::clearResults()
+{
+    m_output->clearOutput();
+    m_artifacts->clearArtifacts();
+    m_summary->setVisible(false);
+}
+
+void ConsolePage::showArtifactsTitle(int count)
+{
+    m_artifacts->setVisible(count > 0);
+    m_chartsTitle->setVisible(count > 0);
+    m_chartsTitle->setText(m_artifacts->onlyImages() ? tr("%1 — double-click to enlarge").arg(m_artifacts->title())
+                                                     : tr("%1 — double-click to open").arg(m_artifacts->title()));
 }
 
 void ConsolePage::run()
@@ -245,9 +345,8 @@ void ConsolePage::run()
         request.libraries << library;
     }
 
-    m_output->clearOutput();
-    m_artifacts->clearArtifacts();
-    m_summary->setVisible(false);
+    rememberSnippet(request.language, request.code);
+    clearResults();
     m_progressText->setText(request.libraries.isEmpty() ? tr("Starting a sandbox…")
                                                         : tr("Installing %1…").arg(request.libraries.join(", ")));
     m_preparing = true;
@@ -392,17 +491,49 @@ QString ConsolePage::title() const
 
 QIcon ConsolePage::icon() const
 {
-    return style()->standardIcon(QStyle::SP_MediaPlay);
+    return themedIcon(QStringLiteral(":/icons/page-console.svg"), palette());
 }
 
 void ConsolePage::saveState(QSettings &settings) const
 {
     kSplitterState.write(settings, m_splitter->saveState());
+    kLanguage.write(settings, m_shownLanguage);
+    QVariantMap drafts;
+    for (const Language &language : LanguageRegistry::instance().languages()) {
+        const QString code = draft(language.name);
+        if (!code.trimmed().isEmpty() && code != exampleOf(language.name)) {
+            drafts.insert(language.name, code);
+        }
+    }
+    kDrafts.write(settings, drafts);
+    QVariantMap recent;
+    for (auto it = m_recent.cbegin(); it != m_recent.cend(); ++it) {
+        recent.insert(it.key(), it.value());
+    }
+    kRecent.write(settings, recent);
 }
 
 void ConsolePage::restoreState(const QSettings &settings)
 {
     m_splitter->restoreState(kSplitterState.read(settings));
+    const QVariantMap drafts = kDrafts.read(settings);
+    m_drafts.clear();
+    for (auto it = drafts.cbegin(); it != drafts.cend(); ++it) {
+        m_drafts.insert(it.key(), it.value().toString());
+    }
+    const QVariantMap recent = kRecent.read(settings);
+    m_recent.clear();
+    for (auto it = recent.cbegin(); it != recent.cend(); ++it) {
+        m_recent.insert(it.key(), it.value().toStringList().mid(0, kRecentSnippets));
+    }
+    // The editor shows the restored code of the restored language (not a draft of the example it showed).
+    m_shownLanguage.clear();
+    const int index = m_language->findData(kLanguage.read(settings));
+    if (index >= 0) {
+        const QSignalBlocker blocker(m_language);
+        m_language->setCurrentIndex(index);
+    }
+    chooseLanguage();
 }
 
 } // namespace sandbox::gui

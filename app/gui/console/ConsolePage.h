@@ -6,6 +6,7 @@
 #include "util/Result.h"
 
 #include <QElapsedTimer>
+#include <QHash>
 #include <chrono>
 
 class QAction;
@@ -48,12 +49,21 @@ public:
     QAction *stopAction() const { return m_stopAction; }
 
     void setDefaultTimeout(std::chrono::seconds timeout);
-    void setBackends(const QStringList &backends, const QString &current);
+    /// The backends offered; the controller's default is chosen, and chosen again when the default changes.
+    void setBackends(const QStringList &backends);
     bool isRunning() const { return m_ticket != 0; }
+    /// The code the console holds for `language` (the editor's while it is shown): kept across restarts.
+    QString draft(const QString &language) const;
+    /// The snippets last run in `language`, newest first (at most kRecentSnippets).
+    QStringList recentSnippets(const QString &language) const { return m_recent.value(language); }
+
+    static constexpr int kRecentSnippets = 8;
 
 public slots:
     void run();
     void stop();
+    /// Puts `code` in `language` (and its libraries) into the editor, as "Open in Console" of a recorded run does.
+    void openCode(const QString &language, const QString &code, const QStringList &libraries = {});
 
 signals:
     void runningChanged(bool running);
@@ -69,13 +79,20 @@ private:
     void setRunning(bool running);
     /// `text` (HTML) after a mark in the colour of `outcome`.
     void showSummary(const QString &text, RunOutcome outcome);
+    void clearResults();
+    void rememberSnippet(const QString &language, const QString &code);
+    void fillRecentMenu();
+    void showArtifactsTitle(int count);
 
     EngineController &m_controller;
     quint64 m_ticket = 0;
-    QString m_lastExample; // replaced by another language's example only while unedited
+    QString m_shownLanguage;              ///< the language whose code the editor holds
+    QHash<QString, QString> m_drafts;     ///< per language, the code of those not shown (edited ones only)
+    QHash<QString, QStringList> m_recent; ///< per language, the snippets run, newest first
     QElapsedTimer m_clock;
 
     QComboBox *m_language = nullptr;
+    QPushButton *m_recentButton = nullptr;
     QComboBox *m_backend = nullptr;
     QSpinBox *m_timeout = nullptr;
     QLineEdit *m_libraries = nullptr;

@@ -96,10 +96,15 @@ QVariant GalleryModel::data(const QModelIndex &index, int role) const
     }
     const JournalArtifactEntry &entry = m_entries.at(index.row());
     switch (role) {
-    case Qt::DisplayRole:
-        // All of a run's charts may be called figure_1.png: the run's language and time tell them apart.
-        return QString(entry.artifact.name + QLatin1Char('\n') + languageText(entry.language) + QStringLiteral(" · ") +
-                       QLocale().toString(entry.startedAt.toLocalTime().time(), QLocale::ShortFormat));
+    case Qt::DisplayRole: {
+        // Every run's first chart is called figure_1.png: the run, its client and its time tell them apart.
+        JournalRun run;
+        run.source = entry.source;
+        run.clientName = entry.clientName;
+        return tr("%1 · run %2\n%3 · %4")
+            .arg(entry.artifact.name, entry.runId.left(6), runSourceText(run),
+                 QLocale().toString(entry.startedAt.toLocalTime().time(), QLocale::ShortFormat));
+    }
     case Qt::DecorationRole: {
         const auto thumbnail = m_thumbnails.thumbnail(entry.artifact.path, entry.artifact.mimeType, ThumbnailSize);
         return thumbnail && !thumbnail->image.isNull() ? thumbnail->image : placeholder();

@@ -4,6 +4,7 @@
 #include "gui/gallery/GalleryModel.h"
 #include "gui/widgets/ArtifactPreviewDialog.h"
 #include "gui/widgets/SafeImage.h"
+#include "gui/widgets/ThemedIcon.h"
 #include "gui/widgets/ThumbnailProvider.h"
 #include "journal/JournalReader.h"
 #include "lang/LanguageRegistry.h"
@@ -18,7 +19,6 @@
 #include <QLineEdit>
 #include <QListView>
 #include <QMenu>
-#include <QStyle>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -153,7 +153,7 @@ QString GalleryPage::title() const
 
 QIcon GalleryPage::icon() const
 {
-    return style()->standardIcon(QStyle::SP_DirIcon);
+    return themedIcon(QStringLiteral(":/icons/page-gallery.svg"), palette());
 }
 
 void GalleryPage::saveState(QSettings &settings) const

@@ -142,8 +142,8 @@ void DiffView::setDiff(const RunDiff &diff, const JournalRun &original, const Jo
     palette.setColor(QPalette::WindowText, identical ? colors.succeeded : colors.timedOut);
     m_banner->setPalette(palette);
 
-    const QString firstBackend = original.backend.isEmpty() ? tr("unknown backend") : original.backend;
-    const QString secondBackend = replay.backend.isEmpty() ? tr("unknown backend") : replay.backend;
+    const QString firstBackend = original.backend.isEmpty() ? tr("unknown backend") : backendText(original.backend);
+    const QString secondBackend = replay.backend.isEmpty() ? tr("unknown backend") : backendText(replay.backend);
     m_runs->setText(isReplay ? tr("Original: run %1 on %2 · Replay: run %3 on %4")
                                    .arg(original.id, firstBackend, replay.id, secondBackend)
                              : tr("Run A: %1 on %2, %3\nRun B: %4 on %5, %6")

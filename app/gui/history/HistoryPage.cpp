@@ -3,9 +3,11 @@
 #include "gui/EngineController.h"
 #include "gui/RunText.h"
 #include "gui/history/CompareWithDialog.h"
+#include "gui/history/DiffView.h"
 #include "gui/history/HistoryFilterBar.h"
 #include "gui/history/HistoryModel.h"
 #include "gui/widgets/RunView.h"
+#include "gui/widgets/ThemedIcon.h"
 #include "journal/JournalFeed.h"
 
 #include <QAction>
@@ -89,7 +91,7 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
     m_replayBackend->setObjectName(QStringLiteral("replayBackend"));
     m_replayBackend->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     for (const QString &backend : m_backends) {
-        m_replayBackend->addItem(backend, backend);
+        m_replayBackend->addItem(backendText(backend), backend);
     }
     m_replayButton = new QPushButton(tr("Replay"), this);
     m_replayButton->setObjectName(QStringLiteral("replayButton"));
@@ -287,7 +289,8 @@ void HistoryPage::onRunUpdated(const JournalRunUpdate &update)
         const int own = m_replayBackend->findData(run.backend);
         for (int i = 0; i < m_replayBackend->count(); ++i) {
             const QString backend = m_replayBackend->itemData(i).toString();
-            m_replayBackend->setItemText(i, i == own ? tr("%1 (same)").arg(backend) : backend);
+            m_replayBackend->setItemText(i,
+                                         i == own ? tr("%1 (same)").arg(backendText(backend)) : backendText(backend));
         }
         if (own >= 0) {
             m_replayBackend->setCurrentIndex(own);
@@ -323,7 +326,7 @@ void HistoryPage::showDiffFor(const JournalRun &replay)
             applyComparison(justFinished);
             if (justFinished) {
                 const PendingReplay done = std::exchange(m_replayShown, PendingReplay{});
-                setReplayStatus(tr("Replay of run %1 on %2 finished.").arg(done.originalId, done.backend));
+                setReplayStatus(tr("Replay of run %1 on %2 finished.").arg(done.originalId, backendText(done.backend)));
                 emit replayFinished(done.originalId, done.runId);
             }
         });
@@ -422,7 +425,7 @@ void HistoryPage::replay(const QString &runId, const QString &backend)
             request.replayOf = run->id;
             const quint64 ticket = m_controller.start(request, backend);
             m_replays.insert(ticket, PendingReplay{run->id, backend, {}, false});
-            setReplayStatus(tr("Replaying run %1 on %2…").arg(run->id, backend));
+            setReplayStatus(tr("Replaying run %1 on %2…").arg(run->id, backendText(backend)));
             updateReplayControls();
         });
 }
@@ -439,13 +442,13 @@ void HistoryPage::onReplayFinished(quint64 ticket, const QString &runId, const Q
     it->finished = true;
     if (it->runId.isEmpty()) {
         // Failed before the engine gave it an id: the journal has no run to compare.
-        setReplayStatus(tr("The replay of run %1 on %2 failed: %3").arg(it->originalId, it->backend, error));
+        setReplayStatus(tr("The replay of run %1 on %2 failed: %3").arg(it->originalId, backendText(it->backend), error));
         m_replays.erase(it);
         updateReplayControls();
         return;
     }
     if (!error.isEmpty()) {
-        setReplayStatus(tr("The replay of run %1 on %2 failed: %3").arg(it->originalId, it->backend, error));
+        setReplayStatus(tr("The replay of run %1 on %2 failed: %3").arg(it->originalId, backendText(it->backend), error));
     }
     // The journal records the run on its own writer thread: the diff waits until it has the end too (a run that
     // failed after it started is in the journal as Failed, and compared all the same).
@@ -547,7 +550,8 @@ void HistoryPage::showContextMenu(const QPoint &position)
     replayMenu->setEnabled(!m_backends.isEmpty());
     const QString ownBackend = m_model->run(index.row()).backend;
     for (const QString &backend : m_backends) {
-        QAction *action = replayMenu->addAction(backend == ownBackend ? tr("%1 (same)").arg(backend) : backend);
+        QAction *action = replayMenu->addAction(backend == ownBackend ? tr("%1 (same)").arg(backendText(backend))
+                                                                      : backendText(backend));
         connect(action, &QAction::triggered, this, [this, runId, backend] { replay(runId, backend); });
     }
     menu.addSeparator();
@@ -670,7 +674,7 @@ QString HistoryPage::title() const
 
 QIcon HistoryPage::icon() const
 {
-    return style()->standardIcon(QStyle::SP_FileDialogContentsView);
+    return themedIcon(QStringLiteral(":/icons/page-history.svg"), palette());
 }
 
 void HistoryPage::saveState(QSettings &settings) const

@@ -5,6 +5,7 @@
 #include "gui/livelog/LiveLogModel.h"
 #include "gui/livelog/LiveLogThumbnailDelegate.h"
 #include "gui/widgets/RunView.h"
+#include "gui/widgets/ThemedIcon.h"
 #include "journal/JournalFeed.h"
 
 #include <QComboBox>
@@ -16,7 +17,6 @@
 #include <QScopedValueRollback>
 #include <QSplitter>
 #include <QStackedWidget>
-#include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -277,7 +277,7 @@ void LiveLogPage::updateEmptyState()
     }
     m_emptyHint->setText(m_model->rowCount() == 0
                              ? tr("No runs yet.\n\nRuns appear here the moment they start: from the Console, from "
-                                  "`llm-sandbox run` and from assistants using `llm-sandbox --mcp`.")
+                                  "“llm-sandbox run” and from assistants using “llm-sandbox --mcp”.")
                              : tr("No runs match the filter."));
     m_listStack->setCurrentWidget(m_emptyHint);
 }
@@ -289,7 +289,7 @@ QString LiveLogPage::title() const
 
 QIcon LiveLogPage::icon() const
 {
-    return style()->standardIcon(QStyle::SP_FileDialogDetailedView);
+    return themedIcon(QStringLiteral(":/icons/page-livelog.svg"), palette());
 }
 
 void LiveLogPage::saveState(QSettings &settings) const

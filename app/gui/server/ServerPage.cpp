@@ -2,6 +2,8 @@
 
 #include "gui/StateColors.h"
 #include "gui/server/ServerClientsModel.h"
+#include "gui/widgets/CopyFeedback.h"
+#include "gui/widgets/ThemedIcon.h"
 #include "mcp/http/McpHost.h"
 #include "secrets/KeychainSecretStore.h"
 #include "secrets/SecretStore.h"
@@ -186,7 +188,10 @@ ServerPage::ServerPage(McpHost &host, SecretStore &secrets, UserSettings &settin
             stop();
         }
     });
-    connect(m_copyUrl, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_url->text()); });
+    connect(m_copyUrl, &QPushButton::clicked, this, [this] {
+        QApplication::clipboard()->setText(m_url->text());
+        showCopied(m_copyUrl);
+    });
     connect(m_port, &QSpinBox::valueChanged, this, [this](int port) { m_settings.setServerPort(port); });
     connect(m_startWithApp, &QCheckBox::toggled, this,
             [this](bool checked) { m_settings.setServerStartsWithApp(checked); });
@@ -194,8 +199,10 @@ ServerPage::ServerPage(McpHost &host, SecretStore &secrets, UserSettings &settin
         m_tokenField->setEchoMode(revealed ? QLineEdit::Normal : QLineEdit::Password);
         m_reveal->setText(revealed ? tr("Hide") : tr("Reveal"));
     });
-    connect(m_copyToken, &QPushButton::clicked, this,
-            [this] { QApplication::clipboard()->setText(QString::fromLatin1(m_token)); });
+    connect(m_copyToken, &QPushButton::clicked, this, [this] {
+        QApplication::clipboard()->setText(QString::fromLatin1(m_token));
+        showCopied(m_copyToken);
+    });
     connect(m_rotate, &QPushButton::clicked, this, &ServerPage::rotateToken);
     connect(&m_host, &McpHost::stateChanged, this, &ServerPage::updateState);
     connect(m_keepInTray, &QCheckBox::toggled, this,
@@ -223,7 +230,7 @@ QString ServerPage::title() const
 
 QIcon ServerPage::icon() const
 {
-    return style()->standardIcon(QStyle::SP_DriveNetIcon);
+    return themedIcon(QStringLiteral(":/icons/page-server.svg"), palette());
 }
 
 void ServerPage::start()
@@ -370,7 +377,7 @@ void ServerPage::updateToken()
                                  .arg(QLatin1String(BearerToken::kEnvironmentVariable)));
     } else {
         m_tokenNote->setText(tr("Kept in the system keychain (%1/%2). Clients send it as \"Authorization: Bearer "
-                                "<token>\"; the same token serves `llm-sandbox serve --http`.")
+                                "<token>\"; the same token serves “llm-sandbox serve --http”.")
                                  .arg(KeychainSecretStore::kDefaultService, BearerToken::kSecretKey));
     }
 }

@@ -1,5 +1,7 @@
 #include "gui/settings/SettingsDialog.h"
 
+#include "backend/BackendFactory.h"
+#include "gui/RunText.h"
 #include "settings/UserSettings.h"
 
 #include <QComboBox>
@@ -21,14 +23,14 @@ SettingsDialog::SettingsDialog(UserSettings &settings, QWidget *parent) : QDialo
 
     m_backend = new QComboBox;
     m_backend->setObjectName(QStringLiteral("settingsBackend"));
-    m_backend->addItem(QStringLiteral("Docker"), QStringLiteral("docker"));
-    m_backend->addItem(QStringLiteral("Podman"), QStringLiteral("podman"));
-    m_backend->addItem(QStringLiteral("Kubernetes"), QStringLiteral("kubernetes"));
+    for (const QString &name : BackendFactory::names()) {
+        m_backend->addItem(backendText(name), name);
+    }
     m_runtime = new QLineEdit;
     m_runtime->setObjectName(QStringLiteral("settingsRuntime"));
     m_runtime->setPlaceholderText(tr("the engine's default; runsc for gVisor"));
     m_runtime->setToolTip(tr("The OCI runtime the sandboxes run under (SANDBOX_RUNTIME): one the engine has "
-                             "registered; on Kubernetes a RuntimeClass. `llm-sandbox doctor` lists them."));
+                             "registered; on Kubernetes a RuntimeClass. “llm-sandbox doctor” lists them."));
     m_timeout = new QSpinBox;
     m_timeout->setObjectName(QStringLiteral("settingsTimeout"));
     m_timeout->setRange(1, 3600);
@@ -97,8 +99,7 @@ SettingsDialog::SettingsDialog(UserSettings &settings, QWidget *parent) : QDialo
 
 void SettingsDialog::load()
 {
-    const QString backend = m_settings.backend().isEmpty() ? QStringLiteral("docker") : m_settings.backend();
-    m_backend->setCurrentIndex(qMax(0, m_backend->findData(backend)));
+    m_backend->setCurrentIndex(qMax(0, m_backend->findData(m_settings.chosenBackend())));
     m_runtime->setText(m_settings.runtime());
     m_timeout->setValue(int(m_settings.defaultTimeout().count()));
     m_maxAge->setValue(m_settings.journalMaxAgeDays());
@@ -109,7 +110,7 @@ void SettingsDialog::load()
 void SettingsDialog::restoreDefaults()
 {
     // The documented defaults of UserSettings.
-    m_backend->setCurrentIndex(m_backend->findData(QStringLiteral("docker")));
+    m_backend->setCurrentIndex(m_backend->findData(UserSettings::defaultBackend()));
     m_runtime->clear();
     m_timeout->setValue(30);
     m_maxAge->setValue(30);

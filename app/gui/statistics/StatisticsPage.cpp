@@ -2,6 +2,7 @@
 
 #include "gui/RunText.h"
 #include "gui/StateColors.h"
+#include "gui/widgets/ThemedIcon.h"
 #include "journal/JournalReader.h"
 
 #include <QBarCategoryAxis>
@@ -301,7 +302,7 @@ QString StatisticsPage::title() const
 
 QIcon StatisticsPage::icon() const
 {
-    return style()->standardIcon(QStyle::SP_FileDialogInfoView);
+    return themedIcon(QStringLiteral(":/icons/page-statistics.svg"), palette());
 }
 
 void StatisticsPage::saveState(QSettings &settings) const

@@ -1,6 +1,7 @@
 #include "gui/widgets/ArtifactPreviewDialog.h"
 
 #include "gui/widgets/ArtifactDrag.h"
+#include "gui/widgets/CopyFeedback.h"
 #include "gui/widgets/SafeImage.h"
 #include "util/PrivateFiles.h"
 
@@ -26,6 +27,7 @@
 #include <QScrollBar>
 #include <QStackedWidget>
 #include <QStringDecoder>
+#include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -37,6 +39,53 @@ namespace {
 constexpr qsizetype kMaxTextBytes = 2 * 1024 * 1024;
 constexpr double kMinScale = 0.05;
 constexpr double kMaxScale = 16.0;
+
+/// A table shows at most this many rows and columns (the file can always be saved whole).
+constexpr qsizetype kMaxTableRows = 5000;
+constexpr qsizetype kMaxTableColumns = 200;
+
+/// The rows of `text` split at `separator`, with RFC 4180's quoting (doubled quotes, separators and line breaks
+/// inside quotes); at most `limit` rows.
+QList<QStringList> separatedValues(const QString &text, QChar separator, qsizetype limit)
+{
+    QList<QStringList> rows;
+    QStringList row;
+    QString cell;
+    bool quoted = false;
+    for (qsizetype i = 0; i < text.size() && rows.size() < limit; ++i) {
+        const QChar c = text.at(i);
+        if (quoted) {
+            if (c == u'"' && i + 1 < text.size() && text.at(i + 1) == u'"') {
+                cell += u'"';
+                ++i;
+            } else if (c == u'"') {
+                quoted = false;
+            } else {
+                cell += c;
+            }
+        } else if (c == u'"') {
+            quoted = true;
+        } else if (c == separator) {
+            row << cell;
+            cell.clear();
+        } else if (c == u'\n' || c == u'\r') {
+            if (c == u'\r' && i + 1 < text.size() && text.at(i + 1) == u'\n') {
+                ++i;
+            }
+            row << cell;
+            cell.clear();
+            rows << row;
+            row.clear();
+        } else {
+            cell += c;
+        }
+    }
+    if ((!cell.isEmpty() || !row.isEmpty()) && rows.size() < limit) {
+        row << cell;
+        rows << row;
+    }
+    return rows;
+}
 
 QByteArray bytesOf(const PreviewItem &item)
 {
@@ -77,8 +126,13 @@ ArtifactPreviewDialog::ArtifactPreviewDialog(QList<PreviewItem> items, int curre
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setWordWrap(true);
     m_message->installEventFilter(this);
+    m_table = new QTableWidget;
+    m_table->setObjectName(QStringLiteral("previewTable"));
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setWordWrap(false);
     m_views->addWidget(m_scroll);
     m_views->addWidget(m_text);
+    m_views->addWidget(m_table);
     m_views->addWidget(m_message);
     layout->addWidget(m_views, 1);
 
@@ -91,11 +145,14 @@ ArtifactPreviewDialog::ArtifactPreviewDialog(QList<PreviewItem> items, int curre
     auto *bar = new QHBoxLayout;
     m_previous = new QPushButton(tr("◀ Previous"));
     m_next = new QPushButton(tr("Next ▶"));
-    auto *fit = new QPushButton(tr("Fit"));
-    auto *actual = new QPushButton(tr("100%"));
+    auto *fit = m_fitButton = new QPushButton(tr("Fit"));
+    fit->setObjectName(QStringLiteral("fitImage"));
+    auto *actual = m_actualButton = new QPushButton(tr("100%"));
+    actual->setObjectName(QStringLiteral("actualSize"));
     m_copy = new QPushButton(tr("Copy Image"));
     m_copy->setObjectName(QStringLiteral("copyImage"));
     auto *save = new QPushButton(tr("Save As…"));
+    save->setToolTip(tr("Files from a sandbox are saved (readable only by you), never opened with other programs."));
     m_showRun = new QPushButton(tr("Show Run"));
     m_showRun->setObjectName(QStringLiteral("showRun"));
     for (QPushButton *button : {m_previous, m_next, fit, actual, m_copy, save, m_showRun}) {
@@ -167,6 +224,9 @@ void ArtifactPreviewDialog::setCurrent(int index)
     m_why.clear();
     m_data = bytesOf(item);
     m_copy->setEnabled(false);
+    // Zooming is for images: off until one is decoded.
+    m_fitButton->setEnabled(false);
+    m_actualButton->setEnabled(false);
     m_caption->setText(tr("%1 — %2").arg(item.mimeType, QLocale().formattedDataSize(m_data.size())));
     switch (SafeImage::kindOf(m_data, item.mimeType)) {
     case SafeImage::Kind::Raster:
@@ -187,6 +247,11 @@ void ArtifactPreviewDialog::setCurrent(int index)
         QString text = decoder.decode(m_data.left(kMaxTextBytes));
         if (m_data.size() > kMaxTextBytes) {
             text += tr("\n… (cut: save the file to see all of it)");
+        }
+        const QString mimeType = item.mimeType.toLower();
+        if (mimeType == QLatin1String("text/csv") || mimeType == QLatin1String("text/tab-separated-values")) {
+            showTable(text, mimeType == QLatin1String("text/csv") ? QLatin1Char(',') : QLatin1Char('\t'));
+            break;
         }
         m_text->setPlainText(text);
         m_views->setCurrentWidget(m_text);
@@ -221,6 +286,8 @@ void ArtifactPreviewDialog::showDecoded()
                            .arg(m_image.height())
                            .arg(QLocale().formattedDataSize(m_data.size())));
     m_copy->setEnabled(true);
+    m_fitButton->setEnabled(true);
+    m_actualButton->setEnabled(true);
     m_views->setCurrentWidget(m_scroll);
     applyScale();
 }
@@ -296,10 +363,41 @@ bool ArtifactPreviewDialog::eventFilter(QObject *watched, QEvent *event)
     return QDialog::eventFilter(watched, event);
 }
 
+void ArtifactPreviewDialog::showTable(const QString &text, QChar separator)
+{
+    const QList<QStringList> rows = separatedValues(text, separator, kMaxTableRows + 1);
+    const qsizetype shown = std::min<qsizetype>(rows.size(), kMaxTableRows + 1);
+    qsizetype columns = 0;
+    for (qsizetype row = 0; row < shown; ++row) {
+        columns = std::max(columns, rows.at(row).size());
+    }
+    m_table->clear();
+    m_table->setColumnCount(int(std::min<qsizetype>(columns, kMaxTableColumns)));
+    m_table->setRowCount(int(std::max<qsizetype>(shown - 1, 0)));
+    // The first line names the columns, as spreadsheets and pandas read it.
+    if (!rows.isEmpty()) {
+        m_table->setHorizontalHeaderLabels(rows.first().mid(0, kMaxTableColumns));
+    }
+    for (qsizetype row = 1; row < shown; ++row) {
+        const QStringList &cells = rows.at(row);
+        for (qsizetype column = 0; column < std::min<qsizetype>(cells.size(), kMaxTableColumns); ++column) {
+            m_table->setItem(int(row - 1), int(column), new QTableWidgetItem(cells.at(column)));
+        }
+    }
+    m_table->resizeColumnsToContents();
+    if (rows.size() > kMaxTableRows + 1) {
+        m_caption->setText(
+            m_caption->text() + QStringLiteral(" · ") +
+            tr("the first %n row(s) shown: save the file to see all of it", nullptr, int(kMaxTableRows)));
+    }
+    m_views->setCurrentWidget(m_table);
+}
+
 void ArtifactPreviewDialog::copyImage()
 {
     if (!m_image.isNull()) {
         QApplication::clipboard()->setImage(m_image);
+        showCopied(m_copy);
     }
 }
 
@@ -312,9 +410,8 @@ void ArtifactPreviewDialog::saveAs()
 
 void ArtifactPreviewDialog::saveArtifact(QWidget *parent, const PreviewItem &item)
 {
-    const QString path = QFileDialog::getSaveFileName(
-        parent, tr("Save %1 (files from a sandbox are saved, never opened with other programs)").arg(item.name),
-        QDir::home().filePath(QFileInfo(item.name).fileName()));
+    const QString path = QFileDialog::getSaveFileName(parent, tr("Save %1").arg(item.name),
+                                                      QDir::home().filePath(QFileInfo(item.name).fileName()));
     if (path.isEmpty()) {
         return;
     }

@@ -13,6 +13,7 @@ class QMimeData;
 class QPlainTextEdit;
 class QScrollArea;
 class QStackedWidget;
+class QTableWidget;
 class QPushButton;
 
 namespace sandbox::gui {
@@ -30,7 +31,8 @@ struct PreviewItem
 /// Artifacts shown inside the app, one at a time, with next and previous. A file a sandbox wrote is never handed to
 /// the desktop's default program, which would run or render it outside the sandbox: images (PNG, JPEG, GIF, WebP,
 /// SVG — by their bytes, whatever their name says) are decoded off the GUI thread with SafeImage's limits and shown
-/// with fit and zoom; text (CSV, JSON, HTML as its source) is shown as plain text; anything else can only be saved.
+/// with fit and zoom; a CSV (or tab-separated) file as a table; other text (JSON, HTML as its source) as plain text;
+/// anything else can only be saved.
 class ArtifactPreviewDialog final : public QDialog
 {
     Q_OBJECT
@@ -66,6 +68,8 @@ private:
     void copyImage();
     void saveAs();
     void applyScale();
+    /// Shows `text` (CSV when `separator` is ',', tab-separated when '\t') as a table.
+    void showTable(const QString &text, QChar separator);
 
     QList<PreviewItem> m_items;
     int m_current = -1;
@@ -82,6 +86,9 @@ private:
     QScrollArea *m_scroll = nullptr;
     QLabel *m_picture = nullptr;
     QPlainTextEdit *m_text = nullptr;
+    QTableWidget *m_table = nullptr;
+    QPushButton *m_fitButton = nullptr;    ///< only for an image
+    QPushButton *m_actualButton = nullptr; ///< only for an image
     QLabel *m_message = nullptr;
     QLabel *m_caption = nullptr;
     QPushButton *m_previous = nullptr;

@@ -134,6 +134,50 @@ QMimeData *ArtifactStrip::mimeData(const QList<QListWidgetItem *> &items) const
     return ArtifactDrag::mimeData(previewItem(items.first()));
 }
 
+bool ArtifactStrip::onlyImages() const
+{
+    for (int row = 0; row < count(); ++row) {
+        if (!item(row)->data(MimeRole).toString().startsWith(QLatin1String("image/"))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+QString ArtifactStrip::title() const
+{
+    if (onlyImages()) {
+        return tr("Charts (%1)").arg(count());
+    }
+    int charts = 0, tables = 0, pages = 0, others = 0;
+    for (int row = 0; row < count(); ++row) {
+        const QString mimeType = item(row)->data(MimeRole).toString();
+        if (mimeType.startsWith(QLatin1String("image/"))) {
+            ++charts;
+        } else if (mimeType == QLatin1String("text/csv") || mimeType == QLatin1String("text/tab-separated-values")) {
+            ++tables;
+        } else if (mimeType == QLatin1String("text/html")) {
+            ++pages;
+        } else {
+            ++others;
+        }
+    }
+    QStringList kinds;
+    if (charts > 0) {
+        kinds << tr("%n chart(s)", nullptr, charts);
+    }
+    if (tables > 0) {
+        kinds << tr("%n table(s)", nullptr, tables);
+    }
+    if (pages > 0) {
+        kinds << tr("%n web page(s)", nullptr, pages);
+    }
+    if (others > 0) {
+        kinds << tr("%n other file(s)", nullptr, others);
+    }
+    return tr("Files (%1): %2").arg(count()).arg(QLocale().createSeparatedList(kinds));
+}
+
 ArtifactPreviewDialog *ArtifactStrip::open(int row)
 {
     if (row < 0 || row >= count()) {

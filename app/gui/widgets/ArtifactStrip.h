@@ -26,6 +26,10 @@ public:
     /// An artifact recorded in the journal (its bytes are in a file).
     void addArtifact(const JournalArtifact &artifact);
     void clearArtifacts();
+    /// Whether every artifact is an image (a chart).
+    bool onlyImages() const;
+    /// What the strip holds, by kind: "Charts (2)", or "Files (2): 1 table and 1 web page".
+    QString title() const;
     /// Opens the preview at `row`; returns the dialog (owned by the strip's window).
     class ArtifactPreviewDialog *open(int row);
 

@@ -9,10 +9,12 @@
 
 #include <QFontDatabase>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLocale>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -79,6 +81,11 @@ RunView::RunView(ThumbnailProvider &thumbnails, QWidget *parent) : QWidget(paren
     m_subtitle->setObjectName(QStringLiteral("runSubtitle"));
     m_subtitle->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_subtitle->setWordWrap(true);
+    m_openInConsole = new QPushButton(tr("Open in &Console"));
+    m_openInConsole->setObjectName(QStringLiteral("openInConsole"));
+    m_openInConsole->setToolTip(tr("Put this run's code, language and libraries into the Console"));
+    connect(m_openInConsole, &QPushButton::clicked, this,
+            [this] { emit openInConsoleRequested(m_run.language, m_run.code, m_run.libraries); });
 
     m_output = new OutputView;
     m_output->setObjectName(QStringLiteral("runOutput"));
@@ -122,7 +129,10 @@ RunView::RunView(ThumbnailProvider &thumbnails, QWidget *parent) : QWidget(paren
     auto *runPage = new QWidget;
     auto *runLayout = new QVBoxLayout(runPage);
     runLayout->setContentsMargins(0, 0, 0, 0);
-    runLayout->addWidget(m_title);
+    auto *titleRow = new QHBoxLayout;
+    titleRow->addWidget(m_title, 1);
+    titleRow->addWidget(m_openInConsole, 0, Qt::AlignTop);
+    runLayout->addLayout(titleRow);
     runLayout->addWidget(m_subtitle);
     runLayout->addSpacing(4);
     runLayout->addWidget(m_tabs, 1);
@@ -254,7 +264,7 @@ void RunView::showDetails()
     const JournalRun &run = m_run;
     const QLocale locale;
     const bool ended = run.status != RunStatus::Running;
-    QStringList backend{run.backend, run.endpoint};
+    QStringList backend{backendText(run.backend), run.endpoint};
     backend.removeAll(QString());
     fillForm(
         m_details,

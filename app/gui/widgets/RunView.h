@@ -7,6 +7,7 @@
 class QFormLayout;
 class QLabel;
 class QPlainTextEdit;
+class QPushButton;
 class QStackedWidget;
 class QTabWidget;
 
@@ -52,6 +53,10 @@ public:
     /// Whether `tab` is the one on show.
     bool isTabShown(int tab) const;
 
+signals:
+    /// "Open in Console": the run's code, language and libraries, to be run again or changed.
+    void openInConsoleRequested(const QString &language, const QString &code, const QStringList &libraries);
+
 private:
     void showHeader();
     void showDetails();
@@ -62,6 +67,7 @@ private:
     QStackedWidget *m_stack = nullptr;
     QLabel *m_title = nullptr;
     QLabel *m_subtitle = nullptr;
+    QPushButton *m_openInConsole = nullptr;
     QTabWidget *m_tabs = nullptr;
     OutputView *m_output = nullptr;
     ArtifactStrip *m_artifacts = nullptr;

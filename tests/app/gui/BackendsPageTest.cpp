@@ -380,8 +380,11 @@ TEST_F(BackendsPageTest, sandboxOfASeparateMcpServerShowsWithItsOwner)
     EXPECT_FALSE(entry->orphaned);
     for (int row = 0; row < panel->sandboxModel()->rowCount(); ++row) {
         if (panel->sandboxModel()->index(row, 0).data(SandboxTableModel::OwnerPidRole).toLongLong() == pid) {
+            // The owner by name (issue 37, item 7), and the warm sandbox as warm.
             EXPECT_EQ(panel->sandboxModel()->index(row, SandboxTableModel::OwnerColumn).data().toString(),
-                      QStringLiteral("pid %1").arg(pid));
+                      QStringLiteral("llm-sandbox --mcp (pid %1)").arg(pid));
+            EXPECT_EQ(panel->sandboxModel()->index(row, SandboxTableModel::StateColumn).data().toString(),
+                      QStringLiteral("Warm, idle"));
         }
     }
 

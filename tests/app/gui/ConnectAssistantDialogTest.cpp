@@ -4,6 +4,7 @@
 
 #include "ScopedEnvironment.h"
 #include "secrets/MemorySecretStore.h"
+#include "settings/UserSettings.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -130,7 +131,10 @@ TEST_F(ConnectAssistantDialogTest, httpEntryCarriesTheKeychainsTokenButNeverShow
     // Claude Desktop takes no HTTP entry; the snippet for any other client still can be copied.
     choose("connectClient", QStringLiteral("claude-desktop"));
     EXPECT_FALSE(child<QPushButton>("connectInstall")->isEnabled());
-    EXPECT_TRUE(child<QPlainTextEdit>("connectPreview")->toPlainText().contains(QLatin1String("only starts local")));
+    // Said whole in the state line (issue 37, item 14), not cut off inside the code box.
+    EXPECT_TRUE(state().contains(QLatin1String("only starts local"))) << qPrintable(state());
+    EXPECT_FALSE(state().contains(QLatin1String("below"))) << qPrintable(state());
+    EXPECT_TRUE(child<QPlainTextEdit>("connectPreview")->toPlainText().isEmpty());
     ASSERT_TRUE(child<QPushButton>("connectCopy")->isEnabled());
     QTest::mouseClick(child<QPushButton>("connectCopy"), Qt::LeftButton);
     const Json snippet = Json::parse(QApplication::clipboard()->text().toStdString());
@@ -150,6 +154,51 @@ TEST_F(ConnectAssistantDialogTest, aBrokenFileIsShownAndLeftAlone)
     EXPECT_FALSE(child<QPushButton>("connectRemove")->isEnabled());
     EXPECT_EQ(contentsOf(path), broken);
     EXPECT_FALSE(QFileInfo::exists(path + QStringLiteral(".bak")));
+}
+
+TEST_F(ConnectAssistantDialogTest, anHttpEntrySaysTheAppsServerMustRunAndWhetherItStartsWithTheApp)
+{
+    // Issue 37, item 14: an HTTP entry reaches only a running server, and its autostart is off by default.
+    const bool before = UserSettings().serverStartsWithApp();
+    UserSettings().setServerStartsWithApp(false);
+    auto *note = child<QLabel>("connectServerNote");
+    choose("connectClient", QStringLiteral("cursor"));
+    m_dialog->show();
+    EXPECT_FALSE(note->isVisible()) << "stdio entries start their own server";
+
+    choose("connectTransport", QStringLiteral("http"));
+    EXPECT_TRUE(note->isVisible());
+    EXPECT_TRUE(note->text().contains(QLatin1String("not running"))) << qPrintable(note->text());
+    EXPECT_TRUE(note->text().contains(QLatin1String("does not start with LLM Sandbox"))) << qPrintable(note->text());
+
+    m_dialog->setServerRunning(true);
+    EXPECT_TRUE(note->text().contains(QLatin1String("running now"))) << qPrintable(note->text());
+    EXPECT_TRUE(note->text().contains(QLatin1String("does not start with LLM Sandbox"))) << qPrintable(note->text());
+
+    UserSettings().setServerStartsWithApp(true);
+    choose("connectTransport", QStringLiteral("stdio"));
+    choose("connectTransport", QStringLiteral("http"));
+    EXPECT_TRUE(note->text().contains(QLatin1String("starts whenever LLM Sandbox does"))) << qPrintable(note->text());
+    UserSettings().setServerStartsWithApp(before);
+}
+
+TEST(ConnectAssistantDialogTokenTest, aTokenThatCannotBeHadIsSaidOnce)
+{
+    // An invalid $LLM_SANDBOX_HTTP_TOKEN answers at once with an error: the dialog said it by refreshing, which asked
+    // for the token again, without end (the app crashed when HTTP was chosen without a usable token).
+    QTemporaryDir home;
+    test::ScopedEnvironment environment{{"HOME", home.path().toUtf8()},
+                                        {"XDG_CONFIG_HOME", QByteArray()},
+                                        {"LLM_SANDBOX_HTTP_TOKEN", QByteArrayLiteral("short")}};
+    MemorySecretStore keychain;
+    ConnectAssistantDialog dialog(keychain, QStringLiteral("docker"));
+    auto *transport = dialog.findChild<QComboBox *>(QStringLiteral("connectTransport"));
+    auto *client = dialog.findChild<QComboBox *>(QStringLiteral("connectClient"));
+    client->setCurrentIndex(client->findData(QStringLiteral("cursor")));
+    transport->setCurrentIndex(transport->findData(QStringLiteral("http")));
+    const QString state = dialog.findChild<QLabel *>(QStringLiteral("connectState"))->text();
+    EXPECT_TRUE(state.contains(QLatin1String("LLM_SANDBOX_HTTP_TOKEN"))) << qPrintable(state);
+    EXPECT_FALSE(dialog.findChild<QPushButton *>(QStringLiteral("connectInstall"))->isEnabled());
 }
 
 } // namespace

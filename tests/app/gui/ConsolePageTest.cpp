@@ -8,12 +8,16 @@
 #include "gui/widgets/CodeEditor.h"
 #include "gui/widgets/ThumbnailProvider.h"
 
+#include <QApplication>
 #include <QBuffer>
 #include <QComboBox>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 #include <gtest/gtest.h>
@@ -145,4 +149,121 @@ TEST_F(ConsolePageTest, stopEndsALongRun)
     const QString summary = page->findChild<QLabel *>(QStringLiteral("runSummary"))->text();
     EXPECT_TRUE(summary.contains(QStringLiteral("Stopped by you after"))) << summary.toStdString();
     EXPECT_FALSE(summary.contains(QStringLiteral("Exit code"))) << summary.toStdString();
+}
+
+TEST_F(ConsolePageTest, outputKeepsItsLinesWhenChartsAppear)
+{
+    // Issue 37, item 11: two charts below the output left it three lines high.
+    page->resize(1000, 600);
+    test::FakeRunScript script = test::FakeRunScript::printing("a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n");
+    script.artifacts.append({QStringLiteral("figure_1.png"), png()});
+    script.artifacts.append({QStringLiteral("figure_2.png"), png()});
+    backend->setScript("plot()", script);
+    editor->setPlainText(QStringLiteral("plot()"));
+    page->run();
+    ASSERT_TRUE(waitUntil([&] { return !page->isRunning(); }, 30s));
+    auto *strip = page->findChild<ArtifactStrip *>(QStringLiteral("artifactStrip"));
+    ASSERT_TRUE(waitUntil([&] { return strip->isVisible() && output->height() > 0; }, 5s));
+    QApplication::processEvents();
+    EXPECT_GE(output->height(), output->fontMetrics().lineSpacing() * 8) << output->height();
+    EXPECT_GE(editor->height(), editor->fontMetrics().lineSpacing() * 5) << editor->height();
+}
+
+TEST_F(ConsolePageTest, anotherLanguageClearsThePreviousResults)
+{
+    test::FakeRunScript script = test::FakeRunScript::printing("from python\n");
+    script.artifacts.append({QStringLiteral("figure_1.png"), png()});
+    backend->setScript("plot()", script);
+    editor->setPlainText(QStringLiteral("plot()"));
+    page->run();
+    ASSERT_TRUE(waitUntil([&] { return !page->isRunning(); }, 30s));
+    auto *strip = page->findChild<ArtifactStrip *>(QStringLiteral("artifactStrip"));
+    ASSERT_EQ(strip->count(), 1);
+    ASSERT_TRUE(output->toPlainText().contains(QStringLiteral("from python")));
+
+    auto *picker = page->findChild<QComboBox *>(QStringLiteral("languagePicker"));
+    picker->setCurrentIndex(picker->findData(QStringLiteral("r")));
+    EXPECT_FALSE(output->toPlainText().contains(QStringLiteral("from python")));
+    EXPECT_EQ(strip->count(), 0);
+    EXPECT_FALSE(strip->isVisibleTo(page.get()));
+    EXPECT_FALSE(page->findChild<QLabel *>(QStringLiteral("runSummary"))->isVisibleTo(page.get()));
+}
+
+TEST_F(ConsolePageTest, aTableAndAWebPageAreCalledFilesNotCharts)
+{
+    test::FakeRunScript script = test::FakeRunScript::printing("");
+    script.artifacts.append({QStringLiteral("data.csv"), "a,b\n1,2\n"});
+    script.artifacts.append({QStringLiteral("map.html"), "<html><body>map</body></html>"});
+    backend->setScript("files()", script);
+    editor->setPlainText(QStringLiteral("files()"));
+    page->run();
+    ASSERT_TRUE(waitUntil([&] { return !page->isRunning(); }, 30s));
+    const QString title = page->findChild<QLabel *>(QStringLiteral("artifactsTitle"))->text();
+    EXPECT_FALSE(title.contains(QLatin1String("Chart"))) << qPrintable(title);
+    EXPECT_TRUE(title.contains(QLatin1String("Files (2)"))) << qPrintable(title);
+    EXPECT_TRUE(title.contains(QLatin1String("1 table"))) << qPrintable(title);
+    EXPECT_TRUE(title.contains(QLatin1String("1 web page"))) << qPrintable(title);
+}
+
+TEST_F(ConsolePageTest, theCodeOfEachLanguageAndTheRecentSnippetsSurviveARestart)
+{
+    QTemporaryDir dir;
+    QSettings settings(dir.filePath(QStringLiteral("gui.ini")), QSettings::IniFormat);
+    auto *picker = page->findChild<QComboBox *>(QStringLiteral("languagePicker"));
+    backend->setScript("print(1)", test::FakeRunScript::printing("1\n"));
+    editor->setPlainText(QStringLiteral("print(1)"));
+    page->run();
+    ASSERT_TRUE(waitUntil([&] { return !page->isRunning(); }, 30s));
+    editor->setPlainText(QStringLiteral("print('draft')"));
+    picker->setCurrentIndex(picker->findData(QStringLiteral("ruby")));
+    editor->setPlainText(QStringLiteral("puts 'ruby draft'"));
+    page->saveState(settings);
+    page.reset();
+
+    // The next start: the language and its code as they were left, the other language's code when it is chosen.
+    page = std::make_unique<ConsolePage>(*controller, thumbnails);
+    page->restoreState(settings);
+    editor = page->findChild<CodeEditor *>(QStringLiteral("codeEditor"));
+    picker = page->findChild<QComboBox *>(QStringLiteral("languagePicker"));
+    EXPECT_EQ(picker->currentData().toString(), QStringLiteral("ruby"));
+    EXPECT_EQ(editor->toPlainText(), QStringLiteral("puts 'ruby draft'"));
+    picker->setCurrentIndex(picker->findData(QStringLiteral("python")));
+    EXPECT_EQ(editor->toPlainText(), QStringLiteral("print('draft')"));
+    EXPECT_EQ(page->recentSnippets(QStringLiteral("python")), QStringList{QStringLiteral("print(1)")});
+
+    // A recent snippet comes back from the menu; Ctrl+Z gives the draft back.
+    auto *recent = page->findChild<QPushButton *>(QStringLiteral("recentSnippets"));
+    ASSERT_NE(recent, nullptr);
+    ASSERT_TRUE(recent->isEnabled());
+    ASSERT_EQ(recent->menu()->actions().size(), 1);
+    recent->menu()->actions().first()->trigger();
+    EXPECT_EQ(editor->toPlainText(), QStringLiteral("print(1)"));
+    editor->undo();
+    EXPECT_EQ(editor->toPlainText(), QStringLiteral("print('draft')"));
+}
+
+TEST_F(ConsolePageTest, openCodeShowsARecordedRunsCodeAndLanguage)
+{
+    editor->setPlainText(QStringLiteral("print('mine')"));
+    page->openCode(QStringLiteral("javascript"), QStringLiteral("console.log(2)"), {QStringLiteral("lodash")});
+    auto *picker = page->findChild<QComboBox *>(QStringLiteral("languagePicker"));
+    EXPECT_EQ(picker->currentData().toString(), QStringLiteral("javascript"));
+    EXPECT_EQ(editor->toPlainText(), QStringLiteral("console.log(2)"));
+    EXPECT_EQ(page->findChild<QLineEdit *>(QStringLiteral("libraries"))->text(), QStringLiteral("lodash"));
+    EXPECT_EQ(page->draft(QStringLiteral("python")), QStringLiteral("print('mine')")); // the user's code stays
+}
+
+TEST_F(ConsolePageTest, theLibrariesFieldKeepsItsRoomInA1024PixelWindow)
+{
+    // Issue 37, item 12: in one row with everything else the field had a few pixels once the navigation took its part.
+    page->resize(1024 - 180, 600);
+    QApplication::processEvents();
+    auto *libraries = page->findChild<QLineEdit *>(QStringLiteral("libraries"));
+    EXPECT_GE(libraries->width(), libraries->fontMetrics().horizontalAdvance(QStringLiteral("requests, numpy==1.26")))
+        << libraries->width();
+    for (auto *button : {page->findChild<QPushButton *>(QStringLiteral("runButton")),
+                         page->findChild<QPushButton *>(QStringLiteral("stopButton"))}) {
+        EXPECT_FALSE(button->geometry().intersects(libraries->geometry()));
+        EXPECT_LE(button->geometry().right(), page->width());
+    }
 }

@@ -165,7 +165,8 @@ TEST_F(GalleryPageTest, showsTheChartsOfARunOpensOneLargeCopiesItAndGoesToItsRun
     page.waitForLoaded();
     GalleryModel *model = page.model();
     ASSERT_EQ(model->rowCount(), 2);
-    EXPECT_TRUE(model->index(0).data().toString().startsWith(QStringLiteral("red.png\nPython · ")));
+    EXPECT_TRUE(model->index(0).data().toString().startsWith(QStringLiteral("red.png · run two-ch\n")))
+        << qPrintable(model->index(0).data().toString());
 
     m_thumbnails.waitForDone();
     const QImage red = model->index(0).data(Qt::DecorationRole).value<QImage>();
@@ -330,6 +331,32 @@ TEST_F(GalleryPageTest, aDecompressionBombAndADeeplyNestedSvgGetAPlaceholderWith
     QString why;
     EXPECT_TRUE(SafeImage::decode(nestedSvg(), QStringLiteral("image/svg+xml"), {}, &why).isNull());
     EXPECT_TRUE(why.contains(QStringLiteral("nested"))) << why.toStdString();
+}
+
+TEST(GalleryModelTest, tilesOfChartsWithTheSameNameSayTheirRunAndClient)
+{
+    // Issue 37, item 16: every tile was "figure_1.png".
+    ThumbnailProvider thumbnails;
+    GalleryModel model(thumbnails);
+    JournalArtifactEntry first;
+    first.runId = QStringLiteral("3fa2c1d0e9b84a77");
+    first.source = RunSource::Mcp;
+    first.clientName = QStringLiteral("claude-ai");
+    first.language = QStringLiteral("python");
+    first.startedAt = QDateTime::currentDateTimeUtc();
+    first.artifact.name = QStringLiteral("figure_1.png");
+    first.artifact.mimeType = QStringLiteral("image/png");
+    JournalArtifactEntry second = first;
+    second.runId = QStringLiteral("77b0aa1c2d3e4f50");
+    second.source = RunSource::Gui;
+    second.clientName.clear();
+    model.setEntries({first, second});
+    const QString one = model.index(0).data().toString();
+    const QString two = model.index(1).data().toString();
+    EXPECT_NE(one, two);
+    EXPECT_TRUE(one.contains(QLatin1String("run 3fa2c1"))) << qPrintable(one);
+    EXPECT_TRUE(one.contains(QLatin1String("claude-ai"))) << qPrintable(one);
+    EXPECT_TRUE(two.contains(QLatin1String("run 77b0aa"))) << qPrintable(two);
 }
 
 #include "GalleryPageTest.moc"

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
 #include <gtest/gtest.h>
@@ -275,4 +276,27 @@ TEST_F(RunViewTest, copyAsCommandGivesShellWordsThatMeanTheCall)
     EXPECT_TRUE(inspectorWords.contains(QStringLiteral("code=") + run.code));
     EXPECT_EQ(McpExchangeView::shellQuoted(QStringLiteral("plain-word")), QStringLiteral("plain-word"));
     EXPECT_EQ(McpExchangeView::shellQuoted(QString()), QStringLiteral("''"));
+}
+
+TEST_F(RunViewTest, openInConsoleHandsOverTheRunsCodeLanguageAndLibraries)
+{
+    JournalRun run = running();
+    run.libraries = QStringList{QStringLiteral("numpy")};
+    m_view.show();
+    m_view.showRun(run);
+    auto *button = m_view.findChild<QPushButton *>(QStringLiteral("openInConsole"));
+    ASSERT_NE(button, nullptr);
+    ASSERT_TRUE(button->isVisibleTo(&m_view));
+    QString language, code;
+    QStringList libraries;
+    QObject::connect(&m_view, &RunView::openInConsoleRequested,
+                     [&](const QString &l, const QString &c, const QStringList &libs) {
+                         language = l;
+                         code = c;
+                         libraries = libs;
+                     });
+    QTest::mouseClick(button, Qt::LeftButton);
+    EXPECT_EQ(language, QStringLiteral("python"));
+    EXPECT_EQ(code, run.code);
+    EXPECT_EQ(libraries, run.libraries);
 }

@@ -1,0 +1,80 @@
+// The preview's polish (issue 37, item 16): a CSV as a table, Fit and 100% only for images, Copy says it copied.
+#include "gui/widgets/ArtifactPreviewDialog.h"
+
+#include "gui/widgets/CopyFeedback.h"
+
+#include <QBuffer>
+#include <QHeaderView>
+#include <QImage>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QTableWidget>
+#include <QTest>
+#include <gtest/gtest.h>
+
+using namespace sandbox::gui;
+
+namespace {
+
+QByteArray png()
+{
+    QImage image(40, 30, QImage::Format_RGB32);
+    image.fill(Qt::darkGreen);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    return bytes;
+}
+
+template <typename T>
+T *child(QWidget &parent, const char *name)
+{
+    T *widget = parent.findChild<T *>(QLatin1String(name));
+    EXPECT_NE(widget, nullptr) << name;
+    return widget;
+}
+
+} // namespace
+
+TEST(ArtifactPreviewDialogTest, aCsvIsATableAndZoomIsOnlyForImages)
+{
+    const QByteArray csv = "city,people\n\"Paris, France\",2100000\n\"He said \"\"hi\"\"\",3\n";
+    ArtifactPreviewDialog dialog({PreviewItem{QStringLiteral("data.csv"), QStringLiteral("text/csv"), csv, {}, {}},
+                                  PreviewItem{QStringLiteral("plot.png"), QStringLiteral("image/png"), png(), {}, {}}},
+                                 0);
+    auto *table = child<QTableWidget>(dialog, "previewTable");
+    ASSERT_NE(table, nullptr);
+    EXPECT_TRUE(table->isVisibleTo(&dialog));
+    ASSERT_EQ(table->columnCount(), 2);
+    ASSERT_EQ(table->rowCount(), 2);
+    EXPECT_EQ(table->horizontalHeaderItem(0)->text(), QStringLiteral("city"));
+    EXPECT_EQ(table->item(0, 0)->text(), QStringLiteral("Paris, France"));
+    EXPECT_EQ(table->item(0, 1)->text(), QStringLiteral("2100000"));
+    EXPECT_EQ(table->item(1, 0)->text(), QStringLiteral("He said \"hi\""));
+    EXPECT_FALSE(child<QPushButton>(dialog, "fitImage")->isEnabled());
+    EXPECT_FALSE(child<QPushButton>(dialog, "actualSize")->isEnabled());
+
+    dialog.setCurrent(1);
+    dialog.waitForDecoded();
+    EXPECT_TRUE(child<QPushButton>(dialog, "fitImage")->isEnabled());
+    EXPECT_TRUE(child<QPushButton>(dialog, "actualSize")->isEnabled());
+
+    // Copy says so for a moment, then is Copy again.
+    auto *copy = child<QPushButton>(dialog, "copyImage");
+    const QString own = copy->text();
+    QTest::mouseClick(copy, Qt::LeftButton);
+    EXPECT_TRUE(copy->text().startsWith(QLatin1String("Copied"))) << qPrintable(copy->text());
+    EXPECT_TRUE(QTest::qWaitFor([&] { return copy->text() == own; }, 5000));
+}
+
+TEST(ArtifactPreviewDialogTest, copiedTwiceShowsItForTheWholeMomentAgain)
+{
+    QPushButton button(QStringLiteral("Copy"));
+    showCopied(&button);
+    QTest::qWait(1000);
+    showCopied(&button);
+    QTest::qWait(800); // the first one's moment is over, the second's is not
+    EXPECT_TRUE(button.text().startsWith(QLatin1String("Copied")));
+    EXPECT_TRUE(QTest::qWaitFor([&] { return button.text() == QLatin1String("Copy"); }, 5000));
+}

@@ -1,0 +1,41 @@
+// A backend's panel without an engine (issue 37, item 16): it says what the status bar found, not "Not tested yet.".
+#include "gui/backends/BackendPanel.h"
+
+#include "AppContext.h"
+#include "secrets/MemorySecretStore.h"
+
+#include <QLabel>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <gtest/gtest.h>
+
+using namespace sandbox;
+using namespace sandbox::gui;
+
+TEST(BackendPanelTest, theConnectionTabSaysWhatTheStatusBarFoundUntilATestSaysMore)
+{
+    QTemporaryDir folder;
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, folder.path());
+    auto context = AppContext::create({.source = QStringLiteral("gui")});
+    ASSERT_TRUE(context.ok()) << qPrintable(context.error().message);
+    MemorySecretStore keychain;
+    {
+        BackendPanel panel(**context, keychain, QStringLiteral("podman"));
+        auto *result = panel.findChild<QLabel *>(QStringLiteral("testResult"));
+        ASSERT_NE(result, nullptr);
+        panel.showReachable(BackendInfo{.name = QStringLiteral("podman"),
+                                        .endpoint = QStringLiteral("unix:///run/podman/podman.sock"),
+                                        .version = QStringLiteral("5.4.2"),
+                                        .apiVersion = QStringLiteral("1.41")},
+                            {});
+        EXPECT_FALSE(result->text().contains(QLatin1String("Not tested"))) << qPrintable(result->text());
+        EXPECT_TRUE(result->text().startsWith(QLatin1String("Podman 5.4.2 answers at unix:///run/podman/podman.sock")))
+            << qPrintable(result->text());
+        panel.showReachable({}, QStringLiteral("Cannot reach Podman."));
+        EXPECT_TRUE(result->text().contains(QLatin1String("Cannot reach Podman."))) << qPrintable(result->text());
+    }
+    context->reset();
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope,
+                       QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation));
+}
