@@ -2008,17 +2008,12 @@ go module、R 软件包、gem。</translation>
         <translation>LLM Sandbox</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+33"/>
         <source>Run failed: %1</source>
         <translation>运行失败：%1</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>%1 after %2</source>
-        <translation>%1，用时 %2</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>Run failed after %1</source>
         <translation>运行 %1 后失败</translation>
     </message>

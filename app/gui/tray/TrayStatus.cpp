@@ -66,24 +66,29 @@ std::optional<TrayStatus::Notification> TrayStatus::notificationFor(const Journa
     if (!(assistants && wentWrong) && duration <= kLongRunMs) {
         return std::nullopt;
     }
-    const QString outcome = runOutcomeText(run);
+    // In the one vocabulary of every page ("Failed (exit 1)", "Timed out after 30 s"), with what it leaves out (a
+    // failed run's error line) and, where it does not say it, how long the run took.
+    const QString status = runStatusText(run);
     QStringList parts{languageText(run.language)};
     if (!assistants || !wentWrong) {
         parts << runSourceText(run);
     }
-    if (!outcome.isEmpty()) {
+    parts << status;
+    if (const QString outcome = runOutcomeText(run); !outcome.isEmpty()) {
         parts << outcome;
     }
     Notification notification;
     notification.failure = wentWrong;
     if (assistants && wentWrong) {
         notification.title = tr("Run failed: %1").arg(runSourceText(run));
-        notification.message = tr("%1 after %2").arg(parts.join(QStringLiteral(" · ")), durationText(duration));
+        if (!status.contains(durationText(duration))) {
+            parts << durationText(duration);
+        }
     } else {
         notification.title = wentWrong ? tr("Run failed after %1").arg(durationText(duration))
                                        : tr("Run finished after %1").arg(durationText(duration));
-        notification.message = parts.join(QStringLiteral(" · "));
     }
+    notification.message = parts.join(QStringLiteral(" · "));
     return notification;
 }
 

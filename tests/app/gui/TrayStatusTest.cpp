@@ -61,7 +61,7 @@ TEST_F(TrayStatusTest, anAssistantsFailedRunOrALongRunIsToldWhileTheWindowIsNotI
     ASSERT_TRUE(failed.has_value());
     EXPECT_TRUE(failed->failure);
     EXPECT_EQ(failed->title, QStringLiteral("Run failed: MCP · claude-ai"));
-    EXPECT_EQ(failed->message, QStringLiteral("Python · exit 1 after 1.20 s"));
+    EXPECT_EQ(failed->message, QStringLiteral("Python · Failed (exit 1) · 1.20 s"));
     auto broken = TrayStatus::notificationFor(ended(RunSource::Http, 0, 0, RunStatus::Failed), false);
     ASSERT_TRUE(broken.has_value());
     EXPECT_TRUE(broken->message.contains(QStringLiteral("the engine went away")));
@@ -71,7 +71,7 @@ TEST_F(TrayStatusTest, anAssistantsFailedRunOrALongRunIsToldWhileTheWindowIsNotI
     ASSERT_TRUE(longRun.has_value());
     EXPECT_FALSE(longRun->failure);
     EXPECT_EQ(longRun->title, QStringLiteral("Run finished after 45.0 s"));
-    EXPECT_EQ(longRun->message, QStringLiteral("Python · Console · exit 0"));
+    EXPECT_EQ(longRun->message, QStringLiteral("Python · Console · Succeeded"));
     EXPECT_TRUE(TrayStatus::notificationFor(ended(RunSource::Gui, 45'000, 2), false)->failure);
 
     // Not: a short run that went well, a short failed run of the console (the user watches it), a run while the
