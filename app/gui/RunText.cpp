@@ -3,9 +3,9 @@
 #include "lang/LanguageRegistry.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QLocale>
 #include <QRegularExpression>
-#include <QHash>
 
 namespace sandbox::gui {
 

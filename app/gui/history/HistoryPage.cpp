@@ -442,13 +442,15 @@ void HistoryPage::onReplayFinished(quint64 ticket, const QString &runId, const Q
     it->finished = true;
     if (it->runId.isEmpty()) {
         // Failed before the engine gave it an id: the journal has no run to compare.
-        setReplayStatus(tr("The replay of run %1 on %2 failed: %3").arg(it->originalId, backendText(it->backend), error));
+        setReplayStatus(
+            tr("The replay of run %1 on %2 failed: %3").arg(it->originalId, backendText(it->backend), error));
         m_replays.erase(it);
         updateReplayControls();
         return;
     }
     if (!error.isEmpty()) {
-        setReplayStatus(tr("The replay of run %1 on %2 failed: %3").arg(it->originalId, backendText(it->backend), error));
+        setReplayStatus(
+            tr("The replay of run %1 on %2 failed: %3").arg(it->originalId, backendText(it->backend), error));
     }
     // The journal records the run on its own writer thread: the diff waits until it has the end too (a run that
     // failed after it started is in the journal as Failed, and compared all the same).
@@ -511,8 +513,8 @@ void HistoryPage::updateStatus()
     const int total = m_model->totalCount();
     // No run to list: say why and how to get some, instead of an empty table.
     const RunFilter &filter = m_model->filter();
-    const bool filtered = !filter.language.isEmpty() || filter.status || filter.outcome || !filter.sources.isEmpty() || filter.from.isValid() ||
-                          filter.to.isValid() || !filter.text.isEmpty();
+    const bool filtered = !filter.language.isEmpty() || filter.status || filter.outcome || !filter.sources.isEmpty() ||
+                          filter.from.isValid() || filter.to.isValid() || !filter.text.isEmpty();
     const bool empty = m_model->rowCount() == 0 && (total == 0 || !m_model->lastError().isEmpty());
     if (!m_model->lastError().isEmpty()) {
         m_emptyHint->setText(tr("The run journal cannot be read: %1").arg(m_model->lastError()));

@@ -514,11 +514,13 @@ void StatisticsPage::drawDurations(const SeriesColors &colors)
                                           return summary.language == language && summary.coldStart == cold;
                                       });
             if (found == m_numbers.durations.end()) {
-                // Its place beside the other box stays empty.
-                auto *none = new QBoxSet(shortLanguageText(language));
+                // Its place beside the other box stays empty: a set of zeros (a set made with a label alone holds
+                // whatever its memory held: a box up to the top was seen), drawn with neither pen nor brush, which
+                // are set after append() (append gives the set the series' own).
+                auto *none = new QBoxSet(0, 0, 0, 0, 0, shortLanguageText(language));
+                boxes->append(none);
                 none->setPen(Qt::NoPen);
                 none->setBrush(Qt::NoBrush);
-                boxes->append(none);
                 shown.append(DurationSummary{.language = language, .coldStart = cold});
                 continue;
             }
