@@ -1,6 +1,7 @@
 #include "gui/widgets/McpExchangeView.h"
 
 #include "gui/widgets/CodeEditor.h"
+#include "gui/widgets/ReadOnlyText.h"
 #include "gui/widgets/ThumbnailProvider.h"
 
 #include <QApplication>
@@ -35,16 +36,6 @@ QLabel *heading(const QString &text)
     font.setBold(true);
     label->setFont(font);
     return label;
-}
-
-QPlainTextEdit *readOnlyText(const QString &objectName)
-{
-    auto *edit = new QPlainTextEdit;
-    edit->setObjectName(objectName);
-    edit->setReadOnly(true);
-    edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    edit->setLineWrapMode(QPlainTextEdit::NoWrap);
-    return edit;
 }
 
 /// As tall as its text, up to `maxLines` (then it scrolls): the tab scrolls as one, no box is a peephole.

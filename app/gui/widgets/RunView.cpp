@@ -6,6 +6,7 @@
 #include "gui/widgets/CodeEditor.h"
 #include "gui/widgets/McpExchangeView.h"
 #include "gui/widgets/OutputView.h"
+#include "gui/widgets/ReadOnlyText.h"
 
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -23,16 +24,6 @@
 namespace sandbox::gui {
 
 namespace {
-
-QPlainTextEdit *readOnlyText(const QString &objectName)
-{
-    auto *edit = new QPlainTextEdit;
-    edit->setObjectName(objectName);
-    edit->setReadOnly(true);
-    edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    edit->setLineWrapMode(QPlainTextEdit::NoWrap);
-    return edit;
-}
 
 QWidget *titled(const QString &title, QWidget *content)
 {
