@@ -65,7 +65,8 @@ QChartView *chartView(const QString &objectName)
     auto *view = new QChartView(new QChart);
     view->setObjectName(objectName);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(320, 220);
+    // Three rows of charts, the run picker and the period bar fit a 1024 x 768 window.
+    view->setMinimumSize(320, 190);
     view->chart()->legend()->setAlignment(Qt::AlignBottom);
     return view;
 }
