@@ -3427,12 +3427,12 @@ Run B: %4 on %5, %6</source>
 <context>
     <name>sandbox::gui::HistoryModel</name>
     <message>
-        <location filename="../app/gui/history/HistoryModel.cpp" line="+18"/>
+        <location filename="../app/gui/history/HistoryModel.cpp" line="+29"/>
         <source>the run journal is off (LLM_SANDBOX_JOURNAL=off)</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)</translation>
     </message>
     <message>
-        <location line="+88"/>
+        <location line="+92"/>
         <source>%1 %2 via %3</source>
         <translation>%1 %2，通过 %3</translation>
     </message>
@@ -3480,7 +3480,7 @@ Run B: %4 on %5, %6</source>
 <context>
     <name>sandbox::gui::HistoryPage</name>
     <message>
-        <location filename="../app/gui/history/HistoryPage.cpp" line="+88"/>
+        <location filename="../app/gui/history/HistoryPage.cpp" line="+89"/>
         <source>Differences</source>
         <translation>差异</translation>
     </message>
@@ -3525,18 +3525,18 @@ Run B: %4 on %5, %6</source>
         <translation>重放后端：</translation>
     </message>
     <message>
-        <location line="+140"/>
+        <location line="+141"/>
         <source>Cannot read run %1: %2</source>
         <translation>无法读取运行 %1：%2</translation>
     </message>
     <message>
         <location line="+28"/>
-        <location line="+260"/>
+        <location line="+262"/>
         <source>%1 (same)</source>
         <translation>%1（相同）</translation>
     </message>
     <message>
-        <location line="-224"/>
+        <location line="-226"/>
         <source>Replay of run %1 on %2 finished.</source>
         <translation>运行 %1 在 %2 上的重放已完成。</translation>
     </message>
@@ -3556,8 +3556,8 @@ Run B: %4 on %5, %6</source>
         <translation>正在 %2 上重放运行 %1…</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <location line="+6"/>
+        <location line="+18"/>
+        <location line="+7"/>
         <source>The replay of run %1 on %2 failed: %3</source>
         <translation>运行 %1 在 %2 上的重放失败：%3</translation>
     </message>
@@ -3621,7 +3621,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <translation>复制运行 ID</translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+127"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
@@ -3761,7 +3761,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
 <context>
     <name>sandbox::gui::LiveLogModel</name>
     <message>
-        <location filename="../app/gui/livelog/LiveLogModel.cpp" line="+156"/>
+        <location filename="../app/gui/livelog/LiveLogModel.cpp" line="+166"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
@@ -3799,12 +3799,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
 <context>
     <name>sandbox::gui::LiveLogPage</name>
     <message>
-        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+38"/>
-        <source>Filter by language, status, client, run id…</source>
-        <translation>按语言、状态、客户端、运行 ID 筛选…</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+46"/>
         <source>All sources</source>
         <translation>所有来源</translation>
     </message>
@@ -3819,7 +3814,17 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <translation>每个运行一开始就显示它。选择其他运行会停止跟随；按此按钮可重新跟随。</translation>
     </message>
     <message>
-        <location line="+98"/>
+        <location line="-15"/>
+        <source>Filter runs…</source>
+        <translation>筛选运行…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Shows only the runs whose language, status, source, client or run ID contains this text.</source>
+        <translation>只显示语言、状态、来源、客户端或运行 ID 包含此文字的运行。</translation>
+    </message>
+    <message>
+        <location line="+111"/>
         <source>The run journal is off (LLM_SANDBOX_JOURNAL=off), so there is no live log.
 Unset that variable and restart to see every run here.</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)，因此没有实时日志。
@@ -4867,7 +4872,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
 <context>
     <name>sandbox::gui::StatisticsPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+154"/>
+        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+155"/>
         <source>%1: %n run(s)</source>
         <translation>
             <numerusform>%1：%n 次运行</numerusform>

@@ -22,6 +22,13 @@ bool newerFirst(const JournalRun &a, const JournalRun &b)
     return a.startedAt != b.startedAt ? a.startedAt > b.startedAt : a.id > b.id;
 }
 
+/// A language's name without what it runs on ("JavaScript", not "JavaScript (Node.js)"), as the statistics' charts
+/// show it: the column stays narrow, the tooltip has the whole name.
+QString shortLanguageText(const QString &name)
+{
+    return languageText(name).section(QStringLiteral(" ("), 0, 0);
+}
+
 QIcon statusDot(const QColor &color)
 {
     // A coloured dot reads at a glance in both themes; the text beside it says the same for screen readers.
@@ -129,9 +136,9 @@ QVariant LiveLogModel::data(const QModelIndex &index, int role) const
                                                                 : dateTimeText(run.startedAt);
         case Source:
             return runSourceText(run);
-        case Language: {
-            return languageText(run.language);
-        }
+        case Language:
+            // "JavaScript", not "JavaScript (Node.js)": the column stays narrow; the tooltip has the whole name.
+            return shortLanguageText(run.language);
         case Status:
             return runStatusText(run);
         case Outcome:
@@ -151,6 +158,9 @@ QVariant LiveLogModel::data(const QModelIndex &index, int role) const
         }
         if (index.column() == Outcome && run.status == RunStatus::Failed) {
             return run.error;
+        }
+        if (index.column() == Language) {
+            return languageText(run.language);
         }
         if (index.column() == Source && !run.clientVersion.isEmpty()) {
             return tr("%1 %2").arg(run.clientName, run.clientVersion);
