@@ -11,6 +11,17 @@
 
 namespace sandbox::gui {
 
+namespace {
+
+/// A language's name without what it runs on ("JavaScript", not "JavaScript (Node.js)"), as the statistics' charts
+/// show it: the column stays narrow, the tooltip has the whole name.
+QString shortLanguageText(const QString &name)
+{
+    return languageText(name).section(QStringLiteral(" ("), 0, 0);
+}
+
+} // namespace
+
 HistoryModel::HistoryModel(JournalFeed &feed, QObject *parent) : QAbstractTableModel(parent), m_feed(feed)
 {
     if (m_feed.isOff()) {
@@ -86,7 +97,8 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
         case SourceColumn:
             return runSourceText(run);
         case LanguageColumn:
-            return languageText(run.language);
+            // "JavaScript", not "JavaScript (Node.js)": the column stays narrow; the tooltip has the whole name.
+            return shortLanguageText(run.language);
         case StatusColumn:
             return runStatusText(run);
         case OutcomeColumn:
@@ -101,6 +113,9 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
     if (role == Qt::ToolTipRole) {
         if (index.column() == StatusColumn && !run.error.isEmpty()) {
             return run.error;
+        }
+        if (index.column() == LanguageColumn) {
+            return languageText(run.language);
         }
         if (index.column() == SourceColumn && !run.clientName.isEmpty()) {
             return tr("%1 %2 via %3").arg(run.clientName, run.clientVersion, runSourceText(run.source));
