@@ -2008,7 +2008,12 @@ go module、R 软件包、gem。</translation>
         <translation>LLM Sandbox</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+26"/>
+        <source>exit %1</source>
+        <translation>退出码 %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Run failed: %1</source>
         <translation>运行失败：%1</translation>
     </message>

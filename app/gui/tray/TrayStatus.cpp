@@ -71,6 +71,10 @@ std::optional<TrayStatus::Notification> TrayStatus::notificationFor(const Journa
     if (!assistants || !wentWrong) {
         parts << runSourceText(run);
     }
+    // The status's vocabulary ("Failed (exit 1)") reads as a sentence of its own: the notification says the code alone.
+    if (run.status == RunStatus::Finished && run.exitCode) {
+        parts << tr("exit %1").arg(*run.exitCode);
+    }
     if (!outcome.isEmpty()) {
         parts << outcome;
     }
