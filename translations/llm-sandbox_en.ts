@@ -242,7 +242,7 @@
 <context>
     <name>sandbox::gui::LiveLogPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+216"/>
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+219"/>
         <source>&amp;Follow newest (%n new)</source>
         <translation>
             <numerusform>&amp;Follow newest (%n new)</numerusform>
@@ -322,7 +322,7 @@
 <context>
     <name>sandbox::gui::StatisticsPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+154"/>
+        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+155"/>
         <source>%1: %n run(s)</source>
         <translation>
             <numerusform>%1: %n run</numerusform>
@@ -346,7 +346,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+68"/>
+        <location line="+70"/>
         <source>%1, cold starts (a container was started): %n run(s)</source>
         <translation>
             <numerusform>%1, cold starts (a container was started): %n run</numerusform>

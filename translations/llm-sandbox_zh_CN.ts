@@ -3422,12 +3422,12 @@ Run B: %4 on %5, %6</source>
 <context>
     <name>sandbox::gui::HistoryModel</name>
     <message>
-        <location filename="../app/gui/history/HistoryModel.cpp" line="+18"/>
+        <location filename="../app/gui/history/HistoryModel.cpp" line="+29"/>
         <source>the run journal is off (LLM_SANDBOX_JOURNAL=off)</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)</translation>
     </message>
     <message>
-        <location line="+88"/>
+        <location line="+92"/>
         <source>%1 %2 via %3</source>
         <translation>%1 %2，通过 %3</translation>
     </message>
@@ -3475,7 +3475,7 @@ Run B: %4 on %5, %6</source>
 <context>
     <name>sandbox::gui::HistoryPage</name>
     <message>
-        <location filename="../app/gui/history/HistoryPage.cpp" line="+88"/>
+        <location filename="../app/gui/history/HistoryPage.cpp" line="+89"/>
         <source>Differences</source>
         <translation>差异</translation>
     </message>
@@ -3520,18 +3520,18 @@ Run B: %4 on %5, %6</source>
         <translation>重放后端：</translation>
     </message>
     <message>
-        <location line="+140"/>
+        <location line="+141"/>
         <source>Cannot read run %1: %2</source>
         <translation>无法读取运行 %1：%2</translation>
     </message>
     <message>
         <location line="+28"/>
-        <location line="+260"/>
+        <location line="+262"/>
         <source>%1 (same)</source>
         <translation>%1（相同）</translation>
     </message>
     <message>
-        <location line="-224"/>
+        <location line="-226"/>
         <source>Replay of run %1 on %2 finished.</source>
         <translation>运行 %1 在 %2 上的重放已完成。</translation>
     </message>
@@ -3551,8 +3551,8 @@ Run B: %4 on %5, %6</source>
         <translation>正在 %2 上重放运行 %1…</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <location line="+6"/>
+        <location line="+18"/>
+        <location line="+7"/>
         <source>The replay of run %1 on %2 failed: %3</source>
         <translation>运行 %1 在 %2 上的重放失败：%3</translation>
     </message>
@@ -3616,7 +3616,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <translation>复制运行 ID</translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+127"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
@@ -3756,7 +3756,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
 <context>
     <name>sandbox::gui::LiveLogModel</name>
     <message>
-        <location filename="../app/gui/livelog/LiveLogModel.cpp" line="+156"/>
+        <location filename="../app/gui/livelog/LiveLogModel.cpp" line="+166"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
@@ -3794,12 +3794,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
 <context>
     <name>sandbox::gui::LiveLogPage</name>
     <message>
-        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+38"/>
-        <source>Filter by language, status, client, run id…</source>
-        <translation>按语言、状态、客户端、运行 ID 筛选…</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+46"/>
         <source>All sources</source>
         <translation>所有来源</translation>
     </message>
@@ -3814,7 +3809,17 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <translation>每个运行一开始就显示它。选择其他运行会停止跟随；按此按钮可重新跟随。</translation>
     </message>
     <message>
-        <location line="+98"/>
+        <location line="-15"/>
+        <source>Filter runs…</source>
+        <translation>筛选运行…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Shows only the runs whose language, status, source, client or run ID contains this text.</source>
+        <translation>只显示语言、状态、来源、客户端或运行 ID 包含此文字的运行。</translation>
+    </message>
+    <message>
+        <location line="+111"/>
         <source>The run journal is off (LLM_SANDBOX_JOURNAL=off), so there is no live log.
 Unset that variable and restart to see every run here.</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)，因此没有实时日志。
@@ -4079,7 +4084,7 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::McpExchangeView</name>
     <message>
-        <location filename="../app/gui/widgets/McpExchangeView.cpp" line="+66"/>
+        <location filename="../app/gui/widgets/McpExchangeView.cpp" line="+57"/>
         <source>%1… (%2 characters)</source>
         <translation>%1…（%2 个字符）</translation>
     </message>
@@ -4197,7 +4202,7 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::RunView</name>
     <message>
-        <location filename="../app/gui/widgets/RunView.cpp" line="+84"/>
+        <location filename="../app/gui/widgets/RunView.cpp" line="+75"/>
         <source>Open in &amp;Console</source>
         <translation>在控制台中打开(&amp;C)</translation>
     </message>
@@ -4862,7 +4867,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
 <context>
     <name>sandbox::gui::StatisticsPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+154"/>
+        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+155"/>
         <source>%1: %n run(s)</source>
         <translation>
             <numerusform>%1：%n 次运行</numerusform>
@@ -4926,14 +4931,14 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         <translation>冷启动</translation>
     </message>
     <message numerus="yes">
-        <location line="+33"/>
+        <location line="+35"/>
         <source>%1, cold starts (a container was started): %n run(s)</source>
         <translation>
             <numerusform>%1，冷启动（启动了容器）：%n 次运行</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-88"/>
+        <location line="-90"/>
         <source>Runs by source</source>
         <translation>按来源统计的运行</translation>
     </message>
@@ -4980,7 +4985,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         <translation>预热容器</translation>
     </message>
     <message numerus="yes">
-        <location line="+34"/>
+        <location line="+36"/>
         <source>%1, warm container: %n run(s)</source>
         <translation>
             <numerusform>%1，预热容器：%n 次运行</numerusform>

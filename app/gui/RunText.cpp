@@ -199,6 +199,11 @@ QString languageText(const QString &name)
     return language ? language->displayName : name;
 }
 
+QString shortLanguageText(const QString &name)
+{
+    return languageText(name).section(QStringLiteral(" ("), 0, 0);
+}
+
 namespace {
 
 /// The locale's short time with seconds: "h:mm:ss AP", "HH:mm:ss" (short formats leave the seconds out).

@@ -33,6 +33,9 @@ QString durationText(qint64 milliseconds);
 QString backendText(const QString &name);
 /// A language as people write it ("JavaScript (Node.js)"), from its short name ("javascript").
 QString languageText(const QString &name);
+/// A language's name without what it runs on ("JavaScript", not "JavaScript (Node.js)"), where room is short (a table
+/// column, below a chart's box); the tooltip has the whole name.
+QString shortLanguageText(const QString &name);
 
 /// When something happened, in the locale's short date and its time with seconds ("11/5/26 3:04:05 PM",
 /// "2026/11/5 15:04:05"); empty for an invalid time.

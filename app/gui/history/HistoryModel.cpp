@@ -11,6 +11,8 @@
 
 namespace sandbox::gui {
 
+namespace {} // namespace
+
 HistoryModel::HistoryModel(JournalFeed &feed, QObject *parent) : QAbstractTableModel(parent), m_feed(feed)
 {
     if (m_feed.isOff()) {
@@ -86,7 +88,8 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
         case SourceColumn:
             return runSourceText(run);
         case LanguageColumn:
-            return languageText(run.language);
+            // "JavaScript", not "JavaScript (Node.js)": the column stays narrow; the tooltip has the whole name.
+            return shortLanguageText(run.language);
         case StatusColumn:
             return runStatusText(run);
         case OutcomeColumn:
@@ -101,6 +104,9 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
     if (role == Qt::ToolTipRole) {
         if (index.column() == StatusColumn && !run.error.isEmpty()) {
             return run.error;
+        }
+        if (index.column() == LanguageColumn) {
+            return languageText(run.language);
         }
         if (index.column() == SourceColumn && !run.clientName.isEmpty()) {
             return tr("%1 %2 via %3").arg(run.clientName, run.clientVersion, runSourceText(run.source));

@@ -22,6 +22,7 @@
 #include <QLocale>
 #include <QMenu>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScrollBar>
 #include <QShowEvent>
 #include <QSplitter>
@@ -141,6 +142,7 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
     m_splitter->addWidget(right);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
+    connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_splitterPlaced = true; });
 
     auto *statusBar = new QHBoxLayout;
     statusBar->addWidget(m_status, 1);
@@ -601,12 +603,26 @@ void HistoryPage::measureColumns()
         usualStatus = std::max(usualStatus, metrics.horizontalAdvance(runStatusText(sample)) + padding);
     }
     samples[HistoryModel::DurationColumn] << durationText(28'450);
-    samples[HistoryModel::LanguageColumn] << languageText(QStringLiteral("python"));
     for (int column = 0; column < HistoryModel::CodeColumn; ++column) {
         for (int row = 0; row < rows; ++row) {
             samples[column] << m_model->index(row, column).data().toString();
         }
     }
+    // The code, in its own (monospace) font: short code ("print('hello')") is shown whole, longer code up to 40
+    // characters before it is elided.
+    QFont codeFont = m_table->font();
+    if (rows > 0) {
+        if (const QVariant font = m_model->index(0, HistoryModel::CodeColumn).data(Qt::FontRole); font.isValid()) {
+            codeFont = font.value<QFont>();
+        }
+    }
+    const QFontMetrics codeMetrics(codeFont);
+    int widestCode = 0;
+    for (int row = 0; row < rows; ++row) {
+        widestCode = std::max(
+            widestCode, codeMetrics.horizontalAdvance(m_model->index(row, HistoryModel::CodeColumn).data().toString()));
+    }
+    widestCode = std::min(widestCode, codeMetrics.horizontalAdvance(QLatin1Char('0')) * 40) + padding;
     int minimumSum = 0;
     for (int column = 0; column < HistoryModel::ColumnCount; ++column) {
         const int header =
@@ -620,7 +636,7 @@ void HistoryPage::measureColumns()
         const int least = std::max(header, digit * 5);
         ColumnWidth &width = m_columnWidths[column];
         if (column == HistoryModel::CodeColumn) {
-            width = {least, least};
+            width = {std::max(least, widestCode), least};
         } else {
             width.preferred = std::clamp(widest, least, std::max(least, digit * 24));
             width.minimum = flexible                               ? std::min(width.preferred, least)
@@ -631,6 +647,8 @@ void HistoryPage::measureColumns()
     }
     m_tableStack->setMinimumWidth(minimumSum + 2 * m_table->frameWidth() +
                                   m_table->verticalScrollBar()->sizeHint().width());
+    // The first rows may want wider columns than the samples did: the splitter follows, until the user moves it.
+    placeSplitter();
     fitColumns();
 }
 
@@ -692,19 +710,45 @@ void HistoryPage::restoreState(const QSettings &settings)
 void HistoryPage::showEvent(QShowEvent *event)
 {
     Page::showEvent(event);
-    if (m_splitterPlaced) {
+    placeSplitter();
+}
+
+void HistoryPage::resizeEvent(QResizeEvent *event)
+{
+    Page::resizeEvent(event);
+    placeSplitter();
+}
+
+void HistoryPage::placeSplitter()
+{
+    if (m_splitterPlaced || !isVisible()) {
         return;
     }
-    m_splitterPlaced = true;
-    int wanted = 2 * m_table->frameWidth() + m_table->verticalScrollBar()->sizeHint().width() +
-                 m_table->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 30; // and some of the code
-    for (int column = 0; column < HistoryModel::CodeColumn; ++column) {
-        wanted += m_columnWidths[column].preferred;
+    // Every column at its preferred width (the code's widest first line, up to 40 characters).
+    const int digit = m_table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    int columns = 2 * m_table->frameWidth() + m_table->verticalScrollBar()->sizeHint().width();
+    for (const ColumnWidth &width : m_columnWidths) {
+        columns += width.preferred;
     }
-    const int total = m_splitter->width() - m_splitter->handleWidth();
+    const QWidget *runPane = m_splitter->widget(1);
+    const int runPaneWidth = std::max(runPane->minimumSizeHint().width(), digit * 45);
+    const int wide =
+        width() - layout()->contentsMargins().left() - layout()->contentsMargins().right() - m_splitter->handleWidth();
+    if (wide - columns < runPaneWidth) {
+        // Too narrow for the columns and the run side by side (a 1024 px window): as mail readers do, the run
+        // below the table, both as wide as the page, no column elided.
+        m_splitter->setOrientation(Qt::Vertical);
+        const int total = m_splitter->height() - m_splitter->handleWidth();
+        const int table = std::max(total * 2 / 5, m_tableStack->minimumSizeHint().height());
+        m_splitter->setSizes({table, std::max(0, total - table)});
+        return;
+    }
+    // Some more room for longer code, at most 60 % of the page.
+    m_splitter->setOrientation(Qt::Horizontal);
+    const int wanted = columns + digit * 10;
     const int table =
-        std::clamp(wanted, m_tableStack->minimumWidth(), std::max(m_tableStack->minimumWidth(), total * 3 / 5));
-    m_splitter->setSizes({table, std::max(0, total - table)});
+        std::clamp(wanted, m_tableStack->minimumWidth(), std::max(m_tableStack->minimumWidth(), wide * 3 / 5));
+    m_splitter->setSizes({table, std::max(0, wide - table)});
 }
 
 } // namespace sandbox::gui

@@ -110,8 +110,12 @@ private:
     /// first.
     void fitColumns();
     bool eventFilter(QObject *watched, QEvent *event) override;
-    /// The first time without a saved splitter: the table as wide as its columns want (at most 60 %), the run the rest.
+    /// Without a saved splitter: the table as wide as its columns want (at most 60 %), the run the rest; in a window
+    /// too narrow for both side by side, the table above the run, as wide as the page.
     void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    /// Places the splitter for the columns' widths and the page's, unless it was restored or the user moved it.
+    void placeSplitter();
 
     JournalFeed &m_feed;
     EngineController &m_controller;
@@ -140,7 +144,7 @@ private:
     };
     std::array<ColumnWidth, HistoryModel::ColumnCount> m_columnWidths{};
     bool m_fittingColumns = false;
-    bool m_splitterPlaced = false; ///< restored from the settings, or placed at the first show
+    bool m_splitterPlaced = false; ///< restored from the settings, or moved by the user: placeSplitter() leaves it
     bool m_columnsSizedByUser = false;
     QHash<quint64, PendingReplay> m_replays;
     PendingReplay m_replayShown; ///< a replay that ended: its diff is on the way

@@ -129,9 +129,9 @@ QVariant LiveLogModel::data(const QModelIndex &index, int role) const
                                                                 : dateTimeText(run.startedAt);
         case Source:
             return runSourceText(run);
-        case Language: {
-            return languageText(run.language);
-        }
+        case Language:
+            // "JavaScript", not "JavaScript (Node.js)": the column stays narrow; the tooltip has the whole name.
+            return shortLanguageText(run.language);
         case Status:
             return runStatusText(run);
         case Outcome:
@@ -151,6 +151,9 @@ QVariant LiveLogModel::data(const QModelIndex &index, int role) const
         }
         if (index.column() == Outcome && run.status == RunStatus::Failed) {
             return run.error;
+        }
+        if (index.column() == Language) {
+            return languageText(run.language);
         }
         if (index.column() == Source && !run.clientVersion.isEmpty()) {
             return tr("%1 %2").arg(run.clientName, run.clientVersion);

@@ -35,7 +35,10 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
 
     m_search = new QLineEdit;
     m_search->setObjectName(QStringLiteral("liveLogSearch"));
-    m_search->setPlaceholderText(tr("Filter by language, status, client, run id…"));
+    // A short placeholder fits the field in a 1024 px window, in every language; the tooltip says what it matches.
+    m_search->setPlaceholderText(tr("Filter runs…"));
+    m_search->setToolTip(
+        tr("Shows only the runs whose language, status, source, client or run ID contains this text."));
     m_search->setClearButtonEnabled(true);
     setFindField(m_search);
     m_source = new QComboBox;

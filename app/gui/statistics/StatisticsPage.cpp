@@ -65,7 +65,8 @@ QChartView *chartView(const QString &objectName)
     auto *view = new QChartView(new QChart);
     view->setObjectName(objectName);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(320, 220);
+    // Three rows of charts, the run picker and the period bar fit a 1024 x 768 window.
+    view->setMinimumSize(320, 190);
     view->chart()->legend()->setAlignment(Qt::AlignBottom);
     return view;
 }
@@ -78,12 +79,6 @@ void clear(QChart *chart)
         chart->removeAxis(axis);
         delete axis;
     }
-}
-
-/// A language's name without what it runs on ("JavaScript", not "JavaScript (Node.js)"): it fits below a box.
-QString shortLanguageText(const QString &name)
-{
-    return languageText(name).section(QStringLiteral(" ("), 0, 0);
 }
 
 /// Shows `text` as the tooltip of `view` while the pointer is over a part of its chart (`hovered`).

@@ -14,6 +14,7 @@
 #include <QApplication>
 #include <QLabel>
 #include <QMessageBox>
+#include <QSettings>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -39,12 +40,21 @@ void start(JournalRecorder &recorder, const QString &id, const QString &origin, 
     recorder.flush();
 }
 
+/// The window's settings (its geometry, splitters, pages) in `folder`: QSettings finds its folder once a process, so
+/// a window saved here would otherwise be restored by the next test's window (ClippedTextTest's, say) at its sizes.
+void isolateSettings(const QTemporaryDir &folder)
+{
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, folder.filePath(QStringLiteral("config")));
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, folder.filePath(QStringLiteral("config")));
+}
+
 } // namespace
 
 TEST(MainWindowStatus, countsTheRunsOfEveryProcessInTheJournalBySource)
 {
     QTemporaryDir folder;
     ASSERT_TRUE(folder.isValid());
+    isolateSettings(folder);
     const QString journalPath = folder.filePath(QStringLiteral("journal.sqlite"));
     const test::ScopedEnvironment environment{
         {"LLM_SANDBOX_JOURNAL", journalPath.toUtf8()},
@@ -85,6 +95,7 @@ TEST(MainWindowStatus, quittingDoesNotCountAClientThatHasExited)
 {
     QTemporaryDir folder;
     ASSERT_TRUE(folder.isValid());
+    isolateSettings(folder);
     const test::ScopedEnvironment environment{
         {"LLM_SANDBOX_JOURNAL", QByteArray("off")},
         {"LLM_SANDBOX_HTTP_TOKEN", QByteArray("a-test-token-of-enough-length-0123456789")},
