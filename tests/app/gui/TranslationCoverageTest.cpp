@@ -50,7 +50,8 @@ public:
 /// versions, names with digits or punctuation in them) and proper names (products, languages, units) are not.
 QStringList englishWordsOutsideBrackets(QString text)
 {
-    static const QRegularExpression bracketed(QStringLiteral("⟦[^⟧]*⟧"));
+    // Innermost first: a translated text may hold others ("⟦⟦Charts (2)⟧ — double-click to enlarge⟧").
+    static const QRegularExpression bracketed(QStringLiteral("⟦[^⟦⟧]*⟧"));
     static const QRegularExpression tag(QStringLiteral("<[^>]*>"));
     static const QRegularExpression word(QStringLiteral("^[A-Za-z][a-z]+$|^[A-Z]{2,}$"));
     static const QStringList names{
@@ -63,7 +64,9 @@ QStringList englishWordsOutsideBrackets(QString text)
         QStringLiteral("KiB"),     QStringLiteral("ms"),     QStringLiteral("runc"),       QStringLiteral("runsc"),
         QStringLiteral("Desktop"), QStringLiteral("cpp"),
     };
-    text.remove(bracketed);
+    while (text.contains(bracketed)) {
+        text.remove(bracketed);
+    }
     text.remove(tag);
     QStringList english;
     for (const QString &token : text.split(QRegularExpression(QStringLiteral("[\\s,;()\"'“”]+")), Qt::SkipEmptyParts)) {
@@ -186,6 +189,8 @@ TEST(TranslationCoverageCheck, findsAnUnmarkedWordAndPassesDataAndNames)
     EXPECT_EQ(englishWordsOutsideBrackets(QStringLiteral("Docker, Python 3.13 (runc)")), QStringList());
     EXPECT_EQ(englishWordsOutsideBrackets(QStringLiteral("<b>⟦Images⟧</b> Refresh")),
               QStringList{QStringLiteral("Refresh")});
+    EXPECT_EQ(englishWordsOutsideBrackets(QStringLiteral("⟦Compare (⟦Ctrl⟧⟦+⟧D), then pick⟧ more")),
+              QStringList{QStringLiteral("more")});
     EXPECT_EQ(englishWordsOutsideBrackets(QStringLiteral("Not marked.")),
               (QStringList{QStringLiteral("Not"), QStringLiteral("marked")}));
 }
