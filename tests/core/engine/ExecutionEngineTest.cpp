@@ -304,7 +304,8 @@ TEST_F(ExecutionEngineTest, pooledContainerThatDiedWhileIdleIsReplacedForTheNext
     EXPECT_EQ(result->stdoutData, "2\n");
     EXPECT_EQ(m_backend->containersCreated(), 2);
     EXPECT_NE(m_backend->runs().last().containerId, pooled);
-    EXPECT_FALSE(m_backend->liveContainers().contains(pooled));
+    // Removed on the pool's thread, which may come after the run has answered.
+    EXPECT_TRUE(waitUntil([&] { return !m_backend->liveContainers().contains(pooled); }));
 }
 
 TEST_F(ExecutionEngineTest, containersAreCreatedHardened)
