@@ -53,14 +53,15 @@ inline Artifact artifact(const QString &name, const QString &mimeType, const QBy
     return Artifact{.name = name, .mimeType = mimeType, .data = data, .path = {}};
 }
 
-/// The initialize request of a client asking for `protocolVersion`.
-inline QByteArray initializeRequest(const QJsonValue &id, const QString &protocolVersion)
+/// The initialize request of a client named `clientName` asking for `protocolVersion`.
+inline QByteArray initializeRequest(const QJsonValue &id, const QString &protocolVersion,
+                                    const QString &clientName = QStringLiteral("test"))
 {
     return request(
         id, QStringLiteral("initialize"),
         QJsonObject{{QStringLiteral("protocolVersion"), protocolVersion},
                     {QStringLiteral("capabilities"), QJsonObject()},
-                    {QStringLiteral("clientInfo"), QJsonObject{{QStringLiteral("name"), QStringLiteral("test")},
+                    {QStringLiteral("clientInfo"), QJsonObject{{QStringLiteral("name"), clientName},
                                                                {QStringLiteral("version"), QStringLiteral("1")}}}});
 }
 

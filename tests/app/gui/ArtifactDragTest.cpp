@@ -1,6 +1,7 @@
 // Dragging an artifact out of the app: from the gallery, a run's strip and the preview, always a private copy.
 #include "gui/widgets/ArtifactDrag.h"
 
+#include "TestImages.h"
 #include "artifacts/Artifact.h"
 #include "gui/gallery/GalleryModel.h"
 #include "gui/gallery/GalleryPage.h"
@@ -29,13 +30,7 @@ namespace {
 
 QByteArray png()
 {
-    QImage image(40, 30, QImage::Format_RGB32);
-    image.fill(Qt::magenta);
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    image.save(&buffer, "PNG");
-    return bytes;
+    return guitest::png(Qt::magenta, {40, 30});
 }
 
 int modeOf(const QString &path)

@@ -1,6 +1,7 @@
 // The preview's polish (issue 37, item 16): a CSV as a table, Fit and 100% only for images, Copy says it copied.
 #include "gui/widgets/ArtifactPreviewDialog.h"
 
+#include "TestImages.h"
 #include "gui/widgets/CopyFeedback.h"
 
 #include <QBuffer>
@@ -18,13 +19,7 @@ namespace {
 
 QByteArray png()
 {
-    QImage image(40, 30, QImage::Format_RGB32);
-    image.fill(Qt::darkGreen);
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    image.save(&buffer, "PNG");
-    return bytes;
+    return guitest::png(Qt::darkGreen, {40, 30});
 }
 
 template <typename T>

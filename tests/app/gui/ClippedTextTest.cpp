@@ -4,6 +4,7 @@
 // screen or header section elides, no table's columns go beyond its width, and the page fits the window. One test per
 // page, size and language, so that one page can be checked alone: --gtest_filter='*historyPage*'.
 #include "OfflineApp.h"
+#include "TestImages.h"
 #include "gui/MainWindow.h"
 #include "gui/connect/ConnectAssistantDialog.h"
 #include "gui/gallery/GalleryPage.h"
@@ -263,13 +264,7 @@ QStringList clippedTexts(const QWidget *root)
 
 QByteArray png(QColor color)
 {
-    QImage image(480, 320, QImage::Format_RGB32);
-    image.fill(color);
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    image.save(&buffer, "PNG");
-    return bytes;
+    return guitest::png(color, {480, 320});
 }
 
 /// A journal with what a user has after a first hour: runs of every source and outcome, with charts.

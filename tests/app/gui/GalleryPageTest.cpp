@@ -2,6 +2,7 @@
 // run, and files a sandbox named or shaped to harm the desktop.
 #include "gui/gallery/GalleryPage.h"
 
+#include "TestImages.h"
 #include "gui/gallery/GalleryModel.h"
 #include "gui/widgets/ArtifactPreviewDialog.h"
 #include "gui/widgets/SafeImage.h"
@@ -34,13 +35,7 @@ namespace {
 
 QByteArray png(QColor color, QSize size = {64, 48})
 {
-    QImage image(size, QImage::Format_RGB32);
-    image.fill(color);
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    image.save(&buffer, "PNG");
-    return bytes;
+    return guitest::png(color, size);
 }
 
 quint32 crc32(const QByteArray &data)

@@ -2,6 +2,7 @@
 #include "gui/livelog/LiveLogThumbnailDelegate.h"
 
 #include "GuiTestSupport.h"
+#include "TestImages.h"
 #include "gui/livelog/LiveLogModel.h"
 #include "gui/livelog/LiveLogPage.h"
 #include "gui/widgets/ThumbnailProvider.h"
@@ -22,14 +23,10 @@ namespace {
 
 Artifact png(const QString &name, QColor color)
 {
-    QImage image(300, 200, QImage::Format_RGB32);
-    image.fill(color);
     Artifact made;
     made.name = name;
     made.mimeType = QStringLiteral("image/png");
-    QBuffer buffer(&made.data);
-    buffer.open(QIODevice::WriteOnly);
-    image.save(&buffer, "PNG");
+    made.data = guitest::png(color, {300, 200});
     return made;
 }
 

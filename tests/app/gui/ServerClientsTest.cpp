@@ -93,13 +93,7 @@ TEST(ServerPage, aClientThatExitsShowsDisconnectedAndEndSessionRemovesIt)
                                                            {"Accept", "application/json, text/event-stream"}};
     HttpTestClient initializer(serverPort);
     initializer.send(HttpTestClient::request(
-        "POST", headers,
-        mcp::test::request(1, QStringLiteral("initialize"),
-                           QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")},
-                                       {QStringLiteral("capabilities"), QJsonObject()},
-                                       {QStringLiteral("clientInfo"),
-                                        QJsonObject{{QStringLiteral("name"), QStringLiteral("inspector")},
-                                                    {QStringLiteral("version"), QStringLiteral("1")}}}})));
+        "POST", headers, mcp::test::initializeRequest(1, QStringLiteral("2025-06-18"), QStringLiteral("inspector"))));
     const std::optional<HttpResponse> initialized = initializer.readResponse();
     ASSERT_TRUE(initialized.has_value());
     const QByteArray sessionId = initialized->header("Mcp-Session-Id");
