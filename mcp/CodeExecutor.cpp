@@ -126,6 +126,7 @@ QJsonObject CodeExecutor::execute(const ToolCall &call) const
     RunRequest request;
     request.sessionId = call.arguments.value(QStringLiteral("session_id")).toString();
     request.sessionOwner = call.owner;
+    request.connection = call.connection;
     // In a session, a language or timeout the client did not give is the session's (the engine fills it in).
     const bool sessionDefaults = !request.sessionId.isEmpty();
     if (!sessionDefaults || call.givenArguments.contains(QStringLiteral("language"))) {

@@ -543,6 +543,7 @@ QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonOb
     call.request = callMessage;
     call.origin = m_options.origin;
     call.owner = m_sessionOwner;
+    call.connection = m_connection;
     if (meta) {
         call.protocolVersion = meta->protocolVersion;
         call.clientName = meta->clientName;
@@ -553,13 +554,10 @@ QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonOb
         call.clientName = m_clientName;
         call.clientVersion = m_clientVersion;
     }
-    // The handler names the run it started; the journal keeps the call and the reply with that run, and this client
-    // may read the run's files.
+    // The handler names the run it started; the journal keeps the call and the reply with that run.
     auto runId = std::make_shared<QString>();
-    call.ranAs = [this, runId](const QString &id) {
+    call.ranAs = [runId](const QString &id) {
         *runId = id;
-        const std::lock_guard lock(m_mutex);
-        m_runs.insert(id);
     };
     // A 2026-07-28 request has no session to read the files back in later.
     call.artifactLinks = !meta && call.protocolVersion >= ProtocolVersion::kStructuredContent &&
@@ -734,10 +732,7 @@ ResourceReader McpDispatcher::resourceReader() const
     ResourceReader reader;
     reader.owner = m_sessionOwner;
     reader.journal = m_exchangeSink.load();
-    reader.madeRun = [this](const QString &runId) {
-        const std::lock_guard lock(m_mutex);
-        return m_runs.contains(runId);
-    };
+    reader.connection = m_connection;
     return reader;
 }
 

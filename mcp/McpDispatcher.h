@@ -13,8 +13,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QList>
-#include <QSet>
 #include <QThreadPool>
+#include <QUuid>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -148,6 +148,8 @@ private:
     const MessageSink m_sink;
     const DispatcherOptions m_options;
     QString m_sessionOwner;
+    /// This connection's id in the journal's runs (ToolCall::connection): the runs whose files it may read.
+    const QString m_connection = QUuid::createUuid().toString(QUuid::WithoutBraces);
 
     mutable std::mutex m_mutex;
     QString m_protocolVersion;
@@ -158,8 +160,6 @@ private:
     std::atomic<ExchangeSink *> m_exchangeSink;
     bool m_initialized = false;
     QHash<QString, std::shared_ptr<RunningCall>> m_running;
-    /// The runs this client's calls started: the only ones whose files it may read.
-    QSet<QString> m_runs;
     /// The resources the client subscribed to, with a hash of what they held when last looked at.
     QHash<QString, QByteArray> m_subscriptions;
     std::atomic<int> m_logLevel;

@@ -40,10 +40,8 @@ struct ResourceReader
 {
     /// The MCP session that asks (ToolCall::owner): the owner of the sandbox sessions it may read.
     QString owner;
-    /// True for the runs this client's own calls started.
-    std::function<bool(const QString &runId)> madeRun = [](const QString &) {
-        return false;
-    };
+    /// The connection that asks (ToolCall::connection): the journal serves the files of its own runs only.
+    QString connection;
     /// The journal the runs' artifacts are read from; may be null (then there are none to read).
     ExchangeSink *journal = nullptr;
 };

@@ -473,13 +473,13 @@ QList<ResourceTemplate> SandboxTools::resourceTemplates(ExecutionEngine *engine)
             .prefix = runs,
             .read = [runs](const QString &uri, const ResourceReader &reader) -> Result<ResourceContents> {
                 const auto parts = templateVariables(uri, runs, QStringLiteral("/artifacts/"));
-                // Another client's run reads as missing: whether it exists is not this client's to learn.
-                if (!parts || !reader.journal || !reader.madeRun(parts->first)) {
+                if (!parts || !reader.journal) {
                     return notFound(uri);
                 }
-                auto artifact = reader.journal->storedArtifact(parts->first, parts->second);
+                // Another client's run reads as missing: whether it exists is not this client's to learn.
+                auto artifact = reader.journal->storedArtifact(parts->first, parts->second, reader.connection);
                 if (!artifact) {
-                    return artifact.error();
+                    return artifact.error().code == ErrorCode::NotFound ? notFound(uri) : artifact.error();
                 }
                 return ResourceContents{artifact->mimeType, artifact->data};
             },

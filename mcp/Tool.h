@@ -39,6 +39,9 @@ struct ToolCall
     /// The client's clientInfo from initialize.
     QString clientName;
     QString clientVersion;
+    /// This client's connection (McpDispatcher's own random id), for the journal to keep with the runs the call
+    /// starts: only this connection reads their files back (ResourceReader::connection).
+    QString connection;
     /// A handler that starts an engine run tells its id here, so the exchange is journaled with that run.
     std::function<void(const QString &runId)> ranAs = [](const QString &) {
     };

@@ -25,6 +25,9 @@ struct RunRequest
     QString clientVersion;
     /// The journal id of the run this one replays, for replays.
     QString replayOf;
+    /// The MCP connection that asked (ToolCall::connection), kept with the run in the journal: only that connection
+    /// reads the run's files back (ExchangeSink::storedArtifact).
+    QString connection;
 };
 
 } // namespace sandbox

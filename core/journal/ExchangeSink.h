@@ -20,8 +20,9 @@ public:
                                 const QString &protocolVersion) = 0;
 
     /// Run `runId`'s artifact named `name` (its name in the run's output directory), with everything the journal
-    /// was handed before this call: ErrorCode::NotFound when the run has no such artifact.
-    virtual Result<Artifact> storedArtifact(const QString &runId, const QString &name) = 0;
+    /// was handed before this call, when MCP connection `connection` asked for the run (RunRequest::connection):
+    /// ErrorCode::NotFound when the run has no such artifact or another connection's (or no connection's) it is.
+    virtual Result<Artifact> storedArtifact(const QString &runId, const QString &name, const QString &connection) = 0;
 };
 
 } // namespace sandbox

@@ -180,6 +180,10 @@ Result<QList<JournalArtifactEntry>> JournalReader::artifacts(const ArtifactFilte
         conditions << QStringLiteral("run_id = ?");
         values << filter.runId;
     }
+    if (!filter.connection.isEmpty()) {
+        conditions << QStringLiteral("mcp_connection = ?");
+        values << filter.connection;
+    }
     if (filter.mimeType.endsWith(QLatin1Char('/'))) {
         conditions << QStringLiteral("substr(mime_type, 1, ?) = ?");
         values << filter.mimeType.size() << filter.mimeType;

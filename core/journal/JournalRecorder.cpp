@@ -220,15 +220,15 @@ private:
             Statement{QStringLiteral(
                           "INSERT OR REPLACE INTO runs (seq, id, status, source, client_name, client_version, backend, "
                           "endpoint, image, language, libraries, timeout_ms, session_id, replay_of, owner, "
-                          "started_at, output_cap, stored_bytes, settings, code) "
-                          "VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                          "mcp_connection, started_at, output_cap, stored_bytes, settings, code) "
+                          "VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
                       {runId, source, request.clientName, request.clientVersion, m_context.backend, m_context.endpoint,
                        image, request.language,
                        QString::fromUtf8(
                            QJsonDocument(QJsonArray::fromStringList(request.libraries)).toJson(QJsonDocument::Compact)),
                        qint64(request.timeout.count()), request.sessionId, request.replayOf, m_owner,
-                       started.at.toMSecsSinceEpoch(), m_outputCap, qint64(request.code.toUtf8().size()),
-                       compactJson(m_context.settings), request.code}});
+                       request.connection, started.at.toMSecsSinceEpoch(), m_outputCap,
+                       qint64(request.code.toUtf8().size()), compactJson(m_context.settings), request.code}});
     }
 
     void prepare(const QString &runId, Output &output, std::vector<Statement> &out)
@@ -535,12 +535,17 @@ void JournalRecorder::recordExchange(const QString &runId, const QJsonObject &re
     enqueue(Event{runId, Exchange{request, response, protocolVersion}});
 }
 
-Result<Artifact> JournalRecorder::storedArtifact(const QString &runId, const QString &name)
+Result<Artifact> JournalRecorder::storedArtifact(const QString &runId, const QString &name, const QString &connection)
 {
+    const Error missing{QStringLiteral("Run %1 has no artifact named %2.").arg(runId, name), ErrorCode::NotFound};
+    if (connection.isEmpty()) {
+        return missing;
+    }
     flush();
     const JournalReader reader(m_databasePath);
     ArtifactFilter filter;
     filter.runId = runId;
+    filter.connection = connection;
     // A run keeps at most the engine's artifact count; this only bounds a journal that was edited by hand.
     auto entries = reader.artifacts(filter, 10000);
     if (!entries) {
@@ -563,7 +568,7 @@ Result<Artifact> JournalRecorder::storedArtifact(const QString &runId, const QSt
         artifact.height = entry.artifact.height;
         return artifact;
     }
-    return Error{QStringLiteral("Run %1 has no artifact named %2.").arg(runId, name), ErrorCode::NotFound};
+    return missing;
 }
 
 QJsonObject JournalRecorder::settingsJson(const SandboxSettings &settings)

@@ -53,7 +53,7 @@ public:
     void recordExchange(const QString &runId, const QJsonObject &request, const QJsonObject &response,
                         const QString &protocolVersion) override;
     /// Waits until what is queued is committed, then reads the artifact back from the journal's folder.
-    Result<Artifact> storedArtifact(const QString &runId, const QString &name) override;
+    Result<Artifact> storedArtifact(const QString &runId, const QString &name, const QString &connection) override;
 
     void runStarted(const QString &runId, const RunRequest &request) override;
     void runOutput(const QString &runId, OutputStream stream, const QByteArray &chunk) override;

@@ -167,9 +167,10 @@ struct JournalArtifactEntry
 /// Which artifacts JournalReader::artifacts() returns; the empty filter matches all.
 struct ArtifactFilter
 {
-    RunFilter runs;   ///< of the runs this matches
-    QString runId;    ///< of this run only
-    QString mimeType; ///< exactly this type, or a type beginning with it when it ends in '/' ("image/")
+    RunFilter runs;     ///< of the runs this matches
+    QString runId;      ///< of this run only
+    QString connection; ///< of the runs this MCP connection asked for (RunRequest::connection) only
+    QString mimeType;   ///< exactly this type, or a type beginning with it when it ends in '/' ("image/")
 };
 
 } // namespace sandbox

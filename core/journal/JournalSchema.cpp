@@ -95,6 +95,11 @@ const QList<QStringList> &migrations()
         {
             QStringLiteral("ALTER TABLE runs ADD COLUMN container_id TEXT NOT NULL DEFAULT ''"),
         },
+        // 5: the MCP connection that asked for a run (RunRequest::connection): only it reads the run's files back as
+        // resources, and the server needs no list of its runs in memory.
+        {
+            QStringLiteral("ALTER TABLE runs ADD COLUMN mcp_connection TEXT NOT NULL DEFAULT ''"),
+        },
     };
     return all;
 }

@@ -36,9 +36,12 @@ class MemoryJournal final : public ExchangeSink
 {
 public:
     void recordExchange(const QString &, const QJsonObject &, const QJsonObject &, const QString &) override {}
-    Result<Artifact> storedArtifact(const QString &runId, const QString &name) override
+    Result<Artifact> storedArtifact(const QString &runId, const QString &name, const QString &connection) override
     {
         const std::lock_guard lock(mutex);
+        if (connection.isEmpty() || connections.value(runId) != connection) {
+            return Error{QStringLiteral("another connection's run"), ErrorCode::NotFound};
+        }
         for (const Artifact &file : runs.value(runId)) {
             if (file.name == name) {
                 return file;
@@ -49,6 +52,7 @@ public:
 
     std::mutex mutex;
     QMap<QString, QList<Artifact>> runs;
+    QMap<QString, QString> connections; ///< each run's RunRequest::connection
 };
 
 /// A client of a server whose runs all produce resultWithFiles(), journaled in `journal`.
@@ -62,6 +66,7 @@ struct Client
                          RunResult result = resultWithFiles(runId);
                          const std::lock_guard lock(journal.mutex);
                          journal.runs.insert(runId, result.artifacts);
+                         journal.connections.insert(runId, request.connection);
                          return result;
                      })),
                      SandboxTools::resources(), sink.sink(), options(journal))

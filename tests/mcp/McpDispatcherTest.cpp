@@ -596,7 +596,7 @@ public:
         const std::lock_guard lock(mutex);
         exchanges.append({runId, request, response, protocolVersion});
     }
-    sandbox::Result<sandbox::Artifact> storedArtifact(const QString &, const QString &) override
+    sandbox::Result<sandbox::Artifact> storedArtifact(const QString &, const QString &, const QString &) override
     {
         return sandbox::Error{QStringLiteral("not kept"), sandbox::ErrorCode::NotFound};
     }

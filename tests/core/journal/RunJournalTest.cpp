@@ -295,6 +295,33 @@ TEST_F(RunJournalTest, mcpExchangeIsKeptAsSentAndAsReturned)
     EXPECT_EQ(run->protocolVersion, QStringLiteral("2025-06-18"));
 }
 
+TEST_F(RunJournalTest, aRunsStoredArtifactsAreServedOnlyToTheMcpConnectionThatAskedForIt)
+{
+    JournalRecorder recorder(path(), context());
+    RunRequest asked = request(QStringLiteral("python"), QStringLiteral("plot()"), QStringLiteral("mcp"));
+    asked.connection = QStringLiteral("connection-a");
+    recorder.runStarted(QStringLiteral("charted"), asked);
+    recorder.runArtifact(QStringLiteral("charted"), chart(QStringLiteral("figure_1.png"), "png bytes"));
+    recorder.runFinished(QStringLiteral("charted"), result(0), std::nullopt);
+    recorder.runStarted(QStringLiteral("console"), request(QStringLiteral("python"), QStringLiteral("plot()")));
+    recorder.runArtifact(QStringLiteral("console"), chart(QStringLiteral("figure_1.png"), "other bytes"));
+    recorder.runFinished(QStringLiteral("console"), result(0), std::nullopt);
+
+    // Read back at once: the recorder hands the journal what it holds before answering.
+    auto mine = recorder.storedArtifact(QStringLiteral("charted"), QStringLiteral("figure_1.png"),
+                                        QStringLiteral("connection-a"));
+    ASSERT_TRUE(mine) << mine.error().message.toStdString();
+    EXPECT_EQ(mine->data, QByteArray("png bytes"));
+    EXPECT_EQ(mine->mimeType, QStringLiteral("image/png"));
+    for (const auto &[run, connection] : {std::pair{"charted", "connection-b"}, std::pair{"charted", ""},
+                                          std::pair{"console", ""}, std::pair{"console", "connection-a"}}) {
+        auto refused =
+            recorder.storedArtifact(QLatin1String(run), QStringLiteral("figure_1.png"), QLatin1String(connection));
+        ASSERT_FALSE(refused) << run << " read by \"" << connection << '"';
+        EXPECT_EQ(refused.error().code, ErrorCode::NotFound);
+    }
+}
+
 TEST_F(RunJournalTest, artifactNamesCannotLeaveTheirRunsFolder)
 {
     {
