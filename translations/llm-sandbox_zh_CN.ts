@@ -2857,7 +2857,37 @@ go module、R 软件包、gem。</translation>
         <translation>正在从系统钥匙串读取服务器的令牌…</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+32"/>
+        <source>it is not valid JSON (at line %1, column %2): this assistant reads strict JSON, without comments</source>
+        <translation>它不是有效的 JSON（第 %1 行，第 %2 列）：此助手只读取严格的 JSON，不允许注释</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>it is not valid JSON (at line %1, column %2)</source>
+        <translation>它不是有效的 JSON（第 %1 行，第 %2 列）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>its top level is not a JSON object</source>
+        <translation>它的顶层不是 JSON 对象</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its “%1” is not a JSON object</source>
+        <translation>它的“%1”不是 JSON 对象</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the key “%1” appears twice in one object</source>
+        <translation>键“%1”在同一个对象中出现了两次</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The file cannot be changed: %1. It is left as it is: fix it (or move it away), then try again.</source>
+        <translation>无法修改该文件：%1。文件保持原样：请修正它（或将其移走），然后重试。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>The app&apos;s MCP server is not running now: the assistant can connect once it runs (it starts with LLM Sandbox, or use Start on the MCP server page).</source>
         <translation>本应用的 MCP 服务器现在没有运行：它运行后助手才能连接（它会随 LLM Sandbox 启动，也可在“MCP 服务器”页面点击“启动”）。</translation>
     </message>
@@ -2877,7 +2907,7 @@ go module、R 软件包、gem。</translation>
         <translation>此条目连接本应用的 MCP 服务器：它正在运行，并会随 LLM Sandbox 一起启动。</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+42"/>
         <source>The file cannot be changed: %1</source>
         <translation>无法修改该文件：%1</translation>
     </message>
@@ -2897,18 +2927,18 @@ go module、R 软件包、gem。</translation>
         <translation>已使用其他设置安装；点击“安装”将其替换为下方的设置。</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <location line="+12"/>
+        <location line="+18"/>
+        <location line="+14"/>
         <source>Nothing was changed: %1</source>
         <translation>未做任何更改：%1</translation>
     </message>
     <message>
-        <location line="-10"/>
+        <location line="-12"/>
         <source>Installed. Restart %1 to use it.</source>
         <translation>已安装。请重启 %1 以使用它。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>Removed. Restart %1 for it to stop using llm-sandbox.</source>
         <translation>已删除。请重启 %1，使其停止使用 llm-sandbox。</translation>
     </message>
