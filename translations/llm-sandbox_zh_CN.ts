@@ -3314,7 +3314,7 @@ Run B: %4 on %5, %6</source>
 <context>
     <name>sandbox::gui::GalleryPage</name>
     <message>
-        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+53"/>
+        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+55"/>
         <source>All languages</source>
         <translation>所有语言</translation>
     </message>
@@ -3359,7 +3359,7 @@ Run B: %4 on %5, %6</source>
         <translation>按名称、客户端、运行 ID 筛选…</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+41"/>
         <source>Copy Image</source>
         <translation>复制图片</translation>
     </message>
@@ -3381,7 +3381,21 @@ Run B: %4 on %5, %6</source>
         </translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+5"/>
+        <source>No chart or file matches these filters. Clear them to see every one.</source>
+        <translation>没有符合这些筛选条件的图表或文件。清除筛选条件即可查看全部。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No charts or files yet.
+
+Charts and files that runs write appear here. Run code that draws a chart on the Console page, or have an assistant run some (File ▸ Connect an Assistant…).</source>
+        <translation>还没有图表或文件。
+
+运行写出的图表和文件会显示在这里。在“控制台”页面运行绘制图表的代码，或让助手运行一些代码（文件 ▸ 连接助手…）。</translation>
+    </message>
+    <message>
+        <location line="+51"/>
         <source>&amp;Open</source>
         <translation>打开(&amp;O)</translation>
     </message>
@@ -3452,7 +3466,7 @@ Run B: %4 on %5, %6</source>
 <context>
     <name>sandbox::gui::HistoryModel</name>
     <message>
-        <location filename="../app/gui/history/HistoryModel.cpp" line="+29"/>
+        <location filename="../app/gui/history/HistoryModel.cpp" line="+20"/>
         <source>the run journal is off (LLM_SANDBOX_JOURNAL=off)</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)</translation>
     </message>
@@ -3505,7 +3519,7 @@ Run B: %4 on %5, %6</source>
 <context>
     <name>sandbox::gui::HistoryPage</name>
     <message>
-        <location filename="../app/gui/history/HistoryPage.cpp" line="+89"/>
+        <location filename="../app/gui/history/HistoryPage.cpp" line="+84"/>
         <source>Differences</source>
         <translation>差异</translation>
     </message>
@@ -3786,7 +3800,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
 <context>
     <name>sandbox::gui::LiveLogModel</name>
     <message>
-        <location filename="../app/gui/livelog/LiveLogModel.cpp" line="+166"/>
+        <location filename="../app/gui/livelog/LiveLogModel.cpp" line="+159"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
@@ -3824,17 +3838,17 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
 <context>
     <name>sandbox::gui::LiveLogPage</name>
     <message>
-        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+46"/>
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+47"/>
         <source>All sources</source>
         <translation>所有来源</translation>
     </message>
     <message>
-        <location line="+173"/>
+        <location line="+168"/>
         <source>&amp;Follow newest</source>
         <translation>跟随最新(&amp;F)</translation>
     </message>
     <message>
-        <location line="-165"/>
+        <location line="-160"/>
         <source>Show each run as it starts. Picking another run stops following; press this to follow again.</source>
         <translation>每个运行一开始就显示它。选择其他运行会停止跟随；按此按钮可重新跟随。</translation>
     </message>
@@ -3849,7 +3863,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <translation>只显示语言、状态、来源、客户端或运行 ID 包含此文字的运行。</translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+106"/>
         <source>The run journal is off (LLM_SANDBOX_JOURNAL=off), so there is no live log.
 Unset that variable and restart to see every run here.</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)，因此没有实时日志。
@@ -4897,7 +4911,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
 <context>
     <name>sandbox::gui::StatisticsPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+155"/>
+        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+149"/>
         <source>%1: %n run(s)</source>
         <translation>
             <numerusform>%1：%n 次运行</numerusform>
