@@ -2115,9 +2115,9 @@ go module、R 软件包、gem。</translation>
         <translation>保存 %1</translation>
     </message>
     <message>
-        <location line="+18"/>
-        <source>Save artifact</source>
-        <translation>保存产物</translation>
+        <location line="+19"/>
+        <source>Not Saved</source>
+        <translation>未保存</translation>
     </message>
     <message>
         <location line="+0"/>
