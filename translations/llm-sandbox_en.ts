@@ -204,7 +204,7 @@
 <context>
     <name>sandbox::gui::GalleryPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+220"/>
+        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+227"/>
         <source>%n artifact(s)</source>
         <translation>
             <numerusform>%n artifact</numerusform>
@@ -242,7 +242,7 @@
 <context>
     <name>sandbox::gui::LiveLogPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+219"/>
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+215"/>
         <source>&amp;Follow newest (%n new)</source>
         <translation>
             <numerusform>&amp;Follow newest (%n new)</numerusform>
@@ -322,7 +322,7 @@
 <context>
     <name>sandbox::gui::StatisticsPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+155"/>
+        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+149"/>
         <source>%1: %n run(s)</source>
         <translation>
             <numerusform>%1: %n run</numerusform>

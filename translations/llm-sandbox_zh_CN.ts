@@ -2115,9 +2115,9 @@ go module、R 软件包、gem。</translation>
         <translation>保存 %1</translation>
     </message>
     <message>
-        <location line="+18"/>
-        <source>Save artifact</source>
-        <translation>保存产物</translation>
+        <location line="+19"/>
+        <source>Not Saved</source>
+        <translation>未保存</translation>
     </message>
     <message>
         <location line="+0"/>
@@ -2857,7 +2857,37 @@ go module、R 软件包、gem。</translation>
         <translation>正在从系统钥匙串读取服务器的令牌…</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+32"/>
+        <source>it is not valid JSON (at line %1, column %2): this assistant reads strict JSON, without comments</source>
+        <translation>它不是有效的 JSON（第 %1 行，第 %2 列）：此助手只读取严格的 JSON，不允许注释</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>it is not valid JSON (at line %1, column %2)</source>
+        <translation>它不是有效的 JSON（第 %1 行，第 %2 列）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>its top level is not a JSON object</source>
+        <translation>它的顶层不是 JSON 对象</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its “%1” is not a JSON object</source>
+        <translation>它的“%1”不是 JSON 对象</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the key “%1” appears twice in one object</source>
+        <translation>键“%1”在同一个对象中出现了两次</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The file cannot be changed: %1. It is left as it is: fix it (or move it away), then try again.</source>
+        <translation>无法修改该文件：%1。文件保持原样：请修正它（或将其移走），然后重试。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>The app&apos;s MCP server is not running now: the assistant can connect once it runs (it starts with LLM Sandbox, or use Start on the MCP server page).</source>
         <translation>本应用的 MCP 服务器现在没有运行：它运行后助手才能连接（它会随 LLM Sandbox 启动，也可在“MCP 服务器”页面点击“启动”）。</translation>
     </message>
@@ -2877,7 +2907,7 @@ go module、R 软件包、gem。</translation>
         <translation>此条目连接本应用的 MCP 服务器：它正在运行，并会随 LLM Sandbox 一起启动。</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+42"/>
         <source>The file cannot be changed: %1</source>
         <translation>无法修改该文件：%1</translation>
     </message>
@@ -2897,18 +2927,18 @@ go module、R 软件包、gem。</translation>
         <translation>已使用其他设置安装；点击“安装”将其替换为下方的设置。</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <location line="+12"/>
+        <location line="+18"/>
+        <location line="+14"/>
         <source>Nothing was changed: %1</source>
         <translation>未做任何更改：%1</translation>
     </message>
     <message>
-        <location line="-10"/>
+        <location line="-12"/>
         <source>Installed. Restart %1 to use it.</source>
         <translation>已安装。请重启 %1 以使用它。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>Removed. Restart %1 for it to stop using llm-sandbox.</source>
         <translation>已删除。请重启 %1，使其停止使用 llm-sandbox。</translation>
     </message>
@@ -3284,7 +3314,7 @@ Run B: %4 on %5, %6</source>
 <context>
     <name>sandbox::gui::GalleryPage</name>
     <message>
-        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+53"/>
+        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+55"/>
         <source>All languages</source>
         <translation>所有语言</translation>
     </message>
@@ -3329,7 +3359,7 @@ Run B: %4 on %5, %6</source>
         <translation>按名称、客户端、运行 ID 筛选…</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+41"/>
         <source>Copy Image</source>
         <translation>复制图片</translation>
     </message>
@@ -3351,7 +3381,21 @@ Run B: %4 on %5, %6</source>
         </translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+5"/>
+        <source>No chart or file matches these filters. Clear them to see every one.</source>
+        <translation>没有符合这些筛选条件的图表或文件。清除筛选条件即可查看全部。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No charts or files yet.
+
+Charts and files that runs write appear here. Run code that draws a chart on the Console page, or have an assistant run some (File ▸ Connect an Assistant…).</source>
+        <translation>还没有图表或文件。
+
+运行写出的图表和文件会显示在这里。在“控制台”页面运行绘制图表的代码，或让助手运行一些代码（文件 ▸ 连接助手…）。</translation>
+    </message>
+    <message>
+        <location line="+51"/>
         <source>&amp;Open</source>
         <translation>打开(&amp;O)</translation>
     </message>
@@ -3422,7 +3466,7 @@ Run B: %4 on %5, %6</source>
 <context>
     <name>sandbox::gui::HistoryModel</name>
     <message>
-        <location filename="../app/gui/history/HistoryModel.cpp" line="+29"/>
+        <location filename="../app/gui/history/HistoryModel.cpp" line="+20"/>
         <source>the run journal is off (LLM_SANDBOX_JOURNAL=off)</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)</translation>
     </message>
@@ -3475,7 +3519,7 @@ Run B: %4 on %5, %6</source>
 <context>
     <name>sandbox::gui::HistoryPage</name>
     <message>
-        <location filename="../app/gui/history/HistoryPage.cpp" line="+89"/>
+        <location filename="../app/gui/history/HistoryPage.cpp" line="+84"/>
         <source>Differences</source>
         <translation>差异</translation>
     </message>
@@ -3756,7 +3800,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
 <context>
     <name>sandbox::gui::LiveLogModel</name>
     <message>
-        <location filename="../app/gui/livelog/LiveLogModel.cpp" line="+166"/>
+        <location filename="../app/gui/livelog/LiveLogModel.cpp" line="+159"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
@@ -3794,17 +3838,17 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
 <context>
     <name>sandbox::gui::LiveLogPage</name>
     <message>
-        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+46"/>
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+47"/>
         <source>All sources</source>
         <translation>所有来源</translation>
     </message>
     <message>
-        <location line="+173"/>
+        <location line="+168"/>
         <source>&amp;Follow newest</source>
         <translation>跟随最新(&amp;F)</translation>
     </message>
     <message>
-        <location line="-165"/>
+        <location line="-160"/>
         <source>Show each run as it starts. Picking another run stops following; press this to follow again.</source>
         <translation>每个运行一开始就显示它。选择其他运行会停止跟随；按此按钮可重新跟随。</translation>
     </message>
@@ -3819,7 +3863,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <translation>只显示语言、状态、来源、客户端或运行 ID 包含此文字的运行。</translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+106"/>
         <source>The run journal is off (LLM_SANDBOX_JOURNAL=off), so there is no live log.
 Unset that variable and restart to see every run here.</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)，因此没有实时日志。
@@ -4867,7 +4911,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
 <context>
     <name>sandbox::gui::StatisticsPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+155"/>
+        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+149"/>
         <source>%1: %n run(s)</source>
         <translation>
             <numerusform>%1：%n 次运行</numerusform>

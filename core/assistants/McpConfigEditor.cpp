@@ -1,5 +1,6 @@
 #include "assistants/McpConfigEditor.h"
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -228,17 +229,20 @@ std::string compact(const Json &value)
     return result + (value.is_object() ? '}' : ']');
 }
 
-/// The only member named `key`, nullptr when there is none; an error when there are several (which one a client
+using Problem = McpConfigEditor::Problem;
+/// A value, or the problem that stops the change.
+template <typename T>
+using Checked = std::variant<T, Problem>;
+
+/// The only member named `key`, nullptr when there is none; a problem when there are several (which one a client
 /// reads is its own business, so we change none of them).
-Result<const Member *> single(const ObjectSpan &object, const std::string &key)
+Checked<const Member *> single(const ObjectSpan &object, const std::string &key)
 {
     const Member *found = nullptr;
     for (const Member &member : object.members) {
         if (member.key == key) {
             if (found) {
-                return Error{
-                    QStringLiteral("the key \"%1\" appears twice in one object").arg(QString::fromStdString(key)),
-                    ErrorCode::BadRequest};
+                return Problem{.kind = Problem::Kind::DuplicateKey, .key = QString::fromStdString(key)};
             }
             found = &member;
         }
@@ -302,12 +306,22 @@ bool isBlank(const std::string &text)
     return text.find_first_not_of(" \t\r\n") == npos;
 }
 
-Result<Json> parse(const std::string &text, bool allowComments)
+/// Line and column (from 1, as nlohmann::json counts them) of the `byte`th character read from `text` (one past
+/// its end when the parser wanted more).
+std::pair<int, int> lineAndColumn(const std::string &text, size_t byte)
+{
+    const std::string_view read = std::string_view(text).substr(0, std::min(byte, text.size()));
+    const size_t lastNewline = read.rfind('\n');
+    return {int(std::count(read.begin(), read.end(), '\n')) + 1,
+            int(byte - (lastNewline == npos ? 0 : lastNewline + 1))};
+}
+
+Checked<Json> parse(const std::string &text, bool allowComments)
 {
     try {
         Json document = Json::parse(text, nullptr, true, allowComments);
         if (!document.is_object()) {
-            return Error{QStringLiteral("its top level is not a JSON object"), ErrorCode::BadRequest};
+            return Problem{.kind = Problem::Kind::TopLevelNotObject};
         }
         return document;
     } catch (const Json::parse_error &error) {
@@ -315,17 +329,65 @@ Result<Json> parse(const std::string &text, bool allowComments)
         std::string what = error.what();
         const size_t prefix = what.find("] ");
         what = prefix == npos ? what : what.substr(prefix + 2);
-        QString message = QStringLiteral("it is not valid JSON (%1)").arg(QString::fromStdString(what));
-        if (!allowComments && what.find('/') != npos) {
-            message += QStringLiteral("; this client reads strict JSON, without comments");
-        }
-        return Error{message, ErrorCode::BadRequest};
+        const auto [line, column] = lineAndColumn(text, error.byte);
+        return Problem{.kind = Problem::Kind::NotJson,
+                       .line = line,
+                       .column = column,
+                       .comments = !allowComments && what.find('/') != npos,
+                       .parserMessage = QString::fromStdString(what)};
     }
+}
+
+/// `checked`'s problem, nullptr when it holds a value.
+template <typename T>
+const Problem *problemOf(const Checked<T> &checked)
+{
+    return std::get_if<Problem>(&checked);
+}
+
+Error errorOf(const Problem &problem)
+{
+    return Error{McpConfigEditor::describe(problem), ErrorCode::BadRequest};
 }
 
 } // namespace
 
+QString McpConfigEditor::describe(const Problem &problem)
+{
+    switch (problem.kind) {
+    case Problem::Kind::NotJson:
+        return QStringLiteral("it is not valid JSON (%1)").arg(problem.parserMessage) +
+               (problem.comments ? QStringLiteral("; this client reads strict JSON, without comments") : QString());
+    case Problem::Kind::TopLevelNotObject:
+        return QStringLiteral("its top level is not a JSON object");
+    case Problem::Kind::ServersNotObject:
+        return QStringLiteral("its \"%1\" is not an object").arg(problem.key);
+    case Problem::Kind::DuplicateKey:
+        return QStringLiteral("the key \"%1\" appears twice in one object").arg(problem.key);
+    }
+    return {};
+}
+
 Result<QByteArray> McpConfigEditor::withEntry(const QByteArray &text, const QString &name, const Json &entry) const
+{
+    const std::variant<QByteArray, Problem> result = changed(text, name, entry);
+    if (const Problem *problem = problemOf(result)) {
+        return errorOf(*problem);
+    }
+    return std::get<QByteArray>(result);
+}
+
+std::optional<McpConfigEditor::Problem> McpConfigEditor::problem(const QByteArray &text, const QString &name) const
+{
+    const std::variant<QByteArray, Problem> result = changed(text, name, Json::object());
+    if (const Problem *problem = problemOf(result)) {
+        return *problem;
+    }
+    return std::nullopt;
+}
+
+std::variant<QByteArray, McpConfigEditor::Problem> McpConfigEditor::changed(const QByteArray &text, const QString &name,
+                                                                            const Json &entry) const
 {
     const std::string source = text.toStdString();
     const std::string serversKey = m_format.serversKey.toStdString();
@@ -334,32 +396,34 @@ Result<QByteArray> McpConfigEditor::withEntry(const QByteArray &text, const QStr
         const Json document = {{serversKey, {{ourName, entry}}}};
         return QByteArray::fromStdString(render(document, "", Layout()) + "\n");
     }
-    const Result<Json> document = parse(source, m_format.allowComments);
-    if (!document) {
-        return document.error();
+    const Checked<Json> document = parse(source, m_format.allowComments);
+    if (const Problem *problem = problemOf(document)) {
+        return *problem;
     }
     const SpanScanner scanner(source);
     const ObjectSpan top = scanner.object(scanner.topLevelStart());
     const Layout layout = layoutOf(source, top);
-    const Result<const Member *> servers = single(top, serversKey);
-    if (!servers) {
-        return servers.error();
+    const Checked<const Member *> servers = single(top, serversKey);
+    if (const Problem *problem = problemOf(servers)) {
+        return *problem;
     }
     std::string result = source;
-    if (*servers == nullptr) {
+    const Member *serversMember = std::get<const Member *>(servers);
+    if (serversMember == nullptr) {
         insertMember(result, top, serversKey, Json::object({{ourName, entry}}), layout);
         return QByteArray::fromStdString(result);
     }
-    const Json &serversValue = document->at(serversKey);
+    const Json &serversValue = std::get<Json>(document).at(serversKey);
     if (!serversValue.is_object()) {
-        return Error{QStringLiteral("its \"%1\" is not an object").arg(m_format.serversKey), ErrorCode::BadRequest};
+        return Problem{.kind = Problem::Kind::ServersNotObject, .key = m_format.serversKey};
     }
-    const ObjectSpan serversSpan = scanner.object((*servers)->valueStart);
-    const Result<const Member *> ours = single(serversSpan, ourName);
-    if (!ours) {
-        return ours.error();
+    const ObjectSpan serversSpan = scanner.object(serversMember->valueStart);
+    const Checked<const Member *> ours = single(serversSpan, ourName);
+    if (const Problem *problem = problemOf(ours)) {
+        return *problem;
     }
-    if (*ours == nullptr) {
+    const Member *ourMember = std::get<const Member *>(ours);
+    if (ourMember == nullptr) {
         insertMember(result, serversSpan, ourName, entry, layout);
         return QByteArray::fromStdString(result);
     }
@@ -367,11 +431,10 @@ Result<QByteArray> McpConfigEditor::withEntry(const QByteArray &text, const QStr
     if (nlohmann::json::parse(serversValue.at(ourName).dump()) == nlohmann::json::parse(entry.dump())) {
         return text;
     }
-    const Member &member = **ours;
-    const std::string value = startsLine(source, member.keyStart)
-                                  ? render(entry, lineIndent(source, member.keyStart), layout)
+    const std::string value = startsLine(source, ourMember->keyStart)
+                                  ? render(entry, lineIndent(source, ourMember->keyStart), layout)
                                   : compact(entry);
-    result.replace(member.valueStart, member.valueEnd - member.valueStart, value);
+    result.replace(ourMember->valueStart, ourMember->valueEnd - ourMember->valueStart, value);
     return QByteArray::fromStdString(result);
 }
 
@@ -382,32 +445,34 @@ Result<QByteArray> McpConfigEditor::withoutEntry(const QByteArray &text, const Q
     if (isBlank(source)) {
         return text;
     }
-    const Result<Json> document = parse(source, m_format.allowComments);
-    if (!document) {
-        return document.error();
+    const Checked<Json> document = parse(source, m_format.allowComments);
+    if (const Problem *problem = problemOf(document)) {
+        return errorOf(*problem);
     }
     const SpanScanner scanner(source);
     const ObjectSpan top = scanner.object(scanner.topLevelStart());
-    const Result<const Member *> servers = single(top, m_format.serversKey.toStdString());
-    if (!servers) {
-        return servers.error();
+    const Checked<const Member *> servers = single(top, m_format.serversKey.toStdString());
+    if (const Problem *problem = problemOf(servers)) {
+        return errorOf(*problem);
     }
-    if (*servers == nullptr || !document->at(m_format.serversKey.toStdString()).is_object()) {
+    const Member *serversMember = std::get<const Member *>(servers);
+    if (serversMember == nullptr || !std::get<Json>(document).at(m_format.serversKey.toStdString()).is_object()) {
         return text;
     }
-    const ObjectSpan serversSpan = scanner.object((*servers)->valueStart);
-    const Result<const Member *> ours = single(serversSpan, name.toStdString());
-    if (!ours) {
-        return ours.error();
+    const ObjectSpan serversSpan = scanner.object(serversMember->valueStart);
+    const Checked<const Member *> ours = single(serversSpan, name.toStdString());
+    if (const Problem *problem = problemOf(ours)) {
+        return errorOf(*problem);
     }
-    if (*ours == nullptr) {
+    const Member *ourMember = std::get<const Member *>(ours);
+    if (ourMember == nullptr) {
         return text;
     }
     std::string result = source;
     if (serversSpan.members.size() == 1 && emptyServers == ServersObject::RemoveWhenEmpty) {
-        eraseMember(result, top, size_t(*servers - top.members.data()));
+        eraseMember(result, top, size_t(serversMember - top.members.data()));
     } else {
-        eraseMember(result, serversSpan, size_t(*ours - serversSpan.members.data()));
+        eraseMember(result, serversSpan, size_t(ourMember - serversSpan.members.data()));
     }
     return QByteArray::fromStdString(result);
 }
@@ -418,8 +483,8 @@ bool McpConfigEditor::hasServers(const QByteArray &text) const
     if (isBlank(source)) {
         return false;
     }
-    const Result<Json> document = parse(source, m_format.allowComments);
-    return document && document->contains(m_format.serversKey.toStdString());
+    const Checked<Json> document = parse(source, m_format.allowComments);
+    return !problemOf(document) && std::get<Json>(document).contains(m_format.serversKey.toStdString());
 }
 
 Result<std::optional<Json>> McpConfigEditor::entry(const QByteArray &text, const QString &name) const
@@ -428,12 +493,13 @@ Result<std::optional<Json>> McpConfigEditor::entry(const QByteArray &text, const
     if (isBlank(source)) {
         return std::optional<Json>();
     }
-    const Result<Json> document = parse(source, m_format.allowComments);
-    if (!document) {
-        return document.error();
+    const Checked<Json> parsed = parse(source, m_format.allowComments);
+    if (const Problem *problem = problemOf(parsed)) {
+        return errorOf(*problem);
     }
-    const auto servers = document->find(m_format.serversKey.toStdString());
-    if (servers == document->end() || !servers->is_object()) {
+    const Json &document = std::get<Json>(parsed);
+    const auto servers = document.find(m_format.serversKey.toStdString());
+    if (servers == document.end() || !servers->is_object()) {
         return std::optional<Json>();
     }
     const auto ours = servers->find(name.toStdString());

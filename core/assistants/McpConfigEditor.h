@@ -6,6 +6,7 @@
 #include <QString>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <variant>
 
 namespace sandbox {
 
@@ -32,6 +33,25 @@ public:
         RemoveWhenEmpty, ///< it goes too (withEntry() added it: the file had none)
     };
 
+    /// Why a text cannot be changed, as data: the errors below say it in English (for the command line, logs and
+    /// models); the desktop app words it in the user's language from this.
+    struct Problem
+    {
+        enum class Kind
+        {
+            NotJson,           ///< the parser stopped at `line`, `column`
+            TopLevelNotObject, ///< the top level is an array, a string, ...
+            ServersNotObject,  ///< the member `key` holding the servers is not an object
+            DuplicateKey,      ///< `key` appears twice in one object
+        };
+        Kind kind = Kind::NotJson;
+        int line = 0;          ///< NotJson: the line where the parser stopped (from 1)
+        int column = 0;        ///< ... and the column (from 1; 0 when it stopped at the line's end)
+        bool comments = false; ///< NotJson: it stopped at a comment, which this format does not allow
+        QString key;           ///< ServersNotObject, DuplicateKey: the key
+        QString parserMessage; ///< NotJson: the parser's own (English) words
+    };
+
     explicit McpConfigEditor(Format format);
 
     /// `text` with servers[`name`] = `entry`: added as the last server, or replacing the value of an existing one
@@ -48,8 +68,15 @@ public:
     bool hasServers(const QByteArray &text) const;
     /// servers[`name`] in `text`, nullopt when there is none. Errors as withEntry().
     Result<std::optional<nlohmann::ordered_json>> entry(const QByteArray &text, const QString &name) const;
+    /// What stops withEntry(`text`, `name`, ...) (and so any change of the entry `name`), nullopt when nothing does.
+    std::optional<Problem> problem(const QByteArray &text, const QString &name) const;
+    /// The English sentence of `problem`: the message of the errors above.
+    static QString describe(const Problem &problem);
 
 private:
+    std::variant<QByteArray, Problem> changed(const QByteArray &text, const QString &name,
+                                              const nlohmann::ordered_json &entry) const;
+
     Format m_format;
 };
 

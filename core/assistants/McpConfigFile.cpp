@@ -57,6 +57,12 @@ Result<McpConfigFile::Contents> McpConfigFile::read() const
     return Contents{true, file.readAll()};
 }
 
+std::optional<McpConfigEditor::Problem> McpConfigFile::problem(const QString &name) const
+{
+    const Result<Contents> contents = read();
+    return contents ? m_editor.problem(contents->bytes, name) : std::nullopt;
+}
+
 Error McpConfigFile::refused(const Error &error) const
 {
     return Error{QStringLiteral("%1: %2. The file was left as it is: fix it (or move it away), then try again.")

@@ -46,6 +46,9 @@ public:
     Result<Change> uninstall(const QString &name, bool dryRun) const;
     /// servers[`name`] as the file has it now; nullopt when the file or the entry does not exist.
     Result<std::optional<nlohmann::ordered_json>> entry(const QString &name) const;
+    /// What in the file's content stops install() and uninstall() of `name`, as data (the desktop app words it in
+    /// the user's language); nullopt when nothing does, or when the file cannot be read (their errors say that).
+    std::optional<McpConfigEditor::Problem> problem(const QString &name) const;
 
 private:
     struct Contents

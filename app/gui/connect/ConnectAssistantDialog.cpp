@@ -194,6 +194,36 @@ void ConnectAssistantDialog::showState(const QString &text, bool problem)
     m_state->setPalette(colors);
 }
 
+QString ConnectAssistantDialog::problemText(const McpConfigFile &file) const
+{
+    const std::optional<McpConfigEditor::Problem> problem = file.problem(McpServerEntry::kName);
+    if (!problem) {
+        return {};
+    }
+    // Worded here from the problem's data, not from the core's English message, so that no English is left in it.
+    QString reason;
+    switch (problem->kind) {
+    case McpConfigEditor::Problem::Kind::NotJson:
+        reason = problem->comments
+                     ? tr("it is not valid JSON (at line %1, column %2): this assistant reads strict JSON, without "
+                          "comments")
+                     : tr("it is not valid JSON (at line %1, column %2)");
+        reason = reason.arg(problem->line).arg(problem->column);
+        break;
+    case McpConfigEditor::Problem::Kind::TopLevelNotObject:
+        reason = tr("its top level is not a JSON object");
+        break;
+    case McpConfigEditor::Problem::Kind::ServersNotObject:
+        reason = tr("its “%1” is not a JSON object").arg(problem->key);
+        break;
+    case McpConfigEditor::Problem::Kind::DuplicateKey:
+        reason = tr("the key “%1” appears twice in one object").arg(problem->key);
+        break;
+    }
+    return tr("The file cannot be changed: %1. It is left as it is: fix it (or move it away), then try again.")
+        .arg(reason);
+}
+
 void ConnectAssistantDialog::setServerRunning(bool running)
 {
     m_serverRunning = running;
@@ -254,7 +284,10 @@ void ConnectAssistantDialog::refresh()
 
     const Result<std::optional<nlohmann::ordered_json>> installed = file.entry(McpServerEntry::kName);
     m_remove->setEnabled(installed && installed->has_value());
-    if (!installed) {
+    if (const QString problem = problemText(file); !problem.isEmpty()) {
+        showState(problem, true);
+        m_install->setEnabled(false);
+    } else if (!installed) {
         showState(tr("The file cannot be changed: %1").arg(installed.error().message), true);
         m_install->setEnabled(false);
     } else if (!wanted) {
@@ -279,11 +312,13 @@ void ConnectAssistantDialog::install()
         return;
     }
     const AssistantClient assistant = client();
+    const McpConfigFile file = fileOf(assistant);
     const Result<McpConfigFile::Change> change =
-        fileOf(assistant).install(McpServerEntry::kName, wanted->toJson(assistant), false, wanted->holdsSecret());
+        file.install(McpServerEntry::kName, wanted->toJson(assistant), false, wanted->holdsSecret());
     refresh();
     if (!change) {
-        showState(tr("Nothing was changed: %1").arg(change.error().message), true);
+        const QString problem = problemText(file);
+        showState(problem.isEmpty() ? tr("Nothing was changed: %1").arg(change.error().message) : problem, true);
     } else if (change->outcome != McpConfigFile::Change::Outcome::Unchanged) {
         showState(tr("Installed. Restart %1 to use it.").arg(assistant.title()), false);
     }
@@ -292,10 +327,12 @@ void ConnectAssistantDialog::install()
 void ConnectAssistantDialog::remove()
 {
     const AssistantClient assistant = client();
-    const Result<McpConfigFile::Change> change = fileOf(assistant).uninstall(McpServerEntry::kName, false);
+    const McpConfigFile file = fileOf(assistant);
+    const Result<McpConfigFile::Change> change = file.uninstall(McpServerEntry::kName, false);
     refresh();
     if (!change) {
-        showState(tr("Nothing was changed: %1").arg(change.error().message), true);
+        const QString problem = problemText(file);
+        showState(problem.isEmpty() ? tr("Nothing was changed: %1").arg(change.error().message) : problem, true);
     } else if (change->outcome == McpConfigFile::Change::Outcome::Removed) {
         showState(tr("Removed. Restart %1 for it to stop using llm-sandbox.").arg(assistant.title()), false);
     }

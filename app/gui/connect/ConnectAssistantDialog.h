@@ -13,8 +13,9 @@ class QPlainTextEdit;
 class QPushButton;
 
 namespace sandbox {
+class McpConfigFile;
 class SecretStore;
-}
+} // namespace sandbox
 
 namespace sandbox::gui {
 
@@ -45,6 +46,9 @@ private:
     /// `forThisClient`: also whether the chosen client takes it (Claude Desktop's file takes no HTTP server).
     std::optional<McpServerEntry> entry(bool forThisClient, QString *why) const;
     void showState(const QString &text, bool problem);
+    /// Why the assistant's `file` cannot be changed, all in the user's language (McpConfigFile::problem); empty when
+    /// its content is fine.
+    QString problemText(const McpConfigFile &file) const;
     void showServerNote();
 
     SecretStore &m_tokens;

@@ -3,6 +3,7 @@
 #include "gui/RunText.h"
 #include "gui/gallery/GalleryModel.h"
 #include "gui/widgets/ArtifactPreviewDialog.h"
+#include "gui/widgets/EmptyHint.h"
 #include "gui/widgets/SafeImage.h"
 #include "gui/widgets/ThemedIcon.h"
 #include "gui/widgets/ThumbnailProvider.h"
@@ -19,6 +20,7 @@
 #include <QLineEdit>
 #include <QListView>
 #include <QMenu>
+#include <QStackedWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -102,9 +104,14 @@ GalleryPage::GalleryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     m_view->setDragDropMode(QAbstractItemView::DragOnly);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
 
+    m_emptyHint = emptyHint(QStringLiteral("galleryEmptyHint"));
+    m_viewStack = new QStackedWidget;
+    m_viewStack->addWidget(m_view);
+    m_viewStack->addWidget(m_emptyHint);
+
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
-    layout->addWidget(m_view, 1);
+    layout->addWidget(m_viewStack, 1);
 
     connect(m_view, &QListView::activated, this, [this](const QModelIndex &index) { openArtifact(index.row()); });
     connect(m_view, &QListView::customContextMenuRequested, this, &GalleryPage::showContextMenu);
@@ -218,6 +225,17 @@ void GalleryPage::showMatching()
 void GalleryPage::updateCount()
 {
     m_count->setText(tr("%n artifact(s)", nullptr, m_model->rowCount()));
+    // Nothing to show: say what would be here and how to get it, or that the filters hide it.
+    const bool filtered = m_language->currentIndex() > 0 || m_source->currentIndex() > 0 ||
+                          m_type->currentIndex() > 0 || !m_search->text().trimmed().isEmpty();
+    if (filtered) {
+        m_emptyHint->setText(tr("No chart or file matches these filters. Clear them to see every one."));
+    } else {
+        m_emptyHint->setText(tr("No charts or files yet.\n\nCharts and files that runs write appear here. Run code "
+                                "that draws a chart on the Console page, or have an assistant run some (File ▸ "
+                                "Connect an Assistant…)."));
+    }
+    m_viewStack->setCurrentWidget(m_model->rowCount() == 0 ? static_cast<QWidget *>(m_emptyHint) : m_view);
 }
 
 ArtifactPreviewDialog *GalleryPage::openArtifact(int row)

@@ -12,6 +12,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListView;
+class QStackedWidget;
 
 namespace sandbox::gui {
 
@@ -66,6 +67,8 @@ private:
     QComboBox *m_source = nullptr;
     QComboBox *m_type = nullptr;
     QLabel *m_count = nullptr;
+    QLabel *m_emptyHint = nullptr;         ///< in place of the grid when it is empty
+    QStackedWidget *m_viewStack = nullptr; ///< the grid or the hint
     QLineEdit *m_search = nullptr;
     QList<JournalArtifactEntry> m_loaded; ///< as read from the journal, before the text filter
     std::unique_ptr<JournalRefresh<Result<QList<JournalArtifactEntry>>>> m_refresh;

@@ -6,6 +6,7 @@
 #include "gui/history/DiffView.h"
 #include "gui/history/HistoryFilterBar.h"
 #include "gui/history/HistoryModel.h"
+#include "gui/widgets/EmptyHint.h"
 #include "gui/widgets/RunView.h"
 #include "gui/widgets/ThemedIcon.h"
 #include "journal/JournalFeed.h"
@@ -72,13 +73,7 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
         }
     });
 
-    m_emptyHint = new QLabel(this);
-    m_emptyHint->setObjectName(QStringLiteral("historyEmptyHint"));
-    m_emptyHint->setAlignment(Qt::AlignCenter);
-    m_emptyHint->setWordWrap(true);
-    m_emptyHint->setMargin(24);
-    m_emptyHint->setEnabled(false); // the palette's disabled text: a quiet hint, not content
-    m_emptyHint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored); // its text wraps to the table's width
+    m_emptyHint = emptyHint(QStringLiteral("historyEmptyHint"));
     m_tableStack = new QStackedWidget(this);
     m_tableStack->addWidget(m_table);
     m_tableStack->addWidget(m_emptyHint);

@@ -4,6 +4,7 @@
 #include "gui/livelog/LiveLogFilterModel.h"
 #include "gui/livelog/LiveLogModel.h"
 #include "gui/livelog/LiveLogThumbnailDelegate.h"
+#include "gui/widgets/EmptyHint.h"
 #include "gui/widgets/RunView.h"
 #include "gui/widgets/ThemedIcon.h"
 #include "journal/JournalFeed.h"
@@ -83,12 +84,7 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     header->resizeSection(LiveLogModel::Status, digit * 20); // "Stopped by you after 3.00 s"
     header->resizeSection(LiveLogModel::Duration, digit * 10);
 
-    m_emptyHint = new QLabel;
-    m_emptyHint->setObjectName(QStringLiteral("liveLogEmptyHint"));
-    m_emptyHint->setAlignment(Qt::AlignCenter);
-    m_emptyHint->setWordWrap(true);
-    m_emptyHint->setMargin(24);
-    m_emptyHint->setEnabled(false);
+    m_emptyHint = emptyHint(QStringLiteral("liveLogEmptyHint"));
     m_listStack = new QStackedWidget;
     m_listStack->addWidget(m_table);
     m_listStack->addWidget(m_emptyHint);

@@ -428,7 +428,8 @@ void ArtifactPreviewDialog::saveArtifact(QWidget *parent, const PreviewItem &ite
         PrivateFiles::write(path, data, &error);
     }
     if (!error.isEmpty()) {
-        QMessageBox::warning(parent, tr("Save artifact"), tr("Could not save %1: %2").arg(path, error));
+        // Titled by what happened: the Save dialog's title ("Save chart.png") would read as if it asked again.
+        QMessageBox::warning(parent, tr("Not Saved"), tr("Could not save %1: %2").arg(path, error));
     }
 }
 

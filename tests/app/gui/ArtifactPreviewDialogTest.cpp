@@ -4,13 +4,18 @@
 #include "TestImages.h"
 #include "gui/widgets/CopyFeedback.h"
 
+#include <QApplication>
 #include <QBuffer>
+#include <QFileDialog>
 #include <QHeaderView>
 #include <QImage>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <gtest/gtest.h>
 
 using namespace sandbox::gui;
@@ -72,4 +77,43 @@ TEST(ArtifactPreviewDialogTest, copiedTwiceShowsItForTheWholeMomentAgain)
     QTest::qWait(800); // the first one's moment is over, the second's is not
     EXPECT_TRUE(button.text().startsWith(QLatin1String("Copied")));
     EXPECT_TRUE(QTest::qWaitFor([&] { return button.text() == QLatin1String("Copy"); }, 5000));
+}
+
+TEST(ArtifactPreviewDialogTest, aFailedSaveIsWarnedOfUnderATitleOfItsOwn)
+{
+    // Issue 37, item 16: the warning was titled like the Save dialog it followed.
+    QTemporaryDir folder;
+    QWidget parent;
+    QString saveTitle;
+    QString warningTitle;
+    QString warningText;
+    QTimer answering; // the Save dialog and the warning are modal: answered as a user would
+    answering.setInterval(20);
+    QObject::connect(&answering, &QTimer::timeout, [&] {
+        QWidget *modal = QApplication::activeModalWidget();
+        if (auto *files = qobject_cast<QFileDialog *>(modal); files && saveTitle.isEmpty()) {
+            saveTitle = files->windowTitle();
+            files->selectFile(folder.filePath(QStringLiteral("saved.png")));
+            static_cast<QDialog *>(files)->accept(); // QFileDialog::accept(), which checks the name first
+        } else if (auto *box = qobject_cast<QMessageBox *>(modal)) {
+            warningTitle = box->windowTitle();
+            warningText = box->text();
+            box->done(QMessageBox::Ok);
+        }
+    });
+    answering.start();
+    // Its file is gone (the journal's copy was removed): it cannot be saved.
+    ArtifactPreviewDialog::saveArtifact(&parent, PreviewItem{QStringLiteral("chart.png"),
+                                                             QStringLiteral("image/png"),
+                                                             {},
+                                                             folder.filePath(QStringLiteral("gone.png")),
+                                                             {}});
+    answering.stop();
+    ASSERT_FALSE(saveTitle.isEmpty()) << "no Save dialog";
+    ASSERT_FALSE(warningTitle.isEmpty()) << "no warning";
+    EXPECT_NE(warningTitle, saveTitle);
+    EXPECT_FALSE(warningTitle.startsWith(saveTitle.section(QLatin1Char(' '), 0, 0)))
+        << "a title that says what happened, not the Save dialog's: " << qPrintable(warningTitle);
+    EXPECT_TRUE(warningText.contains(folder.filePath(QStringLiteral("saved.png")))) << qPrintable(warningText);
+    EXPECT_FALSE(QFile::exists(folder.filePath(QStringLiteral("saved.png"))));
 }

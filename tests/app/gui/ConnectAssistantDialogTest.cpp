@@ -14,10 +14,13 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTranslator>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -154,6 +157,53 @@ TEST_F(ConnectAssistantDialogTest, aBrokenFileIsShownAndLeftAlone)
     EXPECT_FALSE(child<QPushButton>("connectRemove")->isEnabled());
     EXPECT_EQ(contentsOf(path), broken);
     EXPECT_FALSE(QFileInfo::exists(path + QStringLiteral(".bak")));
+}
+
+TEST_F(ConnectAssistantDialogTest, aBrokenFileIsSaidWhollyInChinese)
+{
+    // Issue 37, item 15: the core's English ("it is not valid JSON (parse error at line ...); this client reads strict
+    // JSON, without comments") was pasted after a Chinese prefix.
+    QTranslator chinese;
+    ASSERT_TRUE(chinese.load(QLocale(QStringLiteral("zh_CN")), QStringLiteral("llm-sandbox"), QStringLiteral("_"),
+                             QStringLiteral(":/i18n")));
+    QCoreApplication::installTranslator(&chinese);
+    const auto latinWords = [](QString text, const QStringList &allowed) {
+        for (const QString &word : allowed) {
+            text.remove(word);
+        }
+        QStringList words;
+        QRegularExpressionMatchIterator found = QRegularExpression(QStringLiteral("[A-Za-z]{2,}")).globalMatch(text);
+        while (found.hasNext()) {
+            words << found.next().captured();
+        }
+        return words;
+    };
+
+    // Claude Desktop reads strict JSON: a comment is an error, at line 2.
+    const QString claude = m_home.filePath(QStringLiteral(".config/Claude/claude_desktop_config.json"));
+    writeFile(claude, "{\n  // my servers\n  \"mcpServers\": {}\n}\n");
+    m_dialog = std::make_unique<ConnectAssistantDialog>(m_keychain, QStringLiteral("docker"));
+    choose("connectClient", QStringLiteral("claude-desktop"));
+    EXPECT_FALSE(child<QPushButton>("connectInstall")->isEnabled());
+    EXPECT_TRUE(state().contains(QLatin1String("JSON"))) << qPrintable(state());
+    EXPECT_TRUE(state().contains(QLatin1String("2"))) << "the line: " << qPrintable(state());
+    EXPECT_EQ(latinWords(state(), {QStringLiteral("JSON")}), QStringList()) << qPrintable(state());
+
+    // Cursor's file names its servers twice.
+    writeFile(m_home.filePath(QStringLiteral(".cursor/mcp.json")), R"({"mcpServers": {}, "mcpServers": {}})");
+    choose("connectClient", QStringLiteral("cursor"));
+    EXPECT_FALSE(child<QPushButton>("connectInstall")->isEnabled());
+    EXPECT_TRUE(state().contains(QLatin1String("mcpServers"))) << qPrintable(state());
+    EXPECT_EQ(latinWords(state(), {QStringLiteral("mcpServers")}), QStringList()) << qPrintable(state());
+
+    // ... and VS Code's holds an array where its servers go.
+    writeFile(m_home.filePath(QStringLiteral(".config/Code/User/mcp.json")), R"({"servers": []})");
+    choose("connectClient", QStringLiteral("vscode"));
+    EXPECT_FALSE(child<QPushButton>("connectInstall")->isEnabled());
+    EXPECT_TRUE(state().contains(QLatin1String("servers"))) << qPrintable(state());
+    EXPECT_EQ(latinWords(state(), {QStringLiteral("servers"), QStringLiteral("JSON")}), QStringList())
+        << qPrintable(state());
+    QCoreApplication::removeTranslator(&chinese);
 }
 
 TEST_F(ConnectAssistantDialogTest, anHttpEntrySaysTheAppsServerMustRunAndWhetherItStartsWithTheApp)

@@ -203,6 +203,46 @@ TEST_F(GalleryPageTest, chartsOfRunsRecordedByAnotherProcessAppearWithoutARefres
     EXPECT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() == 1; }, 10000));
 }
 
+TEST_F(GalleryPageTest, anEmptyGallerySaysWhatAppearsThereAndHowOrThatTheFiltersHideIt)
+{
+    // Issue 37, item 12: an empty gallery was a blank area with "0 artifacts".
+    GalleryPage page(*m_feed, m_thumbnails);
+    page.resize(900, 600);
+    page.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+    page.waitForLoaded();
+    auto *hint = page.findChild<QLabel *>(QStringLiteral("galleryEmptyHint"));
+    ASSERT_NE(hint, nullptr);
+    EXPECT_TRUE(hint->isVisible());
+    EXPECT_FALSE(page.view()->isVisible());
+    EXPECT_TRUE(hint->text().contains(QLatin1String("Charts and files that runs write appear here")))
+        << qPrintable(hint->text());
+    EXPECT_TRUE(hint->text().contains(QLatin1String("Console"))) << qPrintable(hint->text());
+    EXPECT_TRUE(hint->text().contains(QLatin1String("assistant"))) << qPrintable(hint->text());
+
+    record(QStringLiteral("a-chart"),
+           {artifact(QStringLiteral("sales.png"), QStringLiteral("image/png"), png(Qt::red))});
+    ASSERT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() == 1; }, 10000));
+    EXPECT_TRUE(page.view()->isVisible());
+    EXPECT_FALSE(hint->isVisible());
+
+    // A filter that hides every chart says so, not that there are none.
+    page.findChild<QLineEdit *>(QStringLiteral("gallerySearch"))->setText(QStringLiteral("nothing-is-named-so"));
+    EXPECT_EQ(page.model()->rowCount(), 0);
+    EXPECT_TRUE(hint->isVisible());
+    EXPECT_TRUE(hint->text().contains(QLatin1String("filters"))) << qPrintable(hint->text());
+    EXPECT_FALSE(hint->text().contains(QLatin1String("Console"))) << qPrintable(hint->text());
+    page.findChild<QLineEdit *>(QStringLiteral("gallerySearch"))->clear();
+    auto *type = page.findChild<QComboBox *>(QStringLiteral("galleryTypeFilter"));
+    type->setCurrentIndex(type->findData(QStringLiteral("text/html")));
+    page.waitForLoaded();
+    EXPECT_EQ(page.model()->rowCount(), 0);
+    EXPECT_TRUE(hint->text().contains(QLatin1String("filters"))) << qPrintable(hint->text());
+    type->setCurrentIndex(0);
+    page.waitForLoaded();
+    EXPECT_TRUE(page.view()->isVisible());
+}
+
 TEST_F(GalleryPageTest, filtersBySourceAndType)
 {
     record(QStringLiteral("from-mcp"), {artifact(QStringLiteral("a.png"), QStringLiteral("image/png"), png(Qt::red)),

@@ -4,6 +4,7 @@
 #include "fakes/FakeBackend.h"
 #include "gui/EngineController.h"
 #include "gui/RunText.h"
+#include "gui/StateColors.h"
 #include "gui/history/CompareWithDialog.h"
 #include "gui/history/DiffView.h"
 #include "gui/history/HistoryFilterBar.h"
@@ -19,6 +20,7 @@
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QJsonArray>
@@ -156,6 +158,16 @@ TEST_F(HistoryPageTest, modelShowsStatusExitAndLanguage)
     EXPECT_EQ(model.index(exitedWithOne, HistoryModel::StatusColumn).data().toString(),
               QStringLiteral("Failed (exit 1)"));
     EXPECT_EQ(model.index(fine, HistoryModel::StatusColumn).data().toString(), QStringLiteral("Succeeded"));
+    // Each outcome in its one colour (issue 37, item 8), the one every page gives it.
+    const StateColors colors = StateColors::of(QGuiApplication::palette());
+    const auto colorOf = [&](int row) {
+        return model.index(row, HistoryModel::StatusColumn).data(Qt::ForegroundRole).value<QColor>();
+    };
+    EXPECT_EQ(colorOf(failed), colors.couldNotRun);
+    EXPECT_EQ(colorOf(exitedWithOne), colors.failed);
+    EXPECT_EQ(colorOf(fine), colors.succeeded);
+    EXPECT_NE(colors.failed, colors.succeeded);
+    EXPECT_NE(colors.couldNotRun, colors.failed);
     // Named as people write them, the same on every page.
     JournalRun summary;
     summary.source = runSourceFromString(kSources.at(16 % 3));
@@ -543,30 +555,34 @@ TEST_F(HistoryPageTest, twoSelectedRunsAreComparedWithTheOlderAsRunA)
 
 TEST_F(HistoryPageTest, compareWithPicksTheOtherRunInADialog)
 {
+    QTest::qWait(5);
+    record(kRunCount, QStringLiteral("print('newer')"), "newer\n"); // started after every other run
+    m_recorder->flush();
     auto controller = controllerWithoutEngine();
     HistoryPage page(*m_feed, m_thumbnails, *controller, {QStringLiteral("docker")});
     page.resize(1200, 700);
     page.show();
     ASSERT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() > 0; }));
-    page.showRun(runId(998));
-    ASSERT_TRUE(QTest::qWaitFor([&] { return page.runView()->run().id == runId(998); }));
+    // The newer run on show, the older one picked: the older is run A all the same.
+    page.showRun(runId(kRunCount));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return page.runView()->run().id == runId(kRunCount); }));
 
     page.findChild<QPushButton *>(QStringLiteral("compareWithButton"))->click();
     auto *dialog = page.findChild<CompareWithDialog *>();
     ASSERT_NE(dialog, nullptr);
     auto *ok = dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
-    dialog->table()->selectRow(page.model()->rowOf(runId(998)));
+    dialog->table()->selectRow(page.model()->rowOf(runId(kRunCount)));
     EXPECT_FALSE(ok->isEnabled()) << "a run is not compared with itself";
     dialog->table()->selectRow(page.model()->rowOf(runId(900)));
     ASSERT_TRUE(ok->isEnabled());
     ok->click();
 
     ASSERT_TRUE(QTest::qWaitFor([&] { return page.runView()->isTabShown(page.diffTab()); }));
-    EXPECT_EQ(page.runView()->run().id, runId(998));
+    EXPECT_EQ(page.runView()->run().id, runId(kRunCount));
     const QString runs = page.findChild<QLabel *>(QStringLiteral("diffRuns"))->text();
-    // Recorded within the same millisecond here: either may be run A.
-    EXPECT_TRUE(runs.contains(runId(900)) && runs.contains(runId(998))) << runs.toStdString();
     EXPECT_TRUE(runs.startsWith(QStringLiteral("Run A: ")) && runs.contains(QStringLiteral("Run B: ")));
+    ASSERT_TRUE(runs.contains(runId(900)) && runs.contains(runId(kRunCount))) << runs.toStdString();
+    EXPECT_LT(runs.indexOf(runId(900)), runs.indexOf(runId(kRunCount))) << "run A is the older: " << runs.toStdString();
 }
 
 TEST_F(HistoryPageTest, replayStatusWrapsBelowTheButtonsAndGoesWithTheRun)

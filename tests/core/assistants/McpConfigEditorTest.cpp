@@ -271,6 +271,45 @@ TEST(McpConfigEditorTest, refusesWhatItCannotEditSafely)
         << qPrintable(trailingComma.error().message);
 }
 
+TEST(McpConfigEditorTest, whatStopsAChangeIsAlsoDataForAppsThatWordItThemselves)
+{
+    // Issue 37, item 15: the desktop app words the problem in the user's language from these fields.
+    using Kind = McpConfigEditor::Problem::Kind;
+    const QString name = QStringLiteral("llm-sandbox");
+    EXPECT_FALSE(claude().problem(R"({"mcpServers": {"a": {}}})", name).has_value());
+    EXPECT_FALSE(claude().problem("", name).has_value());
+
+    const QByteArray commented = "{\n  \"mcpServers\": {},\n  // mine\n  \"a\": 1\n}\n";
+    const std::optional<McpConfigEditor::Problem> strict = claude().problem(commented, name);
+    ASSERT_TRUE(strict.has_value());
+    EXPECT_EQ(strict->kind, Kind::NotJson);
+    EXPECT_TRUE(strict->comments);
+    // Where the parser's own message says it stopped.
+    EXPECT_EQ(strict->line, 3);
+    EXPECT_TRUE(
+        strict->parserMessage.contains(QStringLiteral("line %1, column %2").arg(strict->line).arg(strict->column)))
+        << qPrintable(strict->parserMessage) << " " << strict->column;
+    EXPECT_EQ(McpConfigEditor::describe(*strict), claude().withEntry(commented, name, kEntry).error().message);
+    EXPECT_FALSE(vscode().problem(commented, name).has_value()) << "VS Code's files may have comments";
+
+    const std::optional<McpConfigEditor::Problem> cut = claude().problem("{\n\"mcpServers\": ", name);
+    ASSERT_TRUE(cut.has_value());
+    EXPECT_FALSE(cut->comments);
+    EXPECT_TRUE(cut->parserMessage.contains(QStringLiteral("line %1, column %2").arg(cut->line).arg(cut->column)))
+        << qPrintable(cut->parserMessage);
+
+    EXPECT_EQ(claude().problem("[1, 2]", name)->kind, Kind::TopLevelNotObject);
+    const std::optional<McpConfigEditor::Problem> array = claude().problem(R"({"mcpServers": []})", name);
+    ASSERT_TRUE(array.has_value());
+    EXPECT_EQ(array->kind, Kind::ServersNotObject);
+    EXPECT_EQ(array->key, QStringLiteral("mcpServers"));
+    const std::optional<McpConfigEditor::Problem> twice =
+        claude().problem(R"({"mcpServers": {"llm-sandbox": {}, "llm-sandbox": {}}})", name);
+    ASSERT_TRUE(twice.has_value());
+    EXPECT_EQ(twice->kind, Kind::DuplicateKey);
+    EXPECT_EQ(twice->key, name);
+}
+
 TEST(McpConfigEditorTest, removingWhatIsNotThereChangesNothing)
 {
     for (const QByteArray &text : {QByteArray(), QByteArray("{}"), QByteArray(R"({"mcpServers": {"a": {}}})"),
