@@ -2747,6 +2747,43 @@ go module、R 软件包、gem。</translation>
     </message>
 </context>
 <context>
+    <name>sandbox::gui::CodeEditor</name>
+    <message>
+        <location filename="../app/gui/widgets/CodeEditor.cpp" line="+34"/>
+        <source>Tab indents; Ctrl+Tab moves on to the next control, Ctrl+Shift+Tab back.</source>
+        <translation>Tab 键缩进；Ctrl+Tab 移到下一个控件，Ctrl+Shift+Tab 移回上一个。</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::CommandPalette</name>
+    <message>
+        <location filename="../app/gui/widgets/CommandPalette.cpp" line="+73"/>
+        <source>Command Palette</source>
+        <translation>命令面板</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Command Palette…</source>
+        <translation>命令面板(&amp;C)…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Type a command…</source>
+        <translation>输入命令…</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>No command matches.</source>
+        <translation>没有匹配的命令。</translation>
+    </message>
+    <message>
+        <location line="+60"/>
+        <source>%1: %2</source>
+        <comment>command palette: a submenu&apos;s title, the command</comment>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
     <name>sandbox::gui::CompareWithDialog</name>
     <message>
         <location filename="../app/gui/history/CompareWithDialog.cpp" line="+18"/>
@@ -3422,7 +3459,7 @@ Run B: %4 on %5, %6</source>
 <context>
     <name>sandbox::gui::HistoryModel</name>
     <message>
-        <location filename="../app/gui/history/HistoryModel.cpp" line="+29"/>
+        <location filename="../app/gui/history/HistoryModel.cpp" line="+20"/>
         <source>the run journal is off (LLM_SANDBOX_JOURNAL=off)</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)</translation>
     </message>
@@ -3756,7 +3793,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
 <context>
     <name>sandbox::gui::LiveLogModel</name>
     <message>
-        <location filename="../app/gui/livelog/LiveLogModel.cpp" line="+166"/>
+        <location filename="../app/gui/livelog/LiveLogModel.cpp" line="+159"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
@@ -3871,7 +3908,7 @@ Runs appear here the moment they start: from the Console, from “llm-sandbox ru
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="+80"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+81"/>
         <source>LLM Sandbox</source>
         <translation>LLM Sandbox</translation>
     </message>
@@ -3903,7 +3940,12 @@ API %3，%4%5</translation>
         <translation>%2(&amp;%1)</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+4"/>
+        <source>Go to %1</source>
+        <translation>转到%1</translation>
+    </message>
+    <message>
+        <location line="+36"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -3938,7 +3980,7 @@ API %3，%4%5</translation>
         <translation>在页面中查找(&amp;F)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
@@ -4017,7 +4059,7 @@ Runs go on; what they record waits until it can be written again.</source>
         </translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+37"/>
         <source>The backend setting applies to the command line and MCP servers started from now on that do not set $BACKEND; this window keeps %1, named by $BACKEND.</source>
         <translation>后端设置适用于命令行以及从现在起启动且未设置 $BACKEND 的 MCP 服务器；本窗口保持使用由 $BACKEND 指定的 %1。</translation>
     </message>
@@ -4867,7 +4909,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
 <context>
     <name>sandbox::gui::StatisticsPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+155"/>
+        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+149"/>
         <source>%1: %n run(s)</source>
         <translation>
             <numerusform>%1：%n 次运行</numerusform>
