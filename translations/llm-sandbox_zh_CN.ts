@@ -2747,6 +2747,43 @@ go module、R 软件包、gem。</translation>
     </message>
 </context>
 <context>
+    <name>sandbox::gui::CodeEditor</name>
+    <message>
+        <location filename="../app/gui/widgets/CodeEditor.cpp" line="+34"/>
+        <source>Tab indents; Ctrl+Tab moves on to the next control, Ctrl+Shift+Tab back.</source>
+        <translation>Tab 键缩进；Ctrl+Tab 移到下一个控件，Ctrl+Shift+Tab 移回上一个。</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::CommandPalette</name>
+    <message>
+        <location filename="../app/gui/widgets/CommandPalette.cpp" line="+73"/>
+        <source>Command Palette</source>
+        <translation>命令面板</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Command Palette…</source>
+        <translation>命令面板(&amp;C)…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Type a command…</source>
+        <translation>输入命令…</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>No command matches.</source>
+        <translation>没有匹配的命令。</translation>
+    </message>
+    <message>
+        <location line="+60"/>
+        <source>%1: %2</source>
+        <comment>command palette: a submenu&apos;s title, the command</comment>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
     <name>sandbox::gui::CompareWithDialog</name>
     <message>
         <location filename="../app/gui/history/CompareWithDialog.cpp" line="+18"/>
@@ -3915,7 +3952,7 @@ Runs appear here the moment they start: from the Console, from “llm-sandbox ru
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="+80"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+81"/>
         <source>LLM Sandbox</source>
         <translation>LLM Sandbox</translation>
     </message>
@@ -3947,7 +3984,12 @@ API %3，%4%5</translation>
         <translation>%2(&amp;%1)</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+4"/>
+        <source>Go to %1</source>
+        <translation>转到%1</translation>
+    </message>
+    <message>
+        <location line="+36"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -3982,7 +4024,7 @@ API %3，%4%5</translation>
         <translation>在页面中查找(&amp;F)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
@@ -4061,7 +4103,7 @@ Runs go on; what they record waits until it can be written again.</source>
         </translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+37"/>
         <source>The backend setting applies to the command line and MCP servers started from now on that do not set $BACKEND; this window keeps %1, named by $BACKEND.</source>
         <translation>后端设置适用于命令行以及从现在起启动且未设置 $BACKEND 的 MCP 服务器；本窗口保持使用由 $BACKEND 指定的 %1。</translation>
     </message>

@@ -21,6 +21,7 @@
 #include "gui/settings/SettingsDialog.h"
 #include "gui/statistics/StatisticsPage.h"
 #include "gui/tray/TrayIcon.h"
+#include "gui/widgets/CommandPalette.h"
 #include "gui/widgets/RunView.h"
 #include "gui/widgets/ThumbnailProvider.h"
 #include "journal/JournalFeed.h"
@@ -261,6 +262,7 @@ int MainWindow::addPage(Page *page)
     if (index < 9) {
         action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + index)));
     }
+    action->setProperty(CommandPalette::kCommandTextProperty, tr("Go to %1").arg(page->title()));
     connect(action, &QAction::triggered, this, [this, index] { showPage(index); });
     m_viewMenu->insertAction(m_pagesSeparator, action);
     if (m_navigation->currentRow() < 0) {
@@ -324,6 +326,9 @@ void MainWindow::createMenus()
     });
     m_find->setObjectName(QStringLiteral("findAction"));
     m_find->setShortcut(QKeySequence::Find);
+    m_palette = new CommandPalette(this);
+    m_viewMenu->addAction(m_palette->openAction());
+    connect(m_palette->openAction(), &QAction::triggered, this, &MainWindow::openCommandPalette);
     m_viewMenu->addSeparator();
     QMenu *theme = m_viewMenu->addMenu(tr("&Theme"));
     m_themes = new QActionGroup(this);
@@ -446,6 +451,16 @@ void MainWindow::updateTray()
     const int clients = ServerClientsModel::presentClients(m_server->sessions(), QDateTime::currentDateTimeUtc());
     const int running = m_journal->isOff() ? m_controller->runningCount() : m_running->count();
     m_tray->setStatus(serving, m_server->url(), clients, running);
+}
+
+void MainWindow::openCommandPalette()
+{
+    // The menus' actions, then what the current page offers besides (History's Compare, the Gallery's Copy Image).
+    QList<QAction *> more = actions();
+    if (QWidget *page = m_pages->currentWidget()) {
+        more += page->actions();
+    }
+    m_palette->popup(menuBar(), more, QRect(m_splitter->mapToGlobal(QPoint(0, 0)), m_splitter->size()));
 }
 
 void MainWindow::openSettings()

@@ -22,6 +22,7 @@ class McpHost;
 
 namespace sandbox::gui {
 
+class CommandPalette;
 class ConsolePage;
 class EngineController;
 class Page;
@@ -62,6 +63,8 @@ private:
     void createMenus();
     void fillRunMenu();
     void createStatusBar();
+    /// The command palette (Ctrl+K) over the menus' actions and the current page's.
+    void openCommandPalette();
     void openSettings();
     void connectAssistant();
     void showAbout();
@@ -92,6 +95,7 @@ private:
     QMenu *m_runMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     QAction *m_find = nullptr; ///< to the current page's search field (Page::findField)
+    CommandPalette *m_palette = nullptr;
     QAction *m_pagesSeparator = nullptr;
     QActionGroup *m_themes = nullptr;
     QLabel *m_backendState = nullptr;

@@ -31,6 +31,7 @@ CodeEditor::CodeEditor(QWidget *parent) : QPlainTextEdit(parent)
     setFont(font);
     setLineWrapMode(QPlainTextEdit::NoWrap);
     setTabStopDistance(4 * fontMetrics().horizontalAdvance(QLatin1Char(' ')));
+    setAccessibleDescription(tr("Tab indents; Ctrl+Tab moves on to the next control, Ctrl+Shift+Tab back."));
     m_lineNumberArea = new LineNumberArea(this);
     m_highlighter = new CodeHighlighter(document());
 
@@ -82,6 +83,14 @@ void CodeEditor::resizeEvent(QResizeEvent *event)
 
 void CodeEditor::keyPressEvent(QKeyEvent *event)
 {
+    // Tab indents, so Ctrl+Tab and Ctrl+Shift+Tab leave the editor for the next or previous control: the keyboard
+    // alone gets out (QPlainTextEdit keeps the focus on every Tab while it is editable).
+    if ((event->key() == Qt::Key_Tab || event->key() == Qt::Key_Backtab) &&
+        (event->modifiers() & Qt::ControlModifier)) {
+        const bool forward = event->key() == Qt::Key_Tab && !(event->modifiers() & Qt::ShiftModifier);
+        QWidget::focusNextPrevChild(forward);
+        return;
+    }
     // Code is indented with spaces in every language the sandbox runs; keep the current indent on Enter.
     if (event->key() == Qt::Key_Tab && event->modifiers() == Qt::NoModifier && !textCursor().hasSelection()) {
         insertPlainText(QStringLiteral("    "));

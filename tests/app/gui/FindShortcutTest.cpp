@@ -1,6 +1,7 @@
 // Ctrl+F in the real window goes to the current page's search field, wherever the focus was.
 #include "OfflineApp.h"
 #include "gui/MainWindow.h"
+#include "gui/Page.h"
 
 #include <QAction>
 #include <QApplication>
@@ -61,4 +62,33 @@ TEST(FindShortcut, ctrlFGoesToTheSearchFieldOfEveryPageThatHasOne)
     EXPECT_FALSE(find->isEnabled());
     showPage(window, QStringLiteral("liveLogPage"));
     EXPECT_TRUE(find->isEnabled());
+}
+
+TEST(FindShortcut, findInPageIsOffEveryPageWithoutASearchField)
+{
+    guitest::OfflineApp app;
+    MainWindow window(app.context());
+    window.show();
+    window.activateWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    auto *find = window.findChild<QAction *>(QStringLiteral("findAction"));
+    auto *pages = window.findChild<QStackedWidget *>(QStringLiteral("pages"));
+    QStringList searchable;
+    // Twice round, so that every page is also shown after one with (and one without) a search field.
+    for (int round = 0; round < 2; ++round) {
+        for (int index = 0; index < pages->count(); ++index) {
+            window.showPage(index);
+            auto *page = qobject_cast<Page *>(pages->currentWidget());
+            ASSERT_NE(page, nullptr);
+            // Enabled exactly where Ctrl+F has a field to go to: never a shortcut that silently does nothing.
+            EXPECT_EQ(find->isEnabled(), page->findField() != nullptr) << qPrintable(page->objectName());
+            if (round == 0 && page->findField()) {
+                searchable << page->objectName();
+            }
+        }
+    }
+    // The lists worth searching: the runs (live log, History) and the pictures. The Backends page's sandboxes and the
+    // MCP server's clients are a handful of rows each: no search field, no Find.
+    EXPECT_EQ(searchable, (QStringList{QStringLiteral("liveLogPage"), QStringLiteral("historyPage"),
+                                       QStringLiteral("galleryPage")}));
 }
