@@ -102,6 +102,15 @@ TEST(MainWindowRuns, followsCountsShowsAndStopsRealRunsOfTheConsoleAndOfAnAssist
     const LiveLogModel &runs = *liveLog->model();
     const StateColors colours = StateColors::of(QGuiApplication::palette());
 
+    // The assistant's client and its `llm-sandbox --mcp` start while the console runs (node is slow to start on a busy
+    // machine).
+    SdkClient client;
+    ASSERT_TRUE(client.process().waitForStarted(10000)) << qPrintable(client.process().errorString());
+    const int launch = client.send({{"op", "launch"},
+                                    {"command", qEnvironmentVariable("LLM_SANDBOX_BIN")},
+                                    {"env", QJsonObject{{"XDG_CONFIG_HOME", folder.filePath(QStringLiteral("config"))},
+                                                        {"XDG_DATA_HOME", folder.filePath(QStringLiteral("data"))}}}});
+
     // A first console run, to go back to later.
     console->openCode(QStringLiteral("python"), QStringLiteral("print('the older run')\n"));
     QTest::mouseClick(runButton, Qt::LeftButton);
@@ -164,14 +173,7 @@ TEST(MainWindowRuns, followsCountsShowsAndStopsRealRunsOfTheConsoleAndOfAnAssist
     EXPECT_FALSE(follow->isChecked());
     EXPECT_EQ(detail->run().id, older.id);
 
-    SdkClient client;
-    ASSERT_TRUE(client.process().waitForStarted(10000)) << qPrintable(client.process().errorString());
-    const QJsonObject launched =
-        client.call({{"op", "launch"},
-                     {"command", qEnvironmentVariable("LLM_SANDBOX_BIN")},
-                     {"env", QJsonObject{{"XDG_CONFIG_HOME", folder.filePath(QStringLiteral("config"))},
-                                         {"XDG_DATA_HOME", folder.filePath(QStringLiteral("data"))}}}},
-                    30s);
+    const QJsonObject launched = client.waitFor(launch, 90s);
     ASSERT_TRUE(launched.value("ok").toBool()) << QJsonDocument(launched).toJson().toStdString();
     // The pause is inside the sandbox: it keeps the call going while the window is looked at.
     const QString longCode = QStringLiteral("import time\n"
