@@ -1,16 +1,25 @@
-// An MCP client driven by JSON commands on stdin, one per line, for the tests of the desktop app's embedded server:
-// the official SDK's Client over StreamableHTTPClientTransport with the URL and token it is given. Each command is
-// answered on stdout by one JSON line with the command's id; a long call does not hold up the commands after it.
+// An MCP client driven by JSON commands on stdin, one per line, for the desktop app's tests: the official SDK's Client
+// over StreamableHTTPClientTransport with the URL and token it is given (the app's embedded server), or over
+// StdioClientTransport to an `llm-sandbox --mcp` it launches, as an assistant does. Each command is answered on stdout
+// by one JSON line with the command's id; a long call does not hold up the commands after it.
 //   {"id": 1, "op": "connect", "url": "http://127.0.0.1:PORT/mcp", "token": "..."}  -> {"id": 1, "ok": true, "sessionId"}
+//   {"id": 1, "op": "launch", "command": ".../llm-sandbox", "env": {...}}           -> {"id": 1, "ok": true}
 //   {"id": 2, "op": "execute", "arguments": {"code": "print(1)"}}                    -> {"id": 2, "ok": true, "text"}
 //   {"id": 3, "op": "ping"}                                                          -> {"id": 3, "ok": true}
 // A failure answers {"id", "ok": false, "status": HTTP status or null, "error"}.
 import { createInterface } from 'node:readline';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 let client;
+
+const newClient = () =>
+    new Client({
+        name: process.env.MCP_CLIENT_NAME ?? 'embedded-server-test',
+        version: process.env.MCP_CLIENT_VERSION ?? '2.0.0',
+    });
 
 const operations = {
     async connect({ url, token }) {
@@ -24,13 +33,18 @@ const operations = {
                 reconnectionDelayGrowFactor: 1,
             },
         });
-        client = new Client({
-            name: process.env.MCP_CLIENT_NAME ?? 'embedded-server-test',
-            version: process.env.MCP_CLIENT_VERSION ?? '2.0.0',
-        });
+        client = newClient();
         client.onerror = () => {};
         await client.connect(transport);
         return { sessionId: transport.sessionId };
+    },
+    async launch({ command, env = {} }) {
+        // The server's stderr passes through to this process's: a test that fails shows what the server said.
+        const transport = new StdioClientTransport({ command, args: ['--mcp'], env: { ...process.env, ...env } });
+        client = newClient();
+        client.onerror = () => {};
+        await client.connect(transport);
+        return {};
     },
     async execute({ arguments: args }) {
         const result = await client.callTool({ name: 'execute_code', arguments: args }, undefined, { timeout: 120000 });
