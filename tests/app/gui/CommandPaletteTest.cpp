@@ -73,7 +73,8 @@ TEST_F(CommandPaletteTest, offersTheMenusActionsWithoutMnemonics)
     for (const char *command :
          {"Settings…", "Connect an Assistant…", "Quit", "Run", "Stop All Runs", "Go to Live log", "Go to History",
           "Go to MCP server", "Find in Page", "Theme: Dark", "Documentation", "About LLM Sandbox"}) {
-        EXPECT_TRUE(commands.contains(QLatin1String(command))) << command << " in " << qPrintable(commands.join('|'));
+        EXPECT_TRUE(commands.contains(QString::fromUtf8(command)))
+            << command << " in " << qPrintable(commands.join('|'));
     }
     // Not itself.
     EXPECT_FALSE(commands.contains(QStringLiteral("Command Palette…")));
