@@ -5,8 +5,6 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
-# The build without the desktop app: run-demo builds the program there first, scripts/test runs most tests from it.
-HEADLESS_DIR=${HEADLESS_BUILD_DIR:-$ROOT/build-headless}
 GUI=${GUI:-${LLM_SANDBOX_GUI:-ON}}
 
 # Every line says how long the script has been running: a newcomer sees where the minutes go.
