@@ -538,8 +538,9 @@ build_project() {
     [ $# -eq 0 ] || targets=(--target "$@")
     log "Building ($BUILD_DIR, GUI=$GUI, tests $tests${targets:+; ${*}})"
     configure_project "$BUILD_DIR" -DLLM_SANDBOX_GUI="$GUI" -DLLM_SANDBOX_TESTS="$tests" -DLLM_SANDBOX_BENCHMARKS="$tests"
-    # Paths relative to the checkout and no working directory in the hash: both build folders (and a fresh clone
-    # elsewhere) share cache entries. The sloppiness lets the cache take files built with a precompiled header
+    # Paths relative to the checkout and no working directory in the hash: a fresh clone elsewhere shares cache entries
+    # with a build folder of the same name. build and build-headless do not share them: their autogen include folders
+    # and precompiled headers lie under the build folder, so their commands differ (measured 2026-12-04). The sloppiness lets the cache take files built with a precompiled header
     # (cmake/Precompiled.cmake).
     local TIMEFORMAT='%R %U %S' times
     times=$(mktemp)
