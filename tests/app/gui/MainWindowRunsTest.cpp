@@ -111,15 +111,20 @@ TEST(MainWindowRuns, followsCountsShowsAndStopsRealRunsOfTheConsoleAndOfAnAssist
                                     {"env", QJsonObject{{"XDG_CONFIG_HOME", folder.filePath(QStringLiteral("config"))},
                                                         {"XDG_DATA_HOME", folder.filePath(QStringLiteral("data"))}}}});
 
+    // Whether the console's run whose code holds `fragment` has ended, in the live log and in the console.
+    const auto consoleRunEnded = [&](const QString &fragment) {
+        return waitUntil(
+            [&] {
+                const auto run = runOf(runs, fragment);
+                return run && run->status != RunStatus::Running && !console->isRunning();
+            },
+            60s);
+    };
+
     // A first console run, to go back to later.
     console->openCode(QStringLiteral("python"), QStringLiteral("print('the older run')\n"));
     QTest::mouseClick(runButton, Qt::LeftButton);
-    ASSERT_TRUE(waitUntil(
-        [&] {
-            const auto run = runOf(runs, QStringLiteral("the older run"));
-            return run && run->status != RunStatus::Running && !console->isRunning();
-        },
-        60s));
+    ASSERT_TRUE(consoleRunEnded(QStringLiteral("the older run")));
     const JournalRun older = *runOf(runs, QStringLiteral("the older run"));
     ASSERT_EQ(older.outcome(), RunOutcome::Succeeded) << qPrintable(older.error);
 
@@ -136,12 +141,7 @@ TEST(MainWindowRuns, followsCountsShowsAndStopsRealRunsOfTheConsoleAndOfAnAssist
         },
         60s));
     QTest::mouseClick(stopButton, Qt::LeftButton);
-    ASSERT_TRUE(waitUntil(
-        [&] {
-            const auto run = runOf(runs, QStringLiteral("until stopped"));
-            return run && run->status != RunStatus::Running && !console->isRunning();
-        },
-        60s));
+    ASSERT_TRUE(consoleRunEnded(QStringLiteral("until stopped")));
     const JournalRun stopped = *runOf(runs, QStringLiteral("until stopped"));
     EXPECT_EQ(stopped.outcome(), RunOutcome::Stopped);
     const QModelIndex stoppedStatus = indexOf(*table, stopped.id, LiveLogModel::Status);
