@@ -145,6 +145,10 @@ void CommandPalette::popup(const QMenuBar *menuBar, const QList<QAction *> &more
     m_commands->clear();
     m_actions.clear();
     QSet<const QAction *> offered{m_openAction};
+    // A command without an icon gets an empty one, so that every command's text starts in the same column.
+    QPixmap blank(m_list->iconSize());
+    blank.fill(Qt::transparent);
+    const QIcon noIcon(blank);
     const auto offer = [&](QAction *action, const QString &menuTitle) {
         if (action->isSeparator() || !action->isEnabled() || !action->isVisible() || action->text().isEmpty() ||
             offered.contains(action)) {
@@ -156,7 +160,7 @@ void CommandPalette::popup(const QMenuBar *menuBar, const QList<QAction *> &more
         if (!menuTitle.isEmpty()) {
             text = tr("%1: %2", "command palette: a submenu's title, the command").arg(menuTitle, text);
         }
-        auto *item = new QStandardItem(action->icon(), text);
+        auto *item = new QStandardItem(action->icon().isNull() ? noIcon : action->icon(), text);
         item->setData(int(m_actions.size()), ActionIndexRole);
         item->setData(action->shortcut().toString(QKeySequence::NativeText), ShortcutRole);
         item->setToolTip(action->toolTip() != withoutMnemonic(action->text()) ? action->toolTip() : QString());

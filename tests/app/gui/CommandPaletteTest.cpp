@@ -7,7 +7,9 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QIcon>
 #include <QLineEdit>
+#include <QListView>
 #include <QPainter>
 #include <QStackedWidget>
 #include <QTest>
@@ -79,6 +81,19 @@ TEST_F(CommandPaletteTest, offersTheMenusActionsWithoutMnemonics)
     // Not itself.
     EXPECT_FALSE(commands.contains(QStringLiteral("Command Palette…")));
     EXPECT_EQ(commands.count(QStringLiteral("Run")), 1); // in the Run menu and the window's actions: once
+}
+
+TEST_F(CommandPaletteTest, everyCommandHasRoomForAnIconSoTheTextsStartInOneColumn)
+{
+    // Settings… has no icon, Go to History has its page's: without an empty icon for the first, its text stood an
+    // icon's width further left.
+    openPalette();
+    const QAbstractItemModel *commands = m_palette->findChild<QListView *>(QStringLiteral("commandList"))->model();
+    ASSERT_GT(commands->rowCount(), 2);
+    for (int row = 0; row < commands->rowCount(); ++row) {
+        const QModelIndex index = commands->index(row, 0);
+        EXPECT_FALSE(index.data(Qt::DecorationRole).value<QIcon>().isNull()) << qPrintable(index.data().toString());
+    }
 }
 
 TEST_F(CommandPaletteTest, opensCentredAtTheTopOfTheWindow)
