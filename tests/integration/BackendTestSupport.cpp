@@ -49,8 +49,9 @@ Result<std::shared_ptr<ContainerBackend>> createBackend(const std::string &name)
     }
     auto info = (*backend)->probe();
     // An engine that is busy (rootless Podman still removing fifty containers of the test before, beside two other
-    // lanes on two cores) answers late, not never: it gets a minute before the tests count it as missing.
-    for (int attempt = 1; !info && info.error().code == ErrorCode::EngineUnreachable && attempt < 6; ++attempt) {
+    // lanes on two cores; Podman's service while fifty gVisor sandboxes start in the Docker lane did not answer for
+    // a minute) answers late, not never: it gets three minutes before the tests count it as missing.
+    for (int attempt = 1; !info && info.error().code == ErrorCode::EngineUnreachable && attempt < 18; ++attempt) {
         info = (*backend)->probe();
     }
     if (!info) {
