@@ -2,9 +2,10 @@
 # standard library, nlohmann/json in the runner, Qt Widgets in the app, GoogleTest in the tests) are parsed once per
 # target instead of once per file. scripts/build-cost measures what a cold build costs with and without them.
 #
-# The compiler cache keeps working across build folders (scripts/lib/setup.sh's build_project): it needs the sloppiness
+# The compiler cache keeps working with them (scripts/lib/setup.sh's build_project): it needs the sloppiness
 # pch_defines,time_macros (setup.sh sets CCACHE_SLOPPINESS) and GCC's -fpch-preprocess, so that it can tell which
-# precompiled header a file used.
+# precompiled header a file used. It hashes the .gch, which holds its own path in the build folder: two build folders
+# (build, build-headless) do not share entries of files compiled with one.
 option(LLM_SANDBOX_PRECOMPILED_HEADERS "Precompile the common library headers of each target" ON)
 
 set(LLM_SANDBOX_PCH_STD <algorithm> <chrono> <functional> <memory> <optional> <string> <utility> <vector>)
