@@ -21,6 +21,7 @@
 #include <QListView>
 #include <QMenu>
 #include <QStackedWidget>
+#include <QStyledItemDelegate>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -33,6 +34,21 @@ constexpr int kMaxArtifacts = 20000;
 const SettingsKey<QString> kLanguage{"language"};
 const SettingsKey<QString> kSource{"source"};
 const SettingsKey<QString> kType{"type"};
+
+/// Every tile as big as the thumbnail and three lines under it: the name and run, the client and time, and one of
+/// them wrapped. The view's own size for a tile (taken from the first, with uniform sizes) left the text one line
+/// when the first thumbnail was still loading, and "figure_1.png · run e28936 / MCP · claude-ai · 8:04 PM" was
+/// elided to "figure_1.p…un e28936…".
+class TileDelegate final : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &) const override
+    {
+        return GalleryModel::ThumbnailSize + QSize(40, 3 * option.fontMetrics.lineSpacing() + 12);
+    }
+};
 
 QList<PreviewItem> previewItems(const QList<JournalArtifactEntry> &entries)
 {
@@ -94,7 +110,8 @@ GalleryPage::GalleryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     m_view->setMovement(QListView::Static);
     m_view->setUniformItemSizes(true);
     m_view->setIconSize(GalleryModel::ThumbnailSize);
-    m_view->setGridSize(GalleryModel::ThumbnailSize + QSize(28, 44));
+    m_view->setItemDelegate(new TileDelegate(m_view));
+    m_view->setGridSize(GalleryModel::ThumbnailSize + QSize(48, 3 * m_view->fontMetrics().lineSpacing() + 20));
     m_view->setSpacing(6);
     m_view->setWordWrap(true);
     m_view->setTextElideMode(Qt::ElideMiddle);

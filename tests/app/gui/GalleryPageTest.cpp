@@ -124,11 +124,13 @@ protected:
         EXPECT_EQ(m_launches.launched, 0) << "a file of a sandbox was handed to the desktop";
     }
 
-    void record(const QString &runId, const QList<Artifact> &artifacts, const QString &origin = QStringLiteral("mcp"))
+    void record(const QString &runId, const QList<Artifact> &artifacts, const QString &origin = QStringLiteral("mcp"),
+                const QString &clientName = {})
     {
         RunRequest request;
         request.language = QStringLiteral("python");
         request.origin = origin;
+        request.clientName = clientName;
         m_recorder->runStarted(runId, request);
         for (const Artifact &made : artifacts) {
             m_recorder->runArtifact(runId, made);
@@ -241,6 +243,30 @@ TEST_F(GalleryPageTest, anEmptyGallerySaysWhatAppearsThereAndHowOrThatTheFilters
     type->setCurrentIndex(0);
     page.waitForLoaded();
     EXPECT_TRUE(page.view()->isVisible());
+}
+
+TEST_F(GalleryPageTest, aTilesNameRunAndClientFitUnderItsThumbnail)
+{
+    // Seen in the screenshots: the tile's text had one line's room under the thumbnail, and "figure_1.png · run
+    // 3c14dd / MCP · claude-ai · 8:04 PM" was elided to "figure_1.p…un 3c14dd…".
+    GalleryPage page(*m_feed, m_thumbnails);
+    page.resize(900, 600);
+    page.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+    record(QStringLiteral("3c14dd0e9b84a77f"),
+           {artifact(QStringLiteral("figure_1.png"), QStringLiteral("image/png"), png(Qt::red))}, QStringLiteral("mcp"),
+           QStringLiteral("claude-ai"));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() == 1; }, 10000));
+    const QModelIndex tile = page.model()->index(0, 0);
+    const QString text = tile.data().toString();
+    ASSERT_TRUE(text.contains(QLatin1String("claude-ai"))) << qPrintable(text);
+    const QListView *view = page.view();
+    // The text's room: the tile less the thumbnail above it and a few pixels of the style's margins.
+    const QRect rect = view->visualRect(tile);
+    const int room = rect.height() - GalleryModel::ThumbnailSize.height() - 8;
+    const QRect needed = view->fontMetrics().boundingRect(QRect(0, 0, rect.width() - 8, 10000),
+                                                          Qt::TextWordWrap | Qt::AlignHCenter, text);
+    EXPECT_LE(needed.height(), room) << qPrintable(text) << " in a tile of " << rect.width() << " x " << rect.height();
 }
 
 TEST_F(GalleryPageTest, filtersBySourceAndType)
