@@ -39,6 +39,11 @@ const SettingsKey<QString> kType{"type"};
 /// them wrapped. The view's own size for a tile (taken from the first, with uniform sizes) left the text one line
 /// when the first thumbnail was still loading, and "figure_1.png · run e28936 / MCP · claude-ai · 8:04 PM" was
 /// elided to "figure_1.p…un e28936…".
+QSize tileSize(const QFontMetrics &metrics)
+{
+    return GalleryModel::ThumbnailSize + QSize(40, 3 * metrics.lineSpacing() + 12);
+}
+
 class TileDelegate final : public QStyledItemDelegate
 {
 public:
@@ -46,7 +51,7 @@ public:
 
     QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &) const override
     {
-        return GalleryModel::ThumbnailSize + QSize(40, 3 * option.fontMetrics.lineSpacing() + 12);
+        return tileSize(option.fontMetrics);
     }
 };
 
@@ -111,7 +116,7 @@ GalleryPage::GalleryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     m_view->setUniformItemSizes(true);
     m_view->setIconSize(GalleryModel::ThumbnailSize);
     m_view->setItemDelegate(new TileDelegate(m_view));
-    m_view->setGridSize(GalleryModel::ThumbnailSize + QSize(48, 3 * m_view->fontMetrics().lineSpacing() + 20));
+    m_view->setGridSize(tileSize(m_view->fontMetrics()) + QSize(8, 8));
     m_view->setSpacing(6);
     m_view->setWordWrap(true);
     m_view->setTextElideMode(Qt::ElideMiddle);
