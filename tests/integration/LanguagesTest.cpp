@@ -7,12 +7,17 @@
 #include "images/ImageProbe.h"
 #include "lang/LanguageRegistry.h"
 
+#include <chrono>
 #include <gtest/gtest.h>
 #include <tuple>
 
 using namespace sandbox;
 
 namespace {
+
+/// A run's timeout here. What these tests check is the language, not how fast: a compile beside two other lanes of
+/// engine tests on two cores (fifty gVisor sandboxes starting at once among them) took over a minute.
+constexpr std::chrono::seconds kRunTimeout{180};
 
 struct LanguageCase
 {
@@ -200,9 +205,7 @@ protected:
         RunRequest request;
         request.language = QString::fromUtf8(language().language);
         request.code = QString::fromUtf8(code);
-        // What these tests check is the language, not how fast: a compile beside two other lanes of engine tests on
-        // two cores (fifty gVisor sandboxes starting at once among them) took over a minute.
-        request.timeout = std::chrono::seconds(180);
+        request.timeout = kRunTimeout;
         return engine->run(request);
     }
 
@@ -326,7 +329,7 @@ protected:
         RunRequest request;
         request.language = QStringLiteral("go");
         request.code = QString::fromUtf8(code);
-        request.timeout = std::chrono::seconds(180);
+        request.timeout = kRunTimeout;
         auto result = m_engine->run(request);
         EXPECT_TRUE(result.ok()) << result.error().message.toStdString();
         if (!result.ok()) {

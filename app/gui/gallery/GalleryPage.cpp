@@ -36,9 +36,9 @@ const SettingsKey<QString> kSource{"source"};
 const SettingsKey<QString> kType{"type"};
 
 /// Every tile as big as the thumbnail and three lines under it: the name and run, the client and time, and one of
-/// them wrapped. The view's own size for a tile (taken from the first, with uniform sizes) left the text one line
-/// when the first thumbnail was still loading, and "figure_1.png · run e28936 / MCP · claude-ai · 8:04 PM" was
-/// elided to "figure_1.p…un e28936…".
+/// them wrapped. The style's own size for a tile (the first one's, with uniform sizes) was 166 x 151, a line's room
+/// under a 120-pixel thumbnail, and "figure_1.png · run e28936 / MCP · claude-ai · 8:04 PM" was elided to
+/// "figure_1.p…un e28936…".
 QSize tileSize(const QFontMetrics &metrics)
 {
     return GalleryModel::ThumbnailSize + QSize(40, 3 * metrics.lineSpacing() + 12);
