@@ -4,7 +4,7 @@
 <context>
     <name>ImagesCommand</name>
     <message numerus="yes">
-        <location filename="../app/cli/ImagesCommand.cpp" line="+101"/>
+        <location filename="../app/cli/ImagesCommand.cpp" line="+102"/>
         <source>%n days</source>
         <translation>
             <numerusform>%n day</numerusform>
@@ -204,7 +204,7 @@
 <context>
     <name>sandbox::gui::GalleryPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+227"/>
+        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+249"/>
         <source>%n artifact(s)</source>
         <translation>
             <numerusform>%n artifact</numerusform>

@@ -670,7 +670,7 @@ interrupted 的运行记录。</translation>
 <context>
     <name>ImagesCommand</name>
     <message>
-        <location filename="../app/cli/ImagesCommand.cpp" line="+85"/>
+        <location filename="../app/cli/ImagesCommand.cpp" line="+86"/>
         <source>All images ready in %1 s</source>
         <translation>所有镜像已就绪，用时 %1 s</translation>
     </message>
@@ -831,16 +831,26 @@ interrupted 的运行记录。</translation>
     </message>
     <message>
         <location line="+5"/>
+        <source>build: only the images code runs in, not the builder and egress proxy of library installs (the first install builds them).</source>
+        <translation>build：只构建运行代码所用的镜像，不构建安装库所用的构建镜像和出站代理（第一次安装库时再构建）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>push: the registry to push to (default: $LLM_SANDBOX_REGISTRY, else the one saved on the desktop app&apos;s Backends page).</source>
         <translation>push：要推送到的镜像仓库（默认：$LLM_SANDBOX_REGISTRY，否则为桌面应用“后端”页面上保存的镜像仓库）。</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+34"/>
+        <source>--run-images-only goes with `images build` only.</source>
+        <translation>--run-images-only 只能与 `images build` 一起使用。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>images %1 needs a registry: name it with %2 or LLM_SANDBOX_REGISTRY (the same variable the kubernetes backend pulls from), or save it on the desktop app&apos;s Backends page.</source>
         <translation>images %1 需要一个镜像仓库：用 %2 或 LLM_SANDBOX_REGISTRY（kubernetes 后端拉取镜像时用的同一个变量）指定，或在桌面应用的“后端”页面上保存。</translation>
     </message>
     <message>
-        <location line="-38"/>
+        <location line="-42"/>
         <source>login: the registry account (asked on a terminal when not given); the password or token is read from stdin.</source>
         <translation>login：镜像仓库账号（未给出时在终端上询问）；
 密码或令牌从 stdin 读取。</translation>
@@ -865,7 +875,7 @@ logout：删除该登录信息。</translation>
         <translation>请使用 `llm-sandbox images build [LANG...]`、`llm-sandbox images list`、`llm-sandbox images prune`、`llm-sandbox images push [--registry HOST[:PORT]] [LANG...]` 或 `llm-sandbox images login|logout REGISTRY`。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+12"/>
         <source>images %1 takes one registry, and the password only from stdin.</source>
         <translation>images %1 只接受一个镜像仓库，密码只能从 stdin 读取。</translation>
     </message>
@@ -2777,7 +2787,7 @@ go module、R 软件包、gem。</translation>
         <translation>没有匹配的命令。</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+64"/>
         <source>%1: %2</source>
         <comment>command palette: a submenu&apos;s title, the command</comment>
         <translation>%1：%2</translation>
@@ -3351,7 +3361,7 @@ Run B: %4 on %5, %6</source>
 <context>
     <name>sandbox::gui::GalleryPage</name>
     <message>
-        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+55"/>
+        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+76"/>
         <source>All languages</source>
         <translation>所有语言</translation>
     </message>
@@ -3396,7 +3406,7 @@ Run B: %4 on %5, %6</source>
         <translation>按名称、客户端、运行 ID 筛选…</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>Copy Image</source>
         <translation>复制图片</translation>
     </message>

@@ -56,7 +56,7 @@ int terminalWidth()
 }
 
 int build(AppContext &context, ContainerBackend &backend, const QList<Language> &languages, const QString &copyFrom,
-          int jobs)
+          int jobs, ImageBuilder::Scope scope)
 {
     const ImageCatalog catalog = context.catalog();
     ImageBuilder builder(backend, catalog);
@@ -76,7 +76,8 @@ int build(AppContext &context, ContainerBackend &backend, const QList<Language> 
     timer.start();
     const bool terminal = ::isatty(STDERR_FILENO) == 1 && qEnvironmentVariable("TERM") != QLatin1String("dumb");
     BuildProgressView view(err(), terminal, terminalWidth());
-    const auto built = builder.ensureAll(languages, jobs, [&](const ImageBuildEvent &event) { view.handle(event); });
+    const auto built = builder.ensureAll(
+        languages, jobs, [&](const ImageBuildEvent &event) { view.handle(event); }, scope);
     view.finish();
     if (!built) {
         printError(built.error());
@@ -374,6 +375,11 @@ int imagesCommand(const QStringList &arguments)
         ImagesCommand::tr("build: how many languages to build at once (default 3; builds mostly wait for downloads)."),
         QStringLiteral("N"), QStringLiteral("3"));
     parser.addOption(jobsOption);
+    const QCommandLineOption runImagesOption(
+        QStringLiteral("run-images-only"),
+        ImagesCommand::tr("build: only the images code runs in, not the builder and egress proxy of library installs "
+                          "(the first install builds them)."));
+    parser.addOption(runImagesOption);
     const QCommandLineOption registryOption(
         QStringLiteral("registry"),
         ImagesCommand::tr("push: the registry to push to (default: $LLM_SANDBOX_REGISTRY, else the one saved on the "
@@ -407,6 +413,10 @@ int imagesCommand(const QStringList &arguments)
                                      "`llm-sandbox images prune`, "
                                      "`llm-sandbox images push [--registry HOST[:PORT]] [LANG...]` or "
                                      "`llm-sandbox images login|logout REGISTRY`."));
+        return ExitUsage;
+    }
+    if (parser.isSet(runImagesOption) && action != QLatin1String("build")) {
+        printError(ImagesCommand::tr("--run-images-only goes with `images build` only."));
         return ExitUsage;
     }
     const bool loginOrLogout = loggingIn || action == QLatin1String("logout");
@@ -475,7 +485,9 @@ int imagesCommand(const QStringList &arguments)
         printError(ImagesCommand::tr("--jobs takes a number of at least 1."));
         return ExitUsage;
     }
-    if (const int built = build(**context, **backend, *languages, parser.value(copyFromOption), jobs);
+    if (const int built =
+            build(**context, **backend, *languages, parser.value(copyFromOption), jobs,
+                  parser.isSet(runImagesOption) ? ImageBuilder::Scope::RunChain : ImageBuilder::Scope::Everything);
         built != 0 || action == QLatin1String("build")) {
         return built;
     }

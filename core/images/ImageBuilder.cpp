@@ -129,12 +129,13 @@ Error ImageBuilder::rollBack(const QString &what)
                  ErrorCode::Cancelled};
 }
 
-Result<void> ImageBuilder::ensureAll(const QList<Language> &languages, int jobs, const ImageBuildCallback &events)
+Result<void> ImageBuilder::ensureAll(const QList<Language> &languages, int jobs, const ImageBuildCallback &events,
+                                     Scope scope)
 {
     QList<QList<ImageDefinition>> chains;
     QHash<QString, int> uses; // reference -> how many chains have it
     for (const Language &language : languages) {
-        auto chain = m_catalog.imagesFor(language);
+        auto chain = scope == Scope::RunChain ? m_catalog.chainFor(language) : m_catalog.imagesFor(language);
         if (!chain) {
             return chain.error();
         }

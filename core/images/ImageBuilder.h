@@ -55,10 +55,19 @@ public:
     /// proxy), or with `upTo` only the images that one stands on; `progress` gets one line per step.
     Result<void> ensure(const Language &language, const ProgressCallback &progress, const QString &upTo = {});
 
-    /// Ensures the chains of all `languages`: the images they share (root filesystem, base) first,
-    /// then the rest of each chain, `jobs` languages at a time. `events` may be called from several
+    /// Which images of a language ensureAll() builds.
+    enum class Scope
+    {
+        Everything, ///< ImageCatalog::imagesFor: the run chain, the builder and the egress proxy
+        RunChain    ///< ImageCatalog::chainFor: only what runs start from (a library install builds the rest on
+                    ///< first use, through ImageProvisioner)
+    };
+
+    /// Ensures the images of all `languages`: the images they share (root filesystem, base) first,
+    /// then the rest of each language's, `jobs` languages at a time. `events` may be called from several
     /// threads at once.
-    Result<void> ensureAll(const QList<Language> &languages, int jobs, const ImageBuildCallback &events);
+    Result<void> ensureAll(const QList<Language> &languages, int jobs, const ImageBuildCallback &events,
+                           Scope scope = Scope::Everything);
 
     /// Builds `language`'s own images again, present or not, without the engine's build cache (fresh packages):
     /// those of ImageCatalog::imagesFor that no other language needs (its runtime, run image and builder). The

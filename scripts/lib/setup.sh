@@ -551,6 +551,33 @@ build_project() {
     rm -f "$times"
 }
 
+# build_program_and_images [IMAGES-BUILD-ARGUMENT...]: builds llm-sandbox and its runner in BUILD_DIR and starts the lane
+# images-docker (`llm-sandbox images build --backend docker ARGUMENTS`) as early as it can: on a new machine the program
+# is first built without its window (most of the compile), then a copy of it builds the images while the same folder
+# goes on to compile the desktop app, which relinks bin/llm-sandbox. The two overlap well: an image build is mostly one
+# process (dpkg, Python compiling its modules) and the network. Where the program is built already, the lane starts at
+# once.
+build_program_and_images() {
+    local tools=$BUILD_DIR/image-tools
+    if [ "$GUI" = ON ] && ! program_is_built; then
+        GUI=OFF build_project llm-sandbox llm-sandbox-runner
+        rm -rf "$tools"
+        mkdir -p "$tools"
+        cp "$BUILD_DIR/bin/llm-sandbox" "$BUILD_DIR/bin/llm-sandbox-runner" "$tools/"
+        lane --brief images-docker "$tools/llm-sandbox" images build --backend docker "$@"
+        build_project llm-sandbox
+    else
+        build_project llm-sandbox llm-sandbox-runner
+        lane --brief images-docker "$BUILD_DIR/bin/llm-sandbox" images build --backend docker "$@"
+    fi
+}
+
+# program_is_built: BUILD_DIR has llm-sandbox with its window and the runner, up to date with the sources.
+program_is_built() {
+    grep -qs '^LLM_SANDBOX_GUI:BOOL=ON' "$BUILD_DIR/CMakeCache.txt" &&
+        ninja -C "$BUILD_DIR" -n llm-sandbox llm-sandbox-runner 2>/dev/null | grep -q '^ninja: no work to do'
+}
+
 # build_images [LANGUAGE...]: the sandbox images on Docker, then on Podman when its service answers.
 build_images() {
     build_docker_images "$@"

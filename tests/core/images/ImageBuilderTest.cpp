@@ -30,7 +30,8 @@ protected:
         m_backend.setStartError(Error{QStringLiteral("no containers in this test")});
     }
 
-    QList<ImageBuildEvent> buildAll(const QStringList &names, int jobs)
+    QList<ImageBuildEvent> buildAll(const QStringList &names, int jobs,
+                                    ImageBuilder::Scope scope = ImageBuilder::Scope::Everything)
     {
         QList<Language> languages;
         for (const QString &name : names) {
@@ -39,10 +40,13 @@ protected:
         QMutex mutex;
         QList<ImageBuildEvent> events;
         ImageBuilder builder(m_backend, *m_catalog);
-        const auto built = builder.ensureAll(languages, jobs, [&](const ImageBuildEvent &event) {
-            QMutexLocker lock(&mutex);
-            events.append(event);
-        });
+        const auto built = builder.ensureAll(
+            languages, jobs,
+            [&](const ImageBuildEvent &event) {
+                QMutexLocker lock(&mutex);
+                events.append(event);
+            },
+            scope);
         EXPECT_TRUE(built.ok()) << built.error().message.toStdString();
         return events;
     }
@@ -75,6 +79,17 @@ TEST_F(ImageBuilderTest, sharedBaseIsBuiltOnceBeforeAnyLanguage)
     }
     // Within a language, the runtime comes before the runner layer on it.
     EXPECT_LT(names.indexOf("r-runtime"), names.indexOf("r"));
+}
+
+TEST_F(ImageBuilderTest, runChainScopeLeavesTheBuilderAndProxyToTheFirstLibraryInstall)
+{
+    const QStringList runOnly = started(buildAll({"python"}, 1, ImageBuilder::Scope::RunChain));
+    EXPECT_EQ(runOnly, (QStringList{"base", "python-runtime", "python"}));
+    // The whole build afterwards adds just what the run chain left out.
+    const QStringList rest = started(buildAll({"python"}, 1));
+    EXPECT_EQ(rest.size(), 2) << rest.join(' ').toStdString();
+    EXPECT_TRUE(rest.contains("python-builder")) << rest.join(' ').toStdString();
+    EXPECT_TRUE(rest.contains("proxy")) << rest.join(' ').toStdString();
 }
 
 TEST_F(ImageBuilderTest, aSecondBuildFindsEverythingUpToDate)
