@@ -669,14 +669,21 @@ wait_lanes() {
     while [ ${#waiting[@]} -gt 0 ]; do
         local still=()
         for i in "${waiting[@]}"; do
-            if kill -0 "${LANE_PIDS[$i]}" 2>/dev/null; then
-                still+=("$i")
-                continue
+            # A lane has ended when its status file is written, its last act. Not `kill -0` and `wait` on its process:
+            # in .ci/run a lane that had written its status 4 s after it started was still seen running for 6 minutes.
+            if [ ! -s "$LANE_DIR/${LANE_NAMES[$i]}.status" ]; then
+                if kill -0 "${LANE_PIDS[$i]}" 2>/dev/null; then
+                    still+=("$i")
+                    continue
+                fi
+                # Gone without a status (killed): its exit status says how.
+                status=0
+                wait "${LANE_PIDS[$i]}" || status=$?
+                [ -s "$LANE_DIR/${LANE_NAMES[$i]}.status" ] || echo "$status" >"$LANE_DIR/${LANE_NAMES[$i]}.status"
             fi
-            status=0
-            wait "${LANE_PIDS[$i]}" || status=$?
+            status=$(cat "$LANE_DIR/${LANE_NAMES[$i]}.status")
             # How long it ran: to when its status file was written, not to when this wait got to it.
-            local took=$(($(stat -c %Y "$LANE_DIR/${LANE_NAMES[$i]}.status" 2>/dev/null || date +%s) - LANE_STARTED[i]))
+            local took=$(($(stat -c %Y "$LANE_DIR/${LANE_NAMES[$i]}.status") - LANE_STARTED[i]))
             local outcome=passed
             [ "$status" = 0 ] || { outcome="FAILED (status $status)"; failed+=("${LANE_NAMES[$i]}"); }
             if [ "$status" = 0 ] && [ "${LANE_BRIEF[$i]}" = yes ]; then
