@@ -576,10 +576,11 @@ build_program_and_images() {
     fi
 }
 
-# program_is_built: BUILD_DIR has llm-sandbox with its window and the runner, up to date with the sources.
+# program_is_built: BUILD_DIR has built llm-sandbox with its window and the runner before, so that building them again
+# is a small step. (Not `ninja -n`: Qt's automoc steps run on every build, so it never says there is no work to do.)
 program_is_built() {
-    grep -qs '^LLM_SANDBOX_GUI:BOOL=ON' "$BUILD_DIR/CMakeCache.txt" &&
-        ninja -C "$BUILD_DIR" -n llm-sandbox llm-sandbox-runner 2>/dev/null | grep -q '^ninja: no work to do'
+    grep -qs '^LLM_SANDBOX_GUI:BOOL=ON' "$BUILD_DIR/CMakeCache.txt" && [ -x "$BUILD_DIR/bin/llm-sandbox" ] &&
+        [ -x "$BUILD_DIR/bin/llm-sandbox-runner" ]
 }
 
 # build_images [LANGUAGE...]: the sandbox images on Docker, then on Podman when its service answers.
