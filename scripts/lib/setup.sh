@@ -539,9 +539,9 @@ build_project() {
     log "Building ($BUILD_DIR, GUI=$GUI, tests $tests${targets:+; ${*}})"
     configure_project "$BUILD_DIR" -DLLM_SANDBOX_GUI="$GUI" -DLLM_SANDBOX_TESTS="$tests" -DLLM_SANDBOX_BENCHMARKS="$tests"
     # Paths relative to the checkout and no working directory in the hash: a fresh clone elsewhere shares cache entries
-    # with a build folder of the same name. build and build-headless do not share them: their autogen include folders
-    # and precompiled headers lie under the build folder, so their commands differ (measured 2026-12-04). The sloppiness lets the cache take files built with a precompiled header
-    # (cmake/Precompiled.cmake).
+    # with a build folder of the same name, and build and build-headless share the objects of the files compiled with
+    # a shared precompiled header (cmake/Precompiled.cmake). The sloppiness lets the cache take files built with a
+    # precompiled header.
     local TIMEFORMAT='%R %U %S' times
     times=$(mktemp)
     { time CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=pch_defines,time_macros \
