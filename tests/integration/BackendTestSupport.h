@@ -61,6 +61,21 @@ bool hostHasCgroupV2();
 QString hostVariable(const std::string &backend);
 /// Host processes whose command line contains `needle` (the host sees every container process).
 int hostProcessesMatching(const QByteArray &needle);
+/// Python for a sandbox's run that looks at the processes it can see: `command_lines(leave_out=())` gives the command
+/// line (bytes) of each but the run's own and those in `leave_out`. A process that ends while they are read (its /proc
+/// entry gone between the listing and the read: ProcessLookupError) is left out, not taken for an error of the run.
+inline constexpr char kCommandLinesPython[] = "import os\n"
+                                              "def command_lines(leave_out=()):\n"
+                                              "    lines = []\n"
+                                              "    for p in os.listdir('/proc'):\n"
+                                              "        if not p.isdigit() or int(p) in (os.getpid(), *leave_out):\n"
+                                              "            continue\n"
+                                              "        try:\n"
+                                              "            with open('/proc/%s/cmdline' % p, 'rb') as f:\n"
+                                              "                lines.append(f.read())\n"
+                                              "        except OSError:\n"
+                                              "            pass\n"
+                                              "    return lines\n";
 
 /// Runs build/bin/llm-sandbox with `arguments`; `environment` entries ("NAME=value") are added
 /// to the test's own. Select the engine with "BACKEND=podman" or `--backend podman`.

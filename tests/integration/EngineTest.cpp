@@ -148,13 +148,11 @@ TEST_P(EngineTest, pooledContainerKeepsNothingFromThePreviousRun)
     EXPECT_EQ(test::hostProcessesMatching(marker), 0) << "a daemon outlived its run";
     ASSERT_EQ(m_engine->warmContainers("python"), 1) << "the container went back to the pool";
 
-    auto second =
-        run("import os\n"
-            "print([p for p in ('/sandbox/secret.txt', '/tmp/secret.txt', '/dev/shm/secret.txt') "
-            "if os.path.exists(p)])\n"
-            "print(sorted(os.listdir('/sandbox')))\n"
-            "procs = [open('/proc/%s/cmdline' % p, 'rb').read() for p in os.listdir('/proc') if p.isdigit()]\n"
-            "print(any(b'sleep' in c for c in procs))\n");
+    auto second = run(QString::fromLatin1(test::kCommandLinesPython) +
+                      "print([p for p in ('/sandbox/secret.txt', '/tmp/secret.txt', '/dev/shm/secret.txt') "
+                      "if os.path.exists(p)])\n"
+                      "print(sorted(os.listdir('/sandbox')))\n"
+                      "print(any(b'sleep' in c for c in command_lines()))\n");
     ASSERT_TRUE(second.ok()) << second.error().message.toStdString();
     EXPECT_EQ(second->stdoutData, "[]\n['main.py', 'output']\nFalse\n") << second->stderrData.toStdString();
     EXPECT_TRUE(second->artifacts.isEmpty()) << "an artifact of the first run came back";

@@ -572,11 +572,11 @@ TEST_P(HostileCodeTest, daemonDoesNotOutliveItsRunInAPooledContainer)
     EXPECT_TRUE(out.contains("beat")) << outputOf(first).toStdString();
     EXPECT_EQ(test::hostProcessesMatching(m_marker), 0) << "a daemon outlived its run";
 
-    const RunResult second = run("import os, socket, time\n"
+    const RunResult second = run(QString::fromLatin1(test::kCommandLinesPython) +
+                                 "import os, socket, time\n"
                                  "print(socket.gethostname())\n"
                                  "time.sleep(0.5)\n"
-                                 "others = [open('/proc/%s/cmdline' % p, 'rb').read() for p in os.listdir('/proc')\n"
-                                 "          if p.isdigit() and int(p) not in (1, os.getpid())]\n"
+                                 "others = command_lines(leave_out=(1,))\n"
                                  "# The preloaded interpreter this run was forked from stays; nothing else may.\n"
                                  "print([o for o in others if b'forkserver.py' not in o],\n"
                                  "      os.path.exists('/dev/shm/heartbeat'))\n");

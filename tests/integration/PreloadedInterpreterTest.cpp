@@ -78,10 +78,10 @@ TEST_P(PreloadedInterpreterTest, aRunLeavesNothingForTheNextFork)
                                   "sys.path.append('/marked')\n"
                                   "print(random.random())\n");
     ASSERT_EQ(changed.exitCode, 0) << changed.stderrData.toStdString();
-    const RunResult next = run("import json, os, random, signal, sys, threading\n"
+    const RunResult next = run(QString::fromLatin1(test::kCommandLinesPython) +
+                               "import json, os, random, signal, sys, threading\n"
                                "import matplotlib.pyplot as plt\n"
-                               "others = [p for p in os.listdir('/proc') if p.isdigit() and p != str(os.getpid())\n"
-                               "          and b'sleep' in open('/proc/%s/cmdline' % p, 'rb').read()]\n"
+                               "others = [c for c in command_lines() if b'sleep' in c]\n"
                                "print('numpy' in sys.modules, hasattr(json, 'MARK'), plt.show.__name__ != '<lambda>',\n"
                                "      threading.active_count(), others, os.path.exists('/tmp/mark'), os.getcwd(),\n"
                                "      'MARK' in os.environ, signal.getsignal(signal.SIGUSR1) == signal.SIG_DFL,\n"
