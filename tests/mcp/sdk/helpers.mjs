@@ -1,7 +1,10 @@
 // Shared by the SDK tests: where the binary is, an SDK client connected to it, and a raw line-level session.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -9,7 +12,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 
 import { MessageLog, recordTransport } from './schema.mjs';
 
-export const serverBinary = process.env.LLM_SANDBOX_BIN ?? '/work/main/build/bin/llm-sandbox';
+// CMake passes the build's binary; by hand, the checkout's build folder. A missing one fails every test at once, named.
+export const serverBinary =
+    process.env.LLM_SANDBOX_BIN ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../build/bin/llm-sandbox');
+if (!existsSync(serverBinary)) {
+    throw new Error(`the program under test, ${serverBinary}, does not exist: build it (cmake --build build) or set ` +
+        'LLM_SANDBOX_BIN');
+}
 
 /**
  * An official SDK client connected to `llm-sandbox --mcp`; `errors` collects transport/protocol errors, `log` checks

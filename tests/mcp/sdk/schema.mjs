@@ -1,20 +1,27 @@
-// Checks every message the server sends against the official JSON Schema of the protocol revision the session
-// negotiated (the schemas of the specification repository, kept in ../shared/spec/mcp beside the project; set
-// MCP_SCHEMA_DIR to use another copy). A missing schema fails the tests rather than skipping the check.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
+// Checks every message the server sends against the protocol revision it belongs to, with the schemas the official
+// SDK packages ship (nothing outside this folder's node_modules): the Zod schemas of `@modelcontextprotocol/sdk` (v1)
+// for the revisions with a handshake, those of `@modelcontextprotocol/core` (v2) for 2026-07-28. Where a revision
+// differs from the schemas of the SDK's latest one, the difference is stated here (REVISION_RULES, PER_REQUEST_RULES),
+// each rule from the specification's own schema of that revision.
+import * as v1 from '@modelcontextprotocol/sdk/types.js';
+import * as v2 from '@modelcontextprotocol/core';
 
-import Ajv from 'ajv';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const schemaDir = process.env.MCP_SCHEMA_DIR ?? path.resolve(here, '../../../../shared/spec/mcp');
 export const LATEST = '2025-11-25';
 // The revision without a handshake: each request names it in its _meta and its answer is judged by it.
 export const STATELESS = '2026-07-28';
 const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
+
+// A missing or older package must fail here, in a sentence, not as a hang or a wrong verdict later.
+for (const [name, exports, wanted] of [
+    ['@modelcontextprotocol/sdk', v1, ['CallToolResultSchema', 'GetTaskPayloadResultSchema', 'JSONRPCErrorResponseSchema']],
+    ['@modelcontextprotocol/core', v2, ['DiscoverResultSchema', 'JSONRPCResultResponseSchema']],
+]) {
+    const missing = wanted.filter((schema) => exports[schema]?.safeParse === undefined);
+    if (missing.length > 0) {
+        throw new Error(`${name} in tests/mcp/sdk/node_modules has no ${missing.join(', ')}: run npm ci there ` +
+            '(scripts/lib/setup.sh install_npm_packages does)');
+    }
+}
 
 // What the result of each request we send must be, by method.
 const RESULT_TYPES = {
@@ -36,19 +43,6 @@ const RESULT_TYPES = {
     'resources/subscribe': 'EmptyResult',
     'resources/unsubscribe': 'EmptyResult',
 };
-// The errors 2026-07-28 names by code: the JSON-RPC ones as the `error` member, its own as the whole response.
-const ERROR_OBJECT_TYPES = {
-    '-32700': 'ParseError',
-    '-32600': 'InvalidRequestError',
-    '-32601': 'MethodNotFoundError',
-    '-32602': 'InvalidParamsError',
-    '-32603': 'InternalError',
-};
-const ERROR_RESPONSE_TYPES = {
-    '-32020': 'HeaderMismatchError',
-    '-32021': 'MissingRequiredClientCapabilityError',
-    '-32022': 'UnsupportedProtocolVersionError',
-};
 const NOTIFICATION_TYPES = {
     'notifications/progress': 'ProgressNotification',
     'notifications/message': 'LoggingMessageNotification',
@@ -56,40 +50,84 @@ const NOTIFICATION_TYPES = {
     'notifications/resources/updated': 'ResourceUpdatedNotification',
 };
 
-const validators = new Map();
-
-/** The compiled schema of `version`, with a function per definition name. */
-function schemaFor(version) {
-    if (!validators.has(version)) {
-        const schema = JSON.parse(readFileSync(path.join(schemaDir, `schema-${version}.json`), 'utf8'));
-        const modern = String(schema.$schema).includes('2020-12');
-        const ajv = modern ? new Ajv2020({ strict: false, allErrors: true }) : new Ajv({ strict: false, allErrors: true });
-        addFormats(ajv);
-        ajv.addFormat('uri-template', true);
-        ajv.addFormat('byte', /^[A-Za-z0-9+/]*={0,2}$/);
-        const id = `mcp-${version}`;
-        ajv.addSchema({ ...schema, $id: id });
-        const definitions = modern ? '$defs' : 'definitions';
-        const cache = new Map();
-        validators.set(version, (name) => {
-            if (!cache.has(name)) {
-                if (!(name in schema[definitions])) {
-                    throw new Error(`schema ${version} has no ${name}`);
-                }
-                cache.set(name, ajv.getSchema(`${id}#/${definitions}/${name}`));
-            }
-            return cache.get(name);
-        });
-    }
-    return validators.get(version);
+// The content blocks each revision's CallToolResult and prompt messages know (its schema's anyOf).
+const CONTENT_TYPES = [
+    ['2024-11-05', ['text', 'image', 'resource']],
+    ['2025-03-26', ['text', 'image', 'audio', 'resource']],
+    ['2025-06-18', ['text', 'image', 'audio', 'resource', 'resource_link']],
+];
+function contentTypesOf(version) {
+    return CONTENT_TYPES.findLast(([since]) => version >= since)[1];
 }
 
-function check(version, name, value, what, problems) {
-    const validate = schemaFor(version)(name);
-    if (!validate(value)) {
-        problems.push(`${what} is not a valid ${name} of ${version}: ${JSON.stringify(validate.errors.slice(0, 5))}\n` +
+/**
+ * What a revision with a handshake asks beyond the SDK's latest schemas: the problems of `value`, the `type` of
+ * `version`, as sentences.
+ */
+function revisionProblems(version, type, value) {
+    const problems = [];
+    if (type === 'CallToolResult' && Array.isArray(value?.content)) {
+        const known = contentTypesOf(version);
+        for (const block of value.content) {
+            if (!known.includes(block?.type)) {
+                problems.push(`a content block of type ${JSON.stringify(block?.type)}, which ${version} does not have ` +
+                    `(it has ${known.join(', ')})`);
+            }
+        }
+    }
+    if (type === 'JSONRPCErrorResponse' && version < '2025-11-25' && !('id' in value)) {
+        problems.push(`an error without an id, which ${version} requires`);
+    }
+    return problems;
+}
+
+// The error codes 2026-07-28 names with a shape of their own, and what its `data` must hold.
+const PER_REQUEST_ERRORS = {
+    '-32020': { name: 'HeaderMismatchError', data: [] },
+    '-32021': { name: 'MissingRequiredClientCapabilityError', data: ['requiredCapabilities'] },
+    '-32022': { name: 'UnsupportedProtocolVersionError', data: ['requested', 'supported'] },
+};
+
+/** What 2026-07-28 asks beyond the v2 SDK's schemas (which are still those of 2025-11-25 plus server/discover). */
+function perRequestProblems(kind, value) {
+    const problems = [];
+    if (kind === 'result') {
+        // "Servers implementing this protocol version MUST include this field" (Result.resultType).
+        if (typeof value?.resultType !== 'string') {
+            problems.push('a result without resultType, which 2026-07-28 requires');
+        }
+        if (Array.isArray(value?.content)) {
+            problems.push(...revisionProblems(STATELESS, 'CallToolResult', value));
+        }
+    } else if (kind === 'error') {
+        const rule = PER_REQUEST_ERRORS[String(value?.error?.code)];
+        for (const field of rule?.data ?? []) {
+            if (value.error.data?.[field] === undefined) {
+                problems.push(`a ${rule.name} without data.${field}`);
+            }
+        }
+    }
+    return problems;
+}
+
+/** Validates `value` with the SDK's schema `name` (`sdk`: v1 or v2); adds a sentence to `problems` when it fails. */
+function check(sdk, version, name, value, what, problems, extra = []) {
+    const schema = sdk[`${name}Schema`];
+    if (schema === undefined) {
+        throw new Error(`the MCP SDK's schemas have no ${name}Schema (needed for ${what} of ${version})`);
+    }
+    const parsed = schema.safeParse(value);
+    const found = parsed.success ? [] : parsed.error.issues.slice(0, 5).map((issue) => JSON.stringify(issue));
+    found.push(...extra);
+    if (found.length > 0) {
+        problems.push(`${what} is not a valid ${name} of ${version}: ${found.join('; ')}\n` +
             `  message: ${JSON.stringify(value).slice(0, 500)}`);
     }
+}
+
+/** A revision with a handshake: the v1 SDK's schema `name` and what `version` asks beyond it. */
+function checkRevision(version, name, value, what, problems) {
+    check(v1, version, name, value, what, problems, revisionProblems(version, name, value));
 }
 
 /**
@@ -123,11 +161,11 @@ export class MessageLog {
 
     received(message) {
         if (Array.isArray(message)) {
-            // 2025-03-26 names the batch; 2024-11-05 takes JSON-RPC 2.0's batches without a schema of their own.
-            if (this.version === '2025-03-26') {
-                check(this.version, 'JSONRPCBatchResponse', message, 'a batch', this.problems);
-            } else if (this.version > '2025-03-26') {
+            // Only 2025-03-26 names the batch; 2024-11-05 takes JSON-RPC 2.0's batches without a schema of their own.
+            if (this.version > '2025-03-26') {
                 this.problems.push(`a batch answered on a ${this.version} session`);
+            } else if (message.length === 0) {
+                this.problems.push('an empty batch, which JSON-RPC 2.0 never answers');
             }
             message.forEach((each) => this.receivedOne(each));
         } else {
@@ -141,39 +179,36 @@ export class MessageLog {
             this.receivedPerRequest(message);
             return;
         }
-        if (message && 'method' in message && this.version >= STATELESS) {
-            check(STATELESS, NOTIFICATION_TYPES[message.method] ?? 'JSONRPCNotification', message,
-                `notification ${message.method}`, this.problems);
-            return;
-        }
-        const modern = this.version >= '2025-11-25';
         if (message && 'method' in message) {
             const type = NOTIFICATION_TYPES[message.method] ?? ('id' in message ? 'JSONRPCRequest' : 'JSONRPCNotification');
-            check(this.version, type, message, `notification ${message.method}`, this.problems);
+            if (this.version >= STATELESS) {
+                check(v2, STATELESS, type, message, `notification ${message.method}`, this.problems);
+            } else {
+                checkRevision(this.version, type, message, `notification ${message.method}`, this.problems);
+            }
             return;
         }
         if (message && 'error' in message) {
-            if (!modern && message.id === null) {
+            if (this.version < '2025-11-25' && message.id === null) {
                 // An error about a message whose id could not be read: JSON-RPC 2.0, which these revisions build on,
                 // wants "id": null, which their schemas cannot express (2025-11-25 leaves the id out instead). The
                 // rest of the message must still be right.
                 this.unidentified += 1;
-                check(this.version, 'JSONRPCError', { ...message, id: 0 }, 'an error without id', this.problems);
+                checkRevision(this.version, 'JSONRPCErrorResponse', { ...message, id: 0 }, 'an error without id', this.problems);
                 return;
             }
-            check(this.version, modern ? 'JSONRPCErrorResponse' : 'JSONRPCError', message, 'an error', this.problems);
+            checkRevision(this.version, 'JSONRPCErrorResponse', message, 'an error', this.problems);
             return;
         }
         const method = this.methods.get(JSON.stringify(message?.id));
-        check(this.version, modern ? 'JSONRPCResultResponse' : 'JSONRPCResponse', message, 'a response',
-            this.problems);
+        checkRevision(this.version, 'JSONRPCResultResponse', message, 'a response', this.problems);
         if (method === 'initialize' && typeof message.result?.protocolVersion === 'string') {
             // The answer to initialize is judged by the revision it names; so is everything after it.
             this.version = message.result.protocolVersion;
         }
         const type = RESULT_TYPES[method];
         if (type) {
-            check(this.version, type, message.result, `the result of ${method}`, this.problems);
+            checkRevision(this.version, type, message.result, `the result of ${method}`, this.problems);
         }
     }
 
@@ -182,20 +217,15 @@ export class MessageLog {
         this.checkedPerRequest += 1;
         const method = this.methods.get(JSON.stringify(message.id));
         if ('error' in message) {
-            check(STATELESS, 'JSONRPCErrorResponse', message, 'an error', this.problems);
-            const code = String(message.error?.code);
-            if (ERROR_OBJECT_TYPES[code]) {
-                const type = ERROR_OBJECT_TYPES[code];
-                check(STATELESS, type, message.error, `a ${type}`, this.problems);
-            } else if (ERROR_RESPONSE_TYPES[code]) {
-                check(STATELESS, ERROR_RESPONSE_TYPES[code], message, `a ${ERROR_RESPONSE_TYPES[code]}`, this.problems);
-            }
+            check(v2, STATELESS, 'JSONRPCErrorResponse', message, 'an error', this.problems,
+                perRequestProblems('error', message));
             return;
         }
-        check(STATELESS, 'JSONRPCResultResponse', message, 'a response', this.problems);
+        check(v2, STATELESS, 'JSONRPCResultResponse', message, 'a response', this.problems);
         const type = RESULT_TYPES[method];
         if (type) {
-            check(STATELESS, type, message.result, `the result of ${method}`, this.problems);
+            check(v2, STATELESS, type, message.result, `the result of ${method}`, this.problems,
+                perRequestProblems('result', message.result));
         } else {
             this.problems.push(`no result type known for ${method} in ${STATELESS}`);
         }
@@ -220,7 +250,13 @@ export function recordTransport(transport, log) {
         if (passing) {
             return;
         }
-        log.received(message);
+        try {
+            log.received(message);
+        } catch (error) {
+            // The check itself failed: the message still reaches the client (no request waits for ever), and
+            // assertValid() says why.
+            log.problems.push(`the check of a message failed: ${error.message}`);
+        }
         passing = true;
         try {
             inner?.(message, extra);
