@@ -13,6 +13,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QIODevice;
 
@@ -101,6 +102,22 @@ struct ContainerStats
     double cpuCores = 0;         ///< current CPU use in cores (1.5: one and a half cores busy)
     qint64 pids = -1;            ///< processes and threads; -1: unknown
     QDateTime sampledAt;         ///< when the engine took the sample (UTC)
+};
+
+/// How a container that stopped under a run ended, as its engine recorded it (ContainerBackend::howEnded).
+struct ContainerEnd
+{
+    bool oomKilled = false;      ///< the engine records that the OOM killer ended it (State.OOMKilled)
+    std::optional<int> exitCode; ///< its status as the engine reports it (137: ended by SIGKILL)
+    /// Someone asked the engine to kill or stop it (its kill and stop events since the container started): a
+    /// `docker kill`, the app's Stop, another program.
+    bool killedThroughEngine = false;
+
+    /// Whether it ended for want of memory: the engine says so, or it was ended by SIGKILL that nobody asked the
+    /// engine for. The host's kernel sends that only from its OOM killer, and the engine does not always record it:
+    /// Podman never does for a gVisor sandbox, whose memory the host's cgroup counts as the Sentry's, and Docker saw
+    /// the same once on a slow machine.
+    bool outOfMemory() const { return oomKilled || (exitCode == 137 && !killedThroughEngine); }
 };
 
 /// A container as the engine lists it: what `llm-sandbox ps` shows besides the numbers.
@@ -220,13 +237,12 @@ public:
         return Error{QStringLiteral("The %1 backend gives containers no address of their own.").arg(name()),
                      ErrorCode::Unavailable};
     }
-    /// Whether the engine records that the OOM killer ended the container `containerId` (Docker's and Podman's
-    /// State.OOMKilled), once it has seen it stop (waiting a moment for that). Unavailable where the engine does not
-    /// say.
-    virtual Result<bool> wasOomKilled(const QString &containerId)
+    /// How the container `containerId`, whose stream ended without the run's end, ended as the engine recorded it,
+    /// once it has seen it stop (waiting a moment for that). Unavailable where the engine does not say.
+    virtual Result<ContainerEnd> howEnded(const QString &containerId)
     {
         Q_UNUSED(containerId)
-        return Error{QStringLiteral("The %1 backend does not say whether a container was OOM-killed.").arg(name()),
+        return Error{QStringLiteral("The %1 backend does not say how a container ended.").arg(name()),
                      ErrorCode::Unavailable};
     }
     /// Containers carrying the label `labelKey`, with their image, creation time, state and labels.

@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
+#include <QRegularExpression>
 #include <QUrlQuery>
 #include <QVersionNumber>
 #include <cmath>
@@ -27,6 +28,15 @@ const QVersionNumber kPreferredApi(1, 41);
 QString jsonQuery(const QJsonObject &object)
 {
     return percentEncoded(QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact)));
+}
+
+/// The Unix seconds of an engine's RFC 3339 time ("2026-12-05T22:30:01.123456789Z"), 0 when it cannot be read. Qt reads
+/// at most milliseconds: the fraction is left out.
+qint64 unixSeconds(QString time)
+{
+    static const QRegularExpression fraction(QStringLiteral("\\.\\d+"));
+    const QDateTime parsed = QDateTime::fromString(time.remove(fraction), Qt::ISODate);
+    return parsed.isValid() ? parsed.toSecsSinceEpoch() : 0;
 }
 
 QJsonObject toJson(const QHash<QString, QString> &map)
@@ -774,10 +784,11 @@ Result<ContainerStats> DockerBackend::containerStats(const QString &containerId)
     return stats;
 }
 
-Result<bool> DockerBackend::wasOomKilled(const QString &containerId)
+Result<ContainerEnd> DockerBackend::howEnded(const QString &containerId)
 {
     // The attach stream closes as the container's process ends, a moment before the engine records it stopped.
     const auto giveUpAt = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    QJsonObject state;
     for (;;) {
         auto reply = call({.method = "GET", .path = QStringLiteral("/containers/%1/json").arg(containerId)});
         if (!reply) {
@@ -786,13 +797,41 @@ Result<bool> DockerBackend::wasOomKilled(const QString &containerId)
         if (!reply->isSuccess()) {
             return engineError(*reply, QStringLiteral("Inspecting container %1").arg(containerId));
         }
-        const QJsonObject state =
-            QJsonDocument::fromJson(reply->body).object().value(QStringLiteral("State")).toObject();
+        state = QJsonDocument::fromJson(reply->body).object().value(QStringLiteral("State")).toObject();
         if (!state.value(QStringLiteral("Running")).toBool() || std::chrono::steady_clock::now() > giveUpAt) {
-            return state.value(QStringLiteral("OOMKilled")).toBool();
+            break;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
+    ContainerEnd end;
+    end.oomKilled = state.value(QStringLiteral("OOMKilled")).toBool();
+    if (!state.value(QStringLiteral("Running")).toBool()) {
+        end.exitCode = state.value(QStringLiteral("ExitCode")).toInt();
+    }
+    if (end.oomKilled || end.exitCode != 137) {
+        return end;
+    }
+    // Ended by SIGKILL with no OOM kill on record: asked of the engine, or the kernel's OOM killer unrecorded.
+    const QJsonObject filters{{QStringLiteral("container"), QJsonArray{containerId}},
+                              {QStringLiteral("event"), QJsonArray{QStringLiteral("kill"), QStringLiteral("stop")}}};
+    auto events = pastEvents(jsonQuery(filters), unixSeconds(state.value(QStringLiteral("StartedAt")).toString()));
+    if (!events) {
+        return events.error();
+    }
+    if (!events->isSuccess()) {
+        return engineError(*events, QStringLiteral("Reading the events of container %1").arg(containerId));
+    }
+    end.killedThroughEngine = !events->body.trimmed().isEmpty();
+    return end;
+}
+
+Result<HttpResponse> DockerBackend::pastEvents(const QString &filters, qint64 since)
+{
+    return call({.method = "GET",
+                 .path = QStringLiteral("/events?since=%1&until=%2&filters=%3")
+                             .arg(since)
+                             .arg(QDateTime::currentSecsSinceEpoch() + 1)
+                             .arg(filters)});
 }
 
 } // namespace sandbox

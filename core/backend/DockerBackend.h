@@ -52,7 +52,9 @@ public:
     /// GET /containers/{id}/stats?stream=false: Docker measures CPU between two readings a second apart; an engine
     /// that sends one reading (Podman) is asked twice, a second apart.
     Result<ContainerStats> containerStats(const QString &containerId) override;
-    Result<bool> wasOomKilled(const QString &containerId) override;
+    /// GET /containers/{id}/json for the state, then, for a container ended by SIGKILL without an OOM kill on
+    /// record, the engine's kill and stop events since it started (eventsPath).
+    Result<ContainerEnd> howEnded(const QString &containerId) override;
 
     /// HostConfig.SecurityOpt: `spec.securityOpt` plus `spec.seccompProfile` unless it names a
     /// profile itself. Docker takes a profile's JSON text ("seccomp={...}"); a path given in
@@ -91,6 +93,9 @@ protected:
     }
     /// The serveraddress of a POST /auth for `registry` ("host:port").
     virtual QString loginAddress(const QString &registry) const { return registry; }
+    /// The engine's past events that `filters` (the API's JSON, percent-encoded) names, from `since` (Unix seconds)
+    /// to now, in one answer that ends: Docker's /events with `until`.
+    virtual Result<HttpResponse> pastEvents(const QString &filters, qint64 since);
 
 private:
     Result<QJsonObject> statsSample(const QString &containerId);

@@ -270,4 +270,11 @@ QString PodmanBackend::runtimeRegistration(const QString &wanted) const
         .arg(wanted);
 }
 
+Result<HttpResponse> PodmanBackend::pastEvents(const QString &filters, qint64 since)
+{
+    return callUnversioned(
+        {.method = "GET",
+         .path = kLibpodPrefix + QStringLiteral("/events?stream=false&since=%1&filters=%2").arg(since).arg(filters)});
+}
+
 } // namespace sandbox

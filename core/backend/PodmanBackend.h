@@ -35,6 +35,8 @@ public:
 
 protected:
     Result<QHash<QString, QString>> tmpfsMounts(const ContainerSpec &spec) const override;
+    /// libpod's /events with stream=false: Podman's Docker-compatible /events answers nothing with `until`.
+    Result<HttpResponse> pastEvents(const QString &filters, qint64 since) override;
     QString productReference(const QString &engineReference) const override;
     /// A registry on loopback is pushed to over plain HTTP, as Docker does by default; Podman would insist on TLS.
     QString pushOptions(const QString &registry) const override;

@@ -130,6 +130,19 @@ QList<RunnerFile> projectFiles(const Language &language)
     return files;
 }
 
+/// What a run says of its sandbox that ended under it, neither for want of memory nor by the engine going away.
+QString unexpectedEnd(const ContainerEnd &end)
+{
+    if (end.killedThroughEngine) {
+        return QStringLiteral("The sandbox container was killed from outside the run (a kill or stop asked of the "
+                              "container engine), which did not finish.");
+    }
+    if (end.exitCode) {
+        return QStringLiteral("The sandbox container stopped unexpectedly (exit status %1).").arg(*end.exitCode);
+    }
+    return QStringLiteral("The sandbox container stopped unexpectedly.");
+}
+
 StopReason reasonFrom(RunnerDoneReason reason, bool compileFailed)
 {
     switch (reason) {
@@ -334,8 +347,8 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
     bool outputCut = false;
     // An engine that goes away (stopped, restarted) stops its containers: the run's stream ends, or its runner reports
     // it stopped by a signal nobody here sent. Either way the run did not finish, and the engine is to blame.
-    // `state`: what the engine says of the container (wasOomKilled).
-    const auto engineWentAway = [](const Result<bool> &state) -> std::optional<Error> {
+    // `state`: what the engine says of the container (howEnded).
+    const auto engineWentAway = [](const Result<ContainerEnd> &state) -> std::optional<Error> {
         if (state || state.error().code != ErrorCode::EngineUnreachable) {
             return std::nullopt;
         }
@@ -358,11 +371,14 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
         }
         auto message = runner.next(kPollInterval);
         if (!message && message.error().code == ErrorCode::SandboxFailed && !containerId.isEmpty()) {
-            const auto oomKilled = m_engine.m_backend->wasOomKilled(containerId);
-            if (auto gone = engineWentAway(oomKilled)) {
+            const auto end = m_engine.m_backend->howEnded(containerId);
+            if (auto gone = engineWentAway(end)) {
                 return *gone;
             }
-            if (oomKilled && *oomKilled) {
+            if (end && !end->outOfMemory()) {
+                return Error{unexpectedEnd(*end), ErrorCode::SandboxFailed};
+            }
+            if (end) {
                 result.reason = StopReason::OutOfMemory;
                 result.exitCode = 137;
                 // What the sandbox's cgroup reached; the runner, which measures the program's own peak, ended too.
@@ -411,7 +427,7 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
             result.exitCode = done->exitCode;
             result.reason = reasonFrom(done->reason, done->failedStep == QLatin1String("compile"));
             if (result.reason == StopReason::Cancelled && !cancelSent && !containerId.isEmpty()) {
-                if (auto gone = engineWentAway(m_engine.m_backend->wasOomKilled(containerId))) {
+                if (auto gone = engineWentAway(m_engine.m_backend->howEnded(containerId))) {
                     return *gone;
                 }
             }

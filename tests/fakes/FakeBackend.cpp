@@ -156,7 +156,7 @@ QJsonObject FakeBackend::limitsInForce(const ContainerSpec &spec, const QStringL
     };
 }
 
-bool FakeBackend::killContainer(const QString &id)
+bool FakeBackend::killContainer(const QString &id, const ContainerEnd &end)
 {
     std::shared_ptr<FakeRunner> runner;
     {
@@ -165,6 +165,7 @@ bool FakeBackend::killContainer(const QString &id)
         if (it == m_containers.end() || it->second.removed) {
             return false;
         }
+        it->second.end = end;
         runner = it->second.runner;
     }
     if (runner) {
@@ -482,6 +483,16 @@ Result<ContainerStats> FakeBackend::containerStats(const QString &containerId)
                           .cpuCores = 0,
                           .pids = it->second.runner ? 1 : 0,
                           .sampledAt = QDateTime::currentDateTimeUtc()};
+}
+
+Result<ContainerEnd> FakeBackend::howEnded(const QString &containerId)
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_containers.find(containerId);
+    if (it == m_containers.end() || !it->second.end) {
+        return ContainerBackend::howEnded(containerId);
+    }
+    return *it->second.end;
 }
 
 } // namespace sandbox::test

@@ -59,8 +59,9 @@ public:
     /// limit, one process once started).
     void setContainerStats(const QString &id, const ContainerStats &stats);
 
-    /// The container dies (e.g. while idle in the pool): its stream ends. False for an unknown or removed one.
-    bool killContainer(const QString &id);
+    /// The container dies (e.g. while idle in the pool): its stream ends, and howEnded() says `end`. False for an
+    /// unknown or removed one.
+    bool killContainer(const QString &id, const ContainerEnd &end = {});
 
     int containersCreated() const;
     int containersStarted() const;
@@ -99,6 +100,8 @@ public:
     Result<void> removeContainer(const QString &containerId) override;
     Result<QList<ContainerSummary>> listContainerSummaries(const QString &labelKey) override;
     Result<ContainerStats> containerStats(const QString &containerId) override;
+    /// What killContainer() said; Unavailable for a container that was not killed.
+    Result<ContainerEnd> howEnded(const QString &containerId) override;
 
 private:
     struct Container
@@ -109,6 +112,7 @@ private:
         bool removed = false;
         QDateTime created;
         std::optional<ContainerStats> stats; ///< set by the test
+        std::optional<ContainerEnd> end;     ///< set by killContainer()
     };
 
     FakeRunScript scriptFor(const FakeRun &run);

@@ -447,6 +447,64 @@ TEST_F(ExecutionEngineTest, stopRequestEndsAHeldRunAsCancelled)
     EXPECT_EQ(observer.events(), (std::vector<std::string>{"started", "finished"}));
 }
 
+// --- a sandbox that ends under a run ---
+
+/// Runs held code, kills its container as `end` says the engine recorded it, and returns what the run answered.
+class SandboxEndTest : public ExecutionEngineTest
+{
+protected:
+    Result<RunResult> runEndedBy(const ContainerEnd &end)
+    {
+        auto gate = std::make_shared<FakeRunGate>();
+        m_backend->setScript("held()", FakeRunScript::heldBy(gate));
+        engine();
+        auto run = runInBackground(pythonRun(QStringLiteral("held()")));
+        const auto release = qScopeGuard([&] { gate->open(); });
+        EXPECT_TRUE(gate->waitForArrivals());
+        EXPECT_TRUE(m_backend->killContainer(m_backend->runs().value(0).containerId, end));
+        return run.get();
+    }
+};
+
+TEST_F(SandboxEndTest, aKillNobodyAskedTheEngineForIsTheOomKillerEvenWhenTheEngineRecordsNone)
+{
+    // Podman records no OOM kill for a gVisor sandbox the host's OOM killer ended: exit 137, OOMKilled false.
+    auto result = runEndedBy({.oomKilled = false, .exitCode = 137, .killedThroughEngine = false});
+
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->reason, StopReason::OutOfMemory);
+    EXPECT_EQ(result->exitCode, 137);
+    EXPECT_TRUE(result->stderrData.contains("reached its memory limit")) << result->stderrData.toStdString();
+}
+
+TEST_F(SandboxEndTest, anOomKillTheEngineRecordedIsOutOfMemory)
+{
+    auto result = runEndedBy({.oomKilled = true, .exitCode = 137, .killedThroughEngine = false});
+
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->reason, StopReason::OutOfMemory);
+}
+
+TEST_F(SandboxEndTest, aKillAskedOfTheEngineIsNotOutOfMemory)
+{
+    auto result = runEndedBy({.oomKilled = false, .exitCode = 137, .killedThroughEngine = true});
+
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.error().code, ErrorCode::SandboxFailed);
+    EXPECT_TRUE(result.error().message.contains(QStringLiteral("killed from outside the run")))
+        << result.error().message.toStdString();
+}
+
+TEST_F(SandboxEndTest, aSandboxThatCrashedSaysItsExitStatus)
+{
+    auto result = runEndedBy({.oomKilled = false, .exitCode = 2, .killedThroughEngine = false});
+
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.error().code, ErrorCode::SandboxFailed);
+    EXPECT_TRUE(result.error().message.contains(QStringLiteral("exit status 2")))
+        << result.error().message.toStdString();
+}
+
 // --- sessions ---
 
 TEST_F(ExecutionEngineTest, aSessionServesOnlyTheOwnerThatOpenedIt)
