@@ -31,8 +31,12 @@ print_stages() {
 
 # fail SENTENCE...: what cannot work on this machine and what to do about it, instead of a tool's raw error.
 fail() {
-    printf '\033[1;31merror:\033[0m %s\n' "$*" >&2
+    error "$@"
     exit 1
+}
+# error SENTENCE...: says what went wrong, in the same form, and goes on (the caller returns a failure).
+error() {
+    printf '\033[1;31merror:\033[0m %s\n' "$*" >&2
 }
 
 # check_disk_space GIB WHAT: fails at once, in a sentence, when the disk that holds the build has less than GIB GiB
@@ -510,14 +514,16 @@ test_rootless_podman() {
 }
 
 # configure_project BUILD_DIR CMAKE_OPTION...: on failure, CMake's own sentence (cmake/Dependencies.cmake names the
-# Debian package of anything missing) instead of its whole output, which stays in BUILD_DIR/configure.log.
+# Debian package of anything missing) instead of its whole output, which stays in BUILD_DIR/configure.log, and a
+# failure status.
 configure_project() {
     local build_dir=$1
     shift
     mkdir -p "$build_dir"
     if ! cmake -S "$ROOT" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DCMAKE_CXX_COMPILER_LAUNCHER=ccache "$@" >"$build_dir/configure.log" 2>&1; then
-        fail "The build cannot be configured: $(configure_error "$build_dir/configure.log")"
+        error "The build cannot be configured: $(configure_error "$build_dir/configure.log")"
+        return 1
     fi
 }
 
@@ -531,13 +537,15 @@ configure_error() {
 # build_project [TARGET...]: configures BUILD_DIR (GUI=$GUI) and builds the targets named, or everything. With
 # WITH_TESTS=OFF (scripts/run-demo: the program alone) the folder is configured without the tests and benchmarks, which
 # need the test group's packages, unless it already has them; a later whole build in the same folder turns them on and
-# keeps every object. Says what the build cost: its wall time and CPU seconds.
+# keeps every object. Says what the build cost: its wall time and CPU seconds. Fails (returns 1) when the build does,
+# so that scripts/test can go on with what does not need it.
 build_project() {
     local tests=${WITH_TESTS:-ON} targets=()
     grep -qs '^LLM_SANDBOX_TESTS:BOOL=ON' "$BUILD_DIR/CMakeCache.txt" && tests=ON
     [ $# -eq 0 ] || targets=(--target "$@")
     log "Building ($BUILD_DIR, GUI=$GUI, tests $tests${targets:+; ${*}})"
-    configure_project "$BUILD_DIR" -DLLM_SANDBOX_GUI="$GUI" -DLLM_SANDBOX_TESTS="$tests" -DLLM_SANDBOX_BENCHMARKS="$tests"
+    configure_project "$BUILD_DIR" -DLLM_SANDBOX_GUI="$GUI" -DLLM_SANDBOX_TESTS="$tests" -DLLM_SANDBOX_BENCHMARKS="$tests" ||
+        return 1
     # Paths relative to the checkout and no working directory in the hash: a fresh clone elsewhere shares cache entries
     # with a build folder of the same name, and build and build-headless share the objects of the files compiled with
     # a shared precompiled header (cmake/Precompiled.cmake). The sloppiness lets the cache take files built with a
@@ -547,7 +555,7 @@ build_project() {
     { time CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=pch_defines,time_macros \
         nice -n "${BUILD_NICE:-0}" cmake --build "$BUILD_DIR" --parallel "$(nproc)" "${targets[@]}" 2>&3; } 3>&2 \
         2>"$times" ||
-        { rm -f "$times"; fail "The build failed; the compiler's messages are above."; }
+        { rm -f "$times"; error "The build of $BUILD_DIR failed; the compiler's messages are above."; return 1; }
     log "Built in $(awk '{ printf "%.0f s, %.0f CPU-seconds", $1, $2 + $3 }' "$times")"
     rm -f "$times"
 }
@@ -557,11 +565,11 @@ build_project() {
 # is first built without its window (most of the compile), then a copy of it builds the images while the same folder
 # goes on to compile the desktop app, which relinks bin/llm-sandbox. The two overlap well: an image build is mostly one
 # process (dpkg, Python compiling its modules) and the network. Where the program is built already, the lane starts at
-# once.
+# once. Fails when a build does (the lane is not started when the program could not be built).
 build_program_and_images() {
     local tools=$BUILD_DIR/image-tools
     if [ "$GUI" = ON ] && ! program_is_built; then
-        GUI=OFF build_project llm-sandbox llm-sandbox-runner
+        GUI=OFF build_project llm-sandbox llm-sandbox-runner || return 1
         rm -rf "$tools"
         mkdir -p "$tools"
         cp "$BUILD_DIR/bin/llm-sandbox" "$BUILD_DIR/bin/llm-sandbox-runner" "$tools/"
@@ -571,7 +579,7 @@ build_program_and_images() {
         # times (debootstrap: 128 s beside them, 40 s alone).
         BUILD_NICE=10 build_project llm-sandbox
     else
-        build_project llm-sandbox llm-sandbox-runner
+        build_project llm-sandbox llm-sandbox-runner || return 1
         lane --brief images-docker "$BUILD_DIR/bin/llm-sandbox" images build --backend docker "$@"
     fi
 }
@@ -612,7 +620,8 @@ install_npm_packages() {
             continue
         fi
         log "Installing npm packages in ${dir#"$ROOT"/}"
-        (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+        (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) ||
+            { error "npm ci failed in ${dir#"$ROOT"/} (its message is above)."; return 1; }
     done
 }
 
@@ -624,6 +633,7 @@ LANE_NAMES=()
 LANE_PIDS=()
 LANE_STARTED=()
 LANE_BRIEF=()
+FAILED_LANES=()
 
 # lane [--brief] NAME COMMAND...: starts COMMAND (a function or program) as the lane NAME. --brief: when it passes, only
 # the end of its log is printed (an image build's thousands of apt lines), the whole log when it fails.
@@ -662,7 +672,7 @@ lane_progress() {
 }
 
 # wait_lanes [NAME...]: waits for the lanes named (every lane started when none is), printing progress; fails, after
-# they have all ended, if any failed. The other lanes go on.
+# they have all ended, if any failed (adding their names to FAILED_LANES). The other lanes go on.
 wait_lanes() {
     local wanted=("$@") i status failed=() waiting=() last=$SECONDS
     for i in "${!LANE_NAMES[@]}"; do
@@ -712,5 +722,52 @@ wait_lanes() {
         fi
         [ ${#waiting[@]} -eq 0 ] || sleep 2
     done
-    [ ${#failed[@]} -eq 0 ] || { print_stages; fail "These lanes failed: ${failed[*]} (their logs are above, and in ${LANE_DIR#"$ROOT"/}/)."; }
+    FAILED_LANES+=("${failed[@]}")
+    [ ${#failed[@]} -eq 0 ] ||
+        { error "These lanes failed: ${failed[*]} (their logs are above, and in ${LANE_DIR#"$ROOT"/}/)."; return 1; }
+}
+
+# failed_tests LOG: the tests ctest's summaries in LOG name as failed, "name (why)" joined with commas, or what to read.
+failed_tests() {
+    local names
+    names=$(awk '/The following tests FAILED:/ { listing = 1; next }
+        listing && /^[[:space:]]+[0-9]+ - / { sub(/^[[:space:]]+[0-9]+ - /, ""); print; next } { listing = 0 }' "$1" |
+        paste -sd ',' | sed 's/,/, /g')
+    echo "${names:-no test named as failed: see the output}"
+}
+
+# test_alone ENGINE_LABELS: the tests that need no engine, from a copy of the repository in a folder of its own, as a
+# clone on someone else's machine has it: the files git tracks or would track (uncommitted changes included; no build
+# folder, no node_modules, nothing that lies beside the checkout), set up the way this script sets up a clone (its npm
+# packages from the lock files), its headless configuration built (the objects from the compiler cache: the same paths
+# relative to the checkout) and tested. A test that reads anything outside the repository fails here (the MCP schemas
+# once came from a folder beside the development machines' checkouts). The copy is removed when everything passed and
+# kept when something failed: ALONE_FAILED then says where and what.
+test_alone() {
+    local engine_labels=$1 parent copy status=0
+    ALONE_FAILED="the copy could not be made (see above)"
+    git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1 ||
+        { error "$ROOT is not a git checkout: the copy takes the files git tracks."; return 1; }
+    parent=$(mktemp -d "${TMPDIR:-/var/tmp}/llm-sandbox-alone.XXXXXX") || return 1
+    copy=$parent/llm-sandbox
+    mkdir "$copy" || return 1
+    # Tracked files deleted in the work tree are left out, as a commit of it would.
+    (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard |
+        while IFS= read -r -d '' file; do [ ! -e "$file" ] || printf '%s\0' "$file"; done |
+        tar --null -T - -cf -) | tar -xf - -C "$copy" || { error "Could not copy the repository to $copy."; return 1; }
+    log "A copy of the repository alone: $copy ($(du -sh "$copy" | cut -f1)), nothing beside it in $parent"
+    (
+        ROOT=$copy BUILD_DIR=$copy/build-headless GUI=OFF
+        install_npm_packages || exit 1
+        build_project || exit 1
+        ctest --test-dir "$BUILD_DIR" --output-on-failure --timeout 900 --parallel "$(nproc)" -LE "$engine_labels" \
+            2>&1 | tee "$parent/ctest.log"
+    ) || status=$?
+    ALONE_FAILED=
+    if [ "$status" = 0 ]; then
+        rm -rf "$parent"
+    else
+        ALONE_FAILED="in the copy $copy (kept): $(failed_tests "$parent/ctest.log" 2>/dev/null)"
+    fi
+    return "$status"
 }
