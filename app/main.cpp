@@ -17,6 +17,7 @@
 
 #ifdef LLM_SANDBOX_HAVE_GUI
 #include "gui/GuiApplication.h"
+#include "gui/widgets/ImageDecoderProcess.h"
 #endif
 
 #include <cstdio>
@@ -34,6 +35,10 @@ int main(int argc, char **argv)
 #ifdef LLM_SANDBOX_HAVE_GUI
     if (first.isEmpty() || quitAfterStart) {
         return sandbox::gui::runDesktopApp(argc, argv, {.quitAfterStart = quitAfterStart});
+    }
+    // The desktop app's helper that decodes a sandbox's images (not a command for people: no help, no translation).
+    if (first == QLatin1String("--decode-image")) {
+        return sandbox::gui::ImageDecoderProcess::runHelper(argc, argv);
     }
 #endif
 

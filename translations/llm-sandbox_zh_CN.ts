@@ -65,7 +65,7 @@
 <context>
     <name>Cli</name>
     <message>
-        <location filename="../app/main.cpp" line="+43"/>
+        <location filename="../app/main.cpp" line="+48"/>
         <source>this build has no desktop app; see `llm-sandbox --help` for the commands.</source>
         <translation>此构建不含桌面应用；命令列表见 `llm-sandbox --help`。</translation>
     </message>
@@ -1105,7 +1105,7 @@ logout：删除该登录信息。</translation>
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/GuiApplication.cpp" line="+23"/>
+        <location filename="../app/gui/GuiApplication.cpp" line="+24"/>
         <location line="+10"/>
         <source>LLM Sandbox</source>
         <translation>LLM Sandbox</translation>
@@ -1644,17 +1644,32 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>SafeImage</name>
     <message>
-        <location filename="../app/gui/widgets/SafeImage.cpp" line="+55"/>
+        <location filename="../app/gui/widgets/SafeImage.cpp" line="+101"/>
         <source>The SVG file is too large to show.</source>
         <translation>SVG 文件太大，无法显示。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+3"/>
         <source>The SVG is nested too deeply or refers to itself too often to be shown safely.</source>
         <translation>该 SVG 嵌套过深或自引用过多，无法安全显示。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
+        <source>The SVG embeds or links another image (&lt;%1&gt;), which is not shown.</source>
+        <translation>该 SVG 嵌入或链接了另一张图片（&lt;%1&gt;），不予显示。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The SVG refers to something outside itself (%1), which is not shown.</source>
+        <translation>该 SVG 引用了自身以外的内容（%1），不予显示。</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>The SVG refers to something outside itself (@import), which is not shown.</source>
+        <translation>该 SVG 引用了自身以外的内容（@import），不予显示。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>The SVG declares a document type (entities), which is not shown.</source>
         <translation>该 SVG 声明了文档类型（实体），因此不予显示。</translation>
     </message>
@@ -1664,7 +1679,7 @@ go module、R 软件包、gem。</translation>
         <translation>SVG 格式不正确：%1</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+21"/>
         <location line="+14"/>
         <source>The image cannot be read (%1).</source>
         <translation>无法读取图片（%1）。</translation>
@@ -1680,9 +1695,51 @@ go module、R 软件包、gem。</translation>
         <translation>无法读取该 SVG。</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+40"/>
+        <location line="+17"/>
         <source>Not an image.</source>
         <translation>不是图片。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/widgets/ImageDecoderProcess.cpp" line="+190"/>
+        <source>The file is too large for a preview.</source>
+        <translation>文件过大，无法预览。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The image cannot be read.</source>
+        <translation>无法读取该图片。</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <location line="+29"/>
+        <source>Not decoded: the app is quitting.</source>
+        <translation>未解码：应用正在退出。</translation>
+    </message>
+    <message>
+        <location line="-25"/>
+        <source>The image decoder (llm-sandbox) was not found.</source>
+        <translation>未找到图片解码器（llm-sandbox）。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The image decoder could not start: %1</source>
+        <translation>图片解码器无法启动：%1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Decoding the image took longer than %1 s; it is not shown.</source>
+        <translation>解码该图片超过了 %1 秒，不予显示。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Decoding the image needed more memory or processor time than allowed; it is not shown.</source>
+        <translation>解码该图片所需的内存或处理器时间超出限制，不予显示。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The image decoder answered something unreadable.</source>
+        <translation>图片解码器返回了无法读取的内容。</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,7 @@
 #include "AppTranslations.h"
 #include "SignalCanceller.h"
 #include "gui/MainWindow.h"
+#include "gui/widgets/ImageDecoderProcess.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -38,6 +39,9 @@ int runDesktopApp(int &argc, char **argv, DesktopAppOptions options)
     const std::stop_callback onSignal(signalCanceller.token(), [&window] {
         QMetaObject::invokeMethod(&window, &MainWindow::quitFromSignal, Qt::QueuedConnection);
     });
+    // A decode under way (a thumbnail, a comparison) ends with its helper process when the app quits: the window's
+    // threads that wait for it may then end.
+    QObject::connect(&app, &QCoreApplication::aboutToQuit, [] { ImageDecoderProcess::setStopping(true); });
     window.show();
     if (options.quitAfterStart) {
         QTimer::singleShot(0, &app, &QCoreApplication::quit);
