@@ -284,14 +284,29 @@ void Workspace::writeFile(const FileSpec &file)
     const UniqueFd directory = openParent(names, fullPath, true);
 
     const char *name = names.back().c_str();
-    constexpr int flags = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC;
+    // O_NONBLOCK: opening a FIFO the code made in place of the file fails (ENXIO without a reader) instead of waiting
+    // for a reader for as long as the sandbox lives; a regular file's writes do not block either way.
+    constexpr int flags = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
     UniqueFd output(::openat(directory.get(), name, flags, 0600));
     if (!output.valid() && errno == ELOOP && ::unlinkat(directory.get(), name, 0) == 0) {
         // A symlink left by an earlier run (keep_files) is replaced, never written through.
         output.reset(::openat(directory.get(), name, flags, 0600));
     }
+    if (!output.valid() && errno == ENXIO) {
+        throw std::runtime_error("'" + fullPath + "' is not a regular file");
+    }
     if (!output.valid()) {
         throw failure("cannot create file", fullPath, errno);
+    }
+    struct stat status
+    {
+    };
+    if (::fstat(output.get(), &status) != 0) {
+        throw failure("cannot inspect file", fullPath, errno);
+    }
+    // A FIFO with a reader, a device: only a regular file is written.
+    if (!S_ISREG(status.st_mode)) {
+        throw std::runtime_error("'" + fullPath + "' is not a regular file");
     }
     writeAll(output.get(), file.data, fullPath);
     // fchmod() rather than the open() mode: the umask must not strip bits the host asked for (e.g. 0755).

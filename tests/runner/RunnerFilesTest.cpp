@@ -341,4 +341,24 @@ TEST_F(RunnerFilesTest, putFileDoesNotWriteThroughSymlinks)
     EXPECT_FALSE(std::filesystem::exists(outside / "planted.txt"));
 }
 
+TEST_F(RunnerFilesTest, putFileRefusesAFifoTheCodeMadeInsteadOfWaitingForAReader)
+{
+    // Issue 44, item 13: opening the FIFO for writing blocked the runner until the session died.
+    RunnerClient &client = startRunner();
+    client.run(shellRun("r1", "mkfifo trap.csv"));
+
+    nlohmann::json put = file("trap.csv", "a,b\n1,2\n");
+    put["op"] = "put_file";
+    put["id"] = "p1";
+    put["workdir"] = m_workdir.string();
+    client.send(put);
+    const auto reply = client.next();
+    ASSERT_TRUE(reply) << "no answer: the runner waits for a reader";
+    EXPECT_EQ((*reply)["ev"], "error");
+    EXPECT_NE((*reply)["message"].get<std::string>().find("not a regular file"), std::string::npos)
+        << (*reply)["message"];
+    // The runner still serves.
+    EXPECT_EQ(client.run(shellRun("r2", "echo alive")).stdoutData, "alive\n");
+}
+
 } // namespace runner::test
