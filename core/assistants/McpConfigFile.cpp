@@ -6,22 +6,60 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace sandbox {
 
 namespace {
 
-constexpr QFileDevice::Permissions kOwnerOnly = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
+/// Writes `bytes` to a new file beside `path`, created 0600 (mkostemp) and never changed: no moment in which another
+/// user could open it, keep the descriptor and read the secret written after; then renames it over `path`.
+Result<void> savePrivately(const QString &path, const QByteArray &bytes)
+{
+    const auto failed = [&path](int error) {
+        return Error{QStringLiteral("cannot write %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(error))),
+                     ErrorCode::Internal};
+    };
+    QByteArray temporary = QFile::encodeName(path) + ".XXXXXX";
+    const int fd = ::mkostemp(temporary.data(), O_CLOEXEC);
+    if (fd < 0) {
+        return failed(errno);
+    }
+    qsizetype done = 0;
+    while (done < bytes.size()) {
+        const ssize_t written = ::write(fd, bytes.constData() + done, std::size_t(bytes.size() - done));
+        if (written < 0 && errno == EINTR) {
+            continue;
+        }
+        if (written <= 0) {
+            const int error = errno;
+            ::close(fd);
+            ::unlink(temporary.constData());
+            return failed(error);
+        }
+        done += written;
+    }
+    if (::fsync(fd) != 0 || ::close(fd) != 0 ||
+        ::rename(temporary.constData(), QFile::encodeName(path).constData()) != 0) {
+        const int error = errno;
+        ::unlink(temporary.constData());
+        return failed(error);
+    }
+    return {};
+}
 
 Result<void> saveAtomically(const QString &path, const QByteArray &bytes, bool privateFile)
 {
+    if (privateFile) {
+        return savePrivately(path, bytes);
+    }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
         return Error{QStringLiteral("cannot write %1: %2").arg(path, file.errorString()), ErrorCode::Internal};
-    }
-    // Before the first byte, so the secret is never readable by others, not even in the temporary file.
-    if (privateFile) {
-        file.setPermissions(kOwnerOnly);
     }
     file.write(bytes);
     if (!file.commit()) {

@@ -5,6 +5,8 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
+#include <sys/inotify.h>
+#include <unistd.h>
 
 namespace sandbox {
 namespace {
@@ -149,6 +151,37 @@ TEST_F(McpConfigFileTest, anEntryWithASecretMakesTheFileAndItsBackupPrivate)
     };
     EXPECT_EQ(unixPermissions(m_path), ownerOnly);
     EXPECT_EQ(unixPermissions(McpConfigFile::backupPathOf(m_path)), ownerOnly);
+}
+
+TEST_F(McpConfigFileTest, aFileWithASecretIsCreatedPrivateNotMadePrivateAfterwards)
+{
+    // Issue 44, item 10: the file and its backup were created 0644 and chmod'ed 0600, so another user could open one
+    // in between and read the token written afterwards through that descriptor. inotify sees every change of mode
+    // (IN_ATTRIB) of what is created in the folder, in order.
+    const QString folder = QFileInfo(m_path).absolutePath();
+    ASSERT_TRUE(QDir().mkpath(folder));
+    writeFile(m_path, "{}");
+    const int watch = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    ASSERT_GE(watch, 0);
+    ASSERT_GE(::inotify_add_watch(watch, QFile::encodeName(folder).constData(), IN_CREATE | IN_ATTRIB), 0);
+
+    ASSERT_TRUE(m_file.install(kName, {{"url", "http://127.0.0.1:1/mcp"}}, false, true).ok());
+
+    QStringList created;
+    QStringList modeChanged;
+    alignas(inotify_event) char buffer[16384];
+    for (ssize_t got; (got = ::read(watch, buffer, sizeof buffer)) > 0;) {
+        for (char *at = buffer; at < buffer + got;) {
+            const auto *event = reinterpret_cast<const inotify_event *>(at);
+            (event->mask & IN_CREATE ? created : modeChanged).append(QString::fromUtf8(event->name));
+            at += sizeof(inotify_event) + event->len;
+        }
+    }
+    ::close(watch);
+    EXPECT_GE(created.size(), 2) << created.join(u' ').toStdString(); // the backup's and the file's new copies
+    EXPECT_TRUE(modeChanged.isEmpty()) << "chmod'ed after creation: " << modeChanged.join(u' ').toStdString();
+    EXPECT_EQ(QFile::permissions(m_path) & ~(QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ExeUser),
+              QFileDevice::ReadOwner | QFileDevice::WriteOwner);
 }
 
 TEST_F(McpConfigFileTest, aFolderInPlaceOfTheFileIsAnError)
