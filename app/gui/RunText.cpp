@@ -6,6 +6,7 @@
 #include <QHash>
 #include <QLocale>
 #include <QRegularExpression>
+#include <QTextDocument>
 
 namespace sandbox::gui {
 
@@ -272,6 +273,18 @@ QString joinSentences(const QStringList &sentences)
         text += sentence;
     }
     return text;
+}
+
+QString plainToolTip(const QString &text)
+{
+    return text.isEmpty() ? text : Qt::convertFromPlainText(text, Qt::WhiteSpacePre);
+}
+
+QString plainNotificationText(const QString &text)
+{
+    QString plain = text;
+    plain.replace(u'<', u'\u2039').replace(u'>', u'\u203A').replace(u'&', u'\uFF06');
+    return plain;
 }
 
 } // namespace sandbox::gui

@@ -44,6 +44,13 @@ QString dateTimeText(const QDateTime &when);
 QString timeText(const QTime &time);
 /// A day without its year, in the locale's order ("Nov 5", "5 Nov", "11月5日").
 QString dayText(const QDate &day);
+/// A text a sandbox or a client chose (a run's error, which can end with a package's install output; a client's name),
+/// as a tooltip: Qt renders a tooltip that looks like markup as rich text, and `<img src=/a/host/file.png>` would draw
+/// a host file. The result always renders as exactly `text`.
+QString plainToolTip(const QString &text);
+/// The same for a desktop notification's body, which notification servers may read as markup: the characters that
+/// make markup are replaced with ones that look alike and mean nothing ("‹b›" for "<b>").
+QString plainNotificationText(const QString &text);
 /// Sentences joined as the language writes them: a space after "." or "?", none after a CJK "。" or "？".
 QString joinSentences(const QStringList &sentences);
 

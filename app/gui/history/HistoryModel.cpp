@@ -103,13 +103,13 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::ToolTipRole) {
         if (index.column() == StatusColumn && !run.error.isEmpty()) {
-            return run.error;
+            return plainToolTip(run.error);
         }
         if (index.column() == LanguageColumn) {
             return languageText(run.language);
         }
         if (index.column() == SourceColumn && !run.clientName.isEmpty()) {
-            return tr("%1 %2 via %3").arg(run.clientName, run.clientVersion, runSourceText(run.source));
+            return plainToolTip(tr("%1 %2 via %3").arg(run.clientName, run.clientVersion, runSourceText(run.source)));
         }
         // Narrow columns are elided: their whole text.
         if (index.column() == SourceColumn || index.column() == LanguageColumn || index.column() == StatusColumn ||

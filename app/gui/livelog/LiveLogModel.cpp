@@ -150,13 +150,13 @@ QVariant LiveLogModel::data(const QModelIndex &index, int role) const
             return QLocale().toString(run.startedAt.toLocalTime(), QLocale::LongFormat);
         }
         if (index.column() == Outcome && run.status == RunStatus::Failed) {
-            return run.error;
+            return plainToolTip(run.error);
         }
         if (index.column() == Language) {
             return languageText(run.language);
         }
         if (index.column() == Source && !run.clientVersion.isEmpty()) {
-            return tr("%1 %2").arg(run.clientName, run.clientVersion);
+            return plainToolTip(tr("%1 %2").arg(run.clientName, run.clientVersion));
         }
         break;
     case Qt::TextAlignmentRole:

@@ -80,7 +80,7 @@ std::optional<TrayStatus::Notification> TrayStatus::notificationFor(const Journa
     Notification notification;
     notification.failure = wentWrong;
     if (assistants && wentWrong) {
-        notification.title = tr("Run failed: %1").arg(runSourceText(run));
+        notification.title = plainNotificationText(tr("Run failed: %1").arg(runSourceText(run)));
         if (!status.contains(durationText(duration))) {
             parts << durationText(duration);
         }
@@ -88,7 +88,7 @@ std::optional<TrayStatus::Notification> TrayStatus::notificationFor(const Journa
         notification.title = wentWrong ? tr("Run failed after %1").arg(durationText(duration))
                                        : tr("Run finished after %1").arg(durationText(duration));
     }
-    notification.message = parts.join(QStringLiteral(" · "));
+    notification.message = plainNotificationText(parts.join(QStringLiteral(" · ")));
     return notification;
 }
 

@@ -3,6 +3,7 @@
 #include "gui/livelog/LiveLogFilterModel.h"
 
 #include <QAbstractItemModelTester>
+#include <QTextDocument>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -88,4 +89,29 @@ TEST(LiveLogFilterModel, filtersBySourceAndText)
     filter.setSources({});
     filter.setText({});
     EXPECT_EQ(filter.rowCount(), 3);
+}
+
+TEST(LiveLogModel, aSandboxsMarkupInAnErrorIsShownAsTextNeverRendered)
+{
+    // Issue 44, item 11: a run's error ends with up to 2,000 bytes of a package's install output; Qt rendered a
+    // tooltip that looked like markup as rich text, so `<img src=...>` drew a host file into it.
+    const QString error = QStringLiteral("pip failed: <img src='/usr/share/pixmaps/debian-logo.png'><b>bold</b> & co");
+    JournalRun failed = run(QStringLiteral("f"), QStringLiteral("mcp"), 1, RunStatus::Failed);
+    failed.error = error;
+    failed.clientName = QStringLiteral("<i>client</i>");
+    failed.clientVersion = QStringLiteral("1.0");
+    LiveLogModel model;
+    model.merge({failed});
+    for (const int column : {int(LiveLogModel::Outcome), int(LiveLogModel::Source)}) {
+        const QString tooltip = model.index(0, column).data(Qt::ToolTipRole).toString();
+        // What a tooltip does with it: rich text when it looks like markup, plain otherwise.
+        QTextDocument shown;
+        if (Qt::mightBeRichText(tooltip)) {
+            shown.setHtml(tooltip);
+        } else {
+            shown.setPlainText(tooltip);
+        }
+        const QString expected = column == LiveLogModel::Outcome ? error : QStringLiteral("<i>client</i> 1.0");
+        EXPECT_EQ(shown.toPlainText().trimmed(), expected) << tooltip.toStdString();
+    }
 }

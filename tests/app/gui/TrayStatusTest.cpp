@@ -90,3 +90,18 @@ TEST_F(TrayStatusTest, closingTheWindowHidesItInTheTrayOnlyWhileTheServerServesA
     EXPECT_EQ(TrayStatus::closeAction(true, false, true, false), CloseAction::Quit) << "turned off";
     EXPECT_EQ(TrayStatus::closeAction(false, true, true, false), CloseAction::Quit) << "no tray on this desktop";
 }
+
+TEST_F(TrayStatusTest, aNotificationCarriesNoMarkupFromASandboxOrAClient)
+{
+    // Issue 44, item 11: notification servers may render markup in the body.
+    JournalRun run = ended(RunSource::Mcp, 1200, 0, RunStatus::Failed);
+    run.error = QStringLiteral("<a href='https://attacker.example'>click</a> & <img src='/etc/x.png'>");
+    run.clientName = QStringLiteral("<b>client</b>");
+    const auto notification = TrayStatus::notificationFor(run, false);
+    ASSERT_TRUE(notification.has_value());
+    for (const QString &text : {notification->title, notification->message}) {
+        EXPECT_FALSE(text.contains(u'<') || text.contains(u'>') || text.contains(u'&')) << text.toStdString();
+    }
+    EXPECT_TRUE(notification->message.contains(QStringLiteral("\u2039a href='https://attacker.example'\u203Aclick")))
+        << notification->message.toStdString();
+}
