@@ -272,14 +272,18 @@ TEST_P(HostileCodeTest, shellForkBombIsHeldByThePidsLimit)
             "for _ in range(20):\n"
             "    time.sleep(0.1)\n"
             "    peak = max(peak, tasks())\n"
-            "print('peak', peak, flush=True)\n"
+            "    print('peak', peak, flush=True)\n"
             "time.sleep(600)\n",
-            // Under gVisor (ptrace platform) the bomb's forks cross into the Sentry and starve the watcher's 20
-            // listings of /proc: more time, the same bound.
-            test::underGVisor() ? 20s : 5s);
+            // The bomb's 256 tasks share the sandbox's one CPU with the watcher, which on the slower machines of this
+            // kind printed nothing within 5 s (Podman, 2026-12-05); under gVisor (ptrace platform) its forks also
+            // cross into the Sentry. Each sample is printed, the highest counts: more time, the same bound.
+            test::underGVisor() ? 20s : 12s);
     EXPECT_EQ(result.reason, StopReason::TimedOut) << outputOf(result).toStdString();
     ASSERT_TRUE(result.stdoutData.startsWith("peak ")) << outputOf(result).toStdString();
-    const int peak = result.stdoutData.split(' ').value(1).trimmed().toInt();
+    int peak = 0;
+    for (const QByteArray &line : result.stdoutData.split('\n')) {
+        peak = std::max(peak, line.split(' ').value(1).trimmed().toInt());
+    }
     EXPECT_GT(peak, 50) << "the bomb did not go off";
     EXPECT_LE(peak, SandboxSettings{}.pidsLimit);
     expectEngineStillServes();
