@@ -4,6 +4,7 @@
 #include "engine/RunResultJson.h"
 #include "lang/LanguageRegistry.h"
 #include "mcp/McpLogging.h"
+#include "mcp/SessionHandle.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -124,8 +125,10 @@ QJsonObject CodeExecutor::execute(const ToolCall &call) const
         return failureToolResult(*m_unavailable);
     }
     RunRequest request;
-    request.sessionId = call.arguments.value(QStringLiteral("session_id")).toString();
-    request.sessionOwner = call.owner;
+    const QString sessionArgument = call.arguments.value(QStringLiteral("session_id")).toString();
+    const SessionHandle session = SessionHandle::resolve(sessionArgument, call.owner);
+    request.sessionId = session.id;
+    request.sessionOwner = session.owner;
     request.connection = call.connection;
     // In a session, a language or timeout the client did not give is the session's (the engine fills it in).
     const bool sessionDefaults = !request.sessionId.isEmpty();
@@ -157,7 +160,10 @@ QJsonObject CodeExecutor::execute(const ToolCall &call) const
         call.log(LogLevel::Error, result.error().message.left(kMaxErrorChars));
         return failureToolResult(result.error());
     }
-    return toToolResult(request, *result, call.supportsStructuredContent(), call.artifactLinks);
+    // The client names its session again as it did (a handle stays a handle).
+    RunRequest answered = request;
+    answered.sessionId = sessionArgument;
+    return toToolResult(answered, *result, call.supportsStructuredContent(), call.artifactLinks);
 }
 
 QJsonObject CodeExecutor::toJson(const RunRequest &request, const RunResult &result)

@@ -543,6 +543,7 @@ QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonOb
     call.request = callMessage;
     call.origin = m_options.origin;
     call.owner = m_sessionOwner;
+    call.sessionHandles = m_sessionHandles;
     call.connection = m_connection;
     if (meta) {
         call.protocolVersion = meta->protocolVersion;
@@ -832,6 +833,13 @@ QJsonObject McpDispatcher::setLogLevel(const QJsonValue &id, const QJsonObject &
     }
     m_logLevel = static_cast<int>(*level);
     return makeResult(id, QJsonObject());
+}
+
+void McpDispatcher::ownSessionsByHandle()
+{
+    // An owner no session has: a plain session id reaches nothing, list_sessions lists nothing.
+    m_sessionOwner = QStringLiteral("request:") + QUuid::createUuid().toString(QUuid::WithoutBraces);
+    m_sessionHandles = true;
 }
 
 void McpDispatcher::cancelAll()

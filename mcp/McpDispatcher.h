@@ -80,6 +80,9 @@ public:
     /// The owner of the sandbox sessions its tool calls open and may use (ToolCall::owner): the HTTP transport's
     /// MCP session id. Set before the first message.
     void setSessionOwner(QString owner) { m_sessionOwner = std::move(owner); }
+    /// For one request that came alone over HTTP (2026-07-28): it owns no session, and create_session answers with
+    /// a handle (SessionHandle). Set before the message.
+    void ownSessionsByHandle();
 
     /// Cancels every running call; none of them will be answered.
     void cancelAll();
@@ -148,6 +151,7 @@ private:
     const MessageSink m_sink;
     const DispatcherOptions m_options;
     QString m_sessionOwner;
+    bool m_sessionHandles = false;
     /// This connection's id in the journal's runs (ToolCall::connection): the runs whose files it may read.
     const QString m_connection = QUuid::createUuid().toString(QUuid::WithoutBraces);
 

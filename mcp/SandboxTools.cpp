@@ -5,6 +5,7 @@
 #include "journal/ExchangeSink.h"
 #include "lang/LanguageRegistry.h"
 #include "mcp/LanguageDetails.h"
+#include "mcp/SessionHandle.h"
 #include "mcp/apps/RunView.h"
 
 #include <QJsonArray>
@@ -164,11 +165,15 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qi
                 request.libraries << library.toString();
             }
             request.timeout = std::chrono::seconds(call.arguments.value(QStringLiteral("timeout")).toInteger(30));
-            request.owner = call.owner;
+            const QString secret = call.sessionHandles ? SessionHandle::newSecret() : QString();
+            request.owner = call.sessionHandles ? SessionHandle::ownerOf(secret) : call.owner;
             SessionProgress progress(call);
             auto session = engine.createSession(request, call.stop, &progress);
             if (!session) {
                 return errorToolResult(session.error().message);
+            }
+            if (call.sessionHandles) {
+                session->id = SessionHandle::handle(session->id, secret);
             }
             return textToolResult(jsonText(sessionJson(*session)));
         });
@@ -208,7 +213,8 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qi
              .handler = {}},
         [](ExecutionEngine &engine, const ToolCall &call) {
             const QString id = call.arguments.value(QStringLiteral("session_id")).toString();
-            if (auto closed = engine.closeSession(id, call.owner); !closed) {
+            const SessionHandle session = SessionHandle::resolve(id, call.owner);
+            if (auto closed = engine.closeSession(session.id, session.owner); !closed) {
                 return errorToolResult(closed.error().message);
             }
             return textToolResult(jsonText(QJsonObject{{QStringLiteral("closed"), id}}));
@@ -246,8 +252,9 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qi
                 data = content.toUtf8();
             }
             const QString file = call.arguments.value(QStringLiteral("path")).toString();
-            auto written = engine.writeSessionFile(call.arguments.value(QStringLiteral("session_id")).toString(), file,
-                                                   data, call.owner);
+            const SessionHandle session =
+                SessionHandle::resolve(call.arguments.value(QStringLiteral("session_id")).toString(), call.owner);
+            auto written = engine.writeSessionFile(session.id, file, data, session.owner);
             if (!written) {
                 return errorToolResult(written.error().message);
             }
@@ -271,8 +278,9 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qi
              .handler = {}},
         [](ExecutionEngine &engine, const ToolCall &call) {
             const QString file = call.arguments.value(QStringLiteral("path")).toString();
-            auto data =
-                engine.readSessionFile(call.arguments.value(QStringLiteral("session_id")).toString(), file, call.owner);
+            const SessionHandle session =
+                SessionHandle::resolve(call.arguments.value(QStringLiteral("session_id")).toString(), call.owner);
+            auto data = engine.readSessionFile(session.id, file, session.owner);
             if (!data) {
                 return errorToolResult(data.error().message);
             }
@@ -496,7 +504,8 @@ QList<ResourceTemplate> SandboxTools::resourceTemplates(ExecutionEngine *engine)
                 if (!parts || !engine) {
                     return notFound(uri);
                 }
-                auto data = engine->readSessionFile(parts->first, parts->second, reader.owner);
+                const SessionHandle session = SessionHandle::resolve(parts->first, reader.owner);
+                auto data = engine->readSessionFile(session.id, parts->second, session.owner);
                 if (!data) {
                     return data.error();
                 }

@@ -34,8 +34,11 @@ struct ToolCall
     /// Where the call came from for the journal: "mcp" (stdio) or "http".
     QString origin = QStringLiteral("mcp");
     /// Who owns the sandbox sessions this call opens and may use: the HTTP transport's MCP session id; empty for
-    /// stdio's one client (and for the 2026-07-28 requests that have no session).
+    /// stdio's one client. A 2026-07-28 request over HTTP owns nothing (a value of its own).
     QString owner;
+    /// The sessions this call opens are reached by a handle instead of by `owner` (SessionHandle): for requests
+    /// that come alone over HTTP, where no owner can be told.
+    bool sessionHandles = false;
     /// The client's clientInfo from initialize.
     QString clientName;
     QString clientVersion;

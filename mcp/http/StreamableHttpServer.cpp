@@ -566,6 +566,9 @@ void StreamableHttpServer::handlePerRequestPost(const std::shared_ptr<Exchange> 
             Qt::QueuedConnection);
     };
     std::shared_ptr<McpDispatcher> dispatcher(m_factory(std::move(sink)));
+    // Every client presents the same token and this request no session: the sandbox sessions it opens are reached
+    // by the handle it is given, never by what another such request shares with it.
+    dispatcher->ownSessionsByHandle();
 
     const QJsonValue id = message.value(QStringLiteral("id"));
     if (const std::optional<QString> problem =
