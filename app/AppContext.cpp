@@ -14,6 +14,12 @@ Q_LOGGING_CATEGORY(lcContext, "sandbox.app")
 
 namespace sandbox {
 
+namespace {
+
+constexpr std::chrono::minutes kRetentionInterval{10};
+
+} // namespace
+
 /// An engine with what was attached to it; the cleanup finishes before the engine goes.
 struct AppContext::EngineSlot
 {
@@ -75,21 +81,35 @@ void AppContext::openJournal()
     }
     m_journal = std::move(*journal);
     if (m_options.applyRetention) {
-        const RunJournal::Retention retention{.maxAge = std::chrono::days(m_userSettings->journalMaxAgeDays()),
-                                              .maxTotalBytes =
-                                                  qint64(m_userSettings->journalMaxSizeMiB()) * 1024 * 1024};
-        RunJournal *journalPointer = m_journal.get();
-        m_retention = QtConcurrent::run([journalPointer, retention] {
-            if (auto removed = journalPointer->applyRetention(retention); !removed) {
-                qCWarning(lcContext).noquote()
-                    << QCoreApplication::translate("AppContext", "journal retention: %1").arg(removed.error().message);
+        applyRetention();
+        // Not only at start: a process that runs for days must not let its runs' files fill the disk.
+        m_retentionTimer = std::make_unique<QTimer>();
+        m_retentionTimer->setInterval(kRetentionInterval);
+        QObject::connect(m_retentionTimer.get(), &QTimer::timeout, m_retentionTimer.get(), [this] {
+            if (m_retention.isFinished()) {
+                applyRetention();
             }
         });
+        m_retentionTimer->start();
     }
+}
+
+void AppContext::applyRetention()
+{
+    const RunJournal::Retention retention{.maxAge = std::chrono::days(m_userSettings->journalMaxAgeDays()),
+                                          .maxTotalBytes = qint64(m_userSettings->journalMaxSizeMiB()) * 1024 * 1024};
+    RunJournal *journalPointer = m_journal.get();
+    m_retention = QtConcurrent::run([journalPointer, retention] {
+        if (auto removed = journalPointer->applyRetention(retention); !removed) {
+            qCWarning(lcContext).noquote()
+                << QCoreApplication::translate("AppContext", "journal retention: %1").arg(removed.error().message);
+        }
+    });
 }
 
 AppContext::~AppContext()
 {
+    m_retentionTimer.reset();
     m_engines.clear();
     m_retired.clear();
     m_retention.waitForFinished();

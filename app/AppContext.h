@@ -9,6 +9,7 @@
 #include <QFuture>
 #include <QString>
 #include <QStringList>
+#include <QTimer>
 #include <functional>
 #include <map>
 #include <memory>
@@ -91,6 +92,8 @@ private:
     struct EngineSlot;
 
     void openJournal();
+    /// Removes old runs (the user's retention settings), off the caller's thread.
+    void applyRetention();
     /// `name`, or the default backend when empty; lower case.
     QString resolved(const QString &name) const;
     /// backend() with m_mutex held.
@@ -103,6 +106,8 @@ private:
     QString m_journalPath;
     std::unique_ptr<RunJournal> m_journal;
     QFuture<void> m_retention;
+    /// Applies the retention again every kRetentionInterval while the process runs.
+    std::unique_ptr<QTimer> m_retentionTimer;
     mutable std::mutex m_problemMutex; // guards the two below
     QString m_journalProblem;
     std::function<void(const QString &)> m_journalProblemHandler;

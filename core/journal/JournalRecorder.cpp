@@ -133,7 +133,14 @@ public:
         // which write() may repeat when another process holds the database.
         std::vector<Statement> statements = std::exchange(m_unwritten, {});
         for (Event &event : events) {
+            if (m_lostRuns.contains(event.runId)) {
+                continue; // its record was given up (keepUnwritten): the rest of it would have nothing to belong to
+            }
+            const std::size_t first = statements.size();
             std::visit([&](auto &payload) { prepare(event.runId, payload, statements); }, event.payload);
+            for (std::size_t i = first; i < statements.size(); ++i) {
+                statements[i].runId = event.runId;
+            }
         }
         if (statements.empty()) {
             return;
@@ -165,13 +172,14 @@ public:
             keepUnwritten(std::move(statements));
             return;
         }
+        markLostRuns();
         if (!m_failure.isEmpty()) {
             m_failure.clear();
             qCWarning(lcJournal).noquote()
                 << QStringLiteral("The run journal at %1 is written again, with the runs it missed meanwhile%2.")
                        .arg(m_connection.path(),
                             m_dropped > 0
-                                ? QStringLiteral(" except %1 change(s) beyond what could be kept").arg(m_dropped)
+                                ? QStringLiteral(" except the %1 oldest, beyond what could be kept").arg(m_dropped)
                                 : QString());
             m_dropped = 0;
             if (m_context.onProblem) {
@@ -187,6 +195,7 @@ private:
         QVariantList values;
         bool withSeq = true; ///< the batch's sequence number is bound first
         QString appendKey;   ///< "run/stream" of an output append, which the next chunk of that stream extends
+        QString runId;       ///< the run it records
 
         qint64 size() const
         {
@@ -391,24 +400,66 @@ private:
         }
     }
 
+    /// Keeps what could not be written for the next attempt, up to kUnwrittenBytes. Beyond that whole runs go, the
+    /// oldest first, never part of one: a run's children without its row would fail the foreign keys of every later
+    /// transaction, and the journal would never be written again.
     void keepUnwritten(std::vector<Statement> statements)
     {
         qint64 bytes = 0;
         for (const Statement &statement : statements) {
             bytes += statement.size();
         }
-        // The oldest go first: a run's end is worth more than its start's output.
-        auto kept = statements.begin();
-        while (bytes > kUnwrittenBytes && kept != statements.end()) {
-            bytes -= kept->size();
-            ++kept;
+        while (bytes > kUnwrittenBytes && !statements.empty()) {
+            const QString oldest = statements.front().runId;
+            std::erase_if(statements, [&](const Statement &statement) {
+                if (statement.runId != oldest) {
+                    return false;
+                }
+                bytes -= statement.size();
+                return true;
+            });
+            m_lostRuns.insert(oldest);
+            m_unmarkedLostRuns.append(oldest);
+            m_runs.remove(oldest);
             ++m_dropped;
         }
-        m_unwritten.assign(std::make_move_iterator(kept), std::make_move_iterator(statements.end()));
+        m_unwritten = std::move(statements);
+    }
+
+    /// A run given up while its row was already in the journal would read as running for good: it is marked
+    /// interrupted, saying why, once the journal takes changes again.
+    void markLostRuns()
+    {
+        if (m_unmarkedLostRuns.isEmpty()) {
+            return;
+        }
+        auto marked = m_connection.write([&]() -> Result<void> {
+            auto seq = m_connection.nextSeq();
+            if (!seq) {
+                return seq.error();
+            }
+            for (const QString &id : std::as_const(m_unmarkedLostRuns)) {
+                auto updated = m_connection.exec(
+                    QStringLiteral("UPDATE runs SET status = 'interrupted', seq = ?, error = 'The run journal could "
+                                   "not be written while this run went on, and its record was given up.' "
+                                   "WHERE id = ? AND status = 'running'"),
+                    {*seq, id});
+                if (!updated) {
+                    return updated.error();
+                }
+            }
+            return {};
+        });
+        if (marked) {
+            m_unmarkedLostRuns.clear();
+        }
     }
 
     JournalConnection m_connection;
     std::vector<Statement> m_unwritten;
+    /// Runs whose record keepUnwritten gave up: nothing more of them is written.
+    QSet<QString> m_lostRuns;
+    QStringList m_unmarkedLostRuns;
     QString m_failure; ///< empty while the journal takes what is written
     qint64 m_dropped = 0;
     const Context &m_context;

@@ -125,6 +125,80 @@ TEST_P(JournalFaultTest, aFullDiskLosesNoRunAndIsSaidOnce)
     EXPECT_EQ(server.process().exitCode(), 0) << server.stderrText().toStdString();
 }
 
+TEST_P(JournalFaultTest, aBacklogBeyondWhatIsKeptLosesWholeRunsAndTheJournalRecovers)
+{
+    QTemporaryDir folder;
+    ASSERT_TRUE(folder.isValid());
+    const QString data = folder.filePath(QStringLiteral("data"));
+    ASSERT_TRUE(QDir().mkpath(data));
+    // Room for what is kept (16 MiB) once the filler goes; a 64 MiB tmpfs of the server's own.
+    test::StdioServer server(
+        {.backend = QString::fromStdString(GetParam()),
+         .journal = data + QStringLiteral("/journal.sqlite"),
+         .wrapper = {QStringLiteral("unshare"), QStringLiteral("--user"), QStringLiteral("--map-root-user"),
+                     QStringLiteral("--mount"), QStringLiteral("sh"), QStringLiteral("-c"),
+                     QStringLiteral("mount -t tmpfs -o size=64m tmpfs \"$0\" && exec \"$@\""), data}});
+    ASSERT_TRUE(server.process().waitForStarted());
+    ASSERT_TRUE(server.call(1, "initialize", test::kInitialize).contains("result"))
+        << server.stderrText().toStdString();
+    const QString seen = QStringLiteral("/proc/%1/root%2").arg(server.process().processId()).arg(data);
+    // The first line of each finished run's output, oldest first.
+    const auto recorded = [&] {
+        QStringList firstLines;
+        for (const QString &output : recordedOutputs(copyOf(seen))) {
+            firstLines << output.section(QLatin1Char('\n'), 0, 0);
+        }
+        return firstLines;
+    };
+    expectRunPrints(server, 2, QStringLiteral("before"));
+    ASSERT_TRUE(test::waitUntil([&] { return recorded() == QStringList{"before"}; }, 30s, 100ms))
+        << recorded().join(' ').toStdString();
+
+    QFile filler(seen + QStringLiteral("/filler"));
+    ASSERT_TRUE(filler.open(QIODevice::WriteOnly)) << filler.errorString().toStdString();
+    const QByteArray block(1024 * 1024, 'x');
+    while (filler.write(block) == block.size() && filler.flush()) {
+    }
+    filler.close();
+
+    // Eight runs of 1 MiB of output each (and their replies, which carry it again): more than the 16 MiB kept.
+    for (int i = 0; i < 8; ++i) {
+        const QJsonObject answer =
+            server.execute(10 + i, QStringLiteral("print('during-%1'); print('y' * 1000000)").arg(i));
+        ASSERT_FALSE(answer.value("result").toObject().value("isError").toBool(true))
+            << QJsonDocument(answer).toJson().left(2000).toStdString();
+    }
+    EXPECT_TRUE(test::waitUntil([&] { return server.stderrText().contains(kCannotWrite); }, 30s, 100ms))
+        << server.stderrText().toStdString();
+
+    ASSERT_TRUE(QFile::remove(seen + QStringLiteral("/filler")));
+    expectRunPrints(server, 20, QStringLiteral("after"));
+    EXPECT_TRUE(test::waitUntil([&] { return server.stderrText().contains(kWrittenAgain); }, 30s, 100ms))
+        << server.stderrText().right(3000).toStdString();
+    ASSERT_TRUE(test::waitUntil([&] { return recorded().endsWith(QStringLiteral("after")); }, 30s, 200ms))
+        << recorded().join(' ').toStdString();
+    // What was lost is the oldest runs, whole: the rest are in order, each with all its output.
+    const QStringList runs = recorded();
+    ASSERT_GE(runs.size(), 3) << runs.join(' ').toStdString();
+    ASSERT_LT(runs.size(), 10) << "nothing was lost: the test kept too little back";
+    const int kept = int(runs.size()) - 2;
+    for (int i = 0; i < kept; ++i) {
+        EXPECT_EQ(runs[1 + i], QStringLiteral("during-%1").arg(8 - kept + i)) << runs.join(' ').toStdString();
+    }
+    EXPECT_EQ(runs.first(), QStringLiteral("before"));
+    for (const QString &output : recordedOutputs(copyOf(seen))) {
+        if (output.startsWith(QStringLiteral("during-"))) {
+            EXPECT_EQ(output.size(), QStringLiteral("during-0\n").size() + 1000000);
+        }
+    }
+    EXPECT_TRUE(server.stderrText().contains(QStringLiteral("except the %1 oldest").arg(8 - kept)))
+        << server.stderrText().right(3000).toStdString();
+
+    server.process().closeWriteChannel();
+    EXPECT_TRUE(server.process().waitForFinished(60000));
+    EXPECT_EQ(server.process().exitCode(), 0) << server.stderrText().right(3000).toStdString();
+}
+
 TEST_P(JournalFaultTest, aJournalLockedByAnotherProgramCatchesUpWhenReleased)
 {
     QTemporaryDir folder;
