@@ -6,29 +6,75 @@
 #include <QFile>
 #include <QLoggingCategory>
 #include <QSysInfo>
+#include <sys/stat.h>
+#include <unistd.h>
 
 Q_LOGGING_CATEGORY(lcOrphans, "sandbox.engine.orphans")
 
 namespace sandbox {
 
+namespace {
+
+/// The inode of this process's PID namespace (/proc/self/ns/pid): the same number in the same namespace.
+QString pidNamespace()
+{
+    struct stat status;
+    return ::stat("/proc/self/ns/pid", &status) == 0 ? QString::number(status.st_ino) : QString();
+}
+
+const OrphanReaper::Owner &self()
+{
+    static const OrphanReaper::Owner owner = *OrphanReaper::Owner::parse(OrphanReaper::ownIdentity());
+    return owner;
+}
+
+} // namespace
+
 std::optional<OrphanReaper::Owner> OrphanReaper::Owner::parse(const QString &identity)
 {
     const QStringList parts = identity.split(QLatin1Char(':'));
-    if (parts.size() != 3 || parts[0].isEmpty() || parts[1].isEmpty()) {
+    if ((parts.size() != 3 && parts.size() != 7) || parts[0].isEmpty() || parts[1].isEmpty()) {
         return std::nullopt;
     }
-    return Owner{parts[0], parts[1], parts[2].toLatin1()};
+    Owner owner{parts[0], parts[1], parts[2].toLatin1(), {}, {}, {}, {}};
+    if (parts.size() == 7) {
+        if (parts[3].isEmpty() || parts[4].isEmpty() || parts[5].isEmpty() || parts[6].isEmpty()) {
+            return std::nullopt;
+        }
+        owner.machineId = parts[3];
+        owner.bootId = parts[4];
+        owner.pidNamespace = parts[5];
+        owner.uid = parts[6];
+    }
+    return owner;
+}
+
+bool OrphanReaper::Owner::isLocal() const
+{
+    if (isLegacy()) {
+        return host == QSysInfo::machineHostName();
+    }
+    const Owner &me = self();
+    return machineId == me.machineId && bootId == me.bootId && pidNamespace == me.pidNamespace;
 }
 
 OrphanReaper::OrphanReaper(ContainerBackend &backend, QString label) : m_backend(backend), m_label(std::move(label)) {}
 
 QString OrphanReaper::ownIdentity()
 {
-    // host:pid:start time — a pid alone could be reused by an unrelated process later.
-    return QStringLiteral("%1:%2:%3")
-        .arg(QSysInfo::machineHostName())
-        .arg(QCoreApplication::applicationPid())
-        .arg(QString::fromLatin1(processStartTime(QStringLiteral("self"))));
+    // A pid alone could be reused by an unrelated process later, and means nothing on another machine, boot or PID
+    // namespace; another user's processes may be hidden from us (hidepid).
+    const auto orUnknown = [](const QString &value) {
+        return value.isEmpty() ? QStringLiteral("unknown") : value;
+    };
+    return QStringList{QSysInfo::machineHostName(),
+                       QString::number(QCoreApplication::applicationPid()),
+                       QString::fromLatin1(processStartTime(QStringLiteral("self"))),
+                       orUnknown(QString::fromLatin1(QSysInfo::machineUniqueId())),
+                       orUnknown(QString::fromLatin1(QSysInfo::bootUniqueId())),
+                       orUnknown(pidNamespace()),
+                       QString::number(::getuid())}
+        .join(QLatin1Char(':'));
 }
 
 QByteArray OrphanReaper::processStartTime(const QString &pid)
@@ -48,9 +94,9 @@ QByteArray OrphanReaper::processStartTime(const QString &pid)
     return line.mid(line.lastIndexOf(')') + 2).split(' ').value(19);
 }
 
-bool OrphanReaper::ownerEnded(const Owner &owner, const QString &host)
+bool OrphanReaper::ownerEnded(const Owner &owner)
 {
-    if (owner.host != host) {
+    if (!owner.isLocal() || (!owner.isLegacy() && owner.uid != self().uid)) {
         return false;
     }
     const QByteArray startTime = processStartTime(owner.pid);
@@ -63,11 +109,11 @@ int OrphanReaper::removeOrphans()
     if (!containers) {
         return 0;
     }
-    const QString host = QSysInfo::machineHostName();
     int removed = 0;
     for (auto it = containers->begin(); it != containers->end(); ++it) {
+        // An earlier version's identity might be a namesake machine's: such containers are the user's to remove.
         const std::optional<Owner> owner = Owner::parse(it.value());
-        if (owner && ownerEnded(*owner, host) && m_backend.removeContainer(it.key())) {
+        if (owner && !owner->isLegacy() && ownerEnded(*owner) && m_backend.removeContainer(it.key())) {
             ++removed;
         }
     }

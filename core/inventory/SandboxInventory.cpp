@@ -7,7 +7,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QSysInfo>
 #include <algorithm>
 #include <future>
 #include <vector>
@@ -62,7 +61,6 @@ Result<QList<SandboxEntry>> SandboxInventory::all() const
     if (!containers) {
         return containers.error();
     }
-    const QString host = QSysInfo::machineHostName();
     QList<SandboxEntry> entries;
     for (const ContainerSummary &container : *containers) {
         SandboxEntry entry{.container = container, .language = languageOf(container.image, m_catalog)};
@@ -71,8 +69,8 @@ Result<QList<SandboxEntry>> SandboxInventory::all() const
         if (const auto owner = OrphanReaper::Owner::parse(entry.owner)) {
             entry.ownerPid = owner->pid.toLongLong();
             entry.ownerHost = owner->host;
-            entry.orphaned = OrphanReaper::ownerEnded(*owner, host);
-            if (entry.ownerHost == host && !entry.orphaned) {
+            entry.orphaned = OrphanReaper::ownerEnded(*owner);
+            if (owner->isLocal() && !entry.orphaned) {
                 entry.ownerName = processName(entry.ownerPid);
             }
         }

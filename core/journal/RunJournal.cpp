@@ -1,5 +1,6 @@
 #include "journal/RunJournal.h"
 
+#include "engine/OrphanReaper.h"
 #include "journal/JournalConnection.h"
 #include "journal/JournalSchema.h"
 
@@ -10,27 +11,10 @@
 #include <QSet>
 #include <QStandardPaths>
 #include <QStringList>
-#include <QSysInfo>
 
 Q_DECLARE_LOGGING_CATEGORY(lcJournal)
 
 namespace sandbox {
-
-namespace {
-
-/// Field 22 of /proc/PID/stat (start time since boot): with the pid it names a process uniquely.
-QByteArray processStartTime(const QString &pid)
-{
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!stat.open(QIODevice::ReadOnly)) {
-        return {};
-    }
-    const QByteArray line = stat.readAll();
-    // The command name in parentheses may hold spaces: count fields after its closing one.
-    return line.mid(line.lastIndexOf(')') + 2).split(' ').value(19);
-}
-
-} // namespace
 
 RunJournal::RunJournal(std::unique_ptr<JournalConnection> connection) : m_connection(std::move(connection)) {}
 
@@ -95,15 +79,9 @@ int RunJournal::schemaVersion() const
 
 bool RunJournal::ownerAlive(const QString &owner)
 {
-    const QStringList parts = owner.split(QLatin1Char(':'));
-    if (parts.size() != 3) {
-        return false; // no owner recorded: nobody is going to finish the run
-    }
-    if (parts[0] != QSysInfo::machineHostName()) {
-        return true;
-    }
-    const QByteArray startTime = processStartTime(parts[1]);
-    return !startTime.isEmpty() && startTime == parts[2].toLatin1();
+    const std::optional<OrphanReaper::Owner> process = OrphanReaper::Owner::parse(owner);
+    // No owner recorded: nobody is going to finish the run. Another machine's (or namespace's) is not ours to judge.
+    return process && !OrphanReaper::ownerEnded(*process);
 }
 
 Result<int> RunJournal::markInterruptedRuns()

@@ -53,7 +53,7 @@ public:
     /// `name` made into one plain file name (no folders, no leading dot), safe to join to a folder.
     static QString safeFileName(const QString &name);
     /// Whether the process named by an owner identity (ExecutionEngine::ownerIdentity()) still runs. An owner on
-    /// another host counts as alive: it is not ours to judge.
+    /// another machine, boot or PID namespace, or of another user, counts as alive: it is not ours to judge.
     static bool ownerAlive(const QString &owner);
 
 private:

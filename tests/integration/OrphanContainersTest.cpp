@@ -33,18 +33,37 @@ protected:
 
 TEST_P(OrphanContainersTest, containersOfEndedProcessesAreRemovedOthersKept)
 {
-    const QString host = QSysInfo::machineHostName();
-    const QString dead = createContainer(host + ":999999999:1");
+    // Identities: host, pid, start time, machine id, boot id, PID namespace, uid.
+    const auto ownWith = [](int field, const QString &value) {
+        QStringList parts = ExecutionEngine::ownerIdentity().split(QLatin1Char(':'));
+        parts[field] = value;
+        return parts.join(QLatin1Char(':'));
+    };
+    const QString dead = createContainer(ownWith(1, QStringLiteral("999999999")));
     const QString live = createContainer(ExecutionEngine::ownerIdentity());
     const QString elsewhere = createContainer("another-host:1:1");
+    // Our host name and a pid with no process here, but another machine, PID namespace or user: a namesake machine
+    // sharing the namespace, a Flatpak app, /proc hiding another user's processes. Not ours to judge.
+    QStringList namesakes;
+    for (const auto &[field, value] :
+         std::initializer_list<std::pair<int, QString>>{{3, QStringLiteral("0123456789abcdef0123456789abcdef")},
+                                                        {5, QStringLiteral("1")},
+                                                        {6, QStringLiteral("4242")}}) {
+        QStringList parts = ownWith(1, QStringLiteral("999999999")).split(QLatin1Char(':'));
+        parts[field] = value;
+        namesakes << createContainer(parts.join(QLatin1Char(':')));
+    }
+    // An earlier version's identity cannot be told from a namesake's: left for the user.
+    const QString legacy = createContainer(QSysInfo::machineHostName() + ":999999999:1");
 
     auto engine = test::engineFor(GetParam());
     EXPECT_GE(engine->removeOrphanedContainers(), 1);
     EXPECT_FALSE(exists(dead));
-    EXPECT_TRUE(exists(live));
-    EXPECT_TRUE(exists(elsewhere));
-
-    for (const QString &id : {live, elsewhere}) {
+    const QStringList kept = QStringList{live, elsewhere, legacy} + namesakes;
+    for (const QString &id : kept) {
+        EXPECT_TRUE(exists(id)) << id.toStdString();
+    }
+    for (const QString &id : kept) {
         EXPECT_TRUE(test::backendFor(GetParam())->removeContainer(id).ok());
     }
 }
