@@ -4,7 +4,7 @@
 <context>
     <name>AppContext</name>
     <message>
-        <location filename="../app/AppContext.cpp" line="+85"/>
+        <location filename="../app/AppContext.cpp" line="+105"/>
         <source>journal retention: %1</source>
         <translation>日志库保留清理：%1</translation>
     </message>
@@ -1257,7 +1257,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>RunText</name>
     <message>
-        <location filename="../app/gui/RunText.cpp" line="+15"/>
+        <location filename="../app/gui/RunText.cpp" line="+16"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
@@ -1639,6 +1639,16 @@ go module、R 软件包、gem。</translation>
         <location line="+1"/>
         <source>interactive chart</source>
         <translation>交互式图表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This chart is a web page the code wrote. Its scripts would run in your browser and could send what the code read over the network. Run it only if you trust the code.</source>
+        <translation>此图表是代码写出的网页。其中的脚本会在你的浏览器中运行，并可能把代码读到的内容经网络发送出去。仅在你信任这段代码时运行它。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run this chart</source>
+        <translation>运行此图表</translation>
     </message>
 </context>
 <context>

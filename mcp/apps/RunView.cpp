@@ -49,6 +49,9 @@ const char *const kTexts[] = {
     QT_TRANSLATE_NOOP("RunView", "Running…"),
     QT_TRANSLATE_NOOP("RunView", "Could not load %1: %2"),
     QT_TRANSLATE_NOOP("RunView", "interactive chart"),
+    QT_TRANSLATE_NOOP("RunView", "This chart is a web page the code wrote. Its scripts would run in your browser and "
+                                 "could send what the code read over the network. Run it only if you trust the code."),
+    QT_TRANSLATE_NOOP("RunView", "Run this chart"),
 };
 
 /// The translations of kTexts into `language` from the program's own catalogue (:/i18n, compiled in with the

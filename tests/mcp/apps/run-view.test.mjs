@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import http from 'node:http';
+import dgram from 'node:dgram';
 import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +27,9 @@ const UI = 'io.modelcontextprotocol/ui';
 const MIME = 'text/html;profile=mcp-app';
 const CALL_OPTIONS = { timeout: 600000, resetTimeoutOnProgress: true };
 
-const CODE = `import os, sys
+// The interactive chart also tries to send what it read from the user's machine by WebRTC (which CSP connect-src
+// does not govern): a STUN request to a UDP port of the test's. STUN_PORT is filled in once the port is open.
+const CODE_TEMPLATE = `import os, sys
 import matplotlib
 matplotlib.use('Agg')
 import matplotlib.pyplot as plt
@@ -34,7 +37,9 @@ plt.plot([1, 4, 2, 8, 5], marker='o')
 plt.title('Run view test')
 plt.show()
 with open(os.path.join(os.environ['LLM_SANDBOX_OUTPUT_DIR'], 'interactive.html'), 'w') as page:
-    page.write("<!DOCTYPE html><p id='x'>static</p><script>document.getElementById('x').textContent = 'interactive ok'</script>")
+    page.write("<!DOCTYPE html><p id='x'>static</p><script>document.getElementById('x').textContent = 'interactive ok';"
+               "const pc = new RTCPeerConnection({iceServers: [{urls: 'stun:127.0.0.1:STUN_PORT'}]});"
+               "pc.createDataChannel('leak'); pc.createOffer().then((offer) => pc.setLocalDescription(offer));</script>")
 print('points: 5')
 print('a warning', file=sys.stderr)
 `;
@@ -70,9 +75,18 @@ describe('the run view in an MCP Apps host', () => {
     let browser;
     let page;
     let tools;
+    let stun;
+    let code;
     const requests = [];
+    const datagrams = [];
 
     before(async () => {
+        stun = dgram.createSocket('udp4');
+        stun.on('message', (message, from) => datagrams.push(`${from.address}:${from.port} ${message.length} bytes`));
+        stun.bind(0, '127.0.0.1');
+        await once(stun, 'listening');
+        code = CODE_TEMPLATE.replace('STUN_PORT', String(stun.address().port));
+
         const transport = new StdioClientTransport({
             command: serverBinary,
             args: ['--mcp'],
@@ -131,6 +145,7 @@ describe('the run view in an MCP Apps host', () => {
     after(async () => {
         await browser?.close();
         server?.close();
+        stun?.close();
         await client?.close();
     });
 
@@ -147,7 +162,7 @@ describe('the run view in an MCP Apps host', () => {
         assert.ok(Buffer.byteLength(resource.text) < 100 * 1024, `${Buffer.byteLength(resource.text)} bytes`);
 
         const runsBefore = journalRuns();
-        const toolArguments = { code: CODE, language: 'python' };
+        const toolArguments = { code, language: 'python' };
         const result = await client.callTool({ name: 'execute_code', arguments: toolArguments }, undefined, CALL_OPTIONS);
         assert.equal(result.structuredContent?.exit_code, 0, JSON.stringify(result.structuredContent));
         assert.equal(journalRuns(), runsBefore + 1);
@@ -183,9 +198,20 @@ describe('the run view in an MCP Apps host', () => {
             await view().locator('#codeDetails summary').click();
         }
 
-        // Next: the interactive chart runs in a sandboxed frame of its own (read through the host).
+        // Next: the interactive chart (read through the host). Nothing of it runs until the user asks: no frame, and
+        // nothing reaches the test's UDP port within 5 s of the view rendering.
+        const rendered = Date.now();
         await view().locator('#next').click();
         assert.equal(await view().locator('#counter').textContent(), '2 of 2');
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, rendered + 5000 - Date.now())));
+        assert.deepEqual(datagrams, []);
+        assert.equal(await view().locator('iframe').count(), 0);
+        await view().locator('#runChart').waitFor();
+        if (screenshots) {
+            await page.screenshot({ path: path.join(screenshots, 'mcp-app-run-view-html-chart.png'), fullPage: true });
+        }
+        // Asked: it runs in a sandboxed frame of its own.
+        await view().locator('#runChart').click();
         const chartFrame = view().locator('#stage iframe');
         assert.equal(await chartFrame.getAttribute('sandbox'), 'allow-scripts');
         await view().frameLocator('#stage iframe').getByText('interactive ok').waitFor();
