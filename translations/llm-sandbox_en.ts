@@ -88,7 +88,15 @@
 <context>
     <name>sandbox::gui::ArtifactPreviewDialog</name>
     <message numerus="yes">
-        <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+391"/>
+        <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+70"/>
+        <source> … (%n character(s) of this line not shown: save the file to see all of it)</source>
+        <translation>
+            <numerusform> … (%n character of this line not shown: save the file to see all of it)</numerusform>
+            <numerusform> … (%n characters of this line not shown: save the file to see all of it)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+303"/>
         <source>the first %n row(s) shown: save the file to see all of it</source>
         <translation>
             <numerusform>the first row shown: save the file to see all of it</numerusform>

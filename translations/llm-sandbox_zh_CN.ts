@@ -2102,13 +2102,20 @@ go module、R 软件包、gem。</translation>
 </context>
 <context>
     <name>sandbox::gui::ArtifactPreviewDialog</name>
+    <message numerus="yes">
+        <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+70"/>
+        <source> … (%n character(s) of this line not shown: save the file to see all of it)</source>
+        <translation>
+            <numerusform> …（此行还有 %n 个字符未显示：保存文件即可查看全部）</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+117"/>
+        <location line="+38"/>
         <source>Drag to another program to give it a copy</source>
         <translation>拖到其他程序中即可交给它一份副本</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+35"/>
         <source>◀ Previous</source>
         <translation>◀ 上一个</translation>
     </message>
@@ -2180,14 +2187,14 @@ go module、R 软件包、gem。</translation>
         <translation>%1 — %2 × %3 像素，%4</translation>
     </message>
     <message numerus="yes">
-        <location line="+108"/>
+        <location line="+93"/>
         <source>the first %n row(s) shown: save the file to see all of it</source>
         <translation>
             <numerusform>只显示了前 %n 行：保存文件可查看全部</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+29"/>
         <source>Save %1</source>
         <translation>保存 %1</translation>
     </message>

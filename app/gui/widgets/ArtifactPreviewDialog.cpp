@@ -3,6 +3,8 @@
 #include "gui/widgets/ArtifactDrag.h"
 #include "gui/widgets/CopyFeedback.h"
 #include "gui/widgets/SafeImage.h"
+#include "gui/widgets/SeparatedValuesModel.h"
+#include "journal/RunJournal.h"
 #include "util/PrivateFiles.h"
 
 #include <QAction>
@@ -16,6 +18,7 @@
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
 #include <QMessageBox>
@@ -27,7 +30,7 @@
 #include <QScrollBar>
 #include <QStackedWidget>
 #include <QStringDecoder>
-#include <QTableWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -43,48 +46,36 @@ constexpr double kMaxScale = 16.0;
 /// A table shows at most this many rows and columns (the file can always be saved whole).
 constexpr qsizetype kMaxTableRows = 5000;
 constexpr qsizetype kMaxTableColumns = 200;
+/// Column widths are measured on this many rows; no column is wider than kMaxColumnWidth pixels.
+constexpr int kRowsMeasured = 100;
+constexpr int kMaxColumnWidth = 480;
+/// A longer line of text shows cut: laying out one line of megabytes stalls the window for seconds.
+constexpr qsizetype kMaxLineCharacters = 10000;
 
-/// The rows of `text` split at `separator`, with RFC 4180's quoting (doubled quotes, separators and line breaks
-/// inside quotes); at most `limit` rows.
-QList<QStringList> separatedValues(const QString &text, QChar separator, qsizetype limit)
+/// `text` with every line longer than kMaxLineCharacters cut, saying so.
+QString withLinesCut(const QString &text)
 {
-    QList<QStringList> rows;
-    QStringList row;
-    QString cell;
-    bool quoted = false;
-    for (qsizetype i = 0; i < text.size() && rows.size() < limit; ++i) {
-        const QChar c = text.at(i);
-        if (quoted) {
-            if (c == u'"' && i + 1 < text.size() && text.at(i + 1) == u'"') {
-                cell += u'"';
-                ++i;
-            } else if (c == u'"') {
-                quoted = false;
-            } else {
-                cell += c;
-            }
-        } else if (c == u'"') {
-            quoted = true;
-        } else if (c == separator) {
-            row << cell;
-            cell.clear();
-        } else if (c == u'\n' || c == u'\r') {
-            if (c == u'\r' && i + 1 < text.size() && text.at(i + 1) == u'\n') {
-                ++i;
-            }
-            row << cell;
-            cell.clear();
-            rows << row;
-            row.clear();
-        } else {
-            cell += c;
+    QString out;
+    out.reserve(text.size());
+    qsizetype start = 0;
+    while (start <= text.size()) {
+        qsizetype end = text.indexOf(u'\n', start);
+        if (end < 0) {
+            end = text.size();
         }
+        const qsizetype length = end - start;
+        out += QStringView(text).mid(start, std::min(length, kMaxLineCharacters));
+        if (length > kMaxLineCharacters) {
+            out +=
+                ArtifactPreviewDialog::tr(" … (%n character(s) of this line not shown: save the file to see all of it)",
+                                          nullptr, int(length - kMaxLineCharacters));
+        }
+        if (end < text.size()) {
+            out += u'\n';
+        }
+        start = end + 1;
     }
-    if ((!cell.isEmpty() || !row.isEmpty()) && rows.size() < limit) {
-        row << cell;
-        rows << row;
-    }
-    return rows;
+    return out;
 }
 
 QByteArray bytesOf(const PreviewItem &item)
@@ -126,10 +117,16 @@ ArtifactPreviewDialog::ArtifactPreviewDialog(QList<PreviewItem> items, int curre
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setWordWrap(true);
     m_message->installEventFilter(this);
-    m_table = new QTableWidget;
+    m_tableModel = new SeparatedValuesModel(this);
+    m_table = new QTableView;
     m_table->setObjectName(QStringLiteral("previewTable"));
+    m_table->setModel(m_tableModel);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setWordWrap(false);
+    // Column widths from the first rows, not from every cell, and never wider than a screenful.
+    m_table->horizontalHeader()->setResizeContentsPrecision(kRowsMeasured);
+    m_table->horizontalHeader()->setMaximumSectionSize(kMaxColumnWidth);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_views->addWidget(m_scroll);
     m_views->addWidget(m_text);
     m_views->addWidget(m_table);
@@ -253,7 +250,7 @@ void ArtifactPreviewDialog::setCurrent(int index)
             showTable(text, mimeType == QLatin1String("text/csv") ? QLatin1Char(',') : QLatin1Char('\t'));
             break;
         }
-        m_text->setPlainText(text);
+        m_text->setPlainText(withLinesCut(text));
         m_views->setCurrentWidget(m_text);
         break;
     }
@@ -365,27 +362,12 @@ bool ArtifactPreviewDialog::eventFilter(QObject *watched, QEvent *event)
 
 void ArtifactPreviewDialog::showTable(const QString &text, QChar separator)
 {
-    const QList<QStringList> rows = separatedValues(text, separator, kMaxTableRows + 1);
-    const qsizetype shown = std::min<qsizetype>(rows.size(), kMaxTableRows + 1);
-    qsizetype columns = 0;
-    for (qsizetype row = 0; row < shown; ++row) {
-        columns = std::max(columns, rows.at(row).size());
-    }
-    m_table->clear();
-    m_table->setColumnCount(int(std::min<qsizetype>(columns, kMaxTableColumns)));
-    m_table->setRowCount(int(std::max<qsizetype>(shown - 1, 0)));
-    // The first line names the columns, as spreadsheets and pandas read it.
-    if (!rows.isEmpty()) {
-        m_table->setHorizontalHeaderLabels(rows.first().mid(0, kMaxTableColumns));
-    }
-    for (qsizetype row = 1; row < shown; ++row) {
-        const QStringList &cells = rows.at(row);
-        for (qsizetype column = 0; column < std::min<qsizetype>(cells.size(), kMaxTableColumns); ++column) {
-            m_table->setItem(int(row - 1), int(column), new QTableWidgetItem(cells.at(column)));
-        }
-    }
+    QList<QStringList> rows = SeparatedValuesModel::parse(text, separator, kMaxTableRows + 2);
+    const bool cut = rows.size() > kMaxTableRows + 1;
+    rows.resize(std::min<qsizetype>(rows.size(), kMaxTableRows + 1));
+    m_tableModel->setRows(std::move(rows), int(kMaxTableColumns));
     m_table->resizeColumnsToContents();
-    if (rows.size() > kMaxTableRows + 1) {
+    if (cut) {
         m_caption->setText(
             m_caption->text() + QStringLiteral(" · ") +
             tr("the first %n row(s) shown: save the file to see all of it", nullptr, int(kMaxTableRows)));
@@ -408,10 +390,17 @@ void ArtifactPreviewDialog::saveAs()
     saveArtifact(this, item);
 }
 
+QString ArtifactPreviewDialog::suggestedFileName(const QString &name)
+{
+    QString plain = QFileInfo(name).fileName();
+    plain.removeIf([](QChar c) { return c.category() == QChar::Other_Control || c.category() == QChar::Other_Format; });
+    return RunJournal::safeFileName(plain);
+}
+
 void ArtifactPreviewDialog::saveArtifact(QWidget *parent, const PreviewItem &item)
 {
     const QString path = QFileDialog::getSaveFileName(parent, tr("Save %1").arg(item.name),
-                                                      QDir::home().filePath(QFileInfo(item.name).fileName()));
+                                                      QDir::home().filePath(suggestedFileName(item.name)));
     if (path.isEmpty()) {
         return;
     }

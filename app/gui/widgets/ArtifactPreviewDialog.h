@@ -13,10 +13,12 @@ class QMimeData;
 class QPlainTextEdit;
 class QScrollArea;
 class QStackedWidget;
-class QTableWidget;
+class QTableView;
 class QPushButton;
 
 namespace sandbox::gui {
+
+class SeparatedValuesModel;
 
 /// One artifact as the preview shows it: its bytes in memory (a live run's) or in a file (the journal's).
 struct PreviewItem
@@ -40,6 +42,9 @@ class ArtifactPreviewDialog final : public QDialog
 public:
     /// Asks where to save `item` (its bytes, or its file's) and saves it there, as a file only the user can read.
     static void saveArtifact(QWidget *parent, const PreviewItem &item);
+    /// The file name Save As suggests for an artifact a sandbox named `name`: one plain, visible file name (no
+    /// folders, no leading dot, no control characters), so a tired Enter never writes a ~/.bashrc.
+    static QString suggestedFileName(const QString &name);
 
     ArtifactPreviewDialog(QList<PreviewItem> items, int current, QWidget *parent = nullptr);
 
@@ -86,7 +91,8 @@ private:
     QScrollArea *m_scroll = nullptr;
     QLabel *m_picture = nullptr;
     QPlainTextEdit *m_text = nullptr;
-    QTableWidget *m_table = nullptr;
+    QTableView *m_table = nullptr;
+    SeparatedValuesModel *m_tableModel = nullptr;
     QPushButton *m_fitButton = nullptr;    ///< only for an image
     QPushButton *m_actualButton = nullptr; ///< only for an image
     QLabel *m_message = nullptr;
