@@ -61,13 +61,12 @@ import types  # noqa: E402
 
 def _no_ptrace():
     # User code runs as the same user: as a non-dumpable process this parent cannot be ptraced by it, nor its
-    # memory opened through /proc, so no run can change what the next one is forked from.
-    try:
-        import ctypes
+    # memory opened through /proc, so no run can change what the next one is forked from. A parent that cannot be
+    # made so does not serve at all: it exits, and the runner starts every run the usual way.
+    import ctypes
 
-        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
-    except Exception:
-        pass
+    if ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0) != 0:  # PR_SET_DUMPABLE, 0
+        sys.exit("forkserver: PR_SET_DUMPABLE failed: errno %d" % ctypes.get_errno())
 
 
 def _run_program(argv, workdir, environment):

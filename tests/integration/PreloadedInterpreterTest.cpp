@@ -156,6 +156,24 @@ TEST_P(PreloadedInterpreterTest, aPrewarmedPythonContainerForksAProgramThatImpor
     const RunResult failed = run("import sys\nprint(sys.argv, __name__, __file__)\nraise SystemExit(4)\n");
     EXPECT_EQ(failed.stdoutData, "['main.py'] __main__ /sandbox/main.py\n");
     EXPECT_EQ(failed.exitCode, 4);
+
+    // The interpreter every run is forked from is the same user's, yet no run can read or change its memory: it is
+    // non-dumpable, or it does not serve.
+    const RunResult memory = run(QStringLiteral("import os\n"
+                                                "for pid in filter(str.isdigit, os.listdir('/proc')):\n"
+                                                "    try:\n"
+                                                "        cmdline = open(f'/proc/{pid}/cmdline', 'rb').read()\n"
+                                                "    except OSError:\n"
+                                                "        continue\n"
+                                                "    if int(pid) == os.getpid() or b'forkserver.py' not in cmdline:\n"
+                                                "        continue\n"
+                                                "    try:\n"
+                                                "        open(f'/proc/{pid}/mem', 'rb').close()\n"
+                                                "        print('opened')\n"
+                                                "    except OSError as error:\n"
+                                                "        print('refused')\n"));
+    EXPECT_TRUE(memory.stdoutData.startsWith("refused\n")) << memory.stdoutData.toStdString();
+    EXPECT_FALSE(memory.stdoutData.contains("opened")) << memory.stdoutData.toStdString();
     expectTimeoutWithItsOwnCpuTime("while True:\n    pass\n", "python");
 }
 

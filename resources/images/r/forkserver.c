@@ -156,8 +156,12 @@ void llm_sandbox_serve(char **script, char **rBinary)
         exit(1);
     }
     // User code runs as the same user: non-dumpable, this process cannot be ptraced by it, nor its memory opened
-    // through /proc, so no run can change what the next one is forked from.
-    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    // through /proc, so no run can change what the next one is forked from. If it cannot be made so, it does not
+    // serve: the runner starts every run the usual way.
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) {
+        perror("forkserver: PR_SET_DUMPABLE");
+        exit(1);
+    }
     if (send(0, "ready", 5, MSG_NOSIGNAL) != 5) {
         exit(1);
     }
