@@ -211,6 +211,7 @@ Result<BackendInfo> KubernetesBackend::probe()
     info.name = name();
     info.endpoint = endpoint();
     info.version = version.value(QStringLiteral("gitVersion")).toString();
+    m_userNamespacesByDefault = KubernetesSettings::userNamespacesByDefault(info.version);
     info.apiVersion = QStringLiteral("v1");
     info.os = version.value(QStringLiteral("platform")).toString();
     return info;
@@ -438,6 +439,11 @@ Result<QJsonObject> KubernetesBackend::podManifest(const ContainerSpec &spec, co
         {QStringLiteral("containers"), QJsonArray{container}},
         {QStringLiteral("volumes"), volumes},
     };
+    // Root in the pod is nobody on the node (a process that breaks out of the container holds no node rights).
+    if (m_settings.userNamespaces == KubernetesSettings::UserNamespaces::On ||
+        (m_settings.userNamespaces == KubernetesSettings::UserNamespaces::Auto && m_userNamespacesByDefault)) {
+        podSpec.insert(QStringLiteral("hostUsers"), false);
+    }
     // SANDBOX_RUNTIME (checked against the cluster's RuntimeClasses) wins over LLM_SANDBOX_KUBE_RUNTIME_CLASS.
     if (const QString runtimeClass = spec.runtime.isEmpty() ? m_settings.runtimeClassName : spec.runtime;
         !runtimeClass.isEmpty()) {

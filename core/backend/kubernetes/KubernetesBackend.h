@@ -6,6 +6,7 @@
 #include "settings/BackendConnection.h"
 
 #include <QJsonObject>
+#include <atomic>
 #include <optional>
 
 namespace sandbox {
@@ -103,6 +104,8 @@ private:
 
     KubernetesClient m_client;
     KubernetesSettings m_settings;
+    /// probe() found an API server with user namespaces for pods on by default (KubernetesSettings::userNamespaces).
+    std::atomic<bool> m_userNamespacesByDefault = false;
 };
 
 } // namespace sandbox

@@ -76,6 +76,14 @@ Result<KubernetesSettings> KubernetesSettings::fromEnvironment(const QString &co
         settings.registry.chop(1);
     }
     settings.seccompLocalhostProfile = qEnvironmentVariable("LLM_SANDBOX_KUBE_SECCOMP_PROFILE").trimmed();
+    if (const QString userNamespaces = qEnvironmentVariable("LLM_SANDBOX_KUBE_USER_NAMESPACES").trimmed().toLower();
+        userNamespaces == QLatin1String("on") || userNamespaces == QLatin1String("1")) {
+        settings.userNamespaces = UserNamespaces::On;
+    } else if (userNamespaces == QLatin1String("off") || userNamespaces == QLatin1String("0")) {
+        settings.userNamespaces = UserNamespaces::Off;
+    } else if (!userNamespaces.isEmpty() && userNamespaces != QLatin1String("auto")) {
+        return badVariable("LLM_SANDBOX_KUBE_USER_NAMESPACES", QStringLiteral("auto, on or off is needed"));
+    }
     if (!qEnvironmentVariableIsEmpty("LLM_SANDBOX_KUBE_EPHEMERAL_STORAGE")) {
         auto bytes = parseByteSize(qEnvironmentVariable("LLM_SANDBOX_KUBE_EPHEMERAL_STORAGE"));
         if (!bytes) {
@@ -94,6 +102,17 @@ Result<KubernetesSettings> KubernetesSettings::fromEnvironment(const QString &co
     }
     settings.startTimeout = std::chrono::seconds(*start);
     return settings;
+}
+
+bool KubernetesSettings::userNamespacesByDefault(const QString &gitVersion)
+{
+    const QRegularExpressionMatch version =
+        QRegularExpression(QStringLiteral("^v?(\\d+)\\.(\\d+)")).match(gitVersion.trimmed());
+    if (!version.hasMatch()) {
+        return false;
+    }
+    const int major = version.captured(1).toInt();
+    return major > 1 || (major == 1 && version.captured(2).toInt() >= 33);
 }
 
 QString KubernetesSettings::podImage(const QString &reference) const

@@ -26,6 +26,15 @@ struct KubernetesSettings
     /// LLM_SANDBOX_KUBE_SECCOMP_PROFILE: a Localhost seccomp profile (path under the kubelet's seccomp directory);
     /// empty: RuntimeDefault.
     QString seccompLocalhostProfile;
+    /// LLM_SANDBOX_KUBE_USER_NAMESPACES: whether pods run in a user namespace of their own (`hostUsers: false`,
+    /// root in the pod is nobody on the node). Auto: on API servers from 1.33, where the feature is on by default.
+    enum class UserNamespaces
+    {
+        Auto,
+        On,
+        Off,
+    };
+    UserNamespaces userNamespaces = UserNamespaces::Auto;
     qint64 ephemeralStorageBytes = 1024LL * 1024 * 1024; ///< LLM_SANDBOX_KUBE_EPHEMERAL_STORAGE
     /// Pods are killed after this long whatever happens (a backstop: the pool and sessions remove them sooner);
     /// LLM_SANDBOX_KUBE_ACTIVE_DEADLINE_SECONDS.
@@ -40,6 +49,8 @@ struct KubernetesSettings
     /// naming its variable.
     static Result<KubernetesSettings> fromEnvironment(const QString &contextNamespace = {},
                                                       const QString &savedRegistry = {});
+    /// Whether an API server of `gitVersion` ("v1.33.1") has user namespaces for pods on by default.
+    static bool userNamespacesByDefault(const QString &gitVersion);
     /// The image reference pods use for `reference`.
     QString podImage(const QString &reference) const;
 };

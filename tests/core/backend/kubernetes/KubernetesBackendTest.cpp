@@ -53,6 +53,29 @@ HttpResponse response(int status, const QByteArray &body)
 
 } // namespace
 
+TEST(KubernetesBackend, podsGetAUserNamespaceWhereTheClusterHasThem)
+{
+    // Issue 44, item 14: root in the pod is nobody on the node (hostUsers: false), from 1.33 on by default.
+    EXPECT_FALSE(KubernetesSettings::userNamespacesByDefault(QStringLiteral("v1.32.0-llm-sandbox-test")));
+    EXPECT_TRUE(KubernetesSettings::userNamespacesByDefault(QStringLiteral("v1.33.1")));
+    EXPECT_TRUE(KubernetesSettings::userNamespacesByDefault(QStringLiteral("v1.35.0+k3s1")));
+    EXPECT_FALSE(KubernetesSettings::userNamespacesByDefault(QStringLiteral("v1.9.0")));
+    EXPECT_FALSE(KubernetesSettings::userNamespacesByDefault(QStringLiteral("garbage")));
+    const auto hostUsers = [](KubernetesSettings::UserNamespaces choice) {
+        KubernetesSettings chosen = settings();
+        chosen.userNamespaces = choice;
+        KubernetesBackend backend(localConfig(), chosen);
+        auto pod = backend.podManifest(hardenedSpec(), QStringLiteral("llm-sandbox-1"));
+        EXPECT_TRUE(pod.ok());
+        return pod.ok() ? pod->value(QStringLiteral("spec")).toObject().value(QStringLiteral("hostUsers"))
+                        : QJsonValue(QJsonValue::Undefined);
+    };
+    EXPECT_EQ(hostUsers(KubernetesSettings::UserNamespaces::On), QJsonValue(false));
+    EXPECT_TRUE(hostUsers(KubernetesSettings::UserNamespaces::Off).isUndefined());
+    // Auto before the API server said its version: not asked for (an older cluster would refuse the pods).
+    EXPECT_TRUE(hostUsers(KubernetesSettings::UserNamespaces::Auto).isUndefined());
+}
+
 TEST(KubernetesBackend, podIsHardenedLikeTheContainers)
 {
     KubernetesBackend backend(localConfig(), settings());
