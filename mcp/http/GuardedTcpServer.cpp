@@ -7,10 +7,9 @@
 
 namespace sandbox::mcp {
 
-GuardedTcpServer::GuardedTcpServer(HttpLimits limits, HttpTimeouts timeouts, int maxConnections, int maxPerAddress,
-                                   QObject *httpServer, HttpRequestFramer::HeadCheck check)
-    : m_limits(limits), m_timeouts(timeouts), m_maxConnections(maxConnections), m_maxPerAddress(maxPerAddress),
-      m_httpServer(httpServer), m_check(std::move(check))
+GuardedTcpServer::GuardedTcpServer(HttpLimits limits, HttpTimeouts timeouts, Capacity capacity, QObject *httpServer,
+                                   HttpRequestFramer::HeadCheck check)
+    : m_limits(limits), m_timeouts(timeouts), m_capacity(capacity), m_httpServer(httpServer), m_check(std::move(check))
 {}
 
 void GuardedTcpServer::incomingConnection(qintptr descriptor)
@@ -22,23 +21,50 @@ void GuardedTcpServer::incomingConnection(qintptr descriptor)
         return;
     }
     const QString address = socket->peerAddress().toString();
-    if (m_connections >= m_maxConnections || m_perAddress.value(address) >= m_maxPerAddress) {
-        qCWarning(lcMcpHttp) << "refusing a connection from" << address << "with" << m_connections << "open,"
-                             << m_perAddress.value(address) << "from there";
+    if (m_perAddress.value(address) >= m_capacity.perAddress) {
+        qCWarning(lcMcpHttp) << "refusing a connection from" << address << "with" << m_perAddress.value(address)
+                             << "open from there";
         connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
         socket->write(HttpErrorResponse::closingResponse(503, QStringLiteral("Too many open connections.")));
         socket->disconnectFromHost();
         return;
     }
-    ++m_connections;
+    if (m_unauthenticated.size() >= m_capacity.beforeAuthentication) {
+        // The oldest connection without the token gives way: it had its chance to show it.
+        QTcpSocket *oldest = m_unauthenticated.takeFirst();
+        qCInfo(lcMcpHttp) << "closing a connection from" << oldest->peerAddress().toString()
+                          << "that has not shown the token, for a new one";
+        oldest->abort();
+        oldest->deleteLater();
+    }
+    m_unauthenticated.append(socket);
     ++m_perAddress[address];
-    connect(socket, &QObject::destroyed, this, [this, address] {
-        --m_connections;
+    connect(socket, &QObject::destroyed, this, [this, socket, address] {
+        m_unauthenticated.removeOne(socket);
+        m_authenticated.remove(socket);
         if (--m_perAddress[address] <= 0) {
             m_perAddress.remove(address);
         }
     });
-    new HttpConnectionGuard(socket, m_limits, m_timeouts, m_httpServer, m_check);
+    // The server's check, then, at the connection's first head that passes it, a place among the authenticated.
+    auto check = [this,
+                  socket](const HttpRequestFramer::RequestHead &head) -> std::optional<HttpRequestFramer::Rejection> {
+        if (m_check) {
+            if (std::optional<HttpRequestFramer::Rejection> rejection = m_check(head)) {
+                return rejection;
+            }
+        }
+        if (m_unauthenticated.removeOne(socket)) {
+            if (m_authenticated.size() >= m_capacity.connections) {
+                qCWarning(lcMcpHttp) << "refusing a request from" << socket->peerAddress().toString() << "with"
+                                     << m_authenticated.size() << "connections open";
+                return HttpRequestFramer::Rejection{503, "Too many open connections.", {}};
+            }
+            m_authenticated.insert(socket);
+        }
+        return std::nullopt;
+    };
+    new HttpConnectionGuard(socket, m_limits, m_timeouts, m_httpServer, std::move(check));
     addPendingConnection(socket);
 }
 

@@ -2,23 +2,34 @@
 
 #include "mcp/http/HttpConnectionGuard.h"
 
+#include <QList>
+#include <QSet>
 #include <QTcpServer>
 
 namespace sandbox::mcp {
 
 /// A QTcpServer that puts an HttpConnectionGuard on every connection before handing it to QAbstractHttpServer,
 /// and refuses connections beyond a limit (each one holds buffers and possibly an event stream).
+///
+/// Connections that have not yet shown the token are a pool of their own, smaller and short-lived
+/// (HttpTimeouts::beforeAuthentication): when it is full, a new connection takes the place of the oldest one in it.
+/// So no one without the token (any local user can connect from 127.0.0.2, .3, …) can hold the places of those
+/// with it.
 class GuardedTcpServer final : public QTcpServer
 {
     Q_OBJECT
 
 public:
-    /// At most `maxConnections` open, `maxPerAddress` of them from one peer address; `check` judges each request
-    /// by its head (HttpConnectionGuard).
-    GuardedTcpServer(HttpLimits limits, HttpTimeouts timeouts, int maxConnections, int maxPerAddress,
-                     QObject *httpServer, HttpRequestFramer::HeadCheck check);
+    struct Capacity
+    {
+        int connections = 256;         ///< authenticated connections open at once
+        int perAddress = 64;           ///< connections from one peer address, authenticated or not
+        int beforeAuthentication = 32; ///< connections that have not shown the token yet
+    };
 
-    int connectionCount() const { return m_connections; }
+    /// `check` judges each request by its head (HttpConnectionGuard); passing it authenticates the connection.
+    GuardedTcpServer(HttpLimits limits, HttpTimeouts timeouts, Capacity capacity, QObject *httpServer,
+                     HttpRequestFramer::HeadCheck check);
 
 protected:
     void incomingConnection(qintptr descriptor) override;
@@ -26,11 +37,11 @@ protected:
 private:
     const HttpLimits m_limits;
     const HttpTimeouts m_timeouts;
-    const int m_maxConnections;
-    const int m_maxPerAddress;
+    const Capacity m_capacity;
     QObject *const m_httpServer;
     const HttpRequestFramer::HeadCheck m_check;
-    int m_connections = 0;
+    QSet<QTcpSocket *> m_authenticated;
+    QList<QTcpSocket *> m_unauthenticated; ///< oldest first
     QHash<QString, int> m_perAddress;
 };
 

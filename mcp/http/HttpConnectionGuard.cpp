@@ -9,7 +9,17 @@ namespace sandbox::mcp {
 
 HttpConnectionGuard::HttpConnectionGuard(QTcpSocket *socket, HttpLimits limits, HttpTimeouts timeouts,
                                          QObject *httpServer, HttpRequestFramer::HeadCheck check)
-    : QObject(socket), m_socket(socket), m_httpServer(httpServer), m_framer(limits, std::move(check)),
+    : QObject(socket), m_socket(socket), m_httpServer(httpServer),
+      m_framer(limits,
+               [this, check = std::move(check)](
+                   const HttpRequestFramer::RequestHead &head) -> std::optional<HttpRequestFramer::Rejection> {
+                   std::optional<HttpRequestFramer::Rejection> rejection;
+                   if (check) {
+                       rejection = check(head);
+                   }
+                   m_authenticated = m_authenticated || !rejection;
+                   return rejection;
+               }),
       m_timeouts(timeouts)
 {
     m_timer.setSingleShot(true);
@@ -88,6 +98,12 @@ void HttpConnectionGuard::onTimeout()
     if (m_responding || m_rejected) {
         return;
     }
+    if (!m_authenticated && m_framer.midRequest()) {
+        const auto limit = std::min(m_timeouts.beforeAuthentication, m_timeouts.request);
+        reject(408, QStringLiteral("The request's head did not arrive within %1 seconds.")
+                        .arg(std::chrono::duration_cast<std::chrono::seconds>(limit).count()));
+        return;
+    }
     if (m_framer.midRequest()) {
         reject(408, QStringLiteral("The request did not arrive completely within %1 seconds.")
                         .arg(std::chrono::duration_cast<std::chrono::seconds>(m_timeouts.request).count()));
@@ -102,6 +118,13 @@ void HttpConnectionGuard::armTimer()
     if (m_responding || m_rejected) {
         m_timer.stop();
         m_timingRequest = false;
+        return;
+    }
+    if (!m_authenticated) {
+        // One clock from the connection's start, whatever arrives: a head with the token must come in time.
+        if (!m_timer.isActive()) {
+            m_timer.start(std::min(m_timeouts.beforeAuthentication, m_timeouts.request));
+        }
         return;
     }
     if (m_framer.midRequest()) {

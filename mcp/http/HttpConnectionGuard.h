@@ -17,6 +17,9 @@ struct HttpTimeouts
     std::chrono::milliseconds request = std::chrono::seconds(60);
     /// A kept-alive connection with no request in flight is closed after this long.
     std::chrono::milliseconds idle = std::chrono::seconds(120);
+    /// A connection that has not yet sent a request head with the server's token is closed after this long, idle
+    /// or not: holding a connection open needs the token.
+    std::chrono::milliseconds beforeAuthentication = std::chrono::seconds(10);
 };
 
 /// Watches one connection of the HTTP server: sees every byte before Qt's parser (HttpRequestFramer), enforces the
@@ -44,6 +47,8 @@ public:
 
     /// Answers with `status` and a message, then closes; the rest of the connection's bytes are discarded.
     void reject(int status, const QString &message, const QByteArray &headers = {});
+    /// A request head on this connection has passed the check (the server's token).
+    bool isAuthenticated() const { return m_authenticated; }
 
 private:
     void onReadyRead();
@@ -58,6 +63,7 @@ private:
     bool m_responding = false;
     bool m_rejected = false;
     bool m_timingRequest = false;
+    bool m_authenticated = false;
 };
 
 } // namespace sandbox::mcp

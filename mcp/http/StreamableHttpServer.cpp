@@ -202,8 +202,11 @@ Result<quint16> StreamableHttpServer::start()
         }
         return std::nullopt;
     };
-    auto *tcpServer = new GuardedTcpServer(m_options.limits, m_options.timeouts, m_options.maxConnections,
-                                           m_options.maxConnectionsPerAddress, this, std::move(check));
+    auto *tcpServer = new GuardedTcpServer(m_options.limits, m_options.timeouts,
+                                           {.connections = m_options.maxConnections,
+                                            .perAddress = m_options.maxConnectionsPerAddress,
+                                            .beforeAuthentication = m_options.maxConnectionsBeforeAuthentication},
+                                           this, std::move(check));
     if (!tcpServer->listen(m_options.address, m_options.port)) {
         const QString reason = tcpServer->errorString();
         delete tcpServer;

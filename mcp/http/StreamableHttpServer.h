@@ -40,6 +40,8 @@ struct HttpServerOptions
     int maxConnections = 256;
     /// Open connections one peer address may hold.
     int maxConnectionsPerAddress = 64;
+    /// Connections that have not yet shown the token (GuardedTcpServer): a pool of their own.
+    int maxConnectionsBeforeAuthentication = 32;
     int maxSessions = 64;
     /// A session with no request, stream or running call for this long is closed (its client gets 404 and starts a
     /// new one).

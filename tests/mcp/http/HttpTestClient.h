@@ -69,8 +69,12 @@ struct HttpResponse
 class HttpTestClient final
 {
 public:
-    explicit HttpTestClient(quint16 port)
+    /// `from`: the local address to connect from (any of 127/8 is this machine).
+    explicit HttpTestClient(quint16 port, const QString &from = {})
     {
+        if (!from.isEmpty()) {
+            m_socket.bind(QHostAddress(from));
+        }
         m_socket.connectToHost(QStringLiteral("127.0.0.1"), port);
         spinUntil([this] { return m_socket.state() == QAbstractSocket::ConnectedState; });
     }

@@ -764,6 +764,50 @@ TEST_F(StreamableHttpServerTest, onePeerAddressHoldsAtMostItsShareOfConnections)
         HttpTestClient::spinUntil([&] { return post(request(1, QStringLiteral("ping")), headers()).status != 503; }));
 }
 
+TEST_F(StreamableHttpServerTest, idleConnectionsWithoutTheTokenDoNotLockOutAClientWithIt)
+{
+    // Issue 44, item 8: any local user can connect from 127.0.0.2, .3, … and hold the connections open.
+    std::vector<std::unique_ptr<HttpTestClient>> idle;
+    for (int i = 0; i < 256; ++i) {
+        idle.push_back(std::make_unique<HttpTestClient>(m_port, QStringLiteral("127.0.0.%1").arg(2 + i % 4)));
+    }
+    const QString session = initialize();
+    ASSERT_FALSE(session.isEmpty());
+    EXPECT_EQ(post(request(2, QStringLiteral("ping")), headers(session)).status, 200);
+    // The places of connections without the token are few: most of the idle ones are closed by now.
+    const auto stillOpen = [&] {
+        return std::count_if(idle.begin(), idle.end(), [](const auto &client) { return client->connected(); });
+    };
+    EXPECT_TRUE(HttpTestClient::spinUntil([&] { return stillOpen() <= 32; })) << stillOpen();
+}
+
+TEST_F(StreamableHttpServerTest, aConnectionThatShowsNoTokenInTimeIsClosed)
+{
+    HttpServerOptions options;
+    options.timeouts.beforeAuthentication = std::chrono::milliseconds(300);
+    start(options);
+    HttpTestClient silent(m_port);
+    HttpTestClient slow(m_port);
+    slow.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    EXPECT_TRUE(silent.waitForDisconnected(std::chrono::seconds(5)));
+    EXPECT_TRUE(slow.waitForDisconnected(std::chrono::seconds(5)));
+    // One with the token in time is served and stays for the next request.
+    HttpTestClient client(m_port);
+    client.send(
+        HttpTestClient::request("POST", headers(),
+                                request(1, QStringLiteral("initialize"),
+                                        QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")},
+                                                    {QStringLiteral("capabilities"), QJsonObject()},
+                                                    {QStringLiteral("clientInfo"),
+                                                     QJsonObject{{QStringLiteral("name"), QStringLiteral("t")},
+                                                                 {QStringLiteral("version"), QStringLiteral("1")}}}})));
+    const std::optional<HttpResponse> answer = client.readResponse();
+    ASSERT_TRUE(answer.has_value());
+    EXPECT_EQ(answer->status, 200);
+    HttpTestClient::spinUntil([] { return false; }, std::chrono::milliseconds(600));
+    EXPECT_TRUE(client.connected()) << "once authenticated, the idle timeout applies";
+}
+
 TEST_F(StreamableHttpServerTest, limitsAndTimeoutsAreEnforced)
 {
     HttpServerOptions options;
