@@ -451,6 +451,15 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
 
 Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
 {
+    const std::optional<RunSlots::Slot> slot = m_engine.m_runSlots.take(m_stop, [this](int running) {
+        report(RunProgress::Kind::Status,
+               QStringLiteral("Waiting for a free place: %1 runs are going, at most %2 at once (LLM_SANDBOX_MAX_RUNS).")
+                   .arg(running)
+                   .arg(m_engine.m_runSlots.capacity()));
+    });
+    if (!slot) {
+        return Error{QStringLiteral("The run was cancelled while it waited for a free place."), ErrorCode::Cancelled};
+    }
     // What the engine could not remove while it was away goes first, now that it may answer again.
     if (!m_engine.m_starter.removals().empty()) {
         m_engine.m_starter.removals().retry(*m_engine.m_backend);
@@ -847,8 +856,8 @@ ExecutionEngine::ExecutionEngine(std::shared_ptr<ContainerBackend> backend, Sand
       m_catalog(ImageCatalog::defaultRunnerPath(), m_settings.imageOverrides, m_settings.baseImage),
       m_policy(policyNamed(m_settings.policy, m_settings.policyRules)),
       m_starter(*m_backend, m_catalog, ContainerSpecFactory(m_settings, ownerIdentity())),
-      m_pool({m_settings.poolSize, m_settings.poolIdleTimeout, m_settings.poolMaxUses,
-              std::min(m_settings.poolIdleTimeout, std::chrono::seconds(30))}),
+      m_runSlots(m_settings.maxRuns), m_pool({m_settings.poolSize, m_settings.poolIdleTimeout, m_settings.poolMaxUses,
+                                              std::min(m_settings.poolIdleTimeout, std::chrono::seconds(30))}),
       m_sessions(m_settings.sessionIdleTimeout, m_settings.maxSessions, m_settings.maxSessionFileBytes)
 {}
 

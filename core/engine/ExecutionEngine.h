@@ -7,6 +7,7 @@
 #include "engine/RunObserver.h"
 #include "engine/RunRequest.h"
 #include "engine/RunResult.h"
+#include "engine/RunSlots.h"
 #include "engine/Subscription.h"
 #include "images/ImageCatalog.h"
 #include "sandboxsession/SandboxSession.h"
@@ -104,6 +105,7 @@ private:
     CodePolicy m_policy;
     ContainerStarter m_starter;
     ObserverList m_observers;
+    RunSlots m_runSlots;
     mutable std::mutex m_preloadsMutex;
     QSet<QStringList> m_preloadsNamed; ///< the preloaded interpreters pooled runs have named
     // Last: their containers are removed before the backend goes.

@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QLoggingCategory>
 #include <QRegularExpression>
+#include <QThread>
 
 Q_LOGGING_CATEGORY(lcSettings, "sandbox.settings")
 
@@ -89,6 +90,11 @@ QStringList splitList(const QString &text)
 }
 
 } // namespace
+
+int SandboxSettings::defaultMaxRuns()
+{
+    return std::max(8, 4 * QThread::idealThreadCount());
+}
 
 Result<SandboxSettings> SandboxSettings::fromEnvironment(SandboxSettings defaults)
 {
@@ -235,6 +241,7 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment(SandboxSettings default
         {"LLM_SANDBOX_POOL_MAX_USES", 1, 100000, &settings.poolMaxUses},
         {"LLM_SANDBOX_MAX_ARTIFACTS", 0, 10000, &settings.maxArtifacts},
         {"LLM_SANDBOX_MAX_SESSIONS", 0, 64, &settings.maxSessions},
+        {"LLM_SANDBOX_MAX_RUNS", 1, 1024, &settings.maxRuns},
     };
     for (const auto &integer : integers) {
         if (auto [name, value] = firstSet({integer.name}); !name.isEmpty()) {

@@ -60,6 +60,9 @@ struct SandboxSettings
     /// A session unused this long is closed, its container removed (LLM_SANDBOX_SESSION_IDLE_SECONDS).
     std::chrono::seconds sessionIdleTimeout{600};
     int maxSessions = 8; ///< open at once; each holds a container (LLM_SANDBOX_MAX_SESSIONS; 0 disables sessions)
+    /// Runs going at once, engine-wide; more wait their turn and say so (LLM_SANDBOX_MAX_RUNS; default four per
+    /// CPU, at least 8).
+    int maxRuns = defaultMaxRuns();
     qint64 maxSessionFileBytes = 10LL * 1024 * 1024; ///< per upload_file / download_file
     /// The code policy checked before anything runs (permissive, default, strict; SANDBOX_POLICY).
     QString policy = QStringLiteral("default");
@@ -79,6 +82,8 @@ struct SandboxSettings
     /// `defaults` (the safe values, or those with the user's settings applied) overridden by the
     /// environment; a bad value is an error naming the variable.
     static Result<SandboxSettings> fromEnvironment(SandboxSettings defaults);
+    /// Four runs per CPU, at least 8.
+    static int defaultMaxRuns();
     static Result<SandboxSettings> fromEnvironment() { return fromEnvironment(SandboxSettings()); }
 
     /// The CPU-time limit of one process of a run whose wall-clock limit is `timeout`.

@@ -157,6 +157,60 @@ TEST_F(ExecutionEngineTest, drainedPoolRemovesItsWarmContainersAndTheContainersO
     EXPECT_TRUE(m_backend->liveContainers().isEmpty());
 }
 
+TEST_F(ExecutionEngineTest, runsBeyondTheEnginesCapWaitTheirTurnAndSaySo)
+{
+    // Issue 44, item 9: 64 HTTP sessions of 16 calls each could start 1,024 containers at once.
+    class Progress final : public RunObserver
+    {
+    public:
+        void runProgress(const QString &, const RunProgress &progress) override
+        {
+            const std::lock_guard lock(mutex);
+            messages << progress.message;
+        }
+        QStringList all() const
+        {
+            const std::lock_guard lock(mutex);
+            return messages;
+        }
+        mutable std::mutex mutex;
+        QStringList messages;
+    };
+    m_backend->setScript("print(1)", FakeRunScript::printing("1\n"));
+    auto gate = std::make_shared<FakeRunGate>();
+    m_backend->setScript("held()", FakeRunScript::heldBy(gate));
+    SandboxSettings settings;
+    settings.maxRuns = 1;
+    ExecutionEngine &sandbox = engine(settings);
+    auto held = runInBackground(pythonRun(QStringLiteral("held()")));
+    const auto release = qScopeGuard([&] { gate->open(); });
+    ASSERT_TRUE(gate->waitForArrivals());
+
+    Progress waiting;
+    auto next = runInBackground(pythonRun(QStringLiteral("print(1)")), {}, &waiting);
+    const auto letItRun = qScopeGuard([&] { gate->open(); }); // before `next` is waited for, should a check fail
+    ASSERT_TRUE(test::waitUntil([&] { return !waiting.all().isEmpty(); }, std::chrono::seconds(10)));
+    EXPECT_TRUE(
+        waiting.all().first().startsWith(QStringLiteral("Waiting for a free place: 1 runs are going, at most 1")))
+        << waiting.all().join(u'|').toStdString();
+    EXPECT_EQ(next.wait_for(std::chrono::milliseconds(300)), std::future_status::timeout) << "it waits";
+    EXPECT_EQ(m_backend->liveContainers().size(), 1) << "no container for the waiting run";
+
+    // One cancelled while it waits ends at once, said so.
+    std::stop_source stop;
+    auto cancelled = runInBackground(pythonRun(QStringLiteral("print(1)")), stop.get_token());
+    stop.request_stop();
+    const auto refused = cancelled.get();
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().code, ErrorCode::Cancelled);
+
+    gate->open();
+    ASSERT_TRUE(held.get().ok());
+    const auto ran = next.get();
+    ASSERT_TRUE(ran.ok()) << ran.error().message.toStdString();
+    EXPECT_EQ(ran->stdoutData, "1\n");
+}
+
 TEST_F(ExecutionEngineTest, aBurstOfConcurrentRunsKeepsItsContainersForTheNextBurst)
 {
     // Six clients at once, twice: the second burst takes the first one's containers instead of starting six more (the
