@@ -7,6 +7,7 @@
 
 #include <QDateTime>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QPromise>
 #include <QUuid>
 #include <algorithm>
@@ -43,6 +44,8 @@ struct TaskRegistry::Task
     QDateTime lastUpdatedAt;
     /// The reply the tools/call would have had without the task (a result or a JSON-RPC error), once the call ended.
     std::optional<QJsonObject> reply;
+    /// The size of `reply` as JSON; 0 once it was let go (dropResultsBeyondTheCap).
+    qint64 replyBytes = 0;
     /// The tasks/result requests waiting for it.
     QList<std::shared_ptr<QPromise<QJsonObject>>> waiting;
 
@@ -128,6 +131,28 @@ QJsonObject TaskRegistry::start(const QJsonValue &id, const QJsonObject &taskPar
                           QStringLiteral("The code is running as task %1; its result will follow.").arg(task->id)}}}});
 }
 
+void TaskRegistry::dropResultsBeyondTheCap()
+{
+    qint64 retained = 0;
+    for (const std::shared_ptr<Task> &task : std::as_const(m_tasks)) {
+        retained += task->replyBytes;
+    }
+    // Oldest first (m_tasks is in the order they started); the newest result is always kept.
+    for (auto it = m_tasks.begin(); retained > m_limits.maxRetainedBytes && it + 1 < m_tasks.end(); ++it) {
+        Task &task = **it;
+        if (task.replyBytes == 0) {
+            continue;
+        }
+        retained -= task.replyBytes;
+        task.replyBytes = 0;
+        task.reply = makeError(QJsonValue(), InvalidRequest,
+                               QStringLiteral("The result of task %1 is no longer kept: the server keeps %2 MiB of "
+                                              "task results and lets the oldest go first. The run journal has it.")
+                                   .arg(task.id)
+                                   .arg(m_limits.maxRetainedBytes >> 20));
+    }
+}
+
 void TaskRegistry::finish(const std::shared_ptr<Task> &task, const QJsonObject &reply)
 {
     QJsonObject status;
@@ -135,6 +160,7 @@ void TaskRegistry::finish(const std::shared_ptr<Task> &task, const QJsonObject &
     {
         const std::lock_guard lock(m_mutex);
         task->reply = reply;
+        task->replyBytes = QJsonDocument(reply).toJson(QJsonDocument::Compact).size();
         waiting.swap(task->waiting);
         // A cancelled task stays cancelled, whatever the call did after.
         if (!task->isTerminal()) {
@@ -152,6 +178,7 @@ void TaskRegistry::finish(const std::shared_ptr<Task> &task, const QJsonObject &
             task->lastUpdatedAt = QDateTime::currentDateTimeUtc();
             status = task->toJson();
         }
+        dropResultsBeyondTheCap();
     }
     for (const auto &promise : std::as_const(waiting)) {
         promise->addResult(reply);

@@ -22,6 +22,8 @@ public:
         qint64 defaultTtlMs = 60LL * 60 * 1000; ///< when the client asks for none
         qint64 maxTtlMs = 24LL * 60 * 60 * 1000;
         int maxTasks = 256; ///< running or kept; finished ones make room first
+        /// The results kept for tasks/result, in all (their JSON); beyond it the oldest are let go first.
+        qint64 maxRetainedBytes = 64LL * 1024 * 1024;
     };
     /// What a running task's call reports of its progress ("Installing numpy", "2048 bytes of output so far"): the
     /// task's statusMessage until the next report.
@@ -59,6 +61,8 @@ private:
     void dropExpired();
     /// Runs on the pool: the call, then the task's end.
     void finish(const std::shared_ptr<Task> &task, const QJsonObject &reply);
+    /// Lets go of the oldest results beyond Limits::maxRetainedBytes; called with m_mutex held.
+    void dropResultsBeyondTheCap();
 
     const Limits m_limits;
     const StatusSink m_statusChanged;

@@ -29,7 +29,7 @@ std::optional<HttpSessionInfo> HttpSession::info() const
 
 bool HttpSession::busy() const
 {
-    if (m_exchanges > 0 || (m_dispatcher && m_dispatcher->runningCalls() > 0) || getStream()) {
+    if (m_exchanges > 0 || (m_dispatcher && m_dispatcher->runningCalls() > 0)) {
         return true;
     }
     for (const QPointer<SseStream> &stream : m_requestStreams) {

@@ -48,7 +48,8 @@ public:
 
     void touch();
     std::chrono::milliseconds idleFor() const { return std::chrono::milliseconds(m_lastUse.elapsed()); }
-    /// A request is waiting for its answer, a stream is open or a call is running: not to be expired.
+    /// A request is waiting for its answer (its stream open) or a call is running: not to be expired. An open GET
+    /// stream alone is not: a client that listens but asks nothing goes like any idle one.
     bool busy() const;
     void beginExchange() { ++m_exchanges; }
     void endExchange() { --m_exchanges; }

@@ -741,9 +741,22 @@ std::shared_ptr<HttpSession> StreamableHttpServer::createSession()
 {
     if (m_sessions.size() >= m_options.maxSessions) {
         expireIdleSessions();
-        if (m_sessions.size() >= m_options.maxSessions) {
+    }
+    if (m_sessions.size() >= m_options.maxSessions) {
+        // Full of sessions that ask nothing (holding a GET stream is not asking): the one idle longest makes room,
+        // so no one holding sessions open locks the others out. Its client gets 404 and starts a new one.
+        std::shared_ptr<HttpSession> idlest;
+        for (const std::shared_ptr<HttpSession> &session : std::as_const(m_sessions)) {
+            if (!session->busy() && (!idlest || session->idleFor() > idlest->idleFor())) {
+                idlest = session;
+            }
+        }
+        if (!idlest) {
             return nullptr;
         }
+        qCInfo(lcMcpHttp).noquote() << "session" << idlest->id().left(8) << "closed to make room, idle for"
+                                    << idlest->idleFor().count() << "ms";
+        closeSession(idlest->id());
     }
     const QString id = newSessionId();
     // From the dispatcher's worker threads to this thread; a message for a session that has ended is dropped.

@@ -43,8 +43,8 @@ struct HttpServerOptions
     /// Connections that have not yet shown the token (GuardedTcpServer): a pool of their own.
     int maxConnectionsBeforeAuthentication = 32;
     int maxSessions = 64;
-    /// A session with no request, stream or running call for this long is closed (its client gets 404 and starts a
-    /// new one).
+    /// A session with no request or running call for this long is closed, an open GET stream or not (its client gets
+    /// 404 and starts a new one). When all maxSessions are taken, the one idle longest makes room for a new one.
     std::chrono::milliseconds sessionIdleTimeout = std::chrono::minutes(30);
     /// Interval of the comment lines that keep event streams alive.
     std::chrono::milliseconds keepAliveInterval = std::chrono::seconds(25);

@@ -383,6 +383,32 @@ TEST(TaskTest, finishedTasksMakeRoomForNewOnes)
         taskRequest(fixture.dispatcher, 6, QStringLiteral("tasks/get"), second).contains(QStringLiteral("result")));
 }
 
+TEST(TaskTest, resultsBeyondTheRetainedCapAreLetGoOldestFirst)
+{
+    // Issue 44, item 9: every result was kept whole in memory for up to 24 h.
+    DispatcherOptions options;
+    options.taskLimits.maxRetainedBytes = 1;
+    Fixture fixture(options);
+    fixture.held.release();
+    const QString older = fixture.start(1, QStringLiteral("a"));
+    ASSERT_TRUE(waitUntil([&] { return fixture.dispatcher.runningCalls() == 0; }));
+    const QString newer = fixture.start(2, QStringLiteral("b"));
+    ASSERT_TRUE(waitUntil([&] { return fixture.dispatcher.runningCalls() == 0; }));
+
+    const QJsonObject gone = taskRequest(fixture.dispatcher, 3, QStringLiteral("tasks/result"), older);
+    EXPECT_TRUE(gone.value(QStringLiteral("error"))
+                    .toObject()
+                    .value(QStringLiteral("message"))
+                    .toString()
+                    .contains(QStringLiteral("no longer kept")))
+        << QJsonDocument(gone).toJson().toStdString();
+    EXPECT_EQ(gone.value(QStringLiteral("id")).toInt(), 3);
+    // The task itself is still known, and the newest result is there.
+    EXPECT_EQ(fixture.status(older), QStringLiteral("completed"));
+    EXPECT_TRUE(
+        taskRequest(fixture.dispatcher, 4, QStringLiteral("tasks/result"), newer).contains(QStringLiteral("result")));
+}
+
 TEST(TaskTest, finishedTaskGoesWhenItsTtlHasPassed)
 {
     Fixture fixture;

@@ -624,6 +624,39 @@ TEST_F(StreamableHttpServerTest, getStreamCarriesLogMessages)
     EXPECT_TRUE(listener.peekResponse([](const HttpResponse &r) { return r.complete; }).has_value());
 }
 
+TEST_F(StreamableHttpServerTest, sessionsHoldingOnlyAGetStreamExpireAndMakeRoom)
+{
+    // Issue 44, item 9: a session holding a GET stream never expired; 64 such sessions locked everyone out.
+    HttpServerOptions options;
+    options.maxSessions = 2;
+    start(options);
+    std::vector<std::unique_ptr<HttpTestClient>> listeners;
+    QStringList held;
+    for (int i = 0; i < 2; ++i) {
+        held << initialize();
+        listeners.push_back(std::make_unique<HttpTestClient>(m_port));
+        listeners.back()->send(HttpTestClient::request("GET", headers(held.last(), "text/event-stream")));
+        ASSERT_TRUE(listeners.back()->peekResponse([](const HttpResponse &r) { return r.status == 200; }));
+    }
+    // Full: a third client still gets a session; the one idle longest made room, its stream ended.
+    const QString third = initialize();
+    EXPECT_FALSE(third.isEmpty());
+    EXPECT_EQ(m_server->sessionCount(), 2);
+    EXPECT_TRUE(listeners.front()->peekResponse([](const HttpResponse &r) { return r.complete; }).has_value());
+    EXPECT_EQ(post(request(7, QStringLiteral("ping")), headers(held.first())).status, 404);
+
+    // And idle ones expire, their streams open or not.
+    options.maxSessions = 64;
+    options.sessionIdleTimeout = std::chrono::milliseconds(300);
+    start(options);
+    const QString listening = initialize();
+    HttpTestClient listener(m_port);
+    listener.send(HttpTestClient::request("GET", headers(listening, "text/event-stream")));
+    ASSERT_TRUE(listener.peekResponse([](const HttpResponse &r) { return r.status == 200; }));
+    EXPECT_TRUE(HttpTestClient::spinUntil([&] { return m_server->sessionCount() == 0; }, std::chrono::seconds(90)));
+    EXPECT_TRUE(listener.peekResponse([](const HttpResponse &r) { return r.complete; }).has_value());
+}
+
 TEST_F(StreamableHttpServerTest, logMessagesOfARequestGoOnItsOwnStream)
 {
     const QString session = initialize();
