@@ -3414,6 +3414,39 @@ Run B: %4 on %5, %6</source>
     </message>
 </context>
 <context>
+    <name>sandbox::gui::DocumentationDialog</name>
+    <message>
+        <location filename="../app/gui/help/DocumentationDialog.cpp" line="+61"/>
+        <source>LLM Sandbox Documentation</source>
+        <translation>LLM Sandbox 文档</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Back</source>
+        <translation>后退</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Back (Alt+Left)</source>
+        <translation>后退 (Alt+Left)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Forward</source>
+        <translation>前进</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Forward (Alt+Right)</source>
+        <translation>前进 (Alt+Right)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Contents</source>
+        <translation>目录</translation>
+    </message>
+</context>
+<context>
     <name>sandbox::gui::GalleryModel</name>
     <message>
         <location filename="../app/gui/gallery/GalleryModel.cpp" line="+104"/>
@@ -4036,7 +4069,7 @@ Runs appear here the moment they start: from the Console, from “llm-sandbox ru
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="+81"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+78"/>
         <source>LLM Sandbox</source>
         <translation>LLM Sandbox</translation>
     </message>
@@ -4202,22 +4235,17 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>&lt;h3&gt;LLM Sandbox %1&lt;/h3&gt;&lt;p&gt;在隔离的容器中安全地运行语言模型编写的代码，并显示其输出和图表。&lt;/p&gt;&lt;p&gt;同一引擎还通过 &lt;code&gt;llm-sandbox --mcp&lt;/code&gt; 为助手提供服务；每次运行都会显示在实时日志中。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+12"/>
         <source>Documentation</source>
         <translation>文档</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>The documentation is not installed: it is the README.md of LLM Sandbox&apos;s sources, installed as %1.</source>
-        <translation>文档未安装：它是 LLM Sandbox 源代码中的 README.md，安装位置为 %1。</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>LLM Sandbox Documentation</source>
-        <translation>LLM Sandbox 文档</translation>
+        <source>The user guide is not installed: it is docs/user of LLM Sandbox&apos;s sources, installed as %1.</source>
+        <translation>未安装用户指南：它是 LLM Sandbox 源代码中的 docs/user，安装位置为 %1。</translation>
     </message>
     <message numerus="yes">
-        <location line="+79"/>
+        <location line="+85"/>
         <source>%n run(s) still in progress.</source>
         <translation>
             <numerusform>仍有 %n 个运行正在进行。</numerusform>

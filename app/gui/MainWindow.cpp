@@ -14,6 +14,7 @@
 #include "gui/connect/ConnectAssistantDialog.h"
 #include "gui/console/ConsolePage.h"
 #include "gui/gallery/GalleryPage.h"
+#include "gui/help/DocumentationDialog.h"
 #include "gui/history/HistoryPage.h"
 #include "gui/livelog/LiveLogPage.h"
 #include "gui/server/ServerClientsModel.h"
@@ -35,9 +36,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDialog>
-#include <QDialogButtonBox>
-#include <QFile>
-#include <QFileInfo>
+#include <QHash>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -51,9 +50,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QSystemTrayIcon>
-#include <QTextBrowser>
 #include <QTimer>
-#include <QVBoxLayout>
 
 namespace sandbox::gui {
 
@@ -497,39 +494,28 @@ void MainWindow::showAbout()
 
 void MainWindow::showDocumentation()
 {
-    // Only the documentation that came with the app: never a file a sandbox could have written.
-    QString readme;
-    for (const QString &path :
-         {QStringLiteral(LLM_SANDBOX_README_INSTALLED), QStringLiteral(LLM_SANDBOX_README_SOURCE)}) {
-        if (QFileInfo(path).isFile()) {
-            readme = path;
-            break;
-        }
-    }
-    QFile file(readme);
-    if (readme.isEmpty() || !file.open(QIODevice::ReadOnly)) {
+    const QString folder = DocumentationDialog::guideFolder();
+    if (folder.isEmpty()) {
         QMessageBox::information(this, tr("Documentation"),
-                                 tr("The documentation is not installed: it is the README.md of LLM Sandbox's "
-                                    "sources, installed as %1.")
-                                     .arg(QStringLiteral(LLM_SANDBOX_README_INSTALLED)));
+                                 tr("The user guide is not installed: it is docs/user of LLM Sandbox's sources, "
+                                    "installed as %1.")
+                                     .arg(QStringLiteral(LLM_SANDBOX_GUIDE_INSTALLED)));
         return;
     }
-    auto *dialog = new QDialog(this);
+    // The section of the guide's page about the app that tells of the page on screen.
+    static const QHash<QString, QString> sections{
+        {QStringLiteral("liveLogPage"), QStringLiteral("Live log")},
+        {QStringLiteral("consolePage"), QStringLiteral("Console")},
+        {QStringLiteral("historyPage"), QStringLiteral("History")},
+        {QStringLiteral("galleryPage"), QStringLiteral("Gallery")},
+        {QStringLiteral("statisticsPage"), QStringLiteral("Statistics")},
+        {QStringLiteral("backendsPage"), QStringLiteral("Backends")},
+        {QStringLiteral("serverPage"), QStringLiteral("MCP server")},
+    };
+    const QWidget *page = m_pages->currentWidget();
+    auto *dialog = new DocumentationDialog(folder, QStringLiteral("desktop-app.md"),
+                                           page ? sections.value(page->objectName()) : QString(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setObjectName(QStringLiteral("documentationDialog"));
-    dialog->setWindowTitle(tr("LLM Sandbox Documentation"));
-    auto *browser = new QTextBrowser;
-    browser->setObjectName(QStringLiteral("documentationText"));
-    browser->setOpenExternalLinks(true); // web links in the browser; nothing of the file system is opened
-    browser->setOpenLinks(true);
-    browser->setSearchPaths({});
-    browser->setMarkdown(QString::fromUtf8(file.readAll()));
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
-    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
-    auto *layout = new QVBoxLayout(dialog);
-    layout->addWidget(browser);
-    layout->addWidget(buttons);
-    dialog->resize(900, 700);
     dialog->show();
 }
 

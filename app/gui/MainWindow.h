@@ -68,7 +68,7 @@ private:
     void openSettings();
     void connectAssistant();
     void showAbout();
-    /// Help → Documentation (F1): the README as installed (or of the source tree a build runs from), in the app.
+    /// Help → Documentation (F1): the user guide inside the app, at the section about the page on screen.
     void showDocumentation();
     void probeBackend();
     /// Takes the default backend from the user settings when they changed it.

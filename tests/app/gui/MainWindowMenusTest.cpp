@@ -5,6 +5,7 @@
 #include "gui/backends/BackendPanel.h"
 #include "gui/backends/BackendsPage.h"
 #include "gui/backends/SandboxTableModel.h"
+#include "gui/help/DocumentationDialog.h"
 #include "gui/livelog/LiveLogModel.h"
 #include "gui/livelog/LiveLogPage.h"
 #include "journal/JournalRecorder.h"
@@ -13,17 +14,24 @@
 #include <QApplication>
 #include <QDesktopServices>
 #include <QDialog>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QToolButton>
 #include <QTranslator>
 #include <gtest/gtest.h>
 
@@ -200,10 +208,13 @@ TEST(MainWindowMenus, f1OpensTheDocumentationThatCameWithTheAppInsideIt)
         EXPECT_TRUE(dialog->isVisible());
         auto *text = dialog->findChild<QTextBrowser *>(QStringLiteral("documentationText"));
         ASSERT_NE(text, nullptr);
-        // The README of the sources (or the installed one): its title and what it says the app does.
+        // The user guide of the sources (or the installed one), at the section about the page on screen.
         EXPECT_TRUE(text->toPlainText().startsWith(QLatin1String("LLM Sandbox")))
             << qPrintable(text->toPlainText().left(80));
         EXPECT_TRUE(text->toPlainText().contains(QLatin1String("llm-sandbox --mcp")));
+        EXPECT_TRUE(static_cast<DocumentationDialog *>(dialog)->source().path().endsWith(
+            QLatin1String("/user/desktop-app.md")));
+        EXPECT_EQ(text->textCursor().block().text(), QStringLiteral("Live log"));
         EXPECT_EQ(desktop.opened, QList<QUrl>())
             << "the documentation is shown inside the app, not handed to the desktop";
         dialog->close();
@@ -257,6 +268,65 @@ TEST(MainWindowMenus, everyItemOfTheViewMenuHasItsOwnMnemonicInEnglishAndChinese
             }
         }
         QCoreApplication::removeTranslator(&translation);
+    }
+}
+
+TEST(MainWindowMenus, theGuideOpensItsOwnPagesAtTheirSectionsAndNothingElse)
+{
+    guitest::OfflineApp app;
+    QTemporaryDir root;
+    ASSERT_TRUE(QDir(root.path()).mkpath(QStringLiteral("docs/user")));
+    const auto write = [&](const QString &path, const QByteArray &text) {
+        QFile file(root.filePath(path));
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write(text);
+    };
+    write(QStringLiteral("docs/user/index.md"), "# User guide\n\n- [The desktop app](desktop-app.md)\n");
+    write(QStringLiteral("docs/user/desktop-app.md"),
+          "# The desktop app\n\nIntro.\n\n## Live log\n\n" + QByteArray("Text.\n\n").repeated(200) +
+              "## Console\n\nSee [the contents](index.md), [security](../security.md), [a secret](../../secret.md), "
+              "[passwd](/etc/passwd), [the web](https://example.org/guide) and [the live log](#live-log).\n\n" +
+              QByteArray("More.\n\n").repeated(200));
+    write(QStringLiteral("docs/security.md"), "# Security\n");
+    write(QStringLiteral("secret.md"), "# Not documentation\n");
+    UrlRecorder desktop;
+    for (const char *scheme : {"file", "http", "https"}) {
+        QDesktopServices::setUrlHandler(QLatin1String(scheme), &desktop, "open");
+    }
+
+    DocumentationDialog dialog(root.filePath(QStringLiteral("docs/user")), QStringLiteral("desktop-app.md"),
+                               QStringLiteral("Console"));
+    dialog.show();
+    auto *text = dialog.findChild<QTextBrowser *>(QStringLiteral("documentationText"));
+    ASSERT_NE(text, nullptr);
+    EXPECT_TRUE(dialog.source().path().endsWith(QLatin1String("/docs/user/desktop-app.md")));
+    // Opened at the section about the page on screen, scrolled to it.
+    EXPECT_EQ(text->textCursor().block().text(), QStringLiteral("Console"));
+    EXPECT_TRUE(QTest::qWaitFor([&] { return text->verticalScrollBar()->value() > 0; }));
+
+    const auto click = [&](const char *link) {
+        emit text->anchorClicked(QUrl(QString::fromUtf8(link)));
+    };
+    const auto page = [&] {
+        return QFileInfo(dialog.source().toLocalFile()).fileName();
+    };
+    click("../../secret.md");
+    click("/etc/passwd");
+    EXPECT_EQ(page(), QStringLiteral("desktop-app.md")) << "nothing outside the documents opens";
+    click("https://example.org/guide");
+    EXPECT_EQ(desktop.opened, QList<QUrl>{QUrl(QStringLiteral("https://example.org/guide"))});
+    click("#live-log");
+    EXPECT_EQ(text->textCursor().block().text(), QStringLiteral("Live log"));
+    click("../security.md");
+    EXPECT_EQ(page(), QStringLiteral("security.md"));
+    QTest::mouseClick(dialog.findChild<QToolButton *>(QStringLiteral("documentationBack")), Qt::LeftButton);
+    EXPECT_EQ(page(), QStringLiteral("desktop-app.md"));
+    QTest::mouseClick(dialog.findChild<QToolButton *>(QStringLiteral("documentationContents")), Qt::LeftButton);
+    EXPECT_EQ(page(), QStringLiteral("index.md"));
+    EXPECT_TRUE(text->toPlainText().startsWith(QLatin1String("User guide")));
+    EXPECT_EQ(desktop.opened.size(), 1) << "only the web link went to the desktop";
+    for (const char *scheme : {"file", "http", "https"}) {
+        QDesktopServices::unsetUrlHandler(QLatin1String(scheme));
     }
 }
 

@@ -82,7 +82,7 @@ TEST(MainWindowStatus, countsTheRunsOfEveryProcessInTheJournalBySource)
 
     RunResult result;
     result.exitCode = 0;
-    for (const QString id : {QStringLiteral("mcp-1"), QStringLiteral("http-1"), QStringLiteral("http-2")}) {
+    for (const QString &id : {QStringLiteral("mcp-1"), QStringLiteral("http-1"), QStringLiteral("http-2")}) {
         result.runId = id;
         mcp.runFinished(id, result, {});
     }

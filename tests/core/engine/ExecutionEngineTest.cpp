@@ -181,7 +181,7 @@ TEST_F(ExecutionEngineTest, runsBeyondTheEnginesCapWaitTheirTurnAndSaySo)
     m_backend->setScript("held()", FakeRunScript::heldBy(gate));
     SandboxSettings settings;
     settings.maxRuns = 1;
-    ExecutionEngine &sandbox = engine(settings);
+    engine(settings);
     auto held = runInBackground(pythonRun(QStringLiteral("held()")));
     const auto release = qScopeGuard([&] { gate->open(); });
     ASSERT_TRUE(gate->waitForArrivals());
