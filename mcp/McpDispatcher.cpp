@@ -80,21 +80,6 @@ QJsonObject invokeHandler(const QJsonValue &id, const ToolHandler &handler, cons
     }
 }
 
-thread_local QJsonValue t_currentRequestId = QJsonValue(QJsonValue::Undefined);
-
-/// Marks the calling thread as working for request `id` while it lives.
-class CurrentRequest final
-{
-public:
-    explicit CurrentRequest(const QJsonValue &id) : m_previous(t_currentRequestId) { t_currentRequestId = id; }
-    ~CurrentRequest() { t_currentRequestId = m_previous; }
-    CurrentRequest(const CurrentRequest &) = delete;
-    CurrentRequest &operator=(const CurrentRequest &) = delete;
-
-private:
-    QJsonValue m_previous;
-};
-
 } // namespace
 
 struct McpDispatcher::RunningCall
@@ -144,6 +129,11 @@ QFuture<QJsonDocument> McpDispatcher::handle(const QByteArray &message)
                                                         {QStringLiteral("offset"), parseError.offset}})));
     }
 
+    return handle(document);
+}
+
+QFuture<QJsonDocument> McpDispatcher::handle(const QJsonDocument &document)
+{
     if (!document.isArray()) {
         return toDocument(dispatch(document.object()));
     }
@@ -564,15 +554,15 @@ QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonOb
     call.artifactLinks = !meta && call.protocolVersion >= ProtocolVersion::kStructuredContent &&
                          m_exchangeSink.load() && templateFor(CodeExecutor::artifactUri(QString(), QString()));
     if (!meta) {
-        call.log = [this](LogLevel level, const QString &message) {
-            log(level, message);
+        call.log = [this, id](LogLevel level, const QString &message) {
+            log(level, message, id);
         };
     } else if (meta->logLevel) {
         // 2026-07-28: the request names its own level, and without one it gets no log messages at all.
-        call.log = [this, minimum = *meta->logLevel](LogLevel level, const QString &message) {
+        call.log = [this, id, minimum = *meta->logLevel](LogLevel level, const QString &message) {
             qCDebug(lcMcp).noquote() << toString(level) << message;
             if (level >= minimum) {
-                send(logMessage(level, message));
+                send(logMessage(level, message), id);
             }
         };
     } else {
@@ -584,17 +574,17 @@ QFuture<QJsonObject> McpDispatcher::callTool(const QJsonValue &id, const QJsonOb
         params.value(QStringLiteral("_meta")).toObject().value(QStringLiteral("progressToken"));
     if (progressToken.isString() || progressToken.isDouble()) {
         auto counter = std::make_shared<std::atomic<int>>(0);
-        call.progress = [this, progressToken, counter](const QString &message) {
+        call.progress = [this, id, progressToken, counter](const QString &message) {
             // Progress must grow with every notification even though the total is unknown.
             send(makeNotification(QStringLiteral("notifications/progress"),
                                   QJsonObject{{QStringLiteral("progressToken"), progressToken},
                                               {QStringLiteral("progress"), ++*counter},
-                                              {QStringLiteral("message"), message}}));
+                                              {QStringLiteral("message"), message}}),
+                 id);
         };
     }
 
     auto invoke = [this, id, runId, handler = tool->handler, toolName = tool->name](const ToolCall &call) {
-        const CurrentRequest current(id);
         const QJsonObject reply = invokeHandler(id, handler, toolName, call);
         if (ExchangeSink *sink = m_exchangeSink.load(); sink && !runId->isEmpty()) {
             sink->recordExchange(*runId, call.request, reply, call.protocolVersion);
@@ -888,11 +878,6 @@ QString McpDispatcher::clientVersion() const
     return m_clientVersion;
 }
 
-QJsonValue McpDispatcher::currentRequestId()
-{
-    return t_currentRequestId;
-}
-
 bool McpDispatcher::isUiClient() const
 {
     const std::lock_guard lock(m_mutex);
@@ -917,12 +902,17 @@ QJsonObject McpDispatcher::unidentifiedError(int code, const QString &message, c
 
 void McpDispatcher::log(LogLevel level, const QString &message)
 {
+    log(level, message, QJsonValue(QJsonValue::Undefined));
+}
+
+void McpDispatcher::log(LogLevel level, const QString &message, const QJsonValue &request)
+{
     qCDebug(lcMcp).noquote() << toString(level) << message;
     // Only a client that initialized asked for log messages this way; a 2026-07-28 client asks per request.
     if (static_cast<int>(level) < m_logLevel || !isInitialized()) {
         return;
     }
-    send(logMessage(level, message));
+    send(logMessage(level, message), request);
 }
 
 QJsonObject McpDispatcher::messageTooLargeReply() const
@@ -932,10 +922,10 @@ QJsonObject McpDispatcher::messageTooLargeReply() const
                                  .arg(m_options.maxMessageBytes / (1024.0 * 1024.0)));
 }
 
-void McpDispatcher::send(const QJsonObject &message)
+void McpDispatcher::send(const QJsonObject &message, const QJsonValue &request)
 {
     if (m_sink) {
-        m_sink(message);
+        m_sink(message, request);
     }
 }
 

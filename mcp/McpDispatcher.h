@@ -54,7 +54,10 @@ struct DispatcherOptions
 class McpDispatcher final
 {
 public:
-    using MessageSink = std::function<void(const QJsonObject &message)>;
+    /// Where the messages the server sends on its own go. `request`: the id of the request whose handling sent it (its
+    /// progress, its log messages), for a transport that sends them where that request's answer goes; undefined for
+    /// a message of no request (task status, resource updates, the session's log).
+    using MessageSink = std::function<void(const QJsonObject &message, const QJsonValue &request)>;
     /// Makes a dispatcher whose own messages go to `sink`: what a transport is given (McpHost::dispatcherFactory).
     using Factory = std::function<std::unique_ptr<McpDispatcher>(MessageSink sink)>;
 
@@ -70,6 +73,8 @@ public:
     /// whose `_meta` names a protocol version, and server/discover, are served by the 2026-07-28 rules on their own,
     /// beside (and without touching) the session agreed in initialize.
     QFuture<QJsonDocument> handle(const QByteArray &message);
+    /// handle() of a message a transport has parsed already (an object or a batch).
+    QFuture<QJsonDocument> handle(const QJsonDocument &message);
     /// Serves one parsed request by the 2026-07-28 rules even when its `_meta` is missing (then -32602): for a
     /// transport that knows the request's era from elsewhere (an HTTP request without a session).
     QFuture<QJsonDocument> handlePerRequest(const QJsonObject &request);
@@ -103,9 +108,6 @@ public:
     bool isInitialized() const;
     /// Sends a notifications/message when `level` is at or above the level the client asked for.
     void log(LogLevel level, const QString &message);
-    /// The id of the request whose tool handler runs on the calling thread (undefined elsewhere): a sink can send
-    /// the handler's progress and log messages where that request's answer goes.
-    static QJsonValue currentRequestId();
 
     /// The error reply for a message over the size limit, for transports that drop such a message unread.
     QJsonObject messageTooLargeReply() const;
@@ -142,7 +144,10 @@ private:
     /// ttlMs and cacheScope.
     QJsonObject completeResult(QJsonObject result, std::optional<int> ttlMs = std::nullopt) const;
     QJsonObject setLogLevel(const QJsonValue &id, const QJsonObject &params);
-    void send(const QJsonObject &message);
+    /// `request`: the request the message belongs to (MessageSink).
+    void send(const QJsonObject &message, const QJsonValue &request = QJsonValue(QJsonValue::Undefined));
+    /// log() for the handling of `request`.
+    void log(LogLevel level, const QString &message, const QJsonValue &request);
     /// An error reply to a message whose id could not be read, shaped as the agreed revision wants.
     QJsonObject unidentifiedError(int code, const QString &message, const QJsonValue &data = {}) const;
 

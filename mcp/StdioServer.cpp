@@ -122,7 +122,7 @@ StdioServer::StdioServer(const McpDispatcher::Factory &factory, StdioOptions opt
         m_ownsStdout = true;
     }
     m_writer = std::make_unique<MessageWriter>(m_protocolFd);
-    m_dispatcher = factory([this](const QJsonObject &message) { write(QJsonDocument(message)); });
+    m_dispatcher = factory([this](const QJsonObject &message, const QJsonValue &) { write(QJsonDocument(message)); });
 }
 
 StdioServer::~StdioServer()

@@ -475,7 +475,7 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
     }
     session->touch();
     session->beginExchange();
-    const QFuture<QJsonDocument> reply = session->dispatcher()->handle(body);
+    const QFuture<QJsonDocument> reply = session->dispatcher()->handle(document);
     // After handle(): a call that runs on is registered by then, so the owner counts it.
     emit sessionsChanged();
 
@@ -558,7 +558,7 @@ void StreamableHttpServer::handlePerRequestPost(const std::shared_ptr<Exchange> 
     // Where the dispatcher's notifications (progress, log messages of this request) go: this request's event stream,
     // once there is one. A notification while the answer is JSON has nowhere to go and is dropped.
     auto stream = std::make_shared<QPointer<SseStream>>();
-    McpDispatcher::MessageSink sink = [this, stream](const QJsonObject &notification) {
+    McpDispatcher::MessageSink sink = [this, stream](const QJsonObject &notification, const QJsonValue &) {
         QMetaObject::invokeMethod(
             this,
             [stream, notification] {
@@ -760,9 +760,9 @@ std::shared_ptr<HttpSession> StreamableHttpServer::createSession()
     }
     const QString id = newSessionId();
     // From the dispatcher's worker threads to this thread; a message for a session that has ended is dropped.
-    McpDispatcher::MessageSink sink = [this, id](const QJsonObject &message) {
-        // Called on the thread handling the request the message belongs to, if any: it goes where its answer goes.
-        const QString requestKey = jsonrpc::idKey(McpDispatcher::currentRequestId());
+    McpDispatcher::MessageSink sink = [this, id](const QJsonObject &message, const QJsonValue &request) {
+        // A message of a request goes where its answer goes.
+        const QString requestKey = jsonrpc::idKey(request);
         QMetaObject::invokeMethod(
             this, [this, id, message, requestKey] { deliver(id, message, requestKey); }, Qt::QueuedConnection);
     };

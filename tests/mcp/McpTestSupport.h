@@ -96,7 +96,7 @@ class SinkRecorder final
 public:
     McpDispatcher::MessageSink sink()
     {
-        return [this](const QJsonObject &message) {
+        return [this](const QJsonObject &message, const QJsonValue &) {
             const std::lock_guard lock(m_mutex);
             m_messages.append(message);
         };

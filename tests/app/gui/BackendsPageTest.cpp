@@ -101,7 +101,8 @@ private:
 /// An MCP client of the window's server, made as the server makes one for a new session.
 std::unique_ptr<mcp::McpDispatcher> mcpSession(MainWindow &window)
 {
-    auto session = window.server().dispatcherFactory(QStringLiteral("http"))([](const QJsonObject &) {});
+    auto session =
+        window.server().dispatcherFactory(QStringLiteral("http"))([](const QJsonObject &, const QJsonValue &) {});
     mcp::test::initializeSession(*session);
     return session;
 }

@@ -37,14 +37,14 @@ TEST(McpHost, eachNewClientGetsTheTargetOfItsTimeAndKeepsIt)
     const McpDispatcher::Factory factory = host.dispatcherFactory(QStringLiteral("http"));
     EXPECT_EQ(asked, 0) << "asked when a client comes, not before";
 
-    std::unique_ptr<McpDispatcher> before = factory([](const QJsonObject &) {});
+    std::unique_ptr<McpDispatcher> before = factory([](const QJsonObject &, const QJsonValue &) {});
     initializeSession(*before);
     EXPECT_EQ(asked, 1);
     EXPECT_TRUE(executeCodeAnswer(*before, 1).contains(QStringLiteral("first engine")));
 
     // The face changes its engine (the desktop app after its backend settings changed).
     reason = QStringLiteral("second engine");
-    std::unique_ptr<McpDispatcher> after = factory([](const QJsonObject &) {});
+    std::unique_ptr<McpDispatcher> after = factory([](const QJsonObject &, const QJsonValue &) {});
     initializeSession(*after);
     EXPECT_EQ(asked, 2);
     EXPECT_TRUE(executeCodeAnswer(*after, 1).contains(QStringLiteral("second engine")));
@@ -58,7 +58,7 @@ TEST(McpHost, aFixedEngineServesEveryClient)
     McpHost host(Result<ExecutionEngine *>(Error{QStringLiteral("no engine here"), ErrorCode::Unavailable}), nullptr);
     const McpDispatcher::Factory factory = host.dispatcherFactory(QStringLiteral("mcp"));
     for (int client = 0; client < 2; ++client) {
-        std::unique_ptr<McpDispatcher> dispatcher = factory([](const QJsonObject &) {});
+        std::unique_ptr<McpDispatcher> dispatcher = factory([](const QJsonObject &, const QJsonValue &) {});
         initializeSession(*dispatcher);
         EXPECT_TRUE(executeCodeAnswer(*dispatcher, 1).contains(QStringLiteral("no engine here")));
     }
