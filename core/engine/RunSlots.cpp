@@ -29,19 +29,14 @@ std::optional<RunSlots::Slot> RunSlots::take(std::stop_token stop, const std::fu
     return std::optional<Slot>(std::in_place, this);
 }
 
-int RunSlots::running() const
-{
-    const std::lock_guard lock(m_mutex);
-    return m_running;
-}
-
 void RunSlots::giveBack()
 {
     {
         const std::lock_guard lock(m_mutex);
         --m_running;
     }
-    m_freed.notify_one();
+    // All: one woken waiter may be ending (its run was cancelled) and would take the wake-up with it.
+    m_freed.notify_all();
 }
 
 } // namespace sandbox

@@ -38,7 +38,6 @@ public:
                              std::chrono::milliseconds every = std::chrono::seconds(5));
 
     int capacity() const { return m_capacity; }
-    int running() const;
 
 private:
     void giveBack();
