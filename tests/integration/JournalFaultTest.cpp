@@ -61,6 +61,26 @@ protected:
         return outputs;
     }
 
+    /// The options of a server whose journal is in `data`, a tmpfs of `size` ("4m") of the server's own (a mount
+    /// namespace: no root needed); the test reaches it through /proc/PID/root.
+    test::ServerOptions onTmpfs(const QString &data, const QString &size) const
+    {
+        return {.backend = QString::fromStdString(GetParam()),
+                .journal = data + QStringLiteral("/journal.sqlite"),
+                .wrapper = {QStringLiteral("unshare"), QStringLiteral("--user"), QStringLiteral("--map-root-user"),
+                            QStringLiteral("--mount"), QStringLiteral("sh"), QStringLiteral("-c"),
+                            QStringLiteral("mount -t tmpfs -o size=%1 tmpfs \"$0\" && exec \"$@\"").arg(size), data}};
+    }
+    /// Fills the disk of folder `seen` with a file `filler` in blocks of `blockBytes`.
+    static void fill(const QString &seen, qsizetype blockBytes)
+    {
+        QFile filler(seen + QStringLiteral("/filler"));
+        ASSERT_TRUE(filler.open(QIODevice::WriteOnly)) << filler.errorString().toStdString();
+        const QByteArray block(blockBytes, 'x');
+        while (filler.write(block) == block.size() && filler.flush()) {
+        }
+    }
+
 private:
     QTemporaryDir m_copies;
 };
@@ -73,14 +93,7 @@ TEST_P(JournalFaultTest, aFullDiskLosesNoRunAndIsSaidOnce)
     ASSERT_TRUE(folder.isValid());
     const QString data = folder.filePath(QStringLiteral("data"));
     ASSERT_TRUE(QDir().mkpath(data));
-    // The journal's folder is a 4 MiB tmpfs of the server's own (a mount namespace: no root needed). The test reaches
-    // it through /proc/PID/root.
-    test::StdioServer server(
-        {.backend = QString::fromStdString(GetParam()),
-         .journal = data + QStringLiteral("/journal.sqlite"),
-         .wrapper = {QStringLiteral("unshare"), QStringLiteral("--user"), QStringLiteral("--map-root-user"),
-                     QStringLiteral("--mount"), QStringLiteral("sh"), QStringLiteral("-c"),
-                     QStringLiteral("mount -t tmpfs -o size=4m tmpfs \"$0\" && exec \"$@\""), data}});
+    test::StdioServer server(onTmpfs(data, QStringLiteral("4m")));
     ASSERT_TRUE(server.process().waitForStarted());
     ASSERT_TRUE(server.call(1, "initialize", test::kInitialize).contains("result"))
         << server.stderrText().toStdString();
@@ -93,12 +106,7 @@ TEST_P(JournalFaultTest, aFullDiskLosesNoRunAndIsSaidOnce)
         << recorded().join(' ').toStdString();
 
     // The disk fills up.
-    QFile filler(seen + QStringLiteral("/filler"));
-    ASSERT_TRUE(filler.open(QIODevice::WriteOnly)) << filler.errorString().toStdString();
-    const QByteArray block(64 * 1024, 'x');
-    while (filler.write(block) == block.size() && filler.flush()) {
-    }
-    filler.close();
+    ASSERT_NO_FATAL_FAILURE(fill(seen, 64 * 1024));
 
     for (int i = 0; i < 3; ++i) {
         expectRunPrints(server, 10 + i, QStringLiteral("during-%1").arg(i));
@@ -131,13 +139,8 @@ TEST_P(JournalFaultTest, aBacklogBeyondWhatIsKeptLosesWholeRunsAndTheJournalReco
     ASSERT_TRUE(folder.isValid());
     const QString data = folder.filePath(QStringLiteral("data"));
     ASSERT_TRUE(QDir().mkpath(data));
-    // Room for what is kept (16 MiB) once the filler goes; a 64 MiB tmpfs of the server's own.
-    test::StdioServer server(
-        {.backend = QString::fromStdString(GetParam()),
-         .journal = data + QStringLiteral("/journal.sqlite"),
-         .wrapper = {QStringLiteral("unshare"), QStringLiteral("--user"), QStringLiteral("--map-root-user"),
-                     QStringLiteral("--mount"), QStringLiteral("sh"), QStringLiteral("-c"),
-                     QStringLiteral("mount -t tmpfs -o size=64m tmpfs \"$0\" && exec \"$@\""), data}});
+    // Room for what is kept (16 MiB) once the filler goes.
+    test::StdioServer server(onTmpfs(data, QStringLiteral("64m")));
     ASSERT_TRUE(server.process().waitForStarted());
     ASSERT_TRUE(server.call(1, "initialize", test::kInitialize).contains("result"))
         << server.stderrText().toStdString();
@@ -154,12 +157,7 @@ TEST_P(JournalFaultTest, aBacklogBeyondWhatIsKeptLosesWholeRunsAndTheJournalReco
     ASSERT_TRUE(test::waitUntil([&] { return recorded() == QStringList{"before"}; }, 30s, 100ms))
         << recorded().join(' ').toStdString();
 
-    QFile filler(seen + QStringLiteral("/filler"));
-    ASSERT_TRUE(filler.open(QIODevice::WriteOnly)) << filler.errorString().toStdString();
-    const QByteArray block(1024 * 1024, 'x');
-    while (filler.write(block) == block.size() && filler.flush()) {
-    }
-    filler.close();
+    ASSERT_NO_FATAL_FAILURE(fill(seen, 1024 * 1024));
 
     // Eight runs of 1 MiB of output each (and their replies, which carry it again): more than the 16 MiB kept.
     for (int i = 0; i < 8; ++i) {
