@@ -18,10 +18,10 @@
 #include "engine/ExecutionEngine.h"
 #include "journal/JournalRecorder.h"
 #include "lang/LanguageRegistry.h"
-#include "mcp/CodeExecutor.h"
-#include "mcp/McpDispatcher.h"
-#include "mcp/SandboxTools.h"
-#include "mcp/apps/RunView.h"
+#include "mcp/server/McpDispatcher.h"
+#include "mcp/tools/CodeExecutor.h"
+#include "mcp/tools/SandboxTools.h"
+#include "mcp/tools/apps/RunViewResource.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -243,8 +243,9 @@ void BM_McpRun(benchmark::State &state, const LanguageCase &which, bool apps)
     };
     const QJsonObject capabilities =
         apps ? QJsonObject{{QStringLiteral("extensions"),
-                            QJsonObject{{RunView::kExtension,
-                                         QJsonObject{{QStringLiteral("mimeTypes"), QJsonArray{RunView::kMimeType}}}}}}}
+                            QJsonObject{
+                                {RunViewResource::kExtension,
+                                 QJsonObject{{QStringLiteral("mimeTypes"), QJsonArray{RunViewResource::kMimeType}}}}}}}
              : QJsonObject{};
     dispatcher
         .handle(message(0, QStringLiteral("initialize"),

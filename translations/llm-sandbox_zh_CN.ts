@@ -1461,7 +1461,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>RunView</name>
     <message>
-        <location filename="../mcp/apps/RunView.cpp" line="+16"/>
+        <location filename="../mcp/tools/apps/RunViewResource.cpp" line="+16"/>
         <source>Waiting for the result…</source>
         <translation>正在等待结果…</translation>
     </message>

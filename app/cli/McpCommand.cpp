@@ -3,7 +3,7 @@
 #include "AppContext.h"
 #include "cli/CliContext.h"
 #include "journal/JournalRecorder.h"
-#include "mcp/http/McpHost.h"
+#include "mcp/McpHost.h"
 
 namespace sandbox::cli {
 

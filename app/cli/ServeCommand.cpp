@@ -6,8 +6,8 @@
 #include "cli/CliContext.h"
 #include "engine/ExecutionEngine.h"
 #include "journal/JournalRecorder.h"
+#include "mcp/McpHost.h"
 #include "mcp/http/BearerToken.h"
-#include "mcp/http/McpHost.h"
 #include "secrets/KeychainSecretStore.h"
 
 #include <QCommandLineParser>

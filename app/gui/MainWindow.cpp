@@ -27,7 +27,7 @@
 #include "gui/widgets/ThumbnailProvider.h"
 #include "journal/JournalFeed.h"
 #include "journal/JournalRecorder.h"
-#include "mcp/http/McpHost.h"
+#include "mcp/McpHost.h"
 #include "secrets/KeychainSecretStore.h"
 #include "settings/UserSettings.h"
 

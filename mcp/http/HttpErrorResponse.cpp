@@ -1,6 +1,6 @@
 #include "mcp/http/HttpErrorResponse.h"
 
-#include "mcp/JsonRpc.h"
+#include "mcp/protocol/JsonRpc.h"
 
 #include <QJsonDocument>
 

@@ -1,6 +1,6 @@
 #include "mcp/http/HttpSession.h"
 
-#include "mcp/JsonRpc.h"
+#include "mcp/protocol/JsonRpc.h"
 
 namespace sandbox::mcp {
 

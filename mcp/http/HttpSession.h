@@ -1,7 +1,7 @@
 #pragma once
 
-#include "mcp/McpDispatcher.h"
 #include "mcp/http/SseStream.h"
+#include "mcp/server/McpDispatcher.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

@@ -1,6 +1,6 @@
 #include "mcp/http/RoutingHeaders.h"
 
-#include "mcp/RequestMeta.h"
+#include "mcp/protocol/RequestMeta.h"
 
 #include <QStringDecoder>
 #include <algorithm>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "mcp/ToolRegistry.h"
+#include "mcp/tools/ToolRegistry.h"
 
 #include <QByteArray>
 #include <QJsonObject>

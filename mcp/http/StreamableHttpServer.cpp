@@ -1,13 +1,13 @@
 #include "mcp/http/StreamableHttpServer.h"
 
-#include "mcp/JsonRpc.h"
-#include "mcp/ProtocolVersion.h"
 #include "mcp/http/BearerToken.h"
 #include "mcp/http/GuardedTcpServer.h"
 #include "mcp/http/HttpErrorResponse.h"
 #include "mcp/http/HttpLogging.h"
 #include "mcp/http/HttpSession.h"
 #include "mcp/http/RoutingHeaders.h"
+#include "mcp/protocol/JsonRpc.h"
+#include "mcp/protocol/ProtocolVersion.h"
 
 #include <QHttpServerRequest>
 #include <QHttpServerResponder>

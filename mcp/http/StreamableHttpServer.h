@@ -1,11 +1,11 @@
 #pragma once
 
-#include "mcp/McpDispatcher.h"
 #include "mcp/http/HttpConnectionGuard.h"
 #include "mcp/http/HttpRequestFramer.h"
 #include "mcp/http/HttpSession.h"
 #include "mcp/http/OriginPolicy.h"
 #include "mcp/http/SseStream.h"
+#include "mcp/server/McpDispatcher.h"
 #include "util/Result.h"
 
 #include <QAbstractHttpServer>

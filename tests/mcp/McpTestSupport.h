@@ -2,7 +2,7 @@
 
 #include "WaitUntil.h"
 #include "artifacts/Artifact.h"
-#include "mcp/McpDispatcher.h"
+#include "mcp/server/McpDispatcher.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -4,7 +4,7 @@
 #include "gui/server/ServerClientsModel.h"
 #include "gui/widgets/CopyFeedback.h"
 #include "gui/widgets/ThemedIcon.h"
-#include "mcp/http/McpHost.h"
+#include "mcp/McpHost.h"
 #include "secrets/KeychainSecretStore.h"
 #include "secrets/SecretStore.h"
 #include "settings/UserSettings.h"

@@ -7,9 +7,9 @@
 #include "gui/server/ServerPage.h"
 #include "journal/JournalRecorder.h"
 #include "journal/RunJournal.h"
+#include "mcp/McpHost.h"
 #include "mcp/McpTestSupport.h"
 #include "mcp/http/HttpTestClient.h"
-#include "mcp/http/McpHost.h"
 
 #include <QApplication>
 #include <QLabel>

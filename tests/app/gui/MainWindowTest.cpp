@@ -7,8 +7,8 @@
 #include "gui/console/ConsolePage.h"
 #include "gui/server/ServerPage.h"
 #include "gui/widgets/CodeEditor.h"
+#include "mcp/McpHost.h"
 #include "mcp/http/BearerToken.h"
-#include "mcp/http/McpHost.h"
 
 #include <QAbstractButton>
 #include <QComboBox>

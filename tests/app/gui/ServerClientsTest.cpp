@@ -2,9 +2,9 @@
 #include "GuiTestSupport.h"
 #include "gui/server/ServerClientsModel.h"
 #include "gui/server/ServerPage.h"
+#include "mcp/McpHost.h"
 #include "mcp/McpTestSupport.h"
 #include "mcp/http/HttpTestClient.h"
-#include "mcp/http/McpHost.h"
 #include "secrets/MemorySecretStore.h"
 #include "settings/UserSettings.h"
 

@@ -1,8 +1,8 @@
 // The Streamable HTTP transport in-process, over real sockets on 127.0.0.1, with a real McpDispatcher and test tools.
 #include "mcp/http/StreamableHttpServer.h"
 
-#include "../McpTestSupport.h"
 #include "HttpTestClient.h"
+#include "mcp/McpTestSupport.h"
 #include "mcp/http/BearerToken.h"
 #include "secrets/MemorySecretStore.h"
 

@@ -1,0 +1,525 @@
+#include "mcp/tools/SandboxTools.h"
+
+#include "artifacts/MimeTypes.h"
+#include "engine/ExecutionEngine.h"
+#include "journal/ExchangeSink.h"
+#include "lang/LanguageRegistry.h"
+#include "mcp/tools/LanguageDetails.h"
+#include "mcp/tools/SessionHandle.h"
+#include "mcp/tools/apps/RunViewResource.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QStringDecoder>
+#include <QUrl>
+
+namespace sandbox::mcp {
+
+namespace {
+
+QString compactJson(const QJsonDocument &document)
+{
+    return QString::fromUtf8(document.toJson(QJsonDocument::Compact));
+}
+
+QJsonObject property(const QString &type, const QString &description)
+{
+    return QJsonObject{{QStringLiteral("type"), type}, {QStringLiteral("description"), description}};
+}
+
+QJsonObject objectSchema(const QJsonObject &properties, const QStringList &required = {})
+{
+    QJsonObject schema{{QStringLiteral("type"), QStringLiteral("object")}, {QStringLiteral("properties"), properties}};
+    if (!required.isEmpty()) {
+        schema.insert(QStringLiteral("required"), QJsonArray::fromStringList(required));
+    }
+    return schema;
+}
+
+QJsonObject readOnlyAnnotations(const QString &title)
+{
+    return QJsonObject{{QStringLiteral("title"), title},
+                       {QStringLiteral("readOnlyHint"), true},
+                       {QStringLiteral("openWorldHint"), false}};
+}
+
+QString languageList()
+{
+    return LanguageRegistry::instance().names().join(QStringLiteral(", "));
+}
+
+QJsonObject sessionId(const QString &description)
+{
+    QJsonObject id = property(QStringLiteral("string"), description);
+    id.insert(QStringLiteral("minLength"), 1);
+    return id;
+}
+
+/// 2026-07-28 clients on HTTP send the language as `Mcp-Param-Language` too: a gateway can route runs by language
+/// (to hosts with that image) without reading the body.
+const std::pair<QString, QString> kLanguageHeader{QStringLiteral("language"), QStringLiteral("Language")};
+
+const QString kNoBackend =
+    QStringLiteral("Sessions need a container backend, and none is configured. Start Docker or Podman (or set BACKEND, "
+                   "DOCKER_HOST or KUBECONFIG for the server) and restart the llm-sandbox MCP server.");
+
+/// Relays the progress of opening a session (image build, library installs) to the client.
+class SessionProgress final : public RunObserver
+{
+public:
+    explicit SessionProgress(const ToolCall &call) : m_call(call) {}
+    void runProgress(const QString &, const RunProgress &progress) override
+    {
+        m_call.log(LogLevel::Debug, progress.message);
+        m_call.progress(progress.message);
+    }
+
+private:
+    const ToolCall &m_call;
+};
+
+QJsonObject sessionJson(const SessionInfo &session)
+{
+    return QJsonObject{
+        {QStringLiteral("session_id"), session.id},
+        {QStringLiteral("language"), session.language},
+        {QStringLiteral("libraries"), QJsonArray::fromStringList(session.libraries)},
+        {QStringLiteral("timeout"), qint64(std::chrono::duration_cast<std::chrono::seconds>(session.timeout).count())},
+        {QStringLiteral("keeps_variables"), session.keepsVariables},
+        {QStringLiteral("runs"), session.runs},
+        {QStringLiteral("created_at"), session.createdAt.toString(Qt::ISODate)},
+        {QStringLiteral("last_used_at"), session.lastUsedAt.toString(Qt::ISODate)},
+        {QStringLiteral("expires_at"), session.expiresAt.toString(Qt::ISODate)},
+    };
+}
+
+QString jsonText(const QJsonObject &object)
+{
+    return compactJson(QJsonDocument(object));
+}
+
+/// A session tool: `handler` runs only when a backend is configured; otherwise it answers why there is none.
+Tool sessionTool(ExecutionEngine *engine, const QString &unavailable, Tool tool,
+                 std::function<QJsonObject(ExecutionEngine &, const ToolCall &)> handler)
+{
+    tool.handler = [engine, unavailable, handler = std::move(handler)](const ToolCall &call) {
+        return engine ? handler(*engine, call) : errorToolResult(unavailable);
+    };
+    return tool;
+}
+
+QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qint64 defaultTimeout)
+{
+    QJsonObject language = property(QStringLiteral("string"),
+                                    QStringLiteral("Programming language of the session: %1.").arg(languageList()));
+    language.insert(QStringLiteral("default"), QStringLiteral("python"));
+    QJsonObject libraries = property(QStringLiteral("array"),
+                                     QStringLiteral("Packages to install once, when the session starts (the session "
+                                                    "has no network afterwards)."));
+    libraries.insert(QStringLiteral("items"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}});
+    libraries.insert(QStringLiteral("default"), QJsonArray());
+    QJsonObject timeout = property(QStringLiteral("integer"),
+                                   QStringLiteral("Default seconds each execute_code in the session may run."));
+    timeout.insert(QStringLiteral("default"), defaultTimeout);
+    timeout.insert(QStringLiteral("minimum"), 1);
+    timeout.insert(QStringLiteral("maximum"), 3600);
+    QJsonObject path = property(QStringLiteral("string"),
+                                QStringLiteral("File path relative to the session's working directory /sandbox, "
+                                               "e.g. data/input.csv (no \"..\")."));
+    path.insert(QStringLiteral("minLength"), 1);
+    QJsonObject encoding = property(QStringLiteral("string"),
+                                    QStringLiteral("How `content` is encoded: text (UTF-8) or base64 (any bytes)."));
+    encoding.insert(QStringLiteral("enum"), QJsonArray{QStringLiteral("text"), QStringLiteral("base64")});
+    encoding.insert(QStringLiteral("default"), QStringLiteral("text"));
+    const QJsonObject changing{{QStringLiteral("readOnlyHint"), false},
+                               {QStringLiteral("destructiveHint"), false},
+                               {QStringLiteral("openWorldHint"), false}};
+    auto annotated = [&changing](const QString &title) {
+        QJsonObject annotations = changing;
+        annotations.insert(QStringLiteral("title"), title);
+        return annotations;
+    };
+
+    QList<Tool> tools;
+    tools << sessionTool(
+        engine, unavailable,
+        Tool{.name = QStringLiteral("create_session"),
+             .title = QStringLiteral("Create session"),
+             .description = QStringLiteral(
+                 "Start a persistent sandbox session and return its session_id. Pass the session_id to execute_code "
+                 "to run several pieces of code in the same sandbox: files persist, and for Python and R so do "
+                 "variables, imports and functions. Libraries are installed once, here. Close it with close_session; "
+                 "it also closes by itself after a while without use (see expires_at)."),
+             .inputSchema = objectSchema({{QStringLiteral("language"), language},
+                                          {QStringLiteral("libraries"), libraries},
+                                          {QStringLiteral("timeout"), timeout}}),
+             .outputSchema = {},
+             .annotations = annotated(QStringLiteral("Create session")),
+             .longRunning = true,
+             .handler = {},
+             .headerArguments = {kLanguageHeader}},
+        [](ExecutionEngine &engine, const ToolCall &call) {
+            SessionRequest request;
+            request.language = call.arguments.value(QStringLiteral("language")).toString();
+            for (const QJsonValue &library : call.arguments.value(QStringLiteral("libraries")).toArray()) {
+                request.libraries << library.toString();
+            }
+            request.timeout = std::chrono::seconds(call.arguments.value(QStringLiteral("timeout")).toInteger(30));
+            const QString secret = call.sessionHandles ? SessionHandle::newSecret() : QString();
+            request.owner = call.sessionHandles ? SessionHandle::ownerOf(secret) : call.owner;
+            SessionProgress progress(call);
+            auto session = engine.createSession(request, call.stop, &progress);
+            if (!session) {
+                return errorToolResult(session.error().message);
+            }
+            if (call.sessionHandles) {
+                session->id = SessionHandle::handle(session->id, secret);
+            }
+            return textToolResult(jsonText(sessionJson(*session)));
+        });
+    tools << sessionTool(
+        engine, unavailable,
+        Tool{.name = QStringLiteral("list_sessions"),
+             .title = QStringLiteral("List sessions"),
+             .description = QStringLiteral("List the open sessions as JSON: session_id, language, libraries, runs, "
+                                           "and when each expires unless used."),
+             .inputSchema = objectSchema({}),
+             .outputSchema = {},
+             .annotations = readOnlyAnnotations(QStringLiteral("List sessions")),
+             .longRunning = false,
+             .handler = {}},
+        [](ExecutionEngine &engine, const ToolCall &call) {
+            QJsonArray sessions;
+            for (const SessionInfo &session : engine.sessions(call.owner)) {
+                sessions.append(sessionJson(session));
+            }
+            return textToolResult(jsonText(QJsonObject{{QStringLiteral("sessions"), sessions}}));
+        });
+    tools << sessionTool(
+        engine, unavailable,
+        Tool{.name = QStringLiteral("close_session"),
+             .title = QStringLiteral("Close session"),
+             .description = QStringLiteral("Close a session and remove its sandbox with everything in it."),
+             .inputSchema =
+                 objectSchema({{QStringLiteral("session_id"), sessionId(QStringLiteral("The session to close."))}},
+                              {QStringLiteral("session_id")}),
+             .outputSchema = {},
+             .annotations = QJsonObject{{QStringLiteral("title"), QStringLiteral("Close session")},
+                                        {QStringLiteral("readOnlyHint"), false},
+                                        {QStringLiteral("destructiveHint"), true},
+                                        {QStringLiteral("idempotentHint"), true},
+                                        {QStringLiteral("openWorldHint"), false}},
+             .longRunning = true,
+             .handler = {}},
+        [](ExecutionEngine &engine, const ToolCall &call) {
+            const QString id = call.arguments.value(QStringLiteral("session_id")).toString();
+            const SessionHandle session = SessionHandle::resolve(id, call.owner);
+            if (auto closed = engine.closeSession(session.id, session.owner); !closed) {
+                return errorToolResult(closed.error().message);
+            }
+            return textToolResult(jsonText(QJsonObject{{QStringLiteral("closed"), id}}));
+        });
+    tools << sessionTool(
+        engine, unavailable,
+        Tool{
+            .name = QStringLiteral("upload_file"),
+            .title = QStringLiteral("Upload file"),
+            .description = QStringLiteral("Write a file into a session's working directory (/sandbox), where code "
+                                          "run in the session can read it. At most %1 MiB per file.")
+                               .arg(SandboxSettings().maxSessionFileBytes / (1024 * 1024)),
+            .inputSchema = objectSchema(
+                {{QStringLiteral("session_id"), sessionId(QStringLiteral("The session."))},
+                 {QStringLiteral("path"), path},
+                 {QStringLiteral("content"), property(QStringLiteral("string"), QStringLiteral("The file's content."))},
+                 {QStringLiteral("encoding"), encoding}},
+                {QStringLiteral("session_id"), QStringLiteral("path"), QStringLiteral("content")}),
+            .outputSchema = {},
+            .annotations = annotated(QStringLiteral("Upload file")),
+            .longRunning = true,
+            .handler = {}},
+        [](ExecutionEngine &engine, const ToolCall &call) {
+            const QString content = call.arguments.value(QStringLiteral("content")).toString();
+            QByteArray data;
+            if (call.arguments.value(QStringLiteral("encoding")).toString() == QLatin1String("base64")) {
+                auto decoded =
+                    QByteArray::fromBase64Encoding(content.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+                if (!decoded) {
+                    return errorToolResult(QStringLiteral("The content is not valid base64; send text with "
+                                                          "encoding \"text\" or fix the encoding."));
+                }
+                data = *decoded;
+            } else {
+                data = content.toUtf8();
+            }
+            const QString file = call.arguments.value(QStringLiteral("path")).toString();
+            const SessionHandle session =
+                SessionHandle::resolve(call.arguments.value(QStringLiteral("session_id")).toString(), call.owner);
+            auto written = engine.writeSessionFile(session.id, file, data, session.owner);
+            if (!written) {
+                return errorToolResult(written.error().message);
+            }
+            return textToolResult(
+                jsonText(QJsonObject{{QStringLiteral("path"), file}, {QStringLiteral("size"), *written}}));
+        });
+    tools << sessionTool(
+        engine, unavailable,
+        Tool{.name = QStringLiteral("download_file"),
+             .title = QStringLiteral("Download file"),
+             .description = QStringLiteral("Read a file from a session's working directory (/sandbox), e.g. one the "
+                                           "code wrote. Returns JSON with the content as text when it is UTF-8, "
+                                           "else as base64 (see encoding). At most %1 MiB.")
+                                .arg(SandboxSettings().maxSessionFileBytes / (1024 * 1024)),
+             .inputSchema = objectSchema({{QStringLiteral("session_id"), sessionId(QStringLiteral("The session."))},
+                                          {QStringLiteral("path"), path}},
+                                         {QStringLiteral("session_id"), QStringLiteral("path")}),
+             .outputSchema = {},
+             .annotations = readOnlyAnnotations(QStringLiteral("Download file")),
+             .longRunning = true,
+             .handler = {}},
+        [](ExecutionEngine &engine, const ToolCall &call) {
+            const QString file = call.arguments.value(QStringLiteral("path")).toString();
+            const SessionHandle session =
+                SessionHandle::resolve(call.arguments.value(QStringLiteral("session_id")).toString(), call.owner);
+            auto data = engine.readSessionFile(session.id, file, session.owner);
+            if (!data) {
+                return errorToolResult(data.error().message);
+            }
+            QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+            const QString text = utf8.decode(*data);
+            const bool isText = !utf8.hasError() && !data->contains('\0');
+            return textToolResult(jsonText(QJsonObject{
+                {QStringLiteral("path"), file},
+                {QStringLiteral("size"), qint64(data->size())},
+                {QStringLiteral("encoding"), isText ? QStringLiteral("text") : QStringLiteral("base64")},
+                {QStringLiteral("content"), isText ? text : QString::fromLatin1(data->toBase64())},
+            }));
+        });
+    return tools;
+}
+
+Tool executeCode(const CodeExecutor &executor, qint64 defaultTimeout)
+{
+    QJsonObject code = property(QStringLiteral("string"), QStringLiteral("The complete program to run."));
+    code.insert(QStringLiteral("minLength"), 1);
+    QJsonObject language =
+        property(QStringLiteral("string"),
+                 QStringLiteral("Programming language: %1 (aliases such as py, js, node, c++, golang are accepted).")
+                     .arg(languageList()));
+    language.insert(QStringLiteral("default"), QStringLiteral("python"));
+    QJsonObject libraries = property(
+        QStringLiteral("array"),
+        QStringLiteral("Packages to install before the code runs, with the language's package manager (pip, npm, "
+                       "Maven coordinates, Go modules, R packages, gems)."));
+    libraries.insert(QStringLiteral("items"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}});
+    libraries.insert(QStringLiteral("default"), QJsonArray());
+    QJsonObject timeout = property(QStringLiteral("integer"),
+                                   QStringLiteral("Seconds the program may run; it is killed when they are up (in a "
+                                                  "session: the session's timeout unless given)."));
+    timeout.insert(QStringLiteral("default"), defaultTimeout);
+    timeout.insert(QStringLiteral("minimum"), 1);
+    timeout.insert(QStringLiteral("maximum"), 3600);
+
+    return Tool{
+        .name = QStringLiteral("execute_code"),
+        .title = QStringLiteral("Execute code"),
+        .description =
+            QStringLiteral(
+                "Execute code in a secure, isolated container (no network by default, memory/CPU/time limits). "
+                "Supported languages: %1. Returns JSON with exit_code, stdout, stderr, duration_ms, timed_out, "
+                "stop_reason and resource_usage. Charts are captured automatically (matplotlib, seaborn, plotly, R "
+                "graphics, ggplot2) and any image or HTML file the code writes to $LLM_SANDBOX_OUTPUT_DIR is returned; "
+                "each image comes back as an image.")
+                .arg(languageList()),
+        .inputSchema = objectSchema(
+            {{QStringLiteral("code"), code},
+             {QStringLiteral("language"), language},
+             {QStringLiteral("libraries"), libraries},
+             {QStringLiteral("timeout"), timeout},
+             {QStringLiteral("session_id"),
+              sessionId(QStringLiteral("Run in this session (from create_session): files, and for Python and R "
+                                       "variables, persist from one call to the next. Language defaults to the "
+                                       "session's."))}},
+            {QStringLiteral("code")}),
+        .outputSchema = CodeExecutor::outputSchema(),
+        .annotations = QJsonObject{{QStringLiteral("title"), QStringLiteral("Execute code")},
+                                   {QStringLiteral("readOnlyHint"), false},
+                                   {QStringLiteral("destructiveHint"), false},
+                                   {QStringLiteral("idempotentHint"), false}},
+        .longRunning = true,
+        .handler = [executor](const ToolCall &call) { return executor.execute(call); },
+        .headerArguments = {kLanguageHeader},
+        .uiMeta = RunViewResource::toolMeta(),
+    };
+}
+
+Tool getSupportedLanguages()
+{
+    return Tool{
+        .name = QStringLiteral("get_supported_languages"),
+        .title = QStringLiteral("Supported languages"),
+        .description = QStringLiteral("List the programming languages execute_code supports, as a JSON array of "
+                                      "names."),
+        .inputSchema = objectSchema({}),
+        .outputSchema = {},
+        .annotations = readOnlyAnnotations(QStringLiteral("Supported languages")),
+        .longRunning = false,
+        .handler =
+            [](const ToolCall &) {
+                return textToolResult(
+                    compactJson(QJsonDocument(QJsonArray::fromStringList(LanguageRegistry::instance().names()))));
+            },
+    };
+}
+
+Tool getLanguageDetails(ExecutionEngine *engine)
+{
+    return Tool{
+        .name = QStringLiteral("get_language_details"),
+        .title = QStringLiteral("Language details"),
+        .description = QStringLiteral("Details of one language as JSON: version command, package manager, "
+                                      "preinstalled libraries, visualization support and examples."),
+        .inputSchema = objectSchema(
+            {{QStringLiteral("language"),
+              property(
+                  QStringLiteral("string"),
+                  QStringLiteral("Language name or alias, e.g. python, js, cpp. Supported: %1.").arg(languageList()))}},
+            {QStringLiteral("language")}),
+        .outputSchema = {},
+        .annotations = readOnlyAnnotations(QStringLiteral("Language details")),
+        .longRunning = false,
+        .handler =
+            [engine](const ToolCall &call) {
+                const Result<Language> language =
+                    LanguageRegistry::instance().find(call.arguments.value(QStringLiteral("language")).toString());
+                if (!language) {
+                    // The Python server's answer (llm_sandbox/mcp_server/server.py), with the choices added.
+                    QString name = call.arguments.value(QStringLiteral("language")).toString();
+                    if (name.size() > 40) {
+                        name = name.left(40) + QStringLiteral("...");
+                    }
+                    return errorToolResult(compactJson(QJsonDocument(QJsonObject{
+                        {QStringLiteral("error"), QStringLiteral("Unsupported language: %1. Supported languages: %2.")
+                                                      .arg(name, languageList())}})));
+                }
+                return textToolResult(compactJson(QJsonDocument(LanguageDetails::toJson(*language, engine))));
+            },
+        .headerArguments = {kLanguageHeader},
+    };
+}
+
+} // namespace
+
+ToolRegistry SandboxTools::tools(const CodeExecutor &executor, ExecutionEngine *engine)
+{
+    // The timeout a call gets when it names none: the user's setting (LLM_SANDBOX_DEFAULT_TIMEOUT, the app's
+    // settings), advertised as the schema's default so an assistant knows it.
+    const qint64 defaultTimeout = (engine ? engine->settings() : SandboxSettings{}).defaultTimeout.count();
+    QList<Tool> tools{executeCode(executor, defaultTimeout), getSupportedLanguages(), getLanguageDetails(engine)};
+    // Sessions fail for the reason runs do (invalid settings, a backend that cannot be made), when there is one.
+    tools << sessionTools(engine,
+                          engine || !executor.unavailableReason() ? kNoBackend : executor.unavailableReason()->message,
+                          defaultTimeout);
+    return ToolRegistry(tools);
+}
+
+QList<Resource> SandboxTools::resources(ExecutionEngine *engine)
+{
+    return {
+        Resource{
+            .uri = QStringLiteral("sandbox://languages"),
+            .name = QStringLiteral("languages"),
+            .title = QStringLiteral("Supported languages"),
+            .description = QStringLiteral("Details of every supported language (version command, package manager, "
+                                          "preinstalled libraries, visualization support, examples), keyed by name."),
+            .mimeType = QStringLiteral("application/json"),
+            .read =
+                [engine] {
+                    return QString::fromUtf8(
+                        QJsonDocument(LanguageDetails::all(engine)).toJson(QJsonDocument::Indented));
+                },
+        },
+        RunViewResource::resource()};
+}
+
+namespace {
+
+/// The two variables of a URI `prefix` + {first} + `middle` + {second}, each percent-decoded; nothing when the
+/// URI is not of that shape.
+std::optional<std::pair<QString, QString>> templateVariables(const QString &uri, const QString &prefix,
+                                                             const QString &middle)
+{
+    if (!uri.startsWith(prefix)) {
+        return std::nullopt;
+    }
+    const QString rest = uri.mid(prefix.size());
+    const qsizetype split = rest.indexOf(middle);
+    if (split <= 0 || split + middle.size() >= rest.size()) {
+        return std::nullopt;
+    }
+    return std::pair{QUrl::fromPercentEncoding(rest.left(split).toUtf8()),
+                     QUrl::fromPercentEncoding(rest.mid(split + middle.size()).toUtf8())};
+}
+
+Error notFound(const QString &uri)
+{
+    return Error{QStringLiteral("Resource not found: %1").arg(uri.left(200)), ErrorCode::NotFound};
+}
+
+} // namespace
+
+QList<ResourceTemplate> SandboxTools::resourceTemplates(ExecutionEngine *engine)
+{
+    const QString runs = QStringLiteral("sandbox://runs/");
+    const QString sessions = QStringLiteral("sandbox://sessions/");
+    return {
+        ResourceTemplate{
+            .uriTemplate = runs + QStringLiteral("{run_id}/artifacts/{name}"),
+            .name = QStringLiteral("run-artifact"),
+            .title = QStringLiteral("A file a run produced"),
+            .description = QStringLiteral("A chart, page or data file that one of this client's execute_code calls "
+                                          "produced, as the run journal keeps it (execute_code links to it)."),
+            .prefix = runs,
+            .read = [runs](const QString &uri, const ResourceReader &reader) -> Result<ResourceContents> {
+                const auto parts = templateVariables(uri, runs, QStringLiteral("/artifacts/"));
+                if (!parts || !reader.journal) {
+                    return notFound(uri);
+                }
+                // Another client's run reads as missing: whether it exists is not this client's to learn.
+                auto artifact = reader.journal->storedArtifact(parts->first, parts->second, reader.connection);
+                if (!artifact) {
+                    return artifact.error().code == ErrorCode::NotFound ? notFound(uri) : artifact.error();
+                }
+                return ResourceContents{artifact->mimeType, artifact->data};
+            },
+        },
+        ResourceTemplate{
+            .uriTemplate = sessions + QStringLiteral("{session_id}/files/{path}"),
+            .name = QStringLiteral("session-file"),
+            .title = QStringLiteral("A file in a session"),
+            .description = QStringLiteral("A file in the working directory of one of this client's sessions "
+                                          "(create_session), as it is now; subscribe to hear when runs change it."),
+            .prefix = sessions,
+            .read = [engine, sessions](const QString &uri, const ResourceReader &reader) -> Result<ResourceContents> {
+                const auto parts = templateVariables(uri, sessions, QStringLiteral("/files/"));
+                if (!parts || !engine) {
+                    return notFound(uri);
+                }
+                const SessionHandle session = SessionHandle::resolve(parts->first, reader.owner);
+                auto data = engine->readSessionFile(session.id, parts->second, session.owner);
+                if (!data) {
+                    return data.error();
+                }
+                return ResourceContents{mimeTypeForContent(parts->second, *data), *data};
+            },
+            // A run or an upload in the session may change any of its files.
+            .changedBy =
+                [sessions](const QString &uri, const QJsonObject &arguments) {
+                    const QString session = arguments.value(QStringLiteral("session_id")).toString();
+                    const auto parts = templateVariables(uri, sessions, QStringLiteral("/files/"));
+                    return !session.isEmpty() && parts && parts->first == session;
+                },
+        },
+    };
+}
+
+} // namespace sandbox::mcp

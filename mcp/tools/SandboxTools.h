@@ -1,0 +1,30 @@
+#pragma once
+
+#include "mcp/server/Resource.h"
+#include "mcp/tools/CodeExecutor.h"
+#include "mcp/tools/ToolRegistry.h"
+
+#include <QList>
+
+namespace sandbox::mcp {
+
+/// What llm-sandbox offers over MCP, declared in one place: the tools execute_code, get_supported_languages and
+/// get_language_details (names and parameters of the Python llm-sandbox server), the session tools
+/// (create_session, list_sessions, close_session, upload_file, download_file), the sandbox://languages
+/// resource and the resource templates of runs' and sessions' files.
+class SandboxTools final
+{
+public:
+    /// `engine` serves the session tools; without one they answer that no backend is configured.
+    static ToolRegistry tools(const CodeExecutor &executor, ExecutionEngine *engine = nullptr);
+    /// `engine`: where the language versions are asked (the labels of the built images).
+    static QList<Resource> resources(ExecutionEngine *engine = nullptr);
+    /// The files runs produced (sandbox://runs/{run_id}/artifacts/{name}, read from the journal, only by the client
+    /// whose call started the run) and the files in a sandbox session (sandbox://sessions/{session_id}/files/{path},
+    /// only by the session's owner). `engine` serves the sessions' files; without one there are none.
+    static QList<ResourceTemplate> resourceTemplates(ExecutionEngine *engine = nullptr);
+
+    SandboxTools() = delete;
+};
+
+} // namespace sandbox::mcp
