@@ -1,7 +1,5 @@
 #include "mcp/http/HttpSession.h"
 
-#include "mcp/protocol/JsonRpc.h"
-
 namespace sandbox::mcp {
 
 HttpSession::HttpSession(QString id, std::unique_ptr<McpDispatcher> dispatcher)
@@ -45,28 +43,18 @@ SseStream *HttpSession::getStream() const
     return m_getStream && m_getStream->isOpen() ? m_getStream.data() : nullptr;
 }
 
-void HttpSession::addRequestStream(SseStream *stream, const QStringList &progressKeys, const QStringList &requestKeys)
+void HttpSession::addRequestStream(SseStream *stream, const QStringList &requestKeys)
 {
     prune();
     m_requestStreams.append(stream);
-    for (const QString &key : progressKeys) {
-        m_progressStreams.insert(key, stream);
-    }
     for (const QString &key : requestKeys) {
         m_requestKeyStreams.insert(key, stream);
     }
 }
 
-SseStream *HttpSession::streamFor(const QJsonObject &message, const QString &requestKey)
+SseStream *HttpSession::streamFor(const QString &requestKey)
 {
     prune();
-    if (message.value(QStringLiteral("method")) == QLatin1String("notifications/progress")) {
-        const QJsonValue token =
-            message.value(QStringLiteral("params")).toObject().value(QStringLiteral("progressToken"));
-        if (SseStream *stream = m_progressStreams.value(jsonrpc::idKey(token))) {
-            return stream;
-        }
-    }
     if (!requestKey.isEmpty()) {
         if (SseStream *stream = m_requestKeyStreams.value(requestKey)) {
             return stream;
@@ -98,8 +86,6 @@ QList<SseStream *> HttpSession::openStreams()
 void HttpSession::prune()
 {
     m_requestStreams.removeIf([](const QPointer<SseStream> &stream) { return !stream || !stream->isOpen(); });
-    m_progressStreams.removeIf(
-        [](QHash<QString, QPointer<SseStream>>::iterator entry) { return !entry.value() || !entry.value()->isOpen(); });
     m_requestKeyStreams.removeIf(
         [](QHash<QString, QPointer<SseStream>>::iterator entry) { return !entry.value() || !entry.value()->isOpen(); });
 }

@@ -61,14 +61,13 @@ public:
     void setGetStream(SseStream *stream) { m_getStream = stream; }
     /// The GET stream was dropped by the client (touch() clears it).
     void setClientGone() { m_clientGone = true; }
-    /// A POST answered as a stream; the progress notifications of its requests (`progressKeys`, jsonrpc::idKey of
-    /// each progressToken) and the messages sent while they are handled (`requestKeys`, jsonrpc::idKey of each
-    /// request id) go there.
-    void addRequestStream(SseStream *stream, const QStringList &progressKeys, const QStringList &requestKeys = {});
-    /// Where a message the server sends on its own goes: the stream of the request whose progress it reports or
-    /// whose handling sent it (`requestKey`), else the GET stream, else (for a message of no request) the newest
-    /// request stream. Null: no stream fits, the message is dropped.
-    SseStream *streamFor(const QJsonObject &message, const QString &requestKey = {});
+    /// A POST answered as a stream: the messages sent while its requests (jsonrpc::idKey of each id) are handled go
+    /// there.
+    void addRequestStream(SseStream *stream, const QStringList &requestKeys);
+    /// Where a message the server sends on its own goes: the stream of the request whose handling sent it
+    /// (`requestKey`, empty for a message of no request), else the GET stream, else (for a message of no request)
+    /// the newest request stream. Null: no stream fits, the message is dropped.
+    SseStream *streamFor(const QString &requestKey);
     QList<SseStream *> openStreams();
 
 private:
@@ -82,7 +81,6 @@ private:
     bool m_clientGone = false;
     QPointer<SseStream> m_getStream;
     QList<QPointer<SseStream>> m_requestStreams;
-    QHash<QString, QPointer<SseStream>> m_progressStreams;
     QHash<QString, QPointer<SseStream>> m_requestKeyStreams;
 };
 

@@ -48,19 +48,13 @@ QString notFound()
     return QStringLiteral("Not Found: the MCP endpoint is %1.").arg(StreamableHttpServer::kEndpoint);
 }
 
-struct Accepts
-{
-    bool json = false;
-    bool eventStream = false;
-};
-
 /// The media types of an Accept header we can answer with; a missing header accepts everything.
-Accepts parseAccept(const QByteArray &header)
+StreamableHttpServer::Accepts parseAccept(const QByteArray &header)
 {
     if (header.trimmed().isEmpty()) {
         return {true, true};
     }
-    Accepts accepts;
+    StreamableHttpServer::Accepts accepts;
     for (const QByteArray &item : header.split(',')) {
         const QList<QByteArray> parts = item.split(';');
         const QByteArray type = parts.first().trimmed().toLower();
@@ -376,9 +370,8 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
                      QStringLiteral("Not Acceptable: the client must accept application/json or text/event-stream."));
         return;
     }
-    const QByteArray body = request.body();
     QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
+    const QJsonDocument document = QJsonDocument::fromJson(request.body(), &parseError);
     if (parseError.error != QJsonParseError::NoError || document.isNull()) {
         respond(exchange, 400,
                 HttpErrorResponse::body(QStringLiteral("Parse error: the body is not a JSON object or array."),
@@ -386,22 +379,19 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
                 {{"Content-Type", "application/json"}});
         return;
     }
+    // Each message is read once, here; the dispatcher is handed what was read.
+    QList<McpMessage> messages;
+    for (const QJsonValue &value : document.isArray() ? document.array() : QJsonArray{document.object()}) {
+        messages.append(McpMessage::parse(value));
+    }
 
     // A request of the 2026-07-28 era is served on its own; everything else goes to a session as before.
     const QString version = QString::fromLatin1(request.value("mcp-protocol-version").trimmed());
-    if (document.isObject()) {
-        const QJsonObject message = document.object();
-        const bool isRequest =
-            message.value(QStringLiteral("method")).isString() && message.contains(QStringLiteral("id"));
-        const bool perRequest =
-            isRequest && (RequestMeta::isPerRequest(message.value(QStringLiteral("method")).toString(),
-                                                    message.value(QStringLiteral("params")).toObject()) ||
-                          (!header(request, "mcp-session-id") && !version.isEmpty() &&
-                           !ProtocolVersion::supported().contains(version)));
-        if (perRequest) {
-            handlePerRequestPost(exchange, request, message, accepts.json, accepts.eventStream);
-            return;
-        }
+    if (document.isObject() && messages.first().awaitsAnswer() &&
+        (messages.first().isPerRequest() || (!header(request, "mcp-session-id") && !version.isEmpty() &&
+                                             !ProtocolVersion::supported().contains(version)))) {
+        handlePerRequestPost(exchange, request, messages.first(), accepts);
+        return;
     }
     if (ProtocolVersion::perRequest().contains(version)) {
         respondError(exchange, 400,
@@ -420,66 +410,32 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
     }
 
     // What the body holds decides the shape of the answer; the dispatcher still judges each message itself.
-    const QJsonArray messages = document.isArray() ? document.array() : QJsonArray{document.object()};
-    bool hasRequest = false;
-    bool initialize = false;
-    QStringList progressKeys;
-    QJsonArray requestIds;
-    QStringList requestKeys;
-    for (const QJsonValue &value : messages) {
-        const QJsonObject message = value.toObject();
-        if (!message.value(QStringLiteral("method")).isString() || !message.contains(QStringLiteral("id"))) {
-            continue;
-        }
-        hasRequest = true;
-        requestIds.append(message.value(QStringLiteral("id")));
-        requestKeys.append(jsonrpc::idKey(message.value(QStringLiteral("id"))));
-        initialize = initialize || message.value(QStringLiteral("method")) == QLatin1String("initialize");
-        const QJsonValue token = message.value(QStringLiteral("params"))
-                                     .toObject()
-                                     .value(QStringLiteral("_meta"))
-                                     .toObject()
-                                     .value(QStringLiteral("progressToken"));
-        if (token.isString() || token.isDouble()) {
-            progressKeys.append(jsonrpc::idKey(token));
+    PostedRequests posted;
+    for (const McpMessage &message : std::as_const(messages)) {
+        if (message.awaitsAnswer()) {
+            posted.ids.append(message.object().value(QStringLiteral("id")));
+            posted.initialize = posted.initialize || message.method() == QLatin1String("initialize");
+            posted.wantProgress = posted.wantProgress || !message.progressToken().isUndefined();
         }
     }
-    if (initialize && document.isArray()) {
+    if (posted.initialize && document.isArray()) {
         respondError(exchange, 400, QStringLiteral("Bad Request: initialize must be sent on its own, not in a batch."),
                      {});
         return;
     }
-
-    std::shared_ptr<HttpSession> session;
-    if (initialize) {
-        if (header(request, "mcp-session-id")) {
-            respondError(exchange, 400,
-                         QStringLiteral("Bad Request: initialize starts a new session; send it without "
-                                        "Mcp-Session-Id."));
-            return;
-        }
-        session = createSession();
-        if (!session) {
-            respondError(exchange, 503,
-                         QStringLiteral("Service Unavailable: %1 MCP sessions are open; end one with DELETE %2 or "
-                                        "wait for idle ones to expire.")
-                             .arg(m_options.maxSessions)
-                             .arg(kEndpoint));
-            return;
-        }
-    } else {
-        session = requireSession(exchange, request);
-        if (!session || !matchesSessionVersion(exchange, request, *session)) {
-            return;
-        }
+    const std::shared_ptr<HttpSession> session = sessionForPost(exchange, request, posted.initialize);
+    if (!session) {
+        return;
     }
     session->touch();
     session->beginExchange();
-    const QFuture<QJsonDocument> reply = session->dispatcher()->handle(document);
+    McpDispatcher &dispatcher = *session->dispatcher();
+    const QFuture<QJsonDocument> reply =
+        document.isArray() ? dispatcher.handle(document) : dispatcher.handle(messages.first());
     // After handle(): a call that runs on is registered by then, so the owner counts it.
     emit sessionsChanged();
 
-    if (!hasRequest) {
+    if (posted.ids.isEmpty()) {
         // Notifications and responses: accepted at once; something the dispatcher objects to is a 400.
         whenReady(reply, [this, exchange, session](const QJsonDocument &answer) {
             session->endExchange();
@@ -492,31 +448,70 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
         });
         return;
     }
-
-    const Headers sessionHeader{{"Mcp-Session-Id", session->id().toLatin1()}};
-    if (accepts.eventStream && (!accepts.json || (!initialize && !progressKeys.isEmpty()))) {
-        SseStream *stream = openStream(exchange, initialize ? sessionHeader : Headers{});
-        if (!stream) {
-            session->endExchange();
-            return;
-        }
-        session->addRequestStream(stream, progressKeys, requestKeys);
-        whenReady(reply, [this, session, stream = QPointer<SseStream>(stream)](const QJsonDocument &answer) {
-            session->endExchange();
-            emit sessionsChanged();
-            if (stream) {
-                if (!answer.isNull()) {
-                    stream->send(answer);
-                }
-                stream->finish();
-            }
-        });
+    if (accepts.eventStream && (!accepts.json || (!posted.initialize && posted.wantProgress))) {
+        answerOnStream(exchange, session, reply, posted);
         return;
     }
+    answerAsJson(exchange, session, reply, posted, accepts.eventStream);
+}
 
-    const bool eventStreamAccepted = accepts.eventStream;
-    whenReady(reply, [this, exchange, session, initialize, sessionHeader, eventStreamAccepted,
-                      requestIds](const QJsonDocument &answer) {
+std::shared_ptr<HttpSession> StreamableHttpServer::sessionForPost(const std::shared_ptr<Exchange> &exchange,
+                                                                  const QHttpServerRequest &request, bool initialize)
+{
+    if (!initialize) {
+        std::shared_ptr<HttpSession> session = requireSession(exchange, request);
+        return session && matchesSessionVersion(exchange, request, *session) ? session : nullptr;
+    }
+    if (header(request, "mcp-session-id")) {
+        respondError(exchange, 400,
+                     QStringLiteral("Bad Request: initialize starts a new session; send it without Mcp-Session-Id."));
+        return nullptr;
+    }
+    std::shared_ptr<HttpSession> session = createSession();
+    if (!session) {
+        respondError(exchange, 503,
+                     QStringLiteral("Service Unavailable: %1 MCP sessions are open; end one with DELETE %2 or wait "
+                                    "for idle ones to expire.")
+                         .arg(m_options.maxSessions)
+                         .arg(kEndpoint));
+    }
+    return session;
+}
+
+void StreamableHttpServer::answerOnStream(const std::shared_ptr<Exchange> &exchange,
+                                          const std::shared_ptr<HttpSession> &session,
+                                          const QFuture<QJsonDocument> &reply, const PostedRequests &posted)
+{
+    SseStream *stream =
+        openStream(exchange, posted.initialize ? Headers{{"Mcp-Session-Id", session->id().toLatin1()}} : Headers{});
+    if (!stream) {
+        session->endExchange();
+        return;
+    }
+    // What the requests send while they are handled (their progress, their log messages) goes on this stream.
+    QStringList requestKeys;
+    for (const QJsonValue &id : posted.ids) {
+        requestKeys.append(jsonrpc::idKey(id));
+    }
+    session->addRequestStream(stream, requestKeys);
+    whenReady(reply, [this, session, stream = QPointer<SseStream>(stream)](const QJsonDocument &answer) {
+        session->endExchange();
+        emit sessionsChanged();
+        if (stream) {
+            if (!answer.isNull()) {
+                stream->send(answer);
+            }
+            stream->finish();
+        }
+    });
+}
+
+void StreamableHttpServer::answerAsJson(const std::shared_ptr<Exchange> &exchange,
+                                        const std::shared_ptr<HttpSession> &session,
+                                        const QFuture<QJsonDocument> &reply, const PostedRequests &posted,
+                                        bool eventStreamAccepted)
+{
+    whenReady(reply, [this, exchange, session, posted, eventStreamAccepted](const QJsonDocument &answer) {
         session->endExchange();
         emit sessionsChanged();
         if (answer.isNull()) {
@@ -528,7 +523,7 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
                 return;
             }
             QJsonArray errors;
-            for (const QJsonValue &id : requestIds) {
+            for (const QJsonValue &id : posted.ids) {
                 errors.append(jsonrpc::makeError(id, jsonrpc::InternalError,
                                                  QStringLiteral("The request was cancelled before it finished.")));
             }
@@ -538,7 +533,7 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
             return;
         }
         const QByteArray json = answer.toJson(QJsonDocument::Compact);
-        if (!initialize) {
+        if (!posted.initialize) {
             respond(exchange, 200, json, {{"Content-Type", "application/json"}});
         } else if (answer.object().contains(QStringLiteral("error"))) {
             closeSession(session->id()); // no session comes out of a failed initialize
@@ -546,14 +541,15 @@ void StreamableHttpServer::handlePost(const std::shared_ptr<Exchange> &exchange,
         } else {
             qCInfo(lcMcpHttp).noquote() << "session" << session->id().left(8) << "initialized, protocol"
                                         << session->dispatcher()->protocolVersion();
-            respond(exchange, 200, json, Headers{{"Content-Type", "application/json"}} + sessionHeader);
+            respond(exchange, 200, json,
+                    {{"Content-Type", "application/json"}, {"Mcp-Session-Id", session->id().toLatin1()}});
         }
     });
 }
 
 void StreamableHttpServer::handlePerRequestPost(const std::shared_ptr<Exchange> &exchange,
-                                                const QHttpServerRequest &request, const QJsonObject &message,
-                                                bool acceptsJson, bool acceptsEventStream)
+                                                const QHttpServerRequest &request, const McpMessage &message,
+                                                const Accepts &accepts)
 {
     // Where the dispatcher's notifications (progress, log messages of this request) go: this request's event stream,
     // once there is one. A notification while the answer is JSON has nowhere to go and is dropped.
@@ -573,9 +569,9 @@ void StreamableHttpServer::handlePerRequestPost(const std::shared_ptr<Exchange> 
     // by the handle it is given, never by what another such request shares with it.
     dispatcher->ownSessionsByHandle();
 
-    const QJsonValue id = message.value(QStringLiteral("id"));
+    const QJsonValue id = message.object().value(QStringLiteral("id"));
     if (const std::optional<QString> problem =
-            RoutingHeaders::mismatch(request.headers(), message, dispatcher->tools())) {
+            RoutingHeaders::mismatch(request.headers(), message.object(), dispatcher->tools())) {
         qCDebug(lcMcpHttp).noquote() << "400" << *problem;
         respond(exchange, 400,
                 QJsonDocument(jsonrpc::makeError(id, jsonrpc::HeaderMismatch, *problem)).toJson(QJsonDocument::Compact),
@@ -590,11 +586,10 @@ void StreamableHttpServer::handlePerRequestPost(const std::shared_ptr<Exchange> 
         // Its destructor waits for its pool's threads: not on this thread.
         m_retiring.append(QtConcurrent::run([retired = dispatcher]() mutable { retired.reset(); }));
     };
-    const QJsonObject meta =
-        message.value(QStringLiteral("params")).toObject().value(QStringLiteral("_meta")).toObject();
+    const QJsonObject meta = message.params().value(QStringLiteral("_meta")).toObject();
     const bool wantsNotifications =
         meta.contains(QStringLiteral("progressToken")) || meta.contains(RequestMeta::kLogLevel);
-    const bool asStream = acceptsEventStream && (!acceptsJson || wantsNotifications);
+    const bool asStream = accepts.eventStream && (!accepts.json || wantsNotifications);
     const bool refused =
         reply.isFinished() && reply.resultCount() > 0 && reply.result().object().contains(QStringLiteral("error"));
     if (refused || (reply.isFinished() && !asStream)) {
@@ -829,7 +824,7 @@ void StreamableHttpServer::deliver(const QString &sessionId, const QJsonObject &
     if (!session) {
         return;
     }
-    SseStream *stream = session->streamFor(message, requestKey);
+    SseStream *stream = session->streamFor(requestKey);
     if (!stream) {
         qCDebug(lcMcpHttp) << "no open stream for" << message.value(QStringLiteral("method")).toString() << "; dropped";
         return;

@@ -5,6 +5,7 @@
 #include "mcp/http/HttpSession.h"
 #include "mcp/http/OriginPolicy.h"
 #include "mcp/http/SseStream.h"
+#include "mcp/protocol/McpMessage.h"
 #include "mcp/server/McpDispatcher.h"
 #include "util/Result.h"
 
@@ -13,6 +14,7 @@
 #include <QFuture>
 #include <QHash>
 #include <QHostAddress>
+#include <QJsonArray>
 #include <QList>
 #include <QStringList>
 #include <QTimer>
@@ -76,6 +78,13 @@ public:
 
     static inline const QString kEndpoint = QStringLiteral("/mcp");
 
+    /// The media types of an Accept header this server can answer with.
+    struct Accepts
+    {
+        bool json = false;
+        bool eventStream = false;
+    };
+
     /// `token` is what clients must present; an empty token lets nobody in.
     StreamableHttpServer(DispatcherFactory factory, QByteArray token, HttpServerOptions options = {},
                          QObject *parent = nullptr);
@@ -112,11 +121,28 @@ protected:
 private:
     struct Exchange;
     using Headers = SseStream::Headers;
+    /// The requests of one POST (an answer is owed to each).
+    struct PostedRequests
+    {
+        QJsonArray ids;
+        bool initialize = false;
+        /// One of them asked for progress.
+        bool wantProgress = false;
+    };
 
     void handlePost(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request);
+    /// The session a POST goes to: a new one for initialize, else the one its Mcp-Session-Id names. Null when the
+    /// POST was answered with the reason there is none.
+    std::shared_ptr<HttpSession> sessionForPost(const std::shared_ptr<Exchange> &exchange,
+                                                const QHttpServerRequest &request, bool initialize);
+    /// The answer as an event stream: what the requests send while they are handled, then the answer.
+    void answerOnStream(const std::shared_ptr<Exchange> &exchange, const std::shared_ptr<HttpSession> &session,
+                        const QFuture<QJsonDocument> &reply, const PostedRequests &posted);
+    void answerAsJson(const std::shared_ptr<Exchange> &exchange, const std::shared_ptr<HttpSession> &session,
+                      const QFuture<QJsonDocument> &reply, const PostedRequests &posted, bool eventStreamAccepted);
     /// A POST of the 2026-07-28 era: one request, no session.
     void handlePerRequestPost(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request,
-                              const QJsonObject &message, bool acceptsJson, bool acceptsEventStream);
+                              const McpMessage &message, const Accepts &accepts);
     void handleGet(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request);
     void handleDelete(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request);
     /// The session named by the request's Mcp-Session-Id; otherwise answers 400 or 404 and returns null.

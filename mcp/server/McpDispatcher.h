@@ -2,9 +2,14 @@
 
 #include "journal/ExchangeSink.h"
 #include "mcp/protocol/LogLevel.h"
+#include "mcp/protocol/McpMessage.h"
+#include "mcp/protocol/Reply.h"
 #include "mcp/protocol/RequestMeta.h"
 #include "mcp/server/Resource.h"
+#include "mcp/server/ResourceService.h"
+#include "mcp/server/ServerIdentity.h"
 #include "mcp/server/TaskRegistry.h"
+#include "mcp/server/ToolCallRunner.h"
 #include "mcp/tools/ToolRegistry.h"
 
 #include <QFuture>
@@ -50,6 +55,9 @@ struct DispatcherOptions
 /// notifications/cancelled. Notifications the server sends on its own (progress, log messages) go to the sink.
 /// A client on 2025-11-25 may run a long tool as a task (tools/call with `task`, then tasks/get, tasks/result,
 /// tasks/list, tasks/cancel): the task lives as long as this dispatcher, that is as long as the client's session.
+/// The dispatcher keeps the session (initialize, ping, logging, batches, cancellation) and the 2026-07-28 path;
+/// tools/call goes to ToolCallRunner, resources to ResourceService, who the server is to ServerIdentity. Each
+/// request is handled with its Reply: the sink bound to its id.
 /// Thread-safe: handle() may be called from any thread, the sink is called from several.
 class McpDispatcher final
 {
@@ -75,9 +83,11 @@ public:
     QFuture<QJsonDocument> handle(const QByteArray &message);
     /// handle() of a message a transport has parsed already (an object or a batch).
     QFuture<QJsonDocument> handle(const QJsonDocument &message);
-    /// Serves one parsed request by the 2026-07-28 rules even when its `_meta` is missing (then -32602): for a
-    /// transport that knows the request's era from elsewhere (an HTTP request without a session).
-    QFuture<QJsonDocument> handlePerRequest(const QJsonObject &request);
+    /// handle() of one message a transport has read already.
+    QFuture<QJsonDocument> handle(const McpMessage &message);
+    /// Serves one request by the 2026-07-28 rules even when its `_meta` is missing (then -32602): for a transport
+    /// that knows the request's era from elsewhere (an HTTP request without a session).
+    QFuture<QJsonDocument> handlePerRequest(const McpMessage &request);
 
     /// The tools this dispatcher serves (the HTTP transport checks the headers some of their arguments mirror).
     const ToolRegistry &tools() const { return m_tools; }
@@ -113,49 +123,32 @@ public:
     QJsonObject messageTooLargeReply() const;
 
 private:
-    struct RunningCall;
-
-    QFuture<QJsonObject> dispatch(const QJsonValue &message);
-    QFuture<QJsonObject> handleRequest(const QJsonValue &id, const QString &method, const QJsonObject &params,
-                                       const QJsonObject &message);
-    void handleNotification(const QString &method, const QJsonObject &params);
+    QFuture<QJsonObject> dispatch(const McpMessage &message);
+    /// A request of the session agreed in initialize.
+    QFuture<QJsonObject> handleRequest(const Reply &reply, const McpMessage &request);
     /// A request of the 2026-07-28 era: no session, everything it needs is in its `_meta`.
-    QFuture<QJsonObject> handlePerRequest(const QJsonValue &id, const QString &method, const QJsonObject &params,
-                                          const QJsonObject &message);
-    QJsonObject initialize(const QJsonValue &id, const QJsonObject &params);
-    QJsonObject discover(const QJsonValue &id) const;
-    /// `meta` is set for a 2026-07-28 request (its client, log level and revision instead of the session's).
-    QFuture<QJsonObject> callTool(const QJsonValue &id, const QJsonObject &params, const QJsonObject &message,
-                                  const std::optional<RequestMeta> &meta = std::nullopt);
-    /// `uiClient`: the client renders MCP Apps (RunViewResource), so the resources only such clients use are listed
-    /// too.
-    QJsonArray resourceList(bool titles, bool uiClient) const;
-    QFuture<QJsonObject> readResource(const QJsonValue &id, const QJsonObject &params, bool perRequest = false);
-    QJsonArray resourceTemplateList() const;
-    const ResourceTemplate *templateFor(const QString &uri) const;
+    QFuture<QJsonObject> handlePerRequest(const Reply &reply, const McpMessage &request);
+    void handleNotification(const McpMessage &notification);
+    QJsonObject initialize(const Reply &reply, const QJsonObject &params);
+    QJsonObject setLogLevel(const Reply &reply, const QJsonObject &params);
+    /// The channel of request `id`: what is sent while it is handled goes to the sink with its id.
+    Reply replyTo(const QJsonValue &id) const;
+    /// Who makes a tool call of the session; of a 2026-07-28 request (`meta`).
+    ToolCallClient sessionClient() const;
+    ToolCallClient perRequestClient(const RequestMeta &meta) const;
     ResourceReader resourceReader() const;
-    QFuture<QJsonObject> subscribe(const QJsonValue &id, const QJsonObject &params);
-    QJsonObject unsubscribe(const QJsonValue &id, const QJsonObject &params);
-    /// After a tool call with these arguments: tells the subscribers of the resources it changed.
-    void checkSubscriptions(const QJsonObject &arguments);
-
-    QJsonObject serverInfo(const QString &version) const;
     bool isUiClient() const;
-    /// A 2026-07-28 result: resultType, the server's identity in `_meta` and, with `ttlMs` (cacheable results),
-    /// ttlMs and cacheScope.
-    QJsonObject completeResult(QJsonObject result, std::optional<int> ttlMs = std::nullopt) const;
-    QJsonObject setLogLevel(const QJsonValue &id, const QJsonObject &params);
-    /// `request`: the request the message belongs to (MessageSink).
-    void send(const QJsonObject &message, const QJsonValue &request = QJsonValue(QJsonValue::Undefined));
-    /// log() for the handling of `request`.
-    void log(LogLevel level, const QString &message, const QJsonValue &request);
+    /// The error reply to a malformed message, addressed to its id when it has a usable one.
+    QJsonObject invalidReply(const McpMessage &message) const;
     /// An error reply to a message whose id could not be read, shaped as the agreed revision wants.
     QJsonObject unidentifiedError(int code, const QString &message, const QJsonValue &data = {}) const;
+    /// A message of no request (task status, resource updates, the session's log).
+    void send(const QJsonObject &message);
 
     const ToolRegistry m_tools;
-    const QList<Resource> m_resources;
     const MessageSink m_sink;
     const DispatcherOptions m_options;
+    const ServerIdentity m_identity;
     QString m_sessionOwner;
     bool m_sessionHandles = false;
     /// This connection's id in the journal's runs (ToolCall::connection): the runs whose files it may read.
@@ -169,11 +162,11 @@ private:
     bool m_uiClient = false;
     std::atomic<ExchangeSink *> m_exchangeSink;
     bool m_initialized = false;
-    QHash<QString, std::shared_ptr<RunningCall>> m_running;
-    /// The resources the client subscribed to, with a hash of what they held when last looked at.
-    QHash<QString, QByteArray> m_subscriptions;
     std::atomic<int> m_logLevel;
     TaskRegistry m_tasks;
+    // They keep a reference to the pool, which is declared last: it is destroyed first, waiting for their work.
+    ResourceService m_resources;
+    ToolCallRunner m_calls;
 
     // Last member: destroyed first, while everything its threads use still exists.
     QThreadPool m_pool;
