@@ -1,10 +1,13 @@
 #pragma once
 
 #include "mcp/http/HttpConnectionGuard.h"
+#include "mcp/http/HttpExchange.h"
 #include "mcp/http/HttpRequestFramer.h"
 #include "mcp/http/HttpSession.h"
-#include "mcp/http/OriginPolicy.h"
+#include "mcp/http/RequestGate.h"
+#include "mcp/http/SessionTable.h"
 #include "mcp/http/SseStream.h"
+#include "mcp/http/StatelessPost.h"
 #include "mcp/protocol/McpMessage.h"
 #include "mcp/server/McpDispatcher.h"
 #include "util/Result.h"
@@ -78,13 +81,6 @@ public:
 
     static inline const QString kEndpoint = QStringLiteral("/mcp");
 
-    /// The media types of an Accept header this server can answer with.
-    struct Accepts
-    {
-        bool json = false;
-        bool eventStream = false;
-    };
-
     /// `token` is what clients must present; an empty token lets nobody in.
     StreamableHttpServer(DispatcherFactory factory, QByteArray token, HttpServerOptions options = {},
                          QObject *parent = nullptr);
@@ -96,12 +92,12 @@ public:
     quint16 port() const;
     /// http://address:port/mcp
     QUrl url() const;
-    int sessionCount() const { return static_cast<int>(m_sessions.size()); }
+    int sessionCount() const { return m_sessions.size(); }
     /// The initialized sessions: who is connected.
-    QList<HttpSessionInfo> sessions() const;
+    QList<HttpSessionInfo> sessions() const { return m_sessions.infos(); }
 
     /// Ends session `id` as its client's DELETE would: its running calls are cancelled, its next request gets 404.
-    void endSession(const QString &id) { closeSession(id); }
+    void endSession(const QString &id) { m_sessions.close(id); }
     /// From now on clients must present `token`; every session (all of them were opened with the old token) ends and
     /// the calls still running are cancelled: their clients' next requests get 401.
     void setToken(QByteArray token);
@@ -119,7 +115,6 @@ protected:
     void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
 
 private:
-    struct Exchange;
     using Headers = SseStream::Headers;
     /// The requests of one POST (an answer is owed to each).
     struct PostedRequests
@@ -130,50 +125,37 @@ private:
         bool wantProgress = false;
     };
 
-    void handlePost(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request);
+    void handlePost(const std::shared_ptr<HttpExchange> &exchange, const QHttpServerRequest &request);
     /// The session a POST goes to: a new one for initialize, else the one its Mcp-Session-Id names. Null when the
     /// POST was answered with the reason there is none.
-    std::shared_ptr<HttpSession> sessionForPost(const std::shared_ptr<Exchange> &exchange,
+    std::shared_ptr<HttpSession> sessionForPost(const std::shared_ptr<HttpExchange> &exchange,
                                                 const QHttpServerRequest &request, bool initialize);
+    /// A POST of notifications and responses only: 202, or 400 with what the dispatcher objects to.
+    void acceptWithoutAnswer(const std::shared_ptr<HttpExchange> &exchange, const std::shared_ptr<HttpSession> &session,
+                             const QFuture<QJsonDocument> &reply);
     /// The answer as an event stream: what the requests send while they are handled, then the answer.
-    void answerOnStream(const std::shared_ptr<Exchange> &exchange, const std::shared_ptr<HttpSession> &session,
+    void answerOnStream(const std::shared_ptr<HttpExchange> &exchange, const std::shared_ptr<HttpSession> &session,
                         const QFuture<QJsonDocument> &reply, const PostedRequests &posted);
-    void answerAsJson(const std::shared_ptr<Exchange> &exchange, const std::shared_ptr<HttpSession> &session,
+    void answerAsJson(const std::shared_ptr<HttpExchange> &exchange, const std::shared_ptr<HttpSession> &session,
                       const QFuture<QJsonDocument> &reply, const PostedRequests &posted, bool eventStreamAccepted);
-    /// A POST of the 2026-07-28 era: one request, no session.
-    void handlePerRequestPost(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request,
-                              const McpMessage &message, const Accepts &accepts);
-    void handleGet(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request);
-    void handleDelete(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request);
-    /// The session named by the request's Mcp-Session-Id; otherwise answers 400 or 404 and returns null.
-    bool matchesSessionVersion(const std::shared_ptr<Exchange> &exchange, const QHttpServerRequest &request,
+    void handleGet(const std::shared_ptr<HttpExchange> &exchange, const QHttpServerRequest &request);
+    void handleDelete(const std::shared_ptr<HttpExchange> &exchange, const QHttpServerRequest &request);
+    /// False (answered 400) when the request names a revision newer than the one its session agreed on.
+    bool matchesSessionVersion(const std::shared_ptr<HttpExchange> &exchange, const QHttpServerRequest &request,
                                const HttpSession &session);
-    std::shared_ptr<HttpSession> requireSession(const std::shared_ptr<Exchange> &exchange,
+    /// The session named by the request's Mcp-Session-Id; otherwise answers 400 or 404 and returns null.
+    std::shared_ptr<HttpSession> requireSession(const std::shared_ptr<HttpExchange> &exchange,
                                                 const QHttpServerRequest &request);
     std::shared_ptr<HttpSession> createSession();
-    void closeSession(const QString &id);
-    void closeAllSessions();
-    void expireIdleSessions();
-    void retire(std::unique_ptr<McpDispatcher> dispatcher);
+    /// A message a session's dispatcher sent on its own: to the stream its request's answer goes on, or the GET one.
     void deliver(const QString &sessionId, const QJsonObject &message, const QString &requestKey);
 
-    SseStream *openStream(const std::shared_ptr<Exchange> &exchange, const Headers &headers);
-    void respond(const std::shared_ptr<Exchange> &exchange, int status, const QByteArray &body,
-                 const Headers &headers = {});
-    void respondError(const std::shared_ptr<Exchange> &exchange, int status, const QString &message,
-                      const Headers &headers = {});
-    /// Calls `then` with the reply (null when there is none) now if it is ready, else once it is, on this thread.
-    void whenReady(const QFuture<QJsonDocument> &reply, std::function<void(const QJsonDocument &)> then);
-
     const DispatcherFactory m_factory;
-    QByteArray m_token;
     const HttpServerOptions m_options;
-    const OriginPolicy m_originPolicy;
+    RequestGate m_gate;
     GuardedTcpServer *m_tcpServer = nullptr;
-    QHash<QString, std::shared_ptr<HttpSession>> m_sessions;
-    QList<QFuture<void>> m_retiring;
-    /// The dispatchers of 2026-07-28 requests still being answered.
-    QHash<McpDispatcher *, std::shared_ptr<McpDispatcher>> m_perRequest;
+    SessionTable m_sessions;
+    StatelessPost m_stateless;
     QTimer m_expiryTimer;
 };
 
