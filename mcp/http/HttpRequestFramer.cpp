@@ -132,11 +132,17 @@ HttpRequestFramer::Progress HttpRequestFramer::feed(QByteArrayView bytes)
     return progress;
 }
 
+namespace {
+
+std::optional<HttpRequestFramer::Rejection> reject(int status, const char *message)
+{
+    return HttpRequestFramer::Rejection{status, QByteArray(message)};
+}
+
+} // namespace
+
 std::optional<HttpRequestFramer::Rejection> HttpRequestFramer::parseHead(QByteArrayView head, Head &parsed) const
 {
-    const auto reject = [](int status, const char *message) {
-        return std::optional<Rejection>(Rejection{status, QByteArray(message)});
-    };
     QList<QByteArrayView> lines;
     for (qsizetype start = 0; start < head.size();) {
         const qsizetype end = head.indexOf(QByteArrayView("\r\n"), start);
@@ -149,8 +155,15 @@ std::optional<HttpRequestFramer::Rejection> HttpRequestFramer::parseHead(QByteAr
     if (lines.isEmpty()) {
         return reject(400, "The request has no request line.");
     }
+    if (std::optional<Rejection> rejection = parseRequestLine(lines.first(), parsed)) {
+        return rejection;
+    }
+    return parseHeaders(QList<QByteArrayView>(lines.begin() + 1, lines.end()), parsed);
+}
 
-    const QList<QByteArray> requestLine = lines.first().toByteArray().split(' ');
+std::optional<HttpRequestFramer::Rejection> HttpRequestFramer::parseRequestLine(QByteArrayView line, Head &parsed)
+{
+    const QList<QByteArray> requestLine = line.toByteArray().split(' ');
     if (requestLine.size() != 3) {
         return reject(400, "The request line must be METHOD SP TARGET SP HTTP-VERSION.");
     }
@@ -181,12 +194,17 @@ std::optional<HttpRequestFramer::Rejection> HttpRequestFramer::parseHead(QByteAr
         return reject(400, "The request line has no valid HTTP version.");
     }
 
+    return std::nullopt;
+}
+
+std::optional<HttpRequestFramer::Rejection> HttpRequestFramer::parseHeaders(const QList<QByteArrayView> &lines,
+                                                                            Head &parsed) const
+{
     int hosts = 0;
     bool hasContentLength = false;
     bool upgrade = false;
     bool connectionUpgrade = false;
-    for (qsizetype i = 1; i < lines.size(); ++i) {
-        const QByteArrayView line = lines[i];
+    for (const QByteArrayView line : lines) {
         if (line.front() == ' ' || line.front() == '\t') {
             return reject(400, "Folded header lines are not accepted.");
         }

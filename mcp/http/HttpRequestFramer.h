@@ -70,6 +70,8 @@ private:
     };
 
     std::optional<Rejection> parseHead(QByteArrayView head, Head &parsed) const;
+    static std::optional<Rejection> parseRequestLine(QByteArrayView line, Head &parsed);
+    std::optional<Rejection> parseHeaders(const QList<QByteArrayView> &lines, Head &parsed) const;
     Progress fail(Progress progress, int status, const char *message);
 
     const HttpLimits m_limits;

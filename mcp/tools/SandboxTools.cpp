@@ -108,7 +108,26 @@ Tool sessionTool(ExecutionEngine *engine, const QString &unavailable, Tool tool,
     return tool;
 }
 
-QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qint64 defaultTimeout)
+/// A session's file path, relative to /sandbox.
+QJsonObject sessionPath()
+{
+    QJsonObject path = property(QStringLiteral("string"),
+                                QStringLiteral("File path relative to the session's working directory /sandbox, "
+                                               "e.g. data/input.csv (no \"..\")."));
+    path.insert(QStringLiteral("minLength"), 1);
+    return path;
+}
+
+/// A tool that changes the session but destroys nothing.
+QJsonObject changingAnnotations(const QString &title)
+{
+    return QJsonObject{{QStringLiteral("title"), title},
+                       {QStringLiteral("readOnlyHint"), false},
+                       {QStringLiteral("destructiveHint"), false},
+                       {QStringLiteral("openWorldHint"), false}};
+}
+
+Tool createSessionTool(ExecutionEngine *engine, const QString &unavailable, qint64 defaultTimeout)
 {
     QJsonObject language = property(QStringLiteral("string"),
                                     QStringLiteral("Programming language of the session: %1.").arg(languageList()));
@@ -123,25 +142,7 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qi
     timeout.insert(QStringLiteral("default"), defaultTimeout);
     timeout.insert(QStringLiteral("minimum"), 1);
     timeout.insert(QStringLiteral("maximum"), 3600);
-    QJsonObject path = property(QStringLiteral("string"),
-                                QStringLiteral("File path relative to the session's working directory /sandbox, "
-                                               "e.g. data/input.csv (no \"..\")."));
-    path.insert(QStringLiteral("minLength"), 1);
-    QJsonObject encoding = property(QStringLiteral("string"),
-                                    QStringLiteral("How `content` is encoded: text (UTF-8) or base64 (any bytes)."));
-    encoding.insert(QStringLiteral("enum"), QJsonArray{QStringLiteral("text"), QStringLiteral("base64")});
-    encoding.insert(QStringLiteral("default"), QStringLiteral("text"));
-    const QJsonObject changing{{QStringLiteral("readOnlyHint"), false},
-                               {QStringLiteral("destructiveHint"), false},
-                               {QStringLiteral("openWorldHint"), false}};
-    auto annotated = [&changing](const QString &title) {
-        QJsonObject annotations = changing;
-        annotations.insert(QStringLiteral("title"), title);
-        return annotations;
-    };
-
-    QList<Tool> tools;
-    tools << sessionTool(
+    return sessionTool(
         engine, unavailable,
         Tool{.name = QStringLiteral("create_session"),
              .title = QStringLiteral("Create session"),
@@ -154,7 +155,7 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qi
                                           {QStringLiteral("libraries"), libraries},
                                           {QStringLiteral("timeout"), timeout}}),
              .outputSchema = {},
-             .annotations = annotated(QStringLiteral("Create session")),
+             .annotations = changingAnnotations(QStringLiteral("Create session")),
              .longRunning = true,
              .handler = {},
              .headerArguments = {kLanguageHeader}},
@@ -177,7 +178,11 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qi
             }
             return textToolResult(jsonText(sessionJson(*session)));
         });
-    tools << sessionTool(
+}
+
+Tool listSessionsTool(ExecutionEngine *engine, const QString &unavailable)
+{
+    return sessionTool(
         engine, unavailable,
         Tool{.name = QStringLiteral("list_sessions"),
              .title = QStringLiteral("List sessions"),
@@ -195,7 +200,11 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qi
             }
             return textToolResult(jsonText(QJsonObject{{QStringLiteral("sessions"), sessions}}));
         });
-    tools << sessionTool(
+}
+
+Tool closeSessionTool(ExecutionEngine *engine, const QString &unavailable)
+{
+    return sessionTool(
         engine, unavailable,
         Tool{.name = QStringLiteral("close_session"),
              .title = QStringLiteral("Close session"),
@@ -219,7 +228,15 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qi
             }
             return textToolResult(jsonText(QJsonObject{{QStringLiteral("closed"), id}}));
         });
-    tools << sessionTool(
+}
+
+Tool uploadFileTool(ExecutionEngine *engine, const QString &unavailable)
+{
+    QJsonObject encoding = property(QStringLiteral("string"),
+                                    QStringLiteral("How `content` is encoded: text (UTF-8) or base64 (any bytes)."));
+    encoding.insert(QStringLiteral("enum"), QJsonArray{QStringLiteral("text"), QStringLiteral("base64")});
+    encoding.insert(QStringLiteral("default"), QStringLiteral("text"));
+    return sessionTool(
         engine, unavailable,
         Tool{
             .name = QStringLiteral("upload_file"),
@@ -229,12 +246,12 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qi
                                .arg(SandboxSettings().maxSessionFileBytes / (1024 * 1024)),
             .inputSchema = objectSchema(
                 {{QStringLiteral("session_id"), sessionId(QStringLiteral("The session."))},
-                 {QStringLiteral("path"), path},
+                 {QStringLiteral("path"), sessionPath()},
                  {QStringLiteral("content"), property(QStringLiteral("string"), QStringLiteral("The file's content."))},
                  {QStringLiteral("encoding"), encoding}},
                 {QStringLiteral("session_id"), QStringLiteral("path"), QStringLiteral("content")}),
             .outputSchema = {},
-            .annotations = annotated(QStringLiteral("Upload file")),
+            .annotations = changingAnnotations(QStringLiteral("Upload file")),
             .longRunning = true,
             .handler = {}},
         [](ExecutionEngine &engine, const ToolCall &call) {
@@ -261,7 +278,11 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qi
             return textToolResult(
                 jsonText(QJsonObject{{QStringLiteral("path"), file}, {QStringLiteral("size"), *written}}));
         });
-    tools << sessionTool(
+}
+
+Tool downloadFileTool(ExecutionEngine *engine, const QString &unavailable)
+{
+    return sessionTool(
         engine, unavailable,
         Tool{.name = QStringLiteral("download_file"),
              .title = QStringLiteral("Download file"),
@@ -270,7 +291,7 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qi
                                            "else as base64 (see encoding). At most %1 MiB.")
                                 .arg(SandboxSettings().maxSessionFileBytes / (1024 * 1024)),
              .inputSchema = objectSchema({{QStringLiteral("session_id"), sessionId(QStringLiteral("The session."))},
-                                          {QStringLiteral("path"), path}},
+                                          {QStringLiteral("path"), sessionPath()}},
                                          {QStringLiteral("session_id"), QStringLiteral("path")}),
              .outputSchema = {},
              .annotations = readOnlyAnnotations(QStringLiteral("Download file")),
@@ -294,7 +315,13 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qi
                 {QStringLiteral("content"), isText ? text : QString::fromLatin1(data->toBase64())},
             }));
         });
-    return tools;
+}
+
+QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qint64 defaultTimeout)
+{
+    return {createSessionTool(engine, unavailable, defaultTimeout), listSessionsTool(engine, unavailable),
+            closeSessionTool(engine, unavailable), uploadFileTool(engine, unavailable),
+            downloadFileTool(engine, unavailable)};
 }
 
 Tool executeCode(const CodeExecutor &executor, qint64 defaultTimeout)
