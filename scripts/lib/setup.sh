@@ -77,76 +77,18 @@ translation_tool() {
 # that count (%n); English's other texts are the sources themselves.
 plural_only() { [ "$(basename "$1")" = llm-sandbox_en.ts ] && printf '%s\n' -pluralonly || true; }
 
-# The Debian packages, in groups, each with why it is there. BUILD_PACKAGES and RUN_PACKAGES are all a machine needs to
-# build and run the program (scripts/check-clean-root proves it in a clean Debian 12 root); RUN_PACKAGES and
-# ENGINE_PACKAGES are what the .deb depends on (besides the libraries it links) and recommends: installer/CMakeLists.txt
-# reads both arrays from here, so keep each a plain `NAME=( ... )` list. The rest serve the scripts and the suite.
-BUILD_PACKAGES=(
-    # The compiler, CMake and its generator, and pkg-config (finds libcurl, libarchive and yaml-cpp).
-    build-essential cmake ninja-build pkg-config
-    # The compiler cache: the headless and the full build (and the clean-root check) share their objects.
-    ccache
-    # Qt 6: Core, Network, Concurrent, Sql, Gui, Widgets (qt6-base-dev), the HTTP server (serve --http), SVG (the
-    # app's icons and SVG artifacts), WebSockets (exec into Kubernetes pods), Charts (the app's statistics page), and
-    # the keychain (registry logins).
-    qt6-base-dev qt6-httpserver-dev qt6-svg-dev qt6-websockets-dev qt6-charts-dev qtkeychain-qt6-dev
-    # OpenGL's headers: Qt Gui's CMake package requires them (WrapOpenGL) before Widgets can be found; Qt Charts'
-    # package requires Qt OpenGL's, which qt6-charts-dev does not pull in.
-    libgl-dev libqt6opengl6-dev
-    # HTTP over the engines' unix sockets and TLS (libcurl), image build contexts (libarchive, tar), kubeconfig files
-    # (yaml-cpp), the runner's protocol and the engines' JSON (nlohmann-json).
-    libcurl4-openssl-dev libarchive-dev libyaml-cpp-dev nlohmann-json3-dev
-    # The man page is made from `llm-sandbox --help` at build time (installer/).
-    help2man
-    # The translations: lrelease builds translations/*.ts into the program, lupdate checks them against the sources
-    # (scripts/check-translations), Qt6LinguistTools' CMake package (qt_add_translations).
-    qt6-l10n-tools qt6-tools-dev
-)
-RUN_PACKAGES=(
-    # Loaded at run time, so no -dev package pulls them in: Qt SQL's SQLite driver (the run journal), and the platform
-    # plugins the desktop app opens its window with (xcb, wayland; "offscreen" comes with libqt6gui6).
-    libqt6sql6-sqlite qt6-qpa-plugins
-    # Qt's own translations (qtbase: its dialogs' buttons and messages), loaded with ours for the user's language.
-    qt6-translations-l10n
-    # The certificate authorities libcurl checks a Kubernetes API server's or a registry's TLS certificate against.
-    ca-certificates
-)
-ENGINE_PACKAGES=(
-    # The container engines the sandboxes run in (docker, podman), and what rootless Podman needs: subordinate id
-    # mapping (newuidmap) and its user-mode network.
-    docker.io podman uidmap slirp4netns
-    # `images build` makes the Debian base image of the sandbox images with it.
-    debootstrap
-)
-TEST_PACKAGES=(
-    # GoogleTest and GoogleMock (the suite), Google Benchmark (benchmarks/), and the format check.
-    libgtest-dev libgmock-dev googletest libbenchmark-dev clang-format
-    # setfacl lets the rootless test user reach the build tree.
-    acl
-    # gVisor: the second wall the gvisor tests run the sandboxes behind (register_gvisor).
-    runsc
-    # The Kubernetes test API server (tests/kubernetes/apiserver) and the real clients that prove its protocol.
-    python3-aiohttp python3-cryptography python3-yaml python3-kubernetes docker-registry
-    # Registry logins: a registry that wants one (htpasswd's bcrypt entries) and a real, throwaway keychain for
-    # QtKeychain (GNOME Keyring's Secret Service on a private D-Bus session; secret-tool to inspect it).
-    apache2-utils gnome-keyring libsecret-tools dbus-bin dbus-daemon
-    # The packages' checks (tests/installer): the AppStream metainfo (appstreamcli validate), the desktop entry
-    # (desktop-file-validate), Debian's policy for the .deb (lintian); debootstrap (above) makes the clean root the
-    # .deb is installed into.
-    appstream desktop-file-utils lintian
-    # A font with Chinese glyphs: the zh_CN screenshots (scripts/screenshots) and the GUI tests under zh_CN.
-    fonts-wqy-microhei
-    # A real browser for the MCP Apps host test (tests/mcp/apps): the run view inside an iframe, driven headless.
-    chromium
-)
-SCRIPT_PACKAGES=(
-    # The scripts' own tools: curl asks the engines' sockets whether they answer, file names the demo's PNG.
-    curl file
-)
-SCREENSHOT_PACKAGES=(
-    # The desktop app under a virtual X server: Xvfb, window control, capture, and a font.
-    xvfb xdotool imagemagick x11-utils fonts-dejavu-core
-)
+# The Debian packages, in groups, each with why it is there: scripts/lib/debian-packages, which the .deb's
+# dependencies are read from too (installer/CMakeLists.txt).
+# package_group GROUP: the packages of GROUP, one per line.
+package_group() {
+    awk -v group="[$1]" '
+        /^\[/ { inside = ($1 == group); found = found || inside; next }
+        inside { sub(/#.*/, ""); for (i = 1; i <= NF; i++) print $i }
+        END { exit !found }' "$ROOT/scripts/lib/debian-packages" ||
+        fail "scripts/lib/debian-packages has no package group [$1]"
+}
+mapfile -t BUILD_PACKAGES < <(package_group build)
+mapfile -t RUN_PACKAGES < <(package_group run)
 
 # The setup installs Debian's packages with apt-get: on another system, say so and point at the groups to install.
 check_debian() {
@@ -154,7 +96,7 @@ check_debian() {
         local name
         name=$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME")
         fail "The scripts set up Debian 12 machines, and this one is ${name:-not Debian}: install what the groups" \
-            "BUILD_PACKAGES, RUN_PACKAGES and ENGINE_PACKAGES of scripts/lib/setup.sh name (or your system's" \
+            "build, run and engine of scripts/lib/debian-packages name (or your system's" \
             "equivalents) yourself, then build as the README's \"Building and testing by hand\" shows."
     fi
     local codename
@@ -170,15 +112,10 @@ install_packages() {
     local groups=("$@") group packages=() missing=()
     [ ${#groups[@]} -gt 0 ] || groups=(build run engine scripts test screenshots)
     for group in "${groups[@]}"; do
-        case $group in
-        build) packages+=("${BUILD_PACKAGES[@]}") ;;
-        run) packages+=("${RUN_PACKAGES[@]}") ;;
-        engine) packages+=("${ENGINE_PACKAGES[@]}") ;;
-        scripts) packages+=("${SCRIPT_PACKAGES[@]}") ;;
-        test) packages+=("${TEST_PACKAGES[@]}") ;;
-        screenshots) packages+=("${SCREENSHOT_PACKAGES[@]}") ;;
-        *) fail "install_packages: no package group \"$group\" (build, run, engine, scripts, test, screenshots)" ;;
-        esac
+        local members
+        mapfile -t members < <(package_group "$group")
+        [ ${#members[@]} -gt 0 ] || fail "install_packages: no package group \"$group\" in scripts/lib/debian-packages"
+        packages+=("${members[@]}")
     done
     for p in "${packages[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
