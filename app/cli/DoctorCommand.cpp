@@ -157,7 +157,8 @@ int doctorCommand(const QStringList &arguments)
                         .arg(kubernetes->settings().podImage(*image), -40));
             continue;
         }
-        auto present = selectedBackend->hasImage(*image);
+        ImageStore *store = selectedBackend->imageStore();
+        auto present = store ? store->hasImage(*image) : Result<bool>(selectedBackend->noImageStore(*image));
         line(3, QStringLiteral("%1 %2 %3")
                     .arg(language.name, -11)
                     .arg(*image, -40)

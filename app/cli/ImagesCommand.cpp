@@ -70,7 +70,13 @@ int build(AppContext &context, ContainerBackend &backend, const QList<Language> 
             printError(reachable.error());
             return exitStatusFor(reachable.error());
         }
-        builder.setCopySource(source->get());
+        ImageStore *sourceStore = (*source)->imageStore();
+        if (!sourceStore) {
+            const Error error = (*source)->noImageStore(QStringLiteral("Copying images from %1").arg(copyFrom));
+            printError(error);
+            return exitStatusFor(error);
+        }
+        builder.setCopySource(sourceStore);
     }
     QElapsedTimer timer;
     timer.start();
@@ -107,7 +113,7 @@ QString megabytes(qint64 bytes)
     return QStringLiteral("%1 MB").arg(bytes / (1000 * 1000));
 }
 
-int list(AppContext &context, ContainerBackend &backend)
+int list(AppContext &context, ImageStore &backend)
 {
     const ImageCatalog catalog = context.catalog();
     const ImageInventory inventory(backend, catalog);
@@ -156,7 +162,7 @@ int list(AppContext &context, ContainerBackend &backend)
 }
 
 /// `images prune`: removes the images of definitions that changed since they were built.
-int prune(AppContext &context, ContainerBackend &backend)
+int prune(AppContext &context, ImageStore &backend)
 {
     const ImageCatalog catalog = context.catalog();
     auto pruned = ImageInventory(backend, catalog).prune([](const QString &line) { err() << line << Qt::endl; });
@@ -259,7 +265,7 @@ QString keychainEntry(const QString &registry)
 
 /// `images login`: the registry must accept the login (asked through the engine that will push) before the
 /// keychain keeps it.
-int login(ContainerBackend &backend, const QString &registry, QString username)
+int login(ImageStore &backend, const QString &registry, QString username)
 {
     const QString host = RegistryCredentials::registryHost(registry);
     if (username.isEmpty() && ::isatty(STDIN_FILENO) == 1) {
@@ -334,7 +340,7 @@ RegistryCredentials storedLogin(const QString &registry)
 }
 
 /// Tags each language's image as REGISTRY/<its name> and pushes it (ImagePusher).
-int push(AppContext &context, ContainerBackend &backend, const QList<Language> &languages, const QString &registry)
+int push(AppContext &context, ImageStore &backend, const QList<Language> &languages, const QString &registry)
 {
     const ImageCatalog catalog = context.catalog();
     const RegistryCredentials credentials = storedLogin(registry);
@@ -465,14 +471,20 @@ int imagesCommand(const QStringList &arguments)
         printError(backend.error());
         return exitStatusFor(backend.error());
     }
+    ImageStore *store = (*backend)->imageStore();
+    if (!store) {
+        const Error error = (*backend)->noImageStore(QStringLiteral("`images %1`").arg(action));
+        printError(error);
+        return exitStatusFor(error);
+    }
     if (action == QLatin1String("list")) {
-        return list(**context, **backend);
+        return list(**context, *store);
     }
     if (action == QLatin1String("prune")) {
-        return prune(**context, **backend);
+        return prune(**context, *store);
     }
     if (loggingIn) {
-        return login(**backend, registry, parser.value(usernameOption).trimmed());
+        return login(*store, registry, parser.value(usernameOption).trimmed());
     }
     auto languages = selectLanguages(positional);
     if (!languages) {
@@ -491,7 +503,7 @@ int imagesCommand(const QStringList &arguments)
         built != 0 || action == QLatin1String("build")) {
         return built;
     }
-    return push(**context, **backend, *languages, registry);
+    return push(**context, *store, *languages, registry);
 }
 
 } // namespace sandbox::cli

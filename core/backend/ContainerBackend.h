@@ -1,7 +1,7 @@
 #pragma once
 
 #include "backend/ContainerStream.h"
-#include "backend/RegistryCredentials.h"
+#include "backend/ImageStore.h"
 #include "util/Result.h"
 
 #include <QByteArray>
@@ -38,15 +38,6 @@ struct OciRuntime
     QString handler; ///< the program behind it: Docker's path ("/usr/bin/runsc"), a RuntimeClass's handler ("runsc")
     QStringList arguments;  ///< given to the program before the engine's (Docker's runtimeArgs: "--platform=kvm")
     bool isDefault = false; ///< what a container that names none gets
-};
-
-struct ImageInfo
-{
-    QString reference; ///< repository:tag
-    QString id;
-    qint64 sizeBytes = 0;
-    QDateTime created;
-    QHash<QString, QString> labels;
 };
 
 struct Ulimit
@@ -130,20 +121,9 @@ struct ContainerSummary
     QHash<QString, QString> labels;
 };
 
-/// Progress of long operations (image builds and imports), one line at a time.
-using ProgressCallback = std::function<void(const QString &line)>;
-/// Receives a streamed body chunk by chunk; returning false stops the stream.
-using DataSink = std::function<bool(const QByteArray &chunk)>;
-/// Whether an image build may reuse the layers of earlier builds.
-enum class BuildCache
-{
-    Use,
-    Ignore
-};
-
-/// A container engine. Implementations are thread-safe: runs call them from many threads.
-/// Files and execution go through the attached stream (see ContainerStream), so the only
-/// file operation needed is putting the runner in before start.
+/// A container engine: the sandboxes' containers (create, attach, remove, list, measure), and through imageStore() the
+/// images they start from. Implementations are thread-safe: runs call them from many threads. Files and execution go
+/// through the attached stream (see ContainerStream).
 class ContainerBackend
 {
 public:
@@ -167,51 +147,17 @@ public:
     /// The same among the runtimes `offered` (what runtimes() gave), for a caller that lists them too.
     Result<OciRuntime> findRuntime(const QString &wanted, const QList<OciRuntime> &offered) const;
 
-    virtual Result<bool> hasImage(const QString &reference) = 0;
-    /// Images carrying the label `labelKey` (the product labels everything it builds).
-    virtual Result<QList<ImageInfo>> listImages(const QString &labelKey) = 0;
-    /// Imports a root filesystem tarball (file on disk) as image `reference`.
-    virtual Result<void> importImage(const QString &tarPath, const QString &reference,
-                                     const QHash<QString, QString> &labels, const ProgressCallback &progress) = 0;
-    /// Builds an image from a Dockerfile build context (a tar archive), with BuildCache::Ignore every step again
-    /// (fresh packages) instead of reusing the layers of an earlier build. When `cancelled` (may be null) turns true
-    /// the build stops within a second with ErrorCode::Cancelled, and the engine tags nothing.
-    virtual Result<void> buildImage(const QByteArray &contextTar, const QString &reference,
-                                    const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
-                                    BuildCache cache, const ProgressCallback &progress,
-                                    const std::atomic_bool *cancelled) = 0;
-    /// Streams the images as one archive in the Docker image format (`docker save`), which
-    /// loadImages of any backend that speaks it accepts: copying beats rebuilding.
-    virtual Result<void> exportImages(const QStringList &references, const DataSink &sink) = 0;
-    /// Loads an archive written by exportImages, read from `archive` until its end; returns the
-    /// names the engine stored the images under (an engine may qualify them: "localhost/...").
-    virtual Result<QStringList> loadImages(QIODevice &archive, const ProgressCallback &progress) = 0;
-    /// Gives the existing image `image` the additional name `reference` ("repo:tag").
-    virtual Result<void> tagImage(const QString &image, const QString &reference) = 0;
-    /// Removes the name `reference` ("repo:tag"), and the image when no other name or container uses it; an absent
-    /// name is fine. Never forced: an image a container uses stays (ErrorCode::EngineFailed says so).
-    virtual Result<void> removeImage(const QString &reference)
+    /// The engine's own image store (Docker, Podman); null for a backend without one, whose nodes pull the images
+    /// named from a registry (Kubernetes).
+    virtual ImageStore *imageStore() { return nullptr; }
+    /// The error of `what` ("Building image x") on a backend without an image store, with what to do instead.
+    virtual Error noImageStore(const QString &what) const
     {
-        return Error{QStringLiteral("The %1 backend has no images to remove (%2).").arg(name(), reference),
+        return Error{QStringLiteral("%1 is not possible on the %2 backend: it has no image store.").arg(what, name()),
                      ErrorCode::Unavailable};
     }
-    /// Pushes the image `reference` ("registry:port/repo:tag") to the registry its name starts with, reporting
-    /// progress per layer; the error says whether the registry could not be reached, refused it, or the image
-    /// is not there.
-    virtual Result<void> pushImage(const QString &reference, const ProgressCallback &progress) = 0;
-    /// pushImage with a login to the registry (none when `credentials` is empty). Engines that cannot take
-    /// credentials refuse a non-empty login with ErrorCode::Unavailable; credentials never appear in errors or
-    /// progress. When `cancelled` (may be null) turns true the upload stops within a second (ErrorCode::Cancelled).
-    virtual Result<void> pushImage(const QString &reference, const RegistryCredentials &credentials,
-                                   const ProgressCallback &progress, const std::atomic_bool *cancelled);
-    /// Asks the registry `credentials.serverAddress` through the engine whether it accepts the login; stores it
-    /// nowhere. The error says whether the registry refused it (ErrorCode::BadRequest) or could not be reached.
-    virtual Result<void> checkRegistryLogin(const RegistryCredentials &credentials);
 
     virtual Result<QString> createContainer(const ContainerSpec &spec) = 0;
-    /// Copies files into a created (not yet started) container under `directory`.
-    virtual Result<void> copyFiles(const QString &containerId, const QString &directory,
-                                   const QList<FileEntry> &files) = 0;
     /// Attaches to the container's stdin/stdout and starts it.
     virtual Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) = 0;
     /// Kills and removes the container (and its anonymous volumes); absent containers are fine.
@@ -265,17 +211,6 @@ protected:
     }
 };
 
-inline Result<void> ContainerBackend::pushImage(const QString &reference, const RegistryCredentials &credentials,
-                                                const ProgressCallback &progress, const std::atomic_bool *cancelled)
-{
-    Q_UNUSED(cancelled) // the engines that push take it
-    if (!credentials.isEmpty()) {
-        return Error{QStringLiteral("The %1 backend cannot push with a registry login.").arg(name()),
-                     ErrorCode::Unavailable};
-    }
-    return pushImage(reference, progress);
-}
-
 inline Result<QStringList> ContainerBackend::listContainers(const QString &labelKey, const QString &labelValue)
 {
     auto labelled = listContainersWithLabels(labelKey);
@@ -303,14 +238,6 @@ inline Result<QHash<QString, QString>> ContainerBackend::listContainersWithLabel
         labelled.insert(container.id, container.labels.value(labelKey));
     }
     return labelled;
-}
-
-inline Result<void> ContainerBackend::checkRegistryLogin(const RegistryCredentials &credentials)
-{
-    Q_UNUSED(credentials)
-    return Error{QStringLiteral("The %1 backend cannot log in to registries: use --backend docker or --backend podman.")
-                     .arg(name()),
-                 ErrorCode::Unavailable};
 }
 
 } // namespace sandbox

@@ -657,27 +657,6 @@ Result<QString> DockerBackend::createContainer(const ContainerSpec &spec)
     return QJsonDocument::fromJson(reply->body).object().value(QStringLiteral("Id")).toString();
 }
 
-Result<void> DockerBackend::copyFiles(const QString &containerId, const QString &directory,
-                                      const QList<FileEntry> &files)
-{
-    auto tar = TarArchive::fromFiles(files);
-    if (!tar) {
-        return tar.error();
-    }
-    auto reply = call({.method = "PUT",
-                       .path = QStringLiteral("/containers/%1/archive?path=%2")
-                                   .arg(percentEncoded(containerId), percentEncoded(directory)),
-                       .body = *tar,
-                       .contentType = "application/x-tar"});
-    if (!reply) {
-        return reply.error();
-    }
-    if (!reply->isSuccess()) {
-        return engineError(*reply, QStringLiteral("Copying files into the container"));
-    }
-    return {};
-}
-
 Result<std::unique_ptr<ContainerStream>> DockerBackend::startAttached(const QString &containerId)
 {
     auto prefix = apiPrefix();

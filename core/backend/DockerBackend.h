@@ -12,7 +12,7 @@ namespace sandbox {
 
 /// The Docker Engine API over HTTP. Podman's service speaks it too; PodmanBackend derives
 /// from this class and overrides the few places where Podman differs.
-class DockerBackend : public ContainerBackend
+class DockerBackend : public ContainerBackend, public ImageStore
 {
 public:
     explicit DockerBackend(HttpEndpoint endpoint, QString name = QStringLiteral("docker"));
@@ -22,6 +22,7 @@ public:
     static Result<HttpEndpoint> endpointFromEnvironment(const BackendConnection &settings = {});
 
     QString name() const override { return m_name; }
+    ImageStore *imageStore() override { return this; }
     Result<BackendInfo> probe() override;
     /// /info's Runtimes and DefaultRuntime.
     Result<QList<OciRuntime>> runtimes() override;
@@ -44,8 +45,6 @@ public:
     /// POST /auth: the engine logs in to the registry once and forgets the login.
     Result<void> checkRegistryLogin(const RegistryCredentials &credentials) override;
     Result<QString> createContainer(const ContainerSpec &spec) override;
-    Result<void> copyFiles(const QString &containerId, const QString &directory,
-                           const QList<FileEntry> &files) override;
     Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) override;
     Result<void> removeContainer(const QString &containerId) override;
     Result<QList<ContainerSummary>> listContainerSummaries(const QString &labelKey) override;

@@ -95,7 +95,7 @@ private:
 
 /// The images under the names they were asked for: an archive from Podman names them
 /// "localhost/REPO:TAG", which Docker keeps as a different repository.
-Result<void> nameAsRequested(ContainerBackend &to, const QStringList &references, const QStringList &loaded)
+Result<void> nameAsRequested(ImageStore &to, const QStringList &references, const QStringList &loaded)
 {
     for (const QString &reference : references) {
         if (loaded.contains(reference)) {
@@ -124,7 +124,7 @@ Result<void> nameAsRequested(ContainerBackend &to, const QStringList &references
 
 /// The end of a cancelled copy: removes the requested names `to` lacked before (`absentBefore`) but has now, also
 /// where the load stored them qualified (`loaded`: "localhost/REPO:TAG").
-Error discard(ContainerBackend &to, const QStringList &absentBefore, const QStringList &loaded)
+Error discard(ImageStore &to, const QStringList &absentBefore, const QStringList &loaded)
 {
     QStringList kept;
     for (const QString &reference : absentBefore) {
@@ -153,8 +153,8 @@ Error discard(ContainerBackend &to, const QStringList &absentBefore, const QStri
 
 } // namespace
 
-Result<void> copy(ContainerBackend &from, ContainerBackend &to, const QStringList &references,
-                  const ProgressCallback &progress, const std::atomic_bool *cancelled)
+Result<void> copy(ImageStore &from, ImageStore &to, const QStringList &references, const ProgressCallback &progress,
+                  const std::atomic_bool *cancelled)
 {
     const auto isCancelled = [cancelled] {
         return cancelled != nullptr && cancelled->load();

@@ -18,8 +18,8 @@ namespace ImageTransfer {
 /// When `cancelled` (may be null) turns true the transfer stops and what it brought into `to` is removed again (the
 /// names it loaded and the requested ones `to` lacked before), so no half-copied image keeps a name; the call
 /// returns ErrorCode::Cancelled.
-Result<void> copy(ContainerBackend &from, ContainerBackend &to, const QStringList &references,
-                  const ProgressCallback &progress, const std::atomic_bool *cancelled = nullptr);
+Result<void> copy(ImageStore &from, ImageStore &to, const QStringList &references, const ProgressCallback &progress,
+                  const std::atomic_bool *cancelled = nullptr);
 
 } // namespace ImageTransfer
 

@@ -21,7 +21,9 @@ void checkLimits(BackendDiagnosis &diagnosis, ContainerBackend &backend, const S
         diagnosis.limitsNotChecked = image.error().message;
         return;
     }
-    if (auto present = backend.hasImage(*image); !present || !*present) {
+    // Without an image store (Kubernetes) the cluster pulls the image when the container starts below.
+    ImageStore *store = backend.imageStore();
+    if (auto present = store ? store->hasImage(*image) : Result<bool>(true); !present || !*present) {
         diagnosis.limitsNotChecked =
             QStringLiteral("no python image; llm-sandbox images build --backend %1 python").arg(diagnosis.name);
         return;

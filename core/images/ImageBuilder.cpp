@@ -44,8 +44,8 @@ QHash<QString, QString> parseConf(const QByteArray &text)
 
 } // namespace
 
-ImageBuilder::ImageBuilder(ContainerBackend &backend, const ImageCatalog &catalog)
-    : m_backend(backend), m_catalog(catalog)
+ImageBuilder::ImageBuilder(ContainerBackend &engine, const ImageCatalog &catalog)
+    : m_engine(engine), m_backend(*engine.imageStore()), m_catalog(catalog)
 {}
 
 Result<void> ImageBuilder::ensure(const Language &language, const ProgressCallback &progress, const QString &upTo)
@@ -313,8 +313,7 @@ Result<void> ImageBuilder::ensureImages(const Language &language, const QList<Im
     return {};
 }
 
-Result<QString> ImageBuilder::builtVersion(ContainerBackend &backend, const ImageCatalog &catalog,
-                                           const Language &language)
+Result<QString> ImageBuilder::builtVersion(ImageStore &backend, const ImageCatalog &catalog, const Language &language)
 {
     auto reference = catalog.runImage(language);
     if (!reference) {
@@ -335,7 +334,7 @@ Result<QString> ImageBuilder::builtVersion(ContainerBackend &backend, const Imag
 
 QString ImageBuilder::askVersion(const Language &language, const QString &image, const ProgressCallback &progress)
 {
-    auto output = ImageProbe::run(m_backend, image, language.versionCommand);
+    auto output = ImageProbe::run(m_engine, image, language.versionCommand);
     if (!output) {
         progress(QStringLiteral("could not ask the %1 version: %2").arg(language.displayName, output.error().message));
         return {};

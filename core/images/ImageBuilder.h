@@ -38,12 +38,14 @@ using ImageBuildCallback = std::function<void(const ImageBuildEvent &event)>;
 class ImageBuilder final
 {
 public:
-    ImageBuilder(ContainerBackend &backend, const ImageCatalog &catalog);
+    /// `engine` must have an image store (ContainerBackend::imageStore()): the images are built there, and its
+    /// containers tell a built image's version.
+    ImageBuilder(ContainerBackend &engine, const ImageCatalog &catalog);
 
     /// Another engine to copy missing images from before building anything: an image with the
     /// same reference there is the same definition (tags are definition hashes), and copying it
     /// takes a minute where building takes many. Images it lacks are still built here.
-    void setCopySource(ContainerBackend *source) { m_source = source; }
+    void setCopySource(ImageStore *source) { m_source = source; }
 
     /// Stops ensure(), ensureAll() or rebuild() running on another thread: the image being built or copied stops
     /// within a second, and the images this builder made or copied since it started are removed again (a rebuilt
@@ -79,8 +81,7 @@ public:
     static QString versionLabel() { return QStringLiteral("io.llm-sandbox.version"); }
     /// The version label of the image runs of `language` use; empty when that image is not built yet (or was
     /// built before images carried it).
-    static Result<QString> builtVersion(ContainerBackend &backend, const ImageCatalog &catalog,
-                                        const Language &language);
+    static Result<QString> builtVersion(ImageStore &backend, const ImageCatalog &catalog, const Language &language);
 
 private:
     enum class Present
@@ -110,9 +111,10 @@ private:
     /// `reference` was made (or copied) by this builder; `previousId`: the image it named before (a rebuild).
     void remember(const QString &reference, const QString &previousId = {});
 
-    ContainerBackend &m_backend;
+    ContainerBackend &m_engine;
+    ImageStore &m_backend;
     const ImageCatalog &m_catalog;
-    ContainerBackend *m_source = nullptr;
+    ImageStore *m_source = nullptr;
     std::atomic_bool m_cancelled = false;
     QMutex m_madeMutex;
     struct Made

@@ -7,7 +7,7 @@
 
 namespace sandbox {
 
-ImageInventory::ImageInventory(ContainerBackend &backend, const ImageCatalog &catalog)
+ImageInventory::ImageInventory(ImageStore &backend, const ImageCatalog &catalog)
     : m_backend(backend), m_catalog(catalog)
 {}
 

@@ -28,7 +28,7 @@ struct LanguageImage
 class ImageInventory final
 {
 public:
-    ImageInventory(ContainerBackend &backend, const ImageCatalog &catalog);
+    ImageInventory(ImageStore &backend, const ImageCatalog &catalog);
 
     /// The run image of every language, in the registry's order. Blocking.
     Result<QList<LanguageImage>> languages() const;
@@ -48,7 +48,7 @@ public:
     Result<PruneResult> prune(const ProgressCallback &progress = {}) const;
 
 private:
-    ContainerBackend &m_backend;
+    ImageStore &m_backend;
     const ImageCatalog &m_catalog;
 };
 

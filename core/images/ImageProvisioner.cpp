@@ -16,7 +16,12 @@ Result<QString> ImageProvisioner::createContainer(const ContainerSpec &spec, con
     if (created) {
         return created;
     }
-    auto present = m_backend.hasImage(spec.image);
+    // Without an image store of its own (Kubernetes) the cluster pulls the image, and its error says what failed.
+    ImageStore *store = m_backend.imageStore();
+    if (!store) {
+        return created.error();
+    }
+    auto present = store->hasImage(spec.image);
     if (!present || *present) {
         return created.error();
     }

@@ -2,9 +2,7 @@
 
 namespace sandbox {
 
-ImagePusher::ImagePusher(ContainerBackend &backend, const ImageCatalog &catalog)
-    : m_backend(backend), m_catalog(catalog)
-{}
+ImagePusher::ImagePusher(ImageStore &backend, const ImageCatalog &catalog) : m_backend(backend), m_catalog(catalog) {}
 
 QString ImagePusher::registryFrom(const QString &option)
 {

@@ -17,7 +17,7 @@ namespace sandbox {
 class ImagePusher final
 {
 public:
-    ImagePusher(ContainerBackend &backend, const ImageCatalog &catalog);
+    ImagePusher(ImageStore &backend, const ImageCatalog &catalog);
 
     /// The registry to push to: `option` when it names one, else LLM_SANDBOX_REGISTRY (as the kubernetes backend
     /// reads it), trimmed and without a trailing slash; empty when neither names one.
@@ -38,7 +38,7 @@ public:
                              const RegistryCredentials &credentials, const ProgressCallback &progress);
 
 private:
-    ContainerBackend &m_backend;
+    ImageStore &m_backend;
     const ImageCatalog &m_catalog;
     std::atomic_bool m_cancelled = false;
 };

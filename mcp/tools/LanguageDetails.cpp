@@ -15,7 +15,12 @@ QString builtVersion(const Language &language, ExecutionEngine *engine)
     if (!engine) {
         return QStringLiteral("unknown (no container backend)");
     }
-    auto version = ImageBuilder::builtVersion(engine->backend(), engine->catalog(), language);
+    ImageStore *store = engine->backend().imageStore();
+    if (!store) {
+        return QStringLiteral("unknown (the %1 backend keeps no images: it pulls them from a registry)")
+            .arg(engine->backend().name());
+    }
+    auto version = ImageBuilder::builtVersion(*store, engine->catalog(), language);
     if (!version) {
         return QStringLiteral("unknown (%1)").arg(version.error().message);
     }

@@ -384,22 +384,6 @@ Result<QString> FakeBackend::createContainer(const ContainerSpec &spec)
     return id;
 }
 
-Result<void> FakeBackend::copyFiles(const QString &containerId, const QString &directory, const QList<FileEntry> &files)
-{
-    std::lock_guard lock(m_mutex);
-    const auto it = m_containers.find(containerId);
-    if (it == m_containers.end() || it->second.removed) {
-        return noSuchContainer(containerId);
-    }
-    if (it->second.runner) {
-        return Error{QStringLiteral("Container %1 has started already.").arg(containerId), ErrorCode::EngineFailed};
-    }
-    for (const FileEntry &file : files) {
-        it->second.files.insert(QDir::cleanPath(directory + QLatin1Char('/') + file.path), file.data);
-    }
-    return {};
-}
-
 Result<std::unique_ptr<ContainerStream>> FakeBackend::startAttached(const QString &containerId)
 {
     std::shared_ptr<FakeRunner> runner;

@@ -22,7 +22,7 @@ class FakeRunner;
 /// A container engine in memory, for fast tests of the engine's logic (pool, retries, sessions, observers).
 /// Containers start a FakeRunner that speaks the runner protocol on their attached stream; what each run
 /// does is scripted by the test. Thread-safe, like every backend.
-class FakeBackend final : public ContainerBackend
+class FakeBackend final : public ContainerBackend, public ImageStore
 {
 public:
     /// Decides what a run does, from the `run` request the runner received. Called on the runner's thread,
@@ -78,6 +78,7 @@ public:
 
     // ContainerBackend
     QString name() const override;
+    ImageStore *imageStore() override { return this; }
     Result<BackendInfo> probe() override;
     Result<bool> hasImage(const QString &reference) override;
     Result<QList<ImageInfo>> listImages(const QString &labelKey) override;
@@ -91,11 +92,9 @@ public:
     Result<QStringList> loadImages(QIODevice &archive, const ProgressCallback &progress) override;
     Result<void> tagImage(const QString &image, const QString &reference) override;
     Result<void> removeImage(const QString &reference) override;
-    using ContainerBackend::pushImage;
+    using ImageStore::pushImage;
     Result<void> pushImage(const QString &reference, const ProgressCallback &progress) override;
     Result<QString> createContainer(const ContainerSpec &spec) override;
-    Result<void> copyFiles(const QString &containerId, const QString &directory,
-                           const QList<FileEntry> &files) override;
     Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) override;
     Result<void> removeContainer(const QString &containerId) override;
     Result<QList<ContainerSummary>> listContainerSummaries(const QString &labelKey) override;

@@ -152,15 +152,15 @@ TEST_P(ContainerBackendTest, importedImageHasItsTagAndLabelsAndCopiesIntoTheOthe
     file.write(*tar);
     file.close();
 
-    auto imported = from->importImage(tarPath, reference, {{labelKey, reference}}, {});
+    auto imported = from->imageStore()->importImage(tarPath, reference, {{labelKey, reference}}, {});
     ASSERT_TRUE(imported.ok()) << imported.error().message.toStdString();
-    auto present = from->hasImage(reference);
+    auto present = from->imageStore()->hasImage(reference);
     ASSERT_TRUE(present.ok());
     EXPECT_TRUE(*present) << "the import must keep the tag";
 
-    auto copied = ImageTransfer::copy(*from, *to, {reference}, {});
+    auto copied = ImageTransfer::copy(*from->imageStore(), *to->imageStore(), {reference}, {});
     EXPECT_TRUE(copied.ok()) << copied.error().message.toStdString();
-    auto images = to->listImages(labelKey);
+    auto images = to->imageStore()->listImages(labelKey);
     removeImage(source, reference);
     removeImage(target, reference);
     ASSERT_TRUE(images.ok()) << images.error().message.toStdString();
@@ -177,7 +177,7 @@ TEST_P(ContainerBackendTest, copyingAnImageTheSourceLacksFailsClearly)
     auto from = test::backendFor(target == "podman" ? "docker" : "podman");
     auto to = test::backendFor(target);
     ASSERT_TRUE(from && to);
-    auto copied = ImageTransfer::copy(*from, *to, {"llm-sandbox/does-not-exist:0"}, {});
+    auto copied = ImageTransfer::copy(*from->imageStore(), *to->imageStore(), {"llm-sandbox/does-not-exist:0"}, {});
     ASSERT_FALSE(copied.ok());
     EXPECT_TRUE(copied.error().message.contains("llm-sandbox/does-not-exist:0"))
         << copied.error().message.toStdString();
@@ -206,10 +206,10 @@ TEST_P(ContainerBackendTest, cancellingACopyMidTransferLeavesNothingOfItInTheTar
     tar.start("tar", {"-C", dir.path(), "-cf", dir.filePath("rootfs.tar"), "big"});
     ASSERT_TRUE(tar.waitForFinished(120000) && tar.exitCode() == 0) << tar.readAllStandardError().toStdString();
     ASSERT_TRUE(QFile::remove(big.fileName()));
-    auto imported = from->importImage(dir.filePath("rootfs.tar"), reference, {{labelKey, reference}}, {});
+    auto imported = from->imageStore()->importImage(dir.filePath("rootfs.tar"), reference, {{labelKey, reference}}, {});
     ASSERT_TRUE(imported.ok()) << imported.error().message.toStdString();
     QFile::remove(dir.filePath("rootfs.tar"));
-    const auto idIn = [&](ContainerBackend &backend) {
+    const auto idIn = [&](ImageStore &backend) {
         const auto images = backend.listImages(labelKey);
         for (const ImageInfo &image : images.ok() ? *images : QList<ImageInfo>{}) {
             if (image.reference == reference) {
@@ -218,13 +218,13 @@ TEST_P(ContainerBackendTest, cancellingACopyMidTransferLeavesNothingOfItInTheTar
         }
         return QString();
     };
-    const QString id = idIn(*from);
+    const QString id = idIn(*from->imageStore());
     ASSERT_FALSE(id.isEmpty());
 
     std::atomic_bool cancelled = false;
     QStringList progress;
     auto copied = ImageTransfer::copy(
-        *from, *to, {reference},
+        *from->imageStore(), *to->imageStore(), {reference},
         [&](const QString &line) {
             progress << line;
             if (line.startsWith("copied ")) {
@@ -233,7 +233,7 @@ TEST_P(ContainerBackendTest, cancellingACopyMidTransferLeavesNothingOfItInTheTar
         },
         &cancelled);
     const bool sawProgress = !progress.isEmpty();
-    const bool targetHasName = *to->hasImage(reference);
+    const bool targetHasName = *to->imageStore()->hasImage(reference);
     QProcess inspect;
     inspect.start(QString::fromStdString(target), {"image", "inspect", "--format", "{{.Id}}", id});
     inspect.waitForFinished(60000);

@@ -284,7 +284,8 @@ TEST_P(LanguagesTest, imageHasTheVersionAndLibrariesItsDetailsList)
 
     // Kubernetes has no image store to read the label from (the images are in a registry): no version there.
     if (sandboxEngine->backend().name() != QLatin1String("kubernetes")) {
-        auto version = ImageBuilder::builtVersion(sandboxEngine->backend(), sandboxEngine->catalog(), details);
+        auto version =
+            ImageBuilder::builtVersion(*sandboxEngine->backend().imageStore(), sandboxEngine->catalog(), details);
         ASSERT_TRUE(version.ok()) << version.error().message.toStdString();
         auto reported = ImageProbe::run(sandboxEngine->backend(), *image, details.versionCommand);
         ASSERT_TRUE(reported.ok()) << reported.error().message.toStdString();

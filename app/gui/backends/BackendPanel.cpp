@@ -106,15 +106,16 @@ Result<RegistryCredentials> storedLogin(const QFuture<StoredLogin> &lookup, cons
 } // namespace
 
 /// One job of the Images tab — a build, copy or push: the catalog it works from, the builder or pusher (which Cancel
-/// reaches from the GUI thread) and the engines it uses, alive until the job's thread is done with them.
+/// reaches from the GUI thread) and the engines it uses, alive until the job's thread is done with them. `target`
+/// and `copySource` (when given) have an image store: the caller checks.
 struct BackendPanel::ImageJob
 {
     ImageJob(AppContext &app, std::shared_ptr<ContainerBackend> target, std::shared_ptr<ContainerBackend> copySource,
              BuildKind what)
         : catalog(app.catalog()), backend(std::move(target)), source(std::move(copySource)), kind(what),
-          builder(*backend, catalog), pusher(*backend, catalog)
+          builder(*backend, catalog), pusher(*backend->imageStore(), catalog)
     {
-        builder.setCopySource(source.get());
+        builder.setCopySource(source ? source->imageStore() : nullptr);
     }
 
     void cancel()
@@ -691,8 +692,13 @@ void BackendPanel::refreshImages()
         return;
     }
     m_imagesReading.setFuture(QtConcurrent::run([backend = *backend, app = &m_app] {
+        ImageStore *store = backend->imageStore();
+        if (!store) {
+            const Error none = backend->noImageStore(QStringLiteral("Listing images"));
+            return ImagesNow{.images = none, .superseded = none};
+        }
         const ImageCatalog catalog = app->catalog();
-        const ImageInventory inventory(*backend, catalog);
+        const ImageInventory inventory(*store, catalog);
         return ImagesNow{.images = inventory.languages(), .superseded = inventory.superseded()};
     }));
 }
@@ -758,6 +764,12 @@ void BackendPanel::startBuild(const QString &language, const QString &copyFrom, 
             return;
         }
         source = *made;
+    }
+    for (const std::shared_ptr<ContainerBackend> &engine : {*m_backend, source}) {
+        if (engine && !engine->imageStore()) {
+            m_buildStatus->setText(errorText(engine->noImageStore(tr("Building the %1 image").arg(language))));
+            return;
+        }
     }
     auto job = std::make_shared<ImageJob>(m_app, *m_backend, source, kind);
     auto images = job->catalog.imagesFor(*chosen);
@@ -923,10 +935,15 @@ void BackendPanel::pruneImages()
         return;
     }
     m_buildStatus->setText(tr("Removing old images…"));
-    m_pruning.setFuture(QtConcurrent::run([backend = *m_backend, app = &m_app] {
-        const ImageCatalog catalog = app->catalog();
-        return ImageInventory(*backend, catalog).prune();
-    }));
+    m_pruning.setFuture(
+        QtConcurrent::run([backend = *m_backend, app = &m_app]() -> Result<ImageInventory::PruneResult> {
+            ImageStore *store = backend->imageStore();
+            if (!store) {
+                return backend->noImageStore(QStringLiteral("Removing old images"));
+            }
+            const ImageCatalog catalog = app->catalog();
+            return ImageInventory(*store, catalog).prune();
+        }));
     updateButtons();
 }
 

@@ -43,13 +43,6 @@ QString registryAdvice()
                           "with LLM_SANDBOX_IMAGE_<LANG>.");
 }
 
-Error noImageStore(const QString &what)
-{
-    return Error{QStringLiteral("%1 is not possible on the kubernetes backend: it has no image store. %2")
-                     .arg(what, registryAdvice()),
-                 ErrorCode::Unavailable};
-}
-
 /// `size=N` of tmpfs options ("rw,size=268435456,mode=1777"), in bytes; 0 when absent.
 qint64 tmpfsSize(const QString &options)
 {
@@ -248,49 +241,10 @@ QString KubernetesBackend::runtimeRegistration(const QString &wanted) const
         .arg(wanted == QLatin1String("runsc") ? QStringLiteral("gvisor") : wanted, wanted);
 }
 
-Result<bool> KubernetesBackend::hasImage(const QString &)
+Error KubernetesBackend::noImageStore(const QString &what) const
 {
-    return true;
-}
-
-Result<QList<ImageInfo>> KubernetesBackend::listImages(const QString &)
-{
-    return QList<ImageInfo>();
-}
-
-Result<void> KubernetesBackend::importImage(const QString &, const QString &reference, const QHash<QString, QString> &,
-                                            const ProgressCallback &)
-{
-    return noImageStore(QStringLiteral("Importing image %1").arg(reference));
-}
-
-Result<void> KubernetesBackend::buildImage(const QByteArray &, const QString &reference,
-                                           const QHash<QString, QString> &, const QHash<QString, QString> &, BuildCache,
-                                           const ProgressCallback &, const std::atomic_bool *)
-{
-    return noImageStore(QStringLiteral("Building image %1").arg(reference));
-}
-
-Result<void> KubernetesBackend::exportImages(const QStringList &references, const DataSink &)
-{
-    return noImageStore(QStringLiteral("Exporting %1").arg(references.join(QStringLiteral(", "))));
-}
-
-Result<QStringList> KubernetesBackend::loadImages(QIODevice &, const ProgressCallback &)
-{
-    return noImageStore(QStringLiteral("Loading images"));
-}
-
-Result<void> KubernetesBackend::tagImage(const QString &image, const QString &)
-{
-    return noImageStore(QStringLiteral("Tagging image %1").arg(image));
-}
-
-Result<void> KubernetesBackend::pushImage(const QString &reference, const ProgressCallback &)
-{
-    return Error{QStringLiteral("Pushing image %1 is not possible from the kubernetes backend: images are pushed from "
-                                "the engine that has them (`llm-sandbox images push --backend docker` or podman).")
-                     .arg(reference),
+    return Error{QStringLiteral("%1 is not possible on the kubernetes backend: it has no image store. %2")
+                     .arg(what, registryAdvice()),
                  ErrorCode::Unavailable};
 }
 
@@ -500,13 +454,6 @@ Result<QString> KubernetesBackend::createContainer(const ContainerSpec &spec)
     }
     qCDebug(lcKube) << "created pod" << podName;
     return podName;
-}
-
-Result<void> KubernetesBackend::copyFiles(const QString &, const QString &, const QList<FileEntry> &)
-{
-    return Error{QStringLiteral("Copying files into a pod before it starts is not possible on Kubernetes: the runner "
-                                "is part of the image, and files travel through the runner's protocol."),
-                 ErrorCode::Unavailable};
 }
 
 Result<QJsonObject> KubernetesBackend::waitRunning(const QString &podName)

@@ -32,22 +32,10 @@ public:
     /// The cluster's RuntimeClasses (GET /apis/node.k8s.io/v1/runtimeclasses), each with its handler; the default is
     /// the nameless one (a pod without runtimeClassName).
     Result<QList<OciRuntime>> runtimes() override;
-    /// Always true: the cluster pulls images when a pod starts, and a failed pull is reported then.
-    Result<bool> hasImage(const QString &reference) override;
-    Result<QList<ImageInfo>> listImages(const QString &labelKey) override;
-    Result<void> importImage(const QString &tarPath, const QString &reference, const QHash<QString, QString> &labels,
-                             const ProgressCallback &progress) override;
-    Result<void> buildImage(const QByteArray &contextTar, const QString &reference,
-                            const QHash<QString, QString> &buildArgs, const QHash<QString, QString> &labels,
-                            BuildCache cache, const ProgressCallback &progress,
-                            const std::atomic_bool *cancelled) override;
-    Result<void> exportImages(const QStringList &references, const DataSink &sink) override;
-    Result<QStringList> loadImages(QIODevice &archive, const ProgressCallback &progress) override;
-    Result<void> tagImage(const QString &image, const QString &reference) override;
-    Result<void> pushImage(const QString &reference, const ProgressCallback &progress) override;
+    /// Kubernetes has no image store: the cluster pulls the images a pod names when it starts, and a failed pull is
+    /// reported then. What to do instead: push the images to a registry the cluster pulls from.
+    Error noImageStore(const QString &what) const override;
     Result<QString> createContainer(const ContainerSpec &spec) override;
-    Result<void> copyFiles(const QString &containerId, const QString &directory,
-                           const QList<FileEntry> &files) override;
     Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) override;
     Result<void> removeContainer(const QString &containerId) override;
     /// ContainerAddress: a pod mounts no other pod's volume; the NetworkPolicies of installer/kubernetes/ let an

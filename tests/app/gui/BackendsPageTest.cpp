@@ -292,7 +292,7 @@ TEST_F(BackendsPageTest, cancellingABuildShowsProgressAndLeavesNoNewImage)
     ASSERT_TRUE(images.ok()) << images.error().message.toStdString();
     QStringList fresh;
     for (const ImageDefinition &image : *images) {
-        if (!*(*backend)->hasImage(image.reference)) {
+        if (!*(*backend)->imageStore()->hasImage(image.reference)) {
             fresh << image.reference;
         }
     }
@@ -338,7 +338,7 @@ TEST_F(BackendsPageTest, cancellingABuildShowsProgressAndLeavesNoNewImage)
     // No new name remains, now or once the engine would have finished an abandoned build.
     for (int check = 0; check < 2; ++check) {
         for (const QString &reference : fresh) {
-            EXPECT_FALSE(*(*backend)->hasImage(reference)) << reference.toStdString();
+            EXPECT_FALSE(*(*backend)->imageStore()->hasImage(reference)) << reference.toStdString();
         }
         QTest::qWait(10000);
     }
@@ -346,7 +346,7 @@ TEST_F(BackendsPageTest, cancellingABuildShowsProgressAndLeavesNoNewImage)
         dockerCli({QStringLiteral("images"), QStringLiteral("--format"), QStringLiteral("{{.Repository}}:{{.Tag}}")});
     for (const QString &reference : fresh) {
         EXPECT_FALSE(tags.contains(reference)) << reference.toStdString();
-        (void)(*backend)->removeImage(reference); // in case
+        (void)(*backend)->imageStore()->removeImage(reference); // in case
     }
 }
 
@@ -499,7 +499,7 @@ TEST_F(BackendsPageTest, cancellingACopyFromPodmanMidTransferLeavesNothingOfIt)
     const QString leftId = imageId(QStringLiteral("docker"), copiedId);
     const QString leftName = imageId(QStringLiteral("docker"), runImage);
     const QString leftQualified = imageId(QStringLiteral("docker"), QStringLiteral("localhost/") + runImage);
-    (void)(*podman)->removeImage(runImage);
+    (void)(*podman)->imageStore()->removeImage(runImage);
     EXPECT_TRUE(leftId.isEmpty()) << "the cancelled copy left the image " << copiedId.toStdString();
     EXPECT_TRUE(leftName.isEmpty());
     EXPECT_TRUE(leftQualified.isEmpty());

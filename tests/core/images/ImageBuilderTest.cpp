@@ -147,7 +147,7 @@ TEST_F(ImageBuilderTest, cancelStopsTheBuildAndRemovesWhatItMade)
 namespace {
 
 /// The id each image of `language` has now, by its definition's name.
-QHash<QString, QString> idsOf(ContainerBackend &backend, const ImageCatalog &catalog, const Language &language)
+QHash<QString, QString> idsOf(ImageStore &backend, const ImageCatalog &catalog, const Language &language)
 {
     QHash<QString, QString> ids;
     const auto images = backend.listImages(ImageCatalog::imageLabel());
