@@ -31,30 +31,28 @@ void GuardedTcpServer::incomingConnection(qintptr descriptor)
     }
     if (m_unauthenticated.size() >= m_capacity.beforeAuthentication) {
         // The oldest connection without the token gives way: it had its chance to show it.
-        QTcpSocket *oldest = m_unauthenticated.takeFirst();
+        QTcpSocket *oldest = m_unauthenticated.first();
         qCInfo(lcMcpHttp) << "closing a connection from" << oldest->peerAddress().toString()
                           << "that has not shown the token, for a new one";
+        leavePool(oldest, oldest->peerAddress().toString());
         oldest->abort();
         oldest->deleteLater();
     }
     m_unauthenticated.append(socket);
     ++m_perAddress[address];
     connect(socket, &QObject::destroyed, this, [this, socket, address] {
-        m_unauthenticated.removeOne(socket);
+        leavePool(socket, address);
         m_authenticated.remove(socket);
-        if (--m_perAddress[address] <= 0) {
-            m_perAddress.remove(address);
-        }
     });
     // The server's check, then, at the connection's first head that passes it, a place among the authenticated.
-    auto check = [this,
-                  socket](const HttpRequestFramer::RequestHead &head) -> std::optional<HttpRequestFramer::Rejection> {
+    auto check = [this, socket,
+                  address](const HttpRequestFramer::RequestHead &head) -> std::optional<HttpRequestFramer::Rejection> {
         if (m_check) {
             if (std::optional<HttpRequestFramer::Rejection> rejection = m_check(head)) {
                 return rejection;
             }
         }
-        if (m_unauthenticated.removeOne(socket)) {
+        if (leavePool(socket, address)) {
             if (m_authenticated.size() >= m_capacity.connections) {
                 qCWarning(lcMcpHttp) << "refusing a request from" << socket->peerAddress().toString() << "with"
                                      << m_authenticated.size() << "connections open";
@@ -66,6 +64,17 @@ void GuardedTcpServer::incomingConnection(qintptr descriptor)
     };
     new HttpConnectionGuard(socket, m_limits, m_timeouts, m_httpServer, std::move(check));
     addPendingConnection(socket);
+}
+
+bool GuardedTcpServer::leavePool(QTcpSocket *socket, const QString &address)
+{
+    if (!m_unauthenticated.removeOne(socket)) {
+        return false;
+    }
+    if (--m_perAddress[address] <= 0) {
+        m_perAddress.remove(address);
+    }
+    return true;
 }
 
 } // namespace sandbox::mcp

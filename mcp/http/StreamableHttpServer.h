@@ -43,10 +43,11 @@ struct HttpServerOptions
     HttpLimits limits;
     HttpTimeouts timeouts;
     int maxConnections = 256;
-    /// Open connections one peer address may hold.
+    /// Connections without the token one peer address may hold (those with it count only toward maxConnections).
     int maxConnectionsPerAddress = 64;
-    /// Connections that have not yet shown the token (GuardedTcpServer): a pool of their own.
-    int maxConnectionsBeforeAuthentication = 32;
+    /// Connections that have not yet shown the token (GuardedTcpServer): a pool of their own, large enough for a
+    /// burst of new clients (50 connecting at once), the oldest giving way when it is full.
+    int maxConnectionsBeforeAuthentication = 128;
     int maxSessions = 64;
     /// A session with no request or running call for this long is closed, an open GET stream or not (its client gets
     /// 404 and starts a new one). When all maxSessions are taken, the one idle longest makes room for a new one.
