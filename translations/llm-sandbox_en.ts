@@ -4,7 +4,7 @@
 <context>
     <name>ImagesCommand</name>
     <message numerus="yes">
-        <location filename="../app/cli/ImagesCommand.cpp" line="+102"/>
+        <location filename="../app/cli/ImagesCommand.cpp" line="+108"/>
         <source>%n days</source>
         <translation>
             <numerusform>%n day</numerusform>
@@ -142,7 +142,7 @@
 <context>
     <name>sandbox::gui::BackendPanel</name>
     <message numerus="yes">
-        <location filename="../app/gui/backends/BackendPanel.cpp" line="+182"/>
+        <location filename="../app/gui/backends/BackendPanel.cpp" line="+183"/>
         <source>Done: pushed %n image(s) to %1; Kubernetes pods pull them from there.</source>
         <translation>
             <numerusform>Done: pushed %n image to %1; Kubernetes pods pull them from there.</numerusform>
@@ -166,7 +166,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+528"/>
+        <location line="+533"/>
         <source>%n image(s) of older definitions (%1) can be removed.</source>
         <translation>
             <numerusform>%n image of an older definition (%1) can be removed.</numerusform>
@@ -174,7 +174,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+254"/>
+        <location line="+265"/>
         <source>%n sandbox(es) running, of every llm-sandbox process.</source>
         <translation>
             <numerusform>%n sandbox running, of every llm-sandbox process.</numerusform>

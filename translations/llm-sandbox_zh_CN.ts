@@ -470,7 +470,7 @@ or &quot;off&quot; to record nothing</source>
         <translation>%1 %2 由集群拉取</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>present</source>
         <translation>已存在</translation>
     </message>
@@ -670,7 +670,7 @@ interrupted 的运行记录。</translation>
 <context>
     <name>ImagesCommand</name>
     <message>
-        <location filename="../app/cli/ImagesCommand.cpp" line="+86"/>
+        <location filename="../app/cli/ImagesCommand.cpp" line="+92"/>
         <source>All images ready in %1 s</source>
         <translation>所有镜像已就绪，用时 %1 s</translation>
     </message>
@@ -890,7 +890,7 @@ logout：删除该登录信息。</translation>
         <translation>images %1：kubernetes 后端没有自己的镜像；改用 docker（Podman 请用 --backend podman）</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+33"/>
         <source>--jobs takes a number of at least 1.</source>
         <translation>--jobs 需要一个不小于 1 的数字。</translation>
     </message>
@@ -2258,7 +2258,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::BackendPanel</name>
     <message>
-        <location filename="../app/gui/backends/BackendPanel.cpp" line="+145"/>
+        <location filename="../app/gui/backends/BackendPanel.cpp" line="+146"/>
         <source>Connection</source>
         <translation>连接</translation>
     </message>
@@ -2479,12 +2479,17 @@ go module、R 软件包、gem。</translation>
         <translation>刷新</translation>
     </message>
     <message>
-        <location line="+575"/>
+        <location line="+361"/>
+        <source>Building the %1 image</source>
+        <translation>构建 %1 镜像</translation>
+    </message>
+    <message>
+        <location line="+230"/>
         <source>Warm pool (idle sandboxes without a session): %1</source>
         <translation>预热池（无会话的空闲沙箱）：%1</translation>
     </message>
     <message>
-        <location line="-557"/>
+        <location line="-573"/>
         <source>The engine whose images are pushed (and listed above).</source>
         <translation>推送（并在上方列出）其镜像的引擎。</translation>
     </message>
@@ -2679,7 +2684,7 @@ go module、R 软件包、gem。</translation>
         <translation>可连接</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+52"/>
         <source>On %1, where pushes come from: %2 of %3 languages have their image.</source>
         <translation>在推送来源 %1 上：%3 种语言中有 %2 种有镜像。</translation>
     </message>
@@ -2696,7 +2701,7 @@ go module、R 软件包、gem。</translation>
         </translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+47"/>
         <source>Rebuilding the %1 images…</source>
         <translation>正在重新构建 %1 镜像…</translation>
     </message>
@@ -2706,7 +2711,7 @@ go module、R 软件包、gem。</translation>
         <translation>%v / %m 个镜像</translation>
     </message>
     <message>
-        <location line="-681"/>
+        <location line="-693"/>
         <source>The system keychain gave no answer; pushing without a login.</source>
         <translation>系统钥匙串没有应答；将不带登录信息推送。</translation>
     </message>
@@ -2726,7 +2731,7 @@ go module、R 软件包、gem。</translation>
         <translation>使用系统钥匙串中 %1 在 %2 的登录信息。</translation>
     </message>
     <message>
-        <location line="+314"/>
+        <location line="+315"/>
         <source>The registry the cluster&apos;s nodes pull the sandbox images from (LLM_SANDBOX_REGISTRY, which wins when set). Saved when you push; pods then ask for REGISTRY/llm-sandbox/NAME:TAG. A login kept with “llm-sandbox images login” is used.</source>
         <translation>集群节点拉取沙箱镜像的镜像仓库（设置了 LLM_SANDBOX_REGISTRY 时以它为准）。推送时保存；之后 Pod 请求 REGISTRY/llm-sandbox/NAME:TAG。会使用通过“llm-sandbox images login”保存的登录信息。</translation>
     </message>
@@ -2736,7 +2741,7 @@ go module、R 软件包、gem。</translation>
         <translation>已保存并应用：新的运行使用它；进行中的运行在先前的连接上完成。助手的 MCP 服务器从下次启动起使用它。</translation>
     </message>
     <message>
-        <location line="+209"/>
+        <location line="+220"/>
         <source>Copying from %1…</source>
         <translation>正在从 %1 复制…</translation>
     </message>
@@ -2786,7 +2791,7 @@ go module、R 软件包、gem。</translation>
         <translation>正在删除旧镜像…</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+62"/>
         <source>Warm pool: empty</source>
         <translation>预热池：空</translation>
     </message>
