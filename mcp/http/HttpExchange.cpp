@@ -3,27 +3,16 @@
 #include "mcp/http/HttpConnectionGuard.h"
 #include "mcp/http/HttpErrorResponse.h"
 #include "mcp/http/HttpLogging.h"
+#include "mcp/http/HttpRequestFramer.h"
 
 #include <QHttpServerRequest>
 #include <algorithm>
 
 namespace sandbox::mcp {
 
-namespace {
-
-bool hasToken(const QByteArray &commaList, QByteArrayView token)
-{
-    const QList<QByteArray> items = commaList.split(',');
-    return std::any_of(items.begin(), items.end(), [token](const QByteArray &item) {
-        return item.trimmed().compare(token, Qt::CaseInsensitive) == 0;
-    });
-}
-
-} // namespace
-
 HttpExchange::HttpExchange(const QHttpServerRequest &request, QHttpServerResponder responder, QTcpSocket *socket)
     : m_socket(socket), m_responder(std::move(responder)),
-      m_closeConnection(hasToken(request.value("connection"), "close")),
+      m_closeConnection(HttpRequestFramer::hasToken(request.value("connection"), "close")),
       m_headOnly(request.method() == QHttpServerRequest::Method::Head)
 {}
 

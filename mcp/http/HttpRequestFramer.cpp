@@ -43,7 +43,9 @@ QByteArrayView trimmedValue(QByteArrayView value)
     return value;
 }
 
-bool hasToken(QByteArrayView commaList, QByteArrayView token)
+} // namespace
+
+bool HttpRequestFramer::hasToken(QByteArrayView commaList, QByteArrayView token)
 {
     for (const QByteArray &item : commaList.toByteArray().split(',')) {
         if (trimmedValue(item).compare(token, Qt::CaseInsensitive) == 0) {
@@ -52,8 +54,6 @@ bool hasToken(QByteArrayView commaList, QByteArrayView token)
     }
     return false;
 }
-
-} // namespace
 
 HttpRequestFramer::HttpRequestFramer(HttpLimits limits, HeadCheck check) : m_limits(limits), m_check(std::move(check))
 {}

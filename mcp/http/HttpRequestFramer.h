@@ -51,6 +51,9 @@ public:
 
     explicit HttpRequestFramer(HttpLimits limits = {}, HeadCheck check = {});
 
+    /// Whether a comma-separated header value ("keep-alive, Upgrade") holds `token`, in any case.
+    static bool hasToken(QByteArrayView commaList, QByteArrayView token);
+
     Progress feed(QByteArrayView bytes);
     /// Some bytes of a request have arrived, but not all of it.
     bool midRequest() const { return m_state == State::Body || !m_head.isEmpty(); }

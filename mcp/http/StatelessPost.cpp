@@ -14,6 +14,17 @@ namespace sandbox::mcp {
 
 namespace {
 
+/// Cancels the request's calls while its dispatcher exists: what a client that goes away causes (2026-07-28 has no
+/// notifications/cancelled over HTTP).
+auto cancellerOf(const std::shared_ptr<McpDispatcher> &dispatcher)
+{
+    return [weak = std::weak_ptr<McpDispatcher>(dispatcher)] {
+        if (const std::shared_ptr<McpDispatcher> running = weak.lock()) {
+            running->cancelAll();
+        }
+    };
+}
+
 /// The HTTP status of a 2026-07-28 answer: 2026-07-28 gives its errors statuses so that a client (and a dual-era
 /// client probing the server's era) can tell them apart without reading the body.
 int perRequestStatus(const QJsonObject &answer)
@@ -77,9 +88,6 @@ void StatelessPost::handle(const std::shared_ptr<HttpExchange> &exchange, const 
     }
 
     const QFuture<QJsonDocument> reply = dispatcher->handlePerRequest(message);
-    const auto finish = [this, dispatcher] {
-        m_sessions.release(dispatcher);
-    };
     const QJsonObject meta = message.params().value(QStringLiteral("_meta")).toObject();
     const bool wantsNotifications =
         meta.contains(QStringLiteral("progressToken")) || meta.contains(RequestMeta::kLogLevel);
@@ -91,32 +99,26 @@ void StatelessPost::handle(const std::shared_ptr<HttpExchange> &exchange, const 
         const QJsonDocument answer = reply.resultCount() > 0 ? reply.result() : QJsonDocument();
         exchange->respond(perRequestStatus(answer.object()), answer.toJson(QJsonDocument::Compact),
                           {{"Content-Type", "application/json"}});
-        finish();
+        m_sessions.release(dispatcher);
         return;
     }
     m_sessions.hold(dispatcher);
 
-    // A client gone before the answer cancels the request (2026-07-28 has no notifications/cancelled over HTTP).
-    const std::weak_ptr<McpDispatcher> weak = dispatcher;
-    const auto cancel = [weak] {
-        if (const std::shared_ptr<McpDispatcher> running = weak.lock()) {
-            running->cancelAll();
-        }
-    };
+    // A client gone before the answer cancels the request.
     if (QTcpSocket *socket = exchange->socket()) {
-        QObject::connect(socket, &QTcpSocket::disconnected, m_context, cancel);
+        QObject::connect(socket, &QTcpSocket::disconnected, m_context, cancellerOf(dispatcher));
     }
     if (asStream) {
         answerOnStream(exchange, dispatcher, stream, reply);
         return;
     }
-    whenReady(m_context, reply, [exchange, finish](const QJsonDocument &answer) {
+    whenReady(m_context, reply, [this, exchange, dispatcher](const QJsonDocument &answer) {
         // Null: cancelled because the client went away; there is no one left to answer.
         if (!answer.isNull()) {
             exchange->respond(perRequestStatus(answer.object()), answer.toJson(QJsonDocument::Compact),
                               {{"Content-Type", "application/json"}});
         }
-        finish();
+        m_sessions.release(dispatcher);
     });
 }
 
@@ -131,9 +133,9 @@ void StatelessPost::answerOnStream(const std::shared_ptr<HttpExchange> &exchange
     } else {
         // Closing the stream cancels the request, as a dropped connection does.
         QObject::connect(stream->data(), &SseStream::ended, m_context,
-                         [weak = std::weak_ptr<McpDispatcher>(dispatcher)](bool clientGone) {
-                             if (const std::shared_ptr<McpDispatcher> running = weak.lock(); running && clientGone) {
-                                 running->cancelAll();
+                         [cancel = cancellerOf(dispatcher)](bool clientGone) {
+                             if (clientGone) {
+                                 cancel();
                              }
                          });
     }
