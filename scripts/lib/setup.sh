@@ -87,8 +87,6 @@ package_group() {
         END { exit !found }' "$ROOT/scripts/lib/debian-packages" ||
         fail "scripts/lib/debian-packages has no package group [$1]"
 }
-mapfile -t BUILD_PACKAGES < <(package_group build)
-mapfile -t RUN_PACKAGES < <(package_group run)
 
 # The setup installs Debian's packages with apt-get: on another system, say so and point at the groups to install.
 check_debian() {
