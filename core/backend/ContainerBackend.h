@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backend/ContainerSpec.h"
 #include "backend/ContainerStream.h"
 #include "backend/ImageStore.h"
 #include "util/Result.h"
@@ -38,44 +39,6 @@ struct OciRuntime
     QString handler; ///< the program behind it: Docker's path ("/usr/bin/runsc"), a RuntimeClass's handler ("runsc")
     QStringList arguments;  ///< given to the program before the engine's (Docker's runtimeArgs: "--platform=kvm")
     bool isDefault = false; ///< what a container that names none gets
-};
-
-struct Ulimit
-{
-    QString name;
-    qint64 soft = 0;
-    qint64 hard = 0;
-};
-
-/// Everything needed to create one sandbox container; the engine fills it with hardened values.
-struct ContainerSpec
-{
-    QString image;
-    QStringList command;
-    QString user;
-    QString workingDir;
-    QHash<QString, QString> labels;
-    /// "none", "bridge", or egressProxyClientNetwork().
-    QString networkMode = QStringLiteral("none");
-    qint64 memoryBytes = 0;
-    double cpus = 0;
-    int pidsLimit = 0;
-    QList<Ulimit> ulimits;
-    QStringList capDrop = {QStringLiteral("ALL")};
-    QStringList securityOpt = {QStringLiteral("no-new-privileges")};
-    /// A seccomp profile (the engines' JSON format) applied unless `securityOpt` names one
-    /// ("seccomp=..."); empty: the engine's default profile.
-    QByteArray seccompProfile;
-    bool readOnlyRootfs = false;
-    QHash<QString, QString> tmpfs; ///< mount point -> options
-    bool privileged = false;
-    /// Of the main process. A sandbox's runner gets its steps' environment with each request, so only the
-    /// engine's own containers (the egress proxy's configuration) need this.
-    QHash<QString, QString> environment;
-    /// Containers whose volumes this one mounts too, "ID:ro" (a builder sandbox mounts its egress proxy's socket).
-    QStringList volumesFrom;
-    /// The OCI runtime (an OciRuntime's name, as ContainerBackend::findRuntime gives it); empty: the engine's default.
-    QString runtime;
 };
 
 struct FileEntry
@@ -168,13 +131,11 @@ public:
         /// The builder has no network and mounts the proxy container's socket volume (ContainerSpec::volumesFrom).
         SocketVolume,
         /// The proxy listens on its container's address (containerAddress()), and the builder's network
-        /// (egressProxyClientNetwork()) reaches that and nothing else: a pod mounts no other pod's volume, and
-        /// Kubernetes NetworkPolicies decide what a pod reaches.
+        /// (ContainerNetwork::egressProxyClient()) reaches that and nothing else: a pod mounts no other pod's volume,
+        /// and Kubernetes NetworkPolicies decide what a pod reaches.
         ContainerAddress
     };
     virtual EgressProxyReach egressProxyReach() const { return EgressProxyReach::SocketVolume; }
-    /// The network mode of a builder under EgressProxyReach::ContainerAddress.
-    static QString egressProxyClientNetwork() { return QStringLiteral("egress-proxy-client"); }
     /// The IP address other containers reach the started container `containerId` at (EgressProxyReach
     /// ContainerAddress only).
     virtual Result<QString> containerAddress(const QString &containerId)

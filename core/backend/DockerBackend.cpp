@@ -3,6 +3,7 @@
 #include "backend/DockerAttachStream.h"
 #include "backend/DockerJsonProgress.h"
 #include "backend/DockerStats.h"
+#include "backend/RegistryErrors.h"
 #include "backend/TarArchive.h"
 
 #include <QFile>
@@ -427,22 +428,10 @@ Result<void> DockerBackend::pushImage(const QString &reference, const RegistryCr
     if (pushed.error().code != ErrorCode::EngineFailed) {
         return Error{engineMessage, pushed.error().code};
     }
-    const QString message = pushErrorMessage(reference, engineMessage, !credentials.isEmpty());
+    const QString message = RegistryErrors::pushMessage(reference, engineMessage, !credentials.isEmpty());
     const bool missing = message.contains(QLatin1String("The engine has no image named"));
     return Error{message, missing ? ErrorCode::ImageMissing : ErrorCode::EngineFailed};
 }
-
-namespace {
-
-/// Whether an engine's message about a login says the registry refused it (the engines pass on its 401: "login
-/// attempt to ... failed with status: 401 Unauthorized"; Docker Hub says "incorrect username or password").
-bool loginRefused(const QString &lower)
-{
-    return lower.contains(QLatin1String("unauthorized")) ||
-           lower.contains(QLatin1String("incorrect username or password"));
-}
-
-} // namespace
 
 Result<void> DockerBackend::checkRegistryLogin(const RegistryCredentials &credentials)
 {
@@ -465,88 +454,34 @@ Result<void> DockerBackend::checkRegistryLogin(const RegistryCredentials &creden
         message = QStringLiteral("HTTP status %1").arg(reply->status);
     }
     message = credentials.redact(message);
-    const bool refused = reply->status == 401 || loginRefused(message.toLower());
-    return Error{loginErrorMessage(credentials, message), refused ? ErrorCode::BadRequest : ErrorCode::EngineFailed};
+    const bool refused = reply->status == 401 || RegistryErrors::loginRefused(message);
+    return Error{RegistryErrors::loginMessage(credentials, message),
+                 refused ? ErrorCode::BadRequest : ErrorCode::EngineFailed};
 }
 
-namespace {
-
-/// What to do when the engine could not talk to `registry` at all; empty when `lower` says something else.
-/// `namedBy`: where the user gave the registry's name.
-QString reachabilityAdvice(const QString &registry, const QString &lower, const QString &namedBy)
+QHash<QString, QString> DockerBackend::tmpfsMounts(const ContainerSpec &spec) const
 {
-    if (lower.contains(QLatin1String("server gave http response to https client"))) {
-        return QStringLiteral("The registry %1 speaks plain HTTP: the engine talks to it without TLS only when "
-                              "told it may (Docker: \"insecure-registries\" in /etc/docker/daemon.json; Podman: "
-                              "insecure = true for it in registries.conf); loopback addresses need neither.")
-            .arg(registry);
-    }
-    if (lower.contains(QLatin1String("connection refused")) || lower.contains(QLatin1String("no such host")) ||
-        lower.contains(QLatin1String("i/o timeout")) || lower.contains(QLatin1String("no route to host")) ||
-        lower.contains(QLatin1String("dial tcp"))) {
-        return QStringLiteral("The registry %1 could not be reached: check the name and port given %2 and that "
-                              "the registry is running.")
-            .arg(registry, namedBy);
-    }
-    return {};
-}
-
-} // namespace
-
-QString DockerBackend::pushErrorMessage(const QString &reference, const QString &engineMessage, bool loggedIn)
-{
-    const QString registry = reference.section(QLatin1Char('/'), 0, 0);
-    const QString lower = engineMessage.toLower();
-    if (lower.contains(QLatin1String("no such image")) || lower.contains(QLatin1String("does not exist locally"))) {
-        return QStringLiteral("%1. The engine has no image named %2: tag an image with that name before pushing it.")
-            .arg(engineMessage, reference);
-    }
-    if (const QString advice =
-            reachabilityAdvice(registry, lower, QStringLiteral("with --registry or LLM_SANDBOX_REGISTRY"));
-        !advice.isEmpty()) {
-        return engineMessage + QStringLiteral(". ") + advice;
-    }
-    // "no basic auth credentials": Docker's words when a registry wants a login and got none.
-    if (lower.contains(QLatin1String("unauthorized")) || lower.contains(QLatin1String("authentication required")) ||
-        lower.contains(QLatin1String("denied")) || lower.contains(QLatin1String("no basic auth credentials"))) {
-        if (loggedIn) {
-            return QStringLiteral("%1. The registry %2 refused the push with the login stored for it: the account "
-                                  "may lack the right to push there, or the password changed (log in again with "
-                                  "`llm-sandbox images login %2`).")
-                .arg(engineMessage, registry);
+    // The engine's uid= and gid= give a mount to the container's user.
+    const QString uid = spec.user.section(QLatin1Char(':'), 0, 0);
+    const QString gid = spec.user.section(QLatin1Char(':'), 1, 1);
+    QHash<QString, QString> mounts;
+    for (const Tmpfs &mount : spec.tmpfs) {
+        QStringList options = mount.mountOptions();
+        if (mount.ownedBySandboxUser && !uid.isEmpty()) {
+            options << QStringLiteral("uid=") + uid << QStringLiteral("gid=") + (gid.isEmpty() ? uid : gid);
         }
-        return QStringLiteral("%1. The registry %2 refused the push: it needs a login. Log in with `llm-sandbox "
-                              "images login %2 --username NAME` (the password is read from stdin and kept in the "
-                              "system keychain), then push again.")
-            .arg(engineMessage, registry);
+        mounts.insert(mount.path, options.join(QLatin1Char(',')));
     }
-    return engineMessage;
-}
-
-QString DockerBackend::loginErrorMessage(const RegistryCredentials &credentials, const QString &engineMessage)
-{
-    const QString registry = credentials.serverAddress;
-    const QString lower = engineMessage.toLower();
-    if (const QString advice = reachabilityAdvice(registry, lower, QStringLiteral("to images login"));
-        !advice.isEmpty()) {
-        return QStringLiteral("Logging in to %1 failed: %2. %3").arg(registry, engineMessage, advice);
-    }
-    if (loginRefused(lower)) {
-        return QStringLiteral("The registry %1 refused the login of %2: wrong username or password (%3).")
-            .arg(registry, credentials.username, engineMessage);
-    }
-    return QStringLiteral("Logging in to %1 failed: %2").arg(registry, engineMessage);
-}
-
-Result<QHash<QString, QString>> DockerBackend::tmpfsMounts(const ContainerSpec &spec) const
-{
-    return spec.tmpfs;
+    return mounts;
 }
 
 Result<QStringList> DockerBackend::securityOptions(const ContainerSpec &spec) const
 {
     const QString seccompPrefix = QStringLiteral("seccomp=");
     QStringList options;
+    if (spec.noNewPrivileges) {
+        options << QStringLiteral("no-new-privileges");
+    }
     bool namesProfile = false;
     for (const QString &option : spec.securityOpt) {
         if (!option.startsWith(seccompPrefix)) {
@@ -573,9 +508,11 @@ Result<QStringList> DockerBackend::securityOptions(const ContainerSpec &spec) co
 
 Result<QString> DockerBackend::createContainer(const ContainerSpec &spec)
 {
-    auto tmpfs = tmpfsMounts(spec);
-    if (!tmpfs) {
-        return tmpfs.error();
+    if (spec.network.kind == ContainerNetwork::Kind::EgressProxyClient) {
+        return Error{QStringLiteral("The %1 backend has no egress-proxy-client network: its builders reach the "
+                                    "egress proxy through its socket.")
+                         .arg(m_name),
+                     ErrorCode::BadRequest};
     }
     auto securityOpt = securityOptions(spec);
     if (!securityOpt) {
@@ -588,13 +525,13 @@ Result<QString> DockerBackend::createContainer(const ContainerSpec &spec)
                                    {QStringLiteral("Hard"), double(limit.hard)}});
     }
     QJsonObject hostConfig{
-        {QStringLiteral("NetworkMode"), spec.networkMode},
+        {QStringLiteral("NetworkMode"), spec.network.text()},
         {QStringLiteral("CapDrop"), QJsonArray::fromStringList(spec.capDrop)},
         {QStringLiteral("SecurityOpt"), QJsonArray::fromStringList(*securityOpt)},
         {QStringLiteral("ReadonlyRootfs"), spec.readOnlyRootfs},
         {QStringLiteral("Privileged"), spec.privileged},
         {QStringLiteral("Ulimits"), ulimits},
-        {QStringLiteral("Tmpfs"), toJson(*tmpfs)},
+        {QStringLiteral("Tmpfs"), toJson(tmpfsMounts(spec))},
         // No engine log of the runner's stream (output, artifacts, downloaded files): attach carries it, and a
         // json-file or journald log would keep every run's output on disk for the container's life or for good.
         {QStringLiteral("LogConfig"),
@@ -635,7 +572,7 @@ Result<QString> DockerBackend::createContainer(const ContainerSpec &spec)
         {QStringLiteral("AttachStdin"), true},
         {QStringLiteral("AttachStdout"), true},
         {QStringLiteral("AttachStderr"), true},
-        {QStringLiteral("NetworkDisabled"), spec.networkMode == QLatin1String("none")},
+        {QStringLiteral("NetworkDisabled"), spec.network.isNone()},
         {QStringLiteral("HostConfig"), hostConfig},
     };
     auto reply = call({.method = "POST",

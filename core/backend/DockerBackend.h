@@ -55,17 +55,13 @@ public:
     /// record, the engine's kill and stop events since it started (eventsPath).
     Result<ContainerEnd> howEnded(const QString &containerId) override;
 
-    /// HostConfig.SecurityOpt: `spec.securityOpt` plus `spec.seccompProfile` unless it names a
+    /// HostConfig.SecurityOpt: no-new-privileges when the spec asks for it, `spec.securityOpt`, and
+    /// `spec.seccompProfile` unless `securityOpt` names a
     /// profile itself. Docker takes a profile's JSON text ("seccomp={...}"); a path given in
     /// `securityOpt` is read here, as the docker CLI does.
     virtual Result<QStringList> securityOptions(const ContainerSpec &spec) const;
-
-    /// The message of a failed push: the engine's words, then what to do about the usual causes (the registry
-    /// cannot be reached or speaks plain HTTP, the push is refused, the engine has no image by that name).
-    /// `loggedIn`: whether the push sent a login (a refusal then means the stored login is no longer accepted).
-    static QString pushErrorMessage(const QString &reference, const QString &engineMessage, bool loggedIn = false);
-    /// The message of a failed login check: the engine's words (which never hold the password), then what they mean.
-    static QString loginErrorMessage(const RegistryCredentials &credentials, const QString &engineMessage);
+    /// The tmpfs mounts of HostConfig.Tmpfs (mount point -> options), in the engine's words.
+    virtual QHash<QString, QString> tmpfsMounts(const ContainerSpec &spec) const;
 
 protected:
     /// A request to the Docker-compatible API: `request.path` gets the negotiated version prefix.
@@ -80,8 +76,6 @@ protected:
 
     QString runtimeRegistration(const QString &wanted) const override;
 
-    /// The tmpfs mounts of HostConfig.Tmpfs (mount point -> options): `spec.tmpfs` for Docker.
-    virtual Result<QHash<QString, QString>> tmpfsMounts(const ContainerSpec &spec) const;
     /// A reference as the engine lists it, in the form the product names images ("llm-sandbox/python:TAG").
     virtual QString productReference(const QString &engineReference) const { return engineReference; }
     /// Further query parameters of a push to `registry` ("host:port"), each starting with '&'.

@@ -118,40 +118,19 @@ Result<void> PodmanBackend::importImage(const QString &tarPath, const QString &r
     return {};
 }
 
-Result<QHash<QString, QString>> PodmanBackend::tmpfsMounts(const ContainerSpec &spec) const
+QHash<QString, QString> PodmanBackend::tmpfsMounts(const ContainerSpec &spec) const
 {
-    // Podman refuses the uid=/gid= tmpfs options; its own "U" gives the mount to the
-    // container's user instead, which is the owner the engine asks for.
-    const QString userId = spec.user.section(QLatin1Char(':'), 0, 0);
-    const QString groupId = spec.user.section(QLatin1Char(':'), 1, 1);
     QHash<QString, QString> mounts;
-    for (auto it = spec.tmpfs.begin(); it != spec.tmpfs.end(); ++it) {
-        QStringList options;
-        bool chown = false;
-        for (const QString &option : it.value().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-            const QString key = option.section(QLatin1Char('='), 0, 0);
-            const QString value = option.section(QLatin1Char('='), 1);
-            if (key != QLatin1String("uid") && key != QLatin1String("gid")) {
-                options << option;
-                continue;
-            }
-            const QString wanted = key == QLatin1String("uid") || groupId.isEmpty() ? userId : groupId;
-            if (value != wanted) {
-                return Error{QStringLiteral("Podman can give the tmpfs at %1 only to the container's user (%2), not "
-                                            "to %3 %4.")
-                                 .arg(it.key(), spec.user.isEmpty() ? QStringLiteral("root") : spec.user, key, value)};
-            }
-            chown = true;
-        }
-        if (chown) {
+    for (const Tmpfs &mount : spec.tmpfs) {
+        QStringList options = mount.mountOptions();
+        // Podman refuses the uid=/gid= tmpfs options; its own "U" gives the mount to the container's user.
+        if (mount.ownedBySandboxUser && !spec.user.isEmpty()) {
             options << QStringLiteral("U");
         }
         // Podman fills a tmpfs with what the image has at that path, Docker mounts it empty: an
         // image's leftover /tmp/hsperfdata_root, owned by root, would sit in the sandbox's /tmp.
-        if (!it.value().contains(QLatin1String("tmpcopyup"))) {
-            options << QStringLiteral("notmpcopyup");
-        }
-        mounts.insert(it.key(), options.join(QLatin1Char(',')));
+        options << QStringLiteral("notmpcopyup");
+        mounts.insert(mount.path, options.join(QLatin1Char(',')));
     }
     if (spec.readOnlyRootfs) {
         // A read-only container gets writable tmpfs mounts on /run and /var/tmp from Podman (its
@@ -160,7 +139,9 @@ Result<QHash<QString, QString>> PodmanBackend::tmpfsMounts(const ContainerSpec &
         // from carrying files from run to run.
         for (const QString &path : {QStringLiteral("/run"), QStringLiteral("/var/tmp")}) {
             if (!mounts.contains(path)) {
-                mounts.insert(path, QStringLiteral("ro,nosuid,nodev,noexec,size=64k"));
+                const Tmpfs empty{
+                    .path = path, .sizeBytes = 64 * 1024, .mode = std::nullopt, .executable = false, .readOnly = true};
+                mounts.insert(path, empty.mountOptions().join(QLatin1Char(',')));
             }
         }
     }
@@ -173,6 +154,9 @@ Result<QStringList> PodmanBackend::securityOptions(const ContainerSpec &spec) co
     const bool namesProfile = std::any_of(spec.securityOpt.begin(), spec.securityOpt.end(),
                                           [&](const QString &option) { return option.startsWith(seccompPrefix); });
     QStringList options = spec.securityOpt;
+    if (spec.noNewPrivileges) {
+        options.prepend(QStringLiteral("no-new-privileges"));
+    }
     if (namesProfile || spec.seccompProfile.isEmpty()) {
         return options; // a path, "unconfined" or nothing: Podman reads paths itself
     }

@@ -33,8 +33,11 @@ public:
     /// JSON text: the profile is written to a file in the user's cache, named by its hash.
     Result<QStringList> securityOptions(const ContainerSpec &spec) const override;
 
+    /// Podman's words: "U" for the container user's mounts (it refuses uid=/gid=), notmpcopyup, and empty read-only
+    /// mounts on /run and /var/tmp of a read-only container.
+    QHash<QString, QString> tmpfsMounts(const ContainerSpec &spec) const override;
+
 protected:
-    Result<QHash<QString, QString>> tmpfsMounts(const ContainerSpec &spec) const override;
     /// libpod's /events with stream=false: Podman's Docker-compatible /events answers nothing with `until`.
     Result<HttpResponse> pastEvents(const QString &filters, qint64 since) override;
     QString productReference(const QString &engineReference) const override;

@@ -20,7 +20,7 @@ QString ContainerSpecFactory::nextSandboxUser()
     return QStringLiteral("%1:%1").arg(uid);
 }
 
-ContainerSpec ContainerSpecFactory::make(const QString &image, const QString &networkMode) const
+ContainerSpec ContainerSpecFactory::make(const QString &image, const std::optional<ContainerNetwork> &network) const
 {
     const SandboxSettings &settings = m_settings;
     ContainerSpec spec;
@@ -29,7 +29,7 @@ ContainerSpec ContainerSpecFactory::make(const QString &image, const QString &ne
     spec.user = settings.user.isEmpty() ? nextSandboxUser() : settings.user;
     spec.workingDir = SandboxContainer::workdir();
     spec.labels = {{runLabel(), QUuid::createUuid().toString(QUuid::Id128).left(16)}, {ownerLabel(), m_ownerIdentity}};
-    spec.networkMode = networkMode.isEmpty() ? settings.networkMode : networkMode;
+    spec.network = network ? *network : ContainerNetwork::named(settings.networkMode);
     spec.memoryBytes = settings.memoryBytes;
     spec.cpus = settings.cpus;
     spec.pidsLimit = settings.pidsLimit;
@@ -38,23 +38,34 @@ ContainerSpec ContainerSpecFactory::make(const QString &image, const QString &ne
                     {QStringLiteral("fsize"), settings.fileSizeLimitBytes, settings.fileSizeLimitBytes},
                     {QStringLiteral("core"), 0, 0}};
     spec.capDrop = settings.capDrop;
-    spec.securityOpt = settings.securityOpt;
+    // The settings' words are Docker's ("no-new-privileges", "no-new-privileges:false"); the spec's is a flag.
+    spec.noNewPrivileges = false;
+    spec.securityOpt.clear();
+    const QLatin1String noNewPrivileges("no-new-privileges");
+    for (const QString &option : settings.securityOpt) {
+        if (option.startsWith(noNewPrivileges)) {
+            const QString value = option.mid(noNewPrivileges.size() + 1); // after ":" or "="
+            spec.noNewPrivileges = value.isEmpty() || value == QLatin1String("true");
+        } else {
+            spec.securityOpt << option;
+        }
+    }
     spec.seccompProfile = settings.seccompProfile;
     spec.readOnlyRootfs = settings.readOnlyRootfs;
     spec.privileged = settings.privileged;
     // The scratch space belongs to the sandbox's user: it is the only place it can write.
-    const QString uid = spec.user.section(QLatin1Char(':'), 0, 0);
-    const QString gid = spec.user.section(QLatin1Char(':'), 1, 1);
     spec.tmpfs = {
-        {SandboxContainer::workdir(), QStringLiteral("rw,exec,nosuid,nodev,size=%1,uid=%2,gid=%3,mode=0755")
-                                          .arg(settings.workdirBytes)
-                                          .arg(uid, gid.isEmpty() ? uid : gid)},
-        {QStringLiteral("/tmp"), QStringLiteral("rw,exec,nosuid,nodev,size=%1,mode=1777").arg(settings.tmpBytes)},
+        Tmpfs{.path = SandboxContainer::workdir(),
+              .sizeBytes = settings.workdirBytes,
+              .mode = 0755,
+              .ownedBySandboxUser = true},
+        Tmpfs{.path = QStringLiteral("/tmp"), .sizeBytes = settings.tmpBytes, .mode = 01777},
     };
     return spec;
 }
 
-ContainerSpec ContainerSpecFactory::makeProxy(const QString &image, const QByteArray &config, const QString &network,
+ContainerSpec ContainerSpecFactory::makeProxy(const QString &image, const QByteArray &config,
+                                              const ContainerNetwork &network,
                                               ContainerBackend::EgressProxyReach reach) const
 {
     ContainerSpec spec = make(image, network);
@@ -69,7 +80,7 @@ ContainerSpec ContainerSpecFactory::makeProxy(const QString &image, const QByteA
     spec.memoryBytes = 256LL * 1024 * 1024;
     spec.cpus = 1;
     spec.pidsLimit = 128;
-    spec.tmpfs = {{QStringLiteral("/tmp"), QStringLiteral("rw,noexec,nosuid,nodev,size=16m,mode=1777")}};
+    spec.tmpfs = {Tmpfs{.path = QStringLiteral("/tmp"), .sizeBytes = 16LL * 1024 * 1024, .executable = false}};
     return spec;
 }
 

@@ -4,6 +4,7 @@
 #include "settings/SandboxSettings.h"
 
 #include <QString>
+#include <optional>
 
 namespace sandbox {
 
@@ -16,12 +17,12 @@ public:
     /// `ownerIdentity`: the value of ownerLabel() (OrphanReaper::ownIdentity()).
     ContainerSpecFactory(SandboxSettings settings, QString ownerIdentity);
 
-    /// The spec of a sandbox of `image`; `networkMode` overrides the settings' (the network of an install step).
-    ContainerSpec make(const QString &image, const QString &networkMode = {}) const;
+    /// The spec of a sandbox of `image`; `network` overrides the settings' (the network of an install step).
+    ContainerSpec make(const QString &image, const std::optional<ContainerNetwork> &network = {}) const;
     /// The spec of an install's egress proxy (EgressProxy) of `image` with squid configuration `config`: the same
     /// hardening, on `network` (the engine's default bridge), with its start script as the main process, listening
     /// as `reach` needs.
-    ContainerSpec makeProxy(const QString &image, const QByteArray &config, const QString &network,
+    ContainerSpec makeProxy(const QString &image, const QByteArray &config, const ContainerNetwork &network,
                             ContainerBackend::EgressProxyReach reach) const;
 
     const SandboxSettings &settings() const { return m_settings; }

@@ -101,7 +101,7 @@ Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language
     if (!runtime) {
         return runtime.error();
     }
-    ContainerSpec spec = m_specs.make(image, options.networkMode);
+    ContainerSpec spec = m_specs.make(image, options.network);
     spec.runtime = runtime->name;
     if (GVisorRuntime::isGVisor(*runtime)) {
         GVisorRuntime::adapt(spec);
@@ -139,7 +139,7 @@ Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language
 
 Result<std::unique_ptr<EgressProxyContainer>>
 ContainerStarter::startProxy(const Language &language, const QString &image, const QList<EgressRule> &rules,
-                             const QString &network, const ProgressSink &progress)
+                             const ContainerNetwork &network, const ProgressSink &progress)
 {
     const ContainerBackend::EgressProxyReach reach = m_backend.egressProxyReach();
     auto config = EgressProxy::squidConfig(rules, reach);
@@ -164,13 +164,13 @@ ContainerStarter::startProxy(const Language &language, const QString &image, con
     }
     proxy->keepStream(std::move(*stream));
     if (reach == ContainerBackend::EgressProxyReach::SocketVolume) {
-        proxy->setUpstream(EgressProxy::socketPath(), {*created + QStringLiteral(":ro")}, QStringLiteral("none"));
+        proxy->setUpstream(EgressProxy::socketPath(), {*created + QStringLiteral(":ro")}, ContainerNetwork::none());
     } else {
         auto address = m_backend.containerAddress(*created);
         if (!address) {
             return address.error();
         }
-        proxy->setUpstream(EgressProxy::proxyAddress(*address), {}, ContainerBackend::egressProxyClientNetwork());
+        proxy->setUpstream(EgressProxy::proxyAddress(*address), {}, ContainerNetwork::egressProxyClient());
     }
     return proxy;
 }

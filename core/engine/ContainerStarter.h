@@ -20,9 +20,9 @@ class EgressProxyContainer;
 /// How a container differs from the settings' sandbox.
 struct ContainerOptions
 {
-    QString networkMode;            ///< overrides the settings' (a Kubernetes installer pod's network)
-    QHash<QString, QString> labels; ///< added to the spec's
-    QStringList volumesFrom;        ///< ContainerSpec::volumesFrom (a builder's egress proxy socket)
+    std::optional<ContainerNetwork> network; ///< overrides the settings' (a Kubernetes installer pod's network)
+    QHash<QString, QString> labels;          ///< added to the spec's
+    QStringList volumesFrom;                 ///< ContainerSpec::volumesFrom (a builder's egress proxy socket)
 };
 
 /// Starts sandbox containers: a hardened container of the image (built on first use), started, with its runner
@@ -43,7 +43,8 @@ public:
     /// A started egress proxy (EgressProxy) of `image` that lets through `rules`, on `network`, for an install of
     /// `language`. It is ready when it accepts a connection, which the builder's relay waits for.
     Result<std::unique_ptr<EgressProxyContainer>> startProxy(const Language &language, const QString &image,
-                                                             const QList<EgressRule> &rules, const QString &network,
+                                                             const QList<EgressRule> &rules,
+                                                             const ContainerNetwork &network,
                                                              const ProgressSink &progress);
 
     /// Why `engine` did not put the `missing` limits in force, as far as `limits` tell (one clause per cause).

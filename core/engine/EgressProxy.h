@@ -68,7 +68,7 @@ public:
     /// Where the builder's relay connects (EgressProxy::relayed), the volumes the builder mounts for that (the
     /// proxy's socket, read-only: connecting to a socket needs no write access to its file system) and the
     /// builder's network.
-    void setUpstream(QString upstream, QStringList builderVolumes, QString builderNetwork)
+    void setUpstream(QString upstream, QStringList builderVolumes, ContainerNetwork builderNetwork)
     {
         m_upstream = std::move(upstream);
         m_builderVolumes = std::move(builderVolumes);
@@ -78,7 +78,7 @@ public:
     void keepStream(std::unique_ptr<ContainerStream> stream) { m_stream = std::move(stream); }
     const QString &upstream() const { return m_upstream; }
     const QStringList &builderVolumes() const { return m_builderVolumes; }
-    const QString &builderNetwork() const { return m_builderNetwork; }
+    const ContainerNetwork &builderNetwork() const { return m_builderNetwork; }
 
 private:
     ContainerBackend &m_backend;
@@ -86,7 +86,7 @@ private:
     QString m_id;
     QString m_upstream;
     QStringList m_builderVolumes;
-    QString m_builderNetwork;
+    ContainerNetwork m_builderNetwork;
     std::unique_ptr<ContainerStream> m_stream;
 };
 

@@ -115,18 +115,12 @@ QStringList EnforcedLimits::limitNames()
 
 void EnforcedLimits::compareHardening(const ContainerSpec &spec, QList<UnenforcedLimit> &missing) const
 {
-    const auto asked = [&](const QString &option) {
-        return std::any_of(spec.securityOpt.begin(), spec.securityOpt.end(), [&](const QString &given) {
-            return given == option || given == option + QStringLiteral(":true") ||
-                   given == option + QStringLiteral("=true");
-        });
-    };
     if (!spec.privileged && !spec.securityOpt.contains(QStringLiteral("seccomp=unconfined")) && seccompMode != 2) {
         missing.append(
             {QStringLiteral("seccomp"), QStringLiteral("a seccomp filter"),
              seccompMode ? QStringLiteral("seccomp mode %1").arg(*seccompMode) : QStringLiteral("not reported")});
     }
-    if (asked(QStringLiteral("no-new-privileges")) && noNewPrivs != true) {
+    if (spec.noNewPrivileges && noNewPrivs != true) {
         missing.append({QStringLiteral("no_new_privs"), QStringLiteral("no new privileges"),
                         noNewPrivs ? QStringLiteral("new privileges allowed") : QStringLiteral("not reported")});
     }
@@ -167,7 +161,7 @@ QList<UnenforcedLimit> EnforcedLimits::compare(const ContainerSpec &spec) const
                         : cpus    ? QString::number(*cpus)
                                   : QStringLiteral("no limit")});
     }
-    if (spec.networkMode == QLatin1String("none")) {
+    if (spec.network.isNone()) {
         QStringList others = networkInterfaces;
         others.removeAll(QStringLiteral("lo"));
         if (!reported || !others.isEmpty()) {

@@ -27,7 +27,7 @@ namespace {
 using namespace std::chrono_literals;
 
 /// The network of an install's egress proxy: the engine's default.
-const QString kInstallNetwork = QStringLiteral("bridge");
+const ContainerNetwork kInstallNetwork = ContainerNetwork::named(QStringLiteral("bridge"));
 /// What an installer sandbox packs its libraries into, in its working directory, for the sandbox that runs the code.
 const QString kLibraryArchive = QStringLiteral(".llm-sandbox-libraries.tar.gz");
 /// The largest library archive copied from an installer sandbox (it travels through the runner protocol).
@@ -592,7 +592,7 @@ ExecutionEngine::Run::startWithLibraries(const Language &language, const QString
         }
         proxy = std::move(*started);
         builder.volumesFrom = proxy->builderVolumes();
-        builder.networkMode = proxy->builderNetwork();
+        builder.network = proxy->builderNetwork();
         confined.argv = EgressProxy::relayed(SandboxContainer::runnerPath(), proxy->upstream(), plan.argv);
         confined.environment.insert(EgressProxy::clientEnvironment());
     }

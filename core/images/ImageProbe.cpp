@@ -19,7 +19,7 @@ Result<QByteArray> ImageProbe::run(ContainerBackend &backend, const QString &ima
     ContainerSpec spec;
     spec.image = image;
     spec.command = command;
-    spec.networkMode = QStringLiteral("none");
+    spec.network = ContainerNetwork::none();
     // A sandbox uid of its own, as runs have, not the image's user (uid 1000, the desktop user's on most hosts):
     // RLIMIT_NPROC counts a uid's threads host-wide, so a browser's threads left the probe unable to start.
     spec.user = ContainerSpecFactory::nextSandboxUser();

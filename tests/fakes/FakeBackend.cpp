@@ -123,7 +123,7 @@ QJsonObject FakeBackend::limitsInForce(const ContainerSpec &spec, const QStringL
         rlimits.insert(ulimit.name, limit(QStringLiteral("ulimits"), double(ulimit.soft)));
     }
     QJsonArray interfaces{QStringLiteral("lo")};
-    if (spec.networkMode != QLatin1String("none") || dropped.contains(QStringLiteral("network"))) {
+    if (!spec.network.isNone() || dropped.contains(QStringLiteral("network"))) {
         interfaces.append(QStringLiteral("eth0"));
     }
     const bool root = spec.user.isEmpty() || dropped.contains(QStringLiteral("user"));

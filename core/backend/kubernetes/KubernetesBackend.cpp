@@ -2,16 +2,14 @@
 
 #include "backend/kubernetes/KubernetesChannelStream.h"
 #include "backend/kubernetes/KubernetesQuantity.h"
+#include "backend/kubernetes/PodManifest.h"
 
-#include <QCryptographicHash>
 #include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QRandomGenerator>
-#include <QRegularExpression>
 #include <QUrl>
-#include <cmath>
 
 Q_LOGGING_CATEGORY(lcKube, "sandbox.backend.kubernetes")
 
@@ -19,50 +17,11 @@ namespace sandbox {
 
 namespace {
 
-const QString kContainer = QStringLiteral("sandbox");
-/// The exact values of our labels (label values are restricted; an owner identity holds colons).
-const QString kLabelsAnnotation = QStringLiteral("llm-sandbox.io/labels");
-/// The container's main process waits for one line on stdin before it becomes the runner: nothing the runner writes
-/// can be lost before the engine is attached, and the runner is still PID 1 (it reaps, interrupts and kills every
-/// process of the sandbox, as it does on the other backends).
-const QString kGateScript = QStringLiteral("read -r _ && exec \"$0\" \"$@\"");
-/// Every pod we create carries it: the NetworkPolicy in installer/kubernetes/ selects it.
-const QString kManagedLabel = QStringLiteral("app.kubernetes.io/managed-by");
-const QString kManagedValue = QStringLiteral("llm-sandbox");
-/// Pods that may reach the network (library installers, or every pod with SANDBOX_NETWORK_MODE=bridge) carry it:
-/// the second NetworkPolicy in installer/kubernetes/ allows their egress.
-const QString kNetworkLabel = QStringLiteral("llm-sandbox.io/network");
-const QString kNetworkEgress = QStringLiteral("egress");
-/// Library installer pods: the third NetworkPolicy lets them reach the egress proxy's pod (kRoleLabel) only.
-const QString kNetworkProxyClient = QStringLiteral("egress-proxy-client");
-
 QString registryAdvice()
 {
     return QStringLiteral("Kubernetes pulls images from a registry: push the sandbox images with `llm-sandbox images "
                           "push` to the registry named by LLM_SANDBOX_REGISTRY, or name images the cluster can pull "
                           "with LLM_SANDBOX_IMAGE_<LANG>.");
-}
-
-/// `size=N` of tmpfs options ("rw,size=268435456,mode=1777"), in bytes; 0 when absent.
-qint64 tmpfsSize(const QString &options)
-{
-    for (const QString &option : options.split(QLatin1Char(','))) {
-        if (option.startsWith(QLatin1String("size="))) {
-            return option.mid(5).toLongLong();
-        }
-    }
-    return 0;
-}
-
-QString volumeName(const QString &mountPoint)
-{
-    QString name = mountPoint.toLower();
-    name.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
-    name = name.mid(name.indexOf(QRegularExpression(QStringLiteral("[a-z0-9]"))));
-    while (name.endsWith(u'-')) {
-        name.chop(1);
-    }
-    return QStringLiteral("scratch-") + (name.isEmpty() ? QStringLiteral("root") : name.left(40));
 }
 
 QString withoutFinalPeriod(QString text)
@@ -72,20 +31,6 @@ QString withoutFinalPeriod(QString text)
         text.chop(1);
     }
     return text;
-}
-
-QString millicores(double cpus)
-{
-    return QStringLiteral("%1m").arg(std::llround(cpus * 1000));
-}
-
-QJsonObject labelsOf(const QJsonObject &pod)
-{
-    const QJsonObject metadata = pod.value(QStringLiteral("metadata")).toObject();
-    const QJsonObject annotations = metadata.value(QStringLiteral("annotations")).toObject();
-    const QJsonObject exact =
-        QJsonDocument::fromJson(annotations.value(kLabelsAnnotation).toString().toUtf8()).object();
-    return exact.isEmpty() ? metadata.value(QStringLiteral("labels")).toObject() : exact;
 }
 
 } // namespace
@@ -145,7 +90,7 @@ bool isRunning(const QJsonObject &pod)
     }
     for (const QJsonValue &value : status.value(QStringLiteral("containerStatuses")).toArray()) {
         const QJsonObject container = value.toObject();
-        if (container.value(QStringLiteral("name")).toString() == kContainer) {
+        if (container.value(QStringLiteral("name")).toString() == PodManifest::containerName()) {
             return container.value(QStringLiteral("state")).toObject().contains(QStringLiteral("running"));
         }
     }
@@ -248,194 +193,11 @@ Error KubernetesBackend::noImageStore(const QString &what) const
                  ErrorCode::Unavailable};
 }
 
-QString KubernetesBackend::labelValue(const QString &value)
-{
-    static const QRegularExpression valid(QStringLiteral("^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$"));
-    if (value.size() <= 63 && valid.match(value).hasMatch()) {
-        return value;
-    }
-    return u'x' + QString::fromLatin1(QCryptographicHash::hash(value.toUtf8(), QCryptographicHash::Sha1).toHex());
-}
-
-QStringList KubernetesBackend::runnerCommand(const ContainerSpec &spec)
-{
-    QStringList command{QStringLiteral("prlimit")};
-    for (const Ulimit &limit : spec.ulimits) {
-        command << QStringLiteral("--%1=%2:%3").arg(limit.name).arg(limit.soft).arg(limit.hard);
-    }
-    command << QStringLiteral("--");
-    return command + spec.command;
-}
-
-Result<QJsonObject> KubernetesBackend::podManifest(const ContainerSpec &spec, const QString &podName) const
-{
-    bool uidOk = false;
-    bool gidOk = true;
-    const qint64 uid = spec.user.section(u':', 0, 0).toLongLong(&uidOk);
-    const QString group = spec.user.section(u':', 1, 1);
-    const qint64 gid = group.isEmpty() ? uid : group.toLongLong(&gidOk);
-    // No user: the image's, which must then be non-root (runAsNonRoot stays on).
-    const bool imageUser = spec.user.isEmpty();
-    if (!imageUser && (!uidOk || !gidOk)) {
-        return Error{QStringLiteral("The sandbox user \"%1\" must be numeric (uid:gid) on Kubernetes.").arg(spec.user),
-                     ErrorCode::BadRequest};
-    }
-    if (spec.privileged) {
-        return Error{QStringLiteral("Privileged sandboxes are not run on Kubernetes."), ErrorCode::BadRequest};
-    }
-    const bool egress = spec.networkMode == QLatin1String("bridge");
-    const bool proxyClient = spec.networkMode == egressProxyClientNetwork();
-    if (!egress && !proxyClient && spec.networkMode != QLatin1String("none")) {
-        return Error{QStringLiteral("The network mode \"%1\" has no meaning on Kubernetes: use none (the default) or "
-                                    "bridge (the pod is labelled %2=%3, which the NetworkPolicies of "
-                                    "installer/kubernetes/ let reach the network).")
-                         .arg(spec.networkMode, kNetworkLabel, kNetworkEgress),
-                     ErrorCode::BadRequest};
-    }
-
-    QJsonObject labels{{kManagedLabel, kManagedValue}};
-    if (egress || proxyClient) {
-        labels.insert(kNetworkLabel, egress ? kNetworkEgress : kNetworkProxyClient);
-    }
-    QJsonObject exactLabels;
-    for (auto it = spec.labels.begin(); it != spec.labels.end(); ++it) {
-        labels.insert(it.key(), labelValue(it.value()));
-        exactLabels.insert(it.key(), it.value());
-    }
-    const QJsonObject annotations{
-        {kLabelsAnnotation, QString::fromUtf8(QJsonDocument(exactLabels).toJson(QJsonDocument::Compact))},
-    };
-
-    QJsonArray volumes;
-    QJsonArray mounts;
-    QStringList mountPoints = spec.tmpfs.keys();
-    mountPoints.sort();
-    for (const QString &mountPoint : mountPoints) {
-        const QString name = volumeName(mountPoint);
-        QJsonObject emptyDir{{QStringLiteral("medium"), QStringLiteral("Memory")}};
-        if (const qint64 size = tmpfsSize(spec.tmpfs.value(mountPoint)); size > 0) {
-            emptyDir.insert(QStringLiteral("sizeLimit"), QString::number(size));
-        }
-        volumes.append(QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("emptyDir"), emptyDir}});
-        mounts.append(QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("mountPath"), mountPoint}});
-    }
-
-    QJsonObject limits;
-    if (spec.memoryBytes > 0) {
-        limits.insert(QStringLiteral("memory"), QString::number(spec.memoryBytes));
-    }
-    if (spec.cpus > 0) {
-        limits.insert(QStringLiteral("cpu"), millicores(spec.cpus));
-    }
-    if (m_settings.ephemeralStorageBytes > 0) {
-        limits.insert(QStringLiteral("ephemeral-storage"), QString::number(m_settings.ephemeralStorageBytes));
-    }
-
-    QJsonObject seccomp{{QStringLiteral("type"), QStringLiteral("RuntimeDefault")}};
-    if (!m_settings.seccompLocalhostProfile.isEmpty()) {
-        seccomp = QJsonObject{{QStringLiteral("type"), QStringLiteral("Localhost")},
-                              {QStringLiteral("localhostProfile"), m_settings.seccompLocalhostProfile}};
-    }
-    const bool noNewPrivileges = spec.securityOpt.contains(QStringLiteral("no-new-privileges")) ||
-                                 spec.securityOpt.contains(QStringLiteral("no-new-privileges:true"));
-    QJsonObject identity{{QStringLiteral("runAsNonRoot"), imageUser || uid != 0}};
-    if (!imageUser) {
-        identity.insert(QStringLiteral("runAsUser"), double(uid));
-        identity.insert(QStringLiteral("runAsGroup"), double(gid));
-    }
-    QJsonObject containerSecurity{
-        {QStringLiteral("allowPrivilegeEscalation"), !noNewPrivileges},
-        {QStringLiteral("privileged"), false},
-        {QStringLiteral("readOnlyRootFilesystem"), spec.readOnlyRootfs},
-        {QStringLiteral("capabilities"),
-         QJsonObject{{QStringLiteral("drop"), QJsonArray::fromStringList(spec.capDrop)}}},
-        {QStringLiteral("seccompProfile"), seccomp},
-    };
-    for (auto it = identity.begin(); it != identity.end(); ++it) {
-        containerSecurity.insert(it.key(), it.value());
-    }
-    QJsonObject podSecurity = identity;
-    podSecurity.insert(QStringLiteral("seccompProfile"), seccomp);
-    QJsonArray environment;
-    QStringList names = spec.environment.keys();
-    names.sort();
-    for (const QString &name : names) {
-        environment.append(
-            QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("value"), spec.environment[name]}});
-    }
-    QJsonObject container{
-        {QStringLiteral("name"), kContainer},
-        {QStringLiteral("image"), m_settings.podImage(spec.image)},
-        {QStringLiteral("imagePullPolicy"), QStringLiteral("IfNotPresent")},
-        {QStringLiteral("command"),
-         QJsonArray::fromStringList(QStringList{QStringLiteral("/bin/sh"), QStringLiteral("-c"), kGateScript} +
-                                    runnerCommand(spec))},
-        // Attached once (startAttached); when that connection ends, stdin closes and the runner ends the sandbox.
-        {QStringLiteral("stdin"), true},
-        {QStringLiteral("stdinOnce"), true},
-        {QStringLiteral("workingDir"), spec.workingDir},
-        {QStringLiteral("securityContext"), containerSecurity},
-        {QStringLiteral("resources"),
-         QJsonObject{{QStringLiteral("requests"), limits}, {QStringLiteral("limits"), limits}}},
-        {QStringLiteral("volumeMounts"), mounts},
-    };
-    if (!environment.isEmpty()) {
-        // Only the engine's own containers have one (the egress proxy's configuration).
-        container.insert(QStringLiteral("env"), environment);
-    }
-    QJsonObject podSpec{
-        {QStringLiteral("restartPolicy"), QStringLiteral("Never")},
-        {QStringLiteral("automountServiceAccountToken"), false},
-        {QStringLiteral("enableServiceLinks"), false},
-        {QStringLiteral("terminationGracePeriodSeconds"), 0},
-        {QStringLiteral("activeDeadlineSeconds"), double(m_settings.activeDeadline.count())},
-        {QStringLiteral("securityContext"), podSecurity},
-        {QStringLiteral("containers"), QJsonArray{container}},
-        {QStringLiteral("volumes"), volumes},
-    };
-    // Root in the pod is nobody on the node (a process that breaks out of the container holds no node rights).
-    if (m_settings.userNamespaces == KubernetesSettings::UserNamespaces::On ||
-        (m_settings.userNamespaces == KubernetesSettings::UserNamespaces::Auto && m_userNamespacesByDefault)) {
-        podSpec.insert(QStringLiteral("hostUsers"), false);
-    }
-    // SANDBOX_RUNTIME (checked against the cluster's RuntimeClasses) wins over LLM_SANDBOX_KUBE_RUNTIME_CLASS.
-    if (const QString runtimeClass = spec.runtime.isEmpty() ? m_settings.runtimeClassName : spec.runtime;
-        !runtimeClass.isEmpty()) {
-        podSpec.insert(QStringLiteral("runtimeClassName"), runtimeClass);
-    }
-    if (!m_settings.nodeSelector.isEmpty()) {
-        QJsonObject selector;
-        for (auto it = m_settings.nodeSelector.begin(); it != m_settings.nodeSelector.end(); ++it) {
-            selector.insert(it.key(), it.value());
-        }
-        podSpec.insert(QStringLiteral("nodeSelector"), selector);
-    }
-    if (!m_settings.tolerations.isEmpty()) {
-        podSpec.insert(QStringLiteral("tolerations"), m_settings.tolerations);
-    }
-    if (!m_settings.imagePullSecrets.isEmpty()) {
-        QJsonArray secrets;
-        for (const QString &secret : m_settings.imagePullSecrets) {
-            secrets.append(QJsonObject{{QStringLiteral("name"), secret}});
-        }
-        podSpec.insert(QStringLiteral("imagePullSecrets"), secrets);
-    }
-    return QJsonObject{
-        {QStringLiteral("apiVersion"), QStringLiteral("v1")},
-        {QStringLiteral("kind"), QStringLiteral("Pod")},
-        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), podName},
-                                                 {QStringLiteral("namespace"), m_settings.namespaceName},
-                                                 {QStringLiteral("labels"), labels},
-                                                 {QStringLiteral("annotations"), annotations}}},
-        {QStringLiteral("spec"), podSpec},
-    };
-}
-
 Result<QString> KubernetesBackend::createContainer(const ContainerSpec &spec)
 {
     const QString podName =
         QStringLiteral("llm-sandbox-%1").arg(QRandomGenerator::system()->generate64(), 16, 16, QLatin1Char('0'));
-    auto manifest = podManifest(spec, podName);
+    auto manifest = PodManifest(m_settings, m_userNamespacesByDefault).make(spec, podName);
     if (!manifest) {
         return manifest.error();
     }
@@ -537,7 +299,7 @@ Result<std::unique_ptr<ContainerStream>> KubernetesBackend::startAttached(const 
     QUrl url(m_client.config().server);
     url.setScheme(url.scheme() == QLatin1String("https") ? QStringLiteral("wss") : QStringLiteral("ws"));
     url.setPath(url.path() + podsPath() + u'/' + containerId + QStringLiteral("/attach"));
-    url.setQuery(QStringLiteral("container=%1&stdin=true&stdout=true&stderr=true").arg(kContainer));
+    url.setQuery(QStringLiteral("container=%1&stdin=true&stdout=true&stderr=true").arg(PodManifest::containerName()));
 
     KubernetesChannelStream::Options options;
     options.url = url;
@@ -659,12 +421,12 @@ Result<QList<ContainerSummary>> KubernetesBackend::listContainerSummaries(const 
         const QJsonArray containers =
             pod.value(QStringLiteral("spec")).toObject().value(QStringLiteral("containers")).toArray();
         for (const QJsonValue &container : containers) {
-            if (container.toObject().value(QStringLiteral("name")).toString() == kContainer ||
+            if (container.toObject().value(QStringLiteral("name")).toString() == PodManifest::containerName() ||
                 summary.image.isEmpty()) {
                 summary.image = container.toObject().value(QStringLiteral("image")).toString();
             }
         }
-        const QJsonObject labels = labelsOf(pod);
+        const QJsonObject labels = PodManifest::labelsOf(pod);
         for (auto it = labels.begin(); it != labels.end(); ++it) {
             summary.labels.insert(it.key(), it.value().toString());
         }

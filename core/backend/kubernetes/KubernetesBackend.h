@@ -39,7 +39,7 @@ public:
     Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) override;
     Result<void> removeContainer(const QString &containerId) override;
     /// ContainerAddress: a pod mounts no other pod's volume; the NetworkPolicies of installer/kubernetes/ let an
-    /// installer pod (egressProxyClientNetwork()) reach only the egress proxy's pod.
+    /// installer pod (ContainerNetwork::egressProxyClient()) reach only the egress proxy's pod.
     EgressProxyReach egressProxyReach() const override { return EgressProxyReach::ContainerAddress; }
     /// The pod's IP address, once it runs.
     Result<QString> containerAddress(const QString &containerId) override;
@@ -52,15 +52,6 @@ public:
     const KubernetesSettings &settings() const { return m_settings; }
     const KubernetesClient &client() const { return m_client; }
 
-    /// The pod a spec becomes (public for tests): hardened security contexts, memory-backed emptyDirs for the
-    /// spec's tmpfs mounts, requests equal to limits, our labels.
-    Result<QJsonObject> podManifest(const ContainerSpec &spec, const QString &podName) const;
-    /// What the runner runs as: the spec's command under prlimit with the spec's ulimits (a pod has no ulimit
-    /// field).
-    static QStringList runnerCommand(const ContainerSpec &spec);
-    /// A label value Kubernetes accepts for `value`: itself when valid, else a digest ("x" + SHA-1 hex). The exact
-    /// value is kept in an annotation.
-    static QString labelValue(const QString &value);
     /// What keeps `pod` (a Pod object) from running, as an error naming `podName`: an image that cannot be pulled,
     /// no node that can run it, a container that cannot be created, a pod that ended; nothing while it may start.
     static std::optional<Error> startFailure(const QJsonObject &pod, const QString &podName);

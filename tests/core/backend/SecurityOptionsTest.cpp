@@ -19,10 +19,11 @@ HttpEndpoint unusedEndpoint()
     return *HttpEndpoint::parse(QStringLiteral("unix:///nonexistent.sock"), false, {});
 }
 
-ContainerSpec specWithProfile(const QByteArray &profile, QStringList securityOpt = {"no-new-privileges"})
+ContainerSpec specWithProfile(const QByteArray &profile, QStringList securityOpt = {}, bool noNewPrivileges = true)
 {
     ContainerSpec spec;
     spec.securityOpt = std::move(securityOpt);
+    spec.noNewPrivileges = noNewPrivileges;
     spec.seccompProfile = profile;
     return spec;
 }
@@ -93,15 +94,16 @@ TEST(SeccompProfile, aProfileNamedInSecurityOptWins)
     file.close();
 
     DockerBackend docker(unusedEndpoint());
-    EXPECT_EQ(*docker.securityOptions(specWithProfile("{}", {"seccomp=unconfined"})),
+    EXPECT_EQ(*docker.securityOptions(specWithProfile("{}", {"seccomp=unconfined"}, false)),
               QStringList{"seccomp=unconfined"});
     // Docker's API wants the text: a path is read, like the docker CLI does.
-    EXPECT_EQ(*docker.securityOptions(specWithProfile("{}", {"no-new-privileges", "seccomp=" + path})),
+    EXPECT_EQ(*docker.securityOptions(specWithProfile("{}", {"seccomp=" + path})),
               (QStringList{"no-new-privileges", "seccomp=" + QString::fromUtf8(kProfile)}));
     EXPECT_FALSE(docker.securityOptions(specWithProfile("{}", {"seccomp=" + dir.filePath("missing.json")})).ok());
 
     PodmanBackend podman(unusedEndpoint());
-    EXPECT_EQ(*podman.securityOptions(specWithProfile("{}", {"seccomp=" + path})), QStringList{"seccomp=" + path});
+    EXPECT_EQ(*podman.securityOptions(specWithProfile("{}", {"seccomp=" + path}, false)),
+              QStringList{"seccomp=" + path});
 }
 
 TEST(SeccompProfile, podmanGetsThePathOfAFileHoldingTheProfile)
@@ -118,4 +120,35 @@ TEST(SeccompProfile, podmanGetsThePathOfAFileHoldingTheProfile)
     EXPECT_EQ(written.readAll(), kProfile);
     // The same profile again: the same file.
     EXPECT_EQ(*podman.securityOptions(specWithProfile(kProfile)), *options);
+}
+
+TEST(TmpfsOptions, eachEngineGivesTheScratchSpaceToTheSandboxsUserInItsOwnWords)
+{
+    ContainerSpec spec;
+    spec.user = QStringLiteral("20001:20001");
+    spec.tmpfs = {
+        Tmpfs{.path = QStringLiteral("/sandbox"), .sizeBytes = 1000, .mode = 0755, .ownedBySandboxUser = true},
+        Tmpfs{.path = QStringLiteral("/tmp"), .sizeBytes = 2000, .executable = false}};
+    const DockerBackend docker(unusedEndpoint());
+    const QHash<QString, QString> dockers = docker.tmpfsMounts(spec);
+    EXPECT_EQ(dockers.value(QStringLiteral("/sandbox")),
+              QStringLiteral("rw,exec,nosuid,nodev,size=1000,mode=0755,uid=20001,gid=20001"));
+    EXPECT_EQ(dockers.value(QStringLiteral("/tmp")), QStringLiteral("rw,noexec,nosuid,nodev,size=2000,mode=1777"));
+    spec.user = QStringLiteral("4321");
+    EXPECT_TRUE(
+        docker.tmpfsMounts(spec).value(QStringLiteral("/sandbox")).endsWith(QStringLiteral("uid=4321,gid=4321")))
+        << "a user without a group: the group of the same number";
+
+    // Podman refuses uid= and gid= and fills a tmpfs from the image unless told not to.
+    const PodmanBackend podman(unusedEndpoint());
+    const QHash<QString, QString> podmans = podman.tmpfsMounts(spec);
+    EXPECT_EQ(podmans.value(QStringLiteral("/sandbox")),
+              QStringLiteral("rw,exec,nosuid,nodev,size=1000,mode=0755,U,notmpcopyup"));
+    EXPECT_EQ(podmans.value(QStringLiteral("/tmp")),
+              QStringLiteral("rw,noexec,nosuid,nodev,size=2000,mode=1777,notmpcopyup"));
+    EXPECT_FALSE(podmans.contains(QStringLiteral("/run")));
+    spec.readOnlyRootfs = true;
+    EXPECT_EQ(podman.tmpfsMounts(spec).value(QStringLiteral("/run")),
+              QStringLiteral("ro,noexec,nosuid,nodev,size=65536"))
+        << "a read-only root gets no writable /run from Podman";
 }

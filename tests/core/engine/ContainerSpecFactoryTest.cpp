@@ -31,9 +31,10 @@ TEST(ContainerSpecFactoryTest, defaultSpecIsHardened)
     EXPECT_GE(uid, ContainerSpecFactory::kFirstSandboxUid);
     EXPECT_EQ(spec.user, QStringLiteral("%1:%1").arg(uid));
     EXPECT_EQ(spec.workingDir, QStringLiteral("/sandbox"));
-    EXPECT_EQ(spec.networkMode, QStringLiteral("none"));
+    EXPECT_TRUE(spec.network.isNone());
     EXPECT_EQ(spec.capDrop, QStringList{QStringLiteral("ALL")});
-    EXPECT_TRUE(spec.securityOpt.contains(QStringLiteral("no-new-privileges")));
+    EXPECT_TRUE(spec.noNewPrivileges);
+    EXPECT_FALSE(spec.securityOpt.contains(QStringLiteral("no-new-privileges"))) << "a flag, not an engine option";
     EXPECT_FALSE(spec.seccompProfile.isEmpty());
     EXPECT_TRUE(spec.readOnlyRootfs);
     EXPECT_FALSE(spec.privileged);
@@ -67,13 +68,32 @@ TEST(ContainerSpecFactoryTest, scratchSpaceIsTmpfsOwnedByTheSandboxUser)
     settings.workdirBytes = 1000;
     settings.tmpBytes = 2000;
     const ContainerSpec spec = ContainerSpecFactory(settings, QStringLiteral("h:1:2")).make(QStringLiteral("i"));
-    EXPECT_EQ(spec.tmpfs.value(QStringLiteral("/sandbox")),
-              QStringLiteral("rw,exec,nosuid,nodev,size=1000,uid=1234,gid=5678,mode=0755"));
-    EXPECT_EQ(spec.tmpfs.value(QStringLiteral("/tmp")), QStringLiteral("rw,exec,nosuid,nodev,size=2000,mode=1777"));
+    EXPECT_EQ(spec.user, QStringLiteral("1234:5678"));
+    ASSERT_EQ(spec.tmpfs.size(), 2);
+    ASSERT_NE(spec.tmpfsAt(QStringLiteral("/sandbox")), nullptr);
+    EXPECT_EQ(*spec.tmpfsAt(QStringLiteral("/sandbox")),
+              (Tmpfs{.path = QStringLiteral("/sandbox"), .sizeBytes = 1000, .mode = 0755, .ownedBySandboxUser = true}));
+    ASSERT_NE(spec.tmpfsAt(QStringLiteral("/tmp")), nullptr);
+    EXPECT_EQ(*spec.tmpfsAt(QStringLiteral("/tmp")),
+              (Tmpfs{.path = QStringLiteral("/tmp"), .sizeBytes = 2000, .mode = 01777}));
+    EXPECT_EQ(spec.tmpfsAt(QStringLiteral("/tmp"))->mountOptions().join(u','),
+              QStringLiteral("rw,exec,nosuid,nodev,size=2000,mode=1777"));
+}
 
-    settings.user = QStringLiteral("4321");
-    const ContainerSpec uidOnly = ContainerSpecFactory(settings, QStringLiteral("h:1:2")).make(QStringLiteral("i"));
-    EXPECT_TRUE(uidOnly.tmpfs.value(QStringLiteral("/sandbox")).contains(QStringLiteral("uid=4321,gid=4321")));
+TEST(ContainerSpecFactoryTest, theSettingsNoNewPrivilegesIsAFlagAndTheOtherOptionsPassOn)
+{
+    SandboxSettings settings;
+    settings.securityOpt = {QStringLiteral("apparmor=unconfined"), QStringLiteral("label=disable")};
+    const ContainerSpecFactory without(settings, QStringLiteral("h:1:2"));
+    EXPECT_FALSE(without.make(QStringLiteral("i")).noNewPrivileges) << "the settings no longer ask for it";
+    EXPECT_EQ(without.make(QStringLiteral("i")).securityOpt, settings.securityOpt);
+    for (const char *asked : {"no-new-privileges", "no-new-privileges:true", "no-new-privileges=true"}) {
+        settings.securityOpt = {QLatin1String(asked)};
+        EXPECT_TRUE(ContainerSpecFactory(settings, QStringLiteral("h:1:2")).make(QStringLiteral("i")).noNewPrivileges)
+            << asked;
+    }
+    settings.securityOpt = {QStringLiteral("no-new-privileges:false")};
+    EXPECT_FALSE(ContainerSpecFactory(settings, QStringLiteral("h:1:2")).make(QStringLiteral("i")).noNewPrivileges);
 }
 
 TEST(ContainerSpecFactoryTest, everySandboxHasAUserIdOfItsOwnAboveTheDesktopAccounts)
@@ -87,7 +107,7 @@ TEST(ContainerSpecFactoryTest, everySandboxHasAUserIdOfItsOwnAboveTheDesktopAcco
         EXPECT_GE(uid, ContainerSpecFactory::kFirstSandboxUid);
         EXPECT_LT(uid, ContainerSpecFactory::kFirstSandboxUid + ContainerSpecFactory::kSandboxUids);
         EXPECT_LT(uid, 65536) << "outside the ids a rootless engine maps";
-        EXPECT_TRUE(spec.tmpfs.value(QStringLiteral("/sandbox")).contains(QStringLiteral("uid=%1,gid=%1").arg(uid)));
+        EXPECT_TRUE(spec.tmpfsAt(QStringLiteral("/sandbox"))->ownedBySandboxUser);
         users.insert(spec.user);
     }
     EXPECT_EQ(users.size(), 1000);
@@ -107,6 +127,11 @@ TEST(ContainerSpecFactoryTest, labelsNameTheContainerAndItsOwner)
 TEST(ContainerSpecFactoryTest, anInstallStepsNetworkOverridesTheSettings)
 {
     const ContainerSpecFactory factory(SandboxSettings{}, QStringLiteral("h:1:2"));
-    EXPECT_EQ(factory.make(QStringLiteral("i"), QStringLiteral("bridge")).networkMode, QStringLiteral("bridge"));
-    EXPECT_EQ(factory.make(QStringLiteral("i")).networkMode, QStringLiteral("none"));
+    const ContainerNetwork bridge = ContainerNetwork::named(QStringLiteral("bridge"));
+    EXPECT_EQ(factory.make(QStringLiteral("i"), bridge).network, bridge);
+    EXPECT_EQ(factory.make(QStringLiteral("i")).network, ContainerNetwork::none());
+    SandboxSettings named;
+    named.networkMode = QStringLiteral("lab-net");
+    EXPECT_EQ(ContainerSpecFactory(named, QStringLiteral("h:1:2")).make(QStringLiteral("i")).network,
+              ContainerNetwork::named(QStringLiteral("lab-net")));
 }

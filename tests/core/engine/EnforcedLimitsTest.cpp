@@ -14,7 +14,7 @@ ContainerSpec hardenedSpec()
 {
     ContainerSpec spec;
     spec.user = QStringLiteral("1000:1000");
-    spec.networkMode = QStringLiteral("none");
+    spec.network = ContainerNetwork::none();
     spec.memoryBytes = 512LL * 1024 * 1024;
     spec.cpus = 1.5;
     spec.pidsLimit = 256;
@@ -136,6 +136,7 @@ TEST(EnforcedLimits, seccompNoNewPrivsAndCapabilitiesAreChecked)
     // What the spec does not ask for is not checked: unconfined, privileges allowed, capabilities kept.
     ContainerSpec spec = hardenedSpec();
     spec.securityOpt = {QStringLiteral("seccomp=unconfined")};
+    spec.noNewPrivileges = false;
     spec.capDrop = {QStringLiteral("NET_RAW")};
     EXPECT_TRUE(EnforcedLimits::fromJson(report).compare(spec).isEmpty());
 }
@@ -168,7 +169,7 @@ TEST(EnforcedLimits, onlyRequestedLimitsAreChecked)
     spec.memoryBytes = 0;
     spec.pidsLimit = 0;
     spec.cpus = 0;
-    spec.networkMode = QStringLiteral("bridge");
+    spec.network = ContainerNetwork::named(QStringLiteral("bridge"));
     spec.readOnlyRootfs = false;
     spec.ulimits.clear();
     QJsonObject report = reportInForce();

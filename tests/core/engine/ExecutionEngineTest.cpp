@@ -369,7 +369,8 @@ TEST_F(ExecutionEngineTest, containersAreCreatedHardened)
 
     const QList<ContainerSpec> specs = m_backend->specs();
     ASSERT_EQ(specs.size(), 1);
-    EXPECT_EQ(specs[0].networkMode, QStringLiteral("none"));
+    EXPECT_TRUE(specs[0].network.isNone());
+    EXPECT_TRUE(specs[0].noNewPrivileges);
     EXPECT_EQ(specs[0].capDrop, QStringList{QStringLiteral("ALL")});
     EXPECT_TRUE(specs[0].readOnlyRootfs);
     EXPECT_FALSE(specs[0].privileged);

@@ -107,7 +107,7 @@ TEST(GVisorRuntime, aMemoryLimitTheEngineDoesNotShowStaysMissing)
 TEST(GVisorRuntime, limitsGVisorDoesNotExplainStayMissing)
 {
     ContainerSpec spec = hardenedSpec();
-    spec.networkMode = QStringLiteral("none");
+    spec.network = ContainerNetwork::none();
     EnforcedLimits limits = gvisorReport();
     limits.networkInterfaces = {QStringLiteral("lo"), QStringLiteral("eth0")};
     limits.capabilities.insert(QStringLiteral("effective"), 0x20);
