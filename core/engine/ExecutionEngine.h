@@ -86,6 +86,8 @@ public:
 
 private:
     class Run;
+    class LibraryInstall;
+    class SessionRun;
 
     void prewarmImage(const Language &language, const QString &image);
     /// Starts the preloaded interpreters of a language (Language::preloaded) in a container being warmed, so its first

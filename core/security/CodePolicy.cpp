@@ -2,8 +2,7 @@
 
 #include "lang/LanguageRegistry.h"
 #include "security/BuiltinPolicyRules.h"
-#include "security/ImportScanner.h"
-#include "security/SourceLexer.h"
+#include "security/ScannedSource.h"
 
 #include <QRegularExpression>
 #include <QSet>
@@ -271,21 +270,18 @@ QList<PolicyRule> CodePolicy::rules() const
 
 QList<PolicyFinding> CodePolicy::findings(const QString &language, const QString &code) const
 {
-    return scan(language, code, Severity::Safe);
+    return scan(ScannedSource(language, code), Severity::Safe);
 }
 
-QList<PolicyFinding> CodePolicy::scan(const QString &language, const QString &code, Severity minimum) const
+QList<PolicyFinding> CodePolicy::scan(const ScannedSource &scanned, Severity minimum) const
 {
-    const auto known = LanguageRegistry::instance().find(language);
-    const QString canonical = known ? known->name : language.trimmed().toLower();
-
+    const QString &canonical = scanned.language();
+    const QString &code = scanned.code();
     QList<const CompiledRule *> active;
-    bool needsImports = false;
     for (const auto &compiled : m_rules) {
         if ((compiled->rule.language == canonical || compiled->rule.language == anyLanguage) &&
             compiled->rule.severity >= minimum) {
             active.append(compiled.get());
-            needsImports = needsImports || !compiled->rule.modules.isEmpty();
         }
     }
     QList<PolicyFinding> out;
@@ -293,14 +289,12 @@ QList<PolicyFinding> CodePolicy::scan(const QString &language, const QString &co
         return out;
     }
 
-    const LexedSource source = SourceLexer::lex(canonical, code);
-    const QList<ImportReference> imports =
-        needsImports ? ImportScanner::imports(canonical, source) : QList<ImportReference>();
+    const LexedSource &source = scanned.lexed();
 
     for (const CompiledRule *compiled : std::as_const(active)) {
         FindingCollector collector(source, compiled->rule, out);
         for (const QString &module : compiled->rule.modules) {
-            for (const ImportReference &reference : imports) {
+            for (const ImportReference &reference : scanned.imports()) {
                 if (moduleMatches(module, reference.module)) {
                     collector.add(reference.start, reference.end);
                 }
@@ -344,10 +338,15 @@ QList<PolicyFinding> CodePolicy::scan(const QString &language, const QString &co
 
 Result<void> CodePolicy::check(const QString &language, const QString &code) const
 {
+    return check(ScannedSource(language, code));
+}
+
+Result<void> CodePolicy::check(const ScannedSource &scanned) const
+{
     if (!m_threshold) {
         return {};
     }
-    const QList<PolicyFinding> refused = scan(language, code, *m_threshold);
+    const QList<PolicyFinding> refused = scan(scanned, *m_threshold);
     if (refused.isEmpty()) {
         return {};
     }

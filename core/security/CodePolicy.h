@@ -13,6 +13,8 @@
 
 namespace sandbox {
 
+class ScannedSource;
+
 /// The enforced code policy: rules per language (restricted modules, patterns) with severities,
 /// and a threshold. Code with a finding at or above the threshold is refused before it reaches a
 /// container. Comments and string literals never match (see SourceLexer).
@@ -55,6 +57,8 @@ public:
     /// Ok when nothing is refused; otherwise an error listing each refused finding as
     /// "line N: rule — description", for the model that wrote the code.
     Result<void> check(const QString &language, const QString &code) const;
+    /// check() of code read already (the engine reads a run's code once, for this and its preloaded interpreter).
+    Result<void> check(const ScannedSource &scanned) const;
 
 private:
     struct CompiledRule;
@@ -63,7 +67,7 @@ private:
     CodePolicy(QString name, std::optional<Severity> threshold, Rules rules);
     static Result<std::shared_ptr<const CompiledRule>> compile(const PolicyRule &rule);
     static Result<Rules> builtinRules();
-    QList<PolicyFinding> scan(const QString &language, const QString &code, Severity minimum) const;
+    QList<PolicyFinding> scan(const ScannedSource &scanned, Severity minimum) const;
 
     QString m_name;
     std::optional<Severity> m_threshold;

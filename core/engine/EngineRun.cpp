@@ -1,0 +1,462 @@
+#include "engine/EngineRun.h"
+
+#include "artifacts/ArtifactBudget.h"
+#include "engine/LibraryInstall.h"
+#include "engine/RunSampler.h"
+#include "engine/SessionRun.h"
+#include "lang/LanguageRegistry.h"
+#include "runnerclient/RunnerClient.h"
+#include "security/ScannedSource.h"
+#include "util/Redaction.h"
+
+#include <QCryptographicHash>
+
+namespace sandbox {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+/// How long past the run's timeout the runner may take to report before the container is removed.
+constexpr auto kReportGrace = 10s;
+
+/// What a run says of its sandbox that ended under it, neither for want of memory nor by the engine going away.
+QString unexpectedEnd(const ContainerEnd &end)
+{
+    if (end.killedThroughEngine) {
+        return QStringLiteral("The sandbox container was killed from outside the run (a kill or stop asked of the "
+                              "container engine), which did not finish.");
+    }
+    if (end.exitCode) {
+        return QStringLiteral("The sandbox container stopped unexpectedly (exit status %1).").arg(*end.exitCode);
+    }
+    return QStringLiteral("The sandbox container stopped unexpectedly.");
+}
+
+StopReason reasonFrom(RunnerDoneReason reason, bool compileFailed)
+{
+    switch (reason) {
+    case RunnerDoneReason::Timeout:
+        return StopReason::TimedOut;
+    case RunnerDoneReason::OutOfMemory:
+        return StopReason::OutOfMemory;
+    case RunnerDoneReason::CpuLimit:
+        return StopReason::CpuLimit;
+    case RunnerDoneReason::OutputLimit:
+        return StopReason::OutputLimit;
+    case RunnerDoneReason::Cancelled:
+        return StopReason::Cancelled;
+    case RunnerDoneReason::Exit:
+    case RunnerDoneReason::Error:
+        break;
+    }
+    return compileFailed ? StopReason::CompileFailed : StopReason::Exited;
+}
+
+} // namespace
+
+QList<QStringList> ExecutionEngine::Run::preloadedInterpreters(const Language &language)
+{
+    if (language.preloaded.isEmpty()) {
+        return {};
+    }
+    if (language.preloadedModules.isEmpty()) {
+        return {language.preloaded};
+    }
+    return {language.preloaded, language.preloaded + language.preloadedModules};
+}
+
+QMap<QString, QString> ExecutionEngine::Run::runEnvironment(const Language &language)
+{
+    QMap<QString, QString> env{
+        {QStringLiteral("PATH"), QStringLiteral("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")},
+        {QStringLiteral("HOME"), QStringLiteral("/tmp")},
+        {QStringLiteral("TMPDIR"), QStringLiteral("/tmp")},
+        {QStringLiteral("LANG"), QStringLiteral("C.UTF-8")},
+        {QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8")},
+        {QStringLiteral("LLM_SANDBOX_OUTPUT_DIR"), SandboxContainer::outputDir()},
+    };
+    for (auto it = language.environment.begin(); it != language.environment.end(); ++it) {
+        env.insert(it.key(), it.value());
+    }
+    return env;
+}
+
+QList<RunnerFile> ExecutionEngine::Run::projectFiles(const Language &language)
+{
+    QList<RunnerFile> files;
+    for (auto it = language.projectFiles.begin(); it != language.projectFiles.end(); ++it) {
+        files.append(RunnerFile{it.key(), it.value().toUtf8()});
+    }
+    return files;
+}
+
+QStringList ExecutionEngine::Run::librariesToInstall(const Language &language, const QStringList &requested,
+                                                     const QStringList &installed)
+{
+    QStringList missing;
+    for (const QString &library : requested) {
+        if (!language.preinstalledLibraries.contains(library.trimmed(), Qt::CaseInsensitive) &&
+            !installed.contains(library.trimmed(), Qt::CaseInsensitive)) {
+            missing << library;
+        }
+    }
+    return missing;
+}
+
+void ExecutionEngine::Run::attachLimits(Result<RunResult> &result, const SandboxContainer &container)
+{
+    if (!container.acceptedWeakerIsolation().isEmpty()) {
+        qCWarning(lcEngine).noquote() << container.acceptedWeakerIsolation();
+    }
+    if (result) {
+        result->enforcedLimits = container.enforcedLimits();
+    }
+}
+
+void ExecutionEngine::Run::notify(const std::function<void(RunObserver &)> &call) const
+{
+    if (m_subscribed) {
+        m_engine.m_observers.forEach(call);
+    }
+    if (m_caller) {
+        call(*m_caller);
+    }
+}
+
+void ExecutionEngine::Run::report(RunProgress progress) const
+{
+    progress.message = redactCredentials(std::move(progress.message));
+    notify([&](RunObserver &observer) { observer.runProgress(m_id, progress); });
+}
+
+Result<void> ExecutionEngine::Run::checkNotCancelled() const
+{
+    if (m_stop.stop_requested()) {
+        return Error{QStringLiteral("The run was cancelled before it started."), ErrorCode::Cancelled};
+    }
+    return {};
+}
+
+Result<std::unique_ptr<SandboxContainer>>
+ExecutionEngine::Run::startContainer(const Language &language, const QString &image, const ContainerOptions &options)
+{
+    return m_engine.m_starter.start(
+        language, image, [this](const RunProgress &progress) { report(progress); }, options);
+}
+
+Result<RunResult> ExecutionEngine::Run::collectSampled(SandboxContainer &container, std::chrono::milliseconds timeout,
+                                                       bool &clean)
+{
+    notify([&](RunObserver &observer) { observer.runContainer(m_id, container.id()); });
+    const RunSampler sampler(m_engine.m_backend, container.id(), [this](const ContainerStats &sample) {
+        notify([&](RunObserver &observer) { observer.runSample(m_id, sample); });
+    });
+    return collect(container.runner(), timeout, clean, false, container.id());
+}
+
+QStringList ExecutionEngine::Run::preloadedInterpreterFor(const Language &language, const ScannedSource &scanned)
+{
+    const QList<QStringList> interpreters = preloadedInterpreters(language);
+    if (interpreters.size() < 2) {
+        return interpreters.value(0);
+    }
+    for (const ImportReference &reference : scanned.imports()) {
+        const QString package = reference.module.section(u'.', 0, 0);
+        if (std::any_of(language.preloadedModules.begin(), language.preloadedModules.end(),
+                        [&](const QString &module) { return module.section(u'.', 0, 0) == package; })) {
+            return interpreters.last();
+        }
+    }
+    return interpreters.first();
+}
+
+RunnerRunRequest ExecutionEngine::Run::runRequest(const RunRequest &request, const Language &language,
+                                                  const ScannedSource *scanned, bool afterInstall) const
+{
+    const SandboxSettings &settings = m_engine.m_settings;
+    RunnerRunRequest run;
+    run.id = m_id;
+    run.workdir = SandboxContainer::workdir();
+    // What one run leaves in a pooled container's scratch space is gone before the next.
+    // POSIX message queues (/dev/mqueue) outlive their processes just like files.
+    run.scratchDirs = {QStringLiteral("/tmp"), QStringLiteral("/dev/shm"), QStringLiteral("/dev/mqueue")};
+    if (!language.buildCacheDir.isEmpty()) {
+        run.keptDirs = {RunnerKeptDir{language.buildCacheDir, language.buildCacheSeed}};
+    }
+    run.files = {RunnerFile{language.sourceFileName(request.code), request.code.toUtf8()}};
+    // After an install the project files are there already, with what the install added (go.mod).
+    if (!afterInstall) {
+        run.files += projectFiles(language);
+    }
+    if (language.isCompiled()) {
+        run.steps.append(RunnerStep{QStringLiteral("compile"), language.commandFor(language.compile, request.code)});
+    }
+    // A pooled container's preloaded interpreter runs the program as a fork; after an install it could hold a library
+    // the install replaced, so the program starts afresh there.
+    run.steps.append(
+        RunnerStep{QStringLiteral("run"), language.commandFor(language.run, request.code),
+                   afterInstall || !scanned ? QStringList() : preloadedInterpreterFor(language, *scanned)});
+    run.env = runEnvironment(language);
+    if (language.isCompiled() && !language.compileOutput.isEmpty() && !run.keptDirs.isEmpty() && !afterInstall) {
+        // The same program, built the same way, in the same container image: everything the output depends on.
+        QCryptographicHash key(QCryptographicHash::Sha256);
+        const auto add = [&](const QByteArray &part) {
+            key.addData(QByteArray(QByteArray::number(part.size()) + ':' + part));
+        };
+        add("llm-sandbox compile output 1");
+        for (const QString &argument : run.steps.first().argv) {
+            add(argument.toUtf8());
+        }
+        QStringList names = run.env.keys();
+        names.sort();
+        for (const QString &name : names) {
+            add(name.toUtf8() + '=' + run.env.value(name).toUtf8());
+        }
+        for (const RunnerFile &file : run.files) {
+            add(file.path.toUtf8());
+            add(QByteArray::number(file.mode));
+            add(file.data);
+        }
+        run.steps.first().reuseKey = QString::fromLatin1(key.result().toHex());
+        run.steps.first().reuseFile = language.commandFor({language.compileOutput}, request.code).value(0);
+    }
+    run.timeout = request.timeout;
+    run.cpuLimit = settings.cpuTimeLimitFor(request.timeout);
+    run.maxOutputBytes = settings.maxOutputBytes;
+    run.outputDir = SandboxContainer::outputDir();
+    run.maxArtifactBytes = settings.maxArtifactBytes;
+    run.maxArtifacts = settings.maxArtifacts;
+    run.keepFiles = afterInstall;
+    return run;
+}
+
+Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chrono::milliseconds timeout, bool &clean,
+                                                bool asProgress, const QString &containerId)
+{
+    clean = false;
+    RunResult result;
+    const SandboxSettings &settings = m_engine.m_settings;
+    ArtifactBudget artifactBudget({settings.maxArtifacts, settings.maxArtifactBytes, settings.maxArtifactsTotalBytes});
+    const auto giveUpAt = std::chrono::steady_clock::now() + timeout + kReportGrace;
+    bool cancelSent = false;
+    bool outputCut = false;
+    // An engine that goes away (stopped, restarted) stops its containers: the run's stream ends, or its runner reports
+    // it stopped by a signal nobody here sent. Either way the run did not finish, and the engine is to blame.
+    // `state`: what the engine says of the container (howEnded).
+    const auto engineWentAway = [](const Result<ContainerEnd> &state) -> std::optional<Error> {
+        if (state || state.error().code != ErrorCode::EngineUnreachable) {
+            return std::nullopt;
+        }
+        return Error{QStringLiteral("The container engine went away during the run, which did not finish. %1")
+                         .arg(state.error().message),
+                     ErrorCode::EngineUnreachable};
+    };
+    for (;;) {
+        if (m_stop.stop_requested() && !cancelSent) {
+            cancelSent = true;
+            if (auto sent = runner.send(RunnerCancelRequest{m_id}); !sent) {
+                return sent.error();
+            }
+        }
+        if (std::chrono::steady_clock::now() > giveUpAt) {
+            // The runner did not report in time (it may itself be starved): the container goes.
+            result.reason = cancelSent ? StopReason::Cancelled : StopReason::TimedOut;
+            result.exitCode = 137;
+            return result;
+        }
+        auto message = runner.next(kPollInterval);
+        if (!message && message.error().code == ErrorCode::SandboxFailed && !containerId.isEmpty()) {
+            const auto end = m_engine.m_backend->howEnded(containerId);
+            if (auto gone = engineWentAway(end)) {
+                return *gone;
+            }
+            if (end && !end->outOfMemory()) {
+                return Error{unexpectedEnd(*end), ErrorCode::SandboxFailed};
+            }
+            if (end) {
+                result.reason = StopReason::OutOfMemory;
+                result.exitCode = 137;
+                // What the sandbox's cgroup reached; the runner, which measures the program's own peak, ended too.
+                result.peakMemoryKb = settings.memoryBytes / 1024;
+                result.stderrData.append(QStringLiteral("llm-sandbox: the sandbox reached its memory limit (%1 MiB) "
+                                                        "and the OOM killer ended it whole.\n")
+                                             .arg(settings.memoryBytes >> 20)
+                                             .toUtf8());
+                return result;
+            }
+        }
+        if (!message) {
+            return message.error();
+        }
+        if (!message->has_value()) {
+            continue;
+        }
+        RunnerEvent &event = **message;
+        if (auto *output = std::get_if<RunnerOutputEvent>(&event)) {
+            // The host's own cap, whatever the runner says it enforced: a runner is code in the sandbox's image.
+            const qint64 room = settings.maxOutputBytes - result.stdoutData.size() - result.stderrData.size();
+            if (settings.maxOutputBytes > 0 && output->data.size() > room) {
+                output->data.truncate(std::max<qint64>(room, 0));
+                outputCut = true;
+            }
+            if (output->data.isEmpty()) {
+                continue;
+            }
+            (output->stream == OutputStream::Stderr ? result.stderrData : result.stdoutData).append(output->data);
+            if (asProgress) {
+                report(RunProgress::Kind::LibraryInstall, QString::fromUtf8(output->data).trimmed());
+            } else {
+                notify([&](RunObserver &observer) { observer.runOutput(m_id, output->stream, output->data); });
+            }
+        } else if (auto *file = std::get_if<RunnerArtifactEvent>(&event)) {
+            Artifact artifact = Artifact::fromFile(file->name, std::move(file->data));
+            if (!artifactBudget.admit(artifact)) {
+                continue;
+            }
+            notify([&](RunObserver &observer) { observer.runArtifact(m_id, artifact); });
+            result.artifacts.append(std::move(artifact));
+        } else if (const auto *error = std::get_if<RunnerErrorEvent>(&event)) {
+            qCWarning(lcEngine).noquote() << "runner:" << error->message;
+            result.stderrData.append(error->message.toUtf8() + '\n');
+        } else if (const auto *done = std::get_if<RunnerDoneEvent>(&event)) {
+            result.exitCode = done->exitCode;
+            result.reason = reasonFrom(done->reason, done->failedStep == QLatin1String("compile"));
+            if (result.reason == StopReason::Cancelled && !cancelSent && !containerId.isEmpty()) {
+                if (auto gone = engineWentAway(m_engine.m_backend->howEnded(containerId))) {
+                    return *gone;
+                }
+            }
+            result.wallMs = done->wallMs;
+            result.cpuMs = done->cpuMs;
+            result.peakMemoryKb = done->maxRssKb;
+            result.outputTruncated = done->outputTruncated || outputCut;
+            result.artifactsDropped = done->artifactsDropped + artifactBudget.dropped();
+            if (result.artifactsDropped > 0) {
+                // Never silent: the caller (often a model) reads stderr, not only the count.
+                result.stderrData.append(artifactBudget.droppedNote(result.artifactsDropped).toUtf8());
+            }
+            // A run the runner could not carry out (workspace not prepared, step not executable) may have
+            // been sabotaged by an earlier run's leftovers: no later run gets that container. Nor does one where
+            // processes outlived SIGKILL (a fork bomb under gVisor): they would hold its task limit.
+            clean = done->reason != RunnerDoneReason::Error && !done->processesSurvived;
+            return result;
+        }
+    }
+}
+
+Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
+{
+    const std::optional<RunSlots::Slot> slot = m_engine.m_runSlots.take(m_stop, [this](int running) {
+        report(RunProgress::Kind::Status,
+               QStringLiteral("Waiting for a free place: %1 runs are going, at most %2 at once (LLM_SANDBOX_MAX_RUNS).")
+                   .arg(running)
+                   .arg(m_engine.m_runSlots.capacity()));
+    });
+    if (!slot) {
+        return Error{QStringLiteral("The run was cancelled while it waited for a free place."), ErrorCode::Cancelled};
+    }
+    // What the engine could not remove while it was away goes first, now that it may answer again.
+    if (!m_engine.m_starter.removals().empty()) {
+        m_engine.m_starter.removals().retry(*m_engine.m_backend);
+    }
+    if (!request.sessionId.isEmpty()) {
+        return SessionRun(*this).execute(request);
+    }
+    auto language = LanguageRegistry::instance().find(request.language);
+    if (!language) {
+        return language.error();
+    }
+    // The policy is one layer in front of the sandbox: refused code never reaches a container. The code is read once,
+    // for the policy and for the preloaded interpreter the run forks.
+    const ScannedSource scanned(language->name, request.code);
+    if (auto allowed = m_engine.m_policy.check(scanned); !allowed) {
+        return allowed.error();
+    }
+    const QStringList toInstall = librariesToInstall(*language, request.libraries);
+    if (request.timeout.count() <= 0) {
+        return Error{QStringLiteral("The timeout must be positive."), ErrorCode::BadRequest};
+    }
+    auto image = m_engine.m_catalog.runImage(*language);
+    if (!image) {
+        return image.error();
+    }
+    if (auto running = checkNotCancelled(); !running) {
+        return running.error();
+    }
+    if (!toInstall.isEmpty()) {
+        auto plan = LibraryInstallPlan::make(*language, toInstall, SandboxContainer::workdir());
+        if (!plan) {
+            return plan.error();
+        }
+        return installAndRun(request, *language, *image, *plan);
+    }
+    bool cold = false;
+    const auto start = [&] {
+        cold = true;
+        report(RunProgress::Kind::ContainerStart, QStringLiteral("Starting a %1 sandbox").arg(language->displayName));
+        return startContainer(*language, *image);
+    };
+    auto container = m_engine.m_pool.acquire(*image, start);
+    if (!container) {
+        return m_engine.noteFailure(container.error());
+    }
+    const RunnerRunRequest message = runRequest(request, *language, &scanned);
+    m_engine.notePreloadNamed(message.steps.last().preload);
+    if (auto sent = (*container)->runner().send(message); !sent) {
+        m_engine.m_pool.release(std::move(*container), false);
+        // A pooled container may have died while idle (with its engine, when that was restarted): one retry in a
+        // fresh one.
+        if (cold) {
+            return sent.error();
+        }
+        container = start();
+        if (!container) {
+            return m_engine.noteFailure(container.error());
+        }
+        if (auto resent = (*container)->runner().send(message); !resent) {
+            m_engine.m_pool.release(std::move(*container), false);
+            return resent.error();
+        }
+    }
+    bool clean = false;
+    auto result = collectSampled(**container, request.timeout, clean);
+    if (!result) {
+        m_engine.noteFailure(result.error());
+    }
+    attachLimits(result, **container);
+    if (result) {
+        result->coldStart = cold;
+    }
+    m_engine.m_pool.release(std::move(*container), clean && result.ok());
+    if (clean) {
+        // Keep one container warm for the next run of this language.
+        m_engine.prewarmImage(*language, *image);
+    }
+    return result;
+}
+
+Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request, const Language &language,
+                                                      const QString &image, const LibraryInstallPlan &plan)
+{
+    // Not pooled: the container holds this run's libraries (and may have had network).
+    auto container = LibraryInstall(*this, false).start(language, image, request.libraries, plan);
+    if (!container) {
+        return container.error();
+    }
+    if (auto running = checkNotCancelled(); !running) {
+        return running.error();
+    }
+    if (auto sent = (*container)->runner().send(runRequest(request, language, nullptr, true)); !sent) {
+        return sent.error();
+    }
+    bool clean = false;
+    auto result = collectSampled(**container, request.timeout, clean);
+    attachLimits(result, **container);
+    if (result) {
+        result->coldStart = true;
+    }
+    return result;
+}
+
+} // namespace sandbox

@@ -1,0 +1,184 @@
+#include "engine/LibraryInstall.h"
+
+#include "engine/EgressProxy.h"
+#include "runnerclient/RunnerClient.h"
+#include "util/Redaction.h"
+
+namespace sandbox {
+
+namespace {
+
+/// The network of an install's egress proxy: the engine's default.
+const ContainerNetwork kInstallNetwork = ContainerNetwork::named(QStringLiteral("bridge"));
+/// What an installer sandbox packs its libraries into, in its working directory, for the sandbox that runs the code.
+const QString kLibraryArchive = QStringLiteral(".llm-sandbox-libraries.tar.gz");
+/// The largest library archive copied from an installer sandbox (it travels through the runner protocol).
+constexpr qint64 kMaxLibraryArchiveBytes = 128LL * 1024 * 1024;
+
+} // namespace
+
+Result<std::unique_ptr<SandboxContainer>>
+ExecutionEngine::LibraryInstall::start(const Language &language, const QString &image, const QStringList &libraries,
+                                       const LibraryInstallPlan &plan, const QHash<QString, QString> &labels)
+{
+    auto builderImage = m_run.engine().m_catalog.builderImage(language);
+    if (!builderImage) {
+        return builderImage.error();
+    }
+    // Declared before the builder: removed after it, whose volumes it holds.
+    std::unique_ptr<EgressProxyContainer> proxy;
+    ContainerOptions builder;
+    LibraryInstallPlan confined = plan;
+    if (plan.needsNetwork) {
+        auto proxyImage = m_run.engine().m_catalog.proxyImage();
+        if (!proxyImage) {
+            return proxyImage.error();
+        }
+        QStringList reachable;
+        for (const EgressRule &rule : plan.egress) {
+            reachable << QStringLiteral("%1:%2").arg(rule.host).arg(rule.port);
+        }
+        m_run.report(RunProgress::Kind::ContainerStart,
+                     QStringLiteral("Starting the egress proxy (it lets through %1 only)").arg(reachable.join(", ")));
+        auto started =
+            m_run.engine().m_starter.startProxy(language, *proxyImage, plan.egress, kInstallNetwork,
+                                                [this](const RunProgress &progress) { m_run.report(progress); });
+        if (!started) {
+            return started.error();
+        }
+        proxy = std::move(*started);
+        builder.volumesFrom = proxy->builderVolumes();
+        builder.network = proxy->builderNetwork();
+        confined.argv = EgressProxy::relayed(SandboxContainer::runnerPath(), proxy->upstream(), plan.argv);
+        confined.environment.insert(EgressProxy::clientEnvironment());
+    }
+    m_run.report(
+        RunProgress::Kind::ContainerStart,
+        QStringLiteral("Starting a %1 builder sandbox (%2) to install %3")
+            .arg(language.displayName,
+                 plan.needsNetwork ? QStringLiteral("no network but the egress proxy") : QStringLiteral("no network"),
+                 plan.argv.join(QLatin1Char(' '))));
+    auto installer = m_run.startContainer(language, *builderImage, builder);
+    if (!installer) {
+        return installer.error();
+    }
+    if (auto installed = install(**installer, language, libraries, confined); !installed) {
+        return installed.error();
+    }
+    if (auto going = m_run.checkNotCancelled(); !going) {
+        return going.error();
+    }
+    m_run.report(
+        RunProgress::Kind::ContainerStart,
+        QStringLiteral("Starting a %1 sandbox (no network) for the installed libraries").arg(language.displayName));
+    auto container = m_run.startContainer(language, image, {.labels = labels});
+    if (!container) {
+        return container.error();
+    }
+    if (auto copied = copyLibraries(**installer, **container, language); !copied) {
+        return copied.error();
+    }
+    return container;
+}
+
+RunnerRunRequest ExecutionEngine::LibraryInstall::setupRequest(const Language &language, QList<RunnerStep> steps) const
+{
+    const SandboxSettings &settings = m_run.engine().m_settings;
+    RunnerRunRequest request = m_run.runRequest(RunRequest{}, language, nullptr);
+    request.files.clear();
+    request.steps = std::move(steps);
+    request.timeout = settings.installTimeout;
+    request.cpuLimit = settings.cpuTimeLimitFor(settings.installTimeout);
+    request.outputDir.clear();
+    return request;
+}
+
+Result<void> ExecutionEngine::LibraryInstall::runSetup(SandboxContainer &container, const RunnerRunRequest &request,
+                                                       const QString &what)
+{
+    if (auto sent = container.runner().send(request); !sent) {
+        return sent.error();
+    }
+    bool clean = false;
+    auto done = m_run.collect(container.runner(), request.timeout, clean, true);
+    if (!done) {
+        return done.error();
+    }
+    if (done->reason == StopReason::Cancelled) {
+        return Error{QStringLiteral("%1 was cancelled.").arg(what), ErrorCode::Cancelled};
+    }
+    if (done->reason != StopReason::Exited || done->exitCode != 0) {
+        const QByteArray log = QByteArray(done->stderrData + done->stdoutData).trimmed();
+        // `what` names the libraries and the log repeats the install's command and output: either may hold URLs with
+        // credentials.
+        return Error{redactCredentials(QStringLiteral("%1 failed (%2); %3 %4")
+                                           .arg(what,
+                                                done->timedOut() ? QStringLiteral("timed out")
+                                                                 : QStringLiteral("exit code %1").arg(done->exitCode),
+                                                m_forSession ? QStringLiteral("the session was not created.")
+                                                             : QStringLiteral("the code was not run."),
+                                                QString::fromUtf8(log.right(2000)))),
+                     ErrorCode::InstallFailed};
+    }
+    return {};
+}
+
+Result<void> ExecutionEngine::LibraryInstall::install(SandboxContainer &container, const Language &language,
+                                                      const QStringList &libraries, const LibraryInstallPlan &plan)
+{
+    RunnerRunRequest install = setupRequest(language, {RunnerStep{QStringLiteral("install"), plan.argv}});
+    for (const FileEntry &file : plan.offlineFiles) {
+        install.files.append(RunnerFile{file.path, file.data, file.mode});
+    }
+    install.files += Run::projectFiles(language);
+    for (auto it = plan.environment.begin(); it != plan.environment.end(); ++it) {
+        install.env.insert(it.key(), it.value());
+    }
+    return runSetup(
+        container, install,
+        QStringLiteral("Installing %1 with %2").arg(libraries.join(QStringLiteral(", ")), language.packageManager));
+}
+
+Result<void> ExecutionEngine::LibraryInstall::copyLibraries(SandboxContainer &installer, SandboxContainer &container,
+                                                            const Language &language)
+{
+    // Paths relative to / for tar; a path the install did not create (go.sum without dependencies) is skipped.
+    QStringList paths;
+    for (const QString &path : language.libraries.installedPaths + language.projectFiles.keys()) {
+        const QString absolute = path.startsWith(u'/') ? path : SandboxContainer::workdir() + u'/' + path;
+        paths << absolute.mid(1);
+    }
+    QStringList pack{QStringLiteral("tar"),  QStringLiteral("--ignore-failed-read"),
+                     QStringLiteral("-C"),   QStringLiteral("/"),
+                     QStringLiteral("-czf"), kLibraryArchive,
+                     QStringLiteral("--")};
+    RunnerRunRequest packing = setupRequest(language, {RunnerStep{QStringLiteral("pack"), pack + paths}});
+    packing.keepFiles = true;
+    if (auto packed = runSetup(installer, packing, QStringLiteral("Packing the installed libraries")); !packed) {
+        return packed.error();
+    }
+    auto archive = installer.runner().transferFile(
+        RunnerGetFileRequest{m_run.id(), SandboxContainer::workdir(), kLibraryArchive, kMaxLibraryArchiveBytes},
+        m_run.engine().m_settings.installTimeout);
+    if (!archive) {
+        return Error{QStringLiteral("Copying the installed libraries out of the installer sandbox failed (at most "
+                                    "%1 MiB compressed): %2")
+                         .arg(kMaxLibraryArchiveBytes / (1024 * 1024))
+                         .arg(archive.error().message),
+                     ErrorCode::InstallFailed};
+    }
+    m_run.report(RunProgress::Kind::LibraryInstall,
+                 QStringLiteral("Copying %1 KiB of installed libraries into the sandbox")
+                     .arg((archive->data.size() + 1023) / 1024));
+
+    RunnerRunRequest unpacking = setupRequest(
+        language,
+        {RunnerStep{QStringLiteral("unpack"),
+                    {QStringLiteral("tar"), QStringLiteral("-C"), QStringLiteral("/"), QStringLiteral("-xzf"),
+                     kLibraryArchive}},
+         RunnerStep{QStringLiteral("unpack"), {QStringLiteral("rm"), QStringLiteral("-f"), kLibraryArchive}}});
+    unpacking.files = {RunnerFile{kLibraryArchive, std::move(archive->data)}};
+    return runSetup(container, unpacking, QStringLiteral("Unpacking the installed libraries"));
+}
+
+} // namespace sandbox

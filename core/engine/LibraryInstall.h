@@ -1,0 +1,44 @@
+#pragma once
+
+// The engine's own parts (not for its users): a run's or a session's libraries, installed for it.
+
+#include "engine/EngineRun.h"
+#include "engine/LibraryInstallPlan.h"
+
+namespace sandbox {
+
+/// A fresh container of a language's image with libraries installed and no network. The install runs in a builder
+/// sandbox of its own (the language's builder image, with its compilers) whose only way out is the egress proxy
+/// (EgressProxy), and what it wrote is copied into a container that never had network. Reports and collects
+/// through the run it serves.
+class ExecutionEngine::LibraryInstall final
+{
+public:
+    /// `forSession`: the install opens a session (its errors say the session was not created, not that the code was
+    /// not run).
+    LibraryInstall(Run &run, bool forSession) : m_run(run), m_forSession(forSession) {}
+
+    /// The container of `image` with `plan` (`libraries`) installed; `labels` go to it.
+    Result<std::unique_ptr<SandboxContainer>> start(const Language &language, const QString &image,
+                                                    const QStringList &libraries, const LibraryInstallPlan &plan,
+                                                    const QHash<QString, QString> &labels = {});
+
+private:
+    /// Installs `plan` (`libraries`) in the builder `container`.
+    Result<void> install(SandboxContainer &container, const Language &language, const QStringList &libraries,
+                         const LibraryInstallPlan &plan);
+    /// Packs what the install wrote in the builder `installer` (Language::LibraryInstaller::installedPaths, the
+    /// project files) and unpacks it in `container`.
+    Result<void> copyLibraries(SandboxContainer &installer, SandboxContainer &container, const Language &language);
+    /// A request of the engine's own steps (install, pack, unpack): no source file, no artifacts, the install
+    /// timeout.
+    RunnerRunRequest setupRequest(const Language &language, QList<RunnerStep> steps) const;
+    /// Sends `request` to `container` and reads its events to the end: an error naming `what` when it was cancelled
+    /// or a step did not exit with 0 (with its output, and that the session was not created or the code not run).
+    Result<void> runSetup(SandboxContainer &container, const RunnerRunRequest &request, const QString &what);
+
+    Run &m_run;
+    bool m_forSession;
+};
+
+} // namespace sandbox
