@@ -44,10 +44,10 @@ void FakeBackend::setRunHandler(RunHandler handler)
     m_handler = std::move(handler);
 }
 
-void FakeBackend::setScript(const QByteArray &code, FakeRunScript script)
+void FakeBackend::setScript(const QByteArray &code, const FakeRunScript &script)
 {
     std::lock_guard lock(m_mutex);
-    m_scripts.insert(code, std::move(script));
+    m_scripts.insert(code, script);
 }
 
 void FakeBackend::setEveryImagePresent(bool present)

@@ -35,7 +35,7 @@ public:
 
     // What runs do: the handler if one is set, else the script given for the run's code, else exit 0 silently.
     void setRunHandler(RunHandler handler);
-    void setScript(const QByteArray &code, FakeRunScript script);
+    void setScript(const QByteArray &code, const FakeRunScript &script);
 
     // Images: every reference is present unless setEveryImagePresent(false); then only the added ones.
     void setEveryImagePresent(bool present);

@@ -91,7 +91,7 @@ protected:
     }
 
     /// Runs `request` on a thread of its own (for runs a gate holds open).
-    std::future<Result<RunResult>> runInBackground(RunRequest request, std::stop_token stop = {},
+    std::future<Result<RunResult>> runInBackground(RunRequest request, const std::stop_token &stop = {},
                                                    RunObserver *observer = nullptr)
     {
         return std::async(std::launch::async, [this, request = std::move(request), stop, observer] {
