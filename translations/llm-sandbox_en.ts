@@ -140,65 +140,6 @@
     </message>
 </context>
 <context>
-    <name>sandbox::gui::BackendPanel</name>
-    <message numerus="yes">
-        <location filename="../app/gui/backends/BackendPanel.cpp" line="+183"/>
-        <source>Done: pushed %n image(s) to %1; Kubernetes pods pull them from there.</source>
-        <translation>
-            <numerusform>Done: pushed %n image to %1; Kubernetes pods pull them from there.</numerusform>
-            <numerusform>Done: pushed %n images to %1; Kubernetes pods pull them from there.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+17"/>
-        <source>Removed %n old image(s), %1.</source>
-        <translation>
-            <numerusform>Removed %n old image, %1.</numerusform>
-            <numerusform>Removed %n old images, %1.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+3"/>
-        <source>Kept %n that containers still use.</source>
-        <translation>
-            <numerusform>Kept %n that a container still uses.</numerusform>
-            <numerusform>Kept %n that containers still use.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+533"/>
-        <source>%n image(s) of older definitions (%1) can be removed.</source>
-        <translation>
-            <numerusform>%n image of an older definition (%1) can be removed.</numerusform>
-            <numerusform>%n images of older definitions (%1) can be removed.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+265"/>
-        <source>%n sandbox(es) running, of every llm-sandbox process.</source>
-        <translation>
-            <numerusform>%n sandbox running, of every llm-sandbox process.</numerusform>
-            <numerusform>%n sandboxes running, of every llm-sandbox process.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+2"/>
-        <source>%n leftover(s) of ended processes.</source>
-        <translation>
-            <numerusform>%n leftover of ended processes.</numerusform>
-            <numerusform>%n leftovers of ended processes.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+25"/>
-        <source>Removed %n leftover container(s).</source>
-        <translation>
-            <numerusform>Removed %n leftover container.</numerusform>
-            <numerusform>Removed %n leftover containers.</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
     <name>sandbox::gui::ConsolePage</name>
     <message numerus="yes">
         <location filename="../app/gui/console/ConsolePage.cpp" line="+310"/>
@@ -248,6 +189,41 @@
     </message>
 </context>
 <context>
+    <name>sandbox::gui::ImagesTab</name>
+    <message numerus="yes">
+        <location filename="../app/gui/backends/ImagesTab.cpp" line="+241"/>
+        <source>Done: pushed %n image(s) to %1; Kubernetes pods pull them from there.</source>
+        <translation>
+            <numerusform>Done: pushed %n image to %1; Kubernetes pods pull them from there.</numerusform>
+            <numerusform>Done: pushed %n images to %1; Kubernetes pods pull them from there.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+17"/>
+        <source>Removed %n old image(s), %1.</source>
+        <translation>
+            <numerusform>Removed %n old image, %1.</numerusform>
+            <numerusform>Removed %n old images, %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>Kept %n that containers still use.</source>
+        <translation>
+            <numerusform>Kept %n that a container still uses.</numerusform>
+            <numerusform>Kept %n that containers still use.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+77"/>
+        <source>%n image(s) of older definitions (%1) can be removed.</source>
+        <translation>
+            <numerusform>%n image of an older definition (%1) can be removed.</numerusform>
+            <numerusform>%n images of older definitions (%1) can be removed.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>sandbox::gui::LiveLogPage</name>
     <message numerus="yes">
         <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+215"/>
@@ -273,7 +249,7 @@
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="+433"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+434"/>
         <source>%n run(s) in progress</source>
         <translation>
             <numerusform>%n run in progress</numerusform>
@@ -313,6 +289,33 @@
         <translation>
             <numerusform>and %n more</numerusform>
             <numerusform>and %n more</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::SandboxesTab</name>
+    <message numerus="yes">
+        <location filename="../app/gui/backends/SandboxesTab.cpp" line="+150"/>
+        <source>%n sandbox(es) running, of every llm-sandbox process.</source>
+        <translation>
+            <numerusform>%n sandbox running, of every llm-sandbox process.</numerusform>
+            <numerusform>%n sandboxes running, of every llm-sandbox process.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n leftover(s) of ended processes.</source>
+        <translation>
+            <numerusform>%n leftover of ended processes.</numerusform>
+            <numerusform>%n leftovers of ended processes.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+25"/>
+        <source>Removed %n leftover container(s).</source>
+        <translation>
+            <numerusform>Removed %n leftover container.</numerusform>
+            <numerusform>Removed %n leftover containers.</numerusform>
         </translation>
     </message>
 </context>

@@ -2258,7 +2258,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::BackendPanel</name>
     <message>
-        <location filename="../app/gui/backends/BackendPanel.cpp" line="+146"/>
+        <location filename="../app/gui/backends/BackendPanel.cpp" line="+30"/>
         <source>Connection</source>
         <translation>连接</translation>
     </message>
@@ -2271,560 +2271,6 @@ go module、R 软件包、gem。</translation>
         <location line="+1"/>
         <source>Sandboxes now</source>
         <translation>当前沙箱</translation>
-    </message>
-    <message>
-        <location line="+28"/>
-        <source>Not pushed: the image is not there.</source>
-        <translation>未推送：镜像不存在。</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+7"/>
-        <source>Done: pushed %n image(s) to %1; Kubernetes pods pull them from there.</source>
-        <translation>
-            <numerusform>完成：已将 %n 个镜像推送到 %1；Kubernetes Pod 从那里拉取它们。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Done: the images are built again.</source>
-        <translation>完成：镜像已重新构建。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Done: every image is there.</source>
-        <translation>完成：所有镜像均已就绪。</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+12"/>
-        <source>Removed %n old image(s), %1.</source>
-        <translation>
-            <numerusform>已删除 %n 个旧镜像，%1。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+3"/>
-        <source>Kept %n that containers still use.</source>
-        <translation>
-            <numerusform>保留了 %n 个仍被容器使用的镜像。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+66"/>
-        <source>Engine (DOCKER_HOST):</source>
-        <translation>引擎 (DOCKER_HOST)：</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>unix:///path/to/docker.sock or tcp://host:2376, as the docker command reads DOCKER_HOST.</source>
-        <translation>unix:///path/to/docker.sock 或 tcp://host:2376，格式与 docker 命令读取的 DOCKER_HOST 相同。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>none: no TLS</source>
-        <translation>留空：不使用 TLS</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>The folder with ca.pem, cert.pem and key.pem (DOCKER_CERT_PATH); set, the engine&apos;s certificate is verified.</source>
-        <translation>包含 ca.pem、cert.pem 和 key.pem 的文件夹 (DOCKER_CERT_PATH)；设置后将验证引擎的证书。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Choose the folder</source>
-        <translation>选择文件夹</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>TLS folder</source>
-        <translation>TLS 文件夹</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>TLS folder (DOCKER_CERT_PATH):</source>
-        <translation>TLS 文件夹 (DOCKER_CERT_PATH)：</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Service (CONTAINER_HOST):</source>
-        <translation>服务 (CONTAINER_HOST)：</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>The socket of Podman&apos;s API service (podman system service), as podman-remote reads CONTAINER_HOST.</source>
-        <translation>Podman API 服务（podman system service）的套接字，格式与 podman-remote 读取的 CONTAINER_HOST 相同。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Kubeconfig (KUBECONFIG):</source>
-        <translation>Kubeconfig (KUBECONFIG)：</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>The kubeconfig file, as kubectl reads KUBECONFIG.</source>
-        <translation>kubeconfig 文件，与 kubectl 读取的 KUBECONFIG 相同。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Context:</source>
-        <translation>上下文：</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>the file&apos;s current-context</source>
-        <translation>文件中的 current-context</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>A context of the kubeconfig (LLM_SANDBOX_KUBE_CONTEXT).</source>
-        <translation>kubeconfig 中的一个上下文 (LLM_SANDBOX_KUBE_CONTEXT)。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Namespace (NAMESPACE):</source>
-        <translation>命名空间 (NAMESPACE)：</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>the context&apos;s, else default</source>
-        <translation>上下文中的命名空间，否则为 default</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Where sandbox pods run.</source>
-        <translation>沙箱 Pod 运行所在的命名空间。</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>Set in the environment, and used instead of the fields: %1</source>
-        <translation>已在环境中设置，将代替上述字段使用：%1</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Default backend (runs that name none use it: the app, and the MCP servers assistants start)</source>
-        <translation>默认后端（未指定后端的运行都使用它：本应用以及助手启动的 MCP 服务器）</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Save</source>
-        <translation>保存</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Keep these settings in llm-sandbox.ini and use them for this window&apos;s next runs; the MCP servers assistants start read them when they start.</source>
-        <translation>将这些设置保存在 llm-sandbox.ini 中，并用于本窗口之后的运行；助手启动的 MCP 服务器会在启动时读取它们。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Test connection</source>
-        <translation>测试连接</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Reach the engine with the fields as typed, and start a sandbox to see which limits are in force (as llm-sandbox doctor).</source>
-        <translation>按当前输入的字段连接引擎，并启动一个沙箱以查看哪些限制已生效（与 llm-sandbox doctor 相同）。</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>Not tested yet.</source>
-        <translation>尚未测试。</translation>
-    </message>
-    <message>
-        <location line="+20"/>
-        <source>Build</source>
-        <translation>构建</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Build the images the selected language needs that this engine lacks.</source>
-        <translation>构建所选语言需要而此引擎缺少的镜像。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Rebuild</source>
-        <translation>重新构建</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Build the selected language&apos;s own images again without the engine&apos;s cache (fresh packages), even when they are there. Each name moves to its new image once that is complete; Cancel gives the names back.</source>
-        <translation>不使用引擎缓存（重新获取软件包）再次构建所选语言自己的镜像，即使它们已存在。每个名称在新镜像完成后才指向它；取消会把名称还给原来的镜像。</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Copy from</source>
-        <translation>复制自</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Copy the selected language&apos;s images from the other engine (faster than building); what it lacks is built.</source>
-        <translation>从另一个引擎复制所选语言的镜像（比构建更快）；那里缺少的镜像将被构建。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Remove old images</source>
-        <translation>删除旧镜像</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Remove the images of older definitions (llm-sandbox images prune); images a container uses stay.</source>
-        <translation>删除旧版定义的镜像（llm-sandbox images prune）；容器正在使用的镜像会保留。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Refresh</source>
-        <translation>刷新</translation>
-    </message>
-    <message>
-        <location line="+361"/>
-        <source>Building the %1 image</source>
-        <translation>构建 %1 镜像</translation>
-    </message>
-    <message>
-        <location line="+230"/>
-        <source>Warm pool (idle sandboxes without a session): %1</source>
-        <translation>预热池（无会话的空闲沙箱）：%1</translation>
-    </message>
-    <message>
-        <location line="-573"/>
-        <source>The engine whose images are pushed (and listed above).</source>
-        <translation>推送（并在上方列出）其镜像的引擎。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Push</source>
-        <translation>推送</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Push the selected languages&apos; images to the registry, layer by layer. The registry gets a tag only once an image is complete there; Cancel leaves no registry name behind.</source>
-        <translation>将所选语言的镜像逐层推送到镜像仓库。镜像在仓库中完整后才会打上标签；取消不会留下任何仓库名称。</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Registry:</source>
-        <translation>镜像仓库：</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>from</source>
-        <translation>来源</translation>
-    </message>
-    <message>
-        <location line="+63"/>
-        <source>Stop</source>
-        <translation>停止</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Remove the selected sandbox container (a run in it ends as stopped).</source>
-        <translation>删除所选沙箱容器（其中的运行将以“已停止”结束）。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Show &amp;Run</source>
-        <translation>显示运行(&amp;R)</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Open the run the selected sandbox runs now in the live log.</source>
-        <translation>在实时日志中打开所选沙箱正在执行的运行。</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Remove leftovers</source>
-        <translation>删除残留</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Remove the containers of llm-sandbox processes of this computer that ended without removing them (crashed or killed).</source>
-        <translation>删除本机上已结束（崩溃或被终止）但未清除自身容器的 llm-sandbox 进程所留下的容器。</translation>
-    </message>
-    <message>
-        <location line="+64"/>
-        <source>Testing %1…</source>
-        <translation>正在测试 %1…</translation>
-    </message>
-    <message>
-        <location line="+17"/>
-        <source>%1 %2 answers at %3 (API %4). Test Connection also starts a sandbox and shows the limits in force.</source>
-        <translation>%1 %2 在 %3 响应（API %4）。“测试连接”还会启动一个沙箱并显示生效的限制。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 does not answer: %2</source>
-        <translation>%1 无响应：%2</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Not usable</source>
-        <translation>不可用</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Not reachable</source>
-        <translation>无法连接</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>Version</source>
-        <translation>版本</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>API version</source>
-        <translation>API 版本</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Endpoint</source>
-        <translation>端点</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>System</source>
-        <translation>系统</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Mode</source>
-        <translation>模式</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>rootless</source>
-        <translation>rootless（非 root）</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>rootful</source>
-        <translation>rootful（root）</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>cgroup version</source>
-        <translation>cgroup 版本</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>unknown</source>
-        <translation>未知</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Runtimes</source>
-        <translation>运行时</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>not reported</source>
-        <translation>未报告</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Sandboxes run under</source>
-        <translation>沙箱所用运行时</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Namespace</source>
-        <translation>命名空间</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>Permissions</source>
-        <translation>权限</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>all granted</source>
-        <translation>全部已授予</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>denied: %1 (installer/kubernetes/role.yaml grants them)</source>
-        <translation>被拒绝：%1（installer/kubernetes/role.yaml 可授予这些权限）</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>not checked (%1)</source>
-        <translation>未检查（%1）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>every requested limit is in force</source>
-        <translation>所有请求的限制均已生效</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>every other requested limit is in force</source>
-        <translation>其他所有请求的限制均已生效</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>%1 (asked for %2, found %3)</source>
-        <translation>%1（请求 %2，实际 %3）</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Cannot enforce: %1</source>
-        <translation>无法实施：%1</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Limits</source>
-        <translation>限制</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Reachable</source>
-        <translation>可连接</translation>
-    </message>
-    <message>
-        <location line="+52"/>
-        <source>On %1, where pushes come from: %2 of %3 languages have their image.</source>
-        <translation>在推送来源 %1 上：%3 种语言中有 %2 种有镜像。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>%1 of %2 languages have their image.</source>
-        <translation>%2 种语言中有 %1 种已有镜像。</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+7"/>
-        <source>%n image(s) of older definitions (%1) can be removed.</source>
-        <translation>
-            <numerusform>可删除 %n 个旧版定义的镜像（%1）。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+47"/>
-        <source>Rebuilding the %1 images…</source>
-        <translation>正在重新构建 %1 镜像…</translation>
-    </message>
-    <message>
-        <location line="-2"/>
-        <source>%v of %m images</source>
-        <translation>%v / %m 个镜像</translation>
-    </message>
-    <message>
-        <location line="-693"/>
-        <source>The system keychain gave no answer; pushing without a login.</source>
-        <translation>系统钥匙串没有应答；将不带登录信息推送。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>No login from the system keychain (%1); pushing without one.</source>
-        <translation>未能从系统钥匙串获取登录信息（%1）；将不带登录信息推送。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>No login kept for %1; pushing without one.</source>
-        <translation>没有为 %1 保存登录信息；将不带登录信息推送。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Using the login of %1 for %2 from the system keychain.</source>
-        <translation>使用系统钥匙串中 %1 在 %2 的登录信息。</translation>
-    </message>
-    <message>
-        <location line="+315"/>
-        <source>The registry the cluster&apos;s nodes pull the sandbox images from (LLM_SANDBOX_REGISTRY, which wins when set). Saved when you push; pods then ask for REGISTRY/llm-sandbox/NAME:TAG. A login kept with “llm-sandbox images login” is used.</source>
-        <translation>集群节点拉取沙箱镜像的镜像仓库（设置了 LLM_SANDBOX_REGISTRY 时以它为准）。推送时保存；之后 Pod 请求 REGISTRY/llm-sandbox/NAME:TAG。会使用通过“llm-sandbox images login”保存的登录信息。</translation>
-    </message>
-    <message>
-        <location line="+146"/>
-        <source>Saved and applied: new runs use it; runs in progress finish on the previous connection. Assistants&apos; MCP servers use it from their next start.</source>
-        <translation>已保存并应用：新的运行使用它；进行中的运行在先前的连接上完成。助手的 MCP 服务器从下次启动起使用它。</translation>
-    </message>
-    <message>
-        <location line="+220"/>
-        <source>Copying from %1…</source>
-        <translation>正在从 %1 复制…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Checking the images…</source>
-        <translation>正在检查镜像…</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>Name the registry to push to (host:port), the one the cluster pulls from.</source>
-        <translation>请指定要推送到的镜像仓库（host:port），即集群从中拉取镜像的仓库。</translation>
-    </message>
-    <message>
-        <location line="+30"/>
-        <source>%v of %m layers</source>
-        <translation>%v / %m 层</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Looking up the login for %1 in the system keychain…</source>
-        <translation>正在系统钥匙串中查找 %1 的登录信息…</translation>
-    </message>
-    <message>
-        <location line="+65"/>
-        <source>%1: built in %2 s</source>
-        <translation>%1：构建用时 %2 秒</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1: up to date</source>
-        <translation>%1：已是最新</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1: building…</source>
-        <translation>%1：正在构建…</translation>
-    </message>
-    <message>
-        <location line="+15"/>
-        <source>Cancelling…</source>
-        <translation>正在取消…</translation>
-    </message>
-    <message>
-        <location line="+20"/>
-        <source>Removing old images…</source>
-        <translation>正在删除旧镜像…</translation>
-    </message>
-    <message>
-        <location line="+62"/>
-        <source>Warm pool: empty</source>
-        <translation>预热池：空</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+2"/>
-        <source>%n sandbox(es) running, of every llm-sandbox process.</source>
-        <translation>
-            <numerusform>所有 llm-sandbox 进程共有 %n 个沙箱正在运行。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>No leftovers of ended processes.</source>
-        <translation>已结束的进程没有残留。</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+1"/>
-        <source>%n leftover(s) of ended processes.</source>
-        <translation>
-            <numerusform>已结束的进程留下 %n 个残留。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>Stopped %1.</source>
-        <translation>已停止 %1。</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+12"/>
-        <source>Removed %n leftover container(s).</source>
-        <translation>
-            <numerusform>已删除 %n 个残留容器。</numerusform>
-        </translation>
     </message>
 </context>
 <context>
@@ -3072,6 +2518,274 @@ go module、R 软件包、gem。</translation>
         <location line="+10"/>
         <source>A configuration for any MCP client is on the clipboard.</source>
         <translation>适用于任意 MCP 客户端的配置已复制到剪贴板。</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::ConnectionTab</name>
+    <message>
+        <location filename="../app/gui/backends/ConnectionTab.cpp" line="+51"/>
+        <source>Engine (DOCKER_HOST):</source>
+        <translation>引擎 (DOCKER_HOST)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>unix:///path/to/docker.sock or tcp://host:2376, as the docker command reads DOCKER_HOST.</source>
+        <translation>unix:///path/to/docker.sock 或 tcp://host:2376，格式与 docker 命令读取的 DOCKER_HOST 相同。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>none: no TLS</source>
+        <translation>留空：不使用 TLS</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The folder with ca.pem, cert.pem and key.pem (DOCKER_CERT_PATH); set, the engine&apos;s certificate is verified.</source>
+        <translation>包含 ca.pem、cert.pem 和 key.pem 的文件夹 (DOCKER_CERT_PATH)；设置后将验证引擎的证书。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Choose the folder</source>
+        <translation>选择文件夹</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>TLS folder</source>
+        <translation>TLS 文件夹</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>TLS folder (DOCKER_CERT_PATH):</source>
+        <translation>TLS 文件夹 (DOCKER_CERT_PATH)：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Service (CONTAINER_HOST):</source>
+        <translation>服务 (CONTAINER_HOST)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The socket of Podman&apos;s API service (podman system service), as podman-remote reads CONTAINER_HOST.</source>
+        <translation>Podman API 服务（podman system service）的套接字，格式与 podman-remote 读取的 CONTAINER_HOST 相同。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Kubeconfig (KUBECONFIG):</source>
+        <translation>Kubeconfig (KUBECONFIG)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The kubeconfig file, as kubectl reads KUBECONFIG.</source>
+        <translation>kubeconfig 文件，与 kubectl 读取的 KUBECONFIG 相同。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Context:</source>
+        <translation>上下文：</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>the file&apos;s current-context</source>
+        <translation>文件中的 current-context</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A context of the kubeconfig (LLM_SANDBOX_KUBE_CONTEXT).</source>
+        <translation>kubeconfig 中的一个上下文 (LLM_SANDBOX_KUBE_CONTEXT)。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Namespace (NAMESPACE):</source>
+        <translation>命名空间 (NAMESPACE)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the context&apos;s, else default</source>
+        <translation>上下文中的命名空间，否则为 default</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Where sandbox pods run.</source>
+        <translation>沙箱 Pod 运行所在的命名空间。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Set in the environment, and used instead of the fields: %1</source>
+        <translation>已在环境中设置，将代替上述字段使用：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Default backend (runs that name none use it: the app, and the MCP servers assistants start)</source>
+        <translation>默认后端（未指定后端的运行都使用它：本应用以及助手启动的 MCP 服务器）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Keep these settings in llm-sandbox.ini and use them for this window&apos;s next runs; the MCP servers assistants start read them when they start.</source>
+        <translation>将这些设置保存在 llm-sandbox.ini 中，并用于本窗口之后的运行；助手启动的 MCP 服务器会在启动时读取它们。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reach the engine with the fields as typed, and start a sandbox to see which limits are in force (as llm-sandbox doctor).</source>
+        <translation>按当前输入的字段连接引擎，并启动一个沙箱以查看哪些限制已生效（与 llm-sandbox doctor 相同）。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Not tested yet.</source>
+        <translation>尚未测试。</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>Saved and applied: new runs use it; runs in progress finish on the previous connection. Assistants&apos; MCP servers use it from their next start.</source>
+        <translation>已保存并应用：新的运行使用它；进行中的运行在先前的连接上完成。助手的 MCP 服务器从下次启动起使用它。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Testing %1…</source>
+        <translation>正在测试 %1…</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>%1 %2 answers at %3 (API %4). Test Connection also starts a sandbox and shows the limits in force.</source>
+        <translation>%1 %2 在 %3 响应（API %4）。“测试连接”还会启动一个沙箱并显示生效的限制。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 does not answer: %2</source>
+        <translation>%1 无响应：%2</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Not usable</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Not reachable</source>
+        <translation>无法连接</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>API version</source>
+        <translation>API 版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Endpoint</source>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>rootless</source>
+        <translation>rootless（非 root）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>rootful</source>
+        <translation>rootful（root）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>cgroup version</source>
+        <translation>cgroup 版本</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Runtimes</source>
+        <translation>运行时</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>not reported</source>
+        <translation>未报告</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sandboxes run under</source>
+        <translation>沙箱所用运行时</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Permissions</source>
+        <translation>权限</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>all granted</source>
+        <translation>全部已授予</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>denied: %1 (installer/kubernetes/role.yaml grants them)</source>
+        <translation>被拒绝：%1（installer/kubernetes/role.yaml 可授予这些权限）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>not checked (%1)</source>
+        <translation>未检查（%1）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>every requested limit is in force</source>
+        <translation>所有请求的限制均已生效</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>every other requested limit is in force</source>
+        <translation>其他所有请求的限制均已生效</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 (asked for %2, found %3)</source>
+        <translation>%1（请求 %2，实际 %3）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot enforce: %1</source>
+        <translation>无法实施：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Limits</source>
+        <translation>限制</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reachable</source>
+        <translation>可连接</translation>
     </message>
 </context>
 <context>
@@ -3957,6 +3671,227 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
     </message>
 </context>
 <context>
+    <name>sandbox::gui::ImagesTab</name>
+    <message>
+        <location filename="../app/gui/backends/ImagesTab.cpp" line="+50"/>
+        <source>The system keychain gave no answer; pushing without a login.</source>
+        <translation>系统钥匙串没有应答；将不带登录信息推送。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>No login from the system keychain (%1); pushing without one.</source>
+        <translation>未能从系统钥匙串获取登录信息（%1）；将不带登录信息推送。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No login kept for %1; pushing without one.</source>
+        <translation>没有为 %1 保存登录信息；将不带登录信息推送。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Using the login of %1 for %2 from the system keychain.</source>
+        <translation>使用系统钥匙串中 %1 在 %2 的登录信息。</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>Build</source>
+        <translation>构建</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Build the images the selected language needs that this engine lacks.</source>
+        <translation>构建所选语言需要而此引擎缺少的镜像。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Rebuild</source>
+        <translation>重新构建</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Build the selected language&apos;s own images again without the engine&apos;s cache (fresh packages), even when they are there. Each name moves to its new image once that is complete; Cancel gives the names back.</source>
+        <translation>不使用引擎缓存（重新获取软件包）再次构建所选语言自己的镜像，即使它们已存在。每个名称在新镜像完成后才指向它；取消会把名称还给原来的镜像。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Copy from</source>
+        <translation>复制自</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the selected language&apos;s images from the other engine (faster than building); what it lacks is built.</source>
+        <translation>从另一个引擎复制所选语言的镜像（比构建更快）；那里缺少的镜像将被构建。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Remove old images</source>
+        <translation>删除旧镜像</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Remove the images of older definitions (llm-sandbox images prune); images a container uses stay.</source>
+        <translation>删除旧版定义的镜像（llm-sandbox images prune）；容器正在使用的镜像会保留。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The registry the cluster&apos;s nodes pull the sandbox images from (LLM_SANDBOX_REGISTRY, which wins when set). Saved when you push; pods then ask for REGISTRY/llm-sandbox/NAME:TAG. A login kept with “llm-sandbox images login” is used.</source>
+        <translation>集群节点拉取沙箱镜像的镜像仓库（设置了 LLM_SANDBOX_REGISTRY 时以它为准）。推送时保存；之后 Pod 请求 REGISTRY/llm-sandbox/NAME:TAG。会使用通过“llm-sandbox images login”保存的登录信息。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The engine whose images are pushed (and listed above).</source>
+        <translation>推送（并在上方列出）其镜像的引擎。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Push</source>
+        <translation>推送</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Push the selected languages&apos; images to the registry, layer by layer. The registry gets a tag only once an image is complete there; Cancel leaves no registry name behind.</source>
+        <translation>将所选语言的镜像逐层推送到镜像仓库。镜像在仓库中完整后才会打上标签；取消不会留下任何仓库名称。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Registry:</source>
+        <translation>镜像仓库：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>from</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location line="+62"/>
+        <source>Not pushed: the image is not there.</source>
+        <translation>未推送：镜像不存在。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>Done: pushed %n image(s) to %1; Kubernetes pods pull them from there.</source>
+        <translation>
+            <numerusform>完成：已将 %n 个镜像推送到 %1；Kubernetes Pod 从那里拉取它们。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Done: the images are built again.</source>
+        <translation>完成：镜像已重新构建。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Done: every image is there.</source>
+        <translation>完成：所有镜像均已就绪。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+12"/>
+        <source>Removed %n old image(s), %1.</source>
+        <translation>
+            <numerusform>已删除 %n 个旧镜像，%1。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>Kept %n that containers still use.</source>
+        <translation>
+            <numerusform>保留了 %n 个仍被容器使用的镜像。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+66"/>
+        <source>On %1, where pushes come from: %2 of %3 languages have their image.</source>
+        <translation>在推送来源 %1 上：%3 种语言中有 %2 种有镜像。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 of %2 languages have their image.</source>
+        <translation>%2 种语言中有 %1 种已有镜像。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>%n image(s) of older definitions (%1) can be removed.</source>
+        <translation>
+            <numerusform>可删除 %n 个旧版定义的镜像（%1）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Building the %1 image</source>
+        <translation>构建 %1 镜像</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%v of %m images</source>
+        <translation>%v / %m 个镜像</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copying from %1…</source>
+        <translation>正在从 %1 复制…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rebuilding the %1 images…</source>
+        <translation>正在重新构建 %1 镜像…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Checking the images…</source>
+        <translation>正在检查镜像…</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Name the registry to push to (host:port), the one the cluster pulls from.</source>
+        <translation>请指定要推送到的镜像仓库（host:port），即集群从中拉取镜像的仓库。</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%v of %m layers</source>
+        <translation>%v / %m 层</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Looking up the login for %1 in the system keychain…</source>
+        <translation>正在系统钥匙串中查找 %1 的登录信息…</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>%1: built in %2 s</source>
+        <translation>%1：构建用时 %2 秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: up to date</source>
+        <translation>%1：已是最新</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: building…</source>
+        <translation>%1：正在构建…</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Removing old images…</source>
+        <translation>正在删除旧镜像…</translation>
+    </message>
+</context>
+<context>
     <name>sandbox::gui::LiveLogModel</name>
     <message>
         <location filename="../app/gui/livelog/LiveLogModel.cpp" line="+159"/>
@@ -4074,7 +4009,7 @@ Runs appear here the moment they start: from the Console, from “llm-sandbox ru
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="+78"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+79"/>
         <source>LLM Sandbox</source>
         <translation>LLM Sandbox</translation>
     </message>
@@ -4725,6 +4660,80 @@ Runs go on; what they record waits until it can be written again.</source>
         <location line="+2"/>
         <source>Age</source>
         <translation>存在时间</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::SandboxesTab</name>
+    <message>
+        <location filename="../app/gui/backends/SandboxesTab.cpp" line="+46"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Remove the selected sandbox container (a run in it ends as stopped).</source>
+        <translation>删除所选沙箱容器（其中的运行将以“已停止”结束）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show &amp;Run</source>
+        <translation>显示运行(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open the run the selected sandbox runs now in the live log.</source>
+        <translation>在实时日志中打开所选沙箱正在执行的运行。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Remove leftovers</source>
+        <translation>删除残留</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Remove the containers of llm-sandbox processes of this computer that ended without removing them (crashed or killed).</source>
+        <translation>删除本机上已结束（崩溃或被终止）但未清除自身容器的 llm-sandbox 进程所留下的容器。</translation>
+    </message>
+    <message>
+        <location line="+86"/>
+        <source>Warm pool: empty</source>
+        <translation>预热池：空</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Warm pool (idle sandboxes without a session): %1</source>
+        <translation>预热池（无会话的空闲沙箱）：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n sandbox(es) running, of every llm-sandbox process.</source>
+        <translation>
+            <numerusform>所有 llm-sandbox 进程共有 %n 个沙箱正在运行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No leftovers of ended processes.</source>
+        <translation>已结束的进程没有残留。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n leftover(s) of ended processes.</source>
+        <translation>
+            <numerusform>已结束的进程留下 %n 个残留。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Stopped %1.</source>
+        <translation>已停止 %1。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+12"/>
+        <source>Removed %n leftover container(s).</source>
+        <translation>
+            <numerusform>已删除 %n 个残留容器。</numerusform>
+        </translation>
     </message>
 </context>
 <context>

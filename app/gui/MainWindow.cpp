@@ -11,6 +11,7 @@
 #include "gui/activity/RunningRuns.h"
 #include "gui/backends/BackendPanel.h"
 #include "gui/backends/BackendsPage.h"
+#include "gui/backends/ConnectionTab.h"
 #include "gui/connect/ConnectAssistantDialog.h"
 #include "gui/console/ConsolePage.h"
 #include "gui/gallery/GalleryPage.h"
@@ -202,7 +203,7 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
             }
             // The Backends page says the same until its own test says more (not "not tested yet").
             if (BackendPanel *panel = findChild<BackendsPage *>()->panel(backend)) {
-                panel->showReachable(info, error);
+                panel->connectionTab()->showReachable(info, error);
             }
             // Soon again while it is away (to say when it is back), now and then while it answers.
             m_probeTimer->start(error.isEmpty() ? kProbeWhileReady : kProbeWhileAway);

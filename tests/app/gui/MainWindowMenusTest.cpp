@@ -5,6 +5,7 @@
 #include "gui/backends/BackendPanel.h"
 #include "gui/backends/BackendsPage.h"
 #include "gui/backends/SandboxTableModel.h"
+#include "gui/backends/SandboxesTab.h"
 #include "gui/help/DocumentationDialog.h"
 #include "gui/livelog/LiveLogModel.h"
 #include "gui/livelog/LiveLogPage.h"
@@ -143,10 +144,10 @@ TEST(MainWindowMenus, showRunOnABusySandboxGoesToItsRunInTheLiveLog)
     BackendPanel *panel = window.findChild<BackendsPage *>()->panel(QStringLiteral("docker"));
     ASSERT_NE(panel, nullptr);
     // The Sandboxes tab reads the engine (which does not answer here) once; then the rows are the test's.
-    QSignalSpy loaded(panel, &BackendPanel::sandboxesLoaded);
+    QSignalSpy loaded(panel->sandboxesTab(), &SandboxesTab::sandboxesLoaded);
     panel->findChild<QTabWidget *>(QStringLiteral("backendTabs"))->setCurrentIndex(2);
     loaded.wait(5000);
-    panel->setLive(false);
+    panel->sandboxesTab()->setLive(false);
     SandboxEntry sandbox;
     sandbox.container.id = QStringLiteral("container-a");
     sandbox.container.created = QDateTime::currentDateTimeUtc();
@@ -156,7 +157,7 @@ TEST(MainWindowMenus, showRunOnABusySandboxGoesToItsRunInTheLiveLog)
     run.source = RunSource::Mcp;
     run.clientName = QStringLiteral("claude-ai");
     run.startedAt = QDateTime::currentDateTimeUtc();
-    panel->sandboxModel()->setSandboxes({sandbox}, {{QStringLiteral("container-a"), run}});
+    panel->sandboxesTab()->sandboxModel()->setSandboxes({sandbox}, {{QStringLiteral("container-a"), run}});
 
     auto *view = panel->findChild<QTableView *>(QStringLiteral("sandboxesView"));
     auto *showRun = panel->findChild<QPushButton *>(QStringLiteral("showSandboxRun"));

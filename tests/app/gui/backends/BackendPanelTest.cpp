@@ -2,6 +2,7 @@
 #include "gui/backends/BackendPanel.h"
 
 #include "AppContext.h"
+#include "gui/backends/ConnectionTab.h"
 #include "secrets/MemorySecretStore.h"
 
 #include <QLabel>
@@ -24,15 +25,15 @@ TEST(BackendPanelTest, theConnectionTabSaysWhatTheStatusBarFoundUntilATestSaysMo
         BackendPanel panel(**context, keychain, QStringLiteral("podman"));
         auto *result = panel.findChild<QLabel *>(QStringLiteral("testResult"));
         ASSERT_NE(result, nullptr);
-        panel.showReachable(BackendInfo{.name = QStringLiteral("podman"),
-                                        .endpoint = QStringLiteral("unix:///run/podman/podman.sock"),
-                                        .version = QStringLiteral("5.4.2"),
-                                        .apiVersion = QStringLiteral("1.41")},
-                            {});
+        panel.connectionTab()->showReachable(BackendInfo{.name = QStringLiteral("podman"),
+                                                         .endpoint = QStringLiteral("unix:///run/podman/podman.sock"),
+                                                         .version = QStringLiteral("5.4.2"),
+                                                         .apiVersion = QStringLiteral("1.41")},
+                                             {});
         EXPECT_FALSE(result->text().contains(QLatin1String("Not tested"))) << qPrintable(result->text());
         EXPECT_TRUE(result->text().startsWith(QLatin1String("Podman 5.4.2 answers at unix:///run/podman/podman.sock")))
             << qPrintable(result->text());
-        panel.showReachable({}, QStringLiteral("Cannot reach Podman."));
+        panel.connectionTab()->showReachable({}, QStringLiteral("Cannot reach Podman."));
         EXPECT_TRUE(result->text().contains(QLatin1String("Cannot reach Podman."))) << qPrintable(result->text());
     }
     context->reset();

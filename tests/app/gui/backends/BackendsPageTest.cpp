@@ -9,8 +9,11 @@
 #include "gui/EngineController.h"
 #include "gui/MainWindow.h"
 #include "gui/backends/BackendPanel.h"
+#include "gui/backends/ConnectionTab.h"
 #include "gui/backends/ImageTableModel.h"
+#include "gui/backends/ImagesTab.h"
 #include "gui/backends/SandboxTableModel.h"
+#include "gui/backends/SandboxesTab.h"
 #include "images/ImageBuilder.h"
 #include "images/ImagePusher.h"
 #include "lang/LanguageRegistry.h"
@@ -186,10 +189,10 @@ protected:
     /// Selects `language`'s row of the Images tab once the images are read.
     static void selectLanguage(BackendPanel *panel, const QString &language)
     {
-        ASSERT_TRUE(waitUntil([&] { return panel->imageModel()->rowCount() > 0; }, 60s));
+        ASSERT_TRUE(waitUntil([&] { return panel->imagesTab()->imageModel()->rowCount() > 0; }, 60s));
         auto *view = panel->findChild<QTableView *>(QStringLiteral("imagesView"));
-        for (int row = 0; row < panel->imageModel()->rowCount(); ++row) {
-            if (panel->imageModel()->images().at(row).language == language) {
+        for (int row = 0; row < panel->imagesTab()->imageModel()->rowCount(); ++row) {
+            if (panel->imagesTab()->imageModel()->images().at(row).language == language) {
                 view->selectRow(row);
             }
         }
@@ -229,7 +232,7 @@ protected:
 TEST_F(BackendsPageTest, testConnectionShowsTheDockerEnginesVersion)
 {
     BackendPanel *panel = open(0);
-    QSignalSpy finished(panel, &BackendPanel::testFinished);
+    QSignalSpy finished(panel->connectionTab(), &ConnectionTab::testFinished);
     QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("testConnection")), Qt::LeftButton);
     ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 180s));
 
@@ -238,19 +241,20 @@ TEST_F(BackendsPageTest, testConnectionShowsTheDockerEnginesVersion)
     const QString api =
         dockerCli({QStringLiteral("version"), QStringLiteral("--format"), QStringLiteral("{{.Server.APIVersion}}")});
     ASSERT_FALSE(version.isEmpty()) << "the docker command did not answer";
-    ASSERT_TRUE(panel->diagnosis().has_value());
-    EXPECT_EQ(panel->diagnosis()->state, BackendDiagnosis::State::Reachable)
-        << diagnosisSummary(*panel->diagnosis()).toStdString();
-    EXPECT_EQ(panel->diagnosis()->info.version, version);
-    const QString shown = panel->testResultText();
+    ASSERT_TRUE(panel->connectionTab()->diagnosis().has_value());
+    EXPECT_EQ(panel->connectionTab()->diagnosis()->state, BackendDiagnosis::State::Reachable)
+        << diagnosisSummary(*panel->connectionTab()->diagnosis()).toStdString();
+    EXPECT_EQ(panel->connectionTab()->diagnosis()->info.version, version);
+    const QString shown = panel->connectionTab()->testResultText();
     EXPECT_TRUE(shown.contains(QStringLiteral("Version") + u'\t' + version) || shown.contains(version))
         << shown.toStdString();
     EXPECT_TRUE(shown.contains(QStringLiteral("rootful")) || shown.contains(QStringLiteral("rootless")));
     EXPECT_TRUE(shown.contains(QStringLiteral("runc"))) << "the engine's runtimes: " << shown.toStdString();
     EXPECT_TRUE(shown.contains(QStringLiteral("cgroup version")));
     // The API version in use is one the engine speaks (at most its own).
-    EXPECT_FALSE(panel->diagnosis()->info.apiVersion.isEmpty());
-    EXPECT_LE(QVersionNumber::fromString(panel->diagnosis()->info.apiVersion), QVersionNumber::fromString(api));
+    EXPECT_FALSE(panel->connectionTab()->diagnosis()->info.apiVersion.isEmpty());
+    EXPECT_LE(QVersionNumber::fromString(panel->connectionTab()->diagnosis()->info.apiVersion),
+              QVersionNumber::fromString(api));
 }
 
 TEST_F(BackendsPageTest, wrongSocketGivesTheDiagnosisDoctorGives)
@@ -262,14 +266,15 @@ TEST_F(BackendsPageTest, wrongSocketGivesTheDiagnosisDoctorGives)
     QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("saveConnection")), Qt::LeftButton);
     EXPECT_EQ(m_context->userSettings().connection().dockerHost, QStringLiteral("unix://") + socket);
 
-    QSignalSpy finished(panel, &BackendPanel::testFinished);
+    QSignalSpy finished(panel->connectionTab(), &ConnectionTab::testFinished);
     QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("testConnection")), Qt::LeftButton);
     ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 60s));
-    ASSERT_TRUE(panel->diagnosis().has_value());
-    EXPECT_EQ(panel->diagnosis()->state, BackendDiagnosis::State::Unreachable);
-    const QString diagnosis = diagnosisSummary(*panel->diagnosis());
+    ASSERT_TRUE(panel->connectionTab()->diagnosis().has_value());
+    EXPECT_EQ(panel->connectionTab()->diagnosis()->state, BackendDiagnosis::State::Unreachable);
+    const QString diagnosis = diagnosisSummary(*panel->connectionTab()->diagnosis());
     EXPECT_TRUE(diagnosis.contains(socket)) << diagnosis.toStdString();
-    EXPECT_TRUE(panel->testResultText().contains(diagnosis)) << panel->testResultText().toStdString();
+    EXPECT_TRUE(panel->connectionTab()->testResultText().contains(diagnosis))
+        << panel->connectionTab()->testResultText().toStdString();
 
     // `doctor` reads the same saved setting (no DOCKER_HOST in its environment) and says the same.
     QProcess doctor;
@@ -300,31 +305,33 @@ TEST_F(BackendsPageTest, cancellingABuildShowsProgressAndLeavesNoNewImage)
     ASSERT_TRUE(fresh.contains(*catalog.runImage(*LanguageRegistry::instance().find(QStringLiteral("python")))));
 
     BackendPanel *panel = open(1);
-    QAbstractItemModelTester tester(panel->imageModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester tester(panel->imagesTab()->imageModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
     selectLanguage(panel, QStringLiteral("python"));
-    const LanguageImage *python = panel->imageModel()->find(QStringLiteral("python"));
+    const LanguageImage *python = panel->imagesTab()->imageModel()->find(QStringLiteral("python"));
     ASSERT_NE(python, nullptr);
     EXPECT_FALSE(python->present) << "the changed runner's image cannot be there yet";
 
-    QSignalSpy finished(panel, &BackendPanel::buildFinished);
+    QSignalSpy finished(panel->imagesTab(), &ImagesTab::buildFinished);
     QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("buildImage")), Qt::LeftButton);
-    ASSERT_TRUE(panel->building());
-    QProgressBar *progress = panel->buildProgress();
+    ASSERT_TRUE(panel->imagesTab()->building());
+    QProgressBar *progress = panel->imagesTab()->buildProgress();
     EXPECT_EQ(progress->maximum(), images->size());
     // Progress shows: the images already there count, then the first new one is being built (its output streams in).
     const int present = int(images->size() - fresh.size());
     ASSERT_TRUE(waitUntil(
         [&] {
-            return progress->value() == present && !panel->buildStatus().endsWith(QStringLiteral("up to date")) &&
-                   !panel->buildStatus().startsWith(QStringLiteral("Checking"));
+            return progress->value() == present &&
+                   !panel->imagesTab()->buildStatus().endsWith(QStringLiteral("up to date")) &&
+                   !panel->imagesTab()->buildStatus().startsWith(QStringLiteral("Checking"));
         },
         300s))
-        << panel->buildStatus().toStdString();
+        << panel->imagesTab()->buildStatus().toStdString();
     EXPECT_GT(progress->value(), 0);
     QTest::qWait(3000);
-    ASSERT_TRUE(panel->building()) << "the build ended before it could be cancelled: "
-                                   << panel->buildStatus().toStdString();
-    const QString buildingWhat = panel->buildStatus();
+    ASSERT_TRUE(panel->imagesTab()->building())
+        << "the build ended before it could be cancelled: " << panel->imagesTab()->buildStatus().toStdString();
+    const QString buildingWhat = panel->imagesTab()->buildStatus();
     QElapsedTimer sinceCancel;
     sinceCancel.start();
     QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("cancelBuild")), Qt::LeftButton);
@@ -333,7 +340,8 @@ TEST_F(BackendsPageTest, cancellingABuildShowsProgressAndLeavesNoNewImage)
     EXPECT_LT(sinceCancel.elapsed(), 15000);
     std::cout << "cancelled during \"" << buildingWhat.toStdString() << "\" after " << sinceCancel.elapsed() << " ms\n";
     EXPECT_FALSE(finished.first().first().toBool());
-    EXPECT_TRUE(panel->buildStatus().contains(QStringLiteral("cancelled"))) << panel->buildStatus().toStdString();
+    EXPECT_TRUE(panel->imagesTab()->buildStatus().contains(QStringLiteral("cancelled")))
+        << panel->imagesTab()->buildStatus().toStdString();
 
     // No new name remains, now or once the engine would have finished an abandoned build.
     for (int check = 0; check < 2; ++check) {
@@ -353,7 +361,8 @@ TEST_F(BackendsPageTest, cancellingABuildShowsProgressAndLeavesNoNewImage)
 TEST_F(BackendsPageTest, sandboxOfASeparateMcpServerShowsWithItsOwner)
 {
     BackendPanel *panel = open(2);
-    QAbstractItemModelTester tester(panel->sandboxModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester tester(panel->sandboxesTab()->sandboxModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
 
     McpServerProcess server(m_folder.filePath(QStringLiteral("journal.sqlite")), m_folder.path());
     ASSERT_TRUE(server.process().waitForStarted(10000)) << qPrintable(server.process().errorString());
@@ -368,7 +377,7 @@ TEST_F(BackendsPageTest, sandboxOfASeparateMcpServerShowsWithItsOwner)
     // The server keeps a warm python sandbox: the page finds it by itself (its refresh timer), with the owner pid.
     const qint64 pid = server.process().processId();
     const auto ownedByServer = [&]() -> const SandboxEntry * {
-        for (const SandboxEntry &entry : panel->sandboxModel()->sandboxes()) {
+        for (const SandboxEntry &entry : panel->sandboxesTab()->sandboxModel()->sandboxes()) {
             if (entry.ownerPid == pid) {
                 return &entry;
             }
@@ -379,13 +388,16 @@ TEST_F(BackendsPageTest, sandboxOfASeparateMcpServerShowsWithItsOwner)
     const SandboxEntry *entry = ownedByServer();
     EXPECT_EQ(entry->language, QStringLiteral("python"));
     EXPECT_FALSE(entry->orphaned);
-    for (int row = 0; row < panel->sandboxModel()->rowCount(); ++row) {
-        if (panel->sandboxModel()->index(row, 0).data(SandboxTableModel::OwnerPidRole).toLongLong() == pid) {
+    for (int row = 0; row < panel->sandboxesTab()->sandboxModel()->rowCount(); ++row) {
+        if (panel->sandboxesTab()->sandboxModel()->index(row, 0).data(SandboxTableModel::OwnerPidRole).toLongLong() ==
+            pid) {
             // The owner by name (issue 37, item 7), and the warm sandbox as warm.
-            EXPECT_EQ(panel->sandboxModel()->index(row, SandboxTableModel::OwnerColumn).data().toString(),
-                      QStringLiteral("llm-sandbox --mcp (pid %1)").arg(pid));
-            EXPECT_EQ(panel->sandboxModel()->index(row, SandboxTableModel::StateColumn).data().toString(),
-                      QStringLiteral("Warm, idle"));
+            EXPECT_EQ(
+                panel->sandboxesTab()->sandboxModel()->index(row, SandboxTableModel::OwnerColumn).data().toString(),
+                QStringLiteral("llm-sandbox --mcp (pid %1)").arg(pid));
+            EXPECT_EQ(
+                panel->sandboxesTab()->sandboxModel()->index(row, SandboxTableModel::StateColumn).data().toString(),
+                QStringLiteral("Warm, idle"));
         }
     }
 
@@ -395,7 +407,8 @@ TEST_F(BackendsPageTest, sandboxOfASeparateMcpServerShowsWithItsOwner)
     ASSERT_TRUE(server.process().waitForFinished(30000));
     ASSERT_TRUE(waitUntil(
         [&] {
-            return std::none_of(panel->sandboxModel()->sandboxes().cbegin(), panel->sandboxModel()->sandboxes().cend(),
+            return std::none_of(panel->sandboxesTab()->sandboxModel()->sandboxes().cbegin(),
+                                panel->sandboxesTab()->sandboxModel()->sandboxes().cend(),
                                 [&](const SandboxEntry &sandbox) { return sandbox.container.id == id; });
         },
         60s));
@@ -417,35 +430,36 @@ TEST_F(BackendsPageTest, rebuildBuildsAPresentImageAgainAndCancellingKeepsTheIma
 
     BackendPanel *panel = open(1);
     selectLanguage(panel, QStringLiteral("ruby"));
-    ASSERT_TRUE(panel->imageModel()->find(QStringLiteral("ruby"))->present);
+    ASSERT_TRUE(panel->imagesTab()->imageModel()->find(QStringLiteral("ruby"))->present);
     auto *rebuild = panel->findChild<QPushButton *>(QStringLiteral("rebuildImage"));
     ASSERT_TRUE(rebuild->isEnabled());
-    QSignalSpy finished(panel, &BackendPanel::buildFinished);
+    QSignalSpy finished(panel->imagesTab(), &ImagesTab::buildFinished);
     QTest::mouseClick(rebuild, Qt::LeftButton);
-    ASSERT_TRUE(panel->building());
+    ASSERT_TRUE(panel->imagesTab()->building());
     EXPECT_FALSE(rebuild->isEnabled());
-    QProgressBar *progress = panel->buildProgress();
+    QProgressBar *progress = panel->imagesTab()->buildProgress();
     EXPECT_EQ(progress->maximum(), images->size());
     // The shared images count as there; then the runtime, present, is built again (its output streams in).
     ASSERT_TRUE(waitUntil(
         [&] {
             return progress->value() == images->size() - 3 &&
-                   panel->buildStatus().startsWith(QStringLiteral("ruby-runtime: ")) &&
-                   !panel->buildStatus().endsWith(QStringLiteral("up to date"));
+                   panel->imagesTab()->buildStatus().startsWith(QStringLiteral("ruby-runtime: ")) &&
+                   !panel->imagesTab()->buildStatus().endsWith(QStringLiteral("up to date"));
         },
         120s))
-        << panel->buildStatus().toStdString();
+        << panel->imagesTab()->buildStatus().toStdString();
     QTest::qWait(3000);
-    ASSERT_TRUE(panel->building()) << "the rebuild ended before it could be cancelled: "
-                                   << panel->buildStatus().toStdString();
-    std::cout << "cancelled the rebuild during \"" << panel->buildStatus().toStdString() << "\"\n";
+    ASSERT_TRUE(panel->imagesTab()->building())
+        << "the rebuild ended before it could be cancelled: " << panel->imagesTab()->buildStatus().toStdString();
+    std::cout << "cancelled the rebuild during \"" << panel->imagesTab()->buildStatus().toStdString() << "\"\n";
     QElapsedTimer sinceCancel;
     sinceCancel.start();
     QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("cancelBuild")), Qt::LeftButton);
     ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 60s));
     EXPECT_LT(sinceCancel.elapsed(), 15000);
     EXPECT_FALSE(finished.first().first().toBool());
-    EXPECT_TRUE(panel->buildStatus().contains(QStringLiteral("cancelled"))) << panel->buildStatus().toStdString();
+    EXPECT_TRUE(panel->imagesTab()->buildStatus().contains(QStringLiteral("cancelled")))
+        << panel->imagesTab()->buildStatus().toStdString();
     // Every name still names the image it named before, now and once an abandoned build would have finished.
     for (int check = 0; check < 2; ++check) {
         for (auto it = before.cbegin(); it != before.cend(); ++it) {
@@ -481,19 +495,20 @@ TEST_F(BackendsPageTest, cancellingACopyFromPodmanMidTransferLeavesNothingOfIt)
     auto *copyFrom = panel->findChild<QComboBox *>(QStringLiteral("copyFrom"));
     copyFrom->setCurrentIndex(copyFrom->findData(QStringLiteral("podman")));
     ASSERT_GE(copyFrom->currentIndex(), 0);
-    QSignalSpy finished(panel, &BackendPanel::buildFinished);
+    QSignalSpy finished(panel->imagesTab(), &ImagesTab::buildFinished);
     QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("copyImage")), Qt::LeftButton);
-    ASSERT_TRUE(panel->building());
-    ASSERT_TRUE(waitUntil([&] { return panel->buildStatus().contains(QStringLiteral("copied ")); }, 300s))
-        << panel->buildStatus().toStdString();
-    std::cout << "cancelled the copy at \"" << panel->buildStatus().toStdString() << "\"\n";
+    ASSERT_TRUE(panel->imagesTab()->building());
+    ASSERT_TRUE(waitUntil([&] { return panel->imagesTab()->buildStatus().contains(QStringLiteral("copied ")); }, 300s))
+        << panel->imagesTab()->buildStatus().toStdString();
+    std::cout << "cancelled the copy at \"" << panel->imagesTab()->buildStatus().toStdString() << "\"\n";
     QElapsedTimer sinceCancel;
     sinceCancel.start();
     QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("cancelBuild")), Qt::LeftButton);
     ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 120s));
     std::cout << "the copy ended " << sinceCancel.elapsed() << " ms after the cancel\n";
     EXPECT_FALSE(finished.first().first().toBool());
-    EXPECT_TRUE(panel->buildStatus().contains(QStringLiteral("cancelled"))) << panel->buildStatus().toStdString();
+    EXPECT_TRUE(panel->imagesTab()->buildStatus().contains(QStringLiteral("cancelled")))
+        << panel->imagesTab()->buildStatus().toStdString();
 
     // Docker has neither the name nor the image (by its id: a copy keeps it), nor Podman's qualified name.
     const QString leftId = imageId(QStringLiteral("docker"), copiedId);
@@ -536,7 +551,8 @@ TEST_F(BackendsPageTest, savedConnectionAppliesToTheWindowsNextRunsAndMcpSession
     const QString socket = m_folder.filePath(QStringLiteral("no-engine-here.sock"));
     host->setText(QStringLiteral("unix://") + socket);
     panel->findChild<QPushButton *>(QStringLiteral("saveConnection"))->click();
-    EXPECT_TRUE(panel->testResultText().contains(QStringLiteral("applied"))) << panel->testResultText().toStdString();
+    EXPECT_TRUE(panel->connectionTab()->testResultText().contains(QStringLiteral("applied")))
+        << panel->connectionTab()->testResultText().toStdString();
     const RunOutcomes::Outcome &unreachable = runs.waitFor(runs.start(QStringLiteral("print(1)")));
     ASSERT_TRUE(unreachable.error.has_value()) << "ran on the previous connection";
     EXPECT_TRUE(unreachable.error->message.contains(socket)) << unreachable.why();
@@ -733,45 +749,50 @@ TEST_F(BackendsPagePushTest, cancellingMidPushLeavesNoRegistryTagInDockerOrTheRe
 {
     BackendPanel *panel = openPush(m_registry);
     ASSERT_TRUE(pushButton(panel)->isEnabled());
-    QSignalSpy finished(panel, &BackendPanel::buildFinished);
+    QSignalSpy finished(panel->imagesTab(), &ImagesTab::buildFinished);
     QTest::mouseClick(pushButton(panel), Qt::LeftButton);
-    ASSERT_TRUE(panel->building());
+    ASSERT_TRUE(panel->imagesTab()->building());
     // The engine announced the layers: the push is under way.
-    ASSERT_TRUE(waitUntil([&] { return panel->buildProgress()->maximum() > 0 || finished.count() > 0; }, 120s))
-        << panel->buildStatus().toStdString();
+    ASSERT_TRUE(
+        waitUntil([&] { return panel->imagesTab()->buildProgress()->maximum() > 0 || finished.count() > 0; }, 120s))
+        << panel->imagesTab()->buildStatus().toStdString();
     // Bytes go up meanwhile (the engine reports a layer's start and end only): the cancel comes amid an upload.
     QTest::qWait(3000);
     ASSERT_EQ(finished.count(), 0) << "the push ended before it could be cancelled: "
-                                   << panel->buildStatus().toStdString();
-    std::cout << "cancelled the push at \"" << panel->buildStatus().toStdString() << "\" ("
-              << panel->buildProgress()->value() << " of " << panel->buildProgress()->maximum() << " layers)\n";
+                                   << panel->imagesTab()->buildStatus().toStdString();
+    std::cout << "cancelled the push at \"" << panel->imagesTab()->buildStatus().toStdString() << "\" ("
+              << panel->imagesTab()->buildProgress()->value() << " of "
+              << panel->imagesTab()->buildProgress()->maximum() << " layers)\n";
     QElapsedTimer sinceCancel;
     sinceCancel.start();
     QTest::mouseClick(panel->findChild<QPushButton *>(QStringLiteral("cancelBuild")), Qt::LeftButton);
     ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 60s));
     EXPECT_LT(sinceCancel.elapsed(), 15000);
     EXPECT_FALSE(finished.first().first().toBool());
-    EXPECT_TRUE(panel->buildStatus().contains(QStringLiteral("cancelled"))) << panel->buildStatus().toStdString();
+    EXPECT_TRUE(panel->imagesTab()->buildStatus().contains(QStringLiteral("cancelled")))
+        << panel->imagesTab()->buildStatus().toStdString();
 
     EXPECT_TRUE(registryTags().isEmpty()) << registryTags().join(u' ').toStdString();
     EXPECT_FALSE(registryTagList().contains(tag())) << registryTagList().toStdString();
-    EXPECT_EQ(panel->imageModel()->index(0, ImageTableModel::RegistryColumn).data().toString(), QStringLiteral("–"));
+    EXPECT_EQ(panel->imagesTab()->imageModel()->index(0, ImageTableModel::RegistryColumn).data().toString(),
+              QStringLiteral("–"));
     EXPECT_TRUE(pushButton(panel)->isEnabled());
 }
 
 TEST_F(BackendsPagePushTest, pushShowsLayerProgressAndTheRegistryThenHasTheTag)
 {
     BackendPanel *panel = openPush(m_registry);
-    QAbstractItemModelTester tester(panel->imageModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester tester(panel->imagesTab()->imageModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
     EXPECT_FALSE(
         panel->findChild<QTableView *>(QStringLiteral("imagesView"))->isColumnHidden(ImageTableModel::RegistryColumn));
     EXPECT_TRUE(m_page->panel(QStringLiteral("docker"))
                     ->findChild<QTableView *>(QStringLiteral("imagesView"))
                     ->isColumnHidden(ImageTableModel::RegistryColumn))
         << "Docker's own images are pushed from the Kubernetes panel";
-    QSignalSpy finished(panel, &BackendPanel::buildFinished);
+    QSignalSpy finished(panel->imagesTab(), &ImagesTab::buildFinished);
     QTest::mouseClick(pushButton(panel), Qt::LeftButton);
-    ASSERT_TRUE(panel->building());
+    ASSERT_TRUE(panel->imagesTab()->building());
     EXPECT_FALSE(pushButton(panel)->isEnabled());
     EXPECT_TRUE(panel->findChild<QPushButton *>(QStringLiteral("cancelBuild"))->isEnabled());
     // Progress in layers, as the engine reports them.
@@ -779,32 +800,32 @@ TEST_F(BackendsPagePushTest, pushShowsLayerProgressAndTheRegistryThenHasTheTag)
     QStringList statuses;
     ASSERT_TRUE(waitUntil(
         [&] {
-            layers = std::max(layers, panel->buildProgress()->maximum());
-            if (statuses.isEmpty() || statuses.last() != panel->buildStatus()) {
-                statuses << panel->buildStatus();
+            layers = std::max(layers, panel->imagesTab()->buildProgress()->maximum());
+            if (statuses.isEmpty() || statuses.last() != panel->imagesTab()->buildStatus()) {
+                statuses << panel->imagesTab()->buildStatus();
             }
             return finished.count() == 1;
         },
         300s));
-    ASSERT_TRUE(finished.first().first().toBool()) << panel->buildStatus().toStdString();
+    ASSERT_TRUE(finished.first().first().toBool()) << panel->imagesTab()->buildStatus().toStdString();
     EXPECT_GT(layers, 1);
-    EXPECT_EQ(panel->buildProgress()->value(), panel->buildProgress()->maximum());
-    EXPECT_EQ(panel->buildProgress()->text(), QStringLiteral("%1 of %1 layers").arg(layers));
+    EXPECT_EQ(panel->imagesTab()->buildProgress()->value(), panel->imagesTab()->buildProgress()->maximum());
+    EXPECT_EQ(panel->imagesTab()->buildProgress()->text(), QStringLiteral("%1 of %1 layers").arg(layers));
     EXPECT_TRUE(statuses.filter(QStringLiteral(": Pushed")).size() > 0 ||
                 statuses.filter(QStringLiteral("Layer already exists")).size() > 0)
         << statuses.join(u'\n').toStdString();
     std::cout << "the push showed:\n" << statuses.join(u'\n').toStdString() << '\n';
-    EXPECT_TRUE(panel->buildStatus().contains(QStringLiteral("pushed 1 image(s) to ") + m_registry) ||
-                panel->buildStatus().contains(QStringLiteral("pushed 1 image to ") + m_registry))
-        << panel->buildStatus().toStdString();
+    EXPECT_TRUE(panel->imagesTab()->buildStatus().contains(QStringLiteral("pushed 1 image(s) to ") + m_registry) ||
+                panel->imagesTab()->buildStatus().contains(QStringLiteral("pushed 1 image to ") + m_registry))
+        << panel->imagesTab()->buildStatus().toStdString();
 
     // The registry has the tag; the table says when it went; the registry is saved for the pods.
     EXPECT_TRUE(registryTagList().contains(u'"' + tag() + u'"')) << registryTagList().toStdString();
     int row = 0;
-    while (panel->imageModel()->images().at(row).language != QLatin1String("python")) {
+    while (panel->imagesTab()->imageModel()->images().at(row).language != QLatin1String("python")) {
         ++row;
     }
-    const QModelIndex pushed = panel->imageModel()->index(row, ImageTableModel::RegistryColumn);
+    const QModelIndex pushed = panel->imagesTab()->imageModel()->index(row, ImageTableModel::RegistryColumn);
     EXPECT_TRUE(pushed.data().toString().startsWith(QStringLiteral("pushed ")))
         << pushed.data().toString().toStdString();
     EXPECT_EQ(pushed.data(Qt::ToolTipRole).toString(), QStringLiteral("Pushed as %1/%2").arg(m_registry, m_runImage));
@@ -816,46 +837,49 @@ TEST_F(BackendsPagePushTest, thePanelIsBusyWhileTheKeychainIsAskedAndCancelStops
     WaitingKeychain keychain;
     m_keychain = &keychain;
     BackendPanel *panel = openPush(m_registry);
-    QSignalSpy finished(panel, &BackendPanel::buildFinished);
+    QSignalSpy finished(panel->imagesTab(), &ImagesTab::buildFinished);
     auto *cancel = panel->findChild<QPushButton *>(QStringLiteral("cancelBuild"));
 
     // A keychain that does not answer: the GUI thread goes on, the panel shows it waits, Cancel ends the wait.
     QTest::mouseClick(pushButton(panel), Qt::LeftButton);
     ASSERT_TRUE(waitUntil([&] { return keychain.asked() == 1; }, 10s));
     QTest::qWait(500);
-    EXPECT_TRUE(panel->building());
+    EXPECT_TRUE(panel->imagesTab()->building());
     EXPECT_FALSE(pushButton(panel)->isEnabled());
     EXPECT_TRUE(cancel->isEnabled());
-    EXPECT_EQ(panel->buildProgress()->maximum(), 0) << "a busy indicator";
-    EXPECT_TRUE(panel->buildStatus().contains(QStringLiteral("keychain"))) << panel->buildStatus().toStdString();
+    EXPECT_EQ(panel->imagesTab()->buildProgress()->maximum(), 0) << "a busy indicator";
+    EXPECT_TRUE(panel->imagesTab()->buildStatus().contains(QStringLiteral("keychain")))
+        << panel->imagesTab()->buildStatus().toStdString();
     QTest::mouseClick(cancel, Qt::LeftButton);
     ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 5s));
     EXPECT_FALSE(finished.first().first().toBool());
-    EXPECT_TRUE(panel->buildStatus().contains(QStringLiteral("cancelled"))) << panel->buildStatus().toStdString();
+    EXPECT_TRUE(panel->imagesTab()->buildStatus().contains(QStringLiteral("cancelled")))
+        << panel->imagesTab()->buildStatus().toStdString();
     EXPECT_TRUE(registryTags().isEmpty());
 
     // Once it answers (no login kept), the push goes on without one.
     QTest::mouseClick(pushButton(panel), Qt::LeftButton);
     ASSERT_TRUE(waitUntil([&] { return keychain.asked() == 2; }, 10s));
     QTest::qWait(300);
-    EXPECT_TRUE(panel->building());
+    EXPECT_TRUE(panel->imagesTab()->building());
     keychain.answerNone();
     ASSERT_TRUE(waitUntil([&] { return finished.count() == 2; }, 300s));
-    EXPECT_TRUE(finished.last().first().toBool()) << panel->buildStatus().toStdString();
+    EXPECT_TRUE(finished.last().first().toBool()) << panel->imagesTab()->buildStatus().toStdString();
     EXPECT_TRUE(registryTagList().contains(u'"' + tag() + u'"')) << registryTagList().toStdString();
 }
 
 TEST_F(BackendsPagePushTest, anUnreachableRegistryIsAClearErrorAndLeavesNoTag)
 {
     BackendPanel *panel = openPush(QStringLiteral("127.0.0.1:1"));
-    QSignalSpy finished(panel, &BackendPanel::buildFinished);
+    QSignalSpy finished(panel->imagesTab(), &ImagesTab::buildFinished);
     QTest::mouseClick(pushButton(panel), Qt::LeftButton);
     ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 120s));
     EXPECT_FALSE(finished.first().first().toBool());
-    EXPECT_TRUE(panel->buildStatus().contains(QStringLiteral("The registry 127.0.0.1:1 could not be reached")))
-        << panel->buildStatus().toStdString();
+    EXPECT_TRUE(
+        panel->imagesTab()->buildStatus().contains(QStringLiteral("The registry 127.0.0.1:1 could not be reached")))
+        << panel->imagesTab()->buildStatus().toStdString();
     EXPECT_TRUE(registryTags().isEmpty()) << registryTags().join(u' ').toStdString();
-    EXPECT_GT(panel->buildProgress()->maximum(), 0) << "no busy indicator left";
+    EXPECT_GT(panel->imagesTab()->buildProgress()->maximum(), 0) << "no busy indicator left";
 }
 
 TEST_F(BackendsPagePushTest, aLanguageDockerHasNoImageOfIsAClearErrorAndNothingIsTagged)
@@ -865,15 +889,15 @@ TEST_F(BackendsPagePushTest, aLanguageDockerHasNoImageOfIsAClearErrorAndNothingI
         *m_context->catalog().runImage(*LanguageRegistry::instance().find(QStringLiteral("python")));
     ASSERT_NE(missing, m_runImage);
     BackendPanel *panel = openPush(m_registry);
-    ASSERT_FALSE(panel->imageModel()->find(QStringLiteral("python"))->present);
-    QSignalSpy finished(panel, &BackendPanel::buildFinished);
+    ASSERT_FALSE(panel->imagesTab()->imageModel()->find(QStringLiteral("python"))->present);
+    QSignalSpy finished(panel->imagesTab(), &ImagesTab::buildFinished);
     QTest::mouseClick(pushButton(panel), Qt::LeftButton);
     ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 60s));
     EXPECT_FALSE(finished.first().first().toBool());
-    EXPECT_TRUE(panel->buildStatus().startsWith(QStringLiteral("Not pushed: the image is not there.")))
-        << panel->buildStatus().toStdString();
-    EXPECT_TRUE(panel->buildStatus().contains(QStringLiteral("docker has no image ") + missing))
-        << panel->buildStatus().toStdString();
+    EXPECT_TRUE(panel->imagesTab()->buildStatus().startsWith(QStringLiteral("Not pushed: the image is not there.")))
+        << panel->imagesTab()->buildStatus().toStdString();
+    EXPECT_TRUE(panel->imagesTab()->buildStatus().contains(QStringLiteral("docker has no image ") + missing))
+        << panel->imagesTab()->buildStatus().toStdString();
     EXPECT_TRUE(dockerCli({QStringLiteral("images"), QStringLiteral("-q"), m_registry + u'/' + missing}).isEmpty());
 }
 
@@ -910,12 +934,12 @@ protected:
     bool pushPython(QStringList &statuses)
     {
         BackendPanel *panel = openPush(m_registry);
-        QSignalSpy finished(panel, &BackendPanel::buildFinished);
+        QSignalSpy finished(panel->imagesTab(), &ImagesTab::buildFinished);
         QTest::mouseClick(pushButton(panel), Qt::LeftButton);
         EXPECT_TRUE(waitUntil(
             [&] {
-                if (statuses.isEmpty() || statuses.last() != panel->buildStatus()) {
-                    statuses << panel->buildStatus();
+                if (statuses.isEmpty() || statuses.last() != panel->imagesTab()->buildStatus()) {
+                    statuses << panel->imagesTab()->buildStatus();
                 }
                 return finished.count() == 1;
             },
