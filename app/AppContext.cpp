@@ -206,8 +206,7 @@ Result<ExecutionEngine *> AppContext::engine(const QString &name)
     if (!m_journalPath.isEmpty()) {
         slot->recorder = std::make_unique<JournalRecorder>(
             m_journalPath,
-            JournalRecorder::Context{.source = m_options.source,
-                                     .backend = chosen,
+            JournalRecorder::Context{.backend = chosen,
                                      .endpoint = (*madeBackend)->endpoint(),
                                      .settings = JournalRecorder::settingsJson(m_settings),
                                      // Asked in runStarted, on a run's thread: the engine exists.
@@ -234,7 +233,7 @@ Result<ExecutionEngine *> AppContext::engine(const QString &name)
     for (const QString &language : std::as_const(m_options.prewarm)) {
         engine->prewarm(language);
     }
-    qCDebug(lcContext).noquote() << "engine for" << chosen << "ready (" << m_options.source << ")";
+    qCDebug(lcContext).noquote() << "engine for" << chosen << "ready (" << toString(m_options.source) << ")";
     m_engines.emplace(chosen, std::move(slot));
     return engine;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "backend/ContainerBackend.h"
+#include "engine/RunSource.h"
 #include "images/ImageCatalog.h"
 #include "settings/SandboxSettings.h"
 #include "settings/UserSettings.h"
@@ -30,9 +31,9 @@ class AppContext final
 public:
     struct Options
     {
-        QString source;      ///< "gui", "cli", "mcp", "http": where runs come from, for the journal
-        QString backendName; ///< --backend; empty: $BACKEND, then the user settings, then docker
-        QString policy;      ///< --policy (a validated preset name); empty: $SANDBOX_POLICY, then default
+        RunSource source = RunSource::Cli; ///< the face: where its runs come from
+        QString backendName;               ///< --backend; empty: $BACKEND, then the user settings, then docker
+        QString policy;                    ///< --policy (a validated preset name); empty: $SANDBOX_POLICY, then default
         /// Remove containers left by llm-sandbox processes that died, when an engine is first made (off the
         /// caller's thread).
         bool removeOrphans = false;
@@ -52,7 +53,6 @@ public:
 
     const SandboxSettings &settings() const { return m_settings; }
     UserSettings &userSettings() { return *m_userSettings; }
-    const QString &source() const { return m_options.source; }
     /// The backend runs use unless they name one: --backend, $BACKEND, the user settings, docker.
     QString defaultBackend() const;
     /// Reads the default backend again from the user settings (unless --backend named one), for a face that changes

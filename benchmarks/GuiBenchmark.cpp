@@ -61,7 +61,7 @@ private:
 
 JournalRecorder::Context context()
 {
-    return JournalRecorder::Context{QStringLiteral("cli"), QStringLiteral("docker"), QString(), {}, {}};
+    return JournalRecorder::Context{QStringLiteral("docker"), QString(), {}, {}};
 }
 
 QByteArray chart(int seed)

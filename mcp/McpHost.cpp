@@ -17,13 +17,13 @@ McpHost::~McpHost()
     stopHttpAndWait();
 }
 
-McpDispatcher::Factory McpHost::dispatcherFactory(const QString &origin) const
+McpDispatcher::Factory McpHost::dispatcherFactory(RunSource source) const
 {
-    return [provider = m_provider, origin](McpDispatcher::MessageSink messageSink) {
+    return [provider = m_provider, source](McpDispatcher::MessageSink messageSink) {
         const Target target = provider();
         ExecutionEngine *engine = target.engine ? *target.engine : nullptr;
         DispatcherOptions options;
-        options.origin = origin;
+        options.source = source;
         options.exchangeSink = target.exchangeSink;
         options.resourceTemplates = SandboxTools::resourceTemplates(engine);
         return std::make_unique<McpDispatcher>(
@@ -36,7 +36,7 @@ McpDispatcher::Factory McpHost::dispatcherFactory(const QString &origin) const
 
 int McpHost::serveStdio(StdioOptions options)
 {
-    StdioServer server(dispatcherFactory(QStringLiteral("mcp")), std::move(options));
+    StdioServer server(dispatcherFactory(RunSource::Mcp), std::move(options));
     return server.exec();
 }
 
@@ -45,7 +45,7 @@ Result<QUrl> McpHost::startHttp(const QByteArray &token, const HttpServerOptions
     if (m_state != State::Stopped) {
         return Error{QStringLiteral("the MCP server is already running or still stopping.")};
     }
-    auto server = std::make_unique<StreamableHttpServer>(dispatcherFactory(QStringLiteral("http")), token, options);
+    auto server = std::make_unique<StreamableHttpServer>(dispatcherFactory(RunSource::Http), token, options);
     const Result<quint16> port = server->start();
     if (!port) {
         return port.error();

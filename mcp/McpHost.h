@@ -60,8 +60,8 @@ public:
     McpHost(const McpHost &) = delete;
     McpHost &operator=(const McpHost &) = delete;
 
-    /// Makes the dispatcher of one client; `origin` is the journal's source of its runs ("mcp", "http").
-    McpDispatcher::Factory dispatcherFactory(const QString &origin) const;
+    /// Makes the dispatcher of one client; `source`: where its runs come from (Mcp, Http).
+    McpDispatcher::Factory dispatcherFactory(RunSource source) const;
 
     /// Serves stdio until stdin closes or SIGTERM/SIGINT arrives; the exit status.
     int serveStdio(StdioOptions options = {});

@@ -95,7 +95,7 @@ int doctorCommand(const QStringList &arguments)
     if (const std::optional<int> done = parseOrExit(parser, arguments)) {
         return *done;
     }
-    auto context = AppContext::create({.source = QStringLiteral("cli"), .backendName = parser.value(backendOption)});
+    auto context = AppContext::create({.source = RunSource::Cli, .backendName = parser.value(backendOption)});
     if (!context) {
         line(0, DoctorCommand::tr("settings: %1").arg(context.error().message));
         return exitStatusFor(context.error());

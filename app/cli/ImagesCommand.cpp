@@ -452,7 +452,7 @@ int imagesCommand(const QStringList &arguments)
                        .arg(action));
         return ExitUsage;
     }
-    auto context = AppContext::create({.source = QStringLiteral("cli"), .backendName = backendName});
+    auto context = AppContext::create({.source = RunSource::Cli, .backendName = backendName});
     if (!context) {
         printError(context.error());
         return exitStatusFor(context.error());

@@ -14,7 +14,7 @@ int mcpCommand(const QStringList &arguments)
         return ExitUsage;
     }
     // stdout is the protocol: nothing else may be written there (printError writes to stderr).
-    auto context = AppContext::create({.source = QStringLiteral("mcp"),
+    auto context = AppContext::create({.source = RunSource::Mcp,
                                        .removeOrphans = true,
                                        // The first execute_code should not pay for a container start.
                                        .prewarm = {QStringLiteral("python")},

@@ -135,7 +135,7 @@ int psCommand(const QStringList &arguments)
         printError(PsCommand::tr("ps takes no arguments; see `llm-sandbox ps --help`."));
         return ExitUsage;
     }
-    auto context = AppContext::create({.source = QStringLiteral("cli"), .backendName = parser.value(backendOption)});
+    auto context = AppContext::create({.source = RunSource::Cli, .backendName = parser.value(backendOption)});
     if (!context) {
         printError(context.error());
         return exitStatusFor(context.error());

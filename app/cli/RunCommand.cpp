@@ -144,7 +144,7 @@ int runCommand(const QStringList &arguments)
     }
 
     RunRequest request;
-    request.origin = QStringLiteral("cli");
+    request.source = RunSource::Cli;
     const QStringList positional = parser.positionalArguments();
     if (parser.isSet(codeOption) == !positional.isEmpty() || positional.size() > 1) {
         printError(RunCommand::tr("give exactly one of FILE, -c CODE or - (stdin); see `llm-sandbox run --help`."));
@@ -189,7 +189,7 @@ int runCommand(const QStringList &arguments)
             return ExitUsage;
         }
     }
-    auto context = AppContext::create({.source = QStringLiteral("cli"),
+    auto context = AppContext::create({.source = RunSource::Cli,
                                        .backendName = parser.value(backendOption),
                                        .policy = parser.value(policyOption),
                                        .removeOrphans = true});

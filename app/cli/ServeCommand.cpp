@@ -179,7 +179,7 @@ int serveCommand(const QStringList &arguments)
     // Before any other thread exists: the signals are then blocked everywhere and taken by the canceller's thread.
     SignalCanceller canceller;
 
-    auto context = AppContext::create({.source = QStringLiteral("http"),
+    auto context = AppContext::create({.source = RunSource::Http,
                                        .backendName = parser.value(backendOption),
                                        .removeOrphans = true,
                                        .prewarm = {QStringLiteral("python")},

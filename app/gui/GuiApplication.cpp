@@ -25,7 +25,7 @@ int runDesktopApp(int &argc, char **argv, DesktopAppOptions options)
     // The installed desktop entry (installer/) and its icon: the desktop matches the window to them.
     QApplication::setDesktopFileName(QStringLiteral(LLM_SANDBOX_APP_ID));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/llm-sandbox.svg")));
-    auto context = AppContext::create({.source = QStringLiteral("gui"),
+    auto context = AppContext::create({.source = RunSource::Gui,
                                        .removeOrphans = true,
                                        .prewarm = {QStringLiteral("python")},
                                        .applyRetention = true});

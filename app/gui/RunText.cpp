@@ -30,10 +30,15 @@ QString runSourceText(std::optional<RunSource> source)
     return {};
 }
 
+QString runSourceText(std::optional<RunSource> source, const QString &clientName)
+{
+    const QString text = runSourceText(source);
+    return clientName.isEmpty() ? text : text + QStringLiteral(" · ") + clientName;
+}
+
 QString runSourceText(const JournalRun &run)
 {
-    const QString source = runSourceText(run.source);
-    return run.clientName.isEmpty() ? source : source + QStringLiteral(" · ") + run.clientName;
+    return runSourceText(run.source, run.clientName);
 }
 
 QList<std::pair<QString, QString>> runSourceChoices()

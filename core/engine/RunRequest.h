@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/RunSource.h"
+
 #include <QString>
 #include <QStringList>
 #include <chrono>
@@ -18,8 +20,8 @@ struct RunRequest
     QString sessionId;
     /// Who asks (SessionRequest::owner): only the session's own owner may run in it.
     QString sessionOwner;
-    /// Where the request came from ("gui", "cli", "mcp", "http", "replay"), for the journal and the live log.
-    QString origin = QStringLiteral("cli");
+    /// Where the request came from, for the journal and the live log.
+    RunSource source = RunSource::Cli;
     /// The MCP client that asked for the run (its clientInfo name and version), when one did.
     QString clientName;
     QString clientVersion;

@@ -223,7 +223,7 @@ private:
         RunState &state = m_runs[runId];
         state.startedAt = started.at;
         const RunRequest &request = started.request;
-        const QString source = request.origin.isEmpty() ? m_context.source : request.origin;
+        const QString source = toString(request.source);
         const QString &image = started.image;
         out.push_back(
             Statement{QStringLiteral(

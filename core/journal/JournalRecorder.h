@@ -26,7 +26,6 @@ public:
     /// What every run recorded by this recorder shares: which face recorded it and with what engine.
     struct Context
     {
-        QString source;       ///< gui, cli, mcp, http; a request's own origin wins when it names one
         QString backend;      ///< docker, podman, kubernetes
         QString endpoint;     ///< the engine's address
         QJsonObject settings; ///< settingsJson() of the engine's settings

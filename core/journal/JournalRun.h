@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/RunResult.h"
+#include "engine/RunSource.h"
 #include "util/Result.h"
 
 #include <QByteArray>
@@ -55,28 +56,6 @@ inline constexpr int kRunOutcomeCount = 7;
 
 /// The outcome of a run that stands at `status`, ended by `reason` with `exitCode`.
 RunOutcome runOutcomeOf(RunStatus status, std::optional<StopReason> reason, std::optional<int> exitCode);
-
-/// Where a run came from: the desktop app's console, the command line, an MCP client over stdio or over HTTP, or a
-/// replay of another run. The journal keeps toString()'s name; each face shows its own text for it.
-enum class RunSource
-{
-    Gui,
-    Cli,
-    Mcp,
-    Http,
-    Replay
-};
-
-/// Every source, in the order the app offers them.
-inline constexpr RunSource kRunSources[] = {RunSource::Gui, RunSource::Cli, RunSource::Mcp, RunSource::Http,
-                                            RunSource::Replay};
-
-/// "gui", "cli", "mcp", "http", "replay" (RunRequest::origin, the journal's `source` column).
-QString toString(RunSource source);
-std::optional<RunSource> runSourceFromString(const QString &text);
-/// Several sources as one string, "mcp,http"; and back (empty when a name is unknown).
-QString toString(const QList<RunSource> &sources);
-QList<RunSource> runSourcesFromString(const QString &text);
 
 /// One sample of a run's container (JournalReader::samples): RunObserver::runSample as the journal keeps it.
 struct JournalSample

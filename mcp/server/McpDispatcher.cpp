@@ -348,7 +348,7 @@ ToolCallClient McpDispatcher::sessionClient() const
     client.sendsLog = [this](LogLevel level) {
         return static_cast<int>(level) >= m_logLevel && isInitialized();
     };
-    client.origin = m_options.origin;
+    client.source = m_options.source;
     client.owner = m_sessionOwner;
     client.sessionHandles = m_sessionHandles;
     client.connection = m_connection;

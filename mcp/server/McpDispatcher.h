@@ -38,8 +38,8 @@ struct DispatcherOptions
     int maxConcurrentCalls = 16;
     /// Log notifications below this level are not sent until the client calls logging/setLevel.
     LogLevel logLevel = LogLevel::Info;
-    /// The transport, as the journal names a run's source: "mcp" (stdio) or "http".
-    QString origin = QStringLiteral("mcp");
+    /// The transport, where its runs come from: Mcp (stdio) or Http.
+    RunSource source = RunSource::Mcp;
     /// Receives each tool call that ran code and its reply, for the run journal, and gives back the runs' files;
     /// not owned, may be null.
     ExchangeSink *exchangeSink = nullptr;

@@ -119,7 +119,7 @@ ToolCall ToolCallRunner::makeCall(const Reply &reply, const QJsonObject &params,
         }
     }
     call.request = message;
-    call.origin = client.origin;
+    call.source = client.source;
     call.owner = client.owner;
     call.sessionHandles = client.sessionHandles;
     call.connection = client.connection;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/RunSource.h"
 #include "mcp/protocol/LogLevel.h"
 #include "mcp/protocol/Reply.h"
 #include "mcp/server/Resource.h"
@@ -32,8 +33,8 @@ struct ToolCallClient
     bool perRequest = false;
     /// Whether a log message of this level goes to the client; empty: none does.
     std::function<bool(LogLevel level)> sendsLog;
-    /// ToolCall::origin, owner, sessionHandles, connection.
-    QString origin;
+    /// ToolCall::source, owner, sessionHandles, connection.
+    RunSource source = RunSource::Mcp;
     QString owner;
     bool sessionHandles = false;
     QString connection;

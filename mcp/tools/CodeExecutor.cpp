@@ -149,7 +149,7 @@ QJsonObject CodeExecutor::execute(const ToolCall &call) const
     request.timeout = sessionDefaults && !call.givenArguments.contains(QStringLiteral("timeout"))
                           ? std::chrono::seconds(0)
                           : std::chrono::seconds(call.arguments.value(QStringLiteral("timeout")).toInteger(30));
-    request.origin = call.origin.isEmpty() ? QStringLiteral("mcp") : call.origin;
+    request.source = call.source;
     request.clientName = call.clientName;
     request.clientVersion = call.clientVersion;
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/RunSource.h"
 #include "mcp/protocol/LogLevel.h"
 
 #include <QJsonObject>
@@ -31,8 +32,8 @@ struct ToolCall
     };
     /// The tools/call request exactly as the client sent it (a JSON-RPC message).
     QJsonObject request;
-    /// Where the call came from for the journal: "mcp" (stdio) or "http".
-    QString origin = QStringLiteral("mcp");
+    /// Where the call came from: Mcp (stdio) or Http.
+    RunSource source = RunSource::Mcp;
     /// Who owns the sandbox sessions this call opens and may use: the HTTP transport's MCP session id; empty for
     /// stdio's one client. A 2026-07-28 request over HTTP owns nothing (a value of its own).
     QString owner;

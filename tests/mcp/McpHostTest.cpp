@@ -34,7 +34,7 @@ TEST(McpHost, eachNewClientGetsTheTargetOfItsTimeAndKeepsIt)
         ++asked;
         return {Error{reason, ErrorCode::Unavailable}, nullptr};
     });
-    const McpDispatcher::Factory factory = host.dispatcherFactory(QStringLiteral("http"));
+    const McpDispatcher::Factory factory = host.dispatcherFactory(RunSource::Http);
     EXPECT_EQ(asked, 0) << "asked when a client comes, not before";
 
     std::unique_ptr<McpDispatcher> before = factory([](const QJsonObject &, const QJsonValue &) {});
@@ -56,7 +56,7 @@ TEST(McpHost, eachNewClientGetsTheTargetOfItsTimeAndKeepsIt)
 TEST(McpHost, aFixedEngineServesEveryClient)
 {
     McpHost host(Result<ExecutionEngine *>(Error{QStringLiteral("no engine here"), ErrorCode::Unavailable}), nullptr);
-    const McpDispatcher::Factory factory = host.dispatcherFactory(QStringLiteral("mcp"));
+    const McpDispatcher::Factory factory = host.dispatcherFactory(RunSource::Mcp);
     for (int client = 0; client < 2; ++client) {
         std::unique_ptr<McpDispatcher> dispatcher = factory([](const QJsonObject &, const QJsonValue &) {});
         initializeSession(*dispatcher);

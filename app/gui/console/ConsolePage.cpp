@@ -339,7 +339,7 @@ void ConsolePage::run()
     request.language = m_language->currentData().toString();
     request.code = m_editor->toPlainText();
     request.timeout = std::chrono::seconds(m_timeout->value());
-    request.origin = QStringLiteral("gui");
+    request.source = RunSource::Gui;
     for (const QString &library :
          m_libraries->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts)) {
         request.libraries << library;

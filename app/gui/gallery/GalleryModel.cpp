@@ -98,11 +98,8 @@ QVariant GalleryModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole: {
         // Every run's first chart is called figure_1.png: the run, its client and its time tell them apart.
-        JournalRun run;
-        run.source = entry.source;
-        run.clientName = entry.clientName;
         return tr("%1 · run %2\n%3 · %4")
-            .arg(entry.artifact.name, entry.runId.left(6), runSourceText(run),
+            .arg(entry.artifact.name, entry.runId.left(6), runSourceText(entry.source, entry.clientName),
                  QLocale().toString(entry.startedAt.toLocalTime().time(), QLocale::ShortFormat));
     }
     case Qt::DecorationRole: {
@@ -110,13 +107,10 @@ QVariant GalleryModel::data(const QModelIndex &index, int role) const
         return thumbnail && !thumbnail->image.isNull() ? thumbnail->image : placeholder();
     }
     case Qt::ToolTipRole: {
-        JournalRun run;
-        run.source = entry.source;
-        run.clientName = entry.clientName;
         return tr("%1\n%2, %3\n%4 run of %5 (%6)")
             .arg(entry.artifact.name, entry.artifact.mimeType, QLocale().formattedDataSize(entry.artifact.size),
                  languageText(entry.language), QLocale().toString(entry.startedAt.toLocalTime(), QLocale::ShortFormat),
-                 runSourceText(run));
+                 runSourceText(entry.source, entry.clientName));
     }
     case RunIdRole:
         return entry.runId;

@@ -418,7 +418,7 @@ void HistoryPage::replay(const QString &runId, const QString &backend)
                 request.timeout = std::chrono::milliseconds(run->timeoutMs);
             }
             // A session's state is gone: the replay runs the same code in a fresh sandbox.
-            request.origin = QStringLiteral("replay");
+            request.source = RunSource::Replay;
             request.replayOf = run->id;
             const quint64 ticket = m_controller.start(request, backend);
             m_replays.insert(ticket, PendingReplay{run->id, backend, {}, false});

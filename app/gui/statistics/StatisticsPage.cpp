@@ -449,10 +449,8 @@ void StatisticsPage::draw()
         m_clients, m_numbers.clients, tr("MCP runs by client (stdio and HTTP)"),
         [](const RunCount &count) {
             // "MCP · claude-ai" over stdio, "HTTP · claude-ai" over the app's server: the words of every page.
-            JournalRun run;
-            run.source = runSourceFromString(count.source);
-            run.clientName = count.key.isEmpty() ? tr("(not named)") : count.key;
-            return runSourceText(run);
+            return runSourceText(runSourceFromString(count.source),
+                                 count.key.isEmpty() ? tr("(not named)") : count.key);
         },
         series.runs);
 

@@ -270,8 +270,7 @@ QByteArray png(QColor color)
 /// A journal with what a user has after a first hour: runs of every source and outcome, with charts.
 void writeJournal(const QString &path)
 {
-    JournalRecorder recorder(path,
-                             JournalRecorder::Context{QStringLiteral("gui"), QStringLiteral("docker"), {}, {}, {}});
+    JournalRecorder recorder(path, JournalRecorder::Context{QStringLiteral("docker"), {}, {}, {}});
     const struct
     {
         const char *id, *language, *origin;
@@ -288,9 +287,9 @@ void writeJournal(const QString &path)
     for (const auto &run : runs) {
         RunRequest request;
         request.language = QString::fromLatin1(run.language);
-        request.origin = QString::fromLatin1(run.origin);
+        request.source = *runSourceFromString(QString::fromLatin1(run.origin));
         request.code = QStringLiteral("print('hello')\n");
-        if (request.origin == QLatin1String("mcp") || request.origin == QLatin1String("http")) {
+        if (request.source == RunSource::Mcp || request.source == RunSource::Http) {
             request.clientName = QStringLiteral("claude-ai");
             request.clientVersion = QStringLiteral("0.1.0");
         }

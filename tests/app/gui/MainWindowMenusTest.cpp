@@ -123,8 +123,7 @@ TEST(MainWindowMenus, showRunOnABusySandboxGoesToItsRunInTheLiveLog)
 {
     guitest::OfflineApp app;
     // A run in progress in an assistant's `llm-sandbox --mcp`, in its container.
-    JournalRecorder recorder(app.journalPath(),
-                             JournalRecorder::Context{QStringLiteral("mcp"), QStringLiteral("docker"), {}, {}, {}});
+    JournalRecorder recorder(app.journalPath(), JournalRecorder::Context{QStringLiteral("docker"), {}, {}, {}});
     RunRequest request;
     request.language = QStringLiteral("python");
     request.code = QStringLiteral("import time; time.sleep(60)");

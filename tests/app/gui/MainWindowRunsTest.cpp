@@ -79,7 +79,7 @@ TEST(MainWindowRuns, followsCountsShowsAndStopsRealRunsOfTheConsoleAndOfAnAssist
         {"LLM_SANDBOX_JOURNAL", folder.filePath(QStringLiteral("journal.sqlite")).toUtf8()},
         {"BACKEND", QByteArray("docker")},
         {"MCP_CLIENT_NAME", assistant.toUtf8()}};
-    auto made = AppContext::create({.source = QStringLiteral("gui"), .backendName = QStringLiteral("docker")});
+    auto made = AppContext::create({.source = RunSource::Gui, .backendName = QStringLiteral("docker")});
     ASSERT_TRUE(made.ok()) << qPrintable(made.error().message);
     MainWindow window(**made);
     window.resize(1400, 900);

@@ -34,7 +34,7 @@ void start(JournalRecorder &recorder, const QString &id, const QString &origin, 
     RunRequest request;
     request.code = QStringLiteral("import time; time.sleep(60)");
     request.language = QStringLiteral("python");
-    request.origin = origin;
+    request.source = *runSourceFromString(origin);
     request.clientName = client;
     recorder.runStarted(id, request);
     recorder.flush();
@@ -60,7 +60,7 @@ TEST(MainWindowStatus, countsTheRunsOfEveryProcessInTheJournalBySource)
         {"LLM_SANDBOX_JOURNAL", journalPath.toUtf8()},
         {"BACKEND", "docker"},
         {"DOCKER_HOST", "unix://" + folder.filePath(QStringLiteral("no-engine.sock")).toUtf8()}};
-    auto context = AppContext::create({.source = QStringLiteral("gui")});
+    auto context = AppContext::create({.source = RunSource::Gui});
     ASSERT_TRUE(context.ok()) << qPrintable(context.error().message);
     MainWindow window(**context);
     window.show();
@@ -69,7 +69,7 @@ TEST(MainWindowStatus, countsTheRunsOfEveryProcessInTheJournalBySource)
     EXPECT_EQ(running->text(), QStringLiteral("No runs in progress"));
 
     // An assistant's `llm-sandbox --mcp` (its own process and connection) and a client of an app's own server.
-    JournalRecorder mcp(journalPath, JournalRecorder::Context{QStringLiteral("mcp"), QStringLiteral("docker"), {}, {}});
+    JournalRecorder mcp(journalPath, JournalRecorder::Context{QStringLiteral("docker"), {}, {}});
     start(mcp, QStringLiteral("mcp-1"), QStringLiteral("mcp"), QStringLiteral("claude-ai"));
     ASSERT_TRUE(waitUntil([&] { return running->text() == QStringLiteral("1 running: 1 MCP · claude-ai"); }, 10s))
         << qPrintable(running->text());
@@ -101,7 +101,7 @@ TEST(MainWindowStatus, quittingDoesNotCountAClientThatHasExited)
         {"LLM_SANDBOX_HTTP_TOKEN", QByteArray("a-test-token-of-enough-length-0123456789")},
         {"BACKEND", "docker"},
         {"DOCKER_HOST", "unix://" + folder.filePath(QStringLiteral("no-engine.sock")).toUtf8()}};
-    auto context = AppContext::create({.source = QStringLiteral("gui")});
+    auto context = AppContext::create({.source = RunSource::Gui});
     ASSERT_TRUE(context.ok()) << qPrintable(context.error().message);
     MainWindow window(**context);
     window.show();

@@ -38,7 +38,7 @@ class MainWindowTest : public ::testing::Test
 protected:
     void SetUp() override
     {
-        auto made = AppContext::create({.source = QStringLiteral("gui")});
+        auto made = AppContext::create({.source = RunSource::Gui});
         ASSERT_TRUE(made.ok()) << qPrintable(made.error().message);
         context = std::move(*made);
     }
@@ -121,7 +121,7 @@ TEST_F(MainWindowTest, statusBarFollowsTheEngineGoingAwayAndComingBackAndSaysWhe
         {"DOCKER_HOST", ("unix://" + folder.filePath(QStringLiteral("docker.sock"))).toUtf8()},
         {"BACKEND", QByteArray("docker")},
         {"LLM_SANDBOX_JOURNAL", damaged.fileName().toUtf8()}};
-    auto made = AppContext::create({.source = QStringLiteral("gui")});
+    auto made = AppContext::create({.source = RunSource::Gui});
     ASSERT_TRUE(made.ok());
     MainWindow window(**made);
     window.show();

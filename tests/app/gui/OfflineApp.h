@@ -19,7 +19,7 @@ public:
     AppContext &context()
     {
         if (!m_context) {
-            auto made = AppContext::create({.source = QStringLiteral("gui")});
+            auto made = AppContext::create({.source = RunSource::Gui});
             EXPECT_TRUE(made.ok()) << qPrintable(made.error().message);
             m_context = std::move(*made);
         }

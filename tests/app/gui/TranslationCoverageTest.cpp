@@ -169,7 +169,7 @@ protected:
     void SetUp() override
     {
         QCoreApplication::installTranslator(&translator);
-        auto made = AppContext::create({.source = QStringLiteral("gui")});
+        auto made = AppContext::create({.source = RunSource::Gui});
         ASSERT_TRUE(made.ok()) << qPrintable(made.error().message);
         context = std::move(*made);
     }

@@ -130,7 +130,7 @@ TEST_F(JournalFeedTest, handsAFollowerOnlyTheOutputAnotherProcessAppended)
 
 TEST_F(JournalFeedTest, readsOffTheThreadThatAsksAndAnswersOnIt)
 {
-    JournalRecorder recorder(path(), JournalRecorder::Context{.source = QStringLiteral("cli")});
+    JournalRecorder recorder(path(), JournalRecorder::Context{});
     RunRequest request;
     request.code = QStringLiteral("print(1)");
     recorder.runStarted(QStringLiteral("one"), request);
@@ -183,12 +183,11 @@ TEST_F(JournalFeedTest, aJournalThatIsOffFeedsNothing)
 TEST_F(JournalFeedTest, anMcpCallsReplyRecordedAfterItsEndReachesTheFollower)
 {
     // The engine reports the end first; the MCP layer records the call and the reply once the handler returns.
-    JournalRecorder recorder(path(),
-                             JournalRecorder::Context{QStringLiteral("mcp"), QStringLiteral("docker"), {}, {}, {}});
+    JournalRecorder recorder(path(), JournalRecorder::Context{QStringLiteral("docker"), {}, {}, {}});
     RunRequest request;
     request.language = QStringLiteral("python");
     request.code = QStringLiteral("print(1)");
-    request.origin = QStringLiteral("mcp");
+    request.source = RunSource::Mcp;
     recorder.runStarted(QStringLiteral("call"), request);
     RunResult result;
     result.exitCode = 0;

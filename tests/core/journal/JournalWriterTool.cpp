@@ -37,8 +37,7 @@ int main(int argc, char **argv)
     const QString database = args[1];
     const QString mode = args[2];
     const QString tag = args[3];
-    JournalRecorder recorder(
-        database, JournalRecorder::Context{.source = QStringLiteral("cli"), .backend = QStringLiteral("docker")});
+    JournalRecorder recorder(database, JournalRecorder::Context{.backend = QStringLiteral("docker")});
     if (mode == QLatin1String("hold")) {
         RunRequest request;
         request.code = QStringLiteral("while True: pass");

@@ -30,7 +30,6 @@ protected:
     static JournalRecorder::Context context()
     {
         return JournalRecorder::Context{
-            .source = QStringLiteral("gui"),
             .backend = QStringLiteral("docker"),
             .endpoint = QStringLiteral("unix:///var/run/docker.sock"),
             .settings = QJsonObject{{QStringLiteral("memory_bytes"), 536870912},
@@ -46,7 +45,7 @@ protected:
         RunRequest request;
         request.language = language;
         request.code = code;
-        request.origin = origin;
+        request.source = *runSourceFromString(origin);
         return request;
     }
 

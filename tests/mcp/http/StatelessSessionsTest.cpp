@@ -41,7 +41,7 @@ protected:
         m_server = std::make_unique<StreamableHttpServer>(
             [this](McpDispatcher::MessageSink sink) {
                 DispatcherOptions options;
-                options.origin = QStringLiteral("http");
+                options.source = RunSource::Http;
                 options.resourceTemplates = SandboxTools::resourceTemplates(m_engine.get());
                 return std::make_unique<McpDispatcher>(
                     SandboxTools::tools(CodeExecutor::forEngine(m_engine.get()), m_engine.get()),

@@ -629,7 +629,7 @@ TEST(McpDispatcherJournalTest, toolCallThatRanCodeIsHandedToTheJournalAsSentAndA
     ExchangeRecorder journal;
     SinkRecorder sink;
     DispatcherOptions options;
-    options.origin = QStringLiteral("http");
+    options.source = sandbox::RunSource::Http;
     McpDispatcher dispatcher(SandboxTools::tools(CodeExecutor(fakeRun)), SandboxTools::resources(), sink.sink(),
                              options);
     dispatcher.setExchangeSink(&journal);
@@ -645,7 +645,7 @@ TEST(McpDispatcherJournalTest, toolCallThatRanCodeIsHandedToTheJournalAsSentAndA
                     {QStringLiteral("arguments"), QJsonObject{{QStringLiteral("code"), QStringLiteral("print(1)")}}}});
     const QJsonObject reply = replyTo(dispatcher, call).object();
 
-    EXPECT_EQ(seen.origin, QStringLiteral("http"));
+    EXPECT_EQ(seen.source, sandbox::RunSource::Http);
     EXPECT_EQ(seen.clientName, QStringLiteral("claude-ai"));
     EXPECT_EQ(seen.clientVersion, QStringLiteral("0.9"));
     ASSERT_EQ(journal.exchanges.size(), 1);

@@ -170,7 +170,7 @@ TEST(CodeExecutorTest, argumentsBecomeTheRunRequest)
     EXPECT_EQ(seen.code, QStringLiteral("console.log(1)"));
     EXPECT_EQ(seen.libraries, QStringList{QStringLiteral("lodash")});
     EXPECT_EQ(seen.timeout, std::chrono::seconds(7));
-    EXPECT_EQ(seen.origin, QStringLiteral("mcp"));
+    EXPECT_EQ(seen.source, RunSource::Mcp);
     EXPECT_EQ(runJson(out).value(QStringLiteral("language")).toString(), QStringLiteral("javascript"));
 }
 

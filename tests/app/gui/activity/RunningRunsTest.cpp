@@ -31,7 +31,7 @@ void start(JournalRecorder &recorder, const QString &id, const QString &origin, 
     RunRequest request;
     request.code = QStringLiteral("print(1)");
     request.language = QStringLiteral("python");
-    request.origin = origin;
+    request.source = *runSourceFromString(origin);
     request.clientName = client;
     recorder.runStarted(id, request);
     recorder.flush();
@@ -67,7 +67,7 @@ TEST(RunningRuns, countsEveryProcesssRunsInTheJournalAndReportsEachEndOnce)
     auto journal = RunJournal::open(path);
     ASSERT_TRUE(journal) << qPrintable(journal.error().message);
     // An assistant's `llm-sandbox --mcp`, its own process and connection, with a run already going.
-    JournalRecorder mcp(path, JournalRecorder::Context{QStringLiteral("mcp"), QStringLiteral("docker"), {}, {}});
+    JournalRecorder mcp(path, JournalRecorder::Context{QStringLiteral("docker"), {}, {}});
     start(mcp, QStringLiteral("before"), QStringLiteral("mcp"), QStringLiteral("claude-ai"));
 
     JournalFeed feed(path);
@@ -77,7 +77,7 @@ TEST(RunningRuns, countsEveryProcesssRunsInTheJournalAndReportsEachEndOnce)
     EXPECT_EQ(RunningRuns::summary(running.runs()), QStringLiteral("1 running: 1 MCP · claude-ai"));
 
     // The app's own server and the console.
-    JournalRecorder app(path, JournalRecorder::Context{QStringLiteral("gui"), QStringLiteral("docker"), {}, {}});
+    JournalRecorder app(path, JournalRecorder::Context{QStringLiteral("docker"), {}, {}});
     start(app, QStringLiteral("http-1"), QStringLiteral("http"), QStringLiteral("inspector"));
     start(app, QStringLiteral("console-1"), QStringLiteral("gui"));
     ASSERT_TRUE(waitUntil([&] { return running.count() == 3; }, 10s));

@@ -18,7 +18,7 @@ TEST(BackendPanelTest, theConnectionTabSaysWhatTheStatusBarFoundUntilATestSaysMo
 {
     QTemporaryDir folder;
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, folder.path());
-    auto context = AppContext::create({.source = QStringLiteral("gui")});
+    auto context = AppContext::create({.source = RunSource::Gui});
     ASSERT_TRUE(context.ok()) << qPrintable(context.error().message);
     MemorySecretStore keychain;
     {

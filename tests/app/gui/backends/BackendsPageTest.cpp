@@ -104,8 +104,7 @@ private:
 /// An MCP client of the window's server, made as the server makes one for a new session.
 std::unique_ptr<mcp::McpDispatcher> mcpSession(MainWindow &window)
 {
-    auto session =
-        window.server().dispatcherFactory(QStringLiteral("http"))([](const QJsonObject &, const QJsonValue &) {});
+    auto session = window.server().dispatcherFactory(RunSource::Http)([](const QJsonObject &, const QJsonValue &) {});
     mcp::test::initializeSession(*session);
     return session;
 }
@@ -144,7 +143,7 @@ protected:
                                                QStringLiteral("llm-sandbox"), QStringLiteral("llm-sandbox"))
                                          .fileName();
         ASSERT_TRUE(settingsFile.startsWith(m_folder.path())) << settingsFile.toStdString();
-        auto made = AppContext::create({.source = QStringLiteral("gui")});
+        auto made = AppContext::create({.source = RunSource::Gui});
         ASSERT_TRUE(made.ok()) << qPrintable(made.error().message);
         m_context = std::move(*made);
     }

@@ -74,8 +74,7 @@ TEST(SandboxTableModelTest, theJournalKnowsWhichContainerRunsWhichRunWhileItRuns
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
-    JournalRecorder recorder(
-        path, JournalRecorder::Context{.source = QStringLiteral("mcp"), .backend = QStringLiteral("docker")});
+    JournalRecorder recorder(path, JournalRecorder::Context{.backend = QStringLiteral("docker")});
     RunRequest request;
     request.language = QStringLiteral("python");
     request.code = QStringLiteral("print(1)");

@@ -109,7 +109,7 @@ protected:
         ASSERT_TRUE(m_dir.isValid());
         m_path = m_dir.filePath(QStringLiteral("journal.sqlite"));
         m_recorder = std::make_unique<JournalRecorder>(
-            m_path, JournalRecorder::Context{QStringLiteral("gui"), QStringLiteral("docker"), QString(), {}, {}});
+            m_path, JournalRecorder::Context{QStringLiteral("docker"), QString(), {}, {}});
         m_feed = std::make_unique<JournalFeed>(m_path);
         for (const char *scheme : {"file", "http", "https"}) {
             QDesktopServices::setUrlHandler(QLatin1String(scheme), &m_launches, "open");
@@ -129,7 +129,7 @@ protected:
     {
         RunRequest request;
         request.language = QStringLiteral("python");
-        request.origin = origin;
+        request.source = *runSourceFromString(origin);
         request.clientName = clientName;
         m_recorder->runStarted(runId, request);
         for (const Artifact &made : artifacts) {

@@ -60,11 +60,8 @@ protected:
         ASSERT_TRUE(m_dir.isValid());
         m_path = m_dir.filePath(QStringLiteral("journal.sqlite"));
         m_recorder = std::make_unique<JournalRecorder>(
-            m_path, JournalRecorder::Context{QStringLiteral("gui"),
-                                             QStringLiteral("docker"),
-                                             QStringLiteral("unix:///var/run/docker.sock"),
-                                             {},
-                                             {}});
+            m_path,
+            JournalRecorder::Context{QStringLiteral("docker"), QStringLiteral("unix:///var/run/docker.sock"), {}, {}});
         for (int i = 0; i < kRunCount; ++i) {
             record(i);
         }
@@ -77,7 +74,7 @@ protected:
         RunRequest request;
         request.language = kLanguages.at(i % kLanguages.size());
         request.code = code.isEmpty() ? QStringLiteral("print(%1)\n# run number %1").arg(i) : code;
-        request.origin = kSources.at(i % kSources.size());
+        request.source = *runSourceFromString(kSources.at(i % kSources.size()));
         m_recorder->runStarted(runId(i), request);
         m_recorder->runOutput(runId(i), OutputStream::Stdout,
                               output.isEmpty() ? QStringLiteral("output of %1\n").arg(i).toUtf8() : output);
@@ -415,8 +412,8 @@ struct ReplayRig
         backend->setScript("print('stable')", test::FakeRunScript::printing("stable\n"));
         backend->setScript("import sys\nprint('now')\nsys.exit(3)", test::FakeRunScript::printing("now\n", 3));
         engine = std::make_unique<ExecutionEngine>(backend, SandboxSettings{});
-        recorder = std::make_unique<JournalRecorder>(
-            journalPath, JournalRecorder::Context{QStringLiteral("gui"), QStringLiteral("docker"), {}, {}, {}});
+        recorder = std::make_unique<JournalRecorder>(journalPath,
+                                                     JournalRecorder::Context{QStringLiteral("docker"), {}, {}, {}});
         subscription = engine->subscribe(recorder.get());
         controller = std::make_unique<EngineController>(
             [this](const QString &) -> Result<ExecutionEngine *> { return engine.get(); }, QStringLiteral("docker"));
@@ -649,8 +646,7 @@ TEST(HistoryPageEmpty, anEmptyJournalShowsWhatToDoInsteadOfABlankTable)
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
-    JournalRecorder recorder(path,
-                             JournalRecorder::Context{QStringLiteral("gui"), QStringLiteral("docker"), {}, {}, {}});
+    JournalRecorder recorder(path, JournalRecorder::Context{QStringLiteral("docker"), {}, {}, {}});
     recorder.flush();
     JournalFeed feed(path);
     ThumbnailProvider thumbnails;

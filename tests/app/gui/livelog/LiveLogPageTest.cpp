@@ -44,10 +44,10 @@ TEST(LiveLogPage, showsARunAnotherConnectionWritesAsItStartsStreamsAndEnds)
     EXPECT_TRUE(hint->isVisible());
 
     // Another writer (as a separately launched `--mcp` process would be), with its own connection.
-    JournalRecorder recorder(path, JournalRecorder::Context{QStringLiteral("mcp"), QStringLiteral("docker"), {}, {}});
+    JournalRecorder recorder(path, JournalRecorder::Context{QStringLiteral("docker"), {}, {}});
     RunRequest request;
     request.code = QStringLiteral("print('hi')");
-    request.origin = QStringLiteral("mcp");
+    request.source = RunSource::Mcp;
     recorder.runStarted(QStringLiteral("run-1"), request);
     recorder.flush();
     ASSERT_TRUE(waitUntil([&] { return page.model()->rowCount() == 1; }, 10s));
@@ -84,7 +84,7 @@ void startRun(JournalRecorder &recorder, const QString &id)
 {
     RunRequest request;
     request.code = QStringLiteral("print('%1')").arg(id);
-    request.origin = QStringLiteral("mcp");
+    request.source = RunSource::Mcp;
     recorder.runStarted(id, request);
     recorder.flush();
 }
@@ -98,7 +98,7 @@ TEST(LiveLogPage, followsTheNewestRunUntilTheUserPicksAnotherAndResumesOnTheButt
     const QString path = folder.filePath(QStringLiteral("journal.sqlite"));
     auto journal = RunJournal::open(path);
     ASSERT_TRUE(journal) << qPrintable(journal.error().message);
-    JournalRecorder recorder(path, JournalRecorder::Context{QStringLiteral("mcp"), QStringLiteral("docker"), {}, {}});
+    JournalRecorder recorder(path, JournalRecorder::Context{QStringLiteral("docker"), {}, {}});
     startRun(recorder, QStringLiteral("run-1")); // before the page: read at its start
 
     JournalFeed feed(path);

@@ -47,7 +47,7 @@ protected:
         ASSERT_TRUE(m_dir.isValid());
         m_path = m_dir.filePath(QStringLiteral("journal.sqlite"));
         m_recorder = std::make_unique<JournalRecorder>(
-            m_path, JournalRecorder::Context{QStringLiteral("mcp"), QStringLiteral("docker"), QString(), {}, {}});
+            m_path, JournalRecorder::Context{QStringLiteral("docker"), QString(), {}, {}});
         // The journal exists before the feed reads it.
         start(QStringLiteral("first"));
         finish(QStringLiteral("first"));
@@ -65,7 +65,7 @@ protected:
     {
         RunRequest request;
         request.language = QStringLiteral("python");
-        request.origin = QStringLiteral("mcp");
+        request.source = RunSource::Mcp;
         m_recorder->runStarted(runId, request);
         m_recorder->flush();
     }

@@ -74,7 +74,7 @@ TEST(ServerPage, servesTheSdkClientShowsItsRunsRotatesTheTokenAndStopsWithoutLea
     ASSERT_TRUE(folder.isValid());
     const QString journalPath = folder.filePath(QStringLiteral("journal.sqlite"));
     const test::ScopedEnvironment environment{{"LLM_SANDBOX_JOURNAL", journalPath.toUtf8()}};
-    auto context = AppContext::create({.source = QStringLiteral("gui"), .backendName = QStringLiteral("docker")});
+    auto context = AppContext::create({.source = RunSource::Gui, .backendName = QStringLiteral("docker")});
     ASSERT_TRUE(context.ok()) << qPrintable(context.error().message);
     const Result<ExecutionEngine *> engine = (*context)->engine();
     ASSERT_TRUE(engine.ok()) << qPrintable(engine.error().message);

@@ -35,15 +35,14 @@ protected:
     {
         ASSERT_TRUE(m_dir.isValid());
         m_path = m_dir.filePath(QStringLiteral("journal.sqlite"));
-        JournalRecorder recorder(
-            m_path, JournalRecorder::Context{QStringLiteral("gui"), QStringLiteral("docker"), QString(), {}, {}});
+        JournalRecorder recorder(m_path, JournalRecorder::Context{QStringLiteral("docker"), QString(), {}, {}});
         int id = 0;
         const auto record = [&](const QString &language, const QString &origin, const QString &client, int exitCode,
                                 StopReason reason, qint64 durationMs, const QString &error = {}, bool cold = false,
                                 const QList<double> &cpuSamples = {}) {
             RunRequest request;
             request.language = language;
-            request.origin = origin;
+            request.source = *runSourceFromString(origin);
             request.clientName = client;
             const QString runId = QStringLiteral("run-%1").arg(++id);
             recorder.runStarted(runId, request);
@@ -86,12 +85,11 @@ protected:
     /// sampled at `mebibytes` when given.
     void recordMore(const QString &origin, const QString &client, int count, double mebibytes = 0)
     {
-        JournalRecorder recorder(
-            m_path, JournalRecorder::Context{QStringLiteral("gui"), QStringLiteral("docker"), QString(), {}, {}});
+        JournalRecorder recorder(m_path, JournalRecorder::Context{QStringLiteral("docker"), QString(), {}, {}});
         for (int i = 0; i < count; ++i) {
             RunRequest request;
             request.language = QStringLiteral("javascript");
-            request.origin = origin;
+            request.source = *runSourceFromString(origin);
             request.clientName = client;
             const QString runId = QStringLiteral("%1-%2-%3").arg(origin, client).arg(i);
             recorder.runStarted(runId, request);
@@ -242,8 +240,7 @@ TEST_F(StatisticsPageTest, aShorterPeriodHasFewerDaysAndTheSameRuns)
 
 TEST_F(StatisticsPageTest, readsAgainAndAgainBesideAWriterOfThisProcess)
 {
-    JournalRecorder writer(
-        m_path, JournalRecorder::Context{QStringLiteral("gui"), QStringLiteral("docker"), QString(), {}, {}});
+    JournalRecorder writer(m_path, JournalRecorder::Context{QStringLiteral("docker"), QString(), {}, {}});
     StatisticsPage page(m_feed);
     for (int i = 0; i < 20; ++i) {
         page.reload();

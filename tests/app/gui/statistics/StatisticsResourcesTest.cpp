@@ -23,8 +23,7 @@ TEST(StatisticsResources, aRunningCpuBoundProgramsCpuSeriesShowsItBusy)
     ASSERT_NE(engine, nullptr);
     QTemporaryDir dir;
     const QString journal = dir.filePath(QStringLiteral("journal.sqlite"));
-    JournalRecorder recorder(
-        journal, JournalRecorder::Context{QStringLiteral("gui"), QStringLiteral("docker"), QString(), {}, {}});
+    JournalRecorder recorder(journal, JournalRecorder::Context{QStringLiteral("docker"), QString(), {}, {}});
     Subscription subscription = engine->subscribe(&recorder);
     JournalFeed feed(journal);
     StatisticsPage page(feed);

@@ -103,8 +103,7 @@ TEST_F(ArtifactDragTest, aGalleryDragCarriesAPrivateCopyNeverTheJournalsFile)
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
-    JournalRecorder recorder(
-        path, JournalRecorder::Context{QStringLiteral("mcp"), QStringLiteral("docker"), QString(), {}, {}});
+    JournalRecorder recorder(path, JournalRecorder::Context{QStringLiteral("docker"), QString(), {}, {}});
     RunRequest request;
     request.language = QStringLiteral("python");
     recorder.runStarted(QStringLiteral("run"), request);
