@@ -88,7 +88,7 @@ QFuture<QJsonObject> ToolCallRunner::call(const Reply &reply, const QJsonObject 
     };
     Invoke invoke = [this, reply, runId, handler = tool->handler, toolName = tool->name,
                      reader = client.reader](const ToolCall &call) {
-        const QJsonObject answer = invokeHandler(reply, handler, toolName, call);
+        QJsonObject answer = invokeHandler(reply, handler, toolName, call);
         if (reader.journal && !runId->isEmpty()) {
             reader.journal->recordExchange(*runId, call.request, answer, call.protocolVersion);
         }

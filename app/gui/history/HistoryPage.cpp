@@ -31,6 +31,8 @@
 #include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
 
 namespace sandbox::gui {
 
@@ -673,7 +675,7 @@ void HistoryPage::fitColumns()
     int used = 0;
     for (int column = 0; column < HistoryModel::CodeColumn; ++column) {
         const ColumnWidth &width = m_columnWidths[column];
-        const int shown = width.preferred - int((width.preferred - width.minimum) * shrink + 0.5);
+        const int shown = width.preferred - int(std::lround((width.preferred - width.minimum) * shrink));
         m_table->setColumnWidth(column, shown);
         used += shown;
     }
