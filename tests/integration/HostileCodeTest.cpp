@@ -320,6 +320,7 @@ TEST_P(HostileCodeTest, threadsOfTheHostsUserAndOfOtherSandboxesDoNotCountAgains
         RunRequest hold;
         hold.language.clear();
         hold.sessionId = session->id;
+        hold.timeout = std::chrono::seconds(120); // 240 threads under gVisor on a loaded machine take a while
         hold.code = QStringLiteral("import threading\n"
                                    "done = threading.Event()\n"
                                    "for _ in range(240):\n"
