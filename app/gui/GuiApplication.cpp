@@ -3,6 +3,7 @@
 #include "AppContext.h"
 #include "AppTranslations.h"
 #include "SignalCanceller.h"
+#include "gui/DesktopApp.h"
 #include "gui/MainWindow.h"
 #include "gui/widgets/ImageDecoderProcess.h"
 
@@ -35,7 +36,8 @@ int runDesktopApp(int &argc, char **argv, DesktopAppOptions options)
                               QObject::tr("The settings are invalid:\n%1").arg(context.error().message));
         return 2;
     }
-    MainWindow window(**context);
+    DesktopApp desktop(**context);
+    MainWindow window(desktop);
     const std::stop_callback onSignal(signalCanceller.token(), [&window] {
         QMetaObject::invokeMethod(&window, &MainWindow::quitFromSignal, Qt::QueuedConnection);
     });

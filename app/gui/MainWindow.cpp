@@ -2,10 +2,10 @@
 
 #include "AppContext.h"
 #include "ErrorText.h"
-#include "backend/BackendFactory.h"
 #include "gui/AppTheme.h"
+#include "gui/DesktopApp.h"
 #include "gui/EngineController.h"
-#include "gui/GuiContext.h"
+#include "gui/GuiSettings.h"
 #include "gui/RunText.h"
 #include "gui/StateColors.h"
 #include "gui/activity/RunningRuns.h"
@@ -24,12 +24,8 @@
 #include "gui/statistics/StatisticsPage.h"
 #include "gui/tray/TrayIcon.h"
 #include "gui/widgets/CommandPalette.h"
-#include "gui/widgets/RunView.h"
-#include "gui/widgets/ThumbnailProvider.h"
 #include "journal/JournalFeed.h"
-#include "journal/JournalRecorder.h"
 #include "mcp/McpHost.h"
-#include "secrets/KeychainSecretStore.h"
 #include "settings/UserSettings.h"
 
 #include <QAction>
@@ -61,11 +57,13 @@ namespace {
 constexpr std::chrono::seconds kProbeWhileReady{15};
 constexpr std::chrono::seconds kProbeWhileAway{3};
 
-/// GUI state (geometry, splitters, page, theme) lives beside the user settings, under "gui/".
-QSettings guiSettings()
-{
-    return QSettings(QStringLiteral("llm-sandbox"), QStringLiteral("llm-sandbox"));
-}
+/// The window's own state in the GUI settings (guiSettings); each page keeps its own under kPagesGroup.
+const SettingsKey<QByteArray> kGeometry{"gui/geometry"};
+const SettingsKey<QByteArray> kWindowState{"gui/windowState"};
+const SettingsKey<QByteArray> kNavigationSplitter{"gui/navigationSplitter"};
+const SettingsKey<int> kCurrentPage{"gui/currentPage", 0};
+const SettingsKey<QString> kTheme{"gui/theme", QStringLiteral("system")};
+constexpr QLatin1String kPagesGroup("gui/pages/");
 
 QString dot(const QString &color)
 {
@@ -74,24 +72,13 @@ QString dot(const QString &color)
 
 } // namespace
 
-MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(parent), m_context(context)
+MainWindow::MainWindow(DesktopApp &app, QWidget *parent)
+    : QMainWindow(parent), m_app(app), m_context(app.context()), m_controller(&app.controller()),
+      m_server(&app.server())
 {
     setWindowTitle(tr("LLM Sandbox"));
     setObjectName(QStringLiteral("mainWindow"));
     resize(1200, 780);
-
-    m_controller = new EngineController([&context](const QString &backend) { return context.engine(backend); },
-                                        context.defaultBackend(), this);
-    // The app's MCP server: the same tools as `--mcp`, on the default backend's engine, its calls in the journal.
-    // Asked for each new client: after the default backend or its connection changes, new sessions use the new
-    // engine while the open ones finish on theirs.
-    m_secrets = std::make_unique<KeychainSecretStore>();
-    m_server = new mcp::McpHost(
-        [&context]() -> mcp::McpHost::Target {
-            const Result<ExecutionEngine *> engine = context.engine();
-            return {engine, engine ? context.recorderOf(*engine) : nullptr};
-        },
-        this);
 
     m_navigation = new QListWidget;
     m_navigation->setObjectName(QStringLiteral("navigation"));
@@ -116,45 +103,7 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
     setCentralWidget(m_splitter);
 
     createMenus();
-
-    m_thumbnails = new ThumbnailProvider(this);
-    m_journal = std::make_unique<JournalFeed>(context.journalPath());
-    m_running = new RunningRuns(*m_journal, this);
-    QStringList backends = BackendFactory::names();
-    backends.removeAll(QStringLiteral("kubernetes")); // not available yet
-    GuiContext gui{context, *m_controller, *m_thumbnails, *m_journal, backends, *m_server, *m_secrets};
-    // The pages, in the navigation's order (Ctrl+1 …).
-    const std::function<Page *(GuiContext &)> pages[] = {
-        [](GuiContext &gui) { return new LiveLogPage(gui.journal, gui.thumbnails); },
-        [](GuiContext &gui) {
-            auto *console = new ConsolePage(gui.controller, gui.thumbnails);
-            console->setDefaultTimeout(gui.app.userSettings().defaultTimeout());
-            return console;
-        },
-        [](GuiContext &gui) { return new HistoryPage(gui.journal, gui.thumbnails, gui.controller, gui.backends); },
-        [](GuiContext &gui) { return new GalleryPage(gui.journal, gui.thumbnails); },
-        [](GuiContext &gui) { return new StatisticsPage(gui.journal); },
-        [](GuiContext &gui) { return new BackendsPage(gui.app, gui.secrets); },
-        [](GuiContext &gui) { return new ServerPage(gui.server, gui.secrets, gui.app.userSettings()); },
-    };
-    for (const auto &make : pages) {
-        addPage(make(gui));
-    }
-    m_console = findChild<ConsolePage *>();
-    auto *history = findChild<HistoryPage *>();
-    connect(findChild<GalleryPage *>(), &GalleryPage::showRunRequested, this, [this, history](const QString &runId) {
-        history->showRun(runId);
-        showPage(m_pages->indexOf(history));
-    });
-
-    // "Open in Console" of every run view (live log, history): the run's code in the console, shown.
-    for (RunView *view : findChildren<RunView *>()) {
-        connect(view, &RunView::openInConsoleRequested, this,
-                [this](const QString &language, const QString &code, const QStringList &libraries) {
-                    m_console->openCode(language, code, libraries);
-                    showPage(m_pages->indexOf(m_console));
-                });
-    }
+    createPages();
     fillRunMenu();
     connect(m_navigation, &QListWidget::currentRowChanged, this, [this](int row) {
         m_pages->setCurrentIndex(row);
@@ -166,87 +115,116 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent) : QMainWindow(paren
     });
     createStatusBar();
     connect(m_controller, &EngineController::runningCountChanged, this, &MainWindow::updateRunningState);
-    connect(m_running, &RunningRuns::changed, this, &MainWindow::updateRunningState);
-    if (QSystemTrayIcon::isSystemTrayAvailable()) {
-        m_tray = new TrayIcon(this);
-        // The app may live on in the tray with no window: it ends by quit() (closeEvent), not with its last window.
-        QApplication::setQuitOnLastWindowClosed(false);
-        connect(m_tray, &TrayIcon::showWindowRequested, this, [this] {
-            showNormal();
-            raise();
-            activateWindow();
-        });
-        connect(m_tray, &TrayIcon::quitRequested, this, &MainWindow::quit);
-        connect(m_server, &mcp::McpHost::stateChanged, this, &MainWindow::updateTray);
-        connect(m_server, &mcp::McpHost::sessionsChanged, this, &MainWindow::updateTray);
-        connect(m_running, &RunningRuns::runEnded, this, [this](const JournalRun &run) {
-            if (const auto notification = TrayStatus::notificationFor(run, isActiveWindow())) {
-                m_tray->notify(*notification);
-            }
-        });
-        updateTray();
-    }
-    connect(
-        m_controller, &EngineController::backendProbed, this,
-        [this](const QString &backend, const BackendInfo &info, const QString &error, ErrorCode code) {
-            if (error.isEmpty()) {
-                m_backendState->setText(
-                    tr("%1 %2 %3 · ready")
-                        .arg(dot(StateColors::of(palette()).succeeded.name()), backendText(backend), info.version));
-                m_backendState->setToolTip(tr("%1 at %2\nAPI %3, %4%5")
-                                               .arg(backendText(backend), info.endpoint, info.apiVersion, info.os,
-                                                    info.rootless ? tr(", rootless") : QString()));
-            } else {
-                m_backendState->setText(
-                    tr("%1 %2 · unavailable").arg(dot(StateColors::of(palette()).failed.name()), backendText(backend)));
-                m_backendState->setToolTip(errorText(Error{error, code}));
-            }
-            // The Backends page says the same until its own test says more (not "not tested yet").
-            if (BackendPanel *panel = findChild<BackendsPage *>()->panel(backend)) {
-                panel->connectionTab()->showReachable(info, error);
-            }
-            // Soon again while it is away (to say when it is back), now and then while it answers.
-            m_probeTimer->start(error.isEmpty() ? kProbeWhileReady : kProbeWhileAway);
-        });
+    connect(&m_app.running(), &RunningRuns::changed, this, &MainWindow::updateRunningState);
+    createTray();
+    connect(m_controller, &EngineController::backendProbed, this, &MainWindow::showProbe);
     connect(m_controller, &EngineController::runFailed, this, [this](quint64, const Error &error) {
         if (error.code == ErrorCode::EngineUnreachable) {
             probeBackend();
         }
     });
-    connect(&context.userSettings(), &UserSettings::changed, this, [this] {
+    connect(&m_context.userSettings(), &UserSettings::changed, this, [this] {
         m_console->setDefaultTimeout(m_context.userSettings().defaultTimeout());
         applyDefaultBackend();
-    });
-    // A sandbox's run, from the Backends page: the live log shows runs in progress.
-    connect(findChild<BackendsPage *>(), &BackendsPage::showRunRequested, this, [this](const QString &runId) {
-        auto *liveLog = findChild<LiveLogPage *>();
-        liveLog->selectRun(runId);
-        showPage(m_pages->indexOf(liveLog));
-    });
-    // A saved connection applies at once (BackendPanel::save): the status bar asks the default backend again.
-    connect(findChild<BackendsPage *>(), &BackendsPage::connectionApplied, this, [this](const QString &backend) {
-        if (backend == m_context.defaultBackend()) {
-            probeBackend();
-        }
     });
 
     restoreState();
     probeBackend();
-    findChild<ServerPage *>()->startIfWanted();
+    m_serverPage->startIfWanted();
 }
 
 MainWindow::~MainWindow()
 {
     m_context.onJournalProblem({});
-    // Runs use the engines of the context: they end (cancelled, waited for) before anything else goes; so do the
-    // calls of the MCP server's clients.
-    delete m_controller;
-    m_controller = nullptr;
-    // The pages before the journal feed they follow runs through (m_journal goes after this body).
+    // The pages before the services they use (the DesktopApp outlives the window).
     delete takeCentralWidget();
-    m_server->disconnect();
-    delete m_server;
-    m_server = nullptr;
+}
+
+void MainWindow::createPages()
+{
+    auto *liveLog = new LiveLogPage(m_app.journal(), m_app.thumbnails());
+    m_console = new ConsolePage(*m_controller, m_app.thumbnails());
+    m_console->setDefaultTimeout(m_context.userSettings().defaultTimeout());
+    m_backends = new BackendsPage(m_context, m_app.secrets());
+    m_serverPage = new ServerPage(*m_server, m_app.secrets(), m_context.userSettings());
+    // In the navigation's order (Ctrl+1 …).
+    for (Page *page : std::initializer_list<Page *>{
+             liveLog, m_console, new HistoryPage(m_app.journal(), m_app.thumbnails(), *m_controller, m_app.backends()),
+             new GalleryPage(m_app.journal(), m_app.thumbnails()), new StatisticsPage(m_app.journal()), m_backends,
+             m_serverPage}) {
+        addPage(page);
+    }
+    // A saved connection applies at once (BackendPanel::save): the status bar asks the default backend again.
+    connect(m_backends, &BackendsPage::connectionApplied, this, [this](const QString &backend) {
+        if (backend == m_context.defaultBackend()) {
+            probeBackend();
+        }
+    });
+}
+
+void MainWindow::createTray()
+{
+    if (!QSystemTrayIcon::isSystemTrayAvailable()) {
+        return;
+    }
+    m_tray = new TrayIcon(this);
+    // The app may live on in the tray with no window: it ends by quit() (closeEvent), not with its last window.
+    QApplication::setQuitOnLastWindowClosed(false);
+    connect(m_tray, &TrayIcon::showWindowRequested, this, [this] {
+        showNormal();
+        raise();
+        activateWindow();
+    });
+    connect(m_tray, &TrayIcon::quitRequested, this, &MainWindow::quit);
+    connect(m_server, &mcp::McpHost::stateChanged, this, &MainWindow::updateTray);
+    connect(m_server, &mcp::McpHost::sessionsChanged, this, &MainWindow::updateTray);
+    connect(&m_app.running(), &RunningRuns::runEnded, this, [this](const JournalRun &run) {
+        if (const auto notification = TrayStatus::notificationFor(run, isActiveWindow())) {
+            m_tray->notify(*notification);
+        }
+    });
+    updateTray();
+}
+
+void MainWindow::showProbe(const QString &backend, const BackendInfo &info, const QString &error, ErrorCode code)
+{
+    if (error.isEmpty()) {
+        m_backendState->setText(
+            tr("%1 %2 %3 · ready")
+                .arg(dot(StateColors::of(palette()).succeeded.name()), backendText(backend), info.version));
+        m_backendState->setToolTip(tr("%1 at %2\nAPI %3, %4%5")
+                                       .arg(backendText(backend), info.endpoint, info.apiVersion, info.os,
+                                            info.rootless ? tr(", rootless") : QString()));
+    } else {
+        m_backendState->setText(
+            tr("%1 %2 · unavailable").arg(dot(StateColors::of(palette()).failed.name()), backendText(backend)));
+        m_backendState->setToolTip(errorText(Error{error, code}));
+    }
+    // The Backends page says the same until its own test says more (not "not tested yet").
+    if (BackendPanel *panel = m_backends->panel(backend)) {
+        panel->connectionTab()->showReachable(info, error);
+    }
+    // Soon again while it is away (to say when it is back), now and then while it answers.
+    m_probeTimer->start(error.isEmpty() ? kProbeWhileReady : kProbeWhileAway);
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_backendState && event->type() == QEvent::MouseButtonRelease) {
+        navigate(ShowBackend{m_controller->defaultBackend()});
+        return true;
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::navigate(const Intent &intent)
+{
+    for (int index = 0; index < m_pageList.size(); ++index) {
+        if (m_pageList.at(index)->open(intent)) {
+            showPage(index);
+            return;
+        }
+    }
 }
 
 int MainWindow::addPage(Page *page)
@@ -263,6 +241,7 @@ int MainWindow::addPage(Page *page)
     action->setProperty(CommandPalette::kCommandTextProperty, tr("Go to %1").arg(page->title()));
     connect(action, &QAction::triggered, this, [this, index] { showPage(index); });
     m_viewMenu->insertAction(m_pagesSeparator, action);
+    connect(page, &Page::navigate, this, &MainWindow::navigate);
     if (m_navigation->currentRow() < 0) {
         m_navigation->setCurrentRow(0);
     }
@@ -367,6 +346,9 @@ void MainWindow::createStatusBar()
 {
     m_backendState = new QLabel;
     m_backendState->setObjectName(QStringLiteral("backendState"));
+    // A click shows the backend's page: its connection, images and sandboxes.
+    m_backendState->setCursor(Qt::PointingHandCursor);
+    m_backendState->installEventFilter(this);
     m_backendState->setText(
         tr("%1 %2 · connecting…")
             .arg(dot(palette().color(QPalette::PlaceholderText).name()), backendText(m_context.defaultBackend())));
@@ -428,12 +410,12 @@ void MainWindow::applyDefaultBackend()
 
 void MainWindow::updateRunningState()
 {
-    if (m_journal->isOff()) {
+    if (m_app.journal().isOff()) {
         // Only this window's own runs are known.
         const int count = m_controller->runningCount();
         m_runningState->setText(count == 0 ? RunningRuns::summary({}) : tr("%n run(s) in progress", nullptr, count));
     } else {
-        const QList<JournalRun> runs = m_running->runs();
+        const QList<JournalRun> runs = m_app.running().runs();
         m_runningState->setText(RunningRuns::summary(runs));
         m_runningState->setToolTip(RunningRuns::details(runs));
     }
@@ -447,7 +429,7 @@ void MainWindow::updateTray()
     }
     const bool serving = m_server->state() == mcp::McpHost::State::Running;
     const int clients = ServerClientsModel::presentClients(m_server->sessions(), QDateTime::currentDateTimeUtc());
-    const int running = m_journal->isOff() ? m_controller->runningCount() : m_running->count();
+    const int running = m_app.journal().isOff() ? m_controller->runningCount() : m_app.running().count();
     m_tray->setStatus(serving, m_server->url(), clients, running);
 }
 
@@ -477,7 +459,7 @@ void MainWindow::openSettings()
 
 void MainWindow::connectAssistant()
 {
-    ConnectAssistantDialog dialog(*m_secrets, m_context.defaultBackend(), this);
+    ConnectAssistantDialog dialog(m_app.secrets(), m_context.defaultBackend(), this);
     dialog.setServerRunning(m_server->state() == mcp::McpHost::State::Running);
     dialog.exec();
 }
@@ -523,17 +505,16 @@ void MainWindow::showDocumentation()
 void MainWindow::restoreState()
 {
     QSettings settings = guiSettings();
-    restoreGeometry(settings.value(QStringLiteral("gui/geometry")).toByteArray());
-    QMainWindow::restoreState(settings.value(QStringLiteral("gui/windowState")).toByteArray());
-    m_splitter->restoreState(settings.value(QStringLiteral("gui/navigationSplitter")).toByteArray());
-    for (Page *page : m_pageList) {
-        settings.beginGroup(QStringLiteral("gui/pages/") + page->objectName());
+    restoreGeometry(kGeometry.read(settings));
+    QMainWindow::restoreState(kWindowState.read(settings));
+    m_splitter->restoreState(kNavigationSplitter.read(settings));
+    for (Page *page : std::as_const(m_pageList)) {
+        settings.beginGroup(kPagesGroup + page->objectName());
         page->restoreState(settings);
         settings.endGroup();
     }
-    const int page = settings.value(QStringLiteral("gui/currentPage"), 0).toInt();
-    showPage(qBound(0, page, m_pages->count() - 1));
-    const QString theme = settings.value(QStringLiteral("gui/theme"), QStringLiteral("system")).toString();
+    showPage(qBound(0, kCurrentPage.read(settings), m_pages->count() - 1));
+    const QString theme = kTheme.read(settings);
     for (QAction *action : m_themes->actions()) {
         if (action->data().toString() == theme) {
             action->setChecked(true);
@@ -547,17 +528,17 @@ void MainWindow::restoreState()
 void MainWindow::saveState() const
 {
     QSettings settings = guiSettings();
-    settings.setValue(QStringLiteral("gui/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("gui/windowState"), QMainWindow::saveState());
-    settings.setValue(QStringLiteral("gui/navigationSplitter"), m_splitter->saveState());
+    kGeometry.write(settings, saveGeometry());
+    kWindowState.write(settings, QMainWindow::saveState());
+    kNavigationSplitter.write(settings, m_splitter->saveState());
     for (const Page *page : m_pageList) {
-        settings.beginGroup(QStringLiteral("gui/pages/") + page->objectName());
+        settings.beginGroup(kPagesGroup + page->objectName());
         page->saveState(settings);
         settings.endGroup();
     }
-    settings.setValue(QStringLiteral("gui/currentPage"), m_pages->currentIndex());
+    kCurrentPage.write(settings, m_pages->currentIndex());
     if (QAction *theme = m_themes->checkedAction()) {
-        settings.setValue(QStringLiteral("gui/theme"), theme->data().toString());
+        kTheme.write(settings, theme->data().toString());
     }
 }
 

@@ -1,8 +1,10 @@
 #pragma once
 
+#include "gui/Intent.h"
+#include "util/Result.h"
+
 #include <QList>
 #include <QMainWindow>
-#include <memory>
 
 class QActionGroup;
 class QLabel;
@@ -13,8 +15,7 @@ class QStackedWidget;
 
 namespace sandbox {
 class AppContext;
-class JournalFeed;
-class SecretStore;
+struct BackendInfo;
 namespace mcp {
 class McpHost;
 }
@@ -22,23 +23,24 @@ class McpHost;
 
 namespace sandbox::gui {
 
+class BackendsPage;
 class CommandPalette;
 class ConsolePage;
+class DesktopApp;
 class EngineController;
 class Page;
-class RunningRuns;
-class ThumbnailProvider;
+class ServerPage;
 class TrayIcon;
 
 /// The desktop app's window: a list of pages on the left (Live log, Console, History, ...), the page on the
-/// right, the backend's state in the status bar. It builds no engine: engines come from the AppContext, and
-/// every page reaches them through the one EngineController the window owns.
+/// right, the backend's state in the status bar. It builds no service: they come from the DesktopApp, which
+/// outlives it. Pages reach one another only by intents (Page::navigate), which the window routes.
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
 
 public:
-    explicit MainWindow(AppContext &context, QWidget *parent = nullptr);
+    explicit MainWindow(DesktopApp &app, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     EngineController &controller() const { return *m_controller; }
@@ -58,9 +60,17 @@ protected:
     void closeEvent(QCloseEvent *event) override;
     /// A new palette (the theme): the pages' icons are drawn again in its colours.
     void changeEvent(QEvent *event) override;
+    /// A click on the status bar's backend shows its Backends page.
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void createMenus();
+    void createPages();
+    void createTray();
+    /// Offers `intent` to the pages in turn and shows the one that opens it.
+    void navigate(const Intent &intent);
+    /// The default backend's answer (EngineController::probe), in the status bar and on its Backends panel.
+    void showProbe(const QString &backend, const BackendInfo &info, const QString &error, ErrorCode code);
     void fillRunMenu();
     void createStatusBar();
     /// The command palette (Ctrl+K) over the menus' actions and the current page's.
@@ -80,18 +90,17 @@ private:
     void restoreState();
     void saveState() const;
 
+    DesktopApp &m_app;
     AppContext &m_context;
-    EngineController *m_controller = nullptr;
-    /// The system keychain: the MCP server's token (the server page, the connect dialog).
-    std::unique_ptr<SecretStore> m_secrets;
-    mcp::McpHost *m_server = nullptr;
+    EngineController *m_controller; ///< the app's (DesktopApp::controller)
+    mcp::McpHost *m_server;         ///< the app's (DesktopApp::server)
     QListWidget *m_navigation = nullptr;
     QStackedWidget *m_pages = nullptr;
     QSplitter *m_splitter = nullptr;
     ConsolePage *m_console = nullptr;
-    QList<Page *> m_pageList;                  ///< in the navigation's order
-    ThumbnailProvider *m_thumbnails = nullptr; ///< every page's artifact thumbnails
-    std::unique_ptr<JournalFeed> m_journal;    ///< every page's reads of the journal
+    BackendsPage *m_backends = nullptr;
+    ServerPage *m_serverPage = nullptr;
+    QList<Page *> m_pageList; ///< in the navigation's order
     QMenu *m_runMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     QAction *m_find = nullptr; ///< to the current page's search field (Page::findField)
@@ -100,9 +109,8 @@ private:
     QActionGroup *m_themes = nullptr;
     QLabel *m_backendState = nullptr;
     QLabel *m_runningState = nullptr;
-    RunningRuns *m_running = nullptr; ///< of every process, from the journal
-    TrayIcon *m_tray = nullptr;       ///< where the desktop has a system tray
-    bool m_quitAsked = false;         ///< the close is a Quit: not into the tray
+    TrayIcon *m_tray = nullptr; ///< where the desktop has a system tray
+    bool m_quitAsked = false;   ///< the close is a Quit: not into the tray
     /// Shown only while the run journal cannot be written.
     QLabel *m_journalState = nullptr;
     /// Asks the default backend again: an engine that goes away (restarted, stopped) or comes back shows in the

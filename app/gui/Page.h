@@ -1,32 +1,19 @@
 #pragma once
 
+#include "gui/GuiSettings.h"
+#include "gui/Intent.h"
+
 #include <QIcon>
 #include <QPointer>
-#include <QSettings>
 #include <QString>
-#include <QVariant>
 #include <QWidget>
 
 namespace sandbox::gui {
 
-/// One setting of a page's state, with its type and default: `key.read(settings)`, `key.write(settings, value)`.
-template <typename T>
-struct SettingsKey
-{
-    const char *name;
-    T defaultValue = T();
-
-    T read(const QSettings &settings) const
-    {
-        const QVariant value = settings.value(QLatin1String(name));
-        return value.isValid() && value.canConvert<T>() ? value.value<T>() : defaultValue;
-    }
-    void write(QSettings &settings, const T &value) const { settings.setValue(QLatin1String(name), value); }
-};
-
 /// A page of the main window. MainWindow makes its navigation entry, its View menu entry and its Ctrl+N shortcut
 /// from title() and icon(), gives it a settings group of its own (`gui/pages/OBJECT-NAME`) to save and restore its
-/// state in (splitters, filters), and tells it when it is shown.
+/// state in (splitters, filters), and tells it when it is shown. Pages ask for one another by intent (navigate):
+/// the window offers the intent to each page (open) and shows the one that takes it.
 class Page : public QWidget
 {
     Q_OBJECT
@@ -43,6 +30,16 @@ public:
     virtual void shown() {}
     /// The field Find (Ctrl+F) goes to: the page's search or filter; null when it has none.
     QWidget *findField() const { return m_findField; }
+    /// Shows what `intent` asks for when it is this page's to show (a run, code, a backend); false when not.
+    virtual bool open(const Intent &intent)
+    {
+        (void)intent;
+        return false;
+    }
+
+signals:
+    /// Asks the window to go where `intent` says: to the page that opens it.
+    void navigate(const sandbox::gui::Intent &intent);
 
 protected:
     void setFindField(QWidget *field) { m_findField = field; }

@@ -32,7 +32,8 @@ BackendsPage::BackendsPage(AppContext &app, SecretStore &secrets, QWidget *paren
         m_list->addItem(item);
         auto *panel = new BackendPanel(app, secrets, name);
         connect(panel, &BackendPanel::connectionApplied, this, &BackendsPage::connectionApplied);
-        connect(panel, &BackendPanel::showRunRequested, this, &BackendsPage::showRunRequested);
+        connect(panel, &BackendPanel::showRunRequested, this,
+                [this](const QString &runId) { emit navigate(FollowRun{runId}); });
         m_panels->addWidget(panel);
     }
     m_list->setFixedWidth(m_list->sizeHintForColumn(0) + 48);
@@ -75,6 +76,16 @@ BackendPanel *BackendsPage::panel(const QString &name) const
         }
     }
     return nullptr;
+}
+
+bool BackendsPage::open(const Intent &intent)
+{
+    const auto *backend = std::get_if<ShowBackend>(&intent);
+    if (backend && panel(backend->backend)) {
+        showBackend(backend->backend);
+        return true;
+    }
+    return false;
 }
 
 void BackendsPage::showBackend(const QString &name)

@@ -33,12 +33,12 @@ public:
     BackendPanel *panel(const QString &name) const;
     /// Shows the panel of backend `name`.
     void showBackend(const QString &name);
+    /// ShowBackend: that backend's panel.
+    bool open(const Intent &intent) override;
 
 signals:
     /// A panel saved and applied the connection of backend `name` (BackendPanel::save).
     void connectionApplied(const QString &name);
-    /// A panel's Show Run: run `runId`, which a sandbox runs now.
-    void showRunRequested(const QString &runId);
 
 private:
     QListWidget *m_list = nullptr;

@@ -265,6 +265,15 @@ void ConsolePage::chooseLanguage()
     }
 }
 
+bool ConsolePage::open(const Intent &intent)
+{
+    const auto *code = std::get_if<OpenInConsole>(&intent);
+    if (code) {
+        openCode(code->language, code->code, code->libraries);
+    }
+    return code;
+}
+
 void ConsolePage::openCode(const QString &language, const QString &code, const QStringList &libraries)
 {
     const int index = m_language->findData(language);

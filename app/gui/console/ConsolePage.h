@@ -64,6 +64,8 @@ public slots:
     void stop();
     /// Puts `code` in `language` (and its libraries) into the editor, as "Open in Console" of a recorded run does.
     void openCode(const QString &language, const QString &code, const QStringList &libraries = {});
+    /// OpenInConsole: the code, to edit and run.
+    bool open(const Intent &intent) override;
 
 signals:
     void runningChanged(bool running);

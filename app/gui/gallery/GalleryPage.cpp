@@ -267,7 +267,8 @@ ArtifactPreviewDialog *GalleryPage::openArtifact(int row)
     }
     auto *dialog = new ArtifactPreviewDialog(previewItems(m_model->entries()), row, window());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &ArtifactPreviewDialog::showRunRequested, this, &GalleryPage::showRunRequested);
+    connect(dialog, &ArtifactPreviewDialog::showRunRequested, this,
+            [this](const QString &runId) { emit navigate(ShowRun{runId}); });
     dialog->show();
     return dialog;
 }
@@ -308,7 +309,7 @@ void GalleryPage::showContextMenu(const QPoint &position)
     menu.addAction(tr("&Copy Image"), this, [this, row] { copyImage(row); });
     menu.addAction(tr("&Save As…"), this, [this, row] { saveAs(row); });
     menu.addSeparator();
-    menu.addAction(tr("Show &Run"), this, [this, row] { emit showRunRequested(m_model->entry(row).runId); });
+    menu.addAction(tr("Show &Run"), this, [this, row] { emit navigate(ShowRun{m_model->entry(row).runId}); });
     menu.exec(m_view->viewport()->mapToGlobal(position));
 }
 

@@ -49,9 +49,6 @@ public:
     class ArtifactPreviewDialog *openArtifact(int row);
     void copyImage(int row);
 
-signals:
-    void showRunRequested(const QString &runId);
-
 private:
     ArtifactFilter filter() const;
     void showContextMenu(const QPoint &position);

@@ -82,6 +82,10 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
 
     m_view = new RunView(thumbnails, this);
     m_view->setObjectName(QStringLiteral("historyRunView"));
+    connect(m_view, &RunView::openInConsoleRequested, this,
+            [this](const QString &language, const QString &code, const QStringList &libraries) {
+                emit navigate(OpenInConsole{language, code, libraries});
+            });
     m_diff = new DiffView;
     m_diffTab = m_view->addTab(m_diff, tr("Differences"));
 
@@ -237,6 +241,15 @@ QString HistoryPage::selectedRunId() const
 {
     const QModelIndex current = m_table->selectionModel()->currentIndex();
     return current.isValid() ? current.data(HistoryModel::RunIdRole).toString() : QString();
+}
+
+bool HistoryPage::open(const Intent &intent)
+{
+    const auto *show = std::get_if<ShowRun>(&intent);
+    if (show) {
+        showRun(show->runId);
+    }
+    return show;
 }
 
 void HistoryPage::showRun(const QString &runId)

@@ -59,6 +59,8 @@ public:
 
     /// Selects run `runId` (when the filter shows it) and shows it.
     void showRun(const QString &runId);
+    /// ShowRun: shows the run.
+    bool open(const Intent &intent) override;
     /// Runs `runId` again on `backend` through the controller, once the journal gave its code.
     void replay(const QString &runId, const QString &backend);
     /// Compares two runs (the older one is run A) and shows the differences with the one of them on show, or `second`.

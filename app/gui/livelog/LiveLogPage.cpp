@@ -97,6 +97,10 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
 
     m_detail = new RunView(thumbnails);
     m_detail->setObjectName(QStringLiteral("runDetail"));
+    connect(m_detail, &RunView::openInConsoleRequested, this,
+            [this](const QString &language, const QString &code, const QStringList &libraries) {
+                emit navigate(OpenInConsole{language, code, libraries});
+            });
 
     m_splitter = new QSplitter(Qt::Horizontal);
     m_splitter->setObjectName(QStringLiteral("liveLogSplitter"));
@@ -232,6 +236,15 @@ void LiveLogPage::selectRow(int row)
     const QScopedValueRollback selecting(m_selecting, true);
     m_table->selectRow(row);
     m_table->scrollTo(m_filter->index(row, 0));
+}
+
+bool LiveLogPage::open(const Intent &intent)
+{
+    const auto *follow = std::get_if<FollowRun>(&intent);
+    if (follow) {
+        selectRun(follow->runId);
+    }
+    return follow;
 }
 
 void LiveLogPage::selectRun(const QString &runId)

@@ -43,6 +43,8 @@ public:
     RunView *runView() const { return m_detail; }
     /// Selects the run (when it is shown), e.g. one the console just started.
     void selectRun(const QString &runId);
+    /// FollowRun: selects the run.
+    bool open(const Intent &intent) override;
     /// Whether each run that starts is selected as it comes (on at start; off once the user picks another run).
     bool isFollowingNewest() const;
     void setFollowingNewest(bool follow);

@@ -5,6 +5,7 @@
 // page, size and language, so that one page can be checked alone: --gtest_filter='*historyPage*'.
 #include "OfflineApp.h"
 #include "TestImages.h"
+#include "gui/DesktopApp.h"
 #include "gui/MainWindow.h"
 #include "gui/connect/ConnectAssistantDialog.h"
 #include "gui/gallery/GalleryPage.h"
@@ -362,7 +363,7 @@ protected:
     /// The window at the layout's size, on its page.
     std::unique_ptr<MainWindow> window(const char *page)
     {
-        auto made = std::make_unique<MainWindow>(m_app.context());
+        auto made = std::make_unique<MainWindow>(m_desktop);
         made->resize(GetParam().size);
         made->show();
         EXPECT_TRUE(QTest::qWaitForWindowExposed(made.get()));
@@ -396,6 +397,7 @@ protected:
     }
 
     guitest::OfflineApp m_app;
+    DesktopApp m_desktop{m_app.context()};
     const QLocale m_locale;
     QTranslator m_translation, m_qtTranslation;
 };

@@ -1,5 +1,6 @@
 // Ctrl+F in the real window goes to the current page's search field, wherever the focus was.
 #include "OfflineApp.h"
+#include "gui/DesktopApp.h"
 #include "gui/MainWindow.h"
 #include "gui/Page.h"
 
@@ -32,7 +33,8 @@ QWidget *showPage(MainWindow &window, const QString &name)
 TEST(FindShortcut, ctrlFGoesToTheSearchFieldOfEveryPageThatHasOne)
 {
     guitest::OfflineApp app;
-    MainWindow window(app.context());
+    DesktopApp desktop(app.context());
+    MainWindow window(desktop);
     window.show();
     window.activateWindow();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
@@ -67,7 +69,8 @@ TEST(FindShortcut, ctrlFGoesToTheSearchFieldOfEveryPageThatHasOne)
 TEST(FindShortcut, findInPageIsOffEveryPageWithoutASearchField)
 {
     guitest::OfflineApp app;
-    MainWindow window(app.context());
+    DesktopApp desktop(app.context());
+    MainWindow window(desktop);
     window.show();
     window.activateWindow();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));

@@ -1,6 +1,7 @@
 // The window without a mouse: from the start, Ctrl+1 … Ctrl+7 show the pages, Tab goes from the navigation into the
 // page shown and on through it and out again: no page without a control to reach, none that keeps the focus.
 #include "OfflineApp.h"
+#include "gui/DesktopApp.h"
 #include "gui/MainWindow.h"
 #include "gui/Page.h"
 
@@ -34,7 +35,8 @@ bool typesTab(const QWidget *widget)
 TEST(KeyboardNavigation, ctrlNumberShowsEachPageAndTabGoesIntoItAndOut)
 {
     guitest::OfflineApp app;
-    MainWindow window(app.context());
+    DesktopApp desktop(app.context());
+    MainWindow window(desktop);
     window.show();
     window.activateWindow();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));

@@ -1,6 +1,7 @@
 // The window's ways to places without an engine (issue 37, items 7 and 16): Show Run on a busy sandbox goes to its run
 // in the live log, F1 opens the documentation inside the app, and every item of the View menu has a mnemonic.
 #include "OfflineApp.h"
+#include "gui/DesktopApp.h"
 #include "gui/MainWindow.h"
 #include "gui/backends/BackendPanel.h"
 #include "gui/backends/BackendsPage.h"
@@ -132,7 +133,8 @@ TEST(MainWindowMenus, showRunOnABusySandboxGoesToItsRunInTheLiveLog)
     recorder.runContainer(QStringLiteral("busy-run"), QStringLiteral("container-a"));
     recorder.flush();
 
-    MainWindow window(app.context());
+    DesktopApp desktop(app.context());
+    MainWindow window(desktop);
     window.resize(1200, 800);
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
@@ -193,7 +195,8 @@ TEST(MainWindowMenus, f1OpensTheDocumentationThatCameWithTheAppInsideIt)
         QDesktopServices::setUrlHandler(QLatin1String(scheme), &desktop, "open");
     }
     {
-        MainWindow window(app.context());
+        DesktopApp services(app.context());
+        MainWindow window(services);
         window.show();
         window.activateWindow();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
@@ -235,7 +238,8 @@ TEST(MainWindowMenus, everyItemOfTheViewMenuHasItsOwnMnemonicInEnglishAndChinese
         }
         {
             guitest::OfflineApp app;
-            MainWindow window(app.context());
+            DesktopApp desktop(app.context());
+            MainWindow window(desktop);
             QMenu *view = viewMenu(window);
             ASSERT_NE(view, nullptr);
             // The menu itself, its items, and the items of each submenu among them.

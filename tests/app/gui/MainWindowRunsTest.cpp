@@ -2,6 +2,7 @@
 #include "GuiTestSupport.h"
 #include "ScopedEnvironment.h"
 #include "SdkClient.h"
+#include "gui/DesktopApp.h"
 #include "gui/MainWindow.h"
 #include "gui/StateColors.h"
 #include "gui/console/ConsolePage.h"
@@ -81,7 +82,8 @@ TEST(MainWindowRuns, followsCountsShowsAndStopsRealRunsOfTheConsoleAndOfAnAssist
         {"MCP_CLIENT_NAME", assistant.toUtf8()}};
     auto made = AppContext::create({.source = RunSource::Gui, .backendName = QStringLiteral("docker")});
     ASSERT_TRUE(made.ok()) << qPrintable(made.error().message);
-    MainWindow window(**made);
+    DesktopApp desktop(**made);
+    MainWindow window(desktop);
     window.resize(1400, 900);
     window.show();
     window.showPage(0);

@@ -3,6 +3,7 @@
 #include "AppContext.h"
 #include "GuiTestSupport.h"
 #include "ScopedEnvironment.h"
+#include "gui/DesktopApp.h"
 #include "gui/MainWindow.h"
 #include "gui/server/ServerPage.h"
 #include "journal/JournalRecorder.h"
@@ -62,7 +63,8 @@ TEST(MainWindowStatus, countsTheRunsOfEveryProcessInTheJournalBySource)
         {"DOCKER_HOST", "unix://" + folder.filePath(QStringLiteral("no-engine.sock")).toUtf8()}};
     auto context = AppContext::create({.source = RunSource::Gui});
     ASSERT_TRUE(context.ok()) << qPrintable(context.error().message);
-    MainWindow window(**context);
+    DesktopApp desktop(**context);
+    MainWindow window(desktop);
     window.show();
     auto *running = window.findChild<QLabel *>(QStringLiteral("runningState"));
     ASSERT_NE(running, nullptr);
@@ -103,7 +105,8 @@ TEST(MainWindowStatus, quittingDoesNotCountAClientThatHasExited)
         {"DOCKER_HOST", "unix://" + folder.filePath(QStringLiteral("no-engine.sock")).toUtf8()}};
     auto context = AppContext::create({.source = RunSource::Gui});
     ASSERT_TRUE(context.ok()) << qPrintable(context.error().message);
-    MainWindow window(**context);
+    DesktopApp desktop(**context);
+    MainWindow window(desktop);
     window.show();
     auto *server = window.findChild<ServerPage *>();
     server->findChild<QSpinBox *>(QStringLiteral("serverPort"))->setValue(guitest::freePort());

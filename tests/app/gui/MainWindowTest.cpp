@@ -3,10 +3,14 @@
 #include "AppContext.h"
 #include "GuiTestSupport.h"
 #include "ScopedEnvironment.h"
+#include "gui/DesktopApp.h"
 #include "gui/EngineController.h"
+#include "gui/backends/BackendsPage.h"
 #include "gui/console/ConsolePage.h"
+#include "gui/livelog/LiveLogPage.h"
 #include "gui/server/ServerPage.h"
 #include "gui/widgets/CodeEditor.h"
+#include "gui/widgets/RunView.h"
 #include "mcp/McpHost.h"
 #include "mcp/http/BearerToken.h"
 
@@ -123,7 +127,8 @@ TEST_F(MainWindowTest, statusBarFollowsTheEngineGoingAwayAndComingBackAndSaysWhe
         {"LLM_SANDBOX_JOURNAL", damaged.fileName().toUtf8()}};
     auto made = AppContext::create({.source = RunSource::Gui});
     ASSERT_TRUE(made.ok());
-    MainWindow window(**made);
+    DesktopApp desktop(**made);
+    MainWindow window(desktop);
     window.show();
     auto *backendState = window.findChild<QLabel *>(QStringLiteral("backendState"));
     auto *journalState = window.findChild<QLabel *>(QStringLiteral("journalState"));
@@ -147,7 +152,8 @@ TEST_F(MainWindowTest, statusBarFollowsTheEngineGoingAwayAndComingBackAndSaysWhe
 
 TEST_F(MainWindowTest, navigatesBetweenTheLiveLogAndTheConsole)
 {
-    MainWindow window(*context);
+    DesktopApp desktop(*context);
+    MainWindow window(desktop);
     auto *navigation = window.findChild<QListWidget *>(QStringLiteral("navigation"));
     auto *pages = window.findChild<QStackedWidget *>(QStringLiteral("pages"));
     ASSERT_NE(navigation, nullptr);
@@ -159,21 +165,54 @@ TEST_F(MainWindowTest, navigatesBetweenTheLiveLogAndTheConsole)
     EXPECT_EQ(pages->currentWidget()->objectName(), QStringLiteral("consolePage"));
 }
 
+TEST_F(MainWindowTest, pagesReachOneAnotherByIntentAndTheStatusBarOpensTheBackend)
+{
+    DesktopApp desktop(*context);
+    MainWindow window(desktop);
+    auto *pages = window.findChild<QStackedWidget *>(QStringLiteral("pages"));
+    auto *liveLog = window.findChild<LiveLogPage *>();
+    ASSERT_NE(liveLog, nullptr);
+
+    // The live log's Open in Console: the Console shows the code, in its language.
+    emit liveLog->runView()->openInConsoleRequested(QStringLiteral("javascript"), QStringLiteral("console.log(6*7)"),
+                                                    {});
+    EXPECT_EQ(pages->currentWidget()->objectName(), QStringLiteral("consolePage"));
+    EXPECT_EQ(window.findChild<CodeEditor *>(QStringLiteral("codeEditor"))->toPlainText(),
+              QStringLiteral("console.log(6*7)"));
+
+    // An intent no page takes changes nothing.
+    emit liveLog->navigate(ShowBackend{QStringLiteral("no-such-backend")});
+    EXPECT_EQ(pages->currentWidget()->objectName(), QStringLiteral("consolePage"));
+
+    // A click on the backend in the status bar: its page, its panel (not the one shown before).
+    auto *backends = window.findChild<BackendsPage *>();
+    const QString other = desktop.controller().defaultBackend() == QLatin1String("docker") ? QStringLiteral("podman")
+                                                                                           : QStringLiteral("docker");
+    backends->showBackend(other);
+    QTest::mouseClick(window.findChild<QLabel *>(QStringLiteral("backendState")), Qt::LeftButton);
+    EXPECT_EQ(pages->currentWidget()->objectName(), QStringLiteral("backendsPage"));
+    EXPECT_EQ(backends->findChild<QListWidget *>(QStringLiteral("backendList"))->currentItem()->data(Qt::UserRole),
+              desktop.controller().defaultBackend());
+}
+
 TEST_F(MainWindowTest, remembersTheCurrentPage)
 {
     {
-        MainWindow window(*context);
+        DesktopApp desktop(*context);
+        MainWindow window(desktop);
         window.show();
         window.showPage(1);
         window.close();
     }
-    MainWindow again(*context);
+    DesktopApp againDesktop(*context);
+    MainWindow again(againDesktop);
     EXPECT_EQ(again.findChild<QStackedWidget *>(QStringLiteral("pages"))->currentIndex(), 1);
 }
 
 TEST_F(MainWindowTest, ctrlReturnRunsTheConsolesCodeFromAnywhereInTheWindow)
 {
-    MainWindow window(*context);
+    DesktopApp desktop(*context);
+    MainWindow window(desktop);
     window.show();
     window.showPage(0);
     QApplication::setActiveWindow(&window);
@@ -194,7 +233,8 @@ TEST_F(MainWindowTest, everyPageKeepsItsOwnStateTheHistorysSplitterAndTheGallery
 {
     QList<int> sizes;
     {
-        MainWindow window(*context);
+        DesktopApp desktop(*context);
+        MainWindow window(desktop);
         window.resize(1200, 800);
         window.show();
         window.showPage(2);
@@ -206,7 +246,8 @@ TEST_F(MainWindowTest, everyPageKeepsItsOwnStateTheHistorysSplitterAndTheGallery
         type->setCurrentIndex(type->findData(QStringLiteral("image/svg+xml")));
         window.close();
     }
-    MainWindow again(*context);
+    DesktopApp againDesktop(*context);
+    MainWindow again(againDesktop);
     again.show();
     auto *navigation = again.findChild<QListWidget *>(QStringLiteral("navigation"));
     ASSERT_EQ(navigation->count(), 7);
@@ -226,7 +267,8 @@ TEST_F(MainWindowTest, quittingWithTheMcpServerRunningAsksFirstAndStopsIt)
 {
     const sandbox::test::ScopedEnvironment token{
         {mcp::BearerToken::kEnvironmentVariable, mcp::BearerToken::generate()}};
-    MainWindow window(*context);
+    DesktopApp desktop(*context);
+    MainWindow window(desktop);
     window.show();
     auto *page = window.findChild<ServerPage *>(QStringLiteral("serverPage"));
     ASSERT_NE(page, nullptr);

@@ -4,6 +4,7 @@
 // any shown text with an English word outside the brackets is a text that never reached a translator.
 #include "AppContext.h"
 #include "ScopedEnvironment.h"
+#include "gui/DesktopApp.h"
 #include "gui/MainWindow.h"
 #include "gui/connect/ConnectAssistantDialog.h"
 #include "gui/settings/SettingsDialog.h"
@@ -197,7 +198,8 @@ TEST(TranslationCoverageCheck, findsAnUnmarkedWordAndPassesDataAndNames)
 
 TEST_F(TranslationCoverageTest, everyPageOfTheWindowShowsOnlyTranslatedTexts)
 {
-    MainWindow window(*context);
+    DesktopApp desktop(*context);
+    MainWindow window(desktop);
     window.show();
     auto *navigation = window.findChild<QListWidget *>(QStringLiteral("navigation"));
     ASSERT_NE(navigation, nullptr);

@@ -6,6 +6,7 @@
 #include "GuiTestSupport.h"
 #include "ScopedEnvironment.h"
 #include "backend/BackendFactory.h"
+#include "gui/DesktopApp.h"
 #include "gui/EngineController.h"
 #include "gui/MainWindow.h"
 #include "gui/backends/BackendPanel.h"
@@ -524,7 +525,8 @@ TEST_F(BackendsPageTest, cancellingACopyFromPodmanMidTransferLeavesNothingOfIt)
 
 TEST_F(BackendsPageTest, savedConnectionAppliesToTheWindowsNextRunsAndMcpSessionsWhileRunsInProgressFinish)
 {
-    MainWindow window(*m_context);
+    DesktopApp desktop(*m_context);
+    MainWindow window(desktop);
     auto *controller = window.findChild<EngineController *>();
     ASSERT_NE(controller, nullptr);
     ASSERT_EQ(controller->defaultBackend(), QStringLiteral("docker"));
@@ -585,7 +587,8 @@ TEST_F(BackendsPageTest, changedDefaultBackendAppliesToTheWindowsNextRunsAndMcpS
 {
     // Podman reached at an address of this test only, so a run that goes there says so (it needs no image).
     const sandbox::test::ScopedEnvironment noPodmanHost{{"CONTAINER_HOST", QByteArray()}};
-    MainWindow window(*m_context);
+    DesktopApp desktop(*m_context);
+    MainWindow window(desktop);
     auto *controller = window.findChild<EngineController *>();
     ASSERT_NE(controller, nullptr);
     ASSERT_EQ(m_context->defaultBackend(), QStringLiteral("docker"));

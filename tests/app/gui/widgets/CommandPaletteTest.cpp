@@ -3,6 +3,7 @@
 #include "gui/widgets/CommandPalette.h"
 
 #include "OfflineApp.h"
+#include "gui/DesktopApp.h"
 #include "gui/MainWindow.h"
 
 #include <QAction>
@@ -25,7 +26,7 @@ class CommandPaletteTest : public ::testing::Test
 protected:
     void SetUp() override
     {
-        m_window = std::make_unique<MainWindow>(m_app.context());
+        m_window = std::make_unique<MainWindow>(m_desktop);
         m_window->show();
         m_window->activateWindow();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
@@ -59,6 +60,7 @@ protected:
     }
 
     guitest::OfflineApp m_app;
+    DesktopApp m_desktop{m_app.context()};
     std::unique_ptr<MainWindow> m_window;
     CommandPalette *m_palette = nullptr;
 };
