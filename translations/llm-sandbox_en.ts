@@ -142,7 +142,7 @@
 <context>
     <name>sandbox::gui::ConsolePage</name>
     <message numerus="yes">
-        <location filename="../app/gui/console/ConsolePage.cpp" line="+310"/>
+        <location filename="../app/gui/console/ConsolePage.cpp" line="+319"/>
         <source>%1 (%n line(s))</source>
         <translation>
             <numerusform>%1 (%n line)</numerusform>
@@ -226,7 +226,7 @@
 <context>
     <name>sandbox::gui::LiveLogPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+215"/>
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+219"/>
         <source>&amp;Follow newest (%n new)</source>
         <translation>
             <numerusform>&amp;Follow newest (%n new)</numerusform>
@@ -249,7 +249,7 @@
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="+434"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+416"/>
         <source>%n run(s) in progress</source>
         <translation>
             <numerusform>%n run in progress</numerusform>
@@ -257,7 +257,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+152"/>
+        <location line="+151"/>
         <source>%n run(s) still in progress.</source>
         <translation>
             <numerusform>%n run still in progress.</numerusform>
@@ -349,7 +349,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+45"/>
+        <location line="+43"/>
         <source>%n run(s), %1 succeeded</source>
         <translation>
             <numerusform>%n run, %1 succeeded</numerusform>

@@ -1105,7 +1105,7 @@ logout：删除该登录信息。</translation>
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/GuiApplication.cpp" line="+24"/>
+        <location filename="../app/gui/GuiApplication.cpp" line="+25"/>
         <location line="+10"/>
         <source>LLM Sandbox</source>
         <translation>LLM Sandbox</translation>
@@ -1257,7 +1257,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>RunText</name>
     <message>
-        <location filename="../app/gui/RunText.cpp" line="+16"/>
+        <location filename="../app/gui/RunText.cpp" line="+17"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
@@ -1277,7 +1277,7 @@ go module、R 软件包、gem。</translation>
         <translation>重放</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+21"/>
         <source>Any MCP client (stdio or HTTP)</source>
         <translation>任意 MCP 客户端（stdio 或 HTTP）</translation>
     </message>
@@ -1317,7 +1317,7 @@ go module、R 软件包、gem。</translation>
         <translation>已中断</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+38"/>
         <source>Compile error</source>
         <translation>编译错误</translation>
     </message>
@@ -2276,7 +2276,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::BackendsPage</name>
     <message>
-        <location filename="../app/gui/backends/BackendsPage.cpp" line="+49"/>
+        <location filename="../app/gui/backends/BackendsPage.cpp" line="+50"/>
         <source>Backends</source>
         <translation>后端</translation>
     </message>
@@ -2886,7 +2886,7 @@ go module、R 软件包、gem。</translation>
         <translation>停止(&amp;S)</translation>
     </message>
     <message numerus="yes">
-        <location line="+112"/>
+        <location line="+121"/>
         <source>%1 (%n line(s))</source>
         <translation>
             <numerusform>%1（%n 行）</numerusform>
@@ -2943,7 +2943,7 @@ go module、R 软件包、gem。</translation>
         <translation>正在运行…</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+31"/>
         <source>%1 in total</source>
         <translation>总计 %1</translation>
     </message>
@@ -3168,14 +3168,14 @@ Run B: %4 on %5, %6</source>
 <context>
     <name>sandbox::gui::GalleryModel</name>
     <message>
-        <location filename="../app/gui/gallery/GalleryModel.cpp" line="+104"/>
+        <location filename="../app/gui/gallery/GalleryModel.cpp" line="+101"/>
         <source>%1 · run %2
 %3 · %4</source>
         <translation>%1 · 运行 %2
 %3 · %4</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+9"/>
         <source>%1
 %2, %3
 %4 run of %5 (%6)</source>
@@ -3268,7 +3268,7 @@ Charts and files that runs write appear here. Run code that draws a chart on the
 运行写出的图表和文件会显示在这里。在“控制台”页面运行绘制图表的代码，或让助手运行一些代码（文件 ▸ 连接助手…）。</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+52"/>
         <source>&amp;Open</source>
         <translation>打开(&amp;O)</translation>
     </message>
@@ -3339,60 +3339,15 @@ Charts and files that runs write appear here. Run code that draws a chart on the
 <context>
     <name>sandbox::gui::HistoryModel</name>
     <message>
-        <location filename="../app/gui/history/HistoryModel.cpp" line="+20"/>
+        <location filename="../app/gui/history/HistoryModel.cpp" line="+16"/>
         <source>the run journal is off (LLM_SANDBOX_JOURNAL=off)</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)</translation>
-    </message>
-    <message>
-        <location line="+92"/>
-        <source>%1 %2 via %3</source>
-        <translation>%1 %2，通过 %3</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Run %1</source>
-        <translation>运行 %1</translation>
-    </message>
-    <message>
-        <location line="+23"/>
-        <source>Started</source>
-        <translation>开始时间</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Source</source>
-        <translation>来源</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Language</source>
-        <translation>语言</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Status</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Result</source>
-        <translation>结果</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Duration</source>
-        <translation>时长</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Code</source>
-        <translation>代码</translation>
     </message>
 </context>
 <context>
     <name>sandbox::gui::HistoryPage</name>
     <message>
-        <location filename="../app/gui/history/HistoryPage.cpp" line="+84"/>
+        <location filename="../app/gui/history/HistoryPage.cpp" line="+90"/>
         <source>Differences</source>
         <translation>差异</translation>
     </message>
@@ -3437,7 +3392,7 @@ Charts and files that runs write appear here. Run code that draws a chart on the
         <translation>重放后端：</translation>
     </message>
     <message>
-        <location line="+141"/>
+        <location line="+150"/>
         <source>Cannot read run %1: %2</source>
         <translation>无法读取运行 %1：%2</translation>
     </message>
@@ -3892,44 +3847,6 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
     </message>
 </context>
 <context>
-    <name>sandbox::gui::LiveLogModel</name>
-    <message>
-        <location filename="../app/gui/livelog/LiveLogModel.cpp" line="+159"/>
-        <source>%1 %2</source>
-        <translation>%1 %2</translation>
-    </message>
-    <message>
-        <location line="+21"/>
-        <source>Started</source>
-        <translation>开始时间</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Source</source>
-        <translation>来源</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Language</source>
-        <translation>语言</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Status</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Result</source>
-        <translation>结果</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Duration</source>
-        <translation>时长</translation>
-    </message>
-</context>
-<context>
     <name>sandbox::gui::LiveLogPage</name>
     <message>
         <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+47"/>
@@ -3937,12 +3854,12 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <translation>所有来源</translation>
     </message>
     <message>
-        <location line="+168"/>
+        <location line="+172"/>
         <source>&amp;Follow newest</source>
         <translation>跟随最新(&amp;F)</translation>
     </message>
     <message>
-        <location line="-160"/>
+        <location line="-164"/>
         <source>Show each run as it starts. Picking another run stops following; press this to follow again.</source>
         <translation>每个运行一开始就显示它。选择其他运行会停止跟随；按此按钮可重新跟随。</translation>
     </message>
@@ -3957,7 +3874,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <translation>只显示语言、状态、来源、客户端或运行 ID 包含此文字的运行。</translation>
     </message>
     <message>
-        <location line="+106"/>
+        <location line="+110"/>
         <source>The run journal is off (LLM_SANDBOX_JOURNAL=off), so there is no live log.
 Unset that variable and restart to see every run here.</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)，因此没有实时日志。
@@ -3976,7 +3893,7 @@ Unset that variable and restart to see every run here.</source>
         </translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+72"/>
         <source>No runs yet.
 
 Runs appear here the moment they start: from the Console, from “llm-sandbox run” and from assistants using “llm-sandbox --mcp”.</source>
@@ -4014,7 +3931,7 @@ Runs appear here the moment they start: from the Console, from “llm-sandbox ru
         <translation>LLM Sandbox</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+114"/>
         <source>%1 %2 %3 · ready</source>
         <translation>%1 %2 %3 · 就绪</translation>
     </message>
@@ -4036,7 +3953,7 @@ API %3，%4%5</translation>
         <translation>%1 %2 · 不可用</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+37"/>
         <source>&amp;%1 %2</source>
         <translation>%2(&amp;%1)</translation>
     </message>
@@ -4046,7 +3963,7 @@ API %3，%4%5</translation>
         <translation>转到%1</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -4126,7 +4043,7 @@ API %3，%4%5</translation>
         <translation>停止所有运行(&amp;A)</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+16"/>
         <source>%1 %2 · connecting…</source>
         <translation>%1 %2 · 正在连接…</translation>
     </message>
@@ -4185,7 +4102,7 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>未安装用户指南：它是 LLM Sandbox 源代码中的 docs/user，安装位置为 %1。</translation>
     </message>
     <message numerus="yes">
-        <location line="+85"/>
+        <location line="+84"/>
         <source>%n run(s) still in progress.</source>
         <translation>
             <numerusform>仍有 %n 个运行正在进行。</numerusform>
@@ -4335,6 +4252,54 @@ Runs go on; what they record waits until it can be written again.</source>
         <location line="+8"/>
         <source>Loading the image…</source>
         <translation>正在加载图像…</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::RunTableModel</name>
+    <message>
+        <location filename="../app/gui/widgets/RunTableModel.cpp" line="+54"/>
+        <source>%1 %2 via %3</source>
+        <translation>%1 %2，通过 %3</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Code</source>
+        <translation>代码</translation>
     </message>
 </context>
 <context>
@@ -5138,7 +5103,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         <translation>按客户端统计的 MCP 运行（stdio 和 HTTP）</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+50"/>
         <source>Cold start</source>
         <translation>冷启动</translation>
     </message>
@@ -5150,17 +5115,17 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         </translation>
     </message>
     <message>
-        <location line="-90"/>
+        <location line="-88"/>
         <source>Runs by source</source>
         <translation>按来源统计的运行</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
         <source>(not named)</source>
         <translation>（未命名）</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
         <source>The journal cannot be read: %1</source>
         <translation>无法读取日志库：%1</translation>
     </message>

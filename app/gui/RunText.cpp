@@ -1,5 +1,6 @@
 #include "gui/RunText.h"
 
+#include "engine/RunResult.h"
 #include "lang/LanguageRegistry.h"
 
 #include <QCoreApplication>
@@ -75,14 +76,35 @@ QString runOutcomeName(RunOutcome outcome)
     return {};
 }
 
+RunEnding RunEnding::of(const JournalRun &run)
+{
+    return {run.outcome(), run.source, run.exitCode, run.stopReason, run.errorCode, run.durationMs, run.timeoutMs};
+}
+
+RunEnding RunEnding::of(const RunResult &result, RunSource source, qint64 timeoutMs)
+{
+    return {runOutcomeOf(RunStatus::Finished, result.reason, result.exitCode),
+            source,
+            result.exitCode,
+            result.reason,
+            std::nullopt,
+            result.durationMs,
+            timeoutMs};
+}
+
 QString runStatusText(const JournalRun &run)
 {
+    return runStatusText(RunEnding::of(run));
+}
+
+QString runStatusText(const RunEnding &run)
+{
     const QString after = durationText(run.durationMs);
-    switch (run.outcome()) {
+    switch (run.outcome) {
     case RunOutcome::Succeeded:
     case RunOutcome::Interrupted:
     case RunOutcome::Running:
-        return runOutcomeName(run.outcome());
+        return runOutcomeName(run.outcome);
     case RunOutcome::ExitedWithError:
         if (run.stopReason == StopReason::CompileFailed) {
             return QCoreApplication::translate("RunText", "Compile error");

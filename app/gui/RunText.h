@@ -6,6 +6,10 @@
 #include <QString>
 #include <QStringList>
 
+namespace sandbox {
+struct RunResult;
+}
+
 namespace sandbox::gui {
 
 /// How every page names a source: "Console", "Command line", "MCP", "HTTP", "Replay"; "unknown" for none.
@@ -20,9 +24,26 @@ QList<std::pair<QString, QString>> runSourceChoices();
 /// The name of an outcome on its own, as a chart's legend shows it: "Succeeded", "Failed", "Timed out", "Stopped",
 /// "Could not run", "Interrupted", "Running".
 QString runOutcomeName(RunOutcome outcome);
-/// A run's status in the one vocabulary of every page (live log, history, run title, statistics): its outcome with
-/// what ended it: "Succeeded", "Failed (exit 1)", "Timed out after 30 s", "Stopped by you after 3.00 s", "Out of
-/// memory after 2.10 s", "Interrupted", "Engine unreachable", "Running". StateColors::forOutcome() is its colour.
+/// What ended a run, all its status text needs: from the journal's record (of(JournalRun)) or from a result in
+/// hand (of(RunResult)), as the Console has it.
+struct RunEnding
+{
+    RunOutcome outcome = RunOutcome::Running;
+    std::optional<RunSource> source;
+    std::optional<int> exitCode;
+    std::optional<StopReason> stopReason;
+    std::optional<ErrorCode> errorCode;
+    qint64 durationMs = 0;
+    qint64 timeoutMs = 0; ///< the limit that was set; 0 when not known
+
+    static RunEnding of(const JournalRun &run);
+    static RunEnding of(const RunResult &result, RunSource source, qint64 timeoutMs);
+};
+/// A run's status in the one vocabulary of every page (live log, history, run title, statistics, the Console): its
+/// outcome with what ended it: "Succeeded", "Failed (exit 1)", "Timed out after 30 s", "Stopped by you after 3.00 s",
+/// "Out of memory after 2.10 s", "Interrupted", "Engine unreachable", "Running". StateColors::forOutcome() is its
+/// colour.
+QString runStatusText(const RunEnding &run);
 QString runStatusText(const JournalRun &run);
 /// Why a run stopped, in words ("timed out"), from the journal's stop reason ("timeout").
 QString stopReasonText(std::optional<StopReason> reason);

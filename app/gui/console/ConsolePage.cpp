@@ -453,15 +453,9 @@ void ConsolePage::onFinished(quint64 ticket, const RunResult &result)
     }
     const QLocale locale;
     // The status in the words and colour of every page: "Stopped by you after 3.00 s", not "Exit code 137 · stopped".
-    JournalRun run;
-    run.source = RunSource::Gui;
-    run.status = RunStatus::Finished;
-    run.exitCode = result.exitCode;
-    run.stopReason = result.reason;
-    run.durationMs = result.durationMs;
-    run.timeoutMs = qint64(m_timeout->value()) * 1000;
+    const RunEnding ending = RunEnding::of(result, RunSource::Gui, qint64(m_timeout->value()) * 1000);
     QStringList parts;
-    parts << QStringLiteral("<b>%1</b>").arg(runStatusText(run).toHtmlEscaped());
+    parts << QStringLiteral("<b>%1</b>").arg(runStatusText(ending).toHtmlEscaped());
     parts << tr("%1 in total").arg(durationText(result.durationMs));
     if (result.wallMs > 0 || result.cpuMs > 0) {
         parts << tr("program: %1 wall, %2 CPU, %3 peak memory")
@@ -471,7 +465,7 @@ void ConsolePage::onFinished(quint64 ticket, const RunResult &result)
     if (result.outputTruncated) {
         parts << tr("output truncated");
     }
-    showSummary(parts.join(QStringLiteral(" · ")), run.outcome());
+    showSummary(parts.join(QStringLiteral(" · ")), ending.outcome);
 }
 
 void ConsolePage::onFailed(quint64 ticket, const Error &error)

@@ -1,19 +1,15 @@
 #include "gui/history/HistoryModel.h"
 
-#include "gui/RunText.h"
 #include "gui/StateColors.h"
 #include "journal/JournalFeed.h"
 
 #include <QColor>
-#include <QFont>
 #include <QGuiApplication>
 #include <algorithm>
 
 namespace sandbox::gui {
 
-namespace {} // namespace
-
-HistoryModel::HistoryModel(JournalFeed &feed, QObject *parent) : QAbstractTableModel(parent), m_feed(feed)
+HistoryModel::HistoryModel(JournalFeed &feed, QObject *parent) : RunTableModel(Code, parent), m_feed(feed)
 {
     if (m_feed.isOff()) {
         m_atEnd = true; // nothing to read, and nothing will answer
@@ -31,129 +27,21 @@ void HistoryModel::setFilter(const RunFilter &filter)
         m_filter = filter;
         return;
     }
-    beginResetModel();
     m_filter = filter;
-    m_runs.clear();
-    m_rowById.clear();
     m_atEnd = false;
     m_fetching = false;
     ++m_generation; // the answers to reads for the filter before are dropped
-    endResetModel();
+    clearRuns();
     recount();
 }
 
-int HistoryModel::rowOf(const QString &runId) const
-{
-    return m_rowById.value(runId, -1);
-}
-
-int HistoryModel::rowCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : int(m_runs.size());
-}
-
-int HistoryModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-namespace {
-
-QString firstLineOfCode(const QString &code)
-{
-    for (QStringView line : QStringView(code).split(QLatin1Char('\n'))) {
-        const QStringView trimmed = line.trimmed();
-        if (!trimmed.isEmpty()) {
-            return trimmed.toString();
-        }
-    }
-    return {};
-}
-
-} // namespace
-
 QVariant HistoryModel::data(const QModelIndex &index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
-        return {};
+    if (role == Qt::ForegroundRole && (index.column() == Status || index.column() == Outcome) &&
+        checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
+        return StateColors::of(QGuiApplication::palette()).forOutcome(runAt(index.row()).outcome());
     }
-    const JournalRun &run = m_runs.at(index.row());
-    if (role == RunIdRole) {
-        return run.id;
-    }
-    if (role == Qt::DisplayRole) {
-        switch (index.column()) {
-        case StartedColumn:
-            return dateTimeText(run.startedAt);
-        case SourceColumn:
-            return runSourceText(run);
-        case LanguageColumn:
-            // "JavaScript", not "JavaScript (Node.js)": the column stays narrow; the tooltip has the whole name.
-            return shortLanguageText(run.language);
-        case StatusColumn:
-            return runStatusText(run);
-        case OutcomeColumn:
-            return runOutcomeText(run);
-        case DurationColumn:
-            return run.status == RunStatus::Running ? QString() : durationText(run.durationMs);
-        case CodeColumn:
-            return firstLineOfCode(run.code);
-        }
-        return {};
-    }
-    if (role == Qt::ToolTipRole) {
-        if (index.column() == StatusColumn && !run.error.isEmpty()) {
-            return plainToolTip(run.error);
-        }
-        if (index.column() == LanguageColumn) {
-            return languageText(run.language);
-        }
-        if (index.column() == SourceColumn && !run.clientName.isEmpty()) {
-            return plainToolTip(tr("%1 %2 via %3").arg(run.clientName, run.clientVersion, runSourceText(run.source)));
-        }
-        // Narrow columns are elided: their whole text.
-        if (index.column() == SourceColumn || index.column() == LanguageColumn || index.column() == StatusColumn ||
-            index.column() == OutcomeColumn) {
-            return data(index, Qt::DisplayRole);
-        }
-        return tr("Run %1").arg(run.id);
-    }
-    if (role == Qt::ForegroundRole && (index.column() == StatusColumn || index.column() == OutcomeColumn)) {
-        return StateColors::of(QGuiApplication::palette()).forOutcome(run.outcome());
-    }
-    if (role == Qt::FontRole && index.column() == CodeColumn) {
-        QFont font(QStringLiteral("monospace"));
-        font.setStyleHint(QFont::Monospace);
-        return font;
-    }
-    if (role == Qt::TextAlignmentRole && index.column() == DurationColumn) {
-        return int(Qt::AlignRight | Qt::AlignVCenter);
-    }
-    return {};
-}
-
-QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return QAbstractTableModel::headerData(section, orientation, role);
-    }
-    switch (section) {
-    case StartedColumn:
-        return tr("Started");
-    case SourceColumn:
-        return tr("Source");
-    case LanguageColumn:
-        return tr("Language");
-    case StatusColumn:
-        return tr("Status");
-    case OutcomeColumn:
-        return tr("Result");
-    case DurationColumn:
-        return tr("Duration");
-    case CodeColumn:
-        return tr("Code");
-    }
-    return {};
+    return RunTableModel::data(index, role);
 }
 
 bool HistoryModel::canFetchMore(const QModelIndex &parent) const
@@ -170,7 +58,7 @@ void HistoryModel::fetchMore(const QModelIndex &parent)
     m_fetching = true;
     m_feed.read<Result<QList<JournalRun>>>(
         this,
-        [filter = m_filter, offset = int(m_runs.size())](const JournalReader &reader) {
+        [filter = m_filter, offset = rowCount()](const JournalReader &reader) {
             return reader.list(filter, offset, PageSize);
         },
         [this, generation = m_generation](Result<QList<JournalRun>> page) {
@@ -194,20 +82,11 @@ void HistoryModel::addPage(Result<QList<JournalRun>> page)
     fresh.reserve(page->size());
     for (JournalRun &run : *page) {
         // Runs inserted at the top since the last page shift the offsets: skip the ones already shown.
-        if (!m_rowById.contains(run.id)) {
+        if (rowOf(run.id) < 0) {
             fresh.append(std::move(run));
         }
     }
-    if (fresh.isEmpty()) {
-        return;
-    }
-    const int first = int(m_runs.size());
-    beginInsertRows({}, first, first + int(fresh.size()) - 1);
-    for (JournalRun &run : fresh) {
-        m_rowById.insert(run.id, int(m_runs.size()));
-        m_runs.append(std::move(run));
-    }
-    endInsertRows();
+    insertRuns(rowCount(), fresh);
 }
 
 bool HistoryModel::matches(const JournalRun &summary) const
@@ -237,13 +116,7 @@ void HistoryModel::insertOnTop(const JournalRun &summary)
 {
     // A run the model has not seen is new: the newest, so it goes on top (rows below shift, persistent indexes and
     // with them the selection follow).
-    beginInsertRows({}, 0, 0);
-    m_runs.prepend(summary);
-    m_rowById.clear();
-    for (int i = 0; i < m_runs.size(); ++i) {
-        m_rowById.insert(m_runs.at(i).id, i);
-    }
-    endInsertRows();
+    insertRuns(0, {summary});
     recount();
 }
 
@@ -252,8 +125,7 @@ void HistoryModel::applyChanges(const QList<JournalRun> &runs)
     for (const JournalRun &summary : runs) {
         const int row = rowOf(summary.id);
         if (row >= 0) {
-            m_runs[row] = summary;
-            emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+            updateRun(row, summary);
             continue;
         }
         if (!matches(summary)) {

@@ -1,10 +1,7 @@
 #pragma once
 
-#include "journal/JournalRun.h"
+#include "gui/widgets/RunTableModel.h"
 #include "util/Result.h"
-
-#include <QAbstractTableModel>
-#include <QHash>
 
 namespace sandbox {
 class JournalFeed;
@@ -16,23 +13,11 @@ namespace sandbox::gui {
 /// time as the view scrolls (canFetchMore/fetchMore), so a journal of any size opens at once. Every read goes
 /// through the JournalFeed, off the GUI thread: a page's rows arrive a moment after fetchMore. Changes the feed
 /// reports update rows in place or insert new runs at the top, so a view's selection survives them.
-class HistoryModel final : public QAbstractTableModel
+class HistoryModel final : public RunTableModel
 {
     Q_OBJECT
 
 public:
-    enum Column
-    {
-        StartedColumn,
-        SourceColumn,
-        LanguageColumn,
-        StatusColumn,
-        OutcomeColumn,
-        DurationColumn,
-        CodeColumn,
-        ColumnCount
-    };
-    static constexpr int RunIdRole = Qt::UserRole + 1;
     static constexpr int PageSize = 200;
 
     explicit HistoryModel(JournalFeed &feed, QObject *parent = nullptr);
@@ -42,10 +27,6 @@ public:
     void setFilter(const RunFilter &filter);
     const RunFilter &filter() const { return m_filter; }
 
-    /// The summary shown in `row`.
-    const JournalRun &run(int row) const { return m_runs.at(row); }
-    /// The row of run `runId`, or -1 when it is not loaded.
-    int rowOf(const QString &runId) const;
     /// How many runs match the filter; -1 while it is being counted.
     int totalCount() const { return m_totalCount; }
     /// Whether a page asked for (fetchMore) is still being read.
@@ -56,10 +37,8 @@ public:
     /// Applies summaries of runs that changed (JournalFeed::runsChanged).
     void applyChanges(const QList<JournalRun> &runs);
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
+    /// A status and result in their outcome's colour besides what every run table shows.
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     bool canFetchMore(const QModelIndex &parent) const override;
     void fetchMore(const QModelIndex &parent) override;
 
@@ -77,8 +56,6 @@ private:
 
     JournalFeed &m_feed;
     RunFilter m_filter;
-    QList<JournalRun> m_runs;
-    QHash<QString, int> m_rowById;
     bool m_atEnd = false;
     bool m_fetching = false;
     int m_totalCount = -1;

@@ -70,7 +70,7 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
     m_table->viewport()->installEventFilter(this);
     connect(m_table->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int section) {
         // The last section stretches on its own; a column the user dragged keeps its width from then on.
-        if (!m_fittingColumns && section != HistoryModel::CodeColumn) {
+        if (!m_fittingColumns && section != HistoryModel::Code) {
             m_columnsSizedByUser = true;
         }
     });
@@ -562,7 +562,7 @@ void HistoryPage::showContextMenu(const QPoint &position)
     QMenu menu(this);
     QMenu *replayMenu = menu.addMenu(tr("Replay on"));
     replayMenu->setEnabled(!m_backends.isEmpty());
-    const QString ownBackend = m_model->run(index.row()).backend;
+    const QString ownBackend = m_model->runAt(index.row()).backend;
     for (const QString &backend : m_backends) {
         QAction *action = replayMenu->addAction(backend == ownBackend ? tr("%1 (same)").arg(backendText(backend))
                                                                       : backendText(backend));
@@ -596,7 +596,7 @@ void HistoryPage::measureColumns()
     const int digit = metrics.horizontalAdvance(QLatin1Char('0'));
     const int rows = std::min(m_model->rowCount(), 100);
     QStringList samples[HistoryModel::ColumnCount];
-    samples[HistoryModel::StartedColumn] << QLocale().toString(QDateTime(QDate(2026, 12, 28), QTime(23, 59, 59)),
+    samples[HistoryModel::Started] << QLocale().toString(QDateTime(QDate(2026, 12, 28), QTime(23, 59, 59)),
                                                                QLocale::ShortFormat);
     int usualStatus = 0;
     // The statuses most runs have: running, succeeded, failed with an exit code, timed out.
@@ -612,8 +612,8 @@ void HistoryPage::measureColumns()
         sample.stopReason = reason;
         usualStatus = std::max(usualStatus, metrics.horizontalAdvance(runStatusText(sample)) + padding);
     }
-    samples[HistoryModel::DurationColumn] << durationText(28'450);
-    for (int column = 0; column < HistoryModel::CodeColumn; ++column) {
+    samples[HistoryModel::Duration] << durationText(28'450);
+    for (int column = 0; column < HistoryModel::Code; ++column) {
         for (int row = 0; row < rows; ++row) {
             samples[column] << m_model->index(row, column).data().toString();
         }
@@ -622,7 +622,7 @@ void HistoryPage::measureColumns()
     // characters before it is elided.
     QFont codeFont = m_table->font();
     if (rows > 0) {
-        if (const QVariant font = m_model->index(0, HistoryModel::CodeColumn).data(Qt::FontRole); font.isValid()) {
+        if (const QVariant font = m_model->index(0, HistoryModel::Code).data(Qt::FontRole); font.isValid()) {
             codeFont = font.value<QFont>();
         }
     }
@@ -630,7 +630,7 @@ void HistoryPage::measureColumns()
     int widestCode = 0;
     for (int row = 0; row < rows; ++row) {
         widestCode = std::max(
-            widestCode, codeMetrics.horizontalAdvance(m_model->index(row, HistoryModel::CodeColumn).data().toString()));
+            widestCode, codeMetrics.horizontalAdvance(m_model->index(row, HistoryModel::Code).data().toString()));
     }
     widestCode = std::min(widestCode, codeMetrics.horizontalAdvance(QLatin1Char('0')) * 40) + padding;
     int minimumSum = 0;
@@ -641,16 +641,16 @@ void HistoryPage::measureColumns()
         for (const QString &text : std::as_const(samples[column])) {
             widest = std::max(widest, metrics.horizontalAdvance(text) + padding);
         }
-        const bool flexible = column == HistoryModel::SourceColumn || column == HistoryModel::LanguageColumn ||
-                              column == HistoryModel::OutcomeColumn;
+        const bool flexible = column == HistoryModel::Source || column == HistoryModel::Language ||
+                              column == HistoryModel::Outcome;
         const int least = std::max(header, digit * 5);
         ColumnWidth &width = m_columnWidths[column];
-        if (column == HistoryModel::CodeColumn) {
+        if (column == HistoryModel::Code) {
             width = {std::max(least, widestCode), least};
         } else {
             width.preferred = std::clamp(widest, least, std::max(least, digit * 24));
             width.minimum = flexible                               ? std::min(width.preferred, least)
-                            : column == HistoryModel::StatusColumn ? std::clamp(usualStatus, least, width.preferred)
+                            : column == HistoryModel::Status ? std::clamp(usualStatus, least, width.preferred)
                                                                    : width.preferred;
         }
         minimumSum += width.minimum;
@@ -665,15 +665,15 @@ void HistoryPage::measureColumns()
 void HistoryPage::fitColumns()
 {
     const int available = m_table->viewport()->width();
-    const ColumnWidth &code = m_columnWidths[HistoryModel::CodeColumn];
+    const ColumnWidth &code = m_columnWidths[HistoryModel::Code];
     m_fittingColumns = true;
     if (m_columnsSizedByUser) {
         // The user's widths stay; the code still takes the rest.
         int used = 0;
-        for (int column = 0; column < HistoryModel::CodeColumn; ++column) {
+        for (int column = 0; column < HistoryModel::Code; ++column) {
             used += m_table->columnWidth(column);
         }
-        m_table->setColumnWidth(HistoryModel::CodeColumn, std::max(code.minimum, available - used));
+        m_table->setColumnWidth(HistoryModel::Code, std::max(code.minimum, available - used));
         m_fittingColumns = false;
         return;
     }
@@ -686,7 +686,7 @@ void HistoryPage::fitColumns()
     const double shrink =
         shrinkable > 0 ? std::clamp(double(preferred - available) / double(shrinkable), 0.0, 1.0) : 0.0;
     int used = 0;
-    for (int column = 0; column < HistoryModel::CodeColumn; ++column) {
+    for (int column = 0; column < HistoryModel::Code; ++column) {
         const ColumnWidth &width = m_columnWidths[column];
         const int shown = width.preferred - int(std::lround((width.preferred - width.minimum) * shrink));
         m_table->setColumnWidth(column, shown);
@@ -694,7 +694,7 @@ void HistoryPage::fitColumns()
     }
     // The code column is the last: it takes the rest.
     m_table->horizontalHeader()->setMinimumSectionSize(std::min(code.minimum, 40));
-    m_table->setColumnWidth(HistoryModel::CodeColumn, std::max(code.minimum, available - used));
+    m_table->setColumnWidth(HistoryModel::Code, std::max(code.minimum, available - used));
     m_fittingColumns = false;
 }
 QString HistoryPage::title() const

@@ -160,8 +160,7 @@ TEST(MainWindowRuns, followsCountsShowsAndStopsRealRunsOfTheConsoleAndOfAnAssist
     window.showPage(pages->indexOf(history));
     ASSERT_TRUE(waitUntil([&] { return history->model()->rowOf(stopped.id) >= 0; }, 10s));
     {
-        const QModelIndex status =
-            history->model()->index(history->model()->rowOf(stopped.id), HistoryModel::StatusColumn);
+        const QModelIndex status = history->model()->index(history->model()->rowOf(stopped.id), HistoryModel::Status);
         EXPECT_EQ(status.data().toString(), stoppedText);
         EXPECT_EQ(status.data(Qt::ForegroundRole).value<QColor>(), colours.stopped);
     }

@@ -138,8 +138,8 @@ TEST_F(HistoryPageTest, modelLoadsOnePageAtATimeNewestFirst)
     fetchAll(model);
     EXPECT_EQ(model.rowCount(), kRunCount);
     EXPECT_FALSE(model.canFetchMore({}));
-    EXPECT_GE(model.run(0).startedAt, model.run(kRunCount - 1).startedAt);
-    EXPECT_EQ(model.run(0).id, runId(kRunCount - 1));
+    EXPECT_GE(model.runAt(0).startedAt, model.runAt(kRunCount - 1).startedAt);
+    EXPECT_EQ(model.runAt(0).id, runId(kRunCount - 1));
 }
 
 TEST_F(HistoryPageTest, modelShowsStatusExitAndLanguage)
@@ -150,15 +150,15 @@ TEST_F(HistoryPageTest, modelShowsStatusExitAndLanguage)
     const int exitedWithOne = model.rowOf(runId(15));
     const int fine = model.rowOf(runId(16));
     ASSERT_GE(failed, 0);
-    EXPECT_EQ(model.index(failed, HistoryModel::StatusColumn).data().toString(), QStringLiteral("Engine unreachable"));
-    EXPECT_EQ(model.index(failed, HistoryModel::OutcomeColumn).data().toString(), QStringLiteral("engine unreachable"));
-    EXPECT_EQ(model.index(exitedWithOne, HistoryModel::StatusColumn).data().toString(),
+    EXPECT_EQ(model.index(failed, HistoryModel::Status).data().toString(), QStringLiteral("Engine unreachable"));
+    EXPECT_EQ(model.index(failed, HistoryModel::Outcome).data().toString(), QStringLiteral("engine unreachable"));
+    EXPECT_EQ(model.index(exitedWithOne, HistoryModel::Status).data().toString(),
               QStringLiteral("Failed (exit 1)"));
-    EXPECT_EQ(model.index(fine, HistoryModel::StatusColumn).data().toString(), QStringLiteral("Succeeded"));
+    EXPECT_EQ(model.index(fine, HistoryModel::Status).data().toString(), QStringLiteral("Succeeded"));
     // Each outcome in its one colour (issue 37, item 8), the one every page gives it.
     const StateColors colors = StateColors::of(QGuiApplication::palette());
     const auto colorOf = [&](int row) {
-        return model.index(row, HistoryModel::StatusColumn).data(Qt::ForegroundRole).value<QColor>();
+        return model.index(row, HistoryModel::Status).data(Qt::ForegroundRole).value<QColor>();
     };
     EXPECT_EQ(colorOf(failed), colors.couldNotRun);
     EXPECT_EQ(colorOf(exitedWithOne), colors.failed);
@@ -168,11 +168,11 @@ TEST_F(HistoryPageTest, modelShowsStatusExitAndLanguage)
     // Named as people write them, the same on every page.
     JournalRun summary;
     summary.source = runSourceFromString(kSources.at(16 % 3));
-    EXPECT_EQ(model.index(fine, HistoryModel::LanguageColumn).data().toString(),
+    EXPECT_EQ(model.index(fine, HistoryModel::Language).data().toString(),
               languageText(kLanguages.at(16 % 7)).section(QStringLiteral(" ("), 0, 0));
-    EXPECT_EQ(model.index(fine, HistoryModel::LanguageColumn).data(Qt::ToolTipRole).toString(),
+    EXPECT_EQ(model.index(fine, HistoryModel::Language).data(Qt::ToolTipRole).toString(),
               languageText(kLanguages.at(16 % 7)));
-    EXPECT_EQ(model.index(fine, HistoryModel::SourceColumn).data().toString(), runSourceText(summary));
+    EXPECT_EQ(model.index(fine, HistoryModel::Source).data().toString(), runSourceText(summary));
     EXPECT_NE(languageText(QStringLiteral("javascript")), QStringLiteral("javascript"));
 }
 
@@ -187,7 +187,7 @@ TEST_F(HistoryPageTest, filtersByLanguageStatusSourceAndTextNarrowTheRows)
         fetchAll(model);
         QList<JournalRun> runs;
         for (int row = 0; row < model.rowCount(); ++row) {
-            runs << model.run(row);
+            runs << model.runAt(row);
         }
         EXPECT_TRUE(QTest::qWaitFor([&] { return model.totalCount() == model.rowCount(); }));
         return runs;
@@ -239,7 +239,7 @@ TEST_F(HistoryPageTest, filterBarTextSearchReachesTheModelAfterTyping)
     EXPECT_TRUE(QTest::qWaitFor([&] { return model.filter().text == QStringLiteral("run number 123"); }));
     fetchAll(model);
     ASSERT_EQ(model.rowCount(), 1);
-    EXPECT_EQ(model.run(0).id, runId(123));
+    EXPECT_EQ(model.runAt(0).id, runId(123));
 }
 
 namespace {
@@ -305,7 +305,7 @@ TEST_F(HistoryPageTest, newRunAppearsOnTopWithoutLosingTheSelection)
     m_recorder->flush();
 
     EXPECT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() == before + 1; }));
-    EXPECT_EQ(page.model()->run(0).id, runId(kRunCount));
+    EXPECT_EQ(page.model()->runAt(0).id, runId(kRunCount));
     EXPECT_EQ(selectedId(page), selected);
     EXPECT_EQ(page.runView()->run().id, selected);
 }
@@ -490,7 +490,7 @@ TEST_F(HistoryPageTest, startTimesKeepTheirSecondsInTheLocalesFormat)
     ASSERT_GT(model.rowCount(), 0);
     const QLocale saved;
     QLocale::setDefault(QLocale(QLocale::Chinese, QLocale::China));
-    const QString started = model.index(0, HistoryModel::StartedColumn).data().toString();
+    const QString started = model.index(0, HistoryModel::Started).data().toString();
     QLocale::setDefault(saved);
     static const QRegularExpression chinese(QStringLiteral("^\\d{4}/\\d{1,2}/\\d{1,2} \\d{2}:\\d{2}:\\d{2}$"));
     EXPECT_TRUE(chinese.match(started).hasMatch()) << started.toStdString();
@@ -503,7 +503,7 @@ void selectRuns(HistoryPage &page, const QStringList &ids)
 {
     QTableView *table = tableOf(page);
     for (const QString &id : ids) {
-        const QModelIndex index = page.model()->index(page.model()->rowOf(id), HistoryModel::LanguageColumn);
+        const QModelIndex index = page.model()->index(page.model()->rowOf(id), HistoryModel::Language);
         table->scrollTo(index);
         QTest::mouseClick(table->viewport(), Qt::LeftButton, id == ids.first() ? Qt::NoModifier : Qt::ControlModifier,
                           table->visualRect(index).center());
@@ -628,11 +628,11 @@ TEST_F(HistoryPageTest, everyColumnStaysInViewAt1024And1200PixelsWide)
             EXPECT_GE(header->sectionSize(column), metrics.horizontalAdvance(QLatin1Char('0')) * 5);
         }
         // What is elided (or shortened, as a language's name) is in the tooltip whole.
-        const QModelIndex language = page.model()->index(0, HistoryModel::LanguageColumn);
+        const QModelIndex language = page.model()->index(0, HistoryModel::Language);
         EXPECT_TRUE(language.data(Qt::ToolTipRole).toString().startsWith(language.data().toString()));
         // Time, status and duration are never cut.
         for (const int column :
-             {int(HistoryModel::StartedColumn), int(HistoryModel::StatusColumn), int(HistoryModel::DurationColumn)}) {
+             {int(HistoryModel::Started), int(HistoryModel::Status), int(HistoryModel::Duration)}) {
             for (int row = 0; row < 20; ++row) {
                 const QString shown = page.model()->index(row, column).data().toString();
                 EXPECT_LE(metrics.horizontalAdvance(shown) + 8, header->sectionSize(column))

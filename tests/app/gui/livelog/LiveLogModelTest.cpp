@@ -1,5 +1,6 @@
 #include "gui/livelog/LiveLogModel.h"
 
+#include "gui/RunText.h"
 #include "gui/livelog/LiveLogFilterModel.h"
 
 #include <QAbstractItemModelTester>
@@ -111,7 +112,9 @@ TEST(LiveLogModel, aSandboxsMarkupInAnErrorIsShownAsTextNeverRendered)
         } else {
             shown.setPlainText(tooltip);
         }
-        const QString expected = column == LiveLogModel::Outcome ? error : QStringLiteral("<i>client</i> 1.0");
+        const QString expected = column == LiveLogModel::Outcome
+                                     ? error
+                                     : QStringLiteral("<i>client</i> 1.0 via ") + runSourceText(RunSource::Mcp);
         EXPECT_EQ(shown.toPlainText().trimmed(), expected) << tooltip.toStdString();
     }
 }
