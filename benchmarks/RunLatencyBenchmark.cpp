@@ -22,6 +22,7 @@
 #include "mcp/tools/CodeExecutor.h"
 #include "mcp/tools/SandboxTools.h"
 #include "mcp/tools/apps/RunViewResource.h"
+#include "support/McpTestClient.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -235,11 +236,7 @@ void BM_McpRun(benchmark::State &state, const LanguageCase &which, bool apps)
     McpDispatcher dispatcher(SandboxTools::tools(CodeExecutor::forEngine(&engine()), &engine()),
                              SandboxTools::resources(&engine()), {}, options);
     const auto message = [](int id, const QString &method, const QJsonObject &params) {
-        return QJsonDocument(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                                         {QStringLiteral("id"), id},
-                                         {QStringLiteral("method"), method},
-                                         {QStringLiteral("params"), params}})
-            .toJson(QJsonDocument::Compact);
+        return test::compactJson(test::jsonRpcRequest(id, method, params));
     };
     const QJsonObject capabilities =
         apps ? QJsonObject{{QStringLiteral("extensions"),
@@ -248,18 +245,15 @@ void BM_McpRun(benchmark::State &state, const LanguageCase &which, bool apps)
                                  QJsonObject{{QStringLiteral("mimeTypes"), QJsonArray{RunViewResource::kMimeType}}}}}}}
              : QJsonObject{};
     dispatcher
-        .handle(message(0, QStringLiteral("initialize"),
-                        QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-11-25")},
-                                    {QStringLiteral("capabilities"), capabilities},
-                                    {QStringLiteral("clientInfo"),
-                                     QJsonObject{{QStringLiteral("name"), QStringLiteral("benchmark")},
-                                                 {QStringLiteral("version"), QStringLiteral("1")}}}}))
+        .handle(
+            message(0, QStringLiteral("initialize"),
+                    test::initializeParams(QStringLiteral("2025-11-25"), QStringLiteral("benchmark"), capabilities)))
         .waitForFinished();
-    const QByteArray call = message(
-        1, QStringLiteral("tools/call"),
-        QJsonObject{{QStringLiteral("name"), QStringLiteral("execute_code")},
-                    {QStringLiteral("arguments"), QJsonObject{{QStringLiteral("code"), QString::fromUtf8(which.code)},
-                                                              {QStringLiteral("language"), which.language}}}});
+    const QByteArray call =
+        message(1, QStringLiteral("tools/call"),
+                test::toolCallParams(QStringLiteral("execute_code"),
+                                     QJsonObject{{QStringLiteral("code"), QString::fromUtf8(which.code)},
+                                                 {QStringLiteral("language"), which.language}}));
     for (auto _ : state) {
         QFuture<QJsonDocument> reply = dispatcher.handle(call);
         reply.waitForFinished();

@@ -3,6 +3,8 @@
 #include "WaitUntil.h"
 #include "artifacts/Artifact.h"
 #include "mcp/server/McpDispatcher.h"
+#include "support/HttpTestClient.h"
+#include "support/McpTestClient.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -14,34 +16,25 @@
 
 namespace sandbox::mcp::test {
 
+using sandbox::test::firstText;
+using sandbox::test::HttpResponse;
+using sandbox::test::HttpTestClient;
+
+/// A JSON-RPC request as sent on the wire; `params` left out when empty.
 inline QByteArray request(const QJsonValue &id, const QString &method, const QJsonObject &params = {})
 {
-    QJsonObject message{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                        {QStringLiteral("id"), id},
-                        {QStringLiteral("method"), method}};
-    if (!params.isEmpty()) {
-        message.insert(QStringLiteral("params"), params);
-    }
-    return QJsonDocument(message).toJson(QJsonDocument::Compact);
+    return sandbox::test::compactJson(sandbox::test::jsonRpcRequest(id, method, params));
 }
 
 inline QByteArray notification(const QString &method, const QJsonObject &params = {})
 {
-    QJsonObject message{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("method"), method}};
-    if (!params.isEmpty()) {
-        message.insert(QStringLiteral("params"), params);
-    }
-    return QJsonDocument(message).toJson(QJsonDocument::Compact);
+    return sandbox::test::compactJson(sandbox::test::jsonRpcNotification(method, params));
 }
 
 inline QByteArray toolCall(const QJsonValue &id, const QString &tool, const QJsonObject &arguments,
                            const QJsonObject &meta = {})
 {
-    QJsonObject params{{QStringLiteral("name"), tool}, {QStringLiteral("arguments"), arguments}};
-    if (!meta.isEmpty()) {
-        params.insert(QStringLiteral("_meta"), meta);
-    }
-    return request(id, QStringLiteral("tools/call"), params);
+    return request(id, QStringLiteral("tools/call"), sandbox::test::toolCallParams(tool, arguments, meta));
 }
 
 /// Waits for the dispatcher's reply (tests only: the server never blocks on it).
@@ -57,12 +50,7 @@ inline Artifact artifact(const QString &name, const QString &mimeType, const QBy
 inline QByteArray initializeRequest(const QJsonValue &id, const QString &protocolVersion,
                                     const QString &clientName = QStringLiteral("test"))
 {
-    return request(
-        id, QStringLiteral("initialize"),
-        QJsonObject{{QStringLiteral("protocolVersion"), protocolVersion},
-                    {QStringLiteral("capabilities"), QJsonObject()},
-                    {QStringLiteral("clientInfo"), QJsonObject{{QStringLiteral("name"), clientName},
-                                                               {QStringLiteral("version"), QStringLiteral("1")}}}});
+    return request(id, QStringLiteral("initialize"), sandbox::test::initializeParams(protocolVersion, clientName));
 }
 
 /// Runs the handshake a client starts with (every revision serves only ping before it).
@@ -77,17 +65,6 @@ inline QJsonDocument replyTo(McpDispatcher &dispatcher, const QByteArray &messag
     QFuture<QJsonDocument> future = dispatcher.handle(message);
     future.waitForFinished();
     return future.resultCount() > 0 ? future.result() : QJsonDocument();
-}
-
-/// The text of a CallToolResult's first content item.
-inline QString firstText(const QJsonObject &callToolResult)
-{
-    return callToolResult.value(QStringLiteral("content"))
-        .toArray()
-        .at(0)
-        .toObject()
-        .value(QStringLiteral("text"))
-        .toString();
 }
 
 /// Collects what a dispatcher sends on its own (notifications), from any thread.

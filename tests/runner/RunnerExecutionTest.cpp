@@ -29,7 +29,7 @@ std::set<std::string> lines(const std::string &text)
 
 TEST_F(RunnerExecutionTest, shellHelloWorldSeparatesStdoutAndStderr)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     const RunOutcome outcome = client.run(shellRun("r1", "echo hello; echo oops >&2"));
 
     EXPECT_EQ(outcome.stdoutData, "hello\n");
@@ -56,7 +56,7 @@ TEST_F(RunnerExecutionTest, shellHelloWorldSeparatesStdoutAndStderr)
 
 TEST_F(RunnerExecutionTest, pythonProgramFoundThroughRequestPath)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     nlohmann::json request = runRequest("py", {{"python3", "main.py"}});
     request["env"] = {{"PATH", "/nonexistent:/usr/bin:/bin"}};
     request["files"] = {file("main.py", "import sys\nprint('hello from python')\nprint('warn', file=sys.stderr)\n")};
@@ -70,7 +70,7 @@ TEST_F(RunnerExecutionTest, pythonProgramFoundThroughRequestPath)
 
 TEST_F(RunnerExecutionTest, nonZeroExitCodeIsReported)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     const RunOutcome outcome = client.run(shellRun("r1", "exit 3"));
 
     EXPECT_EQ(outcome.done["exit_code"], 3);
@@ -80,7 +80,7 @@ TEST_F(RunnerExecutionTest, nonZeroExitCodeIsReported)
 
 TEST_F(RunnerExecutionTest, deathBySignalReportsExitCode128PlusSignal)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     const RunOutcome outcome = client.run(shellRun("r1", "kill -TERM $$"));
 
     EXPECT_EQ(outcome.done["exit_code"], 128 + 15);
@@ -89,7 +89,7 @@ TEST_F(RunnerExecutionTest, deathBySignalReportsExitCode128PlusSignal)
 
 TEST_F(RunnerExecutionTest, failingFirstStepStopsRunAndIsNamedAsFailedStep)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     nlohmann::json request = runRequest("r1", {{"/bin/sh", "-c", "echo compiling; exit 2"}, {"touch", "ran"}});
     request["steps"][0]["name"] = "compile";
     request["steps"][1]["name"] = "run";
@@ -106,7 +106,7 @@ TEST_F(RunnerExecutionTest, failingFirstStepStopsRunAndIsNamedAsFailedStep)
 
 TEST_F(RunnerExecutionTest, stepsRunInOrderAndSumTheirUsage)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     const nlohmann::json request =
         runRequest("r1", {{"/bin/sh", "-c", "echo built > artefact"}, {"/bin/sh", "-c", "cat artefact; exit 5"}});
     const RunOutcome outcome = client.run(request);
@@ -127,7 +127,7 @@ TEST_F(RunnerExecutionTest, stepsRunInOrderAndSumTheirUsage)
 
 TEST_F(RunnerExecutionTest, environmentIsExactlyTheRequestedOne)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     nlohmann::json request = runRequest("r1", {{"env"}});
     request["env"] = {{"PATH", "/usr/bin:/bin"}, {"GREETING", "hello world"}};
     const RunOutcome outcome = client.run(request);
@@ -137,7 +137,7 @@ TEST_F(RunnerExecutionTest, environmentIsExactlyTheRequestedOne)
 
 TEST_F(RunnerExecutionTest, stepRunsInWorkdirWithEmptyStdin)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     const RunOutcome outcome = client.run(shellRun("r1", "pwd; cat; echo end"));
 
     EXPECT_EQ(outcome.stdoutData, m_workdir.string() + "\nend\n");
@@ -146,7 +146,7 @@ TEST_F(RunnerExecutionTest, stepRunsInWorkdirWithEmptyStdin)
 
 TEST_F(RunnerExecutionTest, unknownProgramReportsErrorWithExitCode127)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     const RunOutcome outcome = client.run(runRequest("r1", {{"definitely-not-a-program-xyz"}}));
 
     ASSERT_EQ(outcome.errors.size(), 1u);
@@ -158,7 +158,7 @@ TEST_F(RunnerExecutionTest, unknownProgramReportsErrorWithExitCode127)
 
 TEST_F(RunnerExecutionTest, binaryAndInvalidUtf8OutputIsPreservedByteExact)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     nlohmann::json request = runRequest("r1", {{"python3", "bytes.py"}});
     // 300 copies of every byte value: larger than one 64 KiB output chunk, and far from valid UTF-8.
     request["files"] = {file("bytes.py", "import sys\n"
@@ -179,7 +179,7 @@ TEST_F(RunnerExecutionTest, binaryAndInvalidUtf8OutputIsPreservedByteExact)
 
 TEST_F(RunnerExecutionTest, timeoutKillsWholeProcessGroup)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     nlohmann::json request = shellRun("r1", "sleep 1000 & echo $! > child.pid; echo $$ > group.pid; sleep 1000");
     request["timeout_ms"] = 300;
     const RunOutcome outcome = client.run(request);
@@ -195,7 +195,7 @@ TEST_F(RunnerExecutionTest, timeoutKillsWholeProcessGroup)
 
 TEST_F(RunnerExecutionTest, busyLoopEndsAtItsCpuLimitBeforeTheTimeout)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     nlohmann::json request = shellRun("r1", "while :; do :; done");
     request["timeout_ms"] = 30000;
     request["cpu_limit_ms"] = 1000;
@@ -213,7 +213,7 @@ TEST_F(RunnerExecutionTest, busyLoopEndsAtItsCpuLimitBeforeTheTimeout)
 
 TEST_F(RunnerExecutionTest, programIgnoringSigxcpuIsKilledAtTheHardCpuLimit)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     nlohmann::json request = shellRun("r1", "trap '' XCPU; while :; do :; done");
     request["timeout_ms"] = 30000;
     request["cpu_limit_ms"] = 1000;
@@ -226,7 +226,7 @@ TEST_F(RunnerExecutionTest, programIgnoringSigxcpuIsKilledAtTheHardCpuLimit)
 
 TEST_F(RunnerExecutionTest, cpuLimitCountsCpuTimeNotWallTime)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     nlohmann::json request = shellRun("r1", "sleep 2; echo slept");
     request["cpu_limit_ms"] = 1000;
     const RunOutcome outcome = client.run(request);
@@ -238,7 +238,7 @@ TEST_F(RunnerExecutionTest, cpuLimitCountsCpuTimeNotWallTime)
 
 TEST_F(RunnerExecutionTest, timeoutShorterThanTheCpuLimitStaysATimeout)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     nlohmann::json request = shellRun("r1", "while :; do :; done");
     request["timeout_ms"] = 500;
     request["cpu_limit_ms"] = 10000;
@@ -250,7 +250,7 @@ TEST_F(RunnerExecutionTest, timeoutShorterThanTheCpuLimitStaysATimeout)
 
 TEST_F(RunnerExecutionTest, sigxcpuWithoutACpuLimitIsAnOrdinarySignal)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     const RunOutcome outcome = client.run(shellRun("r1", "kill -XCPU $$"));
 
     EXPECT_EQ(outcome.done["reason"], "exit");
@@ -259,7 +259,7 @@ TEST_F(RunnerExecutionTest, sigxcpuWithoutACpuLimitIsAnOrdinarySignal)
 
 TEST_F(RunnerExecutionTest, timeoutIsOneDeadlineForAllSteps)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     // The third step alone would fit in the timeout; after the first two it does not. (Margins for a loaded machine:
     // the first two have 0.9 s of overhead to spare.)
     nlohmann::json request =
@@ -275,7 +275,7 @@ TEST_F(RunnerExecutionTest, timeoutIsOneDeadlineForAllSteps)
 
 TEST_F(RunnerExecutionTest, outputLimitTruncatesAtCapAndKillsStep)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     nlohmann::json request = runRequest("r1", {{"yes", "0123456789"}});
     request["max_output_bytes"] = 1000;
     const RunOutcome outcome = client.run(request);
@@ -289,7 +289,7 @@ TEST_F(RunnerExecutionTest, outputLimitTruncatesAtCapAndKillsStep)
 
 TEST_F(RunnerExecutionTest, outputLimitCountsStdoutAndStderrTogether)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     nlohmann::json request = shellRun("r1", "printf 12345; printf 67890 >&2; sleep 0.1; printf abc; sleep 10");
     request["max_output_bytes"] = 12;
     const RunOutcome outcome = client.run(request);
@@ -302,7 +302,7 @@ TEST_F(RunnerExecutionTest, outputLimitCountsStdoutAndStderrTogether)
 
 TEST_F(RunnerExecutionTest, outputExactlyAtCapIsNotTruncated)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     nlohmann::json request = shellRun("r1", "printf 1234567890");
     request["max_output_bytes"] = 10;
     const RunOutcome outcome = client.run(request);
@@ -314,7 +314,7 @@ TEST_F(RunnerExecutionTest, outputExactlyAtCapIsNotTruncated)
 
 TEST_F(RunnerExecutionTest, backgroundProcessHoldingOutputDoesNotDelayRun)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     // A run waiting for the background process would never end: collecting it fails at its deadline.
     const RunOutcome outcome = client.run(shellRun("r1", "sleep 1000 & echo $! > child.pid; echo main"));
 
@@ -325,7 +325,7 @@ TEST_F(RunnerExecutionTest, backgroundProcessHoldingOutputDoesNotDelayRun)
 
 TEST_F(RunnerExecutionTest, userCodeClosingItsStreamsDoesNotDisturbRunner)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     const RunOutcome outcome = client.run(shellRun("r1", "echo before; exec >&- 2>&-; sleep 0.2; exit 4"));
 
     EXPECT_EQ(outcome.stdoutData, "before\n");
@@ -338,7 +338,7 @@ TEST_F(RunnerExecutionTest, userCodeClosingItsStreamsDoesNotDisturbRunner)
 
 TEST_F(RunnerExecutionTest, sigpipeIsDefaultForUserCode)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     // `yes` only terminates when SIGPIPE has its default action; with an inherited SIG_IGN it would loop forever.
     nlohmann::json request = shellRun("r1", "yes | head -n 2");
     request["timeout_ms"] = 5000;
@@ -350,7 +350,7 @@ TEST_F(RunnerExecutionTest, sigpipeIsDefaultForUserCode)
 
 TEST_F(RunnerExecutionTest, cpuTimeIsMeasured)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     const RunOutcome outcome = client.run(runRequest("r1", {{"python3", "-c",
                                                              "import time\nt=time.process_time()\n"
                                                              "while time.process_time()-t < 0.2: pass"}}));
@@ -361,7 +361,7 @@ TEST_F(RunnerExecutionTest, cpuTimeIsMeasured)
 
 TEST_F(RunnerExecutionTest, maxRssOfStepExcludesLargeRequestPayload)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     nlohmann::json request = runRequest("r1", {{"true"}});
     // The kernel carries the resident size at fork() over into the step's max RSS; 16 MiB of file data still in
     // the runner's memory would make a trivial step look large.

@@ -23,7 +23,7 @@ std::string allBytes()
 
 TEST_F(RunnerFilesTest, requestFilesAreWrittenWithModeAndParents)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     nlohmann::json request = runRequest("r1", {{"./bin/hello.sh"}});
     request["files"] = {file("bin/hello.sh", "#!/bin/sh\necho hello from script\n", 0755),
                         file("data/deep/blob.bin", allBytes(), 0600)};
@@ -42,7 +42,7 @@ TEST_F(RunnerFilesTest, requestFilesAreWrittenWithModeAndParents)
 
 TEST_F(RunnerFilesTest, pathsEscapingTheWorkdirAreRefused)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     for (const std::string &path : {std::string("../escaped.txt"), std::string("a/../../escaped.txt"),
                                     (m_root / "escaped.txt").string(), std::string("")}) {
         nlohmann::json request = shellRun("r1", "touch step-ran");
@@ -60,7 +60,7 @@ TEST_F(RunnerFilesTest, pathsEscapingTheWorkdirAreRefused)
 
 TEST_F(RunnerFilesTest, filesAreNotWrittenThroughSymlinksLeftByEarlierRuns)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     const std::filesystem::path outside = m_root / "outside";
     std::filesystem::create_directory(outside);
     client.run(shellRun("r1", "ln -s " + outside.string() + " link"));
@@ -76,7 +76,7 @@ TEST_F(RunnerFilesTest, filesAreNotWrittenThroughSymlinksLeftByEarlierRuns)
 
 TEST_F(RunnerFilesTest, leftoverSymlinkIsReplacedInsteadOfWrittenThrough)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     const std::filesystem::path target = m_root / "target.txt";
     std::ofstream(target) << "original";
     client.run(shellRun("r1", "ln -s " + target.string() + " main.py"));
@@ -96,7 +96,7 @@ TEST_F(RunnerFilesTest, leftoverSymlinkIsReplacedInsteadOfWrittenThrough)
 
 TEST_F(RunnerFilesTest, workdirIsEmptiedBetweenRunsWithoutFollowingSymlinks)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     const std::filesystem::path outside = m_root / "outside";
     std::filesystem::create_directory(outside);
     std::ofstream(outside / "precious.txt") << "keep me";
@@ -116,7 +116,7 @@ TEST_F(RunnerFilesTest, workdirIsEmptiedBetweenRunsWithoutFollowingSymlinks)
 
 TEST_F(RunnerFilesTest, keepFilesPreservesEarlierFiles)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     client.run(shellRun("r1", "echo remembered > state.txt"));
     nlohmann::json request = shellRun("r2", "cat state.txt");
     request["keep_files"] = true;
@@ -125,7 +125,7 @@ TEST_F(RunnerFilesTest, keepFilesPreservesEarlierFiles)
 
 TEST_F(RunnerFilesTest, artifactsAreReturnedInModificationOrderWithExactBytes)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     nlohmann::json request = runRequest("r1", {{"python3", "make.py"}});
     request["files"] = {file("make.py", "import os\n"
                                         "def put(name, data, when):\n"
@@ -152,7 +152,7 @@ TEST_F(RunnerFilesTest, artifactsAreReturnedInModificationOrderWithExactBytes)
 
 TEST_F(RunnerFilesTest, artifactLimitsDropExcessFiles)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     nlohmann::json request = runRequest("r1", {{"python3", "make.py"}});
     request["max_artifacts"] = 2;
     request["max_artifact_bytes"] = 5;
@@ -170,7 +170,7 @@ TEST_F(RunnerFilesTest, artifactLimitsDropExcessFiles)
 
 TEST_F(RunnerFilesTest, artifactsOfEarlierRunsAreNotReturnedAgain)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     EXPECT_EQ(client.run(shellRun("r1", "echo old > output/old.txt")).artifacts.size(), 1u);
 
     nlohmann::json request = shellRun("r2", "echo new > output/new.txt");
@@ -182,7 +182,7 @@ TEST_F(RunnerFilesTest, artifactsOfEarlierRunsAreNotReturnedAgain)
 
 TEST_F(RunnerFilesTest, failedRunStillReturnsArtifacts)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     const RunOutcome outcome = client.run(shellRun("r1", "echo partial > output/log.txt; exit 1"));
 
     EXPECT_EQ(outcome.done["exit_code"], 1);
@@ -192,7 +192,7 @@ TEST_F(RunnerFilesTest, failedRunStillReturnsArtifacts)
 
 TEST_F(RunnerFilesTest, scratchDirectoriesAreEmptiedBeforeEachRun)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     const std::filesystem::path scratch = m_root / "scratch";
     std::filesystem::create_directory(scratch);
     nlohmann::json first =
@@ -212,7 +212,7 @@ TEST_F(RunnerFilesTest, treeNestedDeeperThanTheDescriptorLimitIsStillRemoved)
 {
     // With 64 descriptors, removal that held one per level would fail on this tree, and with it every later
     // run in the same (pooled) container.
-    RunnerClient &client = startRunner({}, {"/bin/sh", "-c", "ulimit -n 64 && exec \"$@\"", "sh"});
+    RunnerTestClient &client = startRunner({}, {"/bin/sh", "-c", "ulimit -n 64 && exec \"$@\"", "sh"});
     std::string level100;
     for (int i = 0; i < 100; ++i) {
         level100 += "d/";
@@ -231,7 +231,7 @@ TEST_F(RunnerFilesTest, aKeptDirectoryInScratchSpaceIsRestoredInsteadOfEmptied)
 {
     // Not PID 1, the runner cannot know every process of a run is gone: it keeps no record, and each run starts
     // from the seed's links again (KeptDirectoryTest covers what a record keeps).
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     const std::filesystem::path scratch = m_root / "scratch", seed = m_root / "seed";
     std::filesystem::create_directories(seed / "ab");
     std::ofstream(seed / "ab" / "fmt-d") << "compiled";
@@ -253,7 +253,7 @@ TEST_F(RunnerFilesTest, aKeptDirectoryInScratchSpaceIsRestoredInsteadOfEmptied)
 
 TEST_F(RunnerFilesTest, keptDirectoriesMustBeCleanAbsolutePaths)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     for (const char *path : {"relative", "/", "/tmp/../etc", "/tmp//cache", "/tmp/cache/"}) {
         nlohmann::json request = shellRun("r1", "true");
         request["kept_dirs"] = nlohmann::json::array({{{"path", path}}});
@@ -263,7 +263,7 @@ TEST_F(RunnerFilesTest, keptDirectoriesMustBeCleanAbsolutePaths)
 
 TEST_F(RunnerFilesTest, scratchDirectoriesMustBeAbsolute)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     nlohmann::json request = shellRun("r1", "true");
     request["scratch_dirs"] = nlohmann::json::array({"relative/tmp"});
     EXPECT_EQ(client.run(request).done["reason"], "error");
@@ -273,7 +273,7 @@ TEST_F(RunnerFilesTest, scratchDirectoriesMustBeAbsolute)
 
 TEST_F(RunnerFilesTest, putFileAndGetFileRoundTripBelowTheWorkdirAndKeepOtherFiles)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     nlohmann::json first = shellRun("r1", "echo kept > kept.txt");
     client.run(first);
 
@@ -298,7 +298,7 @@ TEST_F(RunnerFilesTest, putFileAndGetFileRoundTripBelowTheWorkdirAndKeepOtherFil
 
 TEST_F(RunnerFilesTest, getFileRefusesEscapesSymlinksDirectoriesAndOversizedFiles)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     const std::filesystem::path secret = m_root / "secret.txt";
     std::ofstream(secret) << "host secret";
     nlohmann::json setup = shellRun("r1", "ln -s " + secret.string() + " link; ln -s " + m_root.string() +
@@ -325,7 +325,7 @@ TEST_F(RunnerFilesTest, getFileRefusesEscapesSymlinksDirectoriesAndOversizedFile
 
 TEST_F(RunnerFilesTest, putFileDoesNotWriteThroughSymlinks)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     const std::filesystem::path outside = m_root / "outside";
     std::filesystem::create_directory(outside);
     client.run(shellRun("r1", "ln -s " + outside.string() + " link"));
@@ -344,7 +344,7 @@ TEST_F(RunnerFilesTest, putFileDoesNotWriteThroughSymlinks)
 TEST_F(RunnerFilesTest, putFileRefusesAFifoTheCodeMadeInsteadOfWaitingForAReader)
 {
     // Issue 44, item 13: opening the FIFO for writing blocked the runner until the session died.
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     client.run(shellRun("r1", "mkfifo trap.csv"));
 
     nlohmann::json put = file("trap.csv", "a,b\n1,2\n");

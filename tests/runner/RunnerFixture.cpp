@@ -26,7 +26,7 @@ void RunnerFixture::TearDown()
     std::filesystem::remove_all(m_root, ignored);
 }
 
-void RunnerFixture::startRunnerAsPid1(const std::vector<std::string> &namespaces, RunnerClient *&client)
+void RunnerFixture::startRunnerAsPid1(const std::vector<std::string> &namespaces, RunnerTestClient *&client)
 {
     client = nullptr;
     std::string options;
@@ -45,10 +45,10 @@ void RunnerFixture::startRunnerAsPid1(const std::vector<std::string> &namespaces
     client = &startRunner({}, wrapper);
 }
 
-RunnerClient &RunnerFixture::startRunner(const std::vector<std::string> &extraArguments,
-                                         const std::vector<std::string> &wrapper)
+RunnerTestClient &RunnerFixture::startRunner(const std::vector<std::string> &extraArguments,
+                                             const std::vector<std::string> &wrapper)
 {
-    m_client = std::make_unique<RunnerClient>(extraArguments, wrapper);
+    m_client = std::make_unique<RunnerTestClient>(extraArguments, wrapper);
     const std::optional<nlohmann::json> ready = m_client->next();
     EXPECT_TRUE(ready.has_value()) << "runner did not announce itself";
     if (ready) {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "RunnerClient.h"
+#include "support/RunnerTestClient.h"
 
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -19,13 +19,13 @@ protected:
     void TearDown() override;
 
     // Starts a runner and consumes its `ready` message.
-    RunnerClient &startRunner(const std::vector<std::string> &extraArguments = {},
-                              const std::vector<std::string> &wrapper = {});
+    RunnerTestClient &startRunner(const std::vector<std::string> &extraArguments = {},
+                                  const std::vector<std::string> &wrapper = {});
 
     // Starts a runner as PID 1 of new namespaces (`unshare` options such as "--pid", "--ipc") into `client`. Where
     // this machine cannot create them, `client` stays null and the test is skipped, or fails when
     // LLM_SANDBOX_REQUIRE_NAMESPACES is set (scripts/test sets it: CI runs as root and must run these tests).
-    void startRunnerAsPid1(const std::vector<std::string> &namespaces, RunnerClient *&client);
+    void startRunnerAsPid1(const std::vector<std::string> &namespaces, RunnerTestClient *&client);
 
     // A run request with one step per argv, in the workdir, with a minimal environment.
     nlohmann::json runRequest(const std::string &id, const std::vector<std::vector<std::string>> &argvs) const;
@@ -39,7 +39,7 @@ protected:
 
     std::filesystem::path m_root;    // the test's temporary directory
     std::filesystem::path m_workdir; // m_root/work
-    std::unique_ptr<RunnerClient> m_client;
+    std::unique_ptr<RunnerTestClient> m_client;
 };
 
 } // namespace runner::test

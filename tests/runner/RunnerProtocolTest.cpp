@@ -22,7 +22,7 @@ TEST_F(RunnerProtocolTest, announcesReadyWithProtocolVersion)
 
 TEST_F(RunnerProtocolTest, readyReportsTheLimitsInForce)
 {
-    m_client = std::make_unique<RunnerClient>(std::vector<std::string>{}, std::vector<std::string>{});
+    m_client = std::make_unique<RunnerTestClient>(std::vector<std::string>{}, std::vector<std::string>{});
     const std::optional<nlohmann::json> ready = m_client->next();
     ASSERT_TRUE(ready.has_value());
     const nlohmann::json &limits = (*ready)["limits"];
@@ -36,14 +36,14 @@ TEST_F(RunnerProtocolTest, readyReportsTheLimitsInForce)
 
 TEST_F(RunnerProtocolTest, pingIsAnsweredWithPong)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     client.send({{"op", "ping"}});
     EXPECT_EQ(client.next(), (nlohmann::json{{"ev", "pong"}}));
 }
 
 TEST_F(RunnerProtocolTest, malformedLinesGetErrorsAndRunnerContinues)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     for (const char *line :
          {"this is not json\n", "[1, 2, 3]\n", "{\"op\": \"bogus\"}\n", "{\"op\": 5}\n", "{\"op\":\"run\"\n"}) {
         client.sendRaw(line);
@@ -58,7 +58,7 @@ TEST_F(RunnerProtocolTest, malformedLinesGetErrorsAndRunnerContinues)
 
 TEST_F(RunnerProtocolTest, invalidRunRequestGetsErrorAndDone)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     nlohmann::json request = shellRun("bad", "true");
     request.erase("steps");
     const RunOutcome outcome = client.run(request);
@@ -71,7 +71,7 @@ TEST_F(RunnerProtocolTest, invalidRunRequestGetsErrorAndDone)
 
 TEST_F(RunnerProtocolTest, overlongRequestLineIsRejectedAndRunnerContinues)
 {
-    RunnerClient &client = startRunner({"--max-line-bytes", "1024"});
+    RunnerTestClient &client = startRunner({"--max-line-bytes", "1024"});
     // Sent in pieces, as a pipe would deliver a huge line.
     const std::string piece(700, 'x');
     client.sendRaw("{\"op\":\"ping\",\"padding\":\"" + piece);
@@ -87,7 +87,7 @@ TEST_F(RunnerProtocolTest, overlongRequestLineIsRejectedAndRunnerContinues)
 
 TEST_F(RunnerProtocolTest, pingIsAnsweredWhileStepRunsAndCancelStopsIt)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     client.send(shellRun("r1", "echo $$ > step.pid; echo started; exec sleep 1000"));
     RunOutcome outcome;
     const std::optional<nlohmann::json> started = client.waitFor("output");
@@ -107,7 +107,7 @@ TEST_F(RunnerProtocolTest, pingIsAnsweredWhileStepRunsAndCancelStopsIt)
 
 TEST_F(RunnerProtocolTest, cancelForAnotherRunIsIgnored)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     client.send(shellRun("r1", "sleep 0.2; echo finished"));
     client.send({{"op", "cancel"}, {"id", "other"}});
     const RunOutcome outcome = client.collectRun("r1");
@@ -118,7 +118,7 @@ TEST_F(RunnerProtocolTest, cancelForAnotherRunIsIgnored)
 
 TEST_F(RunnerProtocolTest, runsSentBackToBackExecuteInOrder)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     client.send(shellRun("first", "sleep 0.1; echo one"));
     client.send(shellRun("second", "echo two"));
     const RunOutcome first = client.collectRun("first");
@@ -133,7 +133,7 @@ TEST_F(RunnerProtocolTest, runsSentBackToBackExecuteInOrder)
 
 TEST_F(RunnerProtocolTest, cancellingQueuedRunEndsItWithoutRunning)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     client.send(shellRun("first", "sleep 0.3"));
     client.send(shellRun("second", "touch second-ran"));
     client.send({{"op", "cancel"}, {"id", "second"}});
@@ -149,14 +149,14 @@ TEST_F(RunnerProtocolTest, cancellingQueuedRunEndsItWithoutRunning)
 
 TEST_F(RunnerProtocolTest, endOfInputMakesRunnerExitCleanly)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     client.closeInput();
     EXPECT_EQ(client.waitForExit(), 0);
 }
 
 TEST_F(RunnerProtocolTest, endOfInputDuringRunKillsStepAndExits)
 {
-    RunnerClient &client = startRunner();
+    RunnerTestClient &client = startRunner();
     client.send(shellRun("r1", "sleep 1000 & echo $! > child.pid; echo started; sleep 1000"));
     ASSERT_TRUE(client.waitFor("output").has_value());
 
@@ -167,12 +167,12 @@ TEST_F(RunnerProtocolTest, endOfInputDuringRunKillsStepAndExits)
 
 TEST_F(RunnerProtocolTest, asPid1KillsDaemonsThatLeftTheProcessGroup)
 {
-    RunnerClient *runner = nullptr;
+    RunnerTestClient *runner = nullptr;
     startRunnerAsPid1({"--pid"}, runner);
     if (!runner) {
         return;
     }
-    RunnerClient &client = *runner;
+    RunnerTestClient &client = *runner;
     const std::string pidFile = (m_root / "daemon.pid").string();
     const RunOutcome first = client.run(shellRun("r1", "setsid sleep 1000 & echo $! > " + pidFile + "; echo $$"));
     EXPECT_EQ(first.done["reason"], "exit");
@@ -186,12 +186,12 @@ TEST_F(RunnerProtocolTest, asPid1KillsDaemonsThatLeftTheProcessGroup)
 
 TEST_F(RunnerProtocolTest, asPid1KeepProcessesSparesSessionDaemonsAndInterruptsThemAfterATimeout)
 {
-    RunnerClient *runner = nullptr;
+    RunnerTestClient *runner = nullptr;
     startRunnerAsPid1({"--pid"}, runner);
     if (!runner) {
         return;
     }
-    RunnerClient &client = *runner;
+    RunnerTestClient &client = *runner;
     const std::string pidFile = (m_root / "daemon.pid").string();
     const std::string marker = (m_root / "interrupted").string();
     // A stand-in for a session's interpreter: lives in its own session and survives SIGINT.
@@ -230,12 +230,12 @@ TEST_F(RunnerProtocolTest, asPid1KeepProcessesSparesSessionDaemonsAndInterruptsT
 TEST_F(RunnerProtocolTest, asPid1RemovesSysvIpcObjectsBetweenRuns)
 {
     // Needs its own PID and IPC namespaces: the runner must never touch the host's IPC objects.
-    RunnerClient *runner = nullptr;
+    RunnerTestClient *runner = nullptr;
     startRunnerAsPid1({"--pid", "--ipc"}, runner);
     if (!runner) {
         return;
     }
-    RunnerClient &client = *runner;
+    RunnerTestClient &client = *runner;
     const RunOutcome first = client.run(shellRun("r1", "ipcmk -M 4096 && ipcmk -S 1 && ipcmk -Q"));
     ASSERT_EQ(first.done["exit_code"], 0) << first.stderrData;
 

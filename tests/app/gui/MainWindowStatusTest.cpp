@@ -10,7 +10,7 @@
 #include "journal/RunJournal.h"
 #include "mcp/McpHost.h"
 #include "mcp/McpTestSupport.h"
-#include "mcp/http/HttpTestClient.h"
+#include "support/HttpTestClient.h"
 
 #include <QApplication>
 #include <QLabel>
@@ -24,8 +24,8 @@
 using namespace sandbox;
 using namespace sandbox::gui;
 using sandbox::gui::guitest::waitUntil;
-using sandbox::mcp::test::HttpResponse;
-using sandbox::mcp::test::HttpTestClient;
+using sandbox::test::HttpResponse;
+using sandbox::test::HttpTestClient;
 using namespace std::chrono_literals;
 
 namespace {

@@ -1,7 +1,6 @@
 // Sandbox sessions of 2026-07-28 clients over HTTP: every such request comes alone, with the token all clients
 // share, so the session is reached by the handle create_session gave, never by an owner requests have in common.
 // Real tools and a real engine on the fake backend, over real sockets.
-#include "HttpTestClient.h"
 #include "ScopedEnvironment.h"
 #include "engine/ExecutionEngine.h"
 #include "fakes/FakeBackend.h"
@@ -9,6 +8,7 @@
 #include "mcp/http/StreamableHttpServer.h"
 #include "mcp/tools/CodeExecutor.h"
 #include "mcp/tools/SandboxTools.h"
+#include "support/HttpTestClient.h"
 
 #include <QFile>
 #include <QJsonArray>

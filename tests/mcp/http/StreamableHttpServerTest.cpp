@@ -1,10 +1,10 @@
 // The Streamable HTTP transport in-process, over real sockets on 127.0.0.1, with a real McpDispatcher and test tools.
 #include "mcp/http/StreamableHttpServer.h"
 
-#include "HttpTestClient.h"
 #include "mcp/McpTestSupport.h"
 #include "mcp/http/BearerToken.h"
 #include "secrets/MemorySecretStore.h"
+#include "support/HttpTestClient.h"
 
 #include <QJsonArray>
 #include <QRandomGenerator>

@@ -4,9 +4,9 @@
 #include "gui/server/ServerPage.h"
 #include "mcp/McpHost.h"
 #include "mcp/McpTestSupport.h"
-#include "mcp/http/HttpTestClient.h"
 #include "secrets/MemorySecretStore.h"
 #include "settings/UserSettings.h"
+#include "support/HttpTestClient.h"
 
 #include <QAbstractItemModelTester>
 #include <QPushButton>
@@ -20,8 +20,8 @@ using namespace sandbox::gui;
 using sandbox::gui::guitest::waitUntil;
 using sandbox::mcp::HttpSessionInfo;
 using sandbox::mcp::McpHost;
-using sandbox::mcp::test::HttpResponse;
-using sandbox::mcp::test::HttpTestClient;
+using sandbox::test::HttpResponse;
+using sandbox::test::HttpTestClient;
 using namespace std::chrono_literals;
 using ClientState = ServerClientsModel::ClientState;
 

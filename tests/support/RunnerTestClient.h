@@ -1,5 +1,7 @@
 #pragma once
 
+// The runner test client: the real `llm-sandbox-runner` as a child process, spoken to with its framed protocol.
+
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -10,6 +12,25 @@
 #include <vector>
 
 namespace runner::test {
+
+// The runner's framing (runner/PROTOCOL.md): one JSON message per line, both ways.
+
+// `message` as the runner reads it: one line of JSON.
+std::string encodeFrame(const nlohmann::json &message);
+
+// Splits what the runner wrote into its messages: bytes go in as they come, whole messages come out.
+class FrameDecoder final
+{
+public:
+    void append(std::string_view bytes) { m_buffer.append(bytes); }
+    // The next whole line, without its newline; nullopt until one arrived.
+    std::optional<std::string> nextFrame();
+    // The next whole line parsed; a line that is no JSON is a test failure (and a discarded value).
+    std::optional<nlohmann::json> nextMessage();
+
+private:
+    std::string m_buffer;
+};
 
 // Everything the runner reported for one run, with output and artifacts already base64-decoded.
 struct RunOutcome final
@@ -25,16 +46,16 @@ struct RunOutcome final
 
 // Starts the real runner binary as a child process connected through pipes and speaks the protocol with it,
 // the way the engine does over a container's attached stdin/stdout.
-class RunnerClient final
+class RunnerTestClient final
 {
 public:
     // `wrapper` is prepended to the command line (e.g. `unshare --pid --fork` to make the runner PID 1).
-    explicit RunnerClient(const std::vector<std::string> &extraArguments = {},
-                          const std::vector<std::string> &wrapper = {});
-    ~RunnerClient();
+    explicit RunnerTestClient(const std::vector<std::string> &extraArguments = {},
+                              const std::vector<std::string> &wrapper = {});
+    ~RunnerTestClient();
 
-    RunnerClient(const RunnerClient &) = delete;
-    RunnerClient &operator=(const RunnerClient &) = delete;
+    RunnerTestClient(const RunnerTestClient &) = delete;
+    RunnerTestClient &operator=(const RunnerTestClient &) = delete;
 
     // LLM_SANDBOX_RUNNER from the environment (set by ctest), else the path the build baked in.
     static std::string runnerPath();
@@ -60,7 +81,7 @@ private:
     pid_t m_pid = -1;
     int m_input = -1;
     int m_output = -1;
-    std::string m_buffer;
+    FrameDecoder m_decoder;
 };
 
 // Accumulates a decoded message into `outcome` (shared by collectRun() and tests that read messages themselves).

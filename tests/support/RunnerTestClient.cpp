@@ -1,4 +1,4 @@
-#include "RunnerClient.h"
+#include "RunnerTestClient.h"
 
 #include "Base64.h"
 #include "WaitUntil.h"
@@ -29,6 +29,33 @@ std::string decode(const nlohmann::json &message)
 
 } // namespace
 
+std::string encodeFrame(const nlohmann::json &message)
+{
+    return message.dump() + "\n";
+}
+
+std::optional<std::string> FrameDecoder::nextFrame()
+{
+    const std::size_t newline = m_buffer.find('\n');
+    if (newline == std::string::npos) {
+        return std::nullopt;
+    }
+    std::string line = m_buffer.substr(0, newline);
+    m_buffer.erase(0, newline + 1);
+    return line;
+}
+
+std::optional<nlohmann::json> FrameDecoder::nextMessage()
+{
+    const std::optional<std::string> line = nextFrame();
+    if (!line) {
+        return std::nullopt;
+    }
+    nlohmann::json message = nlohmann::json::parse(*line, nullptr, false);
+    EXPECT_FALSE(message.is_discarded()) << "runner wrote invalid JSON: " << *line;
+    return message;
+}
+
 void addToOutcome(RunOutcome &outcome, const nlohmann::json &message)
 {
     outcome.messages.push_back(message);
@@ -49,7 +76,8 @@ void addToOutcome(RunOutcome &outcome, const nlohmann::json &message)
     }
 }
 
-RunnerClient::RunnerClient(const std::vector<std::string> &extraArguments, const std::vector<std::string> &wrapper)
+RunnerTestClient::RunnerTestClient(const std::vector<std::string> &extraArguments,
+                                   const std::vector<std::string> &wrapper)
 {
     std::vector<std::string> command = wrapper;
     command.push_back(runnerPath());
@@ -81,7 +109,7 @@ RunnerClient::RunnerClient(const std::vector<std::string> &extraArguments, const
     m_output = fromRunner[0];
 }
 
-RunnerClient::~RunnerClient()
+RunnerTestClient::~RunnerTestClient()
 {
     closeInput();
     if (m_pid > 0 && !waitForExit(std::chrono::seconds(5))) {
@@ -93,7 +121,7 @@ RunnerClient::~RunnerClient()
     }
 }
 
-std::string RunnerClient::runnerPath()
+std::string RunnerTestClient::runnerPath()
 {
     if (const char *path = std::getenv("LLM_SANDBOX_RUNNER"); path && *path) {
         return path;
@@ -101,12 +129,12 @@ std::string RunnerClient::runnerPath()
     return LLM_SANDBOX_RUNNER_PATH;
 }
 
-void RunnerClient::send(const nlohmann::json &message)
+void RunnerTestClient::send(const nlohmann::json &message)
 {
-    sendRaw(message.dump() + "\n");
+    sendRaw(encodeFrame(message));
 }
 
-void RunnerClient::sendRaw(std::string_view bytes)
+void RunnerTestClient::sendRaw(std::string_view bytes)
 {
     // SIGPIPE would kill the whole test binary if the runner had died; make that a test failure instead.
     std::signal(SIGPIPE, SIG_IGN);
@@ -120,7 +148,7 @@ void RunnerClient::sendRaw(std::string_view bytes)
     }
 }
 
-void RunnerClient::closeInput()
+void RunnerTestClient::closeInput()
 {
     if (m_input >= 0) {
         ::close(m_input);
@@ -128,16 +156,11 @@ void RunnerClient::closeInput()
     }
 }
 
-std::optional<nlohmann::json> RunnerClient::next(std::chrono::milliseconds timeout)
+std::optional<nlohmann::json> RunnerTestClient::next(std::chrono::milliseconds timeout)
 {
     const Clock::time_point deadline = Clock::now() + timeout;
     while (true) {
-        const std::size_t newline = m_buffer.find('\n');
-        if (newline != std::string::npos) {
-            const std::string line = m_buffer.substr(0, newline);
-            m_buffer.erase(0, newline + 1);
-            nlohmann::json message = nlohmann::json::parse(line, nullptr, false);
-            EXPECT_FALSE(message.is_discarded()) << "runner wrote invalid JSON: " << line;
+        if (std::optional<nlohmann::json> message = m_decoder.nextMessage()) {
             return message;
         }
         const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
@@ -157,12 +180,12 @@ std::optional<nlohmann::json> RunnerClient::next(std::chrono::milliseconds timeo
         if (count <= 0) {
             return std::nullopt;
         }
-        m_buffer.append(chunk, static_cast<std::size_t>(count));
+        m_decoder.append(std::string_view(chunk, static_cast<std::size_t>(count)));
     }
 }
 
-std::optional<nlohmann::json> RunnerClient::waitFor(const std::string &event, std::chrono::milliseconds timeout,
-                                                    std::vector<nlohmann::json> *skipped)
+std::optional<nlohmann::json> RunnerTestClient::waitFor(const std::string &event, std::chrono::milliseconds timeout,
+                                                        std::vector<nlohmann::json> *skipped)
 {
     const Clock::time_point deadline = Clock::now() + timeout;
     while (true) {
@@ -180,7 +203,7 @@ std::optional<nlohmann::json> RunnerClient::waitFor(const std::string &event, st
     }
 }
 
-RunOutcome RunnerClient::collectRun(const std::string &id, std::chrono::milliseconds timeout)
+RunOutcome RunnerTestClient::collectRun(const std::string &id, std::chrono::milliseconds timeout)
 {
     RunOutcome outcome;
     const Clock::time_point deadline = Clock::now() + timeout;
@@ -198,13 +221,13 @@ RunOutcome RunnerClient::collectRun(const std::string &id, std::chrono::millisec
     }
 }
 
-RunOutcome RunnerClient::run(const nlohmann::json &request, std::chrono::milliseconds timeout)
+RunOutcome RunnerTestClient::run(const nlohmann::json &request, std::chrono::milliseconds timeout)
 {
     send(request);
     return collectRun(request.at("id").get<std::string>(), timeout);
 }
 
-std::optional<int> RunnerClient::waitForExit(std::chrono::milliseconds timeout)
+std::optional<int> RunnerTestClient::waitForExit(std::chrono::milliseconds timeout)
 {
     if (m_pid <= 0) {
         return std::nullopt;
