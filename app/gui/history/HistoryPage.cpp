@@ -7,6 +7,7 @@
 #include "gui/history/HistoryFilterBar.h"
 #include "gui/history/HistoryModel.h"
 #include "gui/widgets/EmptyHint.h"
+#include "gui/widgets/RunTableView.h"
 #include "gui/widgets/RunView.h"
 #include "gui/widgets/ThemedIcon.h"
 #include "journal/JournalFeed.h"
@@ -49,35 +50,23 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
     setFindField(m_filters->textField());
     m_model = new HistoryModel(feed, this);
 
-    m_table = new QTableView(this);
+    m_table = new RunTableView(HistoryModel::Code, this);
     m_table->setObjectName(QStringLiteral("historyTable"));
     m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     // Two runs selected (Ctrl+click, Shift+click) can be compared.
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setAlternatingRowColors(true);
-    m_table->setShowGrid(false);
-    m_table->setWordWrap(false);
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
-    // Every width is set for the table's width (fitColumns), the code's too: it takes the rest.
-    m_table->horizontalHeader()->setStretchLastSection(false);
-    m_table->horizontalHeader()->setHighlightSections(false);
-    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    m_table->setTextElideMode(Qt::ElideRight);
-    m_table->viewport()->installEventFilter(this);
-    connect(m_table->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int section) {
-        // The last section stretches on its own; a column the user dragged keeps its width from then on.
-        if (!m_fittingColumns && section != HistoryModel::Code) {
-            m_columnsSizedByUser = true;
-        }
-    });
 
     m_emptyHint = emptyHint(QStringLiteral("historyEmptyHint"));
     m_tableStack = new QStackedWidget(this);
     m_tableStack->addWidget(m_table);
+    // The table is never narrower than its columns at their least, so every column stays in view, but no wider
+    // either: the run pane keeps room for its tabs. The first rows may want wider columns than the samples did: the
+    // splitter follows, until the user moves it.
+    connect(m_table, &RunTableView::columnsMeasured, this, [this] {
+        m_tableStack->setMinimumWidth(m_table->minimumColumnsWidth());
+        placeSplitter();
+    });
     m_tableStack->addWidget(m_emptyHint);
 
     m_view = new RunView(thumbnails, this);
@@ -172,12 +161,6 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
         }
     });
     connect(m_model, &HistoryModel::totalCountChanged, this, &HistoryPage::updateStatus);
-    // The first rows give the columns their widths.
-    connect(m_model, &HistoryModel::rowsInserted, this, [this](const QModelIndex &, int first) {
-        if (first < 100) {
-            measureColumns();
-        }
-    });
     connect(m_model, &HistoryModel::rowsInserted, this, &HistoryPage::updateStatus);
     connect(m_model, &HistoryModel::errorOccurred, this, &HistoryPage::updateStatus);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -216,7 +199,7 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
     updateReplayControls();
     updateCompareAction();
     updateStatus();
-    measureColumns();
+    m_table->measureColumns();
 }
 
 HistoryPage::~HistoryPage() = default;
@@ -576,127 +559,6 @@ void HistoryPage::showContextMenu(const QPoint &position)
     menu.exec(m_table->viewport()->mapToGlobal(position));
 }
 
-bool HistoryPage::eventFilter(QObject *watched, QEvent *event)
-{
-    if (watched == m_table->viewport() && event->type() == QEvent::Resize) {
-        fitColumns();
-    }
-    return Page::eventFilter(watched, event);
-}
-
-void HistoryPage::measureColumns()
-{
-    // What each column needs: its header and its widest text in the first rows (samples before there are any).
-    // Time, duration and the usual statuses are never cut; source, language and result give way down to their header,
-    // elided; the code takes what is left. The table is never made narrower than all of that, so every column stays
-    // in view, but no wider either: the run pane keeps room for its tabs.
-    const QFontMetrics metrics = m_table->fontMetrics();
-    const QFontMetrics headerMetrics = m_table->horizontalHeader()->fontMetrics();
-    constexpr int padding = 12;
-    const int digit = metrics.horizontalAdvance(QLatin1Char('0'));
-    const int rows = std::min(m_model->rowCount(), 100);
-    QStringList samples[HistoryModel::ColumnCount];
-    samples[HistoryModel::Started] << QLocale().toString(QDateTime(QDate(2026, 12, 28), QTime(23, 59, 59)),
-                                                               QLocale::ShortFormat);
-    int usualStatus = 0;
-    // The statuses most runs have: running, succeeded, failed with an exit code, timed out.
-    JournalRun sample;
-    sample.durationMs = 30'000;
-    for (const auto &[status, exitCode, reason] :
-         {std::tuple{RunStatus::Running, std::optional<int>(), std::optional<StopReason>()},
-          std::tuple{RunStatus::Finished, std::optional<int>(0), std::optional(StopReason::Exited)},
-          std::tuple{RunStatus::Finished, std::optional<int>(1), std::optional(StopReason::Exited)},
-          std::tuple{RunStatus::Finished, std::optional<int>(137), std::optional(StopReason::TimedOut)}}) {
-        sample.status = status;
-        sample.exitCode = exitCode;
-        sample.stopReason = reason;
-        usualStatus = std::max(usualStatus, metrics.horizontalAdvance(runStatusText(sample)) + padding);
-    }
-    samples[HistoryModel::Duration] << durationText(28'450);
-    for (int column = 0; column < HistoryModel::Code; ++column) {
-        for (int row = 0; row < rows; ++row) {
-            samples[column] << m_model->index(row, column).data().toString();
-        }
-    }
-    // The code, in its own (monospace) font: short code ("print('hello')") is shown whole, longer code up to 40
-    // characters before it is elided.
-    QFont codeFont = m_table->font();
-    if (rows > 0) {
-        if (const QVariant font = m_model->index(0, HistoryModel::Code).data(Qt::FontRole); font.isValid()) {
-            codeFont = font.value<QFont>();
-        }
-    }
-    const QFontMetrics codeMetrics(codeFont);
-    int widestCode = 0;
-    for (int row = 0; row < rows; ++row) {
-        widestCode = std::max(
-            widestCode, codeMetrics.horizontalAdvance(m_model->index(row, HistoryModel::Code).data().toString()));
-    }
-    widestCode = std::min(widestCode, codeMetrics.horizontalAdvance(QLatin1Char('0')) * 40) + padding;
-    int minimumSum = 0;
-    for (int column = 0; column < HistoryModel::ColumnCount; ++column) {
-        const int header =
-            headerMetrics.horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString()) + padding + 4;
-        int widest = 0;
-        for (const QString &text : std::as_const(samples[column])) {
-            widest = std::max(widest, metrics.horizontalAdvance(text) + padding);
-        }
-        const bool flexible = column == HistoryModel::Source || column == HistoryModel::Language ||
-                              column == HistoryModel::Outcome;
-        const int least = std::max(header, digit * 5);
-        ColumnWidth &width = m_columnWidths[column];
-        if (column == HistoryModel::Code) {
-            width = {std::max(least, widestCode), least};
-        } else {
-            width.preferred = std::clamp(widest, least, std::max(least, digit * 24));
-            width.minimum = flexible                               ? std::min(width.preferred, least)
-                            : column == HistoryModel::Status ? std::clamp(usualStatus, least, width.preferred)
-                                                                   : width.preferred;
-        }
-        minimumSum += width.minimum;
-    }
-    m_tableStack->setMinimumWidth(minimumSum + 2 * m_table->frameWidth() +
-                                  m_table->verticalScrollBar()->sizeHint().width());
-    // The first rows may want wider columns than the samples did: the splitter follows, until the user moves it.
-    placeSplitter();
-    fitColumns();
-}
-
-void HistoryPage::fitColumns()
-{
-    const int available = m_table->viewport()->width();
-    const ColumnWidth &code = m_columnWidths[HistoryModel::Code];
-    m_fittingColumns = true;
-    if (m_columnsSizedByUser) {
-        // The user's widths stay; the code still takes the rest.
-        int used = 0;
-        for (int column = 0; column < HistoryModel::Code; ++column) {
-            used += m_table->columnWidth(column);
-        }
-        m_table->setColumnWidth(HistoryModel::Code, std::max(code.minimum, available - used));
-        m_fittingColumns = false;
-        return;
-    }
-    int preferred = 0;
-    int shrinkable = 0;
-    for (const ColumnWidth &width : m_columnWidths) {
-        preferred += width.preferred;
-        shrinkable += width.preferred - width.minimum;
-    }
-    const double shrink =
-        shrinkable > 0 ? std::clamp(double(preferred - available) / double(shrinkable), 0.0, 1.0) : 0.0;
-    int used = 0;
-    for (int column = 0; column < HistoryModel::Code; ++column) {
-        const ColumnWidth &width = m_columnWidths[column];
-        const int shown = width.preferred - int(std::lround((width.preferred - width.minimum) * shrink));
-        m_table->setColumnWidth(column, shown);
-        used += shown;
-    }
-    // The code column is the last: it takes the rest.
-    m_table->horizontalHeader()->setMinimumSectionSize(std::min(code.minimum, 40));
-    m_table->setColumnWidth(HistoryModel::Code, std::max(code.minimum, available - used));
-    m_fittingColumns = false;
-}
 QString HistoryPage::title() const
 {
     return tr("History");
@@ -736,10 +598,7 @@ void HistoryPage::placeSplitter()
     }
     // Every column at its preferred width (the code's widest first line, up to 40 characters).
     const int digit = m_table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    int columns = 2 * m_table->frameWidth() + m_table->verticalScrollBar()->sizeHint().width();
-    for (const ColumnWidth &width : m_columnWidths) {
-        columns += width.preferred;
-    }
+    const int columns = m_table->preferredColumnsWidth();
     const QWidget *runPane = m_splitter->widget(1);
     const int runPaneWidth = std::max(runPane->minimumSizeHint().width(), digit * 45);
     const int wide =

@@ -17,7 +17,6 @@ class QLabel;
 class QPushButton;
 class QSplitter;
 class QStackedWidget;
-class QTableView;
 
 namespace sandbox {
 class JournalFeed;
@@ -29,6 +28,7 @@ namespace sandbox::gui {
 class EngineController;
 class HistoryFilterBar;
 class HistoryModel;
+class RunTableView;
 class RunView;
 class ThumbnailProvider;
 
@@ -106,12 +106,6 @@ private:
     void showContextMenu(const QPoint &position);
     QString selectedRunId() const;
     QStringList selectedRunIds() const;
-    /// What each column needs (header, first rows) and the table's minimum width from it.
-    void measureColumns();
-    /// Column widths for the table's width: every column shown, the flexible ones (source, language, result) elided
-    /// first.
-    void fitColumns();
-    bool eventFilter(QObject *watched, QEvent *event) override;
     /// Without a saved splitter: the table as wide as its columns want (at most 60 %), the run the rest; in a window
     /// too narrow for both side by side, the table above the run, as wide as the page.
     void showEvent(QShowEvent *event) override;
@@ -125,7 +119,7 @@ private:
     RunFollower *m_follower = nullptr; ///< of the run shown
     HistoryModel *m_model = nullptr;
     HistoryFilterBar *m_filters = nullptr;
-    QTableView *m_table = nullptr;
+    RunTableView *m_table = nullptr;
     QLabel *m_emptyHint = nullptr;
     QStackedWidget *m_tableStack = nullptr; ///< the table, or the hint while there is no run to list
     QSplitter *m_splitter = nullptr;
@@ -140,14 +134,7 @@ private:
     QLabel *m_replayStatus = nullptr;
     QLabel *m_status = nullptr;
     std::optional<Comparison> m_comparison;
-    struct ColumnWidth
-    {
-        int preferred = 0, minimum = 0;
-    };
-    std::array<ColumnWidth, HistoryModel::ColumnCount> m_columnWidths{};
-    bool m_fittingColumns = false;
     bool m_splitterPlaced = false; ///< restored from the settings, or moved by the user: placeSplitter() leaves it
-    bool m_columnsSizedByUser = false;
     QHash<quint64, PendingReplay> m_replays;
     PendingReplay m_replayShown; ///< a replay that ended: its diff is on the way
 };

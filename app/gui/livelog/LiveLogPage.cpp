@@ -5,13 +5,13 @@
 #include "gui/livelog/LiveLogModel.h"
 #include "gui/livelog/LiveLogThumbnailDelegate.h"
 #include "gui/widgets/EmptyHint.h"
+#include "gui/widgets/RunTableView.h"
 #include "gui/widgets/RunView.h"
 #include "gui/widgets/ThemedIcon.h"
 #include "journal/JournalFeed.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -59,30 +59,14 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     filterRow->addWidget(m_source);
     filterRow->addWidget(m_follow);
 
-    m_table = new QTableView;
+    // The result takes the room the others leave: it shows the run's charts.
+    m_table = new RunTableView(LiveLogModel::Outcome);
     m_table->setObjectName(QStringLiteral("liveLogTable"));
     m_table->setModel(m_filter);
     m_table->setItemDelegateForColumn(LiveLogModel::Outcome, new LiveLogThumbnailDelegate(feed, thumbnails, m_table));
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setAlternatingRowColors(true);
-    m_table->setShowGrid(false);
-    m_table->setWordWrap(false);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(LiveLogModel::Started, Qt::DescendingOrder);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 10);
-    QHeaderView *header = m_table->horizontalHeader();
-    header->setHighlightSections(false);
-    header->setStretchLastSection(false);
-    header->setSectionResizeMode(QHeaderView::Interactive);
-    header->setSectionResizeMode(LiveLogModel::Outcome, QHeaderView::Stretch);
-    const int digit = m_table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    header->resizeSection(LiveLogModel::Started, digit * 11);
-    header->resizeSection(LiveLogModel::Source, digit * 20);
-    header->resizeSection(LiveLogModel::Language, digit * 12);
-    header->resizeSection(LiveLogModel::Status, digit * 20); // "Stopped by you after 3.00 s"
-    header->resizeSection(LiveLogModel::Duration, digit * 10);
 
     m_emptyHint = emptyHint(QStringLiteral("liveLogEmptyHint"));
     m_listStack = new QStackedWidget;

@@ -9,7 +9,6 @@ class QPushButton;
 class QLineEdit;
 class QSplitter;
 class QStackedWidget;
-class QTableView;
 
 namespace sandbox {
 class JournalFeed;
@@ -20,6 +19,7 @@ namespace sandbox::gui {
 
 class LiveLogFilterModel;
 class LiveLogModel;
+class RunTableView;
 class RunView;
 class ThumbnailProvider;
 
@@ -72,7 +72,7 @@ private:
     int m_unseen = 0;         ///< runs that started since following stopped
     QStackedWidget *m_listStack = nullptr;
     QLabel *m_emptyHint = nullptr;
-    QTableView *m_table = nullptr;
+    RunTableView *m_table = nullptr;
     RunView *m_detail = nullptr;
     QSplitter *m_splitter = nullptr;
     QLabel *m_journalError = nullptr;

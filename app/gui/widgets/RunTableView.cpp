@@ -1,0 +1,196 @@
+#include "gui/widgets/RunTableView.h"
+
+#include "gui/RunText.h"
+
+#include <QEvent>
+#include <QHeaderView>
+#include <QLocale>
+#include <QScrollBar>
+#include <QStyle>
+#include <algorithm>
+#include <cmath>
+
+namespace sandbox::gui {
+
+namespace {
+
+constexpr int kPadding = 12;
+/// Rows measured: the first ones, which the view shows when it opens.
+constexpr int kMeasuredRows = 100;
+
+/// The statuses most runs have: running, succeeded, failed with an exit code, timed out.
+QStringList usualStatuses()
+{
+    QStringList texts;
+    RunEnding ending;
+    ending.durationMs = ending.timeoutMs = 30'000;
+    for (const auto &[outcome, exitCode] :
+         {std::pair{RunOutcome::Running, std::optional<int>()}, std::pair{RunOutcome::Succeeded, std::optional<int>(0)},
+          std::pair{RunOutcome::ExitedWithError, std::optional<int>(1)},
+          std::pair{RunOutcome::TimedOut, std::optional<int>(137)}}) {
+        ending.outcome = outcome;
+        ending.exitCode = exitCode;
+        texts << runStatusText(ending);
+    }
+    return texts;
+}
+
+} // namespace
+
+RunTableView::RunTableView(RunTableModel::Column fillColumn, QWidget *parent)
+    : QTableView(parent), m_fillColumn(fillColumn)
+{
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setAlternatingRowColors(true);
+    setShowGrid(false);
+    setWordWrap(false);
+    setTextElideMode(Qt::ElideRight);
+    verticalHeader()->hide();
+    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 10);
+    // Every width is set for the table's width (fitColumns), the fill column's too.
+    horizontalHeader()->setStretchLastSection(false);
+    horizontalHeader()->setHighlightSections(false);
+    horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    connect(horizontalHeader(), &QHeaderView::sectionResized, this, [this](int section) {
+        if (!m_fitting && section != m_fillColumn) {
+            m_sizedByUser = true;
+        }
+    });
+}
+
+void RunTableView::setModel(QAbstractItemModel *model)
+{
+    QTableView::setModel(model);
+    // The first rows give the columns their widths.
+    connect(model, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &, int first) {
+        if (first < kMeasuredRows) {
+            measureColumns();
+        }
+    });
+    connect(model, &QAbstractItemModel::modelReset, this, &RunTableView::measureColumns);
+    measureColumns();
+}
+
+int RunTableView::preferredColumnsWidth() const
+{
+    int sum = 2 * frameWidth() + verticalScrollBar()->sizeHint().width();
+    for (int column = 0; column < model()->columnCount(); ++column) {
+        sum += m_widths.at(column).preferred;
+    }
+    return sum;
+}
+
+int RunTableView::widestText(int column, int rows, const QFontMetrics &metrics, const QStringList &samples) const
+{
+    int widest = 0;
+    for (const QString &text : samples) {
+        widest = std::max(widest, metrics.horizontalAdvance(text));
+    }
+    bool decorated = false;
+    for (int row = 0; row < rows; ++row) {
+        const QModelIndex index = model()->index(row, column);
+        widest = std::max(widest, metrics.horizontalAdvance(index.data().toString()));
+        decorated = decorated || index.data(Qt::DecorationRole).isValid();
+    }
+    // An icon before the text (the live log's status dot), with the room the style leaves beside it.
+    const int icon = decorated ? style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this) + 4 : 0;
+    return widest + icon + kPadding;
+}
+
+void RunTableView::measureColumns()
+{
+    // What each column needs: its header and its widest text in the first rows (samples besides). Time, duration and
+    // the usual statuses are never cut; source, language and result give way down to their header, elided; the fill
+    // column takes what is left, and wants its widest text up to 40 characters.
+    if (!model()) {
+        return;
+    }
+    const QFontMetrics metrics = fontMetrics();
+    const QFontMetrics headerMetrics = horizontalHeader()->fontMetrics();
+    const int digit = metrics.horizontalAdvance(QLatin1Char('0'));
+    const int rows = std::min(model()->rowCount(), kMeasuredRows);
+    // The usual statuses, with the icon the rows put before them.
+    const int usualStatus = widestText(RunTableModel::Status, std::min(rows, 1), metrics, usualStatuses());
+    m_minimumWidth = 2 * frameWidth() + verticalScrollBar()->sizeHint().width();
+    for (int column = 0; column < model()->columnCount(); ++column) {
+        const int header =
+            headerMetrics.horizontalAdvance(model()->headerData(column, Qt::Horizontal).toString()) + kPadding + 4;
+        const int least = std::max(header, digit * 5);
+        ColumnWidth &width = m_widths.at(column);
+        if (column == m_fillColumn) {
+            // In its own font (History's code is monospace).
+            const QVariant font = rows > 0 ? model()->index(0, column).data(Qt::FontRole) : QVariant();
+            const QFontMetrics fillMetrics(font.isValid() ? font.value<QFont>() : this->font());
+            const int cap = fillMetrics.horizontalAdvance(QLatin1Char('0')) * 40 + kPadding;
+            width = {std::max(least, std::min(widestText(column, rows, fillMetrics, {}), cap)), least};
+        } else {
+            QStringList samples;
+            if (column == RunTableModel::Started && rows == 0) {
+                samples << QLocale().toString(QDateTime(QDate(2026, 12, 28), QTime(23, 59, 59)), QLocale::ShortFormat);
+            } else if (column == RunTableModel::Duration) {
+                samples << durationText(28'450);
+            }
+            const bool flexible = column == RunTableModel::Source || column == RunTableModel::Language ||
+                                  column == RunTableModel::Outcome;
+            width.preferred =
+                std::clamp(widestText(column, rows, metrics, samples), least, std::max(least, digit * 24));
+            width.minimum = flexible                          ? std::min(width.preferred, least)
+                            : column == RunTableModel::Status ? std::clamp(usualStatus, least, width.preferred)
+                                                              : width.preferred;
+        }
+        m_minimumWidth += width.minimum;
+    }
+    emit columnsMeasured();
+    fitColumns();
+}
+
+bool RunTableView::viewportEvent(QEvent *event)
+{
+    if (event->type() == QEvent::Resize) {
+        fitColumns();
+    }
+    return QTableView::viewportEvent(event);
+}
+
+void RunTableView::fitColumns()
+{
+    if (!model()) {
+        return;
+    }
+    const int columns = model()->columnCount();
+    const int available = viewport()->width();
+    const ColumnWidth &fill = m_widths.at(m_fillColumn);
+    m_fitting = true;
+    int used = 0;
+    if (m_sizedByUser) {
+        // The user's widths stay; the fill column still takes the rest.
+        for (int column = 0; column < columns; ++column) {
+            used += column == m_fillColumn ? 0 : columnWidth(column);
+        }
+    } else {
+        int preferred = 0;
+        int shrinkable = 0;
+        for (int column = 0; column < columns; ++column) {
+            preferred += m_widths.at(column).preferred;
+            shrinkable += m_widths.at(column).preferred - m_widths.at(column).minimum;
+        }
+        const double shrink =
+            shrinkable > 0 ? std::clamp(double(preferred - available) / double(shrinkable), 0.0, 1.0) : 0.0;
+        for (int column = 0; column < columns; ++column) {
+            if (column == m_fillColumn) {
+                continue;
+            }
+            const ColumnWidth &width = m_widths.at(column);
+            const int shown = width.preferred - int(std::lround((width.preferred - width.minimum) * shrink));
+            setColumnWidth(column, shown);
+            used += shown;
+        }
+    }
+    horizontalHeader()->setMinimumSectionSize(std::min(fill.minimum, 40));
+    setColumnWidth(m_fillColumn, std::max(fill.minimum, available - used));
+    m_fitting = false;
+}
+
+} // namespace sandbox::gui
