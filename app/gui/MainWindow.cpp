@@ -33,6 +33,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDialog>
+#include <QGuiApplication>
 #include <QHash>
 #include <QLabel>
 #include <QLineEdit>
@@ -41,7 +42,9 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
+#include <QShowEvent>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -523,6 +526,34 @@ void MainWindow::restoreState()
     if (theme != QLatin1String("system")) {
         AppTheme::apply(AppTheme::fromString(theme));
     }
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    // Once laid out, before it is first seen.
+    if (!m_fittedOnScreen) {
+        m_fittedOnScreen = true;
+        fitOnScreen();
+    }
+}
+
+void MainWindow::fitOnScreen()
+{
+    // Saved on a larger display, or on one no longer there: no larger than this one, and wholly on it.
+    QScreen *screen = QGuiApplication::screenAt(geometry().center());
+    const QRect available = (screen ? screen : this->screen())->availableGeometry();
+    const QRect frameRect = frameGeometry();
+    const QMargins frame(geometry().left() - frameRect.left(), geometry().top() - frameRect.top(),
+                         frameRect.right() - geometry().right(), frameRect.bottom() - geometry().bottom());
+    const QRect inside = available.marginsRemoved(frame);
+    if (isMaximized() || isFullScreen() || inside.isEmpty()) {
+        return;
+    }
+    QRect shown(geometry().topLeft(), geometry().size().boundedTo(inside.size()));
+    shown.moveLeft(std::clamp(shown.left(), inside.left(), inside.right() - shown.width() + 1));
+    shown.moveTop(std::clamp(shown.top(), inside.top(), inside.bottom() - shown.height() + 1));
+    setGeometry(shown);
 }
 
 void MainWindow::saveState() const

@@ -58,6 +58,8 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    /// The first time: fitOnScreen().
+    void showEvent(QShowEvent *event) override;
     /// A new palette (the theme): the pages' icons are drawn again in its colours.
     void changeEvent(QEvent *event) override;
     /// A click on the status bar's backend shows its Backends page.
@@ -88,6 +90,8 @@ private:
     void updateTray();
     void showJournalProblem(const QString &problem);
     void restoreState();
+    /// The restored window no larger than its screen's available area, and wholly on it.
+    void fitOnScreen();
     void saveState() const;
 
     DesktopApp &m_app;
@@ -110,7 +114,8 @@ private:
     QLabel *m_backendState = nullptr;
     QLabel *m_runningState = nullptr;
     TrayIcon *m_tray = nullptr; ///< where the desktop has a system tray
-    bool m_quitAsked = false;   ///< the close is a Quit: not into the tray
+    bool m_fittedOnScreen = false;
+    bool m_quitAsked = false; ///< the close is a Quit: not into the tray
     /// Shown only while the run journal cannot be written.
     QLabel *m_journalState = nullptr;
     /// Asks the default backend again: an engine that goes away (restarted, stopped) or comes back shows in the

@@ -17,10 +17,12 @@
 #include <QAbstractButton>
 #include <QComboBox>
 #include <QLabel>
+#include <QLayout>
 #include <QListWidget>
 #include <QLocalServer>
 #include <QLocalSocket>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -207,6 +209,33 @@ TEST_F(MainWindowTest, remembersTheCurrentPage)
     DesktopApp againDesktop(*context);
     MainWindow again(againDesktop);
     EXPECT_EQ(again.findChild<QStackedWidget *>(QStringLiteral("pages"))->currentIndex(), 1);
+}
+
+TEST_F(MainWindowTest, aWindowSavedOnALargerDisplayReopensOnThisOneNoLargerThanItHasToBe)
+{
+    // Issue 46, item 5: saved at 1200x780 on a larger display, it reopened off-screen on a 1024x768 one.
+    const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
+    {
+        DesktopApp desktop(*context);
+        MainWindow window(desktop);
+        window.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+        // Beyond this display's corner, and larger than it.
+        window.setGeometry(screen.right() - 100, screen.bottom() - 80, screen.width() + 400, screen.height() + 180);
+        window.close();
+    }
+    DesktopApp againDesktop(*context);
+    MainWindow again(againDesktop);
+    again.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&again));
+    // As large as the display leaves room for inside its frame, or as small as the window can be where that is larger
+    // (the offscreen test display is 800x600), and from the display's corner on.
+    const QRect frame = again.frameGeometry();
+    const QSize room = screen.size() - (frame.size() - again.size());
+    const QSize least = again.layout()->totalMinimumSize();
+    EXPECT_EQ(again.width(), std::max(room.width(), least.width()));
+    EXPECT_EQ(again.height(), std::max(room.height(), least.height()));
+    EXPECT_EQ(frame.topLeft(), screen.topLeft());
 }
 
 TEST_F(MainWindowTest, ctrlReturnRunsTheConsolesCodeFromAnywhereInTheWindow)
