@@ -62,14 +62,21 @@ RunTableView::RunTableView(RunTableModel::Column fillColumn, QWidget *parent)
 
 void RunTableView::setModel(QAbstractItemModel *model)
 {
+    // The header sizes its sections anew for a new or reset model: that is no user's drag.
+    m_fitting = true;
     QTableView::setModel(model);
+    m_fitting = false;
     // The first rows give the columns their widths.
     connect(model, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &, int first) {
         if (first < kMeasuredRows) {
             measureColumns();
         }
     });
-    connect(model, &QAbstractItemModel::modelReset, this, &RunTableView::measureColumns);
+    connect(model, &QAbstractItemModel::modelAboutToBeReset, this, [this] { m_fitting = true; });
+    connect(model, &QAbstractItemModel::modelReset, this, [this] {
+        m_fitting = false;
+        measureColumns();
+    });
     measureColumns();
 }
 
@@ -176,8 +183,9 @@ void RunTableView::fitColumns()
             preferred += m_widths.at(column).preferred;
             shrinkable += m_widths.at(column).preferred - m_widths.at(column).minimum;
         }
-        const double shrink =
-            shrinkable > 0 ? std::clamp(double(preferred - available) / double(shrinkable), 0.0, 1.0) : 0.0;
+        const double shrink = m_columnsGiveWay && shrinkable > 0
+                                  ? std::clamp(double(preferred - available) / double(shrinkable), 0.0, 1.0)
+                                  : 0.0;
         for (int column = 0; column < columns; ++column) {
             if (column == m_fillColumn) {
                 continue;

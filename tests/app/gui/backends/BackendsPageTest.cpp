@@ -527,7 +527,7 @@ TEST_F(BackendsPageTest, savedConnectionAppliesToTheWindowsNextRunsAndMcpSession
 {
     DesktopApp desktop(*m_context);
     MainWindow window(desktop);
-    auto *controller = window.findChild<EngineController *>();
+    EngineController *controller = &desktop.controller();
     ASSERT_NE(controller, nullptr);
     ASSERT_EQ(controller->defaultBackend(), QStringLiteral("docker"));
     BackendPanel *panel = window.findChild<BackendsPage *>()->panel(QStringLiteral("docker"));
@@ -589,7 +589,7 @@ TEST_F(BackendsPageTest, changedDefaultBackendAppliesToTheWindowsNextRunsAndMcpS
     const sandbox::test::ScopedEnvironment noPodmanHost{{"CONTAINER_HOST", QByteArray()}};
     DesktopApp desktop(*m_context);
     MainWindow window(desktop);
-    auto *controller = window.findChild<EngineController *>();
+    EngineController *controller = &desktop.controller();
     ASSERT_NE(controller, nullptr);
     ASSERT_EQ(m_context->defaultBackend(), QStringLiteral("docker"));
     RunOutcomes runs(*controller);
