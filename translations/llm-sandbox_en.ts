@@ -226,7 +226,7 @@
 <context>
     <name>sandbox::gui::LiveLogPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+219"/>
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+205"/>
         <source>&amp;Follow newest (%n new)</source>
         <translation>
             <numerusform>&amp;Follow newest (%n new)</numerusform>
@@ -249,7 +249,7 @@
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="+416"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+419"/>
         <source>%n run(s) in progress</source>
         <translation>
             <numerusform>%n run in progress</numerusform>
@@ -257,7 +257,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+151"/>
+        <location line="+179"/>
         <source>%n run(s) still in progress.</source>
         <translation>
             <numerusform>%n run still in progress.</numerusform>
@@ -295,7 +295,7 @@
 <context>
     <name>sandbox::gui::SandboxesTab</name>
     <message numerus="yes">
-        <location filename="../app/gui/backends/SandboxesTab.cpp" line="+150"/>
+        <location filename="../app/gui/backends/SandboxesTab.cpp" line="+152"/>
         <source>%n sandbox(es) running, of every llm-sandbox process.</source>
         <translation>
             <numerusform>%n sandbox running, of every llm-sandbox process.</numerusform>
@@ -311,7 +311,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+25"/>
+        <location line="+56"/>
         <source>Removed %n leftover container(s).</source>
         <translation>
             <numerusform>Removed %n leftover container.</numerusform>

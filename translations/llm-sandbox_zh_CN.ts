@@ -2258,7 +2258,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::BackendPanel</name>
     <message>
-        <location filename="../app/gui/backends/BackendPanel.cpp" line="+30"/>
+        <location filename="../app/gui/backends/BackendPanel.cpp" line="+31"/>
         <source>Connection</source>
         <translation>连接</translation>
     </message>
@@ -3347,7 +3347,7 @@ Charts and files that runs write appear here. Run code that draws a chart on the
 <context>
     <name>sandbox::gui::HistoryPage</name>
     <message>
-        <location filename="../app/gui/history/HistoryPage.cpp" line="+90"/>
+        <location filename="../app/gui/history/HistoryPage.cpp" line="+79"/>
         <source>Differences</source>
         <translation>差异</translation>
     </message>
@@ -3392,7 +3392,7 @@ Charts and files that runs write appear here. Run code that draws a chart on the
         <translation>重放后端：</translation>
     </message>
     <message>
-        <location line="+150"/>
+        <location line="+144"/>
         <source>Cannot read run %1: %2</source>
         <translation>无法读取运行 %1：%2</translation>
     </message>
@@ -3488,7 +3488,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <translation>复制运行 ID</translation>
     </message>
     <message>
-        <location line="+127"/>
+        <location line="+6"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
@@ -3854,12 +3854,12 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <translation>所有来源</translation>
     </message>
     <message>
-        <location line="+172"/>
+        <location line="+158"/>
         <source>&amp;Follow newest</source>
         <translation>跟随最新(&amp;F)</translation>
     </message>
     <message>
-        <location line="-164"/>
+        <location line="-150"/>
         <source>Show each run as it starts. Picking another run stops following; press this to follow again.</source>
         <translation>每个运行一开始就显示它。选择其他运行会停止跟随；按此按钮可重新跟随。</translation>
     </message>
@@ -3874,7 +3874,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <translation>只显示语言、状态、来源、客户端或运行 ID 包含此文字的运行。</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+96"/>
         <source>The run journal is off (LLM_SANDBOX_JOURNAL=off), so there is no live log.
 Unset that variable and restart to see every run here.</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)，因此没有实时日志。
@@ -3926,7 +3926,7 @@ Runs appear here the moment they start: from the Console, from “llm-sandbox ru
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="+79"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+82"/>
         <source>LLM Sandbox</source>
         <translation>LLM Sandbox</translation>
     </message>
@@ -4102,7 +4102,7 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>未安装用户指南：它是 LLM Sandbox 源代码中的 docs/user，安装位置为 %1。</translation>
     </message>
     <message numerus="yes">
-        <location line="+84"/>
+        <location line="+112"/>
         <source>%n run(s) still in progress.</source>
         <translation>
             <numerusform>仍有 %n 个运行正在进行。</numerusform>
@@ -4630,7 +4630,7 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::SandboxesTab</name>
     <message>
-        <location filename="../app/gui/backends/SandboxesTab.cpp" line="+46"/>
+        <location filename="../app/gui/backends/SandboxesTab.cpp" line="+48"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -4693,8 +4693,33 @@ Runs go on; what they record waits until it can be written again.</source>
         <source>Stopped %1.</source>
         <translation>已停止 %1。</translation>
     </message>
+    <message>
+        <location line="+16"/>
+        <source>Stop a Sandbox of Another Process</source>
+        <translation>停止另一进程的沙箱</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 owns this sandbox, and a run is in it now: stopping the sandbox ends that run.</source>
+        <translation>此沙箱属于 %1，其中正有一次运行：停止沙箱将结束该运行。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 owns this sandbox: it starts another when it needs one.</source>
+        <translation>此沙箱属于 %1：它需要时会另启动一个。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stop sandbox %1?</source>
+        <translation>停止沙箱 %1？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop Sandbox</source>
+        <translation>停止沙箱</translation>
+    </message>
     <message numerus="yes">
-        <location line="+12"/>
+        <location line="+19"/>
         <source>Removed %n leftover container(s).</source>
         <translation>
             <numerusform>已删除 %n 个残留容器。</numerusform>
@@ -4779,7 +4804,7 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::ServerPage</name>
     <message>
-        <location filename="../app/gui/server/ServerPage.cpp" line="+63"/>
+        <location filename="../app/gui/server/ServerPage.cpp" line="+64"/>
         <source>Copy URL</source>
         <translation>复制 URL</translation>
     </message>
@@ -4825,12 +4850,12 @@ Runs go on; what they record waits until it can be written again.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+93"/>
+        <location line="+94"/>
         <source>Reveal</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location line="-90"/>
+        <location line="-91"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -4850,7 +4875,7 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>访问令牌</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>Connected clients</source>
         <translation>已连接的客户端</translation>
     </message>

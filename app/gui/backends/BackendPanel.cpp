@@ -5,6 +5,7 @@
 #include "gui/backends/ConnectionTab.h"
 #include "gui/backends/ImagesTab.h"
 #include "gui/backends/SandboxesTab.h"
+#include "gui/widgets/SelectionKeeper.h"
 #include "settings/UserSettings.h"
 
 #include <QHeaderView>
@@ -39,7 +40,8 @@ QTableView *BackendPanel::makeTable(QAbstractItemModel *model, const QString &ob
 {
     auto *view = new QTableView;
     view->setObjectName(objectName);
-    view->setModel(model);
+    // The lists refresh on their own: a selection stays with its image or sandbox, never passes to another row.
+    setModelKeepingSelection(view, model);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::SingleSelection);
     view->setEditTriggers(QAbstractItemView::NoEditTriggers);

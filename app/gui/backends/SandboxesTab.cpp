@@ -9,10 +9,12 @@
 #include "journal/JournalReader.h"
 #include "lang/LanguageRegistry.h"
 
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMap>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QTableView>
 #include <QTimer>
@@ -46,7 +48,7 @@ SandboxesTab::SandboxesTab(BackendPanel &panel) : m_panel(panel)
     m_stop = new QPushButton(tr("Stop"));
     m_stop->setObjectName(QStringLiteral("stopSandbox"));
     m_stop->setToolTip(tr("Remove the selected sandbox container (a run in it ends as stopped)."));
-    connect(m_stop, &QPushButton::clicked, this, [this] { stopSandbox(selectedSandbox()); });
+    connect(m_stop, &QPushButton::clicked, this, &SandboxesTab::stopSelected);
     m_showRun = new QPushButton(tr("Show &Run"));
     m_showRun->setObjectName(QStringLiteral("showSandboxRun"));
     m_showRun->setToolTip(tr("Open the run the selected sandbox runs now in the live log."));
@@ -165,6 +167,37 @@ void SandboxesTab::stopSandbox(const QString &id)
         return removed ? tr("Stopped %1.").arg(id.left(12)) : errorText(removed.error());
     }));
     updateButtons();
+}
+
+void SandboxesTab::stopSelected()
+{
+    const QModelIndexList rows = m_sandboxesView->selectionModel()->selectedRows();
+    if (rows.isEmpty()) {
+        return;
+    }
+    const QString id = rows.first().data(Qt::UserRole).toString();
+    const qint64 owner = rows.first().data(SandboxTableModel::OwnerPidRole).toLongLong();
+    if (owner != QCoreApplication::applicationPid()) {
+        const QString ownerText = rows.first().siblingAtColumn(SandboxTableModel::OwnerColumn).data().toString();
+        const JournalRun *run = m_sandboxModel->runIn(id);
+        QMessageBox question(QMessageBox::Question, tr("Stop a Sandbox of Another Process"),
+                             run ? tr("%1 owns this sandbox, and a run is in it now: stopping the sandbox ends that "
+                                      "run.")
+                                       .arg(ownerText)
+                                 : tr("%1 owns this sandbox: it starts another when it needs one.").arg(ownerText),
+                             QMessageBox::NoButton, this);
+        question.setObjectName(QStringLiteral("stopSandboxQuestion"));
+        question.setInformativeText(tr("Stop sandbox %1?").arg(id.left(12)));
+        QPushButton *stop = question.addButton(tr("Stop Sandbox"), QMessageBox::AcceptRole);
+        question.addButton(QMessageBox::Cancel);
+        question.setDefaultButton(QMessageBox::Cancel);
+        question.exec();
+        // The sandbox asked about, whatever the refresh did meanwhile.
+        if (question.clickedButton() != stop) {
+            return;
+        }
+    }
+    stopSandbox(id);
 }
 
 void SandboxesTab::removeLeftovers()

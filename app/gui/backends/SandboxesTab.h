@@ -58,6 +58,9 @@ private:
     void showSandboxes(const SandboxesNow &now);
     void updateButtons();
     QString selectedSandbox() const;
+    /// Stop on the selected sandbox: at once when this process owns it; when another process does (an assistant's
+    /// MCP server, the command line), after the user says so.
+    void stopSelected();
 
     BackendPanel &m_panel;
     SandboxTableModel *m_sandboxModel = nullptr;

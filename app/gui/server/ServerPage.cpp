@@ -3,6 +3,7 @@
 #include "gui/StateColors.h"
 #include "gui/server/ServerClientsModel.h"
 #include "gui/widgets/CopyFeedback.h"
+#include "gui/widgets/SelectionKeeper.h"
 #include "gui/widgets/ThemedIcon.h"
 #include "mcp/McpHost.h"
 #include "secrets/KeychainSecretStore.h"
@@ -131,7 +132,8 @@ ServerPage::ServerPage(McpHost &host, SecretStore &secrets, UserSettings &settin
     m_clients = new ServerClientsModel(this);
     m_clientsView = new QTableView;
     m_clientsView->setObjectName(QStringLiteral("serverClients"));
-    m_clientsView->setModel(m_clients);
+    // Refreshed every few seconds: a selection stays with its client.
+    setModelKeepingSelection(m_clientsView, m_clients);
     m_clientsView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_clientsView->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_clientsView->setEditTriggers(QAbstractItemView::NoEditTriggers);

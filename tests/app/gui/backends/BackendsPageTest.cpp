@@ -26,12 +26,14 @@
 #include "settings/UserSettings.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPromise>
 #include <QPushButton>
@@ -40,6 +42,7 @@
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QVersionNumber>
 #include <gtest/gtest.h>
 #include <iostream>
@@ -401,8 +404,31 @@ TEST_F(BackendsPageTest, sandboxOfASeparateMcpServerShowsWithItsOwner)
         }
     }
 
-    // When the server ends, its sandbox leaves the list.
+    // Stop on another process's sandbox asks first (issue 46, item 3); Cancel leaves it running.
     const QString id = entry->container.id;
+    auto *view = panel->findChild<QTableView *>(QStringLiteral("sandboxesView"));
+    for (int row = 0; row < view->model()->rowCount(); ++row) {
+        if (view->model()->index(row, 0).data(Qt::UserRole).toString() == id) {
+            view->selectRow(row);
+        }
+    }
+    QString asked;
+    QTimer::singleShot(0, [&asked] {
+        auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+        if (box) {
+            asked = box->text();
+            box->button(QMessageBox::Cancel)->click();
+        }
+    });
+    panel->findChild<QPushButton *>(QStringLiteral("stopSandbox"))->click();
+    EXPECT_TRUE(asked.startsWith(QStringLiteral("llm-sandbox --mcp (pid %1) owns this sandbox").arg(pid)))
+        << asked.toStdString();
+    QSignalSpy loaded(panel->sandboxesTab(), &SandboxesTab::sandboxesLoaded);
+    panel->sandboxesTab()->refreshSandboxes();
+    ASSERT_TRUE(loaded.wait(30000));
+    EXPECT_NE(ownedByServer(), nullptr) << "cancelled, the sandbox stays";
+
+    // When the server ends, its sandbox leaves the list.
     server.process().closeWriteChannel();
     ASSERT_TRUE(server.process().waitForFinished(30000));
     ASSERT_TRUE(waitUntil(

@@ -5,11 +5,13 @@
 
 #include "engine/ExecutionEngine.h"
 #include "fakes/FakeBackend.h"
+#include "gui/widgets/SelectionKeeper.h"
 #include "journal/JournalReader.h"
 #include "journal/JournalRecorder.h"
 
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
 
@@ -130,4 +132,35 @@ TEST(SandboxTableModelTest, aBusySandboxReadsAsRunningWithItsRunAndTheOwnerByNam
     // The run ended: the sandbox is warm again.
     model.setSandboxes(model.sandboxes(), {});
     EXPECT_EQ(text(0, SandboxTableModel::StateColumn), QStringLiteral("Warm, idle"));
+}
+
+TEST(SandboxTableModelTest, aSelectionStaysWithItsSandboxAcrossRefreshesAndGoesWithIt)
+{
+    // Issue 46, item 3: after a refresh the highlight moved by row onto another process's sandbox. The Backends
+    // page's tables keep their selection with setModelKeepingSelection (BackendPanel::makeTable).
+    SandboxTableModel model;
+    QTableView view;
+    view.setSelectionBehavior(QAbstractItemView::SelectRows);
+    view.setSelectionMode(QAbstractItemView::SingleSelection);
+    setModelKeepingSelection(&view, &model);
+    model.setSandboxes(
+        {sandboxOf(QStringLiteral("a")), sandboxOf(QStringLiteral("b")), sandboxOf(QStringLiteral("c"))});
+    view.selectRow(1);
+    const auto selected = [&view] {
+        QStringList ids;
+        for (const QModelIndex &row : view.selectionModel()->selectedRows()) {
+            ids << row.data(Qt::UserRole).toString();
+        }
+        return ids;
+    };
+    ASSERT_EQ(selected(), QStringList{QStringLiteral("b")});
+
+    // Another sandbox before it goes, a new one comes: still b.
+    model.setSandboxes(
+        {sandboxOf(QStringLiteral("b")), sandboxOf(QStringLiteral("c")), sandboxOf(QStringLiteral("d"))});
+    EXPECT_EQ(selected(), QStringList{QStringLiteral("b")});
+    // b goes: nothing is selected, not the sandbox that took its row.
+    model.setSandboxes({sandboxOf(QStringLiteral("c")), sandboxOf(QStringLiteral("d"))});
+    EXPECT_EQ(selected(), QStringList());
+    EXPECT_FALSE(view.selectionModel()->currentIndex().isValid());
 }
