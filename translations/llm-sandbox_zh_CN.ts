@@ -3039,7 +3039,37 @@ go module、R 软件包、gem。</translation>
         <translation>%1 行不同</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+65"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Language: %1</source>
+        <translation>语言：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Code: %1</source>
+        <translation>代码：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Libraries: %1</source>
+        <translation>库：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Backend: %1</source>
+        <translation>后端：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Image: %1</source>
+        <translation>镜像：%1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>No difference</source>
         <translation>无差异</translation>
     </message>
@@ -3059,7 +3089,12 @@ go module、R 软件包、gem。</translation>
         <translation>原始：在 %2 上的运行 %1 · 重放：在 %4 上的运行 %3</translation>
     </message>
     <message>
-        <location line="-2"/>
+        <location line="+32"/>
+        <source>Same language (%1), code and libraries; same exit code (%2), stop reason (%3), standard output and error, and artifacts (%4).</source>
+        <translation>语言（%1）、代码和库相同；退出码（%2）、停止原因（%3）、标准输出和标准错误以及产物（%4）均相同。</translation>
+    </message>
+    <message>
+        <location line="-34"/>
         <location line="+1"/>
         <source>unknown backend</source>
         <translation>未知后端</translation>
@@ -3072,7 +3107,7 @@ Run B: %4 on %5, %6</source>
 运行 B：%4，在 %5 上，%6</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Exit code: &lt;b&gt;%1 → %2&lt;/b&gt;</source>
         <translation>退出码：&lt;b&gt;%1 → %2&lt;/b&gt;</translation>
     </message>
@@ -3097,12 +3132,7 @@ Run B: %4 on %5, %6</source>
         <translation>产物 %1</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>Same exit code (%1), stop reason (%2), standard output and error, and artifacts (%3).</source>
-        <translation>退出码（%1）、停止原因（%2）、标准输出和标准错误以及产物（%3）均相同。</translation>
-    </message>
-    <message>
-        <location line="+12"/>
+        <location line="+18"/>
         <source>Original</source>
         <translation>原始运行</translation>
     </message>
@@ -3123,6 +3153,11 @@ Run B: %4 on %5, %6</source>
     </message>
     <message>
         <location line="+11"/>
+        <source>code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>standard output</source>
         <translation>标准输出</translation>
     </message>

@@ -182,6 +182,15 @@ RunDiff::ArtifactChange RunDiff::compareArtifact(const JournalArtifact &original
 RunDiff RunDiff::compare(const JournalRun &original, const JournalRun &replay, const PixelComparator &comparePixels)
 {
     RunDiff diff;
+    diff.m_originalLanguage = original.language;
+    diff.m_replayLanguage = replay.language;
+    diff.m_code = diffLines(original.code.split(QLatin1Char('\n')), replay.code.split(QLatin1Char('\n')));
+    diff.m_originalLibraries = original.libraries;
+    diff.m_replayLibraries = replay.libraries;
+    diff.m_originalBackend = original.backend;
+    diff.m_replayBackend = replay.backend;
+    diff.m_originalImage = original.image;
+    diff.m_replayImage = replay.image;
     diff.m_originalExitCode = original.exitCode;
     diff.m_replayExitCode = replay.exitCode;
     diff.m_originalStopReason = original.stopReason;
@@ -235,9 +244,16 @@ bool RunDiff::artifactsDiffer() const
                        [](const ArtifactChange &change) { return change.kind != ArtifactChange::Kind::Same; });
 }
 
+bool RunDiff::librariesDiffer() const
+{
+    return QSet<QString>(m_originalLibraries.cbegin(), m_originalLibraries.cend()) !=
+           QSet<QString>(m_replayLibraries.cbegin(), m_replayLibraries.cend());
+}
+
 bool RunDiff::identical() const
 {
-    return !exitCodeDiffers() && !stopReasonDiffers() && !stdoutDiffers() && !stderrDiffers() && !artifactsDiffer();
+    return !languageDiffers() && !codeDiffers() && !librariesDiffer() && !exitCodeDiffers() && !stopReasonDiffers() &&
+           !stdoutDiffers() && !stderrDiffers() && !artifactsDiffer();
 }
 
 } // namespace sandbox

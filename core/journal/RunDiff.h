@@ -10,8 +10,9 @@
 
 namespace sandbox {
 
-/// What differs between a run and its replay: exit code, stop reason, stdout and stderr line by line,
-/// and the artifacts by name. Pure logic over two journal runs, so it needs no GUI; decoding images to
+/// What differs between two runs (a run and its replay, or any two): first what went in (language, code line by line,
+/// libraries, backend, image), then what came out (exit code, stop reason, stdout and stderr line by line, the
+/// artifacts by name). Pure logic over two journal runs, so it needs no GUI; decoding images to
 /// compare their pixels is the caller's (a callback), which keeps Qt Gui out of core.
 class RunDiff final
 {
@@ -70,8 +71,25 @@ public:
     /// Splits recorded output into lines; a final newline does not make an extra empty line.
     static QStringList splitLines(const QByteArray &output);
 
-    /// True when nothing the diff looks at differs.
+    /// True when nothing the diff looks at differs: the same language, code and libraries gave the same results. The
+    /// backend and image are told (backendDiffers, imageDiffers) but do not count: a replay elsewhere is the same run.
     bool identical() const;
+
+    bool languageDiffers() const { return m_originalLanguage != m_replayLanguage; }
+    const QString &originalLanguage() const { return m_originalLanguage; }
+    const QString &replayLanguage() const { return m_replayLanguage; }
+    const QList<Line> &codeDiff() const { return m_code; }
+    bool codeDiffers() const { return hasChanges(m_code); }
+    /// As sets: the order a call named them in does not matter.
+    bool librariesDiffer() const;
+    const QStringList &originalLibraries() const { return m_originalLibraries; }
+    const QStringList &replayLibraries() const { return m_replayLibraries; }
+    bool backendDiffers() const { return m_originalBackend != m_replayBackend; }
+    const QString &originalBackend() const { return m_originalBackend; }
+    const QString &replayBackend() const { return m_replayBackend; }
+    bool imageDiffers() const { return m_originalImage != m_replayImage; }
+    const QString &originalImage() const { return m_originalImage; }
+    const QString &replayImage() const { return m_replayImage; }
 
     bool exitCodeDiffers() const { return m_originalExitCode != m_replayExitCode; }
     std::optional<int> originalExitCode() const { return m_originalExitCode; }
@@ -98,6 +116,11 @@ private:
     static ArtifactChange compareArtifact(const JournalArtifact &original, const JournalArtifact &replay,
                                           const PixelComparator &comparePixels);
 
+    QString m_originalLanguage, m_replayLanguage;
+    QList<Line> m_code;
+    QStringList m_originalLibraries, m_replayLibraries;
+    QString m_originalBackend, m_replayBackend;
+    QString m_originalImage, m_replayImage;
     std::optional<int> m_originalExitCode, m_replayExitCode;
     std::optional<StopReason> m_originalStopReason, m_replayStopReason;
     QList<Line> m_stdout, m_stderr;

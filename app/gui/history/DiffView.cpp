@@ -130,6 +130,38 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     layout->addWidget(scroll);
 }
 
+QStringList DiffView::inputSummary(const RunDiff &diff)
+{
+    const auto change = [](const QString &before, const QString &after) {
+        return QStringLiteral("<b>%1 → %2</b>").arg(before.toHtmlEscaped(), after.toHtmlEscaped());
+    };
+    const auto orNone = [](const QString &text) {
+        return text.isEmpty() ? tr("none") : text;
+    };
+    QStringList summary;
+    if (diff.languageDiffers()) {
+        summary << tr("Language: %1")
+                       .arg(change(languageText(diff.originalLanguage()), languageText(diff.replayLanguage())));
+    }
+    if (diff.codeDiffers()) {
+        summary << tr("Code: %1").arg(linesDiffer(RunDiff::changedLineCount(diff.codeDiff())));
+    }
+    if (diff.librariesDiffer()) {
+        summary << tr("Libraries: %1")
+                       .arg(change(orNone(diff.originalLibraries().join(QStringLiteral(", "))),
+                                   orNone(diff.replayLibraries().join(QStringLiteral(", ")))));
+    }
+    if (diff.backendDiffers()) {
+        summary << tr("Backend: %1")
+                       .arg(change(orNone(backendText(diff.originalBackend())),
+                                   orNone(backendText(diff.replayBackend()))));
+    }
+    if (diff.imageDiffers()) {
+        summary << tr("Image: %1").arg(change(orNone(diff.originalImage()), orNone(diff.replayImage())));
+    }
+    return summary;
+}
+
 void DiffView::setDiff(const RunDiff &diff, const JournalRun &original, const JournalRun &replay, Sides sides,
                        const QList<PixelComparison> &images)
 {
@@ -152,7 +184,8 @@ void DiffView::setDiff(const RunDiff &diff, const JournalRun &original, const Jo
                                         replay.id, secondBackend,
                                         QLocale().toString(replay.startedAt.toLocalTime(), QLocale::ShortFormat)));
 
-    QStringList summary;
+    // What went in first, then what came out.
+    QStringList summary = inputSummary(diff);
     if (diff.exitCodeDiffers()) {
         summary << tr("Exit code: <b>%1 → %2</b>")
                        .arg(exitCodeText(diff.originalExitCode()), exitCodeText(diff.replayExitCode()));
@@ -175,8 +208,10 @@ void DiffView::setDiff(const RunDiff &diff, const JournalRun &original, const Jo
         }
     }
     if (identical) {
-        summary << tr("Same exit code (%1), stop reason (%2), standard output and error, and artifacts (%3).")
-                       .arg(exitCodeText(diff.originalExitCode()),
+        summary << tr("Same language (%1), code and libraries; same exit code (%2), stop reason (%3), standard output "
+                      "and error, and artifacts (%4).")
+                       .arg(languageText(diff.originalLanguage()).toHtmlEscaped(),
+                            exitCodeText(diff.originalExitCode()),
                             stopReasonText(diff.originalStopReason()).toHtmlEscaped())
                        .arg(diff.artifacts().size());
     }
@@ -198,13 +233,16 @@ void DiffView::setDiff(const RunDiff &diff, const JournalRun &original, const Jo
     // The runs' ids for two runs: "original" and "replay" need no introduction.
     const QString firstSide = isReplay ? QStringLiteral("original") : original.id;
     const QString secondSide = isReplay ? QStringLiteral("replay") : replay.id;
+    if (diff.codeDiffers()) {
+        appendLineDiff(tr("code"), diff.codeDiff(), firstSide, secondSide);
+    }
     if (diff.stdoutDiffers()) {
         appendLineDiff(tr("standard output"), diff.stdoutDiff(), firstSide, secondSide);
     }
     if (diff.stderrDiffers()) {
         appendLineDiff(tr("standard error"), diff.stderrDiff(), firstSide, secondSide);
     }
-    const bool hasLines = diff.stdoutDiffers() || diff.stderrDiffers();
+    const bool hasLines = diff.codeDiffers() || diff.stdoutDiffers() || diff.stderrDiffers();
     m_lines->setVisible(hasLines);
     if (hasLines) {
         const int rows = std::min(m_lines->document()->blockCount(), 60);

@@ -285,3 +285,34 @@ TEST(RunDiff, lineDiffRebuildsBothSidesWithTheFewestEditsOnRandomInputs)
         ASSERT_EQ(same, lcs[0][0]) << "round " << round;
     }
 }
+
+TEST(RunDiffTest, differentLanguageCodeOrLibrariesAreADifferenceEvenWithTheSameOutput)
+{
+    JournalRun python = finishedRun("42\n");
+    python.language = QStringLiteral("python");
+    python.code = QStringLiteral("print(42)");
+    python.libraries = {QStringLiteral("numpy"), QStringLiteral("pandas")};
+    python.backend = QStringLiteral("docker");
+
+    JournalRun sameElsewhere = python;
+    sameElsewhere.backend = QStringLiteral("podman");
+    sameElsewhere.libraries = {QStringLiteral("pandas"), QStringLiteral("numpy")};
+    const RunDiff replay = RunDiff::compare(python, sameElsewhere);
+    EXPECT_TRUE(replay.identical()) << "the same run on another backend, its libraries named in another order";
+    EXPECT_TRUE(replay.backendDiffers());
+    EXPECT_FALSE(replay.librariesDiffer());
+
+    JournalRun javascript = python;
+    javascript.language = QStringLiteral("javascript");
+    javascript.code = QStringLiteral("console.log(6*7)");
+    const RunDiff other = RunDiff::compare(python, javascript);
+    EXPECT_FALSE(other.identical());
+    EXPECT_TRUE(other.languageDiffers());
+    EXPECT_TRUE(other.codeDiffers());
+    EXPECT_EQ(RunDiff::changedLineCount(other.codeDiff()), 2);
+    EXPECT_FALSE(other.stdoutDiffers());
+
+    JournalRun moreLibraries = python;
+    moreLibraries.libraries << QStringLiteral("scipy");
+    EXPECT_FALSE(RunDiff::compare(python, moreLibraries).identical());
+}

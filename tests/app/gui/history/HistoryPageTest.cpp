@@ -152,8 +152,7 @@ TEST_F(HistoryPageTest, modelShowsStatusExitAndLanguage)
     ASSERT_GE(failed, 0);
     EXPECT_EQ(model.index(failed, HistoryModel::Status).data().toString(), QStringLiteral("Engine unreachable"));
     EXPECT_EQ(model.index(failed, HistoryModel::Outcome).data().toString(), QStringLiteral("engine unreachable"));
-    EXPECT_EQ(model.index(exitedWithOne, HistoryModel::Status).data().toString(),
-              QStringLiteral("Failed (exit 1)"));
+    EXPECT_EQ(model.index(exitedWithOne, HistoryModel::Status).data().toString(), QStringLiteral("Failed (exit 1)"));
     EXPECT_EQ(model.index(fine, HistoryModel::Status).data().toString(), QStringLiteral("Succeeded"));
     // Each outcome in its one colour (issue 37, item 8), the one every page gives it.
     const StateColors colors = StateColors::of(QGuiApplication::palette());
@@ -378,6 +377,41 @@ TEST(DiffView, saysNoDifferenceForIdenticalRuns)
 
     EXPECT_EQ(view.findChild<QLabel *>(QStringLiteral("diffBanner"))->text(), QStringLiteral("No difference"));
     EXPECT_TRUE(view.findChild<QPlainTextEdit *>(QStringLiteral("diffLines"))->isHidden());
+}
+
+TEST(DiffView, startsWithWhatWentInLanguageAndCode)
+{
+    // Issue 46, item 1: a Python print(42) and a JavaScript console.log(6*7) got a green "No difference".
+    JournalRun python;
+    python.id = QStringLiteral("a");
+    python.language = QStringLiteral("python");
+    python.code = QStringLiteral("print(42)");
+    python.backend = QStringLiteral("docker");
+    python.exitCode = 0;
+    python.stopReason = StopReason::Exited;
+    python.stdoutData = "42\n";
+    JournalRun javascript = python;
+    javascript.id = QStringLiteral("b");
+    javascript.language = QStringLiteral("javascript");
+    javascript.code = QStringLiteral("console.log(6*7)");
+    javascript.libraries = {QStringLiteral("lodash")};
+    DiffView view;
+
+    view.setDiff(RunDiff::compare(python, javascript), python, javascript, DiffView::Sides::TwoRuns);
+
+    EXPECT_EQ(view.findChild<QLabel *>(QStringLiteral("diffBanner"))->text(), QStringLiteral("The runs differ"));
+    const QString summary = view.findChild<QLabel *>(QStringLiteral("diffSummary"))->text();
+    const qsizetype language = summary.indexOf(QStringLiteral("Language: <b>Python → JavaScript (Node.js)</b>"));
+    const qsizetype code = summary.indexOf(QStringLiteral("Code: "));
+    const qsizetype libraries = summary.indexOf(QStringLiteral("Libraries: <b>none → lodash</b>"));
+    EXPECT_EQ(language, summary.indexOf(QStringLiteral("<li>")) + 4) << summary.toStdString();
+    EXPECT_GT(code, language);
+    EXPECT_GT(libraries, code);
+    EXPECT_EQ(summary.indexOf(QStringLiteral("Standard output")), -1) << "the same output, 42";
+    // The code's lines, as a diff, before any output.
+    const QString lines = view.findChild<QPlainTextEdit *>(QStringLiteral("diffLines"))->toPlainText();
+    EXPECT_TRUE(lines.contains(QStringLiteral("- print(42)"))) << lines.toStdString();
+    EXPECT_TRUE(lines.contains(QStringLiteral("+ console.log(6*7)"))) << lines.toStdString();
 }
 
 TEST(DiffView, summarisesExitCodeAndShowsChangedLines)
@@ -631,8 +665,7 @@ TEST_F(HistoryPageTest, everyColumnStaysInViewAt1024And1200PixelsWide)
         const QModelIndex language = page.model()->index(0, HistoryModel::Language);
         EXPECT_TRUE(language.data(Qt::ToolTipRole).toString().startsWith(language.data().toString()));
         // Time, status and duration are never cut.
-        for (const int column :
-             {int(HistoryModel::Started), int(HistoryModel::Status), int(HistoryModel::Duration)}) {
+        for (const int column : {int(HistoryModel::Started), int(HistoryModel::Status), int(HistoryModel::Duration)}) {
             for (int row = 0; row < 20; ++row) {
                 const QString shown = page.model()->index(row, column).data().toString();
                 EXPECT_LE(metrics.horizontalAdvance(shown) + 8, header->sectionSize(column))
