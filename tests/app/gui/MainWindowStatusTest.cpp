@@ -12,6 +12,7 @@
 #include "mcp/McpTestSupport.h"
 #include "support/HttpTestClient.h"
 
+#include <QAbstractButton>
 #include <QApplication>
 #include <QLabel>
 #include <QMessageBox>

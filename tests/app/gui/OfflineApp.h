@@ -4,6 +4,7 @@
 #include "ScopedEnvironment.h"
 
 #include <QTemporaryDir>
+#include <gtest/gtest.h>
 #include <memory>
 
 namespace sandbox::gui::guitest {
