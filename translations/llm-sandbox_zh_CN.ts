@@ -4152,7 +4152,7 @@ Runs go on; what they record waits until it can be written again.</source>
     </message>
     <message>
         <location line="+3"/>
-        <source>The MCP server is running; assistants can no longer reach it.</source>
+        <source>The MCP server is running; assistants will no longer reach it.</source>
         <translation>MCP 服务器正在运行；退出后助手将无法再访问它。</translation>
     </message>
     <message>

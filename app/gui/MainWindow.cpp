@@ -604,7 +604,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
             reasons << (clients > 0 ? tr("The MCP server is running with %n client(s) connected; their calls are "
                                          "cancelled and their sessions end.",
                                          nullptr, clients)
-                                    : tr("The MCP server is running; assistants can no longer reach it."));
+                                    : tr("The MCP server is running; assistants will no longer reach it."));
         }
         QMessageBox question(QMessageBox::Question, tr("Quit LLM Sandbox"),
                              joinSentences(reasons) + QLatin1Char('\n') + tr("Stop and quit?"), QMessageBox::NoButton,

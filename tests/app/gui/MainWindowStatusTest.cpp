@@ -146,7 +146,7 @@ TEST(MainWindowStatus, quittingDoesNotCountAClientThatHasExited)
     });
     answer.start();
     window.quit();
-    EXPECT_TRUE(question.contains(QStringLiteral("The MCP server is running; assistants can no longer reach it.")))
+    EXPECT_TRUE(question.contains(QStringLiteral("The MCP server is running; assistants will no longer reach it.")))
         << qPrintable(question);
     EXPECT_FALSE(question.contains(QStringLiteral("client"))) << qPrintable(question);
     EXPECT_TRUE(window.isVisible()) << "cancelled";
