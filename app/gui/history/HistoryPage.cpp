@@ -16,16 +16,13 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
-#include <QEvent>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
 #include <QPushButton>
 #include <QResizeEvent>
-#include <QScrollBar>
 #include <QShowEvent>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -33,7 +30,6 @@
 #include <QTableView>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <cmath>
 
 namespace sandbox::gui {
 

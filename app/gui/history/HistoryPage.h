@@ -9,7 +9,6 @@
 
 #include <QHash>
 #include <QStringList>
-#include <array>
 
 class QAction;
 class QComboBox;
