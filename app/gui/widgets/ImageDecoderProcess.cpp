@@ -10,6 +10,7 @@
 #include <QImageReader>
 #include <QPainter>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSvgRenderer>
 #include <atomic>
 #include <cerrno>
@@ -32,6 +33,8 @@ namespace {
 
 /// Set by setStopping(): the app is quitting.
 std::atomic_bool g_stopping{false};
+/// The helpers started and not yet ended (decodesUnderWay).
+std::atomic_int g_underWay{0};
 
 /// More input than any decode takes (ThumbnailProvider reads at most 64 MiB of a file).
 constexpr qint64 kMaxInputBytes = 64LL * 1024 * 1024;
@@ -227,6 +230,11 @@ void ImageDecoderProcess::setStopping(bool stopping)
     g_stopping = stopping;
 }
 
+int ImageDecoderProcess::decodesUnderWay()
+{
+    return g_underWay;
+}
+
 QImage ImageDecoderProcess::decode(const QByteArray &data, const QString &mimeType, QSize box, QString *why)
 {
     const auto refuse = [why](const QString &reason) {
@@ -252,6 +260,8 @@ QImage ImageDecoderProcess::decode(const QByteArray &data, const QString &mimeTy
         return refuse(QCoreApplication::translate("SafeImage", "The image decoder could not start: %1")
                           .arg(process.errorString()));
     }
+    ++g_underWay;
+    const auto ended = qScopeGuard([] { --g_underWay; });
     process.write(data);
     process.closeWriteChannel();
     QElapsedTimer clock;

@@ -32,6 +32,8 @@ public:
     /// decodes run again: the app is quitting, and a decode must not hold it (ThumbnailProvider's workers and the
     /// journal's thread wait for theirs).
     static void setStopping(bool stopping);
+    /// How many helpers are decoding now (started, not yet ended).
+    static int decodesUnderWay();
 
     /// The helper's side, from main(): `arguments` are argv after `--decode-image`. With `--probe-open PATH` instead,
     /// it sets up its limits and says whether it could open PATH (the tests' proof, from inside, that it cannot).

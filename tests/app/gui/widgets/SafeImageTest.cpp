@@ -4,13 +4,13 @@
 #include "gui/widgets/SafeImage.h"
 
 #include "TestImages.h"
+#include "WaitUntil.h"
 #include "gui/widgets/ImageDecoderProcess.h"
 
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
-#include <QThread>
 #include <future>
 #include <gtest/gtest.h>
 
@@ -205,7 +205,8 @@ TEST(SafeImageTest, aDecodeUnderWayEndsWhenTheAppQuits)
     QElapsedTimer clock;
     clock.start();
     auto pending = std::async(std::launch::async, [&] { return decodeTimed(slow, kSvg, {}); });
-    QThread::msleep(500);
+    // Under way: its helper started.
+    ASSERT_TRUE(sandbox::test::waitUntil([] { return ImageDecoderProcess::decodesUnderWay() > 0; }, 10s));
     ImageDecoderProcess::setStopping(true);
     const Decoded decoded = pending.get();
     ImageDecoderProcess::setStopping(false);
