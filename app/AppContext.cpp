@@ -223,6 +223,13 @@ Result<ExecutionEngine *> AppContext::engine(const QString &name)
                                              if (m_journalProblemHandler) {
                                                  m_journalProblemHandler(problem);
                                              }
+                                         },
+                                     // On the recorder's thread, which outlives the engine: its stops may be gone.
+                                     .onStopRequested =
+                                         [stops = engine->userStops()](const QString &runId) {
+                                             if (const auto alive = stops.lock()) {
+                                                 alive->stop(runId);
+                                             }
                                          }});
         slot->journalSubscription = engine->subscribe(slot->recorder.get());
     }

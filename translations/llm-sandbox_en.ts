@@ -226,7 +226,7 @@
 <context>
     <name>sandbox::gui::LiveLogPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+205"/>
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+206"/>
         <source>&amp;Follow newest (%n new)</source>
         <translation>
             <numerusform>&amp;Follow newest (%n new)</numerusform>
@@ -249,7 +249,7 @@
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="+419"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+436"/>
         <source>%n run(s) in progress</source>
         <translation>
             <numerusform>%n run in progress</numerusform>
@@ -272,11 +272,19 @@
             <numerusform>The MCP server is running with %n clients connected; their calls are cancelled and their sessions end.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location line="+54"/>
+        <source>Stop %n run(s)?</source>
+        <translation>
+            <numerusform>Stop %n run?</numerusform>
+            <numerusform>Stop %n runs?</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>sandbox::gui::RunningRuns</name>
     <message numerus="yes">
-        <location filename="../app/gui/activity/RunningRuns.cpp" line="+93"/>
+        <location filename="../app/gui/activity/RunningRuns.cpp" line="+117"/>
         <source>%n running: %1</source>
         <translation>
             <numerusform>%n running: %1</numerusform>
@@ -295,7 +303,7 @@
 <context>
     <name>sandbox::gui::SandboxesTab</name>
     <message numerus="yes">
-        <location filename="../app/gui/backends/SandboxesTab.cpp" line="+152"/>
+        <location filename="../app/gui/backends/SandboxesTab.cpp" line="+157"/>
         <source>%n sandbox(es) running, of every llm-sandbox process.</source>
         <translation>
             <numerusform>%n sandbox running, of every llm-sandbox process.</numerusform>
@@ -311,7 +319,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+56"/>
+        <location line="+72"/>
         <source>Removed %n leftover container(s).</source>
         <translation>
             <numerusform>Removed %n leftover container.</numerusform>

@@ -1253,6 +1253,11 @@ go module、R 软件包、gem。</translation>
         <source>compilation failed</source>
         <translation>编译失败</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>stopped from the LLM Sandbox app</source>
+        <translation>已从 LLM Sandbox 应用停止</translation>
+    </message>
 </context>
 <context>
     <name>RunText</name>
@@ -1392,12 +1397,13 @@ go module、R 软件包、gem。</translation>
         <translation>%1 后达到输出限制</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Cancelled after %1</source>
         <translation>%1 后已取消</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-4"/>
+        <location line="+5"/>
         <source>Stopped by you after %1</source>
         <translation>%1 后由你停止</translation>
     </message>
@@ -1437,13 +1443,18 @@ go module、R 软件包、gem。</translation>
         <translation>编译错误</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>stopped by you</source>
+        <translation>已由你停止</translation>
+    </message>
+    <message>
         <location line="+21"/>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location line="-87"/>
-        <location line="+90"/>
+        <location line="-91"/>
+        <location line="+94"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -1592,6 +1603,11 @@ go module、R 软件包、gem。</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>Stopped by the user</source>
+        <translation>已由用户停止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Compile error</source>
         <translation>编译错误</translation>
     </message>
@@ -1711,7 +1727,7 @@ go module、R 软件包、gem。</translation>
         <translation>不是图片。</translation>
     </message>
     <message>
-        <location filename="../app/gui/widgets/ImageDecoderProcess.cpp" line="+190"/>
+        <location filename="../app/gui/widgets/ImageDecoderProcess.cpp" line="+193"/>
         <source>The file is too large for a preview.</source>
         <translation>文件过大，无法预览。</translation>
     </message>
@@ -1721,13 +1737,13 @@ go module、R 软件包、gem。</translation>
         <translation>无法读取该图片。</translation>
     </message>
     <message>
-        <location line="+39"/>
-        <location line="+29"/>
+        <location line="+44"/>
+        <location line="+31"/>
         <source>Not decoded: the app is quitting.</source>
         <translation>未解码：应用正在退出。</translation>
     </message>
     <message>
-        <location line="-25"/>
+        <location line="-27"/>
         <source>The image decoder (llm-sandbox) was not found.</source>
         <translation>未找到图片解码器（llm-sandbox）。</translation>
     </message>
@@ -1737,7 +1753,7 @@ go module、R 软件包、gem。</translation>
         <translation>图片解码器无法启动：%1</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+17"/>
         <source>Decoding the image took longer than %1 s; it is not shown.</source>
         <translation>解码该图片超过了 %1 秒，不予显示。</translation>
     </message>
@@ -3382,7 +3398,7 @@ Charts and files that runs write appear here. Run code that draws a chart on the
 <context>
     <name>sandbox::gui::HistoryPage</name>
     <message>
-        <location filename="../app/gui/history/HistoryPage.cpp" line="+79"/>
+        <location filename="../app/gui/history/HistoryPage.cpp" line="+76"/>
         <source>Differences</source>
         <translation>差异</translation>
     </message>
@@ -3518,7 +3534,12 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <translation>与其他运行比较(&amp;W)…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
+        <source>&amp;Stop Run</source>
+        <translation>停止运行(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Copy run ID</source>
         <translation>复制运行 ID</translation>
     </message>
@@ -3889,12 +3910,12 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <translation>所有来源</translation>
     </message>
     <message>
-        <location line="+158"/>
+        <location line="+159"/>
         <source>&amp;Follow newest</source>
         <translation>跟随最新(&amp;F)</translation>
     </message>
     <message>
-        <location line="-150"/>
+        <location line="-151"/>
         <source>Show each run as it starts. Picking another run stops following; press this to follow again.</source>
         <translation>每个运行一开始就显示它。选择其他运行会停止跟随；按此按钮可重新跟随。</translation>
     </message>
@@ -3909,7 +3930,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <translation>只显示语言、状态、来源、客户端或运行 ID 包含此文字的运行。</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+97"/>
         <source>The run journal is off (LLM_SANDBOX_JOURNAL=off), so there is no live log.
 Unset that variable and restart to see every run here.</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)，因此没有实时日志。
@@ -3998,7 +4019,7 @@ API %3，%4%5</translation>
         <translation>转到%1</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -4073,9 +4094,19 @@ API %3，%4%5</translation>
         <translation>关于 Qt(&amp;Q)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Stop &amp;All Runs</source>
         <translation>停止所有运行(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Stop every run in progress: the Console&apos;s, assistants&apos; and other programs&apos;</source>
+        <translation>停止所有正在进行的运行：控制台的、助手的以及其他程序的</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The run could not be asked to stop: %1</source>
+        <translation>无法请求停止该运行：%1</translation>
     </message>
     <message>
         <location line="+16"/>
@@ -4169,6 +4200,34 @@ Runs go on; what they record waits until it can be written again.</source>
         <location line="+3"/>
         <source>Stop and Quit</source>
         <translation>停止并退出</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>%1 started this run and waits for its result. It will be told that you stopped the run.</source>
+        <translation>%1 启动了此运行并在等待其结果。它将被告知你停止了该运行。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Some of these runs were started elsewhere (%1), which wait for their results. They will be told that you stopped the runs.</source>
+        <translation>其中一些运行由其他地方启动（%1），它们在等待结果。它们将被告知你停止了这些运行。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stop Runs</source>
+        <translation>停止运行</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Stop %n run(s)?</source>
+        <translation>
+            <numerusform>停止 %n 个运行？</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop</source>
+        <comment>runs</comment>
+        <translation>停止</translation>
     </message>
 </context>
 <context>
@@ -4350,7 +4409,18 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>把这次运行的代码、语言和库放入控制台</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+4"/>
+        <location line="+184"/>
+        <source>&amp;Stop Run</source>
+        <translation>停止运行(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="-182"/>
+        <source>Stop this run, whoever started it: it ends as stopped by you</source>
+        <translation>停止此运行（无论由谁启动）：它将以“已由你停止”结束</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>Sandbox settings</source>
         <translation>沙箱设置</translation>
     </message>
@@ -4375,7 +4445,7 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>MCP 交互</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>Select a run to see its output, charts and code.</source>
         <translation>选择一个运行以查看其输出、图表和代码。</translation>
     </message>
@@ -4400,7 +4470,12 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>%1 的重放</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+6"/>
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Run id:</source>
         <translation>运行 ID：</translation>
     </message>
@@ -4508,7 +4583,7 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::RunningRuns</name>
     <message>
-        <location filename="../app/gui/activity/RunningRuns.cpp" line="+72"/>
+        <location filename="../app/gui/activity/RunningRuns.cpp" line="+96"/>
         <source>No runs in progress</source>
         <translation>没有正在进行的运行</translation>
     </message>
@@ -4665,7 +4740,7 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::SandboxesTab</name>
     <message>
-        <location filename="../app/gui/backends/SandboxesTab.cpp" line="+48"/>
+        <location filename="../app/gui/backends/SandboxesTab.cpp" line="+53"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -4724,7 +4799,7 @@ Runs go on; what they record waits until it can be written again.</source>
         </translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+29"/>
         <source>Stopped %1.</source>
         <translation>已停止 %1。</translation>
     </message>

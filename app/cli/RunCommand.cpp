@@ -265,6 +265,9 @@ int runCommand(const QStringList &arguments)
         case StopReason::CompileFailed:
             printError(RunCommand::tr("compilation failed"));
             break;
+        case StopReason::StoppedByUser:
+            printError(RunCommand::tr("stopped from the LLM Sandbox app"));
+            break;
         case StopReason::Exited:
             break;
         }

@@ -245,6 +245,7 @@ int MainWindow::addPage(Page *page)
     connect(action, &QAction::triggered, this, [this, index] { showPage(index); });
     m_viewMenu->insertAction(m_pagesSeparator, action);
     connect(page, &Page::navigate, this, &MainWindow::navigate);
+    connect(page, &Page::stopRunsRequested, this, &MainWindow::stopRuns);
     if (m_navigation->currentRow() < 0) {
         m_navigation->setCurrentRow(0);
     }
@@ -337,8 +338,24 @@ void MainWindow::fillRunMenu()
     m_runMenu->addAction(m_console->runAction());
     m_runMenu->addAction(m_console->stopAction());
     m_runMenu->addSeparator();
-    QAction *stopAll = m_runMenu->addAction(tr("Stop &All Runs"), m_controller, &EngineController::cancelAll);
+    // Every run in progress, the Console's, the app's server's and those of other processes.
+    QAction *stopAll = m_runMenu->addAction(tr("Stop &All Runs"), this, [this] {
+        if (stopRuns(m_app.running().runs())) {
+            m_controller->cancelAll();
+        }
+    });
+    stopAll->setObjectName(QStringLiteral("stopAllRunsAction"));
     stopAll->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Period));
+    stopAll->setToolTip(tr("Stop every run in progress: the Console's, assistants' and other programs'"));
+    const auto updateStopAll = [this, stopAll] {
+        stopAll->setEnabled(m_app.running().count() > 0 || m_controller->runningCount() > 0);
+    };
+    connect(&m_app.running(), &RunningRuns::changed, stopAll, updateStopAll);
+    connect(m_controller, &EngineController::runningCountChanged, stopAll, updateStopAll);
+    updateStopAll();
+    connect(&m_app.running(), &RunningRuns::stopFailed, this, [this](const QString &problem) {
+        statusBar()->showMessage(tr("The run could not be asked to stop: %1").arg(problem), 10000);
+    });
     // Run and Stop work wherever the focus is in the window; Run brings the console forward.
     addAction(m_console->runAction());
     addAction(m_console->stopAction());
@@ -626,6 +643,46 @@ void MainWindow::closeEvent(QCloseEvent *event)
     if (m_tray) {
         QCoreApplication::quit(); // not with the last window (see the constructor)
     }
+}
+
+bool MainWindow::stopRuns(const QList<JournalRun> &runs)
+{
+    QStringList ids;
+    QStringList elsewhere; // where the runs the app did not start come from
+    for (const JournalRun &run : runs) {
+        if (run.status != RunStatus::Running || run.stopRequested) {
+            continue;
+        }
+        ids << run.id;
+        if (run.source != RunSource::Gui && run.source != RunSource::Replay) {
+            elsewhere << runSourceText(run);
+        }
+    }
+    if (ids.isEmpty()) {
+        return true;
+    }
+    if (!elsewhere.isEmpty()) {
+        elsewhere.removeDuplicates();
+        const QString text =
+            ids.size() == 1
+                ? tr("%1 started this run and waits for its result. It will be told that you stopped the run.")
+                      .arg(elsewhere.first())
+                : tr("Some of these runs were started elsewhere (%1), which wait for their results. They will be told "
+                     "that you stopped the runs.")
+                      .arg(elsewhere.join(QStringLiteral(", ")));
+        QMessageBox question(QMessageBox::Question, tr("Stop Runs"), text, QMessageBox::NoButton, this);
+        question.setObjectName(QStringLiteral("stopRunsQuestion"));
+        question.setInformativeText(tr("Stop %n run(s)?", nullptr, int(ids.size())));
+        QPushButton *stop = question.addButton(tr("Stop", "runs"), QMessageBox::AcceptRole);
+        question.addButton(QMessageBox::Cancel);
+        question.setDefaultButton(stop);
+        question.exec();
+        if (question.clickedButton() != stop) {
+            return false;
+        }
+    }
+    m_app.running().requestStop(ids);
+    return true;
 }
 
 void MainWindow::quitFromSignal()

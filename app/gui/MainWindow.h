@@ -16,6 +16,7 @@ class QStackedWidget;
 namespace sandbox {
 class AppContext;
 struct BackendInfo;
+struct JournalRun;
 namespace mcp {
 class McpHost;
 }
@@ -55,6 +56,9 @@ public:
     /// Ends the app without asking (SIGTERM, SIGINT, SIGHUP): cancels the runs, stops the MCP server, saves the
     /// window's state and leaves the event loop; the containers go as the engines do.
     void quitFromSignal();
+    /// Stops `runs` that are in progress, whichever process runs them (RunningRuns::requestStop), after asking when
+    /// one is not the app's own: an assistant or another program waits for it. False when the person declined.
+    bool stopRuns(const QList<sandbox::JournalRun> &runs);
 
 protected:
     void closeEvent(QCloseEvent *event) override;

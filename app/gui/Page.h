@@ -2,6 +2,7 @@
 
 #include "gui/GuiSettings.h"
 #include "gui/Intent.h"
+#include "journal/JournalRun.h"
 
 #include <QIcon>
 #include <QPointer>
@@ -40,6 +41,9 @@ public:
 signals:
     /// Asks the window to go where `intent` says: to the page that opens it.
     void navigate(const sandbox::gui::Intent &intent);
+    /// Asks the window to stop `runs`, runs in progress of any process (the window asks the person first when one
+    /// is not the Console's: an assistant or another program waits for it).
+    void stopRunsRequested(const QList<sandbox::JournalRun> &runs);
 
 protected:
     void setFindField(QWidget *field) { m_findField = field; }

@@ -154,6 +154,8 @@ QString runStatusText(const RunEnding &run)
         return QCoreApplication::translate("RunText", "CPU-time limit reached after %1").arg(after);
     case StopReason::OutputLimit:
         return QCoreApplication::translate("RunText", "Output limit reached after %1").arg(after);
+    case StopReason::StoppedByUser:
+        return QCoreApplication::translate("RunText", "Stopped by you after %1").arg(after);
     default:
         // An assistant's run is cancelled by its client (the source column names it); the others by the user here.
         return run.source == RunSource::Mcp || run.source == RunSource::Http
@@ -182,6 +184,8 @@ QString stopReasonText(std::optional<StopReason> reason)
         return QCoreApplication::translate("RunText", "stopped");
     case StopReason::CompileFailed:
         return QCoreApplication::translate("RunText", "compile error");
+    case StopReason::StoppedByUser:
+        return QCoreApplication::translate("RunText", "stopped by you");
     }
     return {};
 }

@@ -190,11 +190,16 @@ Result<RunResult> ExecutionEngine::run(const RunRequest &original, std::stop_tok
         }
     }
     const QString id = newId();
-    Run run(*this, id, true, observer, std::move(stop));
+    // Stopped by its caller, or by a person at the desktop (userStops()).
+    const std::unique_ptr<UserStops::Entry> stops = m_userStops->add(id, std::move(stop));
+    Run run(*this, id, true, observer, stops->token());
     run.notify([&](RunObserver &each) { each.runStarted(id, request); });
     QElapsedTimer timer;
     timer.start();
     auto result = run.execute(request);
+    if (stops->stoppedByUser()) {
+        result = UserStops::endedByUser(std::move(result), timer.elapsed());
+    }
     if (result) {
         result->runId = id;
         result->durationMs = timer.elapsed();

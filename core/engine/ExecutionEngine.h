@@ -9,6 +9,7 @@
 #include "engine/RunResult.h"
 #include "engine/RunSlots.h"
 #include "engine/Subscription.h"
+#include "engine/UserStops.h"
 #include "images/ImageCatalog.h"
 #include "sandboxsession/SandboxSession.h"
 #include "sandboxsession/SessionService.h"
@@ -65,6 +66,11 @@ public:
     /// while its runs and sessions finish. Runs still work, each on a fresh container. Blocking.
     void drainPool();
 
+    /// The runs in progress a person may stop from the desktop app (RunJournal::requestStop reaches them through the
+    /// journal recorder): such a run ends as StopReason::StoppedByUser. Shared, so a recorder's thread that outlives
+    /// the engine finds no run rather than a dangling engine.
+    std::weak_ptr<UserStops> userStops() const { return m_userStops; }
+
     /// Subscribes `observer` (not owned) to every run of this engine (the journal, the live log) until the
     /// returned Subscription is reset or destroyed: from then on it is not called again, not even by runs that
     /// started before. Callbacks to one subscribed observer never overlap.
@@ -108,6 +114,7 @@ private:
     ContainerStarter m_starter;
     ObserverList m_observers;
     RunSlots m_runSlots;
+    const std::shared_ptr<UserStops> m_userStops = std::make_shared<UserStops>();
     mutable std::mutex m_preloadsMutex;
     QSet<QStringList> m_preloadsNamed; ///< the preloaded interpreters pooled runs have named
     // Last: their containers are removed before the backend goes.

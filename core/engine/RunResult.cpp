@@ -19,13 +19,15 @@ QString toString(StopReason reason)
         return QStringLiteral("cancelled");
     case StopReason::CompileFailed:
         return QStringLiteral("compile_failed");
+    case StopReason::StoppedByUser:
+        return QStringLiteral("stopped_by_user");
     }
     return QStringLiteral("exit");
 }
 
 std::optional<StopReason> stopReasonFromString(QStringView text)
 {
-    for (int reason = int(StopReason::Exited); reason <= int(StopReason::CompileFailed); ++reason) {
+    for (int reason = int(StopReason::Exited); reason <= int(StopReason::StoppedByUser); ++reason) {
         if (text == toString(StopReason(reason))) {
             return StopReason(reason);
         }

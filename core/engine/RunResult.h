@@ -13,16 +13,18 @@ namespace sandbox {
 /// Why a run stopped.
 enum class StopReason
 {
-    Exited,       ///< the program ended on its own (any exit code)
-    TimedOut,     ///< the wall-clock timeout killed it
-    OutOfMemory,  ///< the kernel's OOM killer ended it
-    CpuLimit,     ///< a process used up its CPU-time limit (RLIMIT_CPU) and was killed
-    OutputLimit,  ///< it wrote more than the output cap and was killed
-    Cancelled,    ///< the caller cancelled it
-    CompileFailed ///< the compile step failed; the program never ran
+    Exited,        ///< the program ended on its own (any exit code)
+    TimedOut,      ///< the wall-clock timeout killed it
+    OutOfMemory,   ///< the kernel's OOM killer ended it
+    CpuLimit,      ///< a process used up its CPU-time limit (RLIMIT_CPU) and was killed
+    OutputLimit,   ///< it wrote more than the output cap and was killed
+    Cancelled,     ///< the caller cancelled it
+    CompileFailed, ///< the compile step failed; the program never ran
+    StoppedByUser  ///< a person stopped it from the desktop app (ExecutionEngine::stopRun), whoever started it
 };
 
-/// "exit", "timeout", "oom", "cpu_limit", "output_limit", "cancelled", "compile_failed": the journal's and JSON's word.
+/// "exit", "timeout", "oom", "cpu_limit", "output_limit", "cancelled", "compile_failed", "stopped_by_user": the
+/// journal's and JSON's word.
 QString toString(StopReason reason);
 /// The reason `text` (toString()) names, if any.
 std::optional<StopReason> stopReasonFromString(QStringView text);

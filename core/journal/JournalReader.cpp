@@ -17,8 +17,8 @@ const QString kSummaryColumns = QStringLiteral(
     "id, seq, status, source, client_name, client_version, backend, endpoint, image, language, libraries, "
     "timeout_ms, session_id, replay_of, started_at, finished_at, duration_ms, exit_code, stop_reason, error, "
     "wall_ms, cpu_ms, peak_memory_kb, output_cap, output_truncated, settings, substr(code, 1, 200), error_code, "
-    "cold_start");
-constexpr int kSummaryColumnCount = 29;
+    "cold_start, stop_requested_at IS NOT NULL");
+constexpr int kSummaryColumnCount = 30;
 
 QDateTime fromMs(const QVariant &value)
 {
@@ -62,6 +62,7 @@ JournalRun summaryFrom(const QSqlQuery &query)
     run.code = query.value(26).toString();
     run.errorCode = errorCodeFromName(query.value(27).toString());
     run.coldStart = query.value(28).toInt() != 0;
+    run.stopRequested = query.value(29).toInt() != 0;
     return run;
 }
 

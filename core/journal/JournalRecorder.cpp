@@ -109,6 +109,31 @@ public:
 
     /// Changes that wait for the journal to take them.
     bool hasUnwritten() const { return !m_unwritten.empty(); }
+    /// Runs whose start was recorded and whose end was not yet.
+    bool hasRunning() const { return !m_runs.isEmpty(); }
+
+    /// The runs of this recorder a person asked to stop since the last call (RunJournal::requestStop).
+    QStringList newStopRequests()
+    {
+        QStringList requested;
+        if (m_runs.isEmpty() || !m_connection.isOpen()) {
+            return requested;
+        }
+        auto found = m_connection.exec(QStringLiteral("SELECT id FROM runs WHERE status = 'running' AND owner = ? AND "
+                                                      "stop_requested_at IS NOT NULL"),
+                                       {m_owner});
+        if (!found) {
+            return requested; // asked again at the next poll
+        }
+        while (found->next()) {
+            const QString id = found->value(0).toString();
+            if (auto run = m_runs.find(id); run != m_runs.end() && !run->stopRequested) {
+                run->stopRequested = true;
+                requested << id;
+            }
+        }
+        return requested;
+    }
 
     /// At the end: one last attempt at what waits, and what is lost said.
     void finish()
@@ -216,6 +241,7 @@ private:
         int artifacts = 0;
         QSet<QString> files;
         QDateTime startedAt;
+        bool stopRequested = false; ///< handed on by newStopRequests()
     };
 
     void prepare(const QString &runId, Started &started, std::vector<Statement> &out)
@@ -514,17 +540,36 @@ void JournalRecorder::enqueue(Event event)
 void JournalRecorder::writerLoop()
 {
     Writer writer(m_databasePath, m_context, m_outputCap);
+    auto lastStopPoll = std::chrono::steady_clock::now();
+    auto lastRetry = lastStopPoll;
+    // While runs are in progress, someone may ask to stop one: asked at most every kStopPollInterval.
+    const auto pollStopRequests = [&](bool due) {
+        const auto now = std::chrono::steady_clock::now();
+        if (!m_context.onStopRequested || (!due && now - lastStopPoll < kStopPollInterval)) {
+            return;
+        }
+        lastStopPoll = now;
+        for (const QString &runId : writer.newStopRequests()) {
+            m_context.onStopRequested(runId);
+        }
+    };
     std::unique_lock lock(m_mutex);
     for (;;) {
         const auto ready = [&] {
             return !m_queue.empty() || m_stopping;
         };
-        if (!writer.hasUnwritten()) {
+        const bool polling = m_context.onStopRequested && writer.hasRunning();
+        if (!writer.hasUnwritten() && !polling) {
             m_wake.wait(lock, ready);
-        } else if (!m_wake.wait_for(lock, kRetryInterval, ready)) {
-            // Nothing new: what the journal did not take is tried again on its own.
+        } else if (!m_wake.wait_for(lock, polling ? kStopPollInterval : std::chrono::milliseconds(kRetryInterval),
+                                    ready)) {
+            // Nothing new: what the journal did not take is tried again on its own, and stop requests looked for.
             lock.unlock();
-            writer.write({});
+            if (writer.hasUnwritten() && std::chrono::steady_clock::now() - lastRetry >= kRetryInterval) {
+                lastRetry = std::chrono::steady_clock::now();
+                writer.write({});
+            }
+            pollStopRequests(true);
             lock.lock();
             continue;
         }
@@ -539,6 +584,7 @@ void JournalRecorder::writerLoop()
         lock.unlock();
         const auto count = batch.size();
         writer.write(std::move(batch));
+        pollStopRequests(false);
         lock.lock();
         m_committedCount += count;
         m_committed.notify_all();

@@ -5,6 +5,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
@@ -35,7 +36,14 @@ public:
         /// Told, on the writer's thread, when the journal cannot be written (why) and when it can again (empty):
         /// once each, not per run. The recorder also says both on stderr.
         std::function<void(const QString &problem)> onProblem;
+        /// Told, on the writer's thread, that a person asked to stop run `runId` of those this recorder records
+        /// (RunJournal::requestStop, from any process); once per run. While runs are in progress the journal is
+        /// asked every kStopPollInterval (and after each batch).
+        std::function<void(const QString &runId)> onStopRequested;
     };
+
+    /// How often a recorder with runs in progress looks for stop requests.
+    static constexpr std::chrono::milliseconds kStopPollInterval{250};
 
     /// Starts the writer thread, which opens (creating or migrating) the journal at `databasePath`.
     JournalRecorder(const QString &databasePath, Context context, qint64 outputCap = 1024 * 1024);

@@ -100,6 +100,11 @@ const QList<QStringList> &migrations()
         {
             QStringLiteral("ALTER TABLE runs ADD COLUMN mcp_connection TEXT NOT NULL DEFAULT ''"),
         },
+        // 6: when a person asked to stop a run from the desktop app (RunJournal::requestStop), whichever process runs
+        // it: that process's recorder finds the request and stops the run (UserStops).
+        {
+            QStringLiteral("ALTER TABLE runs ADD COLUMN stop_requested_at INTEGER"),
+        },
     };
     return all;
 }

@@ -84,6 +84,34 @@ bool RunJournal::ownerAlive(const QString &owner)
     return process && !OrphanReaper::ownerEnded(*process);
 }
 
+Result<int> RunJournal::requestStop(const QStringList &runIds, const QDateTime &now)
+{
+    int asked = 0;
+    auto written = m_connection->write([&]() -> Result<void> {
+        asked = 0;
+        auto seq = m_connection->nextSeq();
+        if (!seq) {
+            return seq.error();
+        }
+        for (const QString &id : runIds) {
+            // The sequence number changes too, so every window's feed sees the request.
+            auto updated =
+                m_connection->exec(QStringLiteral("UPDATE runs SET stop_requested_at = ?, seq = ? WHERE id = ? "
+                                                  "AND status = 'running' AND stop_requested_at IS NULL"),
+                                   {now.toMSecsSinceEpoch(), *seq, id});
+            if (!updated) {
+                return updated.error();
+            }
+            asked += updated->numRowsAffected();
+        }
+        return {};
+    });
+    if (!written) {
+        return written.error();
+    }
+    return asked;
+}
+
 Result<int> RunJournal::markInterruptedRuns()
 {
     auto running = m_connection->exec(QStringLiteral("SELECT id, owner FROM runs WHERE status = 'running'"));

@@ -48,6 +48,11 @@ public:
     /// Returns how many were marked.
     Result<int> markInterruptedRuns();
 
+    /// A person asks to stop the runs `runIds` that are in progress, whichever process runs them: that process's
+    /// JournalRecorder finds the request within a moment and stops the run, which then reads "stopped by you"
+    /// (StopReason::StoppedByUser). Returns how many runs were asked (those still running and not asked before).
+    Result<int> requestStop(const QStringList &runIds, const QDateTime &now = QDateTime::currentDateTimeUtc());
+
     /// The artifacts folder of the journal at `databasePath`.
     static QString artifactsDirFor(const QString &databasePath);
     /// `name` made into one plain file name (no folders, no leading dot), safe to join to a folder.

@@ -289,7 +289,8 @@ QJsonObject CodeExecutor::outputSchema()
         {QStringLiteral("timed_out"), schema("boolean", "True when the timeout killed the program.")},
         {QStringLiteral("stop_reason"),
          schema("string", "Why the program stopped: exit, timeout, oom (out of memory), cpu_limit (its CPU "
-                          "time was used up), output_limit, cancelled or compile_failed.")},
+                          "time was used up), output_limit, cancelled, compile_failed or stopped_by_user "
+                          "(the person at the computer stopped it).")},
         {QStringLiteral("resource_usage"), usage},
         {QStringLiteral("output_truncated"), schema("boolean", "True when output beyond the limit was cut off.")},
         {QStringLiteral("artifacts"), artifacts},

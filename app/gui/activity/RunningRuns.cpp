@@ -2,7 +2,10 @@
 
 #include "gui/RunText.h"
 #include "journal/JournalFeed.h"
+#include "journal/RunJournal.h"
 
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 namespace sandbox::gui {
@@ -13,7 +16,7 @@ constexpr int kEndedRemembered = 1000;
 constexpr int kDetailLines = 12;
 } // namespace
 
-RunningRuns::RunningRuns(JournalFeed &feed, QObject *parent) : QObject(parent)
+RunningRuns::RunningRuns(JournalFeed &feed, QObject *parent) : QObject(parent), m_journalPath(feed.databasePath())
 {
     if (feed.isOff()) {
         return;
@@ -64,6 +67,26 @@ void RunningRuns::apply(const QList<JournalRun> &runs, bool initial)
     if (changedAny) {
         emit changed();
     }
+}
+
+void RunningRuns::requestStop(const QStringList &runIds)
+{
+    if (runIds.isEmpty() || m_journalPath.isEmpty()) {
+        return;
+    }
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        if (const QString problem = watcher->result(); !problem.isEmpty()) {
+            emit stopFailed(problem);
+        }
+    });
+    // A write that may wait for another process's transaction: never on the GUI thread.
+    watcher->setFuture(QtConcurrent::run([path = m_journalPath, runIds] {
+        auto journal = RunJournal::open(path);
+        auto asked = journal ? (*journal)->requestStop(runIds) : Result<int>(journal.error());
+        return asked ? QString() : asked.error().message;
+    }));
 }
 
 QString RunningRuns::summary(const QList<JournalRun> &runs)

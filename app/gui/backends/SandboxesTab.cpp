@@ -7,9 +7,11 @@
 #include "gui/backends/BackendPanel.h"
 #include "gui/backends/SandboxTableModel.h"
 #include "journal/JournalReader.h"
+#include "journal/RunJournal.h"
 #include "lang/LanguageRegistry.h"
 
 #include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -17,6 +19,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTableView>
+#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -26,6 +29,8 @@ namespace sandbox::gui {
 namespace {
 
 constexpr auto kSandboxRefresh = std::chrono::seconds(3);
+/// How long a run in a sandbox being stopped has to end through its own process before the sandbox is removed.
+constexpr auto kRunStopGrace = std::chrono::seconds(5);
 
 } // namespace
 
@@ -157,15 +162,31 @@ void SandboxesTab::showSandboxes(const SandboxesNow &now)
     updateButtons();
 }
 
-void SandboxesTab::stopSandbox(const QString &id)
+void SandboxesTab::stopSandbox(const QString &id, const QString &runId)
 {
     if (id.isEmpty() || !m_panel.backend() || m_removing.isRunning()) {
         return;
     }
-    m_removing.setFuture(QtConcurrent::run([backend = *m_panel.backend(), id] {
-        const auto removed = backend->removeContainer(id);
-        return removed ? tr("Stopped %1.").arg(id.left(12)) : errorText(removed.error());
-    }));
+    m_removing.setFuture(
+        QtConcurrent::run([backend = *m_panel.backend(), id, runId, journalPath = m_panel.app().journalPath()] {
+            // A run in it is stopped first, by the process that runs it: the run then reads "Stopped by you after
+            // N s" (the journal, the assistant's answer), not "the sandbox stopped unexpectedly".
+            if (!runId.isEmpty() && !journalPath.isEmpty()) {
+                if (auto journal = RunJournal::open(journalPath); journal && (*journal)->requestStop({runId})) {
+                    const JournalReader reader(journalPath);
+                    QDeadlineTimer deadline(kRunStopGrace);
+                    for (;;) {
+                        const auto running = reader.runningByContainer();
+                        if (!running || !running->contains(id) || deadline.hasExpired()) {
+                            break;
+                        }
+                        QThread::msleep(100);
+                    }
+                }
+            }
+            const auto removed = backend->removeContainer(id);
+            return removed ? tr("Stopped %1.").arg(id.left(12)) : errorText(removed.error());
+        }));
     updateButtons();
 }
 
@@ -197,7 +218,7 @@ void SandboxesTab::stopSelected()
             return;
         }
     }
-    stopSandbox(id);
+    stopSandbox(id, rows.first().data(SandboxTableModel::RunIdRole).toString());
 }
 
 void SandboxesTab::removeLeftovers()

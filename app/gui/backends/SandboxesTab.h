@@ -30,8 +30,8 @@ public:
 
     /// Reads the sandboxes now; sandboxesLoaded() when done.
     void refreshSandboxes();
-    /// Removes the sandbox container `id`.
-    void stopSandbox(const QString &id);
+    /// Removes sandbox `id`; the run `runId` in it (if any) is asked to stop first and given a few seconds to end.
+    void stopSandbox(const QString &id, const QString &runId = {});
     /// Removes the containers of llm-sandbox processes that ended (OrphanReaper).
     void removeLeftovers();
     /// Whether the sandboxes refresh by themselves (while shown).

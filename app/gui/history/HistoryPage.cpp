@@ -67,6 +67,7 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
 
     m_view = new RunView(thumbnails, this);
     m_view->setObjectName(QStringLiteral("historyRunView"));
+    connect(m_view, &RunView::stopRequested, this, [this](const JournalRun &run) { emit stopRunsRequested({run}); });
     connect(m_view, &RunView::openInConsoleRequested, this,
             [this](const QString &language, const QString &code, const QStringList &libraries) {
                 emit navigate(OpenInConsole{language, code, libraries});
@@ -551,6 +552,10 @@ void HistoryPage::showContextMenu(const QPoint &position)
     menu.addAction(m_compareAction);
     menu.addAction(tr("Compare &With…"), this, [this, runId] { compareWith(runId); });
     menu.addSeparator();
+    if (const JournalRun run = m_model->runAt(index.row()); run.status == RunStatus::Running) {
+        QAction *stop = menu.addAction(tr("&Stop Run"), this, [this, run] { emit stopRunsRequested({run}); });
+        stop->setEnabled(!run.stopRequested);
+    }
     menu.addAction(tr("Copy run ID"), this, [runId] { QApplication::clipboard()->setText(runId); });
     menu.exec(m_table->viewport()->mapToGlobal(position));
 }

@@ -83,6 +83,7 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
 
     m_detail = new RunView(thumbnails);
     m_detail->setObjectName(QStringLiteral("runDetail"));
+    connect(m_detail, &RunView::stopRequested, this, [this](const JournalRun &run) { emit stopRunsRequested({run}); });
     connect(m_detail, &RunView::openInConsoleRequested, this,
             [this](const QString &language, const QString &code, const QStringList &libraries) {
                 emit navigate(OpenInConsole{language, code, libraries});

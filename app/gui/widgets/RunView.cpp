@@ -78,6 +78,16 @@ RunView::RunView(ThumbnailProvider &thumbnails, QWidget *parent) : QWidget(paren
     connect(m_openInConsole, &QPushButton::clicked, this,
             [this] { emit openInConsoleRequested(m_run.language, m_run.code, m_run.libraries); });
 
+    m_stop = new QPushButton(tr("&Stop Run"));
+    m_stop->setObjectName(QStringLiteral("stopRun"));
+    m_stop->setToolTip(tr("Stop this run, whoever started it: it ends as stopped by you"));
+    m_stop->setVisible(false);
+    connect(m_stop, &QPushButton::clicked, this, [this] {
+        if (m_run.status == RunStatus::Running) {
+            emit stopRequested(m_run);
+        }
+    });
+
     m_output = new OutputView;
     m_output->setObjectName(QStringLiteral("runOutput"));
     m_artifacts = new ArtifactStrip(thumbnails);
@@ -122,6 +132,7 @@ RunView::RunView(ThumbnailProvider &thumbnails, QWidget *parent) : QWidget(paren
     runLayout->setContentsMargins(0, 0, 0, 0);
     auto *titleRow = new QHBoxLayout;
     titleRow->addWidget(m_title, 1);
+    titleRow->addWidget(m_stop, 0, Qt::AlignTop);
     titleRow->addWidget(m_openInConsole, 0, Qt::AlignTop);
     runLayout->addLayout(titleRow);
     runLayout->addWidget(m_subtitle);
@@ -248,6 +259,10 @@ void RunView::showHeader()
         subtitle << tr("replay of %1").arg(run.replayOf);
     }
     m_subtitle->setText(subtitle.join(QStringLiteral(" · ")));
+    // Asked to stop (here or in another window): "Stopping…" until its process ends it.
+    m_stop->setVisible(run.status == RunStatus::Running);
+    m_stop->setEnabled(!run.stopRequested);
+    m_stop->setText(run.stopRequested ? tr("Stopping…") : tr("&Stop Run"));
 }
 
 void RunView::showDetails()

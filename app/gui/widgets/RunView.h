@@ -56,6 +56,8 @@ public:
 signals:
     /// "Open in Console": the run's code, language and libraries, to be run again or changed.
     void openInConsoleRequested(const QString &language, const QString &code, const QStringList &libraries);
+    /// "Stop" on a run in progress, whichever process runs it (the page's window asks and stops it).
+    void stopRequested(const sandbox::JournalRun &run);
 
 private:
     void showHeader();
@@ -68,6 +70,7 @@ private:
     QLabel *m_title = nullptr;
     QLabel *m_subtitle = nullptr;
     QPushButton *m_openInConsole = nullptr;
+    QPushButton *m_stop = nullptr;
     QTabWidget *m_tabs = nullptr;
     OutputView *m_output = nullptr;
     ArtifactStrip *m_artifacts = nullptr;

@@ -39,6 +39,7 @@ const char *const kTexts[] = {
     QT_TRANSLATE_NOOP("RunView", "Stopped: CPU time limit"),
     QT_TRANSLATE_NOOP("RunView", "Stopped: output limit"),
     QT_TRANSLATE_NOOP("RunView", "Cancelled"),
+    QT_TRANSLATE_NOOP("RunView", "Stopped by the user"),
     QT_TRANSLATE_NOOP("RunView", "Compile error"),
     QT_TRANSLATE_NOOP("RunView", "The call failed: %1"),
     QT_TRANSLATE_NOOP("RunView", "The call was cancelled: %1"),

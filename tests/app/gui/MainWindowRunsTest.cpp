@@ -13,12 +13,14 @@
 #include "gui/widgets/CodeEditor.h"
 #include "gui/widgets/RunView.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QGuiApplication>
 #include <QIcon>
 #include <QImage>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QStackedWidget>
@@ -26,6 +28,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -245,4 +248,40 @@ TEST(MainWindowRuns, followsCountsShowsAndStopsRealRunsOfTheConsoleAndOfAnAssist
     EXPECT_EQ(pages->currentWidget(), console);
     EXPECT_EQ(language->currentData().toString(), QStringLiteral("python"));
     EXPECT_EQ(editor->toPlainText(), nextCode);
+
+    // Issue 46, item 2: an assistant's run is stopped from the live log. The window asks first (the assistant waits for
+    // it); the run then reads "Stopped by you after N s" here, and the assistant's answer says so too.
+    window.showPage(pages->indexOf(liveLog));
+    const QString endlessCode = QStringLiteral("import time\nprint('stop me', flush=True)\ntime.sleep(120)\n");
+    const int endlessCall =
+        client.send({{"op", "execute"}, {"arguments", QJsonObject{{"language", "python"}, {"code", endlessCode}}}});
+    ASSERT_TRUE(waitUntil(
+        [&] { return detail->run().code == endlessCode && detail->run().stdoutData.contains("stop me"); }, 60s));
+    auto *stopRun = detail->findChild<QPushButton *>(QStringLiteral("stopRun"));
+    ASSERT_NE(stopRun, nullptr);
+    EXPECT_TRUE(stopRun->isVisible() && stopRun->isEnabled());
+    QString asked;
+    QTimer::singleShot(0, [&asked] {
+        if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+            asked = box->text() + u' ' + box->informativeText();
+            box->defaultButton()->click();
+        }
+    });
+    QTest::mouseClick(stopRun, Qt::LeftButton);
+    EXPECT_TRUE(asked.contains(QStringLiteral("MCP · ") + assistant + QStringLiteral(" started this run")))
+        << qPrintable(asked);
+    EXPECT_TRUE(asked.contains(QStringLiteral("Stop 1 run"))) << qPrintable(asked);
+    const QJsonObject endlessAnswer = client.waitFor(endlessCall, 60s);
+    const QJsonObject stoppedCall = QJsonDocument::fromJson(endlessAnswer.value("text").toString().toUtf8()).object();
+    EXPECT_EQ(stoppedCall.value("stop_reason").toString(), QStringLiteral("stopped_by_user"))
+        << QJsonDocument(endlessAnswer).toJson().toStdString();
+    EXPECT_TRUE(stoppedCall.value("stderr").toString().contains(QStringLiteral("the user stopped this run")));
+    const auto endless = [&] {
+        return runOf(runs, QStringLiteral("stop me"));
+    };
+    ASSERT_TRUE(waitUntil([&] { return endless() && endless()->status != RunStatus::Running; }, 30s));
+    const QString endedText = indexOf(*table, endless()->id, LiveLogModel::Status).data().toString();
+    EXPECT_TRUE(QRegularExpression(QStringLiteral("^Stopped by you after [0-9.]+ m?s$")).match(endedText).hasMatch())
+        << qPrintable(endedText);
+    EXPECT_TRUE(waitUntil([&] { return !stopRun->isVisible(); }, 10s)) << "no Stop on a run that ended";
 }

@@ -28,7 +28,14 @@ namespace {
 class RecordingObserver final : public RunObserver
 {
 public:
-    void runStarted(const QString &, const RunRequest &) override { record(QStringLiteral("started")); }
+    void runStarted(const QString &runId, const RunRequest &) override
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_runId = runId;
+        }
+        record(QStringLiteral("started"));
+    }
     void runOutput(const QString &, OutputStream stream, const QByteArray &chunk) override
     {
         record(QStringLiteral("%1:%2").arg(stream == OutputStream::Stderr ? QStringLiteral("stderr")
@@ -42,6 +49,13 @@ public:
     void runFinished(const QString &, const RunResult &, const std::optional<Error> &error) override
     {
         record(error ? QStringLiteral("failed") : QStringLiteral("finished"));
+    }
+
+    /// The id of the run that started last.
+    QString runId() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_runId;
     }
 
     /// std::string, so a failing comparison prints readable text.
@@ -60,6 +74,7 @@ private:
 
     mutable std::mutex m_mutex;
     std::vector<std::string> m_events;
+    QString m_runId;
 };
 
 RunRequest pythonRun(const QString &code)
@@ -500,6 +515,31 @@ TEST_F(ExecutionEngineTest, stopRequestEndsAHeldRunAsCancelled)
     EXPECT_EQ(result->reason, StopReason::Cancelled);
     EXPECT_FALSE(gate->isOpen());
     EXPECT_EQ(observer.events(), (std::vector<std::string>{"started", "finished"}));
+}
+
+TEST_F(ExecutionEngineTest, aRunAPersonStoppedEndsAsStoppedByThemWhateverItsCallerWaitsFor)
+{
+    auto gate = std::make_shared<FakeRunGate>();
+    m_backend->setScript("while True: pass", FakeRunScript::heldBy(gate));
+    ExecutionEngine &sandbox = engine();
+    RecordingObserver observer;
+    EXPECT_FALSE(sandbox.userStops().lock()->stop(QStringLiteral("no-such-run")));
+
+    auto run = runInBackground(pythonRun(QStringLiteral("while True: pass")), {}, &observer);
+    const auto release = qScopeGuard([&] { gate->open(); });
+    ASSERT_TRUE(gate->waitForArrivals());
+    // The desktop app's Stop, as the journal recorder hands it on from whichever window asked.
+    EXPECT_TRUE(sandbox.userStops().lock()->stop(observer.runId()));
+    auto result = run.get();
+
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->reason, StopReason::StoppedByUser);
+    EXPECT_EQ(toString(result->reason), QStringLiteral("stopped_by_user"));
+    // What the assistant reads, besides stop_reason: who stopped it and when.
+    EXPECT_TRUE(result->stderrData.contains("the user stopped this run from the LLM Sandbox app after"))
+        << result->stderrData.toStdString();
+    EXPECT_FALSE(gate->isOpen());
+    EXPECT_FALSE(sandbox.userStops().lock()->stop(observer.runId())) << "an ended run is no longer known";
 }
 
 // --- a sandbox that ends under a run ---

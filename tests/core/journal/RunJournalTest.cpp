@@ -1,6 +1,7 @@
 #include "journal/RunJournal.h"
 
 #include "ScopedEnvironment.h"
+#include "WaitUntil.h"
 #include "journal/JournalConnection.h"
 #include "journal/JournalReader.h"
 #include "journal/JournalRecorder.h"
@@ -15,7 +16,9 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
+#include <mutex>
 #include <sys/stat.h>
+#include <thread>
 
 using namespace sandbox;
 using namespace std::chrono_literals;
@@ -260,6 +263,52 @@ TEST_F(RunJournalTest, unknownRunIsNotFound)
     auto run = JournalReader(path()).run(QStringLiteral("nope"));
     ASSERT_FALSE(run);
     EXPECT_EQ(run.error().code, ErrorCode::NotFound);
+}
+
+TEST_F(RunJournalTest, aStopRequestReachesTheRecorderOfTheProcessThatRunsTheRunOnce)
+{
+    std::mutex mutex;
+    QStringList asked;
+    JournalRecorder::Context stopping = context();
+    stopping.onStopRequested = [&](const QString &runId) {
+        const std::lock_guard lock(mutex);
+        asked << runId;
+    };
+    JournalRecorder recorder(path(), stopping);
+    recorder.runStarted(QStringLiteral("mine"),
+                        request(QStringLiteral("python"), QStringLiteral("sleep()"), QStringLiteral("mcp")));
+    recorder.runStarted(QStringLiteral("done"), request(QStringLiteral("python"), QStringLiteral("1")));
+    recorder.runFinished(QStringLiteral("done"), result(0), std::nullopt);
+    recorder.flush();
+    auto journal = RunJournal::open(path());
+    ASSERT_TRUE(journal) << journal.error().message.toStdString();
+    // A run of another process in progress: its own recorder is told, not this one.
+    JournalConnection other(path());
+    ASSERT_TRUE(other.open());
+    ASSERT_TRUE(other.exec(QStringLiteral("INSERT INTO runs (id, seq, status, owner, started_at) VALUES "
+                                          "('theirs', 0, 'running', 'elsewhere:1:1', 0)")));
+
+    // A finished run and one that does not exist are not asked.
+    auto requested = (*journal)->requestStop(
+        {QStringLiteral("mine"), QStringLiteral("theirs"), QStringLiteral("done"), QStringLiteral("nope")});
+    ASSERT_TRUE(requested) << requested.error().message.toStdString();
+    EXPECT_EQ(*requested, 2);
+    EXPECT_EQ(*(*journal)->requestStop({QStringLiteral("mine")}), 0) << "asked once";
+    auto mine = JournalReader(path()).run(QStringLiteral("mine"));
+    ASSERT_TRUE(mine);
+    EXPECT_TRUE(mine->stopRequested) << "every window shows it being stopped";
+
+    const auto askedNow = [&] {
+        const std::lock_guard lock(mutex);
+        return asked;
+    };
+    ASSERT_TRUE(test::waitUntil([&] { return !askedNow().isEmpty(); }, 10s));
+    // A few polls more: still told once, and never of the other process's run.
+    std::this_thread::sleep_for(3 * JournalRecorder::kStopPollInterval);
+    EXPECT_EQ(askedNow(), QStringList{QStringLiteral("mine")});
+    recorder.runFinished(QStringLiteral("mine"), result(137, StopReason::StoppedByUser), std::nullopt);
+    recorder.flush();
+    EXPECT_EQ(JournalReader(path()).run(QStringLiteral("mine"))->stopReason, StopReason::StoppedByUser);
 }
 
 TEST_F(RunJournalTest, mcpExchangeIsKeptAsSentAndAsReturned)

@@ -363,11 +363,19 @@ TEST_F(BackendsPageTest, cancellingABuildShowsProgressAndLeavesNoNewImage)
 
 TEST_F(BackendsPageTest, sandboxOfASeparateMcpServerShowsWithItsOwner)
 {
+    // The page over the server's journal, where it reads which sandbox runs which run.
+    const QString journal = m_folder.filePath(QStringLiteral("journal.sqlite"));
+    {
+        const test::ScopedEnvironment withJournal{{"LLM_SANDBOX_JOURNAL", journal.toUtf8()}};
+        auto made = AppContext::create({.source = RunSource::Gui});
+        ASSERT_TRUE(made.ok()) << qPrintable(made.error().message);
+        m_context = std::move(*made);
+    }
     BackendPanel *panel = open(2);
     QAbstractItemModelTester tester(panel->sandboxesTab()->sandboxModel(),
                                     QAbstractItemModelTester::FailureReportingMode::Fatal);
 
-    McpServerProcess server(m_folder.filePath(QStringLiteral("journal.sqlite")), m_folder.path());
+    McpServerProcess server(journal, m_folder.path());
     ASSERT_TRUE(server.process().waitForStarted(10000)) << qPrintable(server.process().errorString());
     server.sendInitialize(QStringLiteral("backends-page-test"), QStringLiteral("1.0"));
     ASSERT_TRUE(waitUntil([&] { return server.replyTo(1).has_value(); }, 30s))
@@ -427,6 +435,63 @@ TEST_F(BackendsPageTest, sandboxOfASeparateMcpServerShowsWithItsOwner)
     panel->sandboxesTab()->refreshSandboxes();
     ASSERT_TRUE(loaded.wait(30000));
     EXPECT_NE(ownedByServer(), nullptr) << "cancelled, the sandbox stays";
+
+    // Item 2: a sandbox running an assistant's run, stopped here, stops the run through the process that runs it: the
+    // journal and the assistant read "stopped by you", not "the sandbox stopped unexpectedly".
+    server.sendExecuteCode(3, QJsonObject{{QStringLiteral("code"),
+                                           QStringLiteral("import time\nprint('busy', flush=True)\ntime.sleep(120)")}});
+    QString busy;
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            QSignalSpy refreshed(panel->sandboxesTab(), &SandboxesTab::sandboxesLoaded);
+            panel->sandboxesTab()->refreshSandboxes();
+            refreshed.wait(30000);
+            for (int row = 0; row < view->model()->rowCount(); ++row) {
+                if (!view->model()->index(row, 0).data(SandboxTableModel::RunIdRole).toString().isEmpty()) {
+                    busy = view->model()->index(row, 0).data(Qt::UserRole).toString();
+                    view->selectRow(row);
+                    return true;
+                }
+            }
+            return false;
+        },
+        60s));
+    QTimer::singleShot(0, [&asked] {
+        if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+            asked = box->text();
+            for (QAbstractButton *button : box->buttons()) {
+                if (button->text() == QStringLiteral("Stop Sandbox")) {
+                    button->click();
+                }
+            }
+        }
+    });
+    panel->findChild<QPushButton *>(QStringLiteral("stopSandbox"))->click();
+    EXPECT_TRUE(asked.contains(QStringLiteral("a run is in it now"))) << asked.toStdString();
+    ASSERT_TRUE(waitUntil([&] { return server.replyTo(3).has_value(); }, 60s));
+    const QJsonObject stoppedRun = QJsonDocument::fromJson(server.replyTo(3)
+                                                               ->value(QStringLiteral("result"))
+                                                               .toObject()
+                                                               .value(QStringLiteral("content"))
+                                                               .toArray()
+                                                               .at(0)
+                                                               .toObject()
+                                                               .value(QStringLiteral("text"))
+                                                               .toString()
+                                                               .toUtf8())
+                                       .object();
+    EXPECT_EQ(stoppedRun.value(QStringLiteral("stop_reason")).toString(), QStringLiteral("stopped_by_user"))
+        << QJsonDocument(*server.replyTo(3)).toJson().toStdString();
+    EXPECT_TRUE(
+        stoppedRun.value(QStringLiteral("stderr")).toString().contains(QStringLiteral("the user stopped this run")));
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            return std::none_of(panel->sandboxesTab()->sandboxModel()->sandboxes().cbegin(),
+                                panel->sandboxesTab()->sandboxModel()->sandboxes().cend(),
+                                [&](const SandboxEntry &sandbox) { return sandbox.container.id == busy; });
+        },
+        60s))
+        << "the sandbox itself is gone too";
 
     // When the server ends, its sandbox leaves the list.
     server.process().closeWriteChannel();
