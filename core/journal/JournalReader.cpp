@@ -137,6 +137,9 @@ QString whereClause(const RunFilter &filter, QVariantList &values)
         const QString pattern = containsPattern(filter.text);
         values << pattern << pattern << pattern;
     }
+    if (filter.sampled) {
+        conditions << QStringLiteral("(status = 'running' OR id IN (SELECT run_id FROM run_samples))");
+    }
     return conditions.isEmpty() ? QString() : QStringLiteral(" WHERE ") + conditions.join(QStringLiteral(" AND "));
 }
 

@@ -130,6 +130,7 @@ struct RunFilter
     QList<RunSource> sources;          ///< started from one of these (an assistant: {Mcp, Http}); empty: from anywhere
     QDateTime from, to;                ///< started within [from, to] when valid
     QString text;                      ///< substring of code, stdout or stderr
+    bool sampled = false;              ///< only runs with resource samples, or still running (they may get some)
 };
 
 /// An artifact with the run that made it: a row of the artifact gallery.

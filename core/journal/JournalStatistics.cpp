@@ -151,27 +151,4 @@ Result<QList<RunCount>> JournalStatistics::runsByClient(const QDateTime &from, c
     return countsBy(QStringLiteral("client_name"), true, QStringLiteral(" AND source IN ('mcp', 'http')"), from, to);
 }
 
-Result<QStringList> JournalStatistics::sampledRuns(int limit) const
-{
-    auto connection = this->connection();
-    if (!connection) {
-        return connection.error();
-    }
-    if (!*connection) {
-        return QStringList();
-    }
-    auto query = (*connection)
-                     ->exec(QStringLiteral("SELECT id FROM runs WHERE status = 'running' OR id IN (SELECT run_id FROM "
-                                           "run_samples) ORDER BY started_at DESC, id DESC LIMIT ?"),
-                            {limit});
-    if (!query) {
-        return query.error();
-    }
-    QStringList ids;
-    while (query->next()) {
-        ids << query->value(0).toString();
-    }
-    return ids;
-}
-
 } // namespace sandbox

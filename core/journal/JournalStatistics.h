@@ -59,9 +59,6 @@ public:
     /// The MCP runs of [from, to), over stdio ("mcp") and over HTTP ("http"), per client name ("" for none given) and
     /// transport, most first.
     Result<QList<RunCount>> runsByClient(const QDateTime &from, const QDateTime &to) const;
-    /// The ids of the newest runs, at most `limit`, that have CPU and memory samples or are running (and may get
-    /// some): the runs a resource chart can show.
-    Result<QStringList> sampledRuns(int limit) const;
 
     /// The outcome of a run as the journal keeps it.
     static RunOutcome outcomeOf(const QString &status, const QString &stopReason, const QVariant &exitCode);

@@ -150,9 +150,8 @@ void drawCounts(QChartView *view, const QList<RunCount> &counts, const QString &
         });
 }
 
-/// How many runs the resource chart offers, and of how many of the newest runs it takes them.
+/// How many runs the resource chart offers: the newest that have samples, however many runs came after them.
 constexpr int kSampledRuns = 50;
-constexpr int kRecentRuns = 500;
 
 /// Everything the charts show, read on the journal feed's thread with its reader and statistics of their own; the
 /// samples are those of run `run`, or of the newest run that has some (or is running) when it is empty.
@@ -165,23 +164,17 @@ StatisticsPage::Numbers readOnce(const JournalReader &reader, const QString &pat
     auto durations = statistics.durationsByLanguage(from, to);
     auto sources = statistics.runsBySource(from, to);
     auto clients = statistics.runsByClient(from, to);
-    auto sampled = statistics.sampledRuns(kSampledRuns);
-    auto recent = reader.list(RunFilter{}, 0, kRecentRuns);
-    if (sampled && recent) {
-        // Only the runs that have something to show: the others (most runs end before the first sample) are left out.
-        for (const JournalRun &each : std::as_const(*recent)) {
-            if (sampled->contains(each.id)) {
-                numbers.recentRuns.append(each);
-            }
-        }
+    // Only the runs that have something to show: most runs end before their first sample.
+    auto recent = reader.list(RunFilter{.sampled = true}, 0, kSampledRuns);
+    if (recent) {
+        numbers.recentRuns = *recent;
     }
     numbers.sampledRun = run.isEmpty() && !numbers.recentRuns.isEmpty() ? numbers.recentRuns.first().id : run;
     auto samples = numbers.sampledRun.isEmpty() ? Result<QList<JournalSample>>(QList<JournalSample>())
                                                 : reader.samples(numbers.sampledRun);
     for (const Error *error : {days ? nullptr : &days.error(), durations ? nullptr : &durations.error(),
                                sources ? nullptr : &sources.error(), clients ? nullptr : &clients.error(),
-                               sampled ? nullptr : &sampled.error(), recent ? nullptr : &recent.error(),
-                               samples ? nullptr : &samples.error()}) {
+                               recent ? nullptr : &recent.error(), samples ? nullptr : &samples.error()}) {
         if (error && numbers.error.isEmpty()) {
             numbers.error = error->message;
         }

@@ -376,6 +376,19 @@ TEST_F(StatisticsPageTest, theResourceChartStartsOnASampledRunWithDistinctMebiby
     EXPECT_LE(page.resourcesChart()->title().size(), 50) << page.resourcesChart()->title().toStdString();
 }
 
+// Issue 46, item 4: after a burst of short runs, the resource chart still finds the older runs that have samples.
+TEST_F(StatisticsPageTest, theResourceChartFindsSampledRunsBehindABurstOfShortOnes)
+{
+    recordMore(QStringLiteral("gui"), QStringLiteral("sampled"), 1, 3.0);
+    recordMore(QStringLiteral("mcp"), QStringLiteral("burst"), 600);
+    StatisticsPage page(m_feed);
+    page.reload();
+    page.waitForLoaded();
+    EXPECT_EQ(page.numbers().sampledRun, QStringLiteral("gui-sampled-0"));
+    EXPECT_EQ(page.numbers().samples.size(), 3);
+    EXPECT_EQ(page.resourcesChart()->title(), QStringLiteral("CPU and memory of the run's container"));
+}
+
 // Item 10: a period without runs shows a hint, not five empty charts.
 TEST(StatisticsPageEmptyTest, anEmptyJournalShowsAHintInsteadOfBlankCharts)
 {
