@@ -1,6 +1,7 @@
 #include "ErrorText.h"
 
 #include <QCoreApplication>
+#include <QRegularExpression>
 
 namespace sandbox {
 
@@ -61,6 +62,44 @@ QString errorLine(const Error &error)
         return headline;
     }
     return headline == QLatin1String(source) ? error.message : headline + QLatin1Char(' ') + error.message;
+}
+
+ErrorSummary summarised(const Error &error)
+{
+    const QString headline = errorHeadline(error.code);
+    if (error.code != ErrorCode::InstallFailed) {
+        return {error.message.isEmpty() ? headline : headline + QStringLiteral(": ") + error.message.simplified(), {}};
+    }
+    // "Installing x with pip failed (exit code 1); the code was not run. <the installer's output>"
+    static const QRegularExpression sentenceEnd(
+        QStringLiteral("(the code was not run|the session was not created)\\."));
+    const QRegularExpressionMatch end = sentenceEnd.match(error.message);
+    const qsizetype cut = end.hasMatch() ? end.capturedEnd() : error.message.indexOf(u'\n');
+    const QString what = cut < 0 ? error.message : error.message.left(cut);
+    const QString log = cut < 0 ? QString() : error.message.mid(cut).trimmed();
+    // Why: the installer's last error line (pip's and npm's "ERROR:", apt's "E:", cargo's and go's "error:"), else its
+    // last line.
+    static const QRegularExpression installerError(
+        QStringLiteral("^\\s*(?:(?:ERROR|E|error|Error|fatal)\\b:?|npm ERR!)\\s*"));
+    const QStringList lines = log.split(u'\n', Qt::SkipEmptyParts);
+    QString why;
+    for (auto line = lines.crbegin(); line != lines.crend() && why.isEmpty(); ++line) {
+        if (const QRegularExpressionMatch match = installerError.match(*line); match.hasMatch()) {
+            why = line->mid(match.capturedEnd()).trimmed();
+        }
+    }
+    if (why.isEmpty() && !lines.isEmpty()) {
+        why = lines.last().trimmed();
+    }
+    constexpr qsizetype kLongestReason = 300;
+    if (why.size() > kLongestReason) {
+        why = why.left(kLongestReason - 1) + QChar(0x2026);
+    }
+    QString sentence = headline + QStringLiteral(": ") + what.simplified();
+    if (!why.isEmpty()) {
+        sentence += u' ' + QCoreApplication::translate("ErrorText", "The installer said: %1").arg(why);
+    }
+    return {sentence, log};
 }
 
 } // namespace sandbox

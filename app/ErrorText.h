@@ -14,4 +14,15 @@ QString errorText(const Error &error);
 /// the headline would only repeat the message): the command line's wording.
 QString errorLine(const Error &error);
 
+/// An error in one sentence, with what explains it at length apart.
+struct ErrorSummary
+{
+    QString sentence; ///< what failed and why
+    QString details;  ///< a failed install's log; empty when there is none
+};
+/// A failed install (ErrorCode::InstallFailed) in one sentence: what failed (its message's first sentence) and why (the
+/// installer's last error line, at most a few hundred characters), with the installer's log as the details. Any other
+/// error: errorText() on one line.
+ErrorSummary summarised(const Error &error);
+
 } // namespace sandbox

@@ -13,12 +13,14 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QFontDatabase>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -27,6 +29,7 @@
 #include <QSplitter>
 #include <QStyle>
 #include <QTextCursor>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace sandbox::gui {
@@ -153,6 +156,26 @@ ConsolePage::ConsolePage(EngineController &controller, ThumbnailProvider &thumbn
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setVisible(false);
+    // Long unbroken words (a URL in an installer's error) wrap inside the pane rather than widen the page.
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_summary->setMinimumWidth(1);
+    // What explains a failure at length (a failed install's log) waits behind a toggle.
+    m_detailsToggle = new QToolButton;
+    m_detailsToggle->setObjectName(QStringLiteral("errorDetailsToggle"));
+    m_detailsToggle->setText(tr("Show Details"));
+    m_detailsToggle->setCheckable(true);
+    m_detailsToggle->setVisible(false);
+    m_details = new QPlainTextEdit;
+    m_details->setObjectName(QStringLiteral("errorDetails"));
+    m_details->setReadOnly(true);
+    m_details->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_details->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_details->setMaximumHeight(m_details->fontMetrics().lineSpacing() * 10);
+    m_details->setVisible(false);
+    connect(m_detailsToggle, &QToolButton::toggled, this, [this](bool shown) {
+        m_details->setVisible(shown);
+        m_detailsToggle->setText(shown ? tr("Hide Details") : tr("Show Details"));
+    });
     m_chartsTitle = new QLabel;
     m_chartsTitle->setObjectName(QStringLiteral("artifactsTitle"));
     m_chartsTitle->setVisible(false);
@@ -173,7 +196,11 @@ ConsolePage::ConsolePage(EngineController &controller, ThumbnailProvider &thumbn
     resultLayout->addWidget(outputTitle);
     resultLayout->addWidget(m_progressRow);
     resultLayout->addWidget(m_output, 1);
-    resultLayout->addWidget(m_summary);
+    auto *summaryRow = new QHBoxLayout;
+    summaryRow->addWidget(m_summary, 1);
+    summaryRow->addWidget(m_detailsToggle, 0, Qt::AlignTop);
+    resultLayout->addLayout(summaryRow);
+    resultLayout->addWidget(m_details);
     resultLayout->addWidget(m_chartsTitle);
     resultLayout->addWidget(m_artifacts);
 
@@ -329,6 +356,14 @@ void ConsolePage::clearResults()
     m_output->clearOutput();
     m_artifacts->clearArtifacts();
     m_summary->setVisible(false);
+    showDetails({});
+}
+
+void ConsolePage::showDetails(const QString &details)
+{
+    m_details->setPlainText(details);
+    m_detailsToggle->setChecked(false);
+    m_detailsToggle->setVisible(!details.isEmpty());
 }
 
 void ConsolePage::showArtifactsTitle(int count)
@@ -475,8 +510,11 @@ void ConsolePage::onFailed(quint64 ticket, const Error &error)
     }
     m_ticket = 0;
     setRunning(false);
-    showSummary(errorText(error).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")),
+    // One sentence: what failed and why; an installer's log behind Show Details.
+    const ErrorSummary summary = summarised(error);
+    showSummary(summary.sentence.toHtmlEscaped(),
                 error.code == ErrorCode::Cancelled ? RunOutcome::Stopped : RunOutcome::Failed);
+    showDetails(summary.details);
 }
 
 void ConsolePage::showSummary(const QString &text, RunOutcome outcome)

@@ -13,10 +13,12 @@ class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QSplitter;
+class QToolButton;
 
 namespace sandbox {
 enum class RunOutcome;
@@ -81,6 +83,8 @@ private:
     void setRunning(bool running);
     /// `text` (HTML) after a mark in the colour of `outcome`.
     void showSummary(const QString &text, RunOutcome outcome);
+    /// What explains the summary at length, behind Show Details; none: no toggle.
+    void showDetails(const QString &details);
     void clearResults();
     void rememberSnippet(const QString &language, const QString &code);
     void fillRecentMenu();
@@ -109,6 +113,8 @@ private:
     bool m_preparing = false;
     OutputView *m_output = nullptr;
     QLabel *m_summary = nullptr;
+    QToolButton *m_detailsToggle = nullptr;
+    QPlainTextEdit *m_details = nullptr;
     QLabel *m_chartsTitle = nullptr;
     ArtifactStrip *m_artifacts = nullptr;
     QAction *m_runAction = nullptr;

@@ -20,6 +20,7 @@
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -266,4 +267,48 @@ TEST_F(ConsolePageTest, theLibrariesFieldKeepsItsRoomInA1024PixelWindow)
         EXPECT_FALSE(button->geometry().intersects(libraries->geometry()));
         EXPECT_LE(button->geometry().right(), page->width());
     }
+}
+
+// Issue 46, item 10: a failed install says in one sentence what failed and why; pip's retries wait behind a toggle and
+// widen nothing.
+TEST_F(ConsolePageTest, aFailedInstallIsOneSentenceWithTheInstallersLogBehindAToggle)
+{
+    QString log = QStringLiteral("; the code was not run. ");
+    for (int retry = 1; retry <= 4; ++retry) {
+        log +=
+            QStringLiteral("WARNING: Retrying (Retry(total=%1, connect=None, read=None, redirect=None, status=None)) "
+                           "after connection broken by 'NewConnectionError': /simple/nosuchpackage-%2/\n")
+                .arg(4 - retry)
+                .arg(QString(400, u'x'));
+    }
+    log += QStringLiteral("ERROR: Could not find a version that satisfies the requirement nosuchpackage (from "
+                          "versions: none)\nERROR: No matching distribution found for nosuchpackage");
+    const Error failure{QStringLiteral("Installing nosuchpackage with pip failed (exit code 1)") + log,
+                        ErrorCode::InstallFailed};
+    EngineController failing([&](const QString &) -> Result<ExecutionEngine *> { return failure; },
+                             QStringLiteral("docker"));
+    ConsolePage console(failing, thumbnails);
+    console.resize(1000, 700);
+    console.show();
+    const int width = console.minimumSizeHint().width();
+    console.openCode(QStringLiteral("python"), QStringLiteral("import nosuchpackage"));
+    QTest::mouseClick(console.findChild<QPushButton *>(QStringLiteral("runButton")), Qt::LeftButton);
+    auto *summary = console.findChild<QLabel *>(QStringLiteral("runSummary"));
+    ASSERT_TRUE(waitUntil([&] { return summary->isVisible(); }, 10s));
+
+    const QString sentence = summary->text();
+    EXPECT_TRUE(sentence.contains(QStringLiteral("Installing nosuchpackage with pip failed (exit code 1); the code was "
+                                                 "not run. The installer said: No matching distribution found for "
+                                                 "nosuchpackage")))
+        << sentence.toStdString();
+    EXPECT_FALSE(sentence.contains(QStringLiteral("Retrying"))) << sentence.toStdString();
+    auto *toggle = console.findChild<QToolButton *>(QStringLiteral("errorDetailsToggle"));
+    auto *details = console.findChild<QPlainTextEdit *>(QStringLiteral("errorDetails"));
+    ASSERT_TRUE(toggle && details);
+    EXPECT_TRUE(toggle->isVisible());
+    EXPECT_FALSE(details->isVisible());
+    QTest::mouseClick(toggle, Qt::LeftButton);
+    EXPECT_TRUE(details->isVisible());
+    EXPECT_TRUE(details->toPlainText().contains(QStringLiteral("Retry(total=3"))) << "the whole log, on request";
+    EXPECT_LE(console.minimumSizeHint().width(), width) << "the page is as wide as before";
 }
