@@ -32,9 +32,10 @@ int main(int argc, char **argv)
     using namespace sandbox::cli;
     const QString first = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
     const bool quitAfterStart = first == QLatin1String("--quit-after-start");
+    const bool newInstance = first == QLatin1String("--new-instance");
 #ifdef LLM_SANDBOX_HAVE_GUI
-    if (first.isEmpty() || quitAfterStart) {
-        return sandbox::gui::runDesktopApp(argc, argv, {.quitAfterStart = quitAfterStart});
+    if (first.isEmpty() || quitAfterStart || newInstance) {
+        return sandbox::gui::runDesktopApp(argc, argv, {.quitAfterStart = quitAfterStart, .newInstance = newInstance});
     }
     // The desktop app's helper that decodes a sandbox's images (not a command for people: no help, no translation).
     if (first == QLatin1String("--decode-image")) {
@@ -44,7 +45,7 @@ int main(int argc, char **argv)
 
     QCoreApplication app(argc, argv);
     sandbox::installUserTranslations(); // before any text for a person, --help's included
-    if (first.isEmpty() || quitAfterStart) {
+    if (first.isEmpty() || quitAfterStart || newInstance) {
         printError(Cli::tr("this build has no desktop app; see `llm-sandbox --help` for the commands."));
         return ExitUsage;
     }

@@ -154,6 +154,9 @@ QString usageText()
 {
     QString usage = Cli::tr("Usage:") + u'\n';
     addUsage(usage, "  llm-sandbox"_L1, Cli::tr("open the desktop app"));
+    addUsage(usage, "  llm-sandbox --new-instance"_L1,
+             Cli::tr("open another desktop app window even when one runs with these settings\n(else the running "
+                     "one comes forward)"));
     addUsage(usage, "  llm-sandbox --quit-after-start"_L1,
              Cli::tr("open the desktop app's window and quit at once: checks that the app starts"));
     addUsage(usage, "  llm-sandbox --mcp"_L1,

@@ -5,12 +5,15 @@
 #include "SignalCanceller.h"
 #include "gui/DesktopApp.h"
 #include "gui/MainWindow.h"
+#include "gui/SingleInstance.h"
 #include "gui/widgets/ImageDecoderProcess.h"
 
 #include <QApplication>
 #include <QIcon>
 #include <QMessageBox>
 #include <QTimer>
+#include <cstdio>
+#include <memory>
 #include <stop_token>
 
 namespace sandbox::gui {
@@ -26,6 +29,24 @@ int runDesktopApp(int &argc, char **argv, DesktopAppOptions options)
     // The installed desktop entry (installer/) and its icon: the desktop matches the window to them.
     QApplication::setDesktopFileName(QStringLiteral(LLM_SANDBOX_APP_ID));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/llm-sandbox.svg")));
+    // One app per user, settings and journal: a second start shows the first's window and ends.
+    std::unique_ptr<SingleInstance> instance;
+    if (!options.quitAfterStart && !options.newInstance) {
+        instance = std::make_unique<SingleInstance>();
+        if (instance->outcome() == SingleInstance::Outcome::Activated) {
+            std::fputs(
+                qPrintable(QObject::tr("LLM Sandbox is already running; its window was brought forward.") + u'\n'),
+                stderr);
+            return 0;
+        }
+        if (instance->outcome() == SingleInstance::Outcome::NoAnswer) {
+            QMessageBox::critical(nullptr, QObject::tr("LLM Sandbox"),
+                                  QObject::tr("LLM Sandbox is already running with these settings but does not "
+                                              "answer. To open another window anyway, start `llm-sandbox "
+                                              "--new-instance`."));
+            return 1;
+        }
+    }
     auto context = AppContext::create({.source = RunSource::Gui,
                                        .removeOrphans = true,
                                        .prewarm = {QStringLiteral("python")},
@@ -44,6 +65,9 @@ int runDesktopApp(int &argc, char **argv, DesktopAppOptions options)
     // A decode under way (a thumbnail, a comparison) ends with its helper process when the app quits: the window's
     // threads that wait for it may then end.
     QObject::connect(&app, &QCoreApplication::aboutToQuit, [] { ImageDecoderProcess::setStopping(true); });
+    if (instance) {
+        QObject::connect(instance.get(), &SingleInstance::activationRequested, &window, &MainWindow::bringForward);
+    }
     window.show();
     if (options.quitAfterStart) {
         QTimer::singleShot(0, &app, &QCoreApplication::quit);

@@ -173,11 +173,7 @@ void MainWindow::createTray()
     m_tray = new TrayIcon(this);
     // The app may live on in the tray with no window: it ends by quit() (closeEvent), not with its last window.
     QApplication::setQuitOnLastWindowClosed(false);
-    connect(m_tray, &TrayIcon::showWindowRequested, this, [this] {
-        showNormal();
-        raise();
-        activateWindow();
-    });
+    connect(m_tray, &TrayIcon::showWindowRequested, this, &MainWindow::bringForward);
     connect(m_tray, &TrayIcon::quitRequested, this, &MainWindow::quit);
     connect(m_server, &mcp::McpHost::stateChanged, this, &MainWindow::updateTray);
     connect(m_server, &mcp::McpHost::sessionsChanged, this, &MainWindow::updateTray);
@@ -643,6 +639,13 @@ void MainWindow::closeEvent(QCloseEvent *event)
     if (m_tray) {
         QCoreApplication::quit(); // not with the last window (see the constructor)
     }
+}
+
+void MainWindow::bringForward()
+{
+    showNormal();
+    raise();
+    activateWindow();
 }
 
 bool MainWindow::stopRuns(const QList<JournalRun> &runs)

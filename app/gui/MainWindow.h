@@ -56,6 +56,8 @@ public:
     /// Ends the app without asking (SIGTERM, SIGINT, SIGHUP): cancels the runs, stops the MCP server, saves the
     /// window's state and leaves the event loop; the containers go as the engines do.
     void quitFromSignal();
+    /// Shows the window in front, from the tray or another `llm-sandbox` started meanwhile (SingleInstance).
+    void bringForward();
     /// Stops `runs` that are in progress, whichever process runs them (RunningRuns::requestStop), after asking when
     /// one is not the app's own: an assistant or another program waits for it. False when the person declined.
     bool stopRuns(const QList<sandbox::JournalRun> &runs);
