@@ -49,6 +49,9 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
     m_table = new RunTableView(HistoryModel::Code, this);
     m_table->setObjectName(QStringLiteral("historyTable"));
     m_table->setModel(m_model);
+    // The result said something only for a run that could not start or whose output was cut, and the status (its
+    // words and its tooltip) says both: an empty column on nearly every row gives its room to the code.
+    m_table->setColumnHidden(HistoryModel::Outcome, true);
     // Two runs selected (Ctrl+click, Shift+click) can be compared.
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -594,7 +597,7 @@ void HistoryPage::resizeEvent(QResizeEvent *event)
 
 void HistoryPage::placeSplitter()
 {
-    if (m_splitterPlaced || !isVisible()) {
+    if (!isVisible()) {
         return;
     }
     // Every column at its preferred width (the code's widest first line, up to 40 characters).
@@ -604,17 +607,24 @@ void HistoryPage::placeSplitter()
     const int runPaneWidth = std::max(runPane->minimumSizeHint().width(), digit * 45);
     const int wide =
         width() - layout()->contentsMargins().left() - layout()->contentsMargins().right() - m_splitter->handleWidth();
-    if (wide - columns < runPaneWidth) {
-        // Too narrow for the columns and the run side by side (a 1024 px window): as mail readers do, the run
-        // below the table, both as wide as the page, no column elided.
-        m_splitter->setOrientation(Qt::Vertical);
+    // Too narrow for the columns and the run side by side (a 1024 px window): as mail readers do, the run below the
+    // table, both as wide as the page, no column elided; beside it where there is room (1920 px). Decided again as the
+    // window is resized, whatever orientation a split saved in another window had.
+    const Qt::Orientation orientation = wide - columns < runPaneWidth ? Qt::Vertical : Qt::Horizontal;
+    if (orientation != m_splitter->orientation()) {
+        m_splitter->setOrientation(orientation);
+        m_splitterPlaced = false; // the sizes the user chose were for the other orientation
+    }
+    if (m_splitterPlaced) {
+        return;
+    }
+    if (orientation == Qt::Vertical) {
         const int total = m_splitter->height() - m_splitter->handleWidth();
         const int table = std::max(total * 2 / 5, m_tableStack->minimumSizeHint().height());
         m_splitter->setSizes({table, std::max(0, total - table)});
         return;
     }
     // Some more room for longer code, at most 60 % of the page.
-    m_splitter->setOrientation(Qt::Horizontal);
     const int wanted = columns + digit * 10;
     const int table =
         std::clamp(wanted, m_tableStack->minimumWidth(), std::max(m_tableStack->minimumWidth(), wide * 3 / 5));

@@ -105,11 +105,13 @@ private:
     void showContextMenu(const QPoint &position);
     QString selectedRunId() const;
     QStringList selectedRunIds() const;
-    /// Without a saved splitter: the table as wide as its columns want (at most 60 %), the run the rest; in a window
-    /// too narrow for both side by side, the table above the run, as wide as the page.
+    /// The run beside the table where the page has room for both, under it where it has not. Without a saved or moved
+    /// split (in that orientation): beside, the table as wide as its columns want (at most 60 %), the run the rest;
+    /// under, the table two fifths of the height.
     void showEvent(QShowEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
-    /// Places the splitter for the columns' widths and the page's, unless it was restored or the user moved it.
+    /// Turns the splitter for the page's width, and places it for the columns' widths unless it was restored or the
+    /// user moved it (in the orientation it has).
     void placeSplitter();
 
     JournalFeed &m_feed;
@@ -133,7 +135,7 @@ private:
     QLabel *m_replayStatus = nullptr;
     QLabel *m_status = nullptr;
     std::optional<Comparison> m_comparison;
-    bool m_splitterPlaced = false; ///< restored from the settings, or moved by the user: placeSplitter() leaves it
+    bool m_splitterPlaced = false; ///< restored or moved by the user: placeSplitter() leaves it in that orientation
     QHash<quint64, PendingReplay> m_replays;
     PendingReplay m_replayShown; ///< a replay that ended: its diff is on the way
 };

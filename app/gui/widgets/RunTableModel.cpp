@@ -2,6 +2,7 @@
 
 #include "gui/RunText.h"
 
+#include <QCoreApplication>
 #include <QFont>
 #include <QLocale>
 
@@ -56,10 +57,15 @@ QString toolTip(const JournalRun &run, int column)
     case RunTableModel::Language:
         return languageText(run.language);
     case RunTableModel::Status:
-    case RunTableModel::Outcome:
-        // A failed run's whole error; otherwise the whole text of a narrow column.
-        return run.status == RunStatus::Failed && !run.error.isEmpty() ? plainToolTip(run.error)
-                                                                       : displayText(run, column);
+    case RunTableModel::Outcome: {
+        // A failed run's whole error; otherwise the whole text of a narrow column. The status's says what the result
+        // adds too, for a table without that column (History).
+        QString tip = run.status == RunStatus::Failed && !run.error.isEmpty() ? run.error : displayText(run, column);
+        if (column == RunTableModel::Status && run.outputTruncated) {
+            tip += QLatin1Char('\n') + QCoreApplication::translate("RunText", "output truncated");
+        }
+        return plainToolTip(tip);
+    }
     default:
         return RunTableModel::tr("Run %1").arg(run.id);
     }

@@ -53,8 +53,9 @@ RunTableView::RunTableView(RunTableModel::Column fillColumn, QWidget *parent)
     horizontalHeader()->setHighlightSections(false);
     horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    connect(horizontalHeader(), &QHeaderView::sectionResized, this, [this](int section) {
-        if (!m_fitting && section != m_fillColumn) {
+    connect(horizontalHeader(), &QHeaderView::sectionResized, this, [this](int section, int oldSize, int newSize) {
+        // A column hidden or shown again (from or to no width) is no user's drag either.
+        if (!m_fitting && section != m_fillColumn && oldSize > 0 && newSize > 0) {
             m_sizedByUser = true;
         }
     });
@@ -66,15 +67,22 @@ void RunTableView::setModel(QAbstractItemModel *model)
     m_fitting = true;
     QTableView::setModel(model);
     m_fitting = false;
-    // The first rows give the columns their widths.
-    connect(model, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &, int first) {
-        if (first < kMeasuredRows) {
+    // The first rows give the columns their widths; every row its status.
+    connect(model, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &, int first, int last) {
+        if (!measureStatuses(first, last) && first < kMeasuredRows) {
             measureColumns();
         }
     });
+    connect(model, &QAbstractItemModel::dataChanged, this,
+            [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
+                if (topLeft.column() <= RunTableModel::Status && bottomRight.column() >= RunTableModel::Status) {
+                    measureStatuses(topLeft.row(), bottomRight.row());
+                }
+            });
     connect(model, &QAbstractItemModel::modelAboutToBeReset, this, [this] { m_fitting = true; });
     connect(model, &QAbstractItemModel::modelReset, this, [this] {
         m_fitting = false;
+        m_widestStatus = 0;
         measureColumns();
     });
     measureColumns();
@@ -84,19 +92,34 @@ int RunTableView::preferredColumnsWidth() const
 {
     int sum = 2 * frameWidth() + verticalScrollBar()->sizeHint().width();
     for (int column = 0; column < model()->columnCount(); ++column) {
-        sum += m_widths.at(column).preferred;
+        sum += isColumnHidden(column) ? 0 : m_widths.at(column).preferred;
     }
     return sum;
 }
 
-int RunTableView::widestText(int column, int rows, const QFontMetrics &metrics, const QStringList &samples) const
+bool RunTableView::measureStatuses(int first, int last)
+{
+    if (!model() || model()->columnCount() <= RunTableModel::Status) {
+        return false;
+    }
+    const int widest = widestText(RunTableModel::Status, first, last, fontMetrics(), {});
+    if (widest <= m_widestStatus) {
+        return false;
+    }
+    m_widestStatus = widest;
+    measureColumns();
+    return true;
+}
+
+int RunTableView::widestText(int column, int first, int last, const QFontMetrics &metrics,
+                             const QStringList &samples) const
 {
     int widest = 0;
     for (const QString &text : samples) {
         widest = std::max(widest, metrics.horizontalAdvance(text));
     }
     bool decorated = false;
-    for (int row = 0; row < rows; ++row) {
+    for (int row = first; row <= last; ++row) {
         const QModelIndex index = model()->index(row, column);
         widest = std::max(widest, metrics.horizontalAdvance(index.data().toString()));
         decorated = decorated || index.data(Qt::DecorationRole).isValid();
@@ -109,8 +132,9 @@ int RunTableView::widestText(int column, int rows, const QFontMetrics &metrics, 
 void RunTableView::measureColumns()
 {
     // What each column needs: its header and its widest text in the first rows (samples besides). Time, duration and
-    // the usual statuses are never cut; source, language and result give way down to their header, elided; the fill
-    // column takes what is left, and wants its widest text up to 40 characters.
+    // status (every row's, and the usual ones before there are rows) are never cut; source, language and result give
+    // way down to their header, elided; the fill column takes what is left, and wants its widest text up to 40
+    // characters. A hidden column needs nothing.
     if (!model()) {
         return;
     }
@@ -118,10 +142,14 @@ void RunTableView::measureColumns()
     const QFontMetrics headerMetrics = horizontalHeader()->fontMetrics();
     const int digit = metrics.horizontalAdvance(QLatin1Char('0'));
     const int rows = std::min(model()->rowCount(), kMeasuredRows);
-    // The usual statuses, with the icon the rows put before them.
-    const int usualStatus = widestText(RunTableModel::Status, std::min(rows, 1), metrics, usualStatuses());
+    // The usual statuses and those of the first rows, with the icon the rows put before them.
+    const int statusWidth = widestText(RunTableModel::Status, 0, rows - 1, metrics, usualStatuses());
     m_minimumWidth = 2 * frameWidth() + verticalScrollBar()->sizeHint().width();
     for (int column = 0; column < model()->columnCount(); ++column) {
+        if (isColumnHidden(column)) {
+            m_widths.at(column) = {};
+            continue;
+        }
         const int header =
             headerMetrics.horizontalAdvance(model()->headerData(column, Qt::Horizontal).toString()) + kPadding + 4;
         const int least = std::max(header, digit * 5);
@@ -131,7 +159,7 @@ void RunTableView::measureColumns()
             const QVariant font = rows > 0 ? model()->index(0, column).data(Qt::FontRole) : QVariant();
             const QFontMetrics fillMetrics(font.isValid() ? font.value<QFont>() : this->font());
             const int cap = fillMetrics.horizontalAdvance(QLatin1Char('0')) * 40 + kPadding;
-            width = {std::max(least, std::min(widestText(column, rows, fillMetrics, {}), cap)), least};
+            width = {std::max(least, std::min(widestText(column, 0, rows - 1, fillMetrics, {}), cap)), least};
         } else {
             QStringList samples;
             if (column == RunTableModel::Started && rows == 0) {
@@ -139,13 +167,17 @@ void RunTableView::measureColumns()
             } else if (column == RunTableModel::Duration) {
                 samples << durationText(28'450);
             }
+            if (column == RunTableModel::Status) {
+                const int widest = std::max({statusWidth, m_widestStatus, least});
+                width = {widest, widest};
+                m_minimumWidth += width.minimum;
+                continue;
+            }
             const bool flexible = column == RunTableModel::Source || column == RunTableModel::Language ||
                                   column == RunTableModel::Outcome;
             width.preferred =
-                std::clamp(widestText(column, rows, metrics, samples), least, std::max(least, digit * 24));
-            width.minimum = flexible                          ? std::min(width.preferred, least)
-                            : column == RunTableModel::Status ? std::clamp(usualStatus, least, width.preferred)
-                                                              : width.preferred;
+                std::clamp(widestText(column, 0, rows - 1, metrics, samples), least, std::max(least, digit * 24));
+            width.minimum = flexible ? std::min(width.preferred, least) : width.preferred;
         }
         m_minimumWidth += width.minimum;
     }
@@ -174,7 +206,7 @@ void RunTableView::fitColumns()
     if (m_sizedByUser) {
         // The user's widths stay; the fill column still takes the rest.
         for (int column = 0; column < columns; ++column) {
-            used += column == m_fillColumn ? 0 : columnWidth(column);
+            used += column == m_fillColumn || isColumnHidden(column) ? 0 : columnWidth(column);
         }
     } else {
         int preferred = 0;
@@ -187,7 +219,7 @@ void RunTableView::fitColumns()
                                   ? std::clamp(double(preferred - available) / double(shrinkable), 0.0, 1.0)
                                   : 0.0;
         for (int column = 0; column < columns; ++column) {
-            if (column == m_fillColumn) {
+            if (column == m_fillColumn || isColumnHidden(column)) {
                 continue;
             }
             const ColumnWidth &width = m_widths.at(column);

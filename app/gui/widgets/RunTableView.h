@@ -8,9 +8,10 @@
 namespace sandbox::gui {
 
 /// A table of runs (a RunTableModel, or a proxy of one) whose columns fit its width, the same in the live log and
-/// History: each column measured from its header and first rows, times, durations and the usual statuses never cut,
-/// source, language and result elided first, and one column (History's code, the live log's result) taking what is
-/// left. A column the user drags keeps its width; the rest still fit around it.
+/// History: each column measured from its header and first rows, the status from every row (a rare "Cancelled after
+/// 2 min 5 s" further down, or a run's status as it changes), times, durations and statuses never cut, source,
+/// language and result elided first, and one column (History's code, the live log's result) taking what is left. A
+/// column the user drags keeps its width; the rest still fit around it. Hidden columns take no room.
 class RunTableView final : public QTableView
 {
     Q_OBJECT
@@ -45,12 +46,16 @@ private:
     };
     /// Column widths for the viewport's width.
     void fitColumns();
-    /// The widest text of `column` in the first rows, with `samples` besides, in `metrics`.
-    int widestText(int column, int rows, const QFontMetrics &metrics, const QStringList &samples) const;
+    /// The widest text of `column` in rows `first` to `last`, with `samples` besides, in `metrics`.
+    int widestText(int column, int first, int last, const QFontMetrics &metrics, const QStringList &samples) const;
+    /// Measures the columns again when a status of rows `first` to `last` is wider than every status before; returns
+    /// whether it did.
+    bool measureStatuses(int first, int last);
 
     const int m_fillColumn;
     std::array<ColumnWidth, RunTableModel::ColumnCount> m_widths{};
     int m_minimumWidth = 0;
+    int m_widestStatus = 0; ///< the widest status text of every row so far, with its icon and padding
     bool m_fitting = false;
     bool m_columnsGiveWay = true;
     bool m_sizedByUser = false;
