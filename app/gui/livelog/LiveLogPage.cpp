@@ -65,8 +65,6 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     m_table->setModel(m_filter);
     m_table->setItemDelegateForColumn(LiveLogModel::Outcome, new LiveLogThumbnailDelegate(feed, thumbnails, m_table));
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    // Beside the run's pane, which the user sizes: a narrow table scrolls rather than cut its texts.
-    m_table->setColumnsGiveWay(false);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(LiveLogModel::Started, Qt::DescendingOrder);
 

@@ -27,10 +27,6 @@ public:
     int preferredColumnsWidth() const;
     /// Measures the columns again (the model's first rows do it on their own).
     void measureColumns();
-    /// Whether source, language and result give way (elided) when the table is narrower than its columns want (the
-    /// default, for a table whose page keeps it at least minimumColumnsWidth() wide), or every column keeps the width
-    /// it wants and the table scrolls (a table beside a pane the user sizes).
-    void setColumnsGiveWay(bool giveWay) { m_columnsGiveWay = giveWay; }
 
 signals:
     /// The columns were measured: their minimum and preferred widths may have changed.
@@ -57,7 +53,6 @@ private:
     int m_minimumWidth = 0;
     int m_widestStatus = 0; ///< the widest status text of every row so far, with its icon and padding
     bool m_fitting = false;
-    bool m_columnsGiveWay = true;
     bool m_sizedByUser = false;
 };
 

@@ -68,10 +68,19 @@ RunView::RunView(ThumbnailProvider &thumbnails, QWidget *parent) : QWidget(paren
     titleFont.setBold(true);
     m_title->setFont(titleFont);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Wrapped inside the pane: a long title ("JavaScript (Node.js) run · CPU-time limit reached after 2 min 5 s") as
+    // one line would widen the pane and push a page's splitter into the table with every run selected.
+    m_title->setWordWrap(true);
     m_subtitle = new QLabel;
     m_subtitle->setObjectName(QStringLiteral("runSubtitle"));
     m_subtitle->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_subtitle->setWordWrap(true);
+    // Nor does their longest word (a client's name) set the pane's least width: it is the same for every run.
+    for (QLabel *label : {m_title, m_subtitle}) {
+        QSizePolicy policy = label->sizePolicy();
+        policy.setHorizontalPolicy(QSizePolicy::Ignored);
+        label->setSizePolicy(policy);
+    }
     m_openInConsole = new QPushButton(tr("Open in &Console"));
     m_openInConsole->setObjectName(QStringLiteral("openInConsole"));
     m_openInConsole->setToolTip(tr("Put this run's code, language and libraries into the Console"));

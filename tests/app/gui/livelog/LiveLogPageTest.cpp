@@ -2,6 +2,8 @@
 
 #include "GuiTestSupport.h"
 #include "gui/livelog/LiveLogModel.h"
+#include "gui/widgets/RunTableView.h"
+#include "gui/widgets/RunView.h"
 #include "gui/widgets/ThumbnailProvider.h"
 #include "journal/JournalFeed.h"
 #include "journal/JournalRecorder.h"
@@ -11,6 +13,7 @@
 #include <QAbstractItemModelTester>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QSplitter>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -145,4 +148,71 @@ TEST(LiveLogPage, followsTheNewestRunUntilTheUserPicksAnotherAndResumesOnTheButt
     startRun(recorder, QStringLiteral("run-4"));
     ASSERT_TRUE(waitUntil([&] { return shownRun(*table) == QLatin1String("run-4"); }, 10s));
     EXPECT_TRUE(follow->isChecked());
+}
+
+// Item 7: the split between the runs and the run shown stays where the user left it whatever run is selected: a long
+// title ("JavaScript (Node.js) run · CPU-time limit reached after 2 min 5 s") wraps inside its pane instead of
+// pushing the splitter into the table, whose columns then stay whole.
+TEST(LiveLogPage, theSplitStaysWhereTheUserLeftItWhicheverRunIsShown)
+{
+    QTemporaryDir folder;
+    ASSERT_TRUE(folder.isValid());
+    const QString path = folder.filePath(QStringLiteral("journal.sqlite"));
+    auto journal = RunJournal::open(path);
+    ASSERT_TRUE(journal) << qPrintable(journal.error().message);
+    JournalRecorder recorder(path, JournalRecorder::Context{QStringLiteral("docker"), {}, {}});
+    RunRequest request;
+    request.code = QStringLiteral("print(1)");
+    request.language = QStringLiteral("r");
+    request.source = RunSource::Gui;
+    recorder.runStarted(QStringLiteral("short"), request);
+    RunResult result;
+    result.exitCode = 0;
+    result.durationMs = 9'750;
+    recorder.runFinished(QStringLiteral("short"), result, {});
+    request.language = QStringLiteral("javascript");
+    request.source = RunSource::Mcp;
+    request.clientName = QStringLiteral("claude-ai");
+    recorder.runStarted(QStringLiteral("long"), request);
+    result.exitCode = 137;
+    result.reason = StopReason::CpuLimit;
+    result.durationMs = 125'000;
+    recorder.runFinished(QStringLiteral("long"), result, {});
+    recorder.flush();
+
+    JournalFeed feed(path);
+    ThumbnailProvider thumbnails;
+    LiveLogPage page(feed, thumbnails);
+    page.resize(860, 640); // the page in a 1024 px window
+    page.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+    auto *table = page.findChild<QTableView *>(QStringLiteral("liveLogTable"));
+    auto *splitter = page.findChild<QSplitter *>(QStringLiteral("liveLogSplitter"));
+    ASSERT_NE(table, nullptr);
+    ASSERT_NE(splitter, nullptr);
+    ASSERT_TRUE(waitUntil([&] { return page.model()->rowCount() == 2 && !page.runView()->run().id.isEmpty(); }, 10s));
+    page.setFollowingNewest(false);
+
+    // The user gives the table three fifths of the page (room for its columns at their least), the run the rest.
+    const int total = splitter->sizes().at(0) + splitter->sizes().at(1);
+    const int tableWidth = std::max(total * 3 / 5, static_cast<RunTableView *>(table)->minimumColumnsWidth());
+    splitter->setSizes({tableWidth, total - tableWidth});
+    QCoreApplication::processEvents();
+    const QList<int> left = splitter->sizes();
+    for (const char *id : {"short", "long", "short", "long"}) {
+        page.selectRun(QString::fromLatin1(id));
+        ASSERT_EQ(page.runView()->run().id, QLatin1String(id));
+        QCoreApplication::processEvents();
+        EXPECT_EQ(splitter->sizes(), left) << "showing run " << id;
+        // The title fits its pane (wrapped), and every column of the table is in view, none cut.
+        auto *title = page.runView()->findChild<QLabel *>(QStringLiteral("runTitle"));
+        ASSERT_NE(title, nullptr);
+        EXPECT_LE(title->width(), page.runView()->width());
+        EXPECT_LE(title->heightForWidth(title->width()), title->height()) << qPrintable(title->text());
+        int columns = 0;
+        for (int column = 0; column < table->model()->columnCount(); ++column) {
+            columns += table->columnWidth(column);
+        }
+        EXPECT_LE(columns, table->viewport()->width()) << "showing run " << id;
+    }
 }
