@@ -19,12 +19,17 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace sandbox::gui {
 
 namespace {
 const SettingsKey<QByteArray> kSplitterState{"splitter"};
+/// While following, how long a run stays in view before a newer one takes its place: an assistant's loop starts a
+/// dozen runs a second, and a page that showed each as it started would flash one empty "Running" run after another
+/// (the run held has ended by then, with its output).
+constexpr auto kFollowHold = std::chrono::milliseconds(1500);
 } // namespace
 
 LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidget *parent) : Page(parent), m_feed(feed)
@@ -132,6 +137,13 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
         updateFollowButton();
     });
     updateFollowButton();
+    m_followHold = new QTimer(this);
+    m_followHold->setSingleShot(true);
+    connect(m_followHold, &QTimer::timeout, this, [this] {
+        if (isFollowingNewest()) {
+            selectNewest();
+        }
+    });
 
     if (m_feed.isOff()) {
         m_emptyHint->setText(tr("The run journal is off (LLM_SANDBOX_JOURNAL=off), so there is no live log.\n"
@@ -182,7 +194,7 @@ void LiveLogPage::onRunsChanged(const QList<JournalRun> &runs)
     // As terminals and log viewers do: the newest run in view, unless the user is reading another one. Without
     // following, the first run to arrive is still selected, so its output is in view without a click.
     if (isFollowingNewest()) {
-        selectNewest();
+        followNewest();
     } else if (!m_table->selectionModel()->hasSelection() && m_filter->rowCount() > 0) {
         selectRow(0);
     }
@@ -213,6 +225,16 @@ void LiveLogPage::selectNewest()
             selectRow(index.row());
             return;
         }
+    }
+}
+
+void LiveLogPage::followNewest()
+{
+    const auto shownFor = std::chrono::milliseconds(m_shownFor.isValid() ? m_shownFor.elapsed() : kFollowHold.count());
+    if (shownFor >= kFollowHold || !m_table->selectionModel()->hasSelection()) {
+        selectNewest();
+    } else if (!m_followHold->isActive()) {
+        m_followHold->start(kFollowHold - shownFor);
     }
 }
 
@@ -251,6 +273,7 @@ void LiveLogPage::showSelected()
     if (m_follower && m_follower->runId() == id) {
         return;
     }
+    m_shownFor.start();
     delete m_follower;
     m_follower = nullptr;
     if (id.isEmpty()) {

@@ -3,12 +3,15 @@
 #include "gui/Page.h"
 #include "journal/JournalRun.h"
 
+#include <QElapsedTimer>
+
 class QComboBox;
 class QLabel;
 class QPushButton;
 class QLineEdit;
 class QSplitter;
 class QStackedWidget;
+class QTimer;
 
 namespace sandbox {
 class JournalFeed;
@@ -55,6 +58,8 @@ private:
     void onRunsChanged(const QList<JournalRun> &runs);
     /// Selects the newest run the filter lets through.
     void selectNewest();
+    /// selectNewest() for runs that arrived while following: once the run shown has been on screen for a moment.
+    void followNewest();
     /// Selects `row` of the filter without ending the following.
     void selectRow(int row);
     void updateFollowButton();
@@ -68,8 +73,10 @@ private:
     QLineEdit *m_search = nullptr;
     QComboBox *m_source = nullptr;
     QPushButton *m_follow = nullptr;
-    bool m_selecting = false; ///< the page changes the selection itself: not the user picking a run
-    int m_unseen = 0;         ///< runs that started since following stopped
+    bool m_selecting = false;       ///< the page changes the selection itself: not the user picking a run
+    int m_unseen = 0;               ///< runs that started since following stopped
+    QElapsedTimer m_shownFor;       ///< since the run shown came into view
+    QTimer *m_followHold = nullptr; ///< a newer run waits for it while the run shown is held (followNewest)
     QStackedWidget *m_listStack = nullptr;
     QLabel *m_emptyHint = nullptr;
     RunTableView *m_table = nullptr;

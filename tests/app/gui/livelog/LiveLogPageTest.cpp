@@ -11,12 +11,14 @@
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -148,6 +150,74 @@ TEST(LiveLogPage, followsTheNewestRunUntilTheUserPicksAnotherAndResumesOnTheButt
     startRun(recorder, QStringLiteral("run-4"));
     ASSERT_TRUE(waitUntil([&] { return shownRun(*table) == QLatin1String("run-4"); }, 10s));
     EXPECT_TRUE(follow->isChecked());
+}
+
+// Item 9: an assistant's loop starts about 14 runs a second. Following them, each run stays on screen long enough to
+// be read (at least a second and a half) instead of the page flipping every journal read to the next empty "Running"
+// run; when the burst is over, the newest run is shown.
+TEST(LiveLogPage, followingABurstOfRunsHoldsEachRunOnScreenLongEnoughToRead)
+{
+    QTemporaryDir folder;
+    ASSERT_TRUE(folder.isValid());
+    const QString path = folder.filePath(QStringLiteral("journal.sqlite"));
+    auto journal = RunJournal::open(path);
+    ASSERT_TRUE(journal) << qPrintable(journal.error().message);
+    JournalRecorder recorder(path, JournalRecorder::Context{QStringLiteral("docker"), {}, {}});
+    startRun(recorder, QStringLiteral("run-0"));
+
+    JournalFeed feed(path);
+    ThumbnailProvider thumbnails;
+    LiveLogPage page(feed, thumbnails);
+    page.resize(1100, 600);
+    page.show();
+    auto *table = page.findChild<QTableView *>(QStringLiteral("liveLogTable"));
+    ASSERT_NE(table, nullptr);
+    ASSERT_TRUE(waitUntil([&] { return shownRun(*table) == QLatin1String("run-0"); }, 10s));
+
+    // Each run the page shows, and when it came into view.
+    QElapsedTimer clock;
+    clock.start();
+    QList<std::pair<QString, qint64>> shown{{QStringLiteral("run-0"), 0}};
+    QObject::connect(table->selectionModel(), &QItemSelectionModel::currentRowChanged, &page,
+                     [&](const QModelIndex &current) {
+                         const QString id = current.data(LiveLogModel::RunIdRole).toString();
+                         if (!id.isEmpty() && id != shown.last().first) {
+                             shown.append({id, clock.elapsed()});
+                         }
+                     });
+    // Four seconds of runs that start 70 ms apart and end when the next starts.
+    int started = 0;
+    QTimer burst;
+    burst.setInterval(70ms);
+    QObject::connect(&burst, &QTimer::timeout, &page, [&] {
+        RunResult result;
+        result.runId = QStringLiteral("run-%1").arg(started);
+        result.exitCode = 0;
+        result.stdoutData = "done\n";
+        result.durationMs = 60;
+        recorder.runOutput(result.runId, OutputStream::Stdout, result.stdoutData);
+        recorder.runFinished(result.runId, result, {});
+        startRun(recorder, QStringLiteral("run-%1").arg(++started));
+        if (started == 56) {
+            burst.stop();
+        }
+    });
+    burst.start();
+    ASSERT_TRUE(waitUntil([&] { return !burst.isActive(); }, 20s));
+    const QString newest = QStringLiteral("run-%1").arg(started);
+    ASSERT_TRUE(waitUntil([&] { return shownRun(*table) == newest; }, 5s)) << qPrintable(shownRun(*table));
+    EXPECT_TRUE(page.isFollowingNewest());
+
+    QStringList times;
+    for (const auto &[id, at] : std::as_const(shown)) {
+        times << QStringLiteral("%1 at %2 ms").arg(id).arg(at);
+    }
+    EXPECT_GE(shown.size(), 3) << "it still follows the burst";
+    for (qsizetype i = 1; i + 1 < shown.size(); ++i) {
+        EXPECT_GE(shown.at(i + 1).second - shown.at(i).second, 1400)
+            << qPrintable(shown.at(i).first) << " was on screen too briefly:\n"
+            << qPrintable(times.join(QLatin1Char('\n')));
+    }
 }
 
 // Item 7: the split between the runs and the run shown stays where the user left it whatever run is selected: a long
