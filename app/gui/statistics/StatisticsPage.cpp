@@ -10,12 +10,14 @@
 #include <QBarSet>
 #include <QBoxPlotSeries>
 #include <QBoxSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QCursor>
 #include <QEvent>
+#include <QGraphicsLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHorizontalBarSeries>
@@ -68,6 +70,10 @@ QChartView *chartView(const QString &objectName)
     // Three rows of charts, the run picker and the period bar fit a 1024 x 768 window.
     view->setMinimumSize(320, 190);
     view->chart()->legend()->setAlignment(Qt::AlignBottom);
+    // Little room around the plot (Qt's default is some 20 px on every side of each chart): with a desktop's 11 pt
+    // font in a 1024 x 768 window, the labels need it, a source's or a client's name on every bar.
+    view->chart()->setMargins(QMargins(4, 2, 4, 2));
+    view->chart()->layout()->setContentsMargins(0, 0, 0, 0);
     return view;
 }
 
@@ -114,9 +120,35 @@ QValueAxis *wholeNumberAxis(double most)
     return axis;
 }
 
+/// An axis of milliseconds from 0 to at least `longest` with at most four ticks, 1, 2 or 5 times a power of ten apart,
+/// each written with its unit ("500 ms", "50 s"): six digits of milliseconds left no room for the plot beside them.
+QValueAxis *durationAxis(qint64 longest)
+{
+    qint64 step = 1;
+    for (qint64 magnitude = 1; step * 3 < longest; magnitude *= 10) {
+        for (const qint64 factor : {1, 2, 5}) {
+            step = factor * magnitude;
+            if (step * 3 >= longest) {
+                break;
+            }
+        }
+    }
+    auto *axis = new QCategoryAxis;
+    axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    const qint64 top = (longest + step - 1) / step * step;
+    axis->setRange(0, double(top));
+    for (qint64 at = 0; at <= top; at += step) {
+        // Whole seconds from a step of a second on; milliseconds below.
+        axis->append(step >= 1000 ? QCoreApplication::translate("RunText", "%1 s").arg(at / 1000)
+                                  : QCoreApplication::translate("RunText", "%1 ms").arg(at),
+                     double(at));
+    }
+    return axis;
+}
+
 /// A horizontal bar per count, most at the top, its number in a tooltip.
 void drawCounts(QChartView *view, const QList<RunCount> &counts, const QString &title,
-                const std::function<QString(const RunCount &)> &label, const QColor &color)
+                const std::function<QString(const RunCount &)> &label, const QColor &color, const QColor &labelColor)
 {
     QChart *chart = view->chart();
     clear(chart);
@@ -139,7 +171,13 @@ void drawCounts(QChartView *view, const QList<RunCount> &counts, const QString &
     names->setTruncateLabels(false);
     chart->addAxis(names, Qt::AlignLeft);
     series->attachAxis(names);
-    QValueAxis *values = wholeNumberAxis(most);
+    // Each bar's number at its end, not an axis of counts below: the room goes to the names (six clients need six
+    // lines' height), and the numbers read without following a grid line.
+    series->setLabelsVisible(true);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+    set->setLabelColor(labelColor);
+    QValueAxis *values = wholeNumberAxis(most * 1.15); // room for the longest bar's number
+    values->setLabelsVisible(false);
     chart->addAxis(values, Qt::AlignBottom);
     series->attachAxis(values);
     chart->legend()->hide();
@@ -363,6 +401,7 @@ void StatisticsPage::styleCharts()
     const bool dark = StateColors::isDark(palette());
     for (QChartView *view : {m_outcomes, m_durations, m_sources, m_clients, m_resources}) {
         view->chart()->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+        view->chart()->setBackgroundRoundness(0); // square corners, flush with the view: no margin inside it
         view->chart()->setBackgroundBrush(palette().base());
         view->chart()->setTitleBrush(palette().text());
         view->chart()->legend()->setLabelColor(palette().color(QPalette::Text));
@@ -437,7 +476,8 @@ void StatisticsPage::draw()
 
     drawCounts(
         m_sources, m_numbers.sources, tr("Runs by source"),
-        [](const RunCount &count) { return runSourceText(runSourceFromString(count.key)); }, series.runs);
+        [](const RunCount &count) { return runSourceText(runSourceFromString(count.key)); }, series.runs,
+        palette().color(QPalette::Text));
     drawCounts(
         m_clients, m_numbers.clients, tr("MCP runs by client (stdio and HTTP)"),
         [](const RunCount &count) {
@@ -445,7 +485,7 @@ void StatisticsPage::draw()
             return runSourceText(runSourceFromString(count.source),
                                  count.key.isEmpty() ? tr("(not named)") : count.key);
         },
-        series.runs);
+        series.runs, palette().color(QPalette::Text));
 
     drawResources(series);
 
@@ -474,7 +514,7 @@ void StatisticsPage::drawDurations(const SeriesColors &colors)
     // extremes): one label per language, the legend tells the two apart, the tooltip has the numbers.
     QChart *chart = m_durations->chart();
     clear(chart);
-    chart->setTitle(tr("Duration per language (ms)"));
+    chart->setTitle(tr("Duration per language"));
     QStringList languages;
     for (const DurationSummary &summary : m_numbers.durations) {
         if (!languages.contains(summary.language)) {
@@ -541,10 +581,7 @@ void StatisticsPage::drawDurations(const SeriesColors &colors)
     languageAxis->setTruncateLabels(false);
     languageAxis->setLabelsAngle(languages.size() > 4 ? -45 : 0);
     chart->addAxis(languageAxis, Qt::AlignBottom);
-    auto *msAxis = new QValueAxis;
-    msAxis->setRange(0, double(std::max<qint64>(longest, 10)));
-    msAxis->setLabelFormat(QStringLiteral("%d"));
-    msAxis->applyNiceNumbers();
+    QValueAxis *msAxis = durationAxis(std::max<qint64>(longest, 10));
     chart->addAxis(msAxis, Qt::AlignLeft);
     for (QAbstractSeries *boxes : chart->series()) {
         boxes->attachAxis(languageAxis);

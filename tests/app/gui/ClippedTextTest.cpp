@@ -15,9 +15,14 @@
 #include "secrets/MemorySecretStore.h"
 
 #include <QAbstractButton>
+#include <QApplication>
+#include <QBarCategoryAxis>
 #include <QBuffer>
+#include <QChart>
+#include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QGraphicsTextItem>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLibraryInfo>
@@ -217,6 +222,44 @@ void reportCutCells(const QAbstractItemView *view, const std::function<void(cons
     }
 }
 
+/// The texts of a chart that are cut ("…") or left out: an axis's label, the title, a legend entry. Qt Charts draws
+/// each as a QGraphicsTextItem of the view's scene; it elides what is too long and hides a category's label that would
+/// overlap its neighbour's.
+void reportCutChartTexts(const QChartView *view, const std::function<void(const QString &, int)> &report)
+{
+    QStringList shown;
+    // What the view shows of its scene (a chart larger than its view is cut at the view's edges).
+    const QRectF chartRect =
+        view->chart()->sceneBoundingRect().intersected(view->mapToScene(view->viewport()->rect()).boundingRect());
+    for (QGraphicsItem *item : view->scene()->items()) {
+        const auto *text =
+            item->toGraphicsObject() ? qobject_cast<QGraphicsTextItem *>(item->toGraphicsObject()) : nullptr;
+        if (!text || !text->isVisible() || text->toPlainText().trimmed().isEmpty()) {
+            continue;
+        }
+        const QString plain = text->toPlainText();
+        shown << plain;
+        if (plain.contains(QChar(0x2026)) || plain.contains(QLatin1String("..."))) {
+            report(plain + QStringLiteral(" (elided)"), 2);
+        }
+        // Drawn beyond the chart or the view (a rotated label below the bottom edge) is cut.
+        const QRectF drawn = text->sceneBoundingRect();
+        const int beyond =
+            int(std::ceil(std::max({chartRect.left() - drawn.left(), drawn.right() - chartRect.right(),
+                                    chartRect.top() - drawn.top(), drawn.bottom() - chartRect.bottom(), 0.0})));
+        report(plain + QStringLiteral(" (beyond the chart)"), beyond);
+    }
+    for (QAbstractAxis *axis : view->chart()->axes()) {
+        if (auto *names = qobject_cast<QBarCategoryAxis *>(axis)) {
+            for (const QString &name : names->categories()) {
+                if (!name.trimmed().isEmpty() && !shown.contains(name)) {
+                    report(name + QStringLiteral(" (a category's label left out)"), 2);
+                }
+            }
+        }
+    }
+}
+
 /// Every visible label, button and header section under `root` whose text does not fit, one line each.
 QStringList clippedTexts(const QWidget *root)
 {
@@ -231,6 +274,11 @@ QStringList clippedTexts(const QWidget *root)
     QList<QWidget *> widgets = root->findChildren<QWidget *>();
     widgets.prepend(const_cast<QWidget *>(root));
     for (const QWidget *widget : std::as_const(widgets)) {
+        // A chart is drawn on its viewport, which covers the view.
+        if (const auto *chart = qobject_cast<const QChartView *>(widget); chart && chart->isVisible()) {
+            reportCutChartTexts(chart, [&](const QString &what, int overflow) { report(widget, what, overflow); });
+            continue;
+        }
         if (!widget->isVisible() || widget->visibleRegion().isEmpty()) {
             continue;
         }
@@ -272,26 +320,34 @@ QByteArray png(QColor color)
 void writeJournal(const QString &path)
 {
     JournalRecorder recorder(path, JournalRecorder::Context{QStringLiteral("docker"), {}, {}, {}});
+    // Every source, six MCP clients (one unnamed) and seven languages, as the statistics page counts them; durations
+    // from milliseconds to minutes.
     const struct
     {
-        const char *id, *language, *origin;
+        const char *id, *language, *origin, *client;
         int exitCode;
         StopReason stop;
         bool chart;
+        qint64 durationMs;
     } runs[] = {
-        {"python-chart", "python", "mcp", 0, StopReason::Exited, true},
-        {"r-error", "r", "gui", 1, StopReason::Exited, false},
-        {"javascript-timeout", "javascript", "cli", 137, StopReason::TimedOut, false},
-        {"python-stopped", "python", "http", 137, StopReason::Cancelled, true},
-        {"ruby-ok", "ruby", "gui", 0, StopReason::Exited, false},
+        {"go-cursor", "go", "mcp", "cursor", 0, StopReason::Exited, false, 28'450},
+        {"java-vscode", "java", "mcp", "vscode", 0, StopReason::Exited, false, 125'000},
+        {"cpp-unnamed", "cpp", "mcp", "", 0, StopReason::Exited, false, 840},
+        {"python-http-unnamed", "python", "http", "", 0, StopReason::Exited, false, 2'350},
+        {"python-replay", "python", "replay", "", 0, StopReason::Exited, false, 1'234},
+        {"python-chart", "python", "mcp", "claude-ai", 0, StopReason::Exited, true, 1'234},
+        {"r-error", "r", "gui", "", 1, StopReason::Exited, false, 1'234},
+        {"javascript-timeout", "javascript", "cli", "", 137, StopReason::TimedOut, false, 1'234},
+        {"python-stopped", "python", "http", "claude-ai", 137, StopReason::Cancelled, true, 1'234},
+        {"ruby-ok", "ruby", "gui", "", 0, StopReason::Exited, false, 1'234},
     };
     for (const auto &run : runs) {
         RunRequest request;
         request.language = QString::fromLatin1(run.language);
         request.source = *runSourceFromString(QString::fromLatin1(run.origin));
         request.code = QStringLiteral("print('hello')\n");
-        if (request.source == RunSource::Mcp || request.source == RunSource::Http) {
-            request.clientName = QStringLiteral("claude-ai");
+        if (*run.client) {
+            request.clientName = QString::fromLatin1(run.client);
             request.clientVersion = QStringLiteral("0.1.0");
         }
         recorder.runStarted(QString::fromLatin1(run.id), request);
@@ -307,7 +363,7 @@ void writeJournal(const QString &path)
         result.runId = QString::fromLatin1(run.id);
         result.exitCode = run.exitCode;
         result.reason = run.stop;
-        result.durationMs = 1234;
+        result.durationMs = run.durationMs;
         recorder.runFinished(QString::fromLatin1(run.id), result, std::nullopt);
     }
     recorder.flush();
@@ -318,20 +374,25 @@ struct Layout
     const char *page; ///< a page's objectName, or a dialog: "settingsDialog", "connectDialog", "previewDialog"
     QSize size;
     const char *language;
+    int pointSize = 0; ///< the application font's size; 0: the platform's (9 pt here)
 };
 
 void PrintTo(const Layout &layout, std::ostream *out)
 {
     *out << layout.page << " at " << layout.size.width() << " x " << layout.size.height() << " in " << layout.language;
+    if (layout.pointSize > 0) {
+        *out << " at " << layout.pointSize << " pt";
+    }
 }
 
 std::string nameOf(const ::testing::TestParamInfo<Layout> &info)
 {
-    return QStringLiteral("%1_%2x%3_%4")
+    return QStringLiteral("%1_%2x%3_%4%5")
         .arg(QLatin1String(info.param.page))
         .arg(info.param.size.width())
         .arg(info.param.size.height())
-        .arg(QLatin1String(info.param.language))
+        .arg(QLatin1String(info.param.language),
+             info.param.pointSize > 0 ? QStringLiteral("_%1pt").arg(info.param.pointSize) : QString())
         .toStdString();
 }
 
@@ -351,6 +412,11 @@ protected:
             }
             QLocale::setDefault(locale);
         }
+        if (GetParam().pointSize > 0) {
+            QFont font = m_font;
+            font.setPointSize(GetParam().pointSize);
+            QApplication::setFont(font);
+        }
         writeJournal(m_app.journalPath());
     }
     void TearDown() override
@@ -358,6 +424,7 @@ protected:
         QCoreApplication::removeTranslator(&m_translation);
         QCoreApplication::removeTranslator(&m_qtTranslation);
         QLocale::setDefault(m_locale);
+        QApplication::setFont(m_font);
     }
 
     /// The window at the layout's size, on its page.
@@ -399,6 +466,7 @@ protected:
     guitest::OfflineApp m_app;
     DesktopApp m_desktop{m_app.context()};
     const QLocale m_locale;
+    const QFont m_font = QApplication::font();
     QTranslator m_translation, m_qtTranslation;
 };
 
@@ -449,6 +517,12 @@ std::vector<Layout> everyLayout()
             for (const char *language : {"en", "zh_CN"}) {
                 layouts.push_back({page, size, language});
             }
+        }
+    }
+    // The run pages and the charts at 11 pt, the font many desktops (GNOME's) give applications, in a small window.
+    for (const char *page : {"liveLogPage", "historyPage", "statisticsPage"}) {
+        for (const char *language : {"en", "zh_CN"}) {
+            layouts.push_back({page, QSize(1024, 768), language, 11});
         }
     }
     return layouts;
