@@ -15,7 +15,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScopedValueRollback>
+#include <QShowEvent>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
@@ -77,6 +79,13 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     m_listStack = new QStackedWidget;
     m_listStack->addWidget(m_table);
     m_listStack->addWidget(m_emptyHint);
+    // As in History, the table beside the run is never narrower than its columns at their least, so every column
+    // stays in view (the splitter gives the run what is left); a rarer status ("CPU-time limit reached after 2 min
+    // 5 s") widens them, and where the page has no room for both the run goes under the table (placeSplitter).
+    connect(m_table, &RunTableView::columnsMeasured, this, [this] {
+        m_listStack->setMinimumWidth(m_splitter->orientation() == Qt::Horizontal ? m_table->minimumColumnsWidth() : 0);
+        placeSplitter();
+    });
 
     auto *listPane = new QWidget;
     auto *listLayout = new QVBoxLayout(listPane);
@@ -99,6 +108,7 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     m_splitter->addWidget(m_detail);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
+    connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_splitterPlaced = true; });
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_splitter);
@@ -319,7 +329,55 @@ void LiveLogPage::saveState(QSettings &settings) const
 
 void LiveLogPage::restoreState(const QSettings &settings)
 {
-    m_splitter->restoreState(kSplitterState.read(settings));
+    m_splitterPlaced = m_splitter->restoreState(kSplitterState.read(settings));
+}
+
+void LiveLogPage::showEvent(QShowEvent *event)
+{
+    Page::showEvent(event);
+    placeSplitter();
+}
+
+void LiveLogPage::resizeEvent(QResizeEvent *event)
+{
+    Page::resizeEvent(event);
+    placeSplitter();
+}
+
+void LiveLogPage::placeSplitter()
+{
+    if (!isVisible() || !m_detail->isVisibleTo(this)) {
+        return;
+    }
+    // The run beside the table where the page has room for the table's columns and a run pane of 45 digits (1280 px
+    // and wider windows); under it where it has not (1024 px), both as wide as the page, no column elided, as History
+    // does. Decided again as the window is resized or a rarer status widens the columns.
+    const int digit = m_table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    const int columns = m_table->preferredColumnsWidth();
+    const int runPaneWidth = std::max(m_detail->minimumSizeHint().width(), digit * 45);
+    const int wide =
+        width() - layout()->contentsMargins().left() - layout()->contentsMargins().right() - m_splitter->handleWidth();
+    const Qt::Orientation orientation = wide - columns < runPaneWidth ? Qt::Vertical : Qt::Horizontal;
+    const bool turned = orientation != m_splitter->orientation();
+    if (turned) {
+        m_splitter->setOrientation(orientation);
+        m_listStack->setMinimumWidth(orientation == Qt::Horizontal ? m_table->minimumColumnsWidth() : 0);
+        m_splitterPlaced = false; // the sizes the user chose were for the other orientation
+    }
+    // Beside from the start, the stretch factors share the page (3 : 2) as it grows and shrinks.
+    if (m_splitterPlaced || (orientation == Qt::Horizontal && !turned)) {
+        return;
+    }
+    if (orientation == Qt::Vertical) {
+        const int total = m_splitter->height() - m_splitter->handleWidth();
+        const int table = total * 2 / 5;
+        m_splitter->setSizes({table, std::max(0, total - table)});
+        return;
+    }
+    // Three fifths of the page for the table, whose result column shows the runs' charts, and never less than its
+    // columns at their least; the run the rest.
+    const int table = std::max(m_listStack->minimumWidth(), wide * 3 / 5);
+    m_splitter->setSizes({table, std::max(0, wide - table)});
 }
 
 } // namespace sandbox::gui

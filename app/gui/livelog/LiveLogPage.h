@@ -65,6 +65,12 @@ private:
     void updateFollowButton();
     void showSelected();
     void updateEmptyState();
+    /// The run beside the table where the page has room for both, under it where it has not. Without a saved or moved
+    /// split (in that orientation): beside, the table three fifths of the width (at least its columns at their
+    /// least, the splitter's stretch factors), the run the rest; under, the table two fifths of the height.
+    void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void placeSplitter();
 
     JournalFeed &m_feed;
     RunFollower *m_follower = nullptr; ///< of the run shown
@@ -82,6 +88,7 @@ private:
     RunTableView *m_table = nullptr;
     RunView *m_detail = nullptr;
     QSplitter *m_splitter = nullptr;
+    bool m_splitterPlaced = false; ///< restored or moved by the user: placeSplitter() leaves it in that orientation
     QLabel *m_journalError = nullptr;
 };
 

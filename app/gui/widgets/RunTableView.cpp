@@ -215,9 +215,8 @@ void RunTableView::fitColumns()
             preferred += m_widths.at(column).preferred;
             shrinkable += m_widths.at(column).preferred - m_widths.at(column).minimum;
         }
-        const double shrink = shrinkable > 0
-                                  ? std::clamp(double(preferred - available) / double(shrinkable), 0.0, 1.0)
-                                  : 0.0;
+        const double shrink =
+            shrinkable > 0 ? std::clamp(double(preferred - available) / double(shrinkable), 0.0, 1.0) : 0.0;
         for (int column = 0; column < columns; ++column) {
             if (column == m_fillColumn || isColumnHidden(column)) {
                 continue;

@@ -330,6 +330,7 @@ void writeJournal(const QString &path)
         bool chart;
         qint64 durationMs;
     } runs[] = {
+        {"ruby-cpu-limit", "ruby", "gui", "", 137, StopReason::CpuLimit, false, 125'000},
         {"go-cursor", "go", "mcp", "cursor", 0, StopReason::Exited, false, 28'450},
         {"java-vscode", "java", "mcp", "vscode", 0, StopReason::Exited, false, 125'000},
         {"cpp-unnamed", "cpp", "mcp", "", 0, StopReason::Exited, false, 840},

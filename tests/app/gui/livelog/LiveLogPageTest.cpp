@@ -253,7 +253,7 @@ TEST(LiveLogPage, theSplitStaysWhereTheUserLeftItWhicheverRunIsShown)
     JournalFeed feed(path);
     ThumbnailProvider thumbnails;
     LiveLogPage page(feed, thumbnails);
-    page.resize(860, 640); // the page in a 1024 px window
+    page.resize(1100, 640); // the page in a 1280 px window: the run beside the table
     page.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
     auto *table = page.findChild<QTableView *>(QStringLiteral("liveLogTable"));
@@ -261,6 +261,7 @@ TEST(LiveLogPage, theSplitStaysWhereTheUserLeftItWhicheverRunIsShown)
     ASSERT_NE(table, nullptr);
     ASSERT_NE(splitter, nullptr);
     ASSERT_TRUE(waitUntil([&] { return page.model()->rowCount() == 2 && !page.runView()->run().id.isEmpty(); }, 10s));
+    ASSERT_EQ(splitter->orientation(), Qt::Horizontal);
     page.setFollowingNewest(false);
 
     // The user gives the table three fifths of the page (room for its columns at their least), the run the rest.
