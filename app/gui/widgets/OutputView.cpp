@@ -3,10 +3,21 @@
 #include <QFontDatabase>
 #include <QScrollBar>
 #include <QStringDecoder>
+#include <QTextBlock>
 
 namespace sandbox::gui {
 
 namespace {
+
+/// What a piece of text is, kept in its format so that a theme switch can recolour it.
+constexpr int kTextKindProperty = QTextFormat::UserProperty + 1;
+
+enum TextKind : int
+{
+    ProgramOutput = 0, // drawn in the palette's text colour: nothing to recolour
+    ErrorOutput,
+    Note,
+};
 
 /// How many bytes at the end of `data` belong to a UTF-8 sequence that is not complete yet.
 qsizetype incompleteTail(const QByteArray &data)
@@ -40,8 +51,62 @@ QTextCharFormat OutputView::formatFor(OutputStream stream) const
     if (stream == OutputStream::Stderr) {
         const bool dark = palette().color(QPalette::Base).lightness() < 128;
         format.setForeground(dark ? QColor(0xff, 0x7b, 0x72) : QColor(0xc0, 0x1c, 0x28));
+        format.setProperty(kTextKindProperty, ErrorOutput);
     }
     return format;
+}
+
+QTextCharFormat OutputView::noteFormat() const
+{
+    QTextCharFormat format;
+    QColor color = palette().color(QPalette::Text);
+    color.setAlpha(150);
+    format.setForeground(color);
+    format.setFontItalic(true);
+    format.setProperty(kTextKindProperty, Note);
+    return format;
+}
+
+void OutputView::changeEvent(QEvent *event)
+{
+    QPlainTextEdit::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        recolour();
+    }
+}
+
+void OutputView::recolour()
+{
+    struct Piece
+    {
+        int start;
+        int end;
+        int kind;
+    };
+    // Collected first: setting a format joins fragments under the iterator.
+    QList<Piece> pieces;
+    for (QTextBlock block = document()->begin(); block.isValid(); block = block.next()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            const int kind = fragment.charFormat().intProperty(kTextKindProperty);
+            if (kind != ProgramOutput) {
+                pieces.append({fragment.position(), fragment.position() + fragment.length(), kind});
+            }
+        }
+    }
+    if (pieces.isEmpty()) {
+        return;
+    }
+    const QTextCharFormat error = formatFor(OutputStream::Stderr);
+    const QTextCharFormat note = noteFormat();
+    QTextCursor cursor(document());
+    cursor.beginEditBlock(); // one layout for the whole output
+    for (const Piece &piece : std::as_const(pieces)) {
+        cursor.setPosition(piece.start);
+        cursor.setPosition(piece.end, QTextCursor::KeepAnchor);
+        cursor.setCharFormat(piece.kind == ErrorOutput ? error : note);
+    }
+    cursor.endEditBlock();
 }
 
 void OutputView::append(const QString &text, const QTextCharFormat &format)
@@ -70,16 +135,11 @@ void OutputView::appendOutput(OutputStream stream, const QByteArray &chunk)
 
 void OutputView::appendNote(const QString &text)
 {
-    QTextCharFormat format;
-    QColor color = palette().color(QPalette::Text);
-    color.setAlpha(150);
-    format.setForeground(color);
-    format.setFontItalic(true);
     QString line = text;
     if (!document()->isEmpty() && !toPlainText().endsWith(QLatin1Char('\n'))) {
         line.prepend(QLatin1Char('\n'));
     }
-    append(line + QLatin1Char('\n'), format);
+    append(line + QLatin1Char('\n'), noteFormat());
 }
 
 void OutputView::setRecordedOutput(const QByteArray &stdoutData, const QByteArray &stderrData)

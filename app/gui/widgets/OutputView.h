@@ -22,9 +22,15 @@ public:
     void setRecordedOutput(const QByteArray &stdoutData, const QByteArray &stderrData);
     void clearOutput();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     void append(const QString &text, const QTextCharFormat &format);
     QTextCharFormat formatFor(OutputStream stream) const;
+    QTextCharFormat noteFormat() const;
+    /// Gives the text already shown the colours of the current palette (a theme switch).
+    void recolour();
 
     QByteArray m_pending[2]; // an incomplete UTF-8 sequence at the end of a chunk waits for the next one
 };
