@@ -18,6 +18,7 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QFutureWatcher>
+#include <QLocale>
 #include <QThread>
 #include <csignal>
 #include <sys/ioctl.h>
@@ -108,9 +109,10 @@ QString age(const QDateTime &created)
     return ImagesCommand::tr("%n days", nullptr, int(seconds / 86400));
 }
 
-QString megabytes(qint64 bytes)
+/// In the binary units the desktop app shows too ("312.4 MiB").
+QString dataSize(qint64 bytes)
 {
-    return QStringLiteral("%1 MB").arg(bytes / (1000 * 1000));
+    return QLocale::c().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat);
 }
 
 int list(AppContext &context, ImageStore &backend)
@@ -125,7 +127,7 @@ int list(AppContext &context, ImageStore &backend)
     // Columns of fixed widths (in terminal columns: a translated header or age may hold wide characters).
     const auto row = [](const QStringList &cells) {
         out() << padded(cells[0], -11) << ' ' << padded(cells[1], -9) << ' ' << padded(cells[2], -36) << ' '
-              << padded(cells[3], 8) << ' ' << padded(cells[4], -8) << ' ' << cells[5] << '\n';
+              << padded(cells[3], 10) << ' ' << padded(cells[4], -8) << ' ' << cells[5] << '\n';
     };
     row({ImagesCommand::tr("LANGUAGE"), ImagesCommand::tr("VERSION"), ImagesCommand::tr("IMAGE"),
          ImagesCommand::tr("SIZE"), ImagesCommand::tr("AGE"), ImagesCommand::tr("STATUS")});
@@ -136,7 +138,7 @@ int list(AppContext &context, ImageStore &backend)
         }
         row({image.language,
              image.present ? (image.version.isEmpty() ? QStringLiteral("?") : image.version) : QStringLiteral("-"),
-             image.reference, image.present ? megabytes(image.sizeBytes) : QStringLiteral("-"),
+             image.reference, image.present ? dataSize(image.sizeBytes) : QStringLiteral("-"),
              image.present ? age(image.created) : QStringLiteral("-"),
              image.present ? ImagesCommand::tr("present")
                            : ImagesCommand::tr("missing (llm-sandbox images build %1)").arg(image.language)});
@@ -154,7 +156,7 @@ int list(AppContext &context, ImageStore &backend)
     for (const ImageInfo &image : *images) {
         out() << QStringLiteral("  %1 %2  %3\n")
                      .arg(image.reference, -44)
-                     .arg(megabytes(image.sizeBytes), 8)
+                     .arg(dataSize(image.sizeBytes), 10)
                      .arg(age(image.created));
     }
     out().flush();
@@ -172,7 +174,7 @@ int prune(AppContext &context, ImageStore &backend)
     }
     const QString removed =
         ImagesCommand::tr("Removed %n superseded image(s) (%1)", nullptr, int(pruned->removed.size()))
-            .arg(megabytes(pruned->bytes));
+            .arg(dataSize(pruned->bytes));
     err() << (pruned->kept.isEmpty()
                   ? removed
                   : ImagesCommand::tr("%1; kept %n that containers still use", nullptr, int(pruned->kept.size()))

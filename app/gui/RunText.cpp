@@ -216,6 +216,11 @@ QString durationText(qint64 milliseconds)
     return QCoreApplication::translate("RunText", "%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
 }
 
+QString dataSizeText(qint64 bytes)
+{
+    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat);
+}
+
 QString backendText(const QString &name)
 {
     // Product names, the same in every language.

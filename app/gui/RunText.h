@@ -51,6 +51,8 @@ QString stopReasonText(std::optional<StopReason> reason);
 QString runOutcomeText(const JournalRun &run);
 /// A duration as every page shows it: "840 ms", "2.35 s", "30.0 s", "2 min 5 s".
 QString durationText(qint64 milliseconds);
+/// A size as every page shows it, in binary units with one decimal: "512.0 KiB", "300.0 MiB", "1.5 GiB".
+QString dataSizeText(qint64 bytes);
 /// A backend as people write it ("Docker"), from its short name ("docker").
 QString backendText(const QString &name);
 /// A language as people write it ("JavaScript (Node.js)"), from its short name ("javascript").

@@ -184,7 +184,7 @@ Result<void> copy(ImageStore &from, ImageStore &to, const QStringList &reference
             total += chunk.size();
             if (total - reported >= kReportEvery) {
                 reported = total;
-                report(QStringLiteral("copied %1 MB").arg(total / (1024 * 1024)));
+                report(QStringLiteral("copied %1 MiB").arg(total / (1024 * 1024)));
             }
             if (isCancelled()) {
                 return false; // the archive is cut short: the load fails and stores nothing

@@ -1,5 +1,6 @@
 #include "gui/backends/ImageTableModel.h"
 
+#include "gui/RunText.h"
 #include "lang/LanguageRegistry.h"
 
 #include <QLocale>
@@ -62,7 +63,7 @@ int ImageTableModel::columnCount(const QModelIndex &parent) const
 
 QString ImageTableModel::sizeText(qint64 bytes)
 {
-    return tr("%1 MB").arg(bytes / (1000 * 1000));
+    return dataSizeText(bytes);
 }
 
 QString ImageTableModel::ageText(const QDateTime &created)

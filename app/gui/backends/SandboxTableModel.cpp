@@ -3,21 +3,10 @@
 #include "gui/RunText.h"
 #include "lang/LanguageRegistry.h"
 
-#include <QCoreApplication>
 #include <QLocale>
 #include <algorithm>
 
 namespace sandbox::gui {
-
-namespace {
-
-QString mebibytes(qint64 bytes)
-{
-    return QCoreApplication::translate("sandbox::gui::SandboxTableModel", "%1 MiB")
-        .arg(double(bytes) / (1024 * 1024), 0, 'f', 1);
-}
-
-} // namespace
 
 const JournalRun *SandboxTableModel::runIn(const QString &id) const
 {
@@ -142,9 +131,9 @@ QVariant SandboxTableModel::data(const QModelIndex &index, int role) const
         if (!sandbox.stats) {
             return none;
         }
-        return sandbox.stats->memoryLimitBytes > 0 ? tr("%1 / %2").arg(mebibytes(sandbox.stats->memoryBytes),
-                                                                       mebibytes(sandbox.stats->memoryLimitBytes))
-                                                   : mebibytes(sandbox.stats->memoryBytes);
+        return sandbox.stats->memoryLimitBytes > 0 ? tr("%1 / %2").arg(dataSizeText(sandbox.stats->memoryBytes),
+                                                                       dataSizeText(sandbox.stats->memoryLimitBytes))
+                                                   : dataSizeText(sandbox.stats->memoryBytes);
     case ProcessesColumn:
         return sandbox.stats && sandbox.stats->pids >= 0 ? QString::number(sandbox.stats->pids) : none;
     case AgeColumn: {

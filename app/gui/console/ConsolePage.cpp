@@ -18,7 +18,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QLocale>
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -486,7 +485,6 @@ void ConsolePage::onFinished(quint64 ticket, const RunResult &result)
             m_artifacts->addArtifact(artifact);
         }
     }
-    const QLocale locale;
     // The status in the words and colour of every page: "Stopped by you after 3.00 s", not "Exit code 137 · stopped".
     const RunEnding ending = RunEnding::of(result, RunSource::Gui, qint64(m_timeout->value()) * 1000);
     QStringList parts;
@@ -495,7 +493,7 @@ void ConsolePage::onFinished(quint64 ticket, const RunResult &result)
     if (result.wallMs > 0 || result.cpuMs > 0) {
         parts << tr("program: %1 wall, %2 CPU, %3 peak memory")
                      .arg(durationText(result.wallMs), durationText(result.cpuMs),
-                          locale.formattedDataSize(result.peakMemoryKb * 1024));
+                          dataSizeText(result.peakMemoryKb * 1024));
     }
     if (result.outputTruncated) {
         parts << tr("output truncated");

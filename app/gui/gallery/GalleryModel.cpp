@@ -108,7 +108,7 @@ QVariant GalleryModel::data(const QModelIndex &index, int role) const
     }
     case Qt::ToolTipRole: {
         return tr("%1\n%2, %3\n%4 run of %5 (%6)")
-            .arg(entry.artifact.name, entry.artifact.mimeType, QLocale().formattedDataSize(entry.artifact.size),
+            .arg(entry.artifact.name, entry.artifact.mimeType, dataSizeText(entry.artifact.size),
                  languageText(entry.language), QLocale().toString(entry.startedAt.toLocalTime(), QLocale::ShortFormat),
                  runSourceText(entry.source, entry.clientName));
     }

@@ -25,7 +25,7 @@ QString exitCodeText(std::optional<int> code)
 
 QString sizeText(qint64 bytes)
 {
-    return QLocale().formattedDataSize(bytes);
+    return dataSizeText(bytes);
 }
 
 QString artifactText(const RunDiff::ArtifactChange &change, DiffView::Sides sides)

@@ -1,5 +1,6 @@
 #include "gui/widgets/ArtifactPreviewDialog.h"
 
+#include "gui/RunText.h"
 #include "gui/widgets/ArtifactDrag.h"
 #include "gui/widgets/CopyFeedback.h"
 #include "gui/widgets/SafeImage.h"
@@ -20,7 +21,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLocale>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QMouseEvent>
@@ -224,7 +224,7 @@ void ArtifactPreviewDialog::setCurrent(int index)
     // Zooming is for images: off until one is decoded.
     m_fitButton->setEnabled(false);
     m_actualButton->setEnabled(false);
-    m_caption->setText(tr("%1 — %2").arg(item.mimeType, QLocale().formattedDataSize(m_data.size())));
+    m_caption->setText(tr("%1 — %2").arg(item.mimeType, dataSizeText(m_data.size())));
     switch (SafeImage::kindOf(m_data, item.mimeType)) {
     case SafeImage::Kind::Raster:
     case SafeImage::Kind::Svg: {
@@ -281,7 +281,7 @@ void ArtifactPreviewDialog::showDecoded()
                            .arg(item.mimeType)
                            .arg(m_image.width())
                            .arg(m_image.height())
-                           .arg(QLocale().formattedDataSize(m_data.size())));
+                           .arg(dataSizeText(m_data.size())));
     m_copy->setEnabled(true);
     m_fitButton->setEnabled(true);
     m_actualButton->setEnabled(true);

@@ -1,6 +1,7 @@
 #include "gui/widgets/ArtifactStrip.h"
 
 #include "artifacts/Artifact.h"
+#include "gui/RunText.h"
 #include "gui/widgets/ArtifactDrag.h"
 #include "gui/widgets/ArtifactPreviewDialog.h"
 #include "gui/widgets/ThumbnailProvider.h"
@@ -91,7 +92,7 @@ void ArtifactStrip::add(const QString &name, const QString &mimeType, const QByt
     item->setData(MimeRole, mimeType);
     item->setData(PathRole, path);
     item->setData(KeyRole, path.isEmpty() ? ThumbnailProvider::keyOf(data) : path);
-    item->setToolTip(QStringLiteral("%1\n%2, %3").arg(name, mimeType, QLocale().formattedDataSize(size)));
+    item->setToolTip(QStringLiteral("%1\n%2, %3").arg(name, mimeType, dataSizeText(size)));
     item->setSizeHint(ThumbnailSize + QSize(16, fontMetrics().height() + 14));
     showThumbnail(item);
     emit countChanged(count());

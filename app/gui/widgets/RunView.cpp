@@ -243,8 +243,7 @@ void RunView::appendEndNotes()
     if (m_run.outputTruncated) {
         m_output->appendNote(tr("[output truncated: the sandbox's output limit was reached]"));
     } else if (m_run.outputCap > 0 && m_run.stdoutData.size() + m_run.stderrData.size() >= m_run.outputCap) {
-        m_output->appendNote(
-            tr("[the journal keeps the first %1 of output]").arg(QLocale().formattedDataSize(m_run.outputCap)));
+        m_output->appendNote(tr("[the journal keeps the first %1 of output]").arg(dataSizeText(m_run.outputCap)));
     }
 }
 
@@ -292,7 +291,7 @@ void RunView::showDetails()
             {tr("Duration:"), ended ? durationText(run.durationMs) : QString()},
             {tr("Wall time:"), ended && run.wallMs > 0 ? durationText(run.wallMs) : QString()},
             {tr("CPU time:"), ended && run.cpuMs > 0 ? durationText(run.cpuMs) : QString()},
-            {tr("Peak memory:"), run.peakMemoryKb > 0 ? locale.formattedDataSize(run.peakMemoryKb * 1024) : QString()},
+            {tr("Peak memory:"), run.peakMemoryKb > 0 ? dataSizeText(run.peakMemoryKb * 1024) : QString()},
             {tr("Source:"), runSourceText(run)},
             {tr("Client:"), QStringList{run.clientName, run.clientVersion}.join(QLatin1Char(' ')).trimmed()},
             {tr("Backend:"), backend.join(QStringLiteral(" — "))},

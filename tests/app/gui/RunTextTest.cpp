@@ -2,6 +2,8 @@
 #include "gui/RunText.h"
 
 #include "gui/StateColors.h"
+#include "gui/backends/ImageTableModel.h"
+#include "gui/backends/SandboxTableModel.h"
 #include "gui/history/HistoryFilterBar.h"
 #include "gui/livelog/LiveLogFilterModel.h"
 #include "gui/livelog/LiveLogModel.h"
@@ -205,4 +207,21 @@ TEST_F(LocaleFormatsTest, englishDaysTimesAndSentences)
     EXPECT_EQ(dayText(QDate(2026, 11, 5)), QStringLiteral("5. Nov."));
     EXPECT_EQ(joinSentences({QStringLiteral("One run is in progress."), QString(), QStringLiteral("Stop?")}),
               QStringLiteral("One run is in progress. Stop?"));
+}
+
+// Sizes read "MB" (millions of bytes) on the Images tab beside "MiB" everywhere else: binary units throughout.
+TEST(RunText, everySizeIsInBinaryUnits)
+{
+    EXPECT_EQ(ImageTableModel::sizeText(300 * 1024 * 1024), QStringLiteral("300.0 MiB"));
+    EXPECT_EQ(ImageTableModel::sizeText(1536 * 1024 * 1024LL), QStringLiteral("1.5 GiB"));
+    EXPECT_EQ(ImageTableModel::sizeText(512 * 1024), QStringLiteral("512.0 KiB"));
+
+    // One formatter for every size the app shows: the sandboxes' memory reads as the images' sizes do.
+    SandboxTableModel sandboxes;
+    SandboxEntry sandbox;
+    sandbox.container.id = QStringLiteral("0123456789abcdef");
+    sandbox.stats = ContainerStats{.memoryBytes = 24 * 1024 * 1024, .memoryLimitBytes = 512 * 1024 * 1024};
+    sandboxes.setSandboxes({sandbox});
+    EXPECT_EQ(sandboxes.index(0, SandboxTableModel::MemoryColumn).data().toString(),
+              QStringLiteral("24.0 MiB / 512.0 MiB"));
 }
