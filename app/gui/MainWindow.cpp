@@ -197,7 +197,7 @@ void MainWindow::showProbe(const QString &backend, const BackendInfo &info, cons
     } else {
         m_backendState->setText(
             tr("%1 %2 · unavailable").arg(dot(StateColors::of(palette()).failed.name()), backendText(backend)));
-        m_backendState->setToolTip(errorText(Error{error, code}));
+        m_backendState->setToolTip(QStringLiteral("<p>%1</p>").arg(htmlWithCode(errorText(Error{error, code}))));
     }
     // The Backends page says the same until its own test says more (not "not tested yet").
     if (BackendPanel *panel = m_backends->panel(backend)) {

@@ -221,6 +221,21 @@ QString dataSizeText(qint64 bytes)
     return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat);
 }
 
+QString htmlWithCode(const QString &text)
+{
+    static const QRegularExpression code(QStringLiteral("`([^`\\n]+)`"));
+    QString html;
+    qsizetype done = 0;
+    for (auto it = code.globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch match = it.next();
+        html += text.mid(done, match.capturedStart() - done).toHtmlEscaped();
+        html += QStringLiteral("<code>%1</code>").arg(match.captured(1).toHtmlEscaped());
+        done = match.capturedEnd();
+    }
+    html += text.mid(done).toHtmlEscaped();
+    return html.replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+}
+
 QString backendText(const QString &name)
 {
     // Product names, the same in every language.

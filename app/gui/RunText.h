@@ -53,6 +53,8 @@ QString runOutcomeText(const JournalRun &run);
 QString durationText(qint64 milliseconds);
 /// A size as every page shows it, in binary units with one decimal: "512.0 KiB", "300.0 MiB", "1.5 GiB".
 QString dataSizeText(qint64 bytes);
+/// Plain text (a core error's English sentence, say) as HTML, its `backticked` commands set as code.
+QString htmlWithCode(const QString &text);
 /// A backend as people write it ("Docker"), from its short name ("docker").
 QString backendText(const QString &name);
 /// A language as people write it ("JavaScript (Node.js)"), from its short name ("javascript").

@@ -209,7 +209,8 @@ void ConnectionTab::showReachable(const BackendInfo &info, const QString &error)
         error.isEmpty()
             ? tr("%1 %2 answers at %3 (API %4). Test Connection also starts a sandbox and shows the limits in force.")
                   .arg(title, info.version, info.endpoint, info.apiVersion)
-            : tr("%1 does not answer: %2").arg(title, error));
+            : QStringLiteral("<p>%1</p>") // rich text, whatever the error holds
+                  .arg(tr("%1 does not answer: %2").arg(title.toHtmlEscaped(), htmlWithCode(error))));
 }
 
 void ConnectionTab::showDiagnosis()
@@ -221,7 +222,7 @@ void ConnectionTab::showDiagnosis()
             QStringLiteral("<p><b style='color:%1'>%2</b></p><p>%3</p>")
                 .arg(colors.failed.name(),
                      diagnosis.state == BackendDiagnosis::State::Unavailable ? tr("Not usable") : tr("Not reachable"),
-                     escaped(diagnosisSummary(diagnosis))));
+                     htmlWithCode(diagnosisSummary(diagnosis))));
         return;
     }
     const BackendInfo &info = diagnosis.info;

@@ -3,6 +3,7 @@
 #include "AppContext.h"
 #include "ErrorText.h"
 #include "backend/BackendFactory.h"
+#include "gui/RunText.h"
 #include "gui/backends/BackendPanel.h"
 #include "gui/backends/ImageTableModel.h"
 #include "images/ImageBuilder.h"
@@ -122,7 +123,7 @@ ImagesTab::ImagesTab(BackendPanel &panel) : m_panel(panel)
     m_copyFrom->setObjectName(QStringLiteral("copyFrom"));
     for (const QString &other : BackendFactory::names()) {
         if (other != m_panel.name() && other != QLatin1String("kubernetes")) {
-            m_copyFrom->addItem(other, other);
+            m_copyFrom->addItem(backendText(other), other);
         }
     }
     m_copy = new QPushButton(tr("Copy from"));

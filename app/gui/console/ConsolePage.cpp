@@ -510,7 +510,7 @@ void ConsolePage::onFailed(quint64 ticket, const Error &error)
     setRunning(false);
     // One sentence: what failed and why; an installer's log behind Show Details.
     const ErrorSummary summary = summarised(error);
-    showSummary(summary.sentence.toHtmlEscaped(),
+    showSummary(htmlWithCode(summary.sentence),
                 error.code == ErrorCode::Cancelled ? RunOutcome::Stopped : RunOutcome::Failed);
     showDetails(summary.details);
 }

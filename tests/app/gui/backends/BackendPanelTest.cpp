@@ -5,10 +5,12 @@
 #include "gui/backends/ConnectionTab.h"
 #include "secrets/MemorySecretStore.h"
 
+#include <QComboBox>
 #include <QLabel>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTextDocument>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -35,6 +37,40 @@ TEST(BackendPanelTest, theConnectionTabSaysWhatTheStatusBarFoundUntilATestSaysMo
             << qPrintable(result->text());
         panel.connectionTab()->showReachable({}, QStringLiteral("Cannot reach Podman."));
         EXPECT_TRUE(result->text().contains(QLatin1String("Cannot reach Podman."))) << qPrintable(result->text());
+    }
+    context->reset();
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope,
+                       QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation));
+}
+
+TEST(BackendPanelTest, engineNamesAndCommandsReadAsPeopleWriteThem)
+{
+    // "Copy from" offered "podman" (the engine's internal name), and the engine-down hint showed `dockerd` with its
+    // backticks.
+    QTemporaryDir folder;
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, folder.path());
+    auto context = AppContext::create({.source = RunSource::Gui});
+    ASSERT_TRUE(context.ok()) << qPrintable(context.error().message);
+    MemorySecretStore keychain;
+    {
+        BackendPanel panel(**context, keychain, QStringLiteral("docker"));
+        auto *copyFrom = panel.findChild<QComboBox *>(QStringLiteral("copyFrom"));
+        ASSERT_NE(copyFrom, nullptr);
+        ASSERT_EQ(copyFrom->count(), 1);
+        EXPECT_EQ(copyFrom->itemText(0), QStringLiteral("Podman"));
+        EXPECT_EQ(copyFrom->itemData(0).toString(), QStringLiteral("podman"));
+
+        auto *result = panel.findChild<QLabel *>(QStringLiteral("testResult"));
+        ASSERT_NE(result, nullptr);
+        panel.connectionTab()->showReachable(
+            {}, QStringLiteral("Cannot reach Docker at /run/docker.sock: start it (e.g. `dockerd` or `systemctl "
+                               "start docker`) <now>."));
+        QTextDocument shown;
+        shown.setHtml(result->text());
+        EXPECT_FALSE(shown.toPlainText().contains(QLatin1Char('`'))) << qPrintable(result->text());
+        EXPECT_TRUE(shown.toPlainText().contains(QLatin1String("(e.g. dockerd or systemctl start docker) <now>.")))
+            << qPrintable(shown.toPlainText());
+        EXPECT_TRUE(result->text().contains(QLatin1String("<code>dockerd</code>"))) << qPrintable(result->text());
     }
     context->reset();
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope,

@@ -19,6 +19,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QTemporaryDir>
+#include <QTextDocument>
 #include <QTest>
 #include <QToolButton>
 #include <gtest/gtest.h>
@@ -311,4 +312,28 @@ TEST_F(ConsolePageTest, aFailedInstallIsOneSentenceWithTheInstallersLogBehindATo
     EXPECT_TRUE(details->isVisible());
     EXPECT_TRUE(details->toPlainText().contains(QStringLiteral("Retry(total=3"))) << "the whole log, on request";
     EXPECT_LE(console.minimumSizeHint().width(), width) << "the page is as wide as before";
+}
+
+TEST_F(ConsolePageTest, anEngineThatIsDownIsSaidWithItsCommandsAsCode)
+{
+    // The hint showed `dockerd` and `systemctl start docker` with their backticks.
+    EngineController down(
+        [](const QString &) -> Result<ExecutionEngine *> {
+            return Error{QStringLiteral("Cannot reach the container engine at unix:///x.sock. Start it (e.g. "
+                                        "`dockerd` or `systemctl start docker`), or set DOCKER_HOST <here>."),
+                         ErrorCode::EngineUnreachable};
+        },
+        QStringLiteral("docker"));
+    ConsolePage console(down, thumbnails);
+    console.findChild<CodeEditor *>(QStringLiteral("codeEditor"))->setPlainText(QStringLiteral("print(1)"));
+    console.run();
+    ASSERT_TRUE(waitUntil([&] { return !console.isRunning(); }, 10s));
+    const QString summary = console.findChild<QLabel *>(QStringLiteral("runSummary"))->text();
+    QTextDocument shown;
+    shown.setHtml(summary);
+    EXPECT_FALSE(shown.toPlainText().contains(QLatin1Char('`'))) << qPrintable(summary);
+    EXPECT_TRUE(shown.toPlainText().contains(QLatin1String("(e.g. dockerd or systemctl start docker), or set "
+                                                           "DOCKER_HOST <here>.")))
+        << qPrintable(shown.toPlainText());
+    EXPECT_TRUE(summary.contains(QLatin1String("<code>systemctl start docker</code>"))) << qPrintable(summary);
 }
