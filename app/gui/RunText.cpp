@@ -21,10 +21,11 @@ QString runSourceText(std::optional<RunSource> source)
         return QCoreApplication::translate("RunText", "Console");
     case RunSource::Cli:
         return QCoreApplication::translate("RunText", "Command line");
+    // Both are MCP clients (the filter offers them together): the transport says which.
     case RunSource::Mcp:
-        return QStringLiteral("MCP");
+        return QStringLiteral("MCP (stdio)");
     case RunSource::Http:
-        return QStringLiteral("HTTP");
+        return QStringLiteral("MCP (HTTP)");
     case RunSource::Replay:
         return QCoreApplication::translate("RunText", "Replay");
     }

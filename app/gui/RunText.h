@@ -12,9 +12,11 @@ struct RunResult;
 
 namespace sandbox::gui {
 
-/// How every page names a source: "Console", "Command line", "MCP", "HTTP", "Replay"; "unknown" for none.
+/// How every page names a source: "Console", "Command line", "MCP (stdio)", "MCP (HTTP)", "Replay"; "unknown" for
+/// none.
 QString runSourceText(std::optional<RunSource> source);
-/// How every page names where a run came from: its source and MCP client ("MCP · claude-ai", "HTTP · inspector").
+/// How every page names where a run came from: its source and MCP client ("MCP (stdio) · claude-ai", "MCP (HTTP) ·
+/// inspector").
 QString runSourceText(std::optional<RunSource> source, const QString &clientName);
 QString runSourceText(const JournalRun &run);
 /// The choices of every page's source filter after "All sources", as (text, the sources it matches in

@@ -63,7 +63,7 @@ QStringList englishWordsOutsideBrackets(QString text)
         QStringLiteral("Sandbox"), QStringLiteral("HTTP"),   QStringLiteral("JSON"),       QStringLiteral("SVG"),
         QStringLiteral("PNG"),     QStringLiteral("CPU"),    QStringLiteral("MiB"),        QStringLiteral("GiB"),
         QStringLiteral("KiB"),     QStringLiteral("ms"),     QStringLiteral("runc"),       QStringLiteral("runsc"),
-        QStringLiteral("Desktop"), QStringLiteral("cpp"),
+        QStringLiteral("Desktop"), QStringLiteral("cpp"),    QStringLiteral("stdio"),
     };
     while (text.contains(bracketed)) {
         text.remove(bracketed);
