@@ -370,7 +370,7 @@ void ConsolePage::showArtifactsTitle(int count)
     m_artifacts->setVisible(count > 0);
     m_chartsTitle->setVisible(count > 0);
     m_chartsTitle->setText(m_artifacts->onlyImages() ? tr("%1 — double-click to enlarge").arg(m_artifacts->title())
-                                                     : tr("%1 — double-click to open").arg(m_artifacts->title()));
+                                                     : tr("%1 — double-click to view").arg(m_artifacts->title()));
 }
 
 void ConsolePage::run()

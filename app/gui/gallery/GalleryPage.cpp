@@ -14,13 +14,16 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QMainWindow>
 #include <QMenu>
 #include <QStackedWidget>
+#include <QStatusBar>
 #include <QStyledItemDelegate>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -293,8 +296,12 @@ void GalleryPage::copyImage(int row)
 void GalleryPage::saveAs(int row)
 {
     const JournalArtifactEntry &entry = m_model->entry(row);
-    ArtifactPreviewDialog::saveArtifact(
+    const QString path = ArtifactPreviewDialog::saveArtifact(
         this, PreviewItem{entry.artifact.name, entry.artifact.mimeType, {}, entry.artifact.path, entry.runId});
+    // Said where the window says what just happened; the overwrite question was the file dialog's.
+    if (auto *main = qobject_cast<QMainWindow *>(window()); main && !path.isEmpty()) {
+        main->statusBar()->showMessage(tr("Saved to %1").arg(QDir::toNativeSeparators(path)), 8000);
+    }
 }
 
 void GalleryPage::showContextMenu(const QPoint &position)

@@ -23,6 +23,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QMimeDatabase>
 #include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -32,6 +33,7 @@
 #include <QStringDecoder>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace sandbox::gui {
@@ -42,6 +44,8 @@ namespace {
 constexpr qsizetype kMaxTextBytes = 2 * 1024 * 1024;
 constexpr double kMinScale = 0.05;
 constexpr double kMaxScale = 16.0;
+/// One step of zoom in or out (a button, a key, a notch of the wheel).
+constexpr double kZoomStep = 1.25;
 
 /// A table shows at most this many rows and columns (the file can always be saved whole).
 constexpr qsizetype kMaxTableRows = 5000;
@@ -78,6 +82,15 @@ QString withLinesCut(const QString &text)
     return out;
 }
 
+/// A web page: shown as its source, never rendered (its scripts and links would reach out of the sandbox).
+bool isWebPage(const PreviewItem &item)
+{
+    const QString type = item.mimeType.toLower();
+    return type == QLatin1String("text/html") || type == QLatin1String("application/xhtml+xml") ||
+           item.name.endsWith(QLatin1String(".html"), Qt::CaseInsensitive) ||
+           item.name.endsWith(QLatin1String(".htm"), Qt::CaseInsensitive);
+}
+
 QByteArray bytesOf(const PreviewItem &item)
 {
     if (!item.data.isEmpty() || item.path.isEmpty()) {
@@ -107,6 +120,7 @@ ArtifactPreviewDialog::ArtifactPreviewDialog(QList<PreviewItem> items, int curre
     m_picture->setCursor(Qt::OpenHandCursor);
     m_picture->setToolTip(tr("Drag to another program to give it a copy"));
     m_picture->installEventFilter(this);
+    m_scroll->viewport()->installEventFilter(this); // Ctrl+wheel zooms; Fit follows its size
     m_text = new QPlainTextEdit;
     m_text->setObjectName(QStringLiteral("previewText"));
     m_text->setReadOnly(true);
@@ -131,6 +145,11 @@ ArtifactPreviewDialog::ArtifactPreviewDialog(QList<PreviewItem> items, int curre
     m_views->addWidget(m_text);
     m_views->addWidget(m_table);
     m_views->addWidget(m_message);
+    m_notice = new QLabel;
+    m_notice->setObjectName(QStringLiteral("previewNotice"));
+    m_notice->setWordWrap(true);
+    m_notice->setVisible(false);
+    layout->addWidget(m_notice);
     layout->addWidget(m_views, 1);
 
     m_caption = new QLabel;
@@ -144,15 +163,29 @@ ArtifactPreviewDialog::ArtifactPreviewDialog(QList<PreviewItem> items, int curre
     m_next = new QPushButton(tr("Next ▶"));
     auto *fit = m_fitButton = new QPushButton(tr("Fit"));
     fit->setObjectName(QStringLiteral("fitImage"));
+    fit->setToolTip(tr("Fit the image to the window, larger or smaller (Ctrl+0)"));
     auto *actual = m_actualButton = new QPushButton(tr("100%"));
     actual->setObjectName(QStringLiteral("actualSize"));
+    actual->setToolTip(tr("Show the image at its own size (Ctrl+1)"));
+    m_zoomOut = new QPushButton(QStringLiteral("−"));
+    m_zoomOut->setObjectName(QStringLiteral("zoomOut"));
+    m_zoomOut->setToolTip(tr("Zoom out (Ctrl+minus, or Ctrl and the mouse wheel)"));
+    m_zoomIn = new QPushButton(QStringLiteral("+"));
+    m_zoomIn->setObjectName(QStringLiteral("zoomIn"));
+    m_zoomIn->setToolTip(tr("Zoom in (Ctrl+plus, or Ctrl and the mouse wheel)"));
+    m_zoomPercent = new QLabel;
+    m_zoomPercent->setObjectName(QStringLiteral("zoomPercent"));
+    // As wide as the widest scale it shows, so the buttons beside it do not move while zooming.
+    m_zoomPercent->setMinimumWidth(m_zoomPercent->fontMetrics().horizontalAdvance(tr("%1%").arg(1600)));
+    m_zoomPercent->setAlignment(Qt::AlignCenter);
     m_copy = new QPushButton(tr("Copy Image"));
     m_copy->setObjectName(QStringLiteral("copyImage"));
     auto *save = new QPushButton(tr("Save As…"));
+    save->setObjectName(QStringLiteral("saveArtifact"));
     save->setToolTip(tr("Files from a sandbox are saved (readable only by you), never opened with other programs."));
     m_showRun = new QPushButton(tr("Show Run"));
     m_showRun->setObjectName(QStringLiteral("showRun"));
-    for (QPushButton *button : {m_previous, m_next, fit, actual, m_copy, save, m_showRun}) {
+    for (QPushButton *button : {m_previous, m_next, fit, actual, m_zoomOut, m_zoomIn, m_copy, save, m_showRun}) {
         button->setAutoDefault(false);
     }
     bar->addWidget(m_previous);
@@ -160,6 +193,9 @@ ArtifactPreviewDialog::ArtifactPreviewDialog(QList<PreviewItem> items, int curre
     bar->addSpacing(12);
     bar->addWidget(fit);
     bar->addWidget(actual);
+    bar->addWidget(m_zoomOut);
+    bar->addWidget(m_zoomPercent);
+    bar->addWidget(m_zoomIn);
     bar->addStretch(1);
     bar->addWidget(m_showRun);
     bar->addWidget(m_copy);
@@ -173,6 +209,8 @@ ArtifactPreviewDialog::ArtifactPreviewDialog(QList<PreviewItem> items, int curre
     connect(m_next, &QPushButton::clicked, this, [this] { setCurrent(m_current + 1); });
     connect(fit, &QPushButton::clicked, this, [this] { setScale(m_scale, true); });
     connect(actual, &QPushButton::clicked, this, [this] { setScale(1.0, false); });
+    connect(m_zoomIn, &QPushButton::clicked, this, [this] { zoomBy(kZoomStep); });
+    connect(m_zoomOut, &QPushButton::clicked, this, [this] { zoomBy(1 / kZoomStep); });
     connect(m_copy, &QPushButton::clicked, this, &ArtifactPreviewDialog::copyImage);
     connect(save, &QPushButton::clicked, this, &ArtifactPreviewDialog::saveAs);
     connect(m_showRun, &QPushButton::clicked, this, [this] {
@@ -189,9 +227,9 @@ ArtifactPreviewDialog::ArtifactPreviewDialog(QList<PreviewItem> items, int curre
     shortcut(QKeySequence(Qt::Key_PageDown), [this] { setCurrent(m_current + 1); });
     shortcut(QKeySequence(Qt::Key_Left), [this] { setCurrent(m_current - 1); });
     shortcut(QKeySequence(Qt::Key_PageUp), [this] { setCurrent(m_current - 1); });
-    shortcut(QKeySequence::ZoomIn, [this] { setScale(m_scale * 1.25, false); });
-    shortcut(QKeySequence(Qt::CTRL | Qt::Key_Equal), [this] { setScale(m_scale * 1.25, false); });
-    shortcut(QKeySequence::ZoomOut, [this] { setScale(m_scale / 1.25, false); });
+    shortcut(QKeySequence::ZoomIn, [this] { zoomBy(kZoomStep); });
+    shortcut(QKeySequence(Qt::CTRL | Qt::Key_Equal), [this] { zoomBy(kZoomStep); });
+    shortcut(QKeySequence::ZoomOut, [this] { zoomBy(1 / kZoomStep); });
     shortcut(QKeySequence(Qt::CTRL | Qt::Key_0), [this] { setScale(m_scale, true); });
     shortcut(QKeySequence(Qt::CTRL | Qt::Key_1), [this] { setScale(1.0, false); });
     shortcut(QKeySequence::Copy, [this] { copyImage(); });
@@ -222,8 +260,11 @@ void ArtifactPreviewDialog::setCurrent(int index)
     m_data = bytesOf(item);
     m_copy->setEnabled(false);
     // Zooming is for images: off until one is decoded.
-    m_fitButton->setEnabled(false);
-    m_actualButton->setEnabled(false);
+    for (QPushButton *zoom : {m_fitButton, m_actualButton, m_zoomIn, m_zoomOut}) {
+        zoom->setEnabled(false);
+    }
+    m_zoomPercent->clear();
+    m_notice->setVisible(false);
     m_caption->setText(tr("%1 — %2").arg(item.mimeType, dataSizeText(m_data.size())));
     switch (SafeImage::kindOf(m_data, item.mimeType)) {
     case SafeImage::Kind::Raster:
@@ -252,6 +293,13 @@ void ArtifactPreviewDialog::setCurrent(int index)
         }
         m_text->setPlainText(withLinesCut(text));
         m_views->setCurrentWidget(m_text);
+        if (isWebPage(item)) {
+            // Rendered, its scripts would run and its links and images load outside the sandbox.
+            m_notice->setText(tr("This web page is shown as its source, not rendered: a page a sandbox wrote is never "
+                                 "opened in your browser or shown here as a page, where its scripts and links would "
+                                 "run outside the sandbox. Use Save As… to keep it."));
+            m_notice->setVisible(true);
+        }
         break;
     }
     case SafeImage::Kind::Other:
@@ -283,8 +331,9 @@ void ArtifactPreviewDialog::showDecoded()
                            .arg(m_image.height())
                            .arg(dataSizeText(m_data.size())));
     m_copy->setEnabled(true);
-    m_fitButton->setEnabled(true);
-    m_actualButton->setEnabled(true);
+    for (QPushButton *zoom : {m_fitButton, m_actualButton, m_zoomIn, m_zoomOut}) {
+        zoom->setEnabled(true);
+    }
     m_views->setCurrentWidget(m_scroll);
     applyScale();
 }
@@ -304,16 +353,25 @@ void ArtifactPreviewDialog::setScale(double scale, bool fit)
     applyScale();
 }
 
+void ArtifactPreviewDialog::zoomBy(double factor)
+{
+    if (!m_image.isNull()) {
+        setScale(m_scale * factor, false);
+    }
+}
+
 void ArtifactPreviewDialog::applyScale()
 {
     if (m_image.isNull()) {
         return;
     }
     if (m_fit) {
+        // Both ways: a small chart fills the window as a large one is made to fit it.
         const QSize room = m_scroll->viewport()->size() - QSize(4, 4);
         const QSize fitted = m_image.size().scaled(room, Qt::KeepAspectRatio);
-        m_scale = std::min(1.0, double(fitted.width()) / m_image.width());
+        m_scale = std::clamp(double(fitted.width()) / m_image.width(), kMinScale, kMaxScale);
     }
+    m_zoomPercent->setText(tr("%1%").arg(qRound(m_scale * 100)));
     const QSize size = (QSizeF(m_image.size()) * m_scale).toSize().expandedTo(QSize(1, 1));
     m_picture->setPixmap(QPixmap::fromImage(m_image.scaled(size, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
     m_picture->resize(size);
@@ -329,6 +387,21 @@ QMimeData *ArtifactPreviewDialog::dragData() const
 bool ArtifactPreviewDialog::eventFilter(QObject *watched, QEvent *event)
 {
     switch (event->type()) {
+    case QEvent::Resize:
+        // The room the image fits is the viewport's, known for sure only once the layout has sized it.
+        if (watched == m_scroll->viewport() && m_fit) {
+            applyScale();
+        }
+        break;
+    case QEvent::Wheel:
+        if (const auto *wheel = static_cast<QWheelEvent *>(event);
+            watched == m_scroll->viewport() && (wheel->modifiers() & Qt::ControlModifier)) {
+            if (wheel->angleDelta().y() != 0) {
+                zoomBy(wheel->angleDelta().y() > 0 ? kZoomStep : 1 / kZoomStep);
+            }
+            return true; // not a scroll as well
+        }
+        break;
     case QEvent::MouseButtonPress:
         if (const auto *press = static_cast<QMouseEvent *>(event); press->button() == Qt::LeftButton) {
             m_pressedAt = press->position().toPoint();
@@ -387,7 +460,9 @@ void ArtifactPreviewDialog::saveAs()
 {
     PreviewItem item = m_items.value(m_current);
     item.data = m_data;
-    saveArtifact(this, item);
+    if (const QString path = saveArtifact(this, item); !path.isEmpty()) {
+        m_caption->setText(tr("Saved to %1").arg(QDir::toNativeSeparators(path)));
+    }
 }
 
 QString ArtifactPreviewDialog::suggestedFileName(const QString &name)
@@ -397,12 +472,20 @@ QString ArtifactPreviewDialog::suggestedFileName(const QString &name)
     return RunJournal::safeFileName(plain);
 }
 
-void ArtifactPreviewDialog::saveArtifact(QWidget *parent, const PreviewItem &item)
+QString ArtifactPreviewDialog::saveArtifact(QWidget *parent, const PreviewItem &item)
 {
-    const QString path = QFileDialog::getSaveFileName(parent, tr("Save %1").arg(item.name),
-                                                      QDir::home().filePath(suggestedFileName(item.name)));
+    // The artifact's own type first ("PNG image (*.png)"), then any name.
+    QStringList filters;
+    if (const QMimeType type = QMimeDatabase().mimeTypeForName(item.mimeType);
+        type.isValid() && !type.globPatterns().isEmpty()) {
+        filters << type.filterString();
+    }
+    filters << tr("All files (*)");
+    QString path = QFileDialog::getSaveFileName(parent, tr("Save %1").arg(item.name),
+                                                QDir::home().filePath(suggestedFileName(item.name)),
+                                                filters.join(QLatin1String(";;")));
     if (path.isEmpty()) {
-        return;
+        return {};
     }
     QString error;
     QByteArray data = item.data;
@@ -419,7 +502,9 @@ void ArtifactPreviewDialog::saveArtifact(QWidget *parent, const PreviewItem &ite
     if (!error.isEmpty()) {
         // Titled by what happened: the Save dialog's title ("Save chart.png") would read as if it asked again.
         QMessageBox::warning(parent, tr("Not Saved"), tr("Could not save %1: %2").arg(path, error));
+        return {};
     }
+    return path;
 }
 
 } // namespace sandbox::gui

@@ -33,15 +33,17 @@ struct PreviewItem
 /// Artifacts shown inside the app, one at a time, with next and previous. A file a sandbox wrote is never handed to
 /// the desktop's default program, which would run or render it outside the sandbox: images (PNG, JPEG, GIF, WebP,
 /// SVG — by their bytes, whatever their name says) are decoded off the GUI thread with SafeImage's limits and shown
-/// with fit and zoom; a CSV (or tab-separated) file as a table; other text (JSON, HTML as its source) as plain text;
-/// anything else can only be saved.
+/// with fit and zoom; a CSV (or tab-separated) file as a table; other text (JSON, HTML as its source, saying why) as
+/// plain text; anything else can only be saved.
 class ArtifactPreviewDialog final : public QDialog
 {
     Q_OBJECT
 
 public:
-    /// Asks where to save `item` (its bytes, or its file's) and saves it there, as a file only the user can read.
-    static void saveArtifact(QWidget *parent, const PreviewItem &item);
+    /// Asks where to save `item` (its bytes, or its file's) and saves it there, as a file only the user can read. The
+    /// dialog offers the artifact's own type first. Returns the path saved to; empty when nothing was saved (a
+    /// failure is warned of here).
+    static QString saveArtifact(QWidget *parent, const PreviewItem &item);
     /// The file name Save As suggests for an artifact a sandbox named `name`: one plain, visible file name (no
     /// folders, no leading dot, no control characters), so a tired Enter never writes a ~/.bashrc.
     static QString suggestedFileName(const QString &name);
@@ -70,6 +72,7 @@ protected:
 private:
     void showDecoded();
     void setScale(double scale, bool fit);
+    void zoomBy(double factor);
     void copyImage();
     void saveAs();
     void applyScale();
@@ -95,6 +98,11 @@ private:
     SeparatedValuesModel *m_tableModel = nullptr;
     QPushButton *m_fitButton = nullptr;    ///< only for an image
     QPushButton *m_actualButton = nullptr; ///< only for an image
+    QPushButton *m_zoomIn = nullptr;       ///< only for an image
+    QPushButton *m_zoomOut = nullptr;      ///< only for an image
+    QLabel *m_zoomPercent = nullptr;       ///< the scale on show, for an image
+    /// Why a file is shown as text and not as what it is (a web page's source).
+    QLabel *m_notice = nullptr;
     QLabel *m_message = nullptr;
     QLabel *m_caption = nullptr;
     QPushButton *m_previous = nullptr;

@@ -9,15 +9,18 @@
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QImage>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QStackedWidget>
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QWheelEvent>
 #include <gtest/gtest.h>
 
 using namespace sandbox::gui;
@@ -184,4 +187,102 @@ TEST(ArtifactPreviewDialogTest, aLargeTableAndAVeryLongLineAreShownWithoutLaying
     EXPECT_TRUE(first.startsWith(QString(10000, QLatin1Char('x'))));
     EXPECT_TRUE(first.contains(QStringLiteral("not shown"))) << qPrintable(first.right(120));
     EXPECT_EQ(shown.section(QLatin1Char('\n'), 1, 1), QStringLiteral("end")) << "the lines after it are all there";
+}
+
+TEST(ArtifactPreviewDialogTest, zoomHasButtonsAPercentageAndCtrlWheelAndFitEnlargesASmallChart)
+{
+    // Zoom was only Ctrl+= (no button, no figure shown), and Fit only ever shrank: a small chart stayed small.
+    ArtifactPreviewDialog dialog({PreviewItem{QStringLiteral("plot.png"), QStringLiteral("image/png"), png(), {}, {}}},
+                                 0);
+    dialog.resize(800, 600);
+    dialog.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&dialog));
+    dialog.waitForDecoded();
+    auto *percent = child<QLabel>(dialog, "zoomPercent");
+    auto *zoomIn = child<QPushButton>(dialog, "zoomIn");
+    auto *zoomOut = child<QPushButton>(dialog, "zoomOut");
+    ASSERT_TRUE(percent && zoomIn && zoomOut);
+    EXPECT_TRUE(zoomIn->isEnabled());
+    EXPECT_TRUE(zoomOut->isEnabled());
+    // The 40 × 30 chart fills the window.
+    EXPECT_GT(dialog.scale(), 10.0);
+    EXPECT_EQ(percent->text(), QStringLiteral("%1%").arg(qRound(dialog.scale() * 100)));
+
+    QTest::mouseClick(child<QPushButton>(dialog, "actualSize"), Qt::LeftButton);
+    EXPECT_DOUBLE_EQ(dialog.scale(), 1.0);
+    EXPECT_EQ(percent->text(), QStringLiteral("100%"));
+    QTest::mouseClick(zoomIn, Qt::LeftButton);
+    EXPECT_DOUBLE_EQ(dialog.scale(), 1.25);
+    EXPECT_EQ(percent->text(), QStringLiteral("125%"));
+    QTest::mouseClick(zoomOut, Qt::LeftButton);
+    QTest::mouseClick(zoomOut, Qt::LeftButton);
+    EXPECT_DOUBLE_EQ(dialog.scale(), 0.8);
+
+    // Ctrl and the wheel zoom; the wheel alone scrolls.
+    QWidget *viewport = child<QScrollArea>(dialog, "previewImageView")->viewport();
+    const QPointF at(viewport->width() / 2.0, viewport->height() / 2.0);
+    const auto wheel = [&](int delta, Qt::KeyboardModifiers modifiers) {
+        QWheelEvent event(at, viewport->mapToGlobal(at), {}, {0, delta}, Qt::NoButton, modifiers, Qt::NoScrollPhase,
+                          false);
+        QApplication::sendEvent(viewport, &event);
+    };
+    wheel(120, Qt::ControlModifier);
+    EXPECT_DOUBLE_EQ(dialog.scale(), 1.0);
+    wheel(-120, Qt::ControlModifier);
+    EXPECT_DOUBLE_EQ(dialog.scale(), 0.8);
+    wheel(120, Qt::NoModifier);
+    EXPECT_DOUBLE_EQ(dialog.scale(), 0.8);
+
+    QTest::mouseClick(child<QPushButton>(dialog, "fitImage"), Qt::LeftButton);
+    EXPECT_GT(dialog.scale(), 10.0);
+}
+
+TEST(ArtifactPreviewDialogTest, aWebPageIsShownAsItsSourceSayingWhyAndOffersSaveAs)
+{
+    // An HTML file showed as source with nothing said, and the console called it "double-click to open".
+    const QByteArray html = "<html><body><script>fetch('https://example.com')</script>map</body></html>";
+    ArtifactPreviewDialog dialog({PreviewItem{QStringLiteral("map.html"), QStringLiteral("text/html"), html, {}, {}},
+                                  PreviewItem{QStringLiteral("notes.txt"), QStringLiteral("text/plain"), "hi", {}, {}}},
+                                 0);
+    auto *text = child<QPlainTextEdit>(dialog, "previewText");
+    auto *notice = child<QLabel>(dialog, "previewNotice");
+    auto *save = child<QPushButton>(dialog, "saveArtifact");
+    ASSERT_TRUE(text && notice && save);
+    EXPECT_TRUE(text->isVisibleTo(&dialog));
+    EXPECT_EQ(text->toPlainText(), QString::fromUtf8(html));
+    EXPECT_TRUE(notice->isVisibleTo(&dialog));
+    EXPECT_TRUE(notice->text().contains(QLatin1String("browser"))) << qPrintable(notice->text());
+    EXPECT_TRUE(notice->text().contains(QLatin1String("Save As"))) << qPrintable(notice->text());
+    EXPECT_TRUE(save->isVisibleTo(&dialog) && save->isEnabled());
+
+    dialog.setCurrent(1); // plain text needs no word on why
+    EXPECT_FALSE(notice->isVisibleTo(&dialog));
+}
+
+TEST(ArtifactPreviewDialogTest, saveAsOffersTheArtifactsOwnTypeAndSaysWhereItSaved)
+{
+    // Save As offered "All Files (*)" only, and said nothing once it had saved.
+    QTemporaryDir folder;
+    ArtifactPreviewDialog dialog({PreviewItem{QStringLiteral("plot.png"), QStringLiteral("image/png"), png(), {}, {}}},
+                                 0);
+    dialog.show();
+    dialog.waitForDecoded();
+    QStringList filters;
+    QTimer answering;
+    answering.setInterval(20);
+    QObject::connect(&answering, &QTimer::timeout, [&] {
+        if (auto *files = qobject_cast<QFileDialog *>(QApplication::activeModalWidget()); files && filters.isEmpty()) {
+            filters = files->nameFilters();
+            files->selectFile(folder.filePath(QStringLiteral("saved.png")));
+            static_cast<QDialog *>(files)->accept();
+        }
+    });
+    answering.start();
+    QTest::mouseClick(child<QPushButton>(dialog, "saveArtifact"), Qt::LeftButton);
+    answering.stop();
+    ASSERT_FALSE(filters.isEmpty()) << "no Save dialog";
+    EXPECT_TRUE(filters.first().contains(QLatin1String("*.png"))) << qPrintable(filters.join(QLatin1String(" | ")));
+    // (Where it went depends on the folder the dialog took, as above: that it names a file it saved matters.)
+    const QString said = child<QLabel>(dialog, "previewCaption")->text();
+    EXPECT_TRUE(said.contains(QLatin1String("Saved to")) && said.contains(QLatin1String(".png"))) << qPrintable(said);
 }
