@@ -16,6 +16,7 @@
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -30,6 +31,7 @@
 #include <QTextCursor>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace sandbox::gui {
 
@@ -41,6 +43,22 @@ const SettingsKey<QString> kLanguage{"language"};
 const SettingsKey<QVariantMap> kDrafts{"drafts"};
 /// Per language, the snippets last run, newest first.
 const SettingsKey<QVariantMap> kRecent{"recentSnippets"};
+
+/// Libraries as `language`'s install takes them (LanguageRegistry's LibraryInstaller: pip, npm, Maven coordinates, Go
+/// module paths, CRAN, gems, Debian packages), none of them already in its image.
+QString librariesExampleOf(const QString &language)
+{
+    static const QHash<QString, QString> examples{
+        {QStringLiteral("python"), QStringLiteral("httpx, tabulate==0.9.0")},
+        {QStringLiteral("javascript"), QStringLiteral("axios, dayjs@1.11.13")},
+        {QStringLiteral("java"), QStringLiteral("com.google.code.gson:gson:2.11.0, org.jsoup:jsoup:1.18.3")},
+        {QStringLiteral("go"), QStringLiteral("github.com/google/uuid@v1.6.0, golang.org/x/text")},
+        {QStringLiteral("r"), QStringLiteral("jsonlite, zoo")},
+        {QStringLiteral("ruby"), QStringLiteral("faker, rainbow:3.1.1")},
+        {QStringLiteral("cpp"), QStringLiteral("libeigen3-dev, libboost-dev")},
+    };
+    return examples.value(language);
+}
 
 QString exampleOf(const QString &language)
 {
@@ -86,7 +104,6 @@ ConsolePage::ConsolePage(EngineController &controller, ThumbnailProvider &thumbn
     m_timeout->setToolTip(tr("Wall-clock limit: the whole process tree is killed when it is reached"));
     m_libraries = new QLineEdit;
     m_libraries->setObjectName(QStringLiteral("libraries"));
-    m_libraries->setPlaceholderText(tr("e.g. requests, numpy==1.26"));
     m_libraries->setClearButtonEnabled(true);
     m_libraries->setToolTip(
         tr("Installed into the sandbox before the code runs (pip, npm, Maven, Go modules, CRAN, gems)"));
@@ -284,6 +301,8 @@ void ConsolePage::chooseLanguage()
     m_shownLanguage = name;
     m_editor->setLanguage(name);
     m_editor->setPlainText(code);
+    const QString libraries = librariesExampleOf(name);
+    m_libraries->setPlaceholderText(libraries.isEmpty() ? QString() : tr("e.g. %1").arg(libraries));
     fillRecentMenu();
     // The output and charts of another language's program do not belong to this code.
     if (!isRunning()) {
@@ -409,6 +428,13 @@ void ConsolePage::stop()
 
 void ConsolePage::setRunning(bool running)
 {
+    // A control about to be disabled hands its focus to the next one in the chain (Run gave it to the Libraries
+    // field): the code is where the user was, and where they go on.
+    const QList<QWidget *> disabled =
+        running ? QList<QWidget *>{m_runButton, m_language, m_backend} : QList<QWidget *>{m_stopButton};
+    if (std::any_of(disabled.cbegin(), disabled.cend(), [](const QWidget *control) { return control->hasFocus(); })) {
+        m_editor->setFocus();
+    }
     m_runAction->setEnabled(!running);
     m_runButton->setEnabled(!running);
     m_stopAction->setEnabled(running);

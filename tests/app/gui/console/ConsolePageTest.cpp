@@ -7,6 +7,7 @@
 #include "gui/widgets/ArtifactStrip.h"
 #include "gui/widgets/CodeEditor.h"
 #include "gui/widgets/ThumbnailProvider.h"
+#include "lang/LanguageRegistry.h"
 
 #include <QApplication>
 #include <QBuffer>
@@ -17,11 +18,13 @@
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QSet>
 #include <QSettings>
 #include <QTemporaryDir>
-#include <QTextDocument>
 #include <QTest>
 #include <QToolButton>
+#include <QTextDocument>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -312,6 +315,57 @@ TEST_F(ConsolePageTest, aFailedInstallIsOneSentenceWithTheInstallersLogBehindATo
     EXPECT_TRUE(details->isVisible());
     EXPECT_TRUE(details->toPlainText().contains(QStringLiteral("Retry(total=3"))) << "the whole log, on request";
     EXPECT_LE(console.minimumSizeHint().width(), width) << "the page is as wide as before";
+}
+
+TEST_F(ConsolePageTest, theLibrariesPlaceholderNamesLibrariesOfTheLanguageChosen)
+{
+    // Every language offered Python's "requests, numpy==1.26". Each example now is what that language's install
+    // takes: names its installer accepts (LibraryInstaller::namePattern), in its own notation.
+    auto *picker = page->findChild<QComboBox *>(QStringLiteral("languagePicker"));
+    auto *libraries = page->findChild<QLineEdit *>(QStringLiteral("libraries"));
+    ASSERT_NE(picker, nullptr);
+    ASSERT_NE(libraries, nullptr);
+    QSet<QString> placeholders;
+    for (int index = 0; index < picker->count(); ++index) {
+        picker->setCurrentIndex(index);
+        const auto language = LanguageRegistry::instance().find(picker->itemData(index).toString());
+        ASSERT_TRUE(language);
+        const QString placeholder = libraries->placeholderText();
+        ASSERT_TRUE(placeholder.startsWith(QLatin1String("e.g. "))) << qPrintable(placeholder);
+        const QRegularExpression accepted(language->libraries.namePattern);
+        const QStringList names = placeholder.mid(5).split(QStringLiteral(", "));
+        EXPECT_GE(names.size(), 2) << qPrintable(placeholder);
+        for (const QString &name : names) {
+            EXPECT_TRUE(accepted.match(name).hasMatch()) << qPrintable(language->name + ": " + name);
+            EXPECT_FALSE(language->preinstalledLibraries.contains(name.section(QLatin1Char('='), 0, 0)))
+                << qPrintable(language->name + ": " + name + " needs no install");
+        }
+        placeholders.insert(placeholder);
+    }
+    EXPECT_EQ(placeholders.size(), picker->count()) << "one example per language";
+}
+
+TEST_F(ConsolePageTest, runningKeepsTheFocusInTheEditor)
+{
+    // Run took the focus to the Libraries field: the Run button that had it was disabled while the code ran.
+    backend->setScript("print(1)", test::FakeRunScript::printing("1\n"));
+    editor->setPlainText(QStringLiteral("print(1)"));
+    editor->setFocus();
+    ASSERT_TRUE(waitUntil([&] { return editor->hasFocus(); }, 5s));
+    auto *run = page->findChild<QPushButton *>(QStringLiteral("runButton"));
+    ASSERT_NE(run, nullptr);
+    QTest::mouseClick(run, Qt::LeftButton);
+    EXPECT_TRUE(page->isRunning());
+    EXPECT_EQ(QApplication::focusWidget(), editor);
+    ASSERT_TRUE(waitUntil([&] { return !page->isRunning(); }, 30s));
+    EXPECT_EQ(QApplication::focusWidget(), editor);
+
+    // From the keyboard too: Run reached with Tab and pressed with Space leaves the focus in the editor.
+    run->setFocus();
+    QTest::keyClick(run, Qt::Key_Space);
+    EXPECT_TRUE(page->isRunning());
+    EXPECT_EQ(QApplication::focusWidget(), editor);
+    ASSERT_TRUE(waitUntil([&] { return !page->isRunning(); }, 30s));
 }
 
 TEST_F(ConsolePageTest, anEngineThatIsDownIsSaidWithItsCommandsAsCode)
