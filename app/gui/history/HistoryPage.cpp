@@ -11,6 +11,7 @@
 #include "gui/widgets/RunView.h"
 #include "gui/widgets/ThemedIcon.h"
 #include "journal/JournalFeed.h"
+#include "journal/JournalReader.h"
 
 #include <QAction>
 #include <QApplication>
@@ -151,6 +152,7 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
             m_model->fetchMore({});
         }
         updateStatus();
+        dropShownRunUnlessItMatches();
     });
     // The run shown is selected again when the rows that arrive have it (after a new filter, say); a selection the
     // user is making (a second run Ctrl+clicked while the first is read) is left alone.
@@ -629,6 +631,36 @@ void HistoryPage::placeSplitter()
     const int table =
         std::clamp(wanted, m_tableStack->minimumWidth(), std::max(m_tableStack->minimumWidth(), wide * 3 / 5));
     m_splitter->setSizes({table, std::max(0, wide - table)});
+}
+
+void HistoryPage::dropShownRunUnlessItMatches()
+{
+    const JournalRun &shown = m_view->run();
+    if (shown.id.isEmpty()) {
+        return;
+    }
+    // Asked of the journal: the run may match and still be beyond the pages the table reads first. A summary carries
+    // no code or output, so the text filter is the journal's to answer (as HistoryModel::applyChanges asks it).
+    RunFilter filter = m_model->filter();
+    filter.from = filter.to = shown.startedAt;
+    m_feed.read<bool>(
+        this,
+        [filter, id = shown.id](const JournalReader &reader) {
+            auto runs = reader.list(filter, 0, 100);
+            return !runs || // a failed read takes nothing away
+                   std::any_of(runs->cbegin(), runs->cend(), [&id](const JournalRun &run) { return run.id == id; });
+        },
+        [this, id = shown.id, generation = ++m_filterGeneration](bool matches) {
+            if (matches || generation != m_filterGeneration || m_view->run().id != id) {
+                return;
+            }
+            delete m_follower;
+            m_follower = nullptr;
+            m_comparison.reset();
+            m_view->clear();
+            setReplayStatus({});
+            updateReplayControls();
+        });
 }
 
 } // namespace sandbox::gui

@@ -113,6 +113,8 @@ private:
     /// Turns the splitter for the page's width, and places it for the columns' widths unless it was restored or the
     /// user moved it (in the orientation it has).
     void placeSplitter();
+    /// After a new filter: the run shown leaves the run pane when the filter no longer lets it through.
+    void dropShownRunUnlessItMatches();
 
     JournalFeed &m_feed;
     EngineController &m_controller;
@@ -138,6 +140,7 @@ private:
     bool m_splitterPlaced = false; ///< restored or moved by the user: placeSplitter() leaves it in that orientation
     QHash<quint64, PendingReplay> m_replays;
     PendingReplay m_replayShown; ///< a replay that ended: its diff is on the way
+    int m_filterGeneration = 0;  ///< a check of the run shown answers only for the filter it was asked for
 };
 
 } // namespace sandbox::gui

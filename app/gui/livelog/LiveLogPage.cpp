@@ -114,17 +114,10 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
     layout->addWidget(m_splitter);
 
     // A narrower filter may hide the run followed: the newest it lets through is shown instead.
-    connect(m_search, &QLineEdit::textChanged, this, [this](const QString &text) {
-        m_filter->setText(text);
-        if (isFollowingNewest()) {
-            selectNewest();
-        }
-    });
+    connect(m_search, &QLineEdit::textChanged, this,
+            [this](const QString &text) { refilter([this, text] { m_filter->setText(text); }); });
     connect(m_source, &QComboBox::currentIndexChanged, this, [this] {
-        m_filter->setSources(runSourcesFromString(m_source->currentData().toString()));
-        if (isFollowingNewest()) {
-            selectNewest();
-        }
+        refilter([this] { m_filter->setSources(runSourcesFromString(m_source->currentData().toString())); });
     });
     connect(m_filter, &QAbstractItemModel::rowsInserted, this, &LiveLogPage::updateEmptyState);
     connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &LiveLogPage::updateEmptyState);
@@ -207,6 +200,27 @@ void LiveLogPage::onRunsChanged(const QList<JournalRun> &runs)
         followNewest();
     } else if (!m_table->selectionModel()->hasSelection() && m_filter->rowCount() > 0) {
         selectRow(0);
+    }
+}
+
+void LiveLogPage::refilter(const std::function<void()> &change)
+{
+    const QString shown = m_follower ? m_follower->runId() : QString();
+    {
+        // The view moves the current row off a row the filter hides: no pick of the user's.
+        const QScopedValueRollback selecting(m_selecting, true);
+        change();
+    }
+    if (isFollowingNewest()) {
+        selectNewest();
+        return;
+    }
+    // The run shown is hidden now: it leaves the run pane too, not replaced by a neighbour the user did not pick.
+    const int row = m_model->rowOf(shown);
+    if (!shown.isEmpty() && (row < 0 || !m_filter->mapFromSource(m_model->index(row, 0)).isValid())) {
+        const QScopedValueRollback selecting(m_selecting, true);
+        m_table->selectionModel()->clear();
+        showSelected();
     }
 }
 

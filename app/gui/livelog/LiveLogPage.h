@@ -4,6 +4,7 @@
 #include "journal/JournalRun.h"
 
 #include <QElapsedTimer>
+#include <functional>
 
 class QComboBox;
 class QLabel;
@@ -71,6 +72,9 @@ private:
     void showEvent(QShowEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
     void placeSplitter();
+    /// Applies `change` to the filter; a run it hides leaves the run pane (without following: with it, the newest
+    /// that passes is shown).
+    void refilter(const std::function<void()> &change);
 
     JournalFeed &m_feed;
     RunFollower *m_follower = nullptr; ///< of the run shown

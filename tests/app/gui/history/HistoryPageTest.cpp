@@ -330,6 +330,33 @@ TEST_F(HistoryPageTest, narrowingTheFilterKeepsTheSelectedRunWhenItStillMatches)
     EXPECT_EQ(page.runView()->run().id, runId(998));
 }
 
+TEST_F(HistoryPageTest, aFilterThatHidesTheRunShownLeavesTheDetailPane)
+{
+    // The run shown stayed in the detail pane after a filter had taken it out of the table.
+    auto controller = controllerWithoutEngine();
+    HistoryPage page(*m_feed, m_thumbnails, *controller, {QStringLiteral("docker")});
+    page.show();
+    EXPECT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() > 0; }));
+    tableOf(page)->selectRow(page.model()->rowOf(runId(998)));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return page.runView()->run().id == runId(998); }));
+    auto *language = page.findChild<QComboBox *>(QStringLiteral("historyLanguageFilter"));
+    ASSERT_NE(language, nullptr);
+
+    language->setCurrentIndex(language->findData(kLanguages.at(999 % kLanguages.size())));
+    EXPECT_TRUE(QTest::qWaitFor([&] { return page.runView()->run().id.isEmpty(); }))
+        << qPrintable(page.runView()->run().id);
+    m_feed->waitForIdle();
+    QCoreApplication::processEvents();
+    EXPECT_TRUE(page.runView()->run().id.isEmpty());
+    EXPECT_TRUE(selectedId(page).isEmpty());
+
+    // A filter that lets it through again shows it again once it is picked.
+    language->setCurrentIndex(language->findData(kLanguages.at(998 % kLanguages.size())));
+    EXPECT_TRUE(QTest::qWaitFor([&] { return page.model()->rowOf(runId(998)) >= 0; }));
+    tableOf(page)->selectRow(page.model()->rowOf(runId(998)));
+    EXPECT_TRUE(QTest::qWaitFor([&] { return page.runView()->run().id == runId(998); }));
+}
+
 TEST_F(HistoryPageTest, mcpTabShowsTheExchangeOfMcpRunsOnly)
 {
     const QString id = runId(kRunCount);

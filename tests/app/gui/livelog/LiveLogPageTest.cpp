@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QLineEdit>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -286,4 +287,43 @@ TEST(LiveLogPage, theSplitStaysWhereTheUserLeftItWhicheverRunIsShown)
         }
         EXPECT_LE(columns, table->viewport()->width()) << "showing run " << id;
     }
+}
+
+TEST(LiveLogPage, aRunTheSearchHidesLeavesTheDetailPane)
+{
+    // The run shown stayed in the detail pane after the search had taken it out of the table.
+    QTemporaryDir folder;
+    ASSERT_TRUE(folder.isValid());
+    const QString path = folder.filePath(QStringLiteral("journal.sqlite"));
+    auto journal = RunJournal::open(path);
+    ASSERT_TRUE(journal) << qPrintable(journal.error().message);
+    JournalRecorder recorder(path, JournalRecorder::Context{QStringLiteral("docker"), {}, {}});
+    startRun(recorder, QStringLiteral("run-1"));
+    startRun(recorder, QStringLiteral("run-2"));
+
+    JournalFeed feed(path);
+    ThumbnailProvider thumbnails;
+    LiveLogPage page(feed, thumbnails);
+    page.resize(1100, 600);
+    page.show();
+    auto *table = page.findChild<QTableView *>(QStringLiteral("liveLogTable"));
+    auto *search = page.findChild<QLineEdit *>(QStringLiteral("liveLogSearch"));
+    ASSERT_NE(table, nullptr);
+    ASSERT_NE(search, nullptr);
+    ASSERT_TRUE(waitUntil([&] { return page.model()->rowCount() == 2; }, 10s));
+    const QModelIndex older = table->model()->index(1, 0);
+    ASSERT_EQ(older.data(LiveLogModel::RunIdRole).toString(), QStringLiteral("run-1"));
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(older).center());
+    ASSERT_TRUE(waitUntil([&] { return page.runView()->run().id == QLatin1String("run-1"); }, 10s));
+
+    search->setText(QStringLiteral("run-2"));
+    ASSERT_EQ(table->model()->rowCount(), 1);
+    EXPECT_TRUE(page.runView()->run().id.isEmpty()) << qPrintable(page.runView()->run().id);
+    EXPECT_FALSE(table->selectionModel()->hasSelection());
+
+    // Cleared again, the run can be picked again.
+    search->clear();
+    ASSERT_EQ(table->model()->rowCount(), 2);
+    table->selectRow(1);
+    EXPECT_EQ(page.runView()->run().id, QStringLiteral("run-1"));
 }
