@@ -24,6 +24,7 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QResizeEvent>
+#include <QScopedValueRollback>
 #include <QShowEvent>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -153,6 +154,26 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
         }
         updateStatus();
         dropShownRunUnlessItMatches();
+    });
+    // The view's own Ctrl+End stops at the last run read so far.
+    auto *toLast = new QAction(m_table);
+    toLast->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_End));
+    toLast->setShortcutContext(Qt::WidgetShortcut);
+    connect(toLast, &QAction::triggered, this, &HistoryPage::goToLastRun);
+    m_table->addAction(toLast);
+    connect(m_model, &HistoryModel::rowsInserted, this, [this](const QModelIndex &, int, int last) {
+        // Pages arrive at the end; a new run on top is no page.
+        if (m_goingToLast && last == m_model->rowCount() - 1) {
+            selectLastRow();
+            if (m_model->canFetchMore({})) {
+                m_model->fetchMore({});
+            }
+            m_goingToLast = m_model->isFetching(); // the view may have asked for the next page itself
+        }
+    });
+    connect(m_model, &HistoryModel::modelReset, this, [this] { m_goingToLast = false; });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+        m_goingToLast = m_goingToLast && m_selectingLast; // the user went elsewhere meanwhile
     });
     // The run shown is selected again when the rows that arrive have it (after a new filter, say); a selection the
     // user is making (a second run Ctrl+clicked while the first is read) is left alone.
@@ -661,6 +682,29 @@ void HistoryPage::dropShownRunUnlessItMatches()
             setReplayStatus({});
             updateReplayControls();
         });
+}
+
+void HistoryPage::goToLastRun()
+{
+    m_goingToLast = true;
+    selectLastRow();
+    if (m_model->canFetchMore({})) {
+        m_model->fetchMore({});
+    }
+    m_goingToLast = m_model->isFetching();
+}
+
+void HistoryPage::selectLastRow()
+{
+    const int last = m_model->rowCount() - 1;
+    if (last < 0) {
+        return;
+    }
+    const QScopedValueRollback selecting(m_selectingLast, true);
+    const int column = std::max(0, m_table->currentIndex().column());
+    m_table->selectionModel()->setCurrentIndex(m_model->index(last, column),
+                                               QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollToBottom();
 }
 
 } // namespace sandbox::gui

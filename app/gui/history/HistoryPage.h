@@ -115,6 +115,9 @@ private:
     void placeSplitter();
     /// After a new filter: the run shown leaves the run pane when the filter no longer lets it through.
     void dropShownRunUnlessItMatches();
+    /// Ctrl+End: the last run, though the model holds only the pages read so far; the rest are read on the way.
+    void goToLastRun();
+    void selectLastRow();
 
     JournalFeed &m_feed;
     EngineController &m_controller;
@@ -141,6 +144,8 @@ private:
     QHash<quint64, PendingReplay> m_replays;
     PendingReplay m_replayShown; ///< a replay that ended: its diff is on the way
     int m_filterGeneration = 0;  ///< a check of the run shown answers only for the filter it was asked for
+    bool m_goingToLast = false;  ///< Ctrl+End: each page that arrives moves the selection to its last run
+    bool m_selectingLast = false;
 };
 
 } // namespace sandbox::gui

@@ -357,6 +357,29 @@ TEST_F(HistoryPageTest, aFilterThatHidesTheRunShownLeavesTheDetailPane)
     EXPECT_TRUE(QTest::qWaitFor([&] { return page.runView()->run().id == runId(998); }));
 }
 
+TEST_F(HistoryPageTest, ctrlEndReachesTheOldestRunThoughItIsNotLoadedYet)
+{
+    // History loads 200 runs at a time: Ctrl+End stopped at the 200th.
+    auto controller = controllerWithoutEngine();
+    HistoryPage page(*m_feed, m_thumbnails, *controller, {QStringLiteral("docker")});
+    page.resize(1200, 700);
+    page.show();
+    EXPECT_TRUE(QTest::qWaitFor([&] { return page.model()->rowCount() > 0; }));
+    QTableView *table = tableOf(page);
+    table->selectRow(0);
+    table->setFocus();
+    ASSERT_LT(page.model()->rowCount(), kRunCount);
+
+    QTest::keyClick(table, Qt::Key_End, Qt::ControlModifier);
+    EXPECT_TRUE(QTest::qWaitFor([&] { return selectedId(page) == runId(0); }, 10000))
+        << qPrintable(selectedId(page)) << " of " << page.model()->rowCount();
+    EXPECT_EQ(page.model()->rowCount(), kRunCount);
+    EXPECT_EQ(table->selectionModel()->selectedRows().size(), 1);
+    // It stays there: nothing moves it on after the last page.
+    QTest::qWait(200);
+    EXPECT_EQ(selectedId(page), runId(0));
+}
+
 TEST_F(HistoryPageTest, mcpTabShowsTheExchangeOfMcpRunsOnly)
 {
     const QString id = runId(kRunCount);
