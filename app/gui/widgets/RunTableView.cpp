@@ -1,6 +1,7 @@
 #include "gui/widgets/RunTableView.h"
 
 #include "gui/RunText.h"
+#include "gui/widgets/SortArrowHeader.h"
 
 #include <QEvent>
 #include <QHeaderView>
@@ -40,6 +41,7 @@ QStringList usualStatuses()
 RunTableView::RunTableView(RunTableModel::Column fillColumn, QWidget *parent)
     : QTableView(parent), m_fillColumn(fillColumn)
 {
+    setHorizontalHeader(new SortArrowHeader(Qt::Horizontal, this));
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setAlternatingRowColors(true);

@@ -20,6 +20,7 @@
 #include <QTest>
 #include <QTimer>
 #include <QLineEdit>
+#include <QHeaderView>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -326,4 +327,60 @@ TEST(LiveLogPage, aRunTheSearchHidesLeavesTheDetailPane)
     ASSERT_EQ(table->model()->rowCount(), 2);
     table->selectRow(1);
     EXPECT_EQ(page.runView()->run().id, QStringLiteral("run-1"));
+}
+
+namespace {
+
+/// Which way the sort arrow drawn at the right of `section` points: -1 up (▲, the widest row at the bottom), 1 down
+/// (▼), 0 when there is none.
+int arrowDirection(QHeaderView &header, int section)
+{
+    const QImage image = header.grab().toImage();
+    const QColor background = header.palette().color(QPalette::Button);
+    const int right = header.sectionViewportPosition(section) + header.sectionSize(section);
+    QList<int> widths;
+    for (int y = 2; y < image.height() - 2; ++y) {
+        int width = 0;
+        for (int x = right - 20; x < right - 2; ++x) {
+            const QColor pixel = image.pixelColor(x, y);
+            width += std::abs(pixel.lightness() - background.lightness()) > 60 ? 1 : 0;
+        }
+        if (width > 0) {
+            widths.append(width);
+        }
+    }
+    if (widths.size() < 2 || widths.first() == widths.last()) {
+        return 0;
+    }
+    return widths.first() > widths.last() ? 1 : -1;
+}
+
+} // namespace
+
+TEST(LiveLogPage, theSortArrowPointsTheWayTheRunsAreSorted)
+{
+    // Newest first (descending) under an arrow that pointed up, which reads as ascending.
+    QTemporaryDir folder;
+    ASSERT_TRUE(folder.isValid());
+    const QString path = folder.filePath(QStringLiteral("journal.sqlite"));
+    auto journal = RunJournal::open(path);
+    ASSERT_TRUE(journal) << qPrintable(journal.error().message);
+    JournalRecorder recorder(path, JournalRecorder::Context{QStringLiteral("docker"), {}, {}});
+    startRun(recorder, QStringLiteral("run-1"));
+    JournalFeed feed(path);
+    ThumbnailProvider thumbnails;
+    LiveLogPage page(feed, thumbnails);
+    page.resize(1100, 600);
+    page.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+    auto *table = page.findChild<QTableView *>(QStringLiteral("liveLogTable"));
+    ASSERT_NE(table, nullptr);
+    ASSERT_TRUE(waitUntil([&] { return table->isVisible() && page.model()->rowCount() == 1; }, 10s));
+    QHeaderView &header = *table->horizontalHeader();
+    ASSERT_EQ(header.sortIndicatorSection(), LiveLogModel::Started);
+    ASSERT_EQ(header.sortIndicatorOrder(), Qt::DescendingOrder);
+    EXPECT_EQ(arrowDirection(header, LiveLogModel::Started), 1) << "▼ over the newest first";
+
+    table->sortByColumn(LiveLogModel::Started, Qt::AscendingOrder);
+    EXPECT_EQ(arrowDirection(header, LiveLogModel::Started), -1) << "▲ over the oldest first";
 }
