@@ -25,6 +25,15 @@ namespace sandbox::gui {
 
 namespace {
 
+/// The entry as `client`'s file holds it, under its servers key: what the preview shows (`masked`) and Copy copies.
+QString entryText(const McpServerEntry &entry, const AssistantClient &client, bool masked)
+{
+    const nlohmann::ordered_json shown = {
+        {client.serversKey().toStdString(),
+         {{McpServerEntry::kName.toStdString(), masked ? entry.toMaskedJson(client) : entry.toJson(client)}}}};
+    return QString::fromStdString(shown.dump(2));
+}
+
 McpConfigFile fileOf(const AssistantClient &client)
 {
     return McpConfigFile(client.configPath(),
@@ -89,7 +98,8 @@ ConnectAssistantDialog::ConnectAssistantDialog(SecretStore &tokens, const QStrin
     m_remove->setObjectName(QStringLiteral("connectRemove"));
     m_copy = buttons->addButton(tr("&Copy Configuration"), QDialogButtonBox::ActionRole);
     m_copy->setObjectName(QStringLiteral("connectCopy"));
-    m_copy->setToolTip(tr("Copies a configuration snippet for any other MCP client"));
+    m_copy->setToolTip(tr("Copies the entry shown, with the server's token (or, for a client that cannot take it, "
+                          "the common form other MCP clients read)"));
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_install, &QPushButton::clicked, this, &ConnectAssistantDialog::install);
     connect(m_remove, &QPushButton::clicked, this, &ConnectAssistantDialog::remove);
@@ -270,10 +280,7 @@ void ConnectAssistantDialog::refresh()
     QString why;
     const std::optional<McpServerEntry> wanted = entry(true, &why);
     if (wanted) {
-        const nlohmann::ordered_json shown = {
-            {assistant.serversKey().toStdString(),
-             {{McpServerEntry::kName.toStdString(), wanted->toMaskedJson(assistant)}}}};
-        m_preview->setPlainText(QString::fromStdString(shown.dump(2)));
+        m_preview->setPlainText(entryText(*wanted, assistant, true));
     } else {
         m_preview->clear(); // why there is none is the state line's
     }
@@ -341,11 +348,27 @@ void ConnectAssistantDialog::remove()
 void ConnectAssistantDialog::copyConfiguration()
 {
     QString why;
-    if (const std::optional<McpServerEntry> wanted = entry(false, &why)) {
-        QApplication::clipboard()->setText(QString::fromUtf8(wanted->genericSnippet()));
-        showCopied(m_copy);
-        showState(tr("A configuration for any MCP client is on the clipboard."), false);
+    const std::optional<McpServerEntry> wanted = entry(false, &why);
+    if (!wanted) {
+        return;
     }
+    // What the preview shows, the token unmasked; with no preview (Claude Desktop takes no HTTP server), the form
+    // most other clients read.
+    const bool shown = entry(true, &why).has_value();
+    const QString text = shown ? entryText(*wanted, client(), false) : QString::fromUtf8(wanted->genericSnippet());
+    showCopied(m_copy);
+    if (!wanted->holdsSecret()) {
+        QApplication::clipboard()->setText(text);
+        showState(shown ? tr("The entry shown is on the clipboard.")
+                        : tr("A configuration for any MCP client is on the clipboard."),
+                  false);
+        return;
+    }
+    copySecret(text);
+    showState(tr("The clipboard now holds the server's token with the configuration: paste it only into the "
+                 "assistant's settings. It is cleared from the clipboard in %n second(s).",
+                 nullptr, int(kSecretOnClipboard.count())),
+              false);
 }
 
 } // namespace sandbox::gui

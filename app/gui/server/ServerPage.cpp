@@ -202,7 +202,7 @@ ServerPage::ServerPage(McpHost &host, SecretStore &secrets, UserSettings &settin
         m_reveal->setText(revealed ? tr("Hide") : tr("Reveal"));
     });
     connect(m_copyToken, &QPushButton::clicked, this, [this] {
-        QApplication::clipboard()->setText(QString::fromLatin1(m_token));
+        copySecret(QString::fromLatin1(m_token)); // not left there for whatever pastes next
         showCopied(m_copyToken);
     });
     connect(m_rotate, &QPushButton::clicked, this, &ServerPage::rotateToken);

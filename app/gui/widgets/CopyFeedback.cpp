@@ -1,7 +1,9 @@
 #include "gui/widgets/CopyFeedback.h"
 
 #include <QAbstractButton>
+#include <QClipboard>
 #include <QCoreApplication>
+#include <QGuiApplication>
 #include <QPointer>
 #include <QTimer>
 
@@ -26,6 +28,16 @@ void showCopied(QAbstractButton *button)
     QTimer::singleShot(kShownMs, button, [button = QPointer<QAbstractButton>(button), own, generation] {
         if (button && button->property("llmSandboxCopyGeneration").toInt() == generation) {
             button->setText(own);
+        }
+    });
+}
+
+void copySecret(const QString &text, std::chrono::milliseconds clearAfter)
+{
+    QGuiApplication::clipboard()->setText(text);
+    QTimer::singleShot(clearAfter, QGuiApplication::clipboard(), [text] {
+        if (QClipboard *clipboard = QGuiApplication::clipboard(); clipboard->text() == text) {
+            clipboard->clear();
         }
     });
 }

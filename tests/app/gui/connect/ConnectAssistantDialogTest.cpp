@@ -3,6 +3,7 @@
 #include "gui/connect/ConnectAssistantDialog.h"
 
 #include "ScopedEnvironment.h"
+#include "gui/widgets/CopyFeedback.h"
 #include "secrets/MemorySecretStore.h"
 #include "settings/UserSettings.h"
 
@@ -144,6 +145,47 @@ TEST_F(ConnectAssistantDialogTest, httpEntryCarriesTheKeychainsTokenButNeverShow
     EXPECT_EQ(snippet["mcpServers"]["llm-sandbox"]["headers"]["Authorization"],
               "Bearer " + token->value().toStdString());
     EXPECT_FALSE(QFileInfo::exists(m_home.filePath(QStringLiteral(".config/Claude"))));
+}
+
+TEST_F(ConnectAssistantDialogTest, copyConfigurationCopiesThePreviewAndSaysTheClipboardHoldsTheToken)
+{
+    // The copy differed from the preview ("type": "http" for Cursor, whose entry has none), and the token went to the
+    // clipboard without a word.
+    choose("connectClient", QStringLiteral("cursor"));
+    choose("connectTransport", QStringLiteral("http"));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return child<QPushButton>("connectCopy")->isEnabled(); }, 30000));
+    const Result<std::optional<QByteArray>> token = m_keychain.get(QStringLiteral("http-token")).result();
+    ASSERT_TRUE(token.ok() && token->has_value());
+    const QString preview = child<QPlainTextEdit>("connectPreview")->toPlainText();
+    ASSERT_FALSE(preview.isEmpty());
+    QTest::mouseClick(child<QPushButton>("connectCopy"), Qt::LeftButton);
+    const QString copied = QApplication::clipboard()->text();
+    EXPECT_EQ(QString(copied).replace(QString::fromLatin1(**token), QStringLiteral("********")).trimmed(),
+              preview.trimmed());
+    EXPECT_TRUE(copied.contains(QString::fromLatin1(**token)));
+    EXPECT_TRUE(state().contains(QLatin1String("token"))) << qPrintable(state());
+    EXPECT_TRUE(state().contains(QLatin1String("clipboard"))) << qPrintable(state());
+    EXPECT_TRUE(state().contains(QLatin1String("cleared"))) << qPrintable(state());
+
+    // A stdio entry holds no secret: copied as shown, and nothing said of a token.
+    choose("connectTransport", QStringLiteral("stdio"));
+    QTest::mouseClick(child<QPushButton>("connectCopy"), Qt::LeftButton);
+    EXPECT_EQ(QApplication::clipboard()->text().trimmed(),
+              child<QPlainTextEdit>("connectPreview")->toPlainText().trimmed());
+    EXPECT_FALSE(state().contains(QLatin1String("token"))) << qPrintable(state());
+}
+
+TEST(CopyFeedbackTest, aSecretLeavesTheClipboardAfterAWhileUnlessSomethingElseWasCopied)
+{
+    // As KeePassXC does: the token does not wait on the clipboard for whatever pastes next.
+    copySecret(QStringLiteral("secret-1"), std::chrono::milliseconds(100));
+    EXPECT_EQ(QApplication::clipboard()->text(), QStringLiteral("secret-1"));
+    EXPECT_TRUE(QTest::qWaitFor([] { return QApplication::clipboard()->text().isEmpty(); }, 5000));
+
+    copySecret(QStringLiteral("secret-2"), std::chrono::milliseconds(100));
+    QApplication::clipboard()->setText(QStringLiteral("the user's own"));
+    QTest::qWait(300);
+    EXPECT_EQ(QApplication::clipboard()->text(), QStringLiteral("the user's own"));
 }
 
 TEST_F(ConnectAssistantDialogTest, aBrokenFileIsShownAndLeftAlone)
