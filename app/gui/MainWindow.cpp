@@ -410,8 +410,8 @@ void MainWindow::probeBackend()
 
 void MainWindow::applyDefaultBackend()
 {
-    // The settings dialog and the backends page's Default box both change it while the window runs: runs, replays and
-    // MCP sessions that name no backend use the new one from now on; runs in progress finish where they are.
+    // The Backends page's Default box changes it while the window runs: runs, replays and MCP sessions that name no
+    // backend use the new one from now on; runs in progress finish where they are.
     if (!m_context.reloadDefaultBackend()) {
         return;
     }
@@ -462,15 +462,8 @@ void MainWindow::openCommandPalette()
 void MainWindow::openSettings()
 {
     SettingsDialog dialog(m_context.userSettings(), this);
-    const QString before = m_context.userSettings().backend();
-    if (dialog.exec() == QDialog::Accepted && m_context.userSettings().backend() != before &&
-        !qEnvironmentVariableIsEmpty("BACKEND")) {
-        // Applied at once otherwise (applyDefaultBackend); $BACKEND wins over the setting in every face.
-        statusBar()->showMessage(tr("The backend setting applies to the command line and MCP servers started from now "
-                                    "on that do not set $BACKEND; this window keeps %1, named by $BACKEND.")
-                                     .arg(backendText(m_context.defaultBackend())),
-                                 8000);
-    }
+    connect(&dialog, &SettingsDialog::backendsPageRequested, this, [this] { showPage(m_pages->indexOf(m_backends)); });
+    dialog.exec();
 }
 
 void MainWindow::connectAssistant()

@@ -1,6 +1,5 @@
 #include "gui/settings/SettingsDialog.h"
 
-#include "backend/BackendFactory.h"
 #include "gui/RunText.h"
 #include "settings/UserSettings.h"
 
@@ -21,11 +20,14 @@ SettingsDialog::SettingsDialog(UserSettings &settings, QWidget *parent) : QDialo
     setWindowTitle(tr("Settings"));
     setObjectName(QStringLiteral("settingsDialog"));
 
-    m_backend = new QComboBox;
+    // Chosen where each backend is set up and tested ("Default backend" on its Connection tab); shown here.
+    m_backend = new QLabel;
     m_backend->setObjectName(QStringLiteral("settingsBackend"));
-    for (const QString &name : BackendFactory::names()) {
-        m_backend->addItem(backendText(name), name);
-    }
+    m_backend->setTextFormat(Qt::RichText);
+    connect(m_backend, &QLabel::linkActivated, this, [this] {
+        emit backendsPageRequested();
+        reject();
+    });
     m_runtime = new QLineEdit;
     m_runtime->setObjectName(QStringLiteral("settingsRuntime"));
     m_runtime->setPlaceholderText(tr("the engine's default; runsc for gVisor"));
@@ -62,7 +64,7 @@ SettingsDialog::SettingsDialog(UserSettings &settings, QWidget *parent) : QDialo
 
     auto *execution = new QGroupBox(tr("Execution"));
     auto *executionForm = new QFormLayout(execution);
-    executionForm->addRow(tr("&Backend:"), m_backend);
+    executionForm->addRow(tr("Default backend:"), m_backend);
     executionForm->addRow(tr("OCI &runtime:"), m_runtime);
     executionForm->addRow(tr("Default &timeout:"), m_timeout);
 
@@ -99,7 +101,8 @@ SettingsDialog::SettingsDialog(UserSettings &settings, QWidget *parent) : QDialo
 
 void SettingsDialog::load()
 {
-    m_backend->setCurrentIndex(qMax(0, m_backend->findData(m_settings.chosenBackend())));
+    m_backend->setText(tr("%1 — chosen on the <a href=\"#backends\">Backends page</a>")
+                           .arg(backendText(m_settings.chosenBackend()).toHtmlEscaped()));
     m_runtime->setText(m_settings.runtime());
     m_timeout->setValue(int(m_settings.defaultTimeout().count()));
     m_maxAge->setValue(m_settings.journalMaxAgeDays());
@@ -110,7 +113,6 @@ void SettingsDialog::load()
 void SettingsDialog::restoreDefaults()
 {
     // The documented defaults of UserSettings.
-    m_backend->setCurrentIndex(m_backend->findData(UserSettings::defaultBackend()));
     m_runtime->clear();
     m_timeout->setValue(30);
     m_maxAge->setValue(30);
@@ -120,7 +122,6 @@ void SettingsDialog::restoreDefaults()
 
 void SettingsDialog::apply()
 {
-    m_settings.setBackend(m_backend->currentData().toString());
     m_settings.setRuntime(m_runtime->text());
     m_settings.setDefaultTimeout(std::chrono::seconds(m_timeout->value()));
     m_settings.setJournalMaxAgeDays(m_maxAge->value());

@@ -3,6 +3,7 @@
 #include <QDialog>
 
 class QComboBox;
+class QLabel;
 class QLineEdit;
 class QSpinBox;
 
@@ -12,8 +13,9 @@ class UserSettings;
 
 namespace sandbox::gui {
 
-/// The user's settings: backend, default timeout, how long the journal keeps runs, and the language. They are shared
-/// with the command line and the MCP server, which read them when they start; environment variables still win.
+/// The user's settings: runtime, default timeout, how long the journal keeps runs, and the language; the default
+/// backend is shown, chosen on the Backends page (one place for it). They are shared with the command line and the MCP
+/// server, which read them when they start; environment variables still win.
 class SettingsDialog final : public QDialog
 {
     Q_OBJECT
@@ -24,12 +26,16 @@ public:
     /// Writes the fields into the settings (OK does this).
     void apply();
 
+signals:
+    /// The backend line's link: the default backend is chosen on the Backends page.
+    void backendsPageRequested();
+
 private:
     void load();
     void restoreDefaults();
 
     UserSettings &m_settings;
-    QComboBox *m_backend = nullptr;
+    QLabel *m_backend = nullptr; ///< the default backend, read-only
     QLineEdit *m_runtime = nullptr;
     QSpinBox *m_timeout = nullptr;
     QSpinBox *m_maxAge = nullptr;

@@ -3,8 +3,11 @@
 
 #include "AppContext.h"
 #include "gui/backends/ConnectionTab.h"
+#include "gui/settings/SettingsDialog.h"
 #include "secrets/MemorySecretStore.h"
+#include "settings/UserSettings.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QSettings>
@@ -71,6 +74,40 @@ TEST(BackendPanelTest, engineNamesAndCommandsReadAsPeopleWriteThem)
         EXPECT_TRUE(shown.toPlainText().contains(QLatin1String("(e.g. dockerd or systemctl start docker) <now>.")))
             << qPrintable(shown.toPlainText());
         EXPECT_TRUE(result->text().contains(QLatin1String("<code>dockerd</code>"))) << qPrintable(result->text());
+    }
+    context->reset();
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope,
+                       QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation));
+}
+
+TEST(BackendPanelTest, theDefaultBackendIsChosenOnTheBackendsPageAndSettingsShowsIt)
+{
+    // Settings had a backend list of its own beside each backend's "Default backend" box: two places for one choice.
+    QTemporaryDir folder;
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, folder.path());
+    auto context = AppContext::create({.source = RunSource::Gui});
+    ASSERT_TRUE(context.ok()) << qPrintable(context.error().message);
+    MemorySecretStore keychain;
+    {
+        UserSettings &settings = (*context)->userSettings();
+        BackendPanel panel(**context, keychain, QStringLiteral("podman"));
+        auto *makeDefault = panel.findChild<QCheckBox *>(QStringLiteral("defaultBackend"));
+        ASSERT_NE(makeDefault, nullptr);
+        makeDefault->setChecked(true);
+        ASSERT_EQ(settings.backend(), QStringLiteral("podman"));
+
+        SettingsDialog dialog(settings);
+        EXPECT_EQ(dialog.findChild<QComboBox *>(QStringLiteral("settingsBackend")), nullptr) << "no second chooser";
+        auto *shown = dialog.findChild<QLabel *>(QStringLiteral("settingsBackend"));
+        ASSERT_NE(shown, nullptr);
+        EXPECT_TRUE(shown->text().contains(QLatin1String("Podman"))) << qPrintable(shown->text());
+        // Its link leads to the Backends page.
+        bool asked = false;
+        QObject::connect(&dialog, &SettingsDialog::backendsPageRequested, [&] { asked = true; });
+        emit shown->linkActivated(QStringLiteral("#backends"));
+        EXPECT_TRUE(asked);
+        dialog.apply();
+        EXPECT_EQ(settings.backend(), QStringLiteral("podman")) << "OK leaves the choice alone";
     }
     context->reset();
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope,
