@@ -23,8 +23,8 @@
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QToolButton>
 #include <QTextDocument>
+#include <QToolButton>
 #include <gtest/gtest.h>
 
 using namespace sandbox;

@@ -12,15 +12,15 @@
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
+#include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
-#include <QLineEdit>
-#include <QHeaderView>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
