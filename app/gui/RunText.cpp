@@ -23,9 +23,9 @@ QString runSourceText(std::optional<RunSource> source)
         return QCoreApplication::translate("RunText", "Command line");
     // Both are MCP clients (the filter offers them together): the transport says which.
     case RunSource::Mcp:
-        return QStringLiteral("MCP (stdio)");
+        return QStringLiteral("MCP");
     case RunSource::Http:
-        return QStringLiteral("MCP (HTTP)");
+        return QStringLiteral("MCP/HTTP");
     case RunSource::Replay:
         return QCoreApplication::translate("RunText", "Replay");
     }

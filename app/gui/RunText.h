@@ -12,10 +12,10 @@ struct RunResult;
 
 namespace sandbox::gui {
 
-/// How every page names a source: "Console", "Command line", "MCP (stdio)", "MCP (HTTP)", "Replay"; "unknown" for
+/// How every page names a source: "Console", "Command line", "MCP", "MCP/HTTP", "Replay"; "unknown" for
 /// none.
 QString runSourceText(std::optional<RunSource> source);
-/// How every page names where a run came from: its source and MCP client ("MCP (stdio) · claude-ai", "MCP (HTTP) ·
+/// How every page names where a run came from: its source and MCP client ("MCP · claude-ai", "MCP/HTTP ·
 /// inspector").
 QString runSourceText(std::optional<RunSource> source, const QString &clientName);
 QString runSourceText(const JournalRun &run);

@@ -481,9 +481,11 @@ void StatisticsPage::draw()
     drawCounts(
         m_clients, m_numbers.clients, tr("MCP runs by client (stdio and HTTP)"),
         [](const RunCount &count) {
-            // "MCP · claude-ai" over stdio, "HTTP · claude-ai" over the app's server: the words of every page.
-            return runSourceText(runSourceFromString(count.source),
-                                 count.key.isEmpty() ? tr("(not named)") : count.key);
+            // Every bar is an MCP client's: "claude-ai · stdio", "claude-ai · HTTP" (the app's server).
+            return QStringLiteral("%1 · %2").arg(count.key.isEmpty() ? tr("(not named)") : count.key,
+                                                 runSourceFromString(count.source) == RunSource::Http
+                                                     ? QStringLiteral("HTTP")
+                                                     : QStringLiteral("stdio"));
         },
         series.runs, palette().color(QPalette::Text));
 

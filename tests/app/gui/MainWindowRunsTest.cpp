@@ -197,10 +197,10 @@ TEST(MainWindowRuns, followsCountsShowsAndStopsRealRunsOfTheConsoleAndOfAnAssist
     EXPECT_TRUE(follow->text().contains(QStringLiteral("1 new"))) << qPrintable(follow->text());
 
     // Item 3: the status bar counts the assistant's run in progress by where it comes from.
-    EXPECT_TRUE(waitUntil(
-        [&] { return runningState->text() == QStringLiteral("1 running: 1 MCP (stdio) · ") + assistant; }, 10s))
+    EXPECT_TRUE(
+        waitUntil([&] { return runningState->text() == QStringLiteral("1 running: 1 MCP · ") + assistant; }, 10s))
         << qPrintable(runningState->text());
-    EXPECT_TRUE(runningState->toolTip().contains(QStringLiteral("MCP (stdio) · ") + assistant))
+    EXPECT_TRUE(runningState->toolTip().contains(QStringLiteral("MCP · ") + assistant))
         << qPrintable(runningState->toolTip());
 
     // Item 1: Follow newest shows it.

@@ -74,18 +74,14 @@ TEST(MainWindowStatus, countsTheRunsOfEveryProcessInTheJournalBySource)
     // An assistant's `llm-sandbox --mcp` (its own process and connection) and a client of an app's own server.
     JournalRecorder mcp(journalPath, JournalRecorder::Context{QStringLiteral("docker"), {}, {}});
     start(mcp, QStringLiteral("mcp-1"), QStringLiteral("mcp"), QStringLiteral("claude-ai"));
-    ASSERT_TRUE(
-        waitUntil([&] { return running->text() == QStringLiteral("1 running: 1 MCP (stdio) · claude-ai"); }, 10s))
+    ASSERT_TRUE(waitUntil([&] { return running->text() == QStringLiteral("1 running: 1 MCP · claude-ai"); }, 10s))
         << qPrintable(running->text());
     start(mcp, QStringLiteral("http-1"), QStringLiteral("http"), QStringLiteral("inspector"));
     start(mcp, QStringLiteral("http-2"), QStringLiteral("http"), QStringLiteral("inspector"));
     ASSERT_TRUE(waitUntil(
-        [&] {
-            return running->text() == QStringLiteral("3 running: 2 MCP (HTTP) · inspector, 1 MCP (stdio) · claude-ai");
-        },
-        10s))
+        [&] { return running->text() == QStringLiteral("3 running: 2 MCP/HTTP · inspector, 1 MCP · claude-ai"); }, 10s))
         << qPrintable(running->text());
-    EXPECT_TRUE(running->toolTip().contains(QStringLiteral("MCP (stdio) · claude-ai")));
+    EXPECT_TRUE(running->toolTip().contains(QStringLiteral("MCP · claude-ai")));
 
     RunResult result;
     result.exitCode = 0;

@@ -151,7 +151,7 @@ TEST(RunText, historyFiltersByTheOutcomesOfTheStatusColumn)
 }
 
 // Item 5: one notion of an MCP client, over stdio or HTTP: every source filter offers them together, and the rows
-// they match say which ("MCP (stdio) · claude-ai", "MCP (HTTP) · claude-ai"), in the words the filter offers them
+// they match say which ("MCP · claude-ai", "MCP/HTTP · claude-ai"), in the words the filter offers them
 // apart ("HTTP · claude-ai" read as no MCP client at all).
 TEST(RunText, sourceFiltersOfferAnyMcpClientOverStdioOrHttp)
 {
@@ -177,8 +177,7 @@ TEST(RunText, sourceFiltersOfferAnyMcpClientOverStdioOrHttp)
         shown << filter.index(row, LiveLogModel::Source).data().toString();
     }
     shown.sort();
-    EXPECT_EQ(shown,
-              (QStringList{QStringLiteral("MCP (HTTP) · claude-ai"), QStringLiteral("MCP (stdio) · claude-ai")}));
+    EXPECT_EQ(shown, (QStringList{QStringLiteral("MCP · claude-ai"), QStringLiteral("MCP/HTTP · claude-ai")}));
     for (const QString &each : shown) {
         EXPECT_GE(source->findText(each.section(QStringLiteral(" · "), 0, 0)), 0) << qPrintable(each);
     }

@@ -56,7 +56,7 @@ TEST(RunningRuns, summaryCountsTheRunsBySource)
     EXPECT_EQ(RunningRuns::summary({runOf(RunSource::Gui), runOf(RunSource::Mcp, QStringLiteral("claude-ai")),
                                     runOf(RunSource::Http, QStringLiteral("inspector")),
                                     runOf(RunSource::Http, QStringLiteral("inspector"))}),
-              QStringLiteral("4 running: 2 MCP (HTTP) · inspector, 1 Console, 1 MCP (stdio) · claude-ai"));
+              QStringLiteral("4 running: 2 MCP/HTTP · inspector, 1 Console, 1 MCP · claude-ai"));
 }
 
 TEST(RunningRuns, countsEveryProcesssRunsInTheJournalAndReportsEachEndOnce)
@@ -74,7 +74,7 @@ TEST(RunningRuns, countsEveryProcesssRunsInTheJournalAndReportsEachEndOnce)
     RunningRuns running(feed);
     QSignalSpy ended(&running, &RunningRuns::runEnded);
     ASSERT_TRUE(waitUntil([&] { return running.count() == 1; }, 10s)) << "the run in progress when the app starts";
-    EXPECT_EQ(RunningRuns::summary(running.runs()), QStringLiteral("1 running: 1 MCP (stdio) · claude-ai"));
+    EXPECT_EQ(RunningRuns::summary(running.runs()), QStringLiteral("1 running: 1 MCP · claude-ai"));
 
     // The app's own server and the console.
     JournalRecorder app(path, JournalRecorder::Context{QStringLiteral("docker"), {}, {}});
@@ -82,7 +82,7 @@ TEST(RunningRuns, countsEveryProcesssRunsInTheJournalAndReportsEachEndOnce)
     start(app, QStringLiteral("console-1"), QStringLiteral("gui"));
     ASSERT_TRUE(waitUntil([&] { return running.count() == 3; }, 10s));
     EXPECT_TRUE(RunningRuns::summary(running.runs()).startsWith(QStringLiteral("3 running: ")));
-    EXPECT_TRUE(RunningRuns::details(running.runs()).contains(QStringLiteral("MCP (HTTP) · inspector")));
+    EXPECT_TRUE(RunningRuns::details(running.runs()).contains(QStringLiteral("MCP/HTTP · inspector")));
 
     finish(mcp, QStringLiteral("before"), 1);
     ASSERT_TRUE(waitUntil([&] { return running.count() == 2; }, 10s));
@@ -99,5 +99,5 @@ TEST(RunningRuns, countsEveryProcesssRunsInTheJournalAndReportsEachEndOnce)
     QCoreApplication::processEvents();
     EXPECT_EQ(ended.size(), 3);
     EXPECT_EQ(running.count(), 1);
-    EXPECT_EQ(RunningRuns::summary(running.runs()), QStringLiteral("1 running: 1 MCP (HTTP) · inspector"));
+    EXPECT_EQ(RunningRuns::summary(running.runs()), QStringLiteral("1 running: 1 MCP/HTTP · inspector"));
 }

@@ -44,7 +44,7 @@ TEST(LiveLogModel, showsNewestRunsFirstAndUpdatesARunInPlace)
     model.merge({running});
     ASSERT_EQ(model.rowCount(), 3);
     EXPECT_EQ(model.index(0, LiveLogModel::Status).data().toString(), QStringLiteral("Running"));
-    EXPECT_EQ(model.index(0, LiveLogModel::Source).data().toString(), QStringLiteral("MCP (stdio) · claude-ai"));
+    EXPECT_EQ(model.index(0, LiveLogModel::Source).data().toString(), QStringLiteral("MCP · claude-ai"));
 
     JournalRun finished = running;
     finished.status = RunStatus::Finished;

@@ -189,7 +189,7 @@ TEST_F(StatisticsPageTest, theChartsSeriesHoldTheJournalsNumbers)
     EXPECT_EQ(byClient->at(1), 3) << "claude-ai";
     EXPECT_EQ(byClient->at(0), 1) << "cursor";
     EXPECT_EQ(categories(page.clientsChart()),
-              (QStringList{QStringLiteral("MCP (stdio) · cursor"), QStringLiteral("MCP (stdio) · claude-ai")}));
+              (QStringList{QStringLiteral("cursor · stdio"), QStringLiteral("claude-ai · stdio")}));
 }
 
 // The resource chart shows the newest run's samples at first, another run's when chosen, and says when a run has
@@ -262,8 +262,8 @@ TEST_F(StatisticsPageTest, mcpRunsByClientCountStdioAndHttpClients)
     QBarSet *byClient = clients->barSets().first();
     ASSERT_EQ(byClient->count(), 4);
     EXPECT_EQ(categories(page.clientsChart()),
-              (QStringList{QStringLiteral("MCP (stdio) · cursor"), QStringLiteral("MCP (HTTP) · inspector"),
-                           QStringLiteral("MCP (stdio) · claude-ai"), QStringLiteral("MCP (HTTP) · claude-ai")}))
+              (QStringList{QStringLiteral("cursor · stdio"), QStringLiteral("inspector · HTTP"),
+                           QStringLiteral("claude-ai · stdio"), QStringLiteral("claude-ai · HTTP")}))
         << "most at the top";
     EXPECT_EQ(byClient->at(3), 4);
     EXPECT_EQ(byClient->at(2), 3);
@@ -301,7 +301,7 @@ TEST_F(StatisticsPageTest, theDurationPlotHasOneLabelPerLanguageALegendAndToolti
     auto *sources = seriesOf<QHorizontalBarSeries>(page.sourcesChart());
     ASSERT_NE(sources, nullptr);
     emit sources->hovered(true, 2, sources->barSets().first());
-    EXPECT_TRUE(QToolTip::text().startsWith(QStringLiteral("MCP (stdio): 4 run"))) << QToolTip::text().toStdString();
+    EXPECT_TRUE(QToolTip::text().startsWith(QStringLiteral("MCP: 4 run"))) << QToolTip::text().toStdString();
     QToolTip::hideText();
 }
 

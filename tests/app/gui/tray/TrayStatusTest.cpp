@@ -60,7 +60,7 @@ TEST_F(TrayStatusTest, anAssistantsFailedRunOrALongRunIsToldWhileTheWindowIsNotI
     auto failed = TrayStatus::notificationFor(ended(RunSource::Mcp, 1200, 1), false);
     ASSERT_TRUE(failed.has_value());
     EXPECT_TRUE(failed->failure);
-    EXPECT_EQ(failed->title, QStringLiteral("Run failed: MCP (stdio) · claude-ai"));
+    EXPECT_EQ(failed->title, QStringLiteral("Run failed: MCP · claude-ai"));
     EXPECT_EQ(failed->message, QStringLiteral("Python · Failed (exit 1) · 1.20 s"));
     auto broken = TrayStatus::notificationFor(ended(RunSource::Http, 0, 0, RunStatus::Failed), false);
     ASSERT_TRUE(broken.has_value());
