@@ -75,13 +75,14 @@ TEST_F(CommandPaletteTest, offersTheMenusActionsWithoutMnemonics)
     openPalette();
     const QStringList commands = m_palette->shownCommands();
     for (const char *command :
-         {"Settings…", "Connect an Assistant…", "Quit", "Run", "Stop All Runs", "Go to Live log", "Go to History",
-          "Go to MCP server", "Find in Page", "Theme: Dark", "Documentation", "About LLM Sandbox"}) {
+         {"Settings…", "Connect an Assistant…", "Quit", "Run", "Go to Live log", "Go to History", "Go to MCP server",
+          "Find in Page", "Theme: Dark", "Documentation", "About LLM Sandbox"}) {
         EXPECT_TRUE(commands.contains(QString::fromUtf8(command)))
             << command << " in " << qPrintable(commands.join('|'));
     }
-    // Not itself.
+    // Not itself, nor Stop All Runs while nothing runs.
     EXPECT_FALSE(commands.contains(QStringLiteral("Command Palette…")));
+    EXPECT_FALSE(commands.contains(QStringLiteral("Stop All Runs")));
     EXPECT_EQ(commands.count(QStringLiteral("Run")), 1); // in the Run menu and the window's actions: once
 }
 
