@@ -4,7 +4,7 @@
 <context>
     <name>ImagesCommand</name>
     <message numerus="yes">
-        <location filename="../app/cli/ImagesCommand.cpp" line="+108"/>
+        <location filename="../app/cli/ImagesCommand.cpp" line="+109"/>
         <source>%n days</source>
         <translation>
             <numerusform>%n day</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+66"/>
+        <location line="+67"/>
         <source>Removed %n superseded image(s) (%1)</source>
         <translation>
             <numerusform>Removed %n superseded image (%1)</numerusform>
@@ -88,7 +88,7 @@
 <context>
     <name>sandbox::gui::ArtifactPreviewDialog</name>
     <message numerus="yes">
-        <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+70"/>
+        <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+74"/>
         <source> … (%n character(s) of this line not shown: save the file to see all of it)</source>
         <translation>
             <numerusform> … (%n character of this line not shown: save the file to see all of it)</numerusform>
@@ -96,7 +96,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+303"/>
+        <location line="+372"/>
         <source>the first %n row(s) shown: save the file to see all of it</source>
         <translation>
             <numerusform>the first row shown: save the file to see all of it</numerusform>
@@ -107,7 +107,7 @@
 <context>
     <name>sandbox::gui::ArtifactStrip</name>
     <message numerus="yes">
-        <location filename="../app/gui/widgets/ArtifactStrip.cpp" line="+167"/>
+        <location filename="../app/gui/widgets/ArtifactStrip.cpp" line="+168"/>
         <source>%n chart(s)</source>
         <translation>
             <numerusform>%n chart</numerusform>
@@ -140,9 +140,20 @@
     </message>
 </context>
 <context>
+    <name>sandbox::gui::ConnectAssistantDialog</name>
+    <message numerus="yes">
+        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+368"/>
+        <source>The clipboard now holds the server&apos;s token with the configuration: paste it only into the assistant&apos;s settings. It is cleared from the clipboard in %n second(s).</source>
+        <translation>
+            <numerusform>The clipboard now holds the server's token with the configuration: paste it only into the assistant's settings. It is cleared from the clipboard in %n second.</numerusform>
+            <numerusform>The clipboard now holds the server's token with the configuration: paste it only into the assistant's settings. It is cleared from the clipboard in %n seconds.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>sandbox::gui::ConsolePage</name>
     <message numerus="yes">
-        <location filename="../app/gui/console/ConsolePage.cpp" line="+319"/>
+        <location filename="../app/gui/console/ConsolePage.cpp" line="+364"/>
         <source>%1 (%n line(s))</source>
         <translation>
             <numerusform>%1 (%n line)</numerusform>
@@ -153,7 +164,7 @@
 <context>
     <name>sandbox::gui::GalleryPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+249"/>
+        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+252"/>
         <source>%n artifact(s)</source>
         <translation>
             <numerusform>%n artifact</numerusform>
@@ -164,7 +175,7 @@
 <context>
     <name>sandbox::gui::ImageTableModel</name>
     <message numerus="yes">
-        <location filename="../app/gui/backends/ImageTableModel.cpp" line="+75"/>
+        <location filename="../app/gui/backends/ImageTableModel.cpp" line="+76"/>
         <source>%n min</source>
         <translation>
             <numerusform>%n min</numerusform>
@@ -191,7 +202,7 @@
 <context>
     <name>sandbox::gui::ImagesTab</name>
     <message numerus="yes">
-        <location filename="../app/gui/backends/ImagesTab.cpp" line="+241"/>
+        <location filename="../app/gui/backends/ImagesTab.cpp" line="+242"/>
         <source>Done: pushed %n image(s) to %1; Kubernetes pods pull them from there.</source>
         <translation>
             <numerusform>Done: pushed %n image to %1; Kubernetes pods pull them from there.</numerusform>
@@ -226,7 +237,7 @@
 <context>
     <name>sandbox::gui::LiveLogPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+206"/>
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+240"/>
         <source>&amp;Follow newest (%n new)</source>
         <translation>
             <numerusform>&amp;Follow newest (%n new)</numerusform>
@@ -249,7 +260,7 @@
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="+436"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+432"/>
         <source>%n run(s) in progress</source>
         <translation>
             <numerusform>%n run in progress</numerusform>
@@ -257,7 +268,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+179"/>
+        <location line="+172"/>
         <source>%n run(s) still in progress.</source>
         <translation>
             <numerusform>%n run still in progress.</numerusform>
@@ -273,7 +284,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+54"/>
+        <location line="+61"/>
         <source>Stop %n run(s)?</source>
         <translation>
             <numerusform>Stop %n run?</numerusform>
@@ -284,7 +295,7 @@
 <context>
     <name>sandbox::gui::RunningRuns</name>
     <message numerus="yes">
-        <location filename="../app/gui/activity/RunningRuns.cpp" line="+117"/>
+        <location filename="../app/gui/activity/RunningRuns.cpp" line="+116"/>
         <source>%n running: %1</source>
         <translation>
             <numerusform>%n running: %1</numerusform>
@@ -341,7 +352,7 @@
 <context>
     <name>sandbox::gui::StatisticsPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+149"/>
+        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+187"/>
         <source>%1: %n run(s)</source>
         <translation>
             <numerusform>%1: %n run</numerusform>
@@ -349,7 +360,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+272"/>
+        <location line="+266"/>
         <source>%1 · %2: %n run(s)</source>
         <translation>
             <numerusform>%1 · %2: %n run</numerusform>
@@ -357,7 +368,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+43"/>
+        <location line="+46"/>
         <source>%n run(s), %1 succeeded</source>
         <translation>
             <numerusform>%n run, %1 succeeded</numerusform>

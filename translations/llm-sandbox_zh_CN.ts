@@ -65,7 +65,7 @@
 <context>
     <name>Cli</name>
     <message>
-        <location filename="../app/main.cpp" line="+48"/>
+        <location filename="../app/main.cpp" line="+49"/>
         <source>this build has no desktop app; see `llm-sandbox --help` for the commands.</source>
         <translation>此构建不含桌面应用；命令列表见 `llm-sandbox --help`。</translation>
     </message>
@@ -92,6 +92,13 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>open another desktop app window even when one runs with these settings
+(else the running one comes forward)</source>
+        <translation>即使已有使用相同设置的桌面应用在运行，也再打开一个窗口
+（否则会把正在运行的窗口调到前面）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>open the desktop app&apos;s window and quit at once: checks that the app starts</source>
         <translation>打开桌面应用的窗口并立即退出：检查应用能否启动</translation>
     </message>
@@ -483,7 +490,7 @@ or &quot;off&quot; to record nothing</source>
 <context>
     <name>ErrorText</name>
     <message>
-        <location filename="../app/ErrorText.cpp" line="+40"/>
+        <location filename="../app/ErrorText.cpp" line="+41"/>
         <source>Something went wrong inside LLM Sandbox.</source>
         <translation>LLM Sandbox 内部出错。</translation>
     </message>
@@ -546,6 +553,11 @@ or &quot;off&quot; to record nothing</source>
         <location line="+2"/>
         <source>This is not available in this build or configuration.</source>
         <translation>此功能在当前构建或配置中不可用。</translation>
+    </message>
+    <message>
+        <location line="+61"/>
+        <source>The installer said: %1</source>
+        <translation>安装程序提示：%1</translation>
     </message>
 </context>
 <context>
@@ -670,7 +682,7 @@ interrupted 的运行记录。</translation>
 <context>
     <name>ImagesCommand</name>
     <message>
-        <location filename="../app/cli/ImagesCommand.cpp" line="+92"/>
+        <location filename="../app/cli/ImagesCommand.cpp" line="+93"/>
         <source>All images ready in %1 s</source>
         <translation>所有镜像已就绪，用时 %1 s</translation>
     </message>
@@ -692,7 +704,7 @@ interrupted 的运行记录。</translation>
         </translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>LANGUAGE</source>
         <translation>语言</translation>
     </message>
@@ -1105,13 +1117,24 @@ logout：删除该登录信息。</translation>
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/GuiApplication.cpp" line="+25"/>
-        <location line="+10"/>
+        <location filename="../app/gui/GuiApplication.cpp" line="+28"/>
+        <location line="+15"/>
+        <location line="+13"/>
         <source>LLM Sandbox</source>
         <translation>LLM Sandbox</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-18"/>
+        <source>LLM Sandbox is already running; its window was brought forward.</source>
+        <translation>LLM Sandbox 已在运行；已将其窗口调到前面。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>LLM Sandbox is already running with these settings but does not answer. To open another window anyway, start `llm-sandbox --new-instance`.</source>
+        <translation>使用这些设置的 LLM Sandbox 已在运行但没有响应。若仍要打开另一个窗口，请运行 `llm-sandbox --new-instance`。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>The settings are invalid:
 %1</source>
         <translation>设置无效：
@@ -1277,7 +1300,7 @@ go module、R 软件包、gem。</translation>
         <translation>命令行</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Replay</source>
         <translation>重放</translation>
     </message>
@@ -1449,17 +1472,20 @@ go module、R 软件包、gem。</translation>
     </message>
     <message>
         <location line="+21"/>
+        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+143"/>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
     <message>
         <location line="-91"/>
         <location line="+94"/>
+        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="-1"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
         <location line="-12"/>
+        <location filename="../app/gui/widgets/RunTableModel.cpp" line="+65"/>
         <source>output truncated</source>
         <translation>输出已截断</translation>
     </message>
@@ -2119,19 +2145,19 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::ArtifactPreviewDialog</name>
     <message numerus="yes">
-        <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+70"/>
+        <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+74"/>
         <source> … (%n character(s) of this line not shown: save the file to see all of it)</source>
         <translation>
             <numerusform> …（此行还有 %n 个字符未显示：保存文件即可查看全部）</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+47"/>
         <source>Drag to another program to give it a copy</source>
         <translation>拖到其他程序中即可交给它一份副本</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+41"/>
         <source>◀ Previous</source>
         <translation>◀ 上一个</translation>
     </message>
@@ -2147,11 +2173,37 @@ go module、R 软件包、gem。</translation>
     </message>
     <message>
         <location line="+2"/>
+        <source>Fit the image to the window, larger or smaller (Ctrl+0)</source>
+        <translation>使图像适合窗口（放大或缩小）(Ctrl+0)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>100%</source>
         <translation>100%</translation>
     </message>
     <message>
         <location line="+2"/>
+        <source>Show the image at its own size (Ctrl+1)</source>
+        <translation>按图像原始大小显示 (Ctrl+1)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Zoom out (Ctrl+minus, or Ctrl and the mouse wheel)</source>
+        <translation>缩小（Ctrl+减号，或按住 Ctrl 滚动鼠标滚轮）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Zoom in (Ctrl+plus, or Ctrl and the mouse wheel)</source>
+        <translation>放大（Ctrl+加号，或按住 Ctrl 滚动鼠标滚轮）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+195"/>
+        <source>%1%</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <location line="-193"/>
         <source>Copy Image</source>
         <translation>复制图片</translation>
     </message>
@@ -2161,7 +2213,7 @@ go module、R 软件包、gem。</translation>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Files from a sandbox are saved (readable only by you), never opened with other programs.</source>
         <translation>沙箱中的文件只会被保存（仅你可读），绝不会用其他程序打开。</translation>
     </message>
@@ -2171,7 +2223,7 @@ go module、R 软件包、gem。</translation>
         <translation>显示运行记录</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+82"/>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
@@ -2188,7 +2240,12 @@ go module、R 软件包、gem。</translation>
 …（已截断：保存文件以查看全部内容）</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+11"/>
+        <source>This web page is shown as its source, not rendered: a page a sandbox wrote is never opened in your browser or shown here as a page, where its scripts and links would run outside the sandbox. Use Save As… to keep it.</source>
+        <translation>此网页以源代码显示，不会被渲染：沙箱写出的网页绝不会在您的浏览器中打开，也不会在此以网页形式显示，否则其中的脚本和链接会在沙箱之外运行。如需保留，请使用“另存为…”。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>%1 is not shown inside the app. Files from a sandbox are never opened with other programs; use Save As… to keep it.</source>
         <translation>%1 不在应用内显示。来自沙箱的文件从不使用其他程序打开；请使用“另存为…”保存它。</translation>
     </message>
@@ -2203,19 +2260,29 @@ go module、R 软件包、gem。</translation>
         <translation>%1 — %2 × %3 像素，%4</translation>
     </message>
     <message numerus="yes">
-        <location line="+93"/>
+        <location line="+118"/>
         <source>the first %n row(s) shown: save the file to see all of it</source>
         <translation>
             <numerusform>只显示了前 %n 行：保存文件可查看全部</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+18"/>
+        <source>Saved to %1</source>
+        <translation>已保存到 %1</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Save %1</source>
         <translation>保存 %1</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>Not Saved</source>
         <translation>未保存</translation>
     </message>
@@ -2228,7 +2295,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::ArtifactStrip</name>
     <message>
-        <location filename="../app/gui/widgets/ArtifactStrip.cpp" line="+63"/>
+        <location filename="../app/gui/widgets/ArtifactStrip.cpp" line="+64"/>
         <source>Double-click a chart to open it, or drag it to another program</source>
         <translation>双击图表将其打开，或将其拖到其他程序中</translation>
     </message>
@@ -2355,7 +2422,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::ConnectAssistantDialog</name>
     <message>
-        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+39"/>
+        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+48"/>
         <source>Connect an Assistant</source>
         <translation>连接助手</translation>
     </message>
@@ -2416,11 +2483,11 @@ go module、R 软件包、gem。</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>Copies a configuration snippet for any other MCP client</source>
-        <translation>复制适用于其他任意 MCP 客户端的配置片段</translation>
+        <source>Copies the entry shown, with the server&apos;s token (or, for a client that cannot take it, the common form other MCP clients read)</source>
+        <translation>复制所显示的条目（含服务器令牌）；若该客户端无法使用，则复制其他 MCP 客户端通用的格式</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Entry written to the file:</source>
         <translation>写入文件的条目：</translation>
     </message>
@@ -2495,7 +2562,7 @@ go module、R 软件包、gem。</translation>
         <translation>此条目连接本应用的 MCP 服务器：它正在运行，并会随 LLM Sandbox 一起启动。</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+39"/>
         <source>The file cannot be changed: %1</source>
         <translation>无法修改该文件：%1</translation>
     </message>
@@ -2531,9 +2598,21 @@ go module、R 软件包、gem。</translation>
         <translation>已删除。请重启 %1，使其停止使用 llm-sandbox。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+18"/>
+        <source>The entry shown is on the clipboard.</source>
+        <translation>所显示的条目已复制到剪贴板。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>A configuration for any MCP client is on the clipboard.</source>
         <translation>适用于任意 MCP 客户端的配置已复制到剪贴板。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>The clipboard now holds the server&apos;s token with the configuration: paste it only into the assistant&apos;s settings. It is cleared from the clipboard in %n second(s).</source>
+        <translation>
+            <numerusform>剪贴板中现在有含服务器令牌的配置：请只将其粘贴到助手的设置中。它将在 %n 秒后从剪贴板清除。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2674,7 +2753,7 @@ go module、R 软件包、gem。</translation>
         <translation>%1 %2 在 %3 响应（API %4）。“测试连接”还会启动一个沙箱并显示生效的限制。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>%1 does not answer: %2</source>
         <translation>%1 无响应：%2</translation>
     </message>
@@ -2807,7 +2886,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::ConsolePage</name>
     <message>
-        <location filename="../app/gui/console/ConsolePage.cpp" line="+83"/>
+        <location filename="../app/gui/console/ConsolePage.cpp" line="+103"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
@@ -2817,12 +2896,7 @@ go module、R 软件包、gem。</translation>
         <translation>挂钟时间限制：达到时将终止整个进程树</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>e.g. requests, numpy==1.26</source>
-        <translation>例如 requests, numpy==1.26</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Installed into the sandbox before the code runs (pip, npm, Maven, Go modules, CRAN, gems)</source>
         <translation>在代码运行前安装到沙箱中（pip、npm、Maven、Go 模块、CRAN、gems）</translation>
     </message>
@@ -2877,7 +2951,7 @@ go module、R 软件包、gem。</translation>
         <translation>程序的输出会实时显示在这里；错误以红色显示。</translation>
     </message>
     <message>
-        <location line="-78"/>
+        <location line="-77"/>
         <source>Re&amp;cent</source>
         <translation>最近(&amp;C)</translation>
     </message>
@@ -2887,12 +2961,23 @@ go module、R 软件包、gem。</translation>
         <translation>最近用这种语言运行过的代码</translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+89"/>
+        <location line="+12"/>
+        <source>Show Details</source>
+        <translation>显示详情</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Hide Details</source>
+        <translation>隐藏详情</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+27"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
@@ -2901,22 +2986,27 @@ go module、R 软件包、gem。</translation>
         <source>&amp;Stop</source>
         <translation>停止(&amp;S)</translation>
     </message>
+    <message>
+        <location line="+64"/>
+        <source>e.g. %1</source>
+        <translation>例如：%1</translation>
+    </message>
     <message numerus="yes">
-        <location line="+121"/>
+        <location line="+59"/>
         <source>%1 (%n line(s))</source>
         <translation>
             <numerusform>%1（%n 行）</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+27"/>
         <source>%1 — double-click to enlarge</source>
         <translation>%1 — 双击放大</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>%1 — double-click to open</source>
-        <translation>%1 — 双击打开</translation>
+        <source>%1 — double-click to view</source>
+        <translation>%1 — 双击查看</translation>
     </message>
     <message>
         <location line="+20"/>
@@ -2934,7 +3024,7 @@ go module、R 软件包、gem。</translation>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+29"/>
         <source>Running (run %1)…</source>
         <translation>正在运行（运行 %1）…</translation>
     </message>
@@ -2959,7 +3049,7 @@ go module、R 软件包、gem。</translation>
         <translation>正在运行…</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+30"/>
         <source>%1 in total</source>
         <translation>总计 %1</translation>
     </message>
@@ -2974,7 +3064,7 @@ go module、R 软件包、gem。</translation>
         <translation>输出已截断</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+29"/>
         <source>Console</source>
         <translation>控制台</translation>
     </message>
@@ -2982,7 +3072,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::CopyFeedback</name>
     <message>
-        <location filename="../app/gui/widgets/CopyFeedback.cpp" line="+22"/>
+        <location filename="../app/gui/widgets/CopyFeedback.cpp" line="+24"/>
         <source>Copied ✓</source>
         <translation>已复制 ✓</translation>
     </message>
@@ -3238,7 +3328,7 @@ Run B: %4 on %5, %6</source>
 <context>
     <name>sandbox::gui::GalleryPage</name>
     <message>
-        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+76"/>
+        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+79"/>
         <source>All languages</source>
         <translation>所有语言</translation>
     </message>
@@ -3319,7 +3409,12 @@ Charts and files that runs write appear here. Run code that draws a chart on the
 运行写出的图表和文件会显示在这里。在“控制台”页面运行绘制图表的代码，或让助手运行一些代码（文件 ▸ 连接助手…）。</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+44"/>
+        <source>Saved to %1</source>
+        <translation>已保存到 %1</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>&amp;Open</source>
         <translation>打开(&amp;O)</translation>
     </message>
@@ -3398,7 +3493,7 @@ Charts and files that runs write appear here. Run code that draws a chart on the
 <context>
     <name>sandbox::gui::HistoryPage</name>
     <message>
-        <location filename="../app/gui/history/HistoryPage.cpp" line="+76"/>
+        <location filename="../app/gui/history/HistoryPage.cpp" line="+82"/>
         <source>Differences</source>
         <translation>差异</translation>
     </message>
@@ -3443,7 +3538,7 @@ Charts and files that runs write appear here. Run code that draws a chart on the
         <translation>重放后端：</translation>
     </message>
     <message>
-        <location line="+144"/>
+        <location line="+165"/>
         <source>Cannot read run %1: %2</source>
         <translation>无法读取运行 %1：%2</translation>
     </message>
@@ -3594,13 +3689,8 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
 </context>
 <context>
     <name>sandbox::gui::ImageTableModel</name>
-    <message>
-        <location filename="../app/gui/backends/ImageTableModel.cpp" line="+65"/>
-        <source>%1 MB</source>
-        <translation>%1 MB</translation>
-    </message>
     <message numerus="yes">
-        <location line="+10"/>
+        <location filename="../app/gui/backends/ImageTableModel.cpp" line="+76"/>
         <source>%n min</source>
         <translation>
             <numerusform>%n 分钟</numerusform>
@@ -3684,7 +3774,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
 <context>
     <name>sandbox::gui::ImagesTab</name>
     <message>
-        <location filename="../app/gui/backends/ImagesTab.cpp" line="+50"/>
+        <location filename="../app/gui/backends/ImagesTab.cpp" line="+51"/>
         <source>The system keychain gave no answer; pushing without a login.</source>
         <translation>系统钥匙串没有应答；将不带登录信息推送。</translation>
     </message>
@@ -3905,17 +3995,17 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
 <context>
     <name>sandbox::gui::LiveLogPage</name>
     <message>
-        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+47"/>
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+54"/>
         <source>All sources</source>
         <translation>所有来源</translation>
     </message>
     <message>
-        <location line="+159"/>
+        <location line="+186"/>
         <source>&amp;Follow newest</source>
         <translation>跟随最新(&amp;F)</translation>
     </message>
     <message>
-        <location line="-151"/>
+        <location line="-178"/>
         <source>Show each run as it starts. Picking another run stops following; press this to follow again.</source>
         <translation>每个运行一开始就显示它。选择其他运行会停止跟随；按此按钮可重新跟随。</translation>
     </message>
@@ -3930,7 +4020,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <translation>只显示语言、状态、来源、客户端或运行 ID 包含此文字的运行。</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+103"/>
         <source>The run journal is off (LLM_SANDBOX_JOURNAL=off), so there is no live log.
 Unset that variable and restart to see every run here.</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)，因此没有实时日志。
@@ -3942,14 +4032,14 @@ Unset that variable and restart to see every run here.</source>
         <translation>正在读取日志库…</translation>
     </message>
     <message numerus="yes">
-        <location line="+59"/>
+        <location line="+80"/>
         <source>&amp;Follow newest (%n new)</source>
         <translation>
             <numerusform>跟随最新（新增 %n）(&amp;F)</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+83"/>
         <source>No runs yet.
 
 Runs appear here the moment they start: from the Console, from “llm-sandbox run” and from assistants using “llm-sandbox --mcp”.</source>
@@ -3987,7 +4077,7 @@ Runs appear here the moment they start: from the Console, from “llm-sandbox ru
         <translation>LLM Sandbox</translation>
     </message>
     <message>
-        <location line="+114"/>
+        <location line="+110"/>
         <source>%1 %2 %3 · ready</source>
         <translation>%1 %2 %3 · 就绪</translation>
     </message>
@@ -4143,12 +4233,7 @@ Runs go on; what they record waits until it can be written again.</source>
         </translation>
     </message>
     <message>
-        <location line="+37"/>
-        <source>The backend setting applies to the command line and MCP servers started from now on that do not set $BACKEND; this window keeps %1, named by $BACKEND.</source>
-        <translation>后端设置适用于命令行以及从现在起启动且未设置 $BACKEND 的 MCP 服务器；本窗口保持使用由 $BACKEND 指定的 %1。</translation>
-    </message>
-    <message>
-        <location line="+16"/>
+        <location line="+46"/>
         <source>About LLM Sandbox</source>
         <translation>关于 LLM Sandbox</translation>
     </message>
@@ -4202,7 +4287,7 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>停止并退出</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+45"/>
         <source>%1 started this run and waits for its result. It will be told that you stopped the run.</source>
         <translation>%1 启动了此运行并在等待其结果。它将被告知你停止了该运行。</translation>
     </message>
@@ -4351,12 +4436,12 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::RunTableModel</name>
     <message>
-        <location filename="../app/gui/widgets/RunTableModel.cpp" line="+54"/>
+        <location filename="../app/gui/widgets/RunTableModel.cpp" line="-10"/>
         <source>%1 %2 via %3</source>
         <translation>%1 %2，通过 %3</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+15"/>
         <source>Run %1</source>
         <translation>运行 %1</translation>
     </message>
@@ -4399,7 +4484,7 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::RunView</name>
     <message>
-        <location filename="../app/gui/widgets/RunView.cpp" line="+75"/>
+        <location filename="../app/gui/widgets/RunView.cpp" line="+84"/>
         <source>Open in &amp;Console</source>
         <translation>在控制台中打开(&amp;C)</translation>
     </message>
@@ -4410,12 +4495,12 @@ Runs go on; what they record waits until it can be written again.</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+184"/>
+        <location line="+183"/>
         <source>&amp;Stop Run</source>
         <translation>停止运行(&amp;S)</translation>
     </message>
     <message>
-        <location line="-182"/>
+        <location line="-181"/>
         <source>Stop this run, whoever started it: it ends as stopped by you</source>
         <translation>停止此运行（无论由谁启动）：它将以“已由你停止”结束</translation>
     </message>
@@ -4455,7 +4540,7 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>[输出已截断：已达到沙箱的输出限制]</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>[the journal keeps the first %1 of output]</source>
         <translation>[日志库只保留输出的前 %1]</translation>
     </message>
@@ -4583,7 +4668,7 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::RunningRuns</name>
     <message>
-        <location filename="../app/gui/activity/RunningRuns.cpp" line="+96"/>
+        <location filename="../app/gui/activity/RunningRuns.cpp" line="+95"/>
         <source>No runs in progress</source>
         <translation>没有正在进行的运行</translation>
     </message>
@@ -4622,12 +4707,7 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::SandboxTableModel</name>
     <message>
-        <location filename="../app/gui/backends/SandboxTableModel.cpp" line="+16"/>
-        <source>%1 MiB</source>
-        <translation>%1 MiB</translation>
-    </message>
-    <message>
-        <location line="+75"/>
+        <location filename="../app/gui/backends/SandboxTableModel.cpp" line="+80"/>
         <source>Run %1 (%2), started %3. Double-click or Show Run to open it.</source>
         <translation>运行 %1（%2），开始于 %3。双击或点击“显示运行”即可打开。</translation>
     </message>
@@ -5086,12 +5166,12 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
 <context>
     <name>sandbox::gui::SettingsDialog</name>
     <message>
-        <location filename="../app/gui/settings/SettingsDialog.cpp" line="+21"/>
+        <location filename="../app/gui/settings/SettingsDialog.cpp" line="+20"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+13"/>
         <source>the engine&apos;s default; runsc for gVisor</source>
         <translation>引擎默认值；gVisor 请用 runsc</translation>
     </message>
@@ -5142,11 +5222,16 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
     </message>
     <message>
         <location line="+2"/>
-        <source>&amp;Backend:</source>
-        <translation>后端(&amp;B)：</translation>
+        <source>Default backend:</source>
+        <translation>默认后端：</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+37"/>
+        <source>%1 — chosen on the &lt;a href=&quot;#backends&quot;&gt;Backends page&lt;/a&gt;</source>
+        <translation>%1 — 在&lt;a href="#backends"&gt;后端页面&lt;/a&gt;中选择</translation>
+    </message>
+    <message>
+        <location line="-36"/>
         <source>OCI &amp;runtime:</source>
         <translation>OCI 运行时(&amp;R)：</translation>
     </message>
@@ -5179,14 +5264,14 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
 <context>
     <name>sandbox::gui::StatisticsPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+149"/>
+        <location filename="../app/gui/statistics/StatisticsPage.cpp" line="+45"/>
         <source>%1: %n run(s)</source>
         <translation>
             <numerusform>%1：%n 次运行</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+60"/>
         <source>Last 7 days</source>
         <translation>最近 7 天</translation>
     </message>
@@ -5221,7 +5306,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         <translation>统计</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+97"/>
         <source>Runs per day</source>
         <translation>每日运行次数</translation>
     </message>
@@ -5233,12 +5318,17 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         </translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
         <source>MCP runs by client (stdio and HTTP)</source>
         <translation>按客户端统计的 MCP 运行（stdio 和 HTTP）</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+37"/>
+        <source>Duration per language</source>
+        <translation>各语言的时长</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>Cold start</source>
         <translation>冷启动</translation>
     </message>
@@ -5250,7 +5340,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         </translation>
     </message>
     <message>
-        <location line="-88"/>
+        <location line="-91"/>
         <source>Runs by source</source>
         <translation>按来源统计的运行</translation>
     </message>
@@ -5260,7 +5350,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         <translation>（未命名）</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+10"/>
         <source>The journal cannot be read: %1</source>
         <translation>无法读取日志库：%1</translation>
     </message>
@@ -5287,12 +5377,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         <translation>此期间还没有运行。在控制台中运行代码，或连接一个助手：图表会随着运行的开始和结束而填充。</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>Duration per language (ms)</source>
-        <translation>各语言的时长（毫秒）</translation>
-    </message>
-    <message>
-        <location line="+15"/>
+        <location line="+27"/>
         <source>Warm container</source>
         <translation>预热容器</translation>
     </message>
@@ -5309,7 +5394,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         <translation>中位数 %1，一半在 %2 到 %3 之间，全部在 %4 到 %5 之间</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+30"/>
         <source>%1 · %2 · %3 · %4</source>
         <translation>%1 · %2 · %3 · %4</translation>
     </message>
