@@ -18,7 +18,6 @@
 #include <gtest/gtest.h>
 #include <mutex>
 #include <sys/stat.h>
-#include <thread>
 
 using namespace sandbox;
 using namespace std::chrono_literals;
@@ -303,9 +302,13 @@ TEST_F(RunJournalTest, aStopRequestReachesTheRecorderOfTheProcessThatRunsTheRunO
         return asked;
     };
     ASSERT_TRUE(test::waitUntil([&] { return !askedNow().isEmpty(); }, 10s));
-    // A few polls more: still told once, and never of the other process's run.
-    std::this_thread::sleep_for(3 * JournalRecorder::kStopPollInterval);
-    EXPECT_EQ(askedNow(), QStringList{QStringLiteral("mine")});
+    // A later request on a later run: by the time it is told, the recorder has looked again since the first, and was
+    // still told of "mine" once, never of the other process's run.
+    recorder.runStarted(QStringLiteral("later"), request(QStringLiteral("python"), QStringLiteral("sleep()")));
+    recorder.flush();
+    ASSERT_EQ(*(*journal)->requestStop({QStringLiteral("later")}), 1);
+    ASSERT_TRUE(test::waitUntil([&] { return askedNow().contains(QStringLiteral("later")); }, 10s));
+    EXPECT_EQ(askedNow(), (QStringList{QStringLiteral("mine"), QStringLiteral("later")}));
     recorder.runFinished(QStringLiteral("mine"), result(137, StopReason::StoppedByUser), std::nullopt);
     recorder.flush();
     EXPECT_EQ(JournalReader(path()).run(QStringLiteral("mine"))->stopReason, StopReason::StoppedByUser);
