@@ -6,6 +6,7 @@
 #include "gui/history/DiffView.h"
 #include "gui/history/HistoryFilterBar.h"
 #include "gui/history/HistoryModel.h"
+#include "gui/widgets/AdaptiveSplitter.h"
 #include "gui/widgets/EmptyHint.h"
 #include "gui/widgets/RunTableView.h"
 #include "gui/widgets/RunView.h"
@@ -36,7 +37,7 @@
 namespace sandbox::gui {
 
 namespace {
-const SettingsKey<QByteArray> kSplitterState{"splitter"};
+const SettingsKey<QByteArray> kSplits{"splits"};
 } // namespace
 
 HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, EngineController &controller,
@@ -127,14 +128,13 @@ HistoryPage::HistoryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, Engin
     rightLayout->addWidget(m_replayStatus);
     rightLayout->addWidget(m_view, 1);
 
-    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter = new AdaptiveSplitter(this);
     m_splitter->setObjectName(QStringLiteral("historySplitter"));
     m_splitter->setChildrenCollapsible(false);
     m_splitter->addWidget(m_tableStack);
     m_splitter->addWidget(right);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
-    connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_splitterPlaced = true; });
 
     auto *statusBar = new QHBoxLayout;
     statusBar->addWidget(m_status, 1);
@@ -598,12 +598,12 @@ QIcon HistoryPage::icon() const
 
 void HistoryPage::saveState(QSettings &settings) const
 {
-    kSplitterState.write(settings, m_splitter->saveState());
+    kSplits.write(settings, m_splitter->saveSplits());
 }
 
 void HistoryPage::restoreState(const QSettings &settings)
 {
-    m_splitterPlaced = m_splitter->restoreState(kSplitterState.read(settings));
+    m_splitter->restoreSplits(kSplits.read(settings));
 }
 
 void HistoryPage::showEvent(QShowEvent *event)
@@ -632,26 +632,15 @@ void HistoryPage::placeSplitter()
         width() - layout()->contentsMargins().left() - layout()->contentsMargins().right() - m_splitter->handleWidth();
     // Too narrow for the columns and the run side by side (a 1024 px window): as mail readers do, the run below the
     // table, both as wide as the page, no column elided; beside it where there is room (1920 px). Decided again as the
-    // window is resized, whatever orientation a split saved in another window had.
-    const Qt::Orientation orientation = wide - columns < runPaneWidth ? Qt::Vertical : Qt::Horizontal;
-    if (orientation != m_splitter->orientation()) {
-        m_splitter->setOrientation(orientation);
-        m_splitterPlaced = false; // the sizes the user chose were for the other orientation
-    }
-    if (m_splitterPlaced) {
-        return;
-    }
-    if (orientation == Qt::Vertical) {
-        const int total = m_splitter->height() - m_splitter->handleWidth();
-        const int table = std::max(total * 2 / 5, m_tableStack->minimumSizeHint().height());
-        m_splitter->setSizes({table, std::max(0, total - table)});
+    // window is resized; the user's split is kept for each orientation.
+    if (wide - columns < runPaneWidth) {
+        m_splitter->place(Qt::Vertical, 2, 3);
         return;
     }
     // Some more room for longer code, at most 60 % of the page.
-    const int wanted = columns + digit * 10;
-    const int table =
-        std::clamp(wanted, m_tableStack->minimumWidth(), std::max(m_tableStack->minimumWidth(), wide * 3 / 5));
-    m_splitter->setSizes({table, std::max(0, wide - table)});
+    const int table = std::clamp(columns + digit * 10, m_tableStack->minimumWidth(),
+                                 std::max(m_tableStack->minimumWidth(), wide * 3 / 5));
+    m_splitter->place(Qt::Horizontal, table, std::max(0, wide - table));
 }
 
 void HistoryPage::dropShownRunUnlessItMatches()

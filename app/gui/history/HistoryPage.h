@@ -14,7 +14,6 @@ class QAction;
 class QComboBox;
 class QLabel;
 class QPushButton;
-class QSplitter;
 class QStackedWidget;
 
 namespace sandbox {
@@ -24,6 +23,7 @@ class RunFollower;
 
 namespace sandbox::gui {
 
+class AdaptiveSplitter;
 class EngineController;
 class HistoryFilterBar;
 class HistoryModel;
@@ -128,7 +128,7 @@ private:
     RunTableView *m_table = nullptr;
     QLabel *m_emptyHint = nullptr;
     QStackedWidget *m_tableStack = nullptr; ///< the table, or the hint while there is no run to list
-    QSplitter *m_splitter = nullptr;
+    AdaptiveSplitter *m_splitter = nullptr;
     RunView *m_view = nullptr;
     DiffView *m_diff = nullptr;
     int m_diffTab = -1;
@@ -140,7 +140,6 @@ private:
     QLabel *m_replayStatus = nullptr;
     QLabel *m_status = nullptr;
     std::optional<Comparison> m_comparison;
-    bool m_splitterPlaced = false; ///< restored or moved by the user: placeSplitter() leaves it in that orientation
     QHash<quint64, PendingReplay> m_replays;
     PendingReplay m_replayShown; ///< a replay that ended: its diff is on the way
     int m_filterGeneration = 0;  ///< a check of the run shown answers only for the filter it was asked for

@@ -4,6 +4,7 @@
 #include "gui/livelog/LiveLogFilterModel.h"
 #include "gui/livelog/LiveLogModel.h"
 #include "gui/livelog/LiveLogThumbnailDelegate.h"
+#include "gui/widgets/AdaptiveSplitter.h"
 #include "gui/widgets/EmptyHint.h"
 #include "gui/widgets/RunTableView.h"
 #include "gui/widgets/RunView.h"
@@ -27,7 +28,7 @@
 namespace sandbox::gui {
 
 namespace {
-const SettingsKey<QByteArray> kSplitterState{"splitter"};
+const SettingsKey<QByteArray> kSplits{"splits"};
 /// While following, how long a run stays in view before a newer one takes its place: an assistant's loop starts a
 /// dozen runs a second, and a page that showed each as it started would flash one empty "Running" run after another
 /// (the run held has ended by then, with its output).
@@ -101,14 +102,13 @@ LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidg
                 emit navigate(OpenInConsole{language, code, libraries});
             });
 
-    m_splitter = new QSplitter(Qt::Horizontal);
+    m_splitter = new AdaptiveSplitter;
     m_splitter->setObjectName(QStringLiteral("liveLogSplitter"));
     m_splitter->setChildrenCollapsible(false);
     m_splitter->addWidget(listPane);
     m_splitter->addWidget(m_detail);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
-    connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_splitterPlaced = true; });
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_splitter);
@@ -338,12 +338,12 @@ QIcon LiveLogPage::icon() const
 
 void LiveLogPage::saveState(QSettings &settings) const
 {
-    kSplitterState.write(settings, m_splitter->saveState());
+    kSplits.write(settings, m_splitter->saveSplits());
 }
 
 void LiveLogPage::restoreState(const QSettings &settings)
 {
-    m_splitterPlaced = m_splitter->restoreState(kSplitterState.read(settings));
+    m_splitter->restoreSplits(kSplits.read(settings));
 }
 
 void LiveLogPage::showEvent(QShowEvent *event)
@@ -371,27 +371,17 @@ void LiveLogPage::placeSplitter()
     const int runPaneWidth = std::max(m_detail->minimumSizeHint().width(), digit * 45);
     const int wide =
         width() - layout()->contentsMargins().left() - layout()->contentsMargins().right() - m_splitter->handleWidth();
-    const Qt::Orientation orientation = wide - columns < runPaneWidth ? Qt::Vertical : Qt::Horizontal;
-    const bool turned = orientation != m_splitter->orientation();
-    if (turned) {
-        m_splitter->setOrientation(orientation);
-        m_listStack->setMinimumWidth(orientation == Qt::Horizontal ? m_table->minimumColumnsWidth() : 0);
-        m_splitterPlaced = false; // the sizes the user chose were for the other orientation
-    }
-    // Beside from the start, the stretch factors share the page (3 : 2) as it grows and shrinks.
-    if (m_splitterPlaced || (orientation == Qt::Horizontal && !turned)) {
-        return;
-    }
-    if (orientation == Qt::Vertical) {
-        const int total = m_splitter->height() - m_splitter->handleWidth();
-        const int table = total * 2 / 5;
-        m_splitter->setSizes({table, std::max(0, total - table)});
+    if (wide - columns < runPaneWidth) {
+        m_listStack->setMinimumWidth(0);
+        m_splitter->place(Qt::Vertical, 2, 3);
         return;
     }
     // Three fifths of the page for the table, whose result column shows the runs' charts, and never less than its
-    // columns at their least; the run the rest.
+    // columns at their least; the run the rest. The stretch factors share the page (3 : 2) as it grows and shrinks,
+    // and the user's split is kept for each orientation.
+    m_listStack->setMinimumWidth(m_table->minimumColumnsWidth());
     const int table = std::max(m_listStack->minimumWidth(), wide * 3 / 5);
-    m_splitter->setSizes({table, std::max(0, wide - table)});
+    m_splitter->place(Qt::Horizontal, table, std::max(0, wide - table));
 }
 
 } // namespace sandbox::gui

@@ -10,7 +10,6 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QLineEdit;
-class QSplitter;
 class QStackedWidget;
 class QTimer;
 
@@ -21,6 +20,7 @@ class RunFollower;
 
 namespace sandbox::gui {
 
+class AdaptiveSplitter;
 class LiveLogFilterModel;
 class LiveLogModel;
 class RunTableView;
@@ -91,8 +91,7 @@ private:
     QLabel *m_emptyHint = nullptr;
     RunTableView *m_table = nullptr;
     RunView *m_detail = nullptr;
-    QSplitter *m_splitter = nullptr;
-    bool m_splitterPlaced = false; ///< restored or moved by the user: placeSplitter() leaves it in that orientation
+    AdaptiveSplitter *m_splitter = nullptr;
     QLabel *m_journalError = nullptr;
 };
 

@@ -1,6 +1,7 @@
 #include "gui/MainWindow.h"
 
 #include "AppContext.h"
+#include "DragSplitter.h"
 #include "GuiTestSupport.h"
 #include "ScopedEnvironment.h"
 #include "gui/DesktopApp.h"
@@ -261,6 +262,7 @@ TEST_F(MainWindowTest, ctrlReturnRunsTheConsolesCodeFromAnywhereInTheWindow)
 TEST_F(MainWindowTest, everyPageKeepsItsOwnStateTheHistorysSplitterAndTheGallerysFiltersToo)
 {
     QList<int> sizes;
+    Qt::Orientation dragged = Qt::Horizontal;
     {
         DesktopApp desktop(*context);
         MainWindow window(desktop);
@@ -269,8 +271,10 @@ TEST_F(MainWindowTest, everyPageKeepsItsOwnStateTheHistorysSplitterAndTheGallery
         window.showPage(2);
         auto *splitter = window.findChild<QSplitter *>(QStringLiteral("historySplitter"));
         ASSERT_NE(splitter, nullptr);
-        splitter->setSizes({250, 750});
+        sandbox::gui::guitest::dragSplitter(*splitter, 250);
         sizes = splitter->sizes();
+        ASSERT_NEAR(sizes[0], 250, 2);
+        dragged = splitter->orientation();
         auto *type = window.findChild<QComboBox *>(QStringLiteral("galleryTypeFilter"));
         type->setCurrentIndex(type->findData(QStringLiteral("image/svg+xml")));
         window.close();
@@ -287,9 +291,8 @@ TEST_F(MainWindowTest, everyPageKeepsItsOwnStateTheHistorysSplitterAndTheGallery
     EXPECT_EQ(navigation->item(6)->text(), QStringLiteral("MCP server"));
     const QList<int> restored = again.findChild<QSplitter *>(QStringLiteral("historySplitter"))->sizes();
     ASSERT_EQ(restored.size(), 2);
-    // History chooses its split's orientation by the width its columns need (the run beside or under the table) and
-    // places it again when that changes: HistoryPageLayout tests it; a split kept per orientation is still to come.
-    (void)sizes;
+    ASSERT_EQ(again.findChild<QSplitter *>(QStringLiteral("historySplitter"))->orientation(), dragged);
+    EXPECT_NEAR(restored[0], sizes[0], 20) << "the history's splitter was not restored";
     EXPECT_EQ(again.findChild<QComboBox *>(QStringLiteral("galleryTypeFilter"))->currentData().toString(),
               QStringLiteral("image/svg+xml"));
 }

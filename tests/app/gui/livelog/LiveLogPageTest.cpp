@@ -1,5 +1,6 @@
 #include "gui/livelog/LiveLogPage.h"
 
+#include "DragSplitter.h"
 #include "GuiTestSupport.h"
 #include "gui/livelog/LiveLogModel.h"
 #include "gui/widgets/RunTableView.h"
@@ -269,7 +270,7 @@ TEST(LiveLogPage, theSplitStaysWhereTheUserLeftItWhicheverRunIsShown)
     // The user gives the table three fifths of the page (room for its columns at their least), the run the rest.
     const int total = splitter->sizes().at(0) + splitter->sizes().at(1);
     const int tableWidth = std::max(total * 3 / 5, static_cast<RunTableView *>(table)->minimumColumnsWidth());
-    splitter->setSizes({tableWidth, total - tableWidth});
+    sandbox::gui::guitest::dragSplitter(*splitter, tableWidth);
     QCoreApplication::processEvents();
     const QList<int> left = splitter->sizes();
     for (const char *id : {"short", "long", "short", "long"}) {
