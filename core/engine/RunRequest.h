@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/RunSource.h"
+#include "folders/SharedFolder.h"
 
 #include <QString>
 #include <QStringList>
@@ -30,6 +31,9 @@ struct RunRequest
     /// The MCP connection that asked (ToolCall::connection), kept with the run in the journal: only that connection
     /// reads the run's files back (ExchangeSink::storedArtifact).
     QString connection;
+    /// Folders shared for this run only, besides SandboxSettings::sharedFolders (a folder dropped on the Console,
+    /// `run --share`): the run gets a sandbox of its own with them.
+    QList<SharedFolder> sharedFolders;
 };
 
 } // namespace sandbox

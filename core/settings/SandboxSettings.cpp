@@ -225,6 +225,13 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment(SandboxSettings default
         }
         settings.policy = policy->name();
     }
+    if (auto [name, value] = firstSet({"LLM_SANDBOX_SHARE"}); !name.isEmpty()) {
+        auto folders = SharedFolder::parseList(value);
+        if (!folders) {
+            return badVariable(name, folders.error().message);
+        }
+        settings.sharedFolders = *folders;
+    }
     auto policyRules = PolicyRulesFile::load();
     if (!policyRules) {
         return policyRules.error();

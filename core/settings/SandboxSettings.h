@@ -1,5 +1,6 @@
 #pragma once
 
+#include "folders/SharedFolder.h"
 #include "security/PolicyRule.h"
 #include "util/Result.h"
 
@@ -78,6 +79,9 @@ struct SandboxSettings
     /// force, e.g. rootless Podman on cgroup v1 (SANDBOX_ALLOW_UNENFORCED_LIMITS: a comma list or `all`); each such
     /// run logs a warning. Empty: a sandbox missing any requested limit is refused.
     QStringList allowUnenforcedLimits;
+    /// The user's folders every sandbox may read at /data/NAME (LLM_SANDBOX_SHARE, else the user settings'
+    /// Folders); none by default.
+    QList<SharedFolder> sharedFolders;
 
     /// `defaults` (the safe values, or those with the user's settings applied) overridden by the
     /// environment; a bad value is an error naming the variable.
