@@ -5,6 +5,7 @@
 #include "cli/CliContext.h"
 #include "engine/ExecutionEngine.h"
 #include "engine/RunResultJson.h"
+#include "folders/SharedFolder.h"
 #include "lang/LanguageRegistry.h"
 #include "security/CodePolicy.h"
 #include "util/PrivateFiles.h"
@@ -135,8 +136,12 @@ int runCommand(const QStringList &arguments)
                                        QStringLiteral("NAME"));
     const QCommandLineOption codeOption({QStringLiteral("c"), QStringLiteral("code")},
                                         RunCommand::tr("The code to run."), QStringLiteral("CODE"));
-    parser.addOptions(
-        {backendOption, langOption, timeoutOption, jsonOption, artifactsOption, libOption, policyOption, codeOption});
+    const QCommandLineOption shareOption(
+        QStringLiteral("share"),
+        RunCommand::tr("A folder the code may read at /data/NAME (repeatable); :rw lets results be saved there."),
+        QStringLiteral("PATH[:NAME][:rw]"));
+    parser.addOptions({backendOption, langOption, timeoutOption, jsonOption, artifactsOption, libOption, policyOption,
+                       codeOption, shareOption});
     parser.addPositionalArgument(QStringLiteral("FILE"),
                                  RunCommand::tr("A source file to run, or - to read the code from stdin."));
     if (const std::optional<int> done = parseOrExit(parser, arguments)) {
@@ -182,6 +187,14 @@ int runCommand(const QStringList &arguments)
         return ExitUsage;
     }
     request.libraries = parser.values(libOption);
+    for (const QString &share : parser.values(shareOption)) {
+        auto folder = SharedFolder::parse(share);
+        if (!folder) {
+            printError(folder.error());
+            return ExitUsage;
+        }
+        request.sharedFolders << *folder;
+    }
     if (parser.isSet(policyOption)) {
         auto policy = CodePolicy::preset(parser.value(policyOption));
         if (!policy) {

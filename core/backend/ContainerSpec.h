@@ -49,6 +49,17 @@ struct Tmpfs
     bool operator==(const Tmpfs &) const = default;
 };
 
+/// A host folder mounted into the container: always without propagation (rprivate, so no mount made on the host later
+/// appears inside) and, unless writable, read-only (every write, chmod, utime, rename or delete fails with EROFS).
+struct BindMount
+{
+    QString source; ///< the host folder
+    QString target; ///< where the container sees it
+    bool readOnly = true;
+
+    friend bool operator==(const BindMount &, const BindMount &) = default;
+};
+
 struct Ulimit
 {
     QString name;
@@ -86,6 +97,8 @@ struct ContainerSpec
     QHash<QString, QString> environment;
     /// Containers whose volumes this one mounts too, "ID:ro" (a builder sandbox mounts its egress proxy's socket).
     QStringList volumesFrom;
+    /// Host folders mounted into the container (a shared folder's copy at /data/NAME); Docker and Podman only.
+    QList<BindMount> binds;
     /// The OCI runtime (an OciRuntime's name, as ContainerBackend::findRuntime gives it); empty: the engine's default.
     QString runtime;
 

@@ -551,6 +551,20 @@ Result<QString> DockerBackend::createContainer(const ContainerSpec &spec)
     if (!spec.volumesFrom.isEmpty()) {
         hostConfig.insert(QStringLiteral("VolumesFrom"), QJsonArray::fromStringList(spec.volumesFrom));
     }
+    if (!spec.binds.isEmpty()) {
+        QJsonArray mounts;
+        for (const BindMount &bind : spec.binds) {
+            mounts.append(QJsonObject{
+                {QStringLiteral("Type"), QStringLiteral("bind")},
+                {QStringLiteral("Source"), bind.source},
+                {QStringLiteral("Target"), bind.target},
+                {QStringLiteral("ReadOnly"), bind.readOnly},
+                {QStringLiteral("BindOptions"), QJsonObject{{QStringLiteral("Propagation"), QStringLiteral("rprivate")},
+                                                            {QStringLiteral("NonRecursive"), true}}},
+            });
+        }
+        hostConfig.insert(QStringLiteral("Mounts"), mounts);
+    }
     if (!spec.runtime.isEmpty()) {
         hostConfig.insert(QStringLiteral("Runtime"), spec.runtime);
     }

@@ -2,7 +2,9 @@
 
 #include "engine/EgressProxy.h"
 #include "engine/SandboxContainer.h"
+#include "folders/FolderSnapshot.h"
 
+#include <QFileInfo>
 #include <QRandomGenerator>
 #include <QUuid>
 #include <atomic>
@@ -61,6 +63,13 @@ ContainerSpec ContainerSpecFactory::make(const QString &image, const std::option
               .ownedBySandboxUser = true},
         Tmpfs{.path = QStringLiteral("/tmp"), .sizeBytes = settings.tmpBytes, .mode = 01777},
     };
+    // The user's shared folders, as llm-sandbox's read-only copies (FolderSnapshot), which each run brings up to date.
+    for (const SharedFolder &folder : settings.sharedFolders) {
+        const QString view = FolderSnapshot::viewOf(folder);
+        if (QFileInfo(view).isDir()) {
+            spec.binds << BindMount{view, folder.mountPath(), true};
+        }
+    }
     return spec;
 }
 
@@ -70,6 +79,7 @@ ContainerSpec ContainerSpecFactory::makeProxy(const QString &image, const QByteA
 {
     ContainerSpec spec = make(image, network);
     spec.command = {QStringLiteral("/bin/sh"), QStringLiteral("/opt/llm-sandbox/start-proxy")};
+    spec.binds.clear(); // the proxy has no business with the user's folders
     spec.workingDir = QStringLiteral("/tmp");
     spec.environment = {{EgressProxy::configVariable(), QString::fromUtf8(config)},
                         {EgressProxy::listenVariable(), reach == ContainerBackend::EgressProxyReach::SocketVolume

@@ -108,6 +108,10 @@ Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language
     }
     spec.labels.insert(options.labels);
     spec.volumesFrom = options.volumesFrom;
+    if (!options.sharedFolders) {
+        spec.binds.clear();
+    }
+    spec.binds += options.binds;
     auto created = m_images.createContainer(spec, language, [&](const QString &line) {
         if (progress) {
             progress(RunProgress{RunProgress::Kind::ImageBuild, line});

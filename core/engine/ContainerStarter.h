@@ -23,6 +23,8 @@ struct ContainerOptions
     std::optional<ContainerNetwork> network; ///< overrides the settings' (a Kubernetes installer pod's network)
     QHash<QString, QString> labels;          ///< added to the spec's
     QStringList volumesFrom;                 ///< ContainerSpec::volumesFrom (a builder's egress proxy socket)
+    QList<BindMount> binds;                  ///< ContainerSpec::binds: a run's own shared folders' copies
+    bool sharedFolders = true;               ///< the settings' shared folders too (not for a builder: it has a network)
 };
 
 /// Starts sandbox containers: a hardened container of the image (built on first use), started, with its runner

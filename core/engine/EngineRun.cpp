@@ -4,6 +4,7 @@
 #include "engine/LibraryInstall.h"
 #include "engine/RunSampler.h"
 #include "engine/SessionRun.h"
+#include "folders/FolderSnapshot.h"
 #include "lang/LanguageRegistry.h"
 #include "runnerclient/RunnerClient.h"
 #include "security/ScannedSource.h"
@@ -169,6 +170,32 @@ QStringList ExecutionEngine::Run::preloadedInterpreterFor(const Language &langua
         }
     }
     return interpreters.first();
+}
+
+Result<QList<SharedFolderUse>> ExecutionEngine::Run::updateSharedFolders(const QList<SharedFolder> &folders,
+                                                                         QList<BindMount> *binds) const
+{
+    QList<SharedFolderUse> uses;
+    for (const SharedFolder &folder : folders) {
+        auto snapshot = FolderSnapshot::update(folder, {});
+        if (!snapshot) {
+            return Error{QStringLiteral("The shared folder \"%1\" could not be given to the sandbox: %2")
+                             .arg(folder.name, snapshot.error().message),
+                         snapshot.error().code};
+        }
+        if (snapshot->copied > 0) {
+            report(RunProgress::Kind::ContainerStart,
+                   QStringLiteral("Copied %n new or changed file(s) of the shared folder \"%1\"")
+                       .replace(QLatin1String("%n"), QString::number(snapshot->copied))
+                       .arg(folder.name));
+        }
+        uses << SharedFolderUse{folder.name, folder.writable, snapshot->files, snapshot->bytes,
+                                snapshot->skipped.size()};
+        if (binds) {
+            *binds << BindMount{snapshot->view, folder.mountPath(), true};
+        }
+    }
+    return uses;
 }
 
 RunnerRunRequest ExecutionEngine::Run::runRequest(const RunRequest &request, const Language &language,
@@ -384,20 +411,48 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
     if (auto running = checkNotCancelled(); !running) {
         return running.error();
     }
+    // The user's folders as they are now: those shared with every sandbox are mounted in the pooled ones already, and
+    // a run's own (a folder dropped on the Console) get a sandbox of their own.
+    auto folders = updateSharedFolders(m_engine.m_settings.sharedFolders);
+    if (!folders) {
+        return folders.error();
+    }
+    for (const SharedFolder &own : request.sharedFolders) {
+        const auto sameName = [&own](const SharedFolder &other) {
+            return other.name == own.name;
+        };
+        if (std::count_if(request.sharedFolders.cbegin(), request.sharedFolders.cend(), sameName) > 1 ||
+            std::any_of(m_engine.m_settings.sharedFolders.cbegin(), m_engine.m_settings.sharedFolders.cend(),
+                        sameName)) {
+            return Error{
+                QStringLiteral("Two shared folders are named \"%1\": give one another name (PATH:NAME)").arg(own.name),
+                ErrorCode::BadRequest};
+        }
+    }
+    ContainerOptions options;
+    auto ownFolders = updateSharedFolders(request.sharedFolders, &options.binds);
+    if (!ownFolders) {
+        return ownFolders.error();
+    }
+    *folders += *ownFolders;
     if (!toInstall.isEmpty()) {
         auto plan = LibraryInstallPlan::make(*language, toInstall, SandboxContainer::workdir());
         if (!plan) {
             return plan.error();
         }
-        return installAndRun(request, *language, *image, *plan);
+        auto result = installAndRun(request, *language, *image, *plan, options.binds);
+        if (result) {
+            result->sharedFolders = *folders;
+        }
+        return result;
     }
     bool cold = false;
     const auto start = [&] {
         cold = true;
         report(RunProgress::Kind::ContainerStart, QStringLiteral("Starting a %1 sandbox").arg(language->displayName));
-        return startContainer(*language, *image);
+        return startContainer(*language, *image, options);
     };
-    auto container = m_engine.m_pool.acquire(*image, start);
+    auto container = options.binds.isEmpty() ? m_engine.m_pool.acquire(*image, start) : start();
     if (!container) {
         return m_engine.noteFailure(container.error());
     }
@@ -427,6 +482,10 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
     attachLimits(result, **container);
     if (result) {
         result->coldStart = cold;
+        result->sharedFolders = *folders;
+    }
+    if (!options.binds.isEmpty()) {
+        return result; // the sandbox of a run's own folders serves no other run
     }
     m_engine.m_pool.release(std::move(*container), clean && result.ok());
     if (clean) {
@@ -437,10 +496,11 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
 }
 
 Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request, const Language &language,
-                                                      const QString &image, const LibraryInstallPlan &plan)
+                                                      const QString &image, const LibraryInstallPlan &plan,
+                                                      const QList<BindMount> &binds)
 {
     // Not pooled: the container holds this run's libraries (and may have had network).
-    auto container = LibraryInstall(*this, false).start(language, image, request.libraries, plan);
+    auto container = LibraryInstall(*this, false).start(language, image, request.libraries, plan, {}, binds);
     if (!container) {
         return container.error();
     }

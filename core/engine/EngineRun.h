@@ -69,6 +69,10 @@ public:
     /// matplotlib) and not in `installed` (a session's) already.
     static QStringList librariesToInstall(const Language &language, const QStringList &requested,
                                           const QStringList &installed = {});
+    /// Brings the sandbox's copies of `folders` up to date before a run (FolderSnapshot), saying so when it takes a
+    /// while; what the run is given of each, for its result. `binds`, when given, gets their mounts.
+    Result<QList<SharedFolderUse>> updateSharedFolders(const QList<SharedFolder> &folders,
+                                                       QList<BindMount> *binds = nullptr) const;
     /// The result carries the limits in force in its sandbox; a sandbox that lacks some, accepted by
     /// SANDBOX_ALLOW_UNENFORCED_LIMITS, is noted on every run so weaker isolation never goes unnoticed.
     static void attachLimits(Result<RunResult> &result, const SandboxContainer &container);
@@ -81,7 +85,7 @@ private:
     static QStringList preloadedInterpreterFor(const Language &language, const ScannedSource &scanned);
     /// Starts a container with `plan` installed, then runs the code there.
     Result<RunResult> installAndRun(const RunRequest &request, const Language &language, const QString &image,
-                                    const LibraryInstallPlan &plan);
+                                    const LibraryInstallPlan &plan, const QList<BindMount> &binds);
 
     ExecutionEngine &m_engine;
     QString m_id;

@@ -5,6 +5,7 @@
 #include "engine/OrphanReaper.h"
 #include "engine/RunSampler.h"
 #include "engine/SessionRun.h"
+#include "folders/FolderSnapshot.h"
 #include "lang/LanguageRegistry.h"
 #include "runnerclient/RunnerClient.h"
 
@@ -48,7 +49,12 @@ ExecutionEngine::ExecutionEngine(std::shared_ptr<ContainerBackend> backend, Sand
       m_runSlots(m_settings.maxRuns), m_pool({m_settings.poolSize, m_settings.poolIdleTimeout, m_settings.poolMaxUses,
                                               std::min(m_settings.poolIdleTimeout, std::chrono::seconds(30))}),
       m_sessions(m_settings.sessionIdleTimeout, m_settings.maxSessions, m_settings.maxSessionFileBytes)
-{}
+{
+    // Every sandbox mounts the shared folders' copies; each run brings them up to date (ExecutionEngine::Run).
+    for (const SharedFolder &folder : m_settings.sharedFolders) {
+        FolderSnapshot::makeView(folder);
+    }
+}
 
 ExecutionEngine::~ExecutionEngine()
 {

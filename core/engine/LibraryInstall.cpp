@@ -19,7 +19,8 @@ constexpr qint64 kMaxLibraryArchiveBytes = 128LL * 1024 * 1024;
 
 Result<std::unique_ptr<SandboxContainer>>
 ExecutionEngine::LibraryInstall::start(const Language &language, const QString &image, const QStringList &libraries,
-                                       const LibraryInstallPlan &plan, const QHash<QString, QString> &labels)
+                                       const LibraryInstallPlan &plan, const QHash<QString, QString> &labels,
+                                       const QList<BindMount> &binds)
 {
     auto builderImage = m_run.engine().m_catalog.builderImage(language);
     if (!builderImage) {
@@ -28,6 +29,7 @@ ExecutionEngine::LibraryInstall::start(const Language &language, const QString &
     // Declared before the builder: removed after it, whose volumes it holds.
     std::unique_ptr<EgressProxyContainer> proxy;
     ContainerOptions builder;
+    builder.sharedFolders = false;
     LibraryInstallPlan confined = plan;
     if (plan.needsNetwork) {
         auto proxyImage = m_run.engine().m_catalog.proxyImage();
@@ -71,7 +73,7 @@ ExecutionEngine::LibraryInstall::start(const Language &language, const QString &
     m_run.report(
         RunProgress::Kind::ContainerStart,
         QStringLiteral("Starting a %1 sandbox (no network) for the installed libraries").arg(language.displayName));
-    auto container = m_run.startContainer(language, image, {.labels = labels});
+    auto container = m_run.startContainer(language, image, {.labels = labels, .binds = binds});
     if (!container) {
         return container.error();
     }

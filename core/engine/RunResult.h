@@ -2,6 +2,7 @@
 
 #include "artifacts/Artifact.h"
 #include "engine/EnforcedLimits.h"
+#include "folders/SharedFolder.h"
 
 #include <QByteArray>
 #include <QList>
@@ -49,6 +50,8 @@ struct RunResult
     EnforcedLimits enforcedLimits;
     /// A container was started for this run (none was warm, or it installs libraries): its duration includes that.
     bool coldStart = false;
+    /// The user's folders the run could read at /data/NAME.
+    QList<SharedFolderUse> sharedFolders;
 
     bool timedOut() const { return reason == StopReason::TimedOut; }
 };

@@ -36,6 +36,13 @@ QJsonObject runResultToJson(const RunResult &result)
         {QStringLiteral("artifacts"), artifacts},
         {QStringLiteral("artifacts_dropped"), result.artifactsDropped},
     };
+    if (!result.sharedFolders.isEmpty()) {
+        QJsonArray folders;
+        for (const SharedFolderUse &folder : result.sharedFolders) {
+            folders.append(folder.toJson());
+        }
+        json.insert(QStringLiteral("shared_folders"), folders);
+    }
     if (result.enforcedLimits.reported) {
         json.insert(QStringLiteral("enforced_limits"), result.enforcedLimits.toJson());
     }

@@ -56,6 +56,12 @@ Result<RunResult> ExecutionEngine::SessionRun::execute(const RunRequest &request
         return running.error();
     }
 
+    // The session's sandbox mounts the shared folders' copies since it was created: brought up to date for each run.
+    auto folders = m_run.updateSharedFolders(m_run.engine().m_settings.sharedFolders);
+    if (!folders) {
+        return folders.error();
+    }
+
     // Files stay from run to run; a persistent interpreter keeps the variables too.
     RunnerRunRequest message = m_run.runRequest(request, *language, nullptr, true);
     message.scratchDirs.clear();
@@ -80,6 +86,9 @@ Result<RunResult> ExecutionEngine::SessionRun::execute(const RunRequest &request
     bool clean = false;
     auto result = m_run.collectSampled(*session->container, request.timeout, clean);
     Run::attachLimits(result, *session->container);
+    if (result) {
+        result->sharedFolders = *folders;
+    }
     const bool unresponsive =
         result && !clean && (result->reason == StopReason::TimedOut || result->reason == StopReason::Cancelled);
     if (!result || unresponsive) {

@@ -131,4 +131,19 @@ QString SharedFolder::listText(const QList<SharedFolder> &folders)
     return entries.join(QLatin1Char(';'));
 }
 
+QJsonObject SharedFolderUse::toJson() const
+{
+    return {
+        {QStringLiteral("name"), name},           {QStringLiteral("path"), QString(QStringLiteral("/data/") + name)},
+        {QStringLiteral("writable"), writable},   {QStringLiteral("files"), double(files)},
+        {QStringLiteral("bytes"), double(bytes)}, {QStringLiteral("skipped"), double(skipped)}};
+}
+
+SharedFolderUse SharedFolderUse::fromJson(const QJsonObject &json)
+{
+    return {json.value(QStringLiteral("name")).toString(), json.value(QStringLiteral("writable")).toBool(),
+            json.value(QStringLiteral("files")).toInteger(), json.value(QStringLiteral("bytes")).toInteger(),
+            json.value(QStringLiteral("skipped")).toInteger()};
+}
+
 } // namespace sandbox

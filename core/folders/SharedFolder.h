@@ -2,6 +2,7 @@
 
 #include "util/Result.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -39,6 +40,23 @@ struct SharedFolder
     static QString listText(const QList<SharedFolder> &folders);
 
     friend bool operator==(const SharedFolder &, const SharedFolder &) = default;
+};
+
+/// What a run was given of a shared folder, for its result and the journal (never the host path).
+struct SharedFolderUse
+{
+    QString name;
+    bool writable = false;
+    qint64 files = 0;
+    qint64 bytes = 0;
+    qint64 skipped = 0; ///< links, special files and the like left out of the sandbox's copy
+
+    /// As run results and the journal carry it: {"name", "path": "/data/NAME", "writable", "files", "bytes",
+    /// "skipped"}.
+    [[nodiscard]] QJsonObject toJson() const;
+    static SharedFolderUse fromJson(const QJsonObject &json);
+
+    friend bool operator==(const SharedFolderUse &, const SharedFolderUse &) = default;
 };
 
 } // namespace sandbox

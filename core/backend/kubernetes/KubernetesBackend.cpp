@@ -195,6 +195,12 @@ Error KubernetesBackend::noImageStore(const QString &what) const
 
 Result<QString> KubernetesBackend::createContainer(const ContainerSpec &spec)
 {
+    if (!spec.binds.isEmpty()) {
+        // A pod runs on a node, not on this host: its folders would have to travel over the runner protocol.
+        return Error{QStringLiteral("Shared folders are not available with the Kubernetes backend yet: use Docker or "
+                                    "Podman, or stop sharing folders (LLM_SANDBOX_SHARE)"),
+                     ErrorCode::Unavailable};
+    }
     const QString podName =
         QStringLiteral("llm-sandbox-%1").arg(QRandomGenerator::system()->generate64(), 16, 16, QLatin1Char('0'));
     auto manifest = PodManifest(m_settings, m_userNamespacesByDefault).make(spec, podName);

@@ -1,0 +1,317 @@
+#include "folders/FolderSnapshot.h"
+
+#include "util/PrivateFiles.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QDirIterator>
+#include <QFileInfo>
+#include <QSet>
+#include <QStandardPaths>
+#include <cerrno>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace sandbox {
+
+namespace {
+
+/// A file descriptor closed when it goes.
+class Descriptor
+{
+public:
+    explicit Descriptor(int fd = -1) : m_fd(fd) {}
+    ~Descriptor()
+    {
+        if (m_fd >= 0) {
+            ::close(m_fd);
+        }
+    }
+    Descriptor(const Descriptor &) = delete;
+    Descriptor &operator=(const Descriptor &) = delete;
+    Descriptor(Descriptor &&other) noexcept : m_fd(std::exchange(other.m_fd, -1)) {}
+    Descriptor &operator=(Descriptor &&other) noexcept
+    {
+        if (this != &other) {
+            if (m_fd >= 0) {
+                ::close(m_fd);
+            }
+            m_fd = std::exchange(other.m_fd, -1);
+        }
+        return *this;
+    }
+    [[nodiscard]] int get() const { return m_fd; }
+    explicit operator bool() const { return m_fd >= 0; }
+
+private:
+    int m_fd;
+};
+
+/// A regular file of the folder, as the walk found it.
+struct Entry
+{
+    QString path; ///< relative, '/'-separated
+    bool directory = false;
+    qint64 size = 0;
+    timespec modified{};
+    ino_t inode = 0;
+};
+
+QString errnoText(int error)
+{
+    return QString::fromLocal8Bit(std::strerror(error));
+}
+
+/// Walks the folder open at `directory` (on device `device`), adding what a sandbox may see to `entries` and the rest
+/// to `skipped`; fails when a limit is passed or a folder cannot be read.
+Result<void> walk(int directory, const QString &prefix, dev_t device, const FolderSnapshot::Limits &limits,
+                  QList<Entry> &entries, qint64 &files, qint64 &bytes, QList<FolderSnapshot::Skipped> &skipped)
+{
+    const int listed = ::dup(directory);
+    DIR *stream = listed >= 0 ? ::fdopendir(listed) : nullptr;
+    if (!stream) {
+        if (listed >= 0) {
+            ::close(listed);
+        }
+        return Error{QStringLiteral("Could not read the shared folder's %1: %2")
+                         .arg(prefix.isEmpty() ? QStringLiteral("top folder") : prefix, errnoText(errno))};
+    }
+    std::unique_ptr<DIR, int (*)(DIR *)> closer(stream, ::closedir);
+    QList<QByteArray> names;
+    while (const dirent *item = ::readdir(stream)) {
+        const QByteArray name(item->d_name);
+        if (name != "." && name != "..") {
+            names << name;
+        }
+    }
+    std::sort(names.begin(), names.end());
+    for (const QByteArray &name : names) {
+        const QString path = prefix + QString::fromLocal8Bit(name);
+        struct stat info
+        {
+        };
+        if (::fstatat(directory, name.constData(), &info, AT_SYMLINK_NOFOLLOW) != 0) {
+            skipped << FolderSnapshot::Skipped{path, QStringLiteral("gone while it was read")};
+            continue;
+        }
+        if (S_ISLNK(info.st_mode)) {
+            skipped << FolderSnapshot::Skipped{path, QStringLiteral("a symbolic link")};
+        } else if (info.st_dev != device) {
+            skipped << FolderSnapshot::Skipped{path, QStringLiteral("on another file system mounted in the folder")};
+        } else if (S_ISDIR(info.st_mode)) {
+            Descriptor child(::openat(directory, name.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+            if (!child) {
+                skipped << FolderSnapshot::Skipped{path, QStringLiteral("a folder llm-sandbox cannot read")};
+                continue;
+            }
+            entries << Entry{path, true, 0, {}, info.st_ino};
+            if (auto walked =
+                    walk(child.get(), path + QLatin1Char('/'), device, limits, entries, files, bytes, skipped);
+                !walked) {
+                return walked;
+            }
+        } else if (!S_ISREG(info.st_mode)) {
+            skipped << FolderSnapshot::Skipped{path, QStringLiteral("not a regular file (a FIFO, socket or device)")};
+        } else if (info.st_nlink > 1) {
+            skipped << FolderSnapshot::Skipped{
+                path, QStringLiteral("a hard link (its other names may be outside the folder)")};
+        } else {
+            entries << Entry{path, false, info.st_size, info.st_mtim, info.st_ino};
+            bytes += info.st_size;
+            if (++files > limits.maxFiles) {
+                return Error{QStringLiteral("The shared folder has more than %1 files, the most a sandbox is given")
+                                 .arg(limits.maxFiles),
+                             ErrorCode::LimitReached};
+            }
+            if (bytes > limits.maxBytes) {
+                return Error{QStringLiteral("The shared folder holds more than %1 MiB, the most a sandbox is given")
+                                 .arg(limits.maxBytes / (1024 * 1024)),
+                             ErrorCode::LimitReached};
+            }
+        }
+    }
+    return {};
+}
+
+/// Opens the regular file at `path` under `root`, following no link and leaving no file system, and checks it is
+/// still the file the walk found.
+Descriptor openBeneath(int root, const QString &path, const Entry &entry, dev_t device)
+{
+    const QStringList parts = path.split(QLatin1Char('/'));
+    Descriptor directory(::dup(root));
+    for (qsizetype i = 0; directory && i + 1 < parts.size(); ++i) {
+        directory = Descriptor(::openat(directory.get(), parts[i].toLocal8Bit().constData(),
+                                        O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    }
+    if (!directory) {
+        return Descriptor();
+    }
+    Descriptor file(::openat(directory.get(), parts.last().toLocal8Bit().constData(),
+                             O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    struct stat info
+    {
+    };
+    if (!file || ::fstat(file.get(), &info) != 0 || !S_ISREG(info.st_mode) || info.st_nlink != 1 ||
+        info.st_dev != device || info.st_ino != entry.inode) {
+        return Descriptor();
+    }
+    return file;
+}
+
+/// Copies `from` (at its start) to a new file at `to`, 0644, with `modified` as its modification time, replacing what
+/// is there.
+Result<void> copyFile(int from, const QString &to, const timespec &modified)
+{
+    const QString partial = QFileInfo(to).path() + QStringLiteral("/.~llm-sandbox-partial");
+    const QByteArray partialPath = QFile::encodeName(partial);
+    ::unlink(partialPath.constData());
+    Descriptor target(::open(partialPath.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+    if (!target) {
+        return Error{
+            QStringLiteral("Could not write the copy of a shared file at %1: %2").arg(partial, errnoText(errno))};
+    }
+    for (;;) {
+        const ssize_t copied = ::copy_file_range(from, nullptr, target.get(), nullptr, 1 << 30, 0);
+        if (copied == 0) {
+            break;
+        }
+        if (copied < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            const int error = errno;
+            ::unlink(partialPath.constData());
+            return Error{QStringLiteral("Could not copy a shared file to %1: %2").arg(to, errnoText(error))};
+        }
+    }
+    const timespec times[2] = {{0, UTIME_OMIT}, modified};
+    ::fchmod(target.get(), 0644);
+    ::futimens(target.get(), times);
+    if (::rename(partialPath.constData(), QFile::encodeName(to).constData()) != 0) {
+        const int error = errno;
+        ::unlink(partialPath.constData());
+        return Error{QStringLiteral("Could not put the copy of a shared file at %1: %2").arg(to, errnoText(error))};
+    }
+    return {};
+}
+
+} // namespace
+
+QString FolderSnapshot::root()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) +
+           QStringLiteral("/llm-sandbox/shared");
+}
+
+QString FolderSnapshot::viewOf(const SharedFolder &folder, const QString &root)
+{
+    const QByteArray hash = QCryptographicHash::hash(folder.path.toUtf8(), QCryptographicHash::Sha256).toHex();
+    return root + QLatin1Char('/') + folder.name + QLatin1Char('-') + QString::fromLatin1(hash.left(16));
+}
+
+QString FolderSnapshot::makeView(const SharedFolder &folder, const QString &root)
+{
+    const QString view = viewOf(folder, root);
+    if (!PrivateFiles::makeDirectory(root) || (!QFileInfo(view).isDir() && !QDir().mkdir(view))) {
+        return {};
+    }
+    // Readable by the sandbox's own uid; no one else on the host gets past root()'s 0700.
+    ::chmod(QFile::encodeName(view).constData(), 0755);
+    return view;
+}
+
+Result<FolderSnapshot::Report> FolderSnapshot::update(const SharedFolder &folder, const Limits &limits,
+                                                      const QString &root)
+{
+    Descriptor source(
+        ::open(QFile::encodeName(folder.path).constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    struct stat sourceInfo
+    {
+    };
+    if (!source || ::fstat(source.get(), &sourceInfo) != 0) {
+        return Error{QStringLiteral("The shared folder \"%1\" cannot be read: %2").arg(folder.name, errnoText(errno)),
+                     ErrorCode::NotFound};
+    }
+    Report report;
+    QList<Entry> entries;
+    qint64 files = 0;
+    if (auto walked =
+            walk(source.get(), QString(), sourceInfo.st_dev, limits, entries, files, report.bytes, report.skipped);
+        !walked) {
+        return walked.error();
+    }
+
+    report.view = makeView(folder, root);
+    if (report.view.isEmpty()) {
+        return Error{
+            QStringLiteral("Could not make the copy of the shared folder \"%1\" in %2").arg(folder.name, root)};
+    }
+    const QDir view(report.view);
+    Descriptor lock(::open(QFile::encodeName(report.view + QStringLiteral(".lock")).constData(),
+                           O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (!lock || ::flock(lock.get(), LOCK_EX) != 0) {
+        return Error{QStringLiteral("Could not lock the copy of the shared folder \"%1\": %2")
+                         .arg(folder.name, errnoText(errno))};
+    }
+
+    // What the folder no longer has, or has as another kind of entry, goes first.
+    QHash<QString, bool> kept; // relative path -> is a folder
+    for (const Entry &entry : entries) {
+        kept.insert(entry.path, entry.directory);
+    }
+    QStringList stale;
+    for (QDirIterator it(report.view, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                         QDirIterator::Subdirectories);
+         it.hasNext();) {
+        const QFileInfo info(it.next());
+        const QString relative = view.relativeFilePath(info.filePath());
+        const auto found = kept.constFind(relative);
+        if (found == kept.cend() || *found != info.isDir() || info.isSymLink()) {
+            stale << info.filePath();
+        }
+    }
+    // Deepest first, so a folder's entries go before the folder.
+    std::sort(stale.begin(), stale.end(), [](const QString &a, const QString &b) { return a.size() > b.size(); });
+    for (const QString &path : stale) {
+        QFileInfo(path).isDir() && !QFileInfo(path).isSymLink() ? QDir(path).removeRecursively() : QFile::remove(path);
+    }
+
+    for (const Entry &entry : entries) {
+        const QString target = view.filePath(entry.path);
+        if (entry.directory) {
+            if (!QFileInfo(target).isDir() && !QDir().mkdir(target)) {
+                return Error{QStringLiteral("Could not make the folder %1 of the copy of a shared folder").arg(target)};
+            }
+            ::chmod(QFile::encodeName(target).constData(), 0755);
+            continue;
+        }
+        ++report.files;
+        struct stat copy
+        {
+        };
+        if (::lstat(QFile::encodeName(target).constData(), &copy) == 0 && S_ISREG(copy.st_mode) &&
+            copy.st_size == entry.size && copy.st_mtim.tv_sec == entry.modified.tv_sec &&
+            copy.st_mtim.tv_nsec == entry.modified.tv_nsec) {
+            continue;
+        }
+        Descriptor file = openBeneath(source.get(), entry.path, entry, sourceInfo.st_dev);
+        if (!file) {
+            report.skipped << Skipped{entry.path, QStringLiteral("changed while it was read")};
+            --report.files;
+            report.bytes -= entry.size;
+            QFile::remove(target);
+            continue;
+        }
+        if (auto copied = copyFile(file.get(), target, entry.modified); !copied) {
+            return copied.error();
+        }
+        ++report.copied;
+    }
+    return report;
+}
+
+} // namespace sandbox
