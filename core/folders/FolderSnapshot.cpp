@@ -203,8 +203,9 @@ Result<void> copyFile(int from, const QString &to, const timespec &modified)
 
 QString FolderSnapshot::root()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) +
-           QStringLiteral("/llm-sandbox/shared");
+    // Not under the home folder: a sandbox can read its mounts' paths (/proc/self/mountinfo), and a path there names
+    // the user. makeView() refuses a folder here that is not the user's alone.
+    return QStringLiteral("/var/tmp/llm-sandbox-%1/shared").arg(::getuid());
 }
 
 QString FolderSnapshot::viewOf(const SharedFolder &folder, const QString &root)
@@ -216,7 +217,20 @@ QString FolderSnapshot::viewOf(const SharedFolder &folder, const QString &root)
 QString FolderSnapshot::makeView(const SharedFolder &folder, const QString &root)
 {
     const QString view = viewOf(folder, root);
-    if (!PrivateFiles::makeDirectory(root) || (!QFileInfo(view).isDir() && !QDir().mkdir(view))) {
+    if (!PrivateFiles::makeDirectory(root)) {
+        return {};
+    }
+    // Made by this user, for this user alone: in a shared /var/tmp another user could have made it first.
+    for (const QString &path : {QFileInfo(root).path(), root}) {
+        struct stat info
+        {
+        };
+        if (::lstat(QFile::encodeName(path).constData(), &info) != 0 || !S_ISDIR(info.st_mode) ||
+            info.st_uid != ::getuid() || (info.st_mode & 077) != 0) {
+            return {};
+        }
+    }
+    if (!QFileInfo(view).isDir() && !QDir().mkdir(view)) {
         return {};
     }
     // Readable by the sandbox's own uid; no one else on the host gets past root()'s 0700.
@@ -247,8 +261,10 @@ Result<FolderSnapshot::Report> FolderSnapshot::update(const SharedFolder &folder
 
     report.view = makeView(folder, root);
     if (report.view.isEmpty()) {
-        return Error{
-            QStringLiteral("Could not make the copy of the shared folder \"%1\" in %2").arg(folder.name, root)};
+        return Error{QStringLiteral(
+                         "Could not make the copy of the shared folder \"%1\" in %2 (it must be a folder of the user's "
+                         "that no one else can open)")
+                         .arg(folder.name, root)};
     }
     const QDir view(report.view);
     Descriptor lock(::open(QFile::encodeName(report.view + QStringLiteral(".lock")).constData(),

@@ -38,7 +38,8 @@ public:
         QList<Skipped> skipped;
     };
 
-    /// Where the copies are kept: the user's cache folder (0700), $XDG_CACHE_HOME/llm-sandbox/shared.
+    /// Where the copies are kept: /var/tmp/llm-sandbox-UID/shared (0700, the user's own; on disk, and no user name in
+    /// the path a sandbox can see in its mount table).
     static QString root();
     /// The copy of `folder` (a folder of root() named after its name and path).
     static QString viewOf(const SharedFolder &folder, const QString &root = FolderSnapshot::root());

@@ -36,7 +36,6 @@ struct Folders
     {
         EXPECT_TRUE(QDir(temporary.path()).mkpath(QStringLiteral("data/sub")));
         EXPECT_TRUE(QDir(temporary.path()).mkpath(QStringLiteral("outside")));
-        EXPECT_TRUE(QDir(temporary.path()).mkpath(QStringLiteral("cache")));
         folder = SharedFolder::parse(temporary.filePath(QStringLiteral("data")) + QStringLiteral(":sales")).value();
     }
     QTemporaryDir temporary;
@@ -120,6 +119,19 @@ TEST(FolderSnapshot, linksFifosAndOtherFileSystemsAreLeftOutAndSaidSo)
                                     QStringLiteral("shadow: a symbolic link"), QStringLiteral("up: a symbolic link")}));
     EXPECT_EQ(QDir(report->view).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
               (QStringList{QStringLiteral("kept.txt"), QStringLiteral("sub")}));
+}
+
+TEST(FolderSnapshot, aCopyFolderAnotherUserCouldOpenIsRefused)
+{
+    Folders folders;
+    ASSERT_TRUE(QDir().mkdir(folders.cache()));
+    ASSERT_TRUE(QFile::setPermissions(folders.cache(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner |
+                                                           QFile::ReadOther | QFile::ExeOther));
+    auto refused = FolderSnapshot::update(folders.folder, {}, folders.cache());
+    ASSERT_FALSE(refused);
+    EXPECT_TRUE(refused.error().message.contains(QStringLiteral("no one else can open")))
+        << qPrintable(refused.error().message);
+    EXPECT_TRUE(FolderSnapshot::root().startsWith(QStringLiteral("/var/tmp/llm-sandbox-")));
 }
 
 TEST(FolderSnapshot, anUpdateCopiesWhatChangedAndRemovesWhatWentAndALimitChangesNothing)
