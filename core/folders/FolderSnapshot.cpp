@@ -201,6 +201,37 @@ Result<void> copyFile(int from, const QString &to, const timespec &modified)
 
 } // namespace
 
+Result<QList<FolderSnapshot::File>> FolderSnapshot::list(const SharedFolder &folder, const Limits &limits,
+                                                         QList<Skipped> *skipped)
+{
+    Descriptor source(
+        ::open(QFile::encodeName(folder.path).constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    struct stat sourceInfo
+    {
+    };
+    if (!source || ::fstat(source.get(), &sourceInfo) != 0) {
+        return Error{QStringLiteral("The shared folder \"%1\" cannot be read: %2").arg(folder.name, errnoText(errno)),
+                     ErrorCode::NotFound};
+    }
+    QList<Entry> entries;
+    QList<Skipped> left;
+    qint64 files = 0;
+    qint64 bytes = 0;
+    if (auto walked = walk(source.get(), QString(), sourceInfo.st_dev, limits, entries, files, bytes, left); !walked) {
+        return walked.error();
+    }
+    if (skipped) {
+        *skipped = left;
+    }
+    QList<File> listed;
+    for (const Entry &entry : entries) {
+        if (!entry.directory) {
+            listed << File{entry.path, entry.size};
+        }
+    }
+    return listed;
+}
+
 QString FolderSnapshot::root()
 {
     // Not under the home folder: a sandbox can read its mounts' paths (/proc/self/mountinfo), and a path there names

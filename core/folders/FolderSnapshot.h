@@ -38,6 +38,16 @@ public:
         QList<Skipped> skipped;
     };
 
+    struct File
+    {
+        QString path; ///< relative to the folder
+        qint64 size = 0;
+    };
+    /// What a sandbox would find in `folder` (the files update() copies), without copying anything: for the model to
+    /// learn what is there (list_shared_folders).
+    static Result<QList<File>> list(const SharedFolder &folder, const Limits &limits,
+                                    QList<Skipped> *skipped = nullptr);
+
     /// Where the copies are kept: /var/tmp/llm-sandbox-UID/shared (0700, the user's own; on disk, and no user name in
     /// the path a sandbox can see in its mount table).
     static QString root();

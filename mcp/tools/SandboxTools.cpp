@@ -6,6 +6,7 @@
 #include "lang/LanguageRegistry.h"
 #include "mcp/tools/LanguageDetails.h"
 #include "mcp/tools/SessionHandle.h"
+#include "mcp/tools/SharedFolderTools.h"
 #include "mcp/tools/apps/RunViewResource.h"
 
 #include <QJsonArray>
@@ -324,7 +325,7 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qi
             downloadFileTool(engine, unavailable)};
 }
 
-Tool executeCode(const CodeExecutor &executor, qint64 defaultTimeout)
+Tool executeCode(const CodeExecutor &executor, qint64 defaultTimeout, const QList<SharedFolder> &folders)
 {
     QJsonObject code = property(QStringLiteral("string"), QStringLiteral("The complete program to run."));
     code.insert(QStringLiteral("minLength"), 1);
@@ -355,8 +356,8 @@ Tool executeCode(const CodeExecutor &executor, qint64 defaultTimeout)
                 "Supported languages: %1. Returns JSON with exit_code, stdout, stderr, duration_ms, timed_out, "
                 "stop_reason and resource_usage. Charts are captured automatically (matplotlib, seaborn, plotly, R "
                 "graphics, ggplot2) and any image or HTML file the code writes to $LLM_SANDBOX_OUTPUT_DIR is returned; "
-                "each image comes back as an image.")
-                .arg(languageList()),
+                "each image comes back as an image.%2")
+                .arg(languageList(), SharedFolderTools::executeCodeSentence(folders)),
         .inputSchema = objectSchema(
             {{QStringLiteral("code"), code},
              {QStringLiteral("language"), language},
@@ -441,7 +442,13 @@ ToolRegistry SandboxTools::tools(const CodeExecutor &executor, ExecutionEngine *
     // The timeout a call gets when it names none: the user's setting (LLM_SANDBOX_DEFAULT_TIMEOUT, the app's
     // settings), advertised as the schema's default so an assistant knows it.
     const qint64 defaultTimeout = (engine ? engine->settings() : SandboxSettings{}).defaultTimeout.count();
-    QList<Tool> tools{executeCode(executor, defaultTimeout), getSupportedLanguages(), getLanguageDetails(engine)};
+    const QList<SharedFolder> folders = engine ? engine->settings().sharedFolders : QList<SharedFolder>();
+    QList<Tool> tools{executeCode(executor, defaultTimeout, folders), getSupportedLanguages(),
+                      getLanguageDetails(engine)};
+    // Only where the user shared folders: a server that shares nothing lists the tools it always did.
+    if (!folders.isEmpty()) {
+        tools << SharedFolderTools::listTool(folders);
+    }
     // Sessions fail for the reason runs do (invalid settings, a backend that cannot be made), when there is one.
     tools << sessionTools(engine,
                           engine || !executor.unavailableReason() ? kNoBackend : executor.unavailableReason()->message,
