@@ -1,0 +1,122 @@
+// What sharing a folder costs a run (issue 47): print(1) through the pool with a shared folder of 10,000 files and
+// 1 GiB against the same without one, alternated in one process, medians and their ratio (these machines are noisy:
+// compare ratios, not times); and the first copy of the folder, made once.
+//
+//   BACKEND=docker build/bin/shared_folder_benchmark [--files 10000] [--mib 1024] [--runs 30]
+//
+// Needs a container engine and the Python image (scripts/run-demo prepares both).
+#include "backend/BackendFactory.h"
+#include "engine/ExecutionEngine.h"
+#include "folders/FolderSnapshot.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLoggingCategory>
+#include <QTemporaryDir>
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+using namespace sandbox;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// Milliseconds of one print(1) run, or -1 when it failed.
+qint64 runMs(ExecutionEngine &engine)
+{
+    RunRequest request;
+    request.code = QStringLiteral("print(1)");
+    request.timeout = 60s;
+    QElapsedTimer timer;
+    timer.start();
+    auto result = engine.run(request);
+    return result && result->exitCode == 0 ? timer.elapsed() : -1;
+}
+
+double median(std::vector<qint64> values)
+{
+    std::sort(values.begin(), values.end());
+    return values.empty() ? 0 : values.size() % 2 ? double(values[values.size() / 2])
+                                                   : (values[values.size() / 2 - 1] + values[values.size() / 2]) / 2.0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QLoggingCategory::setFilterRules(QStringLiteral("sandbox.*=false"));
+    QCommandLineParser parser;
+    const QCommandLineOption filesOption(QStringLiteral("files"), QStringLiteral("Files in the folder."),
+                                         QStringLiteral("N"), QStringLiteral("10000"));
+    const QCommandLineOption mibOption(QStringLiteral("mib"), QStringLiteral("MiB in the folder."),
+                                       QStringLiteral("MIB"), QStringLiteral("1024"));
+    const QCommandLineOption runsOption(QStringLiteral("runs"), QStringLiteral("Runs of each kind."),
+                                        QStringLiteral("N"), QStringLiteral("30"));
+    parser.addOptions({filesOption, mibOption, runsOption});
+    parser.addHelpOption();
+    parser.process(app);
+    const int files = parser.value(filesOption).toInt();
+    const qint64 bytes = parser.value(mibOption).toLongLong() * 1024 * 1024;
+    const int runs = parser.value(runsOption).toInt();
+
+    QTemporaryDir host(QDir::tempPath() + QStringLiteral("/shared-folder-benchmark-XXXXXX"));
+    const QByteArray block(int(std::max<qint64>(1, bytes / files)), 'x');
+    for (int i = 0; i < files; ++i) {
+        const QString folder = host.filePath(QStringLiteral("data/%1").arg(i / 500));
+        QDir().mkpath(folder);
+        QFile file(QStringLiteral("%1/file-%2.csv").arg(folder).arg(i));
+        if (!file.open(QIODevice::WriteOnly) || file.write(block) != block.size()) {
+            std::fprintf(stderr, "could not write the folder's files in %s\n", qPrintable(host.path()));
+            return 1;
+        }
+    }
+    auto folder = SharedFolder::parse(host.filePath(QStringLiteral("data")) + QStringLiteral(":bench"));
+    const QString backendName = qEnvironmentVariable("BACKEND", QStringLiteral("docker"));
+    auto backend = BackendFactory::create(backendName);
+    auto settings = SandboxSettings::fromEnvironment();
+    if (!folder || !backend || !settings) {
+        std::fprintf(stderr, "cannot start: %s\n",
+                     qPrintable(!folder ? folder.error().message
+                                        : !backend ? backend.error().message : settings.error().message));
+        return 1;
+    }
+    settings->policy = QStringLiteral("permissive");
+    ExecutionEngine plain(*backend, *settings);
+    settings->sharedFolders = {*folder};
+    QElapsedTimer copy;
+    copy.start();
+    auto first = FolderSnapshot::update(*folder, {});
+    const qint64 copyMs = copy.elapsed();
+    ExecutionEngine sharing(*backend, *settings);
+    // Warm both pools before measuring.
+    runMs(plain);
+    runMs(sharing);
+    std::vector<qint64> without;
+    std::vector<qint64> with;
+    int failed = 0;
+    for (int i = 0; i < runs; ++i) {
+        for (auto [engine, times] : {std::pair{&plain, &without}, std::pair{&sharing, &with}}) {
+            const qint64 ms = runMs(*engine);
+            ms < 0 ? ++failed : (times->push_back(ms), 0);
+        }
+    }
+    QElapsedTimer update;
+    update.start();
+    FolderSnapshot::update(*folder, {});
+    const qint64 updateMs = update.elapsed();
+    std::printf("backend %s, folder of %d files, %lld MiB; %d runs of each, %d failed\n", qPrintable(backendName), files,
+                static_cast<long long>(bytes / (1024 * 1024)), runs, failed);
+    std::printf("first copy of the folder: %lld ms (%s)\n", static_cast<long long>(copyMs),
+                first ? "ok" : qPrintable(first.error().message));
+    std::printf("update with nothing changed: %lld ms\n", static_cast<long long>(updateMs));
+    std::printf("print(1) without a shared folder: median %.0f ms\n", median(without));
+    std::printf("print(1) with the shared folder:  median %.0f ms\n", median(with));
+    std::printf("ratio with / without: %.3f (target: at most 1.10)\n", median(with) / std::max(1.0, median(without)));
+    QDir(FolderSnapshot::viewOf(*folder)).removeRecursively();
+    return failed == 0 ? 0 : 1;
+}
