@@ -1,9 +1,11 @@
 #pragma once
 
 #include "artifacts/Artifact.h"
+#include "folders/SavedResult.h"
 #include "util/Result.h"
 
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 
 namespace sandbox {
@@ -23,6 +25,13 @@ public:
     /// was handed before this call, when MCP connection `connection` asked for the run (RunRequest::connection):
     /// ErrorCode::NotFound when the run has no such artifact or another connection's (or no connection's) it is.
     virtual Result<Artifact> storedArtifact(const QString &runId, const QString &name, const QString &connection) = 0;
+
+    /// Keeps with run `runId` that llm-sandbox saved `saved` into a shared folder for it (save_to_folder). A run the
+    /// journal does not have gets nothing.
+    virtual void recordSavedResult(const QString &runId, const SavedResult &saved) = 0;
+    /// The files saved for run `runId` so far, with everything recordSavedResult() was handed before this call, in
+    /// the order they were saved.
+    virtual Result<QList<SavedResult>> savedResults(const QString &runId) = 0;
 };
 
 } // namespace sandbox

@@ -297,6 +297,11 @@ Result<JournalRun> JournalReader::run(const QString &id) const
         return artifacts.error();
     }
     run.artifacts = *artifacts;
+    auto saved = savedResultsOf(db, id);
+    if (!saved) {
+        return saved.error();
+    }
+    run.savedResults = *saved;
     if (auto exchange = readExchange(db, id, run); !exchange) {
         return exchange.error();
     }
@@ -322,6 +327,38 @@ Result<QList<JournalArtifact>> JournalReader::artifactsOf(JournalConnection &db,
                                          .path = folder + QLatin1Char('/') + query->value(1).toString()});
     }
     return artifacts;
+}
+
+Result<QList<SavedResult>> JournalReader::savedResults(const QString &id) const
+{
+    auto connection = this->connection();
+    if (!connection) {
+        return connection.error();
+    }
+    if (!*connection) {
+        return QList<SavedResult>();
+    }
+    return savedResultsOf(**connection, id);
+}
+
+Result<QList<SavedResult>> JournalReader::savedResultsOf(JournalConnection &db, const QString &id)
+{
+    auto query = db.exec(QStringLiteral("SELECT folder_name, folder_path, file_name, bytes, sha256, saved_at FROM "
+                                        "saved_results WHERE run_id = ? ORDER BY rowid"),
+                         {id});
+    if (!query) {
+        return query.error();
+    }
+    QList<SavedResult> saved;
+    while (query->next()) {
+        saved.append(SavedResult{.folderName = query->value(0).toString(),
+                                 .folderPath = query->value(1).toString(),
+                                 .fileName = query->value(2).toString(),
+                                 .bytes = query->value(3).toLongLong(),
+                                 .sha256 = query->value(4).toString(),
+                                 .savedAt = fromMs(query->value(5))});
+    }
+    return saved;
 }
 
 Result<void> JournalReader::readExchange(JournalConnection &db, const QString &id, JournalRun &run)

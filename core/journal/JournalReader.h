@@ -27,7 +27,8 @@ public:
     /// first 200 characters of the code (enough for a list's code column).
     Result<QList<JournalRun>> list(const RunFilter &filter, int offset, int limit) const;
     Result<int> count(const RunFilter &filter) const;
-    /// One run with everything (code, output, artifacts, MCP exchange); ErrorCode::NotFound for an unknown id.
+    /// One run with everything (code, output, artifacts, saved results, MCP exchange); ErrorCode::NotFound for an
+    /// unknown id.
     Result<JournalRun> run(const QString &id) const;
     /// What run `id` gained after `stdoutFrom` and `stderrFrom` bytes of output and `artifactsFrom` artifacts: only
     /// the added bytes and artifacts are read (a running run's 2 MiB of output is not read again per change); with
@@ -37,6 +38,9 @@ public:
     /// The runs in progress whose program executes in a container now (RunObserver::runContainer), by the
     /// container's id, each with its id, source, client, language and start.
     Result<QHash<QString, JournalRun>> runningByContainer() const;
+    /// The files llm-sandbox saved into shared folders for run `id` (ResultWriter), in the order they were saved; none
+    /// for an unknown id.
+    Result<QList<SavedResult>> savedResults(const QString &id) const;
     /// The CPU and memory samples of run `id`'s container, in time order (none for a short run).
     Result<QList<JournalSample>> samples(const QString &id) const;
     /// Artifacts matching `filter`, of the newest runs first (a run's in their order), at most `limit`.
@@ -54,6 +58,7 @@ private:
 
     /// Run `id`'s artifacts from position `from` on.
     Result<QList<JournalArtifact>> artifactsOf(JournalConnection &db, const QString &id, int from) const;
+    static Result<QList<SavedResult>> savedResultsOf(JournalConnection &db, const QString &id);
     /// Run `id`'s MCP exchange, if it has one, into `run`.
     static Result<void> readExchange(JournalConnection &db, const QString &id, JournalRun &run);
 

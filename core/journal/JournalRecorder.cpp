@@ -77,6 +77,11 @@ struct Exchange
     QString protocolVersion;
 };
 
+struct ResultSaved
+{
+    SavedResult saved;
+};
+
 QString compactJson(const QJsonObject &object)
 {
     return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
@@ -87,7 +92,7 @@ QString compactJson(const QJsonObject &object)
 struct JournalRecorder::Event
 {
     QString runId;
-    std::variant<Started, Output, ArtifactProduced, Finished, Sample, ContainerAssigned, Exchange> payload;
+    std::variant<Started, Output, ArtifactProduced, Finished, Sample, ContainerAssigned, Exchange, ResultSaved> payload;
 };
 
 /// The writer thread's side: the connection and what it remembers about the runs it is recording.
@@ -409,6 +414,19 @@ private:
         out.push_back(Statement{QStringLiteral("UPDATE runs SET seq = ? WHERE id = ?"), {runId}});
     }
 
+    void prepare(const QString &runId, ResultSaved &result, std::vector<Statement> &out)
+    {
+        const SavedResult &saved = result.saved;
+        // Only with its run: a row of no run would fail the foreign key, and with it every later batch.
+        out.push_back(Statement{
+            QStringLiteral("INSERT INTO saved_results (run_id, folder_name, folder_path, file_name, bytes, sha256, "
+                           "saved_at) SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM runs WHERE id = ?)"),
+            {runId, saved.folderName, saved.folderPath, saved.fileName, saved.bytes, saved.sha256,
+             saved.savedAt.toMSecsSinceEpoch(), runId},
+            false});
+        out.push_back(Statement{QStringLiteral("UPDATE runs SET seq = ? WHERE id = ?"), {runId}});
+    }
+
     /// The first failure of a series is said (stderr, and the context's onProblem); the next ones are not.
     void noteFailure(const QString &message)
     {
@@ -666,6 +684,17 @@ Result<Artifact> JournalRecorder::storedArtifact(const QString &runId, const QSt
         return artifact;
     }
     return missing;
+}
+
+void JournalRecorder::recordSavedResult(const QString &runId, const SavedResult &saved)
+{
+    enqueue(Event{runId, ResultSaved{saved}});
+}
+
+Result<QList<SavedResult>> JournalRecorder::savedResults(const QString &runId)
+{
+    flush();
+    return JournalReader(m_databasePath).savedResults(runId);
 }
 
 QJsonObject JournalRecorder::settingsJson(const SandboxSettings &settings)

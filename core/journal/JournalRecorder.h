@@ -61,6 +61,11 @@ public:
                         const QString &protocolVersion) override;
     /// Waits until what is queued is committed, then reads the artifact back from the journal's folder.
     Result<Artifact> storedArtifact(const QString &runId, const QString &name, const QString &connection) override;
+    /// Queues the saved file like the run's other changes; it counts as a change of the run (its seq moves), so every
+    /// window's feed sees it.
+    void recordSavedResult(const QString &runId, const SavedResult &saved) override;
+    /// Waits until what is queued is committed, then reads them (JournalReader::savedResults).
+    Result<QList<SavedResult>> savedResults(const QString &runId) override;
 
     void runStarted(const QString &runId, const RunRequest &request) override;
     void runOutput(const QString &runId, OutputStream stream, const QByteArray &chunk) override;

@@ -2,6 +2,7 @@
 
 #include "engine/RunResult.h"
 #include "engine/RunSource.h"
+#include "folders/SavedResult.h"
 #include "util/Result.h"
 
 #include <QByteArray>
@@ -98,6 +99,8 @@ struct JournalRun
     qint64 outputCap = 0;              ///< the journal's cap per stream for this run, in bytes
     bool outputTruncated = false;      ///< the journal cap or the engine's output cap was reached
     QList<JournalArtifact> artifacts;
+    /// The files llm-sandbox saved into the user's shared folders for the run, in the order they were saved.
+    QList<SavedResult> savedResults;
     // What the assistant asked, exactly (MCP runs only):
     QJsonObject mcpRequest;  ///< the tools/call request as the client sent it (JSON-RPC message)
     QJsonObject mcpResponse; ///< the result as it was returned (text and image items)

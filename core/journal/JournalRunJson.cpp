@@ -59,6 +59,17 @@ QJsonObject journalRunToJson(const JournalRun &run, bool details)
                                      {QStringLiteral("path"), artifact.path}});
     }
     json.insert(QStringLiteral("artifacts"), artifacts);
+    QJsonArray saved;
+    for (const SavedResult &result : run.savedResults) {
+        saved.append(QJsonObject{{QStringLiteral("folder"), result.folderName},
+                                 {QStringLiteral("name"), result.fileName},
+                                 {QStringLiteral("sandbox_path"), result.sandboxPath()},
+                                 {QStringLiteral("path"), result.hostPath()},
+                                 {QStringLiteral("bytes"), result.bytes},
+                                 {QStringLiteral("sha256"), result.sha256},
+                                 {QStringLiteral("saved_at"), timeOrNull(result.savedAt)}});
+    }
+    json.insert(QStringLiteral("saved_results"), saved);
     if (!run.mcpRequest.isEmpty() || !run.mcpResponse.isEmpty()) {
         json.insert(QStringLiteral("mcp"), QJsonObject{{QStringLiteral("protocol_version"), run.protocolVersion},
                                                        {QStringLiteral("request"), run.mcpRequest},

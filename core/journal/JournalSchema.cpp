@@ -105,6 +105,21 @@ const QList<QStringList> &migrations()
         {
             QStringLiteral("ALTER TABLE runs ADD COLUMN stop_requested_at INTEGER"),
         },
+        // 7: the files llm-sandbox saved into the user's shared folders for a run (ResultWriter; issue 47), in the
+        // order
+        // they were saved. The files are the user's: retention removes these rows with their run, never the files.
+        {
+            QStringLiteral(R"(CREATE TABLE saved_results (
+                run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+                folder_name TEXT NOT NULL,
+                folder_path TEXT NOT NULL DEFAULT '',
+                file_name TEXT NOT NULL,
+                bytes INTEGER NOT NULL DEFAULT 0,
+                sha256 TEXT NOT NULL DEFAULT '',
+                saved_at INTEGER NOT NULL
+            ))"),
+            QStringLiteral("CREATE INDEX saved_results_by_run ON saved_results (run_id)"),
+        },
     };
     return all;
 }

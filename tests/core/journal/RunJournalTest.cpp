@@ -5,6 +5,7 @@
 #include "journal/JournalConnection.h"
 #include "journal/JournalReader.h"
 #include "journal/JournalRecorder.h"
+#include "journal/JournalRunJson.h"
 #include "journal/JournalSchema.h"
 
 #include <QDeadlineTimer>
@@ -15,6 +16,7 @@
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTimeZone>
 #include <gtest/gtest.h>
 #include <mutex>
 #include <sys/stat.h>
@@ -371,6 +373,65 @@ TEST_F(RunJournalTest, aRunsStoredArtifactsAreServedOnlyToTheMcpConnectionThatAs
         ASSERT_FALSE(refused) << run << " read by \"" << connection << '"';
         EXPECT_EQ(refused.error().code, ErrorCode::NotFound);
     }
+}
+
+TEST_F(RunJournalTest, filesSavedIntoSharedFoldersAreKeptWithTheirRunInOrder)
+{
+    const QDateTime at = QDateTime::fromMSecsSinceEpoch(1'780'000'000'000, QTimeZone::utc());
+    const SavedResult summary{.folderName = QStringLiteral("sales"),
+                              .folderPath = QStringLiteral("/home/ada/Sales"),
+                              .fileName = QStringLiteral("summary (2).csv"),
+                              .bytes = 42,
+                              .sha256 = QStringLiteral("ab12"),
+                              .savedAt = at};
+    const SavedResult chart{.folderName = QStringLiteral("sales"),
+                            .folderPath = QStringLiteral("/home/ada/Sales"),
+                            .fileName = QStringLiteral("chart.png"),
+                            .bytes = 7,
+                            .sha256 = QStringLiteral("cd34"),
+                            .savedAt = at.addSecs(1)};
+    qint64 seqBefore = 0;
+    {
+        JournalRecorder recorder(path(), context());
+        recordRun(recorder, QStringLiteral("charted"), request(QStringLiteral("python"), QStringLiteral("plot()")), {});
+        recorder.flush();
+        seqBefore = JournalReader(path()).run(QStringLiteral("charted"))->seq;
+        // After the run ended, as save_to_folder saves; and one of a run the journal does not have, which must not
+        // stop the batch it is in.
+        recorder.recordSavedResult(QStringLiteral("charted"), summary);
+        recorder.recordSavedResult(QStringLiteral("unknown"), summary);
+        recorder.recordSavedResult(QStringLiteral("charted"), chart);
+        auto saved = recorder.savedResults(QStringLiteral("charted"));
+        ASSERT_TRUE(saved) << saved.error().message.toStdString();
+        EXPECT_EQ(*saved, (QList<SavedResult>{summary, chart}));
+    }
+    JournalReader reader(path());
+    auto run = reader.run(QStringLiteral("charted"));
+    ASSERT_TRUE(run) << run.error().message.toStdString();
+    EXPECT_EQ(run->savedResults, (QList<SavedResult>{summary, chart}));
+    EXPECT_EQ(run->savedResults[0].sandboxPath(), QStringLiteral("/data/sales/summary (2).csv"));
+    EXPECT_GT(run->seq, seqBefore) << "a window's feed sees the run change";
+    EXPECT_TRUE(reader.savedResults(QStringLiteral("unknown"))->isEmpty());
+
+    const QJsonArray json = journalRunToJson(*run, true).value(QStringLiteral("saved_results")).toArray();
+    ASSERT_EQ(json.size(), 2);
+    EXPECT_EQ(json[0].toObject().value(QStringLiteral("sandbox_path")).toString(),
+              QStringLiteral("/data/sales/summary (2).csv"));
+    EXPECT_EQ(json[0].toObject().value(QStringLiteral("path")).toString(),
+              QStringLiteral("/home/ada/Sales/summary (2).csv"));
+    EXPECT_EQ(json[1].toObject().value(QStringLiteral("bytes")).toInteger(), 7);
+
+    // They go with their run; the files themselves are the user's and stay.
+    setStartedAt(QStringLiteral("charted"), QDateTime::currentDateTimeUtc().addDays(-40));
+    auto journal = RunJournal::open(path());
+    ASSERT_TRUE(journal);
+    ASSERT_TRUE((*journal)->applyRetention(RunJournal::Retention{}));
+    JournalConnection connection(path());
+    ASSERT_TRUE(connection.open());
+    auto left = connection.exec(QStringLiteral("SELECT COUNT(*) FROM saved_results"));
+    ASSERT_TRUE(left);
+    ASSERT_TRUE(left->next());
+    EXPECT_EQ(left->value(0).toInt(), 0);
 }
 
 TEST_F(RunJournalTest, artifactNamesCannotLeaveTheirRunsFolder)

@@ -600,6 +600,11 @@ public:
     {
         return sandbox::Error{QStringLiteral("not kept"), sandbox::ErrorCode::NotFound};
     }
+    void recordSavedResult(const QString &, const sandbox::SavedResult &) override {}
+    sandbox::Result<QList<sandbox::SavedResult>> savedResults(const QString &) override
+    {
+        return QList<sandbox::SavedResult>();
+    }
 
     struct Exchange
     {

@@ -49,6 +49,8 @@ public:
         }
         return Error{QStringLiteral("no such artifact"), ErrorCode::NotFound};
     }
+    void recordSavedResult(const QString &, const SavedResult &) override {}
+    Result<QList<SavedResult>> savedResults(const QString &) override { return QList<SavedResult>(); }
 
     std::mutex mutex;
     QMap<QString, QList<Artifact>> runs;
