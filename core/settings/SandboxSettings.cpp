@@ -232,6 +232,13 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment(SandboxSettings default
         }
         settings.sharedFolders = *folders;
     }
+    if (auto [name, value] = firstSet({"LLM_SANDBOX_SHARE_OVERWRITE"}); !name.isEmpty()) {
+        auto flag = parseBoolean(value);
+        if (!flag) {
+            return badVariable(name, flag.error().message);
+        }
+        settings.shareOverwrite = *flag;
+    }
     auto policyRules = PolicyRulesFile::load();
     if (!policyRules) {
         return policyRules.error();

@@ -82,6 +82,9 @@ struct SandboxSettings
     /// The user's folders every sandbox may read at /data/NAME (LLM_SANDBOX_SHARE, else the user settings'
     /// Folders); none by default.
     QList<SharedFolder> sharedFolders;
+    /// A result saved into a writable shared folder may replace a file of the same name there when it asks to
+    /// (save_to_folder's `overwrite`; LLM_SANDBOX_SHARE_OVERWRITE). Off: it gets the next free name ("name (2).csv").
+    bool shareOverwrite = false;
 
     /// `defaults` (the safe values, or those with the user's settings applied) overridden by the
     /// environment; a bad value is an error naming the variable.

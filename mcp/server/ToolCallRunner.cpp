@@ -123,6 +123,7 @@ ToolCall ToolCallRunner::makeCall(const Reply &reply, const QJsonObject &params,
     call.owner = client.owner;
     call.sessionHandles = client.sessionHandles;
     call.connection = client.connection;
+    call.journal = client.reader.journal;
     call.protocolVersion = client.protocolVersion;
     call.clientName = client.clientName;
     call.clientVersion = client.clientVersion;

@@ -2,6 +2,7 @@
 
 #include "artifacts/MimeTypes.h"
 #include "engine/ExecutionEngine.h"
+#include "folders/ResultWriter.h"
 #include "journal/ExchangeSink.h"
 #include "lang/LanguageRegistry.h"
 #include "mcp/tools/LanguageDetails.h"
@@ -13,6 +14,8 @@
 #include <QJsonDocument>
 #include <QStringDecoder>
 #include <QUrl>
+#include <algorithm>
+#include <mutex>
 
 namespace sandbox::mcp {
 
@@ -325,6 +328,149 @@ QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qi
             downloadFileTool(engine, unavailable)};
 }
 
+/// The names of `folders` as a model reads them in a list: "sales, reports"; "none" for no folder.
+QString folderNames(const QList<SharedFolder> &folders)
+{
+    QStringList names;
+    for (const SharedFolder &folder : folders) {
+        names << folder.name;
+    }
+    return names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", "));
+}
+
+/// save_to_folder, for the folders of `settings` that take results (there is at least one).
+Tool saveToFolderTool(const SandboxSettings &settings)
+{
+    QList<SharedFolder> writable;
+    for (const SharedFolder &folder : settings.sharedFolders) {
+        if (folder.writable) {
+            writable << folder;
+        }
+    }
+    const ResultLimits limits;
+    QJsonObject runId = sessionId(QStringLiteral("The run_id execute_code returned for the run that made the file."));
+    QJsonObject artifact = property(QStringLiteral("string"),
+                                    QStringLiteral("The file's name as the run's `artifacts` list names it (the {name} "
+                                                   "of its sandbox://runs/{run_id}/artifacts/{name} link)."));
+    artifact.insert(QStringLiteral("minLength"), 1);
+    QJsonObject folder = property(QStringLiteral("string"),
+                                  QStringLiteral("The shared folder to save into, by name (it is /data/NAME in "
+                                                 "sandboxes): %1.")
+                                      .arg(folderNames(writable)));
+    // No enum of the names: a wrong one gets the handler's answer, which says which folders take results.
+    folder.insert(QStringLiteral("minLength"), 1);
+    QJsonObject properties{
+        {QStringLiteral("run_id"), runId},
+        {QStringLiteral("artifact"), artifact},
+        {QStringLiteral("folder"), folder},
+        {QStringLiteral("name"),
+         property(
+             QStringLiteral("string"),
+             QStringLiteral("The file name to save it as, e.g. summary.csv: a plain name, no folders, not starting "
+                            "with '.'. Default: the artifact's own file name."))},
+    };
+    QString description =
+        QStringLiteral("Save a file one of your execute_code runs produced into a folder the user shared for results, "
+                       "so the user has it on their computer. llm-sandbox writes it (up to %1 MiB per file, %2 files "
+                       "per run) and answers where it landed, as /data/NAME/file. ")
+            .arg(limits.maxFileBytes / (1024 * 1024))
+            .arg(limits.maxFiles);
+    description += QStringLiteral("Folders that take results: %1. ").arg(folderNames(writable));
+    description += settings.shareOverwrite ? QStringLiteral("An existing file is kept unless you set overwrite.")
+                                           : QStringLiteral("An existing file is never replaced: the result gets the "
+                                                            "next free name, e.g. summary (2).csv.");
+    if (settings.shareOverwrite) {
+        QJsonObject overwrite = property(QStringLiteral("boolean"),
+                                         QStringLiteral("Replace a file of the same name in the folder (the user "
+                                                        "allowed it). Default: save under the next free name."));
+        overwrite.insert(QStringLiteral("default"), false);
+        properties.insert(QStringLiteral("overwrite"), overwrite);
+    }
+    return Tool{
+        .name = QStringLiteral("save_to_folder"),
+        .title = QStringLiteral("Save to folder"),
+        .description = description,
+        .inputSchema =
+            objectSchema(properties, {QStringLiteral("run_id"), QStringLiteral("artifact"), QStringLiteral("folder")}),
+        .outputSchema = {},
+        .annotations = QJsonObject{{QStringLiteral("title"), QStringLiteral("Save to folder")},
+                                   {QStringLiteral("readOnlyHint"), false},
+                                   {QStringLiteral("destructiveHint"), settings.shareOverwrite},
+                                   {QStringLiteral("idempotentHint"), false},
+                                   {QStringLiteral("openWorldHint"), false}},
+        .longRunning = true,
+        .handler =
+            [folders = settings.sharedFolders, writable, overwriteAllowed = settings.shareOverwrite,
+             limits](const ToolCall &call) {
+                const QString folderName = call.arguments.value(QStringLiteral("folder")).toString();
+                const auto folder = std::find_if(folders.cbegin(), folders.cend(),
+                                                 [&](const SharedFolder &shared) { return shared.name == folderName; });
+                if (folder == folders.cend()) {
+                    return errorToolResult(
+                        QStringLiteral("No shared folder is named \"%1\"; results may be saved in: %2.")
+                            .arg(folderName.left(64), folderNames(writable)));
+                }
+                if (!folder->writable) {
+                    return errorToolResult(
+                        QStringLiteral("The shared folder \"%1\" is read-only (%2); results may be saved in: %3.")
+                            .arg(folder->name, folder->mountPath(), folderNames(writable)));
+                }
+                const bool overwrite = call.arguments.value(QStringLiteral("overwrite")).toBool();
+                if (overwrite && !overwriteAllowed) {
+                    return errorToolResult(QStringLiteral("The user has not allowed results to replace files; save "
+                                                          "without overwrite, and the file gets the next free name."));
+                }
+                if (!call.journal) {
+                    return errorToolResult(QStringLiteral("A run's files are saved from the run journal, and it is "
+                                                          "turned off (LLM_SANDBOX_JOURNAL=off)."));
+                }
+                const QString runId = call.arguments.value(QStringLiteral("run_id")).toString();
+                const QString artifactName = call.arguments.value(QStringLiteral("artifact")).toString();
+                // Another client's run reads as missing, as its resources do.
+                auto artifact = call.journal->storedArtifact(runId, artifactName, call.connection);
+                if (!artifact) {
+                    return errorToolResult(
+                        artifact.error().code == ErrorCode::NotFound
+                            ? QStringLiteral("Run %1 of this client has no file named \"%2\": give the run_id and "
+                                             "one of the names in the artifacts execute_code returned.")
+                                  .arg(runId.left(64), artifactName.left(200))
+                            : artifact.error().message);
+                }
+                // The artifact may sit in a subfolder of the run's output directory (plots/a.png): it is saved as
+                // a.png unless named.
+                QString name = call.arguments.value(QStringLiteral("name")).toString();
+                if (name.isEmpty()) {
+                    name = artifactName.section(QLatin1Char('/'), -1);
+                }
+                // One save at a time: two calls for the same run would each count the other's file as not yet
+                // saved.
+                static std::mutex saving;
+                const std::lock_guard lock(saving);
+                auto earlier = call.journal->savedResults(runId);
+                if (!earlier) {
+                    return errorToolResult(earlier.error().message);
+                }
+                ResultWriter writer(limits);
+                for (const SavedResult &saved : std::as_const(*earlier)) {
+                    writer.countEarlier(1, saved.bytes);
+                }
+                auto saved = writer.save(*folder, name, artifact->data, overwrite);
+                if (!saved) {
+                    return errorToolResult(saved.error().message);
+                }
+                call.journal->recordSavedResult(runId, *saved);
+                QJsonObject answer{{QStringLiteral("path"), saved->sandboxPath()},
+                                   {QStringLiteral("size"), saved->bytes}};
+                if (saved->fileName != name) {
+                    answer.insert(QStringLiteral("note"),
+                                  QStringLiteral("%1 was there already and was kept; the file was saved as %2.")
+                                      .arg(name, saved->fileName));
+                }
+                return textToolResult(jsonText(answer));
+            },
+    };
+}
+
 Tool executeCode(const CodeExecutor &executor, qint64 defaultTimeout, const QList<SharedFolder> &folders)
 {
     QJsonObject code = property(QStringLiteral("string"), QStringLiteral("The complete program to run."));
@@ -439,20 +585,31 @@ Tool getLanguageDetails(ExecutionEngine *engine)
 
 ToolRegistry SandboxTools::tools(const CodeExecutor &executor, ExecutionEngine *engine)
 {
+    return tools(executor, engine, engine ? engine->settings() : SandboxSettings{});
+}
+
+ToolRegistry SandboxTools::tools(const CodeExecutor &executor, ExecutionEngine *engine, const SandboxSettings &settings)
+{
     // The timeout a call gets when it names none: the user's setting (LLM_SANDBOX_DEFAULT_TIMEOUT, the app's
     // settings), advertised as the schema's default so an assistant knows it.
-    const qint64 defaultTimeout = (engine ? engine->settings() : SandboxSettings{}).defaultTimeout.count();
-    const QList<SharedFolder> folders = engine ? engine->settings().sharedFolders : QList<SharedFolder>();
+    const qint64 defaultTimeout = settings.defaultTimeout.count();
+    const QList<SharedFolder> &folders = settings.sharedFolders;
     QList<Tool> tools{executeCode(executor, defaultTimeout, folders), getSupportedLanguages(),
                       getLanguageDetails(engine)};
-    // Only where the user shared folders: a server that shares nothing lists the tools it always did.
-    if (!folders.isEmpty()) {
-        tools << SharedFolderTools::listTool(folders);
-    }
     // Sessions fail for the reason runs do (invalid settings, a backend that cannot be made), when there is one.
     tools << sessionTools(engine,
                           engine || !executor.unavailableReason() ? kNoBackend : executor.unavailableReason()->message,
                           defaultTimeout);
+    // Only where the user shared folders: a server that shares nothing lists the tools it always did.
+    if (!folders.isEmpty()) {
+        tools << SharedFolderTools::listTool(folders);
+    }
+    // Only offered when the user shared a folder for results: nothing is shared by default, and a tool that can only
+    // answer "no folder" would cost every conversation its description.
+    if (std::any_of(folders.cbegin(), folders.cend(),
+                    [](const SharedFolder &folder) { return folder.writable; })) {
+        tools << saveToFolderTool(settings);
+    }
     return ToolRegistry(tools);
 }
 

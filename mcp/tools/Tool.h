@@ -11,6 +11,10 @@
 #include <stop_token>
 #include <utility>
 
+namespace sandbox {
+class ExchangeSink;
+}
+
 namespace sandbox::mcp {
 
 /// One tools/call as a handler sees it.
@@ -46,6 +50,9 @@ struct ToolCall
     /// This client's connection (McpDispatcher's own random id), for the journal to keep with the runs the call
     /// starts: only this connection reads their files back (ResourceReader::connection).
     QString connection;
+    /// The run journal (DispatcherOptions::exchangeSink): a run's files are read back from it, only for `connection`;
+    /// null when the journal is off.
+    ExchangeSink *journal = nullptr;
     /// A handler that starts an engine run tells its id here, so the exchange is journaled with that run.
     std::function<void(const QString &runId)> ranAs = [](const QString &) {
     };

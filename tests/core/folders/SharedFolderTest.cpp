@@ -86,3 +86,19 @@ TEST(SharedFolder, aListNamesEachFolderOnceAndComesFromLlmSandboxShare)
         << qPrintable(refused.error().message);
     EXPECT_TRUE(SandboxSettings().sharedFolders.isEmpty()) << "nothing is shared by default";
 }
+
+TEST(SharedFolder, resultsReplaceAFileOnlyWhenTheUserAllowsIt)
+{
+    EXPECT_FALSE(SandboxSettings().shareOverwrite) << "a result never replaces a file by default";
+    {
+        const sandbox::test::ScopedEnvironment allowed{{"LLM_SANDBOX_SHARE_OVERWRITE", QByteArray("1")}};
+        auto settings = SandboxSettings::fromEnvironment();
+        ASSERT_TRUE(settings) << qPrintable(settings.error().message);
+        EXPECT_TRUE(settings->shareOverwrite);
+    }
+    const sandbox::test::ScopedEnvironment bad{{"LLM_SANDBOX_SHARE_OVERWRITE", QByteArray("sometimes")}};
+    auto refused = SandboxSettings::fromEnvironment();
+    ASSERT_FALSE(refused);
+    EXPECT_TRUE(refused.error().message.contains(QStringLiteral("LLM_SANDBOX_SHARE_OVERWRITE")))
+        << qPrintable(refused.error().message);
+}
