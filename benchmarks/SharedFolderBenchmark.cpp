@@ -40,8 +40,9 @@ qint64 runMs(ExecutionEngine &engine)
 double median(std::vector<qint64> values)
 {
     std::sort(values.begin(), values.end());
-    return values.empty() ? 0 : values.size() % 2 ? double(values[values.size() / 2])
-                                                   : (values[values.size() / 2 - 1] + values[values.size() / 2]) / 2.0;
+    return values.empty()      ? 0
+           : values.size() % 2 ? double(values[values.size() / 2])
+                               : (values[values.size() / 2 - 1] + values[values.size() / 2]) / 2.0;
 }
 
 } // namespace
@@ -81,8 +82,9 @@ int main(int argc, char **argv)
     auto settings = SandboxSettings::fromEnvironment();
     if (!folder || !backend || !settings) {
         std::fprintf(stderr, "cannot start: %s\n",
-                     qPrintable(!folder ? folder.error().message
-                                        : !backend ? backend.error().message : settings.error().message));
+                     qPrintable(!folder    ? folder.error().message
+                                : !backend ? backend.error().message
+                                           : settings.error().message));
         return 1;
     }
     settings->policy = QStringLiteral("permissive");
@@ -109,8 +111,8 @@ int main(int argc, char **argv)
     update.start();
     FolderSnapshot::update(*folder, {});
     const qint64 updateMs = update.elapsed();
-    std::printf("backend %s, folder of %d files, %lld MiB; %d runs of each, %d failed\n", qPrintable(backendName), files,
-                static_cast<long long>(bytes / (1024 * 1024)), runs, failed);
+    std::printf("backend %s, folder of %d files, %lld MiB; %d runs of each, %d failed\n", qPrintable(backendName),
+                files, static_cast<long long>(bytes / (1024 * 1024)), runs, failed);
     std::printf("first copy of the folder: %lld ms (%s)\n", static_cast<long long>(copyMs),
                 first ? "ok" : qPrintable(first.error().message));
     std::printf("update with nothing changed: %lld ms\n", static_cast<long long>(updateMs));

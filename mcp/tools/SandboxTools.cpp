@@ -606,8 +606,7 @@ ToolRegistry SandboxTools::tools(const CodeExecutor &executor, ExecutionEngine *
     }
     // Only offered when the user shared a folder for results: nothing is shared by default, and a tool that can only
     // answer "no folder" would cost every conversation its description.
-    if (std::any_of(folders.cbegin(), folders.cend(),
-                    [](const SharedFolder &folder) { return folder.writable; })) {
+    if (std::any_of(folders.cbegin(), folders.cend(), [](const SharedFolder &folder) { return folder.writable; })) {
         tools << saveToFolderTool(settings);
     }
     return ToolRegistry(tools);

@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -169,4 +170,48 @@ TEST(FolderSnapshot, anUpdateCopiesWhatChangedAndRemovesWhatWentAndALimitChanges
     auto tooBig = FolderSnapshot::update(folders.folder, {.maxFiles = 10, .maxBytes = 4}, folders.cache());
     ASSERT_FALSE(tooBig);
     EXPECT_EQ(tooBig.error().code, ErrorCode::LimitReached);
+}
+
+// The copy is walked again only when the folder changed (inotify): every kind of change, deep in the folder too,
+// reaches the next update.
+TEST(FolderSnapshot, everyChangeDeepInTheFolderReachesTheNextUpdate)
+{
+    Folders folders;
+    ASSERT_TRUE(QDir(folders.folder.path).mkpath(QStringLiteral("sub/deeper")));
+    write(folders.data(QStringLiteral("sub/deeper/a.csv")), "1,2");
+    write(folders.data(QStringLiteral("sub/b.csv")), "b");
+    auto first = FolderSnapshot::update(folders.folder, {}, folders.cache());
+    ASSERT_TRUE(first);
+    ASSERT_EQ(first->files, 2);
+    auto again = FolderSnapshot::update(folders.folder, {}, folders.cache());
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->files, 2);
+    EXPECT_EQ(again->copied, 0);
+
+    write(folders.data(QStringLiteral("sub/deeper/a.csv")), "3,4"); // same size
+    auto rewritten = FolderSnapshot::update(folders.folder, {}, folders.cache());
+    ASSERT_TRUE(rewritten);
+    EXPECT_EQ(read(rewritten->view + QStringLiteral("/sub/deeper/a.csv")), "3,4");
+
+    // A hard link made into the folder to a file outside it is not in the copy; chmod reaches the next update too.
+    write(folders.temporary.filePath(QStringLiteral("outside/key")), "KEY", QFile::ReadOwner);
+    ASSERT_EQ(::link(QFile::encodeName(folders.temporary.filePath(QStringLiteral("outside/key"))).constData(),
+                     QFile::encodeName(folders.data(QStringLiteral("sub/key"))).constData()),
+              0);
+    auto linked = FolderSnapshot::update(folders.folder, {}, folders.cache());
+    ASSERT_TRUE(linked);
+    EXPECT_EQ(linked->files, 2);
+    EXPECT_FALSE(QFile::exists(linked->view + QStringLiteral("/sub/key")));
+    ASSERT_EQ(linked->skipped.size(), 1);
+
+    ASSERT_TRUE(QDir(folders.data(QStringLiteral("sub/deeper"))).removeRecursively());
+    auto removed = FolderSnapshot::update(folders.folder, {}, folders.cache());
+    ASSERT_TRUE(removed);
+    EXPECT_EQ(removed->files, 1) << "b.csv";
+    EXPECT_FALSE(QFileInfo::exists(removed->view + QStringLiteral("/sub/deeper")));
+
+    QDir(removed->view).removeRecursively(); // a copy removed behind its back is made again
+    auto remade = FolderSnapshot::update(folders.folder, {}, folders.cache());
+    ASSERT_TRUE(remade);
+    EXPECT_TRUE(QFileInfo(remade->view + QStringLiteral("/sub")).isDir());
 }
