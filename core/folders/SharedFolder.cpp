@@ -33,7 +33,12 @@ QString SharedFolder::mountPath() const
 
 QString SharedFolder::text() const
 {
-    return path + QLatin1Char(':') + name + (writable ? QStringLiteral(":rw") : QString());
+    // A read-only folder named "rw" or "ro" says its mode: "PATH:rw" alone reads back as a writable folder.
+    const bool nameLooksLikeMode = name == kReadWrite || name == kReadOnly;
+    return path + QLatin1Char(':') + name +
+           (writable            ? QStringLiteral(":rw")
+            : nameLooksLikeMode ? QStringLiteral(":ro")
+                                : QString());
 }
 
 bool SharedFolder::nameIsValid(const QString &name)

@@ -20,7 +20,8 @@ struct SharedFolder
 
     /// "/data/NAME".
     [[nodiscard]] QString mountPath() const;
-    /// The form parse() reads: "PATH:NAME" or "PATH:NAME:rw".
+    /// The form parse() reads: "PATH:NAME" or "PATH:NAME:rw" ("PATH:NAME:ro" for a read-only folder named "rw" or
+    /// "ro").
     [[nodiscard]] QString text() const;
 
     /// Whether `name` can name a folder in the sandbox: 1 to 64 letters, digits, '.', '_' or '-', not starting with '.'

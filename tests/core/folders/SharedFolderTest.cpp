@@ -102,3 +102,17 @@ TEST(SharedFolder, resultsReplaceAFileOnlyWhenTheUserAllowsIt)
     EXPECT_TRUE(refused.error().message.contains(QStringLiteral("LLM_SANDBOX_SHARE_OVERWRITE")))
         << qPrintable(refused.error().message);
 }
+
+TEST(SharedFolder, aReadOnlyFolderNamedLikeAModeStaysReadOnlyInText)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = QDir(dir.path()).canonicalPath();
+    for (const char *name : {"rw", "ro"}) {
+        const SharedFolder readOnly{.path = path, .name = QString::fromLatin1(name), .writable = false};
+        auto read = SharedFolder::parse(readOnly.text());
+        ASSERT_TRUE(read) << qPrintable(read.error().message);
+        EXPECT_EQ(*read, readOnly) << qPrintable(readOnly.text());
+        EXPECT_EQ(SharedFolder::parseList(SharedFolder::listText({readOnly})).value(), QList<SharedFolder>{readOnly});
+    }
+}
