@@ -45,6 +45,9 @@ Result<std::unique_ptr<AppContext>> AppContext::create(const Options &options)
     SandboxSettings defaults;
     defaults.defaultTimeout = userSettings->defaultTimeout();
     defaults.runtime = userSettings->runtime();
+    if (options.userFolders) {
+        defaults.sharedFolders = userSettings->usableSharedFolders(); // LLM_SANDBOX_SHARE wins
+    }
     auto settings = SandboxSettings::fromEnvironment(defaults);
     if (!settings) {
         return settings.error().withCode(ErrorCode::BadRequest);
@@ -115,9 +118,38 @@ AppContext::~AppContext()
     m_retention.waitForFinished();
 }
 
+SandboxSettings AppContext::settings() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_settings;
+}
+
 ImageCatalog AppContext::catalog() const
 {
+    // Its settings never change after create().
     return ImageCatalog(ImageCatalog::defaultRunnerPath(), m_settings.imageOverrides, m_settings.baseImage);
+}
+
+bool AppContext::reloadSharedFolders()
+{
+    if (!m_options.userFolders || qEnvironmentVariableIsSet("LLM_SANDBOX_SHARE")) {
+        return false; // the environment's folders stay for the whole process, as every other variable does
+    }
+    const QList<SharedFolder> folders = m_userSettings->usableSharedFolders();
+    std::lock_guard lock(m_mutex);
+    if (folders == m_settings.sharedFolders) {
+        return false;
+    }
+    m_settings.sharedFolders = folders;
+    // Each engine keeps the settings it was made with: the next run of each backend gets a new one.
+    for (auto &[name, slot] : m_engines) {
+        ExecutionEngine *engine = slot->engine.get();
+        slot->drain = QtConcurrent::run([engine] { engine->drainPool(); });
+        m_retired.push_back(std::move(slot));
+    }
+    m_engines.clear();
+    qCDebug(lcContext).noquote() << "shared folders changed:" << folders.size() << "; engines retired";
+    return true;
 }
 
 QString AppContext::defaultBackend() const

@@ -40,6 +40,9 @@ public:
         QStringList prewarm; ///< languages to warm when an engine is first made
         /// Remove old runs from the journal (the user's retention settings), off the caller's thread.
         bool applyRetention = false;
+        /// The sandboxes read the folders of the user settings (Settings → Folders): the desktop app's. Other faces
+        /// share only what they are told to (`run --share`, LLM_SANDBOX_SHARE): nothing is shared by default.
+        bool userFolders = false;
     };
 
     /// An error (with its code) when the settings are invalid; a backend that cannot be made is not an
@@ -51,13 +54,20 @@ public:
     AppContext(const AppContext &) = delete;
     AppContext &operator=(const AppContext &) = delete;
 
-    const SandboxSettings &settings() const { return m_settings; }
+    /// A copy: the desktop app changes the shared folders while other threads read the settings.
+    SandboxSettings settings() const;
     UserSettings &userSettings() { return *m_userSettings; }
     /// The backend runs use unless they name one: --backend, $BACKEND, the user settings, docker.
     QString defaultBackend() const;
     /// Reads the default backend again from the user settings (unless --backend named one), for a face that changes
     /// them while it runs (the desktop app); true when it changed. Calls that name no backend use it from now on.
     bool reloadDefaultBackend();
+
+    /// Reads the shared folders again from the user settings (Options::userFolders, unless LLM_SANDBOX_SHARE names
+    /// them), for the desktop app whose user changes them while it runs; true when they changed. The engines made so
+    /// far are then retired as reconnect() retires one: runs in progress and open sessions keep the folders they
+    /// had, and every new sandbox (none is taken from a warm pool made before) reads the new ones.
+    bool reloadSharedFolders();
 
     /// The images runs use (built ones, or the user's LLM_SANDBOX_IMAGE_<LANG> overrides).
     ImageCatalog catalog() const;
@@ -111,7 +121,7 @@ private:
     mutable std::mutex m_problemMutex; // guards the two below
     QString m_journalProblem;
     std::function<void(const QString &)> m_journalProblemHandler;
-    mutable std::mutex m_mutex; // guards m_defaultBackend and the maps below
+    mutable std::mutex m_mutex; // guards m_defaultBackend, m_settings.sharedFolders and the maps below
     std::map<QString, std::shared_ptr<ContainerBackend>> m_backends;
     // Last: engines go first (their containers are removed while the backends still exist).
     std::map<QString, std::unique_ptr<EngineSlot>> m_engines;

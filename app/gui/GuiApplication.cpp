@@ -50,7 +50,8 @@ int runDesktopApp(int &argc, char **argv, DesktopAppOptions options)
     auto context = AppContext::create({.source = RunSource::Gui,
                                        .removeOrphans = true,
                                        .prewarm = {QStringLiteral("python")},
-                                       .applyRetention = true});
+                                       .applyRetention = true,
+                                       .userFolders = true});
     if (!context) {
         // Invalid settings in the environment: say which, rather than opening a window that cannot run anything.
         QMessageBox::critical(nullptr, QObject::tr("LLM Sandbox"),

@@ -129,6 +129,8 @@ MainWindow::MainWindow(DesktopApp &app, QWidget *parent)
     connect(&m_context.userSettings(), &UserSettings::changed, this, [this] {
         m_console->setDefaultTimeout(m_context.userSettings().defaultTimeout());
         applyDefaultBackend();
+        // Settings → Folders: the next sandboxes read the new folders (the engines made so far are retired).
+        m_context.reloadSharedFolders();
     });
 
     restoreState();

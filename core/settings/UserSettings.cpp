@@ -1,5 +1,6 @@
 #include "settings/UserSettings.h"
 
+#include <QDir>
 #include <algorithm>
 
 namespace sandbox {
@@ -22,6 +23,7 @@ const QString kServerStartsWithApp = QStringLiteral("server/startWithApp");
 const QString kServerPort = QStringLiteral("server/port");
 const QString kServerKeepsRunningInTray = QStringLiteral("server/keepRunningInTray");
 const QString kLanguage = QStringLiteral("app/language");
+const QString kSharedFolders = QStringLiteral("folders/shared");
 const QString kAddedServersObjects = QStringLiteral("assistants/addedServersObjects");
 
 /// A stored integer within [low, high]; anything else (hand-edited files) is the default.
@@ -30,6 +32,14 @@ int boundedInt(const QSettings &settings, const QString &key, int fallback, int 
     bool ok = false;
     const int value = settings.value(key, fallback).toInt(&ok);
     return ok && value >= low && value <= high ? value : fallback;
+}
+
+/// A shared folder as kept in the file: SharedFolder::text() with the mode always said, so that a read-only folder
+/// named "rw" is not read back as a writable one.
+QString storedText(const SharedFolder &folder)
+{
+    return folder.path + QLatin1Char(':') + folder.name +
+           (folder.writable ? QStringLiteral(":rw") : QStringLiteral(":ro"));
 }
 
 } // namespace
@@ -122,6 +132,65 @@ std::chrono::seconds UserSettings::defaultTimeout() const
 void UserSettings::setDefaultTimeout(std::chrono::seconds timeout)
 {
     write(kDefaultTimeoutKey, qlonglong(std::clamp<qint64>(timeout.count(), 1, 86400)));
+}
+
+QList<SharedFolder> UserSettings::sharedFolders() const
+{
+    m_settings.sync();
+    // One "PATH:NAME:rw" or "PATH:NAME:ro" per entry (a mode always: a folder named "rw" stays read-only), read
+    // without parse()'s checks of the disk: a folder that has gone is still the user's choice, shown as such on the
+    // Folders page. Entries no editor wrote are left out.
+    QList<SharedFolder> folders;
+    for (const QString &entry : m_settings.value(kSharedFolders).toStringList()) {
+        SharedFolder folder;
+        QString rest = entry;
+        if (!rest.endsWith(QLatin1String(":rw")) && !rest.endsWith(QLatin1String(":ro"))) {
+            continue;
+        }
+        folder.writable = rest.endsWith(QLatin1String(":rw"));
+        rest.chop(3);
+        const qsizetype colon = rest.lastIndexOf(QLatin1Char(':'));
+        if (colon <= 0) {
+            continue;
+        }
+        folder.path = rest.left(colon);
+        folder.name = rest.mid(colon + 1);
+        const bool taken = std::any_of(folders.cbegin(), folders.cend(),
+                                       [&folder](const SharedFolder &other) { return other.name == folder.name; });
+        if (QDir::isAbsolutePath(folder.path) && SharedFolder::nameIsValid(folder.name) && !taken) {
+            folders << folder;
+        }
+    }
+    return folders;
+}
+
+void UserSettings::setSharedFolders(const QList<SharedFolder> &folders)
+{
+    QStringList entries;
+    for (const SharedFolder &folder : folders) {
+        entries << storedText(folder);
+    }
+    if (entries.isEmpty()) {
+        if (m_settings.contains(kSharedFolders)) {
+            m_settings.remove(kSharedFolders);
+            m_settings.sync();
+            emit changed();
+        }
+        return;
+    }
+    write(kSharedFolders, entries);
+}
+
+QList<SharedFolder> UserSettings::usableSharedFolders() const
+{
+    QList<SharedFolder> usable;
+    for (const SharedFolder &folder : sharedFolders()) {
+        // Checked again at each start: the folder may have gone, or become a link to somewhere else.
+        if (auto checked = SharedFolder::parse(storedText(folder)); checked) {
+            usable << *checked;
+        }
+    }
+    return usable;
 }
 
 bool UserSettings::serverStartsWithApp() const

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "folders/SharedFolder.h"
 #include "settings/BackendConnection.h"
 
 #include <QObject>
@@ -44,6 +45,14 @@ public:
     /// Journal retention: the oldest runs go once the journal (with its artifacts) is larger than this.
     int journalMaxSizeMiB() const;
     void setJournalMaxSizeMiB(int mebibytes);
+
+    /// The folders the user shares with the desktop app's sandboxes (Settings → Folders), as stored: a folder that
+    /// has gone since is still listed (usableSharedFolders() leaves it out). Other faces share none of them unless
+    /// told to (`run --share`, LLM_SANDBOX_SHARE, which the Connect dialog and install-mcp can set).
+    QList<SharedFolder> sharedFolders() const;
+    void setSharedFolders(const QList<SharedFolder> &folders);
+    /// sharedFolders() that can be shared now: those that still exist and are not refused (SharedFolder::parse).
+    QList<SharedFolder> usableSharedFolders() const;
 
     /// The desktop app starts its MCP server (Streamable HTTP) when it starts.
     bool serverStartsWithApp() const;

@@ -1,6 +1,7 @@
 #include "gui/settings/SettingsDialog.h"
 
 #include "gui/RunText.h"
+#include "gui/settings/FoldersPage.h"
 #include "settings/UserSettings.h"
 
 #include <QComboBox>
@@ -11,6 +12,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace sandbox::gui {
@@ -88,12 +90,23 @@ SettingsDialog::SettingsDialog(UserSettings &settings, QWidget *parent) : QDialo
     connect(buttons->button(QDialogButtonBox::RestoreDefaults), &QPushButton::clicked, this,
             &SettingsDialog::restoreDefaults);
 
+    auto *general = new QWidget;
+    general->setObjectName(QStringLiteral("generalPage"));
+    auto *generalLayout = new QVBoxLayout(general);
+    generalLayout->addWidget(execution);
+    generalLayout->addWidget(journal);
+    generalLayout->addWidget(appearance);
+    generalLayout->addWidget(note);
+    generalLayout->addStretch();
+
+    m_folders = new FoldersPage;
+    m_tabs = new QTabWidget;
+    m_tabs->setObjectName(QStringLiteral("settingsTabs"));
+    m_tabs->addTab(general, tr("&General"));
+    m_tabs->addTab(m_folders, tr("&Folders"));
+
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(execution);
-    layout->addWidget(journal);
-    layout->addWidget(appearance);
-    layout->addWidget(note);
-    layout->addStretch();
+    layout->addWidget(m_tabs, 1);
     layout->addWidget(buttons);
     setMinimumWidth(440);
     load();
@@ -108,11 +121,18 @@ void SettingsDialog::load()
     m_maxAge->setValue(m_settings.journalMaxAgeDays());
     m_maxSize->setValue(m_settings.journalMaxSizeMiB());
     m_language->setCurrentIndex(qMax(0, m_language->findData(m_settings.language())));
+    m_folders->setFolders(m_settings.sharedFolders());
+}
+
+void SettingsDialog::showFolders()
+{
+    m_tabs->setCurrentWidget(m_folders);
 }
 
 void SettingsDialog::restoreDefaults()
 {
-    // The documented defaults of UserSettings.
+    // The documented defaults of UserSettings. The shared folders are the user's own list, not a setting with a
+    // default: Remove takes one away.
     m_runtime->clear();
     m_timeout->setValue(30);
     m_maxAge->setValue(30);
@@ -127,6 +147,7 @@ void SettingsDialog::apply()
     m_settings.setJournalMaxAgeDays(m_maxAge->value());
     m_settings.setJournalMaxSizeMiB(m_maxSize->value());
     m_settings.setLanguage(m_language->currentData().toString());
+    m_settings.setSharedFolders(m_folders->folders());
 }
 
 } // namespace sandbox::gui

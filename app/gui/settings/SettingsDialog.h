@@ -6,6 +6,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
+class QTabWidget;
 
 namespace sandbox {
 class UserSettings;
@@ -13,9 +14,12 @@ class UserSettings;
 
 namespace sandbox::gui {
 
-/// The user's settings: runtime, default timeout, how long the journal keeps runs, and the language; the default
-/// backend is shown, chosen on the Backends page (one place for it). They are shared with the command line and the MCP
-/// server, which read them when they start; environment variables still win.
+class FoldersPage;
+
+/// The user's settings: runtime, default timeout, how long the journal keeps runs, and the language (General); the
+/// default backend is shown, chosen on the Backends page (one place for it). They are shared with the command line and
+/// the MCP server, which read them when they start; environment variables still win. The folders the app's sandboxes
+/// read (Folders) apply to the app's next sandboxes.
 class SettingsDialog final : public QDialog
 {
     Q_OBJECT
@@ -25,6 +29,8 @@ public:
 
     /// Writes the fields into the settings (OK does this).
     void apply();
+    /// Shows the Folders tab.
+    void showFolders();
 
 signals:
     /// The backend line's link: the default backend is chosen on the Backends page.
@@ -41,6 +47,8 @@ private:
     QSpinBox *m_maxAge = nullptr;
     QSpinBox *m_maxSize = nullptr;
     QComboBox *m_language = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    FoldersPage *m_folders = nullptr;
 };
 
 } // namespace sandbox::gui
