@@ -131,6 +131,7 @@ MainWindow::MainWindow(DesktopApp &app, QWidget *parent)
         applyDefaultBackend();
         // Settings → Folders: the next sandboxes read the new folders (the engines made so far are retired).
         m_context.reloadSharedFolders();
+        m_console->setSharedFolders(m_context.settings().sharedFolders);
     });
 
     restoreState();
@@ -150,6 +151,7 @@ void MainWindow::createPages()
     auto *liveLog = new LiveLogPage(m_app.journal(), m_app.thumbnails());
     m_console = new ConsolePage(*m_controller, m_app.thumbnails());
     m_console->setDefaultTimeout(m_context.userSettings().defaultTimeout());
+    m_console->setSharedFolders(m_context.settings().sharedFolders);
     m_backends = new BackendsPage(m_context, m_app.secrets());
     m_serverPage = new ServerPage(*m_server, m_app.secrets(), m_context.userSettings());
     // In the navigation's order (Ctrl+1 …).

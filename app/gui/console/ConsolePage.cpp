@@ -5,6 +5,7 @@
 #include "gui/EngineController.h"
 #include "gui/RunText.h"
 #include "gui/StateColors.h"
+#include "gui/settings/FoldersPage.h"
 #include "gui/widgets/ArtifactStrip.h"
 #include "gui/widgets/CodeEditor.h"
 #include "gui/widgets/OutputView.h"
@@ -13,13 +14,19 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QFormLayout>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QHash>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -64,6 +71,20 @@ QString exampleOf(const QString &language)
 {
     const auto found = LanguageRegistry::instance().find(language);
     return found && !found->examples.isEmpty() ? found->examples.first().code : QString();
+}
+
+/// The local files and folders among `urls`.
+QStringList localPaths(const QMimeData *data)
+{
+    QStringList paths;
+    if (data && data->hasUrls()) {
+        for (const QUrl &url : data->urls()) {
+            if (url.isLocalFile()) {
+                paths << url.toLocalFile();
+            }
+        }
+    }
+    return paths;
 }
 
 /// Replaces the editor's text as an edit: Ctrl+Z brings the previous code back.
@@ -228,9 +249,30 @@ ConsolePage::ConsolePage(EngineController &controller, ThumbnailProvider &thumbn
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
 
+    // --- Folders dropped for the next run: one chip each, and why one could not be shared.
+    m_foldersRow = new QWidget;
+    m_foldersRow->setObjectName(QStringLiteral("nextRunFolders"));
+    m_foldersLayout = new QHBoxLayout(m_foldersRow);
+    m_foldersLayout->setContentsMargins(0, 0, 0, 0);
+    m_foldersLayout->setSpacing(6);
+    m_foldersLayout->addStretch(1);
+    m_foldersRow->setVisible(false);
+    m_dropProblem = new QLabel;
+    m_dropProblem->setObjectName(QStringLiteral("dropProblem"));
+    m_dropProblem->setWordWrap(true);
+    m_dropProblem->setVisible(false);
+    QPalette problemColors = m_dropProblem->palette();
+    problemColors.setColor(QPalette::WindowText, StateColors::of(palette()).failed);
+    m_dropProblem->setPalette(problemColors);
+    setAcceptDrops(true);
+    m_editor->viewport()->installEventFilter(this);
+    m_output->viewport()->installEventFilter(this);
+
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(settingsRow);
     layout->addLayout(librariesRow);
+    layout->addWidget(m_foldersRow);
+    layout->addWidget(m_dropProblem);
     layout->addWidget(m_splitter, 1);
 
     // --- Actions: the window puts them in its Run menu; they work wherever the focus is in the window.
@@ -406,6 +448,11 @@ void ConsolePage::run()
          m_libraries->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts)) {
         request.libraries << library;
     }
+    // Shared with this run only: the next one reads the settings' folders alone unless more are dropped.
+    request.sharedFolders = m_nextRunFolders;
+    m_nextRunFolders.clear();
+    showNextRunFolders();
+    m_dropProblem->setVisible(false);
 
     rememberSnippet(request.language, request.code);
     clearResults();
@@ -599,6 +646,119 @@ void ConsolePage::restoreState(const QSettings &settings)
         m_language->setCurrentIndex(index);
     }
     chooseLanguage();
+}
+
+void ConsolePage::setSharedFolders(const QList<SharedFolder> &folders)
+{
+    m_sharedFolders = folders;
+}
+
+bool ConsolePage::shareForNextRun(const QList<QUrl> &urls)
+{
+    QStringList folders;
+    for (const QUrl &url : urls) {
+        if (!url.isLocalFile()) {
+            continue;
+        }
+        const QFileInfo dropped(url.toLocalFile());
+        const QString folder = dropped.isDir() ? dropped.absoluteFilePath() : dropped.absolutePath();
+        if (!folders.contains(folder)) {
+            folders << folder;
+        }
+    }
+    QString problem;
+    int shared = 0;
+    for (const QString &folder : std::as_const(folders)) {
+        SharedFolder added;
+        const QString refused = FoldersPage::refusal(folder, m_sharedFolders + m_nextRunFolders, &added);
+        if (!refused.isEmpty()) {
+            problem = refused;
+            continue;
+        }
+        m_nextRunFolders << added;
+        ++shared;
+    }
+    m_dropProblem->setText(problem);
+    m_dropProblem->setVisible(!problem.isEmpty());
+    showNextRunFolders();
+    return shared > 0;
+}
+
+void ConsolePage::showNextRunFolders()
+{
+    while (m_foldersLayout->count() > 1) {
+        QLayoutItem *item = m_foldersLayout->takeAt(0);
+        delete item->widget();
+        delete item;
+    }
+    for (int index = 0; index < m_nextRunFolders.size(); ++index) {
+        const SharedFolder &folder = m_nextRunFolders.at(index);
+        auto *chip = new QFrame;
+        chip->setObjectName(QStringLiteral("nextRunFolder"));
+        chip->setFrameShape(QFrame::StyledPanel);
+        chip->setToolTip(QDir::toNativeSeparators(folder.path));
+        auto *chipLayout = new QHBoxLayout(chip);
+        chipLayout->setContentsMargins(6, 1, 1, 1);
+        chipLayout->setSpacing(2);
+        chipLayout->addWidget(new QLabel(tr("Shared for the next run: %1 (read only)").arg(folder.mountPath())));
+        auto *remove = new QToolButton;
+        remove->setObjectName(QStringLiteral("removeNextRunFolder"));
+        remove->setAutoRaise(true);
+        remove->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
+        remove->setToolTip(tr("Do not share %1 with the next run").arg(folder.mountPath()));
+        connect(remove, &QToolButton::clicked, this, [this, name = folder.name] {
+            m_nextRunFolders.removeIf([&name](const SharedFolder &shared) { return shared.name == name; });
+            showNextRunFolders();
+        });
+        chipLayout->addWidget(remove);
+        m_foldersLayout->insertWidget(index, chip);
+    }
+    m_foldersRow->setVisible(!m_nextRunFolders.isEmpty());
+}
+
+void ConsolePage::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (!localPaths(event->mimeData()).isEmpty()) {
+        event->acceptProposedAction();
+    }
+}
+
+void ConsolePage::dragMoveEvent(QDragMoveEvent *event)
+{
+    if (!localPaths(event->mimeData()).isEmpty()) {
+        event->acceptProposedAction();
+    }
+}
+
+void ConsolePage::dropEvent(QDropEvent *event)
+{
+    if (!localPaths(event->mimeData()).isEmpty()) {
+        shareForNextRun(event->mimeData()->urls());
+        event->acceptProposedAction();
+    }
+}
+
+bool ConsolePage::eventFilter(QObject *watched, QEvent *event)
+{
+    switch (event->type()) {
+    case QEvent::DragEnter:
+    case QEvent::DragMove:
+        if (auto *drag = static_cast<QDragMoveEvent *>(event); !localPaths(drag->mimeData()).isEmpty()) {
+            drag->acceptProposedAction();
+            return true;
+        }
+        break;
+    case QEvent::Drop:
+        if (auto *drop = static_cast<QDropEvent *>(event); !localPaths(drop->mimeData()).isEmpty()) {
+            shareForNextRun(drop->mimeData()->urls());
+            drop->acceptProposedAction();
+            return true;
+        }
+        break;
+    default:
+        break;
+    }
+    return Page::eventFilter(watched, event);
 }
 
 } // namespace sandbox::gui

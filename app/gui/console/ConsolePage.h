@@ -2,11 +2,14 @@
 
 #include "engine/RunObserver.h"
 #include "engine/RunProgress.h"
+#include "folders/SharedFolder.h"
 #include "gui/Page.h"
 #include "util/Result.h"
 
 #include <QElapsedTimer>
 #include <QHash>
+#include <QList>
+#include <QUrl>
 #include <chrono>
 
 class QAction;
@@ -19,6 +22,7 @@ class QPushButton;
 class QSpinBox;
 class QSplitter;
 class QToolButton;
+class QHBoxLayout;
 
 namespace sandbox {
 enum class RunOutcome;
@@ -33,7 +37,8 @@ class OutputView;
 class ThumbnailProvider;
 
 /// The run console: write code in one of the seven languages, run it in a sandbox and watch its output and
-/// charts arrive. Runs go through the EngineController; the page never blocks.
+/// charts arrive. Runs go through the EngineController; the page never blocks. A folder (or files: their folder)
+/// dropped on it is shared, read-only, with the next run (RunRequest::sharedFolders).
 class ConsolePage final : public Page
 {
     Q_OBJECT
@@ -59,6 +64,15 @@ public:
     /// The snippets last run in `language`, newest first (at most kRecentSnippets).
     QStringList recentSnippets(const QString &language) const { return m_recent.value(language); }
 
+    /// The folders every sandbox of the app reads (Settings → Folders): a dropped folder takes none of their names and
+    /// is not shared twice.
+    void setSharedFolders(const QList<SharedFolder> &folders);
+    /// The folders dropped for the next run, read-only, each shown with a button that removes it.
+    const QList<SharedFolder> &nextRunFolders() const { return m_nextRunFolders; }
+    /// Shares the local folders of `urls` (a file's: the folder it is in) with the next run; false, with the reason
+    /// shown, when none could be.
+    bool shareForNextRun(const QList<QUrl> &urls);
+
     static constexpr int kRecentSnippets = 8;
 
 public slots:
@@ -72,7 +86,15 @@ public slots:
 signals:
     void runningChanged(bool running);
 
+protected:
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dragMoveEvent(QDragMoveEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+    /// Folders dropped on the editor or the output are shared too (the editor would insert their paths as text).
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
+    void showNextRunFolders();
     void chooseLanguage();
     void onStarted(quint64 ticket, const QString &runId);
     void onProgress(quint64 ticket, const RunProgress &progress);
@@ -119,6 +141,11 @@ private:
     ArtifactStrip *m_artifacts = nullptr;
     QAction *m_runAction = nullptr;
     QAction *m_stopAction = nullptr;
+    QList<SharedFolder> m_sharedFolders;  ///< Settings → Folders
+    QList<SharedFolder> m_nextRunFolders; ///< dropped for the next run
+    QWidget *m_foldersRow = nullptr;      ///< one chip per folder of the next run
+    QHBoxLayout *m_foldersLayout = nullptr;
+    QLabel *m_dropProblem = nullptr; ///< why a dropped folder is not shared
 };
 
 } // namespace sandbox::gui

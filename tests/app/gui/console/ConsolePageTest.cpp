@@ -12,10 +12,14 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QComboBox>
+#include <QDir>
+#include <QDropEvent>
+#include <QFile>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -25,6 +29,7 @@
 #include <QTest>
 #include <QTextDocument>
 #include <QToolButton>
+#include <QUrl>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -390,4 +395,80 @@ TEST_F(ConsolePageTest, anEngineThatIsDownIsSaidWithItsCommandsAsCode)
                                                            "DOCKER_HOST <here>.")))
         << qPrintable(shown.toPlainText());
     EXPECT_TRUE(summary.contains(QLatin1String("<code>systemctl start docker</code>"))) << qPrintable(summary);
+}
+
+TEST_F(ConsolePageTest, aFolderDroppedOnTheConsoleIsSharedWithTheNextRunOnly)
+{
+    // Issue 47: files dropped on the Console share their folder, read-only, with the next run (RunRequest).
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString data = QDir(dir.path()).canonicalPath() + QStringLiteral("/Sales Data");
+    ASSERT_TRUE(QDir().mkpath(data));
+    QFile csv(data + QStringLiteral("/sales.csv"));
+    ASSERT_TRUE(csv.open(QIODevice::WriteOnly));
+    csv.write("month,total\n1,10\n");
+    csv.close();
+    // A folder of the settings keeps its name: the dropped one takes another.
+    page->setSharedFolders(
+        {SharedFolder{.path = QDir(dir.path()).canonicalPath(), .name = QStringLiteral("Sales-Data")}});
+
+    QMimeData dropped;
+    dropped.setUrls({QUrl::fromLocalFile(csv.fileName())});
+    dropped.setText(csv.fileName()); // as file managers do: the editor would insert it
+    QWidget *target = editor->viewport();
+    const QPointF at(target->width() / 2.0, target->height() / 2.0);
+    QDragEnterEvent enter(at.toPoint(), Qt::CopyAction, &dropped, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(target, &enter);
+    EXPECT_TRUE(enter.isAccepted());
+    QDropEvent drop(at, Qt::CopyAction, &dropped, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(target, &drop);
+    EXPECT_TRUE(drop.isAccepted());
+    EXPECT_FALSE(editor->toPlainText().contains(csv.fileName())) << "the path was not typed into the code";
+
+    ASSERT_EQ(page->nextRunFolders().size(), 1);
+    EXPECT_EQ(page->nextRunFolders().first().path, data);
+    EXPECT_EQ(page->nextRunFolders().first().name, QStringLiteral("Sales-Data-2"));
+    EXPECT_FALSE(page->nextRunFolders().first().writable);
+    auto *chips = page->findChild<QWidget *>(QStringLiteral("nextRunFolders"));
+    ASSERT_NE(chips, nullptr);
+    EXPECT_TRUE(chips->isVisible());
+    QStringList texts;
+    for (QLabel *label : chips->findChildren<QLabel *>()) {
+        texts << label->text();
+    }
+    EXPECT_EQ(texts, QStringList{QStringLiteral("Shared for the next run: /data/Sales-Data-2 (read only)")});
+
+    // The same folder dropped again (on the page this time) is not shared twice.
+    QDragEnterEvent enterPage(QPoint(5, 5), Qt::CopyAction, &dropped, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(page.get(), &enterPage);
+    EXPECT_TRUE(enterPage.isAccepted());
+    QDropEvent again(QPointF(5, 5), Qt::CopyAction, &dropped, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(page.get(), &again);
+    EXPECT_EQ(page->nextRunFolders().size(), 1);
+    auto *problem = page->findChild<QLabel *>(QStringLiteral("dropProblem"));
+    ASSERT_NE(problem, nullptr);
+    EXPECT_TRUE(problem->text().contains(QLatin1String("is already shared as /data/Sales-Data-2")))
+        << qPrintable(problem->text());
+
+    QList<SharedFolder> sent;
+    QObject::connect(controller.get(), &EngineController::runStarted, page.get(),
+                     [&sent](quint64, const QString &, const RunRequest &request) { sent = request.sharedFolders; });
+    backend->setScript("print(1)", test::FakeRunScript::printing("1\n"));
+    editor->setPlainText(QStringLiteral("print(1)"));
+    page->run();
+    ASSERT_TRUE(waitUntil([&] { return !page->isRunning(); }, 30s));
+    ASSERT_EQ(sent.size(), 1);
+    EXPECT_EQ(sent.first().mountPath(), QStringLiteral("/data/Sales-Data-2"));
+    EXPECT_TRUE(page->nextRunFolders().isEmpty()) << "for the next run only";
+    EXPECT_FALSE(chips->isVisible());
+
+    // A chip's button takes its folder back; the home folder itself is refused in one sentence.
+    EXPECT_TRUE(page->shareForNextRun({QUrl::fromLocalFile(data)}));
+    auto *remove = chips->findChild<QToolButton *>(QStringLiteral("removeNextRunFolder"));
+    ASSERT_NE(remove, nullptr);
+    QTest::mouseClick(remove, Qt::LeftButton);
+    EXPECT_TRUE(page->nextRunFolders().isEmpty());
+    EXPECT_FALSE(page->shareForNextRun({QUrl::fromLocalFile(QDir::homePath())}));
+    EXPECT_TRUE(problem->text().contains(QLatin1String("cannot be shared with sandboxes")))
+        << qPrintable(problem->text());
 }
