@@ -187,8 +187,14 @@ int installMcpCommand(const QStringList &arguments)
         QStringLiteral("url"),
         InstallMcpCommand::tr("The server's URL, for http (default %1: the app's MCP server).").arg(defaultUrl),
         QStringLiteral("URL"), defaultUrl);
+    const QCommandLineOption shareOption(
+        QStringLiteral("share"),
+        InstallMcpCommand::tr("A folder the server's sandboxes may read at /data/NAME, for stdio (LLM_SANDBOX_SHARE in "
+                              "its entry); :rw lets results be saved there. Repeat it for more folders; none is "
+                              "shared without it."),
+        QStringLiteral("PATH[:NAME][:rw]"));
     const QCommandLineOption dryRun = dryRunOption();
-    parser.addOptions({client, transportOption, backend, urlOption, dryRun});
+    parser.addOptions({client, transportOption, backend, urlOption, shareOption, dryRun});
     if (const std::optional<int> done = parseOrExit(parser, arguments)) {
         return *done;
     }
@@ -216,12 +222,27 @@ int installMcpCommand(const QStringList &arguments)
         printError(InstallMcpCommand::tr("--backend is for --transport stdio; the HTTP server uses its own backend."));
         return ExitUsage;
     }
+    if (transport == QLatin1String("http") && parser.isSet(shareOption)) {
+        printError(InstallMcpCommand::tr("--share is for --transport stdio; the HTTP server shares the folders of its "
+                                         "own settings."));
+        return ExitUsage;
+    }
+    // Read as LLM_SANDBOX_SHARE will be when the assistant starts the server: each folder checked now, names distinct.
+    const Result<QList<SharedFolder>> folders =
+        SharedFolder::parseList(parser.values(shareOption).join(QLatin1Char('\n')));
+    if (!folders) {
+        printError(folders.error());
+        return ExitUsage;
+    }
 
     Result<McpServerEntry> entry = Error{QString()};
     if (transport == QLatin1String("stdio")) {
         const QString backendName = parser.isSet(backend) ? parser.value(backend) : UserSettings().effectiveBackend();
         entry = McpServerEntry::stdio(QCoreApplication::applicationFilePath(), backendName,
                                       QProcessEnvironment::systemEnvironment());
+        if (entry) {
+            entry->setSharedFolders(*folders);
+        }
     } else {
         const Result<QByteArray> token = httpToken();
         if (!token) {

@@ -51,6 +51,11 @@ Result<McpServerEntry> McpServerEntry::stdio(const QString &program, const QStri
     return entry;
 }
 
+void McpServerEntry::setSharedFolders(const QList<SharedFolder> &folders)
+{
+    m_sharedFolders = folders;
+}
+
 Result<McpServerEntry> McpServerEntry::http(const QString &url, const QByteArray &token)
 {
     const QUrl parsed(url, QUrl::StrictMode);
@@ -82,6 +87,9 @@ nlohmann::ordered_json McpServerEntry::render(bool withType, const QByteArray &t
         nlohmann::ordered_json environment = nlohmann::ordered_json::object();
         for (const auto &[variable, value] : m_environment) {
             environment[variable.toStdString()] = value.toStdString();
+        }
+        if (!m_sharedFolders.isEmpty()) {
+            environment["LLM_SANDBOX_SHARE"] = SharedFolder::listText(m_sharedFolders).toStdString();
         }
         entry["env"] = std::move(environment);
     } else {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "assistants/AssistantClient.h"
+#include "folders/SharedFolder.h"
 #include "util/Result.h"
 
 #include <QByteArray>
@@ -37,6 +38,11 @@ public:
     /// The Streamable HTTP server at `url` (http or https, with a host) with "Authorization: Bearer `token`".
     static Result<McpServerEntry> http(const QString &url, const QByteArray &token);
 
+    /// A stdio entry's server lets its sandboxes read `folders` (LLM_SANDBOX_SHARE in its "env", after the backend's
+    /// variables); none: the variable is left out and nothing is shared. An HTTP server shares what its own settings
+    /// say: nothing changes for it.
+    void setSharedFolders(const QList<SharedFolder> &folders);
+
     Transport transport() const { return m_transport; }
     /// The entry as `client` reads it, keys in the order its documentation shows them.
     nlohmann::ordered_json toJson(const AssistantClient &client) const;
@@ -55,6 +61,7 @@ private:
     Transport m_transport = Transport::Stdio;
     QString m_program;
     QList<QPair<QString, QString>> m_environment;
+    QList<SharedFolder> m_sharedFolders;
     QString m_url;
     QByteArray m_token;
 };

@@ -9,6 +9,7 @@
 #include "settings/UserSettings.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -16,6 +17,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QProcessEnvironment>
 #include <QPushButton>
@@ -65,6 +67,11 @@ ConnectAssistantDialog::ConnectAssistantDialog(SecretStore &tokens, const QStrin
     m_backend->setCurrentIndex(qMax(0, m_backend->findData(backend)));
     m_url = new QLineEdit(McpServerEntry::localUrl(UserSettings().serverPort()));
     m_url->setObjectName(QStringLiteral("connectUrl"));
+    // Off unless ticked: an assistant's own server shares nothing by default (issue 47).
+    m_folders = UserSettings().usableSharedFolders();
+    m_shareFolders =
+        new QCheckBox(tr("Share my folders (%n) with this assistant's sandboxes", nullptr, int(m_folders.size())));
+    m_shareFolders->setObjectName(QStringLiteral("connectShareFolders"));
 
     m_path = new QLabel;
     m_path->setObjectName(QStringLiteral("connectPath"));
@@ -87,6 +94,7 @@ ConnectAssistantDialog::ConnectAssistantDialog(SecretStore &tokens, const QStrin
     form->addRow(tr("&Assistant:"), m_client);
     form->addRow(tr("&Transport:"), m_transport);
     form->addRow(tr("&Backend:"), m_backend);
+    form->addRow(QString(), m_shareFolders);
     form->addRow(tr("Server &URL:"), m_url);
     form->addRow(tr("File:"), m_path);
     form->addRow(tr("State:"), m_state);
@@ -126,6 +134,7 @@ ConnectAssistantDialog::ConnectAssistantDialog(SecretStore &tokens, const QStrin
     connect(m_transport, &QComboBox::currentIndexChanged, this, changed);
     connect(m_backend, &QComboBox::currentIndexChanged, this, changed);
     connect(m_url, &QLineEdit::textChanged, this, changed);
+    connect(m_shareFolders, &QCheckBox::toggled, this, changed);
     refresh();
 }
 
@@ -171,7 +180,11 @@ std::optional<McpServerEntry> ConnectAssistantDialog::entry(bool forThisClient, 
             *why = stdio.error().message;
             return std::nullopt;
         }
-        return *stdio;
+        McpServerEntry local = *stdio;
+        if (m_shareFolders->isChecked()) {
+            local.setSharedFolders(m_folders);
+        }
+        return local;
     }
     if (forThisClient && !client().supportsHttp()) {
         *why = tr("Claude Desktop's configuration file only starts local (stdio) servers. Choose stdio, or add the "
@@ -270,6 +283,21 @@ void ConnectAssistantDialog::refresh()
     const AssistantClient assistant = client();
     m_backend->setEnabled(!http());
     m_url->setEnabled(http());
+    m_shareFolders->setEnabled(!http() && !m_folders.isEmpty());
+    if (http()) {
+        m_shareFolders->setToolTip(tr("A server reached over HTTP shares the folders of its own settings: the app's "
+                                      "server, those of Settings → Folders."));
+    } else if (m_folders.isEmpty()) {
+        m_shareFolders->setToolTip(tr("No folder is shared: add some in Settings → Folders first."));
+    } else {
+        QStringList names;
+        for (const SharedFolder &folder : std::as_const(m_folders)) {
+            names << folder.mountPath();
+        }
+        m_shareFolders->setToolTip(tr("The server this assistant starts lets its sandboxes read %1 "
+                                      "(LLM_SANDBOX_SHARE in its entry).")
+                                       .arg(QLocale().createSeparatedList(names)));
+    }
     if (http()) {
         loadToken();
     }

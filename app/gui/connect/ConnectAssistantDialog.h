@@ -2,10 +2,12 @@
 
 #include "assistants/AssistantClient.h"
 #include "assistants/McpServerEntry.h"
+#include "folders/SharedFolder.h"
 
 #include <QDialog>
 #include <optional>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -56,6 +58,9 @@ private:
     QComboBox *m_transport = nullptr;
     QComboBox *m_backend = nullptr;
     QLineEdit *m_url = nullptr;
+    /// stdio only: the folders of Settings → Folders go into the entry (LLM_SANDBOX_SHARE); off by default.
+    QCheckBox *m_shareFolders = nullptr;
+    QList<SharedFolder> m_folders; ///< Settings → Folders, those that can be shared now
     QLabel *m_path = nullptr;
     QLabel *m_state = nullptr;
     QLabel *m_previewTitle = nullptr;

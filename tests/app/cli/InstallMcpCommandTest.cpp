@@ -192,6 +192,44 @@ TEST_F(InstallMcpCommandTest, httpEntryForVsCodeHasTheServersTokenAndIsPrivate)
               "docker");
 }
 
+TEST_F(InstallMcpCommandTest, shareWritesTheFoldersIntoTheServersEnvironment)
+{
+    // Issue 47: nothing is shared unless asked; --share PATH[:NAME][:rw], repeated, becomes LLM_SANDBOX_SHARE.
+    ASSERT_TRUE(QDir(m_home.path()).mkpath(QStringLiteral("Sales Data")));
+    ASSERT_TRUE(QDir(m_home.path()).mkpath(QStringLiteral("out")));
+    const QString sales = QDir(m_home.path()).canonicalPath() + QStringLiteral("/Sales Data");
+    const QString out = QDir(m_home.path()).canonicalPath() + QStringLiteral("/out");
+
+    Finished plain = run({QStringLiteral("install-mcp")});
+    ASSERT_EQ(plain.exitCode, 0) << qPrintable(plain.err);
+    EXPECT_FALSE(Json::parse(contentsOf(m_claude).toStdString())["mcpServers"]["llm-sandbox"]["env"].contains(
+        "LLM_SANDBOX_SHARE"));
+
+    Finished shared = run({QStringLiteral("install-mcp"), QStringLiteral("--share"), sales, QStringLiteral("--share"),
+                           out + QStringLiteral(":results:rw")});
+    ASSERT_EQ(shared.exitCode, 0) << qPrintable(shared.err);
+    const Json entry = Json::parse(contentsOf(m_claude).toStdString())["mcpServers"]["llm-sandbox"];
+    EXPECT_EQ(entry["env"]["LLM_SANDBOX_SHARE"],
+              QString(sales + QStringLiteral(":Sales-Data;") + out + QStringLiteral(":results:rw")).toStdString())
+        << entry.dump();
+    EXPECT_EQ(entry["env"]["BACKEND"], "docker") << "the backend's variables stay first";
+
+    const QByteArray before = contentsOf(m_claude);
+    for (const QStringList &refused :
+         {QStringList{QStringLiteral("install-mcp"), QStringLiteral("--share"), m_home.path()},
+          QStringList{QStringLiteral("install-mcp"), QStringLiteral("--share"), home(QStringLiteral("missing"))},
+          QStringList{QStringLiteral("install-mcp"), QStringLiteral("--share"), sales + QStringLiteral(":x"),
+                      QStringLiteral("--share"), out + QStringLiteral(":x")},
+          QStringList{QStringLiteral("install-mcp"), QStringLiteral("--client"), QStringLiteral("cursor"),
+                      QStringLiteral("--transport"), QStringLiteral("http"), QStringLiteral("--share"), sales}}) {
+        const Finished finished = run(
+            refused, {{QStringLiteral("LLM_SANDBOX_HTTP_TOKEN"), QStringLiteral("0123456789abcdef0123456789abcdef")}});
+        EXPECT_EQ(finished.exitCode, 2) << qPrintable(refused.join(QLatin1Char(' '))) << qPrintable(finished.err);
+    }
+    EXPECT_EQ(contentsOf(m_claude), before);
+    EXPECT_FALSE(QFileInfo::exists(home(QStringLiteral(".cursor"))));
+}
+
 TEST_F(InstallMcpCommandTest, usageErrorsSaySoAndTouchNothing)
 {
     const struct

@@ -197,6 +197,35 @@ TEST(McpConfigEditorTest, updatesOurEntryInPlaceAndLeavesTheRest)
               "{\n  \"mcpServers\": {\n    \"other\": {\"command\": \"other\"}\n  }\n}\n");
 }
 
+TEST(McpConfigEditorTest, sharingFoldersChangesOnlyOurEntrysEnvironment)
+{
+    // Issue 47: install-mcp --share, or the Connect dialog's "Share my folders", writes LLM_SANDBOX_SHARE into our
+    // entry; installing again without them takes it out. Every other byte stays.
+    const QByteArray before = R"({
+  "mcpServers": {
+    "other": {"command": "other", "env": {"LLM_SANDBOX_SHARE": "not ours"}},
+    "llm-sandbox": {"command": "/usr/bin/llm-sandbox", "args": ["--mcp"], "env": {"BACKEND": "docker"}}
+  },
+  "theme": "dark"
+}
+)";
+    Json shared = kEntry;
+    shared["env"]["LLM_SANDBOX_SHARE"] = "/home/me/sales:sales;/home/me/out:out:rw";
+    const QByteArray withFolders = install(claude(), before, shared);
+    const qsizetype ours = withFolders.indexOf("\"llm-sandbox\"");
+    ASSERT_GT(ours, 0);
+    EXPECT_EQ(withFolders.left(ours), before.left(before.indexOf("\"llm-sandbox\""))) << withFolders.constData();
+    EXPECT_TRUE(withFolders.endsWith("\n  },\n  \"theme\": \"dark\"\n}\n")) << withFolders.constData();
+    EXPECT_EQ(Json::parse(withFolders.toStdString())["mcpServers"]["llm-sandbox"], shared);
+    EXPECT_EQ(Json::parse(withFolders.toStdString())["mcpServers"]["other"]["env"]["LLM_SANDBOX_SHARE"], "not ours");
+    EXPECT_EQ(install(claude(), withFolders, shared), withFolders) << "the same folders again change nothing";
+
+    const QByteArray without = install(claude(), withFolders, kEntry);
+    EXPECT_EQ(without.indexOf("/home/me/sales"), -1) << without.constData();
+    EXPECT_EQ(Json::parse(without.toStdString())["mcpServers"]["llm-sandbox"], kEntry);
+    EXPECT_EQ(without.left(ours), withFolders.left(ours));
+}
+
 TEST(McpConfigEditorTest, removesOurEntryFromTheMiddle)
 {
     const QByteArray text = R"({"mcpServers": {

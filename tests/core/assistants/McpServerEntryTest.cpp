@@ -46,6 +46,27 @@ TEST(McpServerEntryTest, stdioEntryCarriesTheBackendsVariablesAsSet)
     EXPECT_FALSE(podman->holdsSecret());
 }
 
+TEST(McpServerEntryTest, sharedFoldersTravelInTheServersEnvironment)
+{
+    const auto claude = AssistantClient::of(AssistantClient::Kind::ClaudeDesktop);
+    Result<McpServerEntry> entry =
+        McpServerEntry::stdio(QStringLiteral("/opt/bin/llm-sandbox"), QStringLiteral("docker"), {});
+    ASSERT_TRUE(entry.ok());
+    entry->setSharedFolders({});
+    EXPECT_EQ(entry->toJson(claude)["env"].dump(), R"({"BACKEND":"docker"})") << "nothing shared: no variable";
+    entry->setSharedFolders(
+        {SharedFolder{.path = QStringLiteral("/home/me/Sales Data"), .name = QStringLiteral("sales")},
+         SharedFolder{.path = QStringLiteral("/home/me/out"), .name = QStringLiteral("out"), .writable = true}});
+    EXPECT_EQ(entry->toJson(claude)["env"].dump(),
+              R"({"BACKEND":"docker","LLM_SANDBOX_SHARE":"/home/me/Sales Data:sales;/home/me/out:out:rw"})");
+    EXPECT_NE(QString::fromUtf8(entry->genericSnippet()).indexOf(QStringLiteral("LLM_SANDBOX_SHARE")), -1);
+
+    Result<McpServerEntry> http = McpServerEntry::http(QStringLiteral("http://127.0.0.1:8080/mcp"), "tok");
+    ASSERT_TRUE(http.ok());
+    http->setSharedFolders({SharedFolder{.path = QStringLiteral("/home/me/out"), .name = QStringLiteral("out")}});
+    EXPECT_FALSE(http->toJson(claude).contains("env")) << "an HTTP server shares what its own settings say";
+}
+
 TEST(McpServerEntryTest, httpEntryHasTheUrlAndTheBearerToken)
 {
     const Result<McpServerEntry> entry =

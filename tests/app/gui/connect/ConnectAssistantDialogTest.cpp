@@ -8,6 +8,7 @@
 #include "settings/UserSettings.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDir>
@@ -19,6 +20,8 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTranslator>
@@ -294,3 +297,48 @@ TEST(ConnectAssistantDialogTokenTest, aTokenThatCannotBeHadIsSaidOnce)
 }
 
 } // namespace
+
+TEST_F(ConnectAssistantDialogTest, sharingMyFoldersIsOfferedOffAndPutsThemInTheServersEnvironment)
+{
+    // Issue 47: the folders of Settings → Folders reach an assistant's own server only when the user says so.
+    QTemporaryDir config;
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, config.path());
+    const QString sales = QDir(m_home.path()).canonicalPath() + QStringLiteral("/sales");
+    const QString out = QDir(m_home.path()).canonicalPath() + QStringLiteral("/out");
+    ASSERT_TRUE(QDir().mkpath(sales) && QDir().mkpath(out));
+    UserSettings().setSharedFolders({SharedFolder{.path = sales, .name = QStringLiteral("sales")},
+                                     SharedFolder{.path = out, .name = QStringLiteral("out"), .writable = true}});
+    m_dialog = std::make_unique<ConnectAssistantDialog>(m_keychain, QStringLiteral("docker"));
+    choose("connectClient", QStringLiteral("cursor"));
+    auto *share = child<QCheckBox>("connectShareFolders");
+    ASSERT_NE(share, nullptr);
+    EXPECT_EQ(share->text(), QStringLiteral("Share my folders (2) with this assistant's sandboxes"));
+    EXPECT_TRUE(share->isEnabled());
+    EXPECT_FALSE(share->isChecked()) << "off by default";
+    const QString path = m_home.filePath(QStringLiteral(".cursor/mcp.json"));
+    EXPECT_FALSE(child<QPlainTextEdit>("connectPreview")->toPlainText().contains(QLatin1String("LLM_SANDBOX_SHARE")));
+
+    share->click();
+    const QString listed = sales + QStringLiteral(":sales;") + out + QStringLiteral(":out:rw");
+    EXPECT_TRUE(child<QPlainTextEdit>("connectPreview")->toPlainText().contains(listed))
+        << qPrintable(child<QPlainTextEdit>("connectPreview")->toPlainText());
+    QTest::mouseClick(child<QPushButton>("connectInstall"), Qt::LeftButton);
+    const Json entry = Json::parse(contentsOf(path).toStdString())["mcpServers"]["llm-sandbox"];
+    EXPECT_EQ(entry["env"]["LLM_SANDBOX_SHARE"], listed.toStdString()) << entry.dump();
+    EXPECT_EQ(entry["env"]["BACKEND"], "docker");
+
+    // Unticked, Install takes the variable out again; over HTTP the server's own settings decide.
+    share->click();
+    EXPECT_TRUE(state().contains(QLatin1String("other settings"))) << qPrintable(state());
+    QTest::mouseClick(child<QPushButton>("connectInstall"), Qt::LeftButton);
+    EXPECT_FALSE(
+        Json::parse(contentsOf(path).toStdString())["mcpServers"]["llm-sandbox"]["env"].contains("LLM_SANDBOX_SHARE"));
+    choose("connectTransport", QStringLiteral("http"));
+    EXPECT_FALSE(share->isEnabled());
+
+    UserSettings().setSharedFolders({});
+    m_dialog = std::make_unique<ConnectAssistantDialog>(m_keychain, QStringLiteral("docker"));
+    EXPECT_FALSE(child<QCheckBox>("connectShareFolders")->isEnabled()) << "no folder to share";
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope,
+                       QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation));
+}
