@@ -70,7 +70,7 @@ ConnectAssistantDialog::ConnectAssistantDialog(SecretStore &tokens, const QStrin
     // Off unless ticked: an assistant's own server shares nothing by default (issue 47).
     m_folders = UserSettings().usableSharedFolders();
     m_shareFolders =
-        new QCheckBox(tr("Share my folders (%n) with this assistant's sandboxes", nullptr, int(m_folders.size())));
+        new QCheckBox(tr("&Share my folders (%n) with this assistant's sandboxes", nullptr, int(m_folders.size())));
     m_shareFolders->setObjectName(QStringLiteral("connectShareFolders"));
 
     m_path = new QLabel;

@@ -35,10 +35,9 @@ FoldersPage::FoldersPage(QWidget *parent) : QWidget(parent)
     m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     m_view->verticalHeader()->hide();
     m_view->setWordWrap(false);
-    m_view->setTextElideMode(Qt::ElideMiddle); // a long path keeps its start and its last folder
-    m_view->horizontalHeader()->setSectionResizeMode(SharedFolderModel::Name, QHeaderView::ResizeToContents);
-    m_view->horizontalHeader()->setSectionResizeMode(SharedFolderModel::Folder, QHeaderView::Stretch);
-    m_view->horizontalHeader()->setSectionResizeMode(SharedFolderModel::Access, QHeaderView::ResizeToContents);
+    // Whole paths and names, never elided: a long one scrolls sideways rather than hide which folder it is.
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_view->horizontalHeader()->setStretchLastSection(true);
 
     m_add = new QPushButton(tr("&Add…"));
     m_add->setObjectName(QStringLiteral("foldersAdd"));

@@ -109,6 +109,7 @@ SettingsDialog::SettingsDialog(UserSettings &settings, QWidget *parent) : QDialo
     layout->addWidget(m_tabs, 1);
     layout->addWidget(buttons);
     setMinimumWidth(440);
+    resize(720, sizeHint().height()); // room for the Folders tab's paths
     load();
 }
 

@@ -9,6 +9,7 @@
 #include "gui/MainWindow.h"
 #include "gui/connect/ConnectAssistantDialog.h"
 #include "gui/gallery/GalleryPage.h"
+#include "gui/settings/FoldersPage.h"
 #include "gui/settings/SettingsDialog.h"
 #include "gui/widgets/ArtifactPreviewDialog.h"
 #include "journal/JournalRecorder.h"
@@ -22,6 +23,7 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QGraphicsTextItem>
 #include <QHeaderView>
 #include <QLabel>
@@ -35,6 +37,7 @@
 #include <QStyleOptionButton>
 #include <QStyleOptionComboBox>
 #include <QStyleOptionFrame>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextDocument>
 #include <QToolButton>
@@ -372,7 +375,9 @@ void writeJournal(const QString &path)
 
 struct Layout
 {
-    const char *page; ///< a page's objectName, or a dialog: "settingsDialog", "connectDialog", "previewDialog"
+    /// a page's objectName, or a dialog: "settingsDialog" (its Folders tab: "settingsFoldersDialog"), "connectDialog",
+    /// "previewDialog"
+    const char *page;
     QSize size;
     const char *language;
     int pointSize = 0; ///< the application font's size; 0: the platform's (9 pt here)
@@ -480,8 +485,20 @@ TEST_P(ClippedTextTest, noTextIsClipped)
                                               : page.endsWith(QLatin1String("Dialog")) ? "liveLogPage"
                                                                                        : GetParam().page);
     QStringList clipped;
-    if (page == QLatin1String("settingsDialog")) {
+    if (page == QLatin1String("settingsDialog") || page == QLatin1String("settingsFoldersDialog")) {
         SettingsDialog dialog(m_app.context().userSettings(), main.get());
+        QTemporaryDir data;
+        if (page == QLatin1String("settingsFoldersDialog")) {
+            // Its Folders tab with two folders, one whose results may be saved there.
+            dialog.showFolders();
+            auto *folders = dialog.findChild<FoldersPage *>();
+            ASSERT_TRUE(QDir(data.path()).mkpath(QStringLiteral("Sales Data 2026")));
+            ASSERT_TRUE(QDir(data.path()).mkpath(QStringLiteral("results")));
+            ASSERT_TRUE(folders->addFolder(data.filePath(QStringLiteral("Sales Data 2026"))));
+            ASSERT_TRUE(folders->addFolder(data.filePath(QStringLiteral("results"))));
+            folders->findChild<QCheckBox *>(QStringLiteral("foldersWritable"))->setChecked(true);
+            folders->setFocus(); // the name's editor closes
+        }
         dialog.show();
         settle();
         clipped = clippedTexts(&dialog);
@@ -512,8 +529,9 @@ namespace {
 std::vector<Layout> everyLayout()
 {
     std::vector<Layout> layouts;
-    for (const char *page : {"liveLogPage", "consolePage", "historyPage", "galleryPage", "statisticsPage",
-                             "backendsPage", "serverPage", "settingsDialog", "connectDialog", "previewDialog"}) {
+    for (const char *page :
+         {"liveLogPage", "consolePage", "historyPage", "galleryPage", "statisticsPage", "backendsPage", "serverPage",
+          "settingsDialog", "settingsFoldersDialog", "connectDialog", "previewDialog"}) {
         for (const QSize size : {QSize(1024, 768), QSize(1920, 1080)}) {
             for (const char *language : {"en", "zh_CN"}) {
                 layouts.push_back({page, size, language});

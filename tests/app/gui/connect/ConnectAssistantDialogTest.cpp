@@ -312,7 +312,7 @@ TEST_F(ConnectAssistantDialogTest, sharingMyFoldersIsOfferedOffAndPutsThemInTheS
     choose("connectClient", QStringLiteral("cursor"));
     auto *share = child<QCheckBox>("connectShareFolders");
     ASSERT_NE(share, nullptr);
-    EXPECT_EQ(share->text(), QStringLiteral("Share my folders (2) with this assistant's sandboxes"));
+    EXPECT_EQ(share->text(), QStringLiteral("&Share my folders (2) with this assistant's sandboxes"));
     EXPECT_TRUE(share->isEnabled());
     EXPECT_FALSE(share->isChecked()) << "off by default";
     const QString path = m_home.filePath(QStringLiteral(".cursor/mcp.json"));
