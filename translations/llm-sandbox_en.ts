@@ -39,7 +39,7 @@
 <context>
     <name>RunCommand</name>
     <message numerus="yes">
-        <location filename="../app/cli/RunCommand.cpp" line="+239"/>
+        <location filename="../app/cli/RunCommand.cpp" line="+252"/>
         <source>artifact %1 (%2, %n bytes): %3</source>
         <translation>
             <numerusform>artifact %1 (%2, %n byte): %3</numerusform>
@@ -142,18 +142,26 @@
 <context>
     <name>sandbox::gui::ConnectAssistantDialog</name>
     <message numerus="yes">
-        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+368"/>
+        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+73"/>
+        <source>&amp;Share my folders (%n) with this assistant&apos;s sandboxes</source>
+        <translation>
+            <numerusform>&amp;Share my folder (%n) with this assistant's sandboxes</numerusform>
+            <numerusform>&amp;Share my folders (%n) with this assistant's sandboxes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+323"/>
         <source>The clipboard now holds the server&apos;s token with the configuration: paste it only into the assistant&apos;s settings. It is cleared from the clipboard in %n second(s).</source>
         <translation>
-            <numerusform>The clipboard now holds the server's token with the configuration: paste it only into the assistant's settings. It is cleared from the clipboard in %n second.</numerusform>
-            <numerusform>The clipboard now holds the server's token with the configuration: paste it only into the assistant's settings. It is cleared from the clipboard in %n seconds.</numerusform>
+            <numerusform>The clipboard now holds the server&apos;s token with the configuration: paste it only into the assistant&apos;s settings. It is cleared from the clipboard in %n second.</numerusform>
+            <numerusform>The clipboard now holds the server&apos;s token with the configuration: paste it only into the assistant&apos;s settings. It is cleared from the clipboard in %n seconds.</numerusform>
         </translation>
     </message>
 </context>
 <context>
     <name>sandbox::gui::ConsolePage</name>
     <message numerus="yes">
-        <location filename="../app/gui/console/ConsolePage.cpp" line="+364"/>
+        <location filename="../app/gui/console/ConsolePage.cpp" line="+406"/>
         <source>%1 (%n line(s))</source>
         <translation>
             <numerusform>%1 (%n line)</numerusform>
@@ -260,7 +268,7 @@
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="+432"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+436"/>
         <source>%n run(s) in progress</source>
         <translation>
             <numerusform>%n run in progress</numerusform>

@@ -4,7 +4,7 @@
 <context>
     <name>AppContext</name>
     <message>
-        <location filename="../app/AppContext.cpp" line="+105"/>
+        <location filename="../app/AppContext.cpp" line="+108"/>
         <source>journal retention: %1</source>
         <translation>日志库保留清理：%1</translation>
     </message>
@@ -1016,7 +1016,12 @@ logout：删除该登录信息。</translation>
 （默认 %1：应用的 MCP 服务器）。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+4"/>
+        <source>A folder the server&apos;s sandboxes may read at /data/NAME, for stdio (LLM_SANDBOX_SHARE in its entry); :rw lets results be saved there. Repeat it for more folders; none is shared without it.</source>
+        <translation>服务器的沙箱可在 /data/NAME 读取的文件夹，用于 stdio（写入其条目的 LLM_SANDBOX_SHARE）；:rw 允许将结果保存到那里。可重复使用以共享多个文件夹；不使用此选项则不共享任何文件夹。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>install-mcp takes no arguments besides its options; see `llm-sandbox install-mcp --help`.</source>
         <translation>install-mcp 除选项外不接受参数；见 `llm-sandbox install-mcp --help`。</translation>
     </message>
@@ -1036,7 +1041,12 @@ logout：删除该登录信息。</translation>
         <translation>--backend 用于 --transport stdio；HTTP 服务器使用它自己的后端。</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+4"/>
+        <source>--share is for --transport stdio; the HTTP server shares the folders of its own settings.</source>
+        <translation>--share 仅用于 --transport stdio；HTTP 服务器共享其自身设置中的文件夹。</translation>
+    </message>
+    <message>
+        <location line="+44"/>
         <source>Remove llm-sandbox from an assistant&apos;s MCP configuration file, and nothing else.</source>
         <translation>从助手的 MCP 配置文件中删除 llm-sandbox，不改动其他任何内容。</translation>
     </message>
@@ -1119,12 +1129,12 @@ logout：删除该登录信息。</translation>
     <message>
         <location filename="../app/gui/GuiApplication.cpp" line="+28"/>
         <location line="+15"/>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>LLM Sandbox</source>
         <translation>LLM Sandbox</translation>
     </message>
     <message>
-        <location line="-18"/>
+        <location line="-19"/>
         <source>LLM Sandbox is already running; its window was brought forward.</source>
         <translation>LLM Sandbox 已在运行；已将其窗口调到前面。</translation>
     </message>
@@ -1134,7 +1144,7 @@ logout：删除该登录信息。</translation>
         <translation>使用这些设置的 LLM Sandbox 已在运行但没有响应。若仍要打开另一个窗口，请运行 `llm-sandbox --new-instance`。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>The settings are invalid:
 %1</source>
         <translation>设置无效：
@@ -1144,7 +1154,7 @@ logout：删除该登录信息。</translation>
 <context>
     <name>RunCommand</name>
     <message>
-        <location filename="../app/cli/RunCommand.cpp" line="+71"/>
+        <location filename="../app/cli/RunCommand.cpp" line="+72"/>
         <source>Cannot tell the language of %1 from its name; give --lang.</source>
         <translation>无法从文件名判断 %1 的语言；请指定 --lang。</translation>
     </message>
@@ -1203,7 +1213,12 @@ go module、R 软件包、gem。</translation>
         <translation>要运行的代码。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
+        <source>A folder the code may read at /data/NAME (repeatable); :rw lets results be saved there.</source>
+        <translation>代码可在 /data/NAME 读取的文件夹（可重复）；:rw 允许将结果保存到那里。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>A source file to run, or - to read the code from stdin.</source>
         <translation>要运行的源文件，或用 - 从 stdin 读取代码。</translation>
     </message>
@@ -1223,7 +1238,7 @@ go module、R 软件包、gem。</translation>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+48"/>
         <source>--timeout must be a number of seconds between 0 and 86400.</source>
         <translation>--timeout 必须是 0 到 86400 之间的秒数。</translation>
     </message>
@@ -2422,7 +2437,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::ConnectAssistantDialog</name>
     <message>
-        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+48"/>
+        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+50"/>
         <source>Connect an Assistant</source>
         <translation>连接助手</translation>
     </message>
@@ -2436,8 +2451,15 @@ go module、R 软件包、gem。</translation>
         <source>HTTP: the assistant connects to llm-sandbox serve --http</source>
         <translation>HTTP：助手连接到 llm-sandbox serve --http</translation>
     </message>
+    <message numerus="yes">
+        <location line="+12"/>
+        <source>&amp;Share my folders (%n) with this assistant&apos;s sandboxes</source>
+        <translation>
+            <numerusform>与此助手的沙箱共享我的文件夹（%n 个）(&amp;S)</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+28"/>
+        <location line="+21"/>
         <source>&amp;Assistant:</source>
         <translation>助手(&amp;A)：</translation>
     </message>
@@ -2452,7 +2474,7 @@ go module、R 软件包、gem。</translation>
         <translation>后端(&amp;B)：</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Server &amp;URL:</source>
         <translation>服务器 URL(&amp;U)：</translation>
     </message>
@@ -2497,7 +2519,7 @@ go module、R 软件包、gem。</translation>
         <translation>文件中的其他内容保持不变；原文件会以 .bak 备份保存在同一位置。之后请重启助手。</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+68"/>
         <source>Claude Desktop&apos;s configuration file only starts local (stdio) servers. Choose stdio, or add the URL as a custom connector in Claude Desktop&apos;s settings.</source>
         <translation>Claude Desktop 的配置文件只能启动本地（stdio）服务器。请选择 stdio，或在 Claude Desktop 的设置中将该 URL 添加为自定义连接器。</translation>
     </message>
@@ -2562,7 +2584,22 @@ go module、R 软件包、gem。</translation>
         <translation>此条目连接本应用的 MCP 服务器：它正在运行，并会随 LLM Sandbox 一起启动。</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+16"/>
+        <source>A server reached over HTTP shares the folders of its own settings: the app&apos;s server, those of Settings → Folders.</source>
+        <translation>通过 HTTP 连接的服务器共享其自身设置中的文件夹：本应用的服务器共享“设置 → 文件夹”中的文件夹。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No folder is shared: add some in Settings → Folders first.</source>
+        <translation>尚未共享任何文件夹：请先在“设置 → 文件夹”中添加。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The server this assistant starts lets its sandboxes read %1 (LLM_SANDBOX_SHARE in its entry).</source>
+        <translation>此助手启动的服务器允许其沙箱读取 %1（其条目中的 LLM_SANDBOX_SHARE）。</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>The file cannot be changed: %1</source>
         <translation>无法修改该文件：%1</translation>
     </message>
@@ -2886,7 +2923,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::ConsolePage</name>
     <message>
-        <location filename="../app/gui/console/ConsolePage.cpp" line="+103"/>
+        <location filename="../app/gui/console/ConsolePage.cpp" line="+124"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
@@ -2977,7 +3014,7 @@ go module、R 软件包、gem。</translation>
         <translation>输出</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+48"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
@@ -3009,7 +3046,7 @@ go module、R 软件包、gem。</translation>
         <translation>%1 — 双击查看</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+25"/>
         <source>Starting a sandbox…</source>
         <translation>正在启动沙箱…</translation>
     </message>
@@ -3067,6 +3104,16 @@ go module、R 软件包、gem。</translation>
         <location line="+29"/>
         <source>Console</source>
         <translation>控制台</translation>
+    </message>
+    <message>
+        <location line="+102"/>
+        <source>Shared for the next run: %1 (read only)</source>
+        <translation>已为下一次运行共享：%1（只读）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Do not share %1 with the next run</source>
+        <translation>不再为下一次运行共享 %1</translation>
     </message>
 </context>
 <context>
@@ -3307,6 +3354,79 @@ Run B: %4 on %5, %6</source>
     </message>
 </context>
 <context>
+    <name>sandbox::gui::FoldersPage</name>
+    <message>
+        <location filename="../app/gui/settings/FoldersPage.cpp" line="+24"/>
+        <source>Sandboxes read these folders at /data/NAME. Nothing is shared unless you add it here.</source>
+        <translation>沙箱在 /data/NAME 读取这些文件夹。除非在此添加，否则不会共享任何内容。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>&amp;Add…</source>
+        <translation>添加(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Choose a folder to share with the sandboxes</source>
+        <translation>选择要与沙箱共享的文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Remove</source>
+        <translation>移除(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop sharing the selected folder (its files stay where they are)</source>
+        <translation>停止共享所选文件夹（其中的文件保持原样）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Results may be &amp;saved here</source>
+        <translation>结果可保存到此处(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>An assistant may save a run&apos;s files here (save_to_folder): LLM Sandbox writes them itself, plain files only, never replacing one of yours. Sandboxes still read the folder read only.</source>
+        <translation>助手可以把运行产生的文件保存到这里（save_to_folder）：由 LLM Sandbox 自己写入，仅限普通文件，绝不替换您已有的文件。沙箱仍以只读方式读取此文件夹。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Changes apply to runs and sessions that start after you press OK; open sessions keep the folders they had. The command line and assistants share these folders only when told to (run --share, or “Share my folders” when you connect an assistant).</source>
+        <translation>更改对按下“确定”之后开始的运行和会话生效；已打开的会话保留原有的文件夹。命令行和助手只有在明确要求时才共享这些文件夹（run --share，或连接助手时勾选“共享我的文件夹”）。</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>%1 is not a folder.</source>
+        <translation>%1 不是文件夹。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>LLM Sandbox cannot read %1.</source>
+        <translation>LLM Sandbox 无法读取 %1。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 cannot be shared: its name holds a “;” or a line break. Rename it, or share a folder inside it.</source>
+        <translation>%1 无法共享：其名称包含“;”或换行符。请重命名，或共享其中的某个文件夹。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 is already shared as %2.</source>
+        <translation>%1 已作为 %2 共享。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>%1 cannot be shared with sandboxes: share a folder of your data inside it instead.</source>
+        <translation>%1 不能与沙箱共享：请改为共享其中存放您数据的文件夹。</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Share a Folder</source>
+        <translation>共享文件夹</translation>
+    </message>
+</context>
+<context>
     <name>sandbox::gui::GalleryModel</name>
     <message>
         <location filename="../app/gui/gallery/GalleryModel.cpp" line="+101"/>
@@ -3538,7 +3658,7 @@ Charts and files that runs write appear here. Run code that draws a chart on the
         <translation>重放后端：</translation>
     </message>
     <message>
-        <location line="+165"/>
+        <location line="+164"/>
         <source>Cannot read run %1: %2</source>
         <translation>无法读取运行 %1：%2</translation>
     </message>
@@ -3995,17 +4115,17 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
 <context>
     <name>sandbox::gui::LiveLogPage</name>
     <message>
-        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+54"/>
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+55"/>
         <source>All sources</source>
         <translation>所有来源</translation>
     </message>
     <message>
-        <location line="+186"/>
+        <location line="+185"/>
         <source>&amp;Follow newest</source>
         <translation>跟随最新(&amp;F)</translation>
     </message>
     <message>
-        <location line="-178"/>
+        <location line="-177"/>
         <source>Show each run as it starts. Picking another run stops following; press this to follow again.</source>
         <translation>每个运行一开始就显示它。选择其他运行会停止跟随；按此按钮可重新跟随。</translation>
     </message>
@@ -4020,7 +4140,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <translation>只显示语言、状态、来源、客户端或运行 ID 包含此文字的运行。</translation>
     </message>
     <message>
-        <location line="+103"/>
+        <location line="+102"/>
         <source>The run journal is off (LLM_SANDBOX_JOURNAL=off), so there is no live log.
 Unset that variable and restart to see every run here.</source>
         <translation>运行日志库已关闭 (LLM_SANDBOX_JOURNAL=off)，因此没有实时日志。
@@ -4077,7 +4197,7 @@ Runs appear here the moment they start: from the Console, from “llm-sandbox ru
         <translation>LLM Sandbox</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+114"/>
         <source>%1 %2 %3 · ready</source>
         <translation>%1 %2 %3 · 就绪</translation>
     </message>
@@ -5166,7 +5286,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
 <context>
     <name>sandbox::gui::SettingsDialog</name>
     <message>
-        <location filename="../app/gui/settings/SettingsDialog.cpp" line="+20"/>
+        <location filename="../app/gui/settings/SettingsDialog.cpp" line="+22"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -5226,12 +5346,22 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         <translation>默认后端：</translation>
     </message>
     <message>
-        <location line="+37"/>
-        <source>%1 — chosen on the &lt;a href=&quot;#backends&quot;&gt;Backends page&lt;/a&gt;</source>
-        <translation>%1 — 在&lt;a href="#backends"&gt;后端页面&lt;/a&gt;中选择</translation>
+        <location line="+36"/>
+        <source>&amp;General</source>
+        <translation>常规(&amp;G)</translation>
     </message>
     <message>
-        <location line="-36"/>
+        <location line="+1"/>
+        <source>&amp;Folders</source>
+        <translation>文件夹(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 — chosen on the &lt;a href=&quot;#backends&quot;&gt;Backends page&lt;/a&gt;</source>
+        <translation>%1 — 在&lt;a href=&quot;#backends&quot;&gt;后端页面&lt;/a&gt;中选择</translation>
+    </message>
+    <message>
+        <location line="-48"/>
         <source>OCI &amp;runtime:</source>
         <translation>OCI 运行时(&amp;R)：</translation>
     </message>
@@ -5259,6 +5389,59 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         <location line="+2"/>
         <source>The command line and the MCP server (llm-sandbox --mcp) read these settings when they start. Environment variables such as BACKEND still take precedence.</source>
         <translation>命令行和 MCP 服务器（llm-sandbox --mcp）在启动时读取这些设置。BACKEND 等环境变量仍然优先。</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::SharedFolderModel</name>
+    <message>
+        <location filename="../app/gui/settings/SharedFolderModel.cpp" line="+70"/>
+        <source>“%1” cannot name a folder in the sandbox: use up to 64 letters, digits, “.”, “_” or “-”, not starting with “.” or “-”.</source>
+        <translation>“%1”不能用作沙箱中的文件夹名：请使用最多 64 个字母、数字、“.”、“_”或“-”，且不以“.”或“-”开头。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Another folder is already named “%1”.</source>
+        <translation>已有另一个文件夹名为“%1”。</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Missing: not shared</source>
+        <translation>已不存在：未共享</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Results may be saved here</source>
+        <translation>结果可保存到此处</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Read only</source>
+        <translation>只读</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>This folder is not there any more: sandboxes do not see it until it is back.</source>
+        <translation>此文件夹已不存在：在它恢复之前，沙箱看不到它。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The folder&apos;s name in the sandbox: double-click to change it</source>
+        <translation>文件夹在沙箱中的名称：双击可修改</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>In the sandbox</source>
+        <translation>沙箱中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Access</source>
+        <translation>访问权限</translation>
     </message>
 </context>
 <context>

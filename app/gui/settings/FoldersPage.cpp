@@ -47,8 +47,9 @@ FoldersPage::FoldersPage(QWidget *parent) : QWidget(parent)
     m_remove->setToolTip(tr("Stop sharing the selected folder (its files stay where they are)"));
     m_writable = new QCheckBox(tr("Results may be &saved here"));
     m_writable->setObjectName(QStringLiteral("foldersWritable"));
-    m_writable->setToolTip(tr("After a run, LLM Sandbox itself copies the files it wrote to /data/NAME into this "
-                              "folder: plain files only, never replacing one of yours."));
+    m_writable->setToolTip(tr("An assistant may save a run's files here (save_to_folder): LLM Sandbox writes them "
+                              "itself, plain files only, never replacing one of yours. Sandboxes still read the "
+                              "folder read only."));
 
     m_problem = new QLabel;
     m_problem->setObjectName(QStringLiteral("foldersProblem"));
