@@ -1,5 +1,6 @@
 #include "folders/FolderSnapshot.h"
 
+#include "util/FileDescriptor.h"
 #include "util/PrivateFiles.h"
 
 #include <QCryptographicHash>
@@ -24,37 +25,6 @@
 namespace sandbox {
 
 namespace {
-
-/// A file descriptor closed when it goes.
-class Descriptor
-{
-public:
-    explicit Descriptor(int fd = -1) : m_fd(fd) {}
-    ~Descriptor()
-    {
-        if (m_fd >= 0) {
-            ::close(m_fd);
-        }
-    }
-    Descriptor(const Descriptor &) = delete;
-    Descriptor &operator=(const Descriptor &) = delete;
-    Descriptor(Descriptor &&other) noexcept : m_fd(std::exchange(other.m_fd, -1)) {}
-    Descriptor &operator=(Descriptor &&other) noexcept
-    {
-        if (this != &other) {
-            if (m_fd >= 0) {
-                ::close(m_fd);
-            }
-            m_fd = std::exchange(other.m_fd, -1);
-        }
-        return *this;
-    }
-    [[nodiscard]] int get() const { return m_fd; }
-    explicit operator bool() const { return m_fd >= 0; }
-
-private:
-    int m_fd;
-};
 
 /// A regular file of the folder, as the walk found it.
 struct Entry
@@ -127,7 +97,8 @@ Result<void> walk(int directory, const QString &prefix, dev_t device, const Fold
         } else if (info.st_dev != device) {
             skipped << FolderSnapshot::Skipped{path, QStringLiteral("on another file system mounted in the folder")};
         } else if (S_ISDIR(info.st_mode)) {
-            Descriptor child(::openat(directory, name.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+            FileDescriptor child(
+                ::openat(directory, name.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
             if (!child) {
                 skipped << FolderSnapshot::Skipped{path, QStringLiteral("a folder llm-sandbox cannot read")};
                 continue;
@@ -280,25 +251,25 @@ private:
 
 /// Opens the regular file at `path` under `root`, following no link and leaving no file system, and checks it is
 /// still the file the walk found.
-Descriptor openBeneath(int root, const QString &path, const Entry &entry, dev_t device)
+FileDescriptor openBeneath(int root, const QString &path, const Entry &entry, dev_t device)
 {
     const QStringList parts = path.split(QLatin1Char('/'));
-    Descriptor directory(::dup(root));
+    FileDescriptor directory(::dup(root));
     for (qsizetype i = 0; directory && i + 1 < parts.size(); ++i) {
-        directory = Descriptor(::openat(directory.get(), parts[i].toLocal8Bit().constData(),
-                                        O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+        directory = FileDescriptor(::openat(directory.get(), parts[i].toLocal8Bit().constData(),
+                                            O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     }
     if (!directory) {
-        return Descriptor();
+        return FileDescriptor();
     }
-    Descriptor file(::openat(directory.get(), parts.last().toLocal8Bit().constData(),
-                             O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    FileDescriptor file(::openat(directory.get(), parts.last().toLocal8Bit().constData(),
+                                 O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
     struct stat info
     {
     };
     if (!file || ::fstat(file.get(), &info) != 0 || !S_ISREG(info.st_mode) || info.st_nlink != 1 ||
         info.st_dev != device || info.st_ino != entry.inode) {
-        return Descriptor();
+        return FileDescriptor();
     }
     return file;
 }
@@ -310,7 +281,7 @@ Result<void> copyFile(int from, const QString &to, const timespec &modified)
     const QString partial = QFileInfo(to).path() + QStringLiteral("/.~llm-sandbox-partial");
     const QByteArray partialPath = QFile::encodeName(partial);
     ::unlink(partialPath.constData());
-    Descriptor target(::open(partialPath.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+    FileDescriptor target(::open(partialPath.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
     if (!target) {
         return Error{
             QStringLiteral("Could not write the copy of a shared file at %1: %2").arg(partial, errnoText(errno))};
@@ -345,7 +316,7 @@ Result<void> copyFile(int from, const QString &to, const timespec &modified)
 Result<QList<FolderSnapshot::File>> FolderSnapshot::list(const SharedFolder &folder, const Limits &limits,
                                                          QList<Skipped> *skipped)
 {
-    Descriptor source(
+    FileDescriptor source(
         ::open(QFile::encodeName(folder.path).constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     struct stat sourceInfo
     {
@@ -426,7 +397,7 @@ Result<FolderSnapshot::Report> FolderSnapshot::update(const SharedFolder &folder
             watches.keep(viewPath, {}, WatchSink{sink.inotify, sink.descriptors, false});
         }
     });
-    Descriptor source(
+    FileDescriptor source(
         ::open(QFile::encodeName(folder.path).constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     struct stat sourceInfo
     {
@@ -452,8 +423,8 @@ Result<FolderSnapshot::Report> FolderSnapshot::update(const SharedFolder &folder
                          .arg(folder.name, root)};
     }
     const QDir view(report.view);
-    Descriptor lock(::open(QFile::encodeName(report.view + QStringLiteral(".lock")).constData(),
-                           O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));
+    FileDescriptor lock(::open(QFile::encodeName(report.view + QStringLiteral(".lock")).constData(),
+                               O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));
     if (!lock || ::flock(lock.get(), LOCK_EX) != 0) {
         return Error{QStringLiteral("Could not lock the copy of the shared folder \"%1\": %2")
                          .arg(folder.name, errnoText(errno))};
@@ -499,7 +470,7 @@ Result<FolderSnapshot::Report> FolderSnapshot::update(const SharedFolder &folder
             copy.st_mtim.tv_nsec == entry.modified.tv_nsec) {
             continue;
         }
-        Descriptor file = openBeneath(source.get(), entry.path, entry, sourceInfo.st_dev);
+        FileDescriptor file = openBeneath(source.get(), entry.path, entry, sourceInfo.st_dev);
         if (!file) {
             report.skipped << Skipped{entry.path, QStringLiteral("changed while it was read")};
             --report.files;

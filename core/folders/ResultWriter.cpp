@@ -1,5 +1,7 @@
 #include "folders/ResultWriter.h"
 
+#include "util/FileDescriptor.h"
+
 #include <QBuffer>
 #include <QCryptographicHash>
 #include <QFile>
@@ -24,35 +26,6 @@ constexpr qint64 kChunkBytes = kMiB;
 /// "summary (2).csv" up to this: a folder with that many copies of a name is a sign of a loop, not of a wish.
 constexpr int kMaxNumberedNames = 999;
 constexpr int kMaxNameBytes = 255;
-
-/// A file descriptor closed when it goes.
-class Descriptor final
-{
-public:
-    explicit Descriptor(int fd = -1) : m_fd(fd) {}
-    ~Descriptor()
-    {
-        if (m_fd >= 0) {
-            ::close(m_fd);
-        }
-    }
-    Descriptor(const Descriptor &) = delete;
-    Descriptor &operator=(const Descriptor &) = delete;
-
-    int get() const { return m_fd; }
-    /// The descriptor, no longer closed here.
-    int release() { return std::exchange(m_fd, -1); }
-    void reset(int fd)
-    {
-        if (m_fd >= 0) {
-            ::close(m_fd);
-        }
-        m_fd = fd;
-    }
-
-private:
-    int m_fd;
-};
 
 QString systemError(int error)
 {
@@ -132,7 +105,7 @@ int openFolderNoFollow(const QByteArray &path)
         errno = EINVAL;
         return -1;
     }
-    Descriptor current(::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
+    FileDescriptor current(::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
     if (current.get() < 0) {
         return -1;
     }
@@ -280,7 +253,7 @@ Result<SavedResult> ResultWriter::save(const SharedFolder &folder, const QString
         return Error{QStringLiteral("%1 could not be saved in %2: %3.").arg(quoted(name), where, why),
                      ErrorCode::Internal};
     };
-    const Descriptor directory(openFolderNoFollow(QFile::encodeName(folder.path)));
+    const FileDescriptor directory(openFolderNoFollow(QFile::encodeName(folder.path)));
     if (directory.get() < 0) {
         const int error = errno;
         if (error == ELOOP || error == ENOTDIR) {
@@ -318,7 +291,7 @@ Result<SavedResult> ResultWriter::save(const SharedFolder &folder, const QString
 
     // The temporary file is hidden (a dot file) and created afresh: O_EXCL with O_NOFOLLOW never opens what is there.
     QByteArray temporary;
-    Descriptor file;
+    FileDescriptor file;
     for (int attempt = 0; attempt < 16 && file.get() < 0; ++attempt) {
         temporary = QByteArrayLiteral(".llm-sandbox-") +
                     QByteArray::number(QRandomGenerator::global()->generate64(), 36) + QByteArrayLiteral(".part");
