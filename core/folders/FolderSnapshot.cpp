@@ -41,8 +41,6 @@ QString errnoText(int error)
     return QString::fromLocal8Bit(std::strerror(error));
 }
 
-/// Walks the folder open at `directory` (on device `device`), adding what a sandbox may see to `entries` and the rest
-/// to `skipped`; fails when a limit is passed or a folder cannot be read.
 /// Where a walk puts the inotify watches of the folders it reads (each one watched before it is read, so that no
 /// change made while it is read goes unseen); `watched` turns false when one cannot be watched.
 struct WatchSink
@@ -55,6 +53,8 @@ struct WatchSink
 constexpr uint32_t kWatchedChanges = IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO |
                                      IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR;
 
+/// Walks the folder open at `directory` (on device `device`), adding what a sandbox may see to `entries` and the rest
+/// to `skipped`; fails when a limit is passed or a folder cannot be read.
 Result<void> walk(int directory, const QString &prefix, dev_t device, const FolderSnapshot::Limits &limits,
                   QList<Entry> &entries, qint64 &files, qint64 &bytes, QList<FolderSnapshot::Skipped> &skipped,
                   WatchSink *watches = nullptr)
@@ -251,6 +251,39 @@ private:
 
 /// Opens the regular file at `path` under `root`, following no link and leaving no file system, and checks it is
 /// still the file the walk found.
+/// A shared folder as a walk found it.
+struct Walked
+{
+    FileDescriptor source; ///< the folder, opened without following a link
+    dev_t device = 0;      ///< its file system: what lies on another is left out
+    QList<Entry> entries;
+    qint64 files = 0;
+    qint64 bytes = 0;
+    QList<FolderSnapshot::Skipped> skipped;
+};
+
+Result<Walked> walkFolder(const SharedFolder &folder, const FolderSnapshot::Limits &limits,
+                          WatchSink *watches = nullptr)
+{
+    Walked walked;
+    walked.source = FileDescriptor(
+        ::open(QFile::encodeName(folder.path).constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    struct stat sourceInfo
+    {
+    };
+    if (!walked.source || ::fstat(walked.source.get(), &sourceInfo) != 0) {
+        return Error{QStringLiteral("The shared folder \"%1\" cannot be read: %2").arg(folder.name, errnoText(errno)),
+                     ErrorCode::NotFound};
+    }
+    walked.device = sourceInfo.st_dev;
+    if (auto done = walk(walked.source.get(), QString(), walked.device, limits, walked.entries, walked.files,
+                         walked.bytes, walked.skipped, watches);
+        !done) {
+        return done.error();
+    }
+    return walked;
+}
+
 FileDescriptor openBeneath(int root, const QString &path, const Entry &entry, dev_t device)
 {
     const QStringList parts = path.split(QLatin1Char('/'));
@@ -316,27 +349,15 @@ Result<void> copyFile(int from, const QString &to, const timespec &modified)
 Result<QList<FolderSnapshot::File>> FolderSnapshot::list(const SharedFolder &folder, const Limits &limits,
                                                          QList<Skipped> *skipped)
 {
-    FileDescriptor source(
-        ::open(QFile::encodeName(folder.path).constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    struct stat sourceInfo
-    {
-    };
-    if (!source || ::fstat(source.get(), &sourceInfo) != 0) {
-        return Error{QStringLiteral("The shared folder \"%1\" cannot be read: %2").arg(folder.name, errnoText(errno)),
-                     ErrorCode::NotFound};
-    }
-    QList<Entry> entries;
-    QList<Skipped> left;
-    qint64 files = 0;
-    qint64 bytes = 0;
-    if (auto walked = walk(source.get(), QString(), sourceInfo.st_dev, limits, entries, files, bytes, left); !walked) {
+    auto walked = walkFolder(folder, limits);
+    if (!walked) {
         return walked.error();
     }
     if (skipped) {
-        *skipped = left;
+        *skipped = walked->skipped;
     }
     QList<File> listed;
-    for (const Entry &entry : entries) {
+    for (const Entry &entry : std::as_const(walked->entries)) {
         if (!entry.directory) {
             listed << File{entry.path, entry.size};
         }
@@ -397,23 +418,15 @@ Result<FolderSnapshot::Report> FolderSnapshot::update(const SharedFolder &folder
             watches.keep(viewPath, {}, WatchSink{sink.inotify, sink.descriptors, false});
         }
     });
-    FileDescriptor source(
-        ::open(QFile::encodeName(folder.path).constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    struct stat sourceInfo
-    {
-    };
-    if (!source || ::fstat(source.get(), &sourceInfo) != 0) {
-        return Error{QStringLiteral("The shared folder \"%1\" cannot be read: %2").arg(folder.name, errnoText(errno)),
-                     ErrorCode::NotFound};
-    }
-    Report report;
-    QList<Entry> entries;
-    qint64 files = 0;
-    if (auto walked = walk(source.get(), QString(), sourceInfo.st_dev, limits, entries, files, report.bytes,
-                           report.skipped, &sink);
-        !walked) {
+    auto walked = walkFolder(folder, limits, &sink);
+    if (!walked) {
         return walked.error();
     }
+    const FileDescriptor &source = walked->source;
+    const QList<Entry> &entries = walked->entries;
+    Report report;
+    report.bytes = walked->bytes;
+    report.skipped = walked->skipped;
 
     report.view = makeView(folder, root);
     if (report.view.isEmpty()) {
@@ -470,7 +483,7 @@ Result<FolderSnapshot::Report> FolderSnapshot::update(const SharedFolder &folder
             copy.st_mtim.tv_nsec == entry.modified.tv_nsec) {
             continue;
         }
-        FileDescriptor file = openBeneath(source.get(), entry.path, entry, sourceInfo.st_dev);
+        FileDescriptor file = openBeneath(source.get(), entry.path, entry, walked->device);
         if (!file) {
             report.skipped << Skipped{entry.path, QStringLiteral("changed while it was read")};
             --report.files;
