@@ -62,11 +62,10 @@ void walk(int directory, const std::string &prefix, int depth, std::vector<Entry
     }
 }
 
-// Reads at most `limit` + 1 bytes so a file that grew past the limit is recognised without reading all of it.
-bool readFile(int root, const std::string &name, std::uint64_t limit, std::string &data)
+} // namespace
+
+bool readRegularFile(int root, const std::string &name, std::uint64_t limit, std::string &data)
 {
-    // Every process of the run is dead by now, so the directories checked during the walk cannot have been
-    // swapped for symlinks since; O_NOFOLLOW covers the file itself.
     const UniqueFd fd(::openat(root, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
     struct stat info
     {
@@ -92,8 +91,6 @@ bool readFile(int root, const std::string &name, std::uint64_t limit, std::strin
     return data.size() <= limit;
 }
 
-} // namespace
-
 ArtifactCollector::ArtifactCollector(std::string directory, std::uint64_t maxArtifacts, std::uint64_t maxArtifactBytes)
     : m_directory(std::move(directory)), m_maxArtifacts(maxArtifacts), m_maxArtifactBytes(maxArtifactBytes)
 {}
@@ -117,7 +114,7 @@ std::uint64_t ArtifactCollector::collect(const Sink &sink) const
     std::string data;
     for (const Entry &entry : entries) {
         if (sent >= m_maxArtifacts || entry.size > m_maxArtifactBytes ||
-            !readFile(root.get(), entry.name, m_maxArtifactBytes, data)) {
+            !readRegularFile(root.get(), entry.name, m_maxArtifactBytes, data)) {
             ++dropped;
             continue;
         }

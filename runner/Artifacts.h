@@ -25,4 +25,10 @@ private:
     std::uint64_t m_maxArtifactBytes;
 };
 
+// Reads the regular file `name` (relative to the directory `root`, the name itself not followed if it is a link) into
+// `data`: false when it is not a regular file, cannot be read or holds more than `limit` bytes (at most `limit` + 1
+// are read to know). The caller makes sure no process can swap the directories on the way for links meanwhile (the
+// run's processes are gone).
+bool readRegularFile(int root, const std::string &name, std::uint64_t limit, std::string &data);
+
 } // namespace runner

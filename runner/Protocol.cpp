@@ -296,6 +296,25 @@ RunRequest parseRun(const json &request, const std::string &id)
             run.keptDirs.push_back(std::move(spec));
         }
     }
+    if (const json *results = findField(request, "result_dirs")) {
+        if (!results->is_array()) {
+            throw FieldError("'result_dirs' must be an array of objects");
+        }
+        for (const json &dir : *results) {
+            if (!dir.is_object()) {
+                throw FieldError("'result_dirs' entries must be objects");
+            }
+            ResultDirSpec spec{requireString(dir, "path", "result_dirs: "),
+                               requireString(dir, "seed", "result_dirs: ")};
+            if (!isCleanAbsolutePath(spec.path) || !isCleanAbsolutePath(spec.seed)) {
+                throw FieldError("'result_dirs' paths must be absolute, other than /, without '.', '..' or empty "
+                                 "components");
+            }
+            run.resultDirs.push_back(std::move(spec));
+        }
+    }
+    run.maxResultFiles = optionalUnsigned(request, "max_result_files", run.maxResultFiles);
+    run.maxResultBytes = optionalUnsigned(request, "max_result_bytes", run.maxResultBytes);
     return run;
 }
 

@@ -37,6 +37,14 @@ struct KeptDirSpec final
     std::string seed; // absolute or empty: a read-only directory whose files it starts out linking to
 };
 
+// A writable shared folder's directory (/data/NAME): at the start of each run it is made the seed's links again
+// (KeptDirectory), and after the run what the run added is sent for llm-sandbox to save (ResultFiles).
+struct ResultDirSpec final
+{
+    std::string path; // absolute
+    std::string seed; // absolute: the folder's read-only copy
+};
+
 struct RunRequest final
 {
     std::string id;
@@ -55,6 +63,9 @@ struct RunRequest final
     bool keepFiles = false;
     std::vector<std::string> scratchDirs; // absolute; emptied with the workdir (unless keepFiles)
     std::vector<KeptDirSpec> keptDirs;
+    std::vector<ResultDirSpec> resultDirs;
+    std::uint64_t maxResultFiles = 100;
+    std::uint64_t maxResultBytes = 100 * 1024 * 1024;
     // Processes the run starts in their own session (a session's persistent interpreter) outlive it; after a run
     // that did not end by itself they get SIGINT, so an interpreter abandons the code but keeps its state.
     bool keepProcesses = false;

@@ -4,6 +4,7 @@
 #include "Base64.h"
 #include "IpcCleanup.h"
 #include "LimitProbe.h"
+#include "ResultFiles.h"
 #include "ReusedOutputs.h"
 #include "StepProcess.h"
 #include "Workspace.h"
@@ -20,6 +21,7 @@
 #include <malloc.h>
 #include <nlohmann/json.hpp>
 #include <poll.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -80,6 +82,14 @@ int exitCodeOf(int status)
 void logDiagnostic(const std::string &message)
 {
     std::fprintf(stderr, "llm-sandbox-runner: %s\n", message.c_str());
+}
+
+bool isDirectory(const std::string &path)
+{
+    struct stat info
+    {
+    };
+    return ::lstat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
 }
 
 } // namespace
@@ -290,6 +300,7 @@ void Runner::executeRun(RunRequest &run)
     }
     if (completed && !m_shutdown) {
         sendArtifacts(run, summary);
+        sendResultFiles(run);
     }
     summary.outputTruncated = active.outputTruncated;
     sendDone(run.id, summary);
@@ -312,6 +323,13 @@ void Runner::executeRunUnchecked(RunRequest &run, ActiveRun &active, RunSummary 
         }
     }
     restoreKeptDirectories(run);
+    // What the last run left in a writable shared folder was sent after it; this run starts from the folder. A
+    // directory the container was not given (a folder shared after a session's sandbox started) is left alone.
+    for (const ResultDirSpec &directory : run.resultDirs) {
+        if (isDirectory(directory.path)) {
+            KeptDirectory(directory.path, directory.seed, 0).restore();
+        }
+    }
     std::size_t fileBytes = 0;
     for (const FileSpec &file : run.files) {
         workspace.writeFile(file);
@@ -624,6 +642,28 @@ void Runner::sendArtifacts(const RunRequest &run, RunSummary &summary)
         });
     } catch (const std::exception &error) {
         m_writer.sendError(run.id, std::string("cannot collect artifacts: ") + error.what());
+    }
+}
+
+void Runner::sendResultFiles(const RunRequest &run)
+{
+    for (const ResultDirSpec &directory : run.resultDirs) {
+        if (!isDirectory(directory.path)) {
+            continue;
+        }
+        try {
+            ResultFiles(directory.path, directory.seed, run.maxResultFiles, run.maxResultBytes)
+                .collect([&](const ResultFiles::File &file) {
+                    json event{{"ev", "result_file"}, {"id", run.id},      {"dir", directory.path},
+                               {"name", file.name},   {"type", file.type}, {"size", file.size}};
+                    if (file.data) {
+                        event["data"] = base64Encode(*file.data);
+                    }
+                    m_writer.send(event);
+                });
+        } catch (const std::exception &error) {
+            m_writer.sendError(run.id, "cannot collect the results in " + directory.path + ": " + error.what());
+        }
     }
 }
 

@@ -105,6 +105,7 @@ private:
     void killStep(ActiveRun &active, EndReason reason);
     void forwardOutput(ActiveRun &active, const std::string &stepName, int stream);
     void sendArtifacts(const RunRequest &run, RunSummary &summary);
+    void sendResultFiles(const RunRequest &run);
     void sendDone(const std::string &id, const RunSummary &summary);
 
     bool reapChildren(); // false once no children are left

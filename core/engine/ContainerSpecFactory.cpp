@@ -3,6 +3,7 @@
 #include "engine/EgressProxy.h"
 #include "engine/SandboxContainer.h"
 #include "folders/FolderSnapshot.h"
+#include "folders/ResultWriter.h"
 
 #include <QFileInfo>
 #include <QRandomGenerator>
@@ -22,7 +23,8 @@ QString ContainerSpecFactory::nextSandboxUser()
     return QStringLiteral("%1:%1").arg(uid);
 }
 
-ContainerSpec ContainerSpecFactory::make(const QString &image, const std::optional<ContainerNetwork> &network) const
+ContainerSpec ContainerSpecFactory::make(const QString &image, const std::optional<ContainerNetwork> &network,
+                                         bool sharedFolders) const
 {
     const SandboxSettings &settings = m_settings;
     ContainerSpec spec;
@@ -64,22 +66,55 @@ ContainerSpec ContainerSpecFactory::make(const QString &image, const std::option
         Tmpfs{.path = QStringLiteral("/tmp"), .sizeBytes = settings.tmpBytes, .mode = 01777},
     };
     // The user's shared folders, as llm-sandbox's read-only copies (FolderSnapshot), which each run brings up to date.
-    for (const SharedFolder &folder : settings.sharedFolders) {
-        const QString view = FolderSnapshot::viewOf(folder);
-        if (QFileInfo(view).isDir()) {
-            spec.binds << BindMount{view, folder.mountPath(), true};
+    if (sharedFolders) {
+        for (const SharedFolder &folder : settings.sharedFolders) {
+            addSharedFolder(spec, folder);
         }
     }
     return spec;
+}
+
+void ContainerSpecFactory::addSharedFolder(ContainerSpec &spec, const SharedFolder &folder)
+{
+    const QString view = FolderSnapshot::viewOf(folder);
+    if (!QFileInfo(view).isDir()) {
+        return;
+    }
+    if (!folder.writable) {
+        spec.binds << BindMount{view, folder.mountPath(), true};
+        return;
+    }
+    spec.binds << BindMount{view, copyPathOf(folder), true};
+    // As large as everything a run may save (ResultWriter); it counts against the sandbox's memory like /tmp.
+    spec.tmpfs << Tmpfs{.path = folder.mountPath(),
+                        .sizeBytes = ResultLimits{}.maxTotalBytes,
+                        .mode = 0755,
+                        .executable = false,
+                        .ownedBySandboxUser = true};
+}
+
+QString ContainerSpecFactory::copyPathOf(const SharedFolder &folder)
+{
+    return QStringLiteral("/opt/llm-sandbox/shared/") + folder.name;
+}
+
+QList<RunnerResultDir> ContainerSpecFactory::resultDirsOf(const QList<SharedFolder> &folders)
+{
+    QList<RunnerResultDir> directories;
+    for (const SharedFolder &folder : folders) {
+        if (folder.writable && QFileInfo(FolderSnapshot::viewOf(folder)).isDir()) {
+            directories << RunnerResultDir{folder.mountPath(), copyPathOf(folder)};
+        }
+    }
+    return directories;
 }
 
 ContainerSpec ContainerSpecFactory::makeProxy(const QString &image, const QByteArray &config,
                                               const ContainerNetwork &network,
                                               ContainerBackend::EgressProxyReach reach) const
 {
-    ContainerSpec spec = make(image, network);
+    ContainerSpec spec = make(image, network, false); // the proxy has no business with the user's folders
     spec.command = {QStringLiteral("/bin/sh"), QStringLiteral("/opt/llm-sandbox/start-proxy")};
-    spec.binds.clear(); // the proxy has no business with the user's folders
     spec.workingDir = QStringLiteral("/tmp");
     spec.environment = {{EgressProxy::configVariable(), QString::fromUtf8(config)},
                         {EgressProxy::listenVariable(), reach == ContainerBackend::EgressProxyReach::SocketVolume

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "backend/ContainerBackend.h"
+#include "runnerclient/RunnerMessages.h"
 #include "settings/SandboxSettings.h"
 
 #include <QString>
@@ -17,8 +18,10 @@ public:
     /// `ownerIdentity`: the value of ownerLabel() (OrphanReaper::ownIdentity()).
     ContainerSpecFactory(SandboxSettings settings, QString ownerIdentity);
 
-    /// The spec of a sandbox of `image`; `network` overrides the settings' (the network of an install step).
-    ContainerSpec make(const QString &image, const std::optional<ContainerNetwork> &network = {}) const;
+    /// The spec of a sandbox of `image`; `network` overrides the settings' (the network of an install step). With
+    /// `sharedFolders`, the settings' shared folders are mounted (addSharedFolder()).
+    ContainerSpec make(const QString &image, const std::optional<ContainerNetwork> &network = {},
+                       bool sharedFolders = true) const;
     /// The spec of an install's egress proxy (EgressProxy) of `image` with squid configuration `config`: the same
     /// hardening, on `network` (the engine's default bridge), with its start script as the main process, listening
     /// as `reach` needs.
@@ -33,6 +36,17 @@ public:
     static QString ownerLabel() { return QStringLiteral("io.llm-sandbox.owner"); }
     /// Label naming the session a container serves (`llm-sandbox ps` shows it where a container has it).
     static QString sessionLabel() { return QStringLiteral("io.llm-sandbox.session"); }
+
+    /// Mounts the copy of `folder` (FolderSnapshot) that the last update made: read-only at /data/NAME, or, for a
+    /// writable folder, read-only at copyPathOf() with /data/NAME a small scratch file system of the sandbox's own
+    /// (noexec) that the runner makes the copy's links again before each run and takes the run's results from after
+    /// it (resultDirsOf(), runner/ResultFiles.h). Nothing of the host is ever writable to the sandbox. A folder whose
+    /// copy is not there is not mounted.
+    static void addSharedFolder(ContainerSpec &spec, const SharedFolder &folder);
+    /// Where a writable folder's read-only copy is in the sandbox: /opt/llm-sandbox/shared/NAME.
+    static QString copyPathOf(const SharedFolder &folder);
+    /// The runner's result directories for the writable ones of `folders` that addSharedFolder() mounts.
+    static QList<RunnerResultDir> resultDirsOf(const QList<SharedFolder> &folders);
 
     /// The user ids sandboxes run as when the settings name no user: each sandbox one of its own, so none shares
     /// RLIMIT_NPROC (which counts every thread of a uid host-wide) with a person's account (uid 1000 and up on a

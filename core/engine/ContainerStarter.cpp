@@ -101,17 +101,16 @@ Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language
     if (!runtime) {
         return runtime.error();
     }
-    ContainerSpec spec = m_specs.make(image, options.network);
+    ContainerSpec spec = m_specs.make(image, options.network, options.sharedFolders);
     spec.runtime = runtime->name;
     if (GVisorRuntime::isGVisor(*runtime)) {
         GVisorRuntime::adapt(spec);
     }
     spec.labels.insert(options.labels);
     spec.volumesFrom = options.volumesFrom;
-    if (!options.sharedFolders) {
-        spec.binds.clear();
+    for (const SharedFolder &folder : options.folders) {
+        ContainerSpecFactory::addSharedFolder(spec, folder);
     }
-    spec.binds += options.binds;
     auto created = m_images.createContainer(spec, language, [&](const QString &line) {
         if (progress) {
             progress(RunProgress{RunProgress::Kind::ImageBuild, line});

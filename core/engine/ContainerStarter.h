@@ -23,7 +23,7 @@ struct ContainerOptions
     std::optional<ContainerNetwork> network; ///< overrides the settings' (a Kubernetes installer pod's network)
     QHash<QString, QString> labels;          ///< added to the spec's
     QStringList volumesFrom;                 ///< ContainerSpec::volumesFrom (a builder's egress proxy socket)
-    QList<BindMount> binds;                  ///< ContainerSpec::binds: a run's own shared folders' copies
+    QList<SharedFolder> folders;             ///< a run's own shared folders (ContainerSpecFactory::addSharedFolder)
     bool sharedFolders = true;               ///< the settings' shared folders too (not for a builder: it has a network)
 };
 

@@ -5,6 +5,7 @@
 #include "engine/RunSampler.h"
 #include "engine/SessionRun.h"
 #include "folders/FolderSnapshot.h"
+#include "folders/ResultWriter.h"
 #include "lang/LanguageRegistry.h"
 #include "runnerclient/RunnerClient.h"
 #include "security/ScannedSource.h"
@@ -172,8 +173,7 @@ QStringList ExecutionEngine::Run::preloadedInterpreterFor(const Language &langua
     return interpreters.first();
 }
 
-Result<QList<SharedFolderUse>> ExecutionEngine::Run::updateSharedFolders(const QList<SharedFolder> &folders,
-                                                                         QList<BindMount> *binds) const
+Result<QList<SharedFolderUse>> ExecutionEngine::Run::updateSharedFolders(const QList<SharedFolder> &folders) const
 {
     QList<SharedFolderUse> uses;
     for (const SharedFolder &folder : folders) {
@@ -191,9 +191,6 @@ Result<QList<SharedFolderUse>> ExecutionEngine::Run::updateSharedFolders(const Q
         }
         uses << SharedFolderUse{folder.name, folder.writable, snapshot->files, snapshot->bytes,
                                 snapshot->skipped.size()};
-        if (binds) {
-            *binds << BindMount{snapshot->view, folder.mountPath(), true};
-        }
     }
     return uses;
 }
@@ -255,6 +252,10 @@ RunnerRunRequest ExecutionEngine::Run::runRequest(const RunRequest &request, con
     run.maxArtifactBytes = settings.maxArtifactBytes;
     run.maxArtifacts = settings.maxArtifacts;
     run.keepFiles = afterInstall;
+    run.resultDirs = ContainerSpecFactory::resultDirsOf(settings.sharedFolders + request.sharedFolders);
+    const ResultLimits resultLimits;
+    run.maxResultFiles = resultLimits.maxFiles;
+    run.maxResultBytes = resultLimits.maxFileBytes;
     return run;
 }
 
@@ -265,6 +266,7 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
     RunResult result;
     const SandboxSettings &settings = m_engine.m_settings;
     ArtifactBudget artifactBudget({settings.maxArtifacts, settings.maxArtifactBytes, settings.maxArtifactsTotalBytes});
+    ResultWriter resultWriter;
     const auto giveUpAt = std::chrono::steady_clock::now() + timeout + kReportGrace;
     bool cancelSent = false;
     bool outputCut = false;
@@ -343,6 +345,8 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
             }
             notify([&](RunObserver &observer) { observer.runArtifact(m_id, artifact); });
             result.artifacts.append(std::move(artifact));
+        } else if (auto *resultFile = std::get_if<RunnerResultFileEvent>(&event)) {
+            saveResultFile(*resultFile, resultWriter, result);
         } else if (const auto *error = std::get_if<RunnerErrorEvent>(&event)) {
             qCWarning(lcEngine).noquote() << "runner:" << error->message;
             result.stderrData.append(error->message.toUtf8() + '\n');
@@ -369,6 +373,40 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
             clean = done->reason != RunnerDoneReason::Error && !done->processesSurvived;
             return result;
         }
+    }
+}
+
+void ExecutionEngine::Run::saveResultFile(RunnerResultFileEvent &event, ResultWriter &writer, RunResult &result) const
+{
+    const QList<SharedFolder> folders = m_engine.m_settings.sharedFolders + m_ownFolders;
+    const auto folder = std::find_if(folders.cbegin(), folders.cend(), [&event](const SharedFolder &each) {
+        return each.writable && each.mountPath() == event.dir;
+    });
+    if (folder == folders.cend()) {
+        qCWarning(lcEngine).noquote() << "runner: results from a folder the run has not:" << event.dir.left(80);
+        return;
+    }
+    const QString path = folder->mountPath() + QLatin1Char('/') + event.name;
+    const auto refuse = [&](const QString &reason) {
+        result.refusedResults << RefusedResult{path, reason};
+    };
+    const ResultLimits &limits = writer.limits();
+    if (event.type == QLatin1String("symlink")) {
+        refuse(QStringLiteral("A symbolic link is not saved: only regular files are."));
+    } else if (event.type != QLatin1String("file")) {
+        refuse(QStringLiteral("A %1 is not saved: only regular files are.")
+                   .arg(event.type == QLatin1String("fifo") ? QStringLiteral("FIFO") : event.type.left(16)));
+    } else if (event.name.contains(QLatin1Char('/'))) {
+        refuse(QStringLiteral("Files in subfolders are not saved: only files directly in %1 are.")
+                   .arg(folder->mountPath()));
+    } else if (!event.data || event.size > limits.maxFileBytes) {
+        refuse(QStringLiteral("Not saved: a run saves at most %1 files of at most %2 MiB each.")
+                   .arg(limits.maxFiles)
+                   .arg(limits.maxFileBytes >> 20));
+    } else if (auto saved = writer.save(*folder, event.name, *event.data, m_engine.m_settings.shareOverwrite); saved) {
+        result.savedResults << *saved;
+    } else {
+        refuse(saved.error().message);
     }
 }
 
@@ -429,8 +467,9 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
                 ErrorCode::BadRequest};
         }
     }
-    ContainerOptions options;
-    auto ownFolders = updateSharedFolders(request.sharedFolders, &options.binds);
+    const ContainerOptions options{.folders = request.sharedFolders};
+    m_ownFolders = request.sharedFolders;
+    auto ownFolders = updateSharedFolders(request.sharedFolders);
     if (!ownFolders) {
         return ownFolders.error();
     }
@@ -440,7 +479,7 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
         if (!plan) {
             return plan.error();
         }
-        auto result = installAndRun(request, *language, *image, *plan, options.binds);
+        auto result = installAndRun(request, *language, *image, *plan);
         if (result) {
             result->sharedFolders = *folders;
         }
@@ -452,7 +491,7 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
         report(RunProgress::Kind::ContainerStart, QStringLiteral("Starting a %1 sandbox").arg(language->displayName));
         return startContainer(*language, *image, options);
     };
-    auto container = options.binds.isEmpty() ? m_engine.m_pool.acquire(*image, start) : start();
+    auto container = options.folders.isEmpty() ? m_engine.m_pool.acquire(*image, start) : start();
     if (!container) {
         return m_engine.noteFailure(container.error());
     }
@@ -484,7 +523,7 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
         result->coldStart = cold;
         result->sharedFolders = *folders;
     }
-    if (!options.binds.isEmpty()) {
+    if (!options.folders.isEmpty()) {
         return result; // the sandbox of a run's own folders serves no other run
     }
     m_engine.m_pool.release(std::move(*container), clean && result.ok());
@@ -496,11 +535,11 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
 }
 
 Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request, const Language &language,
-                                                      const QString &image, const LibraryInstallPlan &plan,
-                                                      const QList<BindMount> &binds)
+                                                      const QString &image, const LibraryInstallPlan &plan)
 {
     // Not pooled: the container holds this run's libraries (and may have had network).
-    auto container = LibraryInstall(*this, false).start(language, image, request.libraries, plan, {}, binds);
+    auto container =
+        LibraryInstall(*this, false).start(language, image, request.libraries, plan, {}, request.sharedFolders);
     if (!container) {
         return container.error();
     }

@@ -15,6 +15,7 @@ Q_DECLARE_LOGGING_CATEGORY(lcEngine)
 
 namespace sandbox {
 
+class ResultWriter;
 class RunnerClient;
 class ScannedSource;
 
@@ -70,9 +71,8 @@ public:
     static QStringList librariesToInstall(const Language &language, const QStringList &requested,
                                           const QStringList &installed = {});
     /// Brings the sandbox's copies of `folders` up to date before a run (FolderSnapshot), saying so when it takes a
-    /// while; what the run is given of each, for its result. `binds`, when given, gets their mounts.
-    Result<QList<SharedFolderUse>> updateSharedFolders(const QList<SharedFolder> &folders,
-                                                       QList<BindMount> *binds = nullptr) const;
+    /// while; what the run is given of each, for its result.
+    Result<QList<SharedFolderUse>> updateSharedFolders(const QList<SharedFolder> &folders) const;
     /// The result carries the limits in force in its sandbox; a sandbox that lacks some, accepted by
     /// SANDBOX_ALLOW_UNENFORCED_LIMITS, is noted on every run so weaker isolation never goes unnoticed.
     static void attachLimits(Result<RunResult> &result, const SandboxContainer &container);
@@ -85,10 +85,14 @@ private:
     static QStringList preloadedInterpreterFor(const Language &language, const ScannedSource &scanned);
     /// Starts a container with `plan` installed, then runs the code there.
     Result<RunResult> installAndRun(const RunRequest &request, const Language &language, const QString &image,
-                                    const LibraryInstallPlan &plan, const QList<BindMount> &binds);
+                                    const LibraryInstallPlan &plan);
+
+    /// Saves what the run left in a writable shared folder (`event`) into it, into `result`.
+    void saveResultFile(RunnerResultFileEvent &event, ResultWriter &writer, RunResult &result) const;
 
     ExecutionEngine &m_engine;
     QString m_id;
+    QList<SharedFolder> m_ownFolders; ///< the run's own shared folders (RunRequest::sharedFolders)
     bool m_subscribed;
     RunObserver *m_caller;
     std::stop_token m_stop;

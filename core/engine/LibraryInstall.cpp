@@ -20,7 +20,7 @@ constexpr qint64 kMaxLibraryArchiveBytes = 128LL * 1024 * 1024;
 Result<std::unique_ptr<SandboxContainer>>
 ExecutionEngine::LibraryInstall::start(const Language &language, const QString &image, const QStringList &libraries,
                                        const LibraryInstallPlan &plan, const QHash<QString, QString> &labels,
-                                       const QList<BindMount> &binds)
+                                       const QList<SharedFolder> &folders)
 {
     auto builderImage = m_run.engine().m_catalog.builderImage(language);
     if (!builderImage) {
@@ -73,7 +73,7 @@ ExecutionEngine::LibraryInstall::start(const Language &language, const QString &
     m_run.report(
         RunProgress::Kind::ContainerStart,
         QStringLiteral("Starting a %1 sandbox (no network) for the installed libraries").arg(language.displayName));
-    auto container = m_run.startContainer(language, image, {.labels = labels, .binds = binds});
+    auto container = m_run.startContainer(language, image, {.labels = labels, .folders = folders});
     if (!container) {
         return container.error();
     }

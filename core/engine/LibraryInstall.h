@@ -18,13 +18,13 @@ public:
     /// not run).
     LibraryInstall(Run &run, bool forSession) : m_run(run), m_forSession(forSession) {}
 
-    /// The container of `image` with `plan` (`libraries`) installed; `labels` go to it, and `binds` (a run's own shared
-    /// folders) besides the settings' shared folders. The builder that installs gets no shared folder: it has a
+    /// The container of `image` with `plan` (`libraries`) installed; `labels` go to it, and `folders` (a run's own
+    /// shared folders) besides the settings' shared folders. The builder that installs gets no shared folder: it has a
     /// network (through the egress proxy).
     Result<std::unique_ptr<SandboxContainer>> start(const Language &language, const QString &image,
                                                     const QStringList &libraries, const LibraryInstallPlan &plan,
                                                     const QHash<QString, QString> &labels = {},
-                                                    const QList<BindMount> &binds = {});
+                                                    const QList<SharedFolder> &folders = {});
 
 private:
     /// Installs `plan` (`libraries`) in the builder `container`.

@@ -2,6 +2,7 @@
 
 #include "artifacts/Artifact.h"
 #include "engine/EnforcedLimits.h"
+#include "folders/SavedResult.h"
 #include "folders/SharedFolder.h"
 
 #include <QByteArray>
@@ -52,6 +53,10 @@ struct RunResult
     bool coldStart = false;
     /// The user's folders the run could read at /data/NAME.
     QList<SharedFolderUse> sharedFolders;
+    /// What the run wrote to /data/NAME of writable folders that llm-sandbox saved into them after the run, and what it
+    /// did not save.
+    QList<SavedResult> savedResults;
+    QList<RefusedResult> refusedResults;
 
     bool timedOut() const { return reason == StopReason::TimedOut; }
 };

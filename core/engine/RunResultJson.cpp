@@ -43,6 +43,20 @@ QJsonObject runResultToJson(const RunResult &result)
         }
         json.insert(QStringLiteral("shared_folders"), folders);
     }
+    if (!result.savedResults.isEmpty() || !result.refusedResults.isEmpty()) {
+        QJsonArray saved;
+        for (const SavedResult &file : result.savedResults) {
+            saved.append(QJsonObject{{QStringLiteral("path"), file.sandboxPath()},
+                                     {QStringLiteral("size"), file.bytes},
+                                     {QStringLiteral("sha256"), file.sha256}});
+        }
+        QJsonArray refused;
+        for (const RefusedResult &file : result.refusedResults) {
+            refused.append(QJsonObject{{QStringLiteral("path"), file.path}, {QStringLiteral("reason"), file.reason}});
+        }
+        json.insert(QStringLiteral("saved_files"), saved);
+        json.insert(QStringLiteral("not_saved"), refused);
+    }
     if (result.enforcedLimits.reported) {
         json.insert(QStringLiteral("enforced_limits"), result.enforcedLimits.toJson());
     }

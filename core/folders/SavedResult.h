@@ -24,4 +24,13 @@ struct SavedResult
     friend bool operator==(const SavedResult &, const SavedResult &) = default;
 };
 
+/// Something a run left in a writable shared folder that llm-sandbox did not save, and why.
+struct RefusedResult
+{
+    QString path;   ///< in the sandbox: /data/NAME/...
+    QString reason; ///< one sentence
+
+    friend bool operator==(const RefusedResult &, const RefusedResult &) = default;
+};
+
 } // namespace sandbox

@@ -233,6 +233,16 @@ QJsonObject toJson(const RunnerRequest &request)
                     }
                     json.insert(QStringLiteral("kept_dirs"), kept);
                 }
+                if (!run.resultDirs.isEmpty()) {
+                    QJsonArray results;
+                    for (const RunnerResultDir &directory : run.resultDirs) {
+                        results.append(QJsonObject{{QStringLiteral("path"), directory.path},
+                                                   {QStringLiteral("seed"), directory.seed}});
+                    }
+                    json.insert(QStringLiteral("result_dirs"), results);
+                    json.insert(QStringLiteral("max_result_files"), run.maxResultFiles);
+                    json.insert(QStringLiteral("max_result_bytes"), double(run.maxResultBytes));
+                }
                 if (run.keepProcesses) {
                     json.insert(QStringLiteral("keep_processes"), true);
                 }
@@ -305,6 +315,15 @@ Result<RunnerRequest> runnerRequestFromJson(const QJsonObject &json)
                 fields.fail("kept_dirs", "a list of directories");
             }
         }
+        for (const QJsonValue &value : fields.array("result_dirs", false)) {
+            FieldReader result(value.toObject(), QStringLiteral("result_dirs"));
+            run.resultDirs.append(RunnerResultDir{result.string("path"), result.string("seed")});
+            if (!result.problem().isEmpty()) {
+                fields.fail("result_dirs", "a list of directories");
+            }
+        }
+        run.maxResultFiles = int(fields.number("max_result_files", false, run.maxResultFiles));
+        run.maxResultBytes = fields.number("max_result_bytes", false, run.maxResultBytes);
         run.keepProcesses = fields.boolean("keep_processes");
         request = std::move(run);
     } else if (op == QLatin1String("cancel")) {
@@ -363,6 +382,18 @@ QJsonObject toJson(const RunnerEvent &event)
                                                  {QStringLiteral("name"), artifact.name},
                                                  {QStringLiteral("size"), double(artifact.data.size())},
                                                  {QStringLiteral("data"), base64(artifact.data)}};
+                          },
+                          [](const RunnerResultFileEvent &file) {
+                              QJsonObject json{{QStringLiteral("ev"), QStringLiteral("result_file")},
+                                               {QStringLiteral("id"), file.id},
+                                               {QStringLiteral("dir"), file.dir},
+                                               {QStringLiteral("name"), file.name},
+                                               {QStringLiteral("type"), file.type},
+                                               {QStringLiteral("size"), double(file.size)}};
+                              if (file.data) {
+                                  json.insert(QStringLiteral("data"), base64(*file.data));
+                              }
+                              return json;
                           },
                           [](const RunnerErrorEvent &error) {
                               QJsonObject json{{QStringLiteral("ev"), QStringLiteral("error")},
@@ -433,6 +464,13 @@ Result<RunnerEvent> runnerEventFromJson(const QJsonObject &json)
                                 fields.number("max_rss_kb", false)};
     } else if (type == QLatin1String("artifact")) {
         event = RunnerArtifactEvent{fields.string("id"), fields.string("name"), fields.data("data")};
+    } else if (type == QLatin1String("result_file")) {
+        RunnerResultFileEvent file{fields.string("id"),   fields.string("dir"),         fields.string("name"),
+                                   fields.string("type"), fields.number("size", false), std::nullopt};
+        if (json.contains(QStringLiteral("data"))) {
+            file.data = fields.data("data");
+        }
+        event = std::move(file);
     } else if (type == QLatin1String("error")) {
         event = RunnerErrorEvent{fields.string("id", false), fields.string("message")};
     } else if (type == QLatin1String("done")) {

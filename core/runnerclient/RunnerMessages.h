@@ -11,6 +11,7 @@
 #include <QString>
 #include <QStringList>
 #include <chrono>
+#include <optional>
 #include <variant>
 
 namespace sandbox {
@@ -47,6 +48,15 @@ struct RunnerKeptDir
     bool operator==(const RunnerKeptDir &) const = default;
 };
 
+/// A writable shared folder's directory (runner/ResultFiles.h): made `seed`'s links at the start of each run, what the
+/// run added sent after it (RunnerResultFileEvent).
+struct RunnerResultDir
+{
+    QString path;
+    QString seed;
+    bool operator==(const RunnerResultDir &) const = default;
+};
+
 /// `run`: write the files, run the steps, stream output, send the artifacts and `done`.
 struct RunnerRunRequest
 {
@@ -64,6 +74,9 @@ struct RunnerRunRequest
     bool keepFiles = false;
     QStringList scratchDirs;
     QList<RunnerKeptDir> keptDirs;
+    QList<RunnerResultDir> resultDirs;
+    int maxResultFiles = 100;
+    qint64 maxResultBytes = 100 * 1024 * 1024;
     bool keepProcesses = false;
 };
 
@@ -133,6 +146,19 @@ struct RunnerArtifactEvent
     QByteArray data;
 };
 
+/// `result_file`: something a run left in one of its result directories. Only a regular file directly in it, within
+/// the request's limits, comes with its bytes (`data` set); the rest is named for the host to say why it was not
+/// saved.
+struct RunnerResultFileEvent
+{
+    QString id;
+    QString dir;
+    QString name; ///< relative to `dir`
+    QString type; ///< "file", "symlink", "fifo", "socket" or "device"
+    qint64 size = 0;
+    std::optional<QByteArray> data;
+};
+
 /// `error`: a request the runner could not carry out; `id` is empty when it belongs to no request.
 struct RunnerErrorEvent
 {
@@ -181,8 +207,9 @@ struct RunnerPongEvent
 {
 };
 
-using RunnerEvent = std::variant<RunnerReadyEvent, RunnerOutputEvent, RunnerStepEvent, RunnerArtifactEvent,
-                                 RunnerErrorEvent, RunnerDoneEvent, RunnerFileEvent, RunnerPongEvent>;
+using RunnerEvent =
+    std::variant<RunnerReadyEvent, RunnerOutputEvent, RunnerStepEvent, RunnerArtifactEvent, RunnerResultFileEvent,
+                 RunnerErrorEvent, RunnerDoneEvent, RunnerFileEvent, RunnerPongEvent>;
 
 /// The request as one protocol message (without the newline).
 QJsonObject toJson(const RunnerRequest &request);

@@ -14,11 +14,12 @@ QString SharedFolderTools::executeCodeSentence(const QList<SharedFolder> &folder
     }
     QStringList named;
     for (const SharedFolder &folder : folders) {
-        named << QStringLiteral("%1 (%2)").arg(folder.mountPath(), folder.writable ? QStringLiteral("read-only; "
-                                                                                                    "results may be "
-                                                                                                    "saved with "
-                                                                                                    "save_to_folder")
-                                                                                   : QStringLiteral("read-only"));
+        named << QStringLiteral("%1 (%2)").arg(
+            folder.mountPath(), folder.writable ? QStringLiteral("its files read-only; new files the code writes "
+                                                                 "directly in it are saved into the user's folder "
+                                                                 "after the run (saved_files in the result), as is "
+                                                                 "an artifact with save_to_folder")
+                                                : QStringLiteral("read-only"));
     }
     return QStringLiteral(" The user shared folders the code can read: %1; list_shared_folders tells what they "
                           "hold.")

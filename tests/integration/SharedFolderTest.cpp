@@ -226,5 +226,109 @@ TEST_P(SharedFolderTest, eachRunSeesTheFolderAsItIsNowAndARunsOwnFolderStaysWith
     EXPECT_EQ(refused.error().code, ErrorCode::BadRequest);
 }
 
+constexpr char kWriter[] = R"PY(
+import errno, json, os
+out = {"listing": sorted(os.listdir("/data/out")), "read": open("/data/out/summary.csv").read()}
+def error_of(action):
+    try:
+        action()
+        return "done"
+    except OSError as e:
+        return errno.errorcode[e.errno]
+out["overwrite"] = error_of(lambda: open("/data/out/summary.csv", "w"))
+with open("/data/out/result.csv", "w") as f:
+    f.write("a,b\n1,2\n")
+os.chmod("/data/out/result.csv", 0o4755)
+os.unlink("/data/out/summary.csv")
+with open("/data/out/summary.csv", "w") as f:
+    f.write("new")
+for name in [".bashrc", "bad\nname.txt"]:
+    with open("/data/out/" + name, "w") as f:
+        f.write("x")
+os.mkdir("/data/out/sub")
+open("/data/out/sub/x.csv", "w").write("x")
+os.symlink("/etc/passwd", "/data/out/link")
+os.mkfifo("/data/out/pipe")
+out["exec"] = error_of(lambda: os.execv("/data/out/result.csv", ["x"]))
+print(json.dumps(out))
+)PY";
+
+TEST_P(SharedFolderTest, aWritableFolderGetsWhatTheRunWroteThereSavedByLlmSandboxAfterTheRun)
+{
+    ASSERT_TRUE(QDir(m_host.path()).mkpath(QStringLiteral("out")));
+    write(path("out/summary.csv"), "old", QFile::ReadOwner | QFile::WriteOwner);
+    auto folder = SharedFolder::parse(path("out") + QStringLiteral(":out:rw"));
+    ASSERT_TRUE(folder) << qPrintable(folder.error().message);
+    const RunResult result = run(QString::fromLatin1(kWriter), {*folder});
+    ASSERT_EQ(result.exitCode, 0) << result.stderrData.toStdString();
+    const QJsonObject out = QJsonDocument::fromJson(result.stdoutData).object();
+    EXPECT_EQ(out.value(QStringLiteral("listing")).toArray().toVariantList(),
+              QVariantList{QStringLiteral("summary.csv")});
+    EXPECT_EQ(out.value(QStringLiteral("read")).toString(), QStringLiteral("old")) << "the folder's files are there";
+    const QString overwrite = out.value(QStringLiteral("overwrite")).toString();
+    EXPECT_TRUE(overwrite == QLatin1String("EROFS") || overwrite == QLatin1String("EACCES")) << qPrintable(overwrite);
+    EXPECT_EQ(out.value(QStringLiteral("exec")).toString(), QStringLiteral("EACCES")) << "nothing there runs";
+
+    // On the host: the new files, written by llm-sandbox as the user, 0644; the existing file kept.
+    const auto contents = [this](const char *name) {
+        QFile file(path(name));
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("(missing)");
+    };
+    EXPECT_EQ(contents("out/summary.csv"), "old");
+    EXPECT_EQ(contents("out/summary (2).csv"), "new");
+    EXPECT_EQ(contents("out/result.csv"), "a,b\n1,2\n");
+    struct stat saved
+    {
+    };
+    ASSERT_EQ(::lstat(QFile::encodeName(path("out/result.csv")).constData(), &saved), 0);
+    EXPECT_EQ(saved.st_mode, mode_t(S_IFREG | 0644));
+    EXPECT_EQ(saved.st_uid, ::getuid());
+    EXPECT_EQ(
+        QDir(path("out")).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
+        (QStringList{QStringLiteral("result.csv"), QStringLiteral("summary (2).csv"), QStringLiteral("summary.csv")}));
+    QStringList savedPaths;
+    for (const SavedResult &file : result.savedResults) {
+        savedPaths << file.sandboxPath();
+        EXPECT_EQ(file.folderPath, folder->path);
+    }
+    savedPaths.sort();
+    EXPECT_EQ(savedPaths,
+              (QStringList{QStringLiteral("/data/out/result.csv"), QStringLiteral("/data/out/summary (2).csv")}));
+    QStringList refused;
+    for (const RefusedResult &file : result.refusedResults) {
+        refused << file.path;
+        EXPECT_FALSE(file.reason.isEmpty());
+    }
+    refused.sort();
+    EXPECT_EQ(refused, (QStringList{QStringLiteral("/data/out/.bashrc"), QStringLiteral("/data/out/bad\nname.txt"),
+                                    QStringLiteral("/data/out/link"), QStringLiteral("/data/out/pipe"),
+                                    QStringLiteral("/data/out/sub/x.csv")}));
+
+    // A session of a folder shared with every sandbox: each run starts from the folder as it is, with what the runs
+    // before it saved, and nothing else they left.
+    SandboxSettings settings = test::settingsFor(GetParam());
+    settings.sharedFolders = {*folder};
+    auto backend = test::backendFor(GetParam());
+    ASSERT_TRUE(backend);
+    m_engine = std::make_unique<ExecutionEngine>(backend, settings);
+    SessionRequest opening;
+    opening.language = QStringLiteral("python");
+    auto session = m_engine->createSession(opening);
+    ASSERT_TRUE(session) << qPrintable(session.error().message);
+    const RunResult first = run(QStringLiteral("open('/data/out/notes.txt', 'w').write('n')\n"
+                                               "open('/data/out/.hidden', 'w').write('h')\n"),
+                                {}, session->id);
+    ASSERT_EQ(first.savedResults.size(), 1) << first.stderrData.toStdString();
+    EXPECT_EQ(contents("out/notes.txt"), "n");
+    const RunResult second =
+        run(QStringLiteral("import os\nprint(sorted(os.listdir('/data/out')))\n"), {}, session->id);
+    EXPECT_EQ(second.stdoutData, "['notes.txt', 'result.csv', 'summary (2).csv', 'summary.csv']\n")
+        << second.stderrData.toStdString();
+    EXPECT_TRUE(second.savedResults.isEmpty());
+    ASSERT_TRUE(m_engine->closeSession(session->id));
+    m_engine.reset();
+    QDir(FolderSnapshot::viewOf(*folder)).removeRecursively();
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, SharedFolderTest, ::testing::ValuesIn(test::backendNamesWithRootless()),
                          test::backendTestName);

@@ -1,8 +1,11 @@
 #include "engine/ContainerSpecFactory.h"
 
 #include "engine/SandboxContainer.h"
+#include "folders/FolderSnapshot.h"
 
+#include <QDir>
 #include <QSet>
+#include <QTemporaryDir>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -134,4 +137,38 @@ TEST(ContainerSpecFactoryTest, anInstallStepsNetworkOverridesTheSettings)
     named.networkMode = QStringLiteral("lab-net");
     EXPECT_EQ(ContainerSpecFactory(named, QStringLiteral("h:1:2")).make(QStringLiteral("i")).network,
               ContainerNetwork::named(QStringLiteral("lab-net")));
+}
+
+TEST(ContainerSpecFactoryTest, sharedFoldersAreReadOnlyCopiesAndAWritableOneAScratchSpaceOfTheSandboxsOwn)
+{
+    QTemporaryDir root;
+    ASSERT_TRUE(root.isValid());
+    ASSERT_TRUE(QDir(root.path()).mkpath(QStringLiteral("sales")) && QDir(root.path()).mkpath(QStringLiteral("out")));
+    const SharedFolder sales{root.filePath(QStringLiteral("sales")), QStringLiteral("sales"), false};
+    const SharedFolder out{root.filePath(QStringLiteral("out")), QStringLiteral("out"), true};
+    ASSERT_FALSE(FolderSnapshot::makeView(sales).isEmpty());
+    ASSERT_FALSE(FolderSnapshot::makeView(out).isEmpty());
+    SandboxSettings settings;
+    settings.sharedFolders = {sales, out};
+    const ContainerSpecFactory factory(settings, QStringLiteral("host:1:2"));
+    const ContainerSpec spec = factory.make(QStringLiteral("img:1"));
+    EXPECT_EQ(spec.binds,
+              (QList<BindMount>{{FolderSnapshot::viewOf(sales), QStringLiteral("/data/sales"), true},
+                                {FolderSnapshot::viewOf(out), QStringLiteral("/opt/llm-sandbox/shared/out"), true}}))
+        << "nothing of the host is writable to a sandbox";
+    const auto scratch = std::find_if(spec.tmpfs.cbegin(), spec.tmpfs.cend(),
+                                      [](const Tmpfs &each) { return each.path == QLatin1String("/data/out"); });
+    ASSERT_NE(scratch, spec.tmpfs.cend());
+    EXPECT_TRUE(scratch->ownedBySandboxUser);
+    EXPECT_FALSE(scratch->executable);
+    EXPECT_FALSE(scratch->readOnly);
+    const QList<RunnerResultDir> resultDirs{
+        {QStringLiteral("/data/out"), QStringLiteral("/opt/llm-sandbox/shared/out")}};
+    EXPECT_EQ(ContainerSpecFactory::resultDirsOf(settings.sharedFolders), resultDirs);
+
+    const ContainerSpec without = factory.make(QStringLiteral("img:1"), {}, false);
+    EXPECT_TRUE(without.binds.isEmpty());
+    EXPECT_EQ(without.tmpfs.size(), spec.tmpfs.size() - 1) << "a builder gets no folder";
+    QDir(FolderSnapshot::viewOf(sales)).removeRecursively();
+    QDir(FolderSnapshot::viewOf(out)).removeRecursively();
 }

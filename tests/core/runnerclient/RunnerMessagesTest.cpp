@@ -85,6 +85,9 @@ TEST(RunnerMessagesTest, requestsRoundTrip)
     run.keepFiles = true;
     run.scratchDirs = {QStringLiteral("/tmp"), QStringLiteral("/dev/shm")};
     run.keepProcesses = true;
+    run.resultDirs = {RunnerResultDir{QStringLiteral("/data/out"), QStringLiteral("/opt/llm-sandbox/shared/out")}};
+    run.maxResultFiles = 5;
+    run.maxResultBytes = 6;
     const RunnerRunRequest back = roundTripRequest(run);
     EXPECT_EQ(back.id, run.id);
     EXPECT_EQ(back.workdir, run.workdir);
@@ -104,6 +107,9 @@ TEST(RunnerMessagesTest, requestsRoundTrip)
     EXPECT_TRUE(back.keepFiles);
     EXPECT_EQ(back.scratchDirs, run.scratchDirs);
     EXPECT_TRUE(back.keepProcesses);
+    EXPECT_EQ(back.resultDirs, run.resultDirs);
+    EXPECT_EQ(back.maxResultFiles, 5);
+    EXPECT_EQ(back.maxResultBytes, 6);
 
     EXPECT_EQ(roundTripRequest(RunnerCancelRequest{QStringLiteral("r9")}).id, QStringLiteral("r9"));
     const RunnerPutFileRequest put = roundTripRequest(RunnerPutFileRequest{
@@ -121,6 +127,16 @@ TEST(RunnerMessagesTest, requestsRoundTrip)
 
 TEST(RunnerMessagesTest, eventsRoundTrip)
 {
+    const RunnerResultFileEvent saved = roundTripEvent(RunnerResultFileEvent{
+        QStringLiteral("r1"), QStringLiteral("/data/out"), QStringLiteral("a.csv"), QStringLiteral("file"), 2, "a\n"});
+    EXPECT_EQ(saved.dir, QStringLiteral("/data/out"));
+    EXPECT_EQ(saved.name, QStringLiteral("a.csv"));
+    EXPECT_EQ(saved.data, std::optional<QByteArray>("a\n"));
+    const RunnerResultFileEvent named = roundTripEvent(RunnerResultFileEvent{
+        QStringLiteral("r1"), QStringLiteral("/data/out"), QStringLiteral("link"), QStringLiteral("symlink"), 0, {}});
+    EXPECT_EQ(named.type, QStringLiteral("symlink"));
+    EXPECT_FALSE(named.data) << "named without bytes";
+
     EXPECT_EQ(roundTripEvent(RunnerReadyEvent{1}).version, 1);
 
     const RunnerOutputEvent output =

@@ -59,6 +59,8 @@ TEST(SharedFolderTools, theModelLearnsTheFoldersNamesAndFilesButNotTheHostPath)
     EXPECT_TRUE(description.contains(QStringLiteral("The user shared folders the code can read: /data/sales")))
         << qPrintable(description);
     EXPECT_FALSE(description.contains(host.path()));
+    EXPECT_TRUE(description.contains(QStringLiteral("new files the code writes directly in it are saved")))
+        << "the model learns where results go";
 
     const QJsonObject answer = tools.find(QStringLiteral("list_shared_folders"))->handler(ToolCall{});
     const QString text = answer.value(QStringLiteral("content")).toArray().first()[QStringLiteral("text")].toString();
