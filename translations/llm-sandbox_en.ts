@@ -56,6 +56,17 @@
     </message>
 </context>
 <context>
+    <name>RunText</name>
+    <message numerus="yes">
+        <location filename="../app/gui/RunText.cpp" line="+229"/>
+        <source>%1 (%2, %n file(s), %3)</source>
+        <translation>
+            <numerusform>%1 (%2, %n file, %3)</numerusform>
+            <numerusform>%1 (%2, %n files, %3)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ShowCommand</name>
     <message numerus="yes">
         <location filename="../app/cli/ShowCommand.cpp" line="+83"/>
@@ -145,8 +156,8 @@
         <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+73"/>
         <source>&amp;Share my folders (%n) with this assistant&apos;s sandboxes</source>
         <translation>
-            <numerusform>&amp;Share my folder (%n) with this assistant's sandboxes</numerusform>
-            <numerusform>&amp;Share my folders (%n) with this assistant's sandboxes</numerusform>
+            <numerusform>&amp;Share my folder (%n) with this assistant&apos;s sandboxes</numerusform>
+            <numerusform>&amp;Share my folders (%n) with this assistant&apos;s sandboxes</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -161,7 +172,7 @@
 <context>
     <name>sandbox::gui::ConsolePage</name>
     <message numerus="yes">
-        <location filename="../app/gui/console/ConsolePage.cpp" line="+406"/>
+        <location filename="../app/gui/console/ConsolePage.cpp" line="+401"/>
         <source>%1 (%n line(s))</source>
         <translation>
             <numerusform>%1 (%n line)</numerusform>
@@ -245,7 +256,7 @@
 <context>
     <name>sandbox::gui::LiveLogPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+240"/>
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+244"/>
         <source>&amp;Follow newest (%n new)</source>
         <translation>
             <numerusform>&amp;Follow newest (%n new)</numerusform>

@@ -1439,8 +1439,25 @@ go module、R 软件包、gem。</translation>
         <source>Cancelled after %1</source>
         <translation>%1 后已取消</translation>
     </message>
+    <message numerus="yes">
+        <location line="+66"/>
+        <source>%1 (%2, %n file(s), %3)</source>
+        <translation>
+            <numerusform>%1（%2，%n 个文件，%3）</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="-4"/>
+        <location line="+2"/>
+        <source>results may be saved</source>
+        <translation>可保存结果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>read only</source>
+        <translation>只读</translation>
+    </message>
+    <message>
+        <location line="-73"/>
         <location line="+5"/>
         <source>Stopped by you after %1</source>
         <translation>%1 后由你停止</translation>
@@ -2923,7 +2940,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::ConsolePage</name>
     <message>
-        <location filename="../app/gui/console/ConsolePage.cpp" line="+124"/>
+        <location filename="../app/gui/console/ConsolePage.cpp" line="+111"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
@@ -3029,7 +3046,7 @@ go module、R 软件包、gem。</translation>
         <translation>例如：%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+59"/>
+        <location line="+67"/>
         <source>%1 (%n line(s))</source>
         <translation>
             <numerusform>%1（%n 行）</numerusform>
@@ -4115,7 +4132,7 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
 <context>
     <name>sandbox::gui::LiveLogPage</name>
     <message>
-        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+55"/>
+        <location filename="../app/gui/livelog/LiveLogPage.cpp" line="+59"/>
         <source>All sources</source>
         <translation>所有来源</translation>
     </message>
@@ -4604,7 +4621,7 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::RunView</name>
     <message>
-        <location filename="../app/gui/widgets/RunView.cpp" line="+84"/>
+        <location filename="../app/gui/widgets/RunView.cpp" line="+89"/>
         <source>Open in &amp;Console</source>
         <translation>在控制台中打开(&amp;C)</translation>
     </message>
@@ -4615,17 +4632,17 @@ Runs go on; what they record waits until it can be written again.</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+183"/>
+        <location line="+215"/>
         <source>&amp;Stop Run</source>
         <translation>停止运行(&amp;S)</translation>
     </message>
     <message>
-        <location line="-181"/>
+        <location line="-213"/>
         <source>Stop this run, whoever started it: it ends as stopped by you</source>
         <translation>停止此运行（无论由谁启动）：它将以“已由你停止”结束</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+45"/>
         <source>Sandbox settings</source>
         <translation>沙箱设置</translation>
     </message>
@@ -4655,7 +4672,7 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>选择一个运行以查看其输出、图表和代码。</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+96"/>
         <source>[output truncated: the sandbox&apos;s output limit was reached]</source>
         <translation>[输出已截断：已达到沙箱的输出限制]</translation>
     </message>
@@ -4663,6 +4680,16 @@ Runs go on; what they record waits until it can be written again.</source>
         <location line="+2"/>
         <source>[the journal keeps the first %1 of output]</source>
         <translation>[日志库只保留输出的前 %1]</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Saved to your folders: %1</source>
+        <translation>已保存到你的文件夹：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Click a file to show the folder it was saved in</source>
+        <translation>点击文件可打开其所在的文件夹</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -4778,6 +4805,16 @@ Runs go on; what they record waits until it can be written again.</source>
         <location line="+2"/>
         <source>Artifacts:</source>
         <translation>产物：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shared folders:</source>
+        <translation>共享文件夹：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Saved files:</source>
+        <translation>已保存的文件：</translation>
     </message>
     <message>
         <location line="+3"/>

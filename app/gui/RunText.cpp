@@ -222,6 +222,28 @@ QString dataSizeText(qint64 bytes)
     return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat);
 }
 
+QString sharedFoldersText(const QList<SharedFolderUse> &folders)
+{
+    QStringList lines;
+    for (const SharedFolderUse &folder : folders) {
+        lines << QCoreApplication::translate("RunText", "%1 (%2, %n file(s), %3)", nullptr, int(folder.files))
+                     .arg(folder.name,
+                          folder.writable ? QCoreApplication::translate("RunText", "results may be saved")
+                                          : QCoreApplication::translate("RunText", "read only"),
+                          dataSizeText(folder.bytes));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString savedResultsText(const QList<SavedResult> &saved)
+{
+    QStringList lines;
+    for (const SavedResult &file : saved) {
+        lines << QStringLiteral("%1 → %2 (%3)").arg(file.sandboxPath(), file.hostPath(), dataSizeText(file.bytes));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
 QString htmlWithCode(const QString &text)
 {
     static const QRegularExpression code(QStringLiteral("`([^`\\n]+)`"));

@@ -55,6 +55,11 @@ QString runOutcomeText(const JournalRun &run);
 QString durationText(qint64 milliseconds);
 /// A size as every page shows it, in binary units with one decimal: "512.0 KiB", "300.0 MiB", "1.5 GiB".
 QString dataSizeText(qint64 bytes);
+/// The shared folders a run could read, as its details show them: "sales (read only, 2 files, 35 B)", one per line.
+QString sharedFoldersText(const QList<SharedFolderUse> &folders);
+/// The files saved for a run, where the sandbox saw them and where they are: "/data/out/summary.csv → /home/ada/
+/// Sales/summary.csv (12 B)", one per line.
+QString savedResultsText(const QList<SavedResult> &saved);
 /// Plain text (a core error's English sentence, say) as HTML, its `backticked` commands set as code.
 QString htmlWithCode(const QString &text);
 /// A backend as people write it ("Docker"), from its short name ("docker").

@@ -25,6 +25,16 @@ QDateTime fromMs(const QVariant &value)
     return value.isNull() ? QDateTime() : QDateTime::fromMSecsSinceEpoch(value.toLongLong(), QTimeZone::utc());
 }
 
+/// The runs table's shared_folders: a JSON array of SharedFolderUse, or empty.
+QList<SharedFolderUse> sharedFoldersFrom(const QVariant &column)
+{
+    QList<SharedFolderUse> folders;
+    for (const QJsonValue folder : QJsonDocument::fromJson(column.toByteArray()).array()) {
+        folders << SharedFolderUse::fromJson(folder.toObject());
+    }
+    return folders;
+}
+
 JournalRun summaryFrom(const QSqlQuery &query)
 {
     JournalRun run;
@@ -279,8 +289,9 @@ Result<JournalRun> JournalReader::run(const QString &id) const
     JournalConnection &db = **connection;
     JournalRun run;
     {
-        auto query = db.exec(
-            QStringLiteral("SELECT %1, code, stdout, stderr FROM runs WHERE id = ?").arg(kSummaryColumns), {id});
+        auto query = db.exec(QStringLiteral("SELECT %1, code, stdout, stderr, shared_folders FROM runs WHERE id = ?")
+                                 .arg(kSummaryColumns),
+                             {id});
         if (!query) {
             return query.error();
         }
@@ -291,6 +302,7 @@ Result<JournalRun> JournalReader::run(const QString &id) const
         run.code = query->value(kSummaryColumnCount).toString();
         run.stdoutData = query->value(kSummaryColumnCount + 1).toByteArray();
         run.stderrData = query->value(kSummaryColumnCount + 2).toByteArray();
+        run.sharedFolders = sharedFoldersFrom(query->value(kSummaryColumnCount + 3));
     }
     auto artifacts = artifactsOf(db, id, 0);
     if (!artifacts) {
@@ -392,8 +404,8 @@ Result<JournalRunUpdate> JournalReader::runSince(const QString &id, qint64 stdou
     {
         // The output columns are blobs (the recorder appends as blobs): length and substr count bytes.
         auto query = db.exec(QStringLiteral("SELECT %1, length(CAST(stdout AS BLOB)), length(CAST(stderr AS BLOB)), "
-                                            "substr(CAST(stdout AS BLOB), ?), substr(CAST(stderr AS BLOB), ?) "
-                                            "FROM runs WHERE id = ?")
+                                            "substr(CAST(stdout AS BLOB), ?), substr(CAST(stderr AS BLOB), ?), "
+                                            "shared_folders FROM runs WHERE id = ?")
                                  .arg(kSummaryColumns),
                              {stdoutFrom + 1, stderrFrom + 1, id});
         if (!query) {
@@ -407,7 +419,14 @@ Result<JournalRunUpdate> JournalReader::runSince(const QString &id, qint64 stdou
         update.stderrBytes = query->value(kSummaryColumnCount + 1).toLongLong();
         update.stdoutAdded = query->value(kSummaryColumnCount + 2).toByteArray();
         update.stderrAdded = query->value(kSummaryColumnCount + 3).toByteArray();
+        update.run.sharedFolders = sharedFoldersFrom(query->value(kSummaryColumnCount + 4));
     }
+    // Whole each time: a few rows, and save_to_folder adds to them after the run.
+    auto saved = savedResultsOf(db, id);
+    if (!saved) {
+        return saved.error();
+    }
+    update.run.savedResults = *saved;
     auto artifacts = artifactsOf(db, id, artifactsFrom);
     if (!artifacts) {
         return artifacts.error();

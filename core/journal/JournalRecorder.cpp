@@ -402,6 +402,14 @@ private:
             out.push_back(Statement{QStringLiteral("UPDATE runs SET seq = ?, settings = ? WHERE id = ?"),
                                     {compactJson(settings), runId}});
         }
+        if (!failed && !result.sharedFolders.isEmpty()) {
+            QJsonArray folders;
+            for (const SharedFolderUse &folder : result.sharedFolders) {
+                folders.append(folder.toJson());
+            }
+            out.push_back(Statement{QStringLiteral("UPDATE runs SET seq = ?, shared_folders = ? WHERE id = ?"),
+                                    {QString::fromUtf8(QJsonDocument(folders).toJson(QJsonDocument::Compact)), runId}});
+        }
     }
 
     void prepare(const QString &runId, Exchange &exchange, std::vector<Statement> &out)
@@ -642,6 +650,10 @@ void JournalRecorder::runSample(const QString &runId, const ContainerStats &samp
 void JournalRecorder::runFinished(const QString &runId, const RunResult &result, const std::optional<Error> &error)
 {
     enqueue(Event{runId, Finished{result, error, QDateTime::currentDateTimeUtc()}});
+    // What the run wrote to a writable shared folder and llm-sandbox saved there, as for save_to_folder.
+    for (const SavedResult &saved : result.savedResults) {
+        enqueue(Event{runId, ResultSaved{saved}});
+    }
 }
 
 void JournalRecorder::recordExchange(const QString &runId, const QJsonObject &request, const QJsonObject &response,

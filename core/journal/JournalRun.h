@@ -99,6 +99,8 @@ struct JournalRun
     qint64 outputCap = 0;              ///< the journal's cap per stream for this run, in bytes
     bool outputTruncated = false;      ///< the journal cap or the engine's output cap was reached
     QList<JournalArtifact> artifacts;
+    /// The user's shared folders the run could read (RunResult::sharedFolders).
+    QList<SharedFolderUse> sharedFolders;
     /// The files llm-sandbox saved into the user's shared folders for the run, in the order they were saved.
     QList<SavedResult> savedResults;
     // What the assistant asked, exactly (MCP runs only):
@@ -115,7 +117,9 @@ struct JournalRun
 /// is now and only what was added to it, so a view appends instead of showing the whole run again.
 struct JournalRunUpdate
 {
-    JournalRun run; ///< the summary now; everything (code, output, artifacts, MCP exchange) when `whole`
+    /// The summary now, with the shared folders and saved results; everything (code, output, artifacts, MCP exchange)
+    /// when `whole`.
+    JournalRun run;
     bool whole = false;
     QByteArray stdoutAdded, stderrAdded;     ///< output written after the offsets asked for (not when `whole`)
     QList<JournalArtifact> artifactsAdded;   ///< artifacts from the position asked for (not when `whole`)

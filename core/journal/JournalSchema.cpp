@@ -106,8 +106,8 @@ const QList<QStringList> &migrations()
             QStringLiteral("ALTER TABLE runs ADD COLUMN stop_requested_at INTEGER"),
         },
         // 7: the files llm-sandbox saved into the user's shared folders for a run (ResultWriter; issue 47), in the
-        // order
-        // they were saved. The files are the user's: retention removes these rows with their run, never the files.
+        // order they were saved. The files are the user's: retention removes these rows with their run, never the
+        // files.
         {
             QStringLiteral(R"(CREATE TABLE saved_results (
                 run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
@@ -119,6 +119,11 @@ const QList<QStringList> &migrations()
                 saved_at INTEGER NOT NULL
             ))"),
             QStringLiteral("CREATE INDEX saved_results_by_run ON saved_results (run_id)"),
+        },
+        // 8: the shared folders a run could read (RunResult::sharedFolders: name, writable, files, bytes, skipped), as
+        // a JSON array; empty for a run that had none.
+        {
+            QStringLiteral("ALTER TABLE runs ADD COLUMN shared_folders TEXT NOT NULL DEFAULT ''"),
         },
     };
     return all;

@@ -8,6 +8,7 @@
 #include "gui/widgets/OutputView.h"
 #include "gui/widgets/ReadOnlyText.h"
 
+#include <QDesktopServices>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -19,6 +20,7 @@
 #include <QScrollArea>
 #include <QStackedWidget>
 #include <QTabWidget>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace sandbox::gui {
@@ -50,6 +52,9 @@ void fillForm(QFormLayout *form, const QList<std::pair<QString, QString>> &rows)
             continue;
         }
         auto *field = new QLabel(value);
+        // Plain always: values come from sandboxes and clients (an error, a file name), and a label that takes
+        // them for rich text would draw what `<img src=…>` names.
+        field->setTextFormat(Qt::PlainText);
         field->setTextInteractionFlags(Qt::TextSelectableByMouse);
         field->setWordWrap(true);
         form->addRow(label, field);
@@ -102,11 +107,26 @@ RunView::RunView(ThumbnailProvider &thumbnails, QWidget *parent) : QWidget(paren
     m_artifacts = new ArtifactStrip(thumbnails);
     m_artifacts->setObjectName(QStringLiteral("runArtifacts"));
     m_artifacts->setVisible(false);
+    // What the run saved into the user's folders, each name a link to the folder it is in (never to the file: a file a
+    // sandbox wrote is not handed to the desktop's default program).
+    m_savedFiles = new QLabel;
+    m_savedFiles->setObjectName(QStringLiteral("runSavedFiles"));
+    m_savedFiles->setTextFormat(Qt::RichText);
+    m_savedFiles->setWordWrap(true);
+    m_savedFiles->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    m_savedFiles->setVisible(false);
+    connect(m_savedFiles, &QLabel::linkActivated, this, [this](const QString &link) {
+        const qsizetype index = link.toLongLong();
+        if (index >= 0 && index < m_run.savedResults.size()) {
+            QDesktopServices::openUrl(QUrl::fromLocalFile(m_run.savedResults.at(index).folderPath));
+        }
+    });
     auto *outputPage = new QWidget;
     auto *outputLayout = new QVBoxLayout(outputPage);
     outputLayout->setContentsMargins(0, 0, 0, 0);
     outputLayout->addWidget(m_output, 1);
     outputLayout->addWidget(m_artifacts);
+    outputLayout->addWidget(m_savedFiles);
 
     m_code = new CodeEditor;
     m_code->setObjectName(QStringLiteral("runCode"));
@@ -186,6 +206,7 @@ void RunView::showRun(const JournalRun &run)
         m_artifacts->addArtifact(artifact);
     }
     m_artifacts->setVisible(!run.artifacts.isEmpty());
+    showSavedFiles();
     showHeader();
     showDetails();
     showExchange();
@@ -206,6 +227,7 @@ void RunView::applyUpdate(const JournalRunUpdate &update)
         return;
     }
     const bool ended = m_run.status == RunStatus::Running && update.run.status != RunStatus::Running;
+    const qsizetype savedBefore = m_run.savedResults.size();
     JournalRun next = update.run; // the summary as it is now; what it holds besides is kept and appended to
     next.code = m_run.code;
     next.stdoutData = m_run.stdoutData + update.stdoutAdded;
@@ -226,8 +248,9 @@ void RunView::applyUpdate(const JournalRunUpdate &update)
         m_artifacts->addArtifact(artifact);
     }
     m_artifacts->setVisible(!m_run.artifacts.isEmpty());
+    showSavedFiles();
     showHeader();
-    if (ended || !update.artifactsAdded.isEmpty()) {
+    if (ended || !update.artifactsAdded.isEmpty() || m_run.savedResults.size() != savedBefore) {
         showDetails();
     }
     if (update.hasExchange || ended) {
@@ -245,6 +268,20 @@ void RunView::appendEndNotes()
     } else if (m_run.outputCap > 0 && m_run.stdoutData.size() + m_run.stderrData.size() >= m_run.outputCap) {
         m_output->appendNote(tr("[the journal keeps the first %1 of output]").arg(dataSizeText(m_run.outputCap)));
     }
+}
+
+void RunView::showSavedFiles()
+{
+    QStringList links;
+    for (qsizetype i = 0; i < m_run.savedResults.size(); ++i) {
+        const SavedResult &saved = m_run.savedResults.at(i);
+        links << QStringLiteral("<a href=\"%1\">%2</a> (%3)")
+                     .arg(i)
+                     .arg(saved.sandboxPath().toHtmlEscaped(), dataSizeText(saved.bytes));
+    }
+    m_savedFiles->setText(tr("Saved to your folders: %1").arg(links.join(QStringLiteral(", "))));
+    m_savedFiles->setToolTip(tr("Click a file to show the folder it was saved in"));
+    m_savedFiles->setVisible(!links.isEmpty());
 }
 
 void RunView::showHeader()
@@ -304,6 +341,8 @@ void RunView::showDetails()
             {tr("Finished:"),
              run.finishedAt.isValid() ? locale.toString(run.finishedAt.toLocalTime(), QLocale::LongFormat) : QString()},
             {tr("Artifacts:"), run.artifacts.isEmpty() ? QString() : QString::number(run.artifacts.size())},
+            {tr("Shared folders:"), sharedFoldersText(run.sharedFolders)},
+            {tr("Saved files:"), savedResultsText(run.savedResults)},
         });
     m_settings->setPlainText(run.settings.isEmpty()
                                  ? tr("(not recorded)")

@@ -60,6 +60,7 @@ signals:
     void stopRequested(const sandbox::JournalRun &run);
 
 private:
+    void showSavedFiles();
     void showHeader();
     void showDetails();
     void showExchange();
@@ -74,6 +75,7 @@ private:
     QTabWidget *m_tabs = nullptr;
     OutputView *m_output = nullptr;
     ArtifactStrip *m_artifacts = nullptr;
+    QLabel *m_savedFiles = nullptr;
     CodeEditor *m_code = nullptr;
     QFormLayout *m_details = nullptr;
     QPlainTextEdit *m_settings = nullptr;

@@ -404,6 +404,16 @@ TEST_F(RunJournalTest, filesSavedIntoSharedFoldersAreKeptWithTheirRunInOrder)
         auto saved = recorder.savedResults(QStringLiteral("charted"));
         ASSERT_TRUE(saved) << saved.error().message.toStdString();
         EXPECT_EQ(*saved, (QList<SavedResult>{summary, chart}));
+
+        // What a run wrote to a writable folder comes with its result.
+        RunResult wrote = result(0);
+        wrote.savedResults = {summary};
+        wrote.sharedFolders = {SharedFolderUse{QStringLiteral("sales"), true, 3, 42, 1}};
+        recorder.runStarted(QStringLiteral("wrote"), request(QStringLiteral("python"), QStringLiteral("save()")));
+        recorder.runFinished(QStringLiteral("wrote"), wrote, std::nullopt);
+        auto written = recorder.savedResults(QStringLiteral("wrote"));
+        ASSERT_TRUE(written) << written.error().message.toStdString();
+        EXPECT_EQ(*written, QList<SavedResult>{summary});
     }
     JournalReader reader(path());
     auto run = reader.run(QStringLiteral("charted"));
@@ -412,6 +422,12 @@ TEST_F(RunJournalTest, filesSavedIntoSharedFoldersAreKeptWithTheirRunInOrder)
     EXPECT_EQ(run->savedResults[0].sandboxPath(), QStringLiteral("/data/sales/summary (2).csv"));
     EXPECT_GT(run->seq, seqBefore) << "a window's feed sees the run change";
     EXPECT_TRUE(reader.savedResults(QStringLiteral("unknown"))->isEmpty());
+    auto wrote = reader.run(QStringLiteral("wrote"));
+    ASSERT_TRUE(wrote) << wrote.error().message.toStdString();
+    EXPECT_EQ(wrote->sharedFolders, QList<SharedFolderUse>{(SharedFolderUse{QStringLiteral("sales"), true, 3, 42, 1})})
+        << "the folders a run could read are on record";
+    EXPECT_TRUE(run->sharedFolders.isEmpty());
+    EXPECT_EQ(journalRunToJson(*wrote, true).value(QStringLiteral("shared_folders")).toArray().size(), 1);
 
     const QJsonArray json = journalRunToJson(*run, true).value(QStringLiteral("saved_results")).toArray();
     ASSERT_EQ(json.size(), 2);
@@ -428,7 +444,7 @@ TEST_F(RunJournalTest, filesSavedIntoSharedFoldersAreKeptWithTheirRunInOrder)
     ASSERT_TRUE((*journal)->applyRetention(RunJournal::Retention{}));
     JournalConnection connection(path());
     ASSERT_TRUE(connection.open());
-    auto left = connection.exec(QStringLiteral("SELECT COUNT(*) FROM saved_results"));
+    auto left = connection.exec(QStringLiteral("SELECT COUNT(*) FROM saved_results WHERE run_id = 'charted'"));
     ASSERT_TRUE(left);
     ASSERT_TRUE(left->next());
     EXPECT_EQ(left->value(0).toInt(), 0);

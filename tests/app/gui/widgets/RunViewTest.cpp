@@ -6,6 +6,7 @@
 #include "gui/widgets/ThumbnailProvider.h"
 
 #include <QBuffer>
+#include <QDesktopServices>
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
@@ -15,6 +16,7 @@
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
 #include <gtest/gtest.h>
 
 using namespace sandbox;
@@ -300,3 +302,66 @@ TEST_F(RunViewTest, openInConsoleHandsOverTheRunsCodeLanguageAndLibraries)
     EXPECT_EQ(code, run.code);
     EXPECT_EQ(libraries, run.libraries);
 }
+
+namespace {
+
+/// Takes the file URLs the view asks the desktop to open, instead of a file manager.
+class UrlCatcher : public QObject
+{
+    Q_OBJECT
+public:
+    QList<QUrl> opened;
+public slots:
+    void open(const QUrl &url) { opened << url; }
+};
+
+} // namespace
+
+TEST_F(RunViewTest, showsTheFoldersARunReadAndOpensTheFolderOfAFileItSavedNeverTheFile)
+{
+    JournalRun run = running();
+    run.status = RunStatus::Finished;
+    run.exitCode = 0;
+    run.stopReason = StopReason::Exited;
+    run.sharedFolders = {SharedFolderUse{QStringLiteral("sales"), true, 2, 35, 0}};
+    // A name a sandbox chose: shown as text, never read as markup.
+    run.savedResults = {SavedResult{.folderName = QStringLiteral("sales"),
+                                    .folderPath = m_dir.path(),
+                                    .fileName = QStringLiteral("<img src=x.png>.csv"),
+                                    .bytes = 12,
+                                    .sha256 = QStringLiteral("ab"),
+                                    .savedAt = QDateTime::currentDateTimeUtc()}};
+    m_view.resize(900, 600);
+    m_view.show();
+    m_view.showRun(run);
+
+    auto *saved = m_view.findChild<QLabel *>(QStringLiteral("runSavedFiles"));
+    ASSERT_NE(saved, nullptr);
+    EXPECT_TRUE(saved->isVisible());
+    EXPECT_TRUE(saved->text().contains(QStringLiteral("/data/sales/&lt;img src=x.png&gt;.csv")))
+        << qPrintable(saved->text());
+    bool foldersShown = false;
+    bool savedShown = false;
+    for (const QLabel *label : m_view.findChildren<QLabel *>()) {
+        foldersShown |= label->text().contains(QStringLiteral("sales (results may be saved, 2 file"));
+        if (label->text().contains(QStringLiteral("<img src=x.png>.csv →"))) {
+            savedShown = true;
+            EXPECT_EQ(label->textFormat(), Qt::PlainText);
+        }
+    }
+    EXPECT_TRUE(foldersShown);
+    EXPECT_TRUE(savedShown);
+
+    UrlCatcher catcher;
+    QDesktopServices::setUrlHandler(QStringLiteral("file"), &catcher, "open");
+    emit saved->linkActivated(QStringLiteral("0"));
+    emit saved->linkActivated(QStringLiteral("7")); // no such file: nothing opens
+    QDesktopServices::unsetUrlHandler(QStringLiteral("file"));
+    EXPECT_EQ(catcher.opened, QList<QUrl>{QUrl::fromLocalFile(m_dir.path())}) << "the folder, never the file";
+
+    run.savedResults.clear();
+    m_view.showRun(run);
+    EXPECT_FALSE(saved->isVisible());
+}
+
+#include "RunViewTest.moc"
