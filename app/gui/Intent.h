@@ -32,8 +32,14 @@ struct ShowBackend
     QString backend;
 };
 
+/// Files and folders dropped on a page to share with the Console's next run (ConsolePage::shareForNextRun).
+struct ShareForNextRun
+{
+    QStringList paths;
+};
+
 /// Where a page asks the window to go (Page::navigate): the window offers it to its pages (Page::open) and shows
 /// the one that takes it. No page knows another page's type.
-using Intent = std::variant<ShowRun, FollowRun, OpenInConsole, ShowBackend>;
+using Intent = std::variant<ShowRun, FollowRun, OpenInConsole, ShowBackend, ShareForNextRun>;
 
 } // namespace sandbox::gui

@@ -8,6 +8,7 @@
 #include "gui/settings/FoldersPage.h"
 #include "gui/widgets/ArtifactStrip.h"
 #include "gui/widgets/CodeEditor.h"
+#include "gui/widgets/DroppedPaths.h"
 #include "gui/widgets/OutputView.h"
 #include "gui/widgets/ThemedIcon.h"
 #include "lang/LanguageRegistry.h"
@@ -71,20 +72,6 @@ QString exampleOf(const QString &language)
 {
     const auto found = LanguageRegistry::instance().find(language);
     return found && !found->examples.isEmpty() ? found->examples.first().code : QString();
-}
-
-/// The local files and folders among `urls`.
-QStringList localPaths(const QMimeData *data)
-{
-    QStringList paths;
-    if (data && data->hasUrls()) {
-        for (const QUrl &url : data->urls()) {
-            if (url.isLocalFile()) {
-                paths << url.toLocalFile();
-            }
-        }
-    }
-    return paths;
 }
 
 /// Replaces the editor's text as an edit: Ctrl+Z brings the previous code back.
@@ -354,6 +341,14 @@ void ConsolePage::chooseLanguage()
 
 bool ConsolePage::open(const Intent &intent)
 {
+    if (const auto *share = std::get_if<ShareForNextRun>(&intent)) {
+        QList<QUrl> urls;
+        for (const QString &path : share->paths) {
+            urls << QUrl::fromLocalFile(path);
+        }
+        shareForNextRun(urls);
+        return true;
+    }
     const auto *code = std::get_if<OpenInConsole>(&intent);
     if (code) {
         openCode(code->language, code->code, code->libraries);
@@ -718,21 +713,21 @@ void ConsolePage::showNextRunFolders()
 
 void ConsolePage::dragEnterEvent(QDragEnterEvent *event)
 {
-    if (!localPaths(event->mimeData()).isEmpty()) {
+    if (!droppedPaths(event->mimeData()).isEmpty()) {
         event->acceptProposedAction();
     }
 }
 
 void ConsolePage::dragMoveEvent(QDragMoveEvent *event)
 {
-    if (!localPaths(event->mimeData()).isEmpty()) {
+    if (!droppedPaths(event->mimeData()).isEmpty()) {
         event->acceptProposedAction();
     }
 }
 
 void ConsolePage::dropEvent(QDropEvent *event)
 {
-    if (!localPaths(event->mimeData()).isEmpty()) {
+    if (!droppedPaths(event->mimeData()).isEmpty()) {
         shareForNextRun(event->mimeData()->urls());
         event->acceptProposedAction();
     }
@@ -743,13 +738,13 @@ bool ConsolePage::eventFilter(QObject *watched, QEvent *event)
     switch (event->type()) {
     case QEvent::DragEnter:
     case QEvent::DragMove:
-        if (auto *drag = static_cast<QDragMoveEvent *>(event); !localPaths(drag->mimeData()).isEmpty()) {
+        if (auto *drag = static_cast<QDragMoveEvent *>(event); !droppedPaths(drag->mimeData()).isEmpty()) {
             drag->acceptProposedAction();
             return true;
         }
         break;
     case QEvent::Drop:
-        if (auto *drop = static_cast<QDropEvent *>(event); !localPaths(drop->mimeData()).isEmpty()) {
+        if (auto *drop = static_cast<QDropEvent *>(event); !droppedPaths(drop->mimeData()).isEmpty()) {
             shareForNextRun(drop->mimeData()->urls());
             drop->acceptProposedAction();
             return true;

@@ -80,7 +80,7 @@ public slots:
     void stop();
     /// Puts `code` in `language` (and its libraries) into the editor, as "Open in Console" of a recorded run does.
     void openCode(const QString &language, const QString &code, const QStringList &libraries = {});
-    /// OpenInConsole: the code, to edit and run.
+    /// OpenInConsole: the code, to edit and run; ShareForNextRun: the folders, shared with the next run.
     bool open(const Intent &intent) override;
 
 signals:

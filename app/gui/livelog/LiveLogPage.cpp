@@ -5,6 +5,7 @@
 #include "gui/livelog/LiveLogModel.h"
 #include "gui/livelog/LiveLogThumbnailDelegate.h"
 #include "gui/widgets/AdaptiveSplitter.h"
+#include "gui/widgets/DroppedPaths.h"
 #include "gui/widgets/EmptyHint.h"
 #include "gui/widgets/RunTableView.h"
 #include "gui/widgets/RunView.h"
@@ -12,6 +13,8 @@
 #include "journal/JournalFeed.h"
 
 #include <QComboBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -38,6 +41,7 @@ constexpr auto kFollowHold = std::chrono::milliseconds(1500);
 LiveLogPage::LiveLogPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidget *parent) : Page(parent), m_feed(feed)
 {
     setObjectName(QStringLiteral("liveLogPage"));
+    setAcceptDrops(true);
     m_model = new LiveLogModel(this);
     m_filter = new LiveLogFilterModel(this);
     m_filter->setSourceModel(m_model);
@@ -382,6 +386,28 @@ void LiveLogPage::placeSplitter()
     m_listStack->setMinimumWidth(m_table->minimumColumnsWidth());
     const int table = std::max(m_listStack->minimumWidth(), wide * 3 / 5);
     m_splitter->place(Qt::Horizontal, table, std::max(0, wide - table));
+}
+
+void LiveLogPage::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (!droppedPaths(event->mimeData()).isEmpty()) {
+        event->acceptProposedAction();
+    }
+}
+
+void LiveLogPage::dragMoveEvent(QDragMoveEvent *event)
+{
+    if (!droppedPaths(event->mimeData()).isEmpty()) {
+        event->acceptProposedAction();
+    }
+}
+
+void LiveLogPage::dropEvent(QDropEvent *event)
+{
+    if (const QStringList paths = droppedPaths(event->mimeData()); !paths.isEmpty()) {
+        event->acceptProposedAction();
+        emit navigate(ShareForNextRun{paths});
+    }
 }
 
 } // namespace sandbox::gui

@@ -70,6 +70,11 @@ private:
     /// split (in that orientation): beside, the table three fifths of the width (at least its columns at their
     /// least, the splitter's stretch factors), the run the rest; under, the table two fifths of the height.
     void showEvent(QShowEvent *event) override;
+    /// Files and folders dropped on the page are shared with the Console's next run (ShareForNextRun), as if dropped
+    /// there.
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dragMoveEvent(QDragMoveEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
     void placeSplitter();
     /// Applies `change` to the filter; a run it hides leaves the run pane (without following: with it, the newest

@@ -462,8 +462,11 @@ TEST_F(ConsolePageTest, aFolderDroppedOnTheConsoleIsSharedWithTheNextRunOnly)
     EXPECT_TRUE(page->nextRunFolders().isEmpty()) << "for the next run only";
     EXPECT_FALSE(chips->isVisible());
 
-    // A chip's button takes its folder back; the home folder itself is refused in one sentence.
-    EXPECT_TRUE(page->shareForNextRun({QUrl::fromLocalFile(data)}));
+    // A folder another page passes on (dropped on the live log) is shared the same way. A chip's button takes its
+    // folder back; the home folder itself is refused in one sentence.
+    EXPECT_TRUE(page->open(ShareForNextRun{{data}}));
+    ASSERT_EQ(page->nextRunFolders().size(), 1);
+    EXPECT_EQ(page->nextRunFolders().first().path, data);
     auto *remove = chips->findChild<QToolButton *>(QStringLiteral("removeNextRunFolder"));
     ASSERT_NE(remove, nullptr);
     QTest::mouseClick(remove, Qt::LeftButton);

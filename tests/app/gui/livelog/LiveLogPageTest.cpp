@@ -12,10 +12,14 @@
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QElapsedTimer>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QTableView>
@@ -384,4 +388,38 @@ TEST(LiveLogPage, theSortArrowPointsTheWayTheRunsAreSorted)
 
     table->sortByColumn(LiveLogModel::Started, Qt::AscendingOrder);
     EXPECT_EQ(arrowDirection(header, LiveLogModel::Started), -1) << "▲ over the oldest first";
+}
+
+TEST(LiveLogPage, filesDroppedOnItAreSharedWithTheConsolesNextRun)
+{
+    // Issue 47: as on the Console, a folder dropped on the live log goes to the next run (the window shows the
+    // Console, which takes ShareForNextRun); a drag of no local file is not taken.
+    QTemporaryDir folder;
+    ASSERT_TRUE(folder.isValid());
+    JournalFeed feed(QString{});
+    ThumbnailProvider thumbnails;
+    LiveLogPage page(feed, thumbnails);
+    page.resize(900, 600);
+    page.show();
+    QList<Intent> asked;
+    QObject::connect(&page, &Page::navigate, &page, [&asked](const Intent &intent) { asked << intent; });
+
+    QMimeData text;
+    text.setText(QStringLiteral("print(1)"));
+    QDragEnterEvent refused(QPoint(20, 20), Qt::CopyAction, &text, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&page, &refused);
+    EXPECT_FALSE(refused.isAccepted());
+
+    QMimeData dropped;
+    dropped.setUrls({QUrl::fromLocalFile(folder.path()), QUrl(QStringLiteral("https://example.org/x.csv"))});
+    QDragEnterEvent enter(QPoint(20, 20), Qt::CopyAction, &dropped, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&page, &enter);
+    EXPECT_TRUE(enter.isAccepted());
+    QDropEvent drop(QPointF(20, 20), Qt::CopyAction, &dropped, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&page, &drop);
+    EXPECT_TRUE(drop.isAccepted());
+    ASSERT_EQ(asked.size(), 1);
+    const auto *share = std::get_if<ShareForNextRun>(&asked.first());
+    ASSERT_NE(share, nullptr);
+    EXPECT_EQ(share->paths, QStringList{folder.path()}) << "local files only";
 }
