@@ -38,7 +38,7 @@ struct KeptDirSpec final
 };
 
 // A writable shared folder's directory (/data/NAME): at the start of each run it is made the seed's links again
-// (KeptDirectory), and after the run what the run added is sent for llm-sandbox to save (ResultFiles).
+// (ResultDirectory), and after the run what the run added is sent for llm-sandbox to save.
 struct ResultDirSpec final
 {
     std::string path; // absolute

@@ -4,7 +4,7 @@
 #include "Base64.h"
 #include "IpcCleanup.h"
 #include "LimitProbe.h"
-#include "ResultFiles.h"
+#include "ResultDirectory.h"
 #include "ReusedOutputs.h"
 #include "StepProcess.h"
 #include "Workspace.h"
@@ -325,10 +325,19 @@ void Runner::executeRunUnchecked(RunRequest &run, ActiveRun &active, RunSummary 
     restoreKeptDirectories(run);
     // What the last run left in a writable shared folder was sent after it; this run starts from the folder. A
     // directory the container was not given (a folder shared after a session's sandbox started) is left alone.
-    for (const ResultDirSpec &directory : run.resultDirs) {
-        if (isDirectory(directory.path)) {
-            KeptDirectory(directory.path, directory.seed, 0).restore();
+    for (const ResultDirSpec &spec : run.resultDirs) {
+        if (!isDirectory(spec.path)) {
+            continue;
         }
+        auto directory = m_resultDirectories.find(spec.path);
+        if (directory != m_resultDirectories.end() && directory->second.seed() != spec.seed) {
+            m_resultDirectories.erase(directory);
+            directory = m_resultDirectories.end();
+        }
+        if (directory == m_resultDirectories.end()) {
+            directory = m_resultDirectories.try_emplace(spec.path, spec.path, spec.seed).first;
+        }
+        directory->second.restore();
     }
     std::size_t fileBytes = 0;
     for (const FileSpec &file : run.files) {
@@ -647,22 +656,22 @@ void Runner::sendArtifacts(const RunRequest &run, RunSummary &summary)
 
 void Runner::sendResultFiles(const RunRequest &run)
 {
-    for (const ResultDirSpec &directory : run.resultDirs) {
-        if (!isDirectory(directory.path)) {
-            continue;
+    for (const ResultDirSpec &spec : run.resultDirs) {
+        const auto directory = m_resultDirectories.find(spec.path);
+        if (directory == m_resultDirectories.end() || directory->second.seed() != spec.seed) {
+            continue; // not restored for this run: not given to the container
         }
         try {
-            ResultFiles(directory.path, directory.seed, run.maxResultFiles, run.maxResultBytes)
-                .collect([&](const ResultFiles::File &file) {
-                    json event{{"ev", "result_file"}, {"id", run.id},      {"dir", directory.path},
-                               {"name", file.name},   {"type", file.type}, {"size", file.size}};
-                    if (file.data) {
-                        event["data"] = base64Encode(*file.data);
-                    }
-                    m_writer.send(event);
-                });
+            directory->second.collect(run.maxResultFiles, run.maxResultBytes, [&](const ResultDirectory::File &file) {
+                json event{{"ev", "result_file"}, {"id", run.id},      {"dir", spec.path},
+                           {"name", file.name},   {"type", file.type}, {"size", file.size}};
+                if (file.data) {
+                    event["data"] = base64Encode(*file.data);
+                }
+                m_writer.send(event);
+            });
         } catch (const std::exception &error) {
-            m_writer.sendError(run.id, "cannot collect the results in " + directory.path + ": " + error.what());
+            m_writer.sendError(run.id, "cannot collect the results in " + spec.path + ": " + error.what());
         }
     }
 }

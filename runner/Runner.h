@@ -6,6 +6,7 @@
 #include "MessageWriter.h"
 #include "OomMonitor.h"
 #include "Protocol.h"
+#include "ResultDirectory.h"
 #include "ReusedOutputs.h"
 #include "SignalMonitor.h"
 
@@ -144,7 +145,8 @@ private:
     // A language may have two preloaded interpreters (Python: a plain one, and one that imported the data and chart
     // libraries); a third that a run names replaces one.
     std::array<ForkServer, 2> m_forkServers;
-    std::map<std::string, KeptDirectory> m_keptDirectories; // by path
+    std::map<std::string, KeptDirectory> m_keptDirectories;     // by path
+    std::map<std::string, ResultDirectory> m_resultDirectories; // by path
     pid_t m_stepPid = -1; // the current step's child, whose status reapChildren() records
     std::optional<int> m_stepStatus;
     rusage m_stepUsage{};

@@ -48,8 +48,8 @@ struct RunnerKeptDir
     bool operator==(const RunnerKeptDir &) const = default;
 };
 
-/// A writable shared folder's directory (runner/ResultFiles.h): made `seed`'s links at the start of each run, what the
-/// run added sent after it (RunnerResultFileEvent).
+/// A writable shared folder's directory (runner/ResultDirectory.h): made `seed`'s links at the start of each run, what
+/// the run added sent after it (RunnerResultFileEvent).
 struct RunnerResultDir
 {
     QString path;
