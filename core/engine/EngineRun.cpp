@@ -345,7 +345,7 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
             }
             notify([&](RunObserver &observer) { observer.runArtifact(m_id, artifact); });
             result.artifacts.append(std::move(artifact));
-        } else if (auto *resultFile = std::get_if<RunnerResultFileEvent>(&event)) {
+        } else if (const auto *resultFile = std::get_if<RunnerResultFileEvent>(&event)) {
             saveResultFile(*resultFile, resultWriter, result);
         } else if (const auto *error = std::get_if<RunnerErrorEvent>(&event)) {
             qCWarning(lcEngine).noquote() << "runner:" << error->message;
@@ -376,7 +376,8 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
     }
 }
 
-void ExecutionEngine::Run::saveResultFile(RunnerResultFileEvent &event, ResultWriter &writer, RunResult &result) const
+void ExecutionEngine::Run::saveResultFile(const RunnerResultFileEvent &event, ResultWriter &writer,
+                                          RunResult &result) const
 {
     const QList<SharedFolder> folders = m_engine.m_settings.sharedFolders + m_ownFolders;
     const auto folder = std::find_if(folders.cbegin(), folders.cend(), [&event](const SharedFolder &each) {
@@ -397,7 +398,7 @@ void ExecutionEngine::Run::saveResultFile(RunnerResultFileEvent &event, ResultWr
         refuse(QStringLiteral("A %1 is not saved: only regular files are.")
                    .arg(event.type == QLatin1String("fifo") ? QStringLiteral("FIFO") : event.type.left(16)));
     } else if (event.name.contains(QLatin1Char('/'))) {
-        refuse(QStringLiteral("Files in subfolders are not saved: only files directly in %1 are.")
+        refuse(QStringLiteral("Files in a folder the code made are not saved: only files directly in %1 are.")
                    .arg(folder->mountPath()));
     } else if (!event.data || event.size > limits.maxFileBytes) {
         refuse(QStringLiteral("Not saved: a run saves at most %1 files of at most %2 MiB each.")

@@ -88,7 +88,7 @@ private:
                                     const LibraryInstallPlan &plan);
 
     /// Saves what the run left in a writable shared folder (`event`) into it, into `result`.
-    void saveResultFile(RunnerResultFileEvent &event, ResultWriter &writer, RunResult &result) const;
+    void saveResultFile(const RunnerResultFileEvent &event, ResultWriter &writer, RunResult &result) const;
 
     ExecutionEngine &m_engine;
     QString m_id;

@@ -37,11 +37,7 @@ QJsonObject runResultToJson(const RunResult &result)
         {QStringLiteral("artifacts_dropped"), result.artifactsDropped},
     };
     if (!result.sharedFolders.isEmpty()) {
-        QJsonArray folders;
-        for (const SharedFolderUse &folder : result.sharedFolders) {
-            folders.append(folder.toJson());
-        }
-        json.insert(QStringLiteral("shared_folders"), folders);
+        json.insert(QStringLiteral("shared_folders"), SharedFolderUse::listToJson(result.sharedFolders));
     }
     if (!result.savedResults.isEmpty() || !result.refusedResults.isEmpty()) {
         QJsonArray saved;

@@ -151,4 +151,22 @@ SharedFolderUse SharedFolderUse::fromJson(const QJsonObject &json)
             json.value(QStringLiteral("skipped")).toInteger()};
 }
 
+QJsonArray SharedFolderUse::listToJson(const QList<SharedFolderUse> &folders)
+{
+    QJsonArray json;
+    for (const SharedFolderUse &folder : folders) {
+        json.append(folder.toJson());
+    }
+    return json;
+}
+
+QList<SharedFolderUse> SharedFolderUse::listFromJson(const QJsonArray &json)
+{
+    QList<SharedFolderUse> folders;
+    for (const QJsonValue folder : json) {
+        folders << fromJson(folder.toObject());
+    }
+    return folders;
+}
+
 } // namespace sandbox

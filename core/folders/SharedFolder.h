@@ -2,6 +2,7 @@
 
 #include "util/Result.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -56,6 +57,9 @@ struct SharedFolderUse
     /// "skipped"}.
     [[nodiscard]] QJsonObject toJson() const;
     static SharedFolderUse fromJson(const QJsonObject &json);
+    /// A list of them as an array of toJson()'s objects, and back (anything but such an array reads as none).
+    static QJsonArray listToJson(const QList<SharedFolderUse> &folders);
+    static QList<SharedFolderUse> listFromJson(const QJsonArray &json);
 
     friend bool operator==(const SharedFolderUse &, const SharedFolderUse &) = default;
 };

@@ -28,11 +28,7 @@ QDateTime fromMs(const QVariant &value)
 /// The runs table's shared_folders: a JSON array of SharedFolderUse, or empty.
 QList<SharedFolderUse> sharedFoldersFrom(const QVariant &column)
 {
-    QList<SharedFolderUse> folders;
-    for (const QJsonValue folder : QJsonDocument::fromJson(column.toByteArray()).array()) {
-        folders << SharedFolderUse::fromJson(folder.toObject());
-    }
-    return folders;
+    return SharedFolderUse::listFromJson(QJsonDocument::fromJson(column.toByteArray()).array());
 }
 
 JournalRun summaryFrom(const QSqlQuery &query)

@@ -403,12 +403,9 @@ private:
                                     {compactJson(settings), runId}});
         }
         if (!failed && !result.sharedFolders.isEmpty()) {
-            QJsonArray folders;
-            for (const SharedFolderUse &folder : result.sharedFolders) {
-                folders.append(folder.toJson());
-            }
+            const QJsonDocument folders(SharedFolderUse::listToJson(result.sharedFolders));
             out.push_back(Statement{QStringLiteral("UPDATE runs SET seq = ?, shared_folders = ? WHERE id = ?"),
-                                    {QString::fromUtf8(QJsonDocument(folders).toJson(QJsonDocument::Compact)), runId}});
+                                    {QString::fromUtf8(folders.toJson(QJsonDocument::Compact)), runId}});
         }
     }
 

@@ -70,11 +70,7 @@ QJsonObject journalRunToJson(const JournalRun &run, bool details)
                                  {QStringLiteral("saved_at"), timeOrNull(result.savedAt)}});
     }
     json.insert(QStringLiteral("saved_results"), saved);
-    QJsonArray folders;
-    for (const SharedFolderUse &folder : run.sharedFolders) {
-        folders.append(folder.toJson());
-    }
-    json.insert(QStringLiteral("shared_folders"), folders);
+    json.insert(QStringLiteral("shared_folders"), SharedFolderUse::listToJson(run.sharedFolders));
     if (!run.mcpRequest.isEmpty() || !run.mcpResponse.isEmpty()) {
         json.insert(QStringLiteral("mcp"), QJsonObject{{QStringLiteral("protocol_version"), run.protocolVersion},
                                                        {QStringLiteral("request"), run.mcpRequest},
