@@ -18,6 +18,12 @@ void MessageWriter::send(const nlohmann::ordered_json &message)
     writeAll(line);
 }
 
+void MessageWriter::send(const nlohmann::ordered_json &message, std::string_view payload)
+{
+    send(message);
+    writeAll(payload);
+}
+
 void MessageWriter::sendError(const std::string &id, const std::string &message)
 {
     nlohmann::ordered_json error = {{"ev", "error"}};

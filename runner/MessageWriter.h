@@ -14,6 +14,9 @@ public:
     explicit MessageWriter(int fd);
 
     void send(const nlohmann::ordered_json &message);
+    // `message` (which says `"raw":N`, N the payload's size) followed by the N bytes of `payload` as they are: large
+    // files travel without base64 and JSON around them.
+    void send(const nlohmann::ordered_json &message, std::string_view payload);
     // `id` may be empty for errors that cannot be attributed to a request (e.g. unparsable lines).
     void sendError(const std::string &id, const std::string &message);
 

@@ -666,9 +666,11 @@ void Runner::sendResultFiles(const RunRequest &run)
                 json event{{"ev", "result_file"}, {"id", run.id},      {"dir", spec.path},
                            {"name", file.name},   {"type", file.type}, {"size", file.size}};
                 if (file.data) {
-                    event["data"] = base64Encode(*file.data);
+                    event["raw"] = file.data->size();
+                    m_writer.send(event, *file.data);
+                } else {
+                    m_writer.send(event);
                 }
-                m_writer.send(event);
             });
         } catch (const std::exception &error) {
             m_writer.sendError(run.id, "cannot collect the results in " + spec.path + ": " + error.what());

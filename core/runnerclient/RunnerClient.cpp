@@ -1,12 +1,14 @@
 #include "runnerclient/RunnerClient.h"
 
 #include <QJsonDocument>
+#include <utility>
 
 namespace sandbox {
 
 namespace {
 
-// A message is a line; the largest legitimate one carries an artifact in base64.
+// A message is a line; the largest legitimate one carries an artifact in base64. A result file's bytes follow their
+// message as they are, up to the same size.
 constexpr qsizetype kMaxLine = 256LL * 1024 * 1024;
 constexpr std::chrono::milliseconds kPollInterval{100};
 
@@ -26,31 +28,58 @@ Result<void> RunnerClient::send(const RunnerRequest &request)
 Result<std::optional<RunnerEvent>> RunnerClient::next(std::chrono::milliseconds timeout)
 {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
+    // Drops what was read when it is the larger half of the buffer.
+    const auto compact = [this] {
+        if (m_start > m_buffer.size() / 2) {
+            m_buffer.remove(0, m_start);
+            m_start = 0;
+        }
+    };
+    const auto event = [](const QJsonObject &message, const QByteArray &payload) -> Result<std::optional<RunnerEvent>> {
+        auto read = runnerEventFromJson(message, payload);
+        if (!read) {
+            return read.error();
+        }
+        return std::optional<RunnerEvent>(std::move(*read));
+    };
     for (;;) {
-        if (const qsizetype newline = m_buffer.indexOf('\n', m_start + m_scanned); newline >= 0) {
+        if (m_rawHeader) {
+            if (m_buffer.size() - m_start >= m_rawBytes) {
+                const QByteArray payload = m_buffer.mid(m_start, m_rawBytes);
+                m_start += m_rawBytes;
+                compact();
+                const QJsonObject message = *std::exchange(m_rawHeader, std::nullopt);
+                return event(message, payload);
+            }
+        } else if (const qsizetype newline = m_buffer.indexOf('\n', m_start + m_scanned); newline >= 0) {
             QJsonParseError error;
             const QJsonDocument document = QJsonDocument::fromJson(
                 QByteArray::fromRawData(m_buffer.constData() + m_start, newline - m_start), &error);
             m_start = newline + 1;
             m_scanned = 0;
-            if (m_start > m_buffer.size() / 2) {
-                m_buffer.remove(0, m_start);
-                m_start = 0;
-            }
+            compact();
             if (!document.isObject()) {
                 return Error{
                     QStringLiteral("The sandbox runner sent an unreadable message (%1).").arg(error.errorString()),
                     ErrorCode::SandboxFailed};
             }
-            auto event = runnerEventFromJson(document.object());
-            if (!event) {
-                return event.error();
+            const QJsonObject message = document.object();
+            if (const QJsonValue raw = message.value(QStringLiteral("raw")); !raw.isUndefined()) {
+                // The message's bytes follow it as they are.
+                m_rawBytes = raw.toInteger(-1);
+                if (m_rawBytes < 0 || m_rawBytes > kMaxLine) {
+                    return Error{QStringLiteral("The sandbox runner announced an invalid or oversized file."),
+                                 ErrorCode::SandboxFailed};
+                }
+                m_rawHeader = message;
+                continue;
             }
-            return std::optional<RunnerEvent>(std::move(*event));
-        }
-        m_scanned = m_buffer.size() - m_start;
-        if (m_scanned > kMaxLine) {
-            return Error{QStringLiteral("The sandbox runner sent an oversized message."), ErrorCode::SandboxFailed};
+            return event(message, {});
+        } else {
+            m_scanned = m_buffer.size() - m_start;
+            if (m_scanned > kMaxLine) {
+                return Error{QStringLiteral("The sandbox runner sent an oversized message."), ErrorCode::SandboxFailed};
+            }
         }
         const auto left =
             std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());

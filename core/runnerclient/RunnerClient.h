@@ -4,6 +4,7 @@
 #include "runnerclient/RunnerMessages.h"
 #include "util/Result.h"
 
+#include <QJsonObject>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -38,6 +39,9 @@ private:
     QByteArray m_buffer;
     qsizetype m_start = 0;
     qsizetype m_scanned = 0;
+    /// A message read whose `"raw":N` bytes (m_rawBytes) have not all arrived yet.
+    std::optional<QJsonObject> m_rawHeader;
+    qsizetype m_rawBytes = 0;
 };
 
 } // namespace sandbox

@@ -435,7 +435,7 @@ QJsonObject toJson(const RunnerEvent &event)
                       event);
 }
 
-Result<RunnerEvent> runnerEventFromJson(const QJsonObject &json)
+Result<RunnerEvent> runnerEventFromJson(const QJsonObject &json, const QByteArray &payload)
 {
     const QString type = json.value(QStringLiteral("ev")).toString();
     FieldReader fields(json, type.isEmpty() ? QStringLiteral("runner") : type);
@@ -467,7 +467,9 @@ Result<RunnerEvent> runnerEventFromJson(const QJsonObject &json)
     } else if (type == QLatin1String("result_file")) {
         RunnerResultFileEvent file{fields.string("id"),   fields.string("dir"),         fields.string("name"),
                                    fields.string("type"), fields.number("size", false), std::nullopt};
-        if (json.contains(QStringLiteral("data"))) {
+        if (json.contains(QStringLiteral("raw"))) {
+            file.data = payload;
+        } else if (json.contains(QStringLiteral("data"))) {
             file.data = fields.data("data");
         }
         event = std::move(file);

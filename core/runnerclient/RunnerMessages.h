@@ -219,8 +219,9 @@ Result<RunnerRequest> runnerRequestFromJson(const QJsonObject &json);
 /// The event as one protocol message (without the newline).
 QJsonObject toJson(const RunnerEvent &event);
 /// The event `json` holds; an error (SandboxFailed) when it is not a well-formed event: unknown type, a required
-/// field missing or of the wrong type, data that is not base64.
-Result<RunnerEvent> runnerEventFromJson(const QJsonObject &json);
+/// field missing or of the wrong type, data that is not base64. `payload`: the bytes that followed a message with
+/// `"raw":N` (a result file's content, sent as it is).
+Result<RunnerEvent> runnerEventFromJson(const QJsonObject &json, const QByteArray &payload = {});
 
 /// The id of the request an event answers (empty for ready, pong and errors of no request).
 QString eventId(const RunnerEvent &event);
