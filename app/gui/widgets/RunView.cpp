@@ -57,7 +57,11 @@ void fillForm(QFormLayout *form, const QList<std::pair<QString, QString>> &rows)
         field->setTextFormat(Qt::PlainText);
         field->setTextInteractionFlags(Qt::TextSelectableByMouse);
         field->setWordWrap(true);
-        form->addRow(label, field);
+        // At the top of a value of several lines (the shared folders), beside its first line: QFormLayout makes a
+        // label up to 7/4 of a line tall and a QLabel centres its text in it.
+        auto *name = new QLabel(label);
+        name->setAlignment(Qt::AlignRight | Qt::AlignTop);
+        form->addRow(name, field);
     }
 }
 

@@ -8,6 +8,7 @@
 #include <QBuffer>
 #include <QDesktopServices>
 #include <QFile>
+#include <QFormLayout>
 #include <QImage>
 #include <QJsonArray>
 #include <QLabel>
@@ -54,6 +55,21 @@ protected:
         run.status = RunStatus::Running;
         run.stdoutData = "a\n";
         return run;
+    }
+
+    /// The first row of pixels with a glyph's ink in WIDGET as drawn, -1 without any.
+    static int firstInkedRow(QWidget &widget)
+    {
+        const QImage image = widget.grab().toImage();
+        const QRgb background = image.pixel(0, 0);
+        for (int y = 0; y < image.height(); ++y) {
+            for (int x = 0; x < image.width(); ++x) {
+                if (image.pixel(x, y) != background) {
+                    return y;
+                }
+            }
+        }
+        return -1;
     }
 
     QPlainTextEdit *text(const char *name) { return m_view.findChild<QPlainTextEdit *>(QLatin1String(name)); }
@@ -362,6 +378,38 @@ TEST_F(RunViewTest, showsTheFoldersARunReadAndOpensTheFolderOfAFileItSavedNeverT
     run.savedResults.clear();
     m_view.showRun(run);
     EXPECT_FALSE(saved->isVisible());
+}
+
+TEST_F(RunViewTest, aDetailsLabelStandsBesideTheFirstLineOfAValueOfSeveral)
+{
+    // Two folders make the Shared folders value two lines; its label was centred on them, between the lines, and read
+    // as a label of neither (its text 5 px below the first line's here, 6 px in the screenshots).
+    JournalRun run = running();
+    run.status = RunStatus::Finished;
+    run.exitCode = 0;
+    run.stopReason = StopReason::Exited;
+    run.sharedFolders = {SharedFolderUse{QStringLiteral("sales"), false, 1, 62, 0},
+                         SharedFolderUse{QStringLiteral("results"), true, 0, 0, 0}};
+    m_view.resize(900, 600);
+    m_view.show();
+    m_view.showRun(run);
+    m_view.showTab(RunView::DetailsTab);
+
+    QLabel *value = nullptr;
+    for (QLabel *label : m_view.findChildren<QLabel *>()) {
+        if (label->text().startsWith(QStringLiteral("sales (read only"))) {
+            value = label;
+        }
+    }
+    ASSERT_NE(value, nullptr);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return value->isVisible() && value->height() > 0; }));
+    QWidget *label = nullptr;
+    for (const QFormLayout *form : m_view.findChildren<QFormLayout *>()) {
+        label = label ? label : form->labelForField(value);
+    }
+    ASSERT_NE(label, nullptr);
+    EXPECT_GT(value->height(), 2 * value->fontMetrics().height() - 2) << "two lines";
+    EXPECT_EQ(label->geometry().top() + firstInkedRow(*label), value->geometry().top() + firstInkedRow(*value));
 }
 
 #include "RunViewTest.moc"
