@@ -1,8 +1,12 @@
 // What sharing a folder costs a run (issue 47): print(1) through the pool with a shared folder of 10,000 files and
 // 1 GiB against the same without one, alternated in one process, medians and their ratio (these machines are noisy:
-// compare ratios, not times); and the first copy of the folder, made once.
+// compare ratios, not times); and the first copy of the folder, made once. With --writable the folder takes results
+// (its /data/NAME is made links to the copy before each run), and the cost of saving a result of --save-mib MiB that
+// a run writes there is set against `cp` of the same file on the host: the run that writes it to /data/NAME against
+// the same run writing it to /tmp, the difference against cp's time.
 //
-//   BACKEND=docker build/bin/shared_folder_benchmark [--files 10000] [--mib 1024] [--runs 30]
+//   BACKEND=docker build/bin/shared_folder_benchmark [--files 10000] [--mib 1024] [--runs 30] [--writable]
+//       [--save-mib 50]
 //
 // Needs a container engine and the Python image (scripts/run-demo prepares both).
 #include "backend/BackendFactory.h"
@@ -14,7 +18,9 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QLoggingCategory>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <algorithm>
 #include <cstdio>
@@ -25,16 +31,16 @@ using namespace std::chrono_literals;
 
 namespace {
 
-/// Milliseconds of one print(1) run, or -1 when it failed.
-qint64 runMs(ExecutionEngine &engine)
+/// Microseconds of one run of `code` (print(1)), or -1 when it failed: a pooled print(1) takes a few milliseconds.
+qint64 runUs(ExecutionEngine &engine, const QString &code = QStringLiteral("print(1)"))
 {
     RunRequest request;
-    request.code = QStringLiteral("print(1)");
+    request.code = code;
     request.timeout = 60s;
     QElapsedTimer timer;
     timer.start();
     auto result = engine.run(request);
-    return result && result->exitCode == 0 ? timer.elapsed() : -1;
+    return result && result->exitCode == 0 ? timer.nsecsElapsed() / 1000 : -1;
 }
 
 double median(std::vector<qint64> values)
@@ -58,7 +64,11 @@ int main(int argc, char **argv)
                                        QStringLiteral("MIB"), QStringLiteral("1024"));
     const QCommandLineOption runsOption(QStringLiteral("runs"), QStringLiteral("Runs of each kind."),
                                         QStringLiteral("N"), QStringLiteral("30"));
-    parser.addOptions({filesOption, mibOption, runsOption});
+    const QCommandLineOption writableOption(QStringLiteral("writable"), QStringLiteral("The folder takes results."));
+    const QCommandLineOption saveOption(QStringLiteral("save-mib"),
+                                        QStringLiteral("MiB of a result saved (with --writable; 0: none)."),
+                                        QStringLiteral("MIB"), QStringLiteral("50"));
+    parser.addOptions({filesOption, mibOption, runsOption, writableOption, saveOption});
     parser.addHelpOption();
     parser.process(app);
     const int files = parser.value(filesOption).toInt();
@@ -76,7 +86,9 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    auto folder = SharedFolder::parse(host.filePath(QStringLiteral("data")) + QStringLiteral(":bench"));
+    const bool writable = parser.isSet(writableOption);
+    auto folder = SharedFolder::parse(host.filePath(QStringLiteral("data")) +
+                                      (writable ? QStringLiteral(":bench:rw") : QStringLiteral(":bench")));
     const QString backendName = qEnvironmentVariable("BACKEND", QStringLiteral("docker"));
     auto backend = BackendFactory::create(backendName);
     auto settings = SandboxSettings::fromEnvironment();
@@ -96,15 +108,15 @@ int main(int argc, char **argv)
     const qint64 copyMs = copy.elapsed();
     ExecutionEngine sharing(*backend, *settings);
     // Warm both pools before measuring.
-    runMs(plain);
-    runMs(sharing);
+    runUs(plain);
+    runUs(sharing);
     std::vector<qint64> without;
     std::vector<qint64> with;
     int failed = 0;
     for (int i = 0; i < runs; ++i) {
         for (auto [engine, times] : {std::pair{&plain, &without}, std::pair{&sharing, &with}}) {
-            const qint64 ms = runMs(*engine);
-            ms < 0 ? ++failed : (times->push_back(ms), 0);
+            const qint64 us = runUs(*engine);
+            us < 0 ? ++failed : (times->push_back(us), 0);
         }
     }
     QElapsedTimer update;
@@ -116,9 +128,47 @@ int main(int argc, char **argv)
     std::printf("first copy of the folder: %lld ms (%s)\n", static_cast<long long>(copyMs),
                 first ? "ok" : qPrintable(first.error().message));
     std::printf("update with nothing changed: %lld ms\n", static_cast<long long>(updateMs));
-    std::printf("print(1) without a shared folder: median %.0f ms\n", median(without));
-    std::printf("print(1) with the shared folder:  median %.0f ms\n", median(with));
+    std::printf("print(1) without a shared folder: median %.2f ms\n", median(without) / 1000);
+    std::printf("print(1) with the shared folder:  median %.2f ms\n", median(with) / 1000);
     std::printf("ratio with / without: %.3f (target: at most 1.10)\n", median(with) / std::max(1.0, median(without)));
+
+    const qint64 saveBytes = parser.value(saveOption).toLongLong() * 1024 * 1024;
+    if (writable && saveBytes > 0) {
+        const QString write = QStringLiteral("open('%1', 'wb').write(b'x' * %2)\n");
+        const QString saved = folder->path + QStringLiteral("/result.bin");
+        std::vector<qint64> toTmp;
+        std::vector<qint64> toFolder;
+        std::vector<qint64> copies;
+        QFile source(host.filePath(QStringLiteral("result.bin")));
+        if (!source.open(QIODevice::WriteOnly) || source.write(QByteArray(saveBytes, 'x')) != saveBytes) {
+            std::fprintf(stderr, "could not write the file to copy\n");
+            return 1;
+        }
+        source.close();
+        for (int i = 0; i < std::max(3, runs / 5); ++i) {
+            const qint64 tmp = runUs(sharing, write.arg(QStringLiteral("/tmp/result.bin")).arg(saveBytes));
+            const qint64 data = runUs(sharing, write.arg(QStringLiteral("/data/bench/result.bin")).arg(saveBytes));
+            const bool landed = QFileInfo(saved).size() == saveBytes;
+            QFile::remove(saved); // not in the next run's copy of the folder
+            QElapsedTimer cp;
+            cp.start();
+            const int copied = QProcess::execute(QStringLiteral("cp"), {source.fileName(), saved});
+            copies.push_back(cp.nsecsElapsed() / 1000);
+            QFile::remove(saved);
+            if (tmp < 0 || data < 0 || !landed || copied != 0) {
+                ++failed;
+                continue;
+            }
+            toTmp.push_back(tmp);
+            toFolder.push_back(data);
+        }
+        const double cost = median(toFolder) - median(toTmp);
+        std::printf("a run writing %lld MiB to /tmp: median %.0f ms; to /data/bench (saved): median %.0f ms\n",
+                    static_cast<long long>(saveBytes >> 20), median(toTmp) / 1000, median(toFolder) / 1000);
+        std::printf("saving it: %.0f ms; cp of the same file on the host: median %.0f ms; ratio %.2f "
+                    "(target: at most 1.10)\n",
+                    cost / 1000, median(copies) / 1000, cost / std::max(1.0, median(copies)));
+    }
     QDir(FolderSnapshot::viewOf(*folder)).removeRecursively();
     return failed == 0 ? 0 : 1;
 }
