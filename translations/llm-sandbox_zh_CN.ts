@@ -1591,6 +1591,36 @@ go module、R 软件包、gem。</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>Your folders</source>
+        <translation>你的文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not saved %1</source>
+        <translation>未保存 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Read %1</source>
+        <translation>已读取 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>results may be saved</source>
+        <translation>可保存结果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>read only</source>
+        <translation>只读</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
@@ -4621,7 +4651,7 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::RunView</name>
     <message>
-        <location filename="../app/gui/widgets/RunView.cpp" line="+89"/>
+        <location filename="../app/gui/widgets/RunView.cpp" line="+93"/>
         <source>Open in &amp;Console</source>
         <translation>在控制台中打开(&amp;C)</translation>
     </message>

@@ -8,6 +8,8 @@ let bridge;
 let context;
 
 window.mountView = async ({ html, toolArguments, toolResult, theme, locale }) => {
+    // One view at a time, as an assistant shows one tool call's.
+    document.getElementById('view')?.remove();
     const frame = document.createElement('iframe');
     // Scripts, but an origin of its own (none): the view cannot reach this page.
     frame.setAttribute('sandbox', 'allow-scripts');

@@ -256,6 +256,31 @@ describe('the run view in an MCP Apps host', () => {
         assert.equal(await view().locator('#chartsBox').isHidden(), true);
     });
 
+    test('the view says what a run read of the user\'s folders and saved into them, as text', async () => {
+        const resource = (await client.readResource({ uri: 'ui://llm-sandbox/run-view' })).contents[0];
+        const run = {
+            exit_code: 0, stdout: 'done\n', stderr: '', duration_ms: 5, stop_reason: 'exit', artifacts: [],
+            shared_folders: [{ name: 'sales', path: '/data/sales', writable: true, files: 2, bytes: 35 }],
+            saved_files: [{ path: '/data/sales/summary.csv', size: 2048, sha256: 'ab' }],
+            not_saved: [{ path: '/data/sales/<img src=x onerror=alert(1)>', reason: 'A symbolic link is not saved.' }],
+        };
+        await page.evaluate((args) => window.mountView(args), {
+            html: resource.text,
+            toolArguments: { code: 'print(1)' },
+            toolResult: { content: [{ type: 'text', text: JSON.stringify(run) }], structuredContent: run },
+            theme: 'light',
+            locale: 'en-US',
+        });
+        await view().locator('#foldersBox').waitFor();
+        const lines = await view().locator('#folders li').allTextContents();
+        assert.deepEqual(lines, [
+            'Saved /data/sales/summary.csv2 KiB',
+            'Not saved /data/sales/<img src=x onerror=alert(1)>A symbolic link is not saved.',
+            'Read /data/salesresults may be saved',
+        ]);
+        assert.equal(await view().locator('#folders img').count(), 0, 'a name is text, never markup');
+    });
+
     test('the view reached no origin but the host page\'s', () => {
         const origin = `http://127.0.0.1:${server.address().port}/`;
         const elsewhere = requests.filter((url) => !url.startsWith(origin) && !url.startsWith('data:') &&
