@@ -360,7 +360,7 @@
 <context>
     <name>sandbox::gui::ServerClientsModel</name>
     <message numerus="yes">
-        <location filename="../app/gui/server/ServerClientsModel.cpp" line="+164"/>
+        <location filename="../app/gui/server/ServerClientsModel.cpp" line="+165"/>
         <source>Idle for %n min</source>
         <translation>
             <numerusform>Idle for %n min</numerusform>

@@ -5106,7 +5106,7 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::ServerClientsModel</name>
     <message>
-        <location filename="../app/gui/server/ServerClientsModel.cpp" line="+84"/>
+        <location filename="../app/gui/server/ServerClientsModel.cpp" line="+85"/>
         <source>MCP session %1</source>
         <translation>MCP 会话 %1</translation>
     </message>
@@ -5331,8 +5331,8 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
     </message>
     <message>
         <location line="+12"/>
-        <source>No client is connected. Point an MCP client at the URL above and have it send the token as &quot;Authorization: Bearer &lt;token&gt;&quot;.</source>
-        <translation>没有已连接的客户端。请将 MCP 客户端指向上方的 URL，并让它以 &quot;Authorization: Bearer &lt;token&gt;&quot; 的形式发送令牌。</translation>
+        <source>No client is connected. Point an MCP client at the URL above and have it send the token as “Authorization: Bearer &lt;token&gt;”.</source>
+        <translation>没有已连接的客户端。请将 MCP 客户端指向上方的 URL，并让它以 “Authorization: Bearer &lt;token&gt;” 的形式发送令牌。</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -5346,8 +5346,8 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
     </message>
     <message>
         <location line="+3"/>
-        <source>Kept in the system keychain (%1/%2). Clients send it as &quot;Authorization: Bearer &lt;token&gt;&quot;; the same token serves “llm-sandbox serve --http”.</source>
-        <translation>保存在系统钥匙串中（%1/%2）。客户端以 &quot;Authorization: Bearer &lt;token&gt;&quot; 的形式发送它；“llm-sandbox serve --http”也使用同一令牌。</translation>
+        <source>Kept in the system keychain (%1/%2). Clients send it as “Authorization: Bearer &lt;token&gt;”; the same token serves “llm-sandbox serve --http”.</source>
+        <translation>保存在系统钥匙串中（%1/%2）。客户端以 “Authorization: Bearer &lt;token&gt;” 的形式发送它；“llm-sandbox serve --http”也使用同一令牌。</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "gui/server/ServerClientsModel.h"
 
+#include "gui/RunText.h"
 #include "gui/StateColors.h"
 
 #include <QGuiApplication>
@@ -90,7 +91,7 @@ QVariant ServerClientsModel::data(const QModelIndex &index, int role) const
                       "minutes, or now with End Session.");
         case ClientState::Idle:
             return tr("No request since %1. Its session ends after 30 idle minutes, or now with End Session.")
-                .arg(session.lastActivity.toLocalTime().toString(QStringLiteral("HH:mm:ss")));
+                .arg(timeText(session.lastActivity.toLocalTime().time()));
         case ClientState::Working:
         case ClientState::Connected:
             return {};
@@ -122,7 +123,7 @@ QVariant ServerClientsModel::data(const QModelIndex &index, int role) const
     case Protocol:
         return session.protocolVersion;
     case LastActivity:
-        return session.lastActivity.toLocalTime().toString(QStringLiteral("HH:mm:ss"));
+        return timeText(session.lastActivity.toLocalTime().time());
     case RunningCalls:
         return session.runningCalls;
     default:

@@ -362,7 +362,7 @@ void ServerPage::updateState()
     m_port->setEnabled(state == McpHost::State::Stopped && !m_busy);
     m_clientsEmpty->setText(state == McpHost::State::Running
                                 ? tr("No client is connected. Point an MCP client at the URL above and have it send "
-                                     "the token as \"Authorization: Bearer <token>\".")
+                                     "the token as “Authorization: Bearer <token>”.")
                                 : tr("The server is stopped."));
     updateToken();
 }
@@ -378,8 +378,8 @@ void ServerPage::updateToken()
         m_tokenNote->setText(tr("From the environment variable %1; change it there to rotate it.")
                                  .arg(QLatin1String(BearerToken::kEnvironmentVariable)));
     } else {
-        m_tokenNote->setText(tr("Kept in the system keychain (%1/%2). Clients send it as \"Authorization: Bearer "
-                                "<token>\"; the same token serves “llm-sandbox serve --http”.")
+        m_tokenNote->setText(tr("Kept in the system keychain (%1/%2). Clients send it as “Authorization: Bearer "
+                                "<token>”; the same token serves “llm-sandbox serve --http”.")
                                  .arg(KeychainSecretStore::kDefaultService, BearerToken::kSecretKey));
     }
 }

@@ -1,5 +1,6 @@
 // The MCP server page's list of clients without an engine: which clients are still there, and ending a session.
 #include "GuiTestSupport.h"
+#include "gui/RunText.h"
 #include "gui/server/ServerClientsModel.h"
 #include "gui/server/ServerPage.h"
 #include "mcp/McpHost.h"
@@ -71,6 +72,14 @@ TEST(ServerClientsModel, saysWhichClientsAreWorkingConnectedIdleOrGone)
     EXPECT_EQ(stateShown(model, 3), QStringLiteral("Idle for 7 min"));
     EXPECT_EQ(stateShown(model, 4), QStringLiteral("Disconnected"));
     EXPECT_FALSE(model.index(4, ServerClientsModel::State).data(Qt::ToolTipRole).toString().isEmpty());
+    // The time of day as every page shows it, in the locale's format (12 hours in English), not always 24 hours.
+    const QLocale before;
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    const QDateTime afternoon(QDate(2026, 12, 7), QTime(15, 4, 5));
+    model.setSessions({session(QStringLiteral("f"), afternoon.toUTC())}, afternoon.toUTC().addSecs(10));
+    EXPECT_EQ(model.index(0, ServerClientsModel::LastActivity).data().toString(), timeText(QTime(15, 4, 5)));
+    EXPECT_TRUE(model.index(0, ServerClientsModel::LastActivity).data().toString().contains(QStringLiteral("PM")));
+    QLocale::setDefault(before);
 }
 
 TEST(ServerPage, aClientThatExitsShowsDisconnectedAndEndSessionRemovesIt)
