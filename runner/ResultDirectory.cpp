@@ -26,6 +26,14 @@ constexpr std::size_t maxEntries = 200000;
 constexpr std::uint32_t watchedChanges = IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_MODIFY | IN_ATTRIB |
                                          IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF;
 
+std::string joinPath(const std::string &directory, const std::string &name)
+{
+    std::string path = directory;
+    path += '/';
+    path += name;
+    return path;
+}
+
 std::runtime_error failure(const std::string &what, const std::string &path, int error)
 {
     return std::runtime_error(what + " '" + path + "': " + std::strerror(error));
@@ -102,7 +110,7 @@ void walk(int directory, const std::string &prefix, const std::string &seed, int
             if (child.valid() && depth < maxDepth) {
                 walk(child.get(), path + "/", seed, depth + 1, entries);
             }
-        } else if (!S_ISLNK(info.st_mode) || depth > 0 || linkTarget(directory, name) != seed + "/" + name) {
+        } else if (!S_ISLNK(info.st_mode) || depth > 0 || linkTarget(directory, name) != joinPath(seed, name)) {
             entries.push_back({info.st_mtim, path, typeOf(info.st_mode),
                                S_ISREG(info.st_mode) ? static_cast<std::uint64_t>(info.st_size) : 0});
         }
@@ -158,7 +166,7 @@ void ResultDirectory::restore()
     }
     std::set<std::string> kept;
     for (const auto &[name, type] : listDirectory(root.get())) {
-        if (seedNames.contains(name) && type != DT_DIR && linkTarget(root.get(), name) == m_seed + "/" + name) {
+        if (seedNames.contains(name) && type != DT_DIR && linkTarget(root.get(), name) == joinPath(m_seed, name)) {
             kept.insert(name);
             continue;
         }
@@ -168,17 +176,17 @@ void ResultDirectory::restore()
         if (::fstatat(root.get(), name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(info.st_mode)) {
             const UniqueFd child = openSubdirectory(root.get(), name);
             if (!child.valid()) {
-                throw failure("cannot open", m_path + "/" + name, errno);
+                throw failure("cannot open", joinPath(m_path, name), errno);
             }
-            removeDirectoryContents(child.get(), m_path + "/" + name);
+            removeDirectoryContents(child.get(), joinPath(m_path, name));
         }
         if (::unlinkat(root.get(), name.c_str(), S_ISDIR(info.st_mode) ? AT_REMOVEDIR : 0) != 0 && errno != ENOENT) {
-            throw failure("cannot remove", m_path + "/" + name, errno);
+            throw failure("cannot remove", joinPath(m_path, name), errno);
         }
     }
     for (const std::string &name : seedNames) {
-        if (!kept.contains(name) && ::symlinkat((m_seed + "/" + name).c_str(), root.get(), name.c_str()) != 0) {
-            throw failure("cannot create", m_path + "/" + name, errno);
+        if (!kept.contains(name) && ::symlinkat(joinPath(m_seed, name).c_str(), root.get(), name.c_str()) != 0) {
+            throw failure("cannot create", joinPath(m_path, name), errno);
         }
     }
     // What this restore changed is no change of a run's. Every process of the previous run is gone by now (a

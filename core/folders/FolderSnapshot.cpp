@@ -380,7 +380,7 @@ QString FolderSnapshot::viewOf(const SharedFolder &folder, const QString &root)
 
 QString FolderSnapshot::makeView(const SharedFolder &folder, const QString &root)
 {
-    const QString view = viewOf(folder, root);
+    QString view = viewOf(folder, root);
     if (!PrivateFiles::makeDirectory(root)) {
         return {};
     }

@@ -3,6 +3,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <algorithm>
+#include <cmath>
 
 namespace sandbox::gui {
 
@@ -43,7 +44,7 @@ bool AdaptiveSplitter::place(Qt::Orientation orientation, int first, int second)
         share = first + second > 0 ? static_cast<double>(std::max(0, first)) / (first + second) : 0.5;
     }
     const int length = (orientation == Qt::Horizontal ? width() : height()) - handleWidth();
-    const int firstPane = static_cast<int>(share * length + 0.5);
+    const int firstPane = static_cast<int>(std::lround(share * length));
     setSizes({firstPane, std::max(0, length - firstPane)});
     return turned;
 }

@@ -22,7 +22,7 @@ namespace {
 CodeExecutor idleExecutor()
 {
     return CodeExecutor(
-        [](const RunRequest &, std::stop_token, RunObserver *) -> Result<RunResult> { return RunResult{}; });
+        [](const RunRequest &, const std::stop_token &, RunObserver *) -> Result<RunResult> { return RunResult{}; });
 }
 
 QStringList toolNames(const ToolRegistry &tools)

@@ -37,10 +37,10 @@ TEST(AdaptiveSplitter, keepsTheUsersSplitForEachOrientationAcrossTurnsAndWindows
         AdaptiveSplitter &splitter = split.splitter;
         ASSERT_TRUE(QTest::qWaitForWindowExposed(&splitter));
         EXPECT_FALSE(splitter.place(Qt::Horizontal, 600, 400));
-        EXPECT_NEAR(splitter.sizes().at(0), 600 * (1200 - splitter.handleWidth()) / 1000, 2) << "the default share";
+        EXPECT_NEAR(splitter.sizes().at(0), 600 * (1200 - splitter.handleWidth()) / 1000.0, 2) << "the default share";
         EXPECT_FALSE(splitter.placedByUser());
         splitter.place(Qt::Horizontal, 700, 300);
-        EXPECT_NEAR(splitter.sizes().at(0), 700 * (1200 - splitter.handleWidth()) / 1000, 2)
+        EXPECT_NEAR(splitter.sizes().at(0), 700 * (1200 - splitter.handleWidth()) / 1000.0, 2)
             << "until the user moves it, the split follows what the page asks for (its columns widened)";
 
         dragSplitter(splitter, 300);
@@ -53,7 +53,7 @@ TEST(AdaptiveSplitter, keepsTheUsersSplitForEachOrientationAcrossTurnsAndWindows
         EXPECT_TRUE(splitter.place(Qt::Vertical, 2, 3));
         EXPECT_EQ(splitter.orientation(), Qt::Vertical);
         EXPECT_FALSE(splitter.placedByUser());
-        EXPECT_NEAR(splitter.sizes().at(0), (800 - splitter.handleWidth()) * 2 / 5, 2);
+        EXPECT_NEAR(splitter.sizes().at(0), (800 - splitter.handleWidth()) * 2 / 5.0, 2);
         dragSplitter(splitter, 560);
         ASSERT_NEAR(splitter.sizes().at(0), 560, 2);
 
@@ -88,5 +88,5 @@ TEST(AdaptiveSplitter, anOlderSplitterStateOrAShareOutOfRangeIsIgnored)
     EXPECT_TRUE(split.splitter.restoreSplits(R"({"beside": 7, "under": -1})"));
     split.splitter.place(Qt::Horizontal, 1, 1);
     EXPECT_FALSE(split.splitter.placedByUser());
-    EXPECT_NEAR(split.splitter.sizes().at(0), (1000 - split.splitter.handleWidth()) / 2, 2);
+    EXPECT_NEAR(split.splitter.sizes().at(0), (1000 - split.splitter.handleWidth()) / 2.0, 2);
 }
