@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <dirent.h>
 #include <fcntl.h>
+#include <set>
+#include <string>
 #include <sys/stat.h>
 #include <tuple>
 #include <unistd.h>
@@ -62,6 +64,18 @@ void walk(int directory, const std::string &prefix, int depth, std::vector<Entry
     }
 }
 
+// The image a capture hook's chart data belongs to ("plots/.a.png.chart.json" → "plots/a.png"), or empty.
+std::string chartImageOf(const std::string &name)
+{
+    static const std::string suffix = ".chart.json";
+    const std::size_t slash = name.rfind('/');
+    const std::size_t start = slash == std::string::npos ? 0 : slash + 1;
+    if (name.size() <= start + 1 + suffix.size() || name[start] != '.' || !name.ends_with(suffix)) {
+        return {};
+    }
+    return name.substr(0, start) + name.substr(start + 1, name.size() - start - 1 - suffix.size());
+}
+
 } // namespace
 
 bool readRegularFile(int root, const std::string &name, std::uint64_t limit, std::string &data)
@@ -112,14 +126,28 @@ std::uint64_t ArtifactCollector::collect(const Sink &sink) const
     std::uint64_t sent = 0;
     std::uint64_t dropped = 0;
     std::string data;
+    std::set<std::string> images;
+    std::vector<std::pair<std::string, std::string>> charts; // data file, its image
     for (const Entry &entry : entries) {
+        if (const std::string image = chartImageOf(entry.name); !image.empty()) {
+            charts.emplace_back(entry.name, image);
+            continue;
+        }
         if (sent >= m_maxArtifacts || entry.size > m_maxArtifactBytes ||
             !readRegularFile(root.get(), entry.name, m_maxArtifactBytes, data)) {
             ++dropped;
             continue;
         }
         sink(entry.name, data);
+        images.insert(entry.name);
         ++sent;
+    }
+    // A chart's data goes with its image, after it, and counts against no limit but the size: without the image it
+    // is not sent at all.
+    for (const auto &[name, image] : charts) {
+        if (images.contains(image) && readRegularFile(root.get(), name, m_maxArtifactBytes, data)) {
+            sink(name, data);
+        }
     }
     return dropped;
 }

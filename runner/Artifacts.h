@@ -7,7 +7,8 @@
 namespace runner {
 
 // Collects the regular files below a run's output directory, oldest first (modification time, then name), so the
-// order in which a program produced its figures is preserved.
+// order in which a program produced its figures is preserved. A chart's data a capture hook wrote beside it
+// (.NAME.chart.json) follows the files, sent only with its image and counted against no limit but the size.
 class ArtifactCollector final
 {
 public:

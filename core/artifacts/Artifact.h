@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 
 namespace sandbox {
@@ -14,6 +15,8 @@ struct Artifact
     QString path;  ///< where it was written on the host, when it was (run --artifacts-dir)
     int width = 0; ///< pixels, for raster images (PNG, GIF, JPEG, WebP); 0 otherwise
     int height = 0;
+    /// What the chart shows, when it is one a capture hook read (ChartData); empty otherwise.
+    QJsonObject chart;
 
     qint64 size() const { return data.size(); }
     bool hasPixelSize() const { return width > 0 && height > 0; }

@@ -1,6 +1,7 @@
 #include "engine/EngineRun.h"
 
 #include "artifacts/ArtifactBudget.h"
+#include "artifacts/ChartData.h"
 #include "engine/LibraryInstall.h"
 #include "engine/RunSampler.h"
 #include "engine/SessionRun.h"
@@ -339,6 +340,17 @@ Result<RunResult> ExecutionEngine::Run::collect(RunnerClient &runner, std::chron
                 notify([&](RunObserver &observer) { observer.runOutput(m_id, output->stream, output->data); });
             }
         } else if (auto *file = std::get_if<RunnerArtifactEvent>(&event)) {
+            if (const QString image = ChartData::imageOf(file->name); !image.isEmpty()) {
+                // A chart's data, written after its image: it goes with the image, not as a file of its own.
+                if (const QJsonObject chart = ChartData::read(file->data); !chart.isEmpty()) {
+                    for (Artifact &artifact : result.artifacts) {
+                        if (artifact.name == image) {
+                            artifact.chart = chart;
+                        }
+                    }
+                }
+                continue;
+            }
             Artifact artifact = Artifact::fromFile(file->name, std::move(file->data));
             if (!artifactBudget.admit(artifact)) {
                 continue;

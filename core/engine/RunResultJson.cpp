@@ -18,6 +18,9 @@ QJsonObject runResultToJson(const RunResult &result)
         if (!artifact.path.isEmpty()) {
             item.insert(QStringLiteral("path"), artifact.path);
         }
+        if (!artifact.chart.isEmpty()) {
+            item.insert(QStringLiteral("chart"), artifact.chart);
+        }
         artifacts.append(item);
     }
     QJsonObject json{

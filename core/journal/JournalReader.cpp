@@ -206,12 +206,13 @@ Result<QList<JournalArtifactEntry>> JournalReader::artifacts(const ArtifactFilte
                  conditions.join(QStringLiteral(" AND "));
     }
     values << limit;
-    auto query = (*connection)
-                     ->exec(QStringLiteral("SELECT run_id, position, started_at, language, source, client_name, name, "
-                                           "file, mime_type, size, width, height FROM artifacts JOIN runs ON "
-                                           "runs.id = artifacts.run_id") +
-                                where + QStringLiteral(" ORDER BY started_at DESC, run_id, position LIMIT ?"),
-                            values);
+    auto query =
+        (*connection)
+            ->exec(QStringLiteral("SELECT run_id, position, started_at, language, source, client_name, name, "
+                                  "file, mime_type, size, width, height, chart_title FROM artifacts JOIN runs ON "
+                                  "runs.id = artifacts.run_id") +
+                       where + QStringLiteral(" ORDER BY started_at DESC, run_id, position LIMIT ?"),
+                   values);
     if (!query) {
         return query.error();
     }
@@ -230,7 +231,8 @@ Result<QList<JournalArtifactEntry>> JournalReader::artifacts(const ArtifactFilte
                                         .size = query->value(9).toLongLong(),
                                         .width = query->value(10).toInt(),
                                         .height = query->value(11).toInt(),
-                                        .path = folder + QLatin1Char('/') + query->value(7).toString()},
+                                        .path = folder + QLatin1Char('/') + query->value(7).toString(),
+                                        .chartTitle = query->value(12).toString()},
         });
     }
     return entries;
@@ -318,9 +320,10 @@ Result<JournalRun> JournalReader::run(const QString &id) const
 
 Result<QList<JournalArtifact>> JournalReader::artifactsOf(JournalConnection &db, const QString &id, int from) const
 {
-    auto query = db.exec(QStringLiteral("SELECT name, file, mime_type, size, width, height FROM artifacts "
-                                        "WHERE run_id = ? AND position >= ? ORDER BY position"),
-                         {id, from});
+    auto query =
+        db.exec(QStringLiteral("SELECT name, file, mime_type, size, width, height, chart_title, chart FROM artifacts "
+                               "WHERE run_id = ? AND position >= ? ORDER BY position"),
+                {id, from});
     if (!query) {
         return query.error();
     }
@@ -332,7 +335,9 @@ Result<QList<JournalArtifact>> JournalReader::artifactsOf(JournalConnection &db,
                                          .size = query->value(3).toLongLong(),
                                          .width = query->value(4).toInt(),
                                          .height = query->value(5).toInt(),
-                                         .path = folder + QLatin1Char('/') + query->value(1).toString()});
+                                         .path = folder + QLatin1Char('/') + query->value(1).toString(),
+                                         .chartTitle = query->value(6).toString(),
+                                         .chart = QJsonDocument::fromJson(query->value(7).toByteArray()).object()});
     }
     return artifacts;
 }

@@ -402,6 +402,15 @@ private:
             out.push_back(Statement{QStringLiteral("UPDATE runs SET seq = ?, settings = ? WHERE id = ?"),
                                     {compactJson(settings), runId}});
         }
+        for (const Artifact &artifact : result.artifacts) {
+            if (!artifact.chart.isEmpty()) {
+                out.push_back(Statement{
+                    QStringLiteral("UPDATE artifacts SET chart = ?, chart_title = ? WHERE run_id = ? AND name = ?"),
+                    {compactJson(artifact.chart), artifact.chart.value(QStringLiteral("title")).toString().left(200),
+                     runId, artifact.name},
+                    false});
+            }
+        }
         if (!failed && !result.sharedFolders.isEmpty()) {
             const QJsonDocument folders(SharedFolderUse::listToJson(result.sharedFolders));
             out.push_back(Statement{QStringLiteral("UPDATE runs SET seq = ?, shared_folders = ? WHERE id = ?"),

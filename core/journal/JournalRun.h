@@ -24,7 +24,9 @@ struct JournalArtifact
     qint64 size = 0;
     int width = 0;
     int height = 0;
-    QString path; ///< absolute path of the stored file under the data folder
+    QString path;       ///< absolute path of the stored file under the data folder
+    QString chartTitle; ///< the chart's title, when it is one whose data was read (ChartData)
+    QJsonObject chart;  ///< that data (read with a run, not in lists of artifacts)
 };
 
 /// Where a journal run stands.

@@ -51,12 +51,13 @@ QJsonObject journalRunToJson(const JournalRun &run, bool details)
     json.insert(QStringLiteral("stderr"), QString::fromUtf8(run.stderrData));
     QJsonArray artifacts;
     for (const JournalArtifact &artifact : run.artifacts) {
-        artifacts.append(QJsonObject{{QStringLiteral("name"), artifact.name},
-                                     {QStringLiteral("mime_type"), artifact.mimeType},
-                                     {QStringLiteral("size"), artifact.size},
-                                     {QStringLiteral("width"), artifact.width},
-                                     {QStringLiteral("height"), artifact.height},
-                                     {QStringLiteral("path"), artifact.path}});
+        QJsonObject item{{QStringLiteral("name"), artifact.name},     {QStringLiteral("mime_type"), artifact.mimeType},
+                         {QStringLiteral("size"), artifact.size},     {QStringLiteral("width"), artifact.width},
+                         {QStringLiteral("height"), artifact.height}, {QStringLiteral("path"), artifact.path}};
+        if (!artifact.chart.isEmpty()) {
+            item.insert(QStringLiteral("chart"), artifact.chart);
+        }
+        artifacts.append(item);
     }
     json.insert(QStringLiteral("artifacts"), artifacts);
     QJsonArray saved;

@@ -125,6 +125,11 @@ const QList<QStringList> &migrations()
         {
             QStringLiteral("ALTER TABLE runs ADD COLUMN shared_folders TEXT NOT NULL DEFAULT ''"),
         },
+        // 9: what a chart shows (ChartData, issue 50), as its JSON, and its title for the lists that show it.
+        {
+            QStringLiteral("ALTER TABLE artifacts ADD COLUMN chart TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE artifacts ADD COLUMN chart_title TEXT NOT NULL DEFAULT ''"),
+        },
     };
     return all;
 }

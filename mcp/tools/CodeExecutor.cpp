@@ -1,5 +1,6 @@
 #include "mcp/tools/CodeExecutor.h"
 
+#include "artifacts/ChartData.h"
 #include "engine/ExecutionEngine.h"
 #include "engine/RunResultJson.h"
 #include "lang/LanguageRegistry.h"
@@ -189,6 +190,17 @@ QJsonObject CodeExecutor::toToolResult(const RunRequest &request, const RunResul
     QJsonArray content{
         QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
                     {QStringLiteral("text"), QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Compact))}}};
+    // What each chart shows, in a line a model reads at a glance (its data is in the artifact's "chart").
+    QStringList charts;
+    for (const Artifact &artifact : result.artifacts) {
+        if (!artifact.chart.isEmpty()) {
+            charts << ChartData::summary(artifact.name, artifact.chart);
+        }
+    }
+    if (!charts.isEmpty()) {
+        const QString text = QStringLiteral("Charts:\n") + charts.join(QLatin1Char('\n'));
+        content.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), text}});
+    }
     for (const Artifact &artifact : result.artifacts) {
         const bool image = isImage(artifact.mimeType);
         if (image && (!artifactLinks || artifact.size() <= kMaxInlineImageBytes)) {
@@ -257,7 +269,12 @@ QJsonObject CodeExecutor::outputSchema()
                      {QStringLiteral("size"), schema("integer", "Size in bytes.")},
                      {QStringLiteral("width"), schema("integer", "Width in pixels (raster images only).")},
                      {QStringLiteral("height"), schema("integer", "Height in pixels (raster images only).")},
-                     {QStringLiteral("path"), schema("string", "Where it was saved on the host, when it was.")}}},
+                     {QStringLiteral("path"), schema("string", "Where it was saved on the host, when it was.")},
+                     {QStringLiteral("chart"),
+                      schema("object", "What a chart shows, for matplotlib charts: {library, kind, title, axes: "
+                                       "[{title, x: {label, scale, range}, y: {...}, series: [{name, kind (line, "
+                                       "scatter, bar, histogram with bin_edges, pie, image), x, y, points, truncated "
+                                       "(cut to 200 points), y_min, y_max}], legend, annotations}]}.")}}},
         {QStringLiteral("required"),
          QJsonArray{QStringLiteral("name"), QStringLiteral("mime_type"), QStringLiteral("size")}},
     };

@@ -6,6 +6,8 @@
 #include "lang/LanguageRegistry.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QXmlStreamReader>
 #include <gtest/gtest.h>
 #include <tuple>
@@ -181,7 +183,7 @@ TEST_P(CaptureTest, aRunAfterAPlotInTheSameWarmContainerReturnsNoArtifacts)
 TEST_P(CaptureTest, figuresStillOpenAtExitAreCaptured)
 {
     auto result = python("import matplotlib.pyplot as plt\n"
-                         "plt.plot([3, 1, 2])\n"
+                         "plt.plot([3, 1, 2]); plt.title('Trend'); plt.xlabel('day')\n"
                          "plt.figure(); plt.bar(['a', 'b'], [1, 2])\n"
                          "print('no show')\n");
     ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
@@ -189,6 +191,29 @@ TEST_P(CaptureTest, figuresStillOpenAtExitAreCaptured)
     ASSERT_EQ(namesOf(*result), QStringList({"figure_1.png", "figure_2.png"})) << describe(*result);
     expectPng(result->artifacts[0]);
     expectPng(result->artifacts[1]);
+    // Issue 50: each chart's data comes with it (its data file is no artifact of its own).
+    const QJsonObject line = result->artifacts[0].chart;
+    EXPECT_EQ(line.value(QStringLiteral("library")).toString(), QStringLiteral("matplotlib"));
+    EXPECT_EQ(line.value(QStringLiteral("kind")).toString(), QStringLiteral("line"));
+    EXPECT_EQ(line.value(QStringLiteral("title")).toString(), QStringLiteral("Trend"));
+    const QJsonObject axes = line.value(QStringLiteral("axes")).toArray().at(0).toObject();
+    EXPECT_EQ(axes.value(QStringLiteral("x")).toObject().value(QStringLiteral("label")).toString(),
+              QStringLiteral("day"));
+    const QJsonObject series = axes.value(QStringLiteral("series")).toArray().at(0).toObject();
+    EXPECT_EQ(series.value(QStringLiteral("y")).toArray(), (QJsonArray{3, 1, 2}));
+    EXPECT_EQ(series.value(QStringLiteral("x")).toArray(), (QJsonArray{0, 1, 2}));
+    const QJsonObject bars = result->artifacts[1]
+                                 .chart.value(QStringLiteral("axes"))
+                                 .toArray()
+                                 .at(0)
+                                 .toObject()
+                                 .value(QStringLiteral("series"))
+                                 .toArray()
+                                 .at(0)
+                                 .toObject();
+    EXPECT_EQ(bars.value(QStringLiteral("kind")).toString(), QStringLiteral("bar"));
+    EXPECT_EQ(bars.value(QStringLiteral("x")).toArray(), (QJsonArray{QStringLiteral("a"), QStringLiteral("b")}));
+    EXPECT_EQ(bars.value(QStringLiteral("y")).toArray(), (QJsonArray{1, 2}));
 }
 
 TEST_P(CaptureTest, savefigOutsideTheOutputDirIsCopiedInTheFormatSaved)
@@ -245,6 +270,10 @@ TEST_P(CaptureTest, seabornAndPandasPlotsComeBackThroughMatplotlib)
     ASSERT_EQ(namesOf(*result), QStringList({"figure_1.png", "figure_2.png"})) << describe(*result);
     expectPng(result->artifacts[0]);
     expectPng(result->artifacts[1]);
+    // Their data too, read through matplotlib: pandas' line, seaborn's histogram with its bin edges.
+    EXPECT_EQ(result->artifacts[0].chart.value(QStringLiteral("kind")).toString(), QStringLiteral("line"));
+    EXPECT_EQ(result->artifacts[1].chart.value(QStringLiteral("kind")).toString(), QStringLiteral("histogram"))
+        << QJsonDocument(result->artifacts[1].chart).toJson().toStdString();
 }
 
 TEST_P(CaptureTest, tracebackKeepsTheUsersLineNumberAndTheFigureDrawnBeforeIt)

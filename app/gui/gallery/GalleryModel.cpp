@@ -97,9 +97,12 @@ QVariant GalleryModel::data(const QModelIndex &index, int role) const
     const JournalArtifactEntry &entry = m_entries.at(index.row());
     switch (role) {
     case Qt::DisplayRole: {
-        // Every run's first chart is called figure_1.png: the run, its client and its time tell them apart.
+        // Every run's first chart is called figure_1.png: its title where it has one, and the run, its client and its
+        // time tell them apart.
+        const QString title = entry.artifact.chartTitle.simplified();
         return tr("%1 · run %2\n%3 · %4")
-            .arg(entry.artifact.name, entry.runId.left(6), runSourceText(entry.source, entry.clientName),
+            .arg(title.isEmpty() ? entry.artifact.name : title.left(60), entry.runId.left(6),
+                 runSourceText(entry.source, entry.clientName),
                  QLocale().toString(entry.startedAt.toLocalTime().time(), QLocale::ShortFormat));
     }
     case Qt::DecorationRole: {

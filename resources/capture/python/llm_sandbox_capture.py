@@ -10,6 +10,10 @@
 #   files; without kaleido write_image cannot render, so the figure comes back as HTML and
 #   stderr says so;
 # - PIL: a copy of every image Image.save writes outside the output folder.
+#
+# Beside each matplotlib chart it writes the data the chart shows, for the model to read
+# instead of pixels: .NAME.chart.json next to NAME (the host takes it off the artifacts and
+# hands it on with NAME's).
 import os
 import sys
 
@@ -76,16 +80,17 @@ def _file_path(target):
 
 
 def _copy_into_output(path, extensions=_CHART_EXTENSIONS, extension=None):
-    """Copies a file the program wrote elsewhere into the output folder; True when it is there now."""
+    """Copies a file the program wrote elsewhere into the output folder; where it is there now,
+    or None."""
     if _is_inside_output(path):
-        return True
+        return path
     if not os.path.isfile(path):
-        return False
+        return None
     name = os.path.basename(path)
     if extension and not name.lower().endswith(extensions):
         name += extension
     if not name.lower().endswith(extensions):
-        return False
+        return None
     import shutil
 
     try:
@@ -93,8 +98,8 @@ def _copy_into_output(path, extensions=_CHART_EXTENSIONS, extension=None):
         shutil.copyfile(path, target)
         _keep_in_order(target)
     except OSError:
-        return False
-    return True
+        return None
+    return target
 
 
 def _note(message):
@@ -120,6 +125,130 @@ def _save_figure(figure):
     path = _next_figure_path("png")
     figure.savefig(path, format="png", bbox_inches="tight")
     _keep_in_order(path)
+    _write_chart(figure, path)
+
+
+# The points a series keeps in a chart's data (evenly spread, the last one included); its
+# exact count, minimum and maximum are kept whatever it is cut to.
+_CHART_POINTS = 200
+
+
+def _plain(value):
+    """A number as JSON takes it (None for NaN and infinities), else the value as text."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return number if number == number and abs(number) != float("inf") else None
+
+
+def _series(name, kind, x, y):
+    x = [_plain(value) for value in x]
+    y = [_plain(value) for value in y]
+    count = min(len(x), len(y))
+    x, y = x[:count], y[:count]
+    series = {"name": name if name and not name.startswith("_") else "", "kind": kind, "points": count}
+    numbers = [value for value in y if isinstance(value, float)]
+    if numbers:
+        series["y_min"], series["y_max"] = min(numbers), max(numbers)
+    series["truncated"] = count > _CHART_POINTS
+    if series["truncated"]:
+        kept = sorted({int(i * count / _CHART_POINTS) for i in range(_CHART_POINTS)} | {count - 1})
+        x, y = [x[i] for i in kept], [y[i] for i in kept]
+    series["x"], series["y"] = x, y
+    return series
+
+
+def _axis(axes, which):
+    get = (lambda name: getattr(axes, "get_%s%s" % (which, name))())
+    low, high = get("lim")
+    return {"label": get("label"), "scale": get("scale"), "range": [_plain(low), _plain(high)]}
+
+
+def _bars(axes, container):
+    patches = list(container.patches)
+    horizontal = getattr(container, "orientation", None) == "horizontal"
+    label = container.get_label() or ""
+    starts = [p.get_y() if horizontal else p.get_x() for p in patches]
+    widths = [p.get_height() if horizontal else p.get_width() for p in patches]
+    values = [p.get_width() if horizontal else p.get_height() for p in patches]
+    touching = len(patches) > 1 and all(
+        abs(starts[i] + widths[i] - starts[i + 1]) <= 1e-9 * max(1.0, abs(starts[i + 1]))
+        for i in range(len(patches) - 1))
+    if touching and not horizontal:
+        series = _series(label, "histogram", starts, values)
+        series["bin_edges"] = [_plain(edge) for edge in starts + [starts[-1] + widths[-1]]][: _CHART_POINTS + 1]
+        return series
+    # Categories by their tick labels where the bars sit on ticks.
+    ticks = (axes.get_yticks() if horizontal else axes.get_xticks())
+    names = [text.get_text() for text in (axes.get_yticklabels() if horizontal else axes.get_xticklabels())]
+    by_tick = {round(float(tick), 6): name for tick, name in zip(ticks, names) if name}
+    centres = [start + width / 2 for start, width in zip(starts, widths)]
+    categories = [by_tick.get(round(centre, 6), centre) for centre in centres]
+    return _series(label, "bar", categories, values)
+
+
+def _axes_data(axes):
+    from matplotlib.collections import PathCollection
+    from matplotlib.container import BarContainer
+    from matplotlib.patches import Wedge
+
+    series = []
+    for line in axes.get_lines():
+        series.append(_series(line.get_label(), "line", line.get_xdata(), line.get_ydata()))
+    for collection in axes.collections:
+        if isinstance(collection, PathCollection) and len(collection.get_offsets()):
+            offsets = collection.get_offsets()
+            series.append(_series(collection.get_label(), "scatter", offsets[:, 0], offsets[:, 1]))
+    for container in axes.containers:
+        if isinstance(container, BarContainer) and len(container.patches):
+            series.append(_bars(axes, container))
+    wedges = [patch for patch in axes.patches if isinstance(patch, Wedge)]
+    if wedges:
+        sizes = [(wedge.theta2 - wedge.theta1) / 360.0 for wedge in wedges]
+        series.append(_series("", "pie", [wedge.get_label() for wedge in wedges], sizes))
+    for image in axes.get_images():
+        array = image.get_array()
+        if array is not None:
+            series.append({"name": "", "kind": "image", "shape": list(array.shape),
+                           "range": [_plain(array.min()), _plain(array.max())], "points": int(array.size)})
+    legend = axes.get_legend()
+    return {
+        "title": axes.get_title(),
+        "x": _axis(axes, "x"),
+        "y": _axis(axes, "y"),
+        "series": series,
+        "legend": [text.get_text() for text in legend.get_texts()] if legend else [],
+        "annotations": [text.get_text() for text in axes.texts if text.get_text()][:20],
+    }
+
+
+def _chart_of(figure):
+    axes = [_axes_data(each) for each in figure.get_axes() if each.get_visible()]
+    kinds = [series["kind"] for each in axes for series in each["series"]]
+    suptitle = getattr(figure, "_suptitle", None)
+    title = suptitle.get_text() if suptitle is not None else next((a["title"] for a in axes if a["title"]), "")
+    return {"library": "matplotlib", "kind": kinds[0] if kinds else "empty", "title": title, "axes": axes}
+
+
+def _write_chart(figure, image_path):
+    """The data of `figure`, drawn into `image_path` in the output folder, beside it."""
+    try:
+        import json
+
+        chart = _chart_of(figure)
+        text = json.dumps(chart, allow_nan=False, default=str)
+        if len(text) > 512 * 1024:  # the outline only: the series' points are too many to travel
+            for each in chart["axes"]:
+                for series in each["series"]:
+                    series.pop("x", None)
+                    series.pop("y", None)
+            text = json.dumps(chart, allow_nan=False, default=str)
+        directory, name = os.path.split(image_path)
+        with open(os.path.join(directory, "." + name + ".chart.json"), "w") as out:
+            out.write(text)
+    except Exception as error:  # the chart itself is there; its data is a bonus
+        _note("could not read the data of %s: %r" % (os.path.basename(image_path), error))
 
 
 def _save_open_figures(pyplot, close):
@@ -170,8 +299,10 @@ def _patch_figure(figure_module):
                 import matplotlib
 
                 path = path.rstrip(".") + "." + matplotlib.rcParams["savefig.format"]
-            if _copy_into_output(path):
+            copied = _copy_into_output(path)
+            if copied:
                 _mark_captured(self)
+                _write_chart(self, copied)
         return result
 
     @functools.wraps(figure_class.show)

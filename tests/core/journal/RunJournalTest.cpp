@@ -933,3 +933,45 @@ TEST_F(RunJournalTest, artifactsOfEveryRunNewestRunFirstFilteredByRunLanguageSou
     ASSERT_TRUE(file.open(QIODevice::ReadOnly));
     EXPECT_EQ(file.readAll(), "c");
 }
+
+TEST_F(RunJournalTest, aChartsDataIsKeptWithItsArtifactAndItsTitleListedWithIt)
+{
+    // Issue 50: the data arrives with the result, after the artifact was recorded.
+    const QJsonObject data{{QStringLiteral("library"), QStringLiteral("matplotlib")},
+                           {QStringLiteral("kind"), QStringLiteral("line")},
+                           {QStringLiteral("title"), QStringLiteral("Sales per month")},
+                           {QStringLiteral("axes"), QJsonArray()}};
+    {
+        JournalRecorder recorder(path(), context());
+        recorder.runStarted(QStringLiteral("drawn"), request(QStringLiteral("python"), QStringLiteral("plot()")));
+        Artifact figure = chart(QStringLiteral("figure_1.png"), "png");
+        recorder.runArtifact(QStringLiteral("drawn"), figure);
+        RunResult finished = result(0);
+        figure.chart = data;
+        finished.artifacts = {figure, chart(QStringLiteral("photo.png"), "png")};
+        recorder.runArtifact(QStringLiteral("drawn"), finished.artifacts[1]);
+        recorder.runFinished(QStringLiteral("drawn"), finished, std::nullopt);
+        recorder.flush();
+    }
+    JournalReader reader(path());
+    auto run = reader.run(QStringLiteral("drawn"));
+    ASSERT_TRUE(run) << run.error().message.toStdString();
+    ASSERT_EQ(run->artifacts.size(), 2);
+    EXPECT_EQ(run->artifacts[0].chart, data);
+    EXPECT_EQ(run->artifacts[0].chartTitle, QStringLiteral("Sales per month"));
+    EXPECT_TRUE(run->artifacts[1].chart.isEmpty());
+    EXPECT_EQ(journalRunToJson(*run, true)
+                  .value(QStringLiteral("artifacts"))
+                  .toArray()[0]
+                  .toObject()
+                  .value(QStringLiteral("chart")),
+              data);
+    const auto listed = reader.artifacts({.runId = QStringLiteral("drawn")}, 10);
+    ASSERT_TRUE(listed);
+    ASSERT_EQ(listed->size(), 2);
+    QStringList titles;
+    for (const JournalArtifactEntry &entry : *listed) {
+        titles << entry.artifact.chartTitle;
+    }
+    EXPECT_TRUE(titles.contains(QStringLiteral("Sales per month"))) << "the gallery names the chart by its title";
+}

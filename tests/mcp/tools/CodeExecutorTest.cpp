@@ -313,3 +313,29 @@ TEST(CodeExecutorTest, callsWithoutTimeoutGetTheUsersDefaultTimeout)
 }
 
 } // namespace
+
+TEST(CodeExecutorTest, aChartsDataTravelsWithItsArtifactAndInOneLineForTheModel)
+{
+    RunResult result = sampleResult();
+    result.artifacts = {artifact(QStringLiteral("a.png"), QStringLiteral("image/png"), "\x89PNG\r\n\x1a\n")};
+    result.artifacts[0].chart = QJsonObject{
+        {QStringLiteral("library"), QStringLiteral("matplotlib")},
+        {QStringLiteral("kind"), QStringLiteral("bar")},
+        {QStringLiteral("title"), QStringLiteral("Sales")},
+        {QStringLiteral("axes"),
+         QJsonArray{QJsonObject{{QStringLiteral("x"), QJsonObject{{QStringLiteral("label"), QStringLiteral("region")}}},
+                                {QStringLiteral("y"), QJsonObject{{QStringLiteral("range"), QJsonArray{0, 7}}}},
+                                {QStringLiteral("series"), QJsonArray{QJsonObject{{QStringLiteral("points"), 3}}}}}}}};
+    const QJsonObject out = CodeExecutor::toToolResult(RunRequest{}, result, true);
+    EXPECT_EQ(out.value(QStringLiteral("structuredContent"))
+                  .toObject()
+                  .value(QStringLiteral("artifacts"))
+                  .toArray()[0]
+                  .toObject()
+                  .value(QStringLiteral("chart")),
+              QJsonValue(result.artifacts[0].chart));
+    const QJsonArray content = out.value(QStringLiteral("content")).toArray();
+    ASSERT_EQ(content.size(), 3);
+    EXPECT_EQ(content.at(1).toObject().value(QStringLiteral("text")).toString(),
+              QStringLiteral("Charts:\na.png: bar 'Sales' — x region, y 0–7, 3 points"));
+}

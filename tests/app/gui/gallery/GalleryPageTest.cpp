@@ -422,3 +422,23 @@ TEST(GalleryModelTest, tilesOfChartsWithTheSameNameSayTheirRunAndClient)
 }
 
 #include "GalleryPageTest.moc"
+
+TEST(GalleryModel, aTileIsNamedByItsChartsTitleWhereItHasOne)
+{
+    // Issue 46: every run's first chart is figure_1.png; its title tells it apart.
+    ThumbnailProvider thumbnails;
+    GalleryModel model(thumbnails);
+    JournalArtifactEntry titled{.runId = QStringLiteral("abcdef123"),
+                                .startedAt = QDateTime::currentDateTimeUtc(),
+                                .artifact = JournalArtifact{.name = QStringLiteral("figure_1.png"),
+                                                            .mimeType = QStringLiteral("image/png"),
+                                                            .chartTitle = QStringLiteral("Sales per month")}};
+    JournalArtifactEntry plain = titled;
+    plain.artifact.chartTitle.clear();
+    model.setEntries({titled, plain});
+    EXPECT_TRUE(model.index(0).data().toString().startsWith(QStringLiteral("Sales per month · run abcdef")))
+        << qPrintable(model.index(0).data().toString());
+    EXPECT_TRUE(model.index(1).data().toString().startsWith(QStringLiteral("figure_1.png · run abcdef")));
+    EXPECT_TRUE(model.index(0).data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("figure_1.png")))
+        << "the tooltip keeps the file's name";
+}
