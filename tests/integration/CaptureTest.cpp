@@ -313,6 +313,21 @@ TEST_P(CaptureTest, plotlyShowAndWriteHtmlComeBackAsHtmlPages)
     ASSERT_EQ(namesOf(*result), QStringList({"figure_1.html", "interactive.html"})) << describe(*result);
     expectPlotlyHtml(result->artifacts[0]);
     expectPlotlyHtml(result->artifacts[1]);
+    // Issue 50: the figure's own data comes with the page.
+    const QJsonObject chart = result->artifacts[0].chart;
+    EXPECT_EQ(chart.value(QStringLiteral("library")).toString(), QStringLiteral("plotly"))
+        << QJsonDocument(chart).toJson().toStdString();
+    EXPECT_EQ(chart.value(QStringLiteral("kind")).toString(), QStringLiteral("scatter"));
+    const QJsonObject series = chart.value(QStringLiteral("axes"))
+                                   .toArray()
+                                   .at(0)
+                                   .toObject()
+                                   .value(QStringLiteral("series"))
+                                   .toArray()
+                                   .at(0)
+                                   .toObject();
+    EXPECT_EQ(series.value(QStringLiteral("y")).toArray(), (QJsonArray{3, 1, 2}));
+    EXPECT_EQ(result->artifacts[1].chart.value(QStringLiteral("library")).toString(), QStringLiteral("plotly"));
 }
 
 TEST_P(CaptureTest, plotlyWriteImageWithoutKaleidoFallsBackToHtmlAndSaysSo)

@@ -11,7 +11,7 @@
 #   stderr says so;
 # - PIL: a copy of every image Image.save writes outside the output folder.
 #
-# Beside each matplotlib chart it writes the data the chart shows, for the model to read
+# Beside each matplotlib chart and plotly page it writes the data the chart shows, for the model to read
 # instead of pixels: .NAME.chart.json next to NAME (the host takes it off the artifacts and
 # hands it on with NAME's).
 import os
@@ -231,12 +231,45 @@ def _chart_of(figure):
     return {"library": "matplotlib", "kind": kinds[0] if kinds else "empty", "title": title, "axes": axes}
 
 
-def _write_chart(figure, image_path):
-    """The data of `figure`, drawn into `image_path` in the output folder, beside it."""
+def _plotly_chart_of(figure):
+    """A plotly figure's data as a chart: its traces as series, its layout's titles and axes."""
+    layout = figure.layout
+
+    def axis(settings):
+        axis_range = settings.range
+        return {"label": settings.title.text or "", "scale": settings.type or "linear",
+                "range": [_plain(value) for value in axis_range] if axis_range else None}
+
+    def values(data):
+        return [] if data is None else list(data)
+
+    series = []
+    for trace in figure.data:
+        kind = trace.type
+        name = getattr(trace, "name", None) or ""
+        if kind == "pie":
+            series.append(_series(name, "pie", values(trace.labels), values(trace.values)))
+            continue
+        if kind in ("scatter", "scattergl"):
+            kind = "line" if "lines" in (trace.mode or "markers") else "scatter"
+        x, y = values(getattr(trace, "x", None)), values(getattr(trace, "y", None))
+        if kind == "histogram":
+            series.append(_series(name, "histogram", x, [1] * len(x)))
+            continue
+        series.append(_series(name, kind, x or list(range(len(y))), y))
+    kinds = [each["kind"] for each in series]
+    return {"library": "plotly", "kind": kinds[0] if kinds else "empty", "title": layout.title.text or "",
+            "axes": [{"title": "", "x": axis(layout.xaxis), "y": axis(layout.yaxis), "series": series,
+                      "legend": [], "annotations": [each.text or "" for each in layout.annotations][:20]}]}
+
+
+def _write_chart(figure, image_path, reader=None):
+    """The data of `figure`, drawn into `image_path` in the output folder, beside it (`reader`:
+    how to read it; matplotlib's by default)."""
     try:
         import json
 
-        chart = _chart_of(figure)
+        chart = (reader or _chart_of)(figure)
         text = json.dumps(chart, allow_nan=False, default=str)
         if len(text) > 512 * 1024:  # the outline only: the series' points are too many to travel
             for each in chart["axes"]:
@@ -357,6 +390,7 @@ def _patch_plotly(pio):
         finally:
             _State.busy -= 1
         _keep_in_order(path)
+        _write_chart(fig, path, _plotly_chart_of)
         return path
 
     def show_as_html(fig, renderer=None, validate=True, **kwargs):
