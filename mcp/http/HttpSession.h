@@ -48,6 +48,9 @@ public:
 
     void touch();
     std::chrono::milliseconds idleFor() const { return std::chrono::milliseconds(m_lastUse.elapsed()); }
+    /// Whether this session was last used before `other`, by the monotonic clock's own resolution (two sessions
+    /// used within one millisecond still have an order).
+    bool usedBefore(const HttpSession &other) const { return m_lastUse < other.m_lastUse; }
     /// A request is waiting for its answer (its stream open) or a call is running: not to be expired. An open GET
     /// stream alone is not: a client that listens but asks nothing goes like any idle one.
     bool busy() const;

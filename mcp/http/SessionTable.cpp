@@ -68,7 +68,7 @@ std::shared_ptr<HttpSession> SessionTable::create(const Make &make, std::chrono:
         // so no one holding sessions open locks the others out. Its client gets 404 and starts a new one.
         std::shared_ptr<HttpSession> idlest;
         for (const std::shared_ptr<HttpSession> &session : std::as_const(m_sessions)) {
-            if (!session->busy() && (!idlest || session->idleFor() > idlest->idleFor())) {
+            if (!session->busy() && (!idlest || session->usedBefore(*idlest))) {
                 idlest = session;
             }
         }

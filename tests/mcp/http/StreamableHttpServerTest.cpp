@@ -10,7 +10,6 @@
 #include <QRandomGenerator>
 #include <atomic>
 #include <gtest/gtest.h>
-#include <thread>
 
 using namespace sandbox;
 using namespace sandbox::mcp;
@@ -637,8 +636,6 @@ TEST_F(StreamableHttpServerTest, sessionsHoldingOnlyAGetStreamExpireAndMakeRoom)
         listeners.push_back(std::make_unique<HttpTestClient>(m_port));
         listeners.back()->send(HttpTestClient::request("GET", headers(held.last(), "text/event-stream")));
         ASSERT_TRUE(listeners.back()->peekResponse([](const HttpResponse &r) { return r.status == 200; }));
-        // Activity is kept in milliseconds: one apart, "the one idle longest" is the first (else a tie, and either).
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     // Full: a third client still gets a session; the one idle longest made room, its stream ended.
     const QString third = initialize();
