@@ -137,6 +137,19 @@ protected:
 
 test::SharedEngines CaptureTest::s_engines;
 
+/// The first series of a chart's first axes (ChartData).
+QJsonObject firstSeries(const QJsonObject &chart)
+{
+    return chart.value(QStringLiteral("axes"))
+        .toArray()
+        .at(0)
+        .toObject()
+        .value(QStringLiteral("series"))
+        .toArray()
+        .at(0)
+        .toObject();
+}
+
 } // namespace
 
 // --- Python: matplotlib --------------------------------------------------------------------
@@ -199,18 +212,10 @@ TEST_P(CaptureTest, figuresStillOpenAtExitAreCaptured)
     const QJsonObject axes = line.value(QStringLiteral("axes")).toArray().at(0).toObject();
     EXPECT_EQ(axes.value(QStringLiteral("x")).toObject().value(QStringLiteral("label")).toString(),
               QStringLiteral("day"));
-    const QJsonObject series = axes.value(QStringLiteral("series")).toArray().at(0).toObject();
+    const QJsonObject series = firstSeries(line);
     EXPECT_EQ(series.value(QStringLiteral("y")).toArray(), (QJsonArray{3, 1, 2}));
     EXPECT_EQ(series.value(QStringLiteral("x")).toArray(), (QJsonArray{0, 1, 2}));
-    const QJsonObject bars = result->artifacts[1]
-                                 .chart.value(QStringLiteral("axes"))
-                                 .toArray()
-                                 .at(0)
-                                 .toObject()
-                                 .value(QStringLiteral("series"))
-                                 .toArray()
-                                 .at(0)
-                                 .toObject();
+    const QJsonObject bars = firstSeries(result->artifacts[1].chart);
     EXPECT_EQ(bars.value(QStringLiteral("kind")).toString(), QStringLiteral("bar"));
     EXPECT_EQ(bars.value(QStringLiteral("x")).toArray(), (QJsonArray{QStringLiteral("a"), QStringLiteral("b")}));
     EXPECT_EQ(bars.value(QStringLiteral("y")).toArray(), (QJsonArray{1, 2}));
@@ -318,14 +323,7 @@ TEST_P(CaptureTest, plotlyShowAndWriteHtmlComeBackAsHtmlPages)
     EXPECT_EQ(chart.value(QStringLiteral("library")).toString(), QStringLiteral("plotly"))
         << QJsonDocument(chart).toJson().toStdString();
     EXPECT_EQ(chart.value(QStringLiteral("kind")).toString(), QStringLiteral("scatter"));
-    const QJsonObject series = chart.value(QStringLiteral("axes"))
-                                   .toArray()
-                                   .at(0)
-                                   .toObject()
-                                   .value(QStringLiteral("series"))
-                                   .toArray()
-                                   .at(0)
-                                   .toObject();
+    const QJsonObject series = firstSeries(chart);
     EXPECT_EQ(series.value(QStringLiteral("y")).toArray(), (QJsonArray{3, 1, 2}));
     EXPECT_EQ(result->artifacts[1].chart.value(QStringLiteral("library")).toString(), QStringLiteral("plotly"));
 }
