@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <functional>
 #include <list>
 #include <netinet/in.h>
 #include <poll.h>
@@ -188,16 +189,77 @@ int exitStatus(int status)
     return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
 }
 
+// Relays every connection accepted on `listener` to `upstream` until `done()` says so (checked before each wait; `wake`
+// (or -1) wakes the wait for that).
+void serve(int listener, int wake, const std::string &upstream, const std::function<bool()> &done)
+{
+    std::list<Connection> connections;
+    for (;;) {
+        if (done()) {
+            return;
+        }
+        std::vector<pollfd> fds{{listener, POLLIN, 0}, {wake, POLLIN, 0}};
+        for (const Connection &connection : connections) {
+            const auto events = [](const Direction &in, const Direction &out) {
+                short wanted = 0;
+                if (!in.eof && in.pending.size() < kBufferBytes) {
+                    wanted |= POLLIN;
+                }
+                if (!out.pending.empty() || (out.eof && !out.shut)) {
+                    wanted |= POLLOUT;
+                }
+                return wanted;
+            };
+            fds.push_back({connection.client.get(), events(connection.toUpstream, connection.toClient), 0});
+            fds.push_back({connection.upstream.get(), events(connection.toClient, connection.toUpstream), 0});
+        }
+        if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) {
+            return;
+        }
+        if (fds[1].revents) {
+            char drain[64];
+            while (::read(wake, drain, sizeof drain) > 0) {
+            }
+        }
+        std::size_t index = 2;
+        for (Connection &connection : connections) {
+            const pollfd &client = fds[index++];
+            const pollfd &server = fds[index++];
+            if ((client.revents & (POLLIN | POLLHUP | POLLERR)) &&
+                !pull(connection.client.get(), connection.toUpstream)) {
+                connection.failed = true;
+            }
+            if ((server.revents & (POLLIN | POLLHUP | POLLERR)) &&
+                !pull(connection.upstream.get(), connection.toClient)) {
+                connection.failed = true;
+            }
+            if (!connection.failed && (!push(connection.upstream.get(), connection.toUpstream) ||
+                                       !push(connection.client.get(), connection.toClient))) {
+                connection.failed = true;
+            }
+        }
+        connections.remove_if([](const Connection &connection) { return connection.done(); });
+        if (fds[0].revents & POLLIN) {
+            for (;;) {
+                UniqueFd client(::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK));
+                if (!client.valid()) {
+                    break;
+                }
+                UniqueFd server = connectUpstream(upstream);
+                if (server.valid()) {
+                    connections.push_back(Connection{std::move(client), std::move(server), {}, {}, false});
+                }
+            }
+        }
+    }
+}
+
 } // namespace
 
 EgressForwarder::EgressForwarder(std::string upstream, int port) : m_upstream(std::move(upstream)), m_port(port) {}
 
-int EgressForwarder::run(const std::vector<std::string> &command, int waitSeconds)
+UniqueFd EgressForwarder::prepare(int waitSeconds) const
 {
-    if (command.empty()) {
-        std::fputs("llm-sandbox-runner: --egress-proxy needs a command after --\n", stderr);
-        return 2;
-    }
     // The proxy creates its socket once it accepts connections; a proxy pod is up once it accepts one.
     sockaddr_storage tcp{};
     socklen_t tcpLength = 0;
@@ -213,13 +275,25 @@ int EgressForwarder::run(const std::vector<std::string> &command, int waitSecond
         if (waited >= waitSeconds * 1000) {
             std::fprintf(stderr, "llm-sandbox-runner: the egress proxy did not come up (%s after %d s)\n",
                          m_upstream.c_str(), waitSeconds);
-            return 125;
+            return {};
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     UniqueFd listener = listenOnLoopback(m_port);
     if (!listener.valid()) {
         std::fprintf(stderr, "llm-sandbox-runner: cannot listen on 127.0.0.1:%d: %s\n", m_port, std::strerror(errno));
+    }
+    return listener;
+}
+
+int EgressForwarder::run(const std::vector<std::string> &command, int waitSeconds)
+{
+    if (command.empty()) {
+        std::fputs("llm-sandbox-runner: --egress-proxy needs a command after --\n", stderr);
+        return 2;
+    }
+    UniqueFd listener = prepare(waitSeconds);
+    if (!listener.valid()) {
         return 125;
     }
     int wake[2];
@@ -262,68 +336,30 @@ int EgressForwarder::run(const std::vector<std::string> &command, int waitSecond
         ::_exit(errno == ENOENT ? 127 : 126);
     }
 
-    std::list<Connection> connections;
     int status = 0;
-    for (;;) {
-        if (const pid_t ended = ::waitpid(child, &status, WNOHANG); ended == child) {
-            return exitStatus(status);
-        }
-        std::vector<pollfd> fds{{listener.get(), POLLIN, 0}, {wakeRead.get(), POLLIN, 0}};
-        for (const Connection &connection : connections) {
-            const auto events = [](const Direction &in, const Direction &out) {
-                short wanted = 0;
-                if (!in.eof && in.pending.size() < kBufferBytes) {
-                    wanted |= POLLIN;
-                }
-                if (!out.pending.empty() || (out.eof && !out.shut)) {
-                    wanted |= POLLOUT;
-                }
-                return wanted;
-            };
-            fds.push_back({connection.client.get(), events(connection.toUpstream, connection.toClient), 0});
-            fds.push_back({connection.upstream.get(), events(connection.toClient, connection.toUpstream), 0});
-        }
-        if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) {
-            ::kill(child, SIGKILL);
-            ::waitpid(child, &status, 0);
-            return 125;
-        }
-        if (fds[1].revents) {
-            char drain[64];
-            while (::read(wakeRead.get(), drain, sizeof drain) > 0) {
-            }
-        }
-        std::size_t index = 2;
-        for (Connection &connection : connections) {
-            const pollfd &client = fds[index++];
-            const pollfd &upstream = fds[index++];
-            if ((client.revents & (POLLIN | POLLHUP | POLLERR)) &&
-                !pull(connection.client.get(), connection.toUpstream)) {
-                connection.failed = true;
-            }
-            if ((upstream.revents & (POLLIN | POLLHUP | POLLERR)) &&
-                !pull(connection.upstream.get(), connection.toClient)) {
-                connection.failed = true;
-            }
-            if (!connection.failed && (!push(connection.upstream.get(), connection.toUpstream) ||
-                                       !push(connection.client.get(), connection.toClient))) {
-                connection.failed = true;
-            }
-        }
-        connections.remove_if([](const Connection &connection) { return connection.done(); });
-        if (fds[0].revents & POLLIN) {
-            for (;;) {
-                UniqueFd client(::accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK));
-                if (!client.valid()) {
-                    break;
-                }
-                UniqueFd upstream = connectUpstream(m_upstream);
-                if (upstream.valid()) {
-                    connections.push_back(Connection{std::move(client), std::move(upstream), {}, {}, false});
-                }
-            }
-        }
+    bool ended = false;
+    serve(listener.get(), wakeRead.get(), m_upstream, [&] {
+        ended = ::waitpid(child, &status, WNOHANG) == child;
+        return ended;
+    });
+    if (!ended) { // the relay failed
+        ::kill(child, SIGKILL);
+        ::waitpid(child, &status, 0);
+        return 125;
     }
+    return exitStatus(status);
+}
+
+bool EgressForwarder::startInBackground(int waitSeconds)
+{
+    UniqueFd listener = prepare(waitSeconds);
+    if (!listener.valid()) {
+        return false;
+    }
+    std::thread([listener = std::move(listener), upstream = m_upstream]() mutable {
+        serve(listener.get(), -1, upstream, [] { return false; });
+    }).detach();
+    return true;
 }
 
 } // namespace runner

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "UniqueFd.h"
+
 #include <string>
 #include <vector>
 
@@ -20,8 +22,13 @@ public:
     // Waits (up to `waitSeconds`) for the proxy to accept, listens, runs `command` and relays; returns its exit status
     // (128 + signal when killed), 126/127 when it could not be started, 125 when the proxy never came up.
     int run(const std::vector<std::string> &command, int waitSeconds = 20);
+    // A run's sandbox with network: waits (up to `waitSeconds`) for the proxy, listens, and relays on a thread of its
+    // own for as long as the runner lives. False (said on stderr) when the proxy never came up or the port is taken.
+    bool startInBackground(int waitSeconds = 20);
 
 private:
+    UniqueFd prepare(int waitSeconds) const;
+
     std::string m_upstream;
     int m_port;
 };

@@ -20,11 +20,12 @@ namespace {
 
 void printUsage()
 {
-    std::fputs("usage: llm-sandbox-runner [--max-line-bytes N]\n"
+    std::fputs("usage: llm-sandbox-runner [--max-line-bytes N] [--egress-relay SOCKET|tcp:ADDRESS:PORT PORT]\n"
                "       llm-sandbox-runner --egress-proxy SOCKET|tcp:ADDRESS:PORT PORT -- COMMAND [ARG...]\n"
                "Speaks the llm-sandbox runner protocol on stdin/stdout (see runner/PROTOCOL.md); with\n"
                "--egress-proxy, runs COMMAND with 127.0.0.1:PORT relayed to the egress proxy: its unix SOCKET,\n"
-               "or a proxy pod's address (runner/EgressForwarder.h).\n",
+               "or a proxy pod's address (runner/EgressForwarder.h); with --egress-relay, relays 127.0.0.1:PORT\n"
+               "there for as long as it runs (a run's sandbox with network).\n",
                stderr);
 }
 
@@ -80,12 +81,24 @@ int main(int argc, char **argv)
         return runner::EgressForwarder(argv[2], port).run(std::vector<std::string>(argv + 5, argv + argc));
     }
     runner::RunnerOptions options;
+    std::string relayUpstream;
+    int relayPort = 0;
     for (int i = 1; i < argc; ++i) {
         const std::string argument = argv[i];
         if (argument == "--max-line-bytes" && i + 1 < argc) {
             try {
                 options.maxLineBytes = std::stoull(argv[++i]);
             } catch (const std::exception &) {
+                printUsage();
+                return 2;
+            }
+        } else if (argument == "--egress-relay" && i + 2 < argc) {
+            relayUpstream = argv[++i];
+            try {
+                relayPort = std::stoi(argv[++i]);
+            } catch (const std::exception &) {
+            }
+            if (relayPort <= 0 || relayPort > 65535) {
                 printUsage();
                 return 2;
             }
@@ -99,6 +112,11 @@ int main(int argc, char **argv)
     }
 
     ensureStandardDescriptors();
+    // A run's sandbox with network has none but this relay to its egress proxy: listening before the runner says it
+    // is ready, so the code's first connection finds it.
+    if (!relayUpstream.empty() && !runner::EgressForwarder(relayUpstream, relayPort).startInBackground()) {
+        return 125;
+    }
     // User code closing its end of a pipe, or the host going away, must surface as EPIPE, never kill the runner.
     std::signal(SIGPIPE, SIG_IGN);
     options.isInit = ::getpid() == 1;

@@ -140,8 +140,13 @@ int runCommand(const QStringList &arguments)
         QStringLiteral("share"),
         RunCommand::tr("A folder the code may read at /data/NAME (repeatable); :rw lets results be saved there."),
         QStringLiteral("PATH[:NAME][:rw]"));
+    const QCommandLineOption networkOption(
+        QStringLiteral("network"),
+        RunCommand::tr("A host the code may reach over HTTP(S) (repeatable), within what you allow in "
+                       "LLM_SANDBOX_NETWORK_ALLOW or the app's Network settings."),
+        QStringLiteral("HOST[:PORT]"));
     parser.addOptions({backendOption, langOption, timeoutOption, jsonOption, artifactsOption, libOption, policyOption,
-                       codeOption, shareOption});
+                       codeOption, shareOption, networkOption});
     parser.addPositionalArgument(QStringLiteral("FILE"),
                                  RunCommand::tr("A source file to run, or - to read the code from stdin."));
     if (const std::optional<int> done = parseOrExit(parser, arguments)) {
@@ -187,6 +192,7 @@ int runCommand(const QStringList &arguments)
         return ExitUsage;
     }
     request.libraries = parser.values(libOption);
+    request.network = parser.values(networkOption);
     for (const QString &share : parser.values(shareOption)) {
         auto folder = SharedFolder::parse(share);
         if (!folder) {

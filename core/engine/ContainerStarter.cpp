@@ -108,6 +108,9 @@ Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language
     }
     spec.labels.insert(options.labels);
     spec.volumesFrom = options.volumesFrom;
+    if (!options.egressUpstream.isEmpty()) {
+        spec.command = EgressProxy::relayedRunner(spec.command, options.egressUpstream);
+    }
     for (const SharedFolder &folder : options.folders) {
         ContainerSpecFactory::addSharedFolder(spec, folder);
     }
@@ -141,16 +144,12 @@ Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language
 }
 
 Result<std::unique_ptr<EgressProxyContainer>>
-ContainerStarter::startProxy(const Language &language, const QString &image, const QList<EgressRule> &rules,
+ContainerStarter::startProxy(const Language &language, const QString &image, const QByteArray &config,
                              const ContainerNetwork &network, const ProgressSink &progress)
 {
     const ContainerBackend::EgressProxyReach reach = m_backend.egressProxyReach();
-    auto config = EgressProxy::squidConfig(rules, reach);
-    if (!config) {
-        return config.error();
-    }
     auto created =
-        m_images.createContainer(m_specs.makeProxy(image, *config, network, reach), language, [&](const QString &line) {
+        m_images.createContainer(m_specs.makeProxy(image, config, network, reach), language, [&](const QString &line) {
             if (progress) {
                 progress(RunProgress{RunProgress::Kind::ImageBuild, line});
             }

@@ -25,6 +25,9 @@ struct ContainerOptions
     QStringList volumesFrom;                 ///< ContainerSpec::volumesFrom (a builder's egress proxy socket)
     QList<SharedFolder> folders;             ///< a run's own shared folders (ContainerSpecFactory::addSharedFolder)
     bool sharedFolders = true;               ///< the settings' shared folders too (not for a builder: it has a network)
+    /// The egress proxy a run's sandbox reaches (EgressProxyContainer::upstream): its runner relays 127.0.0.1:3128
+    /// there for as long as it lives (llm-sandbox-runner --egress-relay). Empty: none.
+    QString egressUpstream;
 };
 
 /// Starts sandbox containers: a hardened container of the image (built on first use), started, with its runner
@@ -42,12 +45,14 @@ public:
     /// (allowUnenforcedLimits).
     Result<std::unique_ptr<SandboxContainer>> start(const Language &language, const QString &image,
                                                     const ProgressSink &progress, const ContainerOptions &options = {});
-    /// A started egress proxy (EgressProxy) of `image` that lets through `rules`, on `network`, for an install of
-    /// `language`. It is ready when it accepts a connection, which the builder's relay waits for.
+    /// A started egress proxy (EgressProxy) of `image` with squid configuration `config` (written for
+    /// proxyReach()), on `network`, for an install or a run of `language`. It is ready when it accepts a
+    /// connection, which the sandbox's relay waits for.
     Result<std::unique_ptr<EgressProxyContainer>> startProxy(const Language &language, const QString &image,
-                                                             const QList<EgressRule> &rules,
-                                                             const ContainerNetwork &network,
+                                                             const QByteArray &config, const ContainerNetwork &network,
                                                              const ProgressSink &progress);
+    /// How sandboxes reach an egress proxy on this backend.
+    ContainerBackend::EgressProxyReach proxyReach() const { return m_backend.egressProxyReach(); }
 
     /// Why `engine` did not put the `missing` limits in force, as far as `limits` tell (one clause per cause).
     static QString whyNotEnforced(const QString &engine, bool rootless, const EnforcedLimits &limits,

@@ -1,5 +1,7 @@
 #include "engine/EgressProxy.h"
 
+#include "network/NetworkConnection.h"
+
 #include <QHostAddress>
 #include <QRegularExpression>
 #include <QUrl>
@@ -17,19 +19,17 @@ QStringList EgressProxy::specialRanges()
             QStringLiteral("fc00::/7"),       QStringLiteral("fe80::/10"),      QStringLiteral("ff00::/8")};
 }
 
-Result<QByteArray> EgressProxy::squidConfig(const QList<EgressRule> &rules, ContainerBackend::EgressProxyReach reach)
+QStringList EgressProxy::commonConfig(ContainerBackend::EgressProxyReach reach)
 {
-    static const QRegularExpression hostName(QStringLiteral(R"(^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$)"));
-    QStringList config{
-        // Only the builder reaches it: through the socket's relay to this address, or on the pod's address, which
-        // only installer pods may reach (installer/kubernetes/networkpolicy.yaml).
+    return {
+        // Only the sandbox reaches it: through the socket's relay to this address, or on the pod's address, which
+        // only the pods of the engine's own sandboxes may reach (installer/kubernetes/networkpolicy.yaml).
         reach == ContainerBackend::EgressProxyReach::SocketVolume ? QStringLiteral("http_port 127.0.0.1:%1").arg(port())
                                                                   : QStringLiteral("http_port %1").arg(port()),
         QStringLiteral("pid_filename none"),
-        // A tunnel, not a cache, and no log of the URLs (they may carry credentials).
+        // A tunnel, not a cache.
         QStringLiteral("cache deny all"),
         QStringLiteral("cache_mem 0 MB"),
-        QStringLiteral("access_log none"),
         QStringLiteral("cache_log stdio:/dev/stderr"),
         QStringLiteral("logfile_rotate 0"),
         QStringLiteral("coredump_dir none"),
@@ -38,11 +38,17 @@ Result<QByteArray> EgressProxy::squidConfig(const QList<EgressRule> &rules, Cont
         QStringLiteral("forwarded_for delete"),
         QStringLiteral("via off"),
         QStringLiteral("acl special_dst dst %1").arg(specialRanges().join(u' ')),
-        // Downloads only: nothing is uploaded to a registry during an install.
-        QStringLiteral("acl download_methods method GET HEAD CONNECT"),
-        QStringLiteral("http_access deny !download_methods"),
-        QStringLiteral("acl tunnel method CONNECT"),
     };
+}
+
+Result<QByteArray> EgressProxy::squidConfig(const QList<EgressRule> &rules, ContainerBackend::EgressProxyReach reach)
+{
+    static const QRegularExpression hostName(QStringLiteral(R"(^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$)"));
+    QStringList config = commonConfig(reach);
+    config << QStringLiteral("access_log none") // no log of the URLs: they may carry credentials
+                                                // Downloads only: nothing is uploaded to a registry during an install.
+           << QStringLiteral("acl download_methods method GET HEAD CONNECT")
+           << QStringLiteral("http_access deny !download_methods") << QStringLiteral("acl tunnel method CONNECT");
     QStringList defaults;
     int index = 0;
     for (const EgressRule &rule : rules) {
@@ -90,11 +96,67 @@ Result<QByteArray> EgressProxy::squidConfig(const QList<EgressRule> &rules, Cont
     return QByteArray(config.join(u'\n').toUtf8() + '\n');
 }
 
+QByteArray EgressProxy::runConfig(const NetworkAllowList &granted, const QStringList &hostAddresses,
+                                  ContainerBackend::EgressProxyReach reach)
+{
+    QStringList config = commonConfig(reach);
+    config << QStringLiteral("logformat llmsb %1").arg(NetworkConnection::logFormat())
+           // One line per request to the proxy's stdout, which the engine reads (EgressProxyContainer::connections).
+           << QStringLiteral("access_log stdio:/dev/stdout logformat=llmsb")
+           << QStringLiteral("buffered_logs off")
+           // An IP literal in a URL ("http://10.0.0.1/", "[::1]") is reached only when the user listed it.
+           << QStringLiteral(R"(acl ip_literal dstdom_regex -n ^[0-9.]+$ :)");
+    QStringList own;
+    for (const QString &address : hostAddresses) {
+        QHostAddress parsed(address);
+        // Loopback and link-local ones are special already (and squid reads no "%scope").
+        if (!parsed.isNull() && !parsed.isLoopback() && !parsed.isLinkLocal()) {
+            parsed.setScopeId(QString());
+            own << parsed.toString();
+        }
+    }
+    if (!own.isEmpty()) {
+        config << QStringLiteral("acl own_dst dst %1").arg(own.join(u' '))
+               << QStringLiteral("http_access deny own_dst");
+    }
+    // Whatever a name resolves to (squid resolves it once and connects to what it checked): never inside.
+    config << QStringLiteral("http_access deny special_dst");
+    int index = 0;
+    for (const NetworkHost &host : granted.hosts()) {
+        const QString name = QStringLiteral("host%1").arg(index++);
+        QStringList ports;
+        for (const int port : host.ports) {
+            ports << QString::number(port);
+        }
+        const bool isAddress = !QHostAddress(host.pattern).isNull();
+        if (host.pattern == QLatin1String("*")) {
+            config << QStringLiteral("acl %1 dstdom_regex -n .").arg(name);
+        } else if (isAddress) {
+            config << QStringLiteral("acl %1 dst %2").arg(name, host.pattern);
+        } else {
+            // dstdomain -n: the name as the request has it, no reverse lookups; ".example.org" is example.org and
+            // everything under it.
+            config << QStringLiteral("acl %1 dstdomain -n %2")
+                          .arg(name, host.isWildcard() ? host.pattern.mid(1) : host.pattern);
+        }
+        config << QStringLiteral("acl %1_port port %2").arg(name, ports.join(u' '))
+               << QStringLiteral("http_access allow %1 %1_port%2")
+                      .arg(name, isAddress ? QString() : QStringLiteral(" !ip_literal"));
+    }
+    config << QStringLiteral("http_access deny all");
+    return QByteArray(config.join(u'\n').toUtf8() + '\n');
+}
+
 QStringList EgressProxy::relayed(const QString &runner, const QString &upstream, const QStringList &argv)
 {
     return QStringList{runner, QStringLiteral("--egress-proxy"), upstream, QString::number(port()),
                        QStringLiteral("--")} +
            argv;
+}
+
+QStringList EgressProxy::relayedRunner(const QStringList &command, const QString &upstream)
+{
+    return command + QStringList{QStringLiteral("--egress-relay"), upstream, QString::number(port())};
 }
 
 QString EgressProxy::proxyAddress(const QString &address)
@@ -123,7 +185,57 @@ QHash<QString, QString> EgressProxy::clientEnvironment()
 
 EgressProxyContainer::~EgressProxyContainer()
 {
+    m_stopping = true;
+    if (m_logReader.joinable()) {
+        m_logReader.join();
+    }
     m_removals->remove(m_backend, m_id);
+}
+
+void EgressProxyContainer::recordConnections(NetworkAllowList granted)
+{
+    m_granted = std::move(granted);
+    m_lastLine = std::chrono::steady_clock::now();
+    m_logReader = std::thread([this] {
+        QByteArray pending;
+        while (!m_stopping && m_stream) {
+            const auto status = m_stream->read(pending, std::chrono::milliseconds(100));
+            if (status == ContainerStream::ReadStatus::Closed || status == ContainerStream::ReadStatus::Failed) {
+                return;
+            }
+            const qsizetype end = pending.lastIndexOf('\n');
+            if (end < 0) {
+                pending = pending.right(64 * 1024); // never a line that long
+                continue;
+            }
+            const QList<QByteArray> lines = pending.left(end).split('\n');
+            pending.remove(0, end + 1);
+            std::lock_guard lock(m_mutex);
+            for (const QByteArray &line : lines) {
+                if (auto connection = NetworkConnection::fromLogLine(line, m_granted);
+                    connection && m_connections.size() < kMaxConnections) {
+                    m_connections << *connection;
+                }
+            }
+            m_lastLine = std::chrono::steady_clock::now();
+        }
+    });
+}
+
+QList<NetworkConnection> EgressProxyContainer::takeConnections(std::chrono::milliseconds quiet)
+{
+    const auto asked = std::chrono::steady_clock::now();
+    const auto giveUp = asked + std::chrono::seconds(2);
+    for (;;) {
+        const auto now = std::chrono::steady_clock::now();
+        {
+            std::lock_guard lock(m_mutex);
+            if (now - std::max(m_lastLine, asked) >= quiet || now >= giveUp || !m_logReader.joinable()) {
+                return std::exchange(m_connections, {});
+            }
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
 }
 
 } // namespace sandbox

@@ -4,11 +4,16 @@
 #include "backend/ContainerStream.h"
 #include "engine/LibraryInstallPlan.h"
 #include "engine/PendingRemovals.h"
+#include "network/NetworkConnection.h"
 #include "util/Result.h"
 
 #include <QHash>
 #include <QStringList>
+#include <atomic>
+#include <chrono>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 namespace sandbox {
 
@@ -42,9 +47,17 @@ public:
     static Result<QByteArray>
     squidConfig(const QList<EgressRule> &rules,
                 ContainerBackend::EgressProxyReach reach = ContainerBackend::EgressProxyReach::SocketVolume);
+    /// squid's configuration for a run's own proxy: `granted` (NetworkAllowList::grant) only, at public addresses only
+    /// and never at `hostAddresses` (this computer's), IP literals only when listed; every request logged to its
+    /// stdout as NetworkConnection::logFormat() has it.
+    static QByteArray runConfig(const NetworkAllowList &granted, const QStringList &hostAddresses,
+                                ContainerBackend::EgressProxyReach reach);
     /// `argv` run by the runner's relay (`runner`: the runner's path in the builder) to the proxy at `upstream`:
     /// socketPath(), or "tcp:ADDRESS:PORT" (proxyAddress()).
     static QStringList relayed(const QString &runner, const QString &upstream, const QStringList &argv);
+    /// The runner's `command` told to relay 127.0.0.1:port() to `upstream` for as long as it lives (a run's sandbox
+    /// with network: llm-sandbox-runner --egress-relay).
+    static QStringList relayedRunner(const QStringList &command, const QString &upstream);
     /// The relay's upstream for a proxy listening on the container address `address` (IPv4 or IPv6).
     static QString proxyAddress(const QString &address);
     /// The proxy variables of the install step: every package manager's way of naming an HTTP(S) proxy.
@@ -52,6 +65,11 @@ public:
     /// The addresses never reached unless configured: private, loopback, link-local (a cloud's metadata service),
     /// shared (carrier-grade NAT, some clouds' metadata), multicast and reserved ranges, IPv4 and IPv6.
     static QStringList specialRanges();
+
+private:
+    /// What every proxy's configuration starts with: where it listens, no cache, no forwarding headers, the
+    /// special_dst acl (specialRanges()).
+    static QStringList commonConfig(ContainerBackend::EgressProxyReach reach);
 };
 
 /// A started egress proxy container (ContainerStarter::startProxy), removed with its socket volume when this goes.
@@ -76,6 +94,16 @@ public:
     }
     /// The attached stream it was started through, kept until it is removed.
     void keepStream(std::unique_ptr<ContainerStream> stream) { m_stream = std::move(stream); }
+    /// Reads the proxy's access log (its stdout: EgressProxy::runConfig) on a thread of its own from now until it
+    /// goes, so squid never waits on a full pipe; each line is read against `granted`.
+    void recordConnections(NetworkAllowList granted);
+    /// The requests logged so far, once none has been for `quiet` since the call (waiting at most two seconds): the
+    /// proxy logs a tunnel when it closes, which follows the end of the code that held it. At most kMaxConnections per
+    /// take.
+    QList<NetworkConnection> takeConnections(std::chrono::milliseconds quiet = std::chrono::milliseconds(150));
+    static constexpr int kMaxConnections = 1000;
+    /// What recordConnections() was told the run may reach.
+    const NetworkAllowList &granted() const { return m_granted; }
     const QString &upstream() const { return m_upstream; }
     const QStringList &builderVolumes() const { return m_builderVolumes; }
     const ContainerNetwork &builderNetwork() const { return m_builderNetwork; }
@@ -88,6 +116,12 @@ private:
     QStringList m_builderVolumes;
     ContainerNetwork m_builderNetwork;
     std::unique_ptr<ContainerStream> m_stream;
+    std::thread m_logReader;
+    std::atomic<bool> m_stopping = false;
+    std::mutex m_mutex;
+    NetworkAllowList m_granted;
+    QList<NetworkConnection> m_connections;
+    std::chrono::steady_clock::time_point m_lastLine;
 };
 
 } // namespace sandbox

@@ -13,6 +13,7 @@
 #include "util/Redaction.h"
 
 #include <QCryptographicHash>
+#include <QNetworkInterface>
 
 namespace sandbox {
 
@@ -223,6 +224,10 @@ RunnerRunRequest ExecutionEngine::Run::runRequest(const RunRequest &request, con
         RunnerStep{QStringLiteral("run"), language.commandFor(language.run, request.code),
                    afterInstall || !scanned ? QStringList() : preloadedInterpreterFor(language, *scanned)});
     run.env = runEnvironment(language);
+    if (!request.network.isEmpty()) {
+        run.env.insert(networkEnvironment());
+        run.steps.last().argv = language.withProxyArguments(run.steps.last().argv, EgressProxy::port());
+    }
     if (language.isCompiled() && !language.compileOutput.isEmpty() && !run.keptDirs.isEmpty() && !afterInstall) {
         // The same program, built the same way, in the same container image: everything the output depends on.
         QCryptographicHash key(QCryptographicHash::Sha256);
@@ -480,7 +485,12 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
                 ErrorCode::BadRequest};
         }
     }
-    const ContainerOptions options{.folders = request.sharedFolders};
+    ContainerOptions options{.folders = request.sharedFolders};
+    // Declared before the sandbox, whose volumes it holds: removed after it.
+    auto proxy = startNetwork(*language, request.network, options);
+    if (!proxy) {
+        return proxy.error();
+    }
     m_ownFolders = request.sharedFolders;
     auto ownFolders = updateSharedFolders(request.sharedFolders);
     if (!ownFolders) {
@@ -492,10 +502,11 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
         if (!plan) {
             return plan.error();
         }
-        auto result = installAndRun(request, *language, *image, *plan);
+        auto result = installAndRun(request, *language, *image, *plan, options);
         if (result) {
             result->sharedFolders = *folders;
         }
+        attachNetwork(result, proxy->get());
         return result;
     }
     bool cold = false;
@@ -504,7 +515,9 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
         report(RunProgress::Kind::ContainerStart, QStringLiteral("Starting a %1 sandbox").arg(language->displayName));
         return startContainer(*language, *image, options);
     };
-    auto container = options.folders.isEmpty() ? m_engine.m_pool.acquire(*image, start) : start();
+    // A sandbox of the run's own folders or with network serves no other run.
+    const bool ownSandbox = !options.folders.isEmpty() || *proxy;
+    auto container = ownSandbox ? start() : m_engine.m_pool.acquire(*image, start);
     if (!container) {
         return m_engine.noteFailure(container.error());
     }
@@ -536,8 +549,9 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
         result->coldStart = cold;
         result->sharedFolders = *folders;
     }
-    if (!options.folders.isEmpty()) {
-        return result; // the sandbox of a run's own folders serves no other run
+    attachNetwork(result, proxy->get());
+    if (ownSandbox) {
+        return result;
     }
     m_engine.m_pool.release(std::move(*container), clean && result.ok());
     if (clean) {
@@ -548,11 +562,11 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
 }
 
 Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request, const Language &language,
-                                                      const QString &image, const LibraryInstallPlan &plan)
+                                                      const QString &image, const LibraryInstallPlan &plan,
+                                                      const ContainerOptions &options)
 {
     // Not pooled: the container holds this run's libraries (and may have had network).
-    auto container =
-        LibraryInstall(*this, false).start(language, image, request.libraries, plan, {}, request.sharedFolders);
+    auto container = LibraryInstall(*this, false).start(language, image, request.libraries, plan, options);
     if (!container) {
         return container.error();
     }
@@ -569,6 +583,63 @@ Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request,
         result->coldStart = true;
     }
     return result;
+}
+
+Result<std::unique_ptr<EgressProxyContainer>>
+ExecutionEngine::Run::startNetwork(const Language &language, const QStringList &requested, ContainerOptions &options)
+{
+    if (requested.isEmpty()) {
+        return std::unique_ptr<EgressProxyContainer>();
+    }
+    auto granted = m_engine.m_settings.networkAllow.grant(requested);
+    if (!granted) {
+        return granted.error();
+    }
+    auto proxyImage = m_engine.m_catalog.proxyImage();
+    if (!proxyImage) {
+        return proxyImage.error();
+    }
+    QStringList hostAddresses;
+    for (const QHostAddress &address : QNetworkInterface::allAddresses()) {
+        hostAddresses << address.toString();
+    }
+    report(RunProgress::Kind::ContainerStart,
+           QStringLiteral("Starting the run's egress proxy (it lets through %1 only)").arg(granted->text()));
+    auto proxy = m_engine.m_starter.startProxy(
+        language, *proxyImage, EgressProxy::runConfig(*granted, hostAddresses, m_engine.m_starter.proxyReach()),
+        ContainerNetwork::named(m_engine.m_settings.proxyNetwork),
+        [this](const RunProgress &progress) { report(progress); });
+    if (!proxy) {
+        return proxy.error();
+    }
+    (*proxy)->recordConnections(*granted);
+    options.volumesFrom = (*proxy)->builderVolumes();
+    options.network = (*proxy)->builderNetwork();
+    options.egressUpstream = (*proxy)->upstream();
+    return proxy;
+}
+
+QMap<QString, QString> ExecutionEngine::Run::networkEnvironment()
+{
+    QMap<QString, QString> environment;
+    const QHash<QString, QString> proxy = EgressProxy::clientEnvironment();
+    for (auto it = proxy.begin(); it != proxy.end(); ++it) {
+        // Java's proxy properties go on its command line (Language::withProxyArguments): JAVA_TOOL_OPTIONS would
+        // print a line of its own to the program's stderr.
+        if (it.key() != QLatin1String("JAVA_TOOL_OPTIONS")) {
+            environment.insert(it.key(), it.value());
+        }
+    }
+    return environment;
+}
+
+void ExecutionEngine::Run::attachNetwork(Result<RunResult> &result, EgressProxyContainer *proxy)
+{
+    if (!proxy || !result) {
+        return;
+    }
+    result->networkGranted = proxy->granted();
+    result->network = proxy->takeConnections();
 }
 
 } // namespace sandbox

@@ -2,6 +2,7 @@
 
 // The engine's own parts (not for its users): one run, as ExecutionEngine::run() and createSession() drive it.
 
+#include "engine/EgressProxy.h"
 #include "engine/ExecutionEngine.h"
 #include "engine/SandboxContainer.h"
 #include "runnerclient/RunnerMessages.h"
@@ -60,6 +61,16 @@ public:
     /// collect() of the program's run in `container`, its container sampled meanwhile (RunObserver::runSample).
     Result<RunResult> collectSampled(SandboxContainer &container, std::chrono::milliseconds timeout, bool &clean);
 
+    /// A run's own egress proxy, letting through what `requested` is granted of the user's ceiling
+    /// (SandboxSettings::networkAllow) and recording every request; `options` changed so that the sandbox's only way
+    /// out is that proxy. Null when nothing is requested. BadRequest beyond the ceiling.
+    Result<std::unique_ptr<EgressProxyContainer>> startNetwork(const Language &language, const QStringList &requested,
+                                                               ContainerOptions &options);
+    /// The environment variables that send the run's HTTP clients to its egress proxy (EgressProxy::port()).
+    static QMap<QString, QString> networkEnvironment();
+    /// What `proxy` (startNetwork()) logged for the finished run of `result`, and what it was allowed.
+    static void attachNetwork(Result<RunResult> &result, EgressProxyContainer *proxy);
+
     /// The preloaded interpreters of `language` (Language::preloaded): the plain one, and the one that imported
     /// `preloadedModules` first, if it names any.
     static QList<QStringList> preloadedInterpreters(const Language &language);
@@ -85,7 +96,7 @@ private:
     static QStringList preloadedInterpreterFor(const Language &language, const ScannedSource &scanned);
     /// Starts a container with `plan` installed, then runs the code there.
     Result<RunResult> installAndRun(const RunRequest &request, const Language &language, const QString &image,
-                                    const LibraryInstallPlan &plan);
+                                    const LibraryInstallPlan &plan, const ContainerOptions &options);
 
     /// Saves what the run left in a writable shared folder (`event`) into it, into `result`.
     void saveResultFile(const RunnerResultFileEvent &event, ResultWriter &writer, RunResult &result) const;

@@ -19,8 +19,7 @@ constexpr qint64 kMaxLibraryArchiveBytes = 128LL * 1024 * 1024;
 
 Result<std::unique_ptr<SandboxContainer>>
 ExecutionEngine::LibraryInstall::start(const Language &language, const QString &image, const QStringList &libraries,
-                                       const LibraryInstallPlan &plan, const QHash<QString, QString> &labels,
-                                       const QList<SharedFolder> &folders)
+                                       const LibraryInstallPlan &plan, const ContainerOptions &options)
 {
     auto builderImage = m_run.engine().m_catalog.builderImage(language);
     if (!builderImage) {
@@ -42,8 +41,12 @@ ExecutionEngine::LibraryInstall::start(const Language &language, const QString &
         }
         m_run.report(RunProgress::Kind::ContainerStart,
                      QStringLiteral("Starting the egress proxy (it lets through %1 only)").arg(reachable.join(", ")));
+        auto config = EgressProxy::squidConfig(plan.egress, m_run.engine().m_starter.proxyReach());
+        if (!config) {
+            return config.error();
+        }
         auto started =
-            m_run.engine().m_starter.startProxy(language, *proxyImage, plan.egress, kInstallNetwork,
+            m_run.engine().m_starter.startProxy(language, *proxyImage, *config, kInstallNetwork,
                                                 [this](const RunProgress &progress) { m_run.report(progress); });
         if (!started) {
             return started.error();
@@ -70,10 +73,12 @@ ExecutionEngine::LibraryInstall::start(const Language &language, const QString &
     if (auto going = m_run.checkNotCancelled(); !going) {
         return going.error();
     }
-    m_run.report(
-        RunProgress::Kind::ContainerStart,
-        QStringLiteral("Starting a %1 sandbox (no network) for the installed libraries").arg(language.displayName));
-    auto container = m_run.startContainer(language, image, {.labels = labels, .folders = folders});
+    m_run.report(RunProgress::Kind::ContainerStart,
+                 QStringLiteral("Starting a %1 sandbox (%2) for the installed libraries")
+                     .arg(language.displayName, options.egressUpstream.isEmpty()
+                                                    ? QStringLiteral("no network")
+                                                    : QStringLiteral("no network but its egress proxy")));
+    auto container = m_run.startContainer(language, image, options);
     if (!container) {
         return container.error();
     }

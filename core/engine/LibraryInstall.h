@@ -18,13 +18,12 @@ public:
     /// not run).
     LibraryInstall(Run &run, bool forSession) : m_run(run), m_forSession(forSession) {}
 
-    /// The container of `image` with `plan` (`libraries`) installed; `labels` go to it, and `folders` (a run's own
-    /// shared folders) besides the settings' shared folders. The builder that installs gets no shared folder: it has a
-    /// network (through the egress proxy).
+    /// The container of `image` with `plan` (`libraries`) installed, started with `options` (its labels, a run's own
+    /// shared folders, its egress proxy). The builder that installs gets no shared folder: it has a network (through
+    /// an egress proxy of its own).
     Result<std::unique_ptr<SandboxContainer>> start(const Language &language, const QString &image,
                                                     const QStringList &libraries, const LibraryInstallPlan &plan,
-                                                    const QHash<QString, QString> &labels = {},
-                                                    const QList<SharedFolder> &folders = {});
+                                                    const ContainerOptions &options = {});
 
 private:
     /// Installs `plan` (`libraries`) in the builder `container`.

@@ -34,6 +34,10 @@ struct RunRequest
     /// Folders shared for this run only, besides SandboxSettings::sharedFolders (a folder dropped on the Console,
     /// `run --share`): the run gets a sandbox of its own with them.
     QList<SharedFolder> sharedFolders;
+    /// The hosts the run asks to reach ("api.example.org", "*.example.org:8443"), within SandboxSettings::networkAllow
+    /// (NetworkAllowList::grant): it gets a sandbox of its own whose only way out is its own egress proxy. Empty: no
+    /// network, as every other run.
+    QStringList network;
 };
 
 } // namespace sandbox

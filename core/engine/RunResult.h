@@ -4,6 +4,7 @@
 #include "engine/EnforcedLimits.h"
 #include "folders/SavedResult.h"
 #include "folders/SharedFolder.h"
+#include "network/NetworkConnection.h"
 
 #include <QByteArray>
 #include <QList>
@@ -57,6 +58,10 @@ struct RunResult
     /// did not save.
     QList<SavedResult> savedResults;
     QList<RefusedResult> refusedResults;
+    /// The run asked for network (RunRequest::network): what it was allowed, and every request its egress proxy
+    /// logged. Otherwise both empty and the result says nothing of a network.
+    std::optional<NetworkAllowList> networkGranted;
+    QList<NetworkConnection> network;
 
     bool timedOut() const { return reason == StopReason::TimedOut; }
 };

@@ -4,6 +4,16 @@
 
 namespace sandbox {
 
+QJsonObject networkToJson(const NetworkAllowList &granted, const QList<NetworkConnection> &connections)
+{
+    QJsonArray hosts;
+    for (const NetworkHost &host : granted.hosts()) {
+        hosts.append(host.text());
+    }
+    return {{QStringLiteral("allowed"), hosts},
+            {QStringLiteral("connections"), NetworkConnection::listToJson(connections)}};
+}
+
 QJsonObject runResultToJson(const RunResult &result)
 {
     QJsonArray artifacts;
@@ -55,6 +65,9 @@ QJsonObject runResultToJson(const RunResult &result)
         }
         json.insert(QStringLiteral("saved_files"), saved);
         json.insert(QStringLiteral("not_saved"), refused);
+    }
+    if (result.networkGranted) {
+        json.insert(QStringLiteral("network"), networkToJson(*result.networkGranted, result.network));
     }
     if (result.enforcedLimits.reported) {
         json.insert(QStringLiteral("enforced_limits"), result.enforcedLimits.toJson());

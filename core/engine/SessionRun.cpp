@@ -131,7 +131,7 @@ ExecutionEngine::SessionRun::prepare(const Language &language, const QStringList
     }
     const QHash<QString, QString> labels{{ContainerSpecFactory::sessionLabel(), sessionId}};
     if (plan) {
-        return LibraryInstall(m_run, true).start(language, *image, libraries, *plan, labels);
+        return LibraryInstall(m_run, true).start(language, *image, libraries, *plan, {.labels = labels});
     }
     m_run.report(RunProgress::Kind::ContainerStart, QStringLiteral("Starting a %1 session").arg(language.displayName));
     auto container = m_run.startContainer(language, *image, {.labels = labels});

@@ -80,4 +80,16 @@ QStringList Language::commandFor(const QStringList &argv, const QString &code) c
     return out;
 }
 
+QStringList Language::withProxyArguments(QStringList argv, int port) const
+{
+    QStringList arguments;
+    for (const QString &argument : proxyArguments) {
+        arguments << QString(argument).replace(QLatin1String("{port}"), QString::number(port));
+    }
+    if (!argv.isEmpty()) {
+        argv = QStringList{argv.first()} + arguments + argv.mid(1);
+    }
+    return argv;
+}
+
 } // namespace sandbox

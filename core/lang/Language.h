@@ -72,6 +72,9 @@ struct Language
     /// program that imports one of them (its top-level package) is a fork of that one, any other program a fork of
     /// the plain one (a small process forks faster). Empty: only the one interpreter.
     QStringList preloadedModules;
+    /// Put after the run step's program when the run has network (RunRequest::network), {port} substituted: how the
+    /// language's HTTP clients learn of the egress proxy when they read no proxy variables (Java's properties).
+    QStringList proxyArguments;
     /// Extra environment of the compile and run steps (capture hooks, caches on tmpfs).
     QHash<QString, QString> environment;
     /// A cache a pooled container keeps from run to run (runner/KeptDirectory.h): it starts as links to
@@ -95,6 +98,9 @@ struct Language
     QString entryPoint(const QString &code) const;
     /// `argv` with {file}, {stem} and {main} filled in for `code`.
     QStringList commandFor(const QStringList &argv, const QString &code) const;
+    /// The run step `argv` of a run with network: proxyArguments (for the proxy on 127.0.0.1:`port`) after its
+    /// program.
+    QStringList withProxyArguments(QStringList argv, int port) const;
 };
 
 } // namespace sandbox

@@ -151,6 +151,9 @@ console.log(`wrote ${file}`);
                       "-J-XX:+UseSerialGC", "-encoding", "UTF-8", "-cp", ".:/tmp/libs/java/*", "{file}"}),
             .run = list({"java", "-cp", ".:/tmp/libs/java/*", "{main}"}),
             .versionCommand = list({"java", "--version"}),
+            .proxyArguments =
+                list({"-Dhttp.proxyHost=127.0.0.1", "-Dhttp.proxyPort={port}", "-Dhttps.proxyHost=127.0.0.1",
+                      "-Dhttps.proxyPort={port}", "-Dhttp.nonProxyHosts="}),
             .packageManager = QStringLiteral("maven"),
             .libraries = {.namePattern = QStringLiteral(R"(^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+:[A-Za-z0-9_.+-]+$)"),
                           .command = list(

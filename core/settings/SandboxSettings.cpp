@@ -239,6 +239,20 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment(SandboxSettings default
         }
         settings.shareOverwrite = *flag;
     }
+    if (auto [name, value] = firstSet({"LLM_SANDBOX_NETWORK_ALLOW"}); !name.isEmpty()) {
+        auto allowed = NetworkAllowList::parse(value);
+        if (!allowed) {
+            return badVariable(name, allowed.error().message);
+        }
+        settings.networkAllow = *allowed;
+    }
+    if (auto [name, value] = firstSet({"LLM_SANDBOX_PROXY_NETWORK"}); !name.isEmpty()) {
+        if (value == QLatin1String("none") || value == QLatin1String("host")) {
+            return badVariable(name, QStringLiteral("the egress proxy needs a network of its own: name a bridge "
+                                                    "network"));
+        }
+        settings.proxyNetwork = value;
+    }
     auto policyRules = PolicyRulesFile::load();
     if (!policyRules) {
         return policyRules.error();

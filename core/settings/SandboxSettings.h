@@ -1,6 +1,7 @@
 #pragma once
 
 #include "folders/SharedFolder.h"
+#include "network/NetworkAllowList.h"
 #include "security/PolicyRule.h"
 #include "util/Result.h"
 
@@ -85,6 +86,11 @@ struct SandboxSettings
     /// A result saved into a writable shared folder may replace a file of the same name there when it asks to
     /// (save_to_folder's `overwrite`; LLM_SANDBOX_SHARE_OVERWRITE). Off: it gets the next free name ("name (2).csv").
     bool shareOverwrite = false;
+    /// What a run may ask to reach through its egress proxy (LLM_SANDBOX_NETWORK_ALLOW, else the user settings'
+    /// Network page): nothing by default. A run gets network only when it asks (RunRequest::network).
+    NetworkAllowList networkAllow;
+    /// The container network the runs' egress proxies join (LLM_SANDBOX_PROXY_NETWORK): the engine's default.
+    QString proxyNetwork = QStringLiteral("bridge");
 
     /// `defaults` (the safe values, or those with the user's settings applied) overridden by the
     /// environment; a bad value is an error naming the variable.

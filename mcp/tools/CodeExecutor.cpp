@@ -147,6 +147,11 @@ QJsonObject CodeExecutor::execute(const ToolCall &call) const
     for (const QJsonValue &library : call.arguments.value(QStringLiteral("libraries")).toArray()) {
         request.libraries << library.toString();
     }
+    // Read even where the tool does not offer it: asking for a network the user does not allow is an error that says
+    // so (NetworkAllowList::grant), never silently no network.
+    for (const QJsonValue &host : call.arguments.value(QStringLiteral("network")).toArray()) {
+        request.network << host.toString();
+    }
     request.timeout = sessionDefaults && !call.givenArguments.contains(QStringLiteral("timeout"))
                           ? std::chrono::seconds(0)
                           : std::chrono::seconds(call.arguments.value(QStringLiteral("timeout")).toInteger(30));
@@ -313,6 +318,10 @@ QJsonObject CodeExecutor::outputSchema()
         {QStringLiteral("artifacts"), artifacts},
         {QStringLiteral("artifacts_dropped"), schema("integer", "Artifacts not returned because of the count or "
                                                                 "size limits.")},
+        {QStringLiteral("network"),
+         schema("object", "Only when the call asked for network: {allowed: [hosts], connections: [{host, port, "
+                          "method, allowed, reason (why it was refused or failed), status, bytes_out, bytes_in, "
+                          "duration_ms, started_ms}]}.")},
     };
     return QJsonObject{
         {QStringLiteral("type"), QStringLiteral("object")},

@@ -471,7 +471,27 @@ Tool saveToFolderTool(const SandboxSettings &settings)
     };
 }
 
-Tool executeCode(const CodeExecutor &executor, qint64 defaultTimeout, const QList<SharedFolder> &folders)
+/// The `network` argument of execute_code and create_session, offered only where the user allows some network:
+/// elsewhere the tools are listed as they always were.
+std::optional<QJsonObject> networkProperty(const NetworkAllowList &allowed)
+{
+    if (allowed.isEmpty()) {
+        return std::nullopt;
+    }
+    QJsonObject network = property(
+        QStringLiteral("array"),
+        QStringLiteral("Hosts the code needs to reach over HTTP or HTTPS (\"api.example.org\", \"HOST:PORT\"), "
+                       "within what the user allows: %1. Without it the code has no network. The code reaches them "
+                       "through a proxy its HTTP clients find in HTTP_PROXY/HTTPS_PROXY; every connection is listed "
+                       "in the result's network.connections.")
+            .arg(allowed.text()));
+    network.insert(QStringLiteral("items"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}});
+    network.insert(QStringLiteral("maxItems"), 32);
+    return network;
+}
+
+Tool executeCode(const CodeExecutor &executor, qint64 defaultTimeout, const QList<SharedFolder> &folders,
+                 const NetworkAllowList &networkAllow)
 {
     QJsonObject code = property(QStringLiteral("string"), QStringLiteral("The complete program to run."));
     code.insert(QStringLiteral("minLength"), 1);
@@ -493,6 +513,17 @@ Tool executeCode(const CodeExecutor &executor, qint64 defaultTimeout, const QLis
     timeout.insert(QStringLiteral("minimum"), 1);
     timeout.insert(QStringLiteral("maximum"), 3600);
 
+    QJsonObject properties{
+        {QStringLiteral("code"), code},
+        {QStringLiteral("language"), language},
+        {QStringLiteral("libraries"), libraries},
+        {QStringLiteral("timeout"), timeout},
+        {QStringLiteral("session_id"),
+         sessionId(QStringLiteral("Run in this session (from create_session): files, and for Python and R variables, "
+                                  "persist from one call to the next. Language defaults to the session's."))}};
+    if (auto network = networkProperty(networkAllow)) {
+        properties.insert(QStringLiteral("network"), *network);
+    }
     return Tool{
         .name = QStringLiteral("execute_code"),
         .title = QStringLiteral("Execute code"),
@@ -504,16 +535,7 @@ Tool executeCode(const CodeExecutor &executor, qint64 defaultTimeout, const QLis
                 "graphics, ggplot2) and any image or HTML file the code writes to $LLM_SANDBOX_OUTPUT_DIR is returned; "
                 "each image comes back as an image.%2")
                 .arg(languageList(), SharedFolderTools::executeCodeSentence(folders)),
-        .inputSchema = objectSchema(
-            {{QStringLiteral("code"), code},
-             {QStringLiteral("language"), language},
-             {QStringLiteral("libraries"), libraries},
-             {QStringLiteral("timeout"), timeout},
-             {QStringLiteral("session_id"),
-              sessionId(QStringLiteral("Run in this session (from create_session): files, and for Python and R "
-                                       "variables, persist from one call to the next. Language defaults to the "
-                                       "session's."))}},
-            {QStringLiteral("code")}),
+        .inputSchema = objectSchema(properties, {QStringLiteral("code")}),
         .outputSchema = CodeExecutor::outputSchema(),
         .annotations = QJsonObject{{QStringLiteral("title"), QStringLiteral("Execute code")},
                                    {QStringLiteral("readOnlyHint"), false},
@@ -594,7 +616,7 @@ ToolRegistry SandboxTools::tools(const CodeExecutor &executor, ExecutionEngine *
     // settings), advertised as the schema's default so an assistant knows it.
     const qint64 defaultTimeout = settings.defaultTimeout.count();
     const QList<SharedFolder> &folders = settings.sharedFolders;
-    QList<Tool> tools{executeCode(executor, defaultTimeout, folders), getSupportedLanguages(),
+    QList<Tool> tools{executeCode(executor, defaultTimeout, folders, settings.networkAllow), getSupportedLanguages(),
                       getLanguageDetails(engine)};
     // Sessions fail for the reason runs do (invalid settings, a backend that cannot be made), when there is one.
     tools << sessionTools(engine,
