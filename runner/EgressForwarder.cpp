@@ -356,9 +356,16 @@ bool EgressForwarder::startInBackground(int waitSeconds)
     if (!listener.valid()) {
         return false;
     }
+    // The thread takes no signal: the runner reads SIGCHLD and the termination signals from a signalfd
+    // (SignalMonitor), which sees only those no thread lets in. A new thread starts with its creator's mask.
+    sigset_t all;
+    sigset_t previous;
+    sigfillset(&all);
+    ::pthread_sigmask(SIG_BLOCK, &all, &previous);
     std::thread([listener = std::move(listener), upstream = m_upstream]() mutable {
         serve(listener.get(), -1, upstream, [] { return false; });
     }).detach();
+    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     return true;
 }
 

@@ -2,6 +2,7 @@
 
 #include <QHash>
 #include <QList>
+#include <QMap>
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -97,6 +98,9 @@ struct ContainerSpec
     QHash<QString, QString> environment;
     /// Containers whose volumes this one mounts too, "ID:ro" (a builder sandbox mounts its egress proxy's socket).
     QStringList volumesFrom;
+    /// Names the container resolves to addresses of the user's choosing, as /etc/hosts entries: NAME -> ADDRESS (a
+    /// run's egress proxy, SandboxSettings::proxyHosts).
+    QMap<QString, QString> extraHosts;
     /// Host folders mounted into the container (a shared folder's copy at /data/NAME); Docker and Podman only.
     QList<BindMount> binds;
     /// The OCI runtime (an OciRuntime's name, as ContainerBackend::findRuntime gives it); empty: the engine's default.

@@ -551,6 +551,13 @@ Result<QString> DockerBackend::createContainer(const ContainerSpec &spec)
     if (!spec.volumesFrom.isEmpty()) {
         hostConfig.insert(QStringLiteral("VolumesFrom"), QJsonArray::fromStringList(spec.volumesFrom));
     }
+    if (!spec.extraHosts.isEmpty()) {
+        QJsonArray hosts;
+        for (auto it = spec.extraHosts.begin(); it != spec.extraHosts.end(); ++it) {
+            hosts.append(QString(it.key() + u':' + it.value()));
+        }
+        hostConfig.insert(QStringLiteral("ExtraHosts"), hosts);
+    }
     if (!spec.binds.isEmpty()) {
         QJsonArray mounts;
         for (const BindMount &bind : spec.binds) {

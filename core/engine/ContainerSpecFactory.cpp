@@ -110,10 +110,11 @@ QList<RunnerResultDir> ContainerSpecFactory::resultDirsOf(const QList<SharedFold
 }
 
 ContainerSpec ContainerSpecFactory::makeProxy(const QString &image, const QByteArray &config,
-                                              const ContainerNetwork &network,
-                                              ContainerBackend::EgressProxyReach reach) const
+                                              const ContainerNetwork &network, ContainerBackend::EgressProxyReach reach,
+                                              const QMap<QString, QString> &hosts) const
 {
     ContainerSpec spec = make(image, network, false); // the proxy has no business with the user's folders
+    spec.extraHosts = hosts;
     spec.command = {QStringLiteral("/bin/sh"), QStringLiteral("/opt/llm-sandbox/start-proxy")};
     spec.workingDir = QStringLiteral("/tmp");
     spec.environment = {{EgressProxy::configVariable(), QString::fromUtf8(config)},

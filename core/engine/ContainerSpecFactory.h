@@ -22,11 +22,11 @@ public:
     /// `sharedFolders`, the settings' shared folders are mounted (addSharedFolder()).
     ContainerSpec make(const QString &image, const std::optional<ContainerNetwork> &network = {},
                        bool sharedFolders = true) const;
-    /// The spec of an install's egress proxy (EgressProxy) of `image` with squid configuration `config`: the same
-    /// hardening, on `network` (the engine's default bridge), with its start script as the main process, listening
-    /// as `reach` needs.
+    /// The spec of an install's or a run's egress proxy (EgressProxy) of `image` with squid configuration `config`:
+    /// the same hardening, on `network`, with its start script as the main process, listening as `reach` needs,
+    /// resolving `hosts` (ContainerSpec::extraHosts) besides its network's names.
     ContainerSpec makeProxy(const QString &image, const QByteArray &config, const ContainerNetwork &network,
-                            ContainerBackend::EgressProxyReach reach) const;
+                            ContainerBackend::EgressProxyReach reach, const QMap<QString, QString> &hosts = {}) const;
 
     const SandboxSettings &settings() const { return m_settings; }
 

@@ -145,15 +145,16 @@ Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language
 
 Result<std::unique_ptr<EgressProxyContainer>>
 ContainerStarter::startProxy(const Language &language, const QString &image, const QByteArray &config,
-                             const ContainerNetwork &network, const ProgressSink &progress)
+                             const ContainerNetwork &network, const ProgressSink &progress,
+                             const QMap<QString, QString> &hosts)
 {
     const ContainerBackend::EgressProxyReach reach = m_backend.egressProxyReach();
-    auto created =
-        m_images.createContainer(m_specs.makeProxy(image, config, network, reach), language, [&](const QString &line) {
-            if (progress) {
-                progress(RunProgress{RunProgress::Kind::ImageBuild, line});
-            }
-        });
+    auto created = m_images.createContainer(m_specs.makeProxy(image, config, network, reach, hosts), language,
+                                            [&](const QString &line) {
+                                                if (progress) {
+                                                    progress(RunProgress{RunProgress::Kind::ImageBuild, line});
+                                                }
+                                            });
     if (!created) {
         return created.error();
     }

@@ -47,10 +47,11 @@ public:
                                                     const ProgressSink &progress, const ContainerOptions &options = {});
     /// A started egress proxy (EgressProxy) of `image` with squid configuration `config` (written for
     /// proxyReach()), on `network`, for an install or a run of `language`. It is ready when it accepts a
-    /// connection, which the sandbox's relay waits for.
+    /// connection, which the sandbox's relay waits for. `hosts`: ContainerSpec::extraHosts.
     Result<std::unique_ptr<EgressProxyContainer>> startProxy(const Language &language, const QString &image,
                                                              const QByteArray &config, const ContainerNetwork &network,
-                                                             const ProgressSink &progress);
+                                                             const ProgressSink &progress,
+                                                             const QMap<QString, QString> &hosts = {});
     /// How sandboxes reach an egress proxy on this backend.
     ContainerBackend::EgressProxyReach proxyReach() const { return m_backend.egressProxyReach(); }
 

@@ -608,7 +608,7 @@ ExecutionEngine::Run::startNetwork(const Language &language, const QStringList &
     auto proxy = m_engine.m_starter.startProxy(
         language, *proxyImage, EgressProxy::runConfig(*granted, hostAddresses, m_engine.m_starter.proxyReach()),
         ContainerNetwork::named(m_engine.m_settings.proxyNetwork),
-        [this](const RunProgress &progress) { report(progress); });
+        [this](const RunProgress &progress) { report(progress); }, m_engine.m_settings.proxyHosts);
     if (!proxy) {
         return proxy.error();
     }

@@ -104,6 +104,7 @@ LanguageRegistry::LanguageRegistry()
             .compile = {},
             .run = list({"node", "{file}"}),
             .versionCommand = list({"node", "--version"}),
+            .proxyArguments = list({"--require", "/opt/llm-sandbox/javascript/proxy.cjs"}),
             .environment = {{QStringLiteral("NODE_PATH"), QStringLiteral("/tmp/libs/node/node_modules")}},
             .packageManager = QStringLiteral("npm"),
             .libraries = {.namePattern = QStringLiteral(

@@ -6,6 +6,7 @@
 #include "security/PolicyRulesFile.h"
 
 #include <QFile>
+#include <QHostAddress>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
@@ -252,6 +253,18 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment(SandboxSettings default
                                                     "network"));
         }
         settings.proxyNetwork = value;
+    }
+    if (auto [name, value] = firstSet({"LLM_SANDBOX_PROXY_HOSTS"}); !name.isEmpty()) {
+        for (const QString &entry : splitList(value)) {
+            const QString host = entry.section(u'=', 0, 0).trimmed().toLower();
+            const QHostAddress address(entry.section(u'=', 1).trimmed());
+            auto parsed = NetworkHost::parse(host);
+            if (!entry.contains(u'=') || address.isNull() || !parsed || parsed->isWildcard() ||
+                !parsed->ports.isEmpty() || !QHostAddress(host).isNull()) {
+                return badVariable(name, QStringLiteral("\"%1\" is not NAME=IP-ADDRESS").arg(entry));
+            }
+            settings.proxyHosts.insert(host, address.toString());
+        }
     }
     auto policyRules = PolicyRulesFile::load();
     if (!policyRules) {

@@ -91,6 +91,10 @@ struct SandboxSettings
     NetworkAllowList networkAllow;
     /// The container network the runs' egress proxies join (LLM_SANDBOX_PROXY_NETWORK): the engine's default.
     QString proxyNetwork = QStringLiteral("bridge");
+    /// Names the runs' egress proxies resolve without asking DNS, NAME -> IP address, as /etc/hosts would
+    /// (LLM_SANDBOX_PROXY_HOSTS="api.internal=203.0.113.7, ..."): a service known by address only. What a name
+    /// resolves to is checked as every other (never a private address).
+    QMap<QString, QString> proxyHosts;
 
     /// `defaults` (the safe values, or those with the user's settings applied) overridden by the
     /// environment; a bad value is an error naming the variable.

@@ -186,7 +186,9 @@ start_docker() {
 # machines ("cannot run with network enabled in root network namespace", Docker's `none` network too); sandboxes have no
 # network, and the egress proxy stays on the default runtime. --oci-seccomp: the Sentry applies the container's seccomp
 # profile to the sandbox's calls too (the engine allows clone3 there: gVisor answers every refusal with EPERM, and the C
-# library falls back from clone3 to clone only on ENOSYS; core/engine/GVisorRuntime).
+# library falls back from clone3 to clone only on ENOSYS; core/engine/GVisorRuntime). --host-uds=open: a sandbox may
+# connect to a unix socket mounted into it, which is its egress proxy's socket only (a run with network, an install's
+# builder; core/engine/EgressProxy.h): without it gVisor refuses that connection.
 GVISOR_PODMAN_WRAPPER=/usr/local/lib/llm-sandbox/runsc
 GVISOR_PODMAN_CONF=/etc/containers/containers.conf.d/50-llm-sandbox-gvisor.conf
 
@@ -206,7 +208,7 @@ config = {}
 if os.path.exists(path) and os.path.getsize(path) > 0:
     with open(path) as file:
         config = json.load(file)
-wanted = {"path": "/usr/bin/runsc", "runtimeArgs": ["--network=none", "--oci-seccomp"]}
+wanted = {"path": "/usr/bin/runsc", "runtimeArgs": ["--network=none", "--oci-seccomp", "--host-uds=open"]}
 if config.get("runtimes", {}).get("runsc") == wanted:
     print("no")
     sys.exit()
@@ -239,7 +241,7 @@ PY
 register_gvisor_podman() {
     local wrapper conf
     wrapper=$(printf '#!/bin/sh\n# gVisor for Podman (scripts/lib/setup.sh): runsc without a network stack of its own, with the seccomp profile.\n%s\n' \
-        'exec /usr/bin/runsc --network=none --oci-seccomp "$@"')
+        'exec /usr/bin/runsc --network=none --oci-seccomp --host-uds=open "$@"')
     conf=$(printf '# gVisor for llm-sandbox (scripts/lib/setup.sh)\n[engine.runtimes]\nrunsc = ["%s"]\n' "$GVISOR_PODMAN_WRAPPER")
     if [ "$(cat "$GVISOR_PODMAN_WRAPPER" 2>/dev/null)" != "$wrapper" ] || [ ! -x "$GVISOR_PODMAN_WRAPPER" ]; then
         as_root install -d "$(dirname "$GVISOR_PODMAN_WRAPPER")"

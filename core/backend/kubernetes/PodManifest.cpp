@@ -279,6 +279,14 @@ QJsonObject PodManifest::podSpec(const ContainerSpec &spec, const QJsonObject &i
         !runtimeClass.isEmpty()) {
         podSpec.insert(QStringLiteral("runtimeClassName"), runtimeClass);
     }
+    if (!spec.extraHosts.isEmpty()) {
+        QJsonArray aliases;
+        for (auto it = spec.extraHosts.begin(); it != spec.extraHosts.end(); ++it) {
+            aliases.append(
+                QJsonObject{{QStringLiteral("ip"), it.value()}, {QStringLiteral("hostnames"), QJsonArray{it.key()}}});
+        }
+        podSpec.insert(QStringLiteral("hostAliases"), aliases);
+    }
     if (!m_settings.nodeSelector.isEmpty()) {
         QJsonObject selector;
         for (auto it = m_settings.nodeSelector.begin(); it != m_settings.nodeSelector.end(); ++it) {

@@ -1,0 +1,446 @@
+// Issue 48, on the real engines (Docker and Podman; gVisor in its own stage): a run that asks for hosts within the
+// user's ceiling reaches them through its own egress proxy, and nothing else. The test server is a container on a
+// network this test creates, named api.test there, at a public-looking address (TEST-NET-3 or -2); names that resolve
+// to private, loopback, metadata and this host's addresses come from the proxy's host entries
+// (LLM_SANDBOX_PROXY_HOSTS), as a hostile DNS would give them. Nothing leaves this machine.
+#include "BackendTestSupport.h"
+#include "engine/ExecutionEngine.h"
+#include "lang/LanguageRegistry.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkInterface>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <arpa/inet.h>
+#include <atomic>
+#include <gtest/gtest.h>
+#include <map>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace sandbox;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// Answers every GET and POST with JSON of what it received: the path, the Host header, every header.
+const char kServer[] = R"(import http.server, json, os, socketserver, ssl, threading
+open('/tmp/tls.pem', 'w').write(os.environ['TLS_PEM'])
+class Echo(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = json.dumps({'path': self.path, 'host': self.headers.get('Host'), 'headers': dict(self.headers)}).encode()
+        self.send_response(200)
+        self.send_header('Content-Type', 'application/json')
+        self.send_header('Content-Length', str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    do_POST = do_GET
+    def log_message(self, *args):
+        pass
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+plain = Server(('', 80), Echo)
+threading.Thread(target=plain.serve_forever, daemon=True).start()
+tls = Server(('', 443), Echo)
+context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+context.load_cert_chain('/tmp/tls.pem')
+tls.socket = context.wrap_socket(tls.socket, server_side=True)
+tls.serve_forever()
+)";
+
+/// A listener on every address of this host that counts the connections it accepts: nothing of a sandbox's may reach
+/// it, not even through its proxy.
+class HostListener
+{
+public:
+    HostListener()
+    {
+        m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_ANY);
+        EXPECT_EQ(::bind(m_fd, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
+        socklen_t size = sizeof address;
+        ::getsockname(m_fd, reinterpret_cast<sockaddr *>(&address), &size);
+        port = ntohs(address.sin_port);
+        EXPECT_EQ(::listen(m_fd, 16), 0);
+        m_thread = std::thread([this] {
+            for (int client; (client = ::accept(m_fd, nullptr, nullptr)) >= 0;) {
+                ++accepted;
+                ::close(client);
+            }
+        });
+    }
+    ~HostListener()
+    {
+        ::shutdown(m_fd, SHUT_RDWR);
+        ::close(m_fd);
+        m_thread.join();
+    }
+    int port = 0;
+    std::atomic<int> accepted = 0;
+
+private:
+    int m_fd = -1;
+    std::thread m_thread;
+};
+
+/// The test network of one engine and its two servers, made once per process and engine (its CLI: docker or podman)
+/// and removed at the end.
+class TestNetwork
+{
+public:
+    struct Subnet
+    {
+        const char *net;
+        const char *server;
+    };
+
+    TestNetwork(const std::string &backend, const QString &serverImage)
+        : m_cli(QString::fromStdString(backend)), m_name(QStringLiteral("llmsb-nettest-%1").arg(m_cli)),
+          // Each engine's bridge gets a subnet of its own: both may exist at once.
+          m_subnet(backend == "docker" ? Subnet{"203.0.113.0/24", "203.0.113.10"}
+                                       : Subnet{"198.51.100.0/24", "198.51.100.10"})
+    {
+        removeAll();
+        QTemporaryDir keys;
+        const QString pem = keys.filePath(QStringLiteral("tls.pem"));
+        QProcess openssl;
+        openssl.start(QStringLiteral("openssl"),
+                      {"req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days",
+                       "2", "-subj", "/CN=api.test", "-addext", "subjectAltName=DNS:api.test", "-keyout", pem, "-out",
+                       pem});
+        if (!openssl.waitForFinished(30000) || openssl.exitCode() != 0) {
+            m_error = QStringLiteral("openssl: ") + QString::fromUtf8(openssl.readAllStandardError());
+            return;
+        }
+        QFile file(pem);
+        file.open(QIODevice::ReadOnly);
+        const QString tls = QString::fromUtf8(file.readAll());
+        certificate = tls.mid(tls.indexOf(QLatin1String("-----BEGIN CERTIFICATE-----")));
+        if (!cli({"network", "create", "--subnet", m_subnet.net, m_name})) {
+            return;
+        }
+        cli({"run",
+             "-d",
+             "--name",
+             m_name + QStringLiteral("-api"),
+             "--network",
+             m_name,
+             "--network-alias",
+             "api.test",
+             "--ip",
+             m_subnet.server,
+             "--user",
+             "0",
+             "--ulimit",
+             "nofile=1024:1024",
+             "--ulimit",
+             "nproc=1024:1024",
+             "-e",
+             "TLS_PEM=" + tls,
+             "--entrypoint",
+             "python3",
+             serverImage,
+             "-c",
+             QString::fromLatin1(kServer)});
+    }
+    ~TestNetwork() { removeAll(); }
+
+    const QString &error() const { return m_error; }
+    const QString &name() const { return m_name; }
+    QString apiAddress() const { return QString::fromLatin1(m_subnet.server); }
+    /// The host's own address on the test network (its gateway).
+    QString gateway() const { return apiAddress().section(u'.', 0, 2) + ".1"; }
+    QString certificate;
+
+private:
+    bool cli(const QStringList &arguments, bool quiet = false)
+    {
+        QProcess process;
+        process.start(m_cli, arguments);
+        if (!process.waitForFinished(120000) || process.exitCode() != 0) {
+            if (!quiet) {
+                m_error =
+                    QStringLiteral("%1 %2: %3")
+                        .arg(m_cli, arguments.mid(0, 2).join(u' '), QString::fromUtf8(process.readAllStandardError()));
+            }
+            return false;
+        }
+        return true;
+    }
+    void removeAll()
+    {
+        cli({"rm", "-f", m_name + QStringLiteral("-api")}, true);
+        cli({"network", "rm", m_name}, true);
+    }
+
+    QString m_cli;
+    QString m_name;
+    Subnet m_subnet;
+    QString m_error;
+};
+
+class NetworkTest : public ::testing::TestWithParam<std::string>
+{
+protected:
+    void SetUp() override
+    {
+        SandboxSettings settings = test::settingsFor(GetParam());
+        auto backend = test::backendFor(GetParam());
+        ASSERT_TRUE(backend);
+        // The server's image is the Python sandbox's: built (if need be) by a first run.
+        auto engine = std::make_unique<ExecutionEngine>(backend, settings);
+        auto image = engine->catalog().runImage(*LanguageRegistry::instance().find(QStringLiteral("python")));
+        ASSERT_TRUE(image) << qPrintable(image.error().message);
+        RunRequest warm;
+        warm.code = QStringLiteral("pass");
+        ASSERT_TRUE(engine->run(warm)) << "the Python image builds";
+        auto &network = networks()[GetParam()];
+        if (!network) {
+            network = std::make_unique<TestNetwork>(GetParam(), *image);
+        }
+        ASSERT_TRUE(network->error().isEmpty()) << qPrintable(network->error());
+        m_network = network.get();
+        settings.proxyNetwork = m_network->name();
+        settings.proxyHosts = {{"private.test", "10.213.7.10"},
+                               {"loopback.test", "127.0.0.1"},
+                               {"gateway.test", m_network->gateway()},
+                               {"metadata.test", "169.254.169.254"}};
+        m_listener = std::make_unique<HostListener>();
+        auto allowed = NetworkAllowList::parse(
+            QStringLiteral("api.test, private.test, localhost:%1, loopback.test:%1, gateway.test:%1, "
+                           "%2:%1, metadata.test, 169.254.169.254, 10.213.7.10")
+                .arg(m_listener->port)
+                .arg(m_network->gateway()));
+        ASSERT_TRUE(allowed) << qPrintable(allowed.error().message);
+        settings.networkAllow = *allowed;
+        m_engine = std::make_unique<ExecutionEngine>(backend, settings);
+    }
+
+    static std::map<std::string, std::unique_ptr<TestNetwork>> &networks()
+    {
+        static std::map<std::string, std::unique_ptr<TestNetwork>> made;
+        return made;
+    }
+
+    /// The run's result JSON (as execute_code gives it) of `code` in `language`, asking for `hosts`.
+    QJsonObject run(const QString &code, const QStringList &hosts, const QString &language = QStringLiteral("python"))
+    {
+        RunRequest request;
+        request.language = language;
+        request.code = code;
+        request.network = hosts;
+        request.timeout = 60s;
+        auto result = m_engine->run(request);
+        EXPECT_TRUE(result) << qPrintable(result.error().message);
+        if (!result) {
+            return {};
+        }
+        EXPECT_EQ(result->exitCode, 0) << result->stdoutData.constData() << result->stderrData.constData();
+        QJsonObject json{{"stdout", QString::fromUtf8(result->stdoutData)},
+                         {"connections", NetworkConnection::listToJson(result->network)}};
+        return json;
+    }
+
+    /// The proxy's record of requests to `host`.
+    static QList<NetworkConnection> to(const QJsonObject &result, const QString &host)
+    {
+        QList<NetworkConnection> found;
+        for (const NetworkConnection &each : NetworkConnection::listFromJson(result["connections"].toArray())) {
+            if (each.host == host) {
+                found << each;
+            }
+        }
+        return found;
+    }
+
+    TestNetwork *m_network = nullptr;
+    std::unique_ptr<HostListener> m_listener;
+    std::unique_ptr<ExecutionEngine> m_engine;
+};
+
+// What a model's code does with the web: GET over HTTP and HTTPS (the server's certificate given in the code) and a
+// POST, through the proxy the standard library finds in HTTPS_PROXY; each request on record.
+TEST_P(NetworkTest, anAllowedHostIsReachedOverHttpAndHttps)
+{
+    const QJsonObject result = run(QStringLiteral(R"(import json, ssl, urllib.request
+context = ssl.create_default_context(cadata='''%1''')
+plain = json.load(urllib.request.urlopen('http://api.test/plain?q=1', timeout=20))
+secure = json.load(urllib.request.urlopen('https://api.test/secure', timeout=20, context=context))
+posted = json.load(urllib.request.urlopen(urllib.request.Request('https://api.test/form', data=b'x=1'), timeout=20,
+                                          context=context))
+print(plain['path'], plain['host'], secure['path'], secure['host'], posted['path'])
+)")
+                                       .arg(m_network->certificate),
+                                   {"api.test"});
+    EXPECT_EQ(result["stdout"].toString().trimmed().toStdString(), "/plain?q=1 api.test /secure api.test /form");
+    const QList<NetworkConnection> api = to(result, "api.test");
+    ASSERT_EQ(api.size(), 3) << QJsonDocument(result).toJson().constData();
+    EXPECT_EQ(api[0].method, "GET");
+    EXPECT_EQ(api[0].port, 80);
+    EXPECT_EQ(api[1].method, "CONNECT");
+    EXPECT_EQ(api[1].port, 443);
+    for (const NetworkConnection &each : api) {
+        EXPECT_TRUE(each.allowed);
+        EXPECT_EQ(each.status, 200);
+        EXPECT_EQ(each.address, m_network->apiAddress());
+        EXPECT_GT(each.bytesIn, 100);
+        EXPECT_GT(each.bytesOut, 50);
+    }
+}
+
+// The hostile set: every other way out a model's code might try. The run is allowed names that resolve to a private
+// address, to loopback, to this host's own address on the bridge (its gateway) and to the cloud metadata address,
+// and those addresses literally: the proxy still never connects to them. And nothing bypasses the proxy: no route,
+// no resolver, no UDP, no raw socket.
+TEST_P(NetworkTest, everyOtherWayOutIsRefused)
+{
+    const QString gateway = m_network->gateway();
+    const QString port = QString::number(m_listener->port);
+    const QJsonObject result =
+        run(QStringLiteral(R"(import socket, urllib.request
+def fetch(url):
+    try:
+        urllib.request.urlopen(url, timeout=10).read()
+        return 'reached'
+    except Exception as error:
+        return 'refused' if '403' in str(error) else 'failed: %r' % error
+def attempt(what):
+    try:
+        what()
+        return 'reached'
+    except Exception as error:
+        return 'failed'
+results = {
+    'other host': fetch('http://other.test/'),
+    'ip literal': fetch('http://%1/'),
+    'localhost': fetch('http://localhost:%2/'),
+    'loopback name': fetch('http://loopback.test:%2/'),
+    'private name': fetch('http://private.test/'),
+    'private literal': fetch('http://10.213.7.10/'),
+    'gateway name': fetch('http://gateway.test:%2/'),
+    'gateway literal': fetch('http://%3:%2/'),
+    'metadata name': fetch('http://metadata.test/latest/meta-data/'),
+    'metadata literal': fetch('http://169.254.169.254/latest/meta-data/'),
+    'other port': fetch('http://api.test:8080/'),
+    'tunnel to other host': fetch('https://other.test/'),
+    'direct tcp': attempt(lambda: socket.create_connection(('%1', 80), timeout=5)),
+    'direct to host': attempt(lambda: socket.create_connection(('%3', %2), timeout=5)),
+    'dns': attempt(lambda: socket.getaddrinfo('api.test', 80)),
+    'udp': attempt(lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b'x', ('%1', 53))),
+    'raw socket': attempt(lambda: socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)),
+}
+# Code that ignores the proxy has no way out at all.
+results['without the proxy'] = attempt(
+    lambda: urllib.request.build_opener(urllib.request.ProxyHandler({})).open('http://%1/', timeout=5))
+results['api.test'] = fetch('http://api.test/')
+for name, outcome in sorted(results.items()):
+    print('%s: %s' % (name, outcome))
+)")
+                .arg(m_network->apiAddress(), port, gateway),
+            {"api.test", "private.test", "localhost:" + port, "loopback.test:" + port, "gateway.test:" + port,
+             gateway + ":" + port, "metadata.test", "169.254.169.254", "10.213.7.10"});
+    QMap<QString, QString> outcome;
+    for (const QString &line : result["stdout"].toString().split(u'\n', Qt::SkipEmptyParts)) {
+        outcome.insert(line.section(QStringLiteral(": "), 0, 0), line.section(QStringLiteral(": "), 1));
+    }
+    for (const char *refused :
+         {"other host", "ip literal", "localhost", "loopback name", "private name", "private literal", "gateway name",
+          "gateway literal", "metadata name", "metadata literal", "other port", "tunnel to other host"}) {
+        EXPECT_EQ(outcome.value(refused).toStdString(), "refused") << refused;
+    }
+    for (const char *failed : {"direct tcp", "direct to host", "dns", "udp", "raw socket", "without the proxy"}) {
+        EXPECT_EQ(outcome.value(failed).toStdString(), "failed") << failed;
+    }
+    EXPECT_EQ(outcome.value("api.test").toStdString(), "reached") << "the allowed host, to show the others were not";
+    EXPECT_EQ(m_listener->accepted, 0) << "nothing reached this host";
+
+    // Each refusal on record, with why.
+    const auto reason = [&](const QString &host, int hostPort) {
+        for (const NetworkConnection &each : to(result, host)) {
+            if (each.port == hostPort && !each.allowed) {
+                return each.reason.toStdString();
+            }
+        }
+        return std::string("no refusal on record");
+    };
+    EXPECT_EQ(reason("other.test", 80), "not an allowed host");
+    EXPECT_EQ(reason("other.test", 443), "not an allowed host");
+    EXPECT_EQ(reason(m_network->apiAddress(), 80), "an IP address that is not allowed (only listed addresses are)");
+    EXPECT_EQ(reason("api.test", 8080), "port 8080 is not allowed for this host");
+    const std::string byName = "its name resolves to a private, loopback, link-local or this computer's address";
+    const std::string literal = "a private, loopback, link-local or this computer's address";
+    EXPECT_EQ(reason("private.test", 80), byName);
+    EXPECT_EQ(reason("localhost", m_listener->port), byName);
+    EXPECT_EQ(reason("loopback.test", m_listener->port), byName);
+    EXPECT_EQ(reason("gateway.test", m_listener->port), byName);
+    EXPECT_EQ(reason("metadata.test", 80), byName);
+    EXPECT_EQ(reason("169.254.169.254", 80), literal);
+    EXPECT_EQ(reason("10.213.7.10", 80), literal);
+    EXPECT_EQ(reason(gateway, m_listener->port), literal);
+}
+
+// Node's fetch, Go's net/http, Ruby's Net::HTTP, R's url(), Java's HttpClient: each language's own HTTP client finds
+// the proxy. On Docker only: how a language finds the proxy does not depend on the engine.
+class NetworkLanguagesTest : public NetworkTest
+{
+};
+
+TEST_P(NetworkLanguagesTest, everyLanguagesHttpClientFindsTheProxy)
+{
+    const std::pair<const char *, const char *> programs[] = {
+        {"javascript", R"x(fetch('http://api.test/js').then(r => r.json()).then(j => console.log(j.path)))x"},
+        {"go", R"x(package main
+import ("encoding/json"; "fmt"; "net/http")
+func main() {
+    r, err := http.Get("http://api.test/go")
+    if err != nil { panic(err) }
+    var j map[string]any
+    json.NewDecoder(r.Body).Decode(&j)
+    fmt.Println(j["path"])
+})x"},
+        {"ruby", R"x(require 'net/http'; require 'json'
+puts JSON.parse(Net::HTTP.get(URI('http://api.test/ruby')))['path'])x"},
+        {"r", R"x(cat(sub('.*"path": "([^"]*)".*', '\\1', readLines(url('http://api.test/r'), warn = FALSE)), '\n'))x"},
+        {"java", R"x(import java.net.URI; import java.net.http.*;
+public class Main {
+    public static void main(String[] args) throws Exception {
+        var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://api.test/java")).build(),
+                                                       HttpResponse.BodyHandlers.ofString());
+        System.out.println(response.body().replaceAll(".*\"path\": \"([^\"]*)\".*", "$1"));
+    }
+})x"},
+    };
+    for (const auto &[language, code] : programs) {
+        const QJsonObject result = run(QString::fromUtf8(code), {"api.test"}, QString::fromLatin1(language));
+        EXPECT_EQ(result["stdout"].toString().trimmed().toStdString(),
+                  "/" + std::string(language == std::string("javascript") ? "js" : language))
+            << language;
+        EXPECT_EQ(to(result, "api.test").size(), 1) << language;
+    }
+}
+
+// Asking for more than the user allows is an error naming what is allowed; no container starts for it.
+TEST_P(NetworkTest, askingBeyondTheCeilingIsAnErrorNamingWhatIsAllowed)
+{
+    RunRequest request;
+    request.code = QStringLiteral("print(1)");
+    request.network = {QStringLiteral("api.test"), QStringLiteral("example.org")};
+    auto result = m_engine->run(request);
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error().code, ErrorCode::BadRequest);
+    EXPECT_TRUE(result.error().message.contains("The sandbox may not reach example.org. The user allows: api.test"))
+        << qPrintable(result.error().message);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, NetworkTest, ::testing::ValuesIn(test::backendNames()), test::backendTestName);
+INSTANTIATE_TEST_SUITE_P(Backends, NetworkLanguagesTest, ::testing::Values(std::string("docker")),
+                         test::backendTestName);
+
+} // namespace
