@@ -17,8 +17,8 @@ const QString kSummaryColumns = QStringLiteral(
     "id, seq, status, source, client_name, client_version, backend, endpoint, image, language, libraries, "
     "timeout_ms, session_id, replay_of, started_at, finished_at, duration_ms, exit_code, stop_reason, error, "
     "wall_ms, cpu_ms, peak_memory_kb, output_cap, output_truncated, settings, substr(code, 1, 200), error_code, "
-    "cold_start, stop_requested_at IS NOT NULL");
-constexpr int kSummaryColumnCount = 30;
+    "cold_start, stop_requested_at IS NOT NULL, network_hosts");
+constexpr int kSummaryColumnCount = 31;
 
 QDateTime fromMs(const QVariant &value)
 {
@@ -69,6 +69,7 @@ JournalRun summaryFrom(const QSqlQuery &query)
     run.errorCode = errorCodeFromName(query.value(27).toString());
     run.coldStart = query.value(28).toInt() != 0;
     run.stopRequested = query.value(29).toInt() != 0;
+    run.networkHosts = query.value(30).toString().split(u',', Qt::SkipEmptyParts);
     return run;
 }
 
@@ -287,9 +288,10 @@ Result<JournalRun> JournalReader::run(const QString &id) const
     JournalConnection &db = **connection;
     JournalRun run;
     {
-        auto query = db.exec(QStringLiteral("SELECT %1, code, stdout, stderr, shared_folders FROM runs WHERE id = ?")
-                                 .arg(kSummaryColumns),
-                             {id});
+        auto query =
+            db.exec(QStringLiteral("SELECT %1, code, stdout, stderr, shared_folders, network FROM runs WHERE id = ?")
+                        .arg(kSummaryColumns),
+                    {id});
         if (!query) {
             return query.error();
         }
@@ -301,6 +303,7 @@ Result<JournalRun> JournalReader::run(const QString &id) const
         run.stdoutData = query->value(kSummaryColumnCount + 1).toByteArray();
         run.stderrData = query->value(kSummaryColumnCount + 2).toByteArray();
         run.sharedFolders = sharedFoldersFrom(query->value(kSummaryColumnCount + 3));
+        run.network = QJsonDocument::fromJson(query->value(kSummaryColumnCount + 4).toByteArray()).object();
     }
     auto artifacts = artifactsOf(db, id, 0);
     if (!artifacts) {

@@ -1,6 +1,7 @@
 #include "journal/JournalRecorder.h"
 
 #include "engine/ExecutionEngine.h"
+#include "engine/RunResultJson.h"
 #include "journal/JournalConnection.h"
 #include "journal/JournalReader.h"
 #include "journal/RunJournal.h"
@@ -410,6 +411,18 @@ private:
                      runId, artifact.name},
                     false});
             }
+        }
+        if (!failed && result.networkGranted) {
+            QStringList hosts;
+            for (const NetworkConnection &connection : result.network) {
+                if (!hosts.contains(connection.host)) {
+                    hosts << connection.host;
+                }
+            }
+            out.push_back(
+                Statement{QStringLiteral("UPDATE runs SET seq = ?, network = ?, network_hosts = ? WHERE id = ?"),
+                          {compactJson(networkToJson(*result.networkGranted, result.network)),
+                           hosts.join(u',').left(2000), runId}});
         }
         if (!failed && !result.sharedFolders.isEmpty()) {
             const QJsonDocument folders(SharedFolderUse::listToJson(result.sharedFolders));

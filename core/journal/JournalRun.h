@@ -103,6 +103,12 @@ struct JournalRun
     QList<JournalArtifact> artifacts;
     /// The user's shared folders the run could read (RunResult::sharedFolders).
     QList<SharedFolderUse> sharedFolders;
+    /// The hosts the run asked its egress proxy for, distinct, in the order first asked (a summary's); empty: the run
+    /// had no network.
+    QStringList networkHosts;
+    /// What the run was allowed to reach and every request its egress proxy logged (networkToJson(); a run's details
+    /// only); empty: no network.
+    QJsonObject network;
     /// The files llm-sandbox saved into the user's shared folders for the run, in the order they were saved.
     QList<SavedResult> savedResults;
     // What the assistant asked, exactly (MCP runs only):

@@ -72,6 +72,9 @@ QJsonObject journalRunToJson(const JournalRun &run, bool details)
     }
     json.insert(QStringLiteral("saved_results"), saved);
     json.insert(QStringLiteral("shared_folders"), SharedFolderUse::listToJson(run.sharedFolders));
+    if (!run.network.isEmpty()) {
+        json.insert(QStringLiteral("network"), run.network);
+    }
     if (!run.mcpRequest.isEmpty() || !run.mcpResponse.isEmpty()) {
         json.insert(QStringLiteral("mcp"), QJsonObject{{QStringLiteral("protocol_version"), run.protocolVersion},
                                                        {QStringLiteral("request"), run.mcpRequest},

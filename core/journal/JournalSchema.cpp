@@ -130,6 +130,13 @@ const QList<QStringList> &migrations()
             QStringLiteral("ALTER TABLE artifacts ADD COLUMN chart TEXT NOT NULL DEFAULT ''"),
             QStringLiteral("ALTER TABLE artifacts ADD COLUMN chart_title TEXT NOT NULL DEFAULT ''"),
         },
+        // 10: a run's network (issue 48): what it was allowed and every request its egress proxy logged, as
+        // networkToJson()'s JSON, and the hosts it asked for, distinct, comma-separated, for the lists that mark it;
+        // both empty for a run without network.
+        {
+            QStringLiteral("ALTER TABLE runs ADD COLUMN network TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE runs ADD COLUMN network_hosts TEXT NOT NULL DEFAULT ''"),
+        },
     };
     return all;
 }

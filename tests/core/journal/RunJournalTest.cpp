@@ -975,3 +975,43 @@ TEST_F(RunJournalTest, aChartsDataIsKeptWithItsArtifactAndItsTitleListedWithIt)
     }
     EXPECT_TRUE(titles.contains(QStringLiteral("Sales per month"))) << "the gallery names the chart by its title";
 }
+
+TEST_F(RunJournalTest, aRunsNetworkIsOnRecordAndItsHostsListedWithIt)
+{
+    // Issue 48: what the run was allowed and each request its proxy logged; the lists see the hosts it asked for.
+    NetworkConnection fetched{.startedMs = 1000, .method = "CONNECT", .host = "api.test", .port = 443,
+                              .allowed = true, .address = "203.0.113.10", .status = 200, .bytesOut = 500,
+                              .bytesIn = 4000, .durationMs = 12};
+    NetworkConnection refused{.method = "GET", .host = "other.test", .port = 80, .reason = "not an allowed host",
+                              .status = 403};
+    {
+        JournalRecorder recorder(path(), context());
+        recorder.runStarted(QStringLiteral("online"), request(QStringLiteral("python"), QStringLiteral("fetch()")));
+        RunResult finished = result(0);
+        finished.networkGranted = NetworkAllowList({NetworkHost{"api.test", {443}}});
+        finished.network = {fetched, refused, fetched};
+        recorder.runFinished(QStringLiteral("online"), finished, std::nullopt);
+        recorder.runStarted(QStringLiteral("offline"), request(QStringLiteral("python"), QStringLiteral("print()")));
+        recorder.runFinished(QStringLiteral("offline"), result(0), std::nullopt);
+        recorder.flush();
+    }
+    JournalReader reader(path());
+    auto online = reader.run(QStringLiteral("online"));
+    ASSERT_TRUE(online) << online.error().message.toStdString();
+    EXPECT_EQ(online->networkHosts, (QStringList{"api.test", "other.test"}));
+    const QJsonObject network = journalRunToJson(*online, true).value(QStringLiteral("network")).toObject();
+    EXPECT_EQ(network.value(QStringLiteral("allowed")).toArray(), QJsonArray{QStringLiteral("api.test:443")});
+    const QList<NetworkConnection> connections =
+        NetworkConnection::listFromJson(network.value(QStringLiteral("connections")).toArray());
+    ASSERT_EQ(connections.size(), 3);
+    EXPECT_EQ(connections[1].toJson(), refused.toJson());
+    auto listed = reader.list({}, 0, 10);
+    ASSERT_TRUE(listed);
+    for (const JournalRun &run : *listed) {
+        EXPECT_EQ(run.networkHosts.isEmpty(), run.id == QStringLiteral("offline")) << run.id.toStdString();
+    }
+    auto offline = reader.run(QStringLiteral("offline"));
+    ASSERT_TRUE(offline);
+    EXPECT_FALSE(journalRunToJson(*offline, true).contains(QStringLiteral("network")))
+        << "a run without network says nothing of one";
+}
