@@ -225,8 +225,7 @@ RunnerRunRequest ExecutionEngine::Run::runRequest(const RunRequest &request, con
                    afterInstall || !scanned ? QStringList() : preloadedInterpreterFor(language, *scanned)});
     run.env = runEnvironment(language);
     if (!request.network.isEmpty()) {
-        run.env.insert(networkEnvironment());
-        run.steps.last().argv = language.withProxyArguments(run.steps.last().argv, EgressProxy::port());
+        addNetwork(run, language);
     }
     if (language.isCompiled() && !language.compileOutput.isEmpty() && !run.keptDirs.isEmpty() && !afterInstall) {
         // The same program, built the same way, in the same container image: everything the output depends on.
@@ -619,18 +618,19 @@ ExecutionEngine::Run::startNetwork(const Language &language, const QStringList &
     return proxy;
 }
 
-QMap<QString, QString> ExecutionEngine::Run::networkEnvironment()
+void ExecutionEngine::Run::addNetwork(RunnerRunRequest &request, const Language &language)
 {
-    QMap<QString, QString> environment;
     const QHash<QString, QString> proxy = EgressProxy::clientEnvironment();
     for (auto it = proxy.begin(); it != proxy.end(); ++it) {
         // Java's proxy properties go on its command line (Language::withProxyArguments): JAVA_TOOL_OPTIONS would
         // print a line of its own to the program's stderr.
         if (it.key() != QLatin1String("JAVA_TOOL_OPTIONS")) {
-            environment.insert(it.key(), it.value());
+            request.env.insert(it.key(), it.value());
         }
     }
-    return environment;
+    if (!request.steps.isEmpty()) {
+        request.steps.last().argv = language.withProxyArguments(request.steps.last().argv, EgressProxy::port());
+    }
 }
 
 void ExecutionEngine::Run::attachNetwork(Result<RunResult> &result, EgressProxyContainer *proxy)

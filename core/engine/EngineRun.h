@@ -66,8 +66,9 @@ public:
     /// out is that proxy. Null when nothing is requested. BadRequest beyond the ceiling.
     Result<std::unique_ptr<EgressProxyContainer>> startNetwork(const Language &language, const QStringList &requested,
                                                                ContainerOptions &options);
-    /// The environment variables that send the run's HTTP clients to its egress proxy (EgressProxy::port()).
-    static QMap<QString, QString> networkEnvironment();
+    /// `request` (a run step's) told where its egress proxy is: the proxy variables every HTTP client reads, and the
+    /// language's proxy arguments (Language::withProxyArguments) for those that read none.
+    static void addNetwork(RunnerRunRequest &request, const Language &language);
     /// What `proxy` (startNetwork()) logged for the finished run of `result`, and what it was allowed.
     static void attachNetwork(Result<RunResult> &result, EgressProxyContainer *proxy);
 

@@ -227,7 +227,7 @@ Result<SessionInfo> ExecutionEngine::createSession(const SessionRequest &request
     // Only the caller sees the progress: opening a session is not a run of the journal.
     Run run(*this, newId(), false, observer, std::move(stop));
     return m_sessions.create(request, [&](const Language &language, const QString &sessionId) {
-        return SessionRun(run).prepare(language, request.libraries, sessionId);
+        return SessionRun(run).prepare(language, request.libraries, request.network, sessionId);
     });
 }
 

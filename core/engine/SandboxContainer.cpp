@@ -1,5 +1,7 @@
 #include "engine/SandboxContainer.h"
 
+#include "engine/EgressProxy.h"
+
 namespace sandbox {
 
 SandboxContainer::SandboxContainer(ContainerBackend &backend, std::shared_ptr<PendingRemovals> removals, QString id,
@@ -11,6 +13,11 @@ SandboxContainer::SandboxContainer(ContainerBackend &backend, std::shared_ptr<Pe
 SandboxContainer::~SandboxContainer()
 {
     m_removals->remove(m_backend, m_id);
+}
+
+void SandboxContainer::keepEgressProxy(std::unique_ptr<EgressProxyContainer> proxy)
+{
+    m_egressProxy = std::move(proxy);
 }
 
 void SandboxContainer::markUsed()

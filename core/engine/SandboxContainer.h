@@ -10,6 +10,8 @@
 
 namespace sandbox {
 
+class EgressProxyContainer;
+
 /// A started sandbox container whose runner answered: ready for runs. Removes the
 /// container when destroyed, however the run that used it ended (through `removals`: later, when the engine does not
 /// answer then).
@@ -42,6 +44,11 @@ public:
     const QString &acceptedWeakerIsolation() const { return m_acceptedWeakerIsolation; }
     void setAcceptedWeakerIsolation(QString note) { m_acceptedWeakerIsolation = std::move(note); }
 
+    /// The egress proxy of a session's sandbox with network (ExecutionEngine::Run::startNetwork): kept, and removed
+    /// after the sandbox. Null: no network.
+    void keepEgressProxy(std::unique_ptr<EgressProxyContainer> proxy);
+    EgressProxyContainer *egressProxy() const { return m_egressProxy.get(); }
+
     int uses() const { return m_uses; }
     void markUsed();
     std::chrono::steady_clock::time_point lastUsed() const { return m_lastUsed; }
@@ -52,6 +59,7 @@ private:
     QString m_id;
     QString m_poolKey;
     std::unique_ptr<RunnerClient> m_runner;
+    std::unique_ptr<EgressProxyContainer> m_egressProxy; ///< removed after the sandbox (~SandboxContainer)
     EnforcedLimits m_enforcedLimits;
     QString m_acceptedWeakerIsolation;
     int m_uses = 0;

@@ -75,6 +75,10 @@ Result<RunResult> ExecutionEngine::SessionRun::execute(const RunRequest &request
         // Each run is still bounded by its timeout, after which the interpreter is interrupted.
         message.cpuLimit = std::chrono::milliseconds(0);
     }
+    EgressProxyContainer *proxy = session->container->egressProxy();
+    if (proxy) {
+        Run::addNetwork(message, *language);
+    }
     RunnerClient &runner = session->container->runner();
     if (auto sent = runner.send(message); !sent) {
         sessions.close(info.id, info.owner);
@@ -86,6 +90,7 @@ Result<RunResult> ExecutionEngine::SessionRun::execute(const RunRequest &request
     bool clean = false;
     auto result = m_run.collectSampled(*session->container, request.timeout, clean);
     Run::attachLimits(result, *session->container);
+    Run::attachNetwork(result, proxy);
     if (result) {
         result->sharedFolders = *folders;
     }
@@ -110,8 +115,10 @@ Result<RunResult> ExecutionEngine::SessionRun::execute(const RunRequest &request
     return result;
 }
 
-Result<std::unique_ptr<SandboxContainer>>
-ExecutionEngine::SessionRun::prepare(const Language &language, const QStringList &libraries, const QString &sessionId)
+Result<std::unique_ptr<SandboxContainer>> ExecutionEngine::SessionRun::prepare(const Language &language,
+                                                                               const QStringList &libraries,
+                                                                               const QStringList &network,
+                                                                               const QString &sessionId)
 {
     auto image = m_run.engine().m_catalog.runImage(language);
     if (!image) {
@@ -129,15 +136,24 @@ ExecutionEngine::SessionRun::prepare(const Language &language, const QStringList
     if (auto going = m_run.checkNotCancelled(); !going) {
         return going.error();
     }
-    const QHash<QString, QString> labels{{ContainerSpecFactory::sessionLabel(), sessionId}};
+    ContainerOptions options{.labels = {{ContainerSpecFactory::sessionLabel(), sessionId}}};
+    auto proxy = m_run.startNetwork(language, network, options);
+    if (!proxy) {
+        return proxy.error();
+    }
     if (plan) {
-        return LibraryInstall(m_run, true).start(language, *image, libraries, *plan, {.labels = labels});
+        auto container = LibraryInstall(m_run, true).start(language, *image, libraries, *plan, options);
+        if (container) {
+            (*container)->keepEgressProxy(std::move(*proxy));
+        }
+        return container;
     }
     m_run.report(RunProgress::Kind::ContainerStart, QStringLiteral("Starting a %1 session").arg(language.displayName));
-    auto container = m_run.startContainer(language, *image, {.labels = labels});
+    auto container = m_run.startContainer(language, *image, options);
     if (!container) {
         return container.error();
     }
+    (*container)->keepEgressProxy(std::move(*proxy));
     for (const RunnerFile &file : Run::projectFiles(language)) {
         auto written = (*container)
                            ->runner()

@@ -13,9 +13,10 @@ class ExecutionEngine::SessionRun final
 public:
     explicit SessionRun(Run &run) : m_run(run) {}
 
-    /// The started container of the new session `sessionId` of `language` with `libraries` installed.
+    /// The started container of the new session `sessionId` of `language` with `libraries` installed, and with an
+    /// egress proxy of its own for the hosts of `network` (SessionRequest::network) that every run in it may reach.
     Result<std::unique_ptr<SandboxContainer>> prepare(const Language &language, const QStringList &libraries,
-                                                      const QString &sessionId);
+                                                      const QStringList &network, const QString &sessionId);
     /// Runs `request` in its session (request.sessionId); a session whose sandbox stopped or stopped answering is
     /// closed.
     Result<RunResult> execute(const RunRequest &request);

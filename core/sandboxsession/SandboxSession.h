@@ -12,6 +12,8 @@ struct SessionRequest
 {
     QString language = QStringLiteral("python");
     QStringList libraries; ///< installed once, when the session is created
+    /// The hosts every run in the session may reach (RunRequest::network), within the user's ceiling.
+    QStringList network;
     /// The timeout of each run in the session unless the run names its own.
     std::chrono::milliseconds timeout{std::chrono::seconds(30)};
     /// Who may use the session: the MCP session over HTTP that opened it, empty for a process's only client (stdio,
@@ -25,6 +27,7 @@ struct SessionInfo
     QString id;
     QString language;
     QStringList libraries;
+    QStringList network; ///< SessionRequest::network
     std::chrono::milliseconds timeout{0};
     /// Python and R keep one interpreter for the whole session: variables survive between runs.
     bool keepsVariables = false;

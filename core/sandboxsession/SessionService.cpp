@@ -43,6 +43,7 @@ Result<SessionInfo> SessionService::create(const SessionRequest &request, const 
     session->info.id = id;
     session->info.language = language->name;
     session->info.libraries = request.libraries;
+    session->info.network = request.network;
     session->info.timeout = request.timeout;
     session->info.keepsVariables = !language->sessionInterpreter.isEmpty();
     session->info.owner = request.owner;

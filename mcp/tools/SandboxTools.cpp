@@ -84,7 +84,7 @@ private:
 
 QJsonObject sessionJson(const SessionInfo &session)
 {
-    return QJsonObject{
+    QJsonObject json{
         {QStringLiteral("session_id"), session.id},
         {QStringLiteral("language"), session.language},
         {QStringLiteral("libraries"), QJsonArray::fromStringList(session.libraries)},
@@ -95,6 +95,10 @@ QJsonObject sessionJson(const SessionInfo &session)
         {QStringLiteral("last_used_at"), session.lastUsedAt.toString(Qt::ISODate)},
         {QStringLiteral("expires_at"), session.expiresAt.toString(Qt::ISODate)},
     };
+    if (!session.network.isEmpty()) { // only a session with network says so: others answer as they always did
+        json.insert(QStringLiteral("network"), QJsonArray::fromStringList(session.network));
+    }
+    return json;
 }
 
 QString jsonText(const QJsonObject &object)
@@ -131,7 +135,27 @@ QJsonObject changingAnnotations(const QString &title)
                        {QStringLiteral("openWorldHint"), false}};
 }
 
-Tool createSessionTool(ExecutionEngine *engine, const QString &unavailable, qint64 defaultTimeout)
+/// The `network` argument of execute_code and create_session, offered only where the user allows some network:
+/// elsewhere the tools are listed as they always were.
+std::optional<QJsonObject> networkProperty(const NetworkAllowList &allowed)
+{
+    if (allowed.isEmpty()) {
+        return std::nullopt;
+    }
+    QJsonObject network = property(
+        QStringLiteral("array"),
+        QStringLiteral("Hosts the code needs to reach over HTTP or HTTPS (\"api.example.org\", \"HOST:PORT\"), "
+                       "within what the user allows: %1. Without it the code has no network. The code reaches them "
+                       "through a proxy its HTTP clients find in HTTP_PROXY/HTTPS_PROXY; every connection is listed "
+                       "in the result's network.connections.")
+            .arg(allowed.text()));
+    network.insert(QStringLiteral("items"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}});
+    network.insert(QStringLiteral("maxItems"), 32);
+    return network;
+}
+
+Tool createSessionTool(ExecutionEngine *engine, const QString &unavailable, qint64 defaultTimeout,
+                       const NetworkAllowList &networkAllow)
 {
     QJsonObject language = property(QStringLiteral("string"),
                                     QStringLiteral("Programming language of the session: %1.").arg(languageList()));
@@ -146,6 +170,12 @@ Tool createSessionTool(ExecutionEngine *engine, const QString &unavailable, qint
     timeout.insert(QStringLiteral("default"), defaultTimeout);
     timeout.insert(QStringLiteral("minimum"), 1);
     timeout.insert(QStringLiteral("maximum"), 3600);
+    QJsonObject properties{{QStringLiteral("language"), language},
+                           {QStringLiteral("libraries"), libraries},
+                           {QStringLiteral("timeout"), timeout}};
+    if (auto network = networkProperty(networkAllow)) {
+        properties.insert(QStringLiteral("network"), *network);
+    }
     return sessionTool(
         engine, unavailable,
         Tool{.name = QStringLiteral("create_session"),
@@ -155,9 +185,7 @@ Tool createSessionTool(ExecutionEngine *engine, const QString &unavailable, qint
                  "to run several pieces of code in the same sandbox: files persist, and for Python and R so do "
                  "variables, imports and functions. Libraries are installed once, here. Close it with close_session; "
                  "it also closes by itself after a while without use (see expires_at)."),
-             .inputSchema = objectSchema({{QStringLiteral("language"), language},
-                                          {QStringLiteral("libraries"), libraries},
-                                          {QStringLiteral("timeout"), timeout}}),
+             .inputSchema = objectSchema(properties),
              .outputSchema = {},
              .annotations = changingAnnotations(QStringLiteral("Create session")),
              .longRunning = true,
@@ -168,6 +196,10 @@ Tool createSessionTool(ExecutionEngine *engine, const QString &unavailable, qint
             request.language = call.arguments.value(QStringLiteral("language")).toString();
             for (const QJsonValue &library : call.arguments.value(QStringLiteral("libraries")).toArray()) {
                 request.libraries << library.toString();
+            }
+            // Read even where the tool does not offer it (CodeExecutor::execute).
+            for (const QJsonValue &host : call.arguments.value(QStringLiteral("network")).toArray()) {
+                request.network << host.toString();
             }
             request.timeout = std::chrono::seconds(call.arguments.value(QStringLiteral("timeout")).toInteger(30));
             const QString secret = call.sessionHandles ? SessionHandle::newSecret() : QString();
@@ -321,9 +353,10 @@ Tool downloadFileTool(ExecutionEngine *engine, const QString &unavailable)
         });
 }
 
-QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qint64 defaultTimeout)
+QList<Tool> sessionTools(ExecutionEngine *engine, const QString &unavailable, qint64 defaultTimeout,
+                         const NetworkAllowList &networkAllow)
 {
-    return {createSessionTool(engine, unavailable, defaultTimeout), listSessionsTool(engine, unavailable),
+    return {createSessionTool(engine, unavailable, defaultTimeout, networkAllow), listSessionsTool(engine, unavailable),
             closeSessionTool(engine, unavailable), uploadFileTool(engine, unavailable),
             downloadFileTool(engine, unavailable)};
 }
@@ -471,25 +504,6 @@ Tool saveToFolderTool(const SandboxSettings &settings)
     };
 }
 
-/// The `network` argument of execute_code and create_session, offered only where the user allows some network:
-/// elsewhere the tools are listed as they always were.
-std::optional<QJsonObject> networkProperty(const NetworkAllowList &allowed)
-{
-    if (allowed.isEmpty()) {
-        return std::nullopt;
-    }
-    QJsonObject network = property(
-        QStringLiteral("array"),
-        QStringLiteral("Hosts the code needs to reach over HTTP or HTTPS (\"api.example.org\", \"HOST:PORT\"), "
-                       "within what the user allows: %1. Without it the code has no network. The code reaches them "
-                       "through a proxy its HTTP clients find in HTTP_PROXY/HTTPS_PROXY; every connection is listed "
-                       "in the result's network.connections.")
-            .arg(allowed.text()));
-    network.insert(QStringLiteral("items"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}});
-    network.insert(QStringLiteral("maxItems"), 32);
-    return network;
-}
-
 Tool executeCode(const CodeExecutor &executor, qint64 defaultTimeout, const QList<SharedFolder> &folders,
                  const NetworkAllowList &networkAllow)
 {
@@ -621,7 +635,7 @@ ToolRegistry SandboxTools::tools(const CodeExecutor &executor, ExecutionEngine *
     // Sessions fail for the reason runs do (invalid settings, a backend that cannot be made), when there is one.
     tools << sessionTools(engine,
                           engine || !executor.unavailableReason() ? kNoBackend : executor.unavailableReason()->message,
-                          defaultTimeout);
+                          defaultTimeout, settings.networkAllow);
     // Only where the user shared folders: a server that shares nothing lists the tools it always did.
     if (!folders.isEmpty()) {
         tools << SharedFolderTools::listTool(folders);

@@ -426,6 +426,37 @@ public class Main {
     }
 }
 
+// A session asks once, when it is created: each of its runs reaches the hosts, and each run's result lists the requests
+// it made, not those of the runs before it.
+TEST_P(NetworkLanguagesTest, aSessionsRunsReachItsHostsAndEachListsItsOwnRequests)
+{
+    SessionRequest open;
+    open.network = {QStringLiteral("api.test")};
+    auto session = m_engine->createSession(open);
+    ASSERT_TRUE(session) << qPrintable(session.error().message);
+    EXPECT_EQ(session->network, QStringList{"api.test"});
+    for (const char *path : {"first", "second"}) {
+        RunRequest request;
+        request.sessionId = session->id;
+        request.code =
+            QStringLiteral("import json, urllib.request\n"
+                           "print(json.load(urllib.request.urlopen('http://api.test/%1', timeout=20))['path'])")
+                .arg(QString::fromLatin1(path));
+        auto result = m_engine->run(request);
+        ASSERT_TRUE(result) << qPrintable(result.error().message);
+        EXPECT_EQ(result->stdoutData.trimmed().toStdString(), "/" + std::string(path));
+        ASSERT_TRUE(result->networkGranted);
+        ASSERT_EQ(result->network.size(), 1) << path;
+        EXPECT_EQ(result->network[0].host, "api.test");
+    }
+    EXPECT_TRUE(m_engine->closeSession(session->id));
+    SessionRequest beyond;
+    beyond.network = {QStringLiteral("example.org")};
+    auto refused = m_engine->createSession(beyond);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().code, ErrorCode::BadRequest);
+}
+
 // Asking for more than the user allows is an error naming what is allowed; no container starts for it.
 TEST_P(NetworkTest, askingBeyondTheCeilingIsAnErrorNamingWhatIsAllowed)
 {

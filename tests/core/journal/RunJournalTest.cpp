@@ -979,11 +979,18 @@ TEST_F(RunJournalTest, aChartsDataIsKeptWithItsArtifactAndItsTitleListedWithIt)
 TEST_F(RunJournalTest, aRunsNetworkIsOnRecordAndItsHostsListedWithIt)
 {
     // Issue 48: what the run was allowed and each request its proxy logged; the lists see the hosts it asked for.
-    NetworkConnection fetched{.startedMs = 1000, .method = "CONNECT", .host = "api.test", .port = 443,
-                              .allowed = true, .address = "203.0.113.10", .status = 200, .bytesOut = 500,
-                              .bytesIn = 4000, .durationMs = 12};
-    NetworkConnection refused{.method = "GET", .host = "other.test", .port = 80, .reason = "not an allowed host",
-                              .status = 403};
+    NetworkConnection fetched{.startedMs = 1000,
+                              .method = "CONNECT",
+                              .host = "api.test",
+                              .port = 443,
+                              .allowed = true,
+                              .address = "203.0.113.10",
+                              .status = 200,
+                              .bytesOut = 500,
+                              .bytesIn = 4000,
+                              .durationMs = 12};
+    NetworkConnection refused{
+        .method = "GET", .host = "other.test", .port = 80, .reason = "not an allowed host", .status = 403};
     {
         JournalRecorder recorder(path(), context());
         recorder.runStarted(QStringLiteral("online"), request(QStringLiteral("python"), QStringLiteral("fetch()")));
