@@ -281,6 +281,37 @@ describe('the run view in an MCP Apps host', () => {
         assert.equal(await view().locator('#folders img').count(), 0, 'a name is text, never markup');
     });
 
+    test('the view lists a run\'s requests through its proxy, refused ones with why, as text', async () => {
+        const resource = (await client.readResource({ uri: 'ui://llm-sandbox/run-view' })).contents[0];
+        const run = {
+            exit_code: 0, stdout: 'done\n', stderr: '', duration_ms: 5, stop_reason: 'exit', artifacts: [],
+            network: {
+                allowed: ['api.test'],
+                connections: [
+                    { host: 'api.test', port: 443, method: 'CONNECT', allowed: true, status: 200, bytes_in: 4096,
+                        bytes_out: 512, duration_ms: 12, started_ms: 1 },
+                    { host: '<img src=x onerror=alert(1)>', port: 80, method: 'GET', allowed: false, status: 403,
+                        reason: 'not an allowed host', bytes_in: 0, bytes_out: 0, duration_ms: 0, started_ms: 2 },
+                ],
+            },
+        };
+        await page.evaluate((args) => window.mountView(args), {
+            html: resource.text,
+            toolArguments: { code: 'print(1)' },
+            toolResult: { content: [{ type: 'text', text: JSON.stringify(run) }], structuredContent: run },
+            theme: 'light',
+            locale: 'en-US',
+        });
+        await view().locator('#networkBox').waitFor();
+        assert.equal(await view().locator('#networkAllowed').textContent(), 'Allowed: api.test');
+        assert.deepEqual(await view().locator('#network li').allTextContents(), [
+            'CONNECT api.test:443200 · 4 KiB in · 512 B out',
+            'GET <img src=x onerror=alert(1)>:80Refused: not an allowed host',
+        ]);
+        assert.equal(await view().locator('#network img').count(), 0, 'a host is text, never markup');
+        assert.equal(await view().locator('#foldersBox').isHidden(), true);
+    });
+
     test('the view reached no origin but the host page\'s', () => {
         const origin = `http://127.0.0.1:${server.address().port}/`;
         const elsewhere = requests.filter((url) => !url.startsWith(origin) && !url.startsWith('data:') &&
