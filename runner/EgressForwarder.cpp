@@ -350,6 +350,26 @@ int EgressForwarder::run(const std::vector<std::string> &command, int waitSecond
     return exitStatus(status);
 }
 
+int EgressForwarder::serveSocket(const std::string &path)
+{
+    UniqueFd listener(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+    sockaddr_un local{};
+    local.sun_family = AF_UNIX;
+    if (!listener.valid() || path.size() >= sizeof local.sun_path) {
+        std::fprintf(stderr, "llm-sandbox-runner: cannot listen on %s\n", path.c_str());
+        return 1;
+    }
+    std::memcpy(local.sun_path, path.c_str(), path.size() + 1);
+    ::unlink(path.c_str());
+    if (::bind(listener.get(), reinterpret_cast<const sockaddr *>(&local), sizeof local) != 0 ||
+        ::chmod(path.c_str(), 0666) != 0 || ::listen(listener.get(), 128) != 0) {
+        std::fprintf(stderr, "llm-sandbox-runner: cannot listen on %s: %s\n", path.c_str(), std::strerror(errno));
+        return 1;
+    }
+    serve(listener.get(), -1, m_upstream, [] { return false; });
+    return 1;
+}
+
 bool EgressForwarder::startInBackground(int waitSeconds)
 {
     UniqueFd listener = prepare(waitSeconds);

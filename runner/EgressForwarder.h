@@ -25,6 +25,10 @@ public:
     // A run's sandbox with network: waits (up to `waitSeconds`) for the proxy, listens, and relays on a thread of its
     // own for as long as the runner lives. False (said on stderr) when the proxy never came up or the port is taken.
     bool startInBackground(int waitSeconds = 20);
+    // The proxy's side (resources/images/proxy/start-proxy): listens on the unix socket `path` (mode 0666, in the
+    // volume sandboxes mount) and relays every connection to the upstream, squid on loopback, for as long as it runs,
+    // in one thread: no process per connection. Returns only when it could not listen (1, said on stderr).
+    int serveSocket(const std::string &path);
 
 private:
     UniqueFd prepare(int waitSeconds) const;

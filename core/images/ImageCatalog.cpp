@@ -126,13 +126,11 @@ Result<QList<ImageDefinition>> ImageCatalog::chainFor(const Language &language) 
     if (!context) {
         return context.error();
     }
-    QFile runner(m_runnerPath);
-    if (!runner.open(QIODevice::ReadOnly)) {
-        return Error{QStringLiteral("The sandbox runner binary is missing at %1 (set LLM_SANDBOX_RUNNER to its path).")
-                         .arg(m_runnerPath),
-                     ErrorCode::ImageMissing};
+    auto runner = runnerFile();
+    if (!runner) {
+        return runner.error();
     }
-    context->append(FileEntry{QStringLiteral("llm-sandbox-runner"), runner.readAll(), 0755});
+    context->append(*runner);
     if (auto capture = resourceFiles(QStringLiteral("capture/") + language.name)) {
         for (FileEntry file : *capture) {
             file.path = QStringLiteral("capture/%1/%2").arg(language.name, file.path);
@@ -262,7 +260,24 @@ Result<ImageDefinition> ImageCatalog::proxyDefinition(const QList<ImageDefinitio
     if (!proxy) {
         return proxy.error();
     }
+    // The runner relays the proxy's socket to squid (start-proxy): one thread for every connection.
+    auto runner = runnerFile();
+    if (!runner) {
+        return runner.error();
+    }
+    proxy->append(*runner);
     return dockerfileImage(QStringLiteral("proxy"), base.last().reference, *proxy);
+}
+
+Result<FileEntry> ImageCatalog::runnerFile() const
+{
+    QFile runner(m_runnerPath);
+    if (!runner.open(QIODevice::ReadOnly)) {
+        return Error{QStringLiteral("The sandbox runner binary is missing at %1 (set LLM_SANDBOX_RUNNER to its path).")
+                         .arg(m_runnerPath),
+                     ErrorCode::ImageMissing};
+    }
+    return FileEntry{QStringLiteral("llm-sandbox-runner"), runner.readAll(), 0755};
 }
 
 Result<QString> ImageCatalog::proxyImage() const

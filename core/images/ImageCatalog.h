@@ -50,6 +50,8 @@ private:
     Result<QList<ImageDefinition>> baseChain() const;
     /// The egress proxy's image, built on the last of `base` (baseChain()).
     Result<ImageDefinition> proxyDefinition(const QList<ImageDefinition> &base) const;
+    /// The runner binary (m_runnerPath) as a file of an image's build context; ImageMissing when it is not there.
+    Result<FileEntry> runnerFile() const;
 
     QString m_runnerPath;
     QHash<QString, QString> m_overrides;

@@ -6,6 +6,7 @@
 #include "BackendTestSupport.h"
 #include "engine/ExecutionEngine.h"
 #include "lang/LanguageRegistry.h"
+#include "support/TestWebServer.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -26,32 +27,6 @@ using namespace sandbox;
 using namespace std::chrono_literals;
 
 namespace {
-
-/// Answers every GET and POST with JSON of what it received: the path, the Host header, every header.
-const char kServer[] = R"(import http.server, json, os, socketserver, ssl, threading
-open('/tmp/tls.pem', 'w').write(os.environ['TLS_PEM'])
-class Echo(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        body = json.dumps({'path': self.path, 'host': self.headers.get('Host'), 'headers': dict(self.headers)}).encode()
-        self.send_response(200)
-        self.send_header('Content-Type', 'application/json')
-        self.send_header('Content-Length', str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-    do_POST = do_GET
-    def log_message(self, *args):
-        pass
-class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-plain = Server(('', 80), Echo)
-threading.Thread(target=plain.serve_forever, daemon=True).start()
-tls = Server(('', 443), Echo)
-context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-context.load_cert_chain('/tmp/tls.pem')
-tls.socket = context.wrap_socket(tls.socket, server_side=True)
-tls.serve_forever()
-)";
 
 /// A listener on every address of this host that counts the connections it accepts: nothing of a sandbox's may reach
 /// it, not even through its proxy.
@@ -90,102 +65,6 @@ private:
     std::thread m_thread;
 };
 
-/// The test network of one engine and its two servers, made once per process and engine (its CLI: docker or podman)
-/// and removed at the end.
-class TestNetwork
-{
-public:
-    struct Subnet
-    {
-        const char *net;
-        const char *server;
-    };
-
-    TestNetwork(const std::string &backend, const QString &serverImage)
-        : m_cli(QString::fromStdString(backend)), m_name(QStringLiteral("llmsb-nettest-%1").arg(m_cli)),
-          // Each engine's bridge gets a subnet of its own: both may exist at once.
-          m_subnet(backend == "docker" ? Subnet{"203.0.113.0/24", "203.0.113.10"}
-                                       : Subnet{"198.51.100.0/24", "198.51.100.10"})
-    {
-        removeAll();
-        QTemporaryDir keys;
-        const QString pem = keys.filePath(QStringLiteral("tls.pem"));
-        QProcess openssl;
-        openssl.start(QStringLiteral("openssl"),
-                      {"req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days",
-                       "2", "-subj", "/CN=api.test", "-addext", "subjectAltName=DNS:api.test", "-keyout", pem, "-out",
-                       pem});
-        if (!openssl.waitForFinished(30000) || openssl.exitCode() != 0) {
-            m_error = QStringLiteral("openssl: ") + QString::fromUtf8(openssl.readAllStandardError());
-            return;
-        }
-        QFile file(pem);
-        file.open(QIODevice::ReadOnly);
-        const QString tls = QString::fromUtf8(file.readAll());
-        certificate = tls.mid(tls.indexOf(QLatin1String("-----BEGIN CERTIFICATE-----")));
-        if (!cli({"network", "create", "--subnet", m_subnet.net, m_name})) {
-            return;
-        }
-        cli({"run",
-             "-d",
-             "--name",
-             m_name + QStringLiteral("-api"),
-             "--network",
-             m_name,
-             "--network-alias",
-             "api.test",
-             "--ip",
-             m_subnet.server,
-             "--user",
-             "0",
-             "--ulimit",
-             "nofile=1024:1024",
-             "--ulimit",
-             "nproc=1024:1024",
-             "-e",
-             "TLS_PEM=" + tls,
-             "--entrypoint",
-             "python3",
-             serverImage,
-             "-c",
-             QString::fromLatin1(kServer)});
-    }
-    ~TestNetwork() { removeAll(); }
-
-    const QString &error() const { return m_error; }
-    const QString &name() const { return m_name; }
-    QString apiAddress() const { return QString::fromLatin1(m_subnet.server); }
-    /// The host's own address on the test network (its gateway).
-    QString gateway() const { return apiAddress().section(u'.', 0, 2) + ".1"; }
-    QString certificate;
-
-private:
-    bool cli(const QStringList &arguments, bool quiet = false)
-    {
-        QProcess process;
-        process.start(m_cli, arguments);
-        if (!process.waitForFinished(120000) || process.exitCode() != 0) {
-            if (!quiet) {
-                m_error =
-                    QStringLiteral("%1 %2: %3")
-                        .arg(m_cli, arguments.mid(0, 2).join(u' '), QString::fromUtf8(process.readAllStandardError()));
-            }
-            return false;
-        }
-        return true;
-    }
-    void removeAll()
-    {
-        cli({"rm", "-f", m_name + QStringLiteral("-api")}, true);
-        cli({"network", "rm", m_name}, true);
-    }
-
-    QString m_cli;
-    QString m_name;
-    Subnet m_subnet;
-    QString m_error;
-};
-
 class NetworkTest : public ::testing::TestWithParam<std::string>
 {
 protected:
@@ -201,31 +80,36 @@ protected:
         RunRequest warm;
         warm.code = QStringLiteral("pass");
         ASSERT_TRUE(engine->run(warm)) << "the Python image builds";
-        auto &network = networks()[GetParam()];
-        if (!network) {
-            network = std::make_unique<TestNetwork>(GetParam(), *image);
+        auto &server = servers()[GetParam()];
+        if (!server) {
+            // Each engine's bridge gets a subnet of its own: both may exist at once.
+            const QString cli = QString::fromStdString(GetParam());
+            server = std::make_unique<test::TestWebServer>(
+                cli, QStringLiteral("llmsb-nettest-") + cli,
+                GetParam() == "docker" ? QStringLiteral("203.0.113") : QStringLiteral("198.51.100"), *image);
         }
-        ASSERT_TRUE(network->error().isEmpty()) << qPrintable(network->error());
-        m_network = network.get();
-        settings.proxyNetwork = m_network->name();
+        ASSERT_TRUE(server->error().isEmpty()) << qPrintable(server->error());
+        m_server = server.get();
+        settings.proxyNetwork = m_server->network();
         settings.proxyHosts = {{"private.test", "10.213.7.10"},
                                {"loopback.test", "127.0.0.1"},
-                               {"gateway.test", m_network->gateway()},
+                               {"gateway.test", m_server->gateway()},
                                {"metadata.test", "169.254.169.254"}};
         m_listener = std::make_unique<HostListener>();
         auto allowed = NetworkAllowList::parse(
             QStringLiteral("api.test, private.test, localhost:%1, loopback.test:%1, gateway.test:%1, "
                            "%2:%1, metadata.test, 169.254.169.254, 10.213.7.10")
                 .arg(m_listener->port)
-                .arg(m_network->gateway()));
+                .arg(m_server->gateway()));
         ASSERT_TRUE(allowed) << qPrintable(allowed.error().message);
         settings.networkAllow = *allowed;
         m_engine = std::make_unique<ExecutionEngine>(backend, settings);
     }
 
-    static std::map<std::string, std::unique_ptr<TestNetwork>> &networks()
+    /// One per engine, made by the first test that needs it, removed at the process's end.
+    static std::map<std::string, std::unique_ptr<test::TestWebServer>> &servers()
     {
-        static std::map<std::string, std::unique_ptr<TestNetwork>> made;
+        static std::map<std::string, std::unique_ptr<test::TestWebServer>> made;
         return made;
     }
 
@@ -260,7 +144,7 @@ protected:
         return found;
     }
 
-    TestNetwork *m_network = nullptr;
+    test::TestWebServer *m_server = nullptr;
     std::unique_ptr<HostListener> m_listener;
     std::unique_ptr<ExecutionEngine> m_engine;
 };
@@ -277,7 +161,7 @@ posted = json.load(urllib.request.urlopen(urllib.request.Request('https://api.te
                                           context=context))
 print(plain['path'], plain['host'], secure['path'], secure['host'], posted['path'])
 )")
-                                       .arg(m_network->certificate),
+                                       .arg(m_server->certificate()),
                                    {"api.test"});
     EXPECT_EQ(result["stdout"].toString().trimmed().toStdString(), "/plain?q=1 api.test /secure api.test /form");
     const QList<NetworkConnection> api = to(result, "api.test");
@@ -289,7 +173,7 @@ print(plain['path'], plain['host'], secure['path'], secure['host'], posted['path
     for (const NetworkConnection &each : api) {
         EXPECT_TRUE(each.allowed);
         EXPECT_EQ(each.status, 200);
-        EXPECT_EQ(each.address, m_network->apiAddress());
+        EXPECT_EQ(each.address, m_server->address());
         EXPECT_GT(each.bytesIn, 100);
         EXPECT_GT(each.bytesOut, 50);
     }
@@ -301,7 +185,7 @@ print(plain['path'], plain['host'], secure['path'], secure['host'], posted['path
 // no resolver, no UDP, no raw socket.
 TEST_P(NetworkTest, everyOtherWayOutIsRefused)
 {
-    const QString gateway = m_network->gateway();
+    const QString gateway = m_server->gateway();
     const QString port = QString::number(m_listener->port);
     const QJsonObject result =
         run(QStringLiteral(R"(import socket, urllib.request
@@ -343,7 +227,7 @@ results['api.test'] = fetch('http://api.test/')
 for name, outcome in sorted(results.items()):
     print('%s: %s' % (name, outcome))
 )")
-                .arg(m_network->apiAddress(), port, gateway),
+                .arg(m_server->address(), port, gateway),
             {"api.test", "private.test", "localhost:" + port, "loopback.test:" + port, "gateway.test:" + port,
              gateway + ":" + port, "metadata.test", "169.254.169.254", "10.213.7.10"});
     QMap<QString, QString> outcome;
@@ -372,7 +256,7 @@ for name, outcome in sorted(results.items()):
     };
     EXPECT_EQ(reason("other.test", 80), "not an allowed host");
     EXPECT_EQ(reason("other.test", 443), "not an allowed host");
-    EXPECT_EQ(reason(m_network->apiAddress(), 80), "an IP address that is not allowed (only listed addresses are)");
+    EXPECT_EQ(reason(m_server->address(), 80), "an IP address that is not allowed (only listed addresses are)");
     EXPECT_EQ(reason("api.test", 8080), "port 8080 is not allowed for this host");
     const std::string byName = "its name resolves to a private, loopback, link-local or this computer's address";
     const std::string literal = "a private, loopback, link-local or this computer's address";
