@@ -1,15 +1,18 @@
 #include "EgressForwarder.h"
 
+#include "TunnelInspector.h"
 #include "UniqueFd.h"
 
 #include <arpa/inet.h>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <functional>
 #include <list>
+#include <memory>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -57,6 +60,9 @@ struct Connection
     Direction toUpstream; // client -> proxy
     Direction toClient;   // proxy -> client
     bool failed = false;
+    // The proxy's side vets the client's first bytes (TunnelInspector): until it lets them pass they wait in `unread`.
+    std::unique_ptr<TunnelInspector> inspector;
+    Direction unread;
 
     bool done() const { return failed || (toUpstream.shut && toClient.shut); }
 };
@@ -189,9 +195,44 @@ int exitStatus(int status)
     return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
 }
 
+// One line of the proxy's access log (NetworkConnection::logFormat) for a tunnel the inspector refused, on stdout,
+// which squid's log shares: one write, so lines never mix.
+void logRefusal(const TunnelInspector &inspector)
+{
+    const auto now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    char line[1024];
+    const int length =
+        std::snprintf(line, sizeof line, "%.3f\t0\tCONNECT\t%s\t%d\tTCP_DENIED\t403\t0\t0\t-\t%s\t%s\n", now,
+                      inspector.host().substr(0, 253).c_str(), inspector.port(), inspector.refusal().c_str(),
+                      inspector.serverName().empty() ? "-" : inspector.serverName().substr(0, 253).c_str());
+    if (length > 0) {
+        [[maybe_unused]] const auto written =
+            ::write(STDOUT_FILENO, line, std::min<std::size_t>(length, sizeof line - 1));
+    }
+}
+
+// Moves what the client sent from `unread` on through the connection's inspector; false when it refuses.
+bool vet(Connection &connection)
+{
+    if (!connection.inspector) {
+        return true;
+    }
+    const auto verdict = connection.inspector->inspect(connection.unread.pending, connection.toUpstream.pending);
+    if (verdict == TunnelInspector::Verdict::Refuse) {
+        logRefusal(*connection.inspector);
+        return false;
+    }
+    if (verdict == TunnelInspector::Verdict::Pass) {
+        connection.toUpstream.eof = connection.unread.eof;
+        connection.inspector.reset(); // from now on the bytes pass unread
+        return true;
+    }
+    return !connection.unread.eof; // a client that ends before it could be vetted: nothing to pass on
+}
+
 // Relays every connection accepted on `listener` to `upstream` until `done()` says so (checked before each wait; `wake`
-// (or -1) wakes the wait for that).
-void serve(int listener, int wake, const std::string &upstream, const std::function<bool()> &done)
+// (or -1) wakes the wait for that); with `inspect`, each through a TunnelInspector.
+void serve(int listener, int wake, const std::string &upstream, const std::function<bool()> &done, bool inspect = false)
 {
     std::list<Connection> connections;
     for (;;) {
@@ -210,7 +251,9 @@ void serve(int listener, int wake, const std::string &upstream, const std::funct
                 }
                 return wanted;
             };
-            fds.push_back({connection.client.get(), events(connection.toUpstream, connection.toClient), 0});
+            fds.push_back(
+                {connection.client.get(),
+                 events(connection.inspector ? connection.unread : connection.toUpstream, connection.toClient), 0});
             fds.push_back({connection.upstream.get(), events(connection.toClient, connection.toUpstream), 0});
         }
         if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) {
@@ -225,9 +268,12 @@ void serve(int listener, int wake, const std::string &upstream, const std::funct
         for (Connection &connection : connections) {
             const pollfd &client = fds[index++];
             const pollfd &server = fds[index++];
-            if ((client.revents & (POLLIN | POLLHUP | POLLERR)) &&
-                !pull(connection.client.get(), connection.toUpstream)) {
-                connection.failed = true;
+            if (client.revents & (POLLIN | POLLHUP | POLLERR)) {
+                const bool vetting = connection.inspector != nullptr;
+                if (!pull(connection.client.get(), vetting ? connection.unread : connection.toUpstream) ||
+                    (vetting && !vet(connection))) {
+                    connection.failed = true;
+                }
             }
             if ((server.revents & (POLLIN | POLLHUP | POLLERR)) &&
                 !pull(connection.upstream.get(), connection.toClient)) {
@@ -247,7 +293,13 @@ void serve(int listener, int wake, const std::string &upstream, const std::funct
                 }
                 UniqueFd server = connectUpstream(upstream);
                 if (server.valid()) {
-                    connections.push_back(Connection{std::move(client), std::move(server), {}, {}, false});
+                    connections.push_back(Connection{std::move(client),
+                                                     std::move(server),
+                                                     {},
+                                                     {},
+                                                     false,
+                                                     inspect ? std::make_unique<TunnelInspector>() : nullptr,
+                                                     {}});
                 }
             }
         }
@@ -366,7 +418,8 @@ int EgressForwarder::serveSocket(const std::string &path)
         std::fprintf(stderr, "llm-sandbox-runner: cannot listen on %s: %s\n", path.c_str(), std::strerror(errno));
         return 1;
     }
-    serve(listener.get(), -1, m_upstream, [] { return false; });
+    serve(
+        listener.get(), -1, m_upstream, [] { return false; }, true);
     return 1;
 }
 

@@ -27,7 +27,8 @@ public:
     bool startInBackground(int waitSeconds = 20);
     // The proxy's side (resources/images/proxy/start-proxy): listens on the unix socket `path` (mode 0666, in the
     // volume sandboxes mount) and relays every connection to the upstream, squid on loopback, for as long as it runs,
-    // in one thread: no process per connection. Returns only when it could not listen (1, said on stderr).
+    // in one thread: no process per connection. Each connection's first bytes are vetted (TunnelInspector); a refusal
+    // is logged on stdout as squid logs a request. Returns only when it could not listen (1, said on stderr).
     int serveSocket(const std::string &path);
 
 private:

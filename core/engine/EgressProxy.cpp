@@ -36,6 +36,9 @@ QStringList EgressProxy::commonConfig(ContainerBackend::EgressProxyReach reach)
         QStringLiteral("pinger_enable off"),
         QStringLiteral("shutdown_lifetime 0 seconds"),
         QStringLiteral("forwarded_for delete"),
+        // One request per client connection: the relay in front vets each connection's first request and what a
+        // tunnel carries first (runner/TunnelInspector.h).
+        QStringLiteral("client_persistent_connections off"),
         QStringLiteral("via off"),
         QStringLiteral("acl special_dst dst %1").arg(specialRanges().join(u' ')),
     };

@@ -104,14 +104,17 @@ QList<NetworkConnection> NetworkConnection::listFromJson(const QJsonArray &json)
 QString NetworkConnection::logFormat()
 {
     // Start (seconds.milliseconds), duration (ms), method, host, port, squid's status, HTTP status, bytes from the
-    // client, bytes to it, the server's address, the error code. Nothing of the URL but its host and port.
-    return QStringLiteral("%ts.%03tu\t%tr\t%rm\t%>rd\t%>rP\t%Ss\t%>Hs\t%>st\t%<st\t%<a\t%err_code");
+    // client, bytes to it, the server's address, the error code, a tunnel's TLS server name. Nothing of the URL but its
+    // host and port.
+    // squid writes "-" for the server name: the relay in front of it logs the tunnels it refused with theirs
+    // (runner/TunnelInspector.h).
+    return QStringLiteral("%ts.%03tu\t%tr\t%rm\t%>rd\t%>rP\t%Ss\t%>Hs\t%>st\t%<st\t%<a\t%err_code\t-");
 }
 
 std::optional<NetworkConnection> NetworkConnection::fromLogLine(const QByteArray &line, const NetworkAllowList &granted)
 {
     const QList<QByteArray> fields = line.trimmed().split('\t');
-    if (fields.size() != 11) {
+    if (fields.size() != 12) {
         return std::nullopt;
     }
     bool ok = false;
@@ -138,7 +141,15 @@ std::optional<NetworkConnection> NetworkConnection::fromLogLine(const QByteArray
     connection.address = fields[9] == "-" ? QString() : QString::fromLatin1(fields[9]);
     const QString code = QString::fromLatin1(fields[10]);
     connection.allowed = !fields[5].contains("DENIED");
-    connection.reason = connection.allowed ? failure(code) : refusal(connection.host, connection.port, granted);
+    if (code == QLatin1String("ERR_TLS_SERVER_NAME")) {
+        connection.reason =
+            QStringLiteral("its TLS handshake names another server: %1").arg(QString::fromUtf8(fields[11]).left(253));
+    } else if (code == QLatin1String("ERR_NOT_TLS")) {
+        connection.reason = QStringLiteral("the tunnel carried something else than TLS (only port 80 may carry plain "
+                                           "HTTP)");
+    } else {
+        connection.reason = connection.allowed ? failure(code) : refusal(connection.host, connection.port, granted);
+    }
     return connection;
 }
 

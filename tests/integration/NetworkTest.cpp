@@ -195,6 +195,33 @@ def fetch(url):
         return 'reached'
     except Exception as error:
         return 'refused' if '403' in str(error) else 'failed: %r' % error
+def tunnel(port):
+    s = socket.create_connection(('127.0.0.1', 3128), timeout=10)
+    s.sendall(b'CONNECT api.test:%d HTTP/1.1\r\nHost: api.test:%d\r\n\r\n' % (port, port))
+    answer = b''
+    while b'\r\n\r\n' not in answer:
+        answer += s.recv(4096)
+    return s
+def tls(name):
+    # A tunnel to api.test whose TLS handshake names another server (as a CDN's other tenant would be named).
+    import ssl
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    try:
+        with context.wrap_socket(tunnel(443), server_hostname=name) as s:
+            s.sendall(b'GET / HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n\r\n')
+            return 'reached' if s.recv(100).startswith(b'HTTP/1') else 'refused'
+    except Exception:
+        return 'refused'
+def plain_tunnel():
+    # Not TLS through a tunnel to 443: any protocol could hide in it.
+    try:
+        s = tunnel(443)
+        s.sendall(b'GET / HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n\r\n')
+        return 'reached' if s.recv(100).startswith(b'HTTP/1.1 200') else 'refused'
+    except Exception:
+        return 'refused'
 def attempt(what):
     try:
         what()
@@ -214,6 +241,9 @@ results = {
     'metadata literal': fetch('http://169.254.169.254/latest/meta-data/'),
     'other port': fetch('http://api.test:8080/'),
     'tunnel to other host': fetch('https://other.test/'),
+    'tunnel naming another server': tls('other.test'),
+    'tunnel naming its server': tls('api.test'),
+    'plain bytes in a tunnel': plain_tunnel(),
     'direct tcp': attempt(lambda: socket.create_connection(('%1', 80), timeout=5)),
     'direct to host': attempt(lambda: socket.create_connection(('%3', %2), timeout=5)),
     'dns': attempt(lambda: socket.getaddrinfo('api.test', 80)),
@@ -236,13 +266,15 @@ for name, outcome in sorted(results.items()):
     }
     for (const char *refused :
          {"other host", "ip literal", "localhost", "loopback name", "private name", "private literal", "gateway name",
-          "gateway literal", "metadata name", "metadata literal", "other port", "tunnel to other host"}) {
+          "gateway literal", "metadata name", "metadata literal", "other port", "tunnel to other host",
+          "tunnel naming another server", "plain bytes in a tunnel"}) {
         EXPECT_EQ(outcome.value(refused).toStdString(), "refused") << refused;
     }
     for (const char *failed : {"direct tcp", "direct to host", "dns", "udp", "raw socket", "without the proxy"}) {
         EXPECT_EQ(outcome.value(failed).toStdString(), "failed") << failed;
     }
     EXPECT_EQ(outcome.value("api.test").toStdString(), "reached") << "the allowed host, to show the others were not";
+    EXPECT_EQ(outcome.value("tunnel naming its server").toStdString(), "reached");
     EXPECT_EQ(m_listener->accepted, 0) << "nothing reached this host";
 
     // Each refusal on record, with why.
@@ -268,6 +300,16 @@ for name, outcome in sorted(results.items()):
     EXPECT_EQ(reason("169.254.169.254", 80), literal);
     EXPECT_EQ(reason("10.213.7.10", 80), literal);
     EXPECT_EQ(reason(gateway, m_listener->port), literal);
+    QStringList tunnelRefusals;
+    for (const NetworkConnection &each : to(result, "api.test")) {
+        if (each.port == 443 && !each.allowed) {
+            tunnelRefusals << each.reason;
+        }
+    }
+    EXPECT_TRUE(tunnelRefusals.contains("its TLS handshake names another server: other.test"))
+        << tunnelRefusals.join(" | ").toStdString();
+    EXPECT_TRUE(
+        tunnelRefusals.contains("the tunnel carried something else than TLS (only port 80 may carry plain HTTP)"));
 }
 
 // Node's fetch, Go's net/http, Ruby's Net::HTTP, R's url(), Java's HttpClient: each language's own HTTP client finds

@@ -93,7 +93,7 @@ TEST(NetworkConnection, readsTheProxysLogAndSaysWhyARequestWasRefused)
         return NetworkConnection::fromLogLine(line, granted);
     };
 
-    auto ok = read("1796611626.669\t3\tGET\tapi.test\t8080\tTCP_MISS\t200\t137\t1136\t198.51.100.2\t-");
+    auto ok = read("1796611626.669\t3\tGET\tapi.test\t8080\tTCP_MISS\t200\t137\t1136\t198.51.100.2\t-\t-");
     ASSERT_TRUE(ok);
     EXPECT_TRUE(ok->allowed);
     EXPECT_EQ(ok->host, "api.test");
@@ -109,18 +109,23 @@ TEST(NetworkConnection, readsTheProxysLogAndSaysWhyARequestWasRefused)
     const auto reason = [&](const char *line) {
         return read(line)->reason.toStdString();
     };
-    EXPECT_EQ(reason("1.0\t0\tGET\tother.test\t80\tTCP_DENIED\t403\t1\t1\t-\tERR_ACCESS_DENIED"),
+    EXPECT_EQ(reason("1.0\t0\tGET\tother.test\t80\tTCP_DENIED\t403\t1\t1\t-\tERR_ACCESS_DENIED\t-"),
               "not an allowed host");
-    EXPECT_EQ(reason("1.0\t0\tCONNECT\tapi.test\t443\tTCP_DENIED\t403\t1\t1\t-\tERR_ACCESS_DENIED"),
+    EXPECT_EQ(reason("1.0\t0\tCONNECT\tapi.test\t443\tTCP_DENIED\t403\t1\t1\t-\tERR_ACCESS_DENIED\t-"),
               "port 443 is not allowed for this host");
-    EXPECT_EQ(reason("1.0\t0\tCONNECT\tapi.test\t8080\tTCP_DENIED\t403\t1\t1\t-\tERR_ACCESS_DENIED"),
+    EXPECT_EQ(reason("1.0\t0\tCONNECT\tapi.test\t8080\tTCP_DENIED\t403\t1\t1\t-\tERR_ACCESS_DENIED\t-"),
               "its name resolves to a private, loopback, link-local or this computer's address");
-    EXPECT_EQ(reason("1.0\t0\tGET\t10.1.2.3\t80\tTCP_DENIED\t403\t1\t1\t-\tERR_ACCESS_DENIED"),
+    EXPECT_EQ(reason("1.0\t0\tGET\t10.1.2.3\t80\tTCP_DENIED\t403\t1\t1\t-\tERR_ACCESS_DENIED\t-"),
               "an IP address that is not allowed (only listed addresses are)");
-    EXPECT_EQ(reason("1.0\t0\tGET\tapi.test\t8080\tTCP_MISS\t503\t1\t1\t-\tERR_DNS_FAIL"), "the name does not resolve");
-    EXPECT_TRUE(read("1.0\t0\tGET\tapi.test\t8080\tTCP_MISS\t503\t1\t1\t-\tERR_DNS_FAIL")->allowed);
+    EXPECT_EQ(reason("1.0\t0\tGET\tapi.test\t8080\tTCP_MISS\t503\t1\t1\t-\tERR_DNS_FAIL\t-"),
+              "the name does not resolve");
+    EXPECT_TRUE(read("1.0\t0\tGET\tapi.test\t8080\tTCP_MISS\t503\t1\t1\t-\tERR_DNS_FAIL\t-")->allowed);
 
-    EXPECT_FALSE(read("1.0\t0\t-\t-\t0\tNONE_NONE\t0\t0\t0\t-\tERR_CLIENT_GONE")) << "a probe that asked nothing";
+    EXPECT_EQ(reason("1.0\t0\tCONNECT\tapi.test\t443\tTCP_DENIED\t403\t0\t0\t-\tERR_TLS_SERVER_NAME\tevil.test"),
+              "its TLS handshake names another server: evil.test")
+        << "the relay's own line for a tunnel it refused";
+    EXPECT_FALSE(read("1.0\t0\tCONNECT\tapi.test\t443\tTCP_DENIED\t403\t0\t0\t-\tERR_NOT_TLS\t-")->allowed);
+    EXPECT_FALSE(read("1.0\t0\t-\t-\t0\tNONE_NONE\t0\t0\t0\t-\tERR_CLIENT_GONE\t-")) << "a probe that asked nothing";
     EXPECT_FALSE(read("2026/12/07 02:39:27| Squid plugin modules loaded: 0"));
     EXPECT_FALSE(read(""));
 }
