@@ -193,8 +193,14 @@ int installMcpCommand(const QStringList &arguments)
                               "its entry); :rw lets results be saved there. Repeat it for more folders; none is "
                               "shared without it."),
         QStringLiteral("PATH[:NAME][:rw]"));
+    const QCommandLineOption networkOption(
+        QStringLiteral("network-allow"),
+        InstallMcpCommand::tr("Hosts the server's runs may ask to reach, for stdio (LLM_SANDBOX_NETWORK_ALLOW in its "
+                              "entry): api.example.org, *.example.org:8443 or registries, comma-separated. Nothing "
+                              "is allowed without it."),
+        QStringLiteral("HOSTS"));
     const QCommandLineOption dryRun = dryRunOption();
-    parser.addOptions({client, transportOption, backend, urlOption, shareOption, dryRun});
+    parser.addOptions({client, transportOption, backend, urlOption, shareOption, networkOption, dryRun});
     if (const std::optional<int> done = parseOrExit(parser, arguments)) {
         return *done;
     }
@@ -227,6 +233,17 @@ int installMcpCommand(const QStringList &arguments)
                                          "own settings."));
         return ExitUsage;
     }
+    if (transport == QLatin1String("http") && parser.isSet(networkOption)) {
+        printError(InstallMcpCommand::tr("--network-allow is for --transport stdio; the HTTP server allows what its "
+                                         "own settings do."));
+        return ExitUsage;
+    }
+    const Result<NetworkAllowList> networkAllow =
+        NetworkAllowList::parse(parser.values(networkOption).join(QLatin1Char(',')));
+    if (!networkAllow) {
+        printError(networkAllow.error());
+        return ExitUsage;
+    }
     // Read as LLM_SANDBOX_SHARE will be when the assistant starts the server: each folder checked now, names distinct.
     const Result<QList<SharedFolder>> folders =
         SharedFolder::parseList(parser.values(shareOption).join(QLatin1Char('\n')));
@@ -242,6 +259,7 @@ int installMcpCommand(const QStringList &arguments)
                                       QProcessEnvironment::systemEnvironment());
         if (entry) {
             entry->setSharedFolders(*folders);
+            entry->setNetworkAllow(*networkAllow);
         }
     } else {
         const Result<QByteArray> token = httpToken();

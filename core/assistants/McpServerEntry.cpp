@@ -56,6 +56,11 @@ void McpServerEntry::setSharedFolders(const QList<SharedFolder> &folders)
     m_sharedFolders = folders;
 }
 
+void McpServerEntry::setNetworkAllow(const NetworkAllowList &allowed)
+{
+    m_networkAllow = allowed;
+}
+
 Result<McpServerEntry> McpServerEntry::http(const QString &url, const QByteArray &token)
 {
     const QUrl parsed(url, QUrl::StrictMode);
@@ -90,6 +95,9 @@ nlohmann::ordered_json McpServerEntry::render(bool withType, const QByteArray &t
         }
         if (!m_sharedFolders.isEmpty()) {
             environment["LLM_SANDBOX_SHARE"] = SharedFolder::listText(m_sharedFolders).toStdString();
+        }
+        if (!m_networkAllow.isEmpty()) {
+            environment["LLM_SANDBOX_NETWORK_ALLOW"] = m_networkAllow.text().toStdString();
         }
         entry["env"] = std::move(environment);
     } else {

@@ -2,6 +2,7 @@
 
 #include "assistants/AssistantClient.h"
 #include "folders/SharedFolder.h"
+#include "network/NetworkAllowList.h"
 #include "util/Result.h"
 
 #include <QByteArray>
@@ -42,6 +43,9 @@ public:
     /// variables); none: the variable is left out and nothing is shared. An HTTP server shares what its own settings
     /// say: nothing changes for it.
     void setSharedFolders(const QList<SharedFolder> &folders);
+    /// A stdio entry's server lets its runs ask for the hosts of `allowed` (LLM_SANDBOX_NETWORK_ALLOW in its "env",
+    /// after the shared folders); empty: the variable is left out and runs get no network.
+    void setNetworkAllow(const NetworkAllowList &allowed);
 
     Transport transport() const { return m_transport; }
     /// The entry as `client` reads it, keys in the order its documentation shows them.
@@ -62,6 +66,7 @@ private:
     QString m_program;
     QList<QPair<QString, QString>> m_environment;
     QList<SharedFolder> m_sharedFolders;
+    NetworkAllowList m_networkAllow;
     QString m_url;
     QByteArray m_token;
 };

@@ -230,6 +230,31 @@ TEST_F(InstallMcpCommandTest, shareWritesTheFoldersIntoTheServersEnvironment)
     EXPECT_FALSE(QFileInfo::exists(home(QStringLiteral(".cursor"))));
 }
 
+TEST_F(InstallMcpCommandTest, networkAllowWritesTheHostsIntoTheServersEnvironment)
+{
+    // Issue 48: nothing is allowed unless asked; --network-allow becomes LLM_SANDBOX_NETWORK_ALLOW, read as the server
+    // will read it.
+    Finished allowed = run({QStringLiteral("install-mcp"), QStringLiteral("--network-allow"),
+                            QStringLiteral("api.test,*.data.test:8443"), QStringLiteral("--network-allow"),
+                            QStringLiteral("registries")});
+    ASSERT_EQ(allowed.exitCode, 0) << qPrintable(allowed.err);
+    const Json entry = Json::parse(contentsOf(m_claude).toStdString())["mcpServers"]["llm-sandbox"];
+    const std::string hosts = entry["env"]["LLM_SANDBOX_NETWORK_ALLOW"];
+    EXPECT_EQ(hosts.rfind("api.test, *.data.test:8443, pypi.org:443, ", 0), 0u) << entry.dump();
+
+    const QByteArray before = contentsOf(m_claude);
+    for (const QStringList &refused :
+         {QStringList{QStringLiteral("install-mcp"), QStringLiteral("--network-allow"), QStringLiteral("http://x/")},
+          QStringList{QStringLiteral("install-mcp"), QStringLiteral("--client"), QStringLiteral("cursor"),
+                      QStringLiteral("--transport"), QStringLiteral("http"), QStringLiteral("--network-allow"),
+                      QStringLiteral("api.test")}}) {
+        const Finished finished = run(
+            refused, {{QStringLiteral("LLM_SANDBOX_HTTP_TOKEN"), QStringLiteral("0123456789abcdef0123456789abcdef")}});
+        EXPECT_EQ(finished.exitCode, 2) << qPrintable(refused.join(QLatin1Char(' '))) << qPrintable(finished.err);
+    }
+    EXPECT_EQ(contentsOf(m_claude), before);
+}
+
 TEST_F(InstallMcpCommandTest, usageErrorsSaySoAndTouchNothing)
 {
     const struct

@@ -67,6 +67,19 @@ TEST(McpServerEntryTest, sharedFoldersTravelInTheServersEnvironment)
     EXPECT_FALSE(http->toJson(claude).contains("env")) << "an HTTP server shares what its own settings say";
 }
 
+TEST(McpServerEntryTest, theAllowedHostsTravelInTheServersEnvironment)
+{
+    const auto claude = AssistantClient::of(AssistantClient::Kind::ClaudeDesktop);
+    Result<McpServerEntry> entry =
+        McpServerEntry::stdio(QStringLiteral("/opt/bin/llm-sandbox"), QStringLiteral("docker"), {});
+    ASSERT_TRUE(entry.ok());
+    entry->setNetworkAllow({});
+    EXPECT_EQ(entry->toJson(claude)["env"].dump(), R"({"BACKEND":"docker"})") << "nothing allowed: no variable";
+    entry->setNetworkAllow(*NetworkAllowList::parse(QStringLiteral("api.test, *.data.test:8443")));
+    EXPECT_EQ(entry->toJson(claude)["env"].dump(),
+              R"({"BACKEND":"docker","LLM_SANDBOX_NETWORK_ALLOW":"api.test, *.data.test:8443"})");
+}
+
 TEST(McpServerEntryTest, httpEntryHasTheUrlAndTheBearerToken)
 {
     const Result<McpServerEntry> entry =
