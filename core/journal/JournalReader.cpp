@@ -409,7 +409,7 @@ Result<JournalRunUpdate> JournalReader::runSince(const QString &id, qint64 stdou
         // The output columns are blobs (the recorder appends as blobs): length and substr count bytes.
         auto query = db.exec(QStringLiteral("SELECT %1, length(CAST(stdout AS BLOB)), length(CAST(stderr AS BLOB)), "
                                             "substr(CAST(stdout AS BLOB), ?), substr(CAST(stderr AS BLOB), ?), "
-                                            "shared_folders FROM runs WHERE id = ?")
+                                            "shared_folders, network FROM runs WHERE id = ?")
                                  .arg(kSummaryColumns),
                              {stdoutFrom + 1, stderrFrom + 1, id});
         if (!query) {
@@ -424,6 +424,8 @@ Result<JournalRunUpdate> JournalReader::runSince(const QString &id, qint64 stdou
         update.stdoutAdded = query->value(kSummaryColumnCount + 2).toByteArray();
         update.stderrAdded = query->value(kSummaryColumnCount + 3).toByteArray();
         update.run.sharedFolders = sharedFoldersFrom(query->value(kSummaryColumnCount + 4));
+        // Written once, as the run ends: a live view shows the connections then.
+        update.run.network = QJsonDocument::fromJson(query->value(kSummaryColumnCount + 5).toByteArray()).object();
     }
     // Whole each time: a few rows, and save_to_folder adds to them after the run.
     auto saved = savedResultsOf(db, id);

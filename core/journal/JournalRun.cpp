@@ -1,5 +1,7 @@
 #include "journal/JournalRun.h"
 
+#include <QJsonArray>
+
 namespace sandbox {
 
 QString toString(RunStatus status)
@@ -49,6 +51,22 @@ RunOutcome runOutcomeOf(RunStatus status, std::optional<StopReason> reason, std:
         return RunOutcome::Stopped;
     }
     return exitCode == 0 ? RunOutcome::Succeeded : RunOutcome::ExitedWithError;
+}
+
+QStringList JournalRun::networkAllowed() const
+{
+    QStringList hosts;
+    for (const QJsonValue &host : network.value(QStringLiteral("allowed")).toArray()) {
+        if (host.isString()) {
+            hosts << host.toString();
+        }
+    }
+    return hosts;
+}
+
+QList<NetworkConnection> JournalRun::networkConnections() const
+{
+    return NetworkConnection::listFromJson(network.value(QStringLiteral("connections")).toArray());
 }
 
 } // namespace sandbox

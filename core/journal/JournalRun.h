@@ -119,6 +119,12 @@ struct JournalRun
     /// Whether it was stopped rather than ending on its own: a timeout, a limit, a cancel, a failed compile.
     bool wasStopped() const { return stopReason && *stopReason != StopReason::Exited; }
     RunOutcome outcome() const { return runOutcomeOf(status, stopReason, exitCode); }
+    /// Whether the run asked for network and got some (its details: network is not empty).
+    bool hasNetwork() const { return !network.isEmpty(); }
+    /// What the run was allowed to reach (network's "allowed": NetworkHost::text() each), in the order granted.
+    QStringList networkAllowed() const;
+    /// Every request its egress proxy logged (network's "connections"), in the order they ended.
+    QList<NetworkConnection> networkConnections() const;
 };
 
 /// What a run gained since a reader last looked (JournalReader::runSince, JournalFeed's followers): its summary as it

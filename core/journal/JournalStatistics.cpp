@@ -151,4 +151,40 @@ Result<QList<RunCount>> JournalStatistics::runsByClient(const QDateTime &from, c
     return countsBy(QStringLiteral("client_name"), true, QStringLiteral(" AND source IN ('mcp', 'http')"), from, to);
 }
 
+Result<QList<RunCount>> JournalStatistics::runsByHost(const QDateTime &from, const QDateTime &to, int limit) const
+{
+    auto connection = this->connection();
+    if (!connection) {
+        return connection.error();
+    }
+    if (!*connection) {
+        return QList<RunCount>();
+    }
+    // Each run's hosts are distinct in its row ("api.test,pypi.org"): a host counts once per run.
+    auto query = (*connection)
+                     ->exec(QStringLiteral("SELECT network_hosts FROM runs WHERE started_at >= ? AND started_at < ? "
+                                           "AND network_hosts != ''"),
+                            {from.toMSecsSinceEpoch(), to.toMSecsSinceEpoch()});
+    if (!query) {
+        return query.error();
+    }
+    std::map<QString, int> runsPerHost;
+    while (query->next()) {
+        for (const QString &host : query->value(0).toString().split(u',', Qt::SkipEmptyParts)) {
+            ++runsPerHost[host];
+        }
+    }
+    QList<RunCount> counts;
+    for (const auto &[host, runs] : runsPerHost) {
+        counts.append(RunCount{.key = host, .count = runs});
+    }
+    // Stable: hosts with as many runs stay in the order of their names.
+    std::stable_sort(counts.begin(), counts.end(),
+                     [](const RunCount &a, const RunCount &b) { return a.count > b.count; });
+    if (limit >= 0 && counts.size() > limit) {
+        counts.resize(limit);
+    }
+    return counts;
+}
+
 } // namespace sandbox

@@ -59,6 +59,9 @@ public:
     /// The MCP runs of [from, to), over stdio ("mcp") and over HTTP ("http"), per client name ("" for none given) and
     /// transport, most first.
     Result<QList<RunCount>> runsByClient(const QDateTime &from, const QDateTime &to) const;
+    /// The hosts the runs that started in [from, to) asked their egress proxy for (runs.network_hosts): how many runs
+    /// asked for each, most first (then by name), at most `limit` of them.
+    Result<QList<RunCount>> runsByHost(const QDateTime &from, const QDateTime &to, int limit = 10) const;
 
     /// The outcome of a run as the journal keeps it.
     static RunOutcome outcomeOf(const QString &status, const QString &stopReason, const QVariant &exitCode);

@@ -187,6 +187,8 @@ RunDiff RunDiff::compare(const JournalRun &original, const JournalRun &replay, c
     diff.m_code = diffLines(original.code.split(QLatin1Char('\n')), replay.code.split(QLatin1Char('\n')));
     diff.m_originalLibraries = original.libraries;
     diff.m_replayLibraries = replay.libraries;
+    diff.m_originalNetwork = original.networkAllowed();
+    diff.m_replayNetwork = replay.networkAllowed();
     diff.m_originalBackend = original.backend;
     diff.m_replayBackend = replay.backend;
     diff.m_originalImage = original.image;
@@ -250,10 +252,16 @@ bool RunDiff::librariesDiffer() const
            QSet<QString>(m_replayLibraries.cbegin(), m_replayLibraries.cend());
 }
 
+bool RunDiff::networkDiffers() const
+{
+    return QSet<QString>(m_originalNetwork.cbegin(), m_originalNetwork.cend()) !=
+           QSet<QString>(m_replayNetwork.cbegin(), m_replayNetwork.cend());
+}
+
 bool RunDiff::identical() const
 {
-    return !languageDiffers() && !codeDiffers() && !librariesDiffer() && !exitCodeDiffers() && !stopReasonDiffers() &&
-           !stdoutDiffers() && !stderrDiffers() && !artifactsDiffer();
+    return !languageDiffers() && !codeDiffers() && !librariesDiffer() && !networkDiffers() && !exitCodeDiffers() &&
+           !stopReasonDiffers() && !stdoutDiffers() && !stderrDiffers() && !artifactsDiffer();
 }
 
 } // namespace sandbox

@@ -11,9 +11,9 @@
 namespace sandbox {
 
 /// What differs between two runs (a run and its replay, or any two): first what went in (language, code line by line,
-/// libraries, backend, image), then what came out (exit code, stop reason, stdout and stderr line by line, the
-/// artifacts by name). Pure logic over two journal runs, so it needs no GUI; decoding images to
-/// compare their pixels is the caller's (a callback), which keeps Qt Gui out of core.
+/// libraries, the hosts it was allowed to reach, backend, image), then what came out (exit code, stop reason, stdout
+/// and stderr line by line, the artifacts by name). Pure logic over two journal runs, so it needs no GUI; decoding
+/// images to compare their pixels is the caller's (a callback), which keeps Qt Gui out of core.
 class RunDiff final
 {
 public:
@@ -71,8 +71,9 @@ public:
     /// Splits recorded output into lines; a final newline does not make an extra empty line.
     static QStringList splitLines(const QByteArray &output);
 
-    /// True when nothing the diff looks at differs: the same language, code and libraries gave the same results. The
-    /// backend and image are told (backendDiffers, imageDiffers) but do not count: a replay elsewhere is the same run.
+    /// True when nothing the diff looks at differs: the same language, code, libraries and network gave the same
+    /// results. The backend and image are told (backendDiffers, imageDiffers) but do not count: a replay elsewhere is
+    /// the same run.
     bool identical() const;
 
     bool languageDiffers() const { return m_originalLanguage != m_replayLanguage; }
@@ -84,6 +85,10 @@ public:
     bool librariesDiffer() const;
     const QStringList &originalLibraries() const { return m_originalLibraries; }
     const QStringList &replayLibraries() const { return m_replayLibraries; }
+    /// The hosts each run was allowed to reach (JournalRun::networkAllowed; empty: no network), as sets.
+    bool networkDiffers() const;
+    const QStringList &originalNetwork() const { return m_originalNetwork; }
+    const QStringList &replayNetwork() const { return m_replayNetwork; }
     bool backendDiffers() const { return m_originalBackend != m_replayBackend; }
     const QString &originalBackend() const { return m_originalBackend; }
     const QString &replayBackend() const { return m_replayBackend; }
@@ -119,6 +124,7 @@ private:
     QString m_originalLanguage, m_replayLanguage;
     QList<Line> m_code;
     QStringList m_originalLibraries, m_replayLibraries;
+    QStringList m_originalNetwork, m_replayNetwork;
     QString m_originalBackend, m_replayBackend;
     QString m_originalImage, m_replayImage;
     std::optional<int> m_originalExitCode, m_replayExitCode;

@@ -56,6 +56,8 @@ public:
     /// BadRequest naming what is allowed otherwise, never a silent widening.
     [[nodiscard]] Result<NetworkAllowList> grant(const QStringList &asked) const;
 
+    friend bool operator==(const NetworkAllowList &, const NetworkAllowList &) = default;
+
 private:
     static void add(QList<NetworkHost> &hosts, const NetworkHost &host);
 

@@ -24,6 +24,7 @@ const QString kServerPort = QStringLiteral("server/port");
 const QString kServerKeepsRunningInTray = QStringLiteral("server/keepRunningInTray");
 const QString kLanguage = QStringLiteral("app/language");
 const QString kSharedFolders = QStringLiteral("folders/shared");
+const QString kNetworkAllow = QStringLiteral("network/allow");
 const QString kAddedServersObjects = QStringLiteral("assistants/addedServersObjects");
 
 /// A stored integer within [low, high]; anything else (hand-edited files) is the default.
@@ -191,6 +192,27 @@ QList<SharedFolder> UserSettings::usableSharedFolders() const
         }
     }
     return usable;
+}
+
+NetworkAllowList UserSettings::networkAllow() const
+{
+    m_settings.sync();
+    // A hand-edited entry that does not parse allows nothing, never more than the user wrote.
+    auto allowed = NetworkAllowList::parse(m_settings.value(kNetworkAllow).toString());
+    return allowed ? *allowed : NetworkAllowList();
+}
+
+void UserSettings::setNetworkAllow(const NetworkAllowList &allowed)
+{
+    if (allowed.isEmpty()) {
+        if (m_settings.contains(kNetworkAllow)) {
+            m_settings.remove(kNetworkAllow);
+            m_settings.sync();
+            emit changed();
+        }
+        return;
+    }
+    write(kNetworkAllow, allowed.text());
 }
 
 bool UserSettings::serverStartsWithApp() const

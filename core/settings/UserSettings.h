@@ -1,6 +1,7 @@
 #pragma once
 
 #include "folders/SharedFolder.h"
+#include "network/NetworkAllowList.h"
 #include "settings/BackendConnection.h"
 
 #include <QObject>
@@ -53,6 +54,12 @@ public:
     void setSharedFolders(const QList<SharedFolder> &folders);
     /// sharedFolders() that can be shared now: those that still exist and are not refused (SharedFolder::parse).
     QList<SharedFolder> usableSharedFolders() const;
+
+    /// What sandboxes may reach when a run asks for network (Settings → Network): nothing unless the user allows some
+    /// (NetworkAllowList::text() as stored; what does not parse is nothing). Every face takes it as the ceiling of
+    /// SandboxSettings::networkAllow; LLM_SANDBOX_NETWORK_ALLOW wins over it.
+    NetworkAllowList networkAllow() const;
+    void setNetworkAllow(const NetworkAllowList &allowed);
 
     /// The desktop app starts its MCP server (Streamable HTTP) when it starts.
     bool serverStartsWithApp() const;

@@ -1,6 +1,7 @@
 #include "journal/RunDiff.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
@@ -315,4 +316,27 @@ TEST(RunDiffTest, differentLanguageCodeOrLibrariesAreADifferenceEvenWithTheSameO
     JournalRun moreLibraries = python;
     moreLibraries.libraries << QStringLiteral("scipy");
     EXPECT_FALSE(RunDiff::compare(python, moreLibraries).identical());
+}
+
+TEST(RunDiffTest, theHostsARunWasAllowedToReachAreWhatWentInAsSets)
+{
+    // Issue 48: a run that could reach api.test is not the same run as one that could not, whatever it printed.
+    JournalRun offline = finishedRun("42\n");
+    JournalRun online = offline;
+    online.network = QJsonObject{
+        {QStringLiteral("allowed"), QJsonArray{QStringLiteral("api.test"), QStringLiteral("*.example.org:8443")}},
+        {QStringLiteral("connections"), QJsonArray()}};
+    const RunDiff added = RunDiff::compare(offline, online);
+    EXPECT_TRUE(added.networkDiffers());
+    EXPECT_FALSE(added.identical());
+    EXPECT_TRUE(added.originalNetwork().isEmpty());
+    EXPECT_EQ(added.replayNetwork(), (QStringList{QStringLiteral("api.test"), QStringLiteral("*.example.org:8443")}));
+
+    JournalRun reordered = offline;
+    reordered.network = QJsonObject{
+        {QStringLiteral("allowed"), QJsonArray{QStringLiteral("*.example.org:8443"), QStringLiteral("api.test")}}};
+    const RunDiff same = RunDiff::compare(online, reordered);
+    EXPECT_FALSE(same.networkDiffers()) << "the order hosts were granted in does not matter";
+    EXPECT_TRUE(same.identical());
+    EXPECT_FALSE(RunDiff::compare(offline, offline).networkDiffers());
 }

@@ -7,6 +7,7 @@
 #include "journal/JournalRecorder.h"
 #include "journal/JournalRunJson.h"
 #include "journal/JournalSchema.h"
+#include "journal/JournalStatistics.h"
 
 #include <QDeadlineTimer>
 #include <QDir>
@@ -1021,4 +1022,64 @@ TEST_F(RunJournalTest, aRunsNetworkIsOnRecordAndItsHostsListedWithIt)
     ASSERT_TRUE(offline);
     EXPECT_FALSE(journalRunToJson(*offline, true).contains(QStringLiteral("network")))
         << "a run without network says nothing of one";
+}
+
+TEST_F(RunJournalTest, theHostsRunsReachedAreCountedOncePerRunTopFirstAndAFollowerSeesARunsNetwork)
+{
+    // Issue 48: Statistics counts runs per host (runs.network_hosts), a live view gets the network as a run ends.
+    const auto connection = [](const char *host, bool allowed) {
+        return NetworkConnection{.method = "CONNECT", .host = host, .port = 443, .allowed = allowed, .status = 200};
+    };
+    {
+        JournalRecorder recorder(path(), context());
+        const QList<QList<NetworkConnection>> runs{
+            {connection("api.test", true), connection("api.test", true), connection("pypi.org", true)},
+            {connection("api.test", true)},
+            {connection("evil.test", false)},
+        };
+        for (int i = 0; i < runs.size(); ++i) {
+            const QString id = QStringLiteral("net-%1").arg(i);
+            recorder.runStarted(id, request(QStringLiteral("python"), QStringLiteral("fetch()")));
+            RunResult finished = result(0);
+            finished.networkGranted =
+                NetworkAllowList({NetworkHost{"api.test", {443}}, NetworkHost{"pypi.org", {443}}});
+            finished.network = runs.at(i);
+            recorder.runFinished(id, finished, std::nullopt);
+        }
+        recorder.runStarted(QStringLiteral("offline"), request(QStringLiteral("python"), QStringLiteral("print()")));
+        recorder.runFinished(QStringLiteral("offline"), result(0), std::nullopt);
+        recorder.flush();
+    }
+    const QDateTime from = QDateTime::currentDateTime().addDays(-1);
+    const QDateTime to = QDateTime::currentDateTime().addDays(1);
+    const JournalStatistics statistics(path());
+    auto hosts = statistics.runsByHost(from, to);
+    ASSERT_TRUE(hosts) << hosts.error().message.toStdString();
+    ASSERT_EQ(hosts->size(), 3);
+    EXPECT_EQ(hosts->at(0).key, QStringLiteral("api.test"));
+    EXPECT_EQ(hosts->at(0).count, 2) << "twice in one run counts once";
+    EXPECT_EQ(hosts->at(1).key, QStringLiteral("evil.test")) << "as many runs: by name";
+    EXPECT_EQ(hosts->at(1).count, 1);
+    EXPECT_EQ(hosts->at(2).key, QStringLiteral("pypi.org"));
+    auto top = statistics.runsByHost(from, to, 1);
+    ASSERT_TRUE(top);
+    ASSERT_EQ(top->size(), 1);
+    EXPECT_EQ(top->first().key, QStringLiteral("api.test"));
+    auto before = statistics.runsByHost(from.addDays(-10), from);
+    ASSERT_TRUE(before);
+    EXPECT_TRUE(before->isEmpty()) << "only the period's runs";
+
+    JournalReader reader(path());
+    auto update = reader.runSince(QStringLiteral("net-0"), 0, 0, 0, false);
+    ASSERT_TRUE(update) << update.error().message.toStdString();
+    EXPECT_TRUE(update->run.hasNetwork());
+    EXPECT_EQ(update->run.networkAllowed(),
+              (QStringList{QStringLiteral("api.test:443"), QStringLiteral("pypi.org:443")}));
+    const QList<NetworkConnection> connections = update->run.networkConnections();
+    ASSERT_EQ(connections.size(), 3);
+    EXPECT_EQ(connections.at(2).host, QStringLiteral("pypi.org"));
+    auto offline = reader.runSince(QStringLiteral("offline"), 0, 0, 0, false);
+    ASSERT_TRUE(offline);
+    EXPECT_FALSE(offline->run.hasNetwork());
+    EXPECT_TRUE(offline->run.networkConnections().isEmpty());
 }
