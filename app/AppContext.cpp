@@ -48,6 +48,7 @@ Result<std::unique_ptr<AppContext>> AppContext::create(const Options &options)
     if (options.userFolders) {
         defaults.sharedFolders = userSettings->usableSharedFolders(); // LLM_SANDBOX_SHARE wins
     }
+    defaults.networkAllow = userSettings->networkAllow(); // LLM_SANDBOX_NETWORK_ALLOW wins
     auto settings = SandboxSettings::fromEnvironment(defaults);
     if (!settings) {
         return settings.error().withCode(ErrorCode::BadRequest);
@@ -130,17 +131,30 @@ ImageCatalog AppContext::catalog() const
     return ImageCatalog(ImageCatalog::defaultRunnerPath(), m_settings.imageOverrides, m_settings.baseImage);
 }
 
-bool AppContext::reloadSharedFolders()
+bool AppContext::networkAllowFromEnvironment()
 {
-    if (!m_options.userFolders || qEnvironmentVariableIsSet("LLM_SANDBOX_SHARE")) {
-        return false; // the environment's folders stay for the whole process, as every other variable does
-    }
-    const QList<SharedFolder> folders = m_userSettings->usableSharedFolders();
+    return qEnvironmentVariableIsSet("LLM_SANDBOX_NETWORK_ALLOW");
+}
+
+bool AppContext::reloadSandboxSettings()
+{
+    // The environment's values stay for the whole process, as every other variable does.
+    const bool foldersFromUser = m_options.userFolders && !qEnvironmentVariableIsSet("LLM_SANDBOX_SHARE");
+    const bool networkFromUser = !networkAllowFromEnvironment();
+    const QList<SharedFolder> folders = foldersFromUser ? m_userSettings->usableSharedFolders() : QList<SharedFolder>();
+    const NetworkAllowList networkAllow = networkFromUser ? m_userSettings->networkAllow() : NetworkAllowList();
     std::lock_guard lock(m_mutex);
-    if (folders == m_settings.sharedFolders) {
+    const bool foldersChanged = foldersFromUser && folders != m_settings.sharedFolders;
+    const bool networkChanged = networkFromUser && !(networkAllow == m_settings.networkAllow);
+    if (!foldersChanged && !networkChanged) {
         return false;
     }
-    m_settings.sharedFolders = folders;
+    if (foldersChanged) {
+        m_settings.sharedFolders = folders;
+    }
+    if (networkChanged) {
+        m_settings.networkAllow = networkAllow;
+    }
     // Each engine keeps the settings it was made with: the next run of each backend gets a new one.
     for (auto &[name, slot] : m_engines) {
         ExecutionEngine *engine = slot->engine.get();
@@ -148,7 +162,8 @@ bool AppContext::reloadSharedFolders()
         m_retired.push_back(std::move(slot));
     }
     m_engines.clear();
-    qCDebug(lcContext).noquote() << "shared folders changed:" << folders.size() << "; engines retired";
+    qCDebug(lcContext).noquote() << "sandbox settings changed: folders" << m_settings.sharedFolders.size()
+                                 << ", network" << m_settings.networkAllow.text() << "; engines retired";
     return true;
 }
 

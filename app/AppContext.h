@@ -63,11 +63,14 @@ public:
     /// them while it runs (the desktop app); true when it changed. Calls that name no backend use it from now on.
     bool reloadDefaultBackend();
 
-    /// Reads the shared folders again from the user settings (Options::userFolders, unless LLM_SANDBOX_SHARE names
-    /// them), for the desktop app whose user changes them while it runs; true when they changed. The engines made so
-    /// far are then retired as reconnect() retires one: runs in progress and open sessions keep the folders they
-    /// had, and every new sandbox (none is taken from a warm pool made before) reads the new ones.
-    bool reloadSharedFolders();
+    /// Reads the user's sandbox settings again, for the desktop app whose user changes them while it runs: the shared
+    /// folders (Options::userFolders, unless LLM_SANDBOX_SHARE names them) and what runs may reach (Settings →
+    /// Network, unless LLM_SANDBOX_NETWORK_ALLOW sets it); true when they changed. The engines made so far are then
+    /// retired as reconnect() retires one: runs in progress and open sessions keep the settings they had, and every
+    /// new sandbox (none is taken from a warm pool made before) gets the new ones.
+    bool reloadSandboxSettings();
+    /// Whether LLM_SANDBOX_NETWORK_ALLOW sets what runs may reach, over the user settings (Settings → Network says so).
+    static bool networkAllowFromEnvironment();
 
     /// The images runs use (built ones, or the user's LLM_SANDBOX_IMAGE_<LANG> overrides).
     ImageCatalog catalog() const;
@@ -121,7 +124,8 @@ private:
     mutable std::mutex m_problemMutex; // guards the two below
     QString m_journalProblem;
     std::function<void(const QString &)> m_journalProblemHandler;
-    mutable std::mutex m_mutex; // guards m_defaultBackend, m_settings.sharedFolders and the maps below
+    mutable std::mutex
+        m_mutex; // guards m_defaultBackend, m_settings.sharedFolders and .networkAllow and the maps below
     std::map<QString, std::shared_ptr<ContainerBackend>> m_backends;
     // Last: engines go first (their containers are removed while the backends still exist).
     std::map<QString, std::unique_ptr<EngineSlot>> m_engines;

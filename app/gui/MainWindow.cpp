@@ -129,9 +129,12 @@ MainWindow::MainWindow(DesktopApp &app, QWidget *parent)
     connect(&m_context.userSettings(), &UserSettings::changed, this, [this] {
         m_console->setDefaultTimeout(m_context.userSettings().defaultTimeout());
         applyDefaultBackend();
-        // Settings → Folders: the next sandboxes read the new folders (the engines made so far are retired).
-        m_context.reloadSharedFolders();
-        m_console->setSharedFolders(m_context.settings().sharedFolders);
+        // Settings → Folders and Network: the next sandboxes get the new folders and ceiling (the engines made so far
+        // are retired).
+        m_context.reloadSandboxSettings();
+        const SandboxSettings settings = m_context.settings();
+        m_console->setSharedFolders(settings.sharedFolders);
+        m_console->setNetworkAllow(settings.networkAllow);
     });
 
     restoreState();
@@ -152,6 +155,7 @@ void MainWindow::createPages()
     m_console = new ConsolePage(*m_controller, m_app.thumbnails());
     m_console->setDefaultTimeout(m_context.userSettings().defaultTimeout());
     m_console->setSharedFolders(m_context.settings().sharedFolders);
+    m_console->setNetworkAllow(m_context.settings().networkAllow);
     m_backends = new BackendsPage(m_context, m_app.secrets());
     m_serverPage = new ServerPage(*m_server, m_app.secrets(), m_context.userSettings());
     // In the navigation's order (Ctrl+1 …).

@@ -115,6 +115,12 @@ ConsolePage::ConsolePage(EngineController &controller, ThumbnailProvider &thumbn
     m_libraries->setClearButtonEnabled(true);
     m_libraries->setToolTip(
         tr("Installed into the sandbox before the code runs (pip, npm, Maven, Go modules, CRAN, gems)"));
+    m_network = new QLineEdit;
+    m_network->setObjectName(QStringLiteral("network"));
+    m_network->setClearButtonEnabled(true);
+    m_network->setToolTip(tr("The hosts the run may reach, comma separated (api.example.org, *.example.org:8443), "
+                             "within Settings → Network. Without any the run has no network."));
+    setNetworkAllow({});
 
     m_runButton = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Run"));
     m_runButton->setObjectName(QStringLiteral("runButton"));
@@ -148,6 +154,9 @@ ConsolePage::ConsolePage(EngineController &controller, ThumbnailProvider &thumbn
     librariesRow->setSpacing(6);
     librariesRow->addWidget(label(tr("Li&braries:"), m_libraries));
     librariesRow->addWidget(m_libraries, 1);
+    librariesRow->addSpacing(10);
+    librariesRow->addWidget(label(tr("Net&work:"), m_network));
+    librariesRow->addWidget(m_network, 1);
 
     // --- Editor above, result below.
     m_editor = new CodeEditor;
@@ -443,6 +452,7 @@ void ConsolePage::run()
          m_libraries->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts)) {
         request.libraries << library;
     }
+    request.network = nextRunNetwork();
     // Shared with this run only: the next one reads the settings' folders alone unless more are dropped.
     request.sharedFolders = m_nextRunFolders;
     m_nextRunFolders.clear();
@@ -641,6 +651,23 @@ void ConsolePage::restoreState(const QSettings &settings)
         m_language->setCurrentIndex(index);
     }
     chooseLanguage();
+}
+
+void ConsolePage::setNetworkAllow(const NetworkAllowList &allowed)
+{
+    if (allowed.isEmpty()) {
+        m_network->setPlaceholderText(tr("Nothing is allowed: Settings → Network"));
+        return;
+    }
+    auto registries = NetworkAllowList::parse(QStringLiteral("registries"));
+    m_network->setPlaceholderText(registries && allowed == *registries
+                                      ? tr("Hosts for this run, within the package registries")
+                                      : tr("Hosts for this run, within %1").arg(allowed.text()));
+}
+
+QStringList ConsolePage::nextRunNetwork() const
+{
+    return m_network->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts);
 }
 
 void ConsolePage::setSharedFolders(const QList<SharedFolder> &folders)

@@ -4,6 +4,7 @@
 #include "engine/RunProgress.h"
 #include "folders/SharedFolder.h"
 #include "gui/Page.h"
+#include "network/NetworkAllowList.h"
 #include "util/Result.h"
 
 #include <QElapsedTimer>
@@ -38,7 +39,8 @@ class ThumbnailProvider;
 
 /// The run console: write code in one of the seven languages, run it in a sandbox and watch its output and
 /// charts arrive. Runs go through the EngineController; the page never blocks. A folder (or files: their folder)
-/// dropped on it is shared, read-only, with the next run (RunRequest::sharedFolders).
+/// dropped on it is shared, read-only, with the next run (RunRequest::sharedFolders); the hosts in its Network field
+/// are what the next run asks to reach (RunRequest::network), within Settings → Network.
 class ConsolePage final : public Page
 {
     Q_OBJECT
@@ -67,6 +69,11 @@ public:
     /// The folders every sandbox of the app reads (Settings → Folders): a dropped folder takes none of their names and
     /// is not shared twice.
     void setSharedFolders(const QList<SharedFolder> &folders);
+    /// What runs may reach when they ask (Settings → Network, or LLM_SANDBOX_NETWORK_ALLOW): the Network field's
+    /// placeholder names it.
+    void setNetworkAllow(const NetworkAllowList &allowed);
+    /// The hosts of the Network field, as the next run asks for them.
+    QStringList nextRunNetwork() const;
     /// The folders dropped for the next run, read-only, each shown with a button that removes it.
     const QList<SharedFolder> &nextRunFolders() const { return m_nextRunFolders; }
     /// Shares the local folders of `urls` (a file's: the folder it is in) with the next run; false, with the reason
@@ -124,6 +131,7 @@ private:
     QComboBox *m_backend = nullptr;
     QSpinBox *m_timeout = nullptr;
     QLineEdit *m_libraries = nullptr;
+    QLineEdit *m_network = nullptr;
     QPushButton *m_runButton = nullptr;
     QPushButton *m_stopButton = nullptr;
     CodeEditor *m_editor = nullptr;

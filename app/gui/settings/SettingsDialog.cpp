@@ -1,7 +1,9 @@
 #include "gui/settings/SettingsDialog.h"
 
+#include "AppContext.h"
 #include "gui/RunText.h"
 #include "gui/settings/FoldersPage.h"
+#include "gui/settings/NetworkPage.h"
 #include "settings/UserSettings.h"
 
 #include <QComboBox>
@@ -104,6 +106,8 @@ SettingsDialog::SettingsDialog(UserSettings &settings, QWidget *parent) : QDialo
     m_tabs->setObjectName(QStringLiteral("settingsTabs"));
     m_tabs->addTab(general, tr("&General"));
     m_tabs->addTab(m_folders, tr("&Folders"));
+    m_network = new NetworkPage;
+    m_tabs->addTab(m_network, tr("&Network"));
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_tabs, 1);
@@ -123,6 +127,14 @@ void SettingsDialog::load()
     m_maxSize->setValue(m_settings.journalMaxSizeMiB());
     m_language->setCurrentIndex(qMax(0, m_language->findData(m_settings.language())));
     m_folders->setFolders(m_settings.sharedFolders());
+    m_network->setAllowList(m_settings.networkAllow());
+    m_network->setEnvironmentValue(
+        AppContext::networkAllowFromEnvironment() ? qEnvironmentVariable("LLM_SANDBOX_NETWORK_ALLOW") : QString());
+}
+
+void SettingsDialog::showNetwork()
+{
+    m_tabs->setCurrentWidget(m_network);
 }
 
 void SettingsDialog::showFolders()
@@ -133,12 +145,13 @@ void SettingsDialog::showFolders()
 void SettingsDialog::restoreDefaults()
 {
     // The documented defaults of UserSettings. The shared folders are the user's own list, not a setting with a
-    // default: Remove takes one away.
+    // default: Remove takes one away. Nothing is what sandboxes reach by default.
     m_runtime->clear();
     m_timeout->setValue(30);
     m_maxAge->setValue(30);
     m_maxSize->setValue(1024);
     m_language->setCurrentIndex(0);
+    m_network->setAllowList({});
 }
 
 void SettingsDialog::apply()
@@ -149,6 +162,7 @@ void SettingsDialog::apply()
     m_settings.setJournalMaxSizeMiB(m_maxSize->value());
     m_settings.setLanguage(m_language->currentData().toString());
     m_settings.setSharedFolders(m_folders->folders());
+    m_settings.setNetworkAllow(m_network->allowList());
 }
 
 } // namespace sandbox::gui

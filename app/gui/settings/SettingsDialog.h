@@ -15,11 +15,12 @@ class UserSettings;
 namespace sandbox::gui {
 
 class FoldersPage;
+class NetworkPage;
 
 /// The user's settings: runtime, default timeout, how long the journal keeps runs, and the language (General); the
 /// default backend is shown, chosen on the Backends page (one place for it). They are shared with the command line and
 /// the MCP server, which read them when they start; environment variables still win. The folders the app's sandboxes
-/// read (Folders) apply to the app's next sandboxes.
+/// read (Folders) and what runs may reach when they ask (Network) apply to the app's next sandboxes.
 class SettingsDialog final : public QDialog
 {
     Q_OBJECT
@@ -31,6 +32,8 @@ public:
     void apply();
     /// Shows the Folders tab.
     void showFolders();
+    /// Shows the Network tab.
+    void showNetwork();
 
 signals:
     /// The backend line's link: the default backend is chosen on the Backends page.
@@ -49,6 +52,7 @@ private:
     QComboBox *m_language = nullptr;
     QTabWidget *m_tabs = nullptr;
     FoldersPage *m_folders = nullptr;
+    NetworkPage *m_network = nullptr;
 };
 
 } // namespace sandbox::gui

@@ -475,3 +475,52 @@ TEST_F(ConsolePageTest, aFolderDroppedOnTheConsoleIsSharedWithTheNextRunOnly)
     EXPECT_TRUE(problem->text().contains(QLatin1String("cannot be shared with sandboxes")))
         << qPrintable(problem->text());
 }
+
+// Issue 48: the Network field is what the next run asks to reach; its placeholder names the ceiling, and a host beyond
+// it is the engine's error, said as every other.
+TEST_F(ConsolePageTest, theNetworkFieldIsWhatTheRunAsksForWithinTheCeilingItsPlaceholderNames)
+{
+    auto *network = page->findChild<QLineEdit *>(QStringLiteral("network"));
+    ASSERT_NE(network, nullptr);
+    EXPECT_EQ(network->placeholderText(), QStringLiteral("Nothing is allowed: Settings → Network"));
+    auto allowed = NetworkAllowList::parse(QStringLiteral("api.test, *.example.org:8443"));
+    ASSERT_TRUE(allowed);
+    page->setNetworkAllow(*allowed);
+    EXPECT_EQ(network->placeholderText(), QStringLiteral("Hosts for this run, within api.test, *.example.org:8443"));
+    page->setNetworkAllow(*NetworkAllowList::parse(QStringLiteral("registries")));
+    EXPECT_EQ(network->placeholderText(), QStringLiteral("Hosts for this run, within the package registries"));
+    // Beside the libraries, with room of its own in a 1024-pixel window.
+    page->resize(1024 - 180, 600);
+    QApplication::processEvents();
+    auto *libraries = page->findChild<QLineEdit *>(QStringLiteral("libraries"));
+    EXPECT_EQ(network->y(), libraries->y());
+    EXPECT_GE(network->width(), network->fontMetrics().horizontalAdvance(QStringLiteral("api.example.org")));
+
+    // The engine's ceiling is nothing (SandboxSettings{}): a run that asks is refused, in the summary.
+    QStringList asked;
+    QObject::connect(controller.get(), &EngineController::runStarted, page.get(),
+                     [&asked](quint64, const QString &, const RunRequest &request) { asked = request.network; });
+    QTest::keyClicks(network, QStringLiteral("api.test,  *.example.org:8443"));
+    EXPECT_EQ(page->nextRunNetwork(), (QStringList{QStringLiteral("api.test"), QStringLiteral("*.example.org:8443")}));
+    backend->setScript("print(1)", test::FakeRunScript::printing("1\n"));
+    editor->setPlainText(QStringLiteral("print(1)"));
+    page->run();
+    ASSERT_TRUE(waitUntil([&] { return !page->isRunning(); }, 30s));
+    auto *summary = page->findChild<QLabel *>(QStringLiteral("runSummary"));
+    ASSERT_NE(summary, nullptr);
+    EXPECT_TRUE(summary->isVisible());
+    const QString said = QTextDocument(summary->text()).toPlainText();
+    EXPECT_TRUE(said.contains(QStringLiteral("api.test"))) << qPrintable(said);
+    EXPECT_FALSE(output->toPlainText().contains(QStringLiteral("1"))) << "the code did not run";
+    if (!asked.isEmpty()) {
+        EXPECT_EQ(asked, (QStringList{QStringLiteral("api.test"), QStringLiteral("*.example.org:8443")}));
+    }
+
+    // Without hosts the run has no network and runs as ever.
+    network->clear();
+    EXPECT_TRUE(page->nextRunNetwork().isEmpty());
+    page->run();
+    ASSERT_TRUE(waitUntil([&] { return !page->isRunning(); }, 30s));
+    EXPECT_TRUE(asked.isEmpty());
+    EXPECT_TRUE(output->toPlainText().contains(QStringLiteral("1")));
+}

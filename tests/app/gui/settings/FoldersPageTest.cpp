@@ -169,10 +169,10 @@ TEST_F(FoldersPageTest, theFoldersAreKeptInTheUserSettingsAndBecomeTheAppsSandbo
 
     // A change applies to the next sandboxes; a folder that has gone is kept in the list but shared no more.
     ASSERT_TRUE(QDir(folder("out")).removeRecursively());
-    EXPECT_TRUE((*app)->reloadSharedFolders());
+    EXPECT_TRUE((*app)->reloadSandboxSettings());
     EXPECT_EQ((*app)->settings().sharedFolders, QList<SharedFolder>{expected.first()});
     EXPECT_EQ(UserSettings().sharedFolders(), expected);
-    EXPECT_FALSE((*app)->reloadSharedFolders()) << "nothing changed since";
+    EXPECT_FALSE((*app)->reloadSandboxSettings()) << "nothing changed since";
 
     // LLM_SANDBOX_SHARE wins over the settings.
     const test::ScopedEnvironment share{{"LLM_SANDBOX_SHARE", (folder("other/out") + QStringLiteral(":x")).toUtf8()}};
@@ -180,7 +180,7 @@ TEST_F(FoldersPageTest, theFoldersAreKeptInTheUserSettingsAndBecomeTheAppsSandbo
     ASSERT_TRUE(overridden);
     ASSERT_EQ((*overridden)->settings().sharedFolders.size(), 1);
     EXPECT_EQ((*overridden)->settings().sharedFolders.first().name, QStringLiteral("x"));
-    EXPECT_FALSE((*overridden)->reloadSharedFolders());
+    EXPECT_FALSE((*overridden)->reloadSandboxSettings());
     settings.setSharedFolders({});
     EXPECT_TRUE(UserSettings().sharedFolders().isEmpty());
 }
