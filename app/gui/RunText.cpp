@@ -8,6 +8,7 @@
 #include <QLocale>
 #include <QRegularExpression>
 #include <QTextDocument>
+#include <algorithm>
 
 namespace sandbox::gui {
 
@@ -233,6 +234,26 @@ QString sharedFoldersText(const QList<SharedFolderUse> &folders)
                           dataSizeText(folder.bytes));
     }
     return lines.join(QLatin1Char('\n'));
+}
+
+QString networkText(const JournalRun &run)
+{
+    if (!run.hasNetwork()) {
+        return run.networkHosts.join(QStringLiteral(", "));
+    }
+    const QStringList allowed = run.networkAllowed();
+    const QList<NetworkConnection> connections = run.networkConnections();
+    const auto refused = int(std::count_if(connections.cbegin(), connections.cend(),
+                                           [](const NetworkConnection &connection) { return !connection.allowed; }));
+    const QString hosts =
+        allowed.isEmpty() ? QCoreApplication::translate("RunText", "nothing") : allowed.join(QStringLiteral(", "));
+    const QString made =
+        connections.isEmpty() ? QCoreApplication::translate("RunText", "no connection")
+        : refused == 0
+            ? QCoreApplication::translate("RunText", "%n connection(s)", nullptr, int(connections.size()))
+            : QCoreApplication::translate("RunText", "%n connection(s), %1 refused", nullptr, int(connections.size()))
+                  .arg(refused);
+    return QStringLiteral("%1 · %2").arg(hosts, made);
 }
 
 QString savedResultsText(const QList<SavedResult> &saved)

@@ -151,6 +151,12 @@ QStringList DiffView::inputSummary(const RunDiff &diff)
                        .arg(change(orNone(diff.originalLibraries().join(QStringLiteral(", "))),
                                    orNone(diff.replayLibraries().join(QStringLiteral(", ")))));
     }
+    if (diff.networkDiffers()) {
+        // What each run was allowed to reach: part of what went in, as its libraries are.
+        summary << tr("Network: %1")
+                       .arg(change(orNone(diff.originalNetwork().join(QStringLiteral(", "))),
+                                   orNone(diff.replayNetwork().join(QStringLiteral(", ")))));
+    }
     if (diff.backendDiffers()) {
         summary << tr("Backend: %1")
                        .arg(change(orNone(backendText(diff.originalBackend())),

@@ -37,7 +37,7 @@ public:
     static constexpr int ContextLines = 3;
 
 private:
-    /// What went in, where it differs: language, code, libraries, backend, image (HTML list items).
+    /// What went in, where it differs: language, code, libraries, network, backend, image (HTML list items).
     static QStringList inputSummary(const RunDiff &diff);
     void appendLineDiff(const QString &title, const QList<RunDiff::Line> &lines, const QString &first,
                         const QString &second);

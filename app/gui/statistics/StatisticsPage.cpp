@@ -188,6 +188,9 @@ void drawCounts(QChartView *view, const QList<RunCount> &counts, const QString &
         });
 }
 
+/// How many hosts the hosts chart shows: those most runs reached.
+constexpr int kTopHosts = 10;
+
 /// How many runs the resource chart offers: the newest that have samples, however many runs came after them.
 constexpr int kSampledRuns = 50;
 
@@ -202,6 +205,7 @@ StatisticsPage::Numbers readOnce(const JournalReader &reader, const QString &pat
     auto durations = statistics.durationsByLanguage(from, to);
     auto sources = statistics.runsBySource(from, to);
     auto clients = statistics.runsByClient(from, to);
+    auto hosts = statistics.runsByHost(from, to, kTopHosts);
     // Only the runs that have something to show: most runs end before their first sample.
     auto recent = reader.list(RunFilter{.sampled = true}, 0, kSampledRuns);
     if (recent) {
@@ -210,9 +214,10 @@ StatisticsPage::Numbers readOnce(const JournalReader &reader, const QString &pat
     numbers.sampledRun = run.isEmpty() && !numbers.recentRuns.isEmpty() ? numbers.recentRuns.first().id : run;
     auto samples = numbers.sampledRun.isEmpty() ? Result<QList<JournalSample>>(QList<JournalSample>())
                                                 : reader.samples(numbers.sampledRun);
-    for (const Error *error : {days ? nullptr : &days.error(), durations ? nullptr : &durations.error(),
-                               sources ? nullptr : &sources.error(), clients ? nullptr : &clients.error(),
-                               recent ? nullptr : &recent.error(), samples ? nullptr : &samples.error()}) {
+    for (const Error *error :
+         {days ? nullptr : &days.error(), durations ? nullptr : &durations.error(),
+          sources ? nullptr : &sources.error(), clients ? nullptr : &clients.error(), hosts ? nullptr : &hosts.error(),
+          recent ? nullptr : &recent.error(), samples ? nullptr : &samples.error()}) {
         if (error && numbers.error.isEmpty()) {
             numbers.error = error->message;
         }
@@ -221,6 +226,7 @@ StatisticsPage::Numbers readOnce(const JournalReader &reader, const QString &pat
     numbers.durations = durations ? *durations : QList<DurationSummary>();
     numbers.sources = sources ? *sources : QList<RunCount>();
     numbers.clients = clients ? *clients : QList<RunCount>();
+    numbers.hosts = hosts ? *hosts : QList<RunCount>();
     numbers.samples = samples ? *samples : QList<JournalSample>();
     return numbers;
 }
@@ -255,6 +261,8 @@ StatisticsPage::StatisticsPage(JournalFeed &feed, QWidget *parent) : Page(parent
     m_durations = chartView(QStringLiteral("durationsChart"));
     m_sources = chartView(QStringLiteral("sourcesChart"));
     m_clients = chartView(QStringLiteral("clientsChart"));
+    m_hosts = chartView(QStringLiteral("hostsChart"));
+    m_hosts->setVisible(false);
     m_resources = chartView(QStringLiteral("resourcesChart"));
     m_run = new QComboBox;
     m_run->setObjectName(QStringLiteral("statisticsRun"));
@@ -268,17 +276,18 @@ StatisticsPage::StatisticsPage(JournalFeed &feed, QWidget *parent) : Page(parent
     bar->addWidget(m_summary, 1);
     auto *grid = new QGridLayout;
     grid->addWidget(m_outcomes, 0, 0);
-    grid->addWidget(m_durations, 0, 1);
+    grid->addWidget(m_durations, 0, 1, 1, 2);
     grid->addWidget(m_sources, 1, 0);
     grid->addWidget(m_clients, 1, 1);
+    grid->addWidget(m_hosts, 1, 2); // beside them when runs had network
     auto *runBar = new QHBoxLayout;
     auto *runLabel = new QLabel(tr("Resource use of &run:"));
     runLabel->setBuddy(m_run);
     runBar->addWidget(runLabel);
     runBar->addWidget(m_run);
     runBar->addStretch(1);
-    grid->addLayout(runBar, 2, 0, 1, 2);
-    grid->addWidget(m_resources, 3, 0, 1, 2);
+    grid->addLayout(runBar, 2, 0, 1, 3);
+    grid->addWidget(m_resources, 3, 0, 1, 3);
     auto *charts = new QWidget;
     charts->setLayout(grid);
     grid->setContentsMargins(0, 0, 0, 0);
@@ -366,6 +375,16 @@ QChart *StatisticsPage::clientsChart() const
     return m_clients->chart();
 }
 
+QChart *StatisticsPage::hostsChart() const
+{
+    return m_hosts->chart();
+}
+
+bool StatisticsPage::hostsChartShown() const
+{
+    return m_hosts->isVisibleTo(this);
+}
+
 QChart *StatisticsPage::resourcesChart() const
 {
     return m_resources->chart();
@@ -399,7 +418,7 @@ void StatisticsPage::changeEvent(QEvent *event)
 void StatisticsPage::styleCharts()
 {
     const bool dark = StateColors::isDark(palette());
-    for (QChartView *view : {m_outcomes, m_durations, m_sources, m_clients, m_resources}) {
+    for (QChartView *view : {m_outcomes, m_durations, m_sources, m_clients, m_hosts, m_resources}) {
         view->chart()->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
         view->chart()->setBackgroundRoundness(0); // square corners, flush with the view: no margin inside it
         view->chart()->setBackgroundBrush(palette().base());
@@ -488,6 +507,10 @@ void StatisticsPage::draw()
                                                      : QStringLiteral("stdio"));
         },
         series.runs, palette().color(QPalette::Text));
+    drawCounts(
+        m_hosts, m_numbers.hosts, tr("Runs by host reached"), [](const RunCount &count) { return count.key; },
+        series.runs, palette().color(QPalette::Text));
+    m_hosts->setVisible(!m_numbers.hosts.isEmpty());
 
     drawResources(series);
 

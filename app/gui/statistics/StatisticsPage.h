@@ -21,7 +21,8 @@ struct SeriesColors;
 namespace sandbox::gui {
 
 /// Charts of the journal's runs (Qt Charts): runs per day by outcome, duration per language (a box plot, warm runs
-/// and cold starts apart), runs by source and by MCP client (stdio and HTTP), over a chosen period, each part's
+/// and cold starts apart), runs by source and by MCP client (stdio and HTTP), the hosts runs reached (when some did),
+/// over a chosen period, each part's
 /// numbers in a tooltip; and the CPU and memory of a chosen run's container over time, as the engine sampled them
 /// (live while it runs). A period without runs shows a hint instead of empty charts. The numbers come from
 /// JournalStatistics and JournalReader, read off the GUI thread, again when the journal changes; the charts follow
@@ -38,6 +39,7 @@ public:
         QList<DurationSummary> durations;
         QList<RunCount> sources;
         QList<RunCount> clients;
+        QList<RunCount> hosts;        ///< the hosts runs asked their egress proxy for, most runs first (top 10)
         QList<JournalRun> recentRuns; ///< newest first: the runs the resource chart can show (they have samples)
         QString sampledRun;           ///< the run `samples` are of
         QList<JournalSample> samples;
@@ -62,6 +64,9 @@ public:
     QChart *durationsChart() const;
     QChart *sourcesChart() const;
     QChart *clientsChart() const;
+    /// Runs per host contacted; shown only while the period has runs with network.
+    QChart *hostsChart() const;
+    bool hostsChartShown() const;
     QChart *resourcesChart() const;
     /// Shows the resource use of run `id` (the newest run when empty).
     void selectRun(const QString &id);
@@ -84,6 +89,7 @@ private:
     QChartView *m_durations = nullptr;
     QChartView *m_sources = nullptr;
     QChartView *m_clients = nullptr;
+    QChartView *m_hosts = nullptr;
     QComboBox *m_run = nullptr;
     QChartView *m_resources = nullptr;
     QString m_selectedRun; ///< chosen in m_run; empty: the newest

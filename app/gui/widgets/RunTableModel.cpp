@@ -1,9 +1,12 @@
 #include "gui/widgets/RunTableModel.h"
 
 #include "gui/RunText.h"
+#include "gui/widgets/ThemedIcon.h"
 
 #include <QCoreApplication>
 #include <QFont>
+#include <QGuiApplication>
+#include <QHash>
 #include <QLocale>
 
 namespace sandbox::gui {
@@ -44,16 +47,36 @@ QString displayText(const JournalRun &run, int column)
     }
 }
 
+/// The globe that marks a run with network, in the text colour of the app's palette (made once per theme).
+QIcon networkIcon()
+{
+    static QHash<QRgb, QIcon> icons;
+    const QPalette palette = QGuiApplication::palette();
+    const QRgb key = palette.color(QPalette::WindowText).rgba();
+    auto icon = icons.constFind(key);
+    if (icon == icons.constEnd()) {
+        icon = icons.insert(key, themedIcon(QStringLiteral(":/icons/network.svg"), palette));
+    }
+    return *icon;
+}
+
 QString toolTip(const JournalRun &run, int column)
 {
     switch (column) {
     case RunTableModel::Started:
         return QLocale().toString(run.startedAt.toLocalTime(), QLocale::LongFormat);
-    case RunTableModel::Source:
-        return run.clientName.isEmpty()
-                   ? runSourceText(run)
-                   : plainToolTip(RunTableModel::tr("%1 %2 via %3")
-                                      .arg(run.clientName, run.clientVersion, runSourceText(run.source)));
+    case RunTableModel::Source: {
+        QString tip =
+            run.clientName.isEmpty()
+                ? runSourceText(run)
+                : RunTableModel::tr("%1 %2 via %3").arg(run.clientName, run.clientVersion, runSourceText(run.source));
+        // The globe beside it: which hosts the run reached.
+        if (!run.networkHosts.isEmpty()) {
+            tip +=
+                QLatin1Char('\n') + RunTableModel::tr("Network: %1").arg(run.networkHosts.join(QStringLiteral(", ")));
+        }
+        return plainToolTip(tip);
+    }
     case RunTableModel::Language:
         return languageText(run.language);
     case RunTableModel::Status:
@@ -99,8 +122,9 @@ QVariant RunTableModel::data(const QModelIndex &index, int role) const
     case SourceRole:
         return run.source ? int(*run.source) : -1;
     case SearchRole:
-        return QStringList{run.id,     run.language, runSourceText(run), runStatusText(run), runOutcomeText(run),
-                           run.backend}
+        return (QStringList{run.id, run.language, runSourceText(run), runStatusText(run), runOutcomeText(run),
+                            run.backend} +
+                run.networkHosts)
             .join(QLatin1Char('\n'));
     case SortRole:
         if (index.column() == Started) {
@@ -111,6 +135,8 @@ QVariant RunTableModel::data(const QModelIndex &index, int role) const
         return displayText(run, index.column());
     case Qt::ToolTipRole:
         return toolTip(run, index.column());
+    case Qt::DecorationRole:
+        return index.column() == Source && !run.networkHosts.isEmpty() ? QVariant(networkIcon()) : QVariant();
     case Qt::TextAlignmentRole:
         return index.column() == Duration ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
     case Qt::FontRole:

@@ -5,6 +5,7 @@
 #include "gui/widgets/ArtifactStrip.h"
 #include "gui/widgets/CodeEditor.h"
 #include "gui/widgets/McpExchangeView.h"
+#include "gui/widgets/NetworkView.h"
 #include "gui/widgets/OutputView.h"
 #include "gui/widgets/ReadOnlyText.h"
 
@@ -159,6 +160,9 @@ RunView::RunView(ThumbnailProvider &thumbnails, QWidget *parent) : QWidget(paren
     m_tabs->addTab(m_code, tr("Code"));
     m_tabs->addTab(detailsScroll, tr("Details"));
     m_tabs->addTab(m_exchange, tr("MCP exchange"));
+    m_network = new NetworkView;
+    m_network->setObjectName(QStringLiteral("runNetwork"));
+    m_tabs->addTab(m_network, tr("Network"));
 
     auto *runPage = new QWidget;
     auto *runLayout = new QVBoxLayout(runPage);
@@ -214,8 +218,9 @@ void RunView::showRun(const JournalRun &run)
     showHeader();
     showDetails();
     showExchange();
+    showNetwork();
     if (!sameRun) {
-        for (int tab = McpTab + 1; tab < m_tabs->count(); ++tab) {
+        for (int tab = NetworkTab + 1; tab < m_tabs->count(); ++tab) {
             m_tabs->setTabVisible(tab, false);
         }
     }
@@ -259,6 +264,9 @@ void RunView::applyUpdate(const JournalRunUpdate &update)
     }
     if (update.hasExchange || ended) {
         showExchange();
+    }
+    if (ended || m_run.hasNetwork() != m_network->isVisibleTo(m_tabs)) {
+        showNetwork();
     }
 }
 
@@ -346,6 +354,7 @@ void RunView::showDetails()
              run.finishedAt.isValid() ? locale.toString(run.finishedAt.toLocalTime(), QLocale::LongFormat) : QString()},
             {tr("Artifacts:"), run.artifacts.isEmpty() ? QString() : QString::number(run.artifacts.size())},
             {tr("Shared folders:"), sharedFoldersText(run.sharedFolders)},
+            {tr("Network:"), networkText(run)},
             {tr("Saved files:"), savedResultsText(run.savedResults)},
         });
     m_settings->setPlainText(run.settings.isEmpty()
@@ -360,6 +369,18 @@ void RunView::showExchange()
     m_tabs->setTabVisible(McpTab, viaMcp);
     if (viaMcp) {
         m_exchange->showRun(m_run);
+    }
+}
+
+void RunView::showNetwork()
+{
+    // A run without network shows nothing of it; from its tab, the output is shown (not the neighbouring tab).
+    if (!m_run.hasNetwork() && m_tabs->currentIndex() == NetworkTab) {
+        m_tabs->setCurrentIndex(OutputTab);
+    }
+    m_tabs->setTabVisible(NetworkTab, m_run.hasNetwork());
+    if (m_run.hasNetwork()) {
+        m_network->showRun(m_run);
     }
 }
 

@@ -16,12 +16,14 @@ namespace sandbox::gui {
 class ArtifactStrip;
 class CodeEditor;
 class McpExchangeView;
+class NetworkView;
 class OutputView;
 class ThumbnailProvider;
 
 /// One run as the journal holds it, the same on every page: its output (streaming while it runs) and charts, its code,
 /// the details (how it ended, resource use, backend, settings) and, for runs an assistant made, the exact MCP tool call
-/// and result. A running run is fed with what it gained (applyUpdate): output is appended, never shown again whole.
+/// and result, and for a run with network every connection it made. A running run is fed with what it gained
+/// (applyUpdate): output is appended, never shown again whole.
 class RunView final : public QWidget
 {
     Q_OBJECT
@@ -33,6 +35,7 @@ public:
         CodeTab,
         DetailsTab,
         McpTab,
+        NetworkTab, ///< only for a run with network
     };
 
     explicit RunView(ThumbnailProvider &thumbnails, QWidget *parent = nullptr);
@@ -64,6 +67,7 @@ private:
     void showHeader();
     void showDetails();
     void showExchange();
+    void showNetwork();
     void appendEndNotes();
 
     JournalRun m_run;
@@ -80,6 +84,7 @@ private:
     QFormLayout *m_details = nullptr;
     QPlainTextEdit *m_settings = nullptr;
     McpExchangeView *m_exchange = nullptr;
+    NetworkView *m_network = nullptr;
 };
 
 } // namespace sandbox::gui

@@ -423,3 +423,60 @@ TEST_F(StatisticsPageTest, theDayAxisWritesDaysInTheLocalesOrder)
         EXPECT_TRUE(chinese.match(label).hasMatch()) << label.toStdString();
     }
 }
+
+// Issue 48: the hosts runs reached, runs per host, the top ten, most at the top; no chart while no run had network.
+TEST_F(StatisticsPageTest, theHostsRunsReachedAreBarsOfRunsPerHostOnlyWhenSomeRunHadNetwork)
+{
+    {
+        StatisticsPage page(m_feed);
+        page.show();
+        page.reload();
+        page.waitForLoaded();
+        EXPECT_TRUE(page.numbers().hosts.isEmpty());
+        EXPECT_FALSE(page.hostsChartShown()) << "no run had network";
+    }
+    {
+        JournalRecorder recorder(m_path, JournalRecorder::Context{QStringLiteral("docker"), QString(), {}, {}});
+        // api.test in 3 runs (twice in one), pypi.org in 2, and eleven hosts once each: 13 hosts.
+        QList<QStringList> runs{{"api.test", "pypi.org", "api.test"}, {"api.test", "pypi.org"}, {"api.test"}};
+        QStringList once;
+        for (int i = 0; i < 11; ++i) {
+            once << QStringLiteral("host-%1.test").arg(i, 2, 10, QLatin1Char('0'));
+        }
+        runs << once;
+        for (int i = 0; i < runs.size(); ++i) {
+            const QString runId = QStringLiteral("net-%1").arg(i);
+            RunRequest request;
+            request.language = QStringLiteral("python");
+            request.source = RunSource::Mcp;
+            recorder.runStarted(runId, request);
+            RunResult result;
+            result.exitCode = 0;
+            result.networkGranted = NetworkAllowList({NetworkHost{QStringLiteral("*"), {443}}});
+            for (const QString &host : runs.at(i)) {
+                result.network << NetworkConnection{.method = "CONNECT", .host = host, .port = 443, .allowed = true};
+            }
+            recorder.runFinished(runId, result, std::nullopt);
+        }
+        recorder.flush();
+    }
+    StatisticsPage page(m_feed);
+    page.show();
+    page.reload();
+    page.waitForLoaded();
+    EXPECT_TRUE(page.hostsChartShown());
+    EXPECT_EQ(page.hostsChart()->title(), QStringLiteral("Runs by host reached"));
+    auto *hosts = seriesOf<QHorizontalBarSeries>(page.hostsChart());
+    ASSERT_NE(hosts, nullptr);
+    QBarSet *byHost = hosts->barSets().first();
+    ASSERT_EQ(byHost->count(), 10) << "the top ten of 13 hosts";
+    const QStringList names = categories(page.hostsChart());
+    ASSERT_EQ(names.size(), 10);
+    EXPECT_EQ(names.last(), QStringLiteral("api.test")) << "most at the top";
+    EXPECT_EQ(byHost->at(9), 3) << "a host twice in one run counts once";
+    EXPECT_EQ(names.at(8), QStringLiteral("pypi.org"));
+    EXPECT_EQ(byHost->at(8), 2);
+    EXPECT_EQ(names.at(7), QStringLiteral("host-00.test")) << "as many runs: by name";
+    EXPECT_EQ(byHost->at(0), 1);
+    EXPECT_FALSE(names.contains(QStringLiteral("host-10.test")));
+}

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "network/NetworkConnection.h"
+
+#include <QAbstractTableModel>
+#include <QList>
+
+namespace sandbox::gui {
+
+/// A run's network connections (JournalRun::networkConnections), one row each in the order they ended: where to, the
+/// method, whether the egress proxy let it through and why not, the HTTP status, the bytes each way and how long it
+/// took. A refused row's result and reason are in the colour of a failure.
+class NetworkConnectionModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column
+    {
+        Endpoint,
+        Method,
+        Result,
+        Status,
+        Sent,
+        Received,
+        Duration,
+        Reason, ///< last: it takes the room that is left, never elided
+        ColumnCount
+    };
+    enum Role
+    {
+        SortRole = Qt::UserRole + 1, ///< numbers as numbers, the rest as shown
+    };
+
+    using QAbstractTableModel::QAbstractTableModel;
+
+    void setConnections(const QList<NetworkConnection> &connections);
+    const QList<NetworkConnection> &connections() const { return m_connections; }
+    /// How many were refused.
+    int refusedCount() const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    QList<NetworkConnection> m_connections;
+};
+
+} // namespace sandbox::gui
