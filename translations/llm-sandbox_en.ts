@@ -39,7 +39,7 @@
 <context>
     <name>RunCommand</name>
     <message numerus="yes">
-        <location filename="../app/cli/RunCommand.cpp" line="+252"/>
+        <location filename="../app/cli/RunCommand.cpp" line="+258"/>
         <source>artifact %1 (%2, %n bytes): %3</source>
         <translation>
             <numerusform>artifact %1 (%2, %n byte): %3</numerusform>
@@ -58,11 +58,27 @@
 <context>
     <name>RunText</name>
     <message numerus="yes">
-        <location filename="../app/gui/RunText.cpp" line="+229"/>
+        <location filename="../app/gui/RunText.cpp" line="+230"/>
         <source>%1 (%2, %n file(s), %3)</source>
         <translation>
             <numerusform>%1 (%2, %n file, %3)</numerusform>
             <numerusform>%1 (%2, %n files, %3)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+24"/>
+        <source>%n connection(s)</source>
+        <translation>
+            <numerusform>%n connection</numerusform>
+            <numerusform>%n connections</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n connection(s), %1 refused</source>
+        <translation>
+            <numerusform>%n connection, %1 refused</numerusform>
+            <numerusform>%n connections, %1 refused</numerusform>
         </translation>
     </message>
 </context>
@@ -172,7 +188,7 @@
 <context>
     <name>sandbox::gui::ConsolePage</name>
     <message numerus="yes">
-        <location filename="../app/gui/console/ConsolePage.cpp" line="+401"/>
+        <location filename="../app/gui/console/ConsolePage.cpp" line="+410"/>
         <source>%1 (%n line(s))</source>
         <translation>
             <numerusform>%1 (%n line)</numerusform>
@@ -279,7 +295,7 @@
 <context>
     <name>sandbox::gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="+436"/>
+        <location filename="../app/gui/MainWindow.cpp" line="+440"/>
         <source>%n run(s) in progress</source>
         <translation>
             <numerusform>%n run in progress</numerusform>
@@ -308,6 +324,25 @@
         <translation>
             <numerusform>Stop %n run?</numerusform>
             <numerusform>Stop %n runs?</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::NetworkView</name>
+    <message numerus="yes">
+        <location filename="../app/gui/widgets/NetworkView.cpp" line="+55"/>
+        <source>%n connection(s), all allowed.</source>
+        <translation>
+            <numerusform>%n connection, allowed.</numerusform>
+            <numerusform>%n connections, all allowed.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n connection(s), %1 refused.</source>
+        <translation>
+            <numerusform>%n connection, %1 refused.</numerusform>
+            <numerusform>%n connections, %1 refused.</numerusform>
         </translation>
     </message>
 </context>
@@ -379,7 +414,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+266"/>
+        <location line="+285"/>
         <source>%1 · %2: %n run(s)</source>
         <translation>
             <numerusform>%1 · %2: %n run</numerusform>
@@ -387,7 +422,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+46"/>
+        <location line="+50"/>
         <source>%n run(s), %1 succeeded</source>
         <translation>
             <numerusform>%n run, %1 succeeded</numerusform>

@@ -4,7 +4,7 @@
 <context>
     <name>AppContext</name>
     <message>
-        <location filename="../app/AppContext.cpp" line="+108"/>
+        <location filename="../app/AppContext.cpp" line="+109"/>
         <source>journal retention: %1</source>
         <translation>日志库保留清理：%1</translation>
     </message>
@@ -1218,7 +1218,12 @@ go module、R 软件包、gem。</translation>
         <translation>代码可在 /data/NAME 读取的文件夹（可重复）；:rw 允许将结果保存到那里。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
+        <source>A host the code may reach over HTTP(S) (repeatable), within what you allow in LLM_SANDBOX_NETWORK_ALLOW or the app&apos;s Network settings.</source>
+        <translation>代码可通过 HTTP(S) 访问的主机（可重复），须在 LLM_SANDBOX_NETWORK_ALLOW 或应用的“网络”设置所允许的范围内。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>A source file to run, or - to read the code from stdin.</source>
         <translation>要运行的源文件，或用 - 从 stdin 读取代码。</translation>
     </message>
@@ -1238,7 +1243,7 @@ go module、R 软件包、gem。</translation>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+49"/>
         <source>--timeout must be a number of seconds between 0 and 86400.</source>
         <translation>--timeout 必须是 0 到 86400 之间的秒数。</translation>
     </message>
@@ -1300,7 +1305,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>RunText</name>
     <message>
-        <location filename="../app/gui/RunText.cpp" line="+17"/>
+        <location filename="../app/gui/RunText.cpp" line="+18"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
@@ -1457,7 +1462,31 @@ go module、R 软件包、gem。</translation>
         <translation>只读</translation>
     </message>
     <message>
-        <location line="-73"/>
+        <location line="+16"/>
+        <source>nothing</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>no connection</source>
+        <translation>没有连接</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n connection(s)</source>
+        <translation>
+            <numerusform>%n 个连接</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n connection(s), %1 refused</source>
+        <translation>
+            <numerusform>%n 个连接，%1 个被拒绝</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="-95"/>
         <location line="+5"/>
         <source>Stopped by you after %1</source>
         <translation>%1 后由你停止</translation>
@@ -1517,7 +1546,7 @@ go module、R 软件包、gem。</translation>
     </message>
     <message>
         <location line="-12"/>
-        <location filename="../app/gui/widgets/RunTableModel.cpp" line="+65"/>
+        <location filename="../app/gui/widgets/RunTableModel.cpp" line="+87"/>
         <source>output truncated</source>
         <translation>输出已截断</translation>
     </message>
@@ -2985,7 +3014,7 @@ go module、R 软件包、gem。</translation>
         <translation>在代码运行前安装到沙箱中（pip、npm、Maven、Go 模块、CRAN、gems）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+8"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -3025,7 +3054,7 @@ go module、R 软件包、gem。</translation>
         <translation>库(&amp;B)：</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
         <source>Write code here and press Ctrl+Return to run it in a sandbox.</source>
         <translation>在此编写代码，按 Ctrl+Return 在沙箱中运行。</translation>
     </message>
@@ -3035,7 +3064,7 @@ go module、R 软件包、gem。</translation>
         <translation>程序的输出会实时显示在这里；错误以红色显示。</translation>
     </message>
     <message>
-        <location line="-77"/>
+        <location line="-86"/>
         <source>Re&amp;cent</source>
         <translation>最近(&amp;C)</translation>
     </message>
@@ -3045,7 +3074,17 @@ go module、R 软件包、gem。</translation>
         <translation>最近用这种语言运行过的代码</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+21"/>
+        <source>The hosts the run may reach, comma separated (api.example.org, *.example.org:8443), within Settings → Network. Without any the run has no network.</source>
+        <translation>本次运行可访问的主机，以逗号分隔（api.example.org, *.example.org:8443），须在“设置 → 网络”允许的范围内。不填则运行没有网络。</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Net&amp;work:</source>
+        <translation>网络(&amp;W)：</translation>
+    </message>
+    <message>
+        <location line="+40"/>
         <location line="+12"/>
         <source>Show Details</source>
         <translation>显示详情</translation>
@@ -3093,7 +3132,7 @@ go module、R 软件包、gem。</translation>
         <translation>%1 — 双击查看</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>Starting a sandbox…</source>
         <translation>正在启动沙箱…</translation>
     </message>
@@ -3153,7 +3192,22 @@ go module、R 软件包、gem。</translation>
         <translation>控制台</translation>
     </message>
     <message>
-        <location line="+102"/>
+        <location line="+53"/>
+        <source>Nothing is allowed: Settings → Network</source>
+        <translation>不允许任何主机：设置 → 网络</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Hosts for this run, within the package registries</source>
+        <translation>本次运行的主机，限于软件包仓库</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hosts for this run, within %1</source>
+        <translation>本次运行的主机，限于 %1</translation>
+    </message>
+    <message>
+        <location line="+60"/>
         <source>Shared for the next run: %1 (read only)</source>
         <translation>已为下一次运行共享：%1（只读）</translation>
     </message>
@@ -3257,6 +3311,11 @@ go module、R 软件包、gem。</translation>
         <location line="+3"/>
         <source>Libraries: %1</source>
         <translation>库：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Network: %1</source>
+        <translation>网络：%1</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -3476,14 +3535,14 @@ Run B: %4 on %5, %6</source>
 <context>
     <name>sandbox::gui::GalleryModel</name>
     <message>
-        <location filename="../app/gui/gallery/GalleryModel.cpp" line="+101"/>
+        <location filename="../app/gui/gallery/GalleryModel.cpp" line="+103"/>
         <source>%1 · run %2
 %3 · %4</source>
         <translation>%1 · 运行 %2
 %3 · %4</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>%1
 %2, %3
 %4 run of %5 (%6)</source>
@@ -4244,7 +4303,7 @@ Runs appear here the moment they start: from the Console, from “llm-sandbox ru
         <translation>LLM Sandbox</translation>
     </message>
     <message>
-        <location line="+114"/>
+        <location line="+118"/>
         <source>%1 %2 %3 · ready</source>
         <translation>%1 %2 %3 · 就绪</translation>
     </message>
@@ -4601,19 +4660,205 @@ Runs go on; what they record waits until it can be written again.</source>
     </message>
 </context>
 <context>
+    <name>sandbox::gui::NetworkConnectionModel</name>
+    <message>
+        <location filename="../app/gui/widgets/NetworkConnectionModel.cpp" line="+46"/>
+        <source>%1, reached at %2</source>
+        <translation>%1，连接到 %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Allowed</source>
+        <translation>已允许</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Refused</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Method</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>HTTP status</source>
+        <translation>HTTP 状态</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sent</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Received</source>
+        <translation>接收</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Duration</source>
+        <translation>耗时</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::NetworkHostModel</name>
+    <message>
+        <location filename="../app/gui/settings/NetworkHostModel.cpp" line="+21"/>
+        <source>Write a host, such as api.example.org.</source>
+        <translation>请填写主机，例如 api.example.org。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>“%1” is not a host: write a name such as api.example.org, *.example.org for a domain and every host under it, or an IP address, and :PORT (1 to 65535) for a port other than 80 and 443.</source>
+        <translation>“%1”不是主机：请填写名称（如 api.example.org）、*.example.org（该域名及其下所有主机）或 IP 地址；端口不是 80 和 443 时加上 :端口（1 到 65535）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 is already in the list.</source>
+        <translation>%1 已在列表中。</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::NetworkPage</name>
+    <message>
+        <location filename="../app/gui/settings/NetworkPage.cpp" line="+41"/>
+        <source>Sandboxes have no network. A run gets some only when it asks for hosts (the Console&apos;s Network field, an assistant&apos;s “network” argument, run --network), and only within what you allow here.</source>
+        <translation>沙箱没有网络。只有运行请求主机时（控制台的“网络”字段、助手的“network”参数、run --network）才会获得网络，且仅限于您在此允许的范围。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Nothing (default)</source>
+        <translation>不允许任何主机（默认）(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Package registries</source>
+        <translation>软件包仓库(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;These hosts:</source>
+        <translation>以下主机(&amp;T)：</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>PyPI, npm, Go modules, RubyGems, CRAN and Maven Central, over HTTPS: %1</source>
+        <translation>PyPI、npm、Go 模块、RubyGems、CRAN 和 Maven Central，通过 HTTPS：%1</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>api.example.org</source>
+        <translation>api.example.org</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Add</source>
+        <translation>添加(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Add the host written beside it to the list</source>
+        <translation>将旁边填写的主机添加到列表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Remove</source>
+        <translation>移除(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Take the selected host off the list</source>
+        <translation>从列表中移除所选主机</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>api.example.org: that host, over HTTPS and HTTP (ports 443 and 80). *.example.org: example.org and every host under it. Add :PORT for another port, as in api.example.org:8443.</source>
+        <translation>api.example.org：该主机，通过 HTTPS 和 HTTP（端口 443 和 80）。*.example.org：example.org 及其下所有主机。其他端口请加 :端口，例如 api.example.org:8443。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Whatever a name resolves to, private and loopback addresses and this computer&apos;s are never reachable. Every connection a run makes, allowed or refused, is shown with the run in the Live Log and History. Changes apply to runs that start after you press OK; the command line and the MCP server read them when they start.</source>
+        <translation>无论名称解析到什么地址，私有地址、回环地址和本机地址始终无法访问。运行发起的每个连接（无论允许还是拒绝）都会随运行显示在实时日志和历史记录中。更改对按“确定”之后开始的运行生效；命令行和 MCP 服务器在启动时读取。</translation>
+    </message>
+    <message>
+        <location line="+89"/>
+        <source>nothing</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>LLM_SANDBOX_NETWORK_ALLOW is set where LLM Sandbox started, and it wins over this page: runs may reach %1. Unset it to choose here.</source>
+        <translation>启动 LLM Sandbox 的环境中设置了 LLM_SANDBOX_NETWORK_ALLOW，它优先于本页：运行可访问 %1。取消该变量后才能在此选择。</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::NetworkView</name>
+    <message>
+        <location filename="../app/gui/widgets/NetworkView.cpp" line="+50"/>
+        <source>Allowed: %1</source>
+        <translation>允许：%1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>nothing</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The run made no connection.</source>
+        <translation>本次运行没有发起连接。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n connection(s), all allowed.</source>
+        <translation>
+            <numerusform>%n 个连接，全部允许。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n connection(s), %1 refused.</source>
+        <translation>
+            <numerusform>%n 个连接，%1 个被拒绝。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>sandbox::gui::RunTableModel</name>
     <message>
-        <location filename="../app/gui/widgets/RunTableModel.cpp" line="-10"/>
+        <location filename="../app/gui/widgets/RunTableModel.cpp" line="-16"/>
         <source>%1 %2 via %3</source>
         <translation>%1 %2，通过 %3</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+4"/>
+        <source>Network: %1</source>
+        <translation>网络：%1</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Run %1</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+68"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
@@ -4651,7 +4896,7 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::RunView</name>
     <message>
-        <location filename="../app/gui/widgets/RunView.cpp" line="+93"/>
+        <location filename="../app/gui/widgets/RunView.cpp" line="+94"/>
         <source>Open in &amp;Console</source>
         <translation>在控制台中打开(&amp;C)</translation>
     </message>
@@ -4662,12 +4907,12 @@ Runs go on; what they record waits until it can be written again.</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+215"/>
+        <location line="+222"/>
         <source>&amp;Stop Run</source>
         <translation>停止运行(&amp;S)</translation>
     </message>
     <message>
-        <location line="-213"/>
+        <location line="-220"/>
         <source>Stop this run, whoever started it: it ends as stopped by you</source>
         <translation>停止此运行（无论由谁启动）：它将以“已由你停止”结束</translation>
     </message>
@@ -4697,12 +4942,17 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>MCP 交互</translation>
     </message>
     <message>
+        <location line="+3"/>
+        <source>Network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
         <location line="+14"/>
         <source>Select a run to see its output, charts and code.</source>
         <translation>选择一个运行以查看其输出、图表和代码。</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+100"/>
         <source>[output truncated: the sandbox&apos;s output limit was reached]</source>
         <translation>[输出已截断：已达到沙箱的输出限制]</translation>
     </message>
@@ -4840,6 +5090,11 @@ Runs go on; what they record waits until it can be written again.</source>
         <location line="+1"/>
         <source>Shared folders:</source>
         <translation>共享文件夹：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Network:</source>
+        <translation>网络：</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5353,7 +5608,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
 <context>
     <name>sandbox::gui::SettingsDialog</name>
     <message>
-        <location filename="../app/gui/settings/SettingsDialog.cpp" line="+22"/>
+        <location filename="../app/gui/settings/SettingsDialog.cpp" line="+24"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -5423,12 +5678,17 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         <translation>文件夹(&amp;F)</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>&amp;Network</source>
+        <translation>网络(&amp;N)</translation>
+    </message>
+    <message>
         <location line="+12"/>
         <source>%1 — chosen on the &lt;a href=&quot;#backends&quot;&gt;Backends page&lt;/a&gt;</source>
         <translation>%1 — 在&lt;a href=&quot;#backends&quot;&gt;后端页面&lt;/a&gt;中选择</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="-50"/>
         <source>OCI &amp;runtime:</source>
         <translation>OCI 运行时(&amp;R)：</translation>
     </message>
@@ -5521,7 +5781,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         </translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+66"/>
         <source>Last 7 days</source>
         <translation>最近 7 天</translation>
     </message>
@@ -5536,7 +5796,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         <translation>最近 90 天</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+15"/>
         <source>The run whose container&apos;s CPU and memory the chart below shows</source>
         <translation>下方图表显示其容器 CPU 和内存用量的运行</translation>
     </message>
@@ -5546,7 +5806,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         <translation>引擎在运行期间每一两秒对容器采样一次：只有持续更久的运行才有样本，这里也只列出这些运行。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Resource use of &amp;run:</source>
         <translation>运行的资源使用(&amp;R)：</translation>
     </message>
@@ -5556,7 +5816,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         <translation>统计</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+107"/>
         <source>Runs per day</source>
         <translation>每日运行次数</translation>
     </message>
@@ -5573,7 +5833,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         <translation>按客户端统计的 MCP 运行（stdio 和 HTTP）</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+41"/>
         <source>Duration per language</source>
         <translation>各语言的时长</translation>
     </message>
@@ -5590,7 +5850,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         </translation>
     </message>
     <message>
-        <location line="-91"/>
+        <location line="-95"/>
         <source>Runs by source</source>
         <translation>按来源统计的运行</translation>
     </message>
@@ -5600,7 +5860,12 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
         <translation>（未命名）</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+7"/>
+        <source>Runs by host reached</source>
+        <translation>按访问主机统计的运行</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>The journal cannot be read: %1</source>
         <translation>无法读取日志库：%1</translation>
     </message>
