@@ -66,7 +66,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+24"/>
+        <location line="+49"/>
         <source>%n connection(s)</source>
         <translation>
             <numerusform>%n connection</numerusform>
@@ -330,7 +330,7 @@
 <context>
     <name>sandbox::gui::NetworkView</name>
     <message numerus="yes">
-        <location filename="../app/gui/widgets/NetworkView.cpp" line="+55"/>
+        <location filename="../app/gui/widgets/NetworkView.cpp" line="+54"/>
         <source>%n connection(s), all allowed.</source>
         <translation>
             <numerusform>%n connection, allowed.</numerusform>

@@ -1462,12 +1462,62 @@ go module、R 软件包、gem。</translation>
         <translation>只读</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+10"/>
+        <source>not an allowed host</source>
+        <translation>不是允许的主机</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>an IP address that is not allowed (only listed addresses are)</source>
+        <translation>不允许的 IP 地址（只允许列出的地址）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a private, loopback, link-local or this computer&apos;s address</source>
+        <translation>私有、回环、链路本地或本机地址</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its name resolves to a private, loopback, link-local or this computer&apos;s address</source>
+        <translation>其名称解析为私有、回环、链路本地或本机地址</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the name does not resolve</source>
+        <translation>名称无法解析</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the host refused the connection or cannot be reached</source>
+        <translation>主机拒绝连接或无法访问</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the host did not answer in time</source>
+        <translation>主机未及时响应</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the sandbox closed the connection before the answer</source>
+        <translation>沙箱在收到响应前关闭了连接</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not a request the proxy understands</source>
+        <translation>代理无法理解该请求</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>port %1 is not allowed for this host</source>
+        <translation>该主机不允许端口 %1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>no connection</source>
         <translation>没有连接</translation>
     </message>
@@ -1486,7 +1536,7 @@ go module、R 软件包、gem。</translation>
         </translation>
     </message>
     <message>
-        <location line="-95"/>
+        <location line="-120"/>
         <location line="+5"/>
         <source>Stopped by you after %1</source>
         <translation>%1 后由你停止</translation>
@@ -1546,7 +1596,7 @@ go module、R 软件包、gem。</translation>
     </message>
     <message>
         <location line="-12"/>
-        <location filename="../app/gui/widgets/RunTableModel.cpp" line="+87"/>
+        <location filename="../app/gui/widgets/RunTableModel.cpp" line="+88"/>
         <source>output truncated</source>
         <translation>输出已截断</translation>
     </message>
@@ -4677,7 +4727,7 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+31"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
@@ -4698,8 +4748,8 @@ Runs go on; what they record waits until it can be written again.</source>
     </message>
     <message>
         <location line="+2"/>
-        <source>HTTP status</source>
-        <translation>HTTP 状态</translation>
+        <source>HTTP</source>
+        <translation>HTTP</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -4758,12 +4808,12 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>以下主机(&amp;T)：</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>PyPI, npm, Go modules, RubyGems, CRAN and Maven Central, over HTTPS: %1</source>
-        <translation>PyPI、npm、Go 模块、RubyGems、CRAN 和 Maven Central，通过 HTTPS：%1</translation>
+        <location line="+7"/>
+        <source>PyPI, npm, Go modules, RubyGems, CRAN and Maven Central, over HTTPS.</source>
+        <translation>PyPI、npm、Go 模块、RubyGems、CRAN 和 Maven Central，通过 HTTPS。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+15"/>
         <source>api.example.org</source>
         <translation>api.example.org</translation>
     </message>
@@ -4811,7 +4861,7 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::NetworkView</name>
     <message>
-        <location filename="../app/gui/widgets/NetworkView.cpp" line="+50"/>
+        <location filename="../app/gui/widgets/NetworkView.cpp" line="+49"/>
         <source>Allowed: %1</source>
         <translation>允许：%1</translation>
     </message>

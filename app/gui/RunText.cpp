@@ -236,6 +236,32 @@ QString sharedFoldersText(const QList<SharedFolderUse> &folders)
     return lines.join(QLatin1Char('\n'));
 }
 
+QString networkReasonText(const QString &reason)
+{
+    // The sentences NetworkConnection records (core/network/NetworkConnection.cpp), each translated here.
+    static const char *const known[] = {
+        QT_TRANSLATE_NOOP("RunText", "not an allowed host"),
+        QT_TRANSLATE_NOOP("RunText", "an IP address that is not allowed (only listed addresses are)"),
+        QT_TRANSLATE_NOOP("RunText", "a private, loopback, link-local or this computer's address"),
+        QT_TRANSLATE_NOOP("RunText", "its name resolves to a private, loopback, link-local or this computer's address"),
+        QT_TRANSLATE_NOOP("RunText", "the name does not resolve"),
+        QT_TRANSLATE_NOOP("RunText", "the host refused the connection or cannot be reached"),
+        QT_TRANSLATE_NOOP("RunText", "the host did not answer in time"),
+        QT_TRANSLATE_NOOP("RunText", "the sandbox closed the connection before the answer"),
+        QT_TRANSLATE_NOOP("RunText", "not a request the proxy understands"),
+    };
+    for (const char *sentence : known) {
+        if (reason == QLatin1String(sentence)) {
+            return QCoreApplication::translate("RunText", sentence);
+        }
+    }
+    static const QRegularExpression port(QStringLiteral("^port (\\d+) is not allowed for this host$"));
+    if (const QRegularExpressionMatch match = port.match(reason); match.hasMatch()) {
+        return QCoreApplication::translate("RunText", "port %1 is not allowed for this host").arg(match.captured(1));
+    }
+    return reason;
+}
+
 QString networkText(const JournalRun &run)
 {
     if (!run.hasNetwork()) {

@@ -57,6 +57,9 @@ QString durationText(qint64 milliseconds);
 QString dataSizeText(qint64 bytes);
 /// The shared folders a run could read, as its details show them: "sales (read only, 2 files, 35 B)", one per line.
 QString sharedFoldersText(const QList<SharedFolderUse> &folders);
+/// Why the egress proxy refused a connection, or why an allowed one failed (NetworkConnection::reason, recorded in
+/// English), in the user's language; a reason it does not know as it is.
+QString networkReasonText(const QString &reason);
 /// What a run could reach and what it made of it, as its details show it: "api.test, *.example.org:8443 · 3
 /// connections, 1 refused"; the hosts it asked for of a summary; empty for a run without network.
 QString networkText(const JournalRun &run);

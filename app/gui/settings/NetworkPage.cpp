@@ -55,9 +55,12 @@ NetworkPage::NetworkPage(QWidget *parent) : QWidget(parent)
     m_choices->addButton(m_registries, int(Choice::Registries));
     m_choices->addButton(m_hosts, int(Choice::Hosts));
     m_nothing->setChecked(true);
-    auto *registriesHint = hint(tr("PyPI, npm, Go modules, RubyGems, CRAN and Maven Central, over HTTPS: %1")
-                                    .arg(NetworkAllowList::registryHosts().join(QStringLiteral(", "))),
+    auto *registriesHint = hint(tr("PyPI, npm, Go modules, RubyGems, CRAN and Maven Central, over HTTPS."),
                                 QStringLiteral("networkRegistriesHint"));
+    // Their host names in a tooltip, whole: wrapped in the hint, a line break cut one at its hyphen.
+    const QString registryHosts = NetworkAllowList::registryHosts().join(u'\n');
+    m_registries->setToolTip(registryHosts);
+    registriesHint->setToolTip(registryHosts);
 
     m_model = new NetworkHostModel(this);
     m_view = new QListView;

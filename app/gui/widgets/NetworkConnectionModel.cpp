@@ -50,7 +50,7 @@ QVariant NetworkConnectionModel::data(const QModelIndex &index, int role) const
         case Result:
             return connection.allowed ? tr("Allowed") : tr("Refused");
         case Reason:
-            return connection.reason;
+            return networkReasonText(connection.reason);
         case Status:
             return connection.status > 0 ? QString::number(connection.status) : QString();
         case Sent:
@@ -63,31 +63,13 @@ QVariant NetworkConnectionModel::data(const QModelIndex &index, int role) const
             return {};
         }
     }
-    switch (role) {
-    case SortRole:
-        switch (column) {
-        case Status:
-            return connection.status;
-        case Sent:
-            return connection.bytesOut;
-        case Received:
-            return connection.bytesIn;
-        case Duration:
-            return connection.durationMs;
-        default:
-            return data(index, Qt::DisplayRole);
-        }
-    case Qt::ForegroundRole:
-        // Refused: in a failure's colour, as a failed run's status is.
-        if (!connection.allowed && (column == Result || column == Reason)) {
-            return StateColors::of(QGuiApplication::palette()).failed;
-        }
-        return {};
-    case Qt::TextAlignmentRole:
-        return column >= Status && column <= Duration ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
-    default:
-        return {};
+    if (role == Qt::ForegroundRole && !connection.allowed && (column == Result || column == Reason)) {
+        return StateColors::of(QGuiApplication::palette()).failed; // as a failed run's status is
     }
+    if (role == Qt::TextAlignmentRole && column >= Status) {
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    return {};
 }
 
 QVariant NetworkConnectionModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -105,7 +87,7 @@ QVariant NetworkConnectionModel::headerData(int section, Qt::Orientation orienta
     case Reason:
         return tr("Reason");
     case Status:
-        return tr("HTTP status");
+        return tr("HTTP"); // the status the proxy answered: 200, 403
     case Sent:
         return tr("Sent");
     case Received:

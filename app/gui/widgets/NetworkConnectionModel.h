@@ -20,18 +20,13 @@ public:
         Endpoint,
         Method,
         Result,
+        Reason, ///< beside the result: what a narrow pane shows first
         Status,
         Sent,
         Received,
         Duration,
-        Reason, ///< last: it takes the room that is left, never elided
         ColumnCount
     };
-    enum Role
-    {
-        SortRole = Qt::UserRole + 1, ///< numbers as numbers, the rest as shown
-    };
-
     using QAbstractTableModel::QAbstractTableModel;
 
     void setConnections(const QList<NetworkConnection> &connections);

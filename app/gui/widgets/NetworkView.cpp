@@ -4,7 +4,6 @@
 
 #include <QHeaderView>
 #include <QLabel>
-#include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -22,23 +21,23 @@ NetworkView::NetworkView(QWidget *parent) : QWidget(parent)
     m_summary->setWordWrap(true);
 
     m_model = new NetworkConnectionModel(this);
-    auto *sorted = new QSortFilterProxyModel(this);
-    sorted->setSourceModel(m_model);
-    sorted->setSortRole(NetworkConnectionModel::SortRole);
     m_table = new QTableView;
     m_table->setObjectName(QStringLiteral("networkConnections"));
-    m_table->setModel(sorted);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(-1, Qt::AscendingOrder); // in the order they ended until a header is clicked
+    // In the order they ended, unsorted: a header's sort arrow would take room from eight columns beside the live
+    // log's table.
+    m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
-    // Whole hosts and numbers, never elided; the reason takes what is left.
+    // Rows of one line of text, as the run tables' (not the style's taller default).
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    // Whole hosts, reasons and numbers, never elided: a narrow pane scrolls sideways to the numbers.
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setStretchLastSection(false); // the numbers stay beside their row
 
     auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 4, 0, 0); // flush with the tab, as the output is
     layout->addWidget(m_allowed);
     layout->addWidget(m_summary);
     layout->addWidget(m_table, 1);
