@@ -265,7 +265,7 @@ void RunView::applyUpdate(const JournalRunUpdate &update)
     if (update.hasExchange || ended) {
         showExchange();
     }
-    if (ended || m_run.hasNetwork() != m_network->isVisibleTo(m_tabs)) {
+    if (ended || m_run.hasNetwork() != m_tabs->isTabVisible(NetworkTab)) {
         showNetwork();
     }
 }
