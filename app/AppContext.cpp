@@ -45,10 +45,10 @@ Result<std::unique_ptr<AppContext>> AppContext::create(const Options &options)
     SandboxSettings defaults;
     defaults.defaultTimeout = userSettings->defaultTimeout();
     defaults.runtime = userSettings->runtime();
-    if (options.userFolders) {
+    if (options.desktopSettings) {
         defaults.sharedFolders = userSettings->usableSharedFolders(); // LLM_SANDBOX_SHARE wins
+        defaults.networkAllow = userSettings->networkAllow();         // LLM_SANDBOX_NETWORK_ALLOW wins
     }
-    defaults.networkAllow = userSettings->networkAllow(); // LLM_SANDBOX_NETWORK_ALLOW wins
     auto settings = SandboxSettings::fromEnvironment(defaults);
     if (!settings) {
         return settings.error().withCode(ErrorCode::BadRequest);
@@ -139,8 +139,8 @@ bool AppContext::networkAllowFromEnvironment()
 bool AppContext::reloadSandboxSettings()
 {
     // The environment's values stay for the whole process, as every other variable does.
-    const bool foldersFromUser = m_options.userFolders && !qEnvironmentVariableIsSet("LLM_SANDBOX_SHARE");
-    const bool networkFromUser = !networkAllowFromEnvironment();
+    const bool foldersFromUser = m_options.desktopSettings && !qEnvironmentVariableIsSet("LLM_SANDBOX_SHARE");
+    const bool networkFromUser = m_options.desktopSettings && !networkAllowFromEnvironment();
     const QList<SharedFolder> folders = foldersFromUser ? m_userSettings->usableSharedFolders() : QList<SharedFolder>();
     const NetworkAllowList networkAllow = networkFromUser ? m_userSettings->networkAllow() : NetworkAllowList();
     std::lock_guard lock(m_mutex);

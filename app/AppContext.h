@@ -40,9 +40,10 @@ public:
         QStringList prewarm; ///< languages to warm when an engine is first made
         /// Remove old runs from the journal (the user's retention settings), off the caller's thread.
         bool applyRetention = false;
-        /// The sandboxes read the folders of the user settings (Settings → Folders): the desktop app's. Other faces
-        /// share only what they are told to (`run --share`, LLM_SANDBOX_SHARE): nothing is shared by default.
-        bool userFolders = false;
+        /// The sandboxes read the folders and may reach the hosts of the user settings (Settings → Folders, Settings →
+        /// Network): the desktop app's. Other faces share and allow only what they are told to (`run --share`,
+        /// LLM_SANDBOX_SHARE, LLM_SANDBOX_NETWORK_ALLOW): nothing by default.
+        bool desktopSettings = false;
     };
 
     /// An error (with its code) when the settings are invalid; a backend that cannot be made is not an
@@ -64,8 +65,8 @@ public:
     bool reloadDefaultBackend();
 
     /// Reads the user's sandbox settings again, for the desktop app whose user changes them while it runs: the shared
-    /// folders (Options::userFolders, unless LLM_SANDBOX_SHARE names them) and what runs may reach (Settings →
-    /// Network, unless LLM_SANDBOX_NETWORK_ALLOW sets it); true when they changed. The engines made so far are then
+    /// folders and what runs may reach (Options::desktopSettings; unless LLM_SANDBOX_SHARE, LLM_SANDBOX_NETWORK_ALLOW
+    /// name them); true when they changed. The engines made so far are then
     /// retired as reconnect() retires one: runs in progress and open sessions keep the settings they had, and every
     /// new sandbox (none is taken from a warm pool made before) gets the new ones.
     bool reloadSandboxSettings();

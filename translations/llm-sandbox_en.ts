@@ -66,7 +66,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+49"/>
+        <location line="+55"/>
         <source>%n connection(s)</source>
         <translation>
             <numerusform>%n connection</numerusform>

@@ -1021,6 +1021,11 @@ logout：删除该登录信息。</translation>
         <translation>服务器的沙箱可在 /data/NAME 读取的文件夹，用于 stdio（写入其条目的 LLM_SANDBOX_SHARE）；:rw 允许将结果保存到那里。可重复使用以共享多个文件夹；不使用此选项则不共享任何文件夹。</translation>
     </message>
     <message>
+        <location line="+6"/>
+        <source>Hosts the server&apos;s runs may ask to reach, for stdio (LLM_SANDBOX_NETWORK_ALLOW in its entry): api.example.org, *.example.org:8443 or registries, comma-separated. Nothing is allowed without it.</source>
+        <translation>该服务器的运行可请求访问的主机，用于 stdio（写入其配置项的 LLM_SANDBOX_NETWORK_ALLOW）：api.example.org、*.example.org:8443 或 registries，以逗号分隔。不指定则不允许任何访问。</translation>
+    </message>
+    <message>
         <location line="+10"/>
         <source>install-mcp takes no arguments besides its options; see `llm-sandbox install-mcp --help`.</source>
         <translation>install-mcp 除选项外不接受参数；见 `llm-sandbox install-mcp --help`。</translation>
@@ -1046,7 +1051,12 @@ logout：删除该登录信息。</translation>
         <translation>--share 仅用于 --transport stdio；HTTP 服务器共享其自身设置中的文件夹。</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+5"/>
+        <source>--network-allow is for --transport stdio; the HTTP server allows what its own settings do.</source>
+        <translation>--network-allow 仅用于 --transport stdio；HTTP 服务器按其自身设置允许访问。</translation>
+    </message>
+    <message>
+        <location line="+51"/>
         <source>Remove llm-sandbox from an assistant&apos;s MCP configuration file, and nothing else.</source>
         <translation>从助手的 MCP 配置文件中删除 llm-sandbox，不改动其他任何内容。</translation>
     </message>
@@ -1507,12 +1517,22 @@ go module、R 软件包、gem。</translation>
         <translation>代理无法理解该请求</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>the tunnel carried something else than TLS (only port 80 may carry plain HTTP)</source>
+        <translation>隧道中传输的不是 TLS（只有 80 端口可以传输明文 HTTP）</translation>
+    </message>
+    <message>
         <location line="+9"/>
         <source>port %1 is not allowed for this host</source>
         <translation>该主机不允许端口 %1</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+4"/>
+        <source>its TLS handshake names another server: %1</source>
+        <translation>其 TLS 握手指向另一台服务器：%1</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
@@ -1536,7 +1556,7 @@ go module、R 软件包、gem。</translation>
         </translation>
     </message>
     <message>
-        <location line="-120"/>
+        <location line="-126"/>
         <location line="+5"/>
         <source>Stopped by you after %1</source>
         <translation>%1 后由你停止</translation>
@@ -1697,6 +1717,36 @@ go module、R 软件包、gem。</translation>
         <location line="+1"/>
         <source>read only</source>
         <translation>只读</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allowed: %1</source>
+        <translation>允许：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 in</source>
+        <translation>接收 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 out</source>
+        <translation>发送 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Refused: %1</source>
+        <translation>已拒绝：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No connection was made.</source>
+        <translation>没有建立任何连接。</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4844,11 +4894,11 @@ Runs go on; what they record waits until it can be written again.</source>
     </message>
     <message>
         <location line="+19"/>
-        <source>Whatever a name resolves to, private and loopback addresses and this computer&apos;s are never reachable. Every connection a run makes, allowed or refused, is shown with the run in the Live Log and History. Changes apply to runs that start after you press OK; the command line and the MCP server read them when they start.</source>
-        <translation>无论名称解析到什么地址，私有地址、回环地址和本机地址始终无法访问。运行发起的每个连接（无论允许还是拒绝）都会随运行显示在实时日志和历史记录中。更改对按“确定”之后开始的运行生效；命令行和 MCP 服务器在启动时读取。</translation>
+        <source>Whatever a name resolves to, private and loopback addresses and this computer&apos;s are never reachable. Every connection a run makes, allowed or refused, is shown with the run in the Live Log and History. Changes apply to the app&apos;s runs and its MCP server from the next run after you press OK; a server an assistant starts itself allows what LLM_SANDBOX_NETWORK_ALLOW in its entry says.</source>
+        <translation>无论名称解析到什么地址，私有地址、回环地址和本机地址始终无法访问。运行发起的每个连接（无论允许还是拒绝）都会随运行显示在实时日志和历史记录中。更改在按“确定”之后，从下一次运行起对本应用的运行及其 MCP 服务器生效；助手自行启动的服务器允许其配置项中 LLM_SANDBOX_NETWORK_ALLOW 所列的内容。</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+90"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>

@@ -51,7 +51,7 @@ int runDesktopApp(int &argc, char **argv, DesktopAppOptions options)
                                        .removeOrphans = true,
                                        .prewarm = {QStringLiteral("python")},
                                        .applyRetention = true,
-                                       .userFolders = true});
+                                       .desktopSettings = true});
     if (!context) {
         // Invalid settings in the environment: say which, rather than opening a window that cannot run anything.
         QMessageBox::critical(nullptr, QObject::tr("LLM Sandbox"),

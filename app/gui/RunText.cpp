@@ -249,6 +249,7 @@ QString networkReasonText(const QString &reason)
         QT_TRANSLATE_NOOP("RunText", "the host did not answer in time"),
         QT_TRANSLATE_NOOP("RunText", "the sandbox closed the connection before the answer"),
         QT_TRANSLATE_NOOP("RunText", "not a request the proxy understands"),
+        QT_TRANSLATE_NOOP("RunText", "the tunnel carried something else than TLS (only port 80 may carry plain HTTP)"),
     };
     for (const char *sentence : known) {
         if (reason == QLatin1String(sentence)) {
@@ -258,6 +259,11 @@ QString networkReasonText(const QString &reason)
     static const QRegularExpression port(QStringLiteral("^port (\\d+) is not allowed for this host$"));
     if (const QRegularExpressionMatch match = port.match(reason); match.hasMatch()) {
         return QCoreApplication::translate("RunText", "port %1 is not allowed for this host").arg(match.captured(1));
+    }
+    static const QRegularExpression serverName(QStringLiteral("^its TLS handshake names another server: (.*)$"));
+    if (const QRegularExpressionMatch match = serverName.match(reason); match.hasMatch()) {
+        return QCoreApplication::translate("RunText", "its TLS handshake names another server: %1")
+            .arg(match.captured(1));
     }
     return reason;
 }

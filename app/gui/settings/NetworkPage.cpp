@@ -99,8 +99,9 @@ NetworkPage::NetworkPage(QWidget *parent) : QWidget(parent)
 
     auto *note = hint(tr("Whatever a name resolves to, private and loopback addresses and this computer's are never "
                          "reachable. Every connection a run makes, allowed or refused, is shown with the run in the "
-                         "Live Log and History. Changes apply to runs that start after you press OK; the command line "
-                         "and the MCP server read them when they start."),
+                         "Live Log and History. Changes apply to the app's runs and its MCP server from the next run "
+                         "after you press OK; a server an assistant starts itself allows what "
+                         "LLM_SANDBOX_NETWORK_ALLOW in its entry says."),
                       QStringLiteral("networkNote"));
 
     // The hosts' controls indented under their choice, as its part.

@@ -160,7 +160,7 @@ TEST_F(FoldersPageTest, theFoldersAreKeptInTheUserSettingsAndBecomeTheAppsSandbo
     }
 
     // The desktop app's sandboxes read them; other faces share nothing unless told to.
-    auto app = AppContext::create({.source = RunSource::Gui, .userFolders = true});
+    auto app = AppContext::create({.source = RunSource::Gui, .desktopSettings = true});
     ASSERT_TRUE(app) << qPrintable(app.error().message);
     EXPECT_EQ((*app)->settings().sharedFolders, expected);
     auto cli = AppContext::create({.source = RunSource::Cli});
@@ -176,7 +176,7 @@ TEST_F(FoldersPageTest, theFoldersAreKeptInTheUserSettingsAndBecomeTheAppsSandbo
 
     // LLM_SANDBOX_SHARE wins over the settings.
     const test::ScopedEnvironment share{{"LLM_SANDBOX_SHARE", (folder("other/out") + QStringLiteral(":x")).toUtf8()}};
-    auto overridden = AppContext::create({.source = RunSource::Gui, .userFolders = true});
+    auto overridden = AppContext::create({.source = RunSource::Gui, .desktopSettings = true});
     ASSERT_TRUE(overridden);
     ASSERT_EQ((*overridden)->settings().sharedFolders.size(), 1);
     EXPECT_EQ((*overridden)->settings().sharedFolders.first().name, QStringLiteral("x"));

@@ -168,7 +168,7 @@ TEST_F(NetworkPageTest, thePresetsAndTheHostsAreChosenAsRadioButtonsWithTheHosts
     EXPECT_TRUE(nothing->isChecked());
 }
 
-TEST_F(NetworkPageTest, theChoiceIsKeptInTheUserSettingsAndBecomesTheCeilingOfEveryFace)
+TEST_F(NetworkPageTest, theChoiceIsKeptInTheUserSettingsAndBecomesTheAppsCeiling)
 {
     UserSettings settings;
     EXPECT_TRUE(settings.networkAllow().isEmpty()) << "nothing by default";
@@ -197,13 +197,14 @@ TEST_F(NetworkPageTest, theChoiceIsKeptInTheUserSettingsAndBecomesTheCeilingOfEv
         EXPECT_EQ(again.findChild<NetworkPage *>()->allowList(), chosen) << "shown again";
     }
 
-    // Every face's ceiling (the command line and MCP servers read it when they start, as the other settings).
-    auto app = AppContext::create({.source = RunSource::Gui, .userFolders = true});
+    // The desktop app's ceiling (its runs and its MCP server); a server an assistant starts itself, and the command
+    // line, allow only what LLM_SANDBOX_NETWORK_ALLOW says, as they share only what LLM_SANDBOX_SHARE does.
+    auto app = AppContext::create({.source = RunSource::Gui, .desktopSettings = true});
     ASSERT_TRUE(app) << qPrintable(app.error().message);
     EXPECT_EQ((*app)->settings().networkAllow, chosen);
     auto cli = AppContext::create({.source = RunSource::Mcp});
     ASSERT_TRUE(cli);
-    EXPECT_EQ((*cli)->settings().networkAllow, chosen);
+    EXPECT_TRUE((*cli)->settings().networkAllow.isEmpty());
 
     // A change applies to the next runs (the engines made so far are retired).
     settings.setNetworkAllow(parsed(QStringLiteral("registries")));
@@ -229,7 +230,7 @@ TEST_F(NetworkPageTest, theEnvironmentWinsAndThePageSaysSoReadOnly)
     UserSettings settings;
     settings.setNetworkAllow(parsed(QStringLiteral("api.test")));
     const test::ScopedEnvironment environment{{"LLM_SANDBOX_NETWORK_ALLOW", "pypi.org"}};
-    auto app = AppContext::create({.source = RunSource::Gui, .userFolders = true});
+    auto app = AppContext::create({.source = RunSource::Gui, .desktopSettings = true});
     ASSERT_TRUE(app) << qPrintable(app.error().message);
     EXPECT_EQ((*app)->settings().networkAllow, parsed(QStringLiteral("pypi.org")));
     settings.setNetworkAllow(parsed(QStringLiteral("registries")));

@@ -201,6 +201,25 @@ TEST_F(RunNetworkTest, aRunsViewListsEveryConnectionUnderTheHostsItWasAllowedARe
         EXPECT_TRUE(networkReasonText(QStringLiteral("port 8080 is not allowed for this host")).contains(u"8080"));
         EXPECT_NE(networkReasonText(QStringLiteral("port 8080 is not allowed for this host")),
                   QStringLiteral("port 8080 is not allowed for this host"));
+        // Every sentence the engine records (NetworkConnection::fromLogLine) is one the app translates.
+        const NetworkAllowList granted = *NetworkAllowList::parse(QStringLiteral("api.test:8080"));
+        for (const char *line : {
+                 "1.0\t0\tGET\tother.test\t80\tTCP_DENIED\t403\t1\t1\t-\tERR_ACCESS_DENIED\t-",
+                 "1.0\t0\tGET\t10.1.2.3\t80\tTCP_DENIED\t403\t1\t1\t-\tERR_ACCESS_DENIED\t-",
+                 "1.0\t0\tGET\tapi.test\t8081\tTCP_DENIED\t403\t1\t1\t-\tERR_ACCESS_DENIED\t-",
+                 "1.0\t0\tGET\tapi.test\t8080\tTCP_DENIED\t403\t1\t1\t-\tERR_ACCESS_DENIED\t-",
+                 "1.0\t0\tGET\tapi.test\t8080\tTCP_MISS\t503\t1\t1\t-\tERR_DNS_FAIL\t-",
+                 "1.0\t0\tGET\tapi.test\t8080\tTCP_MISS\t503\t1\t1\t-\tERR_CONNECT_FAIL\t-",
+                 "1.0\t0\tGET\tapi.test\t8080\tTCP_MISS\t504\t1\t1\t-\tERR_READ_TIMEOUT\t-",
+                 "1.0\t0\tGET\tapi.test\t8080\tTCP_MISS\t0\t1\t1\t-\tERR_CLIENT_GONE\t-",
+                 "1.0\t0\tGET\tapi.test\t8080\tTCP_MISS\t400\t1\t1\t-\tERR_INVALID_REQ\t-",
+                 "1.0\t0\tCONNECT\tapi.test\t8080\tTCP_DENIED\t403\t0\t0\t-\tERR_TLS_SERVER_NAME\tevil.test",
+                 "1.0\t0\tCONNECT\tapi.test\t8080\tTCP_DENIED\t403\t0\t0\t-\tERR_NOT_TLS\t-",
+             }) {
+            const auto connection = NetworkConnection::fromLogLine(line, granted);
+            ASSERT_TRUE(connection && !connection->reason.isEmpty()) << line;
+            EXPECT_NE(networkReasonText(connection->reason), connection->reason) << qPrintable(connection->reason);
+        }
         QCoreApplication::removeTranslator(&chinese);
     }
 
