@@ -594,6 +594,12 @@ ExecutionEngine::Run::startNetwork(const Language &language, const QStringList &
     if (!granted) {
         return granted.error();
     }
+    if (m_engine.m_starter.proxyReach() != ContainerBackend::EgressProxyReach::SocketVolume) {
+        // A proxy pod's log reaches the engine over the cluster's attach channel, which nothing here reads yet.
+        return Error{QStringLiteral("A run's network is not available with the Kubernetes backend yet: use Docker or "
+                                    "Podman, or run without network."),
+                     ErrorCode::Unavailable};
+    }
     auto proxyImage = m_engine.m_catalog.proxyImage();
     if (!proxyImage) {
         return proxyImage.error();

@@ -44,6 +44,9 @@ public:
     // Failures: each call of createContainer / startAttached fails with `error` until it is reset (nullopt).
     void setCreateError(std::optional<Error> error);
     void setStartError(std::optional<Error> error);
+    /// How sandboxes reach an egress proxy: a socket volume (Docker, Podman; the default) or an address (Kubernetes).
+    void setEgressProxyReach(EgressProxyReach reach) { m_reach = reach; }
+    EgressProxyReach egressProxyReach() const override { return m_reach; }
     /// The protocol version the runners announce (the real one is 1).
     void setRunnerProtocolVersion(int version);
     /// The fake engine does not put these limits (EnforcedLimits::limitNames()) in force, as rootless Podman on
@@ -139,6 +142,7 @@ private:
     int m_removed = 0;
     QList<ContainerSpec> m_specs;
     QList<FakeRun> m_runs;
+    EgressProxyReach m_reach = EgressProxyReach::SocketVolume;
 };
 
 } // namespace sandbox::test

@@ -7,8 +7,12 @@
 #include <QFile>
 #include <QProcess>
 #include <algorithm>
+#include <arpa/inet.h>
 #include <map>
 #include <mutex>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace sandbox::test {
 
@@ -216,6 +220,32 @@ int hostProcessesMatching(const QByteArray &needle)
         }
     }
     return count;
+}
+
+CountingListener::CountingListener()
+{
+    m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_ANY);
+    EXPECT_EQ(::bind(m_fd, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
+    socklen_t size = sizeof address;
+    ::getsockname(m_fd, reinterpret_cast<sockaddr *>(&address), &size);
+    port = ntohs(address.sin_port);
+    EXPECT_EQ(::listen(m_fd, 16), 0);
+    m_thread = std::thread([this] {
+        for (int client; (client = ::accept(m_fd, nullptr, nullptr)) >= 0;) {
+            ++accepted;
+            ::close(client);
+        }
+    });
+}
+
+CountingListener::~CountingListener()
+{
+    ::shutdown(m_fd, SHUT_RDWR);
+    ::close(m_fd);
+    m_thread.join();
 }
 
 } // namespace sandbox::test

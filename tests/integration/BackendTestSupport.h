@@ -20,9 +20,11 @@
 
 #include <QByteArray>
 #include <QStringList>
+#include <atomic>
 #include <gtest/gtest.h>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace sandbox::test {
@@ -98,5 +100,23 @@ struct MemoryHoldingSession
     QString containerId;
 };
 MemoryHoldingSession openMemoryHoldingSession(ExecutionEngine &engine, int megabytes);
+
+/// A TCP listener on every address of this host that counts the connections it accepts: nothing of a sandbox's may
+/// reach it, not through an egress proxy either.
+class CountingListener
+{
+public:
+    CountingListener();
+    ~CountingListener();
+    CountingListener(const CountingListener &) = delete;
+    CountingListener &operator=(const CountingListener &) = delete;
+
+    int port = 0;
+    std::atomic<int> accepted = 0;
+
+private:
+    int m_fd = -1;
+    std::thread m_thread;
+};
 
 } // namespace sandbox::test

@@ -16,12 +16,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QUrl>
-#include <atomic>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <thread>
-#include <unistd.h>
 
 using namespace sandbox;
 using namespace std::chrono_literals;
@@ -428,42 +423,6 @@ TEST_P(LibrariesTest, rCompilesASourcePackageWithCCodeAndRunsIt)
 INSTANTIATE_TEST_SUITE_P(Backends, LibrariesTest, ::testing::ValuesIn(test::backendNamesWithKubernetes()),
                          test::backendTestName);
 
-/// A TCP listener on every address of this host that counts the connections it accepts.
-class CountingListener
-{
-public:
-    CountingListener()
-    {
-        m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_ANY);
-        EXPECT_EQ(::bind(m_fd, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
-        socklen_t size = sizeof address;
-        ::getsockname(m_fd, reinterpret_cast<sockaddr *>(&address), &size);
-        port = ntohs(address.sin_port);
-        EXPECT_EQ(::listen(m_fd, 16), 0);
-        m_thread = std::thread([this] {
-            for (int client; (client = ::accept(m_fd, nullptr, nullptr)) >= 0;) {
-                ++accepted;
-                ::close(client);
-            }
-        });
-    }
-    ~CountingListener()
-    {
-        ::shutdown(m_fd, SHUT_RDWR);
-        ::close(m_fd);
-        m_thread.join();
-    }
-    int port = 0;
-    std::atomic<int> accepted = 0;
-
-private:
-    int m_fd = -1;
-    std::thread m_thread;
-};
-
 /// Library installs confined to their registries: the builder sandbox has no network, only the egress proxy's socket.
 /// Not on Kubernetes, where the installer pod has the network the cluster's NetworkPolicies allow (README).
 class ConfinedInstallTest : public LibrariesTest
@@ -476,7 +435,7 @@ class ConfinedInstallTest : public LibrariesTest
 // reachable, and the listener sees nothing.
 TEST_P(ConfinedInstallTest, packageCodeReachesTheRegistryAndNothingElse)
 {
-    CountingListener listener;
+    test::CountingListener listener;
     QDir(m_offline.path()).mkpath(QStringLiteral("simple/llmsb-probe"));
     const QString url = serve(m_offline.path());
     ASSERT_FALSE(url.isEmpty());

@@ -11,59 +11,13 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QNetworkInterface>
-#include <QProcess>
-#include <QTemporaryDir>
-#include <arpa/inet.h>
-#include <atomic>
 #include <gtest/gtest.h>
 #include <map>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <thread>
-#include <unistd.h>
 
 using namespace sandbox;
 using namespace std::chrono_literals;
 
 namespace {
-
-/// A listener on every address of this host that counts the connections it accepts: nothing of a sandbox's may reach
-/// it, not even through its proxy.
-class HostListener
-{
-public:
-    HostListener()
-    {
-        m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_ANY);
-        EXPECT_EQ(::bind(m_fd, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
-        socklen_t size = sizeof address;
-        ::getsockname(m_fd, reinterpret_cast<sockaddr *>(&address), &size);
-        port = ntohs(address.sin_port);
-        EXPECT_EQ(::listen(m_fd, 16), 0);
-        m_thread = std::thread([this] {
-            for (int client; (client = ::accept(m_fd, nullptr, nullptr)) >= 0;) {
-                ++accepted;
-                ::close(client);
-            }
-        });
-    }
-    ~HostListener()
-    {
-        ::shutdown(m_fd, SHUT_RDWR);
-        ::close(m_fd);
-        m_thread.join();
-    }
-    int port = 0;
-    std::atomic<int> accepted = 0;
-
-private:
-    int m_fd = -1;
-    std::thread m_thread;
-};
 
 class NetworkTest : public ::testing::TestWithParam<std::string>
 {
@@ -95,7 +49,7 @@ protected:
                                {"loopback.test", "127.0.0.1"},
                                {"gateway.test", m_server->gateway()},
                                {"metadata.test", "169.254.169.254"}};
-        m_listener = std::make_unique<HostListener>();
+        m_listener = std::make_unique<test::CountingListener>();
         auto allowed = NetworkAllowList::parse(
             QStringLiteral("api.test, private.test, localhost:%1, loopback.test:%1, gateway.test:%1, "
                            "%2:%1, metadata.test, 169.254.169.254, 10.213.7.10")
@@ -145,7 +99,7 @@ protected:
     }
 
     test::TestWebServer *m_server = nullptr;
-    std::unique_ptr<HostListener> m_listener;
+    std::unique_ptr<test::CountingListener> m_listener;
     std::unique_ptr<ExecutionEngine> m_engine;
 };
 

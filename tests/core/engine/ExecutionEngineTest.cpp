@@ -122,6 +122,28 @@ protected:
 
 // --- the pool ---
 
+TEST_F(ExecutionEngineTest, aRunAskingForNetworkGetsOnlyWhatTheUserAllowsAndNotOnKubernetesYet)
+{
+    SandboxSettings settings;
+    settings.networkAllow = *NetworkAllowList::parse(QStringLiteral("api.test"));
+    RunRequest request;
+    request.code = QStringLiteral("print(1)");
+    request.network = {QStringLiteral("example.org")};
+    auto beyond = engine(settings).run(request);
+    ASSERT_FALSE(beyond);
+    EXPECT_EQ(beyond.error().code, ErrorCode::BadRequest);
+    EXPECT_EQ(m_backend->specs().size(), 0) << "no container for a refused request";
+
+    m_backend->setEgressProxyReach(ContainerBackend::EgressProxyReach::ContainerAddress);
+    request.network = {QStringLiteral("api.test")};
+    auto kubernetes = engine(settings).run(request);
+    ASSERT_FALSE(kubernetes);
+    EXPECT_EQ(kubernetes.error().code, ErrorCode::Unavailable);
+    EXPECT_TRUE(kubernetes.error().message.contains(QStringLiteral("Kubernetes")))
+        << qPrintable(kubernetes.error().message);
+    EXPECT_EQ(m_backend->specs().size(), 0);
+}
+
 TEST_F(ExecutionEngineTest, twoRunsOfOneLanguageShareOneContainer)
 {
     m_backend->setScript("print(1)", FakeRunScript::printing("1\n"));
