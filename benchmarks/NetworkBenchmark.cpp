@@ -131,7 +131,7 @@ print(statistics.median(times) * 1e6)
         QElapsedTimer timer;
         timer.start();
         if (pooled.run(warm)) {
-            pooledRuns.push_back(double(timer.nsecsElapsed() / 1000));
+            pooledRuns.push_back(double(timer.nsecsElapsed()) / 1000);
         }
     }
     const double proxiedMedian = median(proxiedGets);

@@ -81,7 +81,7 @@ Result<NetworkHost> NetworkHost::parse(const QString &text)
 
 QString NetworkHost::text() const
 {
-    const QString host = pattern.contains(u':') ? u'[' + pattern + u']' : pattern;
+    QString host = pattern.contains(u':') ? u'[' + pattern + u']' : pattern;
     if (ports == defaultPorts()) {
         return host;
     }

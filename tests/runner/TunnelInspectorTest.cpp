@@ -43,7 +43,9 @@ TEST(TunnelInspector, readsTheServerNameOfAClientHello)
     std::string cut = clientHello("api.test");
     cut.resize(cut.size() - 3);
     EXPECT_FALSE(TunnelInspector::serverNameOf(cut, name));
-    EXPECT_FALSE(TunnelInspector::serverNameOf("\x16\x03\x01\x00\x02\x02\x00", name)) << "not a ClientHello";
+    // A handshake record of two bytes: a ServerHello's type, not a ClientHello's.
+    EXPECT_FALSE(TunnelInspector::serverNameOf(std::string("\x16\x03\x01\x00\x02\x02\x00", 7), name))
+        << "not a ClientHello";
 }
 
 TEST(TunnelInspector, aTunnelPassesWhenItsHandshakeNamesItsHost)
