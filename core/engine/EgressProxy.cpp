@@ -48,9 +48,9 @@ Result<QByteArray> EgressProxy::squidConfig(const QList<EgressRule> &rules, Cont
 {
     static const QRegularExpression hostName(QStringLiteral(R"(^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$)"));
     QStringList config = commonConfig(reach);
-    config << QStringLiteral("access_log none") // no log of the URLs: they may carry credentials
-                                                // Downloads only: nothing is uploaded to a registry during an install.
-           << QStringLiteral("acl download_methods method GET HEAD CONNECT")
+    // No log of the URLs: they may carry credentials. Downloads only: nothing is uploaded to a registry during an
+    // install.
+    config << QStringLiteral("access_log none") << QStringLiteral("acl download_methods method GET HEAD CONNECT")
            << QStringLiteral("http_access deny !download_methods") << QStringLiteral("acl tunnel method CONNECT");
     QStringList defaults;
     int index = 0;

@@ -485,27 +485,31 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
         }
     }
     ContainerOptions options{.folders = request.sharedFolders};
-    // Declared before the sandbox, whose volumes it holds: removed after it.
-    auto proxy = startNetwork(*language, request.network, options);
-    if (!proxy) {
-        return proxy.error();
-    }
     m_ownFolders = request.sharedFolders;
     auto ownFolders = updateSharedFolders(request.sharedFolders);
     if (!ownFolders) {
         return ownFolders.error();
     }
     *folders += *ownFolders;
+    std::optional<LibraryInstallPlan> plan;
     if (!toInstall.isEmpty()) {
-        auto plan = LibraryInstallPlan::make(*language, toInstall, SandboxContainer::workdir());
-        if (!plan) {
-            return plan.error();
+        auto made = LibraryInstallPlan::make(*language, toInstall, SandboxContainer::workdir());
+        if (!made) {
+            return made.error();
         }
-        auto result = installAndRun(request, *language, *image, *plan, options);
+        plan = std::move(*made);
+    }
+    // Started last, once nothing else can fail the run before its sandbox; the sandbox keeps it.
+    auto proxy = startNetwork(*language, request.network, options);
+    if (!proxy) {
+        return proxy.error();
+    }
+    const bool network = *proxy != nullptr;
+    if (plan) {
+        auto result = installAndRun(request, *language, *image, *plan, options, std::move(*proxy));
         if (result) {
             result->sharedFolders = *folders;
         }
-        attachNetwork(result, proxy->get());
         return result;
     }
     bool cold = false;
@@ -515,10 +519,13 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
         return startContainer(*language, *image, options);
     };
     // A sandbox of the run's own folders or with network serves no other run.
-    const bool ownSandbox = !options.folders.isEmpty() || *proxy;
+    const bool ownSandbox = !options.folders.isEmpty() || network;
     auto container = ownSandbox ? start() : m_engine.m_pool.acquire(*image, start);
     if (!container) {
         return m_engine.noteFailure(container.error());
+    }
+    if (network) {
+        (*container)->keepEgressProxy(std::move(*proxy));
     }
     const RunnerRunRequest message = runRequest(request, *language, &scanned);
     m_engine.notePreloadNamed(message.steps.last().preload);
@@ -548,7 +555,7 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
         result->coldStart = cold;
         result->sharedFolders = *folders;
     }
-    attachNetwork(result, proxy->get());
+    attachNetwork(result, **container);
     if (ownSandbox) {
         return result;
     }
@@ -562,13 +569,15 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
 
 Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request, const Language &language,
                                                       const QString &image, const LibraryInstallPlan &plan,
-                                                      const ContainerOptions &options)
+                                                      const ContainerOptions &options,
+                                                      std::unique_ptr<EgressProxyContainer> proxy)
 {
     // Not pooled: the container holds this run's libraries (and may have had network).
     auto container = LibraryInstall(*this, false).start(language, image, request.libraries, plan, options);
     if (!container) {
         return container.error();
     }
+    (*container)->keepEgressProxy(std::move(proxy));
     if (auto running = checkNotCancelled(); !running) {
         return running.error();
     }
@@ -578,6 +587,7 @@ Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request,
     bool clean = false;
     auto result = collectSampled(**container, request.timeout, clean);
     attachLimits(result, **container);
+    attachNetwork(result, **container);
     if (result) {
         result->coldStart = true;
     }
@@ -639,8 +649,9 @@ void ExecutionEngine::Run::addNetwork(RunnerRunRequest &request, const Language 
     }
 }
 
-void ExecutionEngine::Run::attachNetwork(Result<RunResult> &result, EgressProxyContainer *proxy)
+void ExecutionEngine::Run::attachNetwork(Result<RunResult> &result, const SandboxContainer &container)
 {
+    EgressProxyContainer *proxy = container.egressProxy();
     if (!proxy || !result) {
         return;
     }

@@ -63,14 +63,16 @@ public:
 
     /// A run's own egress proxy, letting through what `requested` is granted of the user's ceiling
     /// (SandboxSettings::networkAllow) and recording every request; `options` changed so that the sandbox's only way
-    /// out is that proxy. Null when nothing is requested. BadRequest beyond the ceiling.
+    /// out is that proxy, which the sandbox then keeps (SandboxContainer::keepEgressProxy). Null when nothing is
+    /// requested. BadRequest beyond the ceiling.
     Result<std::unique_ptr<EgressProxyContainer>> startNetwork(const Language &language, const QStringList &requested,
                                                                ContainerOptions &options);
     /// `request` (a run step's) told where its egress proxy is: the proxy variables every HTTP client reads, and the
     /// language's proxy arguments (Language::withProxyArguments) for those that read none.
     static void addNetwork(RunnerRunRequest &request, const Language &language);
-    /// What `proxy` (startNetwork()) logged for the finished run of `result`, and what it was allowed.
-    static void attachNetwork(Result<RunResult> &result, EgressProxyContainer *proxy);
+    /// What `container`'s egress proxy (startNetwork()) logged for the finished run of `result`, and what it was
+    /// allowed; nothing for a sandbox without one.
+    static void attachNetwork(Result<RunResult> &result, const SandboxContainer &container);
 
     /// The preloaded interpreters of `language` (Language::preloaded): the plain one, and the one that imported
     /// `preloadedModules` first, if it names any.
@@ -95,9 +97,10 @@ private:
     /// The preloaded interpreter the code runs as a fork of: the one with the modules it imports (their top-level
     /// packages), else the plain one; empty when the language has none.
     static QStringList preloadedInterpreterFor(const Language &language, const ScannedSource &scanned);
-    /// Starts a container with `plan` installed, then runs the code there.
+    /// Starts a container with `plan` installed (and `proxy`, its egress proxy, or null), then runs the code there.
     Result<RunResult> installAndRun(const RunRequest &request, const Language &language, const QString &image,
-                                    const LibraryInstallPlan &plan, const ContainerOptions &options);
+                                    const LibraryInstallPlan &plan, const ContainerOptions &options,
+                                    std::unique_ptr<EgressProxyContainer> proxy);
 
     /// Saves what the run left in a writable shared folder (`event`) into it, into `result`.
     void saveResultFile(const RunnerResultFileEvent &event, ResultWriter &writer, RunResult &result) const;

@@ -44,8 +44,8 @@ public:
     const QString &acceptedWeakerIsolation() const { return m_acceptedWeakerIsolation; }
     void setAcceptedWeakerIsolation(QString note) { m_acceptedWeakerIsolation = std::move(note); }
 
-    /// The egress proxy of a session's sandbox with network (ExecutionEngine::Run::startNetwork): kept, and removed
-    /// after the sandbox. Null: no network.
+    /// The egress proxy of a sandbox with network (ExecutionEngine::Run::startNetwork): kept, and removed after the
+    /// sandbox, whose volumes it holds. Null: no network.
     void keepEgressProxy(std::unique_ptr<EgressProxyContainer> proxy);
     EgressProxyContainer *egressProxy() const { return m_egressProxy.get(); }
 

@@ -75,8 +75,7 @@ Result<RunResult> ExecutionEngine::SessionRun::execute(const RunRequest &request
         // Each run is still bounded by its timeout, after which the interpreter is interrupted.
         message.cpuLimit = std::chrono::milliseconds(0);
     }
-    EgressProxyContainer *proxy = session->container->egressProxy();
-    if (proxy) {
+    if (session->container->egressProxy()) {
         Run::addNetwork(message, *language);
     }
     RunnerClient &runner = session->container->runner();
@@ -90,7 +89,7 @@ Result<RunResult> ExecutionEngine::SessionRun::execute(const RunRequest &request
     bool clean = false;
     auto result = m_run.collectSampled(*session->container, request.timeout, clean);
     Run::attachLimits(result, *session->container);
-    Run::attachNetwork(result, proxy);
+    Run::attachNetwork(result, *session->container);
     if (result) {
         result->sharedFolders = *folders;
     }
