@@ -10,6 +10,12 @@ namespace sandbox {
 
 namespace {
 
+/// Whether two lists name different things, whatever their order (libraries, allowed hosts).
+bool differAsSets(const QStringList &a, const QStringList &b)
+{
+    return QSet<QString>(a.cbegin(), a.cend()) != QSet<QString>(b.cbegin(), b.cend());
+}
+
 /// Whether the two stored files hold the same bytes; nullopt when either cannot be read.
 std::optional<bool> sameBytes(const JournalArtifact &original, const JournalArtifact &replay)
 {
@@ -248,14 +254,12 @@ bool RunDiff::artifactsDiffer() const
 
 bool RunDiff::librariesDiffer() const
 {
-    return QSet<QString>(m_originalLibraries.cbegin(), m_originalLibraries.cend()) !=
-           QSet<QString>(m_replayLibraries.cbegin(), m_replayLibraries.cend());
+    return differAsSets(m_originalLibraries, m_replayLibraries);
 }
 
 bool RunDiff::networkDiffers() const
 {
-    return QSet<QString>(m_originalNetwork.cbegin(), m_originalNetwork.cend()) !=
-           QSet<QString>(m_replayNetwork.cbegin(), m_replayNetwork.cend());
+    return differAsSets(m_originalNetwork, m_replayNetwork);
 }
 
 bool RunDiff::identical() const
