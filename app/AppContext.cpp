@@ -5,6 +5,8 @@
 #include "journal/JournalRecorder.h"
 #include "journal/RunJournal.h"
 #include "lang/LanguageRegistry.h"
+#include "secrets/KeychainSecretStore.h"
+#include "secrets/NetworkSecretSource.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
@@ -56,6 +58,10 @@ Result<std::unique_ptr<AppContext>> AppContext::create(const Options &options)
     if (!options.policy.isEmpty()) {
         settings->policy = options.policy;
     }
+    // The secrets the user bound to hosts (`llm-sandbox secrets`), from the system keychain, which answers on the
+    // main thread.
+    settings->networkSecrets =
+        std::make_shared<StoredNetworkSecrets>(std::make_shared<KeychainSecretStore>(), QCoreApplication::instance());
     return std::unique_ptr<AppContext>(new AppContext(options, std::move(*settings), std::move(userSettings)));
 }
 

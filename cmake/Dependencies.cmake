@@ -46,6 +46,7 @@ llm_sandbox_require_pkgconfig(CURL libcurl libcurl4-openssl-dev)
 llm_sandbox_require_pkgconfig(ARCHIVE libarchive libarchive-dev)
 llm_sandbox_require_pkgconfig(YAML_CPP yaml-cpp libyaml-cpp-dev)
 llm_sandbox_require_package(nlohmann_json nlohmann-json3-dev 3)
+llm_sandbox_require_package(OpenSSL libssl-dev 3)
 if(LLM_SANDBOX_GUI)
     # Qt Gui's own package needs OpenGL's headers (WrapOpenGL) and says only that Gui was not found without them.
     find_package(OpenGL QUIET)

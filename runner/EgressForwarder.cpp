@@ -3,6 +3,7 @@
 #include "TunnelInspector.h"
 #include "UniqueFd.h"
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <cerrno>
 #include <chrono>
@@ -211,8 +212,15 @@ void logRefusal(const TunnelInspector &inspector)
     }
 }
 
-// Moves what the client sent from `unread` on through the connection's inspector; false when it refuses.
-bool vet(Connection &connection)
+// Whether a tunnel to `host` goes to the intercepting proxy: its name is one of `interception.hosts`.
+bool intercepted(const Interception &interception, const std::string &host)
+{
+    return std::find(interception.hosts.begin(), interception.hosts.end(), host) != interception.hosts.end();
+}
+
+// Moves what the client sent from `unread` on through the connection's inspector; false when it refuses. A
+// connection whose proxy is chosen by its request (`interception`) connects once the request was read.
+bool vet(Connection &connection, const std::string &upstream, const Interception *interception)
 {
     if (!connection.inspector) {
         return true;
@@ -221,6 +229,15 @@ bool vet(Connection &connection)
     if (verdict == TunnelInspector::Verdict::Refuse) {
         logRefusal(*connection.inspector);
         return false;
+    }
+    if (!connection.upstream.valid() && !connection.toUpstream.pending.empty()) {
+        // The request was read: a tunnel to a host with a secret goes to the proxy that opens it, all else to the
+        // one that does not.
+        const bool toInterceptor = interception && intercepted(*interception, connection.inspector->host());
+        connection.upstream = connectUpstream(toInterceptor ? interception->upstream : upstream);
+        if (!connection.upstream.valid()) {
+            return false;
+        }
     }
     if (verdict == TunnelInspector::Verdict::Pass) {
         connection.toUpstream.eof = connection.unread.eof;
@@ -231,8 +248,10 @@ bool vet(Connection &connection)
 }
 
 // Relays every connection accepted on `listener` to `upstream` until `done()` says so (checked before each wait; `wake`
-// (or -1) wakes the wait for that); with `inspect`, each through a TunnelInspector.
-void serve(int listener, int wake, const std::string &upstream, const std::function<bool()> &done, bool inspect = false)
+// (or -1) wakes the wait for that); with `inspect`, each through a TunnelInspector, and with `interception` too, the
+// tunnels to its hosts to its upstream instead.
+void serve(int listener, int wake, const std::string &upstream, const std::function<bool()> &done, bool inspect = false,
+           const Interception *interception = nullptr)
 {
     std::list<Connection> connections;
     for (;;) {
@@ -271,7 +290,7 @@ void serve(int listener, int wake, const std::string &upstream, const std::funct
             if (client.revents & (POLLIN | POLLHUP | POLLERR)) {
                 const bool vetting = connection.inspector != nullptr;
                 if (!pull(connection.client.get(), vetting ? connection.unread : connection.toUpstream) ||
-                    (vetting && !vet(connection))) {
+                    (vetting && !vet(connection, upstream, interception))) {
                     connection.failed = true;
                 }
             }
@@ -291,8 +310,9 @@ void serve(int listener, int wake, const std::string &upstream, const std::funct
                 if (!client.valid()) {
                     break;
                 }
-                UniqueFd server = connectUpstream(upstream);
-                if (server.valid()) {
+                // With interception the proxy is chosen once the request was read (vet()).
+                UniqueFd server = interception ? UniqueFd() : connectUpstream(upstream);
+                if (server.valid() || interception) {
                     connections.push_back(Connection{std::move(client),
                                                      std::move(server),
                                                      {},
@@ -402,7 +422,7 @@ int EgressForwarder::run(const std::vector<std::string> &command, int waitSecond
     return exitStatus(status);
 }
 
-int EgressForwarder::serveSocket(const std::string &path)
+int EgressForwarder::serveSocket(const std::string &path, const Interception &interception)
 {
     UniqueFd listener(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
     sockaddr_un local{};
@@ -419,7 +439,8 @@ int EgressForwarder::serveSocket(const std::string &path)
         return 1;
     }
     serve(
-        listener.get(), -1, m_upstream, [] { return false; }, true);
+        listener.get(), -1, m_upstream, [] { return false; }, true,
+        interception.upstream.empty() ? nullptr : &interception);
     return 1;
 }
 

@@ -7,6 +7,14 @@
 
 namespace runner {
 
+// The tunnels the egress proxy's side sends to a proxy of their own: the one that opens them to add the user's
+// secrets (squid's intercepting port, core/engine/EgressProxy.h), for `hosts` (exact names, lower case).
+struct Interception
+{
+    std::string upstream; // "tcp:ADDRESS:PORT"; empty: none
+    std::vector<std::string> hosts;
+};
+
 // The only way out of a library install's builder sandbox. The builder has no network (`none`: loopback only); the
 // egress proxy (a container of its own with network) listens on a unix socket in a volume both share — or, on
 // Kubernetes, where pods share no volumes, on its pod's address, the only one the NetworkPolicies let the installer
@@ -28,8 +36,9 @@ public:
     // The proxy's side (resources/images/proxy/start-proxy): listens on the unix socket `path` (mode 0666, in the
     // volume sandboxes mount) and relays every connection to the upstream, squid on loopback, for as long as it runs,
     // in one thread: no process per connection. Each connection's first bytes are vetted (TunnelInspector); a refusal
-    // is logged on stdout as squid logs a request. Returns only when it could not listen (1, said on stderr).
-    int serveSocket(const std::string &path);
+    // is logged on stdout as squid logs a request; a tunnel to one of `interception`'s hosts goes to its upstream.
+    // Returns only when it could not listen (1, said on stderr).
+    int serveSocket(const std::string &path, const Interception &interception = {});
 
 private:
     UniqueFd prepare(int waitSeconds) const;

@@ -111,7 +111,8 @@ QList<RunnerResultDir> ContainerSpecFactory::resultDirsOf(const QList<SharedFold
 
 ContainerSpec ContainerSpecFactory::makeProxy(const QString &image, const QByteArray &config,
                                               const ContainerNetwork &network, ContainerBackend::EgressProxyReach reach,
-                                              const QMap<QString, QString> &hosts) const
+                                              const QMap<QString, QString> &hosts,
+                                              const QStringList &interceptedHosts) const
 {
     ContainerSpec spec = make(image, network, false); // the proxy has no business with the user's folders
     spec.extraHosts = hosts;
@@ -121,6 +122,9 @@ ContainerSpec ContainerSpecFactory::makeProxy(const QString &image, const QByteA
                         {EgressProxy::listenVariable(), reach == ContainerBackend::EgressProxyReach::SocketVolume
                                                             ? QStringLiteral("socket")
                                                             : QStringLiteral("address")}};
+    if (!interceptedHosts.isEmpty()) {
+        spec.environment.insert(EgressProxy::interceptVariable(), interceptedHosts.join(u' '));
+    }
     spec.labels.insert(EgressProxy::roleLabel(), EgressProxy::roleValue());
     // squid and one socat per connection: enough for a package manager's parallel downloads.
     spec.memoryBytes = 256LL * 1024 * 1024;

@@ -146,11 +146,11 @@ Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language
 Result<std::unique_ptr<EgressProxyContainer>>
 ContainerStarter::startProxy(const Language &language, const QString &image, const QByteArray &config,
                              const ContainerNetwork &network, const ProgressSink &progress,
-                             const QMap<QString, QString> &hosts)
+                             const QMap<QString, QString> &hosts, const ProxyInterception &interception)
 {
     const ContainerBackend::EgressProxyReach reach = m_backend.egressProxyReach();
-    auto created = m_images.createContainer(m_specs.makeProxy(image, config, network, reach, hosts), language,
-                                            [&](const QString &line) {
+    auto created = m_images.createContainer(m_specs.makeProxy(image, config, network, reach, hosts, interception.hosts),
+                                            language, [&](const QString &line) {
                                                 if (progress) {
                                                     progress(RunProgress{RunProgress::Kind::ImageBuild, line});
                                                 }
@@ -164,6 +164,13 @@ ContainerStarter::startProxy(const Language &language, const QString &image, con
     auto stream = m_backend.startAttached(*created);
     if (!stream) {
         return stream.error();
+    }
+    if (!interception.hosts.isEmpty()) {
+        // The start script reads them to the end of its stdin before squid starts.
+        if (auto sent = (*stream)->write(interception.files); !sent) {
+            return sent.error();
+        }
+        (*stream)->closeWrite();
     }
     proxy->keepStream(std::move(*stream));
     if (reach == ContainerBackend::EgressProxyReach::SocketVolume) {

@@ -30,6 +30,13 @@ struct ContainerOptions
     QString egressUpstream;
 };
 
+/// What a run's egress proxy needs to add secrets (ContainerStarter::startProxy).
+struct ProxyInterception
+{
+    QStringList hosts; ///< whose tunnels it opens
+    QByteArray files;  ///< EgressProxy::interceptionFiles(), sent on its stdin
+};
+
 /// Starts sandbox containers: a hardened container of the image (built on first use), started, with its runner
 /// ready for requests. Thread-safe.
 class ContainerStarter final
@@ -47,11 +54,13 @@ public:
                                                     const ProgressSink &progress, const ContainerOptions &options = {});
     /// A started egress proxy (EgressProxy) of `image` with squid configuration `config` (written for
     /// proxyReach()), on `network`, for an install or a run of `language`. It is ready when it accepts a
-    /// connection, which the sandbox's relay waits for. `hosts`: ContainerSpec::extraHosts.
+    /// connection, which the sandbox's relay waits for. `hosts`: ContainerSpec::extraHosts. With `interception`, it
+    /// opens the tunnels to its hosts and gets its files on stdin (EgressProxy::interceptionFiles()).
     Result<std::unique_ptr<EgressProxyContainer>> startProxy(const Language &language, const QString &image,
                                                              const QByteArray &config, const ContainerNetwork &network,
                                                              const ProgressSink &progress,
-                                                             const QMap<QString, QString> &hosts = {});
+                                                             const QMap<QString, QString> &hosts = {},
+                                                             const ProxyInterception &interception = {});
     /// How sandboxes reach an egress proxy on this backend.
     ContainerBackend::EgressProxyReach proxyReach() const { return m_backend.egressProxyReach(); }
 

@@ -1,5 +1,6 @@
 #include "engine/EgressProxy.h"
 
+#include "backend/TarArchive.h"
 #include "network/NetworkConnection.h"
 
 #include <QHostAddress>
@@ -7,6 +8,13 @@
 #include <QUrl>
 
 namespace sandbox {
+
+namespace {
+
+/// Where the proxy's start script unpacks interceptionFiles(): its /tmp, a tmpfs.
+const QLatin1String kInterceptionFolder("/tmp/intercept");
+
+} // namespace
 
 QStringList EgressProxy::specialRanges()
 {
@@ -100,9 +108,28 @@ Result<QByteArray> EgressProxy::squidConfig(const QList<EgressRule> &rules, Cont
 }
 
 QByteArray EgressProxy::runConfig(const NetworkAllowList &granted, const QStringList &hostAddresses,
-                                  ContainerBackend::EgressProxyReach reach)
+                                  ContainerBackend::EgressProxyReach reach, bool intercepting)
 {
     QStringList config = commonConfig(reach);
+    if (intercepting) {
+        // The relay sends only the tunnels to hosts with a secret here. squid peeks at the TLS handshake's name,
+        // then at the server's certificate (which it verifies against the system's authorities and the trusted
+        // file), and shows the sandbox a copy of it signed by the authority; requests inside are then its own to
+        // change (interceptionFiles()).
+        config << QStringLiteral("http_port 127.0.0.1:%1 name=intercept ssl-bump tls-cert=%2/authority.pem "
+                                 "generate-host-certificates=on dynamic_cert_mem_cache_size=1MB")
+                      .arg(interceptPort())
+                      .arg(kInterceptionFolder)
+               << QStringLiteral("sslcrtd_program /usr/lib/squid/security_file_certgen -s %1/certificates -M 1MB")
+                      .arg(kInterceptionFolder)
+               << QStringLiteral("sslcrtd_children 2 startup=1 idle=1")
+               << QStringLiteral("tls_outgoing_options cafile=%1/upstream-trust.pem").arg(kInterceptionFolder)
+               << QStringLiteral("acl intercepting myportname intercept")
+               << QStringLiteral("acl tls_step1 at_step SslBump1") << QStringLiteral("acl tls_step2 at_step SslBump2")
+               << QStringLiteral("ssl_bump peek tls_step1") << QStringLiteral("ssl_bump stare tls_step2")
+               << QStringLiteral("ssl_bump bump all")
+               << QStringLiteral("include %1/secrets.conf").arg(kInterceptionFolder);
+    }
     config << QStringLiteral("logformat llmsb %1").arg(NetworkConnection::logFormat())
            // One line per request to the proxy's stdout, which the engine reads (EgressProxyContainer::connections).
            << QStringLiteral("access_log stdio:/dev/stdout logformat=llmsb")
@@ -150,6 +177,36 @@ QByteArray EgressProxy::runConfig(const NetworkAllowList &granted, const QString
     return QByteArray(config.join(u'\n').toUtf8() + '\n');
 }
 
+Result<QByteArray> EgressProxy::interceptionFiles(const RunSecrets &secrets, const QByteArray &upstreamTrust)
+{
+    QStringList rules;
+    int index = 0;
+    for (const GrantedSecret &secret : secrets.secrets) {
+        if (!NetworkSecret::isValidName(secret.binding.name) || !NetworkSecret::checkValue(secret.value)) {
+            return Error{QStringLiteral("The secret %1 cannot be added to requests.").arg(secret.binding.name.left(64)),
+                         ErrorCode::BadRequest};
+        }
+        const QString name = QStringLiteral("secret%1").arg(index++);
+        const QString header = secret.binding.headerName();
+        // The value is a squid log format: a literal % is written %%.
+        const QString value = QString::fromLatin1(secret.binding.headerValue(secret.value)).replace(u'%', "%%");
+        const QString when = QStringLiteral("intercepting %1_host %1_sent").arg(name);
+        rules << QStringLiteral("acl %1_host dstdomain -n %2").arg(name, secret.binding.hosts.join(u' '))
+              << QStringLiteral("acl %1_sent req_header %2 %3").arg(name, header, secret.placeholder)
+              << QStringLiteral("request_header_access %1 deny %2").arg(header, when)
+              << QStringLiteral("request_header_add %1 \"%2\" %3").arg(header, value, when)
+              << QStringLiteral("note secret %1 %2").arg(secret.binding.name, when);
+    }
+    // squid's certificate generator keeps what it signed in a folder of its own (the start script makes it). squid
+    // wants a file of trusted certificates besides the system's even when the user named none: the authority's then.
+    return TarArchive::fromFiles(
+        {FileEntry{QStringLiteral("authority.pem"), secrets.authority.toPem(), 0600},
+         FileEntry{QStringLiteral("upstream-trust.pem"),
+                   upstreamTrust.isEmpty() ? secrets.authority.certificatePem : upstreamTrust, 0600},
+         FileEntry{QStringLiteral("secrets.conf"), rules.join(u'\n').toUtf8() + '\n', 0600},
+         FileEntry{QStringLiteral("authority-certificate.pem"), secrets.authority.certificatePem, 0644}});
+}
+
 QStringList EgressProxy::relayed(const QString &runner, const QString &upstream, const QStringList &argv)
 {
     return QStringList{runner, QStringLiteral("--egress-proxy"), upstream, QString::number(port()),
@@ -168,7 +225,7 @@ QString EgressProxy::proxyAddress(const QString &address)
     return QStringLiteral("tcp:%1:%2").arg(v6 ? u'[' + address + u']' : address).arg(port());
 }
 
-QHash<QString, QString> EgressProxy::clientEnvironment()
+QHash<QString, QString> EgressProxy::clientEnvironment(bool trustBundle)
 {
     const QString url = QStringLiteral("http://127.0.0.1:%1").arg(port());
     QHash<QString, QString> environment;
@@ -183,6 +240,13 @@ QHash<QString, QString> EgressProxy::clientEnvironment()
                        QStringLiteral("-Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=%1 -Dhttps.proxyHost=127.0.0.1 "
                                       "-Dhttps.proxyPort=%1 -Dhttp.nonProxyHosts=")
                            .arg(port()));
+    if (trustBundle) {
+        // OpenSSL (Python's ssl, Ruby, R's curl), Go, requests (certifi's bundle otherwise), curl and git, Node.
+        for (const char *name :
+             {"SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GIT_SSL_CAINFO", "NODE_EXTRA_CA_CERTS"}) {
+            environment.insert(QString::fromLatin1(name), trustBundlePath());
+        }
+    }
     return environment;
 }
 

@@ -5,6 +5,7 @@
 #include "engine/LibraryInstallPlan.h"
 #include "engine/PendingRemovals.h"
 #include "network/NetworkConnection.h"
+#include "secrets/NetworkSecretSource.h"
 #include "util/Result.h"
 
 #include <QHash>
@@ -49,9 +50,24 @@ public:
                 ContainerBackend::EgressProxyReach reach = ContainerBackend::EgressProxyReach::SocketVolume);
     /// squid's configuration for a run's own proxy: `granted` (NetworkAllowList::grant) only, at public addresses only
     /// and never at `hostAddresses` (this computer's), IP literals only when listed; every request logged to its
-    /// stdout as NetworkConnection::logFormat() has it.
+    /// stdout as NetworkConnection::logFormat() has it. With `intercepting`, a second port (interceptPort()) opens
+    /// the tunnels the proxy's relay sends it (the hosts with a secret) and adds the secrets of the files
+    /// interceptionFiles() makes, which it includes.
     static QByteArray runConfig(const NetworkAllowList &granted, const QStringList &hostAddresses,
-                                ContainerBackend::EgressProxyReach reach);
+                                ContainerBackend::EgressProxyReach reach, bool intercepting = false);
+    /// squid's port that opens tunnels (ssl-bump), on loopback in the proxy's container.
+    static constexpr int interceptPort() { return 3129; }
+    /// The environment variable that tells the start script the hosts whose tunnels go to interceptPort() (space
+    /// separated) and that interceptionFiles() come on its stdin, as a tar.
+    static QString interceptVariable() { return QStringLiteral("LLM_SANDBOX_PROXY_INTERCEPT"); }
+    /// What the proxy reads on its stdin when it adds secrets: the authority it signs with, the certificates it
+    /// trusts besides the system's (`upstreamTrust`, PEM: LLM_SANDBOX_PROXY_TRUST) and squid's rules that put each
+    /// secret into its header of the requests to its hosts that carry its placeholder there. In the proxy's memory
+    /// only (its /tmp), never in its container's configuration. BadRequest when a secret cannot be written into them.
+    static Result<QByteArray> interceptionFiles(const RunSecrets &secrets, const QByteArray &upstreamTrust);
+    /// Where a sandbox of a run with secrets finds the certificates to trust (the system's and the authority's), in
+    /// the proxy's volume it mounts read-only; what clientEnvironment(true) points every TLS library at.
+    static QString trustBundlePath() { return QStringLiteral("/run/llm-sandbox-proxy/trust.pem"); }
     /// `argv` run by the runner's relay (`runner`: the runner's path in the builder) to the proxy at `upstream`:
     /// socketPath(), or "tcp:ADDRESS:PORT" (proxyAddress()).
     static QStringList relayed(const QString &runner, const QString &upstream, const QStringList &argv);
@@ -60,8 +76,9 @@ public:
     static QStringList relayedRunner(const QStringList &command, const QString &upstream);
     /// The relay's upstream for a proxy listening on the container address `address` (IPv4 or IPv6).
     static QString proxyAddress(const QString &address);
-    /// The proxy variables of the install step: every package manager's way of naming an HTTP(S) proxy.
-    static QHash<QString, QString> clientEnvironment();
+    /// The proxy variables of the install step: every package manager's way of naming an HTTP(S) proxy; with
+    /// `trustBundle`, every TLS library's way of naming the certificates to trust too (trustBundlePath()).
+    static QHash<QString, QString> clientEnvironment(bool trustBundle = false);
     /// The addresses never reached unless configured: private, loopback, link-local (a cloud's metadata service),
     /// shared (carrier-grade NAT, some clouds' metadata), multicast and reserved ranges, IPv4 and IPv6.
     static QStringList specialRanges();
@@ -102,6 +119,10 @@ public:
     /// take.
     QList<NetworkConnection> takeConnections(std::chrono::milliseconds quiet = std::chrono::milliseconds(150));
     static constexpr int kMaxConnections = 1000;
+    /// What a sandbox that uses this proxy is told (Run::addNetwork): the proxy variables, the certificates to
+    /// trust and the secrets' placeholders.
+    void setSandboxEnvironment(QHash<QString, QString> environment) { m_sandboxEnvironment = std::move(environment); }
+    const QHash<QString, QString> &sandboxEnvironment() const { return m_sandboxEnvironment; }
     /// What recordConnections() was told the run may reach.
     const NetworkAllowList &granted() const { return m_granted; }
     const QString &upstream() const { return m_upstream; }
@@ -115,6 +136,7 @@ private:
     QString m_upstream;
     QStringList m_builderVolumes;
     ContainerNetwork m_builderNetwork;
+    QHash<QString, QString> m_sandboxEnvironment;
     std::unique_ptr<ContainerStream> m_stream;
     std::thread m_logReader;
     std::atomic<bool> m_stopping = false;

@@ -225,7 +225,7 @@ RunnerRunRequest ExecutionEngine::Run::runRequest(const RunRequest &request, con
                    afterInstall || !scanned ? QStringList() : preloadedInterpreterFor(language, *scanned)});
     run.env = runEnvironment(language);
     if (!request.network.isEmpty()) {
-        addNetwork(run, language);
+        addNetwork(run, language, m_networkEnvironment);
     }
     if (language.isCompiled() && !language.compileOutput.isEmpty() && !run.keptDirs.isEmpty() && !afterInstall) {
         // The same program, built the same way, in the same container image: everything the output depends on.
@@ -618,26 +618,49 @@ ExecutionEngine::Run::startNetwork(const Language &language, const QStringList &
     for (const QHostAddress &address : QNetworkInterface::allAddresses()) {
         hostAddresses << address.toString();
     }
+    RunSecrets secrets;
+    if (m_engine.m_settings.networkSecrets) {
+        auto found = m_engine.m_settings.networkSecrets->secretsFor(*granted);
+        if (!found) {
+            return found.error();
+        }
+        secrets = std::move(*found);
+    }
+    ProxyInterception interception;
+    if (!secrets.isEmpty()) {
+        auto files = EgressProxy::interceptionFiles(secrets, m_engine.m_settings.proxyTrust);
+        if (!files) {
+            return files.error();
+        }
+        interception = ProxyInterception{secrets.hostsWithin(*granted), *files};
+    }
     report(RunProgress::Kind::ContainerStart,
            QStringLiteral("Starting the run's egress proxy (it lets through %1 only)").arg(granted->text()));
     auto proxy = m_engine.m_starter.startProxy(
-        language, *proxyImage, EgressProxy::runConfig(*granted, hostAddresses, m_engine.m_starter.proxyReach()),
+        language, *proxyImage,
+        EgressProxy::runConfig(*granted, hostAddresses, m_engine.m_starter.proxyReach(), !secrets.isEmpty()),
         ContainerNetwork::named(m_engine.m_settings.proxyNetwork),
-        [this](const RunProgress &progress) { report(progress); }, m_engine.m_settings.proxyHosts);
+        [this](const RunProgress &progress) { report(progress); }, m_engine.m_settings.proxyHosts, interception);
     if (!proxy) {
         return proxy.error();
     }
     (*proxy)->recordConnections(*granted);
+    QHash<QString, QString> environment = EgressProxy::clientEnvironment(!secrets.isEmpty());
+    for (const GrantedSecret &secret : std::as_const(secrets.secrets)) {
+        environment.insert(secret.binding.name, secret.placeholder);
+    }
+    (*proxy)->setSandboxEnvironment(environment);
+    m_networkEnvironment = environment;
     options.volumesFrom = (*proxy)->builderVolumes();
     options.network = (*proxy)->builderNetwork();
     options.egressUpstream = (*proxy)->upstream();
     return proxy;
 }
 
-void ExecutionEngine::Run::addNetwork(RunnerRunRequest &request, const Language &language)
+void ExecutionEngine::Run::addNetwork(RunnerRunRequest &request, const Language &language,
+                                      const QHash<QString, QString> &environment)
 {
-    const QHash<QString, QString> proxy = EgressProxy::clientEnvironment();
-    for (auto it = proxy.begin(); it != proxy.end(); ++it) {
+    for (auto it = environment.begin(); it != environment.end(); ++it) {
         // Java's proxy properties go on its command line (Language::withProxyArguments): JAVA_TOOL_OPTIONS would
         // print a line of its own to the program's stderr.
         if (it.key() != QLatin1String("JAVA_TOOL_OPTIONS")) {

@@ -63,13 +63,16 @@ public:
 
     /// A run's own egress proxy, letting through what `requested` is granted of the user's ceiling
     /// (SandboxSettings::networkAllow) and recording every request; `options` changed so that the sandbox's only way
-    /// out is that proxy, which the sandbox then keeps (SandboxContainer::keepEgressProxy). Null when nothing is
-    /// requested. BadRequest beyond the ceiling.
+    /// out is that proxy, which the sandbox then keeps (SandboxContainer::keepEgressProxy). The user's secrets bound
+    /// to a host it may reach (SandboxSettings::networkSecrets) are added by the proxy; the sandbox sees placeholders.
+    /// Null when nothing is requested. BadRequest beyond the ceiling.
     Result<std::unique_ptr<EgressProxyContainer>> startNetwork(const Language &language, const QStringList &requested,
                                                                ContainerOptions &options);
-    /// `request` (a run step's) told where its egress proxy is: the proxy variables every HTTP client reads, and the
-    /// language's proxy arguments (Language::withProxyArguments) for those that read none.
-    static void addNetwork(RunnerRunRequest &request, const Language &language);
+    /// `request` (a run step's) told where its egress proxy is: `environment`
+    /// (EgressProxyContainer::sandboxEnvironment: the proxy variables every HTTP client reads, the secrets'
+    /// placeholders), and the language's proxy arguments (Language::withProxyArguments) for those that read none.
+    static void addNetwork(RunnerRunRequest &request, const Language &language,
+                           const QHash<QString, QString> &environment);
     /// What `container`'s egress proxy (startNetwork()) logged for the finished run of `result`, and what it was
     /// allowed; nothing for a sandbox without one.
     static void attachNetwork(Result<RunResult> &result, const SandboxContainer &container);
@@ -111,6 +114,7 @@ private:
     bool m_subscribed;
     RunObserver *m_caller;
     std::stop_token m_stop;
+    QHash<QString, QString> m_networkEnvironment; ///< what startNetwork() started tells the run (addNetwork())
 };
 
 } // namespace sandbox

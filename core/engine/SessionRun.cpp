@@ -75,8 +75,8 @@ Result<RunResult> ExecutionEngine::SessionRun::execute(const RunRequest &request
         // Each run is still bounded by its timeout, after which the interpreter is interrupted.
         message.cpuLimit = std::chrono::milliseconds(0);
     }
-    if (session->container->egressProxy()) {
-        Run::addNetwork(message, *language);
+    if (const EgressProxyContainer *proxy = session->container->egressProxy()) {
+        Run::addNetwork(message, *language, proxy->sandboxEnvironment());
     }
     RunnerClient &runner = session->container->runner();
     if (auto sent = runner.send(message); !sent) {

@@ -1,5 +1,7 @@
 #include "network/NetworkConnection.h"
 
+#include "network/NetworkSecret.h"
+
 #include <QHostAddress>
 #include <algorithm>
 
@@ -63,6 +65,9 @@ QJsonObject NetworkConnection::toJson() const
     if (!address.isEmpty()) {
         json.insert(QStringLiteral("address"), address);
     }
+    if (!secret.isEmpty()) {
+        json.insert(QStringLiteral("secret"), secret);
+    }
     return json;
 }
 
@@ -80,6 +85,7 @@ NetworkConnection NetworkConnection::fromJson(const QJsonObject &json)
     connection.bytesIn = json.value(QStringLiteral("bytes_in")).toInteger();
     connection.durationMs = json.value(QStringLiteral("duration_ms")).toInteger();
     connection.startedMs = json.value(QStringLiteral("started_ms")).toInteger();
+    connection.secret = json.value(QStringLiteral("secret")).toString();
     return connection;
 }
 
@@ -104,11 +110,11 @@ QList<NetworkConnection> NetworkConnection::listFromJson(const QJsonArray &json)
 QString NetworkConnection::logFormat()
 {
     // Start (seconds.milliseconds), duration (ms), method, host, port, squid's status, HTTP status, bytes from the
-    // client, bytes to it, the server's address, the error code, a tunnel's TLS server name. Nothing of the URL but its
-    // host and port.
-    // squid writes "-" for the server name: the relay in front of it logs the tunnels it refused with theirs
-    // (runner/TunnelInspector.h).
-    return QStringLiteral("%ts.%03tu\t%tr\t%rm\t%>rd\t%>rP\t%Ss\t%>Hs\t%>st\t%<st\t%<a\t%err_code\t-");
+    // client, bytes to it, the server's address, the error code, then the name of the secret added to the request
+    // (EgressProxy's "secret" note, "-" for none) — or, from the relay in front of squid, which logs the tunnels it
+    // refused, the refused tunnel's TLS server name (runner/TunnelInspector.h). Nothing of the URL but its host and
+    // port.
+    return QStringLiteral("%ts.%03tu\t%tr\t%rm\t%>rd\t%>rP\t%Ss\t%>Hs\t%>st\t%<st\t%<a\t%err_code\t%{secret}note");
 }
 
 std::optional<NetworkConnection> NetworkConnection::fromLogLine(const QByteArray &line, const NetworkAllowList &granted)
@@ -149,6 +155,9 @@ std::optional<NetworkConnection> NetworkConnection::fromLogLine(const QByteArray
                                            "HTTP)");
     } else {
         connection.reason = connection.allowed ? failure(code) : refusal(connection.host, connection.port, granted);
+        if (fields[11] != "-" && NetworkSecret::isValidName(QString::fromLatin1(fields[11]))) {
+            connection.secret = QString::fromLatin1(fields[11]);
+        }
     }
     return connection;
 }

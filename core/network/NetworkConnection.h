@@ -25,9 +25,10 @@ struct NetworkConnection
     qint64 bytesOut = 0; ///< from the sandbox
     qint64 bytesIn = 0;  ///< to the sandbox
     qint64 durationMs = 0;
+    QString secret; ///< the name of the user's secret the proxy added to this request (NetworkSecret), never its value
 
     /// {"host", "port", "method", "allowed", "reason"?, "address"?, "status", "bytes_out", "bytes_in", "duration_ms",
-    /// "started_ms"}, as results, the journal and history --json carry it.
+    /// "started_ms", "secret"?}, as results, the journal and history --json carry it.
     [[nodiscard]] QJsonObject toJson() const;
     static NetworkConnection fromJson(const QJsonObject &json);
     [[nodiscard]] static QJsonArray listToJson(const QList<NetworkConnection> &connections);

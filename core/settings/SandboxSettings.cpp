@@ -266,6 +266,16 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment(SandboxSettings default
             settings.proxyHosts.insert(host, address.toString());
         }
     }
+    if (auto [name, value] = firstSet({"LLM_SANDBOX_PROXY_TRUST"}); !name.isEmpty()) {
+        QFile file(value);
+        if (!file.open(QIODevice::ReadOnly)) {
+            return badVariable(name, QStringLiteral("cannot read %1 (%2)").arg(value, file.errorString()));
+        }
+        settings.proxyTrust = file.read(1024 * 1024);
+        if (!settings.proxyTrust.contains("-----BEGIN CERTIFICATE-----")) {
+            return badVariable(name, QStringLiteral("%1 holds no PEM certificate").arg(value));
+        }
+    }
     auto policyRules = PolicyRulesFile::load();
     if (!policyRules) {
         return policyRules.error();

@@ -9,8 +9,11 @@
 #include <QString>
 #include <QStringList>
 #include <chrono>
+#include <memory>
 
 namespace sandbox {
+
+class NetworkSecretSource;
 
 /// The seccomp profile shipped with the program (resources/seccomp/llm-sandbox.json): the
 /// engines' default minus namespaces, mounting, keyrings, BPF, perf, ptrace, module loading and
@@ -95,6 +98,11 @@ struct SandboxSettings
     /// (LLM_SANDBOX_PROXY_HOSTS="api.internal=203.0.113.7, ..."): a service known by address only. What a name
     /// resolves to is checked as every other (never a private address).
     QMap<QString, QString> proxyHosts;
+    /// Certificates (PEM) a run's egress proxy trusts besides the system's when it opens a tunnel to add a secret
+    /// (LLM_SANDBOX_PROXY_TRUST names the file): a company's own authority.
+    QByteArray proxyTrust;
+    /// Where runs with network get the user's secrets bound to hosts (NetworkSecret); none: no secrets are added.
+    std::shared_ptr<NetworkSecretSource> networkSecrets;
 
     /// `defaults` (the safe values, or those with the user's settings applied) overridden by the
     /// environment; a bad value is an error naming the variable.

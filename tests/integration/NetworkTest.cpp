@@ -4,13 +4,19 @@
 // to private, loopback, metadata and this host's addresses come from the proxy's host entries
 // (LLM_SANDBOX_PROXY_HOSTS), as a hostile DNS would give them. Nothing leaves this machine.
 #include "BackendTestSupport.h"
+#include "engine/EgressProxy.h"
 #include "engine/ExecutionEngine.h"
 #include "lang/LanguageRegistry.h"
+#include "secrets/MemorySecretStore.h"
+#include "secrets/NetworkSecretSource.h"
 #include "support/TestWebServer.h"
 
+#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
+#include <QUuid>
 #include <gtest/gtest.h>
 #include <map>
 
@@ -57,6 +63,8 @@ protected:
                 .arg(m_server->gateway()));
         ASSERT_TRUE(allowed) << qPrintable(allowed.error().message);
         settings.networkAllow = *allowed;
+        m_settings = settings;
+        m_backend = backend;
         m_engine = std::make_unique<ExecutionEngine>(backend, settings);
     }
 
@@ -100,6 +108,8 @@ protected:
 
     test::TestWebServer *m_server = nullptr;
     std::unique_ptr<test::CountingListener> m_listener;
+    SandboxSettings m_settings;
+    std::shared_ptr<ContainerBackend> m_backend;
     std::unique_ptr<ExecutionEngine> m_engine;
 };
 
@@ -348,6 +358,120 @@ TEST_P(NetworkTest, askingBeyondTheCeilingIsAnErrorNamingWhatIsAllowed)
     EXPECT_EQ(result.error().code, ErrorCode::BadRequest);
     EXPECT_TRUE(result.error().message.contains("The sandbox may not reach example.org. The user allows: api.test"))
         << qPrintable(result.error().message);
+}
+
+// A secret the user bound to api.test: the run sees a placeholder; the proxy puts the value into the Authorization
+// header of the HTTPS requests to api.test that carry the placeholder there (the server gets it: its SHA-256 comes
+// back), and nowhere else — not over plain HTTP, not to another host, not in another header. The sandbox trusts the
+// proxy's authority through the variables every TLS library reads (no certificate in the code), and the proxy checks
+// the server's certificate against the system's and the trusted file: without it, nothing reaches the server. The
+// value is nowhere the code can look: not in any process's environment or command line, not in a file.
+TEST_P(NetworkTest, aBoundSecretReachesItsHostOnlyAndNeverTheSandbox)
+{
+    const QByteArray secret = "s3cr3t-" + QUuid::createUuid().toByteArray(QUuid::Id128);
+    const QString hash = QString::fromLatin1(
+        QCryptographicHash::hash(QByteArray("Bearer " + secret), QCryptographicHash::Sha256).toHex());
+    QTemporaryDir folder;
+    ASSERT_TRUE(folder.isValid());
+    const QString secretsFile = folder.filePath(QStringLiteral("secrets.json"));
+    auto binding = NetworkSecret::make(QStringLiteral("API_TOKEN"), {QStringLiteral("api.test")},
+                                       QStringLiteral("Authorization: Bearer {}"));
+    ASSERT_TRUE(binding);
+    ASSERT_TRUE(NetworkSecretsFile::save({*binding}, secretsFile));
+    auto store = std::make_shared<MemorySecretStore>();
+    ASSERT_TRUE(store->set(NetworkSecret::keychainKey(QStringLiteral("API_TOKEN")), secret).result());
+    SandboxSettings settings = m_settings;
+    settings.networkSecrets = std::make_shared<StoredNetworkSecrets>(store, nullptr, secretsFile);
+    settings.proxyHosts.insert(QStringLiteral("mirror.test"), m_server->address());
+    auto allowed = NetworkAllowList::parse(QStringLiteral("api.test, mirror.test"));
+    ASSERT_TRUE(allowed);
+    settings.networkAllow = *allowed;
+
+    // The secret is split in the code, so that its source file does not hold it whole.
+    const QString code = QStringLiteral(R"(import glob, json, os, urllib.request
+token = os.environ['API_TOKEN']
+secret = '%1' + '%2'
+def get(url, header='Authorization'):
+    request = urllib.request.Request(url, headers={header: 'Bearer ' + token})
+    try:
+        return json.load(urllib.request.urlopen(request, timeout=20))
+    except Exception as error:
+        return {'error': str(error)}
+secure = get('https://api.test/hashed')
+other_header = get('https://api.test/echo', 'X-Token')
+plain = get('http://api.test/echo')
+mirror = get('http://mirror.test/echo')
+found = []
+for path in glob.glob('/proc/[0-9]*/environ') + glob.glob('/proc/[0-9]*/cmdline'):
+    try:
+        if secret.encode() in open(path, 'rb').read():
+            found.append(path)
+    except OSError:
+        pass
+for top in ['/run', '/tmp', '/etc', '/home', '/opt', os.getcwd()]:
+    for root, dirs, files in os.walk(top):
+        for name in files:
+            path = os.path.join(root, name)
+            try:
+                if os.path.isfile(path) and os.path.getsize(path) < 4 << 20 and not path.endswith('.py') and                         secret.encode() in open(path, 'rb').read():
+                    found.append(path)
+            except OSError:
+                pass
+print(json.dumps({'placeholder': token, 'secure': secure.get('authorization_sha256', secure.get('error')),
+                  'other_header': other_header.get('headers', other_header).get('X-Token'),
+                  'plain': plain.get('headers', plain).get('Authorization'),
+                  'mirror': mirror.get('headers', mirror).get('Authorization'), 'found': found,
+                  'trust': os.environ.get('SSL_CERT_FILE')}))
+)")
+                             .arg(QString::fromLatin1(secret.left(10)), QString::fromLatin1(secret.mid(10)));
+
+    // Without the server's certificate among those the proxy trusts, the proxy refuses to go on.
+    {
+        ExecutionEngine engine(m_backend, settings);
+        RunRequest request;
+        request.code = code;
+        request.network = {QStringLiteral("api.test"), QStringLiteral("mirror.test")};
+        request.timeout = 60s;
+        auto result = engine.run(request);
+        ASSERT_TRUE(result) << qPrintable(result.error().message);
+        const QJsonObject seen = QJsonDocument::fromJson(result->stdoutData).object();
+        EXPECT_NE(seen["secure"].toString(), hash) << result->stdoutData.constData();
+        EXPECT_FALSE(result->stdoutData.contains(secret));
+    }
+
+    settings.proxyTrust = m_server->certificate().toUtf8();
+    ExecutionEngine engine(m_backend, settings);
+    RunRequest request;
+    request.code = code;
+    request.network = {QStringLiteral("api.test"), QStringLiteral("mirror.test")};
+    request.timeout = 60s;
+    auto result = engine.run(request);
+    ASSERT_TRUE(result) << qPrintable(result.error().message);
+    ASSERT_EQ(result->exitCode, 0) << result->stdoutData.constData() << result->stderrData.constData();
+    const QJsonObject seen = QJsonDocument::fromJson(result->stdoutData).object();
+    const QString placeholder = seen["placeholder"].toString();
+    EXPECT_TRUE(placeholder.startsWith(QStringLiteral("LLMSANDBOX_PLACEHOLDER_API_TOKEN_"))) << qPrintable(placeholder);
+    EXPECT_EQ(seen["secure"].toString(), hash) << result->stdoutData.constData();
+    EXPECT_EQ(seen["other_header"].toString(), QStringLiteral("Bearer ") + placeholder);
+    EXPECT_EQ(seen["plain"].toString(), QStringLiteral("Bearer ") + placeholder);
+    EXPECT_EQ(seen["mirror"].toString(), QStringLiteral("Bearer ") + placeholder);
+    EXPECT_EQ(seen["found"].toArray(), QJsonArray()) << result->stdoutData.constData();
+    EXPECT_EQ(seen["trust"].toString(), EgressProxy::trustBundlePath());
+    EXPECT_FALSE(result->stdoutData.contains(secret));
+    EXPECT_FALSE(result->stderrData.contains(secret));
+    // The record names the secret on the request it went with, and only there.
+    const QByteArray record = QJsonDocument(NetworkConnection::listToJson(result->network)).toJson();
+    EXPECT_FALSE(record.contains(secret));
+    int withSecret = 0;
+    for (const NetworkConnection &each : result->network) {
+        if (!each.secret.isEmpty()) {
+            ++withSecret;
+            EXPECT_EQ(each.secret, "API_TOKEN");
+            EXPECT_EQ(each.host, "api.test");
+            EXPECT_EQ(each.method, "GET");
+        }
+    }
+    EXPECT_EQ(withSecret, 1) << record.constData();
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, NetworkTest, ::testing::ValuesIn(test::backendNames()), test::backendTestName);

@@ -8,7 +8,7 @@ namespace sandbox::test {
 
 namespace {
 
-const char kServer[] = R"(import http.server, json, os, socketserver, ssl, threading
+const char kServer[] = R"(import hashlib, http.server, json, os, socketserver, ssl, threading
 open('/tmp/tls.pem', 'w').write(os.environ['TLS_PEM'])
 class Echo(http.server.BaseHTTPRequestHandler):
     protocol_version = 'HTTP/1.1'
@@ -16,7 +16,13 @@ class Echo(http.server.BaseHTTPRequestHandler):
         length = int(self.headers.get('Content-Length') or 0)
         if length:
             self.rfile.read(length)
-        body = json.dumps({'path': self.path, 'host': self.headers.get('Host'), 'headers': dict(self.headers)}).encode()
+        seen = {'path': self.path, 'host': self.headers.get('Host')}
+        if self.path.startswith('/hashed'):
+            # What a secret the proxy added was, without sending it back to the sandbox.
+            seen['authorization_sha256'] = hashlib.sha256(self.headers.get('Authorization', '').encode()).hexdigest()
+        else:
+            seen['headers'] = dict(self.headers)
+        body = json.dumps(seen).encode()
         self.send_response(200)
         self.send_header('Content-Type', 'application/json')
         self.send_header('Content-Length', str(len(body)))
@@ -49,7 +55,11 @@ TestWebServer::TestWebServer(const QString &engineCli, const QString &name, cons
     QProcess openssl;
     openssl.start(QStringLiteral("openssl"),
                   {"req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
-                   "-subj", "/CN=api.test", "-addext", "subjectAltName=DNS:api.test", "-keyout", pem, "-out", pem});
+                   "-subj", "/CN=api.test", "-addext", "subjectAltName=DNS:api.test",
+                   // A server's certificate as a public authority issues it (not a CA's: the proxy that adds secrets
+                   // shows the sandbox a copy of it).
+                   "-addext", "basicConstraints=critical,CA:FALSE", "-addext", "keyUsage=critical,digitalSignature",
+                   "-addext", "extendedKeyUsage=serverAuth", "-keyout", pem, "-out", pem});
     if (!openssl.waitForFinished(30000) || openssl.exitCode() != 0) {
         m_error = QStringLiteral("openssl: ") + QString::fromUtf8(openssl.readAllStandardError());
         return;

@@ -9,7 +9,9 @@ namespace sandbox::test {
 /// (issue 48): nothing leaves this machine. Made with the engine's own CLI `engineCli` (docker, or podman) from
 /// `serverImage` (the Python sandbox image), at `prefix`.10 of the subnet `prefix`.0/24 (a public-looking one: TEST-NET
 /// or the benchmark range, each user of it its own); removed with this. Every GET and POST is answered with JSON of
-/// what it received: {"path", "host", "headers"}. Its TLS certificate is made here for api.test (openssl).
+/// what it received: {"path", "host", "headers"} — but for a path under /hashed, the SHA-256 (hex) of its Authorization
+/// header instead of the headers ("authorization_sha256"): what a secret the proxy added was, never sent back. Its TLS
+/// certificate is made here for api.test (openssl).
 class TestWebServer
 {
 public:
