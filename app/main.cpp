@@ -9,6 +9,7 @@
 #include "cli/McpCommand.h"
 #include "cli/PsCommand.h"
 #include "cli/RunCommand.h"
+#include "cli/SecretsCommand.h"
 #include "cli/ServeCommand.h"
 #include "cli/ShowCommand.h"
 
@@ -71,6 +72,7 @@ int main(int argc, char **argv)
         {"ps", psCommand},
         {"install-mcp", installMcpCommand},
         {"uninstall-mcp", uninstallMcpCommand},
+        {"secrets", secretsCommand},
     };
     for (const auto &[name, command] : commands) {
         if (first == QLatin1String(name)) {

@@ -221,6 +221,12 @@ QString usageText()
                      "settings are kept byte for byte; the previous file is kept as FILE.bak)"));
     addUsage(usage, "  llm-sandbox uninstall-mcp [--client NAME] [--dry-run]"_L1,
              Cli::tr("remove it again, and nothing else"));
+    addUsage(usage, "  llm-sandbox secrets set NAME --host HOST [--header 'Authorization: Bearer {}']"_L1,
+             Cli::tr("keep a secret in the system keychain (its value typed, or read from stdin); a run\n"
+                     "allowed to reach HOST sees only a placeholder in $NAME, which its egress proxy\n"
+                     "replaces in that header of its HTTPS requests to HOST"));
+    addUsage(usage, "  llm-sandbox secrets list [--json] | secrets remove NAME"_L1,
+             Cli::tr("show the secrets (never their values), or forget one"));
     addUsage(usage, "  llm-sandbox --help | --version"_L1);
     usage += u'\n';
     usage +=
@@ -246,6 +252,11 @@ QString usageText()
              Cli::tr("a Debian 13 image to build on instead of running debootstrap"));
     addUsage(usage, "  LLM_SANDBOX_HTTP_TOKEN"_L1,
              Cli::tr("the token `serve` requires, instead of the one in the system keychain"));
+    addUsage(usage, "  LLM_SANDBOX_SECRETS_FILE"_L1,
+             Cli::tr("the secrets' names, hosts and headers (default ~/.config/llm-sandbox/secrets.json)"));
+    addUsage(usage, "  LLM_SANDBOX_PROXY_TRUST"_L1,
+             Cli::tr("a PEM file of certificates the egress proxy trusts besides the system's when it\n"
+                     "adds a secret"));
     addUsage(usage, "  LLM_SANDBOX_JOURNAL"_L1,
              Cli::tr("the run journal's file (default ~/.local/share/llm-sandbox/journal.sqlite),\n"
                      "or \"off\" to record nothing"));

@@ -4,6 +4,7 @@
 #include "ErrorText.h"
 #include "cli/BuildProgressView.h"
 #include "cli/CliContext.h"
+#include "cli/TerminalInput.h"
 #include "images/ImageBuilder.h"
 #include "images/ImageCatalog.h"
 #include "images/ImageInventory.h"
@@ -15,14 +16,10 @@
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
-#include <QEventLoop>
 #include <QFile>
-#include <QFutureWatcher>
 #include <QLocale>
 #include <QThread>
-#include <csignal>
 #include <sys/ioctl.h>
-#include <termios.h>
 #include <unistd.h>
 
 namespace sandbox::cli {
@@ -183,81 +180,10 @@ int prune(AppContext &context, ImageStore &backend)
     return 0;
 }
 
-/// The keychain's answer. QtKeychain answers through the event loop; a command has nothing else to do meanwhile, and
-/// no loop runs yet that this one could nest in.
-template <typename T>
-T waitForKeychain(QFuture<T> future)
-{
-    QEventLoop loop;
-    QFutureWatcher<T> watcher;
-    QObject::connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
-    watcher.setFuture(future);
-    if (!future.isFinished()) {
-        loop.exec();
-    }
-    return future.result();
-}
-
-/// The terminal's settings while echo is off for a password, for the signal handler that puts them back.
-termios g_echoingTerminal{};
-
-/// Ctrl-C (or a kill) at the password prompt: echo comes back before the program ends as the signal says.
-void restoreEchoAndDie(int signalNumber)
-{
-    ::tcsetattr(STDIN_FILENO, TCSANOW, &g_echoingTerminal);
-    ::signal(signalNumber, SIG_DFL);
-    ::raise(signalNumber);
-}
-
-/// One line typed on the terminal after `prompt` (on stderr), without echo when `secret`.
-QString promptLine(const QString &prompt, bool secret)
-{
-    err() << prompt << Qt::flush;
-    termios saved{};
-    const bool quiet = secret && ::tcgetattr(STDIN_FILENO, &saved) == 0;
-    if (quiet) {
-        g_echoingTerminal = saved;
-        ::signal(SIGINT, restoreEchoAndDie);
-        ::signal(SIGTERM, restoreEchoAndDie);
-        ::signal(SIGHUP, restoreEchoAndDie);
-        termios noEcho = saved;
-        noEcho.c_lflag &= ~tcflag_t(ECHO);
-        ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &noEcho);
-    }
-    QFile in;
-    QString line;
-    if (in.open(stdin, QIODevice::ReadOnly)) {
-        line = QString::fromUtf8(in.readLine());
-    }
-    if (quiet) {
-        ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved);
-        ::signal(SIGINT, SIG_DFL);
-        ::signal(SIGTERM, SIG_DFL);
-        ::signal(SIGHUP, SIG_DFL);
-        err() << Qt::endl; // the newline the user typed was not echoed
-    }
-    while (line.endsWith(QLatin1Char('\n')) || line.endsWith(QLatin1Char('\r'))) {
-        line.chop(1);
-    }
-    return line;
-}
-
-/// The password of a login: typed without echo on a terminal, else all of stdin without its final line break (as
-/// `docker login --password-stdin` reads it). Never an argument: those show in `ps` and shell histories.
+/// The password of a login: typed without echo on a terminal, else all of stdin (readSecret()).
 QString readPassword(const QString &username, const QString &registry)
 {
-    if (::isatty(STDIN_FILENO) == 1) {
-        return promptLine(ImagesCommand::tr("Password for %1 at %2: ").arg(username, registry), true);
-    }
-    QFile in;
-    if (!in.open(stdin, QIODevice::ReadOnly)) {
-        return {};
-    }
-    QString password = QString::fromUtf8(in.readAll());
-    while (password.endsWith(QLatin1Char('\n')) || password.endsWith(QLatin1Char('\r'))) {
-        password.chop(1);
-    }
-    return password;
+    return QString::fromUtf8(readSecret(ImagesCommand::tr("Password for %1 at %2: ").arg(username, registry)));
 }
 
 QString keychainEntry(const QString &registry)
