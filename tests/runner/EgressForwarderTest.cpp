@@ -2,7 +2,10 @@
 // command runs, with the command's exit status passed through.
 #include "EgressForwarder.h"
 
+#include "ClientHello.h"
+
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -45,7 +48,7 @@ public:
         serve();
     }
     // On 127.0.0.1:`port`, as a Kubernetes proxy pod listens on its address.
-    explicit UpperCaseServer(int port)
+    explicit UpperCaseServer(int port) : m_port(port)
     {
         m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
         const int yes = 1;
@@ -96,9 +99,11 @@ public:
         }
     }
     std::atomic<int> accepted = 0;
+    int port() const { return m_port; }
 
 private:
     std::string m_path;
+    int m_port = 0;
     int m_fd = -1;
     std::thread m_thread;
 };
@@ -144,6 +149,55 @@ TEST(EgressForwarderTest, relaysToAProxyPodsAddress)
     EXPECT_EQ(EgressForwarder("tcp:127.0.0.1:" + std::to_string(freePort()), freePort()).run({"true"}, 1), 125)
         << "nothing listens there";
     EXPECT_EQ(EgressForwarder("tcp:proxy.example:3128", freePort()).run({"true"}, 1), 125) << "an address, no name";
+}
+
+// The proxy's side (--egress-listen) with interception: a tunnel to a host with a secret goes to the intercepting
+// proxy, every other connection to the plain one; each proxy is chosen once the request was read.
+TEST(EgressForwarderTest, theProxysSideSendsTunnelsToHostsWithASecretToTheInterceptingProxy)
+{
+    // Never destroyed: serveSocket() serves for as long as the process lives.
+    static UpperCaseServer plain(freePort());
+    static UpperCaseServer intercepting(freePort());
+    const int plainPort = plain.port();
+    const int interceptingPort = intercepting.port();
+    static const std::string path = socketPath() + "-listen";
+    std::thread([plainPort, interceptingPort] {
+        EgressForwarder("tcp:127.0.0.1:" + std::to_string(plainPort), 0)
+            .serveSocket(path, Interception{"tcp:127.0.0.1:" + std::to_string(interceptingPort), {"api.test"}});
+    }).detach();
+    const auto ask = [](const std::string &request) {
+        int fd = -1;
+        for (int tries = 0; tries < 200; ++tries) {
+            fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+            sockaddr_un address{};
+            address.sun_family = AF_UNIX;
+            std::strcpy(address.sun_path, path.c_str());
+            if (::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0) {
+                break;
+            }
+            ::close(fd);
+            fd = -1;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        EXPECT_GE(fd, 0);
+        EXPECT_EQ(::write(fd, request.data(), request.size()), ssize_t(request.size()));
+        ::shutdown(fd, SHUT_WR);
+        std::string got;
+        char chunk[4096];
+        for (ssize_t n; (n = ::read(fd, chunk, sizeof chunk)) > 0;) {
+            got.append(chunk, std::size_t(n));
+        }
+        ::close(fd);
+        return got;
+    };
+    EXPECT_EQ(ask("CONNECT api.test:443 HTTP/1.1\r\n\r\n" + test::clientHello("api.test")).substr(0, 20),
+              "CONNECT API.TEST:443");
+    EXPECT_EQ(intercepting.accepted, 1);
+    EXPECT_EQ(plain.accepted, 0);
+    ask("CONNECT other.test:443 HTTP/1.1\r\n\r\n" + test::clientHello("other.test"));
+    ask("GET http://api.test/ HTTP/1.1\r\nHost: api.test\r\n\r\n");
+    EXPECT_EQ(intercepting.accepted, 1) << "plain HTTP to the host is not opened: no secret goes over it";
+    EXPECT_EQ(plain.accepted, 2);
 }
 
 TEST(EgressForwarderTest, passesTheCommandsExitStatusThrough)

@@ -127,3 +127,45 @@ TEST(EgressProxy, theInstallIsRelayedThroughTheRunnerAndToldWhereTheProxyIs)
     }
     EXPECT_TRUE(environment.value("JAVA_TOOL_OPTIONS").contains("-Dhttps.proxyHost=127.0.0.1"));
 }
+
+// A run with a secret: its proxy opens only the tunnels the relay sends to its second port, and its rules, which hold
+// the value, come in the files on its stdin, never in its configuration (which its container's settings show).
+TEST(EgressProxy, aRunsSecretIsAddedByRulesThatComeOnlyOnTheProxysStdin)
+{
+    const auto granted = NetworkAllowList::parse(QStringLiteral("api.test, other.test"));
+    const QString plain =
+        QString::fromUtf8(EgressProxy::runConfig(*granted, {}, ContainerBackend::EgressProxyReach::SocketVolume));
+    EXPECT_FALSE(plain.contains("ssl-bump")) << "no secret: no tunnel is opened";
+    const QString config = QString::fromUtf8(
+        EgressProxy::runConfig(*granted, {}, ContainerBackend::EgressProxyReach::SocketVolume, true));
+    EXPECT_TRUE(config.contains("http_port 127.0.0.1:3129 name=intercept ssl-bump")) << qPrintable(config);
+    EXPECT_TRUE(config.contains("include /tmp/intercept/secrets.conf"));
+    EXPECT_TRUE(config.contains("tls_outgoing_options cafile=/tmp/intercept/upstream-trust.pem"));
+
+    RunSecrets secrets;
+    secrets.authority = *InterceptionAuthority::generate();
+    secrets.secrets << GrantedSecret{*NetworkSecret::make(QStringLiteral("API_TOKEN"), {QStringLiteral("api.test")},
+                                                          QStringLiteral("Authorization: Bearer {}")),
+                                     "v%1", QStringLiteral("LLMSANDBOX_PLACEHOLDER_API_TOKEN_00ff")};
+    EXPECT_EQ(secrets.hostsWithin(*granted), QStringList{"api.test"});
+    auto files = EgressProxy::interceptionFiles(secrets, {});
+    ASSERT_TRUE(files) << qPrintable(files.error().message);
+    for (const char *rule : {"acl secret0_host dstdomain -n api.test",
+                             "acl secret0_sent req_header Authorization LLMSANDBOX_PLACEHOLDER_API_TOKEN_00ff",
+                             "request_header_access Authorization deny intercepting secret0_host secret0_sent",
+                             "request_header_add Authorization \"Bearer v%%1\" intercepting secret0_host secret0_sent",
+                             "note secret API_TOKEN intercepting secret0_host secret0_sent"}) {
+        EXPECT_TRUE(files->contains(rule)) << rule;
+    }
+    EXPECT_TRUE(files->contains(secrets.authority.keyPem)) << "the authority's key, for squid to sign with";
+    EXPECT_FALSE(config.contains("v%1") || config.contains("v%%1"));
+
+    secrets.secrets[0].value = "bad\"value";
+    EXPECT_FALSE(EgressProxy::interceptionFiles(secrets, {})) << "nothing that could end squid's quoted value";
+
+    const auto environment = EgressProxy::clientEnvironment(true);
+    for (const char *name : {"SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NODE_EXTRA_CA_CERTS"}) {
+        EXPECT_EQ(environment.value(QString::fromLatin1(name)), EgressProxy::trustBundlePath()) << name;
+    }
+    EXPECT_FALSE(EgressProxy::clientEnvironment().contains("SSL_CERT_FILE"));
+}

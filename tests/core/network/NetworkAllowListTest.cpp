@@ -125,6 +125,11 @@ TEST(NetworkConnection, readsTheProxysLogAndSaysWhyARequestWasRefused)
               "its TLS handshake names another server: evil.test")
         << "the relay's own line for a tunnel it refused";
     EXPECT_FALSE(read("1.0\t0\tCONNECT\tapi.test\t443\tTCP_DENIED\t403\t0\t0\t-\tERR_NOT_TLS\t-")->allowed);
+    EXPECT_EQ(read("1.0\t2\tGET\tapi.test\t8080\tTCP_MISS\t200\t1\t1\t198.51.100.2\t-\tAPI_TOKEN")->secret, "API_TOKEN")
+        << "the proxy's note of the secret it added";
+    EXPECT_EQ(read("1.0\t2\tGET\tapi.test\t8080\tTCP_MISS\t200\t1\t1\t198.51.100.2\t-\t-")->secret, "");
+    EXPECT_EQ(read("1.0\t2\tGET\tapi.test\t8080\tTCP_MISS\t200\t1\t1\t198.51.100.2\t-\tAPI_TOKEN")->toJson()["secret"],
+              "API_TOKEN");
     EXPECT_FALSE(read("1.0\t0\t-\t-\t0\tNONE_NONE\t0\t0\t0\t-\tERR_CLIENT_GONE\t-")) << "a probe that asked nothing";
     EXPECT_FALSE(read("2026/12/07 02:39:27| Squid plugin modules loaded: 0"));
     EXPECT_FALSE(read(""));
