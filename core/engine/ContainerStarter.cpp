@@ -108,6 +108,14 @@ Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language
     }
     spec.labels.insert(options.labels);
     spec.volumesFrom = options.volumesFrom;
+    if (options.extraTmpBytes > 0) {
+        for (Tmpfs &tmpfs : spec.tmpfs) {
+            if (tmpfs.path == QLatin1String("/tmp")) {
+                tmpfs.sizeBytes += options.extraTmpBytes;
+                spec.memoryBytes += options.extraTmpBytes;
+            }
+        }
+    }
     if (!options.egressUpstream.isEmpty()) {
         spec.command = EgressProxy::relayedRunner(spec.command, options.egressUpstream);
     }

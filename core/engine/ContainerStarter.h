@@ -28,6 +28,9 @@ struct ContainerOptions
     /// The egress proxy a run's sandbox reaches (EgressProxyContainer::upstream): its runner relays 127.0.0.1:3128
     /// there for as long as it lives (llm-sandbox-runner --egress-relay). Empty: none.
     QString egressUpstream;
+    /// Room /tmp gets besides the settings' (an install's scratch space, installed libraries); the memory limit grows
+    /// by as much, since a tmpfs's pages count as the container's memory.
+    qint64 extraTmpBytes = 0;
 };
 
 /// What a run's egress proxy needs to add secrets (ContainerStarter::startProxy).

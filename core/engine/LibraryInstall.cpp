@@ -15,6 +15,22 @@ const QString kLibraryArchive = QStringLiteral(".llm-sandbox-libraries.tar.gz");
 /// The largest library archive copied from an installer sandbox (it travels through the runner protocol).
 constexpr qint64 kMaxLibraryArchiveBytes = 128LL * 1024 * 1024;
 
+/// The end of an install's output, at most about 2,000 characters, starting at a line (or else a word): never cut
+/// inside a word.
+QString logTail(const QString &log)
+{
+    constexpr qsizetype kKept = 2000;
+    if (log.size() <= kKept) {
+        return log;
+    }
+    QString tail = log.right(kKept);
+    qsizetype start = tail.indexOf(u'\n');
+    if (start < 0 || start > kKept / 2) {
+        start = tail.indexOf(u' ');
+    }
+    return QStringLiteral("…") + tail.mid(start + 1);
+}
+
 } // namespace
 
 Result<std::unique_ptr<SandboxContainer>>
@@ -29,6 +45,7 @@ ExecutionEngine::LibraryInstall::start(const Language &language, const QString &
     std::unique_ptr<EgressProxyContainer> proxy;
     ContainerOptions builder;
     builder.sharedFolders = false;
+    builder.extraTmpBytes = scratchBytes() - m_run.engine().m_settings.tmpBytes;
     LibraryInstallPlan confined = plan;
     if (plan.needsNetwork) {
         auto proxyImage = m_run.engine().m_catalog.proxyImage();
@@ -70,22 +87,35 @@ ExecutionEngine::LibraryInstall::start(const Language &language, const QString &
     if (auto installed = install(**installer, language, libraries, confined); !installed) {
         return installed.error();
     }
+    auto packed = pack(**installer, language);
+    if (!packed) {
+        return packed.error();
+    }
     if (auto going = m_run.checkNotCancelled(); !going) {
         return going.error();
     }
+    // The code's sandbox keeps its limits: its /tmp (and memory) get the libraries' room on top.
+    ContainerOptions withLibraries = options;
+    withLibraries.extraTmpBytes += packed->unpackedBytes;
     m_run.report(RunProgress::Kind::ContainerStart,
                  QStringLiteral("Starting a %1 sandbox (%2) for the installed libraries")
                      .arg(language.displayName, options.egressUpstream.isEmpty()
                                                     ? QStringLiteral("no network")
                                                     : QStringLiteral("no network but its egress proxy")));
-    auto container = m_run.startContainer(language, image, options);
+    auto container = m_run.startContainer(language, image, withLibraries);
     if (!container) {
         return container.error();
     }
-    if (auto copied = copyLibraries(**installer, **container, language); !copied) {
-        return copied.error();
+    if (auto unpacked = unpack(**container, language, std::move(packed->archive)); !unpacked) {
+        return unpacked.error();
     }
     return container;
+}
+
+qint64 ExecutionEngine::LibraryInstall::scratchBytes() const
+{
+    const SandboxSettings &settings = m_run.engine().m_settings;
+    return std::max(settings.installScratchBytes, settings.tmpBytes);
 }
 
 RunnerRunRequest ExecutionEngine::LibraryInstall::setupRequest(const Language &language, QList<RunnerStep> steps) const
@@ -100,8 +130,8 @@ RunnerRunRequest ExecutionEngine::LibraryInstall::setupRequest(const Language &l
     return request;
 }
 
-Result<void> ExecutionEngine::LibraryInstall::runSetup(SandboxContainer &container, const RunnerRunRequest &request,
-                                                       const QString &what)
+Result<QByteArray> ExecutionEngine::LibraryInstall::runSetup(SandboxContainer &container,
+                                                             const RunnerRunRequest &request, const QString &what)
 {
     if (auto sent = container.runner().send(request); !sent) {
         return sent.error();
@@ -115,19 +145,26 @@ Result<void> ExecutionEngine::LibraryInstall::runSetup(SandboxContainer &contain
         return Error{QStringLiteral("%1 was cancelled.").arg(what), ErrorCode::Cancelled};
     }
     if (done->reason != StopReason::Exited || done->exitCode != 0) {
-        const QByteArray log = QByteArray(done->stderrData + done->stdoutData).trimmed();
+        const QString log = QString::fromUtf8(QByteArray(done->stderrData + done->stdoutData).trimmed());
+        // What ran out, and where: a full scratch space reads as a failed command otherwise.
+        const QString full =
+            log.contains(QLatin1String("No space left on device"))
+                ? QStringLiteral(
+                      " The builder's scratch space (/tmp, %1 MiB) is full: raise LLM_SANDBOX_INSTALL_SCRATCH.")
+                      .arg((scratchBytes() + 1024 * 1024 - 1) / (1024 * 1024))
+                : QString();
         // `what` names the libraries and the log repeats the install's command and output: either may hold URLs with
         // credentials.
-        return Error{redactCredentials(QStringLiteral("%1 failed (%2); %3 %4")
+        return Error{redactCredentials(QStringLiteral("%1 failed (%2); %3%4 %5")
                                            .arg(what,
                                                 done->timedOut() ? QStringLiteral("timed out")
                                                                  : QStringLiteral("exit code %1").arg(done->exitCode),
                                                 m_forSession ? QStringLiteral("the session was not created.")
                                                              : QStringLiteral("the code was not run."),
-                                                QString::fromUtf8(log.right(2000)))),
+                                                full, logTail(log))),
                      ErrorCode::InstallFailed};
     }
-    return {};
+    return done->stdoutData;
 }
 
 Result<void> ExecutionEngine::LibraryInstall::install(SandboxContainer &container, const Language &language,
@@ -141,13 +178,17 @@ Result<void> ExecutionEngine::LibraryInstall::install(SandboxContainer &containe
     for (auto it = plan.environment.begin(); it != plan.environment.end(); ++it) {
         install.env.insert(it.key(), it.value());
     }
-    return runSetup(
+    auto installed = runSetup(
         container, install,
         QStringLiteral("Installing %1 with %2").arg(libraries.join(QStringLiteral(", ")), language.packageManager));
+    if (!installed) {
+        return installed.error();
+    }
+    return {};
 }
 
-Result<void> ExecutionEngine::LibraryInstall::copyLibraries(SandboxContainer &installer, SandboxContainer &container,
-                                                            const Language &language)
+Result<ExecutionEngine::LibraryInstall::Packed> ExecutionEngine::LibraryInstall::pack(SandboxContainer &installer,
+                                                                                      const Language &language)
 {
     // Paths relative to / for tar; a path the install did not create (go.sum without dependencies) is skipped.
     QStringList paths;
@@ -155,37 +196,54 @@ Result<void> ExecutionEngine::LibraryInstall::copyLibraries(SandboxContainer &in
         const QString absolute = path.startsWith(u'/') ? path : SandboxContainer::workdir() + u'/' + path;
         paths << absolute.mid(1);
     }
-    QStringList pack{QStringLiteral("tar"),  QStringLiteral("--ignore-failed-read"),
-                     QStringLiteral("-C"),   QStringLiteral("/"),
-                     QStringLiteral("-czf"), kLibraryArchive,
-                     QStringLiteral("--")};
-    RunnerRunRequest packing = setupRequest(language, {RunnerStep{QStringLiteral("pack"), pack + paths}});
+    QStringList archive{QStringLiteral("tar"),  QStringLiteral("--ignore-failed-read"),
+                        QStringLiteral("-C"),   QStringLiteral("/"),
+                        QStringLiteral("-czf"), kLibraryArchive,
+                        QStringLiteral("--")};
+    // What it takes unpacked, in KiB, on the last line ("N total").
+    QStringList measure{QStringLiteral("sh"), QStringLiteral("-c"),
+                        QStringLiteral("cd / && du -skc -- \"$@\" 2>/dev/null | tail -n 1; exit 0"),
+                        QStringLiteral("du")};
+    RunnerRunRequest packing = setupRequest(language, {RunnerStep{QStringLiteral("pack"), archive + paths},
+                                                       RunnerStep{QStringLiteral("pack"), measure + paths}});
     packing.keepFiles = true;
-    if (auto packed = runSetup(installer, packing, QStringLiteral("Packing the installed libraries")); !packed) {
-        return packed.error();
+    auto output = runSetup(installer, packing, QStringLiteral("Packing the installed libraries"));
+    if (!output) {
+        return output.error();
     }
-    auto archive = installer.runner().transferFile(
+    const qint64 unpackedKiB = output->trimmed().split('\n').last().split('\t').first().toLongLong();
+    auto copied = installer.runner().transferFile(
         RunnerGetFileRequest{m_run.id(), SandboxContainer::workdir(), kLibraryArchive, kMaxLibraryArchiveBytes},
         m_run.engine().m_settings.installTimeout);
-    if (!archive) {
+    if (!copied) {
         return Error{QStringLiteral("Copying the installed libraries out of the installer sandbox failed (at most "
                                     "%1 MiB compressed): %2")
                          .arg(kMaxLibraryArchiveBytes / (1024 * 1024))
-                         .arg(archive.error().message),
+                         .arg(copied.error().message),
                      ErrorCode::InstallFailed};
     }
     m_run.report(RunProgress::Kind::LibraryInstall,
-                 QStringLiteral("Copying %1 KiB of installed libraries into the sandbox")
-                     .arg((archive->data.size() + 1023) / 1024));
+                 QStringLiteral("Copying %1 KiB of installed libraries (%2 MiB unpacked) into the sandbox")
+                     .arg((copied->data.size() + 1023) / 1024)
+                     .arg((unpackedKiB + 1023) / 1024));
+    return Packed{std::move(copied->data), unpackedKiB * 1024};
+}
 
+Result<void> ExecutionEngine::LibraryInstall::unpack(SandboxContainer &container, const Language &language,
+                                                     QByteArray archive)
+{
     RunnerRunRequest unpacking = setupRequest(
         language,
         {RunnerStep{QStringLiteral("unpack"),
                     {QStringLiteral("tar"), QStringLiteral("-C"), QStringLiteral("/"), QStringLiteral("-xzf"),
                      kLibraryArchive}},
          RunnerStep{QStringLiteral("unpack"), {QStringLiteral("rm"), QStringLiteral("-f"), kLibraryArchive}}});
-    unpacking.files = {RunnerFile{kLibraryArchive, std::move(archive->data)}};
-    return runSetup(container, unpacking, QStringLiteral("Unpacking the installed libraries"));
+    unpacking.files = {RunnerFile{kLibraryArchive, std::move(archive)}};
+    auto unpacked = runSetup(container, unpacking, QStringLiteral("Unpacking the installed libraries"));
+    if (!unpacked) {
+        return unpacked.error();
+    }
+    return {};
 }
 
 } // namespace sandbox

@@ -29,15 +29,26 @@ private:
     /// Installs `plan` (`libraries`) in the builder `container`.
     Result<void> install(SandboxContainer &container, const Language &language, const QStringList &libraries,
                          const LibraryInstallPlan &plan);
+    /// What the install wrote, packed in the builder for the sandbox that runs the code.
+    struct Packed
+    {
+        QByteArray archive;
+        qint64 unpackedBytes = 0; ///< what it takes unpacked (du), which that sandbox's /tmp is given on top
+    };
     /// Packs what the install wrote in the builder `installer` (Language::LibraryInstaller::installedPaths, the
-    /// project files) and unpacks it in `container`.
-    Result<void> copyLibraries(SandboxContainer &installer, SandboxContainer &container, const Language &language);
+    /// project files) and copies it out.
+    Result<Packed> pack(SandboxContainer &installer, const Language &language);
+    /// Unpacks `archive` in `container`.
+    Result<void> unpack(SandboxContainer &container, const Language &language, QByteArray archive);
+    /// The builder's /tmp: SandboxSettings::installScratchBytes, never less than a sandbox's.
+    qint64 scratchBytes() const;
     /// A request of the engine's own steps (install, pack, unpack): no source file, no artifacts, the install
     /// timeout.
     RunnerRunRequest setupRequest(const Language &language, QList<RunnerStep> steps) const;
     /// Sends `request` to `container` and reads its events to the end: an error naming `what` when it was cancelled
     /// or a step did not exit with 0 (with its output, and that the session was not created or the code not run).
-    Result<void> runSetup(SandboxContainer &container, const RunnerRunRequest &request, const QString &what);
+    /// Returns the steps' standard output.
+    Result<QByteArray> runSetup(SandboxContainer &container, const RunnerRunRequest &request, const QString &what);
 
     Run &m_run;
     bool m_forSession;

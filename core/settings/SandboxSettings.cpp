@@ -314,6 +314,7 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment(SandboxSettings default
     } artifactSizes[] = {
         {"LLM_SANDBOX_MAX_ARTIFACT_BYTES", &settings.maxArtifactBytes},
         {"LLM_SANDBOX_MAX_ARTIFACTS_TOTAL_BYTES", &settings.maxArtifactsTotalBytes},
+        {"LLM_SANDBOX_INSTALL_SCRATCH", &settings.installScratchBytes},
     };
     for (const auto &size : artifactSizes) {
         if (auto [name, value] = firstSet({size.name}); !name.isEmpty()) {

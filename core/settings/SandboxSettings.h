@@ -52,6 +52,10 @@ struct SandboxSettings
     /// default (SANDBOX_SECCOMP_PROFILE: builtin, engine, or a profile file).
     QByteArray seccompProfile = builtinSeccompProfile();
     std::chrono::seconds installTimeout{300}; ///< for installing the libraries a run names
+    /// The scratch space (/tmp, memory) of a library install's builder (LLM_SANDBOX_INSTALL_SCRATCH): what a package
+    /// manager downloads and unpacks before the result is packed; its memory limit grows by it, a tmpfs's pages being
+    /// the container's memory. Large enough for Boost's headers with apt's lists and packages.
+    qint64 installScratchBytes = 2LL * 1024 * 1024 * 1024;
     /// The timeout of a run that names none (LLM_SANDBOX_DEFAULT_TIMEOUT, else the user settings, else 30 s).
     std::chrono::seconds defaultTimeout{30};
     /// CPU time (user + system) each process of a run may use before the kernel kills it

@@ -391,6 +391,22 @@ TEST_P(LibrariesTest, cppInstallsADebianPackageAndLinksItThroughPkgConfig)
     EXPECT_EQ(result->stdoutData, "20 + 22 = 42\nlo only\n") << result->stderrData.toStdString();
 }
 
+// Boost, the C++ library people ask for most: 180 MB of headers unpacked, with apt's lists and packages beside them
+// while it installs (issue 49: the builder's scratch space was a fixed 256 MiB). The code's sandbox gets the
+// libraries' room on top of its own /tmp.
+TEST_P(LibrariesTest, cppInstallsBoostAndCompilesAgainstItsHeaders)
+{
+    auto result = run("cpp",
+                      "#include <boost/algorithm/string.hpp>\n#include <boost/any.hpp>\n#include <iostream>\n"
+                      "#include <string>\n"
+                      "int main() {\n  boost::any value = std::string(\"boost\");\n"
+                      "  std::string text = boost::any_cast<std::string>(value);\n  boost::to_upper(text);\n"
+                      "  std::cout << text << \"\\n\";\n}\n",
+                      {"libboost-dev"});
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "BOOST\n") << result->stderrData.toStdString();
+}
+
 // A package with C code: R's builder has the compiler and make, and the library it built runs in a sandbox that has
 // neither.
 TEST_P(LibrariesTest, rCompilesASourcePackageWithCCodeAndRunsIt)

@@ -136,8 +136,8 @@ TEST(EgressProxy, aRunsSecretIsAddedByRulesThatComeOnlyOnTheProxysStdin)
     const QString plain =
         QString::fromUtf8(EgressProxy::runConfig(*granted, {}, ContainerBackend::EgressProxyReach::SocketVolume));
     EXPECT_FALSE(plain.contains("ssl-bump")) << "no secret: no tunnel is opened";
-    const QString config = QString::fromUtf8(
-        EgressProxy::runConfig(*granted, {}, ContainerBackend::EgressProxyReach::SocketVolume, true));
+    const QString config =
+        QString::fromUtf8(EgressProxy::runConfig(*granted, {}, ContainerBackend::EgressProxyReach::SocketVolume, true));
     EXPECT_TRUE(config.contains("http_port 127.0.0.1:3129 name=intercept ssl-bump")) << qPrintable(config);
     EXPECT_TRUE(config.contains("include /tmp/intercept/secrets.conf"));
     EXPECT_TRUE(config.contains("tls_outgoing_options cafile=/tmp/intercept/upstream-trust.pem"));

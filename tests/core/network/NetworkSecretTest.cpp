@@ -1,6 +1,7 @@
 // Secrets bound to hosts (issue 48): what may be written down about them, and the authority the proxy signs with.
-#include "network/InterceptionAuthority.h"
 #include "network/NetworkSecret.h"
+
+#include "network/InterceptionAuthority.h"
 #include "secrets/MemorySecretStore.h"
 #include "secrets/NetworkSecretSource.h"
 
@@ -57,8 +58,8 @@ TEST(NetworkSecret, isANameHostsAndAHeaderWithOnePlaceForTheValue)
 
 TEST(NetworkSecret, isReachableWhenTheRunMayReachOneOfItsHosts)
 {
-    auto secret = *NetworkSecret::make(QStringLiteral("T"), {QStringLiteral("api.example.org")},
-                                       QStringLiteral("X-Key: {}"));
+    auto secret =
+        *NetworkSecret::make(QStringLiteral("T"), {QStringLiteral("api.example.org")}, QStringLiteral("X-Key: {}"));
     EXPECT_TRUE(secret.isReachableWith(allowList("api.example.org")));
     EXPECT_TRUE(secret.isReachableWith(allowList("*.example.org")));
     EXPECT_TRUE(secret.isReachableWith(allowList("*")));
@@ -72,9 +73,8 @@ TEST(NetworkSecretsFile, keepsTheBindingsOnlyForTheUserAlone)
     QTemporaryDir folder;
     const QString path = folder.filePath(QStringLiteral("config/secrets.json"));
     EXPECT_TRUE(NetworkSecretsFile::load(path)->isEmpty()) << "no file: no secrets";
-    const NetworkSecret secret =
-        *NetworkSecret::make(QStringLiteral("T"), {QStringLiteral("a.test"), QStringLiteral("b.test")},
-                             QStringLiteral("X-Key: key={}"));
+    const NetworkSecret secret = *NetworkSecret::make(
+        QStringLiteral("T"), {QStringLiteral("a.test"), QStringLiteral("b.test")}, QStringLiteral("X-Key: key={}"));
     ASSERT_TRUE(NetworkSecretsFile::save({secret}, path));
     EXPECT_EQ(QFile(path).permissions() & (QFile::ReadGroup | QFile::ReadOther | QFile::WriteOther), 0);
     auto loaded = NetworkSecretsFile::load(path);
