@@ -6,6 +6,7 @@
 #include "cli/HistoryCommand.h"
 #include "cli/ImagesCommand.h"
 #include "cli/InstallMcpCommand.h"
+#include "cli/LibrariesCommand.h"
 #include "cli/McpCommand.h"
 #include "cli/PsCommand.h"
 #include "cli/RunCommand.h"
@@ -73,6 +74,7 @@ int main(int argc, char **argv)
         {"install-mcp", installMcpCommand},
         {"uninstall-mcp", uninstallMcpCommand},
         {"secrets", secretsCommand},
+        {"libraries", librariesCommand},
     };
     for (const auto &[name, command] : commands) {
         if (first == QLatin1String(name)) {

@@ -227,6 +227,9 @@ QString usageText()
                      "replaces in that header of its HTTPS requests to HOST"));
     addUsage(usage, "  llm-sandbox secrets list [--json] | secrets remove NAME"_L1,
              Cli::tr("show the secrets (never their values), or forget one"));
+    addUsage(usage, "  llm-sandbox libraries list [--json] | libraries prune [LANG...]"_L1,
+             Cli::tr("the library sets installed once and kept for later calls (in\n"
+                     "~/.cache/llm-sandbox/libraries), or remove them"));
     addUsage(usage, "  llm-sandbox --help | --version"_L1);
     usage += u'\n';
     usage +=
@@ -257,6 +260,10 @@ QString usageText()
     addUsage(usage, "  LLM_SANDBOX_PROXY_TRUST"_L1,
              Cli::tr("a PEM file of certificates the egress proxy trusts besides the system's when it\n"
                      "adds a secret"));
+    addUsage(usage, "  LLM_SANDBOX_LIBRARY_CACHE, LLM_SANDBOX_LIBRARY_CACHE_SIZE"_L1,
+             Cli::tr("the library cache's folder (\"off\": none) and size (default 2g)"));
+    addUsage(usage, "  LLM_SANDBOX_INSTALL_SCRATCH"_L1,
+             Cli::tr("a library install's scratch space (default 2g)"));
     addUsage(usage, "  LLM_SANDBOX_JOURNAL"_L1,
              Cli::tr("the run journal's file (default ~/.local/share/llm-sandbox/journal.sqlite),\n"
                      "or \"off\" to record nothing"));

@@ -573,7 +573,8 @@ Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request,
                                                       std::unique_ptr<EgressProxyContainer> proxy)
 {
     // Not pooled: the container holds this run's libraries (and may have had network).
-    auto container = LibraryInstall(*this, false).start(language, image, request.libraries, plan, options);
+    LibraryInstall install(*this, false);
+    auto container = install.start(language, image, request.libraries, plan, options);
     if (!container) {
         return container.error();
     }
@@ -590,6 +591,7 @@ Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request,
     attachNetwork(result, **container);
     if (result) {
         result->coldStart = true;
+        result->librariesCached = install.fromCache();
     }
     return result;
 }

@@ -1,6 +1,7 @@
 #include "engine/LibraryInstall.h"
 
 #include "engine/EgressProxy.h"
+#include "libraries/LibraryCache.h"
 #include "runnerclient/RunnerClient.h"
 #include "util/Redaction.h"
 
@@ -40,6 +41,30 @@ ExecutionEngine::LibraryInstall::start(const Language &language, const QString &
     auto builderImage = m_run.engine().m_catalog.builderImage(language);
     if (!builderImage) {
         return builderImage.error();
+    }
+    const SandboxSettings &settings = m_run.engine().m_settings;
+    LibraryCache cache(settings.libraryCacheFolder, settings.libraryCacheBytes);
+    const QString key = LibraryCache::keyFor(language, image, *builderImage, libraries, plan);
+    QString problem;
+    if (auto hit = cache.find(key, &problem)) {
+        m_run.report(RunProgress::Kind::LibraryInstall,
+                     QStringLiteral("Libraries from the cache: %1 (%2 MiB unpacked), installed before for this image")
+                         .arg(libraries.join(QStringLiteral(", ")))
+                         .arg((hit->unpackedBytes + 1024 * 1024 - 1) / (1024 * 1024)));
+        ContainerOptions withLibraries = options;
+        withLibraries.extraTmpBytes += hit->unpackedBytes;
+        auto container = m_run.startContainer(language, image, withLibraries);
+        if (!container) {
+            return container.error();
+        }
+        if (auto unpacked = unpack(**container, language, std::move(hit->archive)); !unpacked) {
+            return unpacked.error();
+        }
+        m_fromCache = true;
+        return container;
+    }
+    if (!problem.isEmpty()) {
+        m_run.report(RunProgress::Kind::LibraryInstall, problem);
     }
     // Declared before the builder: removed after it, whose volumes it holds.
     std::unique_ptr<EgressProxyContainer> proxy;
@@ -90,6 +115,18 @@ ExecutionEngine::LibraryInstall::start(const Language &language, const QString &
     auto packed = pack(**installer, language);
     if (!packed) {
         return packed.error();
+    }
+    if (cache.isEnabled()) {
+        LibraryCache::Entry entry;
+        entry.key = key;
+        entry.language = language.name;
+        entry.libraries = libraries;
+        entry.image = image;
+        entry.unpackedBytes = packed->unpackedBytes;
+        // Not kept is no failure of the run: the next call installs again.
+        if (auto kept = cache.store(entry, packed->archive); !kept) {
+            m_run.report(RunProgress::Kind::LibraryInstall, kept.error().message);
+        }
     }
     if (auto going = m_run.checkNotCancelled(); !going) {
         return going.error();

@@ -21,9 +21,13 @@ public:
     /// The container of `image` with `plan` (`libraries`) installed, started with `options` (its labels, a run's own
     /// shared folders, its egress proxy). The builder that installs gets no shared folder: it has a network (through
     /// an egress proxy of its own).
+    /// The same libraries installed for the same image with the same settings before, in any process, are unpacked
+    /// from the library cache instead (LibraryCache; fromCache()).
     Result<std::unique_ptr<SandboxContainer>> start(const Language &language, const QString &image,
                                                     const QStringList &libraries, const LibraryInstallPlan &plan,
                                                     const ContainerOptions &options = {});
+    /// Whether start() took the libraries from the cache.
+    bool fromCache() const { return m_fromCache; }
 
 private:
     /// Installs `plan` (`libraries`) in the builder `container`.
@@ -52,6 +56,7 @@ private:
 
     Run &m_run;
     bool m_forSession;
+    bool m_fromCache = false;
 };
 
 } // namespace sandbox

@@ -52,6 +52,8 @@ struct RunResult
     EnforcedLimits enforcedLimits;
     /// A container was started for this run (none was warm, or it installs libraries): its duration includes that.
     bool coldStart = false;
+    /// Whether the run's libraries came from the library cache (LibraryCache) instead of an install.
+    bool librariesCached = false;
     /// The user's folders the run could read at /data/NAME.
     QList<SharedFolderUse> sharedFolders;
     /// What the run wrote to /data/NAME of writable folders that llm-sandbox saved into them after the run, and what it

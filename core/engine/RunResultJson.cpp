@@ -69,6 +69,9 @@ QJsonObject runResultToJson(const RunResult &result)
     if (result.networkGranted) {
         json.insert(QStringLiteral("network"), networkToJson(*result.networkGranted, result.network));
     }
+    if (result.librariesCached) {
+        json.insert(QStringLiteral("libraries_cached"), true);
+    }
     if (result.enforcedLimits.reported) {
         json.insert(QStringLiteral("enforced_limits"), result.enforcedLimits.toJson());
     }

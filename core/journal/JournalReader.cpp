@@ -17,8 +17,8 @@ const QString kSummaryColumns = QStringLiteral(
     "id, seq, status, source, client_name, client_version, backend, endpoint, image, language, libraries, "
     "timeout_ms, session_id, replay_of, started_at, finished_at, duration_ms, exit_code, stop_reason, error, "
     "wall_ms, cpu_ms, peak_memory_kb, output_cap, output_truncated, settings, substr(code, 1, 200), error_code, "
-    "cold_start, stop_requested_at IS NOT NULL, network_hosts");
-constexpr int kSummaryColumnCount = 31;
+    "cold_start, stop_requested_at IS NOT NULL, network_hosts, libraries_cached");
+constexpr int kSummaryColumnCount = 32;
 
 QDateTime fromMs(const QVariant &value)
 {
@@ -70,6 +70,7 @@ JournalRun summaryFrom(const QSqlQuery &query)
     run.coldStart = query.value(28).toInt() != 0;
     run.stopRequested = query.value(29).toInt() != 0;
     run.networkHosts = query.value(30).toString().split(u',', Qt::SkipEmptyParts);
+    run.librariesCached = query.value(31).toInt() != 0;
     return run;
 }
 

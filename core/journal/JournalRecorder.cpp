@@ -389,12 +389,14 @@ private:
         out.push_back(Statement{
             QStringLiteral("UPDATE runs SET seq = ?, status = ?, finished_at = ?, duration_ms = ?, exit_code = ?, "
                            "stop_reason = ?, error = ?, error_code = ?, wall_ms = ?, cpu_ms = ?, peak_memory_kb = ?, "
-                           "cold_start = ?, output_truncated = MAX(output_truncated, ?) WHERE id = ?"),
+                           "cold_start = ?, libraries_cached = ?, output_truncated = MAX(output_truncated, ?) "
+                           "WHERE id = ?"),
             {failed ? QStringLiteral("failed") : QStringLiteral("finished"), finished.at.toMSecsSinceEpoch(), duration,
              failed ? QVariant(QMetaType::fromType<int>()) : QVariant(result.exitCode),
              failed ? QString() : toString(result.reason), failed ? finished.error->message : QString(),
              failed ? QString::fromLatin1(errorCodeName(finished.error->code)) : QString(), result.wallMs, result.cpuMs,
-             result.peakMemoryKb, result.coldStart ? 1 : 0, (state.truncated || result.outputTruncated) ? 1 : 0,
+             result.peakMemoryKb, result.coldStart ? 1 : 0, result.librariesCached ? 1 : 0,
+             (state.truncated || result.outputTruncated) ? 1 : 0,
              runId}});
         if (!failed && result.enforcedLimits.reported) {
             // What was asked for sits next to what the sandbox had in force.

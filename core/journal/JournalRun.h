@@ -95,6 +95,7 @@ struct JournalRun
     QString error;                        ///< infrastructure failure text, when status == Failed
     std::optional<ErrorCode> errorCode;   ///< and its code
     bool coldStart = false;               ///< a container was started for the run (RunResult::coldStart)
+    bool librariesCached = false;         ///< its libraries came from the library cache (RunResult::librariesCached)
     bool stopRequested = false;           ///< a person asked to stop it (RunJournal::requestStop)
     qint64 wallMs = 0, cpuMs = 0, peakMemoryKb = 0;
     QByteArray stdoutData, stderrData; ///< as recorded so far (capped)

@@ -26,6 +26,7 @@ QJsonObject journalRunToJson(const JournalRun &run, bool details)
         {QStringLiteral("image"), run.image},
         {QStringLiteral("language"), run.language},
         {QStringLiteral("libraries"), QJsonArray::fromStringList(run.libraries)},
+        {QStringLiteral("libraries_cached"), run.librariesCached},
         {QStringLiteral("timeout_ms"), run.timeoutMs},
         {QStringLiteral("settings"), run.settings},
         {QStringLiteral("session_id"), run.sessionId},

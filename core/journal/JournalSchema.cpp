@@ -137,6 +137,10 @@ const QList<QStringList> &migrations()
             QStringLiteral("ALTER TABLE runs ADD COLUMN network TEXT NOT NULL DEFAULT ''"),
             QStringLiteral("ALTER TABLE runs ADD COLUMN network_hosts TEXT NOT NULL DEFAULT ''"),
         },
+        // 11: whether a run's libraries came from the library cache instead of an install (issue 49).
+        {
+            QStringLiteral("ALTER TABLE runs ADD COLUMN libraries_cached INTEGER NOT NULL DEFAULT 0"),
+        },
     };
     return all;
 }

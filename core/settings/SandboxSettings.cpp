@@ -2,6 +2,7 @@
 
 #include "engine/EnforcedLimits.h"
 #include "lang/LanguageRegistry.h"
+#include "libraries/LibraryCache.h"
 #include "security/CodePolicy.h"
 #include "security/PolicyRulesFile.h"
 
@@ -276,6 +277,7 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment(SandboxSettings default
             return badVariable(name, QStringLiteral("%1 holds no PEM certificate").arg(value));
         }
     }
+    settings.libraryCacheFolder = LibraryCache::defaultFolder();
     auto policyRules = PolicyRulesFile::load();
     if (!policyRules) {
         return policyRules.error();
@@ -315,6 +317,7 @@ Result<SandboxSettings> SandboxSettings::fromEnvironment(SandboxSettings default
         {"LLM_SANDBOX_MAX_ARTIFACT_BYTES", &settings.maxArtifactBytes},
         {"LLM_SANDBOX_MAX_ARTIFACTS_TOTAL_BYTES", &settings.maxArtifactsTotalBytes},
         {"LLM_SANDBOX_INSTALL_SCRATCH", &settings.installScratchBytes},
+        {"LLM_SANDBOX_LIBRARY_CACHE_SIZE", &settings.libraryCacheBytes},
     };
     for (const auto &size : artifactSizes) {
         if (auto [name, value] = firstSet({size.name}); !name.isEmpty()) {

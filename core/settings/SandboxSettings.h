@@ -56,6 +56,10 @@ struct SandboxSettings
     /// manager downloads and unpacks before the result is packed; its memory limit grows by it, a tmpfs's pages being
     /// the container's memory. Large enough for Boost's headers with apt's lists and packages.
     qint64 installScratchBytes = 2LL * 1024 * 1024 * 1024;
+    /// Where installed library sets are kept for later calls (LibraryCache; LLM_SANDBOX_LIBRARY_CACHE, "off": not
+    /// kept), and how much of them at most (LLM_SANDBOX_LIBRARY_CACHE_SIZE).
+    QString libraryCacheFolder;
+    qint64 libraryCacheBytes = 2LL * 1024 * 1024 * 1024;
     /// The timeout of a run that names none (LLM_SANDBOX_DEFAULT_TIMEOUT, else the user settings, else 30 s).
     std::chrono::seconds defaultTimeout{30};
     /// CPU time (user + system) each process of a run may use before the kernel kills it
