@@ -285,7 +285,26 @@ QString networkText(const JournalRun &run)
             ? QCoreApplication::translate("RunText", "%n connection(s)", nullptr, int(connections.size()))
             : QCoreApplication::translate("RunText", "%n connection(s), %1 refused", nullptr, int(connections.size()))
                   .arg(refused);
-    return QStringLiteral("%1 · %2").arg(hosts, made);
+    // The secrets the proxy added (their names), each with how many requests carried it.
+    QStringList secrets;
+    QList<int> carried;
+    for (const NetworkConnection &connection : connections) {
+        if (connection.secret.isEmpty()) {
+            continue;
+        }
+        const qsizetype known = secrets.indexOf(connection.secret);
+        if (known < 0) {
+            secrets << connection.secret;
+            carried << 1;
+        } else {
+            ++carried[known];
+        }
+    }
+    QStringList parts{hosts, made};
+    for (qsizetype i = 0; i < secrets.size(); ++i) {
+        parts << QCoreApplication::translate("RunText", "%n with secret %1", nullptr, carried.at(i)).arg(secrets.at(i));
+    }
+    return parts.join(QStringLiteral(" · "));
 }
 
 QString savedResultsText(const QList<SavedResult> &saved)

@@ -61,7 +61,8 @@ QString sharedFoldersText(const QList<SharedFolderUse> &folders);
 /// English), in the user's language; a reason it does not know as it is.
 QString networkReasonText(const QString &reason);
 /// What a run could reach and what it made of it, as its details show it: "api.test, *.example.org:8443 · 3
-/// connections, 1 refused"; the hosts it asked for of a summary; empty for a run without network.
+/// connections, 1 refused · 2 with secret GITHUB_TOKEN" (the secrets the proxy added, by name); the hosts it asked for
+/// of a summary; empty for a run without network.
 QString networkText(const JournalRun &run);
 /// The files saved for a run, where the sandbox saw them and where they are: "/data/out/summary.csv → /home/ada/
 /// Sales/summary.csv (12 B)", one per line.

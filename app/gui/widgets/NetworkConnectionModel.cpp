@@ -22,6 +22,12 @@ int NetworkConnectionModel::refusedCount() const
                              [](const NetworkConnection &connection) { return !connection.allowed; }));
 }
 
+bool NetworkConnectionModel::hasSecrets() const
+{
+    return std::any_of(m_connections.cbegin(), m_connections.cend(),
+                       [](const NetworkConnection &connection) { return !connection.secret.isEmpty(); });
+}
+
 int NetworkConnectionModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_connections.size());
@@ -51,6 +57,12 @@ QVariant NetworkConnectionModel::data(const QModelIndex &index, int role) const
             return connection.allowed ? tr("Allowed") : tr("Refused");
         case Reason:
             return networkReasonText(connection.reason);
+        case Secret:
+            return role == Qt::ToolTipRole && !connection.secret.isEmpty()
+                       ? tr("The egress proxy put the value of the secret %1 into this request; the sandbox saw only "
+                            "a placeholder.")
+                             .arg(connection.secret)
+                       : connection.secret;
         case Status:
             return connection.status > 0 ? QString::number(connection.status) : QString();
         case Sent:
@@ -86,6 +98,8 @@ QVariant NetworkConnectionModel::headerData(int section, Qt::Orientation orienta
         return tr("Result");
     case Reason:
         return tr("Reason");
+    case Secret:
+        return tr("Secret");
     case Status:
         return tr("HTTP"); // the status the proxy answered: 200, 403
     case Sent:

@@ -9,7 +9,8 @@ namespace sandbox::gui {
 
 /// A run's network connections (JournalRun::networkConnections), one row each in the order they ended: where to, the
 /// method, whether the egress proxy let it through and why not, the HTTP status, the bytes each way and how long it
-/// took. A refused row's result and reason are in the colour of a failure.
+/// took, and the name of the user's secret the proxy added to it (never its value). A refused row's result and reason
+/// are in the colour of a failure.
 class NetworkConnectionModel final : public QAbstractTableModel
 {
     Q_OBJECT
@@ -21,6 +22,7 @@ public:
         Method,
         Result,
         Reason, ///< beside the result: what a narrow pane shows first
+        Secret, ///< the secret's name, for a request that carried one
         Status,
         Sent,
         Received,
@@ -33,6 +35,8 @@ public:
     const QList<NetworkConnection> &connections() const { return m_connections; }
     /// How many were refused.
     int refusedCount() const;
+    /// Whether a secret was added to any.
+    bool hasSecrets() const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

@@ -23,7 +23,7 @@ NetworkView::NetworkView(QWidget *parent) : QWidget(parent)
     m_model = new NetworkConnectionModel(this);
     m_table = new QTableView;
     m_table->setObjectName(QStringLiteral("networkConnections"));
-    // In the order they ended, unsorted: a header's sort arrow would take room from eight columns beside the live
+    // In the order they ended, unsorted: a header's sort arrow would take room from nine columns beside the live
     // log's table.
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -48,6 +48,8 @@ void NetworkView::showRun(const JournalRun &run)
     const QStringList allowed = run.networkAllowed();
     m_allowed->setText(tr("Allowed: %1").arg(allowed.isEmpty() ? tr("nothing") : allowed.join(QStringLiteral(", "))));
     m_model->setConnections(run.networkConnections());
+    // The secrets' column only for a run that had one added: most have none.
+    m_table->setColumnHidden(NetworkConnectionModel::Secret, !m_model->hasSecrets());
     const int total = m_model->rowCount();
     const int refused = m_model->refusedCount();
     m_summary->setText(total == 0     ? tr("The run made no connection.")

@@ -22,6 +22,8 @@
 #include <QFormLayout>
 #include <QGuiApplication>
 #include <QIcon>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLabel>
 #include <QTabWidget>
 #include <QTableView>
@@ -51,8 +53,8 @@ protected:
     }
     void TearDown() override { QCoreApplication::removeTranslator(&m_english); }
 
-    /// Records run `id`; with `network`, one allowed to reach api.test over HTTPS that fetched from it twice and was
-    /// refused other.test.
+    /// Records run `id`; with `network`, one allowed to reach api.test over HTTPS that fetched from it twice (the
+    /// second time with the user's secret API_TOKEN added by the proxy) and was refused other.test.
     void record(const QString &id, bool network, JournalRecorder *live = nullptr)
     {
         JournalRecorder own(m_path, JournalRecorder::Context{QStringLiteral("docker"), QString(), {}, {}});
@@ -95,7 +97,8 @@ protected:
                                   .status = 200,
                                   .bytesOut = 10,
                                   .bytesIn = 20,
-                                  .durationMs = 40},
+                                  .durationMs = 40,
+                                  .secret = "API_TOKEN"},
             };
         }
         recorder.runFinished(id, result, std::nullopt);
@@ -225,6 +228,32 @@ TEST_F(RunNetworkTest, aRunsViewListsEveryConnectionUnderTheHostsItWasAllowedARe
 
     EXPECT_EQ(cell(2, NetworkConnectionModel::Received).toString(), dataSizeText(20)) << "in the order they ended";
 
+    // The secret the proxy added, by name, where it did; its column only for a run that had one.
+    EXPECT_EQ(cell(2, NetworkConnectionModel::Secret).toString(), QStringLiteral("API_TOKEN"));
+    EXPECT_EQ(
+        cell(2, NetworkConnectionModel::Secret, Qt::ToolTipRole).toString(),
+        QStringLiteral("The egress proxy put the value of the secret API_TOKEN into this request; the sandbox saw "
+                       "only a placeholder."));
+    EXPECT_TRUE(cell(0, NetworkConnectionModel::Secret).toString().isEmpty());
+    EXPECT_TRUE(cell(1, NetworkConnectionModel::Secret, Qt::ToolTipRole).toString().isEmpty());
+    EXPECT_EQ(rows->headerData(NetworkConnectionModel::Secret, Qt::Horizontal).toString(), QStringLiteral("Secret"));
+    EXPECT_FALSE(table->isColumnHidden(NetworkConnectionModel::Secret));
+    {
+        JournalRun withoutSecrets = read(QStringLiteral("online"));
+        QJsonArray connections = withoutSecrets.network.value(QStringLiteral("connections")).toArray();
+        for (qsizetype i = 0; i < connections.size(); ++i) {
+            QJsonObject connection = connections[i].toObject();
+            connection.remove(QStringLiteral("secret"));
+            connections[i] = connection;
+        }
+        withoutSecrets.network.insert(QStringLiteral("connections"), connections);
+        view.showRun(withoutSecrets);
+        EXPECT_TRUE(table->isColumnHidden(NetworkConnectionModel::Secret));
+        EXPECT_EQ(details(view).value(QStringLiteral("Network:")),
+                  QStringLiteral("api.test:443 · 3 connections, 1 refused"));
+        view.showRun(read(QStringLiteral("online")));
+    }
+
     // The whole host and result are in view, never elided.
     tabs->setCurrentIndex(RunView::NetworkTab);
     QApplication::processEvents();
@@ -235,7 +264,7 @@ TEST_F(RunNetworkTest, aRunsViewListsEveryConnectionUnderTheHostsItWasAllowedARe
 
     // The Details say it in a row of plain text.
     EXPECT_EQ(details(view).value(QStringLiteral("Network:")),
-              QStringLiteral("api.test:443 · 3 connections, 1 refused"));
+              QStringLiteral("api.test:443 · 3 connections, 1 refused · 1 with secret API_TOKEN"));
 
     // A run without network shows nothing of one.
     view.showRun(read(QStringLiteral("offline")));
