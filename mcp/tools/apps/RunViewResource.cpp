@@ -36,6 +36,7 @@ const char *const kTexts[] = {
     QT_TRANSLATE_NOOP("RunView", "%1 in"),
     QT_TRANSLATE_NOOP("RunView", "%1 out"),
     QT_TRANSLATE_NOOP("RunView", "Refused: %1"),
+    QT_TRANSLATE_NOOP("RunView", "secret: %1"),
     QT_TRANSLATE_NOOP("RunView", "No connection was made."),
     QT_TRANSLATE_NOOP("RunView", "Code"),
     QT_TRANSLATE_NOOP("RunView", "Zoom out"),

@@ -281,7 +281,7 @@ describe('the run view in an MCP Apps host', () => {
         assert.equal(await view().locator('#folders img').count(), 0, 'a name is text, never markup');
     });
 
-    test('the view lists a run\'s requests through its proxy, refused ones with why, as text', async () => {
+    test('the view lists a run\'s requests through its proxy, refused ones with why, secrets by name, as text', async () => {
         const resource = (await client.readResource({ uri: 'ui://llm-sandbox/run-view' })).contents[0];
         const run = {
             exit_code: 0, stdout: 'done\n', stderr: '', duration_ms: 5, stop_reason: 'exit', artifacts: [],
@@ -290,6 +290,8 @@ describe('the run view in an MCP Apps host', () => {
                 connections: [
                     { host: 'api.test', port: 443, method: 'CONNECT', allowed: true, status: 200, bytes_in: 4096,
                         bytes_out: 512, duration_ms: 12, started_ms: 1 },
+                    { host: 'api.github.com', port: 443, method: 'GET', allowed: true, status: 200, bytes_in: 2048,
+                        bytes_out: 256, duration_ms: 30, started_ms: 2, secret: '<b>GITHUB_TOKEN</b>' },
                     { host: '<img src=x onerror=alert(1)>', port: 80, method: 'GET', allowed: false, status: 403,
                         reason: 'not an allowed host', bytes_in: 0, bytes_out: 0, duration_ms: 0, started_ms: 2 },
                 ],
@@ -306,9 +308,12 @@ describe('the run view in an MCP Apps host', () => {
         assert.equal(await view().locator('#networkAllowed').textContent(), 'Allowed: api.test');
         assert.deepEqual(await view().locator('#network li').allTextContents(), [
             'CONNECT api.test:443200 · 4 KiB in · 512 B out',
+            'GET api.github.com:443secret: <b>GITHUB_TOKEN</b>200 · 2 KiB in · 256 B out',
             'GET <img src=x onerror=alert(1)>:80Refused: not an allowed host',
         ]);
-        assert.equal(await view().locator('#network img').count(), 0, 'a host is text, never markup');
+        // The secret's name, in a tag of its own, only where the proxy added one; text, never markup.
+        assert.deepEqual(await view().locator('#network li .tag').allTextContents(), ['secret: <b>GITHUB_TOKEN</b>']);
+        assert.equal(await view().locator('#network img, #network b').count(), 0, 'a host is text, never markup');
         assert.equal(await view().locator('#foldersBox').isHidden(), true);
     });
 
