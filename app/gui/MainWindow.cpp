@@ -469,7 +469,7 @@ void MainWindow::openCommandPalette()
 
 void MainWindow::openSettings()
 {
-    SettingsDialog dialog(m_context.userSettings(), this);
+    SettingsDialog dialog(m_context.userSettings(), m_app.secrets(), this);
     connect(&dialog, &SettingsDialog::backendsPageRequested, this, [this] { showPage(m_pages->indexOf(m_backends)); });
     dialog.exec();
 }

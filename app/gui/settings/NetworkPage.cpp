@@ -2,6 +2,7 @@
 
 #include "gui/StateColors.h"
 #include "gui/settings/NetworkHostModel.h"
+#include "gui/settings/NetworkSecretsPanel.h"
 
 #include <QButtonGroup>
 #include <QGridLayout>
@@ -35,7 +36,7 @@ NetworkAllowList registries()
 
 } // namespace
 
-NetworkPage::NetworkPage(QWidget *parent) : QWidget(parent)
+NetworkPage::NetworkPage(SecretStore &secrets, QWidget *parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("networkPage"));
     auto *intro = new QLabel(tr("Sandboxes have no network. A run gets some only when it asks for hosts (the "
@@ -68,6 +69,10 @@ NetworkPage::NetworkPage(QWidget *parent) : QWidget(parent)
     m_view->setModel(m_model);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    // As high as its hosts, four lines at least, rather than the view's default: with the secrets below, the settings
+    // dialog still fits a 768-pixel screen (and the list grows with the dialog).
+    m_view->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    m_view->setMinimumHeight(4 * m_view->fontMetrics().lineSpacing() + 2 * m_view->frameWidth() + 4);
     m_newHost = new QLineEdit;
     m_newHost->setObjectName(QStringLiteral("networkNewHost"));
     m_newHost->setPlaceholderText(tr("api.example.org"));
@@ -104,6 +109,8 @@ NetworkPage::NetworkPage(QWidget *parent) : QWidget(parent)
                          "LLM_SANDBOX_NETWORK_ALLOW in its entry says."),
                       QStringLiteral("networkNote"));
 
+    m_secrets = new NetworkSecretsPanel(secrets);
+
     // The hosts' controls indented under their choice, as its part.
     const int indent = m_hosts->sizeHint().height();
     auto *addRow = new QHBoxLayout;
@@ -130,6 +137,8 @@ NetworkPage::NetworkPage(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_hosts);
     layout->addLayout(hosts, 1);
     layout->addWidget(note);
+    layout->addSpacing(8);
+    layout->addWidget(m_secrets, 1);
 
     connect(m_add, &QPushButton::clicked, this, [this] {
         if (addHost(m_newHost->text())) {

@@ -11,14 +11,20 @@ class QListView;
 class QPushButton;
 class QRadioButton;
 
+namespace sandbox {
+class SecretStore;
+}
+
 namespace sandbox::gui {
 
 class NetworkHostModel;
+class NetworkSecretsPanel;
 
 /// Settings → Network: what sandboxes may reach when a run asks for hosts (the ceiling, SandboxSettings::networkAllow):
 /// nothing (the default), the package registries, or the hosts listed here, each checked as it is added or edited
 /// (a bad one is refused with the reason). When LLM_SANDBOX_NETWORK_ALLOW sets it for the app's process, the page says
-/// so and cannot be changed. The settings dialog saves it on OK.
+/// so and cannot be changed. The settings dialog saves it on OK. Below, the secrets runs may use with those hosts
+/// without seeing them (NetworkSecretsPanel), kept in `secrets` (the system keychain) as soon as they are added.
 class NetworkPage final : public QWidget
 {
     Q_OBJECT
@@ -31,7 +37,7 @@ public:
         Hosts,
     };
 
-    explicit NetworkPage(QWidget *parent = nullptr);
+    explicit NetworkPage(SecretStore &secrets, QWidget *parent = nullptr);
 
     /// Shows `allowed` as the choice it is: nothing, exactly the registries preset, or these hosts.
     void setAllowList(const NetworkAllowList &allowed);
@@ -47,6 +53,7 @@ public:
     bool addHost(const QString &text);
     /// Why the last host was refused, in one sentence; empty when none was.
     QString problem() const;
+    NetworkSecretsPanel &secrets() const { return *m_secrets; }
 
 private:
     void removeCurrent();
@@ -65,6 +72,7 @@ private:
     QPushButton *m_remove = nullptr;
     QLabel *m_problem = nullptr;
     QLabel *m_environment = nullptr;
+    NetworkSecretsPanel *m_secrets = nullptr;
 };
 
 } // namespace sandbox::gui

@@ -19,7 +19,8 @@
 
 namespace sandbox::gui {
 
-SettingsDialog::SettingsDialog(UserSettings &settings, QWidget *parent) : QDialog(parent), m_settings(settings)
+SettingsDialog::SettingsDialog(UserSettings &settings, SecretStore &secrets, QWidget *parent)
+    : QDialog(parent), m_settings(settings)
 {
     setWindowTitle(tr("Settings"));
     setObjectName(QStringLiteral("settingsDialog"));
@@ -106,7 +107,7 @@ SettingsDialog::SettingsDialog(UserSettings &settings, QWidget *parent) : QDialo
     m_tabs->setObjectName(QStringLiteral("settingsTabs"));
     m_tabs->addTab(general, tr("&General"));
     m_tabs->addTab(m_folders, tr("&Folders"));
-    m_network = new NetworkPage;
+    m_network = new NetworkPage(secrets);
     m_tabs->addTab(m_network, tr("&Network"));
 
     auto *layout = new QVBoxLayout(this);

@@ -9,8 +9,9 @@ class QSpinBox;
 class QTabWidget;
 
 namespace sandbox {
+class SecretStore;
 class UserSettings;
-}
+} // namespace sandbox
 
 namespace sandbox::gui {
 
@@ -26,7 +27,8 @@ class SettingsDialog final : public QDialog
     Q_OBJECT
 
 public:
-    explicit SettingsDialog(UserSettings &settings, QWidget *parent = nullptr);
+    /// `secrets`: the system keychain, where the Network tab keeps the values of the secrets runs may use.
+    SettingsDialog(UserSettings &settings, SecretStore &secrets, QWidget *parent = nullptr);
 
     /// Writes the fields into the settings (OK does this).
     void apply();

@@ -4,12 +4,17 @@
 // screen or header section elides, no table's columns go beyond its width, and the page fits the window. One test per
 // page, size and language, so that one page can be checked alone: --gtest_filter='*historyPage*'.
 #include "OfflineApp.h"
+#include "ScopedEnvironment.h"
 #include "TestImages.h"
 #include "gui/DesktopApp.h"
 #include "gui/MainWindow.h"
 #include "gui/connect/ConnectAssistantDialog.h"
 #include "gui/gallery/GalleryPage.h"
 #include "gui/settings/FoldersPage.h"
+#include "gui/settings/NetworkPage.h"
+#include "gui/settings/NetworkSecretDialog.h"
+#include "gui/settings/NetworkSecretModel.h"
+#include "gui/settings/NetworkSecretsPanel.h"
 #include "gui/settings/SettingsDialog.h"
 #include "gui/widgets/ArtifactPreviewDialog.h"
 #include "journal/JournalRecorder.h"
@@ -375,8 +380,8 @@ void writeJournal(const QString &path)
 
 struct Layout
 {
-    /// a page's objectName, or a dialog: "settingsDialog" (its Folders tab: "settingsFoldersDialog"), "connectDialog",
-    /// "previewDialog"
+    /// a page's objectName, or a dialog: "settingsDialog" (its Folders tab: "settingsFoldersDialog", its Network tab:
+    /// "settingsNetworkDialog"), "secretDialog" (Network's Add Secret), "connectDialog", "previewDialog"
     const char *page;
     QSize size;
     const char *language;
@@ -485,9 +490,23 @@ TEST_P(ClippedTextTest, noTextIsClipped)
                                               : page.endsWith(QLatin1String("Dialog")) ? "liveLogPage"
                                                                                        : GetParam().page);
     QStringList clipped;
-    if (page == QLatin1String("settingsDialog") || page == QLatin1String("settingsFoldersDialog")) {
-        SettingsDialog dialog(m_app.context().userSettings(), main.get());
+    if (page == QLatin1String("settingsDialog") || page == QLatin1String("settingsFoldersDialog") ||
+        page == QLatin1String("settingsNetworkDialog")) {
         QTemporaryDir data;
+        // Two secrets bound to hosts, as a user who keeps tokens for GitHub and an API has them.
+        const test::ScopedEnvironment secretsFile{
+            {"LLM_SANDBOX_SECRETS_FILE", data.filePath(QStringLiteral("secrets.json")).toUtf8()}};
+        if (page == QLatin1String("settingsNetworkDialog")) {
+            auto github = NetworkSecret::make(QStringLiteral("GITHUB_TOKEN"),
+                                              {QStringLiteral("api.github.com"), QStringLiteral("uploads.github.com")},
+                                              QStringLiteral("Authorization: Bearer {}"));
+            auto key = NetworkSecret::make(QStringLiteral("WEATHER_API_KEY"), {QStringLiteral("api.weather.example")},
+                                           QStringLiteral("X-Api-Key: {}"));
+            ASSERT_TRUE(github && key);
+            ASSERT_TRUE(NetworkSecretsFile::save({*github, *key}));
+        }
+        MemorySecretStore keychain;
+        SettingsDialog dialog(m_app.context().userSettings(), keychain, main.get());
         if (page == QLatin1String("settingsFoldersDialog")) {
             // Its Folders tab with two folders, one whose results may be saved there.
             dialog.showFolders();
@@ -498,10 +517,30 @@ TEST_P(ClippedTextTest, noTextIsClipped)
             ASSERT_TRUE(folders->addFolder(data.filePath(QStringLiteral("results"))));
             folders->findChild<QCheckBox *>(QStringLiteral("foldersWritable"))->setChecked(true);
             folders->setFocus(); // the name's editor closes
+        } else if (page == QLatin1String("settingsNetworkDialog")) {
+            // Its Network tab with two hosts allowed and the secrets above.
+            dialog.showNetwork();
+            auto *network = dialog.findChild<NetworkPage *>();
+            ASSERT_TRUE(network->addHost(QStringLiteral("api.github.com")));
+            ASSERT_TRUE(network->addHost(QStringLiteral("api.weather.example")));
+            ASSERT_EQ(network->secrets().model().rowCount(), 2);
         }
         dialog.show();
         settle();
         clipped = clippedTexts(&dialog);
+        // The whole dialog on a screen of this size.
+        EXPECT_LE(dialog.frameGeometry().height(), GetParam().size.height());
+        if (page == QLatin1String("settingsNetworkDialog")) {
+            // ... and its Add Secret dialog, saying what is wrong with a name.
+            NetworkSecretDialog *adding = dialog.findChild<NetworkPage *>()->secrets().addSecret();
+            ASSERT_NE(adding, nullptr);
+            adding->findChild<QLineEdit *>(QStringLiteral("secretName"))->setText(QStringLiteral("github-token"));
+            adding->findChild<QLineEdit *>(QStringLiteral("secretHosts"))->setText(QStringLiteral("api.github.com"));
+            ASSERT_FALSE(adding->problem().isEmpty());
+            settle();
+            clipped += clippedTexts(adding);
+            adding->reject();
+        }
     } else if (page == QLatin1String("connectDialog")) {
         MemorySecretStore keychain;
         ConnectAssistantDialog dialog(keychain, QStringLiteral("docker"), main.get());
@@ -531,7 +570,7 @@ std::vector<Layout> everyLayout()
     std::vector<Layout> layouts;
     for (const char *page :
          {"liveLogPage", "consolePage", "historyPage", "galleryPage", "statisticsPage", "backendsPage", "serverPage",
-          "settingsDialog", "settingsFoldersDialog", "connectDialog", "previewDialog"}) {
+          "settingsDialog", "settingsFoldersDialog", "settingsNetworkDialog", "connectDialog", "previewDialog"}) {
         for (const QSize size : {QSize(1024, 768), QSize(1920, 1080)}) {
             for (const char *language : {"en", "zh_CN"}) {
                 layouts.push_back({page, size, language});

@@ -7,6 +7,7 @@
 #include "gui/DesktopApp.h"
 #include "gui/MainWindow.h"
 #include "gui/connect/ConnectAssistantDialog.h"
+#include "gui/settings/NetworkSecretDialog.h"
 #include "gui/settings/SettingsDialog.h"
 #include "gui/widgets/ArtifactPreviewDialog.h"
 #include "secrets/MemorySecretStore.h"
@@ -217,10 +218,16 @@ TEST_F(TranslationCoverageTest, everyPageOfTheWindowShowsOnlyTranslatedTexts)
 
 TEST_F(TranslationCoverageTest, everyDialogShowsOnlyTranslatedTexts)
 {
-    SettingsDialog settings(context->userSettings());
+    MemorySecretStore keychain;
+    SettingsDialog settings(context->userSettings(), keychain);
     EXPECT_UNTRANSLATED_NONE(&settings);
 
-    MemorySecretStore keychain;
+    // Settings → Network's Add Secret, saying what is wrong with a name.
+    NetworkSecretDialog secret(keychain, QStringList());
+    secret.findChild<QLineEdit *>(QStringLiteral("secretName"))->setText(QStringLiteral("github-token"));
+    ASSERT_FALSE(secret.problem().isEmpty());
+    EXPECT_UNTRANSLATED_NONE(&secret);
+
     ConnectAssistantDialog connect(keychain, QStringLiteral("docker"));
     EXPECT_UNTRANSLATED_NONE(&connect);
 

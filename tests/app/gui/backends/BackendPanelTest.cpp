@@ -96,7 +96,7 @@ TEST(BackendPanelTest, theDefaultBackendIsChosenOnTheBackendsPageAndSettingsShow
         makeDefault->setChecked(true);
         ASSERT_EQ(settings.backend(), QStringLiteral("podman"));
 
-        SettingsDialog dialog(settings);
+        SettingsDialog dialog(settings, keychain);
         EXPECT_EQ(dialog.findChild<QComboBox *>(QStringLiteral("settingsBackend")), nullptr) << "no second chooser";
         auto *shown = dialog.findChild<QLabel *>(QStringLiteral("settingsBackend"));
         ASSERT_NE(shown, nullptr);

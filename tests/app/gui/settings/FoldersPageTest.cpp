@@ -6,6 +6,7 @@
 #include "ScopedEnvironment.h"
 #include "gui/settings/SettingsDialog.h"
 #include "gui/settings/SharedFolderModel.h"
+#include "secrets/MemorySecretStore.h"
 #include "settings/UserSettings.h"
 
 #include <QCheckBox>
@@ -134,8 +135,9 @@ TEST_F(FoldersPageTest, addsRenamesTogglesAndRemovesFoldersSayingWhyOneIsRefused
 TEST_F(FoldersPageTest, theFoldersAreKeptInTheUserSettingsAndBecomeTheAppsSandboxSettings)
 {
     UserSettings settings;
+    MemorySecretStore keychain;
     {
-        SettingsDialog dialog(settings);
+        SettingsDialog dialog(settings, keychain);
         dialog.showFolders();
         auto *page = dialog.findChild<FoldersPage *>();
         ASSERT_NE(page, nullptr);
@@ -155,7 +157,7 @@ TEST_F(FoldersPageTest, theFoldersAreKeptInTheUserSettingsAndBecomeTheAppsSandbo
         SharedFolder{.path = folder("out"), .name = QStringLiteral("out"), .writable = true}};
     EXPECT_EQ(UserSettings().sharedFolders(), expected);
     {
-        SettingsDialog again(settings);
+        SettingsDialog again(settings, keychain);
         EXPECT_EQ(again.findChild<FoldersPage *>()->folders(), expected) << "shown again";
     }
 
