@@ -4,7 +4,7 @@
 <context>
     <name>ImagesCommand</name>
     <message numerus="yes">
-        <location filename="../app/cli/ImagesCommand.cpp" line="+109"/>
+        <location filename="../app/cli/ImagesCommand.cpp" line="+106"/>
         <source>%n days</source>
         <translation>
             <numerusform>%n day</numerusform>
@@ -28,7 +28,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+176"/>
+        <location line="+105"/>
         <source>Pushed %n image(s) to %1; for the kubernetes backend set LLM_SANDBOX_REGISTRY=%1</source>
         <translation>
             <numerusform>Pushed %n image to %1; for the kubernetes backend set LLM_SANDBOX_REGISTRY=%1</numerusform>
@@ -79,6 +79,14 @@
         <translation>
             <numerusform>%n connection, %1 refused</numerusform>
             <numerusform>%n connections, %1 refused</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+19"/>
+        <source>%n with secret %1</source>
+        <translation>
+            <numerusform>%n with secret %1</numerusform>
+            <numerusform>%n with secret %1</numerusform>
         </translation>
     </message>
 </context>
@@ -330,7 +338,7 @@
 <context>
     <name>sandbox::gui::NetworkView</name>
     <message numerus="yes">
-        <location filename="../app/gui/widgets/NetworkView.cpp" line="+54"/>
+        <location filename="../app/gui/widgets/NetworkView.cpp" line="+56"/>
         <source>%n connection(s), all allowed.</source>
         <translation>
             <numerusform>%n connection, allowed.</numerusform>

@@ -4,7 +4,7 @@
 <context>
     <name>AppContext</name>
     <message>
-        <location filename="../app/AppContext.cpp" line="+109"/>
+        <location filename="../app/AppContext.cpp" line="+115"/>
         <source>journal retention: %1</source>
         <translation>日志库保留清理：%1</translation>
     </message>
@@ -65,12 +65,12 @@
 <context>
     <name>Cli</name>
     <message>
-        <location filename="../app/main.cpp" line="+49"/>
+        <location filename="../app/main.cpp" line="+50"/>
         <source>this build has no desktop app; see `llm-sandbox --help` for the commands.</source>
         <translation>此构建不含桌面应用；命令列表见 `llm-sandbox --help`。</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+32"/>
         <source>unknown command &quot;%1&quot;; see `llm-sandbox --help`.</source>
         <translation>未知命令 &quot;%1&quot;；见 `llm-sandbox --help`。</translation>
     </message>
@@ -250,6 +250,20 @@ settings are kept byte for byte; the previous file is kept as FILE.bak)</source>
         <translation>再将其删除，不改动其他任何内容</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>keep a secret in the system keychain (its value typed, or read from stdin); a run
+allowed to reach HOST sees only a placeholder in $NAME, which its egress proxy
+replaces in that header of its HTTPS requests to HOST</source>
+        <translation>将一个机密保存在系统钥匙串中（其值可键入，或从标准输入读取）；允许访问 HOST
+的运行在 $NAME 中只能看到一个占位符，出站代理会在发往 HOST 的 HTTPS 请求的
+该请求头中将其替换为真实值</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>show the secrets (never their values), or forget one</source>
+        <translation>列出机密（从不显示其值），或删除其中一个</translation>
+    </message>
+    <message>
         <location line="+4"/>
         <source>Exit status of `run`: the program&apos;s own, 124 when it timed out, 125 when the sandbox could not run it
 (engine unreachable, image missing, install failed), 126 when the code policy refused the code, 130 when
@@ -305,6 +319,17 @@ cancelled, 2 for a usage error or a bad request.</source>
     </message>
     <message>
         <location line="+2"/>
+        <source>the secrets&apos; names, hosts and headers (default ~/.config/llm-sandbox/secrets.json)</source>
+        <translation>机密的名称、主机和请求头所在的文件（默认 ~/.config/llm-sandbox/secrets.json）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a PEM file of certificates the egress proxy trusts besides the system&apos;s when it
+adds a secret</source>
+        <translation>一个 PEM 证书文件：出站代理添加机密时，除系统证书外还信任其中的证书</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>the run journal&apos;s file (default ~/.local/share/llm-sandbox/journal.sqlite),
 or &quot;off&quot; to record nothing</source>
         <translation>运行日志库的文件（默认 ~/.local/share/llm-sandbox/journal.sqlite），
@@ -682,7 +707,7 @@ interrupted 的运行记录。</translation>
 <context>
     <name>ImagesCommand</name>
     <message>
-        <location filename="../app/cli/ImagesCommand.cpp" line="+93"/>
+        <location filename="../app/cli/ImagesCommand.cpp" line="+90"/>
         <source>All images ready in %1 s</source>
         <translation>所有镜像已就绪，用时 %1 s</translation>
     </message>
@@ -763,12 +788,12 @@ interrupted 的运行记录。</translation>
         </translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+9"/>
         <source>Password for %1 at %2: </source>
         <translation>%2 上 %1 的密码: </translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+14"/>
         <source>Username for %1: </source>
         <translation>%1 的用户名: </translation>
     </message>
@@ -1555,8 +1580,15 @@ go module、R 软件包、gem。</translation>
             <numerusform>%n 个连接，%1 个被拒绝</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location line="+19"/>
+        <source>%n with secret %1</source>
+        <translation>
+            <numerusform>%n 个带有机密 %1</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="-126"/>
+        <location line="-145"/>
         <location line="+5"/>
         <source>Stopped by you after %1</source>
         <translation>%1 后由你停止</translation>
@@ -1742,6 +1774,11 @@ go module、R 软件包、gem。</translation>
         <location line="+1"/>
         <source>Refused: %1</source>
         <translation>已拒绝：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>secret: %1</source>
+        <translation>机密：%1</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1983,6 +2020,94 @@ go module、R 软件包、gem。</translation>
         <location line="+12"/>
         <source>The image decoder answered something unreadable.</source>
         <translation>图片解码器返回了无法读取的内容。</translation>
+    </message>
+</context>
+<context>
+    <name>SecretsCommand</name>
+    <message>
+        <location filename="../app/cli/SecretsCommand.cpp" line="+40"/>
+        <source>Value of %1 (sent to %2 only): </source>
+        <translation>%1 的值（只发送给 %2）：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 Nothing was stored.</source>
+        <translation>%1 未保存任何内容。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The secret %1 could not be kept in the system keychain: %2. Nothing was stored.</source>
+        <translation>无法将机密 %1 保存在系统钥匙串中：%2。未保存任何内容。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Stored %1 in the system keychain as %2. A run allowed to reach %3 sees only a placeholder in $%1; its egress proxy sends &quot;%4&quot; to %3 in its place.</source>
+        <translation>已将 %1 保存在系统钥匙串中，条目为 %2。允许访问 %3 的运行在 $%1 中只能看到一个占位符；其出站代理会改为向 %3 发送“%4”。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Could not remove %1 from the system keychain: %2.</source>
+        <translation>无法从系统钥匙串中删除 %1：%2。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Removed the secret %1 (if there was one).</source>
+        <translation>已删除机密 %1（如果有的话）。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>No secrets: `llm-sandbox secrets set NAME --host HOST` stores one.</source>
+        <translation>没有机密：`llm-sandbox secrets set NAME --host HOST` 可保存一个。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>NAME</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>HOSTS</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>HEADER</source>
+        <translation>请求头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>STORED</source>
+        <translation>保存时间</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Keep secrets that a run&apos;s egress proxy adds to its requests to the hosts they are bound to; the sandbox sees only a placeholder.</source>
+        <translation>保存机密：运行的出站代理会把它们加入发往其绑定主机的请求中；沙箱只能看到占位符。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>set: a host the secret is sent to (repeat for more).</source>
+        <translation>set：机密发送到的主机（可重复指定多个）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>set: the header that carries it, {} where the value goes (default: &apos;Authorization: Bearer {}&apos;).</source>
+        <translation>set：携带机密的请求头，{} 为值所在的位置（默认：&apos;Authorization: Bearer {}&apos;）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>list: as JSON.</source>
+        <translation>list：以 JSON 格式输出。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>set: store a secret (its value typed, or read from stdin) in the system keychain, bound to --host. list: show the secrets (never their values). remove: forget one.</source>
+        <translation>set：将一个机密（其值可键入，或从标准输入读取）保存在系统钥匙串中，并绑定到 --host。list：列出机密（从不显示其值）。remove：删除一个机密。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>use `llm-sandbox secrets set NAME --host HOST [--header &apos;Authorization: Bearer {}&apos;]`, `llm-sandbox secrets list [--json]` or `llm-sandbox secrets remove NAME`.</source>
+        <translation>请使用 `llm-sandbox secrets set NAME --host HOST [--header &apos;Authorization: Bearer {}&apos;]`、`llm-sandbox secrets list [--json]` 或 `llm-sandbox secrets remove NAME`。</translation>
     </message>
 </context>
 <context>
@@ -4762,7 +4887,7 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::NetworkConnectionModel</name>
     <message>
-        <location filename="../app/gui/widgets/NetworkConnectionModel.cpp" line="+46"/>
+        <location filename="../app/gui/widgets/NetworkConnectionModel.cpp" line="+52"/>
         <source>%1, reached at %2</source>
         <translation>%1，连接到 %2</translation>
     </message>
@@ -4777,7 +4902,12 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+5"/>
+        <source>The egress proxy put the value of the secret %1 into this request; the sandbox saw only a placeholder.</source>
+        <translation>出站代理将机密 %1 的值放入了此请求；沙箱只看到了占位符。</translation>
+    </message>
+    <message>
+        <location line="+32"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
@@ -4795,6 +4925,11 @@ Runs go on; what they record waits until it can be written again.</source>
         <location line="+2"/>
         <source>Reason</source>
         <translation>原因</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Secret</source>
+        <translation>机密</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -4838,7 +4973,7 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::NetworkPage</name>
     <message>
-        <location filename="../app/gui/settings/NetworkPage.cpp" line="+41"/>
+        <location filename="../app/gui/settings/NetworkPage.cpp" line="+42"/>
         <source>Sandboxes have no network. A run gets some only when it asks for hosts (the Console&apos;s Network field, an assistant&apos;s “network” argument, run --network), and only within what you allow here.</source>
         <translation>沙箱没有网络。只有运行请求主机时（控制台的“网络”字段、助手的“network”参数、run --network）才会获得网络，且仅限于您在此允许的范围。</translation>
     </message>
@@ -4863,7 +4998,7 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>PyPI、npm、Go 模块、RubyGems、CRAN 和 Maven Central，通过 HTTPS。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+19"/>
         <source>api.example.org</source>
         <translation>api.example.org</translation>
     </message>
@@ -4898,7 +5033,7 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>无论名称解析到什么地址，私有地址、回环地址和本机地址始终无法访问。运行发起的每个连接（无论允许还是拒绝）都会随运行显示在实时日志和历史记录中。更改在按“确定”之后，从下一次运行起对本应用的运行及其 MCP 服务器生效；助手自行启动的服务器允许其配置项中 LLM_SANDBOX_NETWORK_ALLOW 所列的内容。</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+94"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
@@ -4906,6 +5041,232 @@ Runs go on; what they record waits until it can be written again.</source>
         <location line="+1"/>
         <source>LLM_SANDBOX_NETWORK_ALLOW is set where LLM Sandbox started, and it wins over this page: runs may reach %1. Unset it to choose here.</source>
         <translation>启动 LLM Sandbox 的环境中设置了 LLM_SANDBOX_NETWORK_ALLOW，它优先于本页：运行可访问 %1。取消该变量后才能在此选择。</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::NetworkSecretDialog</name>
+    <message>
+        <location filename="../app/gui/settings/NetworkSecretDialog.cpp" line="+41"/>
+        <source>Edit Secret</source>
+        <translation>编辑机密</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+46"/>
+        <source>Add Secret</source>
+        <translation>添加机密</translation>
+    </message>
+    <message>
+        <location line="-42"/>
+        <source>GITHUB_TOKEN</source>
+        <translation>GITHUB_TOKEN</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The environment variable a run finds the placeholder in</source>
+        <translation>运行在其中看到占位符的环境变量</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>api.github.com, uploads.github.com</source>
+        <translation>api.github.com, uploads.github.com</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The hosts the value is sent to, separated by commas: names as they are, without a port or a wildcard</source>
+        <translation>值会发送到的主机，以逗号分隔：按原样书写的主机名，不带端口或通配符</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The header of each request to those hosts that carries the value, {} where it goes: “Authorization: Bearer {}”, “X-Api-Key: {}”</source>
+        <translation>发往这些主机的每个请求中携带该值的请求头，{} 为值所在的位置：“Authorization: Bearer {}”、“X-Api-Key: {}”</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>leave empty to keep the stored value</source>
+        <translation>留空则保留已保存的值</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>the token or key</source>
+        <translation>令牌或密钥</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Waiting for the system keychain… It may ask you to unlock it.</source>
+        <translation>正在等待系统钥匙串… 它可能会要求你解锁。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Hosts:</source>
+        <translation>主机(&amp;H)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>H&amp;eader:</source>
+        <translation>请求头(&amp;E)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Value:</source>
+        <translation>值(&amp;V)：</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>“%1” cannot be a secret&apos;s name: it is the variable a run finds the placeholder in, written in capital letters, digits and _, not starting with a digit, at most 64 characters, and not one the sandbox sets itself (PATH, HOME, HTTPS_PROXY, LLM_SANDBOX_…).</source>
+        <translation>“%1”不能作为机密的名称：名称是运行在其中看到占位符的环境变量，由大写字母、数字和 _ 组成，不以数字开头，最多 64 个字符，且不能是沙箱自己设置的变量（PATH、HOME、HTTPS_PROXY、LLM_SANDBOX_…）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>There is a secret %1 already: select it and choose Edit… to change it.</source>
+        <translation>已有名为 %1 的机密：请选中它并选择“编辑…”来修改。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>“%1” is not a host name: a secret is sent to host names as they are, without a port, a wildcard or an address, such as api.github.com.</source>
+        <translation>“%1”不是主机名：机密只发送到按原样书写的主机名，不带端口、通配符或地址，例如 api.github.com。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The header is “Name: value” with {} once where the value goes, in printable ASCII without quotes or backslashes, such as “Authorization: Bearer {}”.</source>
+        <translation>请求头的格式为“名称: 值”，其中只出现一次 {} 表示值所在的位置，只能使用不含引号和反斜杠的可打印 ASCII 字符，例如“Authorization: Bearer {}”。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The value is longer than 8 KiB.</source>
+        <translation>值超过了 8 KiB。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The value can go into a header only as printable ASCII, without quotes or backslashes.</source>
+        <translation>值只有是不含引号和反斜杠的可打印 ASCII 字符时才能放入请求头。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>A run that may reach one of the hosts sees only a placeholder in $%1. The egress proxy puts the value into this header of the HTTPS requests to those hosts that carry the placeholder there, and nowhere else. The value is kept in the system keychain, never in a file.</source>
+        <translation>可以访问其中某个主机的运行在 $%1 中只能看到一个占位符。出站代理只在发往这些主机、且该请求头中带有占位符的 HTTPS 请求里，将其替换为真实值，别处一概不放。值保存在系统钥匙串中，从不写入文件。</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>The system keychain could not keep the value: %1. Nothing was stored; start a keychain (such as GNOME Keyring or KWallet) and try again.</source>
+        <translation>系统钥匙串无法保存该值：%1。未保存任何内容；请启动一个钥匙串服务（例如 GNOME Keyring 或 KWallet）后重试。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>The secrets file could not be written: %1</source>
+        <translation>无法写入机密文件：%1</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::NetworkSecretModel</name>
+    <message>
+        <location filename="../app/gui/settings/NetworkSecretModel.cpp" line="+61"/>
+        <source>A run that may reach %1 sees a placeholder in $%2, never the value.</source>
+        <translation>可以访问 %1 的运行在 $%2 中只能看到占位符，永远看不到值。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The egress proxy sends this header with the value in place of {}.</source>
+        <translation>出站代理发送此请求头时，会用值替换 {}。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Hosts</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Header</source>
+        <translation>请求头</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stored</source>
+        <translation>保存日期</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::NetworkSecretsPanel</name>
+    <message>
+        <location filename="../app/gui/settings/NetworkSecretsPanel.cpp" line="+21"/>
+        <source>Secrets</source>
+        <translation>机密</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Tokens and keys that runs use without ever seeing them. A run that may reach one of a secret&apos;s hosts sees only a placeholder in $NAME; the egress proxy puts the value into the secret&apos;s header of the HTTPS requests to those hosts. Values stay in the system keychain. A secret is kept or removed at once, not on OK.</source>
+        <translation>运行可以使用、却永远看不到的令牌和密钥。可以访问某个机密的主机的运行，在 $NAME 中只能看到一个占位符；出站代理会在发往这些主机的 HTTPS 请求中，把值放入该机密的请求头。值保存在系统钥匙串中。机密在添加或删除时立即保存，不等到按“确定”。</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Add &amp;Secret…</source>
+        <translation>添加机密(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Keep a token or key for runs to use with the hosts you name</source>
+        <translation>保存一个令牌或密钥，供运行在访问你指定的主机时使用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Edit…</source>
+        <translation>编辑(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Change the selected secret&apos;s hosts, header or value</source>
+        <translation>修改所选机密的主机、请求头或值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Re&amp;move Secret</source>
+        <translation>删除机密(&amp;M)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Delete the selected secret&apos;s value from the system keychain and forget it</source>
+        <translation>从系统钥匙串中删除所选机密的值，并不再保留该机密</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Waiting for the system keychain…</source>
+        <translation>正在等待系统钥匙串…</translation>
+    </message>
+    <message>
+        <location line="+94"/>
+        <location line="+6"/>
+        <source>Remove Secret</source>
+        <translation>删除机密</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>Remove the secret %1? Its value is deleted from the system keychain, and runs no longer get it for %2.</source>
+        <translation>要删除机密 %1 吗？其值将从系统钥匙串中删除，运行访问 %2 时将不再获得它。</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>The system keychain could not delete the value of %1: %2. The secret stays.</source>
+        <translation>系统钥匙串无法删除 %1 的值：%2。该机密仍然保留。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The value of %1 is deleted, but the secrets file could not be written: %2</source>
+        <translation>%1 的值已删除，但无法写入机密文件：%2</translation>
     </message>
 </context>
 <context>
@@ -4921,7 +5282,7 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>无</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>The run made no connection.</source>
         <translation>本次运行没有发起连接。</translation>
     </message>
@@ -5708,7 +6069,7 @@ Start a keychain (such as GNOME Keyring or KWallet), or set %2 to a secret of at
 <context>
     <name>sandbox::gui::SettingsDialog</name>
     <message>
-        <location filename="../app/gui/settings/SettingsDialog.cpp" line="+24"/>
+        <location filename="../app/gui/settings/SettingsDialog.cpp" line="+25"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
