@@ -65,12 +65,12 @@
 <context>
     <name>Cli</name>
     <message>
-        <location filename="../app/main.cpp" line="+50"/>
+        <location filename="../app/main.cpp" line="+51"/>
         <source>this build has no desktop app; see `llm-sandbox --help` for the commands.</source>
         <translation>此构建不含桌面应用；命令列表见 `llm-sandbox --help`。</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+33"/>
         <source>unknown command &quot;%1&quot;; see `llm-sandbox --help`.</source>
         <translation>未知命令 &quot;%1&quot;；见 `llm-sandbox --help`。</translation>
     </message>
@@ -264,7 +264,14 @@ replaces in that header of its HTTPS requests to HOST</source>
         <translation>列出机密（从不显示其值），或删除其中一个</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
+        <source>the library sets installed once and kept for later calls (in
+~/.cache/llm-sandbox/libraries), or remove them</source>
+        <translation>安装过一次并为之后的调用保留的库集合（在
+~/.cache/llm-sandbox/libraries 中），或删除它们</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Exit status of `run`: the program&apos;s own, 124 when it timed out, 125 when the sandbox could not run it
 (engine unreachable, image missing, install failed), 126 when the code policy refused the code, 130 when
 cancelled, 2 for a usage error or a bad request.</source>
@@ -330,6 +337,16 @@ adds a secret</source>
     </message>
     <message>
         <location line="+3"/>
+        <source>the library cache&apos;s folder (&quot;off&quot;: none) and size (default 2g)</source>
+        <translation>库缓存的文件夹（“off”：不使用）和大小（默认 2g）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a library install&apos;s scratch space (default 2g)</source>
+        <translation>库安装的临时空间（默认 2g）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>the run journal&apos;s file (default ~/.local/share/llm-sandbox/journal.sqlite),
 or &quot;off&quot; to record nothing</source>
         <translation>运行日志库的文件（默认 ~/.local/share/llm-sandbox/journal.sqlite），
@@ -1089,6 +1106,74 @@ logout：删除该登录信息。</translation>
         <location line="+9"/>
         <source>uninstall-mcp takes no arguments besides its options; see `llm-sandbox uninstall-mcp --help`.</source>
         <translation>uninstall-mcp 除选项外不接受参数；见 `llm-sandbox uninstall-mcp --help`。</translation>
+    </message>
+</context>
+<context>
+    <name>LibrariesCommand</name>
+    <message>
+        <location filename="../app/cli/LibrariesCommand.cpp" line="+53"/>
+        <source>The library cache is off (LLM_SANDBOX_LIBRARY_CACHE=off).</source>
+        <translation>库缓存已关闭（LLM_SANDBOX_LIBRARY_CACHE=off）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No library sets in the cache (%1): a run with libraries keeps its own there.</source>
+        <translation>缓存（%1）中没有库集合：带库的运行会把它的库保存在那里。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>LANGUAGE</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>LIBRARIES</source>
+        <translation>库</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PACKED</source>
+        <translation>压缩后</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>UNPACKED</source>
+        <translation>解压后</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>LAST USED</source>
+        <translation>上次使用</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 of %2 in %3</source>
+        <translation>%1 / %2，位于 %3</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The library sets installed once and kept for later calls with the same libraries.</source>
+        <translation>安装过一次并为之后使用相同库的调用保留的库集合。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>list: as JSON.</source>
+        <translation>list：以 JSON 输出。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>list: show them. prune: remove them all, or those of LANG.</source>
+        <translation>list：显示它们。prune：全部删除，或只删除 LANG 的。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Removed %1 of cached libraries; the next call with them installs them again.</source>
+        <translation>已删除 %1 的缓存库；下次使用它们的调用会重新安装。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>use `llm-sandbox libraries list [--json]` or `llm-sandbox libraries prune [LANG...]`.</source>
+        <translation>请使用 `llm-sandbox libraries list [--json]` 或 `llm-sandbox libraries prune [LANG...]`。</translation>
     </message>
 </context>
 <context>

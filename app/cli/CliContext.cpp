@@ -262,8 +262,7 @@ QString usageText()
                      "adds a secret"));
     addUsage(usage, "  LLM_SANDBOX_LIBRARY_CACHE, LLM_SANDBOX_LIBRARY_CACHE_SIZE"_L1,
              Cli::tr("the library cache's folder (\"off\": none) and size (default 2g)"));
-    addUsage(usage, "  LLM_SANDBOX_INSTALL_SCRATCH"_L1,
-             Cli::tr("a library install's scratch space (default 2g)"));
+    addUsage(usage, "  LLM_SANDBOX_INSTALL_SCRATCH"_L1, Cli::tr("a library install's scratch space (default 2g)"));
     addUsage(usage, "  LLM_SANDBOX_JOURNAL"_L1,
              Cli::tr("the run journal's file (default ~/.local/share/llm-sandbox/journal.sqlite),\n"
                      "or \"off\" to record nothing"));

@@ -396,8 +396,7 @@ private:
              failed ? QString() : toString(result.reason), failed ? finished.error->message : QString(),
              failed ? QString::fromLatin1(errorCodeName(finished.error->code)) : QString(), result.wallMs, result.cpuMs,
              result.peakMemoryKb, result.coldStart ? 1 : 0, result.librariesCached ? 1 : 0,
-             (state.truncated || result.outputTruncated) ? 1 : 0,
-             runId}});
+             (state.truncated || result.outputTruncated) ? 1 : 0, runId}});
         if (!failed && result.enforcedLimits.reported) {
             // What was asked for sits next to what the sandbox had in force.
             QJsonObject settings = m_context.settings;

@@ -436,6 +436,44 @@ TEST_P(LibrariesTest, rCompilesASourcePackageWithCCodeAndRunsIt)
     EXPECT_EQ(result->stdoutData, "2 42 FALSE \n") << result->stderrData.toStdString();
 }
 
+// The library cache (issue 49), across processes as an assistant's server and the command line are: one engine, the
+// cache does not depend on it.
+using LibraryCacheTest = LibrariesTest;
+
+// A set installed once serves the next call of another process with the same libraries; an archive changed in the
+// cache is refused, and the set installed again.
+TEST_P(LibraryCacheTest, aSetInstalledOnceServesTheNextProcessAndATamperedOneIsInstalledAgain)
+{
+    makeFixture("python", kPythonWheel, m_offline.path());
+    QTemporaryDir cache;
+    const QStringList environment{QStringLiteral("LLM_SANDBOX_LIBRARY_CACHE=") + cache.path(),
+                                  QStringLiteral("LLM_SANDBOX_PIP_OFFLINE_DIR=") + m_offline.path(),
+                                  QStringLiteral("BACKEND=") + QString::fromStdString(GetParam())};
+    const QStringList arguments{"run",   "--json",
+                                "--lib", "llmsb_greeter==1.0",
+                                "-c",    "import llmsb_greeter\nprint(llmsb_greeter.greet('cache'))"};
+    const auto call = [&] {
+        const test::CliRun run = test::runCli(arguments, environment);
+        EXPECT_EQ(run.exitCode, 0) << run.stderrData.constData();
+        const QJsonObject result = QJsonDocument::fromJson(run.stdoutData).object();
+        EXPECT_EQ(result["stdout"].toString(), "hello cache\n") << run.stdoutData.constData();
+        return result["libraries_cached"].toBool();
+    };
+    EXPECT_FALSE(call()) << "the first call installs";
+    EXPECT_TRUE(call()) << "the second, in another process, takes the cache's";
+    const QStringList archives = QDir(cache.path()).entryList({QStringLiteral("*.tar.gz")}, QDir::Files);
+    ASSERT_EQ(archives.size(), 1);
+    QFile archive(cache.filePath(archives.first()));
+    ASSERT_TRUE(archive.open(QIODevice::ReadWrite));
+    archive.seek(archive.size() / 2);
+    archive.write("tampered");
+    archive.close();
+    EXPECT_FALSE(call()) << "a changed archive is never used: installed again";
+    EXPECT_TRUE(call()) << "and kept again";
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, LibraryCacheTest, ::testing::Values(std::string("docker")), test::backendTestName);
+
 INSTANTIATE_TEST_SUITE_P(Backends, LibrariesTest, ::testing::ValuesIn(test::backendNamesWithKubernetes()),
                          test::backendTestName);
 

@@ -1,7 +1,8 @@
 // Library sets installed once (issue 49): kept per user, verified before use, evicted least recently used first.
+#include "libraries/LibraryCache.h"
+
 #include "engine/LibraryInstallPlan.h"
 #include "lang/LanguageRegistry.h"
-#include "libraries/LibraryCache.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -57,8 +58,7 @@ TEST(LibraryCache, keepsASetForTheUserAloneAndFindsItVerified)
     EXPECT_FALSE(cache.find(key('a')));
     ASSERT_TRUE(cache.store(entry(key('a')), "archive-a"));
     EXPECT_EQ(QFileInfo(folder).permissions() & (QFile::ReadGroup | QFile::ReadOther | QFile::ExeOther), 0);
-    EXPECT_EQ(QFileInfo(folder + "/" + key('a') + ".tar.gz").permissions() & (QFile::ReadGroup | QFile::ReadOther),
-              0);
+    EXPECT_EQ(QFileInfo(folder + "/" + key('a') + ".tar.gz").permissions() & (QFile::ReadGroup | QFile::ReadOther), 0);
     auto hit = cache.find(key('a'));
     ASSERT_TRUE(hit);
     EXPECT_EQ(hit->archive, "archive-a");
