@@ -9,8 +9,9 @@
 // renders MCP Apps (`apps`: the run view offered) and one that does not (`plain`).
 // And the sandbox's OCI runtime compared in the same run, BM_Runtime/KIND/RUNTIME: a pooled
 // run, a cold container (no pool) and the matplotlib chart under the engine's default (runc) and under gVisor (runsc,
-// which the engine must have registered; scripts/test does). Report the ratios, not the absolute times: these machines
-// are noisy.
+// which the engine must have registered; scripts/test does). And a program per language that needs a library from
+// its registry, BM_LibraryRun/NAME/installed (the library cache off) and /cached (the cache's set, after the warm-up
+// call installed it). Report the ratios, not the absolute times: these machines are noisy.
 //
 //   build/bin/run_latency_benchmark --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
 //   build/bin/run_latency_benchmark --benchmark_filter=/java   # one language, engine and floor
@@ -296,6 +297,61 @@ void BM_SessionRunPrint(benchmark::State &state)
     }
 }
 
+/// A program of a language that needs a library the image lacks, from the language's default registry.
+struct LibraryCase
+{
+    const char *name;
+    const char *language;
+    const char *library;
+    const char *code;
+};
+
+const LibraryCase kLibraryCases[] = {
+    {"python_tabulate", "python", "tabulate==0.9.0", "import tabulate\nprint(1)\n"},
+    {"javascript_is_number", "javascript", "is-number@7.0.0", "require('is-number');\nconsole.log(1);\n"},
+    {"go_testify", "go", "github.com/stretchr/testify@v1.9.0",
+     "package main\n\nimport (\n\t\"fmt\"\n\t\"github.com/stretchr/testify/assert\"\n)\n\n"
+     "var _ = assert.Equal\n\nfunc main() {\n\tfmt.Println(1)\n}\n"},
+    {"ruby_rainbow", "ruby", "rainbow:3.1.1", "require 'rainbow'\nputs 1\n"},
+    {"java_commons_lang3", "java", "org.apache.commons:commons-lang3:3.14.0",
+     "public class Main {\n  public static void main(String[] args) {\n"
+     "    System.out.println(org.apache.commons.lang3.StringUtils.length(\"1\"));\n  }\n}\n"},
+    {"cpp_libboost", "cpp", "libboost-dev",
+     "#include <boost/any.hpp>\n#include <iostream>\nint main() { boost::any a = 1; std::cout << 1 << '\\n'; }\n"},
+};
+
+/// `which` with its library: installed for every call (`cached` false: the library cache off), or taken from the
+/// cache that the warm-up call filled (issue 49: the second call costs within 1.2x of one without libraries).
+void BM_LibraryRun(benchmark::State &state, const LibraryCase &which, bool cached)
+{
+    static const QTemporaryDir folder;
+    static std::map<bool, std::unique_ptr<ExecutionEngine>> engines;
+    auto &slot = engines[cached];
+    if (!slot) {
+        SandboxSettings settings = engine().settings();
+        settings.libraryCacheFolder = cached ? folder.path() : QString();
+        slot = std::make_unique<ExecutionEngine>(backend(), settings);
+    }
+    RunRequest request;
+    request.language = QString::fromLatin1(which.language);
+    request.code = QString::fromUtf8(which.code);
+    request.libraries = {QString::fromLatin1(which.library)};
+    request.timeout = std::chrono::minutes(5);
+    for (auto _ : state) {
+        auto result = slot->run(request);
+        if (!result || result->exitCode != 0) {
+            state.SkipWithError(result ? qPrintable(QString::fromUtf8(result->stderrData))
+                                       : qPrintable(result.error().message));
+            return;
+        }
+        if (result->librariesCached != cached) {
+            state.SkipWithError(cached ? "the libraries were installed, not taken from the cache"
+                                       : "the libraries came from a cache that is off");
+            return;
+        }
+    }
+}
+
 /// Baseline: create, start, wait for and remove a container running `python3 -c 'print(1)'`
 /// directly (no runner), in the same image: the cost of `docker run --rm`.
 void BM_BareContainerRunPrint(benchmark::State &state)
@@ -377,6 +433,19 @@ int main(int argc, char **argv)
                 ->MinWarmUpTime(5)
                 ->MinTime(5);
         }
+    }
+    for (const LibraryCase &which : kLibraryCases) {
+        benchmark::RegisterBenchmark((std::string("BM_LibraryRun/") + which.name + "/installed").c_str(),
+                                     BM_LibraryRun, which, false)
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime()
+            ->Iterations(3);
+        benchmark::RegisterBenchmark((std::string("BM_LibraryRun/") + which.name + "/cached").c_str(), BM_LibraryRun,
+                                     which, true)
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime()
+            ->MinWarmUpTime(1)
+            ->MinTime(5);
     }
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
