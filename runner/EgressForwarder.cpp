@@ -212,10 +212,12 @@ void logRefusal(const TunnelInspector &inspector)
     }
 }
 
-// Whether a tunnel to `host` goes to the intercepting proxy: its name is one of `interception.hosts`.
+// Whether a tunnel to `host` goes to the intercepting proxy: its name is one of `interception.hosts`, or they are
+// "*" (every tunnel: a read-only run's).
 bool intercepted(const Interception &interception, const std::string &host)
 {
-    return std::find(interception.hosts.begin(), interception.hosts.end(), host) != interception.hosts.end();
+    return std::any_of(interception.hosts.begin(), interception.hosts.end(),
+                       [&host](const std::string &each) { return each == "*" || each == host; });
 }
 
 // Moves what the client sent from `unread` on through the connection's inspector; false when it refuses. A

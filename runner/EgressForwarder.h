@@ -8,7 +8,8 @@
 namespace runner {
 
 // The tunnels the egress proxy's side sends to a proxy of their own: the one that opens them to add the user's
-// secrets (squid's intercepting port, core/engine/EgressProxy.h), for `hosts` (exact names, lower case).
+// secrets (squid's intercepting port, core/engine/EgressProxy.h), for `hosts` (exact names, lower case; "*": every
+// tunnel).
 struct Interception
 {
     std::string upstream; // "tcp:ADDRESS:PORT"; empty: none

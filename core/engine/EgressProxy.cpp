@@ -151,6 +151,14 @@ QByteArray EgressProxy::runConfig(const NetworkAllowList &granted, const QString
     }
     // Whatever a name resolves to (squid resolves it once and connects to what it checked): never inside.
     config << QStringLiteral("http_access deny special_dst");
+    if (granted.isReadOnly() && intercepting) {
+        // Every tunnel goes to the port that opens it (the relay sends them all there); inside it, as outside, a
+        // request may only read.
+        config << QStringLiteral("acl read_methods method GET HEAD")
+               << QStringLiteral("acl connect_method method CONNECT")
+               << QStringLiteral("http_access deny connect_method !intercepting")
+               << QStringLiteral("http_access deny !read_methods !connect_method");
+    }
     int index = 0;
     for (const NetworkHost &host : granted.hosts()) {
         const QString name = QStringLiteral("host%1").arg(index++);

@@ -52,7 +52,8 @@ public:
     /// and never at `hostAddresses` (this computer's), IP literals only when listed; every request logged to its
     /// stdout as NetworkConnection::logFormat() has it. With `intercepting`, a second port (interceptPort()) opens
     /// the tunnels the proxy's relay sends it (the hosts with a secret) and adds the secrets of the files
-    /// interceptionFiles() makes, which it includes.
+    /// interceptionFiles() makes, which it includes. A read-only grant (NetworkAllowList::isReadOnly) with
+    /// `intercepting` lets through GET and HEAD only, every tunnel opened.
     static QByteArray runConfig(const NetworkAllowList &granted, const QStringList &hostAddresses,
                                 ContainerBackend::EgressProxyReach reach, bool intercepting = false);
     /// squid's port that opens tunnels (ssl-bump), on loopback in the proxy's container.

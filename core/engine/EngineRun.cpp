@@ -628,26 +628,34 @@ ExecutionEngine::Run::startNetwork(const Language &language, const QStringList &
         }
         secrets = std::move(*found);
     }
+    // A read-only run's proxy opens every tunnel to see the methods of the requests inside.
+    const bool intercepting = !secrets.isEmpty() || granted->isReadOnly();
+    if (intercepting && !secrets.hasAuthority()) {
+        return Error{QStringLiteral("A read-only network needs the egress proxy's certificate authority, which this "
+                                    "program has no keychain for."),
+                     ErrorCode::Unavailable};
+    }
     ProxyInterception interception;
-    if (!secrets.isEmpty()) {
+    if (intercepting) {
         auto files = EgressProxy::interceptionFiles(secrets, m_engine.m_settings.proxyTrust);
         if (!files) {
             return files.error();
         }
-        interception = ProxyInterception{secrets.hostsWithin(*granted), *files};
+        interception = ProxyInterception{
+            granted->isReadOnly() ? QStringList{QStringLiteral("*")} : secrets.hostsWithin(*granted), *files};
     }
     report(RunProgress::Kind::ContainerStart,
            QStringLiteral("Starting the run's egress proxy (it lets through %1 only)").arg(granted->text()));
     auto proxy = m_engine.m_starter.startProxy(
         language, *proxyImage,
-        EgressProxy::runConfig(*granted, hostAddresses, m_engine.m_starter.proxyReach(), !secrets.isEmpty()),
+        EgressProxy::runConfig(*granted, hostAddresses, m_engine.m_starter.proxyReach(), intercepting),
         ContainerNetwork::named(m_engine.m_settings.proxyNetwork),
         [this](const RunProgress &progress) { report(progress); }, m_engine.m_settings.proxyHosts, interception);
     if (!proxy) {
         return proxy.error();
     }
     (*proxy)->recordConnections(*granted);
-    QHash<QString, QString> environment = EgressProxy::clientEnvironment(!secrets.isEmpty());
+    QHash<QString, QString> environment = EgressProxy::clientEnvironment(intercepting);
     for (const GrantedSecret &secret : std::as_const(secrets.secrets)) {
         environment.insert(secret.binding.name, secret.placeholder);
     }

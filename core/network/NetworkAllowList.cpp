@@ -143,12 +143,20 @@ Result<NetworkAllowList> NetworkAllowList::parse(const QString &text)
 {
     const QStringList entries = entriesOf(text);
     QList<NetworkHost> hosts;
+    bool readOnly = false;
     for (const QString &entry : entries) {
         const QString word = entry.toLower();
         if (word == QLatin1String("none") || word == QLatin1String("nothing")) {
             if (entries.size() > 1) {
                 return Error{QStringLiteral("\"none\" allows nothing and cannot be combined with hosts."),
                              ErrorCode::BadRequest};
+            }
+            continue;
+        }
+        if (word == QLatin1String("read-only") || word == QLatin1String("web-read-only")) {
+            readOnly = true;
+            if (word == QLatin1String("web-read-only")) {
+                add(hosts, NetworkHost{QStringLiteral("*"), NetworkHost::defaultPorts()});
             }
             continue;
         }
@@ -167,7 +175,11 @@ Result<NetworkAllowList> NetworkAllowList::parse(const QString &text)
         }
         add(hosts, *host);
     }
-    return NetworkAllowList(hosts);
+    if (readOnly && hosts.isEmpty()) {
+        return Error{QStringLiteral("\"read-only\" needs hosts to read from (or \"web-read-only\": any public host)."),
+                     ErrorCode::BadRequest};
+    }
+    return NetworkAllowList(hosts, readOnly);
 }
 
 QString NetworkAllowList::text() const
@@ -175,6 +187,9 @@ QString NetworkAllowList::text() const
     QStringList each;
     for (const NetworkHost &host : m_hosts) {
         each << host.text();
+    }
+    if (m_readOnly && !each.isEmpty()) {
+        each << QStringLiteral("read-only");
     }
     return each.isEmpty() ? QStringLiteral("none") : each.join(QStringLiteral(", "));
 }
@@ -204,7 +219,7 @@ Result<NetworkAllowList> NetworkAllowList::grant(const QStringList &asked) const
         }
         add(granted, NetworkHost{host->pattern, portNamed ? host->ports : within->ports});
     }
-    return NetworkAllowList(granted);
+    return NetworkAllowList(granted, m_readOnly);
 }
 
 } // namespace sandbox

@@ -37,16 +37,21 @@ class NetworkAllowList
 {
 public:
     NetworkAllowList() = default;
-    explicit NetworkAllowList(QList<NetworkHost> hosts) : m_hosts(std::move(hosts)) {}
+    explicit NetworkAllowList(QList<NetworkHost> hosts, bool readOnly = false)
+        : m_hosts(std::move(hosts)), m_readOnly(readOnly)
+    {}
 
     /// Reads a list of entries separated by commas, spaces or new lines: "HOST[:PORT]", "*.DOMAIN[:PORT]", "*" (any
-    /// public host), or a preset: "none" (nothing; alone) or "registries" (the package registries of every language,
-    /// HTTPS). A host named twice gets the ports of both entries.
+    /// public host), or a preset: "none" (nothing; alone), "registries" (the package registries of every language,
+    /// HTTPS), "read-only" (the list's hosts for GET and HEAD only) or "web-read-only" (any public host, GET and HEAD
+    /// only: "*, read-only"). A host named twice gets the ports of both entries.
     static Result<NetworkAllowList> parse(const QString &text);
     /// The hosts of the "registries" preset.
     static QStringList registryHosts();
 
     [[nodiscard]] bool isEmpty() const { return m_hosts.isEmpty(); }
+    /// Whether requests may only read (GET and HEAD): the proxy then opens every HTTPS tunnel to see their methods.
+    [[nodiscard]] bool isReadOnly() const { return m_readOnly; }
     [[nodiscard]] const QList<NetworkHost> &hosts() const { return m_hosts; }
     /// The text parse() reads back ("none" when empty).
     [[nodiscard]] QString text() const;
@@ -62,6 +67,7 @@ private:
     static void add(QList<NetworkHost> &hosts, const NetworkHost &host);
 
     QList<NetworkHost> m_hosts;
+    bool m_readOnly = false;
 };
 
 } // namespace sandbox

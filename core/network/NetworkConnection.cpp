@@ -11,8 +11,12 @@ namespace {
 
 /// Why a request the proxy refused (ERR_ACCESS_DENIED) was refused, read against what the run was allowed: the proxy
 /// checks private addresses first, then the hosts and their ports.
-QString refusal(const QString &host, int port, const NetworkAllowList &granted)
+QString refusal(const QString &method, const QString &host, int port, const NetworkAllowList &granted)
 {
+    if (granted.isReadOnly() && method != QLatin1String("GET") && method != QLatin1String("HEAD") &&
+        method != QLatin1String("CONNECT")) {
+        return QStringLiteral("read-only: only GET and HEAD requests are allowed");
+    }
     const bool isAddress = !QHostAddress(host).isNull();
     const auto covering = std::find_if(granted.hosts().cbegin(), granted.hosts().cend(),
                                        [&host](const NetworkHost &each) { return each.covers(host); });
@@ -154,7 +158,8 @@ std::optional<NetworkConnection> NetworkConnection::fromLogLine(const QByteArray
         connection.reason = QStringLiteral("the tunnel carried something else than TLS (only port 80 may carry plain "
                                            "HTTP)");
     } else {
-        connection.reason = connection.allowed ? failure(code) : refusal(connection.host, connection.port, granted);
+        connection.reason =
+            connection.allowed ? failure(code) : refusal(connection.method, connection.host, connection.port, granted);
         if (fields[11] != "-" && NetworkSecret::isValidName(QString::fromLatin1(fields[11]))) {
             connection.secret = QString::fromLatin1(fields[11]);
         }

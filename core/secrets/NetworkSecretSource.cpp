@@ -119,7 +119,7 @@ Result<RunSecrets> StoredNetworkSecrets::secretsFor(const NetworkAllowList &gran
         }
         run.secrets << GrantedSecret{binding, **value, GrantedSecret::makePlaceholder(binding.name)};
     }
-    if (run.secrets.isEmpty()) {
+    if (run.secrets.isEmpty() && !granted.isReadOnly()) {
         return run;
     }
     auto made = authority();

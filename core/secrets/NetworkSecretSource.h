@@ -20,6 +20,7 @@ struct RunSecrets
     InterceptionAuthority authority;
 
     [[nodiscard]] bool isEmpty() const { return secrets.isEmpty(); }
+    [[nodiscard]] bool hasAuthority() const { return !authority.certificatePem.isEmpty(); }
     /// The hosts the proxy opens to add a secret: every bound host the run may reach, lower case, each once.
     [[nodiscard]] QStringList hostsWithin(const NetworkAllowList &granted) const;
 };
@@ -29,8 +30,9 @@ class NetworkSecretSource
 {
 public:
     virtual ~NetworkSecretSource() = default;
-    /// The secrets of a run allowed `granted`: those bound to a host it may reach, each with a new placeholder. None
-    /// bound: empty, and nothing is asked of a keychain. Called on a run's thread.
+    /// The secrets of a run allowed `granted`: those bound to a host it may reach, each with a new placeholder, and the
+    /// authority when there are any or the run may only read (its proxy then opens every tunnel). Neither: empty, and
+    /// nothing is asked of a keychain. Called on a run's thread.
     virtual Result<RunSecrets> secretsFor(const NetworkAllowList &granted) = 0;
 
 protected:

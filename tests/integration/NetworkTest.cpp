@@ -474,6 +474,46 @@ print(json.dumps({'placeholder': token, 'secure': secure.get('authorization_sha2
     EXPECT_EQ(withSecret, 1) << record.constData();
 }
 
+// The read-only preset: GET and HEAD pass, over HTTP and inside HTTPS tunnels (which the proxy then opens, every
+// one), any other method is refused with the reason on record.
+TEST_P(NetworkTest, aReadOnlyRunMayGetButNotPost)
+{
+    auto store = std::make_shared<MemorySecretStore>();
+    QTemporaryDir folder;
+    SandboxSettings settings = m_settings;
+    settings.networkSecrets =
+        std::make_shared<StoredNetworkSecrets>(store, nullptr, folder.filePath(QStringLiteral("secrets.json")));
+    settings.proxyTrust = m_server->certificate().toUtf8();
+    settings.networkAllow = *NetworkAllowList::parse(QStringLiteral("api.test, read-only"));
+    ExecutionEngine engine(m_backend, settings);
+    RunRequest request;
+    request.code = QStringLiteral(R"(import json, urllib.request
+def call(url, data=None):
+    try:
+        return json.load(urllib.request.urlopen(urllib.request.Request(url, data=data), timeout=20))['path']
+    except Exception as error:
+        return 'refused' if '403' in str(error) else 'failed: %r' % error
+print(json.dumps([call('https://api.test/get'), call('http://api.test/get'), call('https://api.test/post', b'x=1'),
+                  call('http://api.test/post', b'x=1')]))
+)");
+    request.network = {QStringLiteral("api.test")};
+    request.timeout = 60s;
+    auto result = engine.run(request);
+    ASSERT_TRUE(result) << qPrintable(result.error().message);
+    EXPECT_EQ(QJsonDocument::fromJson(result->stdoutData).array(), (QJsonArray{"/get", "/get", "refused", "refused"}))
+        << result->stdoutData.constData() << result->stderrData.constData();
+    int refused = 0;
+    for (const NetworkConnection &each : result->network) {
+        if (!each.allowed) {
+            ++refused;
+            EXPECT_EQ(each.method, "POST");
+            EXPECT_EQ(each.reason, "read-only: only GET and HEAD requests are allowed");
+        }
+    }
+    EXPECT_EQ(refused, 2) << QJsonDocument(NetworkConnection::listToJson(result->network)).toJson().constData();
+    EXPECT_TRUE(result->networkGranted->isReadOnly());
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, NetworkTest, ::testing::ValuesIn(test::backendNames()), test::backendTestName);
 INSTANTIATE_TEST_SUITE_P(Backends, NetworkLanguagesTest, ::testing::Values(std::string("docker")),
                          test::backendTestName);

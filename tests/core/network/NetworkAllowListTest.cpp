@@ -45,6 +45,17 @@ TEST(NetworkAllowList, nothingIsTheDefaultAndPresetsExpand)
     EXPECT_EQ(registries.hosts().size(), NetworkAllowList::registryHosts().size());
     EXPECT_EQ(registries.hosts().first(), (NetworkHost{"pypi.org", {443}}));
     EXPECT_FALSE(NetworkAllowList::parse("none, api.test").ok()) << "nothing and something at once";
+
+    const NetworkAllowList web = allowList("web-read-only");
+    EXPECT_TRUE(web.isReadOnly());
+    EXPECT_EQ(web.hosts(), (QList<NetworkHost>{{"*", {80, 443}}}));
+    EXPECT_EQ(web.text(), "*, read-only");
+    EXPECT_EQ(allowList("*, read-only"), web) << "what text() writes reads back";
+    const NetworkAllowList readOnly = allowList("api.test read-only");
+    EXPECT_TRUE(readOnly.isReadOnly());
+    EXPECT_TRUE(readOnly.grant({"api.test"})->isReadOnly()) << "a call's grant may only read too";
+    EXPECT_FALSE(allowList("api.test").isReadOnly());
+    EXPECT_FALSE(NetworkAllowList::parse("read-only").ok()) << "read-only from nowhere";
 }
 
 TEST(NetworkAllowList, refusesWhatIsNoHost)
@@ -131,6 +142,11 @@ TEST(NetworkConnection, readsTheProxysLogAndSaysWhyARequestWasRefused)
     EXPECT_EQ(read("1.0\t2\tGET\tapi.test\t8080\tTCP_MISS\t200\t1\t1\t198.51.100.2\t-\tAPI_TOKEN")->toJson()["secret"],
               "API_TOKEN");
     EXPECT_FALSE(read("1.0\t0\t-\t-\t0\tNONE_NONE\t0\t0\t0\t-\tERR_CLIENT_GONE\t-")) << "a probe that asked nothing";
+    EXPECT_EQ(
+        NetworkConnection::fromLogLine("1.0\t0\tPOST\tapi.test\t443\tTCP_DENIED\t403\t9\t9\t-\tERR_ACCESS_DENIED\t-",
+                                       allowList("api.test, read-only"))
+            ->reason,
+        "read-only: only GET and HEAD requests are allowed");
     EXPECT_FALSE(read("2026/12/07 02:39:27| Squid plugin modules loaded: 0"));
     EXPECT_FALSE(read(""));
 }
