@@ -341,7 +341,7 @@ adds a secret</source>
         <translation>库缓存的文件夹（“off”：不使用）和大小（默认 2g）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>a library install&apos;s scratch space (default 2g)</source>
         <translation>库安装的临时空间（默认 2g）</translation>
     </message>
@@ -5058,7 +5058,7 @@ Runs go on; what they record waits until it can be written again.</source>
 <context>
     <name>sandbox::gui::NetworkPage</name>
     <message>
-        <location filename="../app/gui/settings/NetworkPage.cpp" line="+42"/>
+        <location filename="../app/gui/settings/NetworkPage.cpp" line="+48"/>
         <source>Sandboxes have no network. A run gets some only when it asks for hosts (the Console&apos;s Network field, an assistant&apos;s “network” argument, run --network), and only within what you allow here.</source>
         <translation>沙箱没有网络。只有运行请求主机时（控制台的“网络”字段、助手的“network”参数、run --network）才会获得网络，且仅限于您在此允许的范围。</translation>
     </message>
@@ -5074,16 +5074,31 @@ Runs go on; what they record waits until it can be written again.</source>
     </message>
     <message>
         <location line="+2"/>
+        <source>The public &amp;web, read-only</source>
+        <translation>公共网络，只读(&amp;W)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;These hosts:</source>
         <translation>以下主机(&amp;T)：</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>PyPI, npm, Go modules, RubyGems, CRAN and Maven Central, over HTTPS.</source>
         <translation>PyPI、npm、Go 模块、RubyGems、CRAN 和 Maven Central，通过 HTTPS。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+7"/>
+        <source>Any public host, GET and HEAD requests only: code may read the web but not send to it. To see the method inside HTTPS, the egress proxy opens each connection (it needs the system keychain).</source>
+        <translation>任何公共主机，仅限 GET 和 HEAD 请求：代码可以读取网络，但不能向其发送数据。为了看到 HTTPS 中的请求方法，出站代理会打开每个连接（这需要系统钥匙串）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Read &amp;only from them (GET and HEAD)</source>
+        <translation>只从这些主机读取(&amp;O)（GET 和 HEAD）</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>api.example.org</source>
         <translation>api.example.org</translation>
     </message>
@@ -5118,7 +5133,7 @@ Runs go on; what they record waits until it can be written again.</source>
         <translation>无论名称解析到什么地址，私有地址、回环地址和本机地址始终无法访问。运行发起的每个连接（无论允许还是拒绝）都会随运行显示在实时日志和历史记录中。更改在按“确定”之后，从下一次运行起对本应用的运行及其 MCP 服务器生效；助手自行启动的服务器允许其配置项中 LLM_SANDBOX_NETWORK_ALLOW 所列的内容。</translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location line="+107"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>

@@ -5,6 +5,7 @@
 #include "gui/settings/NetworkSecretsPanel.h"
 
 #include <QButtonGroup>
+#include <QCheckBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -28,6 +29,11 @@ QLabel *hint(const QString &text, const QString &name)
     return label;
 }
 
+NetworkAllowList webReadOnly()
+{
+    return *NetworkAllowList::parse(QStringLiteral("web-read-only"));
+}
+
 NetworkAllowList registries()
 {
     auto preset = NetworkAllowList::parse(QStringLiteral("registries"));
@@ -49,11 +55,14 @@ NetworkPage::NetworkPage(SecretStore &secrets, QWidget *parent) : QWidget(parent
     m_nothing->setObjectName(QStringLiteral("networkNothing"));
     m_registries = new QRadioButton(tr("&Package registries"));
     m_registries->setObjectName(QStringLiteral("networkRegistries"));
+    m_webReadOnly = new QRadioButton(tr("The public &web, read-only"));
+    m_webReadOnly->setObjectName(QStringLiteral("networkWebReadOnly"));
     m_hosts = new QRadioButton(tr("&These hosts:"));
     m_hosts->setObjectName(QStringLiteral("networkHosts"));
     m_choices = new QButtonGroup(this);
     m_choices->addButton(m_nothing, int(Choice::Nothing));
     m_choices->addButton(m_registries, int(Choice::Registries));
+    m_choices->addButton(m_webReadOnly, int(Choice::WebReadOnly));
     m_choices->addButton(m_hosts, int(Choice::Hosts));
     m_nothing->setChecked(true);
     auto *registriesHint = hint(tr("PyPI, npm, Go modules, RubyGems, CRAN and Maven Central, over HTTPS."),
@@ -62,6 +71,13 @@ NetworkPage::NetworkPage(SecretStore &secrets, QWidget *parent) : QWidget(parent
     const QString registryHosts = NetworkAllowList::registryHosts().join(u'\n');
     m_registries->setToolTip(registryHosts);
     registriesHint->setToolTip(registryHosts);
+
+    auto *webReadOnlyHint = hint(tr("Any public host, GET and HEAD requests only: code may read the web but not send "
+                                    "to it. To see the method inside HTTPS, the egress proxy opens each connection "
+                                    "(it needs the system keychain)."),
+                                 QStringLiteral("networkWebReadOnlyHint"));
+    m_hostsReadOnly = new QCheckBox(tr("Read &only from them (GET and HEAD)"));
+    m_hostsReadOnly->setObjectName(QStringLiteral("networkHostsReadOnly"));
 
     m_model = new NetworkHostModel(this);
     m_view = new QListView;
@@ -122,10 +138,14 @@ NetworkPage::NetworkPage(SecretStore &secrets, QWidget *parent) : QWidget(parent
     hosts->addWidget(m_view, 1);
     hosts->addLayout(addRow);
     hosts->addWidget(hostsHint);
+    hosts->addWidget(m_hostsReadOnly);
     hosts->addWidget(m_problem);
     auto *registriesBox = new QVBoxLayout;
     registriesBox->setContentsMargins(indent, 0, 0, 0);
     registriesBox->addWidget(registriesHint);
+    auto *webReadOnlyBox = new QVBoxLayout;
+    webReadOnlyBox->setContentsMargins(indent, 0, 0, 0);
+    webReadOnlyBox->addWidget(webReadOnlyHint);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(intro);
@@ -134,6 +154,8 @@ NetworkPage::NetworkPage(SecretStore &secrets, QWidget *parent) : QWidget(parent
     layout->addWidget(m_nothing);
     layout->addWidget(m_registries);
     layout->addLayout(registriesBox);
+    layout->addWidget(m_webReadOnly);
+    layout->addLayout(webReadOnlyBox);
     layout->addWidget(m_hosts);
     layout->addLayout(hosts, 1);
     layout->addWidget(note);
@@ -166,8 +188,12 @@ void NetworkPage::setAllowList(const NetworkAllowList &allowed)
     } else if (allowed == registries()) {
         m_model->setAllowList({});
         m_registries->setChecked(true);
+    } else if (allowed == webReadOnly()) {
+        m_model->setAllowList({});
+        m_webReadOnly->setChecked(true);
     } else {
         m_model->setAllowList(allowed);
+        m_hostsReadOnly->setChecked(allowed.isReadOnly());
         m_hosts->setChecked(true);
     }
     updateControls();
@@ -178,8 +204,11 @@ NetworkAllowList NetworkPage::allowList() const
     switch (choice()) {
     case Choice::Registries:
         return registries();
+    case Choice::WebReadOnly:
+        return webReadOnly();
     case Choice::Hosts:
-        return m_model->allowList();
+        return NetworkAllowList(m_model->allowList().hosts(),
+                                m_hostsReadOnly->isChecked() && !m_model->allowList().isEmpty());
     case Choice::Nothing:
     default:
         return {};
@@ -239,12 +268,13 @@ void NetworkPage::showProblem(const QString &problem)
 void NetworkPage::updateControls()
 {
     const bool editable = !m_fromEnvironment;
-    for (QRadioButton *button : {m_nothing, m_registries, m_hosts}) {
+    for (QRadioButton *button : {m_nothing, m_registries, m_webReadOnly, m_hosts}) {
         button->setEnabled(editable);
     }
     // The list stays while another choice is made: choosing "These hosts" again brings it back as it was.
     const bool hosts = editable && choice() == Choice::Hosts;
     m_view->setEnabled(hosts);
+    m_hostsReadOnly->setEnabled(hosts);
     m_newHost->setEnabled(editable);
     m_add->setEnabled(editable && !m_newHost->text().trimmed().isEmpty());
     const int row = m_view->currentIndex().row();

@@ -9,6 +9,7 @@ class QLabel;
 class QLineEdit;
 class QListView;
 class QPushButton;
+class QCheckBox;
 class QRadioButton;
 
 namespace sandbox {
@@ -21,7 +22,8 @@ class NetworkHostModel;
 class NetworkSecretsPanel;
 
 /// Settings → Network: what sandboxes may reach when a run asks for hosts (the ceiling, SandboxSettings::networkAllow):
-/// nothing (the default), the package registries, or the hosts listed here, each checked as it is added or edited
+/// nothing (the default), the package registries, the public web read-only, or the hosts listed here (read-only or
+/// not), each checked as it is added or edited
 /// (a bad one is refused with the reason). When LLM_SANDBOX_NETWORK_ALLOW sets it for the app's process, the page says
 /// so and cannot be changed. The settings dialog saves it on OK. Below, the secrets runs may use with those hosts
 /// without seeing them (NetworkSecretsPanel), kept in `secrets` (the system keychain) as soon as they are added.
@@ -34,6 +36,7 @@ public:
     {
         Nothing,
         Registries,
+        WebReadOnly,
         Hosts,
     };
 
@@ -64,7 +67,9 @@ private:
     QButtonGroup *m_choices = nullptr;
     QRadioButton *m_nothing = nullptr;
     QRadioButton *m_registries = nullptr;
+    QRadioButton *m_webReadOnly = nullptr;
     QRadioButton *m_hosts = nullptr;
+    QCheckBox *m_hostsReadOnly = nullptr;
     NetworkHostModel *m_model = nullptr;
     QListView *m_view = nullptr;
     QLineEdit *m_newHost = nullptr;

@@ -17,6 +17,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QCheckBox>
 #include <QDateTime>
 #include <QDialogButtonBox>
 #include <QFile>
@@ -252,6 +253,34 @@ TEST_F(NetworkPageTest, thePresetsAndTheHostsAreChosenAsRadioButtonsWithTheHosts
     EXPECT_TRUE(hosts->isChecked()) << "one registry is a host, not the preset";
     page.setAllowList({});
     EXPECT_TRUE(nothing->isChecked());
+}
+
+TEST_F(NetworkPageTest, thePublicWebReadOnlyAndReadOnlyHostsAreChoicesToo)
+{
+    NetworkPage page(m_keychain);
+    page.show();
+    auto *web = page.findChild<QRadioButton *>(QStringLiteral("networkWebReadOnly"));
+    auto *readOnly = page.findChild<QCheckBox *>(QStringLiteral("networkHostsReadOnly"));
+    ASSERT_TRUE(web && readOnly);
+    EXPECT_FALSE(readOnly->isEnabled()) << "it belongs to the hosts";
+    web->click();
+    EXPECT_EQ(page.choice(), NetworkPage::Choice::WebReadOnly);
+    EXPECT_EQ(page.allowList().text(), "*, read-only");
+
+    ASSERT_TRUE(page.addHost(QStringLiteral("api.test")));
+    EXPECT_EQ(page.choice(), NetworkPage::Choice::Hosts);
+    EXPECT_TRUE(readOnly->isEnabled());
+    EXPECT_FALSE(page.allowList().isReadOnly());
+    readOnly->click();
+    EXPECT_EQ(page.allowList().text(), "api.test, read-only");
+
+    page.setAllowList(*NetworkAllowList::parse(QStringLiteral("web-read-only")));
+    EXPECT_TRUE(web->isChecked()) << "shown as the choice it is";
+    page.setAllowList(*NetworkAllowList::parse(QStringLiteral("other.test")));
+    EXPECT_FALSE(readOnly->isChecked());
+    page.setAllowList(*NetworkAllowList::parse(QStringLiteral("other.test, read-only")));
+    EXPECT_TRUE(readOnly->isChecked());
+    EXPECT_EQ(page.allowList().text(), "other.test, read-only");
 }
 
 TEST_F(NetworkPageTest, theChoiceIsKeptInTheUserSettingsAndBecomesTheAppsCeiling)
