@@ -13,6 +13,7 @@
 #include "secrets/KeychainSecretStore.h"
 #include "secrets/RegistryCredentialStore.h"
 #include "settings/UserSettings.h"
+#include "util/FutureWait.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -218,7 +219,7 @@ int login(ImageStore &backend, const QString &registry, QString username)
     }
     KeychainSecretStore keychain;
     RegistryCredentialStore logins(keychain);
-    if (auto stored = waitForKeychain(logins.save(credentials)); !stored) {
+    if (auto stored = waitInEventLoop(logins.save(credentials)); !stored) {
         printError(ImagesCommand::tr("The registry %1 accepted the login, but it could not be kept: %2.")
                        .arg(host, stored.error().message));
         return ExitFailure;
@@ -236,7 +237,7 @@ int logout(const QString &registry)
     const QString host = RegistryCredentials::registryHost(registry);
     KeychainSecretStore keychain;
     RegistryCredentialStore logins(keychain);
-    if (auto removed = waitForKeychain(logins.remove(host)); !removed) {
+    if (auto removed = waitInEventLoop(logins.remove(host)); !removed) {
         printError(ImagesCommand::tr("Could not remove the login of %1: %2.").arg(host, removed.error().message));
         return ExitFailure;
     }
@@ -251,7 +252,7 @@ RegistryCredentials storedLogin(const QString &registry)
 {
     KeychainSecretStore keychain;
     RegistryCredentialStore logins(keychain);
-    const auto stored = waitForKeychain(logins.load(registry));
+    const auto stored = waitInEventLoop(logins.load(registry));
     if (!stored) {
         err() << ImagesCommand::tr("images push: no login from the system keychain (%1); pushing without one")
                      .arg(stored.error().message)

@@ -4,6 +4,7 @@
 #include "cli/TerminalInput.h"
 #include "network/NetworkSecret.h"
 #include "secrets/KeychainSecretStore.h"
+#include "util/FutureWait.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -43,7 +44,7 @@ int setSecret(const QString &name, const QStringList &hosts, const QString &head
         return ExitUsage;
     }
     KeychainSecretStore keychain;
-    if (auto stored = waitForKeychain(keychain.set(NetworkSecret::keychainKey(name), value)); !stored) {
+    if (auto stored = waitInEventLoop(keychain.set(NetworkSecret::keychainKey(name), value)); !stored) {
         printError(SecretsCommand::tr("The secret %1 could not be kept in the system keychain: %2. Nothing was stored.")
                        .arg(name, stored.error().message));
         return ExitFailure;
@@ -69,7 +70,7 @@ int removeSecret(const QString &name)
         return ExitFailure;
     }
     KeychainSecretStore keychain;
-    if (auto removed = waitForKeychain(keychain.remove(NetworkSecret::keychainKey(name))); !removed) {
+    if (auto removed = waitInEventLoop(keychain.remove(NetworkSecret::keychainKey(name))); !removed) {
         printError(
             SecretsCommand::tr("Could not remove %1 from the system keychain: %2.").arg(name, removed.error().message));
         return ExitFailure;

@@ -1,7 +1,7 @@
 #include "secrets/NetworkSecretSource.h"
 
-#include <QEventLoop>
-#include <QFutureWatcher>
+#include "util/FutureWait.h"
+
 #include <QThread>
 #include <future>
 
@@ -30,18 +30,8 @@ template <typename T>
 T StoredNetworkSecrets::ask(const std::function<QFuture<T>(SecretStore &)> &call)
 {
     if (!m_hasHome || QThread::currentThread() == m_home->thread()) {
-        QFuture<T> future = call(*m_store);
-        if (!future.isFinished()) {
-            // The home thread itself (a command's main thread): its loop, nested, until the keychain answers.
-            QEventLoop loop;
-            QFutureWatcher<T> watcher;
-            QObject::connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
-            watcher.setFuture(future);
-            if (!future.isFinished()) {
-                loop.exec();
-            }
-        }
-        return future.result();
+        // The home thread itself (a command's main thread): its loop, nested, until the keychain answers.
+        return waitInEventLoop(call(*m_store));
     }
     auto answer = std::make_shared<std::promise<T>>();
     std::future<T> answered = answer->get_future();

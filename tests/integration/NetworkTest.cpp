@@ -425,27 +425,23 @@ print(json.dumps({'placeholder': token, 'secure': secure.get('authorization_sha2
 )")
                              .arg(QString::fromLatin1(secret.left(10)), QString::fromLatin1(secret.mid(10)));
 
-    // Without the server's certificate among those the proxy trusts, the proxy refuses to go on.
-    {
-        ExecutionEngine engine(m_backend, settings);
+    const auto runWith = [&](const SandboxSettings &with) {
+        ExecutionEngine engine(m_backend, with);
         RunRequest request;
         request.code = code;
         request.network = {QStringLiteral("api.test"), QStringLiteral("mirror.test")};
         request.timeout = 60s;
-        auto result = engine.run(request);
-        ASSERT_TRUE(result) << qPrintable(result.error().message);
-        const QJsonObject seen = QJsonDocument::fromJson(result->stdoutData).object();
-        EXPECT_NE(seen["secure"].toString(), hash) << result->stdoutData.constData();
-        EXPECT_FALSE(result->stdoutData.contains(secret));
-    }
+        return engine.run(request);
+    };
+    // Without the server's certificate among those the proxy trusts, the proxy refuses to go on.
+    auto untrusted = runWith(settings);
+    ASSERT_TRUE(untrusted) << qPrintable(untrusted.error().message);
+    EXPECT_NE(QJsonDocument::fromJson(untrusted->stdoutData).object()["secure"].toString(), hash)
+        << untrusted->stdoutData.constData();
+    EXPECT_FALSE(untrusted->stdoutData.contains(secret));
 
     settings.proxyTrust = m_server->certificate().toUtf8();
-    ExecutionEngine engine(m_backend, settings);
-    RunRequest request;
-    request.code = code;
-    request.network = {QStringLiteral("api.test"), QStringLiteral("mirror.test")};
-    request.timeout = 60s;
-    auto result = engine.run(request);
+    auto result = runWith(settings);
     ASSERT_TRUE(result) << qPrintable(result.error().message);
     ASSERT_EQ(result->exitCode, 0) << result->stdoutData.constData() << result->stderrData.constData();
     const QJsonObject seen = QJsonDocument::fromJson(result->stdoutData).object();

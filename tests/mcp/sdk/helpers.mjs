@@ -1,5 +1,5 @@
 // Shared by the SDK tests: where the binary is, an SDK client connected to it, and a raw line-level session.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -157,4 +157,32 @@ export async function startHttpServer(token) {
         'serve --http starting',
     );
     return { child, url, stderr: () => stderr };
+}
+
+/** The engine's own CLI, as the network tests make their servers with it: docker, or podman with BACKEND=podman. */
+export const engineCli = process.env.BACKEND === 'podman' ? 'podman' : 'docker';
+
+function engine(...args) {
+    return execFileSync(engineCli, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Removes what startApiServer(`network`, ...) made, if anything. */
+export function removeApiServer(network) {
+    try { engine('rm', '-f', `${network}-api`); } catch { /* not there */ }
+    try { engine('network', 'rm', network); } catch { /* not there */ }
+}
+
+/**
+ * api.test for a run's egress proxy to reach (issue 48): `code` run by python3 in the Python sandbox image (built if
+ * need be), on a container network `network` of its own at `${subnet}.10`, a public-looking address; `options` are
+ * more `run` options (environment, volumes). Nothing leaves this machine.
+ */
+export function startApiServer(network, subnet, code, options = []) {
+    removeApiServer(network);
+    execFileSync(serverBinary, ['images', 'build', 'python'], { stdio: 'ignore' });
+    const image = execFileSync(serverBinary, ['images', 'list'], { encoding: 'utf8' }).match(/^python\s+\S+\s+(\S+)/m)[1];
+    engine('network', 'create', '--subnet', `${subnet}.0/24`, network);
+    engine('run', '-d', '--name', `${network}-api`, '--network', network, '--network-alias', 'api.test', '--ip',
+        `${subnet}.10`, '--user', '0', '--ulimit', 'nofile=1024:1024', '--ulimit', 'nproc=1024:1024', ...options,
+        '--entrypoint', 'python3', image, '-c', code);
 }

@@ -8,13 +8,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 
-import { connectClient, serverBinary } from './helpers.mjs';
+import { connectClient, engineCli, removeApiServer, serverBinary, startApiServer } from './helpers.mjs';
 
 const CALL_OPTIONS = { timeout: 600000, resetTimeoutOnProgress: true };
-const CLI = process.env.BACKEND === 'podman' ? 'podman' : 'docker';
-const NETWORK = `llmsb-sdk-nettest-${CLI}`;
-const SUBNET = CLI === 'podman' ? '198.18.2' : '198.18.1';
-const SERVER = `${NETWORK}-api`;
+const NETWORK = `llmsb-sdk-nettest-${engineCli}`;
+const SUBNET = engineCli === 'podman' ? '198.18.2' : '198.18.1';
 
 // Rates by day, as JSON, for every GET.
 const SERVER_CODE = `
@@ -44,34 +42,17 @@ plt.savefig(os.path.join(os.environ['LLM_SANDBOX_OUTPUT_DIR'], 'rates.png'), dpi
 print(len(rates), 'rates, last', rates[-1])
 `;
 
-function cli(...args) {
-    return execFileSync(CLI, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-function removeServer() {
-    try { cli('rm', '-f', SERVER); } catch { /* not there */ }
-    try { cli('network', 'rm', NETWORK); } catch { /* not there */ }
-}
-
 describe('network', () => {
     let session;
 
     before(async () => {
-        removeServer();
-        // The Python sandbox image serves as the server's: built if need be.
-        execFileSync(serverBinary, ['images', 'build', 'python'], { stdio: 'ignore' });
-        const image = execFileSync(serverBinary, ['images', 'list'], { encoding: 'utf8' })
-            .match(/^python\s+\S+\s+(\S+)/m)[1];
-        cli('network', 'create', '--subnet', `${SUBNET}.0/24`, NETWORK);
-        cli('run', '-d', '--name', SERVER, '--network', NETWORK, '--network-alias', 'api.test', '--ip',
-            `${SUBNET}.10`, '--user', '0', '--ulimit', 'nofile=1024:1024', '--ulimit', 'nproc=1024:1024',
-            '--entrypoint', 'python3', image, '-c', SERVER_CODE);
+        startApiServer(NETWORK, SUBNET, SERVER_CODE);
         session = await connectClient({ LLM_SANDBOX_NETWORK_ALLOW: 'api.test', LLM_SANDBOX_PROXY_NETWORK: NETWORK });
     });
 
     after(async () => {
         await session?.client.close();
-        removeServer();
+        removeApiServer(NETWORK);
     });
 
     test('the model asks for an allowed host, fetches its data and draws it; the request is on record', async () => {

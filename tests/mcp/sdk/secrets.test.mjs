@@ -13,13 +13,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { connectClient, serverBinary } from './helpers.mjs';
+import { connectClient, engineCli, removeApiServer, serverBinary, startApiServer } from './helpers.mjs';
 
 const CALL_OPTIONS = { timeout: 600000, resetTimeoutOnProgress: true };
-const CLI = process.env.BACKEND === 'podman' ? 'podman' : 'docker';
-const NETWORK = `llmsb-sdk-secrettest-${CLI}`;
-const SUBNET = CLI === 'podman' ? '198.18.4' : '198.18.3';
-const SERVER = `${NETWORK}-api`;
+const NETWORK = `llmsb-sdk-secrettest-${engineCli}`;
+const SUBNET = engineCli === 'podman' ? '198.18.4' : '198.18.3';
 const TOKEN = `tok-${randomBytes(16).toString('hex')}`;
 
 // Rates over HTTPS, for the right token only.
@@ -61,22 +59,12 @@ plt.savefig(os.path.join(os.environ['LLM_SANDBOX_OUTPUT_DIR'], 'rates.png'), dpi
 print(len(rates), 'rates, last', rates[-1], 'with', os.environ['API_TOKEN'][:22])
 `;
 
-function cli(...args) {
-    return execFileSync(CLI, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-function removeServer() {
-    try { cli('rm', '-f', SERVER); } catch { /* not there */ }
-    try { cli('network', 'rm', NETWORK); } catch { /* not there */ }
-}
-
 describe('secrets', () => {
     let session;
     let folder;
     const env = {};
 
     before(async () => {
-        removeServer();
         folder = mkdtempSync(path.join(tmpdir(), 'llmsb-secrets-'));
         const pem = path.join(folder, 'tls.pem');
         execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
@@ -100,20 +88,13 @@ describe('secrets', () => {
         assert.equal(JSON.parse(listed)[0].name, 'API_TOKEN');
         assert.ok(!listed.includes(TOKEN), 'the list never shows the value');
 
-        execFileSync(serverBinary, ['images', 'build', 'python'], { stdio: 'ignore' });
-        const image = execFileSync(serverBinary, ['images', 'list'], { encoding: 'utf8' })
-            .match(/^python\s+\S+\s+(\S+)/m)[1];
-        cli('network', 'create', '--subnet', `${SUBNET}.0/24`, NETWORK);
-        cli('run', '-d', '--name', SERVER, '--network', NETWORK, '--network-alias', 'api.test', '--ip',
-            `${SUBNET}.10`, '--user', '0', '--ulimit', 'nofile=1024:1024', '--ulimit', 'nproc=1024:1024',
-            '-e', `TOKEN=${TOKEN}`, '-v', `${pem}:/tmp/tls.pem:ro`, '--entrypoint', 'python3', image, '-c',
-            SERVER_CODE);
+        startApiServer(NETWORK, SUBNET, SERVER_CODE, ['-e', `TOKEN=${TOKEN}`, '-v', `${pem}:/tmp/tls.pem:ro`]);
         session = await connectClient(env);
     });
 
     after(async () => {
         await session?.client.close();
-        removeServer();
+        removeApiServer(NETWORK);
         if (folder) {
             rmSync(folder, { recursive: true, force: true });
         }
