@@ -67,7 +67,7 @@ LibraryCache::LibraryCache(QString folder, qint64 capBytes) : m_folder(std::move
 
 QString LibraryCache::defaultFolder()
 {
-    const QString configured = qEnvironmentVariable("LLM_SANDBOX_LIBRARY_CACHE");
+    QString configured = qEnvironmentVariable("LLM_SANDBOX_LIBRARY_CACHE");
     if (configured == QLatin1String("off")) {
         return {};
     }

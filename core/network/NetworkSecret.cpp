@@ -158,7 +158,7 @@ QString GrantedSecret::makePlaceholder(const QString &name)
 
 QString NetworkSecretsFile::path()
 {
-    if (const QString path = qEnvironmentVariable("LLM_SANDBOX_SECRETS_FILE"); !path.isEmpty()) {
+    if (QString path = qEnvironmentVariable("LLM_SANDBOX_SECRETS_FILE"); !path.isEmpty()) {
         return path;
     }
     return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) +

@@ -237,7 +237,7 @@ void NetworkSecretDialog::save()
         });
 }
 
-void NetworkSecretDialog::writeBinding(NetworkSecret binding)
+void NetworkSecretDialog::writeBinding(const NetworkSecret &binding)
 {
     // Read again: `llm-sandbox secrets` may have changed it meanwhile.
     auto secrets = NetworkSecretsFile::load();

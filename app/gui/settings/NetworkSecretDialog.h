@@ -51,7 +51,7 @@ private:
     void update();
     void setBusy(bool busy);
     void fail(const QString &problem);
-    void writeBinding(NetworkSecret binding);
+    void writeBinding(const NetworkSecret &binding);
 
     SecretStore &m_store;
     const QStringList m_taken;

@@ -33,7 +33,7 @@ QString key(char digit)
 TEST(LibraryCache, keysAnInstallByWhatItsResultDependsOn)
 {
     const Language &python = *LanguageRegistry::instance().find(QStringLiteral("python"));
-    const auto plan = [&](QStringList libraries, QHash<QString, QString> variables = {}) {
+    const auto plan = [&](const QStringList &libraries, const QHash<QString, QString> &variables = {}) {
         return *LibraryInstallPlan::make(python, libraries, QStringLiteral("/sandbox"),
                                          [variables](const char *name) { return variables.value(name); });
     };

@@ -29,7 +29,7 @@ TEST(NetworkSecret, isANameHostsAndAHeaderWithOnePlaceForTheValue)
     EXPECT_EQ(secret->headerValue("abc%20"), "Bearer abc%20");
     EXPECT_FALSE(secret->createdAt.isEmpty());
 
-    const auto refused = [](const char *name, QStringList hosts, const char *header) {
+    const auto refused = [](const char *name, const QStringList &hosts, const char *header) {
         auto made = NetworkSecret::make(QString::fromLatin1(name), hosts, QString::fromLatin1(header));
         return !made && made.error().code == ErrorCode::BadRequest;
     };
