@@ -236,6 +236,15 @@ QString sharedFoldersText(const QList<SharedFolderUse> &folders)
     return lines.join(QLatin1Char('\n'));
 }
 
+QString librariesText(const JournalRun &run)
+{
+    QString libraries = run.libraries.join(QStringLiteral(", "));
+    if (libraries.isEmpty() || !run.librariesCached) {
+        return libraries;
+    }
+    return QCoreApplication::translate("RunText", "%1 (from the cache)").arg(libraries);
+}
+
 QString networkReasonText(const QString &reason)
 {
     // The sentences NetworkConnection records (core/network/NetworkConnection.cpp), each translated here.

@@ -57,6 +57,9 @@ QString durationText(qint64 milliseconds);
 QString dataSizeText(qint64 bytes);
 /// The shared folders a run could read, as its details show them: "sales (read only, 2 files, 35 B)", one per line.
 QString sharedFoldersText(const QList<SharedFolderUse> &folders);
+/// The libraries a run asked for, as its details show them: "numpy, pandas", and "(from the cache)" after them when
+/// the library cache had them installed already (JournalRun::librariesCached); empty for none.
+QString librariesText(const JournalRun &run);
 /// Why the egress proxy refused a connection, or why an allowed one failed (NetworkConnection::reason, recorded in
 /// English), in the user's language; a reason it does not know as it is.
 QString networkReasonText(const QString &reason);

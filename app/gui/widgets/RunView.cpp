@@ -345,7 +345,7 @@ void RunView::showDetails()
             {tr("Client:"), QStringList{run.clientName, run.clientVersion}.join(QLatin1Char(' ')).trimmed()},
             {tr("Backend:"), backend.join(QStringLiteral(" — "))},
             {tr("Image:"), run.image},
-            {tr("Libraries:"), run.libraries.join(QStringLiteral(", "))},
+            {tr("Libraries:"), librariesText(run)},
             {tr("Timeout:"), run.timeoutMs > 0 ? durationText(run.timeoutMs) : QString()},
             {tr("Session:"), run.sessionId},
             {tr("Replay of:"), run.replayOf},

@@ -413,3 +413,29 @@ TEST_F(RunViewTest, aDetailsLabelStandsBesideTheFirstLineOfAValueOfSeveral)
 }
 
 #include "RunViewTest.moc"
+
+TEST_F(RunViewTest, librariesFromTheLibraryCacheSaySoInTheDetails)
+{
+    JournalRun run = running();
+    run.status = RunStatus::Finished;
+    run.exitCode = 0;
+    run.stopReason = StopReason::Exited;
+    run.libraries = {QStringLiteral("numpy"), QStringLiteral("pandas")};
+    m_view.resize(900, 600);
+    m_view.show();
+    const auto shown = [this](const QString &text) {
+        const QList<QLabel *> labels = m_view.findChildren<QLabel *>();
+        return std::any_of(labels.cbegin(), labels.cend(), [&](const QLabel *label) { return label->text() == text; });
+    };
+
+    // Installed for the run: the libraries alone.
+    m_view.showRun(run);
+    EXPECT_TRUE(shown(QStringLiteral("numpy, pandas")));
+    EXPECT_FALSE(shown(QStringLiteral("numpy, pandas (from the cache)")));
+
+    // Unpacked from the library cache (another process may have installed them).
+    run.librariesCached = true;
+    m_view.showRun(run);
+    EXPECT_TRUE(shown(QStringLiteral("numpy, pandas (from the cache)")));
+    EXPECT_FALSE(shown(QStringLiteral("numpy, pandas")));
+}
