@@ -12,6 +12,9 @@ void setModelKeepingSelection(QAbstractItemView *view, QAbstractItemModel *model
     auto selectedGoes = std::make_shared<bool>(false);
     QObject::connect(model, &QAbstractItemModel::rowsAboutToBeRemoved, view,
                      [view, selectedGoes](const QModelIndex &parent, int first, int last) {
+                         if (view->selectionMode() != QAbstractItemView::SingleSelection) {
+                             return; // the others stay selected; none passes to another row
+                         }
                          const QModelIndexList selected = view->selectionModel()->selectedIndexes();
                          *selectedGoes = std::any_of(selected.cbegin(), selected.cend(), [&](const QModelIndex &index) {
                              return index.parent() == parent && index.row() >= first && index.row() <= last;
