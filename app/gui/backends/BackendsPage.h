@@ -13,10 +13,12 @@ class SecretStore;
 namespace sandbox::gui {
 
 class BackendPanel;
+class LibraryCacheTab;
 
 /// The container backends side by side — Docker, Podman, Kubernetes in a list, each with its panel (BackendPanel):
 /// connection settings and Test connection, its images (Kubernetes: pushed to its registry with the keychain's login),
-/// the sandboxes running on it now.
+/// the sandboxes running on it now. Below them, apart, the library cache (LibraryCacheTab): its sets serve the runs of
+/// every backend, so it is one entry of the page, not a tab of each backend's panel.
 class BackendsPage final : public Page
 {
     Q_OBJECT
@@ -29,9 +31,13 @@ public:
     void saveState(QSettings &settings) const override;
     void restoreState(const QSettings &settings) override;
 
+    /// What showBackend() takes for the library cache.
+    static constexpr QLatin1StringView kLibraryCache{"library-cache"};
+
     /// The panel of backend `name` (docker, podman, kubernetes), or null.
     BackendPanel *panel(const QString &name) const;
-    /// Shows the panel of backend `name`.
+    LibraryCacheTab *libraryCache() const { return m_libraryCache; }
+    /// Shows the panel of backend `name` (or the library cache: kLibraryCache).
     void showBackend(const QString &name);
     /// ShowBackend: that backend's panel.
     bool open(const Intent &intent) override;
@@ -43,6 +49,7 @@ signals:
 private:
     QListWidget *m_list = nullptr;
     QStackedWidget *m_panels = nullptr;
+    LibraryCacheTab *m_libraryCache = nullptr;
 };
 
 } // namespace sandbox::gui

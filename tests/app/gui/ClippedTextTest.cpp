@@ -8,6 +8,9 @@
 #include "TestImages.h"
 #include "gui/DesktopApp.h"
 #include "gui/MainWindow.h"
+#include "gui/backends/BackendsPage.h"
+#include "gui/backends/LibraryCacheModel.h"
+#include "gui/backends/LibraryCacheTab.h"
 #include "gui/connect/ConnectAssistantDialog.h"
 #include "gui/gallery/GalleryPage.h"
 #include "gui/settings/FoldersPage.h"
@@ -18,6 +21,7 @@
 #include "gui/settings/SettingsDialog.h"
 #include "gui/widgets/ArtifactPreviewDialog.h"
 #include "journal/JournalRecorder.h"
+#include "libraries/LibraryCache.h"
 #include "secrets/MemorySecretStore.h"
 
 #include <QAbstractButton>
@@ -38,10 +42,12 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QSignalSpy>
 #include <QStackedWidget>
 #include <QStyleOptionButton>
 #include <QStyleOptionComboBox>
 #include <QStyleOptionFrame>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextDocument>
@@ -378,10 +384,40 @@ void writeJournal(const QString &path)
     recorder.flush();
 }
 
+/// A library cache as a user has it after a few runs with libraries: sets of three languages, one used again.
+void fillLibraryCache(const QString &folder)
+{
+    LibraryCache cache(folder, 2LL * 1024 * 1024 * 1024);
+    const struct
+    {
+        char digit;
+        const char *language;
+        QStringList libraries;
+        int packedKb;
+        qint64 unpackedMb;
+    } sets[] = {
+        {'a', "python", {QStringLiteral("numpy"), QStringLiteral("pandas"), QStringLiteral("matplotlib")}, 2900, 312},
+        {'b', "javascript", {QStringLiteral("lodash"), QStringLiteral("date-fns")}, 900, 41},
+        {'c', "r", {QStringLiteral("jsonlite"), QStringLiteral("ggplot2")}, 1800, 96},
+        {'d', "python", {QStringLiteral("requests"), QStringLiteral("beautifulsoup4")}, 600, 12},
+    };
+    for (const auto &set : sets) {
+        LibraryCache::Entry entry;
+        entry.key = QString(64, QLatin1Char(set.digit));
+        entry.language = QString::fromLatin1(set.language);
+        entry.libraries = set.libraries;
+        entry.image = QStringLiteral("llm-sandbox/%1:1").arg(entry.language);
+        entry.unpackedBytes = set.unpackedMb * 1024 * 1024;
+        EXPECT_TRUE(cache.store(entry, QByteArray(set.packedKb * 1024, set.digit)).ok());
+    }
+    EXPECT_TRUE(cache.find(QString(64, QLatin1Char('b'))).has_value());
+}
+
 struct Layout
 {
     /// a page's objectName, or a dialog: "settingsDialog" (its Folders tab: "settingsFoldersDialog", its Network tab:
-    /// "settingsNetworkDialog"), "secretDialog" (Network's Add Secret), "connectDialog", "previewDialog"
+    /// "settingsNetworkDialog"), "secretDialog" (Network's Add Secret), "connectDialog", "previewDialog"; the Backends
+    /// page's library cache: "libraryCacheTab"
     const char *page;
     QSize size;
     const char *language;
@@ -474,6 +510,9 @@ protected:
         QCoreApplication::processEvents();
     }
 
+    // The library cache the Backends page shows (the tests' environment turns it off).
+    QTemporaryDir m_libraryCache;
+    test::ScopedEnvironment m_libraryCacheFolder{{"LLM_SANDBOX_LIBRARY_CACHE", m_libraryCache.path().toUtf8()}};
     guitest::OfflineApp m_app;
     DesktopApp m_desktop{m_app.context()};
     const QLocale m_locale;
@@ -486,12 +525,25 @@ protected:
 TEST_P(ClippedTextTest, noTextIsClipped)
 {
     const QLatin1String page(GetParam().page);
-    std::unique_ptr<MainWindow> main = window(page == QLatin1String("previewDialog")   ? "galleryPage"
-                                              : page.endsWith(QLatin1String("Dialog")) ? "liveLogPage"
-                                                                                       : GetParam().page);
+    std::unique_ptr<MainWindow> main = window(page == QLatin1String("previewDialog")     ? "galleryPage"
+                                              : page == QLatin1String("libraryCacheTab") ? "backendsPage"
+                                              : page.endsWith(QLatin1String("Dialog"))   ? "liveLogPage"
+                                                                                         : GetParam().page);
     QStringList clipped;
-    if (page == QLatin1String("settingsDialog") || page == QLatin1String("settingsFoldersDialog") ||
-        page == QLatin1String("settingsNetworkDialog")) {
+    if (page == QLatin1String("libraryCacheTab")) {
+        // Its sets, the first selected.
+        fillLibraryCache(m_libraryCache.path());
+        auto *backends = main->findChild<BackendsPage *>();
+        QSignalSpy loaded(backends->libraryCache(), &LibraryCacheTab::entriesLoaded);
+        backends->showBackend(QString(BackendsPage::kLibraryCache));
+        ASSERT_TRUE(loaded.wait(5000));
+        ASSERT_EQ(backends->libraryCache()->model()->rowCount(), 4);
+        auto *view = backends->findChild<QTableView *>(QStringLiteral("libraryCacheView"));
+        view->selectRow(0);
+        settle();
+        clipped = clippedTexts(main.get());
+    } else if (page == QLatin1String("settingsDialog") || page == QLatin1String("settingsFoldersDialog") ||
+               page == QLatin1String("settingsNetworkDialog")) {
         QTemporaryDir data;
         // Two secrets bound to hosts, as a user who keeps tokens for GitHub and an API has them.
         const test::ScopedEnvironment secretsFile{
@@ -568,9 +620,9 @@ namespace {
 std::vector<Layout> everyLayout()
 {
     std::vector<Layout> layouts;
-    for (const char *page :
-         {"liveLogPage", "consolePage", "historyPage", "galleryPage", "statisticsPage", "backendsPage", "serverPage",
-          "settingsDialog", "settingsFoldersDialog", "settingsNetworkDialog", "connectDialog", "previewDialog"}) {
+    for (const char *page : {"liveLogPage", "consolePage", "historyPage", "galleryPage", "statisticsPage",
+                             "backendsPage", "libraryCacheTab", "serverPage", "settingsDialog", "settingsFoldersDialog",
+                             "settingsNetworkDialog", "connectDialog", "previewDialog"}) {
         for (const QSize size : {QSize(1024, 768), QSize(1920, 1080)}) {
             for (const char *language : {"en", "zh_CN"}) {
                 layouts.push_back({page, size, language});
