@@ -66,7 +66,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+55"/>
+        <location line="+64"/>
         <source>%n connection(s)</source>
         <translation>
             <numerusform>%n connection</numerusform>
@@ -274,6 +274,41 @@
         <translation>
             <numerusform>%n image of an older definition (%1) can be removed.</numerusform>
             <numerusform>%n images of older definitions (%1) can be removed.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::LibraryCacheTab</name>
+    <message numerus="yes">
+        <location filename="../app/gui/backends/LibraryCacheTab.cpp" line="+115"/>
+        <source>Removed %n library set(s), %1 freed.</source>
+        <translation>
+            <numerusform>Removed %n library set, %1 freed.</numerusform>
+            <numerusform>Removed %n library sets, %1 freed.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+45"/>
+        <source>%n set(s), %1 of %2 in %3</source>
+        <translation>
+            <numerusform>%n set, %1 of %2 in %3</numerusform>
+            <numerusform>%n sets, %1 of %2 in %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+58"/>
+        <source>Remove %n library set(s) from the library cache?</source>
+        <translation>
+            <numerusform>Remove %n library set from the library cache?</numerusform>
+            <numerusform>Remove %n library sets from the library cache?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+21"/>
+        <source>Remove all %n library set(s) from the cache?</source>
+        <translation>
+            <numerusform>Remove the %n library set from the cache?</numerusform>
+            <numerusform>Remove all %n library sets from the cache?</numerusform>
         </translation>
     </message>
 </context>

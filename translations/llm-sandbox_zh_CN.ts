@@ -1582,7 +1582,12 @@ go module、R 软件包、gem。</translation>
         <translation>只读</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
+        <source>%1 (from the cache)</source>
+        <translation>%1（来自缓存）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>not an allowed host</source>
         <translation>不是允许的主机</translation>
     </message>
@@ -1673,7 +1678,7 @@ go module、R 软件包、gem。</translation>
         </translation>
     </message>
     <message>
-        <location line="-145"/>
+        <location line="-154"/>
         <location line="+5"/>
         <source>Stopped by you after %1</source>
         <translation>%1 后由你停止</translation>
@@ -2760,7 +2765,17 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::BackendsPage</name>
     <message>
-        <location filename="../app/gui/backends/BackendsPage.cpp" line="+50"/>
+        <location filename="../app/gui/backends/BackendsPage.cpp" line="+52"/>
+        <source>Library cache</source>
+        <translation>库缓存</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The library sets installed once and kept for later runs of every backend</source>
+        <translation>安装过一次、为所有后端之后的运行保留的库集合</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>Backends</source>
         <translation>后端</translation>
     </message>
@@ -4526,6 +4541,153 @@ Run code on the Console page, or connect an assistant (File ▸ Connect an Assis
         <location line="+20"/>
         <source>Removing old images…</source>
         <translation>正在删除旧镜像…</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::LibraryCacheModel</name>
+    <message>
+        <location filename="../app/gui/backends/LibraryCacheModel.cpp" line="+119"/>
+        <source>%1
+Installed for %2</source>
+        <translation>%1
+为 %2 安装</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Libraries</source>
+        <translation>库</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Packed size</source>
+        <translation>压缩后大小</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Unpacked size</source>
+        <translation>解压后大小</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Last used</source>
+        <translation>上次使用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::gui::LibraryCacheTab</name>
+    <message>
+        <location filename="../app/gui/backends/LibraryCacheTab.cpp" line="+44"/>
+        <source>Library sets installed once and kept for later runs on every backend: a run that asks for the same libraries, in this app or an assistant&apos;s server, unpacks its set instead of installing again.</source>
+        <translation>安装过一次、为所有后端之后的运行保留的库集合：请求相同库的运行（无论在本应用中还是在助手的服务器中）会直接解压该集合，而不再重新安装。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <location line="+21"/>
+        <location line="+141"/>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location line="-139"/>
+        <source>Remove the selected library sets from the cache (Delete); the next run with them installs them again.</source>
+        <translation>从缓存中删除选中的库集合（Delete 键）；之后使用它们的运行会重新安装。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+157"/>
+        <source>Clear Cache</source>
+        <translation>清空缓存</translation>
+    </message>
+    <message>
+        <location line="-155"/>
+        <source>Remove every library set from the cache (llm-sandbox libraries prune).</source>
+        <translation>从缓存中删除所有库集合（llm-sandbox libraries prune）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+24"/>
+        <source>Removed %n library set(s), %1 freed.</source>
+        <translation>
+            <numerusform>已删除 %n 个库集合，释放了 %1。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The library cache is off: this app was started with LLM_SANDBOX_LIBRARY_CACHE=off, so every run with libraries installs them.
+
+To keep installed library sets for later runs, start the app without that variable, or with it set to a folder.</source>
+        <translation>库缓存已关闭：本应用启动时设置了 LLM_SANDBOX_LIBRARY_CACHE=off，因此每次带库的运行都会重新安装它们。
+
+要为之后的运行保留已安装的库集合，请在启动应用时不设置该变量，或将其设为一个文件夹。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+33"/>
+        <source>%n set(s), %1 of %2 in %3</source>
+        <translation>
+            <numerusform>%n 个集合，%1 / %2，位于 %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No library sets are kept yet.
+
+A run with libraries keeps the set it installed here, and the next run with the same libraries unpacks it instead of installing again.</source>
+        <translation>尚未保留任何库集合。
+
+带库的运行会把它安装的集合保存在这里，之后使用相同库的运行会直接解压它，而不再重新安装。</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>Remove Library Sets</source>
+        <translation>删除库集合</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Remove the %1 libraries %2 from the library cache?</source>
+        <translation>要从库缓存中删除 %1 的库 %2 吗？</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Remove %n library set(s) from the library cache?</source>
+        <translation>
+            <numerusform>要从库缓存中删除 %n 个库集合吗？</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>This frees %1; the next run with these libraries installs them again.</source>
+        <translation>这会释放 %1；之后使用这些库的运行会重新安装它们。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Clear Library Cache</source>
+        <translation>清空库缓存</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>Remove all %n library set(s) from the cache?</source>
+        <translation>
+            <numerusform>要从缓存中删除全部 %n 个库集合吗？</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>This frees %1; the next run with any of these libraries installs them again.</source>
+        <translation>这会释放 %1；之后使用其中任何库的运行都会重新安装它们。</translation>
     </message>
 </context>
 <context>
