@@ -4,7 +4,7 @@
 <context>
     <name>ImagesCommand</name>
     <message numerus="yes">
-        <location filename="../app/cli/ImagesCommand.cpp" line="+106"/>
+        <location filename="../app/cli/ImagesCommand.cpp" line="+107"/>
         <source>%n days</source>
         <translation>
             <numerusform>%n day</numerusform>
@@ -93,7 +93,7 @@
 <context>
     <name>ShowCommand</name>
     <message numerus="yes">
-        <location filename="../app/cli/ShowCommand.cpp" line="+83"/>
+        <location filename="../app/cli/ShowCommand.cpp" line="+86"/>
         <source>%1 (%2, %n bytes%3)</source>
         <translation>
             <numerusform>%1 (%2, %n byte%3)</numerusform>

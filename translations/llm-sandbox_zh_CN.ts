@@ -724,7 +724,7 @@ interrupted 的运行记录。</translation>
 <context>
     <name>ImagesCommand</name>
     <message>
-        <location filename="../app/cli/ImagesCommand.cpp" line="+90"/>
+        <location filename="../app/cli/ImagesCommand.cpp" line="+91"/>
         <source>All images ready in %1 s</source>
         <translation>所有镜像已就绪，用时 %1 s</translation>
     </message>
@@ -2115,7 +2115,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>SecretsCommand</name>
     <message>
-        <location filename="../app/cli/SecretsCommand.cpp" line="+40"/>
+        <location filename="../app/cli/SecretsCommand.cpp" line="+41"/>
         <source>Value of %1 (sent to %2 only): </source>
         <translation>%1 的值（只发送给 %2）：</translation>
     </message>
@@ -2350,7 +2350,12 @@ go module、R 软件包、gem。</translation>
         <translation>库：</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>%1 (from the library cache)</source>
+        <translation>%1（来自库缓存）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Backend:</source>
         <translation>后端：</translation>
     </message>

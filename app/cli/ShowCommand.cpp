@@ -50,7 +50,10 @@ void printRun(const JournalRun &run)
     printField(ShowCommand::tr("Source:"), run.source ? toString(*run.source) : ShowCommand::tr("unknown"));
     printField(ShowCommand::tr("Client:"), QStringLiteral("%1 %2").arg(run.clientName, run.clientVersion).trimmed());
     printField(ShowCommand::tr("Language:"), run.language);
-    printField(ShowCommand::tr("Libraries:"), run.libraries.join(QStringLiteral(", ")));
+    printField(ShowCommand::tr("Libraries:"),
+               run.librariesCached && !run.libraries.isEmpty()
+                   ? ShowCommand::tr("%1 (from the library cache)").arg(run.libraries.join(QStringLiteral(", ")))
+                   : run.libraries.join(QStringLiteral(", ")));
     printField(ShowCommand::tr("Backend:"), QStringLiteral("%1 %2").arg(run.backend, run.endpoint).trimmed());
     printField(ShowCommand::tr("Image:"), run.image);
     printField(ShowCommand::tr("Session:"), run.sessionId);

@@ -51,16 +51,9 @@ ExecutionEngine::LibraryInstall::start(const Language &language, const QString &
                      QStringLiteral("Libraries from the cache: %1 (%2 MiB unpacked), installed before for this image")
                          .arg(libraries.join(QStringLiteral(", ")))
                          .arg((hit->unpackedBytes + 1024 * 1024 - 1) / (1024 * 1024)));
-        ContainerOptions withLibraries = options;
-        withLibraries.extraTmpBytes += hit->unpackedBytes;
-        auto container = m_run.startContainer(language, image, withLibraries);
-        if (!container) {
-            return container.error();
-        }
-        if (auto unpacked = unpack(**container, language, std::move(hit->archive)); !unpacked) {
-            return unpacked.error();
-        }
-        m_fromCache = true;
+        auto container =
+            startWithLibraries(language, image, options, Packed{std::move(hit->archive), hit->unpackedBytes});
+        m_fromCache = container.ok();
         return container;
     }
     if (!problem.isEmpty()) {
@@ -131,19 +124,26 @@ ExecutionEngine::LibraryInstall::start(const Language &language, const QString &
     if (auto going = m_run.checkNotCancelled(); !going) {
         return going.error();
     }
-    // The code's sandbox keeps its limits: its /tmp (and memory) get the libraries' room on top.
-    ContainerOptions withLibraries = options;
-    withLibraries.extraTmpBytes += packed->unpackedBytes;
     m_run.report(RunProgress::Kind::ContainerStart,
                  QStringLiteral("Starting a %1 sandbox (%2) for the installed libraries")
                      .arg(language.displayName, options.egressUpstream.isEmpty()
                                                     ? QStringLiteral("no network")
                                                     : QStringLiteral("no network but its egress proxy")));
+    return startWithLibraries(language, image, options, std::move(*packed));
+}
+
+Result<std::unique_ptr<SandboxContainer>>
+ExecutionEngine::LibraryInstall::startWithLibraries(const Language &language, const QString &image,
+                                                    const ContainerOptions &options, Packed libraries)
+{
+    // The code's sandbox keeps its limits: its /tmp (and memory) get the libraries' room on top.
+    ContainerOptions withLibraries = options;
+    withLibraries.extraTmpBytes += libraries.unpackedBytes;
     auto container = m_run.startContainer(language, image, withLibraries);
     if (!container) {
         return container.error();
     }
-    if (auto unpacked = unpack(**container, language, std::move(packed->archive)); !unpacked) {
+    if (auto unpacked = unpack(**container, language, std::move(libraries.archive)); !unpacked) {
         return unpacked.error();
     }
     return container;
@@ -260,7 +260,7 @@ Result<ExecutionEngine::LibraryInstall::Packed> ExecutionEngine::LibraryInstall:
                      ErrorCode::InstallFailed};
     }
     m_run.report(RunProgress::Kind::LibraryInstall,
-                 QStringLiteral("Copying %1 KiB of installed libraries (%2 MiB unpacked) into the sandbox")
+                 QStringLiteral("Copying %1 KiB of installed libraries into the sandbox (%2 MiB unpacked)")
                      .arg((copied->data.size() + 1023) / 1024)
                      .arg((unpackedKiB + 1023) / 1024));
     return Packed{std::move(copied->data), unpackedKiB * 1024};

@@ -42,6 +42,9 @@ private:
     /// Packs what the install wrote in the builder `installer` (Language::LibraryInstaller::installedPaths, the
     /// project files) and copies it out.
     Result<Packed> pack(SandboxContainer &installer, const Language &language);
+    /// A container of `image` started with `options`, `libraries` unpacked in it.
+    Result<std::unique_ptr<SandboxContainer>> startWithLibraries(const Language &language, const QString &image,
+                                                                 const ContainerOptions &options, Packed libraries);
     /// Unpacks `archive` in `container`.
     Result<void> unpack(SandboxContainer &container, const Language &language, QByteArray archive);
     /// The builder's /tmp: SandboxSettings::installScratchBytes, never less than a sandbox's.
