@@ -629,6 +629,12 @@ std::vector<Layout> everyLayout()
             }
         }
     }
+    // The run tables at the width where their run pane first goes beside the table (1400 px, as a laptop has).
+    for (const char *page : {"liveLogPage", "historyPage"}) {
+        for (const char *language : {"en", "zh_CN"}) {
+            layouts.push_back({page, QSize(1400, 900), language});
+        }
+    }
     // The charts at 11 pt, the font many desktops (GNOME's) give applications, in a small window. (The run tables
     // there elide their source and code columns, whole in the tooltips, as they are made to when short of room.)
     for (const char *language : {"en", "zh_CN"}) {

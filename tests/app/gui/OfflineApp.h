@@ -3,6 +3,8 @@
 #include "AppContext.h"
 #include "ScopedEnvironment.h"
 
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
 #include <memory>
@@ -28,7 +30,32 @@ public:
     }
 
 private:
+    /// Points the settings of this process at `folder` while it lives: Qt reads XDG_CONFIG_HOME only once per
+    /// process, so without it the window's state (its page, splits, geometry) would pass from one test to the next.
+    class SettingsFolder final
+    {
+    public:
+        explicit SettingsFolder(const QString &folder)
+        {
+            for (const QSettings::Format format : {QSettings::NativeFormat, QSettings::IniFormat}) {
+                QSettings::setPath(format, QSettings::UserScope, folder);
+            }
+        }
+        ~SettingsFolder()
+        {
+            for (const QSettings::Format format : {QSettings::NativeFormat, QSettings::IniFormat}) {
+                QSettings::setPath(format, QSettings::UserScope, m_before);
+            }
+        }
+        SettingsFolder(const SettingsFolder &) = delete;
+        SettingsFolder &operator=(const SettingsFolder &) = delete;
+
+    private:
+        const QString m_before = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation);
+    };
+
     QTemporaryDir m_home;
+    SettingsFolder m_settingsFolder{m_home.filePath(QStringLiteral("config"))};
     sandbox::test::ScopedEnvironment m_environment{
         {"LLM_SANDBOX_JOURNAL", journalPath().toUtf8()},
         {"XDG_CONFIG_HOME", m_home.filePath(QStringLiteral("config")).toUtf8()},
