@@ -463,8 +463,9 @@ class ApiServer:
         if not pod["spec"].get("nodeName"):
             raise kubestatus.bad_request(f"pod {name} does not have a host assigned")
         container_id = self.runtime.container_id(pod, container)
-        state = next((s.get("state", {}) for s in pod["status"].get("containerStatuses") or []
-                      if s["name"] == container), {})
+        # An init container that runs is streamed to as kubelet does (kubectl attach -c INIT).
+        state = next((s.get("state", {}) for s in (pod["status"].get("containerStatuses") or [])
+                      + (pod["status"].get("initContainerStatuses") or []) if s["name"] == container), {})
         if container_id is None or "running" not in state:
             raise kubestatus.bad_request(f'unable to upgrade connection: container not found ("{container}")')
         return container_id
