@@ -125,6 +125,18 @@ public:
     virtual Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) = 0;
     /// Kills and removes the container (and its anonymous volumes); absent containers are fine.
     virtual Result<void> removeContainer(const QString &containerId) = 0;
+    /// Whether a container's bind mounts (ContainerSpec::binds) are the host's folders themselves. Where they cannot
+    /// be (a pod runs on a node, not on this host), each is an empty volume instead, mounted read-only as the bind
+    /// would be, that the engine fills through attachFolderLoader() before the container starts.
+    virtual bool mountsHostFolders() const { return true; }
+    /// The attached stream of the runner that fills the folder volumes of the created container `containerId` (an
+    /// init container of the pod, which mounts them writable); closing it lets the container start. Only where
+    /// mountsHostFolders() is false.
+    virtual Result<std::unique_ptr<ContainerStream>> attachFolderLoader(const QString &containerId)
+    {
+        Q_UNUSED(containerId)
+        return Error{QStringLiteral("The %1 backend mounts folders itself.").arg(name()), ErrorCode::Unavailable};
+    }
     /// How a library install's builder reaches its egress proxy (engine/EgressProxy.h).
     enum class EgressProxyReach
     {

@@ -1,6 +1,7 @@
 #include "engine/ContainerStarter.h"
 
 #include "engine/EgressProxy.h"
+#include "engine/FolderLoader.h"
 #include "engine/GVisorRuntime.h"
 
 #include <QLoggingCategory>
@@ -131,12 +132,24 @@ Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language
         return created.error();
     }
     // From here on the container is removed whatever happens.
+    if (!spec.binds.isEmpty() && !m_backend.mountsHostFolders()) {
+        auto loaded = FolderLoader::load(m_backend, *created, spec.binds, [&](const QString &line) {
+            if (progress) {
+                progress(RunProgress{RunProgress::Kind::ContainerStart, line});
+            }
+        });
+        if (!loaded) {
+            m_removals->remove(m_backend, *created);
+            return loaded.error();
+        }
+    }
     auto stream = m_backend.startAttached(*created);
     if (!stream) {
         m_removals->remove(m_backend, *created);
         return stream.error();
     }
-    auto container = std::make_unique<SandboxContainer>(m_backend, m_removals, *created, image,
+    auto container = std::make_unique<SandboxContainer>(m_backend, m_removals, *created,
+                                                        options.poolKey.isEmpty() ? image : options.poolKey,
                                                         std::make_unique<RunnerClient>(std::move(*stream)));
     auto limits = container->runner().waitReady(kRunnerStartTimeout);
     if (!limits) {

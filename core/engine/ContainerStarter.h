@@ -31,6 +31,8 @@ struct ContainerOptions
     /// Room /tmp gets besides the settings' (an install's scratch space, installed libraries); the memory limit grows
     /// by as much, since a tmpfs's pages count as the container's memory.
     qint64 extraTmpBytes = 0;
+    /// The pool's key the container goes back under (SandboxContainer::poolKey); empty: the image's name.
+    QString poolKey;
 };
 
 /// What a run's egress proxy needs to add secrets (ContainerStarter::startProxy).

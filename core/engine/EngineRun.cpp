@@ -175,7 +175,8 @@ QStringList ExecutionEngine::Run::preloadedInterpreterFor(const Language &langua
     return interpreters.first();
 }
 
-Result<QList<SharedFolderUse>> ExecutionEngine::Run::updateSharedFolders(const QList<SharedFolder> &folders) const
+Result<QList<SharedFolderUse>> ExecutionEngine::Run::updateSharedFolders(const QList<SharedFolder> &folders,
+                                                                         QString *versions) const
 {
     QList<SharedFolderUse> uses;
     for (const SharedFolder &folder : folders) {
@@ -190,6 +191,9 @@ Result<QList<SharedFolderUse>> ExecutionEngine::Run::updateSharedFolders(const Q
                    QStringLiteral("Copied %n new or changed file(s) of the shared folder \"%1\"")
                        .replace(QLatin1String("%n"), QString::number(snapshot->copied))
                        .arg(folder.name));
+        }
+        if (versions) {
+            *versions += QStringLiteral("%1:%2 ").arg(folder.name).arg(snapshot->version);
         }
         uses << SharedFolderUse{folder.name, folder.writable, snapshot->files, snapshot->bytes,
                                 snapshot->skipped.size()};
@@ -468,10 +472,14 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
     }
     // The user's folders as they are now: those shared with every sandbox are mounted in the pooled ones already, and
     // a run's own (a folder dropped on the Console) get a sandbox of their own.
-    auto folders = updateSharedFolders(m_engine.m_settings.sharedFolders);
+    QString versions;
+    auto folders = updateSharedFolders(m_engine.m_settings.sharedFolders, &versions);
     if (!folders) {
         return folders.error();
     }
+    // Where the folders travel as a copy, a pooled sandbox serves the runs while the folders stay as they were when
+    // it started.
+    const QString poolKey = m_engine.foldersTravel() ? *image + QStringLiteral(" with folders ") + versions : *image;
     for (const SharedFolder &own : request.sharedFolders) {
         const auto sameName = [&own](const SharedFolder &other) {
             return other.name == own.name;
@@ -484,7 +492,7 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
                 ErrorCode::BadRequest};
         }
     }
-    ContainerOptions options{.folders = request.sharedFolders};
+    ContainerOptions options{.folders = request.sharedFolders, .poolKey = poolKey};
     m_ownFolders = request.sharedFolders;
     auto ownFolders = updateSharedFolders(request.sharedFolders);
     if (!ownFolders) {
@@ -520,7 +528,7 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
     };
     // A sandbox of the run's own folders or with network serves no other run.
     const bool ownSandbox = !options.folders.isEmpty() || network;
-    auto container = ownSandbox ? start() : m_engine.m_pool.acquire(*image, start);
+    auto container = ownSandbox ? start() : m_engine.m_pool.acquire(poolKey, start);
     if (!container) {
         return m_engine.noteFailure(container.error());
     }
@@ -562,7 +570,7 @@ Result<RunResult> ExecutionEngine::Run::execute(const RunRequest &request)
     m_engine.m_pool.release(std::move(*container), clean && result.ok());
     if (clean) {
         // Keep one container warm for the next run of this language.
-        m_engine.prewarmImage(*language, *image);
+        m_engine.prewarmImage(*language, *image, poolKey);
     }
     return result;
 }

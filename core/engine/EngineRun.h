@@ -89,7 +89,9 @@ public:
                                           const QStringList &installed = {});
     /// Brings the sandbox's copies of `folders` up to date before a run (FolderSnapshot), saying so when it takes a
     /// while; what the run is given of each, for its result.
-    Result<QList<SharedFolderUse>> updateSharedFolders(const QList<SharedFolder> &folders) const;
+    /// `versions`, when given, gets each folder's FolderSnapshot::Report::version ("NAME:VERSION ").
+    Result<QList<SharedFolderUse>> updateSharedFolders(const QList<SharedFolder> &folders,
+                                                       QString *versions = nullptr) const;
     /// The result carries the limits in force in its sandbox; a sandbox that lacks some, accepted by
     /// SANDBOX_ALLOW_UNENFORCED_LIMITS, is noted on every run so weaker isolation never goes unnoticed.
     static void attachLimits(Result<RunResult> &result, const SandboxContainer &container);

@@ -122,14 +122,21 @@ void ExecutionEngine::prewarm(const QString &languageName)
     if (!found) {
         return;
     }
-    prewarmImage(found->first, found->second);
+    if (!foldersTravel()) { // the folders' versions are known to a run, which warms the next sandbox
+        prewarmImage(found->first, found->second, found->second);
+    }
 }
 
-void ExecutionEngine::prewarmImage(const Language &language, const QString &image)
+bool ExecutionEngine::foldersTravel() const
+{
+    return !m_settings.sharedFolders.isEmpty() && !m_backend->mountsHostFolders();
+}
+
+void ExecutionEngine::prewarmImage(const Language &language, const QString &image, const QString &key)
 {
     // The factory runs later on the pool's thread: it holds copies, never a run's references.
-    m_pool.prewarm(image, [this, language, image] {
-        auto container = m_starter.start(language, image, {});
+    m_pool.prewarm(key, [this, language, image, key] {
+        auto container = m_starter.start(language, image, {}, ContainerOptions{.poolKey = key});
         if (container && !language.preloaded.isEmpty()) {
             startPreloaded(**container, language);
         }

@@ -95,7 +95,11 @@ private:
     class LibraryInstall;
     class SessionRun;
 
-    void prewarmImage(const Language &language, const QString &image);
+    /// Warms a sandbox of `image` in the pool under `key` (the image's name, or with the folders' versions).
+    void prewarmImage(const Language &language, const QString &image, const QString &key);
+    /// Whether the shared folders travel into each sandbox as a copy made when it starts (the backend cannot mount
+    /// them): then a sandbox holds them as they were then, and is pooled under their versions.
+    bool foldersTravel() const;
     /// Starts the preloaded interpreters of a language (Language::preloaded) in a container being warmed, so its first
     /// run is a fork already: the plain one, and one with modules once a run of this engine needed it. Best effort: a
     /// container whose runner does not answer is left as is.

@@ -135,6 +135,12 @@ Result<std::unique_ptr<SandboxContainer>> ExecutionEngine::SessionRun::prepare(c
     if (auto going = m_run.checkNotCancelled(); !going) {
         return going.error();
     }
+    // Where the folders travel as a copy, the session keeps the one its sandbox starts with: the folders as now.
+    if (m_run.engine().foldersTravel()) {
+        if (auto folders = m_run.updateSharedFolders(m_run.engine().m_settings.sharedFolders); !folders) {
+            return folders.error();
+        }
+    }
     ContainerOptions options{.labels = {{ContainerSpecFactory::sessionLabel(), sessionId}}};
     auto proxy = m_run.startNetwork(language, network, options);
     if (!proxy) {

@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFileInfo>
+#include <QSaveFile>
 #include <QScopeGuard>
 #include <QSet>
 #include <QStandardPaths>
@@ -344,6 +345,26 @@ Result<void> copyFile(int from, const QString &to, const timespec &modified)
     return {};
 }
 
+/// The copy's version kept in `path` (beside its lock, held): one more when `changed`.
+qint64 nextVersion(const QString &path, bool changed)
+{
+    QFile file(path);
+    qint64 version = 0;
+    if (file.open(QIODevice::ReadOnly)) {
+        version = file.readAll().trimmed().toLongLong();
+        file.close();
+    }
+    if (changed || !file.exists()) {
+        ++version;
+        QSaveFile saved(path);
+        if (saved.open(QIODevice::WriteOnly)) {
+            saved.write(QByteArray::number(version));
+            saved.commit();
+        }
+    }
+    return version;
+}
+
 } // namespace
 
 Result<QList<FolderSnapshot::File>> FolderSnapshot::list(const SharedFolder &folder, const Limits &limits,
@@ -459,6 +480,7 @@ Result<FolderSnapshot::Report> FolderSnapshot::update(const SharedFolder &folder
             stale << info.filePath();
         }
     }
+    bool changed = !stale.isEmpty();
     // Deepest first, so a folder's entries go before the folder.
     std::sort(stale.begin(), stale.end(), [](const QString &a, const QString &b) { return a.size() > b.size(); });
     for (const QString &path : stale) {
@@ -468,8 +490,12 @@ Result<FolderSnapshot::Report> FolderSnapshot::update(const SharedFolder &folder
     for (const Entry &entry : entries) {
         const QString target = view.filePath(entry.path);
         if (entry.directory) {
-            if (!QFileInfo(target).isDir() && !QDir().mkdir(target)) {
-                return Error{QStringLiteral("Could not make the folder %1 of the copy of a shared folder").arg(target)};
+            if (!QFileInfo(target).isDir()) {
+                if (!QDir().mkdir(target)) {
+                    return Error{
+                        QStringLiteral("Could not make the folder %1 of the copy of a shared folder").arg(target)};
+                }
+                changed = true;
             }
             ::chmod(QFile::encodeName(target).constData(), 0755);
             continue;
@@ -488,7 +514,7 @@ Result<FolderSnapshot::Report> FolderSnapshot::update(const SharedFolder &folder
             report.skipped << Skipped{entry.path, QStringLiteral("changed while it was read")};
             --report.files;
             report.bytes -= entry.size;
-            QFile::remove(target);
+            changed = QFile::remove(target) || changed;
             continue;
         }
         if (auto copied = copyFile(file.get(), target, entry.modified); !copied) {
@@ -496,6 +522,7 @@ Result<FolderSnapshot::Report> FolderSnapshot::update(const SharedFolder &folder
         }
         ++report.copied;
     }
+    report.version = nextVersion(report.view + QStringLiteral(".version"), changed || report.copied > 0);
     watches.keep(viewPath, report, sink);
     watched = true;
     return report;

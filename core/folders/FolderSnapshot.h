@@ -35,6 +35,9 @@ public:
         qint64 files = 0;
         qint64 bytes = 0;
         qint64 copied = 0; ///< files copied by this update (new or changed)
+        /// How many updates, by any process, changed the copy: a sandbox that holds a copy of it (Kubernetes) holds
+        /// the folder as it is while this stays the same.
+        qint64 version = 0;
         QList<Skipped> skipped;
     };
 

@@ -39,7 +39,9 @@ std::optional<Error> KubernetesBackend::startFailure(const QJsonObject &pod, con
 {
     const QJsonObject status = pod.value(QStringLiteral("status")).toObject();
     const QString phase = status.value(QStringLiteral("phase")).toString();
-    for (const QJsonValue &value : status.value(QStringLiteral("containerStatuses")).toArray()) {
+    // The folder loader (an init container) uses the sandbox's image: its pull fails first.
+    for (const QJsonValue &value : status.value(QStringLiteral("initContainerStatuses")).toArray() +
+                                       status.value(QStringLiteral("containerStatuses")).toArray()) {
         const QJsonObject waiting =
             value.toObject().value(QStringLiteral("state")).toObject().value(QStringLiteral("waiting")).toObject();
         const QString reason = waiting.value(QStringLiteral("reason")).toString();
@@ -82,16 +84,20 @@ std::optional<Error> KubernetesBackend::startFailure(const QJsonObject &pod, con
 
 namespace {
 
-bool isRunning(const QJsonObject &pod)
+/// Whether `container` of the pod runs: the sandbox's once the pod does, an init container (the folder loader)
+/// while the pod is still initialising.
+bool isRunning(const QJsonObject &pod, const QString &container)
 {
     const QJsonObject status = pod.value(QStringLiteral("status")).toObject();
-    if (status.value(QStringLiteral("phase")).toString() != QLatin1String("Running")) {
+    const bool init = container != PodManifest::containerName();
+    if (!init && status.value(QStringLiteral("phase")).toString() != QLatin1String("Running")) {
         return false;
     }
-    for (const QJsonValue &value : status.value(QStringLiteral("containerStatuses")).toArray()) {
-        const QJsonObject container = value.toObject();
-        if (container.value(QStringLiteral("name")).toString() == PodManifest::containerName()) {
-            return container.value(QStringLiteral("state")).toObject().contains(QStringLiteral("running"));
+    const QString statuses = init ? QStringLiteral("initContainerStatuses") : QStringLiteral("containerStatuses");
+    for (const QJsonValue &value : status.value(statuses).toArray()) {
+        const QJsonObject each = value.toObject();
+        if (each.value(QStringLiteral("name")).toString() == container) {
+            return each.value(QStringLiteral("state")).toObject().contains(QStringLiteral("running"));
         }
     }
     return false;
@@ -195,12 +201,6 @@ Error KubernetesBackend::noImageStore(const QString &what) const
 
 Result<QString> KubernetesBackend::createContainer(const ContainerSpec &spec)
 {
-    if (!spec.binds.isEmpty()) {
-        // A pod runs on a node, not on this host: its folders would have to travel over the runner protocol.
-        return Error{QStringLiteral("Shared folders are not available with the Kubernetes backend yet: use Docker or "
-                                    "Podman, or stop sharing folders (LLM_SANDBOX_SHARE)"),
-                     ErrorCode::Unavailable};
-    }
     const QString podName =
         QStringLiteral("llm-sandbox-%1").arg(QRandomGenerator::system()->generate64(), 16, 16, QLatin1Char('0'));
     auto manifest = PodManifest(m_settings, m_userNamespacesByDefault).make(spec, podName);
@@ -224,7 +224,7 @@ Result<QString> KubernetesBackend::createContainer(const ContainerSpec &spec)
     return podName;
 }
 
-Result<QJsonObject> KubernetesBackend::waitRunning(const QString &podName)
+Result<QJsonObject> KubernetesBackend::waitRunning(const QString &podName, const QString &container)
 {
     // A watch without resourceVersion starts with the pod's current state, so no change is missed between a read
     // and the watch.
@@ -250,7 +250,7 @@ Result<QJsonObject> KubernetesBackend::waitRunning(const QString &podName)
             } else if (type == QLatin1String("DELETED")) {
                 outcome = Error{QStringLiteral("Pod %1 was deleted before the sandbox started.").arg(podName),
                                 ErrorCode::SandboxFailed};
-            } else if (isRunning(object)) {
+            } else if (isRunning(object, container)) {
                 outcome = object;
             } else if (auto failure = startFailure(object, podName)) {
                 outcome = *failure;
@@ -280,7 +280,7 @@ Result<QJsonObject> KubernetesBackend::waitRunning(const QString &podName)
 
 Result<QString> KubernetesBackend::containerAddress(const QString &containerId)
 {
-    auto pod = waitRunning(containerId);
+    auto pod = waitRunning(containerId, PodManifest::containerName());
     if (!pod) {
         return pod.error();
     }
@@ -294,7 +294,17 @@ Result<QString> KubernetesBackend::containerAddress(const QString &containerId)
 
 Result<std::unique_ptr<ContainerStream>> KubernetesBackend::startAttached(const QString &containerId)
 {
-    auto pod = waitRunning(containerId);
+    return attach(containerId, PodManifest::containerName());
+}
+
+Result<std::unique_ptr<ContainerStream>> KubernetesBackend::attachFolderLoader(const QString &containerId)
+{
+    return attach(containerId, PodManifest::folderLoaderName());
+}
+
+Result<std::unique_ptr<ContainerStream>> KubernetesBackend::attach(const QString &podName, const QString &container)
+{
+    auto pod = waitRunning(podName, container);
     if (!pod) {
         return pod.error();
     }
@@ -304,8 +314,8 @@ Result<std::unique_ptr<ContainerStream>> KubernetesBackend::startAttached(const 
     }
     QUrl url(m_client.config().server);
     url.setScheme(url.scheme() == QLatin1String("https") ? QStringLiteral("wss") : QStringLiteral("ws"));
-    url.setPath(url.path() + podsPath() + u'/' + containerId + QStringLiteral("/attach"));
-    url.setQuery(QStringLiteral("container=%1&stdin=true&stdout=true&stderr=true").arg(PodManifest::containerName()));
+    url.setPath(url.path() + podsPath() + u'/' + podName + QStringLiteral("/attach"));
+    url.setQuery(QStringLiteral("container=%1&stdin=true&stdout=true&stderr=true").arg(container));
 
     KubernetesChannelStream::Options options;
     options.url = url;
@@ -321,13 +331,13 @@ Result<std::unique_ptr<ContainerStream>> KubernetesBackend::startAttached(const 
         if (message.contains(QLatin1String("403"))) {
             return Error{QStringLiteral("Attaching to pod %1 failed: RBAC denies \"create\" on \"pods/attach\" (%2). "
                                         "Bind the user to the Role in installer/kubernetes/.")
-                             .arg(containerId, message),
+                             .arg(podName, message),
                          ErrorCode::EngineFailed};
         }
         if (message.contains(QLatin1String("401"))) {
             return Error{QStringLiteral("Attaching to pod %1 failed: the API server did not accept the "
                                         "credentials of %2 (%3).")
-                             .arg(containerId, m_client.config().source, message),
+                             .arg(podName, m_client.config().source, message),
                          ErrorCode::EngineUnreachable};
         }
         return stream.error();

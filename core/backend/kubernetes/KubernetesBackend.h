@@ -38,6 +38,10 @@ public:
     Result<QString> createContainer(const ContainerSpec &spec) override;
     Result<std::unique_ptr<ContainerStream>> startAttached(const QString &containerId) override;
     Result<void> removeContainer(const QString &containerId) override;
+    /// Shared folders travel into the pod: each is an emptyDir that an init container fills over the runner protocol
+    /// and the sandbox mounts read-only (PodManifest).
+    bool mountsHostFolders() const override { return false; }
+    Result<std::unique_ptr<ContainerStream>> attachFolderLoader(const QString &containerId) override;
     /// ContainerAddress: a pod mounts no other pod's volume; the NetworkPolicies of installer/kubernetes/ let an
     /// installer pod (ContainerNetwork::egressProxyClient()) reach only the egress proxy's pod.
     EgressProxyReach egressProxyReach() const override { return EgressProxyReach::ContainerAddress; }
@@ -77,9 +81,11 @@ protected:
 
 private:
     QString podsPath() const;
-    /// Waits with a watch until the pod's container runs and returns the pod; a clear error for pull failures,
-    /// unschedulable pods and pods that ended.
-    Result<QJsonObject> waitRunning(const QString &podName);
+    /// Waits with a watch until the pod's container `container` (the sandbox's, or the folder loader, an init
+    /// container) runs and returns the pod; a clear error for pull failures, unschedulable pods and pods that ended.
+    Result<QJsonObject> waitRunning(const QString &podName, const QString &container);
+    /// Attaches to `container` of the running pod and opens its gate (PodManifest): its runner's first words follow.
+    Result<std::unique_ptr<ContainerStream>> attach(const QString &podName, const QString &container);
 
     KubernetesClient m_client;
     KubernetesSettings m_settings;

@@ -11,6 +11,7 @@ namespace sandbox {
 namespace {
 
 const QString kContainer = QStringLiteral("sandbox");
+const QString kFolderLoader = QStringLiteral("folders");
 /// The exact values of our labels (label values are restricted; an owner identity holds colons).
 const QString kLabelsAnnotation = QStringLiteral("llm-sandbox.io/labels");
 /// The container's main process waits for one line on stdin before it becomes the runner: nothing the runner writes
@@ -107,6 +108,11 @@ QString PodManifest::containerName()
     return kContainer;
 }
 
+QString PodManifest::folderLoaderName()
+{
+    return kFolderLoader;
+}
+
 QString PodManifest::labelValue(const QString &value)
 {
     static const QRegularExpression valid(QStringLiteral("^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$"));
@@ -165,11 +171,27 @@ Result<QJsonObject> PodManifest::make(const ContainerSpec &spec, const QString &
         }
         mounts.append(volumeMount);
     }
+    // A host folder becomes a volume on the node's disk that the folder loader fills; the sandbox reads it only.
+    QJsonArray loaderMounts;
+    for (const BindMount &bind : spec.binds) {
+        const QString name = QStringLiteral("folder-") + volumeName(bind.target).mid(QStringLiteral("scratch-").size());
+        volumes.append(QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("emptyDir"), QJsonObject{}}});
+        loaderMounts.append(QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("mountPath"), bind.target}});
+        mounts.append(QJsonObject{{QStringLiteral("name"), name},
+                                  {QStringLiteral("mountPath"), bind.target},
+                                  {QStringLiteral("readOnly"), bind.readOnly}});
+    }
+    QJsonObject made = podSpec(spec, *identity, container(spec, *identity, mounts), volumes);
+    if (!loaderMounts.isEmpty()) {
+        QJsonObject loader = container(spec, *identity, loaderMounts);
+        loader.insert(QStringLiteral("name"), kFolderLoader);
+        made.insert(QStringLiteral("initContainers"), QJsonArray{loader});
+    }
     return QJsonObject{
         {QStringLiteral("apiVersion"), QStringLiteral("v1")},
         {QStringLiteral("kind"), QStringLiteral("Pod")},
         {QStringLiteral("metadata"), *meta},
-        {QStringLiteral("spec"), podSpec(spec, *identity, container(spec, *identity, mounts), volumes)},
+        {QStringLiteral("spec"), made},
     };
 }
 

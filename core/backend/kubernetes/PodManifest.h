@@ -24,6 +24,9 @@ public:
 
     /// The name of the sandbox's container in each pod (attach, status).
     static QString containerName();
+    /// The name of the init container that fills a pod's folder volumes (ContainerSpec::binds): the sandbox's image
+    /// and runner with those volumes writable, which the sandbox's container mounts read-only once it has ended.
+    static QString folderLoaderName();
     /// What the runner runs as: the spec's command under prlimit with the spec's ulimits (a pod has no ulimit
     /// field).
     static QStringList runnerCommand(const ContainerSpec &spec);

@@ -187,11 +187,14 @@ TEST(FolderSnapshot, everyChangeDeepInTheFolderReachesTheNextUpdate)
     ASSERT_TRUE(again);
     EXPECT_EQ(again->files, 2);
     EXPECT_EQ(again->copied, 0);
+    // The copy's version says whether a sandbox's copy of it (Kubernetes) is still the folder as it is.
+    EXPECT_EQ(again->version, first->version) << "nothing changed";
 
     write(folders.data(QStringLiteral("sub/deeper/a.csv")), "3,4"); // same size
     auto rewritten = FolderSnapshot::update(folders.folder, {}, folders.cache());
     ASSERT_TRUE(rewritten);
     EXPECT_EQ(read(rewritten->view + QStringLiteral("/sub/deeper/a.csv")), "3,4");
+    EXPECT_GT(rewritten->version, again->version);
 
     // A hard link made into the folder to a file outside it is not in the copy; chmod reaches the next update too.
     write(folders.temporary.filePath(QStringLiteral("outside/key")), "KEY", QFile::ReadOwner);
@@ -209,6 +212,7 @@ TEST(FolderSnapshot, everyChangeDeepInTheFolderReachesTheNextUpdate)
     ASSERT_TRUE(removed);
     EXPECT_EQ(removed->files, 1) << "b.csv";
     EXPECT_FALSE(QFileInfo::exists(removed->view + QStringLiteral("/sub/deeper")));
+    EXPECT_GT(removed->version, linked->version) << "a removal is a change too";
 
     QDir(removed->view).removeRecursively(); // a copy removed behind its back is made again
     auto remade = FolderSnapshot::update(folders.folder, {}, folders.cache());

@@ -279,3 +279,48 @@ TEST(PodManifestTest, whatAPodCannotBeIsABadRequest)
     EXPECT_TRUE(security.value(QStringLiteral("runAsNonRoot")).toBool()) << "the image's user must not be root";
     EXPECT_FALSE(security.contains(QStringLiteral("runAsUser")));
 }
+
+TEST(PodManifestTest, aSharedFolderIsAVolumeTheLoaderFillsAndTheSandboxMountsReadOnly)
+{
+    // Issue 47: a pod cannot mount the host's folder; an init container of the sandbox's image and runner fills an
+    // emptyDir, which the sandbox's container mounts as the bind would be (FolderLoader).
+    ContainerSpec spec = hardenedSpec();
+    spec.binds = {BindMount{QStringLiteral("/var/tmp/llm-sandbox-1000/shared/sales-1"), QStringLiteral("/data/sales")}};
+    auto pod = PodManifest(settings(), false).make(spec, QStringLiteral("llm-sandbox-1"));
+    ASSERT_TRUE(pod) << qPrintable(pod.error().message);
+    const QJsonObject podSpec = pod->value(QStringLiteral("spec")).toObject();
+    const auto mountOf = [](const QJsonObject &container, const QString &path) {
+        for (const QJsonValue mount : container.value(QStringLiteral("volumeMounts")).toArray()) {
+            if (mount.toObject().value(QStringLiteral("mountPath")).toString() == path) {
+                return mount.toObject();
+            }
+        }
+        return QJsonObject{};
+    };
+    const QJsonObject sandboxMount = mountOf(podSpec.value(QStringLiteral("containers")).toArray().first().toObject(),
+                                             QStringLiteral("/data/sales"));
+    EXPECT_EQ(sandboxMount.value(QStringLiteral("readOnly")), QJsonValue(true));
+    const QJsonArray init = podSpec.value(QStringLiteral("initContainers")).toArray();
+    ASSERT_EQ(init.size(), 1);
+    const QJsonObject loader = init.first().toObject();
+    EXPECT_EQ(loader.value(QStringLiteral("name")).toString(), PodManifest::folderLoaderName());
+    EXPECT_EQ(loader.value(QStringLiteral("image")),
+              podSpec.value(QStringLiteral("containers"))[0][QStringLiteral("image")]);
+    EXPECT_EQ(loader.value(QStringLiteral("securityContext")),
+              podSpec.value(QStringLiteral("containers"))[0][QStringLiteral("securityContext")])
+        << "as hardened as the sandbox";
+    const QJsonObject loaderMount = mountOf(loader, QStringLiteral("/data/sales"));
+    EXPECT_EQ(loaderMount.value(QStringLiteral("readOnly")), QJsonValue(QJsonValue::Undefined)) << "it writes there";
+    EXPECT_EQ(loaderMount.value(QStringLiteral("name")), sandboxMount.value(QStringLiteral("name")));
+    EXPECT_EQ(loader.value(QStringLiteral("volumeMounts")).toArray().size(), 1) << "and nowhere else";
+    bool volume = false;
+    for (const QJsonValue each : podSpec.value(QStringLiteral("volumes")).toArray()) {
+        volume = volume || (each[QStringLiteral("name")] == sandboxMount.value(QStringLiteral("name")) &&
+                            each[QStringLiteral("emptyDir")].isObject());
+    }
+    EXPECT_TRUE(volume);
+    // No folder, no init container.
+    auto plain = PodManifest(settings(), false).make(hardenedSpec(), QStringLiteral("llm-sandbox-2"));
+    ASSERT_TRUE(plain);
+    EXPECT_FALSE(plain->value(QStringLiteral("spec")).toObject().contains(QStringLiteral("initContainers")));
+}
