@@ -167,6 +167,11 @@ def create_body(pod, container, image_config, options):
     user = user_setting(container, pod, image_config)
     working_dir = container.get("workingDir") or image_config.get("WorkingDir") or ""
     host_config["Tmpfs"] = _owned_working_dir(options["tmpfs"], working_dir, user)
+    # kubelet writes hostAliases into the pod's /etc/hosts (a container sharing another's network has that one's).
+    aliases = [f"{name}:{alias['ip']}" for alias in pod["spec"].get("hostAliases") or []
+               for name in alias.get("hostnames") or []]
+    if aliases and not options["network_mode"].startswith("container:"):
+        host_config["ExtraHosts"] = aliases
     return {
         "Image": container["image"],
         "Entrypoint": command,

@@ -54,6 +54,9 @@ def parse_arguments():
     parser.add_argument("--metrics-api", choices=["served", "absent", "unavailable"], default="served",
                         help="metrics.k8s.io: served (as by metrics-server), absent (no metrics-server: 404), or "
                              "unavailable (its APIService registered but down: 503 from the aggregator)")
+    parser.add_argument("--pod-network", default="bridge", metavar="DOCKER_NETWORK",
+                        help="the Docker network of the pods that may reach the network (a node's pod network; "
+                             "it must exist when such a pod starts)")
     parser.add_argument("--verbose", action="store_true")
     return parser.parse_args()
 
@@ -89,7 +92,8 @@ async def serve(args):
         runtimes[name] = runtime
     runtime = PodRuntime(store, docker, {
         "state_dir": state_dir, "pids_limit": args.pod_pids_limit, "ulimits": ulimits(args.ulimit),
-        "seccomp_root": seccomp_root, "instance": uuid.uuid4().hex[:12], "runtimes": runtimes})
+        "seccomp_root": seccomp_root, "instance": uuid.uuid4().hex[:12], "runtimes": runtimes,
+        "pod_network": args.pod_network})
     await runtime.remove_leftovers()
 
     options = {"state_dir": state_dir, "max_pods": args.max_pods, "quota_name": args.quota_name,

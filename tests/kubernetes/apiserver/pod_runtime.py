@@ -42,7 +42,7 @@ class PodRuntime:
     def __init__(self, store, docker, options):
         self.store = store
         self.docker = docker
-        self.options = options  # state_dir, pids_limit, ulimits, seccomp_root, instance, runtimes
+        self.options = options  # state_dir, pids_limit, ulimits, seccomp_root, instance, runtimes, pod_network
         # Keyed by the pod's uid: a pod deleted at once may have a successor of the same name while its containers
         # are still being removed.
         self.containers = {}  # (pod uid, container name) -> Docker id
@@ -336,6 +336,8 @@ class PodRuntime:
         policies = self.store.list("networkpolicies", namespace)
         mounts, tmpfs = self._mounts(container, volumes)
         network = f"container:{network_owner}" if network_owner else container_spec.network_mode(pod, policies)
+        if network == "bridge":
+            network = self.options.get("pod_network", "bridge")
         options = {"labels": self._labels(pod, container["name"]), "pids_limit": self.options["pids_limit"],
                    "ulimits": self.options["ulimits"], "seccomp_root": self.options["seccomp_root"],
                    "network_mode": network, "mounts": mounts, "tmpfs": tmpfs,
@@ -451,7 +453,10 @@ class PodRuntime:
             info = await self.docker.request("GET", f"/containers/{container_id}/json")
         except DockerError:
             return None
-        return (info.get("NetworkSettings") or {}).get("IPAddress") or None
+        settings = info.get("NetworkSettings") or {}
+        # The default bridge's address, else the first of a named network's (--pod-network).
+        return settings.get("IPAddress") or next(
+            (n.get("IPAddress") for n in (settings.get("Networks") or {}).values() if n.get("IPAddress")), None)
 
     # ---- deletion -----------------------------------------------------------------------------------------------
     def delete(self, pod, grace):
