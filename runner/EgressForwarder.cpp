@@ -426,17 +426,29 @@ int EgressForwarder::run(const std::vector<std::string> &command, int waitSecond
 
 int EgressForwarder::serveSocket(const std::string &path, const Interception &interception)
 {
-    UniqueFd listener(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+    sockaddr_storage tcp{};
+    socklen_t tcpLength = 0;
+    const bool overTcp = tcpAddress(path, tcp, tcpLength);
+    UniqueFd listener(::socket(overTcp ? tcp.ss_family : AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
     sockaddr_un local{};
     local.sun_family = AF_UNIX;
-    if (!listener.valid() || path.size() >= sizeof local.sun_path) {
+    if (!listener.valid() || (!overTcp && path.size() >= sizeof local.sun_path)) {
         std::fprintf(stderr, "llm-sandbox-runner: cannot listen on %s\n", path.c_str());
         return 1;
     }
-    std::memcpy(local.sun_path, path.c_str(), path.size() + 1);
-    ::unlink(path.c_str());
-    if (::bind(listener.get(), reinterpret_cast<const sockaddr *>(&local), sizeof local) != 0 ||
-        ::chmod(path.c_str(), 0666) != 0 || ::listen(listener.get(), 128) != 0) {
+    bool listening = false;
+    if (overTcp) {
+        const int yes = 1;
+        ::setsockopt(listener.get(), SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+        listening = ::bind(listener.get(), reinterpret_cast<const sockaddr *>(&tcp), tcpLength) == 0 &&
+                    ::listen(listener.get(), 128) == 0;
+    } else {
+        std::memcpy(local.sun_path, path.c_str(), path.size() + 1);
+        ::unlink(path.c_str());
+        listening = ::bind(listener.get(), reinterpret_cast<const sockaddr *>(&local), sizeof local) == 0 &&
+                    ::chmod(path.c_str(), 0666) == 0 && ::listen(listener.get(), 128) == 0;
+    }
+    if (!listening) {
         std::fprintf(stderr, "llm-sandbox-runner: cannot listen on %s: %s\n", path.c_str(), std::strerror(errno));
         return 1;
     }

@@ -35,10 +35,10 @@ public:
     // own for as long as the runner lives. False (said on stderr) when the proxy never came up or the port is taken.
     bool startInBackground(int waitSeconds = 20);
     // The proxy's side (resources/images/proxy/start-proxy): listens on the unix socket `path` (mode 0666, in the
-    // volume sandboxes mount) and relays every connection to the upstream, squid on loopback, for as long as it runs,
-    // in one thread: no process per connection. Each connection's first bytes are vetted (TunnelInspector); a refusal
-    // is logged on stdout as squid logs a request; a tunnel to one of `interception`'s hosts goes to its upstream.
-    // Returns only when it could not listen (1, said on stderr).
+    // volume sandboxes mount), or on "tcp:ADDRESS:PORT" (a proxy pod's address), and relays every connection to the
+    // upstream, squid on loopback, for as long as it runs, in one thread: no process per connection. Each connection's
+    // first bytes are vetted (TunnelInspector); a refusal is logged on stdout as squid logs a request; a tunnel to one
+    // of `interception`'s hosts goes to its upstream. Returns only when it could not listen (1, said on stderr).
     int serveSocket(const std::string &path, const Interception &interception = {});
 
 private:

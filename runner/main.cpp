@@ -22,12 +22,14 @@ void printUsage()
 {
     std::fputs("usage: llm-sandbox-runner [--max-line-bytes N] [--egress-relay SOCKET|tcp:ADDRESS:PORT PORT]\n"
                "       llm-sandbox-runner --egress-proxy SOCKET|tcp:ADDRESS:PORT PORT -- COMMAND [ARG...]\n"
-               "       llm-sandbox-runner --egress-listen SOCKET tcp:ADDRESS:PORT [tcp:ADDRESS:PORT HOST...]\n"
+               "       llm-sandbox-runner --egress-listen SOCKET|tcp:ADDRESS:PORT tcp:ADDRESS:PORT\n"
+               "                          [tcp:ADDRESS:PORT HOST...]\n"
                "Speaks the llm-sandbox runner protocol on stdin/stdout (see runner/PROTOCOL.md); with\n"
                "--egress-proxy, runs COMMAND with 127.0.0.1:PORT relayed to the egress proxy: its unix SOCKET,\n"
                "or a proxy pod's address (runner/EgressForwarder.h); with --egress-relay, relays 127.0.0.1:PORT\n"
                "there for as long as it runs (a run's sandbox with network); with --egress-listen SOCKET\n"
-               "tcp:ADDRESS:PORT (the egress proxy's container), relays that unix socket to the proxy, and\n"
+               "tcp:ADDRESS:PORT (the egress proxy's container), relays that unix socket (or address) to the\n"
+               "proxy, and\n"
                "tunnels to HOST... to the second proxy (the one that adds the user's secrets).\n",
                stderr);
 }

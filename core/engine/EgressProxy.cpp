@@ -30,10 +30,11 @@ QStringList EgressProxy::specialRanges()
 QStringList EgressProxy::commonConfig(ContainerBackend::EgressProxyReach reach)
 {
     return {
-        // Only the sandbox reaches it: through the socket's relay to this address, or on the pod's address, which
-        // only the pods of the engine's own sandboxes may reach (installer/kubernetes/networkpolicy.yaml).
-        reach == ContainerBackend::EgressProxyReach::SocketVolume ? QStringLiteral("http_port 127.0.0.1:%1").arg(port())
-                                                                  : QStringLiteral("http_port %1").arg(port()),
+        // Only the relay in front of it reaches it (resources/images/proxy/start-proxy), which serves the socket in
+        // the proxy's volume, or the pod's address, which only the pods of the engine's own sandboxes may reach
+        // (installer/kubernetes/networkpolicy.yaml).
+        QStringLiteral("http_port 127.0.0.1:%1")
+            .arg(reach == ContainerBackend::EgressProxyReach::SocketVolume ? port() : podSquidPort()),
         QStringLiteral("pid_filename none"),
         // A tunnel, not a cache.
         QStringLiteral("cache deny all"),

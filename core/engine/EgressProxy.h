@@ -32,6 +32,8 @@ class EgressProxy final
 public:
     /// The builder's loopback port, and squid's inside the proxy container.
     static constexpr int port() { return 3128; }
+    /// Where squid listens in a proxy pod (on loopback), behind the relay on the pod's address and port().
+    static constexpr int podSquidPort() { return 3130; }
     /// The proxy's unix socket, in the volume the builder mounts.
     static QString socketPath() { return QStringLiteral("/run/llm-sandbox-proxy/proxy.sock"); }
     /// The environment variable the proxy's start script reads its squid configuration from.

@@ -80,11 +80,12 @@ TEST(EgressProxy, aRegistryLoginIsAddedByTheProxyAsTheRegistrysPeer)
     EXPECT_TRUE(config.contains("cache_peer 10.1.2.3 parent 3141 0 no-query no-digest no-netdb-exchange "
                                 "originserver name=registry1_login login=bob:t0k"))
         << "plain HTTP on its own port: no TLS, the Host header as the install sent it";
-    // A proxy pod listens on its address (only installer pods may reach it), a proxy container on loopback.
+    // squid listens on loopback in a proxy pod too: the relay in front of it serves the pod's address (port 3128)
+    // and vets each connection's first bytes, as the proxy container's relay does its socket.
     auto onAddress =
         EgressProxy::squidConfig({{"pypi.org", 443, false}}, ContainerBackend::EgressProxyReach::ContainerAddress);
     ASSERT_TRUE(onAddress.ok());
-    EXPECT_TRUE(QString::fromUtf8(*onAddress).split(u'\n').contains("http_port 3128"));
+    EXPECT_TRUE(QString::fromUtf8(*onAddress).split(u'\n').contains("http_port 127.0.0.1:3130"));
     // The registries without a login have no peer.
     EXPECT_EQ(lines({{"pypi.org", 443, false}}).filter("cache_peer").size(), 0);
 }
