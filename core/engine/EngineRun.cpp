@@ -614,12 +614,6 @@ ExecutionEngine::Run::startNetwork(const Language &language, const QStringList &
     if (!granted) {
         return granted.error();
     }
-    if (m_engine.m_starter.proxyReach() != ContainerBackend::EgressProxyReach::SocketVolume) {
-        // A proxy pod's log reaches the engine over the cluster's attach channel, which nothing here reads yet.
-        return Error{QStringLiteral("A run's network is not available with the Kubernetes backend yet: use Docker or "
-                                    "Podman, or run without network."),
-                     ErrorCode::Unavailable};
-    }
     auto proxyImage = m_engine.m_catalog.proxyImage();
     if (!proxyImage) {
         return proxyImage.error();
@@ -638,6 +632,12 @@ ExecutionEngine::Run::startNetwork(const Language &language, const QStringList &
     }
     // A read-only run's proxy opens every tunnel to see the methods of the requests inside.
     const bool intercepting = !secrets.isEmpty() || granted->isReadOnly();
+    if (intercepting && m_engine.m_starter.proxyReach() != ContainerBackend::EgressProxyReach::SocketVolume) {
+        // The sandbox trusts the proxy's authority through a file in the proxy's volume, which a pod cannot mount.
+        return Error{QStringLiteral("Secrets and a read-only network are not available with the Kubernetes backend "
+                                    "yet: use Docker or Podman, or ask for hosts without secrets bound to them."),
+                     ErrorCode::Unavailable};
+    }
     if (intercepting && !secrets.hasAuthority()) {
         return Error{QStringLiteral("A read-only network needs the egress proxy's certificate authority, which this "
                                     "program has no keychain for."),

@@ -40,8 +40,11 @@ std::optional<Error> KubernetesBackend::startFailure(const QJsonObject &pod, con
     const QJsonObject status = pod.value(QStringLiteral("status")).toObject();
     const QString phase = status.value(QStringLiteral("phase")).toString();
     // The folder loader (an init container) uses the sandbox's image: its pull fails first.
-    for (const QJsonValue &value : status.value(QStringLiteral("initContainerStatuses")).toArray() +
-                                       status.value(QStringLiteral("containerStatuses")).toArray()) {
+    QJsonArray statuses = status.value(QStringLiteral("initContainerStatuses")).toArray();
+    for (const QJsonValue &value : status.value(QStringLiteral("containerStatuses")).toArray()) {
+        statuses.append(value);
+    }
+    for (const QJsonValue &value : std::as_const(statuses)) {
         const QJsonObject waiting =
             value.toObject().value(QStringLiteral("state")).toObject().value(QStringLiteral("waiting")).toObject();
         const QString reason = waiting.value(QStringLiteral("reason")).toString();

@@ -122,7 +122,7 @@ protected:
 
 // --- the pool ---
 
-TEST_F(ExecutionEngineTest, aRunAskingForNetworkGetsOnlyWhatTheUserAllowsAndNotOnKubernetesYet)
+TEST_F(ExecutionEngineTest, aRunAskingForNetworkGetsOnlyWhatTheUserAllowsAndNoReadOnlyRunOnKubernetesYet)
 {
     SandboxSettings settings;
     settings.networkAllow = *NetworkAllowList::parse(QStringLiteral("api.test"));
@@ -134,7 +134,9 @@ TEST_F(ExecutionEngineTest, aRunAskingForNetworkGetsOnlyWhatTheUserAllowsAndNotO
     EXPECT_EQ(beyond.error().code, ErrorCode::BadRequest);
     EXPECT_EQ(m_backend->specs().size(), 0) << "no container for a refused request";
 
+    // A proxy pod cannot give the sandbox pod its authority to trust (its volume): no secrets, no read-only runs.
     m_backend->setEgressProxyReach(ContainerBackend::EgressProxyReach::ContainerAddress);
+    settings.networkAllow = *NetworkAllowList::parse(QStringLiteral("api.test, read-only"));
     request.network = {QStringLiteral("api.test")};
     auto kubernetes = engine(settings).run(request);
     ASSERT_FALSE(kubernetes);

@@ -67,6 +67,20 @@ TEST(KubernetesBackend, imagePullFailureSaysWhichImageAndWhereImagesComeFrom)
     EXPECT_TRUE(failure->message.contains(QStringLiteral("images push")));
 }
 
+TEST(KubernetesBackend, aFolderLoadersPullFailureIsAnImageErrorToo)
+{
+    // A pod with shared folders starts with its folder loader, an init container of the sandbox's image.
+    const QJsonObject pod = QJsonDocument::fromJson(R"({"status":{"phase":"Pending","initContainerStatuses":[
+        {"name":"folders","image":"registry.example/llm-sandbox/python:abc","state":{"waiting":{
+         "reason":"ErrImagePull","message":"not found"}}}],"containerStatuses":[
+        {"name":"sandbox","state":{"waiting":{"reason":"PodInitializing"}}}]}})")
+                                .object();
+    auto failure = KubernetesBackend::startFailure(pod, QStringLiteral("llm-sandbox-1"));
+    ASSERT_TRUE(failure.has_value());
+    EXPECT_EQ(failure->code, ErrorCode::ImageMissing);
+    EXPECT_TRUE(failure->message.contains(QStringLiteral("registry.example/llm-sandbox/python:abc")));
+}
+
 TEST(KubernetesBackend, unschedulablePodGivesTheSchedulersReason)
 {
     const QJsonObject pod = QJsonDocument::fromJson(R"({"status":{"phase":"Pending","conditions":[
