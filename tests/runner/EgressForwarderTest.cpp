@@ -200,6 +200,52 @@ TEST(EgressForwarderTest, theProxysSideSendsTunnelsToHostsWithASecretToTheInterc
     EXPECT_EQ(plain.accepted, 2);
 }
 
+// In a proxy pod the proxy's side listens on the pod's address instead of a socket, and vets each connection alike.
+TEST(EgressForwarderTest, theProxysSideListensOnAnAddressInAPod)
+{
+    static UpperCaseServer squid(freePort()); // never destroyed: serveSocket() serves for as long as the process lives
+    const int squidPort = squid.port();
+    const int port = freePort();
+    std::thread([squidPort, port] {
+        EgressForwarder("tcp:127.0.0.1:" + std::to_string(squidPort), 0)
+            .serveSocket("tcp:127.0.0.1:" + std::to_string(port));
+    }).detach();
+    const auto ask = [port](const std::string &request) {
+        int fd = -1;
+        for (int tries = 0; tries < 200; ++tries) {
+            fd = ::socket(AF_INET, SOCK_STREAM, 0);
+            sockaddr_in address{};
+            address.sin_family = AF_INET;
+            address.sin_port = htons(std::uint16_t(port));
+            address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+            if (::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0) {
+                break;
+            }
+            ::close(fd);
+            fd = -1;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        EXPECT_GE(fd, 0);
+        EXPECT_EQ(::write(fd, request.data(), request.size()), ssize_t(request.size()));
+        ::shutdown(fd, SHUT_WR);
+        std::string got;
+        char chunk[4096];
+        for (ssize_t n; (n = ::read(fd, chunk, sizeof chunk)) > 0;) {
+            got.append(chunk, std::size_t(n));
+        }
+        ::close(fd);
+        return got;
+    };
+    EXPECT_EQ(ask("GET http://api.test/ HTTP/1.1\r\nHost: api.test\r\n\r\n").substr(0, 20), "GET HTTP://API.TEST/");
+    EXPECT_EQ(squid.accepted, 1);
+    // A tunnel whose TLS handshake names another host than the one it was opened to: the handshake never gets through.
+    const std::string refused = ask("CONNECT api.test:443 HTTP/1.1\r\n\r\n" + test::clientHello("other.test"));
+    EXPECT_EQ(refused.find("OTHER.TEST"), std::string::npos) << refused;
+    const std::string allowed = ask("CONNECT api.test:443 HTTP/1.1\r\n\r\n" + test::clientHello("api.test"));
+    EXPECT_NE(allowed.find("API.TEST", allowed.find("API.TEST") + 1), std::string::npos)
+        << "the same tunnel naming its host gets its handshake (the name's second time) through";
+}
+
 TEST(EgressForwarderTest, passesTheCommandsExitStatusThrough)
 {
     UpperCaseServer server(socketPath());
