@@ -196,14 +196,15 @@ int exitStatus(int status)
     return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
 }
 
-// One line of the proxy's access log (NetworkConnection::logFormat) for a tunnel the inspector refused, on stdout,
+// One line of the proxy's access log (NetworkConnection::logFormat) for a connection the inspector refused, on stdout,
 // which squid's log shares: one write, so lines never mix.
 void logRefusal(const TunnelInspector &inspector)
 {
     const auto now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     char line[1024];
     const int length =
-        std::snprintf(line, sizeof line, "%.3f\t0\tCONNECT\t%s\t%d\tTCP_DENIED\t403\t0\t0\t-\t%s\t%s\n", now,
+        std::snprintf(line, sizeof line, "%.3f\t0\t%s\t%s\t%d\tTCP_DENIED\t403\t0\t0\t-\t%s\t%s\n", now,
+                      inspector.method().empty() ? "CONNECT" : inspector.method().c_str(),
                       inspector.host().substr(0, 253).c_str(), inspector.port(), inspector.refusal().c_str(),
                       inspector.serverName().empty() ? "-" : inspector.serverName().substr(0, 253).c_str());
     if (length > 0) {
@@ -235,7 +236,8 @@ bool vet(Connection &connection, const std::string &upstream, const Interception
     if (!connection.upstream.valid() && !connection.toUpstream.pending.empty()) {
         // The request was read: a tunnel to a host with a secret goes to the proxy that opens it, all else to the
         // one that does not.
-        const bool toInterceptor = interception && intercepted(*interception, connection.inspector->host());
+        const bool toInterceptor = interception && connection.inspector->method() == "CONNECT" &&
+                                   intercepted(*interception, connection.inspector->host());
         connection.upstream = connectUpstream(toInterceptor ? interception->upstream : upstream);
         if (!connection.upstream.valid()) {
             return false;

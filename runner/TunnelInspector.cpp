@@ -23,6 +23,41 @@ bool isAddress(const std::string &host)
     return ::inet_pton(AF_INET, host.c_str(), buffer) == 1 || ::inet_pton(AF_INET6, host.c_str(), buffer) == 1;
 }
 
+/// The host a request's head names in its Host header (lower case, without a port or an IPv6 address's brackets);
+/// empty when it has none.
+std::string hostHeaderOf(const std::string &head)
+{
+    const std::string lowered = lower(head);
+    const std::size_t at = lowered.find("\r\nhost:");
+    if (at == std::string::npos) {
+        return {};
+    }
+    const std::size_t start = lowered.find_first_not_of(" \t", at + 7);
+    std::string value = lowered.substr(start, lowered.find("\r\n", start) - start);
+    value.erase(value.find_last_not_of(" \t") + 1);
+    if (!value.empty() && value.front() == '[') {
+        return value.substr(1, value.find(']') - 1);
+    }
+    return value.substr(0, value.find(':'));
+}
+
+/// The host of an absolute-form request target ("http://host:port/path"); empty for any other form.
+std::string hostOfTarget(const std::string &line)
+{
+    const std::size_t space = line.find(' ');
+    const std::string target = lower(line.substr(space + 1, line.find(' ', space + 1) - space - 1));
+    const std::size_t scheme = target.find("://");
+    if (space == std::string::npos || scheme == std::string::npos) {
+        return {};
+    }
+    std::string authority = target.substr(scheme + 3, target.find_first_of("/?#", scheme + 3) - scheme - 3);
+    authority = authority.substr(authority.find('@') + 1); // no user information
+    if (!authority.empty() && authority.front() == '[') {
+        return authority.substr(1, authority.find(']') - 1);
+    }
+    return authority.substr(0, authority.find(':'));
+}
+
 } // namespace
 
 TunnelInspector::Verdict TunnelInspector::refuse(const char *why)
@@ -38,12 +73,25 @@ TunnelInspector::Verdict TunnelInspector::inspect(std::string &inbox, std::strin
         if (end == std::string::npos) {
             return inbox.size() > kMaxRequestHead ? refuse("ERR_INVALID_REQ") : Verdict::Pending;
         }
+        const std::string head = inbox.substr(0, end + 2);
         const std::string line = inbox.substr(0, inbox.find("\r\n"));
-        out.append(inbox, 0, end + 4);
-        inbox.erase(0, end + 4);
+        m_method = line.substr(0, std::min<std::size_t>(line.find(' '), 32));
         if (line.rfind("CONNECT ", 0) != 0) {
-            m_phase = Phase::Open; // squid judges a plain request, and closes the connection after it
+            // squid judges a plain request, and closes the connection after it; its Host header must name the server
+            // the request goes to (no domain fronting by Host on an allowed address).
+            m_host = hostOfTarget(line);
+            const std::string named = hostHeaderOf(head);
+            if (!m_host.empty() && !named.empty() && named != m_host) {
+                m_port = 80;
+                m_serverName = named;
+                return refuse("ERR_HOST_MISMATCH");
+            }
+            out.append(inbox, 0, end + 4);
+            inbox.erase(0, end + 4);
+            m_phase = Phase::Open;
         } else {
+            out.append(inbox, 0, end + 4);
+            inbox.erase(0, end + 4);
             // "CONNECT host:port HTTP/1.1", an IPv6 address in brackets.
             const std::string target = line.substr(8, line.find(' ', 8) - 8);
             const std::size_t colon = target.rfind(':');
@@ -69,6 +117,15 @@ TunnelInspector::Verdict TunnelInspector::inspect(std::string &inbox, std::strin
         if (static_cast<unsigned char>(inbox[0]) != 0x16) {
             if (m_port != 80) {
                 return refuse("ERR_NOT_TLS");
+            }
+            // Plain HTTP in a tunnel to port 80: its first request names the tunnel's host.
+            const std::size_t end = inbox.find("\r\n\r\n");
+            if (end == std::string::npos) {
+                return inbox.size() > kMaxRequestHead ? refuse("ERR_INVALID_REQ") : Verdict::Pending;
+            }
+            if (const std::string named = hostHeaderOf(inbox.substr(0, end + 2)); !named.empty() && named != m_host) {
+                m_serverName = named;
+                return refuse("ERR_HOST_MISMATCH");
             }
         } else {
             if (inbox.size() < 5) {

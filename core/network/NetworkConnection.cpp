@@ -154,6 +154,9 @@ std::optional<NetworkConnection> NetworkConnection::fromLogLine(const QByteArray
     if (code == QLatin1String("ERR_TLS_SERVER_NAME")) {
         connection.reason =
             QStringLiteral("its TLS handshake names another server: %1").arg(QString::fromUtf8(fields[11]).left(253));
+    } else if (code == QLatin1String("ERR_HOST_MISMATCH")) {
+        connection.reason =
+            QStringLiteral("its Host header names another server: %1").arg(QString::fromUtf8(fields[11]).left(253));
     } else if (code == QLatin1String("ERR_NOT_TLS")) {
         connection.reason = QStringLiteral("the tunnel carried something else than TLS (only port 80 may carry plain "
                                            "HTTP)");

@@ -81,6 +81,36 @@ TEST(TunnelInspector, aTunnelNamingAnotherServerOrCarryingNoTlsIsRefused)
     }
 }
 
+TEST(TunnelInspector, aRequestWhoseHostHeaderNamesAnotherServerIsRefused)
+{
+    {
+        TunnelInspector inspector;
+        std::string inbox = "GET http://api.test/x HTTP/1.1\r\nAccept: */*\r\nHost: evil.test\r\n\r\n";
+        std::string out;
+        EXPECT_EQ(inspector.inspect(inbox, out), TunnelInspector::Verdict::Refuse) << "domain fronting by Host";
+        EXPECT_EQ(inspector.refusal(), "ERR_HOST_MISMATCH");
+        EXPECT_EQ(inspector.method(), "GET");
+        EXPECT_EQ(inspector.host(), "api.test");
+        EXPECT_EQ(inspector.serverName(), "evil.test");
+        EXPECT_TRUE(out.empty()) << "nothing reached squid";
+    }
+    {
+        TunnelInspector inspector;
+        std::string inbox = "CONNECT api.test:80 HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\nHost: evil.test:80\r\n\r\n";
+        std::string out;
+        EXPECT_EQ(inspector.inspect(inbox, out), TunnelInspector::Verdict::Refuse) << "nor in a plain tunnel";
+        EXPECT_EQ(inspector.serverName(), "evil.test");
+    }
+    for (const char *same : {"GET http://API.test:8080/ HTTP/1.1\r\nhost:  api.TEST:8080 \r\n\r\n",
+                             "GET http://[2001:db8::7]/ HTTP/1.1\r\nHost: [2001:db8::7]\r\n\r\n",
+                             "GET http://api.test/ HTTP/1.0\r\n\r\n"}) {
+        TunnelInspector inspector;
+        std::string inbox = same;
+        std::string out;
+        EXPECT_EQ(inspector.inspect(inbox, out), TunnelInspector::Verdict::Pass) << same;
+    }
+}
+
 TEST(TunnelInspector, plainHttpToPort80AndRequestsPassAsTheyAre)
 {
     {
