@@ -61,7 +61,7 @@ make_clean_root() {
         [ -f "$file" ] && grep -q 'deb\.debian\.org\|security\.debian\.org' "$file" && cp "$file" "$partial$file"
     done
     cp /etc/resolv.conf "$partial/etc/resolv.conf"
-    in_root "$partial" apt-get update -q --error-on=any >"$dir/apt.log" 2>&1 ||
+    in_root "$partial" apt-get update -q --error-on=any -o Acquire::Retries=4 >"$dir/apt.log" 2>&1 ||
         fail "apt-get update failed in the clean root: $(tail -n 3 "$dir/apt.log" | paste -sd ' ')"
     if [ $# -gt 0 ]; then
         log "Installing exactly these packages in it: $*"

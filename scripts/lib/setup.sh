@@ -130,7 +130,7 @@ install_packages() {
     fi
     log "Installing system packages: ${missing[*]}"
     # --error-on=any: a mirror that cannot be reached is an error, not a warning before installing from stale lists.
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q --error-on=any ||
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q --error-on=any -o Acquire::Retries=4 ||
         fail "apt-get cannot reach the Debian package mirror ($(apt_mirrors)), so ${#missing[@]} packages cannot be" \
             "installed: ${missing[*]}. Check the network, or apt's proxy (Acquire::http::Proxy), then run this again."
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" ||
