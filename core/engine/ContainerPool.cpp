@@ -185,6 +185,16 @@ int ContainerPool::idleCount(const QString &key) const
     return it == m_idle.end() ? 0 : int(it->second.size());
 }
 
+int ContainerPool::idleCount(const std::function<bool(const QString &key)> &matches) const
+{
+    std::lock_guard lock(m_mutex);
+    int count = 0;
+    for (const auto &[key, idle] : m_idle) {
+        count += matches(key) ? int(idle.size()) : 0;
+    }
+    return count;
+}
+
 void ContainerPool::reap()
 {
     std::unique_lock lock(m_mutex);

@@ -63,6 +63,8 @@ public:
     void clear();
     /// Idle containers per key (for tests and the GUI).
     int idleCount(const QString &key) const;
+    /// Idle containers of the keys `matches` accepts.
+    int idleCount(const std::function<bool(const QString &key)> &matches) const;
 
 private:
     void reap();

@@ -580,26 +580,75 @@ Result<RunResult> ExecutionEngine::Run::installAndRun(const RunRequest &request,
                                                       const ContainerOptions &options,
                                                       std::unique_ptr<EgressProxyContainer> proxy)
 {
-    // Not pooled: the container holds this run's libraries (and may have had network).
     LibraryInstall install(*this, false);
-    auto container = install.start(language, image, request.libraries, plan, options);
+    // A set the library cache holds serves the next call with the same libraries from a sandbox it was unpacked in
+    // ahead (prewarmLibraries()): used once, so nothing a call's code changed in them reaches another. A sandbox of
+    // the run's own folders or with network is its own.
+    QString warmKey;
+    if (options.folders.isEmpty() && !proxy) {
+        auto key = install.cacheKey(language, image, request.libraries, plan);
+        if (!key) {
+            return key.error();
+        }
+        if (!key->isEmpty()) {
+            warmKey = options.poolKey + kWithLibraries + *key;
+        }
+    }
+    ContainerOptions started = options;
+    bool warm = !warmKey.isEmpty();
+    auto container = [&]() -> Result<std::unique_ptr<SandboxContainer>> {
+        if (!warm) {
+            return install.start(language, image, request.libraries, plan, started);
+        }
+        started.poolKey = warmKey;
+        return m_engine.m_pool.acquire(warmKey, [&] {
+            warm = false;
+            return install.start(language, image, request.libraries, plan, started);
+        });
+    }();
     if (!container) {
         return container.error();
+    }
+    if (warm) {
+        report(RunProgress::Kind::LibraryInstall,
+               QStringLiteral("Libraries from the cache: %1, unpacked ahead in a sandbox that waited for this run")
+                   .arg(request.libraries.join(QStringLiteral(", "))));
     }
     (*container)->keepEgressProxy(std::move(proxy));
     if (auto running = checkNotCancelled(); !running) {
         return running.error();
     }
-    if (auto sent = (*container)->runner().send(runRequest(request, language, nullptr, true)); !sent) {
-        return sent.error();
+    const RunnerRunRequest message = runRequest(request, language, nullptr, true);
+    if (auto sent = (*container)->runner().send(message); !sent) {
+        if (!warm) {
+            return sent.error();
+        }
+        // A warmed sandbox may have died while idle (with its engine): one retry in a fresh one.
+        m_engine.m_pool.release(std::move(*container), false);
+        warm = false;
+        container = install.start(language, image, request.libraries, plan, started);
+        if (!container) {
+            return container.error();
+        }
+        if (auto resent = (*container)->runner().send(message); !resent) {
+            m_engine.m_pool.release(std::move(*container), false);
+            return resent.error();
+        }
     }
     bool clean = false;
     auto result = collectSampled(**container, request.timeout, clean);
     attachLimits(result, **container);
     attachNetwork(result, **container);
     if (result) {
-        result->coldStart = true;
-        result->librariesCached = install.fromCache();
+        result->coldStart = !warm;
+        result->librariesCached = (*container)->librariesCached();
+    }
+    if (!warmKey.isEmpty()) {
+        // Never used again (removed on the pool's thread, not this run's); the next call's sandbox is warmed now.
+        m_engine.m_pool.release(std::move(*container), false);
+        if (clean) {
+            m_engine.prewarmLibraries(language, image, request.libraries, plan, started);
+        }
     }
     return result;
 }

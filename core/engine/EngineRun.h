@@ -97,6 +97,8 @@ public:
     static void attachLimits(Result<RunResult> &result, const SandboxContainer &container);
     /// How often a run's reading of the runner's events looks at its stop token and deadline.
     static constexpr std::chrono::milliseconds kPollInterval{100};
+    /// Between a pool key and a library set's key in the cache: a sandbox warmed with those libraries.
+    static constexpr QLatin1String kWithLibraries{" with libraries "};
 
 private:
     /// The preloaded interpreter the code runs as a fork of: the one with the modules it imports (their top-level

@@ -2,6 +2,7 @@
 
 #include "backend/ContainerBackend.h"
 #include "engine/EngineRun.h"
+#include "engine/LibraryInstall.h"
 #include "engine/OrphanReaper.h"
 #include "engine/RunSampler.h"
 #include "engine/SessionRun.h"
@@ -111,6 +112,16 @@ int ExecutionEngine::warmContainers(const QString &languageName) const
     return found ? m_pool.idleCount(found->second) : 0;
 }
 
+int ExecutionEngine::warmContainersWithLibraries(const QString &languageName) const
+{
+    auto found = languageAndImage(languageName);
+    if (!found) {
+        return 0;
+    }
+    return m_pool.idleCount(
+        [&](const QString &key) { return key.startsWith(found->second) && key.contains(Run::kWithLibraries); });
+}
+
 void ExecutionEngine::drainPool()
 {
     m_pool.drain();
@@ -141,6 +152,16 @@ void ExecutionEngine::prewarmImage(const Language &language, const QString &imag
             startPreloaded(**container, language);
         }
         return container;
+    });
+}
+
+void ExecutionEngine::prewarmLibraries(const Language &language, const QString &image, const QStringList &libraries,
+                                       const LibraryInstallPlan &plan, const ContainerOptions &options)
+{
+    m_pool.prewarm(options.poolKey, [this, language, image, libraries, plan, options] {
+        // A run of the engine's own that no observer sees: its progress goes nowhere, nothing stops it but the pool.
+        Run warming(*this, QStringLiteral("warm-") + newId(), false, nullptr, {});
+        return LibraryInstall(warming, false).startFromCache(language, image, libraries, plan, options);
     });
 }
 

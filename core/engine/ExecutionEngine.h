@@ -62,6 +62,9 @@ public:
     void prewarm(const QString &language);
     /// Warm containers waiting for a run of `language`.
     int warmContainers(const QString &language) const;
+    /// Warm containers of `language` with libraries from the cache unpacked in them, each waiting for a run that asks
+    /// for its set.
+    int warmContainersWithLibraries(const QString &language) const;
     /// Removes the warm containers and keeps none from now on (ContainerPool::drain): for an engine that is replaced
     /// while its runs and sessions finish. Runs still work, each on a fresh container. Blocking.
     void drainPool();
@@ -97,6 +100,10 @@ private:
 
     /// Warms a sandbox of `image` in the pool under `key` (the image's name, or with the folders' versions).
     void prewarmImage(const Language &language, const QString &image, const QString &key);
+    /// Warms a sandbox of `image` with the set of `plan` (`libraries`) that the library cache holds unpacked in it, in
+    /// the pool under `options.poolKey` (ExecutionEngine::Run::installAndRun).
+    void prewarmLibraries(const Language &language, const QString &image, const QStringList &libraries,
+                          const LibraryInstallPlan &plan, const ContainerOptions &options);
     /// Whether the shared folders travel into each sandbox as a copy made when it starts (the backend cannot mount
     /// them): then a sandbox holds them as they were then, and is pooled under their versions.
     bool foldersTravel() const;

@@ -34,6 +34,63 @@ QString logTail(const QString &log)
 
 } // namespace
 
+Result<QString> ExecutionEngine::LibraryInstall::cacheKey(const Language &language, const QString &image,
+                                                          const QStringList &libraries,
+                                                          const LibraryInstallPlan &plan) const
+{
+    const SandboxSettings &settings = m_run.engine().m_settings;
+    if (!LibraryCache(settings.libraryCacheFolder, settings.libraryCacheBytes).isEnabled()) {
+        return QString();
+    }
+    auto builderImage = m_run.engine().m_catalog.builderImage(language);
+    if (!builderImage) {
+        return builderImage.error();
+    }
+    return LibraryCache::keyFor(language, image, *builderImage, libraries, plan);
+}
+
+std::optional<Result<std::unique_ptr<SandboxContainer>>>
+ExecutionEngine::LibraryInstall::startCached(const Language &language, const QString &image,
+                                             const QStringList &libraries, const QString &key,
+                                             const ContainerOptions &options, QString *problem)
+{
+    const SandboxSettings &settings = m_run.engine().m_settings;
+    LibraryCache cache(settings.libraryCacheFolder, settings.libraryCacheBytes);
+    auto hit = cache.find(key, problem);
+    if (!hit) {
+        return std::nullopt;
+    }
+    m_run.report(RunProgress::Kind::LibraryInstall,
+                 QStringLiteral("Libraries from the cache: %1 (%2 MiB unpacked), installed before for this image")
+                     .arg(libraries.join(QStringLiteral(", ")))
+                     .arg((hit->unpackedBytes + 1024 * 1024 - 1) / (1024 * 1024)));
+    auto container = startWithLibraries(language, image, options, Packed{std::move(hit->archive), hit->unpackedBytes});
+    if (container) {
+        (*container)->setLibrariesCached(true);
+    }
+    return container;
+}
+
+Result<std::unique_ptr<SandboxContainer>>
+ExecutionEngine::LibraryInstall::startFromCache(const Language &language, const QString &image,
+                                                const QStringList &libraries, const LibraryInstallPlan &plan,
+                                                const ContainerOptions &options)
+{
+    auto key = cacheKey(language, image, libraries, plan);
+    if (!key) {
+        return key.error();
+    }
+    QString problem;
+    if (auto started =
+            key->isEmpty() ? std::nullopt : startCached(language, image, libraries, *key, options, &problem)) {
+        return std::move(*started);
+    }
+    return Error{problem.isEmpty() ? QStringLiteral("The library cache does not hold %1 for this image.")
+                                         .arg(libraries.join(QStringLiteral(", ")))
+                                   : problem,
+                 ErrorCode::NotFound};
+}
+
 Result<std::unique_ptr<SandboxContainer>>
 ExecutionEngine::LibraryInstall::start(const Language &language, const QString &image, const QStringList &libraries,
                                        const LibraryInstallPlan &plan, const ContainerOptions &options)
@@ -46,15 +103,8 @@ ExecutionEngine::LibraryInstall::start(const Language &language, const QString &
     LibraryCache cache(settings.libraryCacheFolder, settings.libraryCacheBytes);
     const QString key = LibraryCache::keyFor(language, image, *builderImage, libraries, plan);
     QString problem;
-    if (auto hit = cache.find(key, &problem)) {
-        m_run.report(RunProgress::Kind::LibraryInstall,
-                     QStringLiteral("Libraries from the cache: %1 (%2 MiB unpacked), installed before for this image")
-                         .arg(libraries.join(QStringLiteral(", ")))
-                         .arg((hit->unpackedBytes + 1024 * 1024 - 1) / (1024 * 1024)));
-        auto container =
-            startWithLibraries(language, image, options, Packed{std::move(hit->archive), hit->unpackedBytes});
-        m_fromCache = container.ok();
-        return container;
+    if (auto started = startCached(language, image, libraries, key, options, &problem)) {
+        return std::move(*started);
     }
     if (!problem.isEmpty()) {
         m_run.report(RunProgress::Kind::LibraryInstall, problem);

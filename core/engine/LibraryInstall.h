@@ -22,12 +22,20 @@ public:
     /// shared folders, its egress proxy). The builder that installs gets no shared folder: it has a network (through
     /// an egress proxy of its own).
     /// The same libraries installed for the same image with the same settings before, in any process, are unpacked
-    /// from the library cache instead (LibraryCache; fromCache()).
+    /// from the library cache instead (LibraryCache; SandboxContainer::librariesCached()).
     Result<std::unique_ptr<SandboxContainer>> start(const Language &language, const QString &image,
                                                     const QStringList &libraries, const LibraryInstallPlan &plan,
                                                     const ContainerOptions &options = {});
-    /// Whether start() took the libraries from the cache.
-    bool fromCache() const { return m_fromCache; }
+    /// The container of `image` with the set the library cache holds for `plan` (`libraries`) unpacked in it, started
+    /// with `options`; NotFound when the cache does not hold that set (or it failed its check). For a sandbox warmed
+    /// ahead of a run (ExecutionEngine::prewarmLibraries).
+    Result<std::unique_ptr<SandboxContainer>> startFromCache(const Language &language, const QString &image,
+                                                             const QStringList &libraries,
+                                                             const LibraryInstallPlan &plan,
+                                                             const ContainerOptions &options = {});
+    /// The key of `plan`'s set in the library cache (LibraryCache::keyFor); empty when the cache is off.
+    Result<QString> cacheKey(const Language &language, const QString &image, const QStringList &libraries,
+                             const LibraryInstallPlan &plan) const;
 
 private:
     /// Installs `plan` (`libraries`) in the builder `container`.
@@ -42,6 +50,11 @@ private:
     /// Packs what the install wrote in the builder `installer` (Language::LibraryInstaller::installedPaths, the
     /// project files) and copies it out.
     Result<Packed> pack(SandboxContainer &installer, const Language &language);
+    /// The cache's set of `key` unpacked in a container of `image` started with `options`, or nullopt when the cache
+    /// does not hold it (`problem`: why, when it held one that failed its check).
+    std::optional<Result<std::unique_ptr<SandboxContainer>>>
+    startCached(const Language &language, const QString &image, const QStringList &libraries, const QString &key,
+                const ContainerOptions &options, QString *problem = nullptr);
     /// A container of `image` started with `options`, `libraries` unpacked in it.
     Result<std::unique_ptr<SandboxContainer>> startWithLibraries(const Language &language, const QString &image,
                                                                  const ContainerOptions &options, Packed libraries);
@@ -59,7 +72,6 @@ private:
 
     Run &m_run;
     bool m_forSession;
-    bool m_fromCache = false;
 };
 
 } // namespace sandbox

@@ -49,6 +49,11 @@ public:
     void keepEgressProxy(std::unique_ptr<EgressProxyContainer> proxy);
     EgressProxyContainer *egressProxy() const { return m_egressProxy.get(); }
 
+    /// Whether its libraries were unpacked from the library cache (ExecutionEngine::LibraryInstall), not installed
+    /// for it.
+    bool librariesCached() const { return m_librariesCached; }
+    void setLibrariesCached(bool cached) { m_librariesCached = cached; }
+
     int uses() const { return m_uses; }
     void markUsed();
     std::chrono::steady_clock::time_point lastUsed() const { return m_lastUsed; }
@@ -62,6 +67,7 @@ private:
     std::unique_ptr<EgressProxyContainer> m_egressProxy; ///< removed after the sandbox (~SandboxContainer)
     EnforcedLimits m_enforcedLimits;
     QString m_acceptedWeakerIsolation;
+    bool m_librariesCached = false;
     int m_uses = 0;
     std::chrono::steady_clock::time_point m_lastUsed = std::chrono::steady_clock::now();
 };

@@ -31,6 +31,8 @@ struct SessionInfo
     std::chrono::milliseconds timeout{0};
     /// Python and R keep one interpreter for the whole session: variables survive between runs.
     bool keepsVariables = false;
+    /// Its libraries came from the library cache, not installed for it.
+    bool librariesCached = false;
     QDateTime createdAt;
     QDateTime lastUsedAt;
     int runs = 0;

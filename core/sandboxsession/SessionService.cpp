@@ -47,6 +47,7 @@ Result<SessionInfo> SessionService::create(const SessionRequest &request, const 
     session->info.timeout = request.timeout;
     session->info.keepsVariables = !language->sessionInterpreter.isEmpty();
     session->info.owner = request.owner;
+    session->info.librariesCached = (*container)->librariesCached();
     session->container = std::move(*container);
     return m_registry.add(std::move(session));
 }

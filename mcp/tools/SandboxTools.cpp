@@ -95,6 +95,9 @@ QJsonObject sessionJson(const SessionInfo &session)
         {QStringLiteral("last_used_at"), session.lastUsedAt.toString(Qt::ISODate)},
         {QStringLiteral("expires_at"), session.expiresAt.toString(Qt::ISODate)},
     };
+    if (session.librariesCached) { // only then: other sessions answer as they always did
+        json.insert(QStringLiteral("libraries_cached"), true);
+    }
     if (!session.network.isEmpty()) { // only a session with network says so: others answer as they always did
         json.insert(QStringLiteral("network"), QJsonArray::fromStringList(session.network));
     }

@@ -3,6 +3,7 @@
 // needs nothing), and names that could inject options or commands refused up front.
 #include "BackendTestSupport.h"
 #include "ScopedEnvironment.h"
+#include "WaitUntil.h"
 #include "engine/ExecutionEngine.h"
 
 #include <QDir>
@@ -470,6 +471,99 @@ TEST_P(LibraryCacheTest, aSetInstalledOnceServesTheNextProcessAndATamperedOneIsI
     archive.close();
     EXPECT_FALSE(call()) << "a changed archive is never used: installed again";
     EXPECT_TRUE(call()) << "and kept again";
+}
+
+// Within one process the next call with a set the cache holds takes a sandbox the set was unpacked in ahead (no
+// container start, no unpacking on the call's time), used once: what one call's code changed in its libraries never
+// reaches the next.
+TEST_P(LibraryCacheTest, theNextCallTakesASandboxWarmedWithTheSetThatNoOtherCallUsedAndSessionsTakeItToo)
+{
+    makeFixture("python", kPythonWheel, m_offline.path());
+    QTemporaryDir cache;
+    test::ScopedEnvironment offline({{"LLM_SANDBOX_PIP_OFFLINE_DIR", m_offline.path().toUtf8()}});
+    SandboxSettings settings = test::settingsFor(GetParam());
+    settings.libraryCacheFolder = cache.path();
+    const auto engine = std::make_unique<ExecutionEngine>(test::backendFor(GetParam()), settings);
+    struct Observer final : RunObserver
+    {
+        QStringList lines;
+        void runProgress(const QString &, const RunProgress &progress) override { lines << progress.message; }
+    };
+    RunRequest request;
+    request.language = QStringLiteral("python");
+    request.libraries = {QStringLiteral("llmsb_greeter==1.0")};
+    request.timeout = 120s;
+    // The code rewrites the library it imported, as any call's code may.
+    request.code =
+        QStringLiteral("import llmsb_greeter\nprint(llmsb_greeter.greet('warm'))\n"
+                       "open(llmsb_greeter.__file__, 'w').write('def greet(n):\\n    return \"changed\"\\n')\n");
+    const auto call = [&](Observer &observer) {
+        auto result = engine->run(request, {}, &observer);
+        EXPECT_TRUE(result.ok()) << result.error().message.toStdString();
+        EXPECT_EQ(result.ok() ? result->stdoutData : QByteArray(), "hello warm\n")
+            << (result.ok() ? result->stderrData.toStdString() : std::string());
+        return result.ok() && result->librariesCached && !result->coldStart;
+    };
+    Observer installing;
+    EXPECT_FALSE(call(installing)) << "the first call installs";
+    for (int i = 0; i < 2; ++i) {
+        ASSERT_TRUE(test::waitUntil([&] { return engine->warmContainersWithLibraries(QStringLiteral("python")) == 1; },
+                                    120s, 100ms))
+            << "a sandbox with the set is warmed after each call";
+        EXPECT_EQ(engine->warmContainers(QStringLiteral("python")), 0) << "and no plain one";
+        Observer warm;
+        EXPECT_TRUE(call(warm)) << "call " << i + 2 << " takes the warmed sandbox";
+        EXPECT_TRUE(warm.lines.filter(QStringLiteral("unpacked ahead")).size() == 1)
+            << warm.lines.join('\n').toStdString();
+        EXPECT_TRUE(warm.lines.filter(QStringLiteral("Starting")).isEmpty()) << warm.lines.join('\n').toStdString();
+    }
+    // A session's sandbox takes the set from the cache too, and says so.
+    SessionRequest opening;
+    opening.libraries = request.libraries;
+    auto session = engine->createSession(opening);
+    ASSERT_TRUE(session.ok()) << session.error().message.toStdString();
+    EXPECT_TRUE(session->librariesCached);
+    EXPECT_TRUE(engine->closeSession(session->id).ok());
+}
+
+// A wheel set far beyond what the builder's old 256 MiB /tmp held (issue 49): 2 x 180 MiB unpacked, from a package
+// index the test serves. The wheels are small (their files compress well), so the set passes the packed result's cap.
+TEST_P(LibraryCacheTest, aWheelSetOverThreeHundredMegabytesUnpackedInstallsFromAnIndex)
+{
+    for (const char *name : {"llmsb_big_a", "llmsb_big_b"}) {
+        const QString code =
+            QStringLiteral("import os, zipfile\n"
+                           "name = '%1'\n"
+                           "out = os.environ['LLM_SANDBOX_OUTPUT_DIR']\n"
+                           "chunk = bytes(range(256)) * (45 * 4096)\n"
+                           "with zipfile.ZipFile(os.path.join(out, name + '-1.0-py3-none-any.whl'), 'w',\n"
+                           "                     zipfile.ZIP_DEFLATED, compresslevel=1) as whl:\n"
+                           "    whl.writestr(name + '/__init__.py', '')\n"
+                           "    for i in range(4):\n"
+                           "        whl.writestr('%s/data%d.bin' % (name, i), chunk)\n"
+                           "    info = name + '-1.0.dist-info/'\n"
+                           "    whl.writestr(info + 'METADATA', 'Metadata-Version: 2.1\\nName: %s\\nVersion: 1.0\\n' "
+                           "% name.replace('_', '-'))\n"
+                           "    whl.writestr(info + 'WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\n"
+                           "Root-Is-Purelib: true\\nTag: py3-none-any\\n')\n"
+                           "    whl.writestr(info + 'RECORD', '')\n")
+                .arg(QLatin1String(name));
+        makeFixture("python", code,
+                    m_offline.filePath(QStringLiteral("simple/") + QString::fromLatin1(name).replace(u'_', u'-')));
+    }
+    const QString url = serve(m_offline.path());
+    ASSERT_FALSE(url.isEmpty());
+    test::ScopedEnvironment registry({{"LLM_SANDBOX_PIP_INDEX_URL", (url + QStringLiteral("/simple")).toUtf8()}});
+    auto result =
+        run("python",
+            "import os, llmsb_big_a, llmsb_big_b\n"
+            "total = sum(os.path.getsize(os.path.join(folder, file))\n"
+            "            for module in (llmsb_big_a, llmsb_big_b)\n"
+            "            for folder, _, files in os.walk(os.path.dirname(module.__file__)) for file in files)\n"
+            "print(total // (1024 * 1024))\n",
+            {"llmsb_big_a==1.0", "llmsb_big_b==1.0"});
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->stdoutData, "360\n") << result->stderrData.toStdString();
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, LibraryCacheTest, ::testing::Values(std::string("docker")), test::backendTestName);
