@@ -2,6 +2,7 @@
 
 #include "artifacts/MimeTypes.h"
 #include "artifacts/RasterImageSize.h"
+#include "artifacts/TableData.h"
 
 namespace sandbox {
 
@@ -13,6 +14,7 @@ Artifact Artifact::fromFile(QString name, QByteArray data)
         artifact.width = size->width();
         artifact.height = size->height();
     }
+    artifact.table = TableData::ofArtifact(artifact.mimeType, data);
     artifact.name = std::move(name);
     artifact.data = std::move(data);
     return artifact;

@@ -17,11 +17,14 @@ struct Artifact
     int height = 0;
     /// What the chart shows, when it is one a capture hook read (ChartData); empty otherwise.
     QJsonObject chart;
+    /// What a table (a CSV or tab-separated file) holds at a glance (TableData); empty for other files.
+    QJsonObject table;
 
     qint64 size() const { return data.size(); }
     bool hasPixelSize() const { return width > 0 && height > 0; }
 
-    /// The artifact for a file named `name` with these bytes: MIME type and, for raster images, pixel size.
+    /// The artifact for a file named `name` with these bytes: MIME type, for raster images pixel size, for tables
+    /// their outline.
     static Artifact fromFile(QString name, QByteArray data);
 };
 

@@ -4,6 +4,7 @@
 #include <QJsonDocument>
 #include <QLocale>
 #include <QStringList>
+#include <algorithm>
 
 namespace sandbox::ChartData {
 
@@ -58,6 +59,7 @@ QString summary(const QString &image, const QJsonObject &chart)
 {
     QStringList parts;
     qint64 points = 0;
+    qint64 boxes = 0;
     int series = 0;
     for (const QJsonValue axesValue : chart.value(QStringLiteral("axes")).toArray()) {
         const QJsonObject axes = axesValue.toObject();
@@ -70,7 +72,13 @@ QString summary(const QString &image, const QJsonObject &chart)
                   << axisText("y", axes.value(QStringLiteral("y")).toObject());
         }
         for (const QJsonValue each : list) {
-            points += each.toObject().value(QStringLiteral("points")).toInteger();
+            const QJsonObject one = each.toObject();
+            // A box plot's points are its boxes (one per group), each with its quartiles.
+            if (one.value(QStringLiteral("kind")).toString() == QLatin1String("box")) {
+                boxes += one.value(QStringLiteral("points")).toInteger();
+                continue;
+            }
+            points += one.value(QStringLiteral("points")).toInteger();
             ++series;
         }
     }
@@ -78,12 +86,123 @@ QString summary(const QString &image, const QJsonObject &chart)
     if (const QString title = chart.value(QStringLiteral("title")).toString().simplified(); !title.isEmpty()) {
         line += QStringLiteral(" '%1'").arg(title.left(80));
     }
+    if (boxes > 0) {
+        parts << (boxes == 1 ? QStringLiteral("1 box") : QStringLiteral("%1 boxes").arg(boxes));
+    }
     if (series > 0) {
         parts << (series == 1 ? QStringLiteral("%1 points").arg(points)
                               : QStringLiteral("%1 series, %2 points").arg(series).arg(points));
+    }
+    if (series > 0 || boxes > 0) {
         line += QStringLiteral(" — ") + parts.join(QStringLiteral(", "));
     }
     return line;
+}
+
+QByteArray toCsv(const QJsonObject &chart)
+{
+    struct Row
+    {
+        QString axes;
+        QString series;
+        QString kind;
+        QJsonValue x;
+        QJsonValue y;
+        QJsonObject box;
+        QJsonValue binEnd;
+    };
+    QList<Row> rows;
+    int axesWithSeries = 0;
+    bool boxes = false;
+    bool bins = false;
+    const QJsonArray axesList = chart.value(QStringLiteral("axes")).toArray();
+    for (qsizetype a = 0; a < axesList.size(); ++a) {
+        const QJsonObject axes = axesList.at(a).toObject();
+        const QJsonArray seriesList = axes.value(QStringLiteral("series")).toArray();
+        axesWithSeries += seriesList.isEmpty() ? 0 : 1;
+        QString axesName = axes.value(QStringLiteral("title")).toString().simplified();
+        if (axesName.isEmpty()) {
+            axesName = QString::number(a + 1);
+        }
+        for (qsizetype s = 0; s < seriesList.size(); ++s) {
+            const QJsonObject series = seriesList.at(s).toObject();
+            QString name = series.value(QStringLiteral("name")).toString();
+            if (name.isEmpty()) {
+                name = QString::number(s + 1);
+            }
+            const QString kind = series.value(QStringLiteral("kind")).toString();
+            if (kind == QLatin1String("box")) {
+                boxes = true;
+                for (const QJsonValue box : series.value(QStringLiteral("boxes")).toArray()) {
+                    const QJsonObject stats = box.toObject();
+                    rows.append({axesName,
+                                 name,
+                                 kind,
+                                 stats.value(QStringLiteral("label")),
+                                 stats.value(QStringLiteral("median")),
+                                 stats,
+                                 {}});
+                }
+                continue;
+            }
+            const QJsonArray xs = series.value(QStringLiteral("x")).toArray();
+            const QJsonArray ys = series.value(QStringLiteral("y")).toArray();
+            const QJsonArray edges = series.value(QStringLiteral("bin_edges")).toArray();
+            const bool binned = kind == QLatin1String("histogram") && edges.size() == ys.size() + 1;
+            bins = bins || binned;
+            for (qsizetype i = 0; i < std::min(xs.size(), ys.size()); ++i) {
+                rows.append({axesName, name, kind, xs.at(i), ys.at(i), {}, binned ? edges.at(i + 1) : QJsonValue()});
+            }
+        }
+    }
+    const auto cell = [](const QJsonValue &value) {
+        QString text = value.isDouble()   ? QLocale::c().toString(value.toDouble(), 'g', 15)
+                       : value.isString() ? value.toString()
+                       : value.isBool()   ? QString::fromLatin1(value.toBool() ? "true" : "false")
+                                          : QString();
+        if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) || text.contains(QLatin1Char('\n')) ||
+            text.contains(QLatin1Char('\r'))) {
+            text = QLatin1Char('"') + text.replace(QLatin1Char('"'), QLatin1String("\"\"")) + QLatin1Char('"');
+        }
+        return text;
+    };
+    const bool withAxes = axesWithSeries > 1;
+    QStringList header;
+    if (withAxes) {
+        header << QStringLiteral("axes");
+    }
+    header << QStringLiteral("series") << QStringLiteral("kind") << QStringLiteral("x") << QStringLiteral("y");
+    const QStringList boxColumns{QStringLiteral("q1"), QStringLiteral("q3"), QStringLiteral("whisker_low"),
+                                 QStringLiteral("whisker_high")};
+    if (boxes) {
+        header << boxColumns << QStringLiteral("outliers");
+    }
+    if (bins) {
+        header << QStringLiteral("bin_end");
+    }
+    QString out = header.join(QLatin1Char(',')) + QStringLiteral("\r\n");
+    for (const Row &row : std::as_const(rows)) {
+        QStringList cells;
+        if (withAxes) {
+            cells << cell(row.axes);
+        }
+        cells << cell(row.series) << cell(row.kind) << cell(row.x) << cell(row.y);
+        if (boxes) {
+            for (const QString &column : boxColumns) {
+                cells << cell(row.box.value(column));
+            }
+            QStringList outliers;
+            for (const QJsonValue outlier : row.box.value(QStringLiteral("outliers")).toArray()) {
+                outliers << cell(outlier);
+            }
+            cells << cell(outliers.join(QLatin1Char(' ')));
+        }
+        if (bins) {
+            cells << cell(row.binEnd);
+        }
+        out += cells.join(QLatin1Char(',')) + QStringLiteral("\r\n");
+    }
+    return out.toUtf8();
 }
 
 } // namespace sandbox::ChartData

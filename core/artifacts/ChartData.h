@@ -22,6 +22,11 @@ QJsonObject read(const QByteArray &data);
 /// One line about the chart of `image` for the model: "figure_1.png: line 'Sales' — x month 1–12, y sales 3–97, 12
 /// points".
 QString summary(const QString &image, const QJsonObject &chart);
+/// The chart's series as CSV (RFC 4180), one row per point: series, kind, x, y; "axes" first when it has several
+/// axes with series; a box plot's rows carry q1, q3, whisker_low, whisker_high and outliers (x its label, y its median)
+/// and a histogram's bin_end (x is where each bin starts). Only the points the chart data holds: a cut series (its
+/// `truncated`) has its evenly spread points.
+QByteArray toCsv(const QJsonObject &chart);
 
 } // namespace ChartData
 

@@ -25,6 +25,7 @@ QString mimeTypeForFileName(const QString &fileName)
         {QStringLiteral("htm"), QStringLiteral("text/html")},
         {QStringLiteral("json"), QStringLiteral("application/json")},
         {QStringLiteral("csv"), QStringLiteral("text/csv")},
+        {QStringLiteral("tsv"), QStringLiteral("text/tab-separated-values")},
         {QStringLiteral("txt"), QStringLiteral("text/plain")},
     };
     return types.value(QFileInfo(fileName).suffix().toLower(), kOctetStream);

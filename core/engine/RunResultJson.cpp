@@ -31,6 +31,9 @@ QJsonObject runResultToJson(const RunResult &result)
         if (!artifact.chart.isEmpty()) {
             item.insert(QStringLiteral("chart"), artifact.chart);
         }
+        if (!artifact.table.isEmpty()) {
+            item.insert(QStringLiteral("table"), artifact.table);
+        }
         artifacts.append(item);
     }
     QJsonObject json{

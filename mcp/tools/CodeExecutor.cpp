@@ -1,6 +1,7 @@
 #include "mcp/tools/CodeExecutor.h"
 
 #include "artifacts/ChartData.h"
+#include "artifacts/TableData.h"
 #include "engine/ExecutionEngine.h"
 #include "engine/RunResultJson.h"
 #include "lang/LanguageRegistry.h"
@@ -206,6 +207,17 @@ QJsonObject CodeExecutor::toToolResult(const RunRequest &request, const RunResul
         const QString text = QStringLiteral("Charts:\n") + charts.join(QLatin1Char('\n'));
         content.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), text}});
     }
+    // And each table, its shape and columns (its first rows are in the artifact's "table", all of it in the file).
+    QStringList tables;
+    for (const Artifact &artifact : result.artifacts) {
+        if (!artifact.table.isEmpty()) {
+            tables << TableData::summary(artifact.name, artifact.table);
+        }
+    }
+    if (!tables.isEmpty()) {
+        const QString text = QStringLiteral("Tables:\n") + tables.join(QLatin1Char('\n'));
+        content.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), text}});
+    }
     for (const Artifact &artifact : result.artifacts) {
         const bool image = isImage(artifact.mimeType);
         if (image && (!artifactLinks || artifact.size() <= kMaxInlineImageBytes)) {
@@ -276,10 +288,16 @@ QJsonObject CodeExecutor::outputSchema()
                      {QStringLiteral("height"), schema("integer", "Height in pixels (raster images only).")},
                      {QStringLiteral("path"), schema("string", "Where it was saved on the host, when it was.")},
                      {QStringLiteral("chart"),
-                      schema("object", "What a chart shows, for matplotlib charts: {library, kind, title, axes: "
-                                       "[{title, x: {label, scale, range}, y: {...}, series: [{name, kind (line, "
-                                       "scatter, bar, histogram with bin_edges, pie, image), x, y, points, truncated "
-                                       "(cut to 200 points), y_min, y_max}], legend, annotations}]}.")}}},
+                      schema("object", "What a chart shows (matplotlib with seaborn and pandas, plotly; R's base "
+                                       "graphics, ggplot2, lattice): {library, kind, title, axes: [{title, x: {label, "
+                                       "scale, range}, y: {...}, series: [{name, kind (line, scatter, area, bar, "
+                                       "histogram with bin_edges, pie, image, box with boxes: [{label, median, q1, q3, "
+                                       "whisker_low, whisker_high, outliers}]), x, y, points, truncated (cut to 200 "
+                                       "points), y_min, y_max}], legend, annotations}]}.")},
+                     {QStringLiteral("table"),
+                      schema("object", "What a CSV or tab-separated file holds: {rows, columns: [{name, type (number, "
+                                       "text, boolean, empty), missing, min, max, mean (numbers), distinct (text)}], "
+                                       "head: the first rows, head_rows}; the whole file is a resource.")}}},
         {QStringLiteral("required"),
          QJsonArray{QStringLiteral("name"), QStringLiteral("mime_type"), QStringLiteral("size")}},
     };

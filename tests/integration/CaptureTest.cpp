@@ -10,7 +10,9 @@
 #include <QJsonObject>
 #include <QXmlStreamReader>
 #include <gtest/gtest.h>
+#include <numeric>
 #include <tuple>
+#include <vector>
 
 using namespace sandbox;
 using namespace std::chrono_literals;
@@ -136,6 +138,16 @@ protected:
 };
 
 test::SharedEngines CaptureTest::s_engines;
+
+/// The numbers of a JSON array (a chart's values, whichever way the hook wrote them: 3 or 3.0).
+std::vector<double> numbers(const QJsonValue &array)
+{
+    std::vector<double> out;
+    for (const QJsonValue value : array.toArray()) {
+        out.push_back(value.toDouble());
+    }
+    return out;
+}
 
 /// The first series of a chart's first axes (ChartData).
 QJsonObject firstSeries(const QJsonObject &chart)
@@ -279,6 +291,65 @@ TEST_P(CaptureTest, seabornAndPandasPlotsComeBackThroughMatplotlib)
     EXPECT_EQ(result->artifacts[0].chart.value(QStringLiteral("kind")).toString(), QStringLiteral("line"));
     EXPECT_EQ(result->artifacts[1].chart.value(QStringLiteral("kind")).toString(), QStringLiteral("histogram"))
         << QJsonDocument(result->artifacts[1].chart).toJson().toStdString();
+}
+
+// A box plot's data is its boxes (quartiles, whiskers, outliers), from matplotlib's boxplot and seaborn's alike,
+// not the lines that draw them.
+TEST_P(CaptureTest, boxPlotsComeBackAsTheirQuartilesWhiskersAndOutliers)
+{
+    auto result = python("import matplotlib.pyplot as plt, pandas as pd, seaborn as sns\n"
+                         "plt.boxplot([[1, 2, 3, 4, 5, 100], [10, 20, 30]], labels=['a', 'b'])\n"
+                         "plt.title('Boxes')\n"
+                         "plt.show()\n"
+                         "df = pd.DataFrame({'day': ['x'] * 5 + ['y'] * 5, 'tip': [1, 2, 3, 4, 5, 2, 4, 6, 8, 10]})\n"
+                         "sns.boxplot(data=df, x='day', y='tip')\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    ASSERT_EQ(namesOf(*result), QStringList({"figure_1.png", "figure_2.png"})) << describe(*result);
+    const QJsonObject chart = result->artifacts[0].chart;
+    EXPECT_EQ(chart.value(QStringLiteral("kind")).toString(), QStringLiteral("box"))
+        << QJsonDocument(chart).toJson().toStdString();
+    const QJsonObject boxes = firstSeries(chart);
+    EXPECT_EQ(chart.value(QStringLiteral("axes")).toArray().at(0).toObject().value("series").toArray().size(), 1)
+        << "the whiskers, caps and medians are no line series of their own";
+    const QJsonArray list = boxes.value(QStringLiteral("boxes")).toArray();
+    ASSERT_EQ(list.size(), 2) << QJsonDocument(chart).toJson().toStdString();
+    const QJsonObject a = list.at(0).toObject();
+    EXPECT_EQ(a.value("label").toString(), "a");
+    EXPECT_DOUBLE_EQ(a.value("median").toDouble(), 3.5);
+    EXPECT_DOUBLE_EQ(a.value("q1").toDouble(), 2.25);
+    EXPECT_DOUBLE_EQ(a.value("q3").toDouble(), 4.75);
+    EXPECT_DOUBLE_EQ(a.value("whisker_low").toDouble(), 1);
+    EXPECT_DOUBLE_EQ(a.value("whisker_high").toDouble(), 5);
+    EXPECT_EQ(numbers(a.value("outliers")), std::vector<double>({100.0}));
+    EXPECT_EQ(list.at(1).toObject().value("label").toString(), "b");
+    EXPECT_DOUBLE_EQ(list.at(1).toObject().value("median").toDouble(), 20);
+    const QJsonObject seaborn = firstSeries(result->artifacts[1].chart);
+    EXPECT_EQ(seaborn.value("kind").toString(), "box")
+        << QJsonDocument(result->artifacts[1].chart).toJson().toStdString();
+    const QJsonArray days = seaborn.value(QStringLiteral("boxes")).toArray();
+    ASSERT_EQ(days.size(), 2);
+    EXPECT_EQ(days.at(0).toObject().value("label").toString(), "x");
+    EXPECT_DOUBLE_EQ(days.at(0).toObject().value("median").toDouble(), 3);
+    EXPECT_EQ(days.at(1).toObject().value("label").toString(), "y");
+    EXPECT_DOUBLE_EQ(days.at(1).toObject().value("median").toDouble(), 6);
+}
+
+// display(df), as in a notebook (issue 50): the DataFrame's text, and the DataFrame as a table the model reads.
+TEST_P(CaptureTest, displayOfADataFrameShowsItAndReturnsItAsATable)
+{
+    auto result = python("import pandas as pd\n"
+                         "df = pd.DataFrame({'city': ['Oslo', 'Rome'], 'sales': [3.5, 97]})\n"
+                         "display(df)\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->exitCode, 0) << describe(*result);
+    EXPECT_TRUE(result->stdoutData.contains("Oslo")) << describe(*result);
+    ASSERT_EQ(namesOf(*result), QStringList({"table_1.csv"})) << describe(*result);
+    const QJsonObject table = result->artifacts[0].table;
+    EXPECT_EQ(table.value("rows").toInteger(), 2) << QJsonDocument(table).toJson().toStdString();
+    const QJsonArray columns = table.value("columns").toArray();
+    ASSERT_EQ(columns.size(), 2) << "no index column for a default index";
+    EXPECT_EQ(columns.at(1).toObject().value("type").toString(), "number");
+    EXPECT_DOUBLE_EQ(columns.at(1).toObject().value("max").toDouble(), 97);
 }
 
 TEST_P(CaptureTest, tracebackKeepsTheUsersLineNumberAndTheFigureDrawnBeforeIt)
@@ -452,6 +523,33 @@ TEST_P(CaptureTest, rBaseGraphicsComeBackAsOnePngPerPlotInOrder)
     for (const Artifact &artifact : result->artifacts) {
         expectPng(artifact);
     }
+    // Each page's data (issue 50): the scatter with its title, the histogram's bins, the bars' categories, the boxes.
+    const auto kindOf = [&](int i) {
+        return result->artifacts[i].chart.value(QStringLiteral("kind")).toString().toStdString();
+    };
+    EXPECT_EQ(kindOf(0), "scatter") << QJsonDocument(result->artifacts[0].chart).toJson().toStdString();
+    EXPECT_EQ(result->artifacts[0].chart.value("title").toString(), "scatter");
+    EXPECT_EQ(result->artifacts[0].chart.value("library").toString(), "graphics");
+    EXPECT_EQ(firstSeries(result->artifacts[0].chart).value("points").toInt(), 10);
+    EXPECT_EQ(kindOf(1), "histogram");
+    const QJsonObject bins = firstSeries(result->artifacts[1].chart);
+    EXPECT_EQ(bins.value("bin_edges").toArray().first().toDouble(), 1.0) << QJsonDocument(bins).toJson().toStdString();
+    double counted = 0;
+    for (const QJsonValue count : bins.value("y").toArray()) {
+        counted += count.toDouble();
+    }
+    EXPECT_EQ(counted, 6.0);
+    EXPECT_EQ(kindOf(2), "bar");
+    EXPECT_EQ(firstSeries(result->artifacts[2].chart).value("x").toArray(), QJsonArray({"a", "b"}));
+    EXPECT_EQ(numbers(firstSeries(result->artifacts[2].chart).value("y")), std::vector<double>({3.0, 5.0}));
+    EXPECT_EQ(kindOf(3), "box");
+    const QJsonArray boxes = firstSeries(result->artifacts[3].chart).value("boxes").toArray();
+    ASSERT_EQ(boxes.size(), 2) << QJsonDocument(result->artifacts[3].chart).toJson().toStdString();
+    EXPECT_EQ(boxes.at(0).toObject().value("label").toString(), "x");
+    EXPECT_DOUBLE_EQ(boxes.at(0).toObject().value("median").toDouble(), 5.5);
+    EXPECT_DOUBLE_EQ(boxes.at(1).toObject().value("median").toDouble(), 12.5);
+    EXPECT_EQ(result->artifacts[3].chart.value("axes").toArray().at(0).toObject().value("series").toArray().size(), 1)
+        << "the outliers' points are the box plot's, no series of their own";
 }
 
 TEST_P(CaptureTest, rGgplot2PrintedAndSavedPlotsComeBack)
@@ -481,6 +579,49 @@ TEST_P(CaptureTest, rGgplot2PrintedAndSavedPlotsComeBack)
     EXPECT_EQ(named(QStringLiteral("saved.png")).height, 300);
     expectPdf(named(QStringLiteral("chart.pdf")));
     expectPng(named(QStringLiteral("Rplot001.png")));
+    // The printed plot's data, from the built plot; ggsave's files are drawn elsewhere and have none.
+    const QJsonObject chart = named(QStringLiteral("Rplot001.png")).chart;
+    EXPECT_EQ(chart.value("library").toString(), "ggplot2") << QJsonDocument(chart).toJson().toStdString();
+    EXPECT_EQ(chart.value("kind").toString(), "line");
+    EXPECT_EQ(numbers(firstSeries(chart).value("x")), std::vector<double>({1.0, 2.0, 3.0}));
+    EXPECT_EQ(numbers(firstSeries(chart).value("y")), std::vector<double>({2.0, 3.0, 1.0}));
+    EXPECT_EQ(chart.value("axes").toArray().at(0).toObject().value("x").toObject().value("label").toString(), "x");
+    EXPECT_TRUE(named(QStringLiteral("saved.png")).chart.isEmpty());
+}
+
+// ggplot2's layers as the model reads them (issue 50): columns by category, a histogram's bins, boxes, points.
+TEST_P(CaptureTest, rGgplot2LayersComeBackAsTheirData)
+{
+    auto result = r("suppressPackageStartupMessages(library(ggplot2))\n"
+                    "d <- data.frame(g = c('a', 'a', 'b', 'b', 'b'), v = c(1, 3, 2, 4, 9))\n"
+                    "print(ggplot(data.frame(g = c('a', 'b'), v = c(4, 15)), aes(g, v)) + geom_col() + "
+                    "ggtitle('Totals'))\n"
+                    "print(ggplot(d, aes(v)) + geom_histogram(bins = 3))\n"
+                    "print(ggplot(d, aes(g, v)) + geom_boxplot())\n"
+                    "print(ggplot(d, aes(v, v)) + geom_point())\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->exitCode, 0) << describe(*result);
+    ASSERT_EQ(namesOf(*result), QStringList({"Rplot001.png", "Rplot002.png", "Rplot003.png", "Rplot004.png"}))
+        << describe(*result);
+    const auto chart = [&](int i) {
+        return result->artifacts[i].chart;
+    };
+    EXPECT_EQ(chart(0).value("kind").toString(), "bar") << QJsonDocument(chart(0)).toJson().toStdString();
+    EXPECT_EQ(chart(0).value("title").toString(), "Totals");
+    EXPECT_EQ(firstSeries(chart(0)).value("x").toArray(), QJsonArray({"a", "b"}));
+    EXPECT_EQ(numbers(firstSeries(chart(0)).value("y")), std::vector<double>({4.0, 15.0}));
+    EXPECT_EQ(chart(1).value("kind").toString(), "histogram") << QJsonDocument(chart(1)).toJson().toStdString();
+    const std::vector<double> counts = numbers(firstSeries(chart(1)).value("y"));
+    EXPECT_EQ(std::accumulate(counts.begin(), counts.end(), 0.0), 5.0);
+    EXPECT_EQ(firstSeries(chart(1)).value("bin_edges").toArray().size(), 4);
+    EXPECT_EQ(chart(2).value("kind").toString(), "box") << QJsonDocument(chart(2)).toJson().toStdString();
+    const QJsonArray boxes = firstSeries(chart(2)).value("boxes").toArray();
+    ASSERT_EQ(boxes.size(), 2);
+    EXPECT_EQ(boxes.at(0).toObject().value("label").toString(), "a");
+    EXPECT_DOUBLE_EQ(boxes.at(0).toObject().value("median").toDouble(), 2.0);
+    EXPECT_DOUBLE_EQ(boxes.at(1).toObject().value("median").toDouble(), 4.0);
+    EXPECT_EQ(chart(3).value("kind").toString(), "scatter");
+    EXPECT_EQ(firstSeries(chart(3)).value("points").toInt(), 5);
 }
 
 TEST_P(CaptureTest, rLatticePlotIsCaptured)
@@ -492,6 +633,9 @@ TEST_P(CaptureTest, rLatticePlotIsCaptured)
     EXPECT_EQ(result->stdoutData.toStdString(), "");
     ASSERT_EQ(namesOf(*result), QStringList({"Rplot001.png"})) << describe(*result);
     expectPng(result->artifacts[0]);
+    const QJsonObject chart = result->artifacts[0].chart;
+    EXPECT_EQ(chart.value("library").toString(), "lattice") << QJsonDocument(chart).toJson().toStdString();
+    EXPECT_EQ(numbers(firstSeries(chart).value("y")), std::vector<double>({2.0, 4.0, 3.0, 5.0, 1.0}));
 }
 
 TEST_P(CaptureTest, rMultiPageOutputBecomesSeveralCharts)

@@ -9,7 +9,9 @@
 # - plotly: fig.show() as an HTML page, write_html as the same page, a copy of write_image
 #   files; without kaleido write_image cannot render, so the figure comes back as HTML and
 #   stderr says so;
-# - PIL: a copy of every image Image.save writes outside the output folder.
+# - PIL: a copy of every image Image.save writes outside the output folder;
+# - pandas: display(df), as in a notebook, shows the DataFrame (or Series) and writes it as table_N.csv, which
+#   comes back as a table (its outline for the model, the whole file as a resource).
 #
 # Beside each matplotlib chart and plotly page it writes the data the chart shows, for the model to read
 # instead of pixels: .NAME.chart.json next to NAME (the host takes it off the artifacts and
@@ -25,6 +27,7 @@ _PIL_FORMAT_EXTENSIONS = {"PNG": ".png", "JPEG": ".jpg", "GIF": ".gif", "WEBP": 
 
 class _State:
     figures = 0  # figure_N numbering, shared by matplotlib and plotly captures
+    tables = 0  # table_N numbering of display()
     # >0 while one of our wrappers runs: the libraries call each other (savefig writes PNGs
     # and JPEGs through PIL), and one chart must be copied once.
     busy = 0
@@ -188,14 +191,45 @@ def _bars(axes, container):
     return _series(label, "bar", categories, values)
 
 
+def _box_series(axes):
+    """The box plots drawn on `axes` (recorded by the bxp wrapper) as one series: a box per
+    group with its quartiles, whiskers and outliers; the ids of the lines that draw them."""
+    boxes, drawn = [], set()
+    horizontal = False
+    for stats, artists, positions, vertical in getattr(axes, "_llm_sandbox_boxes", []):
+        drawn |= artists
+        horizontal = horizontal or not vertical
+        ticks = axes.get_xticks() if vertical else axes.get_yticks()
+        names = [t.get_text() for t in (axes.get_xticklabels() if vertical else axes.get_yticklabels())]
+        by_tick = {round(float(tick), 6): name for tick, name in zip(ticks, names) if name}
+        for stat, position in zip(stats, positions):
+            outliers = [_plain(value) for value in list(stat.get("fliers", []))]
+            box = {"label": str(stat.get("label") or by_tick.get(round(float(position), 6), _plain(position))),
+                   "median": _plain(stat.get("med")), "q1": _plain(stat.get("q1")), "q3": _plain(stat.get("q3")),
+                   "whisker_low": _plain(stat.get("whislo")), "whisker_high": _plain(stat.get("whishi")),
+                   "outliers": outliers[:50], "outlier_count": len(outliers)}
+            if stat.get("mean") is not None:
+                box["mean"] = _plain(stat["mean"])
+            boxes.append(box)
+    if not boxes:
+        return None, drawn
+    series = _series("", "box", [box["label"] for box in boxes], [box["median"] for box in boxes])
+    series["boxes"] = boxes[:_CHART_POINTS]
+    if horizontal:
+        series["orientation"] = "horizontal"
+    return series, drawn
+
+
 def _axes_data(axes):
     from matplotlib.collections import PathCollection
     from matplotlib.container import BarContainer
     from matplotlib.patches import Wedge
 
-    series = []
+    box, box_lines = _box_series(axes)
+    series = [box] if box else []
     for line in axes.get_lines():
-        series.append(_series(line.get_label(), "line", line.get_xdata(), line.get_ydata()))
+        if id(line) not in box_lines:
+            series.append(_series(line.get_label(), "line", line.get_xdata(), line.get_ydata()))
     for collection in axes.collections:
         if isinstance(collection, PathCollection) and len(collection.get_offsets()):
             offsets = collection.get_offsets()
@@ -346,6 +380,31 @@ def _patch_figure(figure_module):
 
     figure_class.savefig = savefig
     figure_class.show = show
+    _patch_boxes(sys.modules["matplotlib.axes"].Axes)
+
+
+def _patch_boxes(axes_class):
+    """Axes.bxp, which draws every box plot (Axes.boxplot, pandas and seaborn's), records each
+    box's statistics on the axes: a chart's data gives quartiles, not the lines drawn."""
+    import functools
+
+    original_bxp = axes_class.bxp
+
+    @functools.wraps(original_bxp)
+    def bxp(self, bxpstats, positions=None, *args, **kwargs):
+        bxpstats = list(bxpstats)
+        artists = original_bxp(self, bxpstats, positions, *args, **kwargs)
+        try:
+            drawn = {id(artist) for group in artists.values() for artist in group}
+            vertical = kwargs.get("vert", True) is not False and kwargs.get("orientation", "vertical") == "vertical"
+            where = list(positions) if positions is not None else list(range(1, len(bxpstats) + 1))
+            recorded = self.__dict__.setdefault("_llm_sandbox_boxes", [])
+            recorded.append((bxpstats, drawn, where, vertical))
+        except Exception as error:  # the chart itself is there; its data is a bonus
+            _note("could not read a box plot's statistics: %r" % (error,))
+        return artists
+
+    axes_class.bxp = bxp
 
 
 def _prepare_matplotlib_config(_module=None):
@@ -464,6 +523,38 @@ def _patch_pil(image_module):
     image_class.save = save
 
 
+# --- pandas -----------------------------------------------------------------------------
+
+# The rows display() writes at most: a larger table comes back cut, saying so, not dropped over the artifact limits.
+_TABLE_ROWS = 100000
+
+
+def _patch_pandas(pandas):
+    import builtins
+
+    if hasattr(builtins, "display"):  # the program's own, or IPython's
+        return
+
+    def display(*objects, **kwargs):
+        """Shows each object as a notebook would (its text here); a DataFrame or Series also
+        comes back as a table: table_N.csv in the output folder."""
+        for value in objects:
+            if isinstance(value, (pandas.DataFrame, pandas.Series)):
+                frame = value.to_frame() if isinstance(value, pandas.Series) else value
+                try:
+                    _State.tables += 1
+                    path = _free_name("table_%d.csv" % _State.tables)
+                    kept = frame.head(_TABLE_ROWS)
+                    kept.to_csv(path, index=not isinstance(frame.index, pandas.RangeIndex))
+                    if len(frame) > _TABLE_ROWS:
+                        _note("%s holds the first %d of %d rows" % (os.path.basename(path), _TABLE_ROWS, len(frame)))
+                except Exception as error:  # the table is a bonus; its text is shown anyway
+                    _note("could not write the table: %r" % (error,))
+            print(value)
+
+    builtins.display = display
+
+
 # --- hooking into an import --------------------------------------------------------
 
 _BEFORE = {"matplotlib": _prepare_matplotlib_config}
@@ -472,6 +563,7 @@ _AFTER = {
     "matplotlib.pyplot": _patch_pyplot,
     "plotly.io": _patch_plotly,
     "PIL.Image": _patch_pil,
+    "pandas": _patch_pandas,
 }
 WATCHED = frozenset(_BEFORE) | frozenset(_AFTER)
 

@@ -1,6 +1,6 @@
 # LLM Sandbox chart capture for Python, loaded by the interpreter's own start-up hook (this
 # folder is on PYTHONPATH), so the user's code is untouched: no banner, no shifted line
-# numbers. It only watches imports: when the program imports matplotlib, plotly or PIL, the
+# numbers. It only watches imports: when the program imports matplotlib, plotly, PIL or pandas, the
 # capture module (llm_sandbox_capture.py, beside this file) patches that library. A program
 # that draws nothing pays a few set lookups; this file stays small because every start
 # compiles it (the image folder is read-only, so there is no cached bytecode).
@@ -9,7 +9,7 @@ import sys
 
 
 class _ImportWatcher:
-    _names = frozenset({"matplotlib", "matplotlib.figure", "matplotlib.pyplot", "plotly.io", "PIL.Image"})
+    _names = frozenset({"matplotlib", "matplotlib.figure", "matplotlib.pyplot", "plotly.io", "PIL.Image", "pandas"})
 
     def __init__(self):
         self._pending = set(self._names)

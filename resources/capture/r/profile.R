@@ -9,6 +9,11 @@
 #   the ones ggsave() opens) is copied into the output folder when it is closed.
 # - At exit every device is closed, so the last page is written even when the script
 #   never calls dev.off() or stops with an error.
+# - Beside each page of the default device it writes the data the page shows, for the model to
+#   read instead of pixels (issue 50): .Rplot001.png.chart.json next to Rplot001.png, in the
+#   form the Python capture writes (core/artifacts/ChartData.h). Base graphics (plot, lines,
+#   points, hist, barplot, boxplot and title), ggplot2 (each layer of the built plot) and
+#   lattice (the panels of a printed trellis object).
 #
 # Everything lives in one local() environment: the script's workspace stays empty.
 local({
@@ -101,7 +106,8 @@ local({
     }
 
     replace <- function(name, value, namespace) {
-        for (env in list(namespace, if ("package:grDevices" %in% search()) as.environment("package:grDevices"))) {
+        attached <- paste0("package:", getNamespaceName(namespace))
+        for (env in list(namespace, if (attached %in% search()) as.environment(attached))) {
             if (!is.null(env) && exists(name, envir = env, inherits = FALSE)) {
                 locked <- bindingIsLocked(name, env)
                 if (locked) unlockBinding(name, env)
@@ -129,6 +135,298 @@ local({
             pattern <- sprintf("Rplot%d_%%03d.png", state$defaultDevices)
         }
         grDevices::png(file.path(output, pattern), width = width, height = height, units = "in", res = 100)
+        state$charts[[as.character(grDevices::dev.cur())]] <- list(pattern = pattern, pages = list())
+    }
+
+    # --- The data of each page (issue 50) ------------------------------------------------------
+    state$charts <- list() # default device number (as text) -> its file pattern and its pages' data
+    maxPoints <- 200L
+
+    # The default device on show, or NULL when the page is drawn elsewhere (a file the script opened).
+    current <- function() {
+        state$charts[[as.character(grDevices::dev.cur())]]
+    }
+
+    jsonText <- function(value) {
+        if (is.null(value)) {
+            return("null")
+        }
+        if (is.list(value)) {
+            if (!is.null(names(value)) && all(nzchar(names(value)))) {
+                parts <- vapply(names(value), function(key) paste0(jsonText(key), ":", jsonText(value[[key]])), "")
+                return(paste0("{", paste(parts, collapse = ","), "}"))
+            }
+            return(paste0("[", paste(vapply(value, jsonText, ""), collapse = ","), "]"))
+        }
+        one <- function(item) {
+            if (is.na(item)) {
+                "null"
+            } else if (is.logical(item)) {
+                if (item) "true" else "false"
+            } else if (is.numeric(item)) {
+                if (is.finite(item)) format(item, digits = 15, trim = TRUE) else "null"
+            } else {
+                text <- enc2utf8(as.character(item))
+                text <- gsub("\\", "\\\\", text, fixed = TRUE)
+                text <- gsub("\"", "\\\"", text, fixed = TRUE)
+                text <- gsub("\n", "\\n", text, fixed = TRUE)
+                text <- gsub("[[:cntrl:]]", " ", text)
+                paste0("\"", text, "\"")
+            }
+        }
+        if (inherits(value, "AsIs") || length(value) != 1L) {
+            return(paste0("[", paste(vapply(as.list(value), one, ""), collapse = ","), "]"))
+        }
+        one(value)
+    }
+
+    # A series as the chart data has it: at most maxPoints points, evenly spread with the last one.
+    series <- function(name, kind, x, y) {
+        count <- min(length(x), length(y))
+        x <- x[seq_len(count)]
+        y <- as.numeric(y[seq_len(count)])
+        if (is.factor(x)) x <- as.character(x)
+        out <- list(name = if (is.null(name)) "" else as.character(name)[1L], kind = kind, points = count,
+                    truncated = count > maxPoints)
+        finite <- y[is.finite(y)]
+        if (length(finite)) {
+            out$y_min <- min(finite)
+            out$y_max <- max(finite)
+        }
+        if (count > maxPoints) {
+            kept <- unique(c(floor((seq_len(maxPoints) - 1L) * count / maxPoints) + 1L, count))
+            x <- x[kept]
+            y <- y[kept]
+        }
+        out$x <- I(x)
+        out$y <- I(y)
+        out
+    }
+
+    label <- function(value) {
+        if (is.null(value) || is.language(value) || length(value) == 0L) "" else paste(as.character(value), collapse = " ")
+    }
+
+    # Writes the data of page `number` of the default device `device` beside its picture.
+    writePage <- function(device, number) {
+        chart <- state$charts[[device]]
+        page <- chart$pages[[number]]
+        if (is.null(page) || !length(page$series)) {
+            return(invisible())
+        }
+        kinds <- vapply(page$series, function(each) each$kind, "")
+        axis <- function(labelText) list(label = labelText, scale = "linear", range = NULL)
+        data <- list(library = page$library, kind = kinds[[1L]], title = page$title,
+                     axes = list(list(title = "", x = axis(page$xlab), y = axis(page$ylab), series = page$series,
+                                      legend = I(character()), annotations = I(character()))))
+        image <- sprintf(chart$pattern, number)
+        writeLines(jsonText(data), file.path(output, paste0(".", image, ".chart.json")), useBytes = TRUE)
+        invisible()
+    }
+
+    # Changes the data of the page on show of the default device (`change` gets and returns it), then writes it.
+    updatePage <- function(change) {
+        device <- as.character(grDevices::dev.cur())
+        chart <- state$charts[[device]]
+        if (is.null(chart) || !length(chart$pages)) {
+            return(invisible())
+        }
+        number <- length(chart$pages)
+        chart$pages[[number]] <- change(chart$pages[[number]])
+        state$charts[[device]] <- chart
+        writePage(device, number)
+    }
+
+    newPage <- function(library) {
+        device <- as.character(grDevices::dev.cur())
+        chart <- state$charts[[device]]
+        if (!is.null(chart)) {
+            chart$pages[[length(chart$pages) + 1L]] <- list(library = library, title = "", xlab = "", ylab = "",
+                                                            series = list())
+            state$charts[[device]] <- chart
+        }
+    }
+
+    addSeries <- function(each, library = NULL) {
+        updatePage(function(page) {
+            if (!is.null(library)) page$library <- library
+            page$series[[length(page$series) + 1L]] <- each
+            page
+        })
+    }
+
+    # Runs `record` after `original`, which it never disturbs: its value and its visibility are kept, and a record that
+    # fails is dropped. A plot drawn by another one (the outliers' points of a box plot) is that one's: recorded only
+    # `always` (title(), which every plot calls with its labels).
+    state$depth <- 0L
+    recording <- function(original, record, always = FALSE) {
+        force(original)
+        function(...) {
+            state$depth <- state$depth + 1L
+            result <- tryCatch(withVisible(original(...)), finally = state$depth <- state$depth - 1L)
+            if (always || state$depth == 0L) try(suppressWarnings(record(result$value, ...)), silent = TRUE)
+            if (result$visible) result$value else invisible(result$value)
+        }
+    }
+
+    # The S3 method generic.class of `namespace` recorded: where a call finds it by name (the namespace, the attached
+    # package) and in the registry where dispatch looks next.
+    wrapMethod <- function(namespace, generic, class, record) {
+        name <- paste(generic, class, sep = ".")
+        wrapped <- recording(get(name, envir = namespace), record)
+        replace(name, wrapped, namespace)
+        registerS3method(generic, class, wrapped, envir = namespace)
+    }
+
+    patchGraphics <- function(...) {
+        namespace <- asNamespace("graphics")
+        s3 <- function(generic, record) wrapMethod(namespace, generic, "default", record)
+        s3("plot", function(value, x, y = NULL, type = "p", ...) {
+            xy <- grDevices::xy.coords(x, y)
+            kind <- if (type %in% c("l", "b", "o", "s", "S", "c")) "line" else "scatter"
+            addSeries(series("", kind, xy$x, xy$y), "graphics")
+        })
+        s3("lines", function(value, x, y = NULL, ...) {
+            xy <- grDevices::xy.coords(x, y)
+            addSeries(series("", "line", xy$x, xy$y))
+        })
+        s3("points", function(value, x, y = NULL, ...) {
+            xy <- grDevices::xy.coords(x, y)
+            addSeries(series("", "scatter", xy$x, xy$y))
+        })
+        s3("hist", function(value, x, ..., plot = TRUE) {
+            if (!isTRUE(plot)) return()
+            counts <- if (identical(list(...)$freq, FALSE)) value$density else value$counts
+            each <- series("", "histogram", utils::head(value$breaks, -1L), counts)
+            each$bin_edges <- I(utils::head(value$breaks, maxPoints + 1L))
+            addSeries(each, "graphics")
+        })
+        s3("barplot", function(value, height, ..., names.arg = NULL, plot = TRUE) {
+            if (!isTRUE(plot)) return()
+            if (is.matrix(height)) {
+                names <- if (is.null(names.arg)) colnames(height) else names.arg
+                for (row in seq_len(nrow(height))) {
+                    x <- if (is.null(names)) seq_len(ncol(height)) else names
+                    addSeries(series(rownames(height)[row], "bar", x, height[row, ]), "graphics")
+                }
+                return()
+            }
+            names <- if (!is.null(names.arg)) names.arg else if (!is.null(names(height))) names(height) else seq_along(height)
+            addSeries(series("", "bar", names, as.numeric(height)), "graphics")
+        })
+        s3("boxplot", function(value, x, ..., plot = TRUE) {
+            if (!isTRUE(plot) || is.null(value$stats)) return()
+            stats <- value$stats
+            labels <- if (length(value$names) == ncol(stats)) value$names else as.character(seq_len(ncol(stats)))
+            boxes <- lapply(seq_len(ncol(stats)), function(i) {
+                outliers <- value$out[value$group == i]
+                list(label = labels[[i]], median = stats[3L, i], q1 = stats[2L, i], q3 = stats[4L, i],
+                     whisker_low = stats[1L, i], whisker_high = stats[5L, i], outliers = I(utils::head(outliers, 50L)),
+                     outlier_count = length(outliers))
+            })
+            each <- series("", "box", labels, stats[3L, ])
+            each$boxes <- boxes
+            addSeries(each, "graphics")
+        })
+        # The titles and axis labels every high-level plot hands to title() (or the script does).
+        replace("title", recording(get("title", envir = namespace), function(value, main = NULL, sub = NULL,
+                                                                             xlab = NULL, ylab = NULL, ...) {
+            updatePage(function(page) {
+                if (nzchar(label(main))) page$title <- label(main)
+                if (nzchar(label(xlab))) page$xlab <- label(xlab)
+                if (nzchar(label(ylab))) page$ylab <- label(ylab)
+                page
+            })
+        }, always = TRUE), namespace)
+        # A base graphics page: the first figure of a layout (par(mfrow)) starts it.
+        setHook("plot.new", function() {
+            try(if (!is.null(current()) && all(graphics::par("mfg")[1:2] == 1L)) newPage("graphics"), silent = TRUE)
+        })
+    }
+    setHook("grid.newpage", function() {
+        try(if (!is.null(current())) newPage("grid"), silent = TRUE)
+    })
+
+    # ggplot2: each layer of the plot printed on the default device, from the built plot (what is drawn: stats applied,
+    # discrete positions named by their categories).
+    ggplotKind <- function(layer) {
+        geom <- class(layer$geom)[1L]
+        stat <- class(layer$stat)[1L]
+        if (stat == "StatBin" || stat == "StatBin2d") "histogram"
+        else if (geom %in% c("GeomPoint", "GeomJitter")) "scatter"
+        else if (geom %in% c("GeomLine", "GeomPath", "GeomStep", "GeomSmooth")) "line"
+        else if (geom %in% c("GeomCol", "GeomBar", "GeomRect")) "bar"
+        else if (geom == "GeomBoxplot") "box"
+        else if (geom %in% c("GeomArea", "GeomRibbon", "GeomDensity")) "area"
+        else NA_character_
+    }
+    recordGgplot <- function(built) {
+        if (is.null(current())) return()
+        labels <- built$plot$labels
+        scale <- built$layout$panel_scales_x[[1L]]
+        positions <- function(x) {
+            if (!is.null(scale) && scale$is_discrete()) scale$get_limits()[as.integer(round(x))] else x
+        }
+        updatePage(function(page) {
+            page$library <- "ggplot2"
+            page$title <- label(labels$title)
+            page$xlab <- label(labels$x)
+            page$ylab <- label(labels$y)
+            for (i in seq_along(built$data)) {
+                kind <- ggplotKind(built$plot$layers[[i]])
+                data <- built$data[[i]]
+                if (is.na(kind) || !nrow(data)) next
+                # Groups are series where they are lines or point sets (a colour each); a bar's or a box's group is
+                # its category.
+                grouped <- kind %in% c("line", "scatter", "area") && "group" %in% names(data)
+                groups <- if (grouped) split(data, data$group) else list(data)
+                for (g in seq_along(groups)) {
+                    part <- groups[[g]]
+                    name <- if (length(groups) > 1L) as.character(names(groups)[g]) else ""
+                    if (kind == "box") {
+                        boxes <- lapply(seq_len(nrow(part)), function(r) {
+                            outliers <- unlist(part$outliers[r])
+                            list(label = as.character(positions(part$x[r])), median = part$middle[r],
+                                 q1 = part$lower[r], q3 = part$upper[r], whisker_low = part$ymin[r],
+                                 whisker_high = part$ymax[r], outliers = I(utils::head(outliers, 50L)),
+                                 outlier_count = length(outliers))
+                        })
+                        each <- series(name, "box", as.character(positions(part$x)), part$middle)
+                        each$boxes <- boxes
+                    } else if (kind == "histogram") {
+                        each <- series(name, "histogram", part$xmin, part$y)
+                        each$bin_edges <- I(utils::head(c(part$xmin, utils::tail(part$xmax, 1L)), maxPoints + 1L))
+                    } else {
+                        each <- series(name, kind, positions(part$x), part$y)
+                    }
+                    page$series[[length(page$series) + 1L]] <- each
+                }
+            }
+            page
+        })
+    }
+    patchGgplot <- function(...) {
+        wrapMethod(asNamespace("ggplot2"), "ggplot_build", "ggplot", function(value, ...) recordGgplot(value))
+    }
+
+    # lattice: the panels of a trellis object printed on the default device.
+    patchLattice <- function(...) {
+        wrapMethod(asNamespace("lattice"), "print", "trellis", function(value, x, ...) {
+            text <- function(value) if (is.list(value)) label(value[[1L]]) else label(value)
+            updatePage(function(page) {
+                page$library <- "lattice"
+                page$title <- text(x$main)
+                page$xlab <- text(x$xlab)
+                page$ylab <- text(x$ylab)
+                kind <- if (any(c("l", "b", "o") %in% x$panel.args.common$type)) "line" else "scatter"
+                for (panel in x$panel.args) {
+                    if (!is.null(panel$x) && !is.null(panel$y)) {
+                        page$series[[length(page$series) + 1L]] <- series("", kind, panel$x, panel$y)
+                    }
+                }
+                page
+            })
+        })
     }
 
     options(device = defaultDevice)
@@ -136,6 +434,18 @@ local({
         patchDevices()
     } else {
         setHook(packageEvent("grDevices", "onLoad"), patchDevices)
+    }
+    # The chart data is a bonus: a library whose insides changed draws as before, without it.
+    guarded <- function(patch) {
+        force(patch) # now, not when the hook runs (by then the loop below would have moved on)
+        function(...) try(suppressWarnings(patch()), silent = TRUE)
+    }
+    for (each in list(list("graphics", patchGraphics), list("ggplot2", patchGgplot), list("lattice", patchLattice))) {
+        if (isNamespaceLoaded(each[[1L]])) {
+            guarded(each[[2L]])()
+        } else {
+            setHook(packageEvent(each[[1L]], "onLoad"), guarded(each[[2L]]))
+        }
     }
     # The global environment lives until the end, so this runs exactly once, at exit, also
     # after an error (R runs exit finalizers before it closes the devices itself).

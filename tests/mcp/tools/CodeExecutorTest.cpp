@@ -339,3 +339,25 @@ TEST(CodeExecutorTest, aChartsDataTravelsWithItsArtifactAndInOneLineForTheModel)
     EXPECT_EQ(content.at(1).toObject().value(QStringLiteral("text")).toString(),
               QStringLiteral("Charts:\na.png: bar 'Sales' — x region, y 0–7, 3 points"));
 }
+
+TEST(CodeExecutorTest, aTableTravelsWithItsArtifactAndInOneLineForTheModel)
+{
+    RunResult result = sampleResult();
+    result.artifacts = {Artifact::fromFile(QStringLiteral("summary.csv"), "region,total\nnorth,7\nsouth,3\n")};
+    const QJsonObject out = CodeExecutor::toToolResult(RunRequest{}, result, true, true);
+    const QJsonObject table = out.value(QStringLiteral("structuredContent"))
+                                  .toObject()
+                                  .value(QStringLiteral("artifacts"))
+                                  .toArray()[0]
+                                  .toObject()
+                                  .value(QStringLiteral("table"))
+                                  .toObject();
+    EXPECT_EQ(table.value(QStringLiteral("rows")).toInteger(), 2);
+    const QJsonArray content = out.value(QStringLiteral("content")).toArray();
+    ASSERT_EQ(content.size(), 3) << "the JSON, the table's line, the file as a resource link";
+    EXPECT_EQ(
+        content.at(1).toObject().value(QStringLiteral("text")).toString(),
+        QStringLiteral("Tables:\nsummary.csv: table 2 rows × 2 columns — region (text, 2 distinct), total (number "
+                       "3–7)"));
+    EXPECT_EQ(content.at(2).toObject().value(QStringLiteral("type")).toString(), QStringLiteral("resource_link"));
+}
