@@ -140,10 +140,16 @@ QString whereClause(const RunFilter &filter, QVariantList &values)
         values << filter.to.toMSecsSinceEpoch();
     }
     if (!filter.text.isEmpty()) {
-        conditions << QStringLiteral("(code LIKE ? ESCAPE '\\' OR CAST(stdout AS TEXT) LIKE ? ESCAPE '\\' "
-                                     "OR CAST(stderr AS TEXT) LIKE ? ESCAPE '\\')");
+        // Also the titles and axis labels of the run's charts (issue 50): their JSON is scanned as text first, and
+        // only a chart that holds the text anywhere is parsed to see whether a title or label does.
+        conditions << QStringLiteral(
+            "(code LIKE ? ESCAPE '\\' OR CAST(stdout AS TEXT) LIKE ? ESCAPE '\\' OR CAST(stderr AS TEXT) LIKE ? ESCAPE "
+            "'\\' OR id IN (SELECT a.run_id FROM artifacts a WHERE a.chart LIKE ? ESCAPE '\\' AND json_valid(a.chart) "
+            "AND EXISTS (SELECT 1 "
+            "FROM json_tree(a.chart) t WHERE t.key IN ('title', 'label') AND t.type = 'text' AND t.value LIKE ? "
+            "ESCAPE '\\')))");
         const QString pattern = containsPattern(filter.text);
-        values << pattern << pattern << pattern;
+        values << pattern << pattern << pattern << pattern << pattern;
     }
     if (filter.sampled) {
         conditions << QStringLiteral("(status = 'running' OR id IN (SELECT run_id FROM run_samples))");

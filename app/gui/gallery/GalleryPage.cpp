@@ -7,6 +7,7 @@
 #include "gui/widgets/SafeImage.h"
 #include "gui/widgets/ThemedIcon.h"
 #include "gui/widgets/ThumbnailProvider.h"
+#include "journal/JournalFeed.h"
 #include "journal/JournalReader.h"
 #include "lang/LanguageRegistry.h"
 
@@ -71,7 +72,7 @@ QList<PreviewItem> previewItems(const QList<JournalArtifactEntry> &entries)
 } // namespace
 
 GalleryPage::GalleryPage(JournalFeed &feed, ThumbnailProvider &thumbnails, QWidget *parent)
-    : Page(parent), m_thumbnails(thumbnails)
+    : Page(parent), m_feed(feed), m_thumbnails(thumbnails)
 {
     setObjectName(QStringLiteral("galleryPage"));
     m_language = new QComboBox;
@@ -272,6 +273,23 @@ ArtifactPreviewDialog *GalleryPage::openArtifact(int row)
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ArtifactPreviewDialog::showRunRequested, this,
             [this](const QString &runId) { emit navigate(ShowRun{runId}); });
+    // A chart's data is read with its run, off this thread, when the preview shows it (lists carry only its title).
+    dialog->setChartLoader([this, dialog](const PreviewItem &item, std::function<void(QJsonObject)> deliver) {
+        m_feed.read<QJsonObject>(
+            dialog,
+            [runId = item.runId, name = item.name](const JournalReader &reader) {
+                const Result<JournalRun> run = reader.run(runId);
+                if (run) {
+                    for (const JournalArtifact &artifact : run->artifacts) {
+                        if (artifact.name == name) {
+                            return artifact.chart;
+                        }
+                    }
+                }
+                return QJsonObject();
+            },
+            std::move(deliver));
+    });
     dialog->show();
     return dialog;
 }

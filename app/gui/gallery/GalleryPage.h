@@ -57,6 +57,7 @@ private:
     void showMatching();
     void updateCount();
 
+    JournalFeed &m_feed;
     ThumbnailProvider &m_thumbnails;
     GalleryModel *m_model = nullptr;
     QListView *m_view = nullptr;

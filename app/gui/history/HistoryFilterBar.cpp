@@ -68,7 +68,7 @@ HistoryFilterBar::HistoryFilterBar(QWidget *parent) : QWidget(parent)
 
     m_text = new QLineEdit(this);
     m_text->setObjectName(QStringLiteral("historyTextFilter"));
-    m_text->setPlaceholderText(tr("Search code and output…"));
+    m_text->setPlaceholderText(tr("Search code, output and chart titles…"));
     m_text->setClearButtonEnabled(true);
 
     auto *layout = new QHBoxLayout(this);

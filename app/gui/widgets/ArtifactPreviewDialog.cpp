@@ -1,5 +1,7 @@
 #include "gui/widgets/ArtifactPreviewDialog.h"
 
+#include "artifacts/ChartData.h"
+#include "artifacts/SeparatedValues.h"
 #include "gui/RunText.h"
 #include "gui/widgets/ArtifactDrag.h"
 #include "gui/widgets/CopyFeedback.h"
@@ -31,6 +33,7 @@
 #include <QScrollBar>
 #include <QStackedWidget>
 #include <QStringDecoder>
+#include <QTabBar>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QWheelEvent>
@@ -109,6 +112,15 @@ ArtifactPreviewDialog::ArtifactPreviewDialog(QList<PreviewItem> items, int curre
     resize(960, 720);
     auto *layout = new QVBoxLayout(this);
 
+    m_chartAsked = QList<bool>(m_items.size(), false);
+    m_modes = new QTabBar;
+    m_modes->setObjectName(QStringLiteral("previewModes"));
+    m_modes->setDocumentMode(true);
+    m_modes->setExpanding(false);
+    m_modes->addTab(tr("Picture"));
+    m_modes->addTab(tr("Data"));
+    m_modes->setTabToolTip(1, tr("The numbers behind the chart, as the model reads them (Ctrl+D)"));
+    m_modes->setVisible(false);
     m_views = new QStackedWidget;
     m_scroll = new QScrollArea;
     m_scroll->setObjectName(QStringLiteral("previewImageView"));
@@ -150,6 +162,7 @@ ArtifactPreviewDialog::ArtifactPreviewDialog(QList<PreviewItem> items, int curre
     m_notice->setWordWrap(true);
     m_notice->setVisible(false);
     layout->addWidget(m_notice);
+    layout->addWidget(m_modes);
     layout->addWidget(m_views, 1);
 
     m_caption = new QLabel;
@@ -185,7 +198,13 @@ ArtifactPreviewDialog::ArtifactPreviewDialog(QList<PreviewItem> items, int curre
     save->setToolTip(tr("Files from a sandbox are saved (readable only by you), never opened with other programs."));
     m_showRun = new QPushButton(tr("Show Run"));
     m_showRun->setObjectName(QStringLiteral("showRun"));
-    for (QPushButton *button : {m_previous, m_next, fit, actual, m_zoomOut, m_zoomIn, m_copy, save, m_showRun}) {
+    m_copyCsv = new QPushButton(tr("Copy as CSV"));
+    m_copyCsv->setObjectName(QStringLiteral("copyCsv"));
+    m_saveCsv = new QPushButton(tr("Save as CSV…"));
+    m_saveCsv->setObjectName(QStringLiteral("saveCsv"));
+    m_saveCsv->setToolTip(tr("Saves the chart's data as a CSV file readable only by you"));
+    for (QPushButton *button :
+         {m_previous, m_next, fit, actual, m_zoomOut, m_zoomIn, m_copy, save, m_showRun, m_copyCsv, m_saveCsv}) {
         button->setAutoDefault(false);
     }
     bar->addWidget(m_previous);
@@ -198,6 +217,8 @@ ArtifactPreviewDialog::ArtifactPreviewDialog(QList<PreviewItem> items, int curre
     bar->addWidget(m_zoomIn);
     bar->addStretch(1);
     bar->addWidget(m_showRun);
+    bar->addWidget(m_copyCsv);
+    bar->addWidget(m_saveCsv);
     bar->addWidget(m_copy);
     bar->addWidget(save);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
@@ -212,6 +233,9 @@ ArtifactPreviewDialog::ArtifactPreviewDialog(QList<PreviewItem> items, int curre
     connect(m_zoomIn, &QPushButton::clicked, this, [this] { zoomBy(kZoomStep); });
     connect(m_zoomOut, &QPushButton::clicked, this, [this] { zoomBy(1 / kZoomStep); });
     connect(m_copy, &QPushButton::clicked, this, &ArtifactPreviewDialog::copyImage);
+    connect(m_copyCsv, &QPushButton::clicked, this, &ArtifactPreviewDialog::copyCsv);
+    connect(m_saveCsv, &QPushButton::clicked, this, &ArtifactPreviewDialog::saveCsv);
+    connect(m_modes, &QTabBar::currentChanged, this, [this] { applyMode(); });
     connect(save, &QPushButton::clicked, this, &ArtifactPreviewDialog::saveAs);
     connect(m_showRun, &QPushButton::clicked, this, [this] {
         emit showRunRequested(m_items.value(m_current).runId);
@@ -232,7 +256,8 @@ ArtifactPreviewDialog::ArtifactPreviewDialog(QList<PreviewItem> items, int curre
     shortcut(QKeySequence::ZoomOut, [this] { zoomBy(1 / kZoomStep); });
     shortcut(QKeySequence(Qt::CTRL | Qt::Key_0), [this] { setScale(m_scale, true); });
     shortcut(QKeySequence(Qt::CTRL | Qt::Key_1), [this] { setScale(1.0, false); });
-    shortcut(QKeySequence::Copy, [this] { copyImage(); });
+    shortcut(QKeySequence::Copy, [this] { showingData() ? copyCsv() : copyImage(); });
+    shortcut(QKeySequence(Qt::CTRL | Qt::Key_D), [this] { showData(!showingData()); });
     shortcut(QKeySequence::Save, [this] { saveAs(); });
 
     connect(&m_decoding, &QFutureWatcher<Decoded>::finished, this, [this] {
@@ -309,6 +334,86 @@ void ArtifactPreviewDialog::setCurrent(int index)
         m_views->setCurrentWidget(m_message);
         break;
     }
+    applyMode();
+    requestChart();
+}
+
+void ArtifactPreviewDialog::setChartLoader(ChartLoader loader)
+{
+    m_chartLoader = std::move(loader);
+    requestChart();
+}
+
+void ArtifactPreviewDialog::requestChart()
+{
+    if (!m_chartLoader || m_current < 0 || m_chartAsked.value(m_current) || !m_items.at(m_current).chart.isEmpty() ||
+        !m_items.at(m_current).mimeType.startsWith(QLatin1String("image/"))) {
+        return;
+    }
+    m_chartAsked[m_current] = true;
+    const int index = m_current;
+    m_chartLoader(m_items.at(index), [this, index](QJsonObject chart) {
+        m_items[index].chart = std::move(chart);
+        if (index == m_current) {
+            applyMode();
+        }
+    });
+}
+
+bool ArtifactPreviewDialog::showingData() const
+{
+    return m_current >= 0 && !m_items.at(m_current).chart.isEmpty() && m_modes->currentIndex() == 1;
+}
+
+void ArtifactPreviewDialog::showData(bool data)
+{
+    m_modes->setCurrentIndex(data ? 1 : 0);
+    applyMode();
+}
+
+void ArtifactPreviewDialog::applyMode()
+{
+    const PreviewItem &item = m_items.at(m_current);
+    const bool hasData = !item.chart.isEmpty();
+    const bool data = showingData();
+    m_modes->setVisible(hasData);
+    m_copyCsv->setVisible(data);
+    m_saveCsv->setVisible(data);
+    m_copy->setVisible(!data);
+    for (QPushButton *zoom : {m_fitButton, m_actualButton, m_zoomIn, m_zoomOut}) {
+        zoom->setVisible(!data);
+    }
+    m_zoomPercent->setVisible(!data);
+    if (data) {
+        showTable(QString::fromUtf8(ChartData::toCsv(item.chart)), QLatin1Char(','));
+    } else if (hasData && !m_image.isNull()) {
+        m_views->setCurrentWidget(m_scroll);
+    }
+}
+
+void ArtifactPreviewDialog::copyCsv()
+{
+    if (showingData()) {
+        QApplication::clipboard()->setText(QString::fromUtf8(ChartData::toCsv(m_items.at(m_current).chart)));
+        showCopied(m_copyCsv);
+    }
+}
+
+void ArtifactPreviewDialog::saveCsv()
+{
+    if (!showingData()) {
+        return;
+    }
+    const PreviewItem &item = m_items.at(m_current);
+    const PreviewItem csv{QFileInfo(item.name).completeBaseName() + QStringLiteral(" data.csv"),
+                          QStringLiteral("text/csv"),
+                          ChartData::toCsv(item.chart),
+                          {},
+                          {},
+                          {}};
+    if (const QString path = saveArtifact(this, csv); !path.isEmpty()) {
+        m_caption->setText(tr("Saved to %1").arg(QDir::toNativeSeparators(path)));
+    }
 }
 
 void ArtifactPreviewDialog::waitForDecoded()
@@ -336,6 +441,7 @@ void ArtifactPreviewDialog::showDecoded()
     }
     m_views->setCurrentWidget(m_scroll);
     applyScale();
+    applyMode();
 }
 
 void ArtifactPreviewDialog::resizeEvent(QResizeEvent *event)
@@ -435,7 +541,7 @@ bool ArtifactPreviewDialog::eventFilter(QObject *watched, QEvent *event)
 
 void ArtifactPreviewDialog::showTable(const QString &text, QChar separator)
 {
-    QList<QStringList> rows = SeparatedValuesModel::parse(text, separator, kMaxTableRows + 2);
+    QList<QStringList> rows = SeparatedValues::parse(text, separator, kMaxTableRows + 2);
     const bool cut = rows.size() > kMaxTableRows + 1;
     rows.resize(std::min<qsizetype>(rows.size(), kMaxTableRows + 1));
     m_tableModel->setRows(std::move(rows), int(kMaxTableColumns));

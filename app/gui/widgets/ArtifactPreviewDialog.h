@@ -3,8 +3,10 @@
 #include <QDialog>
 #include <QFutureWatcher>
 #include <QImage>
+#include <QJsonObject>
 #include <QList>
 #include <QPoint>
+#include <functional>
 #include <optional>
 #include <utility>
 
@@ -13,6 +15,7 @@ class QMimeData;
 class QPlainTextEdit;
 class QScrollArea;
 class QStackedWidget;
+class QTabBar;
 class QTableView;
 class QPushButton;
 
@@ -27,7 +30,8 @@ struct PreviewItem
     QString mimeType;
     QByteArray data; ///< when empty, read from `path`
     QString path;
-    QString runId; ///< the run that made it, for "Show Run"; empty: no such button
+    QString runId;     ///< the run that made it, for "Show Run"; empty: no such button
+    QJsonObject chart; ///< the data of a chart (ChartData), when known: the preview then has a Data tab
 };
 
 /// Artifacts shown inside the app, one at a time, with next and previous. A file a sandbox wrote is never handed to
@@ -49,6 +53,16 @@ public:
     static QString suggestedFileName(const QString &name);
 
     ArtifactPreviewDialog(QList<PreviewItem> items, int current, QWidget *parent = nullptr);
+
+    /// Reads the data of the chart of `item` (empty: it has none) and hands it to `deliver`, now or later.
+    using ChartLoader = std::function<void(const PreviewItem &item, std::function<void(QJsonObject)> deliver)>;
+    /// Where the data of charts whose items do not carry it (PreviewItem::chart) come from (the Gallery's: the
+    /// journal), asked for each image when it is shown.
+    void setChartLoader(ChartLoader loader);
+    /// Shows the chart's picture (false) or its data as a table (true), where the artifact on show has data.
+    void showData(bool data);
+    /// Whether the chart's data is on show.
+    bool showingData() const;
 
     int current() const { return m_current; }
     void setCurrent(int index);
@@ -78,8 +92,16 @@ private:
     void applyScale();
     /// Shows `text` (CSV when `separator` is ',', tab-separated when '\t') as a table.
     void showTable(const QString &text, QChar separator);
+    /// The Picture and Data tabs for an image with chart data, and what the chosen one shows.
+    void applyMode();
+    /// Asks the chart loader for the data of the artifact on show, when it is an image without it.
+    void requestChart();
+    void copyCsv();
+    void saveCsv();
 
     QList<PreviewItem> m_items;
+    ChartLoader m_chartLoader;
+    QList<bool> m_chartAsked; ///< per item: its data was asked of the loader
     int m_current = -1;
     QByteArray m_data;
     QImage m_image;
@@ -90,6 +112,7 @@ private:
     QString m_why;
     std::optional<QPoint> m_pressedAt; ///< where a drag may start: the left button went down there
 
+    QTabBar *m_modes = nullptr; ///< Picture, Data: for a chart with data
     QStackedWidget *m_views = nullptr;
     QScrollArea *m_scroll = nullptr;
     QLabel *m_picture = nullptr;
@@ -109,6 +132,8 @@ private:
     QPushButton *m_next = nullptr;
     QPushButton *m_copy = nullptr;
     QPushButton *m_showRun = nullptr;
+    QPushButton *m_copyCsv = nullptr; ///< only for a chart's data
+    QPushButton *m_saveCsv = nullptr; ///< only for a chart's data
 };
 
 } // namespace sandbox::gui

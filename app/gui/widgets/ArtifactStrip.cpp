@@ -19,8 +19,9 @@ enum Role
 {
     DataRole = Qt::UserRole + 1, ///< the bytes of a live run's artifact
     MimeRole,
-    PathRole, ///< the file of a journal's artifact
-    KeyRole,  ///< what the thumbnail provider names it by
+    PathRole,  ///< the file of a journal's artifact
+    KeyRole,   ///< what the thumbnail provider names it by
+    ChartRole, ///< the data of a chart (ChartData), when it is one
 };
 
 /// A thumbnail letterboxed on the base colour, so the strip's items line up whatever the aspect ratio.
@@ -39,7 +40,8 @@ PreviewItem previewItem(const QListWidgetItem *artifact)
                        artifact->data(MimeRole).toString(),
                        artifact->data(DataRole).toByteArray(),
                        artifact->data(PathRole).toString(),
-                       {}};
+                       {},
+                       artifact->data(ChartRole).toJsonObject()};
 }
 
 } // namespace
@@ -68,12 +70,12 @@ ArtifactStrip::ArtifactStrip(ThumbnailProvider &thumbnails, QWidget *parent)
 
 void ArtifactStrip::addArtifact(const Artifact &artifact)
 {
-    add(artifact.name, artifact.mimeType, artifact.data, {}, artifact.size());
+    add(artifact.name, artifact.mimeType, artifact.data, {}, artifact.size(), artifact.chart);
 }
 
 void ArtifactStrip::addArtifact(const JournalArtifact &artifact)
 {
-    add(artifact.name, artifact.mimeType, {}, artifact.path, artifact.size);
+    add(artifact.name, artifact.mimeType, {}, artifact.path, artifact.size, artifact.chart);
 }
 
 void ArtifactStrip::clearArtifacts()
@@ -83,7 +85,7 @@ void ArtifactStrip::clearArtifacts()
 }
 
 void ArtifactStrip::add(const QString &name, const QString &mimeType, const QByteArray &data, const QString &path,
-                        qint64 size)
+                        qint64 size, const QJsonObject &chart)
 {
     const QStyle::StandardPixmap standard =
         mimeType == QLatin1String("text/html") ? QStyle::SP_DirLinkIcon : QStyle::SP_FileIcon;
@@ -92,6 +94,9 @@ void ArtifactStrip::add(const QString &name, const QString &mimeType, const QByt
     item->setData(MimeRole, mimeType);
     item->setData(PathRole, path);
     item->setData(KeyRole, path.isEmpty() ? ThumbnailProvider::keyOf(data) : path);
+    if (!chart.isEmpty()) {
+        item->setData(ChartRole, chart);
+    }
     item->setToolTip(QStringLiteral("%1\n%2, %3").arg(name, mimeType, dataSizeText(size)));
     item->setSizeHint(ThumbnailSize + QSize(16, fontMetrics().height() + 14));
     showThumbnail(item);

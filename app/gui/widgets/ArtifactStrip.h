@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QJsonObject>
 #include <QListWidget>
 
 namespace sandbox {
@@ -43,7 +44,8 @@ protected:
     QMimeData *mimeData(const QList<QListWidgetItem *> &items) const override;
 
 private:
-    void add(const QString &name, const QString &mimeType, const QByteArray &data, const QString &path, qint64 size);
+    void add(const QString &name, const QString &mimeType, const QByteArray &data, const QString &path, qint64 size,
+             const QJsonObject &chart);
     void showThumbnail(QListWidgetItem *item);
     void thumbnailReady(const QString &key, QSize size);
 

@@ -6,18 +6,15 @@
 
 namespace sandbox::gui {
 
-/// A CSV or tab-separated file as a table whose first row names the columns. Cells are handed to the view only as it
-/// draws them, so thousands of rows open at once; a cell longer than kMaxCellCharacters shows cut.
+/// A CSV or tab-separated file (SeparatedValues::parse) as a table whose first row names the columns. Cells are handed
+/// to the view only as it draws them, so thousands of rows open at once; a cell longer than kMaxCellCharacters shows
+/// cut.
 class SeparatedValuesModel final : public QAbstractTableModel
 {
     Q_OBJECT
 
 public:
     static constexpr qsizetype kMaxCellCharacters = 1000;
-
-    /// The rows of `text` split at `separator`, with RFC 4180's quoting (doubled quotes, separators and line breaks
-    /// inside quotes); at most `limit` rows.
-    static QList<QStringList> parse(const QString &text, QChar separator, qsizetype limit);
 
     using QAbstractTableModel::QAbstractTableModel;
 

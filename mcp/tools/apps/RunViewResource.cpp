@@ -66,6 +66,16 @@ const char *const kTexts[] = {
     QT_TRANSLATE_NOOP("RunView", "This chart is a web page the code wrote. Its scripts would run in your browser and "
                                  "could send what the code read over the network. Run it only if you trust the code."),
     QT_TRANSLATE_NOOP("RunView", "Run this chart"),
+    QT_TRANSLATE_NOOP("RunView", "Interactive"),
+    QT_TRANSLATE_NOOP("RunView", "Picture"),
+    QT_TRANSLATE_NOOP("RunView", "Show the picture the code drew"),
+    QT_TRANSLATE_NOOP("RunView", "Draw the chart from its data: values on hover, series on and off"),
+    QT_TRANSLATE_NOOP("RunView", "Series %1"),
+    QT_TRANSLATE_NOOP("RunView", "Long series are shown at %1 evenly spread points."),
+    QT_TRANSLATE_NOOP("RunView", "%1: median %2, quartiles %3–%4, whiskers %5–%6"),
+    QT_TRANSLATE_NOOP("RunView", "Show table"),
+    QT_TRANSLATE_NOOP("RunView", "Hide table"),
+    QT_TRANSLATE_NOOP("RunView", "Rows %1–%2 of %3"),
 };
 
 /// The translations of kTexts into `language` from the program's own catalogue (:/i18n, compiled in with the

@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -807,6 +808,38 @@ TEST_F(RunJournalTest, readerFiltersByLanguageStatusSourceDateAndText)
     EXPECT_EQ(matching(RunFilter{.text = QStringLiteral("1_0")}), QStringList()) << "LIKE wildcards are literal";
     EXPECT_EQ(matching(RunFilter{.language = QStringLiteral("python"), .sources = {RunSource::Mcp}}),
               QStringList{QStringLiteral("py-mcp")});
+}
+
+// Issue 50: History's search finds a run by its charts' titles and axis labels, not by the words of the chart data's
+// own structure.
+TEST_F(RunJournalTest, textFindsARunByItsChartsTitleAndAxisLabels)
+{
+    {
+        JournalRecorder recorder(path(), context());
+        recorder.runStarted(QStringLiteral("charted"),
+                            request(QStringLiteral("python"), QStringLiteral("plot()"), QStringLiteral("mcp")));
+        Artifact drawn = chart(QStringLiteral("figure_1.png"), "png bytes");
+        drawn.chart = QJsonDocument::fromJson(R"({"library": "matplotlib", "kind": "line", "title": "Quarterly revenue",
+            "axes": [{"title": "", "x": {"label": "quarter", "scale": "linear"}, "y": {"label": "euros"},
+                      "series": [{"name": "Nordics", "kind": "line", "x": [1, 2], "y": [3, 4]}]}]})")
+                          .object();
+        recorder.runArtifact(QStringLiteral("charted"), drawn);
+        RunResult finished = result(0);
+        finished.artifacts = {drawn}; // a chart's data is recorded with the run's end
+        recorder.runFinished(QStringLiteral("charted"), finished, std::nullopt);
+        recordRun(recorder, QStringLiteral("plain"),
+                  request(QStringLiteral("python"), QStringLiteral("print(1)"), QStringLiteral("cli")), "1\n");
+    }
+    JournalReader reader(path());
+    const auto matching = [&](const QString &text) {
+        auto runs = reader.list(RunFilter{.text = text}, 0, 100);
+        EXPECT_TRUE(runs) << (runs ? std::string() : runs.error().message.toStdString());
+        return runs ? ids(*runs) : QStringList();
+    };
+    EXPECT_EQ(matching(QStringLiteral("quarterly REVENUE")), QStringList{QStringLiteral("charted")});
+    EXPECT_EQ(matching(QStringLiteral("euro")), QStringList{QStringLiteral("charted")}) << "an axis label";
+    EXPECT_EQ(matching(QStringLiteral("matplotlib")), QStringList()) << "not what drew it";
+    EXPECT_EQ(matching(QStringLiteral("label")), QStringList()) << "nor the data's own keys";
 }
 
 TEST_F(RunJournalTest, changedSinceReturnsTheRunsChangedAfterASequenceNumber)

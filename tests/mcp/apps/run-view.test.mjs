@@ -33,13 +33,17 @@ const CODE_TEMPLATE = `import os, sys
 import matplotlib
 matplotlib.use('Agg')
 import matplotlib.pyplot as plt
-plt.plot([1, 4, 2, 8, 5], marker='o')
+plt.plot([1, 4, 2, 8, 5], marker='o', label='a')
+plt.plot([2, 3, 3, 1, 4], label='b')
+plt.legend()
 plt.title('Run view test')
 plt.show()
 with open(os.path.join(os.environ['LLM_SANDBOX_OUTPUT_DIR'], 'interactive.html'), 'w') as page:
     page.write("<!DOCTYPE html><p id='x'>static</p><script>document.getElementById('x').textContent = 'interactive ok';"
                "const pc = new RTCPeerConnection({iceServers: [{urls: 'stun:127.0.0.1:STUN_PORT'}]});"
                "pc.createDataChannel('leak'); pc.createOffer().then((offer) => pc.setLocalDescription(offer));</script>")
+with open(os.path.join(os.environ['LLM_SANDBOX_OUTPUT_DIR'], 'sales.csv'), 'w') as table:
+    table.write('city,sales\\nOslo,3\\nRome,97\\nLima,12\\n')
 print('points: 5')
 print('a warning', file=sys.stderr)
 `;
@@ -189,6 +193,23 @@ describe('the run view in an MCP Apps host', () => {
         assert.ok((await img.evaluate((element) => element.clientWidth)) > fitted);
         await view().locator('#zoomFit').click();
         assert.equal(await img.evaluate((element) => element.clientWidth), fitted);
+        // The data behind the picture, drawn on request: a point's values on hover, a series off from the legend, the
+        // picture one click away.
+        await view().locator('#chartMode').click();
+        await view().locator('#stage svg.plot').waitFor();
+        await view().locator('#stage [data-series="0"] circle').nth(3).hover();
+        await view().locator('#chartTip:not([hidden])').waitFor();
+        assert.equal(await view().locator('#chartTip').textContent(), 'a: 3, 8');
+        await view().locator('.legend button').nth(1).click();
+        assert.equal(await view().locator('.legend button').nth(1).getAttribute('aria-pressed'), 'false');
+        assert.equal(await view().locator('#stage [data-series="1"]').count(), 0);
+        assert.equal(await view().locator('#stage [data-series="0"] circle').count(), 5);
+        if (screenshots) {
+            mkdirSync(screenshots, { recursive: true });
+            await page.screenshot({ path: path.join(screenshots, 'mcp-app-run-view-chart-data.png'), fullPage: true });
+        }
+        await view().locator('#chartMode').click();
+        await view().locator('#stage img').waitFor();
         // The code, with its language.
         assert.equal(await view().locator('#codeLang').textContent(), 'python');
         if (screenshots) {
@@ -215,6 +236,27 @@ describe('the run view in an MCP Apps host', () => {
         const chartFrame = view().locator('#stage iframe');
         assert.equal(await chartFrame.getAttribute('sandbox'), 'allow-scripts');
         await view().frameLocator('#stage iframe').getByText('interactive ok').waitFor();
+    });
+
+    test('a table the run wrote is a grid to sort, read through the host when asked', async () => {
+        const file = view().locator('#files li', { hasText: 'sales.csv' });
+        await file.locator('.showTable').click();
+        const rows = file.locator('.grid tbody tr');
+        await rows.first().waitFor();
+        assert.equal(await rows.count(), 3);
+        assert.equal(await rows.first().locator('td').first().textContent(), 'Oslo');
+        const sales = file.locator('.grid th', { hasText: 'sales' });
+        await sales.click();
+        assert.equal(await sales.getAttribute('aria-sort'), 'ascending');
+        assert.equal(await rows.first().locator('td').first().textContent(), 'Oslo');
+        await sales.click();
+        assert.equal(await rows.first().locator('td').first().textContent(), 'Rome', 'numbers sort as numbers');
+        assert.equal(await file.locator('.pager span').textContent(), 'Rows 1–3 of 3');
+        if (screenshots) {
+            await page.screenshot({ path: path.join(screenshots, 'mcp-app-run-view-table.png'), fullPage: true });
+        }
+        await file.locator('.showTable').click();
+        assert.equal(await file.locator('.grid').count(), 0);
     });
 
     test('the view follows the host\'s theme and language', async () => {

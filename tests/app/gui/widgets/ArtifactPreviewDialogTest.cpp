@@ -6,9 +6,11 @@
 
 #include <QApplication>
 #include <QBuffer>
+#include <QClipboard>
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QImage>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -16,6 +18,7 @@
 #include <QScrollArea>
 #include <QStackedWidget>
 #include <QStandardItemModel>
+#include <QTabBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -285,4 +288,57 @@ TEST(ArtifactPreviewDialogTest, saveAsOffersTheArtifactsOwnTypeAndSaysWhereItSav
     // (Where it went depends on the folder the dialog took, as above: that it names a file it saved matters.)
     const QString said = child<QLabel>(dialog, "previewCaption")->text();
     EXPECT_TRUE(said.contains(QLatin1String("Saved to")) && said.contains(QLatin1String(".png"))) << qPrintable(said);
+}
+
+// Issue 50: a chart with data has a Data tab beside its picture: the series as a table, Copy and Save as CSV. Data the
+// item does not carry (the Gallery's) comes from the chart loader, when the chart is shown.
+TEST(ArtifactPreviewDialogTest, aChartsDataIsATabBesideItsPictureWithCopyAsCsv)
+{
+    const QJsonObject chart = QJsonDocument::fromJson(R"({"kind": "line", "title": "Sales", "axes": [{"series": [
+        {"name": "EU", "kind": "line", "x": [1, 2, 3], "y": [10, 20, 15]}]}]})")
+                                  .object();
+    PreviewItem withData{QStringLiteral("figure_1.png"), QStringLiteral("image/png"), png(), {}, {}};
+    withData.chart = chart;
+    const PreviewItem plain{QStringLiteral("photo.png"), QStringLiteral("image/png"), png(), {}, {}};
+    const PreviewItem later{
+        QStringLiteral("figure_2.png"), QStringLiteral("image/png"), png(), {}, QStringLiteral("run-2")};
+    ArtifactPreviewDialog dialog({withData, plain, later}, 0);
+    dialog.waitForDecoded();
+    auto *modes = child<QTabBar>(dialog, "previewModes");
+    EXPECT_TRUE(modes->isVisibleTo(&dialog));
+    EXPECT_FALSE(dialog.showingData()) << "the picture first";
+    EXPECT_FALSE(child<QPushButton>(dialog, "copyCsv")->isVisibleTo(&dialog));
+
+    modes->setCurrentIndex(1);
+    EXPECT_TRUE(dialog.showingData());
+    auto *table = child<QTableView>(dialog, "previewTable");
+    EXPECT_TRUE(table->isVisibleTo(&dialog));
+    ASSERT_EQ(table->model()->rowCount(), 3);
+    EXPECT_EQ(table->model()->headerData(3, Qt::Horizontal).toString(), QStringLiteral("y"));
+    EXPECT_EQ(table->model()->index(1, 3).data().toString(), QStringLiteral("20"));
+    EXPECT_FALSE(child<QPushButton>(dialog, "copyImage")->isVisibleTo(&dialog));
+    QTest::mouseClick(child<QPushButton>(dialog, "copyCsv"), Qt::LeftButton);
+    EXPECT_EQ(QApplication::clipboard()->text(), QStringLiteral("series,kind,x,y\r\nEU,line,1,10\r\nEU,line,2,20\r\n"
+                                                                "EU,line,3,15\r\n"));
+
+    // A picture without data has no tabs.
+    dialog.setCurrent(1);
+    dialog.waitForDecoded();
+    EXPECT_FALSE(modes->isVisibleTo(&dialog));
+    EXPECT_TRUE(child<QPushButton>(dialog, "copyImage")->isVisibleTo(&dialog));
+
+    // The loader's data arrives after the picture: the tabs appear then, once asked for each chart.
+    QStringList asked;
+    dialog.setChartLoader([&](const PreviewItem &item, std::function<void(QJsonObject)> deliver) {
+        asked << item.name;
+        const QJsonObject found = item.name == QLatin1String("figure_2.png") ? chart : QJsonObject();
+        QTimer::singleShot(10, &dialog, [deliver, found] { deliver(found); });
+    });
+    dialog.setCurrent(2);
+    dialog.waitForDecoded();
+    EXPECT_TRUE(QTest::qWaitFor([&] { return modes->isVisibleTo(&dialog); }, 5000));
+    EXPECT_TRUE(dialog.showingData()) << "the Data tab stays chosen from one chart to the next";
+    dialog.setCurrent(1);
+    dialog.setCurrent(2);
+    EXPECT_EQ(asked, QStringList({QStringLiteral("photo.png"), QStringLiteral("figure_2.png")}));
 }
