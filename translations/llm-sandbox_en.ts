@@ -123,7 +123,7 @@
 <context>
     <name>sandbox::gui::ArtifactPreviewDialog</name>
     <message numerus="yes">
-        <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+74"/>
+        <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+77"/>
         <source> … (%n character(s) of this line not shown: save the file to see all of it)</source>
         <translation>
             <numerusform> … (%n character of this line not shown: save the file to see all of it)</numerusform>
@@ -131,7 +131,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+372"/>
+        <location line="+471"/>
         <source>the first %n row(s) shown: save the file to see all of it</source>
         <translation>
             <numerusform>the first row shown: save the file to see all of it</numerusform>
@@ -142,7 +142,7 @@
 <context>
     <name>sandbox::gui::ArtifactStrip</name>
     <message numerus="yes">
-        <location filename="../app/gui/widgets/ArtifactStrip.cpp" line="+168"/>
+        <location filename="../app/gui/widgets/ArtifactStrip.cpp" line="+173"/>
         <source>%n chart(s)</source>
         <translation>
             <numerusform>%n chart</numerusform>
@@ -177,7 +177,7 @@
 <context>
     <name>sandbox::gui::ConnectAssistantDialog</name>
     <message numerus="yes">
-        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+73"/>
+        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+80"/>
         <source>&amp;Share my folders (%n) with this assistant&apos;s sandboxes</source>
         <translation>
             <numerusform>&amp;Share my folder (%n) with this assistant&apos;s sandboxes</numerusform>
@@ -185,7 +185,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+323"/>
+        <location line="+349"/>
         <source>The clipboard now holds the server&apos;s token with the configuration: paste it only into the assistant&apos;s settings. It is cleared from the clipboard in %n second(s).</source>
         <translation>
             <numerusform>The clipboard now holds the server&apos;s token with the configuration: paste it only into the assistant&apos;s settings. It is cleared from the clipboard in %n second.</numerusform>
@@ -207,7 +207,7 @@
 <context>
     <name>sandbox::gui::GalleryPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+252"/>
+        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+253"/>
         <source>%n artifact(s)</source>
         <translation>
             <numerusform>%n artifact</numerusform>

@@ -952,23 +952,37 @@ logout：删除该登录信息。</translation>
 <context>
     <name>InstallMcpCommand</name>
     <message>
-        <location filename="../app/cli/InstallMcpCommand.cpp" line="+36"/>
-        <source>claude-desktop (default), cursor or vscode: whose configuration file.</source>
-        <translation>claude-desktop（默认）、cursor 或 vscode：
-修改谁的配置文件。</translation>
-    </message>
-    <message>
-        <location line="+8"/>
+        <location filename="../app/cli/InstallMcpCommand.cpp" line="+55"/>
         <source>Print what would change in the file (a diff), and write nothing.</source>
         <translation>打印文件将发生的变化（差异），不写入任何内容。</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>unknown client &quot;%1&quot;; use claude-desktop, cursor or vscode.</source>
-        <translation>未知客户端 &quot;%1&quot;；请使用 claude-desktop、cursor 或 vscode。</translation>
+        <location line="-18"/>
+        <source>Whose configuration file: %1 (default claude-desktop).</source>
+        <translation>要修改谁的配置文件：%1（默认 claude-desktop）。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+8"/>
+        <source>For claude-code: the project folder whose .mcp.json (shared with everyone who works on it) holds the entry, instead of your own ~/.claude.json.</source>
+        <translation>用于 claude-code：把条目写入该项目文件夹的 .mcp.json（与参与该项目的所有人共享），而不是你自己的 ~/.claude.json。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>unknown client &quot;%1&quot;; use one of %2.</source>
+        <translation>未知的客户端“%1”；请使用以下之一：%2。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>--project is for claude-code; %1 keeps one file per user.</source>
+        <translation>--project 仅用于 claude-code；%1 每个用户只有一个配置文件。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>--project %1 is not a folder.</source>
+        <translation>--project %1 不是文件夹。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>no answer from the keychain</source>
         <translation>钥匙串没有响应</translation>
     </message>
@@ -1068,12 +1082,12 @@ logout：删除该登录信息。</translation>
         <translation>该服务器的运行可请求访问的主机，用于 stdio（写入其配置项的 LLM_SANDBOX_NETWORK_ALLOW）：api.example.org、*.example.org:8443 或 registries，以逗号分隔。不指定则不允许任何访问。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>install-mcp takes no arguments besides its options; see `llm-sandbox install-mcp --help`.</source>
         <translation>install-mcp 除选项外不接受参数；见 `llm-sandbox install-mcp --help`。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+14"/>
         <source>unknown transport &quot;%1&quot;; use stdio or http.</source>
         <translation>未知传输方式 &quot;%1&quot;；请使用 stdio 或 http。</translation>
     </message>
@@ -1098,12 +1112,12 @@ logout：删除该登录信息。</translation>
         <translation>--network-allow 仅用于 --transport stdio；HTTP 服务器按其自身设置允许访问。</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+50"/>
         <source>Remove llm-sandbox from an assistant&apos;s MCP configuration file, and nothing else.</source>
         <translation>从助手的 MCP 配置文件中删除 llm-sandbox，不改动其他任何内容。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>uninstall-mcp takes no arguments besides its options; see `llm-sandbox uninstall-mcp --help`.</source>
         <translation>uninstall-mcp 除选项外不接受参数；见 `llm-sandbox uninstall-mcp --help`。</translation>
     </message>
@@ -2010,6 +2024,56 @@ go module、R 软件包、gem。</translation>
         <source>Run this chart</source>
         <translation>运行此图表</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>Interactive</source>
+        <translation>交互式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Picture</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show the picture the code drew</source>
+        <translation>显示代码绘制的图片</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Draw the chart from its data: values on hover, series on and off</source>
+        <translation>根据数据绘制图表：悬停查看数值，可开关各数据系列</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Series %1</source>
+        <translation>系列 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Long series are shown at %1 evenly spread points.</source>
+        <translation>较长的系列以 %1 个均匀分布的点显示。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: median %2, quartiles %3–%4, whiskers %5–%6</source>
+        <translation>%1：中位数 %2，四分位数 %3–%4，须 %5–%6</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show table</source>
+        <translation>显示表格</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hide table</source>
+        <translation>隐藏表格</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rows %1–%2 of %3</source>
+        <translation>第 %1–%2 行，共 %3 行</translation>
+    </message>
 </context>
 <context>
     <name>SafeImage</name>
@@ -2556,19 +2620,34 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::ArtifactPreviewDialog</name>
     <message numerus="yes">
-        <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+74"/>
+        <location filename="../app/gui/widgets/ArtifactPreviewDialog.cpp" line="+77"/>
         <source> … (%n character(s) of this line not shown: save the file to see all of it)</source>
         <translation>
             <numerusform> …（此行还有 %n 个字符未显示：保存文件即可查看全部）</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+43"/>
+        <source>Picture</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The numbers behind the chart, as the model reads them (Ctrl+D)</source>
+        <translation>图表背后的数字，即模型读取到的数据（Ctrl+D）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Drag to another program to give it a copy</source>
         <translation>拖到其他程序中即可交给它一份副本</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>◀ Previous</source>
         <translation>◀ 上一个</translation>
     </message>
@@ -2609,12 +2688,12 @@ go module、R 软件包、gem。</translation>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+195"/>
+        <location line="+284"/>
         <source>%1%</source>
         <translation>%1%</translation>
     </message>
     <message>
-        <location line="-193"/>
+        <location line="-282"/>
         <source>Copy Image</source>
         <translation>复制图片</translation>
     </message>
@@ -2634,7 +2713,22 @@ go module、R 软件包、gem。</translation>
         <translation>显示运行记录</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+2"/>
+        <source>Copy as CSV</source>
+        <translation>复制为 CSV</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save as CSV…</source>
+        <translation>另存为 CSV…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Saves the chart&apos;s data as a CSV file readable only by you</source>
+        <translation>将图表数据保存为只有你能读取的 CSV 文件</translation>
+    </message>
+    <message>
+        <location line="+88"/>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
@@ -2661,7 +2755,7 @@ go module、R 软件包、gem。</translation>
         <translation>%1 不在应用内显示。来自沙箱的文件从不使用其他程序打开；请使用“另存为…”保存它。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+93"/>
         <source>This image is not shown: %1</source>
         <translation>此图片未显示：%1</translation>
     </message>
@@ -2671,14 +2765,15 @@ go module、R 软件包、gem。</translation>
         <translation>%1 — %2 × %3 像素，%4</translation>
     </message>
     <message numerus="yes">
-        <location line="+118"/>
+        <location line="+119"/>
         <source>the first %n row(s) shown: save the file to see all of it</source>
         <translation>
             <numerusform>只显示了前 %n 行：保存文件可查看全部</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="-137"/>
+        <location line="+155"/>
         <source>Saved to %1</source>
         <translation>已保存到 %1</translation>
     </message>
@@ -2706,12 +2801,12 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::ArtifactStrip</name>
     <message>
-        <location filename="../app/gui/widgets/ArtifactStrip.cpp" line="+64"/>
+        <location filename="../app/gui/widgets/ArtifactStrip.cpp" line="+66"/>
         <source>Double-click a chart to open it, or drag it to another program</source>
         <translation>双击图表将其打开，或将其拖到其他程序中</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+90"/>
         <source>Charts (%1)</source>
         <translation>图表（%1）</translation>
     </message>
@@ -2843,12 +2938,12 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::ConnectAssistantDialog</name>
     <message>
-        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+50"/>
+        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+51"/>
         <source>Connect an Assistant</source>
         <translation>连接助手</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+16"/>
         <source>stdio: the assistant starts llm-sandbox --mcp</source>
         <translation>stdio：由助手启动 llm-sandbox --mcp</translation>
     </message>
@@ -2925,7 +3020,27 @@ go module、R 软件包、gem。</translation>
         <translation>文件中的其他内容保持不变；原文件会以 .bak 备份保存在同一位置。之后请重启助手。</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+33"/>
+        <source>%1 — connected</source>
+        <translation>%1 — 已连接</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 — connected to another llm-sandbox (%2)</source>
+        <translation>%1 — 已连接到另一个 llm-sandbox（%2）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 — found, not connected</source>
+        <translation>%1 — 已找到，未连接</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 — not found on this computer</source>
+        <translation>%1 — 本机未找到</translation>
+    </message>
+    <message>
+        <location line="+55"/>
         <source>Claude Desktop&apos;s configuration file only starts local (stdio) servers. Choose stdio, or add the URL as a custom connector in Claude Desktop&apos;s settings.</source>
         <translation>Claude Desktop 的配置文件只能启动本地（stdio）服务器。请选择 stdio，或在 Claude Desktop 的设置中将该 URL 添加为自定义连接器。</translation>
     </message>
@@ -3025,18 +3140,18 @@ go module、R 软件包、gem。</translation>
         <translation>已使用其他设置安装；点击“安装”将其替换为下方的设置。</translation>
     </message>
     <message>
-        <location line="+18"/>
-        <location line="+14"/>
+        <location line="+19"/>
+        <location line="+15"/>
         <source>Nothing was changed: %1</source>
         <translation>未做任何更改：%1</translation>
     </message>
     <message>
-        <location line="-12"/>
+        <location line="-13"/>
         <source>Installed. Restart %1 to use it.</source>
         <translation>已安装。请重启 %1 以使用它。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Removed. Restart %1 for it to stop using llm-sandbox.</source>
         <translation>已删除。请重启 %1，使其停止使用 llm-sandbox。</translation>
     </message>
@@ -3884,7 +3999,7 @@ Run B: %4 on %5, %6</source>
 <context>
     <name>sandbox::gui::GalleryPage</name>
     <message>
-        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+79"/>
+        <location filename="../app/gui/gallery/GalleryPage.cpp" line="+80"/>
         <source>All languages</source>
         <translation>所有语言</translation>
     </message>
@@ -3965,7 +4080,7 @@ Charts and files that runs write appear here. Run code that draws a chart on the
 运行写出的图表和文件会显示在这里。在“控制台”页面运行绘制图表的代码，或让助手运行一些代码（文件 ▸ 连接助手…）。</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+61"/>
         <source>Saved to %1</source>
         <translation>已保存到 %1</translation>
     </message>
@@ -4034,8 +4149,8 @@ Charts and files that runs write appear here. Run code that draws a chart on the
     </message>
     <message>
         <location line="+12"/>
-        <source>Search code and output…</source>
-        <translation>搜索代码和输出…</translation>
+        <source>Search code, output and chart titles…</source>
+        <translation>搜索代码、输出和图表标题…</translation>
     </message>
 </context>
 <context>

@@ -13,6 +13,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QProcessEnvironment>
 
 namespace sandbox::cli {
@@ -31,10 +32,19 @@ constexpr int kExitNotChanged = 1;
 
 QCommandLineOption clientOption()
 {
-    return QCommandLineOption(
-        QStringLiteral("client"),
-        InstallMcpCommand::tr("claude-desktop (default), cursor or vscode: whose configuration file."),
-        QStringLiteral("NAME"), QStringLiteral("claude-desktop"));
+    return QCommandLineOption(QStringLiteral("client"),
+                              InstallMcpCommand::tr("Whose configuration file: %1 (default claude-desktop).")
+                                  .arg(AssistantClient::names().join(QStringLiteral(", "))),
+                              QStringLiteral("NAME"), QStringLiteral("claude-desktop"));
+}
+
+QCommandLineOption projectOption()
+{
+    return QCommandLineOption(QStringLiteral("project"),
+                              InstallMcpCommand::tr("For claude-code: the project folder whose .mcp.json (shared with "
+                                                    "everyone who works on it) holds the entry, instead of your own "
+                                                    "~/.claude.json."),
+                              QStringLiteral("DIR"));
 }
 
 QCommandLineOption dryRunOption()
@@ -49,16 +59,32 @@ std::optional<AssistantClient> clientFrom(const QCommandLineParser &parser, cons
 {
     const std::optional<AssistantClient> client = AssistantClient::fromName(parser.value(option));
     if (!client) {
-        printError(InstallMcpCommand::tr("unknown client \"%1\"; use claude-desktop, cursor or vscode.")
-                       .arg(parser.value(option)));
+        printError(InstallMcpCommand::tr("unknown client \"%1\"; use one of %2.")
+                       .arg(parser.value(option), AssistantClient::names().join(QStringLiteral(", "))));
     }
     return client;
 }
 
-McpConfigFile fileOf(const AssistantClient &client)
+/// The client's file, or the project's (--project) where it has one; nullopt after printing why --project does not
+/// fit.
+std::optional<McpConfigFile> fileOf(const AssistantClient &client, const QCommandLineParser &parser,
+                                    const QCommandLineOption &project)
 {
-    return McpConfigFile(client.configPath(),
-                         {.serversKey = client.serversKey(), .allowComments = client.allowsComments()});
+    QString path = client.configPath();
+    if (parser.isSet(project)) {
+        if (!client.hasProjectScope()) {
+            printError(
+                InstallMcpCommand::tr("--project is for claude-code; %1 keeps one file per user.").arg(client.name()));
+            return std::nullopt;
+        }
+        const QFileInfo folder(parser.value(project));
+        if (!folder.isDir()) {
+            printError(InstallMcpCommand::tr("--project %1 is not a folder.").arg(parser.value(project)));
+            return std::nullopt;
+        }
+        path = AssistantClient::configPathForProject(folder.absoluteFilePath());
+    }
+    return McpConfigFile(path, {.serversKey = client.serversKey(), .allowComments = client.allowsComments()});
 }
 
 /// The token `serve --http` requires, loaded exactly as serve loads it (LLM_SANDBOX_HTTP_TOKEN, else the keychain,
@@ -199,8 +225,9 @@ int installMcpCommand(const QStringList &arguments)
                               "entry): api.example.org, *.example.org:8443 or registries, comma-separated. Nothing "
                               "is allowed without it."),
         QStringLiteral("HOSTS"));
+    const QCommandLineOption project = projectOption();
     const QCommandLineOption dryRun = dryRunOption();
-    parser.addOptions({client, transportOption, backend, urlOption, shareOption, networkOption, dryRun});
+    parser.addOptions({client, project, transportOption, backend, urlOption, shareOption, networkOption, dryRun});
     if (const std::optional<int> done = parseOrExit(parser, arguments)) {
         return *done;
     }
@@ -211,6 +238,10 @@ int installMcpCommand(const QStringList &arguments)
     }
     const std::optional<AssistantClient> assistant = clientFrom(parser, client);
     if (!assistant) {
+        return ExitUsage;
+    }
+    const std::optional<McpConfigFile> file = fileOf(*assistant, parser, project);
+    if (!file) {
         return ExitUsage;
     }
     const QString transport = parser.value(transportOption).trimmed().toLower();
@@ -275,10 +306,9 @@ int installMcpCommand(const QStringList &arguments)
         printError(entry.error());
         return ExitUsage;
     }
-    const McpConfigFile file = fileOf(*assistant);
     const bool dry = parser.isSet(dryRun);
-    return report(*assistant, file,
-                  file.install(McpServerEntry::kName, entry->toJson(*assistant), dry, entry->holdsSecret()), dry);
+    return report(*assistant, *file,
+                  file->install(McpServerEntry::kName, entry->toJson(*assistant), dry, entry->holdsSecret()), dry);
 }
 
 int uninstallMcpCommand(const QStringList &arguments)
@@ -288,8 +318,9 @@ int uninstallMcpCommand(const QStringList &arguments)
         InstallMcpCommand::tr("Remove llm-sandbox from an assistant's MCP configuration file, and nothing else."));
     parser.addHelpOption();
     const QCommandLineOption client = clientOption();
+    const QCommandLineOption project = projectOption();
     const QCommandLineOption dryRun = dryRunOption();
-    parser.addOptions({client, dryRun});
+    parser.addOptions({client, project, dryRun});
     if (const std::optional<int> done = parseOrExit(parser, arguments)) {
         return *done;
     }
@@ -302,9 +333,12 @@ int uninstallMcpCommand(const QStringList &arguments)
     if (!assistant) {
         return ExitUsage;
     }
-    const McpConfigFile file = fileOf(*assistant);
+    const std::optional<McpConfigFile> file = fileOf(*assistant, parser, project);
+    if (!file) {
+        return ExitUsage;
+    }
     const bool dry = parser.isSet(dryRun);
-    return report(*assistant, file, file.uninstall(McpServerEntry::kName, dry), dry);
+    return report(*assistant, *file, file->uninstall(McpServerEntry::kName, dry), dry);
 }
 
 } // namespace sandbox::cli

@@ -1,12 +1,55 @@
 #include "assistants/AssistantClient.h"
 
 #include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
 
 namespace sandbox {
 
+namespace {
+
+/// A file of an Electron app's (or a VS Code extension's) data folder: ~/.config (or $XDG_CONFIG_HOME) on Linux,
+/// ~/Library/Application Support on macOS, %APPDATA% on Windows.
+QString appDataFile(const QString &file, const QString &home, const QString &configHome, const QString &appData)
+{
+#if defined(Q_OS_WIN)
+    Q_UNUSED(home)
+    Q_UNUSED(configHome)
+    return appData + QLatin1Char('/') + file;
+#elif defined(Q_OS_MACOS)
+    Q_UNUSED(configHome)
+    Q_UNUSED(appData)
+    return home + QStringLiteral("/Library/Application Support/") + file;
+#else
+    Q_UNUSED(appData)
+    // Electron's appData folder: $XDG_CONFIG_HOME when set (and absolute), else ~/.config.
+    const QString base = QDir::isAbsolutePath(configHome) ? configHome : home + QStringLiteral("/.config");
+    return base + QLatin1Char('/') + file;
+#endif
+}
+
+/// Cline's settings live in VS Code's storage for the extension (saoudrizwan.claude-dev).
+const QLatin1String kClineFolder("Code/User/globalStorage/saoudrizwan.claude-dev");
+
+} // namespace
+
 QList<AssistantClient> AssistantClient::all()
 {
-    return {AssistantClient(Kind::ClaudeDesktop), AssistantClient(Kind::Cursor), AssistantClient(Kind::VsCode)};
+    QList<AssistantClient> clients;
+    for (Kind kind : {Kind::ClaudeDesktop, Kind::ClaudeCode, Kind::Cursor, Kind::VsCode, Kind::Gemini, Kind::QwenCode,
+                      Kind::Windsurf, Kind::Cline, Kind::LmStudio}) {
+        clients.append(AssistantClient(kind));
+    }
+    return clients;
+}
+
+QStringList AssistantClient::names()
+{
+    QStringList names;
+    for (const AssistantClient &client : all()) {
+        names << client.name();
+    }
+    return names;
 }
 
 std::optional<AssistantClient> AssistantClient::fromName(const QString &name)
@@ -29,10 +72,22 @@ QString AssistantClient::name() const
     switch (m_kind) {
     case Kind::ClaudeDesktop:
         return QStringLiteral("claude-desktop");
+    case Kind::ClaudeCode:
+        return QStringLiteral("claude-code");
     case Kind::Cursor:
         return QStringLiteral("cursor");
     case Kind::VsCode:
         return QStringLiteral("vscode");
+    case Kind::Gemini:
+        return QStringLiteral("gemini");
+    case Kind::QwenCode:
+        return QStringLiteral("qwen-code");
+    case Kind::Windsurf:
+        return QStringLiteral("windsurf");
+    case Kind::Cline:
+        return QStringLiteral("cline");
+    case Kind::LmStudio:
+        return QStringLiteral("lmstudio");
     }
     return {};
 }
@@ -42,10 +97,22 @@ QString AssistantClient::title() const
     switch (m_kind) {
     case Kind::ClaudeDesktop:
         return QStringLiteral("Claude Desktop");
+    case Kind::ClaudeCode:
+        return QStringLiteral("Claude Code");
     case Kind::Cursor:
         return QStringLiteral("Cursor");
     case Kind::VsCode:
         return QStringLiteral("VS Code");
+    case Kind::Gemini:
+        return QStringLiteral("Gemini CLI");
+    case Kind::QwenCode:
+        return QStringLiteral("Qwen Code");
+    case Kind::Windsurf:
+        return QStringLiteral("Windsurf");
+    case Kind::Cline:
+        return QStringLiteral("Cline");
+    case Kind::LmStudio:
+        return QStringLiteral("LM Studio");
     }
     return {};
 }
@@ -57,7 +124,7 @@ QString AssistantClient::serversKey() const
 
 bool AssistantClient::allowsComments() const
 {
-    return m_kind == Kind::VsCode;
+    return m_kind == Kind::VsCode || m_kind == Kind::Gemini || m_kind == Kind::QwenCode;
 }
 
 bool AssistantClient::supportsHttp() const
@@ -65,37 +132,111 @@ bool AssistantClient::supportsHttp() const
     return m_kind != Kind::ClaudeDesktop;
 }
 
-bool AssistantClient::writesType() const
+AssistantClient::EntryStyle AssistantClient::entryStyle() const
 {
-    return m_kind == Kind::VsCode;
+    switch (m_kind) {
+    case Kind::ClaudeCode:
+    case Kind::VsCode:
+        return commonStyle();
+    case Kind::Gemini:
+    case Kind::QwenCode:
+        // "url" is their older SSE transport; Streamable HTTP is "httpUrl".
+        return {{}, {}, QStringLiteral("httpUrl")};
+    case Kind::Windsurf:
+        return {{}, {}, QStringLiteral("serverUrl")};
+    case Kind::Cline:
+        // A "url" alone is SSE to Cline.
+        return {{}, QStringLiteral("streamableHttp"), QStringLiteral("url")};
+    case Kind::ClaudeDesktop:
+    case Kind::Cursor:
+    case Kind::LmStudio:
+        break;
+    }
+    return {{}, {}, QStringLiteral("url")};
 }
 
 QString AssistantClient::configPath(const QString &home, const QString &configHome, const QString &appData) const
 {
-    if (m_kind == Kind::Cursor) {
+    switch (m_kind) {
+    case Kind::ClaudeDesktop:
+        return appDataFile(QStringLiteral("Claude/claude_desktop_config.json"), home, configHome, appData);
+    case Kind::ClaudeCode:
+        return home + QStringLiteral("/.claude.json");
+    case Kind::Cursor:
         return home + QStringLiteral("/.cursor/mcp.json");
+    case Kind::VsCode:
+        return appDataFile(QStringLiteral("Code/User/mcp.json"), home, configHome, appData);
+    case Kind::Gemini:
+        return home + QStringLiteral("/.gemini/settings.json");
+    case Kind::QwenCode:
+        return home + QStringLiteral("/.qwen/settings.json");
+    case Kind::Windsurf:
+        return home + QStringLiteral("/.codeium/windsurf/mcp_config.json");
+    case Kind::Cline:
+        return appDataFile(kClineFolder + QStringLiteral("/settings/cline_mcp_settings.json"), home, configHome,
+                           appData);
+    case Kind::LmStudio:
+        return home + QStringLiteral("/.lmstudio/mcp.json");
     }
-    const QString file = m_kind == Kind::ClaudeDesktop ? QStringLiteral("Claude/claude_desktop_config.json")
-                                                       : QStringLiteral("Code/User/mcp.json");
-#if defined(Q_OS_WIN)
-    Q_UNUSED(configHome)
-    return appData + QLatin1Char('/') + file;
-#elif defined(Q_OS_MACOS)
-    Q_UNUSED(configHome)
-    Q_UNUSED(appData)
-    return home + QStringLiteral("/Library/Application Support/") + file;
-#else
-    Q_UNUSED(appData)
-    // Electron's appData folder: $XDG_CONFIG_HOME when set (and absolute), else ~/.config.
-    const QString base = QDir::isAbsolutePath(configHome) ? configHome : home + QStringLiteral("/.config");
-    return base + QLatin1Char('/') + file;
-#endif
+    return {};
 }
 
 QString AssistantClient::configPath() const
 {
     return QDir::cleanPath(configPath(QDir::homePath(), qEnvironmentVariable("XDG_CONFIG_HOME"),
                                       QDir::fromNativeSeparators(qEnvironmentVariable("APPDATA"))));
+}
+
+QString AssistantClient::configPathForProject(const QString &folder)
+{
+    return QDir::cleanPath(QDir(folder).absoluteFilePath(QStringLiteral(".mcp.json")));
+}
+
+QString AssistantClient::presenceFolder() const
+{
+    const QString file = configPath();
+    switch (m_kind) {
+    case Kind::ClaudeCode:
+        return QDir::homePath() + QStringLiteral("/.claude");
+    case Kind::Cline:
+        // settings/ is made with the file; the extension's own folder when it first ran.
+        return QFileInfo(QFileInfo(file).absolutePath()).absolutePath();
+    default:
+        return QFileInfo(file).absolutePath();
+    }
+}
+
+QString AssistantClient::programName() const
+{
+    switch (m_kind) {
+    case Kind::ClaudeCode:
+        return QStringLiteral("claude");
+    case Kind::Cursor:
+        return QStringLiteral("cursor");
+    case Kind::VsCode:
+        return QStringLiteral("code");
+    case Kind::Gemini:
+        return QStringLiteral("gemini");
+    case Kind::QwenCode:
+        return QStringLiteral("qwen");
+    case Kind::Windsurf:
+        return QStringLiteral("windsurf");
+    case Kind::LmStudio:
+        return QStringLiteral("lms");
+    case Kind::ClaudeDesktop:
+    case Kind::Cline:
+        break;
+    }
+    return {};
+}
+
+bool AssistantClient::isPresent() const
+{
+    if (QFileInfo(configPath()).exists() || QFileInfo(presenceFolder()).isDir()) {
+        return true;
+    }
+    const QString program = programName();
+    return !program.isEmpty() && !QStandardPaths::findExecutable(program).isEmpty();
 }
 
 } // namespace sandbox

@@ -7,48 +7,80 @@
 namespace sandbox {
 
 /// An assistant whose per-user MCP configuration file `install-mcp` edits: where the file is and how our entry looks
-/// there (each documented by the client, see the README's "Connect an assistant").
+/// there (each as the client's own documentation describes it; see the user guide's "Connect an assistant"). Every one
+/// of them keeps its servers in a JSON object (with comments for some).
 class AssistantClient final
 {
 public:
     enum class Kind
     {
         ClaudeDesktop,
+        ClaudeCode,
         Cursor,
         VsCode,
+        Gemini,
+        QwenCode,
+        Windsurf,
+        Cline,
+        LmStudio,
     };
+
+    /// How a client's entry names its transport and the server's address.
+    struct EntryStyle
+    {
+        QString stdioType; ///< the "type" of a stdio entry; empty: the entry has none
+        QString httpType;  ///< the "type" of an HTTP entry; empty: none
+        QString urlKey;    ///< the member holding an HTTP server's address
+    };
+    /// The form most clients read (Claude Code's, VS Code's): "type" "stdio" or "http", the address in "url".
+    static EntryStyle commonStyle() { return {QStringLiteral("stdio"), QStringLiteral("http"), QStringLiteral("url")}; }
 
     /// Every client, in the order the command line and the dialog list them.
     static QList<AssistantClient> all();
-    /// The client named `name` ("claude-desktop", "cursor", "vscode"), nullopt for another name.
+    /// Every client's name (the --client values), in that order.
+    static QStringList names();
+    /// The client named `name` ("claude-desktop", "claude-code", ...), nullopt for another name.
     static std::optional<AssistantClient> fromName(const QString &name);
     static AssistantClient of(Kind kind);
 
     Kind kind() const { return m_kind; }
-    /// "claude-desktop", "cursor", "vscode": the --client value.
+    /// "claude-desktop", "claude-code", "cursor", "vscode", "gemini", "qwen-code", "windsurf", "cline", "lmstudio": the
+    /// --client value.
     QString name() const;
-    /// "Claude Desktop", "Cursor", "VS Code".
+    /// "Claude Desktop", "Claude Code", "Cursor", "VS Code", "Gemini CLI", ...
     QString title() const;
     /// The member of the file's top-level object that holds the servers: "mcpServers", or "servers" for VS Code.
     QString serversKey() const;
-    /// VS Code's mcp.json is JSON with comments (its other files are too); the others are read as strict JSON.
+    /// VS Code's mcp.json and the Gemini CLI's (and Qwen Code's) settings.json are JSON with comments; the others are
+    /// read as strict JSON.
     bool allowsComments() const;
     /// Claude Desktop's file only launches local (stdio) servers: remote ones are added in its settings instead.
     bool supportsHttp() const;
-    /// VS Code entries name their transport in "type" ("stdio", "http").
-    bool writesType() const;
+    EntryStyle entryStyle() const;
+    /// Whether the file may hold a project's servers instead of the user's: Claude Code's .mcp.json in a project's
+    /// folder (configPathForProject()).
+    bool hasProjectScope() const { return m_kind == Kind::ClaudeCode; }
 
     /// Where the file is for the user whose home folder is `home`: on Linux under `configHome` ($XDG_CONFIG_HOME,
-    /// normally ~/.config) for the Electron apps; on macOS under ~/Library/Application Support; on Windows under
-    /// `appData` (%APPDATA%). Cursor keeps its file in ~/.cursor everywhere.
+    /// normally ~/.config) for the Electron apps (and Cline, which lives in VS Code's storage); on macOS under
+    /// ~/Library/Application Support; on Windows under `appData` (%APPDATA%). The command-line assistants, Cursor,
+    /// Windsurf and LM Studio keep theirs in a folder of the home folder everywhere.
     QString configPath(const QString &home, const QString &configHome, const QString &appData) const;
     /// configPath() for this process's user ($HOME, $XDG_CONFIG_HOME, %APPDATA%).
     QString configPath() const;
+    /// The file of the project in `folder` (hasProjectScope()): Claude Code's `folder`/.mcp.json.
+    static QString configPathForProject(const QString &folder);
+    /// Whether the assistant seems to be on this machine: its configuration folder exists (it made it when it first
+    /// ran) or its program is on the PATH.
+    bool isPresent() const;
 
     bool operator==(const AssistantClient &other) const { return m_kind == other.m_kind; }
 
 private:
     explicit AssistantClient(Kind kind) : m_kind(kind) {}
+    /// The folder the assistant makes for itself (whose existence says it is installed), and its program's name.
+    QString presenceFolder() const;
+    QString programName() const;
 
     Kind m_kind;
 };

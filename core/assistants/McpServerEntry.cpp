@@ -80,12 +80,12 @@ Result<McpServerEntry> McpServerEntry::http(const QString &url, const QByteArray
     return entry;
 }
 
-nlohmann::ordered_json McpServerEntry::render(bool withType, const QByteArray &token) const
+nlohmann::ordered_json McpServerEntry::render(const AssistantClient::EntryStyle &style, const QByteArray &token) const
 {
     nlohmann::ordered_json entry = nlohmann::ordered_json::object();
     if (m_transport == Transport::Stdio) {
-        if (withType) {
-            entry["type"] = "stdio";
+        if (!style.stdioType.isEmpty()) {
+            entry["type"] = style.stdioType.toStdString();
         }
         entry["command"] = m_program.toStdString();
         entry["args"] = nlohmann::ordered_json::array({"--mcp"});
@@ -101,10 +101,10 @@ nlohmann::ordered_json McpServerEntry::render(bool withType, const QByteArray &t
         }
         entry["env"] = std::move(environment);
     } else {
-        if (withType) {
-            entry["type"] = "http";
+        if (!style.httpType.isEmpty()) {
+            entry["type"] = style.httpType.toStdString();
         }
-        entry["url"] = m_url.toStdString();
+        entry[style.urlKey.toStdString()] = m_url.toStdString();
         entry["headers"] = {{"Authorization", "Bearer " + token.toStdString()}};
     }
     return entry;
@@ -112,17 +112,18 @@ nlohmann::ordered_json McpServerEntry::render(bool withType, const QByteArray &t
 
 nlohmann::ordered_json McpServerEntry::toJson(const AssistantClient &client) const
 {
-    return render(client.writesType(), m_token);
+    return render(client.entryStyle(), m_token);
 }
 
 nlohmann::ordered_json McpServerEntry::toMaskedJson(const AssistantClient &client) const
 {
-    return render(client.writesType(), QByteArray(8, '*'));
+    return render(client.entryStyle(), QByteArray(8, '*'));
 }
 
 QByteArray McpServerEntry::genericSnippet() const
 {
-    const nlohmann::ordered_json snippet = {{"mcpServers", {{kName.toStdString(), render(true, m_token)}}}};
+    const nlohmann::ordered_json snippet = {
+        {"mcpServers", {{kName.toStdString(), render(AssistantClient::commonStyle(), m_token)}}}};
     return QByteArray::fromStdString(snippet.dump(2)) + '\n';
 }
 

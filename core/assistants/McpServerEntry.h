@@ -60,7 +60,7 @@ public:
 
 private:
     McpServerEntry() = default;
-    nlohmann::ordered_json render(bool withType, const QByteArray &token) const;
+    nlohmann::ordered_json render(const AssistantClient::EntryStyle &style, const QByteArray &token) const;
 
     Transport m_transport = Transport::Stdio;
     QString m_program;

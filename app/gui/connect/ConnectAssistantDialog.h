@@ -38,6 +38,9 @@ public:
 
 private:
     void refresh();
+    /// Names each assistant in the list with what is known of it here: connected (to this program or another
+    /// llm-sandbox), found on this computer, or not found.
+    void updateClientTexts();
     void install();
     void remove();
     void copyConfiguration();

@@ -255,6 +255,119 @@ TEST_F(InstallMcpCommandTest, networkAllowWritesTheHostsIntoTheServersEnvironmen
     EXPECT_EQ(contentsOf(m_claude), before);
 }
 
+/// One assistant's file as people have it (issue 54): where it is under HOME, what it holds before we come, and how
+/// our entry must look there for stdio and for HTTP.
+struct ClientFixture
+{
+    const char *client;
+    const char *path;
+    QByteArray original;
+    bool comments;         ///< the file is JSON with comments
+    const char *urlKey;    ///< where an HTTP entry keeps the address
+    const char *httpType;  ///< the "type" of an HTTP entry ("" none)
+    const char *stdioType; ///< the "type" of a stdio entry ("" none)
+};
+
+class InstallMcpClientTest : public InstallMcpCommandTest, public ::testing::WithParamInterface<ClientFixture>
+{
+};
+
+// Each client's own file: our entry lands in its servers object, in the shape the client documents; every other
+// byte stays; uninstall gives the file back byte for byte, for stdio and for HTTP alike.
+TEST_P(InstallMcpClientTest, installsInTheClientsOwnShapeAndUninstallGivesTheFileBack)
+{
+    const ClientFixture &fixture = GetParam();
+    const QString path = home(QString::fromLatin1(fixture.path));
+    const QString token = QStringLiteral("0123456789abcdef0123456789abcdef-test");
+    for (const QString transport : {QStringLiteral("stdio"), QStringLiteral("http")}) {
+        SCOPED_TRACE(transport.toStdString());
+        writeFile(path, fixture.original);
+        const Finished installed = run({QStringLiteral("install-mcp"), QStringLiteral("--client"),
+                                        QString::fromLatin1(fixture.client), QStringLiteral("--transport"), transport,
+                                        QStringLiteral("--url"), QStringLiteral("http://127.0.0.1:9123/mcp")},
+                                       {{QStringLiteral("LLM_SANDBOX_HTTP_TOKEN"), token}});
+        ASSERT_EQ(installed.exitCode, 0) << qPrintable(installed.err);
+        EXPECT_TRUE(installed.out.contains(path)) << qPrintable(installed.out);
+        const QByteArray after = contentsOf(path);
+        const Json document = Json::parse(after.toStdString(), nullptr, true, fixture.comments);
+        ASSERT_TRUE(document.contains("mcpServers")) << after.constData();
+        const Json entry = document["mcpServers"]["llm-sandbox"];
+        const char *type = transport == QLatin1String("http") ? fixture.httpType : fixture.stdioType;
+        EXPECT_EQ(entry.contains("type"), *type != '\0') << entry.dump();
+        if (*type != '\0') {
+            EXPECT_EQ(entry["type"], type);
+        }
+        if (transport == QLatin1String("http")) {
+            EXPECT_EQ(entry[fixture.urlKey], "http://127.0.0.1:9123/mcp") << entry.dump();
+            EXPECT_EQ(entry["headers"]["Authorization"], "Bearer " + token.toStdString());
+        } else {
+            EXPECT_EQ(entry["command"], m_binary.toStdString()) << entry.dump();
+            EXPECT_EQ(entry["args"], Json::array({"--mcp"}));
+        }
+        // What was there before is all still there (only our entry is new).
+        const Json original = Json::parse(fixture.original.toStdString(), nullptr, true, fixture.comments);
+        Json without = document;
+        without["mcpServers"].erase("llm-sandbox");
+        if (without["mcpServers"].empty() && !original.contains("mcpServers")) {
+            without.erase("mcpServers"); // install-mcp added it for our entry
+        }
+        EXPECT_EQ(without.dump(), original.dump());
+
+        const Finished removed =
+            run({QStringLiteral("uninstall-mcp"), QStringLiteral("--client"), QString::fromLatin1(fixture.client)});
+        ASSERT_EQ(removed.exitCode, 0) << qPrintable(removed.err);
+        EXPECT_EQ(contentsOf(path), fixture.original);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Clients, InstallMcpClientTest,
+    ::testing::Values(
+        ClientFixture{
+            "claude-code", ".claude.json",
+            "{\n  \"numStartups\": 12,\n  \"projects\": {\n    \"/home/u/app\": {\n      \"mcpServers\": {}\n"
+            "    }\n  },\n  \"mcpServers\": {\n    \"git\": {\n      \"type\": \"stdio\",\n      \"command\": "
+            "\"uvx\",\n      \"args\": [\"mcp-server-git\"],\n      \"env\": {}\n    }\n  }\n}\n",
+            false, "url", "http", "stdio"},
+        ClientFixture{
+            "gemini", ".gemini/settings.json",
+            "// Gemini CLI settings\n{\n  \"theme\": \"Dracula\", /* mine */\n  \"mcpServers\": {\n    \"git\": "
+            "{\"command\": \"uvx\", \"args\": [\"mcp-server-git\"], \"trust\": false}\n  }\n}\n",
+            true, "httpUrl", "", ""},
+        ClientFixture{"qwen-code", ".qwen/settings.json", "{\r\n\t\"theme\": \"Qwen Dark\"\r\n}\r\n", true, "httpUrl",
+                      "", ""},
+        ClientFixture{"windsurf", ".codeium/windsurf/mcp_config.json",
+                      "{\"mcpServers\": {\"web\": {\"serverUrl\": \"https://example.org/mcp\"}}}", false, "serverUrl",
+                      "", ""},
+        ClientFixture{
+            "cline", ".config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
+            "{\n  \"mcpServers\": {\n    \"github\": {\n      \"command\": \"npx\",\n      \"args\": [\"-y\", "
+            "\"@modelcontextprotocol/server-github\"],\n      \"disabled\": false,\n      \"autoApprove\": []\n "
+            "   }\n  }\n}",
+            false, "url", "streamableHttp", ""},
+        ClientFixture{"lmstudio", ".lmstudio/mcp.json",
+                      "{\n  \"mcpServers\": {\n    \"hf\": {\n      \"url\": \"https://huggingface.co/mcp\"\n    }\n  "
+                      "}\n}\n",
+                      false, "url", "", ""}),
+    [](const ::testing::TestParamInfo<ClientFixture> &info) {
+        return QString::fromLatin1(info.param.client).replace(u'-', u'_').toStdString();
+    });
+
+// Claude Code's project scope: the project's .mcp.json, shared with everyone who works on it.
+TEST_F(InstallMcpCommandTest, claudeCodeProjectScopeWritesTheProjectsMcpJson)
+{
+    ASSERT_TRUE(QDir(m_home.path()).mkpath(QStringLiteral("app")));
+    const Finished installed = run({QStringLiteral("install-mcp"), QStringLiteral("--client"),
+                                    QStringLiteral("claude-code"), QStringLiteral("--project"), home("app")});
+    ASSERT_EQ(installed.exitCode, 0) << qPrintable(installed.err);
+    const Json document = Json::parse(contentsOf(home(QStringLiteral("app/.mcp.json"))).toStdString());
+    EXPECT_EQ(document["mcpServers"]["llm-sandbox"]["type"], "stdio");
+    EXPECT_FALSE(QFileInfo::exists(home(QStringLiteral(".claude.json")))) << "the user's own file is left alone";
+    const Finished removed = run({QStringLiteral("uninstall-mcp"), QStringLiteral("--client"),
+                                  QStringLiteral("claude-code"), QStringLiteral("--project"), home("app")});
+    ASSERT_EQ(removed.exitCode, 0) << qPrintable(removed.err);
+}
+
 TEST_F(InstallMcpCommandTest, usageErrorsSaySoAndTouchNothing)
 {
     const struct
@@ -262,7 +375,13 @@ TEST_F(InstallMcpCommandTest, usageErrorsSaySoAndTouchNothing)
         QStringList arguments;
         const char *message;
     } cases[] = {
-        {{QStringLiteral("install-mcp"), QStringLiteral("--client"), QStringLiteral("windsurf")}, "unknown client"},
+        {{QStringLiteral("install-mcp"), QStringLiteral("--client"), QStringLiteral("emacs")}, "unknown client"},
+        {{QStringLiteral("install-mcp"), QStringLiteral("--client"), QStringLiteral("cursor"),
+          QStringLiteral("--project"), QStringLiteral(".")},
+         "--project is for claude-code"},
+        {{QStringLiteral("install-mcp"), QStringLiteral("--client"), QStringLiteral("claude-code"),
+          QStringLiteral("--project"), QStringLiteral("/nonexistent/folder")},
+         "is not a folder"},
         {{QStringLiteral("install-mcp"), QStringLiteral("--transport"), QStringLiteral("sse")}, "unknown transport"},
         {{QStringLiteral("install-mcp"), QStringLiteral("--transport"), QStringLiteral("http")}, "only starts local"},
         {{QStringLiteral("install-mcp"), QStringLiteral("--backend"), QStringLiteral("lxc")}, "unknown backend"},

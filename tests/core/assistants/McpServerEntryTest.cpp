@@ -123,7 +123,14 @@ TEST(AssistantClientTest, documentedPerUserLocations)
               QStringLiteral("/home/me/.config/Claude/claude_desktop_config.json"));
 #endif
     EXPECT_EQ(path("cursor", {}), QStringLiteral("/home/me/.cursor/mcp.json"));
-    EXPECT_FALSE(AssistantClient::fromName(QStringLiteral("windsurf")).has_value());
+    EXPECT_EQ(path("claude-code", {}), QStringLiteral("/home/me/.claude.json"));
+    EXPECT_EQ(path("gemini", {}), QStringLiteral("/home/me/.gemini/settings.json"));
+    EXPECT_EQ(path("windsurf", {}), QStringLiteral("/home/me/.codeium/windsurf/mcp_config.json"));
+    EXPECT_EQ(path("lmstudio", {}), QStringLiteral("/home/me/.lmstudio/mcp.json"));
+    EXPECT_EQ(AssistantClient::configPathForProject(QStringLiteral("/work/app/")),
+              QStringLiteral("/work/app/.mcp.json"));
+    EXPECT_FALSE(AssistantClient::fromName(QStringLiteral("emacs")).has_value());
+    EXPECT_EQ(AssistantClient::fromName(QStringLiteral("gemini"))->entryStyle().urlKey, QStringLiteral("httpUrl"));
     EXPECT_EQ(AssistantClient::fromName(QStringLiteral("vscode"))->serversKey(), QStringLiteral("servers"));
     EXPECT_FALSE(AssistantClient::fromName(QStringLiteral("claude-desktop"))->supportsHttp());
 }

@@ -115,6 +115,35 @@ TEST_F(ConnectAssistantDialogTest, installsIntoCursorAndRemovesAgainLeavingTheFi
     EXPECT_FALSE(child<QPushButton>("connectRemove")->isEnabled());
 }
 
+// Issue 54: the assistants found on this computer come first, each saying its state; one connected to another
+// llm-sandbox (an older path) says so.
+TEST_F(ConnectAssistantDialogTest, listsTheAssistantsFoundFirstWithTheirState)
+{
+    ASSERT_TRUE(QDir(m_home.path()).mkpath(QStringLiteral(".gemini")));
+    writeFile(m_home.filePath(QStringLiteral(".lmstudio/mcp.json")),
+              R"({"mcpServers": {"llm-sandbox": {"command": "/opt/old/llm-sandbox", "args": ["--mcp"]}}})");
+    m_dialog = std::make_unique<ConnectAssistantDialog>(m_keychain, QStringLiteral("docker"));
+    auto *clients = child<QComboBox>("connectClient");
+    ASSERT_GE(clients->count(), 9);
+    QStringList first;
+    for (int row = 0; row < 2; ++row) {
+        first << clients->itemData(row).toString();
+    }
+    EXPECT_EQ(first, QStringList({QStringLiteral("gemini"), QStringLiteral("lmstudio")}));
+    EXPECT_EQ(clients->itemText(0), QStringLiteral("Gemini CLI — found, not connected"));
+    EXPECT_EQ(clients->itemText(1),
+              QStringLiteral("LM Studio — connected to another llm-sandbox (/opt/old/llm-sandbox)"));
+    EXPECT_EQ(clients->itemText(clients->findData(QStringLiteral("windsurf"))),
+              QStringLiteral("Windsurf — not found on this computer"));
+
+    choose("connectClient", QStringLiteral("gemini"));
+    QTest::mouseClick(child<QPushButton>("connectInstall"), Qt::LeftButton);
+    EXPECT_EQ(clients->itemText(clients->findData(QStringLiteral("gemini"))), QStringLiteral("Gemini CLI — connected"));
+    const Json installed =
+        Json::parse(contentsOf(m_home.filePath(QStringLiteral(".gemini/settings.json"))).toStdString());
+    EXPECT_EQ(installed["mcpServers"]["llm-sandbox"]["args"], Json::array({"--mcp"}));
+}
+
 TEST_F(ConnectAssistantDialogTest, httpEntryCarriesTheKeychainsTokenButNeverShowsIt)
 {
     choose("connectClient", QStringLiteral("vscode"));
