@@ -279,7 +279,7 @@ TEST_P(InstallMcpClientTest, installsInTheClientsOwnShapeAndUninstallGivesTheFil
     const ClientFixture &fixture = GetParam();
     const QString path = home(QString::fromLatin1(fixture.path));
     const QString token = QStringLiteral("0123456789abcdef0123456789abcdef-test");
-    for (const QString transport : {QStringLiteral("stdio"), QStringLiteral("http")}) {
+    for (const QString &transport : {QStringLiteral("stdio"), QStringLiteral("http")}) {
         SCOPED_TRACE(transport.toStdString());
         writeFile(path, fixture.original);
         const Finished installed = run({QStringLiteral("install-mcp"), QStringLiteral("--client"),

@@ -329,7 +329,7 @@ TEST(ArtifactPreviewDialogTest, aChartsDataIsATabBesideItsPictureWithCopyAsCsv)
 
     // The loader's data arrives after the picture: the tabs appear then, once asked for each chart.
     QStringList asked;
-    dialog.setChartLoader([&](const PreviewItem &item, std::function<void(QJsonObject)> deliver) {
+    dialog.setChartLoader([&](const PreviewItem &item, const std::function<void(QJsonObject)> &deliver) {
         asked << item.name;
         const QJsonObject found = item.name == QLatin1String("figure_2.png") ? chart : QJsonObject();
         QTimer::singleShot(10, &dialog, [deliver, found] { deliver(found); });
