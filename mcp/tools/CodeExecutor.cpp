@@ -196,27 +196,25 @@ QJsonObject CodeExecutor::toToolResult(const RunRequest &request, const RunResul
     QJsonArray content{
         QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
                     {QStringLiteral("text"), QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Compact))}}};
-    // What each chart shows, in a line a model reads at a glance (its data is in the artifact's "chart").
+    // What each chart and each table shows, in a line a model reads at a glance (the data is in the artifact's
+    // "chart" or "table", a table's whole file a resource).
     QStringList charts;
+    QStringList tables;
     for (const Artifact &artifact : result.artifacts) {
         if (!artifact.chart.isEmpty()) {
             charts << ChartData::summary(artifact.name, artifact.chart);
         }
-    }
-    if (!charts.isEmpty()) {
-        const QString text = QStringLiteral("Charts:\n") + charts.join(QLatin1Char('\n'));
-        content.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), text}});
-    }
-    // And each table, its shape and columns (its first rows are in the artifact's "table", all of it in the file).
-    QStringList tables;
-    for (const Artifact &artifact : result.artifacts) {
         if (!artifact.table.isEmpty()) {
             tables << TableData::summary(artifact.name, artifact.table);
         }
     }
-    if (!tables.isEmpty()) {
-        const QString text = QStringLiteral("Tables:\n") + tables.join(QLatin1Char('\n'));
-        content.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), text}});
+    for (const auto &[heading, lines] :
+         {std::pair{QStringLiteral("Charts:"), charts}, std::pair{QStringLiteral("Tables:"), tables}}) {
+        if (!lines.isEmpty()) {
+            const QString text = heading + QLatin1Char('\n') + lines.join(QLatin1Char('\n'));
+            content.append(
+                QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), text}});
+        }
     }
     for (const Artifact &artifact : result.artifacts) {
         const bool image = isImage(artifact.mimeType);
