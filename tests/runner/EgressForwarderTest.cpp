@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <string>
@@ -128,6 +129,40 @@ std::string twoConnectionsTo(int port)
            "sys.exit(0)\n";
 }
 
+/// `fd` connected to `address`, or -1 (closed) when nothing listens there yet.
+template <typename Address>
+int connected(int fd, const Address &address)
+{
+    if (::connect(fd, reinterpret_cast<const sockaddr *>(&address), sizeof address) == 0) {
+        return fd;
+    }
+    ::close(fd);
+    return -1;
+}
+
+/// Sends `request` over a connection `connect` makes (tried for two seconds, while the listener starts), half-closes
+/// it and returns all that came back.
+std::string exchange(const std::function<int()> &connect, const std::string &request)
+{
+    int fd = -1;
+    for (int tries = 0; tries < 200 && fd < 0; ++tries) {
+        fd = connect();
+        if (fd < 0) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+    }
+    EXPECT_GE(fd, 0);
+    EXPECT_EQ(::write(fd, request.data(), request.size()), ssize_t(request.size()));
+    ::shutdown(fd, SHUT_WR);
+    std::string got;
+    char chunk[4096];
+    for (ssize_t n; (n = ::read(fd, chunk, sizeof chunk)) > 0;) {
+        got.append(chunk, std::size_t(n));
+    }
+    ::close(fd);
+    return got;
+}
+
 } // namespace
 
 TEST(EgressForwarderTest, relaysTheCommandsConnectionsToTheSocketBothWays)
@@ -166,29 +201,14 @@ TEST(EgressForwarderTest, theProxysSideSendsTunnelsToHostsWithASecretToTheInterc
             .serveSocket(path, Interception{"tcp:127.0.0.1:" + std::to_string(interceptingPort), {"api.test"}});
     }).detach();
     const auto ask = [](const std::string &request) {
-        int fd = -1;
-        for (int tries = 0; tries < 200; ++tries) {
-            fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-            sockaddr_un address{};
-            address.sun_family = AF_UNIX;
-            std::strcpy(address.sun_path, path.c_str());
-            if (::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0) {
-                break;
-            }
-            ::close(fd);
-            fd = -1;
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        }
-        EXPECT_GE(fd, 0);
-        EXPECT_EQ(::write(fd, request.data(), request.size()), ssize_t(request.size()));
-        ::shutdown(fd, SHUT_WR);
-        std::string got;
-        char chunk[4096];
-        for (ssize_t n; (n = ::read(fd, chunk, sizeof chunk)) > 0;) {
-            got.append(chunk, std::size_t(n));
-        }
-        ::close(fd);
-        return got;
+        return exchange(
+            [] {
+                sockaddr_un address{};
+                address.sun_family = AF_UNIX;
+                std::strcpy(address.sun_path, path.c_str());
+                return connected(::socket(AF_UNIX, SOCK_STREAM, 0), address);
+            },
+            request);
     };
     EXPECT_EQ(ask("CONNECT api.test:443 HTTP/1.1\r\n\r\n" + test::clientHello("api.test")).substr(0, 20),
               "CONNECT API.TEST:443");
@@ -211,30 +231,15 @@ TEST(EgressForwarderTest, theProxysSideListensOnAnAddressInAPod)
             .serveSocket("tcp:127.0.0.1:" + std::to_string(port));
     }).detach();
     const auto ask = [port](const std::string &request) {
-        int fd = -1;
-        for (int tries = 0; tries < 200; ++tries) {
-            fd = ::socket(AF_INET, SOCK_STREAM, 0);
-            sockaddr_in address{};
-            address.sin_family = AF_INET;
-            address.sin_port = htons(std::uint16_t(port));
-            address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-            if (::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0) {
-                break;
-            }
-            ::close(fd);
-            fd = -1;
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        }
-        EXPECT_GE(fd, 0);
-        EXPECT_EQ(::write(fd, request.data(), request.size()), ssize_t(request.size()));
-        ::shutdown(fd, SHUT_WR);
-        std::string got;
-        char chunk[4096];
-        for (ssize_t n; (n = ::read(fd, chunk, sizeof chunk)) > 0;) {
-            got.append(chunk, std::size_t(n));
-        }
-        ::close(fd);
-        return got;
+        return exchange(
+            [port] {
+                sockaddr_in address{};
+                address.sin_family = AF_INET;
+                address.sin_port = htons(std::uint16_t(port));
+                address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+                return connected(::socket(AF_INET, SOCK_STREAM, 0), address);
+            },
+            request);
     };
     EXPECT_EQ(ask("GET http://api.test/ HTTP/1.1\r\nHost: api.test\r\n\r\n").substr(0, 20), "GET HTTP://API.TEST/");
     EXPECT_EQ(squid.accepted, 1);
