@@ -57,11 +57,22 @@ mkfifo -m 600 "$reply"
 exec 3<>"$reply"
 exec 4<>"$requests"
 printf '%s\t%s\t%s\t%s\t%s\n' "$$" "$PWD/$file" "$reply" "/proc/$$/fd/5" "/proc/$$/fd/6" >&4
+# A read that times out keeps what it had already taken of the line (bash saves partial input):
+# the status may arrive across two reads, and the first part must not be lost.
+taken=
 while :; do
-    if IFS= read -r -t 0.2 status <&3; then
+    if IFS= read -r -t 0.2 part <&3; then
         rm -f "$reply"
+        status=$taken$part
+        case $status in
+        '' | *[!0-9]*)
+            echo "llm-sandbox: the session's interpreter replied \"$status\" instead of an exit status." >&2
+            exit 1
+            ;;
+        esac
         exit "$status"
     fi
+    taken=$taken$part
     if ! kernel_alive; then
         rm -f "$reply"
         echo "llm-sandbox: the session's interpreter ended during this call (killed, probably for using too much memory); the session's variables are lost." >&2
