@@ -111,8 +111,8 @@ QList<RunnerResultDir> ContainerSpecFactory::resultDirsOf(const QList<SharedFold
 
 ContainerSpec ContainerSpecFactory::makeProxy(const QString &image, const QByteArray &config,
                                               const ContainerNetwork &network, ContainerBackend::EgressProxyReach reach,
-                                              const QMap<QString, QString> &hosts,
-                                              const QStringList &interceptedHosts) const
+                                              const QMap<QString, QString> &hosts, const QStringList &interceptedHosts,
+                                              bool files) const
 {
     ContainerSpec spec = make(image, network, false); // the proxy has no business with the user's folders
     spec.extraHosts = hosts;
@@ -124,6 +124,9 @@ ContainerSpec ContainerSpecFactory::makeProxy(const QString &image, const QByteA
                                                             : QStringLiteral("address")}};
     if (!interceptedHosts.isEmpty()) {
         spec.environment.insert(EgressProxy::interceptVariable(), interceptedHosts.join(u' '));
+    }
+    if (files) {
+        spec.environment.insert(EgressProxy::filesVariable(), QStringLiteral("1"));
     }
     spec.labels.insert(EgressProxy::roleLabel(), EgressProxy::roleValue());
     // squid and one socat per connection: enough for a package manager's parallel downloads.

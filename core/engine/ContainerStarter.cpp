@@ -167,15 +167,16 @@ Result<std::unique_ptr<SandboxContainer>> ContainerStarter::start(const Language
 Result<std::unique_ptr<EgressProxyContainer>>
 ContainerStarter::startProxy(const Language &language, const QString &image, const QByteArray &config,
                              const ContainerNetwork &network, const ProgressSink &progress,
-                             const QMap<QString, QString> &hosts, const ProxyInterception &interception)
+                             const QMap<QString, QString> &hosts, const ProxyExtras &extras)
 {
     const ContainerBackend::EgressProxyReach reach = m_backend.egressProxyReach();
-    auto created = m_images.createContainer(m_specs.makeProxy(image, config, network, reach, hosts, interception.hosts),
-                                            language, [&](const QString &line) {
-                                                if (progress) {
-                                                    progress(RunProgress{RunProgress::Kind::ImageBuild, line});
-                                                }
-                                            });
+    auto created = m_images.createContainer(
+        m_specs.makeProxy(image, config, network, reach, hosts, extras.interceptedHosts, !extras.files.isEmpty()),
+        language, [&](const QString &line) {
+            if (progress) {
+                progress(RunProgress{RunProgress::Kind::ImageBuild, line});
+            }
+        });
     if (!created) {
         return created.error();
     }
@@ -186,9 +187,9 @@ ContainerStarter::startProxy(const Language &language, const QString &image, con
     if (!stream) {
         return stream.error();
     }
-    if (!interception.hosts.isEmpty()) {
+    if (!extras.files.isEmpty()) {
         // The start script reads them to the end of its stdin before squid starts.
-        if (auto sent = (*stream)->write(interception.files); !sent) {
+        if (auto sent = (*stream)->write(extras.files); !sent) {
             return sent.error();
         }
         (*stream)->closeWrite();

@@ -35,11 +35,13 @@ struct ContainerOptions
     QString poolKey;
 };
 
-/// What a run's egress proxy needs to add secrets (ContainerStarter::startProxy).
-struct ProxyInterception
+/// What an egress proxy gets besides its squid configuration (ContainerStarter::startProxy).
+struct ProxyExtras
 {
-    QStringList hosts; ///< whose tunnels it opens
-    QByteArray files;  ///< EgressProxy::interceptionFiles(), sent on its stdin
+    QStringList interceptedHosts; ///< whose tunnels it opens (a run's secrets, a read-only network)
+    /// A tar its start script unpacks into its memory before squid starts, sent on its stdin:
+    /// EgressProxy::interceptionFiles() or registryTrustFiles(). Empty: nothing is sent.
+    QByteArray files;
 };
 
 /// Starts sandbox containers: a hardened container of the image (built on first use), started, with its runner
@@ -59,13 +61,13 @@ public:
                                                     const ProgressSink &progress, const ContainerOptions &options = {});
     /// A started egress proxy (EgressProxy) of `image` with squid configuration `config` (written for
     /// proxyReach()), on `network`, for an install or a run of `language`. It is ready when it accepts a
-    /// connection, which the sandbox's relay waits for. `hosts`: ContainerSpec::extraHosts. With `interception`, it
-    /// opens the tunnels to its hosts and gets its files on stdin (EgressProxy::interceptionFiles()).
+    /// connection, which the sandbox's relay waits for. `hosts`: ContainerSpec::extraHosts. `extras`: the tunnels it
+    /// opens and the files it gets on its stdin.
     Result<std::unique_ptr<EgressProxyContainer>> startProxy(const Language &language, const QString &image,
                                                              const QByteArray &config, const ContainerNetwork &network,
                                                              const ProgressSink &progress,
                                                              const QMap<QString, QString> &hosts = {},
-                                                             const ProxyInterception &interception = {});
+                                                             const ProxyExtras &extras = {});
     /// How sandboxes reach an egress proxy on this backend.
     ContainerBackend::EgressProxyReach proxyReach() const { return m_backend.egressProxyReach(); }
 

@@ -11,8 +11,11 @@ namespace sandbox {
 
 namespace {
 
-/// Where the proxy's start script unpacks interceptionFiles(): its /tmp, a tmpfs.
-const QLatin1String kInterceptionFolder("/tmp/intercept");
+/// Where the proxy's start script unpacks the files it gets on its stdin (interceptionFiles(), registryTrustFiles()):
+/// its /tmp, a tmpfs.
+const QLatin1String kFilesFolder("/tmp/files");
+/// In it: the certificate authorities the host trusts, for the registries the proxy speaks TLS to itself.
+const QLatin1String kRegistryTrustFile("registry-trust.pem");
 
 } // namespace
 
@@ -53,7 +56,8 @@ QStringList EgressProxy::commonConfig(ContainerBackend::EgressProxyReach reach)
     };
 }
 
-Result<QByteArray> EgressProxy::squidConfig(const QList<EgressRule> &rules, ContainerBackend::EgressProxyReach reach)
+Result<QByteArray> EgressProxy::squidConfig(const QList<EgressRule> &rules, ContainerBackend::EgressProxyReach reach,
+                                            bool registryTrust)
 {
     static const QRegularExpression hostName(QStringLiteral(R"(^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$)"));
     QStringList config = commonConfig(reach);
@@ -84,14 +88,20 @@ Result<QByteArray> EgressProxy::squidConfig(const QList<EgressRule> &rules, Cont
             const qsizetype colon = rule.login.indexOf(u':');
             const QString login = QString::fromLatin1(QUrl::toPercentEncoding(rule.login.left(colon)) + ':' +
                                                       QUrl::toPercentEncoding(rule.login.mid(colon + 1)));
+            // Over TLS it trusts what the host trusts (a TLS-inspecting proxy's authority, for example) besides the
+            // system's authorities, as the builder does (LibraryInstallPlan::trustedCertificates).
             const bool defaultPort = rule.port == (rule.tls ? 443 : 80);
+            QString tls;
+            if (rule.tls) {
+                tls = registryTrust ? QStringLiteral(" tls tls-cafile=%1/%2").arg(kFilesFolder, kRegistryTrustFile)
+                                    : QStringLiteral(" tls");
+            }
             config << QStringLiteral("cache_peer %1 parent %2 0 no-query no-digest no-netdb-exchange originserver "
                                      "name=%3_login login=%4%5%6")
                           .arg(address.isNull() ? rule.host.toLower() : address.toString())
                           .arg(rule.port)
                           .arg(name, login,
-                               defaultPort ? QStringLiteral(" forceddomain=") + rule.host.toLower() : QString(),
-                               rule.tls ? QStringLiteral(" tls") : QString())
+                               defaultPort ? QStringLiteral(" forceddomain=") + rule.host.toLower() : QString(), tls)
                    << QStringLiteral("cache_peer_access %1_login allow %1 %1_port !tunnel").arg(name)
                    << QStringLiteral("cache_peer_access %1_login deny all").arg(name)
                    << QStringLiteral("never_direct allow %1 %1_port !tunnel").arg(name);
@@ -120,16 +130,15 @@ QByteArray EgressProxy::runConfig(const NetworkAllowList &granted, const QString
         config << QStringLiteral("http_port 127.0.0.1:%1 name=intercept ssl-bump tls-cert=%2/authority.pem "
                                  "generate-host-certificates=on dynamic_cert_mem_cache_size=1MB")
                       .arg(interceptPort())
-                      .arg(kInterceptionFolder)
+                      .arg(kFilesFolder)
                << QStringLiteral("sslcrtd_program /usr/lib/squid/security_file_certgen -s %1/certificates -M 1MB")
-                      .arg(kInterceptionFolder)
+                      .arg(kFilesFolder)
                << QStringLiteral("sslcrtd_children 2 startup=1 idle=1")
-               << QStringLiteral("tls_outgoing_options cafile=%1/upstream-trust.pem").arg(kInterceptionFolder)
+               << QStringLiteral("tls_outgoing_options cafile=%1/upstream-trust.pem").arg(kFilesFolder)
                << QStringLiteral("acl intercepting myportname intercept")
                << QStringLiteral("acl tls_step1 at_step SslBump1") << QStringLiteral("acl tls_step2 at_step SslBump2")
                << QStringLiteral("ssl_bump peek tls_step1") << QStringLiteral("ssl_bump stare tls_step2")
-               << QStringLiteral("ssl_bump bump all")
-               << QStringLiteral("include %1/secrets.conf").arg(kInterceptionFolder);
+               << QStringLiteral("ssl_bump bump all") << QStringLiteral("include %1/secrets.conf").arg(kFilesFolder);
     }
     config << QStringLiteral("logformat llmsb %1").arg(NetworkConnection::logFormat())
            // One line per request to the proxy's stdout, which the engine reads (EgressProxyContainer::connections).
@@ -214,6 +223,11 @@ Result<QByteArray> EgressProxy::interceptionFiles(const RunSecrets &secrets, con
                    upstreamTrust.isEmpty() ? secrets.authority.certificatePem : upstreamTrust, 0600},
          FileEntry{QStringLiteral("secrets.conf"), rules.join(u'\n').toUtf8() + '\n', 0600},
          FileEntry{QStringLiteral("authority-certificate.pem"), secrets.authority.certificatePem, 0644}});
+}
+
+Result<QByteArray> EgressProxy::registryTrustFiles(const QByteArray &certificates)
+{
+    return TarArchive::fromFiles({FileEntry{kRegistryTrustFile, certificates, 0644}});
 }
 
 QStringList EgressProxy::relayed(const QString &runner, const QString &upstream, const QStringList &argv)

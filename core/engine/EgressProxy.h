@@ -47,9 +47,14 @@ public:
     static QString roleValue() { return QStringLiteral("egress-proxy"); }
     /// squid's configuration for `rules`, listening as `reach` needs; BadRequest when a host could not be written
     /// into it safely.
+    /// With `registryTrust`, squid trusts the certificates of registryTrustFiles() where it speaks TLS to a registry
+    /// itself (a rule with a login) besides the system's.
     static Result<QByteArray>
     squidConfig(const QList<EgressRule> &rules,
-                ContainerBackend::EgressProxyReach reach = ContainerBackend::EgressProxyReach::SocketVolume);
+                ContainerBackend::EgressProxyReach reach = ContainerBackend::EgressProxyReach::SocketVolume,
+                bool registryTrust = false);
+    /// The files an install's proxy gets on its stdin for squidConfig()'s `registryTrust`: `certificates` (PEM).
+    static Result<QByteArray> registryTrustFiles(const QByteArray &certificates);
     /// squid's configuration for a run's own proxy: `granted` (NetworkAllowList::grant) only, at public addresses only
     /// and never at `hostAddresses` (this computer's), IP literals only when listed; every request logged to its
     /// stdout as NetworkConnection::logFormat() has it. With `intercepting`, a second port (interceptPort()) opens
@@ -63,6 +68,9 @@ public:
     /// The environment variable that tells the start script the hosts whose tunnels go to interceptPort() (space
     /// separated) and that interceptionFiles() come on its stdin, as a tar.
     static QString interceptVariable() { return QStringLiteral("LLM_SANDBOX_PROXY_INTERCEPT"); }
+    /// The environment variable that tells the start script a tar of files comes on its stdin (interceptionFiles(),
+    /// registryTrustFiles()), to unpack before squid starts.
+    static QString filesVariable() { return QStringLiteral("LLM_SANDBOX_PROXY_FILES"); }
     /// What the proxy reads on its stdin when it adds secrets: the authority it signs with, the certificates it
     /// trusts besides the system's (`upstreamTrust`, PEM: LLM_SANDBOX_PROXY_TRUST) and squid's rules that put each
     /// secret into its header of the requests to its hosts that carry its placeholder there. In the proxy's memory

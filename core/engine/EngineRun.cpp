@@ -692,14 +692,14 @@ ExecutionEngine::Run::startNetwork(const Language &language, const QStringList &
                                     "program has no keychain for."),
                      ErrorCode::Unavailable};
     }
-    ProxyInterception interception;
+    ProxyExtras extras;
     if (intercepting) {
         auto files = EgressProxy::interceptionFiles(secrets, m_engine.m_settings.proxyTrust);
         if (!files) {
             return files.error();
         }
-        interception = ProxyInterception{
-            granted->isReadOnly() ? QStringList{QStringLiteral("*")} : secrets.hostsWithin(*granted), *files};
+        extras = ProxyExtras{granted->isReadOnly() ? QStringList{QStringLiteral("*")} : secrets.hostsWithin(*granted),
+                             *files};
     }
     report(RunProgress::Kind::ContainerStart,
            QStringLiteral("Starting the run's egress proxy (it lets through %1 only)").arg(granted->text()));
@@ -707,7 +707,7 @@ ExecutionEngine::Run::startNetwork(const Language &language, const QStringList &
         language, *proxyImage,
         EgressProxy::runConfig(*granted, hostAddresses, m_engine.m_starter.proxyReach(), intercepting),
         ContainerNetwork::named(m_engine.m_settings.proxyNetwork),
-        [this](const RunProgress &progress) { report(progress); }, m_engine.m_settings.proxyHosts, interception);
+        [this](const RunProgress &progress) { report(progress); }, m_engine.m_settings.proxyHosts, extras);
     if (!proxy) {
         return proxy.error();
     }

@@ -5,6 +5,8 @@
 #include "runnerclient/RunnerClient.h"
 #include "util/Redaction.h"
 
+#include <algorithm>
+
 namespace sandbox {
 
 namespace {
@@ -126,13 +128,25 @@ ExecutionEngine::LibraryInstall::start(const Language &language, const QString &
         }
         m_run.report(RunProgress::Kind::ContainerStart,
                      QStringLiteral("Starting the egress proxy (it lets through %1 only)").arg(reachable.join(", ")));
-        auto config = EgressProxy::squidConfig(plan.egress, m_run.engine().m_starter.proxyReach());
+        // Where the proxy speaks TLS to a registry itself (with a login), it trusts what the builder trusts.
+        const bool speaksTls = std::any_of(plan.egress.begin(), plan.egress.end(),
+                                           [](const EgressRule &rule) { return !rule.login.isEmpty() && rule.tls; });
+        ProxyExtras extras;
+        if (speaksTls && !plan.trustedCertificates.isEmpty()) {
+            auto files = EgressProxy::registryTrustFiles(plan.trustedCertificates);
+            if (!files) {
+                return files.error();
+            }
+            extras.files = *files;
+        }
+        auto config =
+            EgressProxy::squidConfig(plan.egress, m_run.engine().m_starter.proxyReach(), !extras.files.isEmpty());
         if (!config) {
             return config.error();
         }
-        auto started =
-            m_run.engine().m_starter.startProxy(language, *proxyImage, *config, kInstallNetwork,
-                                                [this](const RunProgress &progress) { m_run.report(progress); });
+        auto started = m_run.engine().m_starter.startProxy(
+            language, *proxyImage, *config, kInstallNetwork,
+            [this](const RunProgress &progress) { m_run.report(progress); }, {}, extras);
         if (!started) {
             return started.error();
         }

@@ -159,7 +159,8 @@ Result<LibraryInstallPlan> LibraryInstallPlan::make(const Language &language, co
                          ErrorCode::BadRequest};
         }
         const QString inSandbox = workdir + QLatin1Char('/') + caBundleFile();
-        plan.offlineFiles.append(FileEntry{caBundleFile(), bundle.readAll(), 0644});
+        plan.trustedCertificates = bundle.readAll();
+        plan.offlineFiles.append(FileEntry{caBundleFile(), plan.trustedCertificates, 0644});
         for (const char *name : {"SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS", "PIP_CERT", "REQUESTS_CA_BUNDLE",
                                  "CURL_CA_BUNDLE", "GIT_SSL_CAINFO"}) {
             plan.environment.insert(QString::fromLatin1(name), inSandbox);

@@ -40,6 +40,10 @@ struct LibraryInstallPlan
     /// Where the install may connect (through the egress proxy): the registry, and the hosts the default one links
     /// to; empty without network.
     QList<EgressRule> egress;
+    /// The certificate authorities the host trusts (PEM, LLM_SANDBOX_CA_BUNDLE or the system's bundle) when the install
+    /// needs the network: the builder trusts them, and so does the egress proxy where it speaks TLS to a registry
+    /// itself (EgressRule::login). Empty: only the images' own.
+    QByteArray trustedCertificates;
 
     /// Where the offline folder's packages are put, relative to the working directory.
     static QString offlineFolder() { return QStringLiteral(".llm-sandbox-offline"); }

@@ -88,6 +88,17 @@ TEST(EgressProxy, aRegistryLoginIsAddedByTheProxyAsTheRegistrysPeer)
     EXPECT_TRUE(QString::fromUtf8(*onAddress).split(u'\n').contains("http_port 127.0.0.1:3130"));
     // The registries without a login have no peer.
     EXPECT_EQ(lines({{"pypi.org", 443, false}}).filter("cache_peer").size(), 0);
+
+    // Behind a TLS-inspecting gateway the registry's certificate is signed by the gateway's authority, which the host
+    // trusts: so does squid, from the files the proxy gets on its stdin (without them: 503 after npm's retries).
+    auto trusting = EgressProxy::squidConfig({{"mirror.example", 443, true, "alice:pw", true}},
+                                             ContainerBackend::EgressProxyReach::SocketVolume, true);
+    ASSERT_TRUE(trusting.ok());
+    EXPECT_TRUE(QString::fromUtf8(*trusting).contains(
+        "forceddomain=mirror.example tls tls-cafile=/tmp/files/registry-trust.pem\n"));
+    auto files = EgressProxy::registryTrustFiles("-----BEGIN CERTIFICATE-----\n");
+    ASSERT_TRUE(files.ok());
+    EXPECT_TRUE(files->contains("registry-trust.pem"));
 }
 
 TEST(EgressProxy, anOfflineInstallHasNoEgress)
@@ -140,8 +151,8 @@ TEST(EgressProxy, aRunsSecretIsAddedByRulesThatComeOnlyOnTheProxysStdin)
     const QString config =
         QString::fromUtf8(EgressProxy::runConfig(*granted, {}, ContainerBackend::EgressProxyReach::SocketVolume, true));
     EXPECT_TRUE(config.contains("http_port 127.0.0.1:3129 name=intercept ssl-bump")) << qPrintable(config);
-    EXPECT_TRUE(config.contains("include /tmp/intercept/secrets.conf"));
-    EXPECT_TRUE(config.contains("tls_outgoing_options cafile=/tmp/intercept/upstream-trust.pem"));
+    EXPECT_TRUE(config.contains("include /tmp/files/secrets.conf"));
+    EXPECT_TRUE(config.contains("tls_outgoing_options cafile=/tmp/files/upstream-trust.pem"));
 
     RunSecrets secrets;
     secrets.authority = *InterceptionAuthority::generate();

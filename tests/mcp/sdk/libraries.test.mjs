@@ -60,7 +60,11 @@ describe('credentials in a registry URL', () => {
 
     before(async () => {
         // As a user with a private npm registry sets it; the public registry answers without a login.
-        session = await connectClient({ LLM_SANDBOX_NPM_REGISTRY: `https://llm-user:${SECRET}@registry.npmjs.org/` });
+        // No library cache: the install itself goes through the proxy with the login.
+        session = await connectClient({
+            LLM_SANDBOX_NPM_REGISTRY: `https://llm-user:${SECRET}@registry.npmjs.org/`,
+            LLM_SANDBOX_LIBRARY_CACHE: 'off',
+        });
         await session.client.listTools();
     });
 
@@ -77,6 +81,12 @@ describe('credentials in a registry URL', () => {
                 { name: 'execute_code', arguments: { code: 'console.log(1)', language: 'javascript', libraries } },
                 undefined, options));
         }
+        // The proxy adds the login over TLS, trusting what the host trusts (a TLS-inspecting gateway's authority):
+        // the package is installed, and the one that does not exist is reported at once (a 404, not npm's retries).
+        assert.ok(!results[0].isError, JSON.stringify(results[0]).slice(0, 600));
+        assert.equal(JSON.parse(results[0].content[0].text).stdout, '1\n');
+        assert.ok(results[1].isError);
+        assert.match(results[1].content[0].text, /404/);
         assert.ok(progress.length > 0, 'no progress was sent');
         // The install was reported with its registry, as the builder names it to the egress proxy (plain http://, the
         // proxy speaks TLS to the registry and adds the login there).
