@@ -765,9 +765,9 @@ protected:
         BackendsPageTest::SetUp();
         m_registry = qEnvironmentVariable("LLM_SANDBOX_TEST_REGISTRY");
         ASSERT_FALSE(m_registry.isEmpty()) << "run through tests/kubernetes/registry/with-registry";
-        m_runImage = *m_context->catalog().runImage(*LanguageRegistry::instance().find(QStringLiteral("python")));
+        m_runImage = *m_context->catalog().runImage(*LanguageRegistry::instance().find(m_language));
         ASSERT_FALSE(imageId(QStringLiteral("docker"), m_runImage).isEmpty())
-            << m_runImage.toStdString() << " is missing: run llm-sandbox images build python";
+            << m_runImage.toStdString() << " is missing: run llm-sandbox images build " << m_language.toStdString();
     }
 
     void TearDown() override
@@ -780,7 +780,7 @@ protected:
         BackendsPageTest::TearDown();
     }
 
-    /// The Kubernetes panel's Images tab, pushing to `registry` from Docker, Python selected.
+    /// The Kubernetes panel's Images tab, pushing to `registry` from Docker, m_language selected.
     BackendPanel *openPush(const QString &registry)
     {
         BackendPanel *panel = open(1, QStringLiteral("kubernetes"));
@@ -789,7 +789,7 @@ protected:
         auto *field = panel->findChild<QLineEdit *>(QStringLiteral("registry"));
         field->clear();
         QTest::keyClicks(field, registry);
-        selectLanguage(panel, QStringLiteral("python"));
+        selectLanguage(panel, m_language);
         return panel;
     }
 
@@ -813,11 +813,11 @@ protected:
         return tags;
     }
 
-    /// What the registry answers for the tags of llm-sandbox/python.
+    /// What the registry answers for the tags of m_language's image.
     QString registryTagList() const
     {
         QStringList arguments{QStringLiteral("-s"),
-                              QStringLiteral("http://%1/v2/llm-sandbox/python/tags/list").arg(m_registry)};
+                              QStringLiteral("http://%1/v2/llm-sandbox/%2/tags/list").arg(m_registry, m_language)};
         if (!qEnvironmentVariableIsEmpty("LLM_SANDBOX_TEST_REGISTRY_USER")) {
             // with-registry --auth: its throwaway account.
             arguments << QStringLiteral("-u")
@@ -832,6 +832,8 @@ protected:
 
     QString tag() const { return m_runImage.section(u':', -1); }
 
+    /// The language whose run image is pushed: Python's, the largest (a push takes long enough to cancel).
+    QString m_language = QStringLiteral("python");
     QString m_registry;
     QString m_runImage;
 };
@@ -1004,6 +1006,8 @@ class BackendsPagePushAuthTest : public BackendsPagePushTest
 protected:
     void SetUp() override
     {
+        // A login is asked for whatever is pushed: Ruby's image, a fifth of Python's, goes up sooner.
+        m_language = QStringLiteral("ruby");
         BackendsPagePushTest::SetUp();
         if (HasFatalFailure()) {
             return;
@@ -1024,8 +1028,8 @@ protected:
         ASSERT_TRUE(saved.ok()) << saved.error().message.toStdString();
     }
 
-    /// Pushes Python and returns whether it succeeded; the statuses the panel showed go to `statuses`.
-    bool pushPython(QStringList &statuses)
+    /// Pushes m_language's image and returns whether it succeeded; the statuses the panel showed go to `statuses`.
+    bool push(QStringList &statuses)
     {
         BackendPanel *panel = openPush(m_registry);
         QSignalSpy finished(panel->imagesTab(), &ImagesTab::buildFinished);
@@ -1047,7 +1051,7 @@ protected:
 TEST_F(BackendsPagePushAuthTest, withoutALoginTheRegistryRefusesAndThePanelSaysToLogIn)
 {
     QStringList statuses;
-    EXPECT_FALSE(pushPython(statuses));
+    EXPECT_FALSE(push(statuses));
     EXPECT_TRUE(statuses.last().contains(QStringLiteral("refused the push: it needs a login")))
         << statuses.join(u'\n').toStdString();
     EXPECT_TRUE(registryTags().isEmpty()) << registryTags().join(u' ').toStdString();
@@ -1057,7 +1061,7 @@ TEST_F(BackendsPagePushAuthTest, aWrongPasswordIsRefusedAndNothingIsTagged)
 {
     keepLogin(QStringLiteral("not-the-password"));
     QStringList statuses;
-    EXPECT_FALSE(pushPython(statuses));
+    EXPECT_FALSE(push(statuses));
     EXPECT_TRUE(statuses.last().contains(QStringLiteral("refused the push with the login stored for it")))
         << statuses.join(u'\n').toStdString();
     EXPECT_FALSE(statuses.join(u'\n').contains(QStringLiteral("not-the-password")));
@@ -1068,7 +1072,7 @@ TEST_F(BackendsPagePushAuthTest, theKeychainsLoginIsUsedAndTheRegistryHasTheTag)
 {
     keepLogin(qEnvironmentVariable("LLM_SANDBOX_TEST_REGISTRY_PASSWORD"));
     QStringList statuses;
-    EXPECT_TRUE(pushPython(statuses)) << statuses.join(u'\n').toStdString();
+    EXPECT_TRUE(push(statuses)) << statuses.join(u'\n').toStdString();
     EXPECT_FALSE(statuses
                      .filter(QStringLiteral("Using the login of %1 for %2 from the system keychain")
                                  .arg(qEnvironmentVariable("LLM_SANDBOX_TEST_REGISTRY_USER"), m_registry))
@@ -1103,7 +1107,7 @@ TEST_F(BackendsPagePushKeychainTest, theLoginIsReadFromTheSystemKeychainBesideTh
     m_keychain = &keychain;
 
     QStringList statuses;
-    EXPECT_TRUE(pushPython(statuses)) << statuses.join(u'\n').toStdString();
+    EXPECT_TRUE(push(statuses)) << statuses.join(u'\n').toStdString();
     EXPECT_FALSE(statuses
                      .filter(QStringLiteral("Using the login of %1 for %2 from the system keychain")
                                  .arg(qEnvironmentVariable("LLM_SANDBOX_TEST_REGISTRY_USER"), m_registry))
