@@ -112,7 +112,7 @@ QList<RunnerResultDir> ContainerSpecFactory::resultDirsOf(const QList<SharedFold
 ContainerSpec ContainerSpecFactory::makeProxy(const QString &image, const QByteArray &config,
                                               const ContainerNetwork &network, ContainerBackend::EgressProxyReach reach,
                                               const QMap<QString, QString> &hosts, const QStringList &interceptedHosts,
-                                              bool files) const
+                                              qsizetype filesBytes) const
 {
     ContainerSpec spec = make(image, network, false); // the proxy has no business with the user's folders
     spec.extraHosts = hosts;
@@ -125,8 +125,8 @@ ContainerSpec ContainerSpecFactory::makeProxy(const QString &image, const QByteA
     if (!interceptedHosts.isEmpty()) {
         spec.environment.insert(EgressProxy::interceptVariable(), interceptedHosts.join(u' '));
     }
-    if (files) {
-        spec.environment.insert(EgressProxy::filesVariable(), QStringLiteral("1"));
+    if (filesBytes > 0) {
+        spec.environment.insert(EgressProxy::filesVariable(), QString::number(filesBytes));
     }
     spec.labels.insert(EgressProxy::roleLabel(), EgressProxy::roleValue());
     // squid and one socat per connection: enough for a package manager's parallel downloads.

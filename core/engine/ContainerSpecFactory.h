@@ -25,11 +25,11 @@ public:
     /// The spec of an install's or a run's egress proxy (EgressProxy) of `image` with squid configuration `config`:
     /// the same hardening, on `network`, with its start script as the main process, listening as `reach` needs,
     /// resolving `hosts` (ContainerSpec::extraHosts) besides its network's names; the tunnels to `interceptedHosts`
-    /// go to its intercepting port (EgressProxy::interceptVariable()); with `files`, its start script first unpacks the
-    /// tar it gets on its stdin (EgressProxy::filesVariable()).
+    /// go to its intercepting port (EgressProxy::interceptVariable()); with `filesBytes`, its start script first
+    /// unpacks the tar of that size it gets on its stdin (EgressProxy::filesVariable()).
     ContainerSpec makeProxy(const QString &image, const QByteArray &config, const ContainerNetwork &network,
                             ContainerBackend::EgressProxyReach reach, const QMap<QString, QString> &hosts = {},
-                            const QStringList &interceptedHosts = {}, bool files = false) const;
+                            const QStringList &interceptedHosts = {}, qsizetype filesBytes = 0) const;
 
     const SandboxSettings &settings() const { return m_settings; }
 

@@ -171,8 +171,8 @@ ContainerStarter::startProxy(const Language &language, const QString &image, con
 {
     const ContainerBackend::EgressProxyReach reach = m_backend.egressProxyReach();
     auto created = m_images.createContainer(
-        m_specs.makeProxy(image, config, network, reach, hosts, extras.interceptedHosts, !extras.files.isEmpty()),
-        language, [&](const QString &line) {
+        m_specs.makeProxy(image, config, network, reach, hosts, extras.interceptedHosts, extras.files.size()), language,
+        [&](const QString &line) {
             if (progress) {
                 progress(RunProgress{RunProgress::Kind::ImageBuild, line});
             }

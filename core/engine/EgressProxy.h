@@ -69,7 +69,8 @@ public:
     /// separated) and that interceptionFiles() come on its stdin, as a tar.
     static QString interceptVariable() { return QStringLiteral("LLM_SANDBOX_PROXY_INTERCEPT"); }
     /// The environment variable that tells the start script a tar of files comes on its stdin (interceptionFiles(),
-    /// registryTrustFiles()), to unpack before squid starts.
+    /// registryTrustFiles()), to unpack before squid starts: its size in bytes (tar waits for the end of its input,
+    /// and a Kubernetes attach may never close it).
     static QString filesVariable() { return QStringLiteral("LLM_SANDBOX_PROXY_FILES"); }
     /// What the proxy reads on its stdin when it adds secrets: the authority it signs with, the certificates it
     /// trusts besides the system's (`upstreamTrust`, PEM: LLM_SANDBOX_PROXY_TRUST) and squid's rules that put each
