@@ -131,7 +131,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+471"/>
+        <location line="+475"/>
         <source>the first %n row(s) shown: save the file to see all of it</source>
         <translation>
             <numerusform>the first row shown: save the file to see all of it</numerusform>
@@ -177,7 +177,7 @@
 <context>
     <name>sandbox::gui::ConnectAssistantDialog</name>
     <message numerus="yes">
-        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+80"/>
+        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+84"/>
         <source>&amp;Share my folders (%n) with this assistant&apos;s sandboxes</source>
         <translation>
             <numerusform>&amp;Share my folder (%n) with this assistant&apos;s sandboxes</numerusform>
@@ -185,7 +185,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+349"/>
+        <location line="+358"/>
         <source>The clipboard now holds the server&apos;s token with the configuration: paste it only into the assistant&apos;s settings. It is cleared from the clipboard in %n second(s).</source>
         <translation>
             <numerusform>The clipboard now holds the server&apos;s token with the configuration: paste it only into the assistant&apos;s settings. It is cleared from the clipboard in %n second.</numerusform>

@@ -952,7 +952,7 @@ logout：删除该登录信息。</translation>
 <context>
     <name>InstallMcpCommand</name>
     <message>
-        <location filename="../app/cli/InstallMcpCommand.cpp" line="+55"/>
+        <location filename="../app/cli/InstallMcpCommand.cpp" line="+54"/>
         <source>Print what would change in the file (a diff), and write nothing.</source>
         <translation>打印文件将发生的变化（差异），不写入任何内容。</translation>
     </message>
@@ -972,12 +972,12 @@ logout：删除该登录信息。</translation>
         <translation>未知的客户端“%1”；请使用以下之一：%2。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>--project is for claude-code; %1 keeps one file per user.</source>
         <translation>--project 仅用于 claude-code；%1 每个用户只有一个配置文件。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>--project %1 is not a folder.</source>
         <translation>--project %1 不是文件夹。</translation>
     </message>
@@ -2688,12 +2688,12 @@ go module、R 软件包、gem。</translation>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+284"/>
+        <location line="+288"/>
         <source>%1%</source>
         <translation>%1%</translation>
     </message>
     <message>
-        <location line="-282"/>
+        <location line="-286"/>
         <source>Copy Image</source>
         <translation>复制图片</translation>
     </message>
@@ -2755,7 +2755,7 @@ go module、R 软件包、gem。</translation>
         <translation>%1 不在应用内显示。来自沙箱的文件从不使用其他程序打开；请使用“另存为…”保存它。</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+97"/>
         <source>This image is not shown: %1</source>
         <translation>此图片未显示：%1</translation>
     </message>
@@ -2938,12 +2938,12 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::ConnectAssistantDialog</name>
     <message>
-        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+51"/>
+        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+56"/>
         <source>Connect an Assistant</source>
         <translation>连接助手</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+15"/>
         <source>stdio: the assistant starts llm-sandbox --mcp</source>
         <translation>stdio：由助手启动 llm-sandbox --mcp</translation>
     </message>
@@ -3078,6 +3078,21 @@ go module、R 软件包、gem。</translation>
         <location line="+3"/>
         <source>the key “%1” appears twice in one object</source>
         <translation>键“%1”在同一个对象中出现了两次</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>it is not valid TOML (at line %1, column %2)</source>
+        <translation>它不是有效的 TOML（第 %1 行，第 %2 列）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its “%1” is not a TOML table</source>
+        <translation>其中的“%1”不是 TOML 表</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its “%1” is not written as a table [%1] of its own: change it by hand</source>
+        <translation>其中的“%1”没有写成独立的表 [%1]：请手动修改</translation>
     </message>
     <message>
         <location line="+3"/>

@@ -84,7 +84,7 @@ std::optional<McpConfigFile> fileOf(const AssistantClient &client, const QComman
         }
         path = AssistantClient::configPathForProject(folder.absoluteFilePath());
     }
-    return McpConfigFile(path, {.serversKey = client.serversKey(), .allowComments = client.allowsComments()});
+    return McpConfigFile(path, client.configFormat());
 }
 
 /// The token `serve --http` requires, loaded exactly as serve loads it (LLM_SANDBOX_HTTP_TOKEN, else the keychain,

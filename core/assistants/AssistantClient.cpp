@@ -36,8 +36,8 @@ const QLatin1String kClineFolder("Code/User/globalStorage/saoudrizwan.claude-dev
 QList<AssistantClient> AssistantClient::all()
 {
     QList<AssistantClient> clients;
-    for (Kind kind : {Kind::ClaudeDesktop, Kind::ClaudeCode, Kind::Cursor, Kind::VsCode, Kind::Gemini, Kind::QwenCode,
-                      Kind::Windsurf, Kind::Cline, Kind::LmStudio}) {
+    for (Kind kind : {Kind::ClaudeDesktop, Kind::ClaudeCode, Kind::Cursor, Kind::VsCode, Kind::Codex, Kind::Gemini,
+                      Kind::QwenCode, Kind::Windsurf, Kind::Cline, Kind::LmStudio}) {
         clients.append(AssistantClient(kind));
     }
     return clients;
@@ -78,6 +78,8 @@ QString AssistantClient::name() const
         return QStringLiteral("cursor");
     case Kind::VsCode:
         return QStringLiteral("vscode");
+    case Kind::Codex:
+        return QStringLiteral("codex");
     case Kind::Gemini:
         return QStringLiteral("gemini");
     case Kind::QwenCode:
@@ -103,6 +105,8 @@ QString AssistantClient::title() const
         return QStringLiteral("Cursor");
     case Kind::VsCode:
         return QStringLiteral("VS Code");
+    case Kind::Codex:
+        return QStringLiteral("Codex CLI");
     case Kind::Gemini:
         return QStringLiteral("Gemini CLI");
     case Kind::QwenCode:
@@ -119,7 +123,19 @@ QString AssistantClient::title() const
 
 QString AssistantClient::serversKey() const
 {
-    return m_kind == Kind::VsCode ? QStringLiteral("servers") : QStringLiteral("mcpServers");
+    switch (m_kind) {
+    case Kind::VsCode:
+        return QStringLiteral("servers");
+    case Kind::Codex:
+        return QStringLiteral("mcp_servers");
+    default:
+        return QStringLiteral("mcpServers");
+    }
+}
+
+McpConfigEditor::Format AssistantClient::configFormat() const
+{
+    return {.serversKey = serversKey(), .allowComments = allowsComments(), .toml = m_kind == Kind::Codex};
 }
 
 bool AssistantClient::allowsComments() const
@@ -144,6 +160,9 @@ AssistantClient::EntryStyle AssistantClient::entryStyle() const
         return {{}, {}, QStringLiteral("httpUrl")};
     case Kind::Windsurf:
         return {{}, {}, QStringLiteral("serverUrl")};
+    case Kind::Codex:
+        // A table with "url" is Streamable HTTP; its fixed headers are "http_headers".
+        return {{}, {}, QStringLiteral("url"), QStringLiteral("http_headers")};
     case Kind::Cline:
         // A "url" alone is SSE to Cline.
         return {{}, QStringLiteral("streamableHttp"), QStringLiteral("url")};
@@ -166,6 +185,8 @@ QString AssistantClient::configPath(const QString &home, const QString &configHo
         return home + QStringLiteral("/.cursor/mcp.json");
     case Kind::VsCode:
         return appDataFile(QStringLiteral("Code/User/mcp.json"), home, configHome, appData);
+    case Kind::Codex:
+        return home + QStringLiteral("/.codex/config.toml");
     case Kind::Gemini:
         return home + QStringLiteral("/.gemini/settings.json");
     case Kind::QwenCode:
@@ -183,6 +204,10 @@ QString AssistantClient::configPath(const QString &home, const QString &configHo
 
 QString AssistantClient::configPath() const
 {
+    if (m_kind == Kind::Codex && !qEnvironmentVariableIsEmpty("CODEX_HOME")) {
+        return QDir::cleanPath(QDir::fromNativeSeparators(qEnvironmentVariable("CODEX_HOME")) +
+                               QStringLiteral("/config.toml"));
+    }
     return QDir::cleanPath(configPath(QDir::homePath(), qEnvironmentVariable("XDG_CONFIG_HOME"),
                                       QDir::fromNativeSeparators(qEnvironmentVariable("APPDATA"))));
 }
@@ -215,6 +240,8 @@ QString AssistantClient::programName() const
         return QStringLiteral("cursor");
     case Kind::VsCode:
         return QStringLiteral("code");
+    case Kind::Codex:
+        return QStringLiteral("codex");
     case Kind::Gemini:
         return QStringLiteral("gemini");
     case Kind::QwenCode:

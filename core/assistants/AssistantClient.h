@@ -1,5 +1,7 @@
 #pragma once
 
+#include "assistants/McpConfigEditor.h"
+
 #include <QList>
 #include <QString>
 #include <optional>
@@ -7,8 +9,8 @@
 namespace sandbox {
 
 /// An assistant whose per-user MCP configuration file `install-mcp` edits: where the file is and how our entry looks
-/// there (each as the client's own documentation describes it; see the user guide's "Connect an assistant"). Every one
-/// of them keeps its servers in a JSON object (with comments for some).
+/// there (each as the client's own documentation describes it; see the user guide's "Connect an assistant"). They keep
+/// their servers in a JSON object (with comments for some), Codex in TOML tables.
 class AssistantClient final
 {
 public:
@@ -18,6 +20,7 @@ public:
         ClaudeCode,
         Cursor,
         VsCode,
+        Codex,
         Gemini,
         QwenCode,
         Windsurf,
@@ -28,9 +31,10 @@ public:
     /// How a client's entry names its transport and the server's address.
     struct EntryStyle
     {
-        QString stdioType; ///< the "type" of a stdio entry; empty: the entry has none
-        QString httpType;  ///< the "type" of an HTTP entry; empty: none
-        QString urlKey;    ///< the member holding an HTTP server's address
+        QString stdioType;                              ///< the "type" of a stdio entry; empty: the entry has none
+        QString httpType;                               ///< the "type" of an HTTP entry; empty: none
+        QString urlKey;                                 ///< the member holding an HTTP server's address
+        QString headersKey = QStringLiteral("headers"); ///< the member holding an HTTP server's headers
     };
     /// The form most clients read (Claude Code's, VS Code's): "type" "stdio" or "http", the address in "url".
     static EntryStyle commonStyle() { return {QStringLiteral("stdio"), QStringLiteral("http"), QStringLiteral("url")}; }
@@ -44,12 +48,13 @@ public:
     static AssistantClient of(Kind kind);
 
     Kind kind() const { return m_kind; }
-    /// "claude-desktop", "claude-code", "cursor", "vscode", "gemini", "qwen-code", "windsurf", "cline", "lmstudio": the
-    /// --client value.
+    /// "claude-desktop", "claude-code", "cursor", "vscode", "codex", "gemini", "qwen-code", "windsurf", "cline",
+    /// "lmstudio": the --client value.
     QString name() const;
     /// "Claude Desktop", "Claude Code", "Cursor", "VS Code", "Gemini CLI", ...
     QString title() const;
-    /// The member of the file's top-level object that holds the servers: "mcpServers", or "servers" for VS Code.
+    /// The member of the file's top-level object that holds the servers: "mcpServers", "servers" for VS Code,
+    /// "mcp_servers" for Codex.
     QString serversKey() const;
     /// VS Code's mcp.json and the Gemini CLI's (and Qwen Code's) settings.json are JSON with comments; the others are
     /// read as strict JSON.
@@ -57,6 +62,8 @@ public:
     /// Claude Desktop's file only launches local (stdio) servers: remote ones are added in its settings instead.
     bool supportsHttp() const;
     EntryStyle entryStyle() const;
+    /// How its file is edited: serversKey(), allowsComments(), and TOML for Codex.
+    McpConfigEditor::Format configFormat() const;
     /// Whether the file may hold a project's servers instead of the user's: Claude Code's .mcp.json in a project's
     /// folder (configPathForProject()).
     bool hasProjectScope() const { return m_kind == Kind::ClaudeCode; }
@@ -64,7 +71,7 @@ public:
     /// Where the file is for the user whose home folder is `home`: on Linux under `configHome` ($XDG_CONFIG_HOME,
     /// normally ~/.config) for the Electron apps (and Cline, which lives in VS Code's storage); on macOS under
     /// ~/Library/Application Support; on Windows under `appData` (%APPDATA%). The command-line assistants, Cursor,
-    /// Windsurf and LM Studio keep theirs in a folder of the home folder everywhere.
+    /// Windsurf and LM Studio keep theirs in a folder of the home folder everywhere (Codex in $CODEX_HOME when set).
     QString configPath(const QString &home, const QString &configHome, const QString &appData) const;
     /// configPath() for this process's user ($HOME, $XDG_CONFIG_HOME, %APPDATA%).
     QString configPath() const;

@@ -1,5 +1,7 @@
 #include "assistants/McpConfigEditor.h"
 
+#include "assistants/McpTomlEditor.h"
+
 #include <algorithm>
 #include <string>
 #include <string_view>
@@ -364,13 +366,25 @@ QString McpConfigEditor::describe(const Problem &problem)
         return QStringLiteral("its \"%1\" is not an object").arg(problem.key);
     case Problem::Kind::DuplicateKey:
         return QStringLiteral("the key \"%1\" appears twice in one object").arg(problem.key);
+    case Problem::Kind::NotToml:
+        return QStringLiteral("it is not valid TOML (at line %1, column %2: %3)")
+            .arg(problem.line)
+            .arg(problem.column)
+            .arg(problem.parserMessage);
+    case Problem::Kind::ServersNotTable:
+        return QStringLiteral("its \"%1\" is not a table").arg(problem.key);
+    case Problem::Kind::EntryNotTable:
+        return QStringLiteral("its \"%1\" is not written as a table [%1] of its own (an inline table, dotted keys, or "
+                              "another table between its header and its values): change it by hand")
+            .arg(problem.key);
     }
     return {};
 }
 
 Result<QByteArray> McpConfigEditor::withEntry(const QByteArray &text, const QString &name, const Json &entry) const
 {
-    const std::variant<QByteArray, Problem> result = changed(text, name, entry);
+    const std::variant<QByteArray, Problem> result =
+        m_format.toml ? McpTomlEditor::withEntry(text, m_format.serversKey, name, entry) : changed(text, name, entry);
     if (const Problem *problem = problemOf(result)) {
         return errorOf(*problem);
     }
@@ -379,7 +393,9 @@ Result<QByteArray> McpConfigEditor::withEntry(const QByteArray &text, const QStr
 
 std::optional<McpConfigEditor::Problem> McpConfigEditor::problem(const QByteArray &text, const QString &name) const
 {
-    const std::variant<QByteArray, Problem> result = changed(text, name, Json::object());
+    const std::variant<QByteArray, Problem> result = m_format.toml
+                                                         ? McpTomlEditor::withoutEntry(text, m_format.serversKey, name)
+                                                         : changed(text, name, Json::object());
     if (const Problem *problem = problemOf(result)) {
         return *problem;
     }
@@ -441,6 +457,14 @@ std::variant<QByteArray, McpConfigEditor::Problem> McpConfigEditor::changed(cons
 Result<QByteArray> McpConfigEditor::withoutEntry(const QByteArray &text, const QString &name,
                                                  ServersObject emptyServers) const
 {
+    if (m_format.toml) {
+        // TOML has no servers object to remove: our table's header makes it.
+        const std::variant<QByteArray, Problem> result = McpTomlEditor::withoutEntry(text, m_format.serversKey, name);
+        if (const Problem *problem = problemOf(result)) {
+            return errorOf(*problem);
+        }
+        return std::get<QByteArray>(result);
+    }
     const std::string source = text.toStdString();
     if (isBlank(source)) {
         return text;
@@ -479,6 +503,9 @@ Result<QByteArray> McpConfigEditor::withoutEntry(const QByteArray &text, const Q
 
 bool McpConfigEditor::hasServers(const QByteArray &text) const
 {
+    if (m_format.toml) {
+        return McpTomlEditor::hasServers(text, m_format.serversKey);
+    }
     const std::string source = text.toStdString();
     if (isBlank(source)) {
         return false;
@@ -489,6 +516,13 @@ bool McpConfigEditor::hasServers(const QByteArray &text) const
 
 Result<std::optional<Json>> McpConfigEditor::entry(const QByteArray &text, const QString &name) const
 {
+    if (m_format.toml) {
+        const auto result = McpTomlEditor::entry(text, m_format.serversKey, name);
+        if (const Problem *problem = std::get_if<Problem>(&result)) {
+            return errorOf(*problem);
+        }
+        return std::get<std::optional<Json>>(result);
+    }
     const std::string source = text.toStdString();
     if (isBlank(source)) {
         return std::optional<Json>();

@@ -13,10 +13,12 @@ namespace sandbox {
 /// Adds, replaces and removes one server entry in the text of an assistant's MCP configuration file, touching no
 /// byte outside that entry: other servers and settings keep their order, formatting, comments and line endings.
 ///
-/// The text is first validated with nlohmann::json (so nothing here parses JSON by hand); a small scanner over the
-/// validated text then only finds where members start and end. A new entry is indented like its neighbours (tabs or
-/// spaces, CRLF or LF). Removing an entry removes exactly what adding it inserted, so adding then removing gives the
-/// original bytes back. Pure functions over bytes: McpConfigFile does the reading and writing.
+/// JSON: the text is first validated with nlohmann::json (so nothing here parses JSON by hand); a small scanner over
+/// the validated text then only finds where members start and end. A new entry is indented like its neighbours (tabs
+/// or spaces, CRLF or LF). TOML (McpTomlEditor): toml++ parses the text and says where the entry's table and its values
+/// are; the entry is the table [SERVERS.NAME], added at the end of the file. Removing an entry removes exactly what
+/// adding it inserted, so adding then removing gives the original bytes back. Pure functions over bytes: McpConfigFile
+/// does the reading and writing.
 class McpConfigEditor final
 {
 public:
@@ -24,6 +26,7 @@ public:
     {
         QString serversKey = QStringLiteral("mcpServers"); ///< the top-level member holding the servers
         bool allowComments = false;                        ///< JSON with comments (VS Code); trailing commas never
+        bool toml = false; ///< TOML (Codex's config.toml) instead of JSON: the servers are the tables [serversKey.NAME]
     };
 
     /// What withoutEntry() does with the servers object when ours was its only member.
@@ -43,13 +46,16 @@ public:
             TopLevelNotObject, ///< the top level is an array, a string, ...
             ServersNotObject,  ///< the member `key` holding the servers is not an object
             DuplicateKey,      ///< `key` appears twice in one object
+            NotToml,           ///< the TOML parser stopped at `line`, `column`
+            ServersNotTable,   ///< TOML: `key` holding the servers is not a table
+            EntryNotTable,     ///< TOML: the entry `key` is not written as a table [SERVERS.NAME] of its own
         };
         Kind kind = Kind::NotJson;
-        int line = 0;          ///< NotJson: the line where the parser stopped (from 1)
+        int line = 0;          ///< NotJson, NotToml: the line where the parser stopped (from 1)
         int column = 0;        ///< ... and the column (from 1; 0 when it stopped at the line's end)
         bool comments = false; ///< NotJson: it stopped at a comment, which this format does not allow
-        QString key;           ///< ServersNotObject, DuplicateKey: the key
-        QString parserMessage; ///< NotJson: the parser's own (English) words
+        QString key;           ///< ServersNotObject, DuplicateKey, ServersNotTable, EntryNotTable: the key
+        QString parserMessage; ///< NotJson, NotToml: the parser's own (English) words
     };
 
     explicit McpConfigEditor(Format format);

@@ -105,7 +105,7 @@ nlohmann::ordered_json McpServerEntry::render(const AssistantClient::EntryStyle 
             entry["type"] = style.httpType.toStdString();
         }
         entry[style.urlKey.toStdString()] = m_url.toStdString();
-        entry["headers"] = {{"Authorization", "Bearer " + token.toStdString()}};
+        entry[style.headersKey.toStdString()] = {{"Authorization", "Bearer " + token.toStdString()}};
     }
     return entry;
 }

@@ -31,16 +31,20 @@ namespace {
 /// The entry as `client`'s file holds it, under its servers key: what the preview shows (`masked`) and Copy copies.
 QString entryText(const McpServerEntry &entry, const AssistantClient &client, bool masked)
 {
+    const nlohmann::ordered_json value = masked ? entry.toMaskedJson(client) : entry.toJson(client);
+    if (client.configFormat().toml) {
+        // The table as install writes it into an empty file.
+        auto table = McpConfigEditor(client.configFormat()).withEntry({}, McpServerEntry::kName, value);
+        return table ? QString::fromUtf8(*table).trimmed() : table.error().message;
+    }
     const nlohmann::ordered_json shown = {
-        {client.serversKey().toStdString(),
-         {{McpServerEntry::kName.toStdString(), masked ? entry.toMaskedJson(client) : entry.toJson(client)}}}};
+        {client.serversKey().toStdString(), {{McpServerEntry::kName.toStdString(), value}}}};
     return QString::fromStdString(shown.dump(2));
 }
 
 McpConfigFile fileOf(const AssistantClient &client)
 {
-    return McpConfigFile(client.configPath(),
-                         {.serversKey = client.serversKey(), .allowComments = client.allowsComments()});
+    return McpConfigFile(client.configPath(), client.configFormat());
 }
 
 } // namespace
@@ -271,6 +275,15 @@ QString ConnectAssistantDialog::problemText(const McpConfigFile &file) const
         break;
     case McpConfigEditor::Problem::Kind::DuplicateKey:
         reason = tr("the key “%1” appears twice in one object").arg(problem->key);
+        break;
+    case McpConfigEditor::Problem::Kind::NotToml:
+        reason = tr("it is not valid TOML (at line %1, column %2)").arg(problem->line).arg(problem->column);
+        break;
+    case McpConfigEditor::Problem::Kind::ServersNotTable:
+        reason = tr("its “%1” is not a TOML table").arg(problem->key);
+        break;
+    case McpConfigEditor::Problem::Kind::EntryNotTable:
+        reason = tr("its “%1” is not written as a table [%1] of its own: change it by hand").arg(problem->key);
         break;
     }
     return tr("The file cannot be changed: %1. It is left as it is: fix it (or move it away), then try again.")

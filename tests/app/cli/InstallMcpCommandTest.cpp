@@ -353,6 +353,53 @@ INSTANTIATE_TEST_SUITE_P(
         return QString::fromLatin1(info.param.client).replace(u'-', u'_').toStdString();
     });
 
+// Codex CLI's config.toml: our table [mcp_servers.llm-sandbox] at the end, in the file's line endings, every other
+// byte the same, removed byte for byte; over HTTP the token is a fixed header (http_headers); $CODEX_HOME moves it.
+TEST_F(InstallMcpCommandTest, codexGetsATomlTableAndUninstallGivesTheFileBack)
+{
+    const QByteArray original = "# Codex\r\nmodel = \"o3\"  # mine\r\n\r\n[mcp_servers.docs]\r\ncommand = \"npx\"\r\n";
+    const QString path = home(QStringLiteral(".codex/config.toml"));
+    writeFile(path, original);
+    const QStringList install{QStringLiteral("install-mcp"), QStringLiteral("--client"), QStringLiteral("codex")};
+    Finished installed = run(install);
+    ASSERT_EQ(installed.exitCode, 0) << qPrintable(installed.err);
+    QByteArray after = contentsOf(path);
+    const QByteArray table = original + "\r\n[mcp_servers.llm-sandbox]\r\ncommand = \"" + m_binary.toUtf8() +
+                             "\"\r\nargs = [\"--mcp\"]\r\nenv = { BACKEND = \"docker\"";
+    EXPECT_TRUE(after.startsWith(table)) << after.constData();
+    EXPECT_TRUE(after.endsWith(" }\r\n")) << after.constData();
+    EXPECT_EQ(run(install).exitCode, 0);
+    EXPECT_EQ(contentsOf(path), after) << "a second install changes nothing";
+    const QStringList uninstall{QStringLiteral("uninstall-mcp"), QStringLiteral("--client"), QStringLiteral("codex")};
+    ASSERT_EQ(run(uninstall).exitCode, 0);
+    EXPECT_EQ(contentsOf(path), original);
+
+    const QString token = QStringLiteral("0123456789abcdef0123456789abcdef-test");
+    installed = run(install + QStringList{QStringLiteral("--transport"), QStringLiteral("http"),
+                                          QStringLiteral("--url"), QStringLiteral("http://127.0.0.1:9123/mcp")},
+                    {{QStringLiteral("LLM_SANDBOX_HTTP_TOKEN"), token}});
+    ASSERT_EQ(installed.exitCode, 0) << qPrintable(installed.err);
+    after = contentsOf(path);
+    const QByteArray httpTable = "[mcp_servers.llm-sandbox]\r\nurl = \"http://127.0.0.1:9123/mcp\"\r\n"
+                                 "http_headers = { Authorization = \"Bearer " +
+                                 token.toUtf8() + "\" }\r\n";
+    EXPECT_TRUE(after.endsWith(httpTable)) << after.constData();
+    EXPECT_EQ(QFileInfo(path).permissions() & (QFile::ReadGroup | QFile::ReadOther), 0) << "it holds the token";
+    ASSERT_EQ(run(uninstall).exitCode, 0);
+    EXPECT_EQ(contentsOf(path), original);
+
+    // A broken file is refused with its line, and left as it is.
+    writeFile(path, "model = \"o3\"\n[mcp_servers\n");
+    const Finished refused = run(install);
+    EXPECT_NE(refused.exitCode, 0);
+    EXPECT_TRUE(refused.err.contains(QLatin1String("not valid TOML (at line 2"))) << qPrintable(refused.err);
+    EXPECT_EQ(contentsOf(path), "model = \"o3\"\n[mcp_servers\n");
+
+    const QString elsewhere = home(QStringLiteral("codex-home"));
+    ASSERT_EQ(run(install, {{QStringLiteral("CODEX_HOME"), elsewhere}}).exitCode, 0);
+    EXPECT_TRUE(contentsOf(elsewhere + QStringLiteral("/config.toml")).startsWith("[mcp_servers.llm-sandbox]\n"));
+}
+
 // Claude Code's project scope: the project's .mcp.json, shared with everyone who works on it.
 TEST_F(InstallMcpCommandTest, claudeCodeProjectScopeWritesTheProjectsMcpJson)
 {
