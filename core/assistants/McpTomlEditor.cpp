@@ -247,6 +247,28 @@ std::variant<Found, Problem> find(const std::string &text, const toml::table &do
     return Found{table, Span{begin, lineStart(text, last + 1)}};
 }
 
+/// `text` parsed, with the entry found in it; the entry points into `document`, whose nodes live on the heap.
+struct Located
+{
+    toml::table document;
+    Found ours;
+};
+
+std::variant<Located, Problem> locate(const std::string &text, const QString &serversKey, const QString &name)
+{
+    auto document = parse(text);
+    if (const Problem *problem = std::get_if<Problem>(&document)) {
+        return *problem;
+    }
+    Located located{std::move(std::get<toml::table>(document)), {}};
+    auto found = find(text, located.document, serversKey.toStdString(), name.toStdString());
+    if (const Problem *problem = std::get_if<Problem>(&found)) {
+        return *problem;
+    }
+    located.ours = std::get<Found>(found);
+    return located;
+}
+
 std::string lineEnding(const std::string &text)
 {
     return text.find("\r\n") != std::string::npos ? "\r\n" : "\n";
@@ -263,15 +285,11 @@ std::variant<QByteArray, Problem> withEntry(const QByteArray &text, const QStrin
     if (isBlank(source)) {
         return QByteArray::fromStdString(ourBlock);
     }
-    auto document = parse(source);
-    if (const Problem *problem = std::get_if<Problem>(&document)) {
+    auto located = locate(source, serversKey, name);
+    if (const Problem *problem = std::get_if<Problem>(&located)) {
         return *problem;
     }
-    auto found = find(source, std::get<toml::table>(document), serversKey.toStdString(), name.toStdString());
-    if (const Problem *problem = std::get_if<Problem>(&found)) {
-        return *problem;
-    }
-    const Found &ours = std::get<Found>(found);
+    const Found &ours = std::get<Located>(located).ours;
     std::string result = source;
     if (ours.table == nullptr) {
         // At the end, after a blank line (withoutEntry() takes both away again).
@@ -293,15 +311,11 @@ std::variant<QByteArray, Problem> withoutEntry(const QByteArray &text, const QSt
     if (isBlank(source)) {
         return text;
     }
-    auto document = parse(source);
-    if (const Problem *problem = std::get_if<Problem>(&document)) {
+    auto located = locate(source, serversKey, name);
+    if (const Problem *problem = std::get_if<Problem>(&located)) {
         return *problem;
     }
-    auto found = find(source, std::get<toml::table>(document), serversKey.toStdString(), name.toStdString());
-    if (const Problem *problem = std::get_if<Problem>(&found)) {
-        return *problem;
-    }
-    const Found &ours = std::get<Found>(found);
+    const Found &ours = std::get<Located>(located).ours;
     if (ours.table == nullptr) {
         return text;
     }
