@@ -518,7 +518,7 @@ Result<std::optional<Json>> McpConfigEditor::entry(const QByteArray &text, const
 {
     if (m_format.toml) {
         const auto result = McpTomlEditor::entry(text, m_format.serversKey, name);
-        if (const Problem *problem = std::get_if<Problem>(&result)) {
+        if (const Problem *problem = problemOf(result)) {
             return errorOf(*problem);
         }
         return std::get<std::optional<Json>>(result);

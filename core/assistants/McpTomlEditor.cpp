@@ -236,8 +236,7 @@ std::variant<Found, Problem> find(const std::string &text, const toml::table &do
     const size_t first = table->source().begin.line;
     const size_t begin = lineStart(text, first);
     const size_t bracket = begin + table->source().begin.column - 1;
-    if (bracket >= text.size() || text[bracket] != '[' || text.compare(bracket, 2, "[[") == 0 ||
-        text.find_first_not_of(" \t", begin) != bracket) {
+    if (bracket >= text.size() || text[bracket] != '[' || text.find_first_not_of(" \t", begin) != bracket) {
         return notTable;
     }
     const size_t last = lastLine(*table);
@@ -307,10 +306,8 @@ std::variant<QByteArray, Problem> withEntry(const QByteArray &text, const QStrin
 
 std::variant<QByteArray, Problem> withoutEntry(const QByteArray &text, const QString &serversKey, const QString &name)
 {
+    // Blank text parses as an empty document, which has no entry.
     const std::string source = text.toStdString();
-    if (isBlank(source)) {
-        return text;
-    }
     auto located = locate(source, serversKey, name);
     if (const Problem *problem = std::get_if<Problem>(&located)) {
         return *problem;
@@ -332,11 +329,7 @@ std::variant<QByteArray, Problem> withoutEntry(const QByteArray &text, const QSt
 
 std::variant<std::optional<Json>, Problem> entry(const QByteArray &text, const QString &serversKey, const QString &name)
 {
-    const std::string source = text.toStdString();
-    if (isBlank(source)) {
-        return std::optional<Json>();
-    }
-    auto document = parse(source);
+    auto document = parse(text.toStdString());
     if (const Problem *problem = std::get_if<Problem>(&document)) {
         return *problem;
     }

@@ -188,7 +188,7 @@ ContainerStarter::startProxy(const Language &language, const QString &image, con
         return stream.error();
     }
     if (!extras.files.isEmpty()) {
-        // The start script reads them to the end of its stdin before squid starts.
+        // The start script reads as many bytes as makeProxy() told it (filesVariable()) before squid starts.
         if (auto sent = (*stream)->write(extras.files); !sent) {
             return sent.error();
         }

@@ -51,6 +51,11 @@ TEST(McpTomlEditor, anEmptyFileGetsTheTableAlone)
                            "args = [\"--mcp\"]\n"
                            "env = { BACKEND = \"docker\" }\n");
     EXPECT_EQ(uninstall(install("")), "");
+    // Blank text is an empty document: nothing to remove, no entry.
+    EXPECT_EQ(uninstall(" \r\n"), " \r\n");
+    const auto none = kCodex.entry("\n", QStringLiteral("llm-sandbox"));
+    ASSERT_TRUE(none.ok());
+    EXPECT_FALSE(none->has_value());
 }
 
 TEST(McpTomlEditor, theTableGoesAtTheEndInTheFilesLineEndingsAndEveryOtherByteStays)
