@@ -1,5 +1,6 @@
 #include "artifacts/Artifact.h"
 
+#include "artifacts/ChartData.h"
 #include "artifacts/MimeTypes.h"
 #include "artifacts/RasterImageSize.h"
 #include "artifacts/TableData.h"
@@ -15,6 +16,9 @@ Artifact Artifact::fromFile(QString name, QByteArray data)
         artifact.height = size->height();
     }
     artifact.table = TableData::ofArtifact(artifact.mimeType, data);
+    if (artifact.mimeType == QLatin1String("application/json")) {
+        artifact.chart = ChartData::ofSpecification(data);
+    }
     artifact.name = std::move(name);
     artifact.data = std::move(data);
     return artifact;

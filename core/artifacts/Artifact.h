@@ -15,7 +15,8 @@ struct Artifact
     QString path;  ///< where it was written on the host, when it was (run --artifacts-dir)
     int width = 0; ///< pixels, for raster images (PNG, GIF, JPEG, WebP); 0 otherwise
     int height = 0;
-    /// What the chart shows, when it is one a capture hook read (ChartData); empty otherwise.
+    /// What the chart shows, when it is one a capture hook read or a plotly or Vega-Lite JSON file (ChartData); empty
+    /// otherwise.
     QJsonObject chart;
     /// What a table (a CSV or tab-separated file) holds at a glance (TableData); empty for other files.
     QJsonObject table;
@@ -24,7 +25,7 @@ struct Artifact
     bool hasPixelSize() const { return width > 0 && height > 0; }
 
     /// The artifact for a file named `name` with these bytes: MIME type, for raster images pixel size, for tables
-    /// their outline.
+    /// their outline, for a chart's JSON its data.
     static Artifact fromFile(QString name, QByteArray data);
 };
 

@@ -5,6 +5,8 @@
 #include <QLocale>
 #include <QStringList>
 #include <algorithm>
+#include <cmath>
+#include <set>
 
 namespace sandbox::ChartData {
 
@@ -61,6 +63,7 @@ QString summary(const QString &image, const QJsonObject &chart)
     qint64 points = 0;
     qint64 boxes = 0;
     int series = 0;
+    QJsonValue r;
     for (const QJsonValue axesValue : chart.value(QStringLiteral("axes")).toArray()) {
         const QJsonObject axes = axesValue.toObject();
         const QJsonArray list = axes.value(QStringLiteral("series")).toArray();
@@ -79,6 +82,9 @@ QString summary(const QString &image, const QJsonObject &chart)
                 continue;
             }
             points += one.value(QStringLiteral("points")).toInteger();
+            r = one.value(QStringLiteral("kind")).toString() == QLatin1String("scatter")
+                    ? one.value(QStringLiteral("r"))
+                    : QJsonValue();
             ++series;
         }
     }
@@ -92,6 +98,12 @@ QString summary(const QString &image, const QJsonObject &chart)
     if (series > 0) {
         parts << (series == 1 ? QStringLiteral("%1 points").arg(points)
                               : QStringLiteral("%1 series, %2 points").arg(series).arg(points));
+    }
+    if (series == 1 && r.isDouble()) {
+        parts << QStringLiteral("r = %1").arg(r.toDouble(), 0, 'f', 2);
+    }
+    if (const QString file = chart.value(QStringLiteral("data_file")).toString(); !file.isEmpty()) {
+        parts << QStringLiteral("all points in %1").arg(file.left(120));
     }
     if (series > 0 || boxes > 0) {
         line += QStringLiteral(" — ") + parts.join(QStringLiteral(", "));
@@ -203,6 +215,88 @@ QByteArray toCsv(const QJsonObject &chart)
         out += cells.join(QLatin1Char(',')) + QStringLiteral("\r\n");
     }
     return out.toUtf8();
+}
+
+QJsonObject series(const QString &name, const QString &kind, QJsonArray x, QJsonArray y)
+{
+    const qsizetype count = std::min(x.size(), y.size());
+    while (x.size() > count) {
+        x.removeLast();
+    }
+    while (y.size() > count) {
+        y.removeLast();
+    }
+    QJsonObject out{{QStringLiteral("name"), name}, {QStringLiteral("kind"), kind}, {QStringLiteral("points"), count}};
+    std::optional<double> low;
+    std::optional<double> high;
+    for (const QJsonValue value : std::as_const(y)) {
+        if (value.isDouble()) {
+            low = std::min(low.value_or(value.toDouble()), value.toDouble());
+            high = std::max(high.value_or(value.toDouble()), value.toDouble());
+        }
+    }
+    if (low) {
+        out.insert(QStringLiteral("y_min"), *low);
+        out.insert(QStringLiteral("y_max"), *high);
+    }
+    if (kind == QLatin1String("scatter")) {
+        if (const auto r = correlation(x, y)) {
+            out.insert(QStringLiteral("r"), *r);
+        }
+    }
+    out.insert(QStringLiteral("truncated"), count > kMaxPoints);
+    if (count > kMaxPoints) {
+        std::set<qsizetype> kept{count - 1};
+        for (qsizetype i = 0; i < kMaxPoints; ++i) {
+            kept.insert(i * count / kMaxPoints);
+        }
+        QJsonArray keptX;
+        QJsonArray keptY;
+        for (const qsizetype i : kept) {
+            keptX.append(x.at(i));
+            keptY.append(y.at(i));
+        }
+        x = keptX;
+        y = keptY;
+    }
+    out.insert(QStringLiteral("x"), x);
+    out.insert(QStringLiteral("y"), y);
+    return out;
+}
+
+std::optional<double> correlation(const QJsonArray &x, const QJsonArray &y)
+{
+    double n = 0;
+    double sumX = 0;
+    double sumY = 0;
+    for (qsizetype i = 0; i < std::min(x.size(), y.size()); ++i) {
+        if (x.at(i).isDouble() && y.at(i).isDouble()) {
+            n += 1;
+            sumX += x.at(i).toDouble();
+            sumY += y.at(i).toDouble();
+        }
+    }
+    if (n < 3) {
+        return std::nullopt;
+    }
+    const double meanX = sumX / n;
+    const double meanY = sumY / n;
+    double xy = 0;
+    double xx = 0;
+    double yy = 0;
+    for (qsizetype i = 0; i < std::min(x.size(), y.size()); ++i) {
+        if (x.at(i).isDouble() && y.at(i).isDouble()) {
+            const double dx = x.at(i).toDouble() - meanX;
+            const double dy = y.at(i).toDouble() - meanY;
+            xy += dx * dy;
+            xx += dx * dx;
+            yy += dy * dy;
+        }
+    }
+    if (xx <= 0 || yy <= 0) {
+        return std::nullopt;
+    }
+    return std::clamp(xy / std::sqrt(xx * yy), -1.0, 1.0);
 }
 
 } // namespace sandbox::ChartData

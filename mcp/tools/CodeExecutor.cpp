@@ -287,11 +287,13 @@ QJsonObject CodeExecutor::outputSchema()
                      {QStringLiteral("path"), schema("string", "Where it was saved on the host, when it was.")},
                      {QStringLiteral("chart"),
                       schema("object", "What a chart shows (matplotlib with seaborn and pandas, plotly; R's base "
-                                       "graphics, ggplot2, lattice): {library, kind, title, axes: [{title, x: {label, "
-                                       "scale, range}, y: {...}, series: [{name, kind (line, scatter, area, bar, "
-                                       "histogram with bin_edges, pie, image, box with boxes: [{label, median, q1, q3, "
-                                       "whisker_low, whisker_high, outliers}]), x, y, points, truncated (cut to 200 "
-                                       "points), y_min, y_max}], legend, annotations}]}.")},
+                                       "graphics, ggplot2, lattice; a plotly or Vega-Lite JSON file from any "
+                                       "language): {library, kind, title, axes: [{title, x: {label, scale, range}, y: "
+                                       "{...}, series: [{name, kind (line, scatter, area, bar, histogram with "
+                                       "bin_edges, pie, image, box with boxes: [{label, median, q1, q3, whisker_low, "
+                                       "whisker_high, outliers}]), x, y, points, truncated (cut to 200 points), y_min, "
+                                       "y_max, r (a scatter's correlation)}], legend, annotations}], data_file (every "
+                                       "point as CSV, another artifact, when a series was cut)}.")},
                      {QStringLiteral("table"),
                       schema("object", "What a CSV or tab-separated file holds: {rows, columns: [{name, type (number, "
                                        "text, boolean, empty), missing, min, max, mean (numbers), distinct (text)}], "
