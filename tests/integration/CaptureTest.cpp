@@ -2,6 +2,7 @@
 // count, order and MIME type of what comes back, that the bytes are that format, and that
 // stdout holds exactly what the program printed (the capture hooks inject nothing).
 #include "SharedEngines.h"
+#include "artifacts/ChartData.h"
 #include "engine/RunResultJson.h"
 #include "lang/LanguageRegistry.h"
 
@@ -352,6 +353,32 @@ TEST_P(CaptureTest, displayOfADataFrameShowsItAndReturnsItAsATable)
     EXPECT_DOUBLE_EQ(columns.at(1).toObject().value("max").toDouble(), 97);
 }
 
+// A series longer than the chart data keeps (issue 50): its outline with the exact extremes and count, the correlation
+// of every point, and every point in a file beside the image that the client reads as a resource.
+TEST_P(CaptureTest, aLongScatterSaysItsCorrelationAndWritesEveryPointBesideIt)
+{
+    auto result = python("import matplotlib.pyplot as plt\n"
+                         "xs = list(range(500))\n"
+                         "plt.scatter(xs, [2 * x + x % 7 for x in xs]); plt.title('Cloud')\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    ASSERT_EQ(namesOf(*result), QStringList({"figure_1.png", "figure_1.data.csv"})) << describe(*result);
+    const QJsonObject chart = result->artifacts[0].chart;
+    EXPECT_EQ(chart.value("data_file").toString(), "figure_1.data.csv") << QJsonDocument(chart).toJson().toStdString();
+    const QJsonObject series = firstSeries(chart);
+    EXPECT_TRUE(series.value("truncated").toBool());
+    EXPECT_EQ(series.value("points").toInt(), 500);
+    EXPECT_EQ(series.value("x").toArray().size(), 201) << "every 2.5th point, and the last";
+    EXPECT_DOUBLE_EQ(series.value("y_max").toDouble(), 2 * 499 + 499 % 7);
+    EXPECT_NEAR(series.value("r").toDouble(), 0.999976, 1e-6) << "of every point (statistics.correlation)";
+    EXPECT_EQ(ChartData::summary(result->artifacts[0].name, chart).toStdString(),
+              "figure_1.png: scatter 'Cloud' — x -24.95–524, y -50–1050, 500 points, r = 1.00, all points in "
+              "figure_1.data.csv");
+    const QJsonObject table = result->artifacts[1].table;
+    EXPECT_EQ(table.value("rows").toInt(), 500) << QJsonDocument(table).toJson().toStdString();
+    EXPECT_TRUE(result->artifacts[1].data.startsWith("series,kind,x,y\r\n1,scatter,0.0,0.0\r\n"))
+        << result->artifacts[1].data.left(80).toStdString();
+}
+
 TEST_P(CaptureTest, tracebackKeepsTheUsersLineNumberAndTheFigureDrawnBeforeIt)
 {
     auto result = python("import matplotlib.pyplot as plt\n"
@@ -412,6 +439,36 @@ TEST_P(CaptureTest, plotlyWriteImageWithoutKaleidoFallsBackToHtmlAndSaysSo)
     EXPECT_TRUE(result->stderrData.contains("figure_1.html")) << result->stderrData.toStdString();
     ASSERT_EQ(namesOf(*result), QStringList({"figure_1.html"})) << describe(*result);
     expectPlotlyHtml(result->artifacts[0]);
+}
+
+// The languages without a capture hook draw by writing a plotly figure or a Vega-Lite specification as JSON: the
+// chart's data comes with the file (issue 50).
+TEST_P(CaptureTest, plotlyAndVegaLiteJsonFilesFromJavaScriptComeBackWithTheirData)
+{
+    auto result = run(QStringLiteral("javascript"), QStringLiteral(R"(
+const fs = require('fs'), path = require('path'), out = process.env.LLM_SANDBOX_OUTPUT_DIR;
+fs.writeFileSync(path.join(out, 'sales.json'), JSON.stringify({
+  data: [{type: 'bar', x: ['Oslo', 'Rome'], y: [3.5, 97]}], layout: {title: {text: 'Sales'}}}));
+fs.writeFileSync(path.join(out, 'growth.vl.json'), JSON.stringify({
+  $schema: 'https://vega.github.io/schema/vega-lite/v5.json', mark: 'point',
+  data: {values: [{t: 1, v: 2}, {t: 2, v: 4}, {t: 3, v: 7}]},
+  encoding: {x: {field: 't', type: 'quantitative'}, y: {field: 'v', type: 'quantitative'}}}));
+fs.writeFileSync(path.join(out, 'settings.json'), JSON.stringify({data: [1, 2]}));
+)"));
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->exitCode, 0) << describe(*result);
+    QHash<QString, QJsonObject> charts;
+    for (const Artifact &artifact : result->artifacts) {
+        charts.insert(artifact.name, artifact.chart);
+    }
+    ASSERT_EQ(charts.size(), 3) << describe(*result);
+    EXPECT_EQ(charts.value("sales.json").value("library").toString(), "plotly");
+    EXPECT_EQ(charts.value("sales.json").value("title").toString(), "Sales");
+    EXPECT_EQ(firstSeries(charts.value("sales.json")).value("y").toArray(), (QJsonArray{3.5, 97}));
+    EXPECT_EQ(charts.value("growth.vl.json").value("library").toString(), "vega-lite");
+    EXPECT_EQ(firstSeries(charts.value("growth.vl.json")).value("kind").toString(), "scatter");
+    EXPECT_EQ(firstSeries(charts.value("growth.vl.json")).value("y").toArray(), (QJsonArray{2, 4, 7}));
+    EXPECT_TRUE(charts.value("settings.json").isEmpty()) << "other JSON is no chart";
 }
 
 TEST_P(CaptureTest, pilImagesSavedAnywhereAreCaptured)
@@ -550,6 +607,33 @@ TEST_P(CaptureTest, rBaseGraphicsComeBackAsOnePngPerPlotInOrder)
     EXPECT_DOUBLE_EQ(boxes.at(1).toObject().value("median").toDouble(), 12.5);
     EXPECT_EQ(result->artifacts[3].chart.value("axes").toArray().at(0).toObject().value("series").toArray().size(), 1)
         << "the outliers' points are the box plot's, no series of their own";
+}
+
+// A data frame the script shows comes back as a table, as Python's display() (issue 50); a long series as its outline
+// and every point in a file.
+TEST_P(CaptureTest, rDataFramesShownComeBackAsTablesAndALongSeriesAsAFile)
+{
+    auto result = r("df <- data.frame(city = c('Oslo', 'Rome'), sales = c(3.5, 97))\n"
+                    "df\n"
+                    "x <- 1:500\n"
+                    "plot(x, x %% 7, main = 'Cloud')\n"
+                    "print(ls())\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->exitCode, 0) << describe(*result);
+    EXPECT_TRUE(result->stdoutData.startsWith("  city sales\n1 Oslo   3.5\n")) << describe(*result);
+    EXPECT_TRUE(result->stdoutData.endsWith("[1] \"df\" \"x\" \n")) << "nothing of the capture in the workspace";
+    ASSERT_EQ(namesOf(*result), QStringList({"table_1.csv", "Rplot001.data.csv", "Rplot001.png"})) << describe(*result);
+    const QJsonObject table = result->artifacts[0].table;
+    EXPECT_EQ(table.value("rows").toInt(), 2) << QJsonDocument(table).toJson().toStdString();
+    ASSERT_EQ(table.value("columns").toArray().size(), 2) << "no row names for automatic ones";
+    EXPECT_DOUBLE_EQ(table.value("columns").toArray().at(1).toObject().value("max").toDouble(), 97);
+    EXPECT_EQ(result->artifacts[1].table.value("rows").toInt(), 500);
+    const QJsonObject chart = result->artifacts[2].chart;
+    EXPECT_EQ(chart.value("data_file").toString(), "Rplot001.data.csv") << QJsonDocument(chart).toJson().toStdString();
+    const QJsonObject series = firstSeries(chart);
+    EXPECT_TRUE(series.value("truncated").toBool());
+    EXPECT_EQ(series.value("points").toInt(), 500);
+    EXPECT_NEAR(series.value("r").toDouble(), -0.0017108, 1e-6) << "of every point (statistics.correlation)";
 }
 
 TEST_P(CaptureTest, rGgplot2PrintedAndSavedPlotsComeBack)

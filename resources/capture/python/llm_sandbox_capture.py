@@ -15,7 +15,8 @@
 #
 # Beside each matplotlib chart and plotly page it writes the data the chart shows, for the model to read
 # instead of pixels: .NAME.chart.json next to NAME (the host takes it off the artifacts and
-# hands it on with NAME's).
+# hands it on with NAME's); when a series is cut to its outline, every point of the chart in
+# STEM.data.csv beside it (a file like any other: the client reads it as a resource).
 import os
 import sys
 
@@ -28,6 +29,7 @@ _PIL_FORMAT_EXTENSIONS = {"PNG": ".png", "JPEG": ".jpg", "GIF": ".gif", "WEBP": 
 class _State:
     figures = 0  # figure_N numbering, shared by matplotlib and plotly captures
     tables = 0  # table_N numbering of display()
+    point_files = {}  # image path -> the file of its every point (a figure saved again writes the same one)
     # >0 while one of our wrappers runs: the libraries call each other (savefig writes PNGs
     # and JPEGs through PIL), and one chart must be copied once.
     busy = 0
@@ -126,7 +128,12 @@ def _needs_capture(figure):
 
 def _save_figure(figure):
     path = _next_figure_path("png")
-    figure.savefig(path, format="png", bbox_inches="tight")
+    _State.busy += 1  # our own save: its data is written once, here, after the image's place in the order is set
+    try:
+        figure.savefig(path, format="png", bbox_inches="tight")
+    finally:
+        _State.busy -= 1
+    _mark_captured(figure)
     _keep_in_order(path)
     _write_chart(figure, path)
 
@@ -154,12 +161,64 @@ def _series(name, kind, x, y):
     numbers = [value for value in y if isinstance(value, float)]
     if numbers:
         series["y_min"], series["y_max"] = min(numbers), max(numbers)
+    if kind == "scatter":
+        r = _correlation(x, y)
+        if r is not None:
+            series["r"] = r
     series["truncated"] = count > _CHART_POINTS
     if series["truncated"]:
+        series["_all"] = (x, y)  # for the file of every point (_write_all_points); not in the chart data
         kept = sorted({int(i * count / _CHART_POINTS) for i in range(_CHART_POINTS)} | {count - 1})
         x, y = [x[i] for i in kept], [y[i] for i in kept]
     series["x"], series["y"] = x, y
     return series
+
+
+def _correlation(x, y):
+    """Pearson's r of the pairs of numbers, None for fewer than three or a constant side."""
+    pairs = [(a, b) for a, b in zip(x, y) if isinstance(a, float) and isinstance(b, float)]
+    if len(pairs) < 3:
+        return None
+    mean_x = sum(a for a, _ in pairs) / len(pairs)
+    mean_y = sum(b for _, b in pairs) / len(pairs)
+    xy = sum((a - mean_x) * (b - mean_y) for a, b in pairs)
+    xx = sum((a - mean_x) ** 2 for a, _ in pairs)
+    yy = sum((b - mean_y) ** 2 for _, b in pairs)
+    if xx <= 0 or yy <= 0:
+        return None
+    return max(-1.0, min(1.0, xy / (xx * yy) ** 0.5))
+
+
+def _write_all_points(chart, image_path):
+    """When a series was cut, every point of every series in a CSV beside the image (series, kind, x, y; axes first
+    when several have series), named in the chart's data_file; the cut series lose their copy of the points."""
+    import csv
+
+    cut = [series for each in chart["axes"] for series in each["series"] if "_all" in series]
+    if not cut:
+        return
+    with_axes = sum(1 for each in chart["axes"] if each["series"]) > 1
+    path = _State.point_files.get(image_path)
+    if path is None:
+        directory, name = os.path.split(image_path)
+        stem = os.path.splitext(name)[0]
+        path, number = os.path.join(directory, stem + ".data.csv"), 1
+        while os.path.exists(path):
+            number += 1
+            path = os.path.join(directory, "%s.data_%d.csv" % (stem, number))
+        _State.point_files[image_path] = path
+    with open(path, "w", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow((["axes"] if with_axes else []) + ["series", "kind", "x", "y"])
+        for index, each in enumerate(chart["axes"]):
+            axes_name = [each["title"] or str(index + 1)] if with_axes else []
+            for position, series in enumerate(each["series"]):
+                x, y = series.pop("_all", None) or (series.get("x") or [], series.get("y") or [])
+                if series["kind"] == "box":
+                    continue
+                label = series["name"] or str(position + 1)
+                writer.writerows(axes_name + [label, series["kind"], a, b] for a, b in zip(x, y))
+    chart["data_file"] = os.path.relpath(path, _OUTPUT_DIR)
 
 
 def _axis(axes, which):
@@ -304,6 +363,7 @@ def _write_chart(figure, image_path, reader=None):
         import json
 
         chart = (reader or _chart_of)(figure)
+        _write_all_points(chart, image_path)
         text = json.dumps(chart, allow_nan=False, default=str)
         if len(text) > 512 * 1024:  # the outline only: the series' points are too many to travel
             for each in chart["axes"]:

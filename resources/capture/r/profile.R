@@ -13,7 +13,10 @@
 #   read instead of pixels (issue 50): .Rplot001.png.chart.json next to Rplot001.png, in the
 #   form the Python capture writes (core/artifacts/ChartData.h). Base graphics (plot, lines,
 #   points, hist, barplot, boxplot and title), ggplot2 (each layer of the built plot) and
-#   lattice (the panels of a printed trellis object).
+#   lattice (the panels of a printed trellis object); when a series is cut to its outline, every
+#   point of the page in Rplot001.data.csv beside it.
+# - A data frame or tibble the script shows (a top-level value, print(df)) comes back as a table:
+#   table_N.csv in the output folder, as Python's display(df) writes it.
 #
 # Everything lives in one local() environment: the script's workspace stays empty.
 local({
@@ -193,7 +196,14 @@ local({
             out$y_min <- min(finite)
             out$y_max <- max(finite)
         }
+        if (kind == "scatter" && is.numeric(x)) {
+            both <- is.finite(x) & is.finite(y)
+            if (sum(both) >= 3L && stats::sd(x[both]) > 0 && stats::sd(y[both]) > 0) {
+                out$r <- stats::cor(x[both], y[both])
+            }
+        }
         if (count > maxPoints) {
+            out$all <- list(x = x, y = y) # for the file of every point (writeAllPoints); not in the chart data
             kept <- unique(c(floor((seq_len(maxPoints) - 1L) * count / maxPoints) + 1L, count))
             x <- x[kept]
             y <- y[kept]
@@ -207,6 +217,31 @@ local({
         if (is.null(value) || is.language(value) || length(value) == 0L) "" else paste(as.character(value), collapse = " ")
     }
 
+    # When a series of a page was cut, every point of the page's series beside its picture: STEM.data.csv (series,
+    # kind, x, y), its name kept for the page (`key`) and written again only when the page gets another series.
+    state$pointFiles <- list()
+    writeAllPoints <- function(seriesList, image, key) {
+        known <- state$pointFiles[[key]]
+        if (!any(vapply(seriesList, function(each) !is.null(each$all), NA))) {
+            return(NULL)
+        }
+        if (!is.null(known) && known$count == length(seriesList)) {
+            return(known$name)
+        }
+        name <- if (is.null(known)) basename(freeName(paste0(tools::file_path_sans_ext(image), ".data.csv")))
+                else known$name
+        rows <- lapply(seq_along(seriesList), function(i) {
+            each <- seriesList[[i]]
+            if (identical(each$kind, "box")) return(NULL)
+            points <- if (is.null(each$all)) list(x = each$x, y = each$y) else each$all
+            data.frame(series = if (nzchar(each$name)) each$name else as.character(i), kind = each$kind,
+                       x = as.vector(points$x), y = as.vector(points$y))
+        })
+        utils::write.csv(do.call(rbind, rows), file.path(output, name), row.names = FALSE)
+        state$pointFiles[[key]] <- list(name = name, count = length(seriesList))
+        name
+    }
+
     # Writes the data of page `number` of the default device `device` beside its picture.
     writePage <- function(device, number) {
         chart <- state$charts[[device]]
@@ -216,10 +251,16 @@ local({
         }
         kinds <- vapply(page$series, function(each) each$kind, "")
         axis <- function(labelText) list(label = labelText, scale = "linear", range = NULL)
-        data <- list(library = page$library, kind = kinds[[1L]], title = page$title,
-                     axes = list(list(title = "", x = axis(page$xlab), y = axis(page$ylab), series = page$series,
-                                      legend = I(character()), annotations = I(character()))))
         image <- sprintf(chart$pattern, number)
+        dataFile <- writeAllPoints(page$series, image, paste(device, number))
+        outline <- lapply(page$series, function(each) {
+            each$all <- NULL
+            each
+        })
+        data <- list(library = page$library, kind = kinds[[1L]], title = page$title,
+                     axes = list(list(title = "", x = axis(page$xlab), y = axis(page$ylab), series = outline,
+                                      legend = I(character()), annotations = I(character()))))
+        if (!is.null(dataFile)) data$data_file <- dataFile
         writeLines(jsonText(data), file.path(output, paste0(".", image, ".chart.json")), useBytes = TRUE)
         invisible()
     }
@@ -429,6 +470,28 @@ local({
         })
     }
 
+    # --- Tables (issue 50) ---------------------------------------------------------------------
+    # A data frame or tibble the script shows (the value of a top-level expression, print(df)) also comes back as a
+    # table: table_N.csv in the output folder, as Python's display(df) writes it; its first maxTableRows rows, at most
+    # maxTables tables a run (a loop that prints frames stays a loop, not a thousand files).
+    state$tables <- 0L
+    maxTables <- 20L
+    maxTableRows <- 100000L
+    writeTable <- function(value, ...) {
+        if (!is.data.frame(value) || state$tables >= maxTables) {
+            return(invisible())
+        }
+        state$tables <- state$tables + 1L
+        frame <- as.data.frame(value)
+        path <- freeName(sprintf("table_%d.csv", state$tables))
+        utils::write.csv(utils::head(frame, maxTableRows), path, row.names = .row_names_info(frame) > 0L)
+        if (nrow(frame) > maxTableRows) {
+            message(sprintf("llm-sandbox: %s holds the first %d of %d rows", basename(path), maxTableRows, nrow(frame)))
+        }
+    }
+    patchTables <- function(...) wrapMethod(asNamespace("base"), "print", "data.frame", writeTable)
+    patchTibbles <- function(...) wrapMethod(asNamespace("pillar"), "print", "tbl", writeTable)
+
     options(device = defaultDevice)
     if (isNamespaceLoaded("grDevices")) {
         patchDevices()
@@ -440,7 +503,8 @@ local({
         force(patch) # now, not when the hook runs (by then the loop below would have moved on)
         function(...) try(suppressWarnings(patch()), silent = TRUE)
     }
-    for (each in list(list("graphics", patchGraphics), list("ggplot2", patchGgplot), list("lattice", patchLattice))) {
+    for (each in list(list("graphics", patchGraphics), list("ggplot2", patchGgplot), list("lattice", patchLattice),
+                      list("base", patchTables), list("pillar", patchTibbles))) {
         if (isNamespaceLoaded(each[[1L]])) {
             guarded(each[[2L]])()
         } else {
