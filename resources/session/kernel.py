@@ -4,6 +4,7 @@
 #   CLIENT-PID <TAB> FILE <TAB> REPLY-FIFO <TAB> STDOUT-PATH <TAB> STDERR-PATH
 # The code's output goes straight to the client's own stdout/stderr (the /proc/PID/fd paths),
 # so the runner streams it as usual; the exit status goes back through REPLY-FIFO.
+import ast
 import os
 import signal
 import sys
@@ -57,14 +58,30 @@ def _capture_charts():
             print("llm-sandbox: could not save the open figures: %r" % (error,), file=sys.stderr)
 
 
+def _show_table(value):
+    """A cell whose last expression is a pandas DataFrame or Series shows it as a notebook would: its text, and the
+    table itself (display(), which the capture hook gives pandas, writes it as table_N.csv)."""
+    pandas = sys.modules.get("pandas")
+    if pandas is None or not isinstance(value, (pandas.DataFrame, pandas.Series)):
+        return
+    import builtins
+
+    getattr(builtins, "display", print)(value)
+
+
 def _execute(path, namespace):
     with open(path, "rb") as source_file:
         source = source_file.read()
     namespace["__file__"] = path
-    code = compile(source, os.path.basename(path), "exec")
+    name = os.path.basename(path)
+    tree = compile(source, name, "exec", ast.PyCF_ONLY_AST)
+    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    code = compile(tree, name, "exec")
     _Running.active = True
     try:
         exec(code, namespace)
+        if last is not None:
+            _show_table(eval(compile(ast.Expression(last.value), name, "eval"), namespace))
     finally:
         _Running.active = False
 

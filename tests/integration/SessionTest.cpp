@@ -78,6 +78,14 @@ TEST_P(SessionTest, pythonVariablesImportsAndFunctionsSurviveBetweenRuns)
     run(*sandbox, session.id, "import pickle\nclass Point:\n    def __init__(self, x):\n        self.x = x\n");
     const RunResult pickled = run(*sandbox, session.id, "print(pickle.loads(pickle.dumps(Point(7))).x, __name__)");
     EXPECT_EQ(pickled.stdoutData, "7 __main__\n") << pickled.stderrData.toStdString();
+
+    // A cell ending in a DataFrame shows it as a notebook does, and it comes back as a table (issue 50); a cell ending
+    // in any other value prints nothing, as a script.
+    const RunResult frame = run(*sandbox, session.id, "import pandas as pd\npd.DataFrame({'n': [1, 2, 3]})");
+    EXPECT_EQ(frame.stdoutData, "   n\n0  1\n1  2\n2  3\n") << frame.stderrData.toStdString();
+    ASSERT_EQ(frame.artifacts.size(), 1);
+    EXPECT_EQ(frame.artifacts[0].table.value(QStringLiteral("rows")).toInt(), 3);
+    EXPECT_EQ(run(*sandbox, session.id, "total * 2").stdoutData, "");
 }
 
 TEST_P(SessionTest, rVariablesSurviveBetweenRunsAndQuitSetsTheStatus)
@@ -92,6 +100,11 @@ TEST_P(SessionTest, rVariablesSurviveBetweenRunsAndQuitSetsTheStatus)
     EXPECT_TRUE(failed.stderrData.contains("Error: boom")) << failed.stderrData.toStdString();
     EXPECT_EQ(run(*sandbox, session.id, "quit(status = 4)").exitCode, 4);
     EXPECT_EQ(run(*sandbox, session.id, "cat(x, '\\n')").stdoutData, "42 \n");
+    // A data frame a call shows comes back as a table (issue 50).
+    const RunResult frame = run(*sandbox, session.id, "data.frame(n = 1:3)");
+    EXPECT_EQ(frame.stdoutData, "  n\n1 1\n2 2\n3 3\n") << frame.stderrData.toStdString();
+    ASSERT_EQ(frame.artifacts.size(), 1);
+    EXPECT_EQ(frame.artifacts[0].table.value(QStringLiteral("rows")).toInt(), 3);
 }
 
 TEST_P(SessionTest, aTimeoutInterruptsTheCodeButKeepsTheVariables)
