@@ -131,7 +131,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+475"/>
+        <location line="+481"/>
         <source>the first %n row(s) shown: save the file to see all of it</source>
         <translation>
             <numerusform>the first row shown: save the file to see all of it</numerusform>
@@ -177,7 +177,7 @@
 <context>
     <name>sandbox::gui::ConnectAssistantDialog</name>
     <message numerus="yes">
-        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+84"/>
+        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+83"/>
         <source>&amp;Share my folders (%n) with this assistant&apos;s sandboxes</source>
         <translation>
             <numerusform>&amp;Share my folder (%n) with this assistant&apos;s sandboxes</numerusform>

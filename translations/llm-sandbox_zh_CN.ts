@@ -2628,11 +2628,12 @@ go module、R 软件包、gem。</translation>
     </message>
     <message>
         <location line="+43"/>
+        <location line="+270"/>
         <source>Picture</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-269"/>
         <source>Data</source>
         <translation>数据</translation>
     </message>
@@ -2688,12 +2689,12 @@ go module、R 软件包、gem。</translation>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+288"/>
+        <location line="+294"/>
         <source>%1%</source>
         <translation>%1%</translation>
     </message>
     <message>
-        <location line="-286"/>
+        <location line="-292"/>
         <source>Copy Image</source>
         <translation>复制图片</translation>
     </message>
@@ -2755,7 +2756,12 @@ go module、R 软件包、gem。</translation>
         <translation>%1 不在应用内显示。来自沙箱的文件从不使用其他程序打开；请使用“另存为…”保存它。</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+59"/>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location line="+44"/>
         <source>This image is not shown: %1</source>
         <translation>此图片未显示：%1</translation>
     </message>
@@ -2938,7 +2944,7 @@ go module、R 软件包、gem。</translation>
 <context>
     <name>sandbox::gui::ConnectAssistantDialog</name>
     <message>
-        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+56"/>
+        <location filename="../app/gui/connect/ConnectAssistantDialog.cpp" line="+55"/>
         <source>Connect an Assistant</source>
         <translation>连接助手</translation>
     </message>

@@ -347,7 +347,8 @@ void ArtifactPreviewDialog::setChartLoader(ChartLoader loader)
 void ArtifactPreviewDialog::requestChart()
 {
     if (!m_chartLoader || m_current < 0 || m_chartAsked.value(m_current) || !m_items.at(m_current).chart.isEmpty() ||
-        !m_items.at(m_current).mimeType.startsWith(QLatin1String("image/"))) {
+        !(m_items.at(m_current).mimeType.startsWith(QLatin1String("image/")) ||
+          m_items.at(m_current).mimeType == QLatin1String("application/json"))) {
         return;
     }
     m_chartAsked[m_current] = true;
@@ -384,10 +385,15 @@ void ArtifactPreviewDialog::applyMode()
         zoom->setVisible(!data);
     }
     m_zoomPercent->setVisible(!data);
+    // A chart a program described as JSON (plotly, Vega-Lite) has its text where a picture has the picture.
+    const bool text = SafeImage::kindOf(m_data, item.mimeType) == SafeImage::Kind::Text;
+    m_modes->setTabText(0, text ? tr("File") : tr("Picture"));
     if (data) {
         showTable(QString::fromUtf8(ChartData::toCsv(item.chart)), QLatin1Char(','));
     } else if (hasData && !m_image.isNull()) {
         m_views->setCurrentWidget(m_scroll);
+    } else if (hasData && text) {
+        m_views->setCurrentWidget(m_text);
     }
 }
 

@@ -359,6 +359,39 @@ describe('the run view in an MCP Apps host', () => {
         assert.equal(await view().locator('#foldersBox').isHidden(), true);
     });
 
+    test('a chart a program wrote as JSON is drawn from its data, with no picture to go back to', async () => {
+        const resource = (await client.readResource({ uri: 'ui://llm-sandbox/run-view' })).contents[0];
+        // The chart as the server reads a Vega-Lite file (ChartData::ofSpecification, proved by its unit test and by
+        // CaptureTest on every engine).
+        const chart = {
+            library: 'vega-lite', kind: 'scatter', title: 'Growth', axes: [{
+                title: '', x: { label: 't', scale: 'linear', range: [1, 3] }, y: { label: 'v', scale: 'linear', range: [2, 7] },
+                series: [{ name: '', kind: 'scatter', points: 3, x: [1, 2, 3], y: [2, 4, 7], truncated: false }],
+                legend: [], annotations: [],
+            }],
+        };
+        const run = {
+            exit_code: 0, stdout: '', stderr: '', duration_ms: 5, stop_reason: 'exit',
+            artifacts: [{ name: 'growth.vl.json', mime_type: 'application/json', size: 180, chart }],
+        };
+        const link = { type: 'resource_link', uri: 'sandbox://runs/r/artifacts/growth.vl.json', name: 'growth.vl.json',
+            mimeType: 'application/json', size: 180 };
+        await page.evaluate((args) => window.mountView(args), {
+            html: resource.text,
+            toolArguments: { code: 'print(1)', language: 'javascript' },
+            toolResult: { content: [{ type: 'text', text: JSON.stringify(run) }, link], structuredContent: run },
+            theme: 'light',
+            locale: 'en-US',
+        });
+        await view().locator('#stage svg.plot').waitFor();
+        assert.equal(await view().locator('#chartName').textContent(), 'growth.vl.json');
+        assert.equal(await view().locator('#chartMode').isHidden(), true, 'no picture to switch to');
+        await view().locator('#stage [data-series="0"] circle').nth(2).hover();
+        await view().locator('#chartTip:not([hidden])').waitFor();
+        assert.equal(await view().locator('#chartTip').textContent(), '3, 7');
+        assert.deepEqual(await view().locator('#files li > span:first-child').allTextContents(), ['growth.vl.json']);
+    });
+
     test('the view reached no origin but the host page\'s', () => {
         const origin = `http://127.0.0.1:${server.address().port}/`;
         const elsewhere = requests.filter((url) => !url.startsWith(origin) && !url.startsWith('data:') &&

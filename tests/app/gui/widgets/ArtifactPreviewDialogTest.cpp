@@ -2,6 +2,7 @@
 #include "gui/widgets/ArtifactPreviewDialog.h"
 
 #include "TestImages.h"
+#include "artifacts/ChartData.h"
 #include "gui/widgets/CopyFeedback.h"
 
 #include <QApplication>
@@ -341,4 +342,28 @@ TEST(ArtifactPreviewDialogTest, aChartsDataIsATabBesideItsPictureWithCopyAsCsv)
     dialog.setCurrent(1);
     dialog.setCurrent(2);
     EXPECT_EQ(asked, QStringList({QStringLiteral("photo.png"), QStringLiteral("figure_2.png")}));
+}
+
+// A chart a program wrote as JSON (a plotly figure, a Vega-Lite specification) has the Data tab beside its text.
+TEST(ArtifactPreviewDialogTest, aChartWrittenAsJsonHasItsDataBesideItsText)
+{
+    const QByteArray json = R"({"mark": "point", "data": {"values": [{"t": 1, "v": 2}, {"t": 2, "v": 4}]},
+        "encoding": {"x": {"field": "t"}, "y": {"field": "v"}}})";
+    ArtifactPreviewDialog dialog(
+        {{QStringLiteral("growth.vl.json"), QStringLiteral("application/json"), json, {}, QStringLiteral("run-1")}}, 0);
+    dialog.setChartLoader([&](const PreviewItem &, const std::function<void(QJsonObject)> &deliver) {
+        deliver(sandbox::ChartData::ofSpecification(json));
+    });
+    auto *modes = child<QTabBar>(dialog, "previewModes");
+    ASSERT_TRUE(modes->isVisibleTo(&dialog));
+    EXPECT_EQ(modes->tabText(0), QStringLiteral("File"));
+    auto *text = child<QPlainTextEdit>(dialog, "previewText");
+    EXPECT_TRUE(text->isVisibleTo(&dialog));
+    dialog.showData(true);
+    auto *table = child<QTableView>(dialog, "previewTable");
+    ASSERT_TRUE(table->isVisibleTo(&dialog));
+    EXPECT_EQ(table->model()->index(1, 3).data().toString(), QStringLiteral("4"));
+    dialog.showData(false);
+    EXPECT_TRUE(text->isVisibleTo(&dialog)) << "back to the file's text";
+    EXPECT_TRUE(text->toPlainText().contains(QLatin1String("\"mark\"")));
 }
