@@ -294,6 +294,49 @@ TEST_P(CaptureTest, seabornAndPandasPlotsComeBackThroughMatplotlib)
         << QJsonDocument(result->artifacts[1].chart).toJson().toStdString();
 }
 
+// Each kind of chart the hooks read, with what was plotted (issue 50): matplotlib's pie, imshow and hist, seaborn's
+// scatterplot and barplot, plotly express' bar and line.
+TEST_P(CaptureTest, everyKindOfPythonChartComesBackWithWhatWasPlotted)
+{
+    auto result = python("import matplotlib.pyplot as plt, seaborn as sns, pandas as pd, plotly.express as px\n"
+                         "plt.pie([1, 3], labels=['a', 'b']); plt.show()\n"
+                         "plt.imshow([[0, 1], [2, 3]]); plt.show()\n"
+                         "plt.hist([1, 2, 2, 3, 3, 3], bins=3); plt.show()\n"
+                         "df = pd.DataFrame({'x': [1, 2, 3], 'y': [3, 1, 2], 'g': ['a', 'b', 'c']})\n"
+                         "sns.scatterplot(data=df, x='x', y='y'); plt.show()\n"
+                         "sns.barplot(data=df, x='g', y='y'); plt.show()\n"
+                         "px.bar(df, x='g', y='y').show()\n"
+                         "px.line(df, x='x', y='y').show()\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    ASSERT_EQ(namesOf(*result), QStringList({"figure_1.png", "figure_2.png", "figure_3.png", "figure_4.png",
+                                             "figure_5.png", "figure_6.html", "figure_7.html"}))
+        << describe(*result);
+    const auto series = [&](int i) {
+        return firstSeries(result->artifacts[i].chart);
+    };
+    const auto kind = [&](int i) {
+        return series(i).value("kind").toString().toStdString();
+    };
+    EXPECT_EQ(kind(0), "pie") << QJsonDocument(result->artifacts[0].chart).toJson().toStdString();
+    EXPECT_EQ(numbers(series(0).value("y")), std::vector<double>({0.25, 0.75}));
+    EXPECT_EQ(series(0).value("x").toArray(), (QJsonArray{"a", "b"}));
+    EXPECT_EQ(kind(1), "image");
+    EXPECT_EQ(series(1).value("shape").toArray(), (QJsonArray{2, 2}));
+    EXPECT_EQ(numbers(series(1).value("range")), std::vector<double>({0, 3}));
+    EXPECT_EQ(kind(2), "histogram") << QJsonDocument(result->artifacts[2].chart).toJson().toStdString();
+    EXPECT_EQ(numbers(series(2).value("y")), std::vector<double>({1, 2, 3}));
+    EXPECT_EQ(numbers(series(2).value("bin_edges")).size(), 4);
+    EXPECT_EQ(kind(3), "scatter");
+    EXPECT_EQ(numbers(series(3).value("y")), std::vector<double>({3, 1, 2}));
+    EXPECT_EQ(kind(4), "bar") << QJsonDocument(result->artifacts[4].chart).toJson().toStdString();
+    EXPECT_EQ(numbers(series(4).value("y")), std::vector<double>({3, 1, 2}));
+    EXPECT_EQ(kind(5), "bar");
+    EXPECT_EQ(series(5).value("x").toArray(), (QJsonArray{"a", "b", "c"}));
+    EXPECT_EQ(numbers(series(5).value("y")), std::vector<double>({3, 1, 2}));
+    EXPECT_EQ(kind(6), "line");
+    EXPECT_EQ(numbers(series(6).value("y")), std::vector<double>({3, 1, 2}));
+}
+
 // A box plot's data is its boxes (quartiles, whiskers, outliers), from matplotlib's boxplot and seaborn's alike,
 // not the lines that draw them.
 TEST_P(CaptureTest, boxPlotsComeBackAsTheirQuartilesWhiskersAndOutliers)

@@ -286,9 +286,17 @@ def _axes_data(axes):
 
     box, box_lines = _box_series(axes)
     series = [box] if box else []
+    bars = any(isinstance(each, BarContainer) and len(each.patches) for each in axes.containers)
     for line in axes.get_lines():
-        if id(line) not in box_lines:
-            series.append(_series(line.get_label(), "line", line.get_xdata(), line.get_ydata()))
+        if id(line) in box_lines:
+            continue
+        drawn = _series(line.get_label(), "line", line.get_xdata(), line.get_ydata())
+        x, y = drawn["x"], drawn["y"]
+        # Nothing drawn (every y NaN, as seaborn's error bar of a one-value group), or an error bar beside bars (a
+        # vertical or horizontal two-point line, as seaborn's barplot draws its intervals): no series of its own.
+        if all(value is None for value in y) or (bars and len(x) == 2 and (x[0] == x[1] or y[0] == y[1])):
+            continue
+        series.append(drawn)
     for collection in axes.collections:
         if isinstance(collection, PathCollection) and len(collection.get_offsets()):
             offsets = collection.get_offsets()
