@@ -24,6 +24,7 @@ plt.plot([1, 2, 3])
 plt.savefig(os.path.join(out, 'small.png'), dpi=40)
 with open(os.path.join(out, 'table.csv'), 'w', newline='') as f:
     csv.writer(f).writerows([['x', 'y'], [1, 2], [3, 4]])
+plt.figure(); plt.scatter(range(500), [2 * x + x % 7 for x in range(500)]); plt.title('Cloud')
 print('done')
 `;
 
@@ -55,10 +56,10 @@ describe('artifacts as resources', () => {
         const links = result.content.filter((item) => item.type === 'resource_link');
         assert.deepEqual(
             images.map((image) => Buffer.from(image.data, 'base64').subarray(0, 8).equals(PNG_SIGNATURE)),
-            [true],
-            'the small chart stays inline',
+            [true, true],
+            'the small charts stay inline',
         );
-        assert.deepEqual(links.map((link) => link.name).sort(), ['noise.png', 'table.csv']);
+        assert.deepEqual(links.map((link) => link.name).sort(), ['figure_1.data.csv', 'noise.png', 'table.csv']);
         const noise = links.find((link) => link.name === 'noise.png');
         assert.equal(noise.uri, `sandbox://runs/${runId}/artifacts/noise.png`);
         assert.equal(noise.mimeType, 'image/png');
@@ -75,6 +76,24 @@ describe('artifacts as resources', () => {
         const table = links.find((link) => link.name === 'table.csv');
         const csv = await maker.client.readResource({ uri: table.uri });
         assert.equal(csv.contents[0].text.replaceAll('\r\n', '\n'), 'x,y\n1,2\n3,4\n');
+
+        // Issue 50: each chart's data and each table's outline in structuredContent, a line each in the text; a cut
+        // series names the file of every point, which the client reads as a resource.
+        const artifact = (name) => result.structuredContent.artifacts.find((each) => each.name === name);
+        assert.equal(artifact('small.png').chart.kind, 'line');
+        assert.deepEqual(artifact('small.png').chart.axes[0].series[0].y, [1, 2, 3]);
+        const cloud = artifact('figure_1.png').chart;
+        assert.equal(cloud.data_file, 'figure_1.data.csv');
+        assert.equal(cloud.axes[0].series[0].points, 500);
+        assert.equal(cloud.axes[0].series[0].truncated, true);
+        assert.equal(artifact('table.csv').table.rows, 2);
+        const text = result.content.filter((item) => item.type === 'text').map((item) => item.text).join('\n');
+        assert.match(text, /\nCharts:\n(.+\n)*figure_1\.png: scatter 'Cloud' — .*, 500 points, r = 1\.00, all points in figure_1\.data\.csv/);
+        assert.match(text, /\nTables:\n(.+\n)*table\.csv: table 2 rows/);
+        const points = links.find((link) => link.name === 'figure_1.data.csv');
+        const all = (await maker.client.readResource({ uri: points.uri })).contents[0].text.trim().split(/\r?\n/);
+        assert.equal(all.length, 501);
+        assert.equal(all[500], '1,scatter,499.0,1000.0');
 
         // The template is listed, and another client (another llm-sandbox --mcp on the same journal) reads nothing.
         const { resourceTemplates } = await maker.client.listResourceTemplates();
