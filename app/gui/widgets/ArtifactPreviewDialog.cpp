@@ -378,13 +378,16 @@ void ArtifactPreviewDialog::applyMode()
     const bool hasData = !item.chart.isEmpty();
     const bool data = showingData();
     m_modes->setVisible(hasData);
-    m_copyCsv->setVisible(data);
-    m_saveCsv->setVisible(data);
-    m_copy->setVisible(!data);
-    for (QPushButton *zoom : {m_fitButton, m_actualButton, m_zoomIn, m_zoomOut}) {
-        zoom->setVisible(!data);
+    // The other mode's buttons hidden first: with both sets shown for a moment the bar would be wider than the window,
+    // and the window would grow to fit it.
+    const QList<QWidget *> dataButtons{m_copyCsv, m_saveCsv};
+    const QList<QWidget *> pictureButtons{m_copy, m_fitButton, m_actualButton, m_zoomIn, m_zoomOut, m_zoomPercent};
+    for (QWidget *button : data ? pictureButtons : dataButtons) {
+        button->setVisible(false);
     }
-    m_zoomPercent->setVisible(!data);
+    for (QWidget *button : data ? dataButtons : pictureButtons) {
+        button->setVisible(true);
+    }
     // A chart a program described as JSON (plotly, Vega-Lite) has its text where a picture has the picture.
     const bool text = SafeImage::kindOf(m_data, item.mimeType) == SafeImage::Kind::Text;
     m_modes->setTabText(0, text ? tr("File") : tr("Picture"));

@@ -310,7 +310,12 @@ TEST(ArtifactPreviewDialogTest, aChartsDataIsATabBesideItsPictureWithCopyAsCsv)
     EXPECT_FALSE(dialog.showingData()) << "the picture first";
     EXPECT_FALSE(child<QPushButton>(dialog, "copyCsv")->isVisibleTo(&dialog));
 
+    dialog.show();
+    QTest::qWait(50);
+    const QSize shown = dialog.size();
     modes->setCurrentIndex(1);
+    QTest::qWait(50);
+    EXPECT_EQ(dialog.size(), shown) << "the window keeps its size from tab to tab";
     EXPECT_TRUE(dialog.showingData());
     auto *table = child<QTableView>(dialog, "previewTable");
     EXPECT_TRUE(table->isVisibleTo(&dialog));
