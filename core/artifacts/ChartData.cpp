@@ -227,17 +227,9 @@ QJsonObject series(const QString &name, const QString &kind, QJsonArray x, QJson
         y.removeLast();
     }
     QJsonObject out{{QStringLiteral("name"), name}, {QStringLiteral("kind"), kind}, {QStringLiteral("points"), count}};
-    std::optional<double> low;
-    std::optional<double> high;
-    for (const QJsonValue value : std::as_const(y)) {
-        if (value.isDouble()) {
-            low = std::min(low.value_or(value.toDouble()), value.toDouble());
-            high = std::max(high.value_or(value.toDouble()), value.toDouble());
-        }
-    }
-    if (low) {
-        out.insert(QStringLiteral("y_min"), *low);
-        out.insert(QStringLiteral("y_max"), *high);
+    if (const auto range = extremes(y)) {
+        out.insert(QStringLiteral("y_min"), range->first);
+        out.insert(QStringLiteral("y_max"), range->second);
     }
     if (kind == QLatin1String("scatter")) {
         if (const auto r = correlation(x, y)) {
@@ -262,6 +254,19 @@ QJsonObject series(const QString &name, const QString &kind, QJsonArray x, QJson
     out.insert(QStringLiteral("x"), x);
     out.insert(QStringLiteral("y"), y);
     return out;
+}
+
+std::optional<std::pair<double, double>> extremes(const QJsonArray &values,
+                                                  std::optional<std::pair<double, double>> range)
+{
+    for (const QJsonValue value : values) {
+        if (value.isDouble()) {
+            const double number = value.toDouble();
+            range = range ? std::pair{std::min(range->first, number), std::max(range->second, number)}
+                          : std::pair{number, number};
+        }
+    }
+    return range;
 }
 
 std::optional<double> correlation(const QJsonArray &x, const QJsonArray &y)

@@ -5,6 +5,7 @@
 #include <QJsonObject>
 #include <QString>
 #include <optional>
+#include <utility>
 
 namespace sandbox {
 
@@ -35,6 +36,9 @@ QByteArray toCsv(const QJsonObject &chart);
 /// A series of `kind` as the hooks write it: points, y_min and y_max of the numbers among `y`, r for a scatter of
 /// numbers, cut to kMaxPoints (truncated).
 QJsonObject series(const QString &name, const QString &kind, QJsonArray x, QJsonArray y);
+/// The least and the greatest number among `values`, `range` widened by them; none when neither holds a number.
+std::optional<std::pair<double, double>> extremes(const QJsonArray &values,
+                                                  std::optional<std::pair<double, double>> range = std::nullopt);
 /// Pearson's correlation of the pairs of numbers among `x` and `y`; none for fewer than three or a constant side.
 std::optional<double> correlation(const QJsonArray &x, const QJsonArray &y);
 /// The chart a JSON file describes: a plotly figure ({data: [traces], layout}) or a Vega-Lite specification

@@ -25,17 +25,11 @@ QJsonValue numberRange(const QJsonValue &given)
 /// The range of the numbers among `which` ("x" or "y") of every series; null when there are none.
 QJsonValue dataRange(const QJsonArray &series, const QString &which)
 {
-    std::optional<double> low;
-    std::optional<double> high;
+    std::optional<std::pair<double, double>> range;
     for (const QJsonValue each : series) {
-        for (const QJsonValue value : each.toObject().value(which).toArray()) {
-            if (value.isDouble()) {
-                low = std::min(low.value_or(value.toDouble()), value.toDouble());
-                high = std::max(high.value_or(value.toDouble()), value.toDouble());
-            }
-        }
+        range = extremes(each.toObject().value(which).toArray(), range);
     }
-    return low ? QJsonValue(QJsonArray{*low, *high}) : QJsonValue();
+    return range ? QJsonValue(QJsonArray{range->first, range->second}) : QJsonValue();
 }
 
 /// {label, scale, range}: the range given, else the data's.
