@@ -131,7 +131,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+481"/>
+        <location line="+484"/>
         <source>the first %n row(s) shown: save the file to see all of it</source>
         <translation>
             <numerusform>the first row shown: save the file to see all of it</numerusform>
@@ -185,7 +185,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+358"/>
+        <location line="+392"/>
         <source>The clipboard now holds the server&apos;s token with the configuration: paste it only into the assistant&apos;s settings. It is cleared from the clipboard in %n second(s).</source>
         <translation>
             <numerusform>The clipboard now holds the server&apos;s token with the configuration: paste it only into the assistant&apos;s settings. It is cleared from the clipboard in %n second.</numerusform>

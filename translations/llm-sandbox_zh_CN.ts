@@ -1112,7 +1112,12 @@ logout：删除该登录信息。</translation>
         <translation>--network-allow 仅用于 --transport stdio；HTTP 服务器按其自身设置允许访问。</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+46"/>
+        <source>%1 keeps its servers in its own settings, which llm-sandbox does not edit. In Cherry Studio open Settings → MCP Servers → Add Server → Import from JSON, paste the JSON above and confirm.</source>
+        <translation>%1 把服务器保存在它自己的设置里，llm-sandbox 不会修改它。请在 Cherry Studio 中打开 设置 → MCP 服务器 → 添加服务器 → 从 JSON 导入，粘贴上面的 JSON 并确认。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>Remove llm-sandbox from an assistant&apos;s MCP configuration file, and nothing else.</source>
         <translation>从助手的 MCP 配置文件中删除 llm-sandbox，不改动其他任何内容。</translation>
     </message>
@@ -1120,6 +1125,11 @@ logout：删除该登录信息。</translation>
         <location line="+10"/>
         <source>uninstall-mcp takes no arguments besides its options; see `llm-sandbox uninstall-mcp --help`.</source>
         <translation>uninstall-mcp 除选项外不接受参数；见 `llm-sandbox uninstall-mcp --help`。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1 keeps its servers in its own settings, which llm-sandbox does not edit: remove llm-sandbox there (Settings → MCP Servers).</source>
+        <translation>%1 把服务器保存在它自己的设置里，llm-sandbox 不会修改它：请在那里移除 llm-sandbox（设置 → MCP 服务器）。</translation>
     </message>
 </context>
 <context>
@@ -2628,12 +2638,12 @@ go module、R 软件包、gem。</translation>
     </message>
     <message>
         <location line="+43"/>
-        <location line="+270"/>
+        <location line="+273"/>
         <source>Picture</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location line="-269"/>
+        <location line="-272"/>
         <source>Data</source>
         <translation>数据</translation>
     </message>
@@ -2689,12 +2699,12 @@ go module、R 软件包、gem。</translation>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+294"/>
+        <location line="+297"/>
         <source>%1%</source>
         <translation>%1%</translation>
     </message>
     <message>
-        <location line="-292"/>
+        <location line="-295"/>
         <source>Copy Image</source>
         <translation>复制图片</translation>
     </message>
@@ -2756,7 +2766,7 @@ go module、R 软件包、gem。</translation>
         <translation>%1 不在应用内显示。来自沙箱的文件从不使用其他程序打开；请使用“另存为…”保存它。</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+62"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
@@ -3016,17 +3026,17 @@ go module、R 软件包、gem。</translation>
         <translation>复制所显示的条目（含服务器令牌）；若该客户端无法使用，则复制其他 MCP 客户端通用的格式</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+262"/>
         <source>Entry written to the file:</source>
         <translation>写入文件的条目：</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-249"/>
         <source>Everything else in the file stays as it is; the previous file is kept as a .bak next to it. Restart the assistant afterwards.</source>
         <translation>文件中的其他内容保持不变；原文件会以 .bak 备份保存在同一位置。之后请重启助手。</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+38"/>
         <source>%1 — connected</source>
         <translation>%1 — 已连接</translation>
     </message>
@@ -3041,12 +3051,18 @@ go module、R 软件包、gem。</translation>
         <translation>%1 — 已找到，未连接</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-15"/>
+        <location line="+16"/>
         <source>%1 — not found on this computer</source>
         <translation>%1 — 本机未找到</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="-17"/>
+        <source>%1 — found: paste the configuration</source>
+        <translation>%1 — 已找到：粘贴配置</translation>
+    </message>
+    <message>
+        <location line="+72"/>
         <source>Claude Desktop&apos;s configuration file only starts local (stdio) servers. Choose stdio, or add the URL as a custom connector in Claude Desktop&apos;s settings.</source>
         <translation>Claude Desktop 的配置文件只能启动本地（stdio）服务器。请选择 stdio，或在 Claude Desktop 的设置中将该 URL 添加为自定义连接器。</translation>
     </message>
@@ -3102,6 +3118,36 @@ go module、R 软件包、gem。</translation>
     </message>
     <message>
         <location line="+3"/>
+        <source>it is not valid YAML (at line %1, column %2)</source>
+        <translation>它不是有效的 YAML（第 %1 行，第 %2 列）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its top level is not a YAML mapping</source>
+        <translation>它的顶层不是 YAML 映射</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its “%1” is not a YAML mapping</source>
+        <translation>它的“%1”不是 YAML 映射</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its “%1” is not a YAML list</source>
+        <translation>它的“%1”不是 YAML 列表</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>it holds several YAML documents: change it by hand</source>
+        <translation>它包含多个 YAML 文档：请手动修改</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its “%1” is written in a way that cannot be changed safely (in flow style with other entries, or an alias): change it by hand</source>
+        <translation>它的“%1”的写法无法被安全地修改（带有其他条目的流式写法，或别名）：请手动修改</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>The file cannot be changed: %1. It is left as it is: fix it (or move it away), then try again.</source>
         <translation>无法修改该文件：%1。文件保持原样：请修正它（或将其移走），然后重试。</translation>
     </message>
@@ -3141,7 +3187,22 @@ go module、R 软件包、gem。</translation>
         <translation>此助手启动的服务器允许其沙箱读取 %1（其条目中的 LLM_SANDBOX_SHARE）。</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+17"/>
+        <source>Configuration to paste:</source>
+        <translation>要粘贴的配置：</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>None: %1 keeps its servers in its own settings</source>
+        <translation>无：%1 把服务器保存在它自己的设置里</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy Configuration, then in Cherry Studio open Settings → MCP Servers → Add Server → Import from JSON, paste it and confirm.</source>
+        <translation>点击“复制配置”，然后在 Cherry Studio 中打开 设置 → MCP 服务器 → 添加服务器 → 从 JSON 导入，粘贴并确认。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>The file cannot be changed: %1</source>
         <translation>无法修改该文件：%1</translation>
     </message>

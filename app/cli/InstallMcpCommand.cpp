@@ -306,6 +306,18 @@ int installMcpCommand(const QStringList &arguments)
         printError(entry.error());
         return ExitUsage;
     }
+    if (!assistant->editsFile()) {
+        // Its settings are its own database: the JSON to paste on stdout, where to paste it on stderr.
+        const nlohmann::ordered_json snippet = {{assistant->serversKey().toStdString(),
+                                                 {{McpServerEntry::kName.toStdString(), entry->toJson(*assistant)}}}};
+        out() << QString::fromStdString(snippet.dump(2)) << Qt::endl;
+        err() << InstallMcpCommand::tr("%1 keeps its servers in its own settings, which llm-sandbox does not edit. In "
+                                       "Cherry Studio open Settings → MCP Servers → Add Server → Import from JSON, "
+                                       "paste the JSON above and confirm.")
+                     .arg(assistant->title())
+              << Qt::endl;
+        return 0;
+    }
     const bool dry = parser.isSet(dryRun);
     return report(*assistant, *file,
                   file->install(McpServerEntry::kName, entry->toJson(*assistant), dry, entry->holdsSecret()), dry);
@@ -336,6 +348,13 @@ int uninstallMcpCommand(const QStringList &arguments)
     const std::optional<McpConfigFile> file = fileOf(*assistant, parser, project);
     if (!file) {
         return ExitUsage;
+    }
+    if (!assistant->editsFile()) {
+        err() << InstallMcpCommand::tr("%1 keeps its servers in its own settings, which llm-sandbox does not edit: "
+                                       "remove llm-sandbox there (Settings → MCP Servers).")
+                     .arg(assistant->title())
+              << Qt::endl;
+        return 0;
     }
     const bool dry = parser.isSet(dryRun);
     return report(*assistant, *file, file->uninstall(McpServerEntry::kName, dry), dry);

@@ -28,6 +28,24 @@ QString appDataFile(const QString &file, const QString &home, const QString &con
 #endif
 }
 
+/// A file under ~/.config (or $XDG_CONFIG_HOME) on Linux and macOS, where Goose and Zed keep theirs, and under
+/// `windowsFile` in %APPDATA% on Windows.
+QString xdgConfigFile(const QString &file, const QString &windowsFile, const QString &home, const QString &configHome,
+                      const QString &appData)
+{
+#if defined(Q_OS_WIN)
+    Q_UNUSED(home)
+    Q_UNUSED(configHome)
+    Q_UNUSED(file)
+    return appData + QLatin1Char('/') + windowsFile;
+#else
+    Q_UNUSED(appData)
+    Q_UNUSED(windowsFile)
+    const QString base = QDir::isAbsolutePath(configHome) ? configHome : home + QStringLiteral("/.config");
+    return base + QLatin1Char('/') + file;
+#endif
+}
+
 /// Cline's settings live in VS Code's storage for the extension (saoudrizwan.claude-dev).
 const QLatin1String kClineFolder("Code/User/globalStorage/saoudrizwan.claude-dev");
 
@@ -36,8 +54,9 @@ const QLatin1String kClineFolder("Code/User/globalStorage/saoudrizwan.claude-dev
 QList<AssistantClient> AssistantClient::all()
 {
     QList<AssistantClient> clients;
-    for (Kind kind : {Kind::ClaudeDesktop, Kind::ClaudeCode, Kind::Cursor, Kind::VsCode, Kind::Codex, Kind::Gemini,
-                      Kind::QwenCode, Kind::Windsurf, Kind::Cline, Kind::LmStudio}) {
+    for (Kind kind :
+         {Kind::ClaudeDesktop, Kind::ClaudeCode, Kind::Cursor, Kind::VsCode, Kind::Codex, Kind::Gemini, Kind::QwenCode,
+          Kind::Windsurf, Kind::Cline, Kind::LmStudio, Kind::Goose, Kind::Zed, Kind::Continue, Kind::CherryStudio}) {
         clients.append(AssistantClient(kind));
     }
     return clients;
@@ -90,6 +109,14 @@ QString AssistantClient::name() const
         return QStringLiteral("cline");
     case Kind::LmStudio:
         return QStringLiteral("lmstudio");
+    case Kind::Goose:
+        return QStringLiteral("goose");
+    case Kind::Zed:
+        return QStringLiteral("zed");
+    case Kind::Continue:
+        return QStringLiteral("continue");
+    case Kind::CherryStudio:
+        return QStringLiteral("cherry-studio");
     }
     return {};
 }
@@ -117,6 +144,14 @@ QString AssistantClient::title() const
         return QStringLiteral("Cline");
     case Kind::LmStudio:
         return QStringLiteral("LM Studio");
+    case Kind::Goose:
+        return QStringLiteral("Goose");
+    case Kind::Zed:
+        return QStringLiteral("Zed");
+    case Kind::Continue:
+        return QStringLiteral("Continue");
+    case Kind::CherryStudio:
+        return QStringLiteral("Cherry Studio");
     }
     return {};
 }
@@ -128,6 +163,10 @@ QString AssistantClient::serversKey() const
         return QStringLiteral("servers");
     case Kind::Codex:
         return QStringLiteral("mcp_servers");
+    case Kind::Goose:
+        return QStringLiteral("extensions");
+    case Kind::Zed:
+        return QStringLiteral("context_servers");
     default:
         return QStringLiteral("mcpServers");
     }
@@ -135,12 +174,17 @@ QString AssistantClient::serversKey() const
 
 McpConfigEditor::Format AssistantClient::configFormat() const
 {
-    return {.serversKey = serversKey(), .allowComments = allowsComments(), .toml = m_kind == Kind::Codex};
+    return {.serversKey = serversKey(),
+            .allowComments = allowsComments(),
+            .toml = m_kind == Kind::Codex,
+            .yaml = m_kind == Kind::Goose || m_kind == Kind::Continue,
+            .nameKey = m_kind == Kind::Continue ? QStringLiteral("name") : QString(),
+            .trailingCommas = m_kind == Kind::VsCode || m_kind == Kind::Zed};
 }
 
 bool AssistantClient::allowsComments() const
 {
-    return m_kind == Kind::VsCode || m_kind == Kind::Gemini || m_kind == Kind::QwenCode;
+    return m_kind == Kind::VsCode || m_kind == Kind::Gemini || m_kind == Kind::QwenCode || m_kind == Kind::Zed;
 }
 
 bool AssistantClient::supportsHttp() const
@@ -166,6 +210,28 @@ AssistantClient::EntryStyle AssistantClient::entryStyle() const
     case Kind::Cline:
         // A "url" alone is SSE to Cline.
         return {{}, QStringLiteral("streamableHttp"), QStringLiteral("url")};
+    case Kind::Goose: {
+        EntryStyle goose{QStringLiteral("stdio"), QStringLiteral("streamable_http"), QStringLiteral("uri")};
+        goose.commandKey = QStringLiteral("cmd");
+        goose.environmentKey = QStringLiteral("envs");
+        goose.named = true;
+        goose.description = QStringLiteral("Runs code in sandboxed containers and returns its output and charts");
+        goose.timeoutSeconds = 300;
+        return goose;
+    }
+    case Kind::Continue: {
+        EntryStyle continueStyle{QStringLiteral("stdio"), QStringLiteral("streamable-http"), QStringLiteral("url"),
+                                 QStringLiteral("requestOptions.headers")};
+        continueStyle.named = true;
+        return continueStyle;
+    }
+    case Kind::CherryStudio: {
+        // What its "Import from JSON" reads: a remote server's address is its "baseUrl".
+        EntryStyle cherry{QStringLiteral("stdio"), QStringLiteral("streamableHttp"), QStringLiteral("baseUrl")};
+        cherry.named = true;
+        return cherry;
+    }
+    case Kind::Zed:
     case Kind::ClaudeDesktop:
     case Kind::Cursor:
     case Kind::LmStudio:
@@ -198,12 +264,25 @@ QString AssistantClient::configPath(const QString &home, const QString &configHo
                            appData);
     case Kind::LmStudio:
         return home + QStringLiteral("/.lmstudio/mcp.json");
+    case Kind::Goose:
+        return xdgConfigFile(QStringLiteral("goose/config.yaml"), QStringLiteral("Block/goose/config/config.yaml"),
+                             home, configHome, appData);
+    case Kind::Zed:
+        return xdgConfigFile(QStringLiteral("zed/settings.json"), QStringLiteral("Zed/settings.json"), home, configHome,
+                             appData);
+    case Kind::Continue:
+        return home + QStringLiteral("/.continue/config.yaml");
+    case Kind::CherryStudio:
+        break;
     }
     return {};
 }
 
 QString AssistantClient::configPath() const
 {
+    if (!editsFile()) {
+        return {};
+    }
     if (m_kind == Kind::Codex && !qEnvironmentVariableIsEmpty("CODEX_HOME")) {
         return QDir::cleanPath(QDir::fromNativeSeparators(qEnvironmentVariable("CODEX_HOME")) +
                                QStringLiteral("/config.toml"));
@@ -221,6 +300,10 @@ QString AssistantClient::presenceFolder() const
 {
     const QString file = configPath();
     switch (m_kind) {
+    case Kind::CherryStudio:
+        // Electron's data folder for the app named CherryStudio.
+        return appDataFile(QStringLiteral("CherryStudio"), QDir::homePath(), qEnvironmentVariable("XDG_CONFIG_HOME"),
+                           QDir::fromNativeSeparators(qEnvironmentVariable("APPDATA")));
     case Kind::ClaudeCode:
         return QDir::homePath() + QStringLiteral("/.claude");
     case Kind::Cline:
@@ -250,8 +333,15 @@ QString AssistantClient::programName() const
         return QStringLiteral("windsurf");
     case Kind::LmStudio:
         return QStringLiteral("lms");
+    case Kind::Goose:
+        return QStringLiteral("goose");
+    case Kind::Zed:
+        return QStringLiteral("zed");
+    case Kind::Continue:
+        return QStringLiteral("cn"); // the Continue CLI
     case Kind::ClaudeDesktop:
     case Kind::Cline:
+    case Kind::CherryStudio:
         break;
     }
     return {};
@@ -259,7 +349,7 @@ QString AssistantClient::programName() const
 
 bool AssistantClient::isPresent() const
 {
-    if (QFileInfo(configPath()).exists() || QFileInfo(presenceFolder()).isDir()) {
+    if ((editsFile() && QFileInfo(configPath()).exists()) || QFileInfo(presenceFolder()).isDir()) {
         return true;
     }
     const QString program = programName();

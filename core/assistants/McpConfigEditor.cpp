@@ -1,6 +1,7 @@
 #include "assistants/McpConfigEditor.h"
 
 #include "assistants/McpTomlEditor.h"
+#include "assistants/McpYamlEditor.h"
 
 #include <algorithm>
 #include <string>
@@ -308,6 +309,29 @@ bool isBlank(const std::string &text)
     return text.find_first_not_of(" \t\r\n") == npos;
 }
 
+/// `text` with each comma that only white space and comments part from a closing bracket blanked (Zed's and VS Code's
+/// settings allow them; nlohmann::json does not): the same length, so what is found in it is where it is in `text`.
+std::string withoutTrailingCommas(std::string text)
+{
+    const SpanScanner scanner(text);
+    for (size_t pos = 0; pos < text.size(); ++pos) {
+        const char c = text[pos];
+        if (c == '"') {
+            for (++pos; pos < text.size() && text[pos] != '"'; ++pos) {
+                pos += text[pos] == '\\' ? 1 : 0;
+            }
+        } else if (c == '/' && pos + 1 < text.size() && (text[pos + 1] == '/' || text[pos + 1] == '*')) {
+            pos = scanner.skipTrivia(pos) - 1;
+        } else if (c == ',') {
+            const size_t next = scanner.skipTrivia(pos + 1);
+            if (next < text.size() && (text[next] == '}' || text[next] == ']')) {
+                text[pos] = ' ';
+            }
+        }
+    }
+    return text;
+}
+
 /// Line and column (from 1, as nlohmann::json counts them) of the `byte`th character read from `text` (one past
 /// its end when the parser wanted more).
 std::pair<int, int> lineAndColumn(const std::string &text, size_t byte)
@@ -347,6 +371,11 @@ const Problem *problemOf(const Checked<T> &checked)
     return std::get_if<Problem>(&checked);
 }
 
+McpYamlEditor::Shape shapeOf(const McpConfigEditor::Format &format)
+{
+    return {format.serversKey, format.nameKey};
+}
+
 Error errorOf(const Problem &problem)
 {
     return Error{McpConfigEditor::describe(problem), ErrorCode::BadRequest};
@@ -377,6 +406,23 @@ QString McpConfigEditor::describe(const Problem &problem)
         return QStringLiteral("its \"%1\" is not written as a table [%1] of its own (an inline table, dotted keys, or "
                               "another table between its header and its values): change it by hand")
             .arg(problem.key);
+    case Problem::Kind::NotYaml:
+        return QStringLiteral("it is not valid YAML (at line %1, column %2: %3)")
+            .arg(problem.line)
+            .arg(problem.column)
+            .arg(problem.parserMessage);
+    case Problem::Kind::YamlTopLevelNotMapping:
+        return QStringLiteral("its top level is not a YAML mapping");
+    case Problem::Kind::YamlServersNotMapping:
+        return QStringLiteral("its \"%1\" is not a YAML mapping").arg(problem.key);
+    case Problem::Kind::YamlServersNotSequence:
+        return QStringLiteral("its \"%1\" is not a YAML sequence").arg(problem.key);
+    case Problem::Kind::YamlNotLocatable:
+        return (problem.key.isEmpty() ? QStringLiteral("it holds several YAML documents")
+                                      : QStringLiteral("its \"%1\" is written in a way that cannot be changed safely "
+                                                       "(in flow style with other entries, or an alias)")
+                                            .arg(problem.key)) +
+               QStringLiteral(": change it by hand");
     }
     return {};
 }
@@ -384,7 +430,9 @@ QString McpConfigEditor::describe(const Problem &problem)
 Result<QByteArray> McpConfigEditor::withEntry(const QByteArray &text, const QString &name, const Json &entry) const
 {
     const std::variant<QByteArray, Problem> result =
-        m_format.toml ? McpTomlEditor::withEntry(text, m_format.serversKey, name, entry) : changed(text, name, entry);
+        m_format.toml   ? McpTomlEditor::withEntry(text, m_format.serversKey, name, entry)
+        : m_format.yaml ? McpYamlEditor::withEntry(text, shapeOf(m_format), name, entry)
+                        : changed(text, name, entry);
     if (const Problem *problem = problemOf(result)) {
         return errorOf(*problem);
     }
@@ -393,9 +441,10 @@ Result<QByteArray> McpConfigEditor::withEntry(const QByteArray &text, const QStr
 
 std::optional<McpConfigEditor::Problem> McpConfigEditor::problem(const QByteArray &text, const QString &name) const
 {
-    const std::variant<QByteArray, Problem> result = m_format.toml
-                                                         ? McpTomlEditor::withoutEntry(text, m_format.serversKey, name)
-                                                         : changed(text, name, Json::object());
+    const std::variant<QByteArray, Problem> result =
+        m_format.toml   ? McpTomlEditor::withoutEntry(text, m_format.serversKey, name)
+        : m_format.yaml ? McpYamlEditor::withoutEntry(text, shapeOf(m_format), name, false)
+                        : changed(text, name, Json::object());
     if (const Problem *problem = problemOf(result)) {
         return *problem;
     }
@@ -412,11 +461,12 @@ std::variant<QByteArray, McpConfigEditor::Problem> McpConfigEditor::changed(cons
         const Json document = {{serversKey, {{ourName, entry}}}};
         return QByteArray::fromStdString(render(document, "", Layout()) + "\n");
     }
-    const Checked<Json> document = parse(source, m_format.allowComments);
+    const std::string readable = m_format.trailingCommas ? withoutTrailingCommas(source) : source;
+    const Checked<Json> document = parse(readable, m_format.allowComments);
     if (const Problem *problem = problemOf(document)) {
         return *problem;
     }
-    const SpanScanner scanner(source);
+    const SpanScanner scanner(readable);
     const ObjectSpan top = scanner.object(scanner.topLevelStart());
     const Layout layout = layoutOf(source, top);
     const Checked<const Member *> servers = single(top, serversKey);
@@ -465,15 +515,24 @@ Result<QByteArray> McpConfigEditor::withoutEntry(const QByteArray &text, const Q
         }
         return std::get<QByteArray>(result);
     }
+    if (m_format.yaml) {
+        const std::variant<QByteArray, Problem> result =
+            McpYamlEditor::withoutEntry(text, shapeOf(m_format), name, emptyServers == ServersObject::RemoveWhenEmpty);
+        if (const Problem *problem = problemOf(result)) {
+            return errorOf(*problem);
+        }
+        return std::get<QByteArray>(result);
+    }
     const std::string source = text.toStdString();
     if (isBlank(source)) {
         return text;
     }
-    const Checked<Json> document = parse(source, m_format.allowComments);
+    const std::string readable = m_format.trailingCommas ? withoutTrailingCommas(source) : source;
+    const Checked<Json> document = parse(readable, m_format.allowComments);
     if (const Problem *problem = problemOf(document)) {
         return errorOf(*problem);
     }
-    const SpanScanner scanner(source);
+    const SpanScanner scanner(readable);
     const ObjectSpan top = scanner.object(scanner.topLevelStart());
     const Checked<const Member *> servers = single(top, m_format.serversKey.toStdString());
     if (const Problem *problem = problemOf(servers)) {
@@ -506,11 +565,15 @@ bool McpConfigEditor::hasServers(const QByteArray &text) const
     if (m_format.toml) {
         return McpTomlEditor::hasServers(text, m_format.serversKey);
     }
+    if (m_format.yaml) {
+        return McpYamlEditor::hasServers(text, shapeOf(m_format));
+    }
     const std::string source = text.toStdString();
     if (isBlank(source)) {
         return false;
     }
-    const Checked<Json> document = parse(source, m_format.allowComments);
+    const Checked<Json> document =
+        parse(m_format.trailingCommas ? withoutTrailingCommas(source) : source, m_format.allowComments);
     return !problemOf(document) && std::get<Json>(document).contains(m_format.serversKey.toStdString());
 }
 
@@ -523,11 +586,19 @@ Result<std::optional<Json>> McpConfigEditor::entry(const QByteArray &text, const
         }
         return std::get<std::optional<Json>>(result);
     }
+    if (m_format.yaml) {
+        const auto result = McpYamlEditor::entry(text, shapeOf(m_format), name);
+        if (const Problem *problem = problemOf(result)) {
+            return errorOf(*problem);
+        }
+        return std::get<std::optional<Json>>(result);
+    }
     const std::string source = text.toStdString();
     if (isBlank(source)) {
         return std::optional<Json>();
     }
-    const Checked<Json> parsed = parse(source, m_format.allowComments);
+    const Checked<Json> parsed =
+        parse(m_format.trailingCommas ? withoutTrailingCommas(source) : source, m_format.allowComments);
     if (const Problem *problem = problemOf(parsed)) {
         return errorOf(*problem);
     }

@@ -13,10 +13,12 @@ namespace sandbox {
 /// Adds, replaces and removes one server entry in the text of an assistant's MCP configuration file, touching no
 /// byte outside that entry: other servers and settings keep their order, formatting, comments and line endings.
 ///
-/// JSON: the text is first validated with nlohmann::json (so nothing here parses JSON by hand); a small scanner over
-/// the validated text then only finds where members start and end. A new entry is indented like its neighbours (tabs
+/// JSON: the text is first validated with nlohmann::json (so nothing here parses JSON by hand; trailing commas, which
+/// it does not take, are blanked in the copy it reads where the format allows them); a small scanner over the validated
+/// text then only finds where members start and end. A new entry is indented like its neighbours (tabs
 /// or spaces, CRLF or LF). TOML (McpTomlEditor): toml++ parses the text and says where the entry's table and its values
-/// are; the entry is the table [SERVERS.NAME], added at the end of the file. Removing an entry removes exactly what
+/// are; the entry is the table [SERVERS.NAME], added at the end of the file. YAML (McpYamlEditor): yaml-cpp parses the
+/// text and says where the servers and each entry begin. Removing an entry removes exactly what
 /// adding it inserted, so adding then removing gives the original bytes back. Pure functions over bytes: McpConfigFile
 /// does the reading and writing.
 class McpConfigEditor final
@@ -27,6 +29,11 @@ public:
         QString serversKey = QStringLiteral("mcpServers"); ///< the top-level member holding the servers
         bool allowComments = false;                        ///< JSON with comments (VS Code); trailing commas never
         bool toml = false; ///< TOML (Codex's config.toml) instead of JSON: the servers are the tables [serversKey.NAME]
+        bool yaml = false; ///< YAML (Goose's, Continue's config.yaml) instead of JSON
+        /// YAML: the servers are a sequence of mappings, each named by this member (Continue's "name"); empty: a
+        /// mapping by name (Goose's "extensions").
+        QString nameKey;
+        bool trailingCommas = false; ///< JSON with comments may also have a comma before a closing bracket (Zed)
     };
 
     /// What withoutEntry() does with the servers object when ours was its only member.
@@ -42,13 +49,19 @@ public:
     {
         enum class Kind
         {
-            NotJson,           ///< the parser stopped at `line`, `column`
-            TopLevelNotObject, ///< the top level is an array, a string, ...
-            ServersNotObject,  ///< the member `key` holding the servers is not an object
-            DuplicateKey,      ///< `key` appears twice in one object
-            NotToml,           ///< the TOML parser stopped at `line`, `column`
-            ServersNotTable,   ///< TOML: `key` holding the servers is not a table
-            EntryNotTable,     ///< TOML: the entry `key` is not written as a table [SERVERS.NAME] of its own
+            NotJson,                ///< the parser stopped at `line`, `column`
+            TopLevelNotObject,      ///< the top level is an array, a string, ...
+            ServersNotObject,       ///< the member `key` holding the servers is not an object
+            DuplicateKey,           ///< `key` appears twice in one object
+            NotToml,                ///< the TOML parser stopped at `line`, `column`
+            ServersNotTable,        ///< TOML: `key` holding the servers is not a table
+            EntryNotTable,          ///< TOML: the entry `key` is not written as a table [SERVERS.NAME] of its own
+            NotYaml,                ///< the YAML parser stopped at `line`, `column`
+            YamlTopLevelNotMapping, ///< YAML: the top level is not a mapping
+            YamlServersNotMapping,  ///< YAML: `key` holding the servers is not a mapping
+            YamlServersNotSequence, ///< YAML: `key` holding the servers is not a sequence
+            YamlNotLocatable, ///< YAML: `key` (empty: the document) is written in a way not changed safely: in flow
+                              ///< style with other members, an alias, several documents
         };
         Kind kind = Kind::NotJson;
         int line = 0;          ///< NotJson, NotToml: the line where the parser stopped (from 1)

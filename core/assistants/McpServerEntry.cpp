@@ -83,11 +83,20 @@ Result<McpServerEntry> McpServerEntry::http(const QString &url, const QByteArray
 nlohmann::ordered_json McpServerEntry::render(const AssistantClient::EntryStyle &style, const QByteArray &token) const
 {
     nlohmann::ordered_json entry = nlohmann::ordered_json::object();
+    if (style.named) {
+        entry["name"] = kName.toStdString();
+    }
+    if (!style.description.isEmpty()) {
+        entry["description"] = style.description.toStdString();
+    }
+    if (style.timeoutSeconds > 0) {
+        entry["enabled"] = true;
+    }
     if (m_transport == Transport::Stdio) {
         if (!style.stdioType.isEmpty()) {
             entry["type"] = style.stdioType.toStdString();
         }
-        entry["command"] = m_program.toStdString();
+        entry[style.commandKey.toStdString()] = m_program.toStdString();
         entry["args"] = nlohmann::ordered_json::array({"--mcp"});
         nlohmann::ordered_json environment = nlohmann::ordered_json::object();
         for (const auto &[variable, value] : m_environment) {
@@ -99,13 +108,20 @@ nlohmann::ordered_json McpServerEntry::render(const AssistantClient::EntryStyle 
         if (!m_networkAllow.isEmpty()) {
             environment["LLM_SANDBOX_NETWORK_ALLOW"] = m_networkAllow.text().toStdString();
         }
-        entry["env"] = std::move(environment);
+        entry[style.environmentKey.toStdString()] = std::move(environment);
     } else {
         if (!style.httpType.isEmpty()) {
             entry["type"] = style.httpType.toStdString();
         }
         entry[style.urlKey.toStdString()] = m_url.toStdString();
-        entry[style.headersKey.toStdString()] = {{"Authorization", "Bearer " + token.toStdString()}};
+        const nlohmann::ordered_json headers = {{"Authorization", "Bearer " + token.toStdString()}};
+        // "requestOptions.headers": the headers in a member of their own.
+        const QStringList path = style.headersKey.split(QLatin1Char('.'));
+        entry[path.front().toStdString()] =
+            path.size() > 1 ? nlohmann::ordered_json{{path.back().toStdString(), headers}} : headers;
+    }
+    if (style.timeoutSeconds > 0) {
+        entry["timeout"] = style.timeoutSeconds;
     }
     return entry;
 }

@@ -32,8 +32,8 @@ namespace {
 QString entryText(const McpServerEntry &entry, const AssistantClient &client, bool masked)
 {
     const nlohmann::ordered_json value = masked ? entry.toMaskedJson(client) : entry.toJson(client);
-    if (client.configFormat().toml) {
-        // The table as install writes it into an empty file.
+    if (client.configFormat().toml || client.configFormat().yaml) {
+        // The table (or YAML entry) as install writes it into an empty file.
         auto table = McpConfigEditor(client.configFormat()).withEntry({}, McpServerEntry::kName, value);
         return table ? QString::fromUtf8(*table).trimmed() : table.error().message;
     }
@@ -126,7 +126,7 @@ ConnectAssistantDialog::ConnectAssistantDialog(SecretStore &tokens, const QStrin
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_serverNote);
-    m_previewTitle = new QLabel(tr("Entry written to the file:"));
+    m_previewTitle = new QLabel;
     layout->addWidget(m_previewTitle);
     layout->addWidget(m_preview, 1);
     auto *note = new QLabel(tr("Everything else in the file stays as it is; the previous file is kept as a .bak "
@@ -153,11 +153,17 @@ void ConnectAssistantDialog::updateClientTexts()
     const QString program = QCoreApplication::applicationFilePath();
     for (int row = 0; row < m_client->count(); ++row) {
         const AssistantClient client = *AssistantClient::fromName(m_client->itemData(row).toString());
+        if (!client.editsFile()) {
+            m_client->setItemText(row, client.isPresent()
+                                           ? tr("%1 — found: paste the configuration").arg(client.title())
+                                           : tr("%1 — not found on this computer").arg(client.title()));
+            continue;
+        }
         const Result<std::optional<nlohmann::ordered_json>> installed = fileOf(client).entry(McpServerEntry::kName);
         QString text;
         if (installed && installed->has_value()) {
             const nlohmann::ordered_json &entry = **installed;
-            const auto command = entry.find("command");
+            const auto command = entry.find(client.entryStyle().commandKey.toStdString());
             const QString path = command != entry.end() && command->is_string()
                                      ? QString::fromStdString(command->get<std::string>())
                                      : QString();
@@ -285,6 +291,25 @@ QString ConnectAssistantDialog::problemText(const McpConfigFile &file) const
     case McpConfigEditor::Problem::Kind::EntryNotTable:
         reason = tr("its “%1” is not written as a table [%1] of its own: change it by hand").arg(problem->key);
         break;
+    case McpConfigEditor::Problem::Kind::NotYaml:
+        reason = tr("it is not valid YAML (at line %1, column %2)").arg(problem->line).arg(problem->column);
+        break;
+    case McpConfigEditor::Problem::Kind::YamlTopLevelNotMapping:
+        reason = tr("its top level is not a YAML mapping");
+        break;
+    case McpConfigEditor::Problem::Kind::YamlServersNotMapping:
+        reason = tr("its “%1” is not a YAML mapping").arg(problem->key);
+        break;
+    case McpConfigEditor::Problem::Kind::YamlServersNotSequence:
+        reason = tr("its “%1” is not a YAML list").arg(problem->key);
+        break;
+    case McpConfigEditor::Problem::Kind::YamlNotLocatable:
+        reason = problem->key.isEmpty()
+                     ? tr("it holds several YAML documents: change it by hand")
+                     : tr("its “%1” is written in a way that cannot be changed safely (in flow style with other "
+                          "entries, or an alias): change it by hand")
+                           .arg(problem->key);
+        break;
     }
     return tr("The file cannot be changed: %1. It is left as it is: fix it (or move it away), then try again.")
         .arg(reason);
@@ -345,9 +370,6 @@ void ConnectAssistantDialog::refresh()
         loadToken();
     }
     showServerNote();
-    const McpConfigFile file = fileOf(assistant);
-    m_path->setText(file.path());
-
     QString why;
     const std::optional<McpServerEntry> wanted = entry(true, &why);
     if (wanted) {
@@ -357,8 +379,21 @@ void ConnectAssistantDialog::refresh()
     }
     m_preview->setEnabled(wanted.has_value());
     m_previewTitle->setEnabled(wanted.has_value());
-    m_install->setEnabled(wanted.has_value());
+    m_previewTitle->setText(assistant.editsFile() ? tr("Entry written to the file:") : tr("Configuration to paste:"));
+    m_install->setEnabled(wanted.has_value() && assistant.editsFile());
     m_copy->setEnabled(entry(false, &why).has_value());
+    if (!assistant.editsFile()) {
+        // Its settings are its own database: the user pastes the configuration there.
+        m_path->setText(tr("None: %1 keeps its servers in its own settings").arg(assistant.title()));
+        m_remove->setEnabled(false);
+        showState(wanted ? tr("Copy Configuration, then in Cherry Studio open Settings → MCP Servers → Add Server → "
+                              "Import from JSON, paste it and confirm.")
+                         : why,
+                  !wanted && !m_tokenLoading);
+        return;
+    }
+    const McpConfigFile file = fileOf(assistant);
+    m_path->setText(file.path());
 
     const Result<std::optional<nlohmann::ordered_json>> installed = file.entry(McpServerEntry::kName);
     m_remove->setEnabled(installed && installed->has_value());

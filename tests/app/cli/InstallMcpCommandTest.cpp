@@ -266,6 +266,7 @@ struct ClientFixture
     const char *urlKey;    ///< where an HTTP entry keeps the address
     const char *httpType;  ///< the "type" of an HTTP entry ("" none)
     const char *stdioType; ///< the "type" of a stdio entry ("" none)
+    const char *serversKey = "mcpServers";
 };
 
 class InstallMcpClientTest : public InstallMcpCommandTest, public ::testing::WithParamInterface<ClientFixture>
@@ -290,8 +291,9 @@ TEST_P(InstallMcpClientTest, installsInTheClientsOwnShapeAndUninstallGivesTheFil
         EXPECT_TRUE(installed.out.contains(path)) << qPrintable(installed.out);
         const QByteArray after = contentsOf(path);
         const Json document = Json::parse(after.toStdString(), nullptr, true, fixture.comments);
-        ASSERT_TRUE(document.contains("mcpServers")) << after.constData();
-        const Json entry = document["mcpServers"]["llm-sandbox"];
+        const std::string servers = fixture.serversKey;
+        ASSERT_TRUE(document.contains(servers)) << after.constData();
+        const Json entry = document[servers]["llm-sandbox"];
         const char *type = transport == QLatin1String("http") ? fixture.httpType : fixture.stdioType;
         EXPECT_EQ(entry.contains("type"), *type != '\0') << entry.dump();
         if (*type != '\0') {
@@ -307,9 +309,9 @@ TEST_P(InstallMcpClientTest, installsInTheClientsOwnShapeAndUninstallGivesTheFil
         // What was there before is all still there (only our entry is new).
         const Json original = Json::parse(fixture.original.toStdString(), nullptr, true, fixture.comments);
         Json without = document;
-        without["mcpServers"].erase("llm-sandbox");
-        if (without["mcpServers"].empty() && !original.contains("mcpServers")) {
-            without.erase("mcpServers"); // install-mcp added it for our entry
+        without[servers].erase("llm-sandbox");
+        if (without[servers].empty() && !original.contains(servers)) {
+            without.erase(servers); // install-mcp added it for our entry
         }
         EXPECT_EQ(without.dump(), original.dump());
 
@@ -348,7 +350,13 @@ INSTANTIATE_TEST_SUITE_P(
         ClientFixture{"lmstudio", ".lmstudio/mcp.json",
                       "{\n  \"mcpServers\": {\n    \"hf\": {\n      \"url\": \"https://huggingface.co/mcp\"\n    }\n  "
                       "}\n}\n",
-                      false, "url", "", ""}),
+                      false, "url", "", ""},
+        // Zed's settings.json as Zed makes it: comments before the object; the servers are "context_servers".
+        ClientFixture{"zed", ".config/zed/settings.json",
+                      "// Zed settings\n//\n// For information on how to configure Zed, see the Zed\n// documentation\n"
+                      "{\n  \"ui_font_size\": 16,\n  \"context_servers\": {\n    \"git\": {\n      \"command\": "
+                      "\"uvx\",\n      \"args\": [\"mcp-server-git\"] // mine\n    }\n  }\n}\n",
+                      true, "url", "", "", "context_servers"}),
     [](const ::testing::TestParamInfo<ClientFixture> &info) {
         return QString::fromLatin1(info.param.client).replace(u'-', u'_').toStdString();
     });
@@ -398,6 +406,91 @@ TEST_F(InstallMcpCommandTest, codexGetsATomlTableAndUninstallGivesTheFileBack)
     const QString elsewhere = home(QStringLiteral("codex-home"));
     ASSERT_EQ(run(install, {{QStringLiteral("CODEX_HOME"), elsewhere}}).exitCode, 0);
     EXPECT_TRUE(contentsOf(elsewhere + QStringLiteral("/config.toml")).startsWith("[mcp_servers.llm-sandbox]\n"));
+}
+
+// Goose's and Continue's config.yaml: a member of Goose's "extensions" mapping and an item of Continue's "mcpServers"
+// sequence, each in the client's own keys, spliced into the user's YAML; uninstall gives the file back byte for byte.
+TEST_F(InstallMcpCommandTest, gooseAndContinueGetYamlEntriesAndUninstallGivesTheFileBack)
+{
+    const QString token = QStringLiteral("0123456789abcdef0123456789abcdef-test");
+    struct Case
+    {
+        const char *client;
+        const char *path;
+        QByteArray original;
+        QByteArray stdioStart; ///< how our stdio entry begins
+        QByteArray httpLines;  ///< lines of our HTTP entry
+    };
+    const QList<Case> cases{
+        {"goose", ".config/goose/config.yaml",
+         "GOOSE_PROVIDER: openai\r\nextensions:\r\n  developer:\r\n    enabled: true\r\n    type: builtin\r\n"
+         "# mine\r\nGOOSE_MODE: auto\r\n",
+         "  llm-sandbox:\r\n    name: llm-sandbox\r\n    description: ",
+         "    type: streamable_http\r\n    uri: \"http://127.0.0.1:9123/mcp\"\r\n    headers:\r\n"
+         "      Authorization: \"Bearer " +
+             token.toUtf8() + "\"\r\n    timeout: 300\r\n"},
+        {"continue", ".continue/config.yaml",
+         "name: Local Assistant\nversion: 1.0.0\nschema: v1\nmcpServers:\n  - name: web\n    type: streamable-http\n"
+         "    url: https://example.org/mcp\n",
+         "  - name: llm-sandbox\n    type: stdio\n    command: ",
+         "    type: streamable-http\n    url: \"http://127.0.0.1:9123/mcp\"\n    requestOptions:\n      headers:\n"
+         "        Authorization: \"Bearer " +
+             token.toUtf8() + "\"\n"},
+    };
+    for (const Case &each : cases) {
+        SCOPED_TRACE(each.client);
+        const QString path = home(QString::fromLatin1(each.path));
+        writeFile(path, each.original);
+        const QStringList install{QStringLiteral("install-mcp"), QStringLiteral("--client"),
+                                  QString::fromLatin1(each.client)};
+        const Finished installed = run(install);
+        ASSERT_EQ(installed.exitCode, 0) << qPrintable(installed.err);
+        const QByteArray after = contentsOf(path);
+        EXPECT_TRUE(after.contains(each.stdioStart)) << after.constData();
+        EXPECT_TRUE(after.contains(m_binary.toUtf8())) << after.constData();
+        EXPECT_TRUE(after.contains("BACKEND: docker")) << after.constData();
+        EXPECT_EQ(run(install).exitCode, 0);
+        EXPECT_EQ(contentsOf(path), after) << "a second install changes nothing";
+        const QStringList uninstall{QStringLiteral("uninstall-mcp"), QStringLiteral("--client"),
+                                    QString::fromLatin1(each.client)};
+        ASSERT_EQ(run(uninstall).exitCode, 0);
+        EXPECT_EQ(contentsOf(path), each.original);
+
+        const Finished http =
+            run(install + QStringList{QStringLiteral("--transport"), QStringLiteral("http"), QStringLiteral("--url"),
+                                      QStringLiteral("http://127.0.0.1:9123/mcp")},
+                {{QStringLiteral("LLM_SANDBOX_HTTP_TOKEN"), token}});
+        ASSERT_EQ(http.exitCode, 0) << qPrintable(http.err);
+        EXPECT_TRUE(contentsOf(path).contains(each.httpLines)) << contentsOf(path).constData();
+        EXPECT_EQ(QFileInfo(path).permissions() & (QFile::ReadGroup | QFile::ReadOther), 0) << "it holds the token";
+        ASSERT_EQ(run(uninstall).exitCode, 0);
+        EXPECT_EQ(contentsOf(path), each.original);
+
+        // A broken file is refused with its line, and left as it is.
+        writeFile(path, "extensions:\n  a: [1,\nmcpServers: x\n");
+        const Finished refused = run(install);
+        EXPECT_NE(refused.exitCode, 0);
+        EXPECT_TRUE(refused.err.contains(QLatin1String("not valid YAML (at line "))) << qPrintable(refused.err);
+        EXPECT_EQ(contentsOf(path), "extensions:\n  a: [1,\nmcpServers: x\n");
+    }
+}
+
+// Cherry Studio keeps its servers in its own database: install-mcp prints the JSON to paste and where, and writes
+// nothing; uninstall-mcp says where to remove it.
+TEST_F(InstallMcpCommandTest, cherryStudioGetsTheJsonToPasteAndNothingIsWritten)
+{
+    const Finished installed =
+        run({QStringLiteral("install-mcp"), QStringLiteral("--client"), QStringLiteral("cherry-studio")});
+    ASSERT_EQ(installed.exitCode, 0) << qPrintable(installed.err);
+    const Json pasted = Json::parse(installed.out.toStdString());
+    EXPECT_EQ(pasted["mcpServers"]["llm-sandbox"]["name"], "llm-sandbox");
+    EXPECT_EQ(pasted["mcpServers"]["llm-sandbox"]["command"], m_binary.toStdString());
+    EXPECT_TRUE(installed.err.contains(QLatin1String("Import from JSON"))) << qPrintable(installed.err);
+    EXPECT_FALSE(QFileInfo::exists(home(QStringLiteral(".config/CherryStudio"))));
+    const Finished removed =
+        run({QStringLiteral("uninstall-mcp"), QStringLiteral("--client"), QStringLiteral("cherry-studio")});
+    EXPECT_EQ(removed.exitCode, 0);
+    EXPECT_TRUE(removed.err.contains(QStringLiteral("Settings → MCP Servers"))) << qPrintable(removed.err);
 }
 
 // Claude Code's project scope: the project's .mcp.json, shared with everyone who works on it.

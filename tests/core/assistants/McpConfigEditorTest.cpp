@@ -262,6 +262,39 @@ TEST(McpConfigEditorTest, vsCodeCommentsAreKept)
         << qPrintable(strict.error().message);
 }
 
+// Zed's settings.json: comments, and commas before closing brackets (which nlohmann::json alone refuses), are kept as
+// they are; ours goes after the last server and comes out again byte for byte.
+TEST(McpConfigEditorTest, zedTrailingCommasAreKept)
+{
+    const McpConfigEditor zed(
+        {.serversKey = QStringLiteral("context_servers"), .allowComments = true, .trailingCommas = true});
+    const QByteArray original = "// Zed settings\n"
+                                "{\n"
+                                "  \"theme\": \"One Dark\",\n"
+                                "  \"context_servers\": {\n"
+                                "    \"git\": {\"command\": \"uvx\", \"args\": [\"mcp-server-git\", \",]\",],},\n"
+                                "  },\n"
+                                "  \"languages\": {\"Python\": {\"tab_size\": 4,},}, // mine\n"
+                                "}\n";
+    const QByteArray installed = install(zed, original);
+    expectOnlyInserted(original, installed);
+    EXPECT_TRUE(installed.contains("\",],},\n    \"llm-sandbox\": {\n      \"command\": \"/usr/bin/llm-sandbox\""))
+        << installed.constData();
+    EXPECT_TRUE(installed.contains("\"BACKEND\": \"docker\"\n      }\n    },\n  },\n")) << installed.constData();
+    EXPECT_EQ(install(zed, installed), installed);
+    const auto entry = zed.entry(installed, QStringLiteral("llm-sandbox"));
+    ASSERT_TRUE(entry.ok() && entry->has_value());
+    EXPECT_EQ(nlohmann::json::parse((*entry)->dump()), nlohmann::json::parse(kEntry.dump()));
+    EXPECT_EQ(uninstall(zed, installed), original);
+    // Without servers: the member goes after the last one, and out again.
+    const QByteArray bare = "{\n  \"vim_mode\": true,\n}\n";
+    EXPECT_EQ(uninstall(zed, install(zed, bare), McpConfigEditor::ServersObject::RemoveWhenEmpty), bare);
+    // A comma where no member follows but no bracket closes is still an error, with where it is.
+    const Result<QByteArray> broken = zed.withEntry("{\"a\": 1,, }", QStringLiteral("llm-sandbox"), kEntry);
+    ASSERT_FALSE(broken.ok());
+    EXPECT_TRUE(broken.error().message.contains(QLatin1String("line 1, column"))) << qPrintable(broken.error().message);
+}
+
 TEST(McpConfigEditorTest, aByteOrderMarkIsKept)
 {
     const QByteArray original = "\xEF\xBB\xBF{\"mcpServers\": {\"a\": {}}}";

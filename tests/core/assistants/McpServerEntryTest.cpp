@@ -122,6 +122,12 @@ TEST(AssistantClientTest, documentedPerUserLocations)
     EXPECT_EQ(path("claude-desktop", QStringLiteral("relative")),
               QStringLiteral("/home/me/.config/Claude/claude_desktop_config.json"));
 #endif
+#if !defined(Q_OS_WIN)
+    EXPECT_EQ(path("goose", {}), QStringLiteral("/home/me/.config/goose/config.yaml"));
+    EXPECT_EQ(path("goose", QStringLiteral("/xdg")), QStringLiteral("/xdg/goose/config.yaml"));
+    EXPECT_EQ(path("zed", {}), QStringLiteral("/home/me/.config/zed/settings.json"));
+#endif
+    EXPECT_EQ(path("continue", {}), QStringLiteral("/home/me/.continue/config.yaml"));
     EXPECT_EQ(path("cursor", {}), QStringLiteral("/home/me/.cursor/mcp.json"));
     EXPECT_EQ(path("claude-code", {}), QStringLiteral("/home/me/.claude.json"));
     EXPECT_EQ(path("gemini", {}), QStringLiteral("/home/me/.gemini/settings.json"));
@@ -133,6 +139,44 @@ TEST(AssistantClientTest, documentedPerUserLocations)
     EXPECT_EQ(AssistantClient::fromName(QStringLiteral("gemini"))->entryStyle().urlKey, QStringLiteral("httpUrl"));
     EXPECT_EQ(AssistantClient::fromName(QStringLiteral("vscode"))->serversKey(), QStringLiteral("servers"));
     EXPECT_FALSE(AssistantClient::fromName(QStringLiteral("claude-desktop"))->supportsHttp());
+    EXPECT_EQ(AssistantClient::fromName(QStringLiteral("zed"))->serversKey(), QStringLiteral("context_servers"));
+    EXPECT_TRUE(AssistantClient::fromName(QStringLiteral("zed"))->configFormat().trailingCommas);
+    EXPECT_EQ(AssistantClient::fromName(QStringLiteral("continue"))->configFormat().nameKey, QStringLiteral("name"));
+    // Cherry Studio keeps its servers in its own database: no file is ever written for it.
+    const auto cherry = AssistantClient::fromName(QStringLiteral("cherry-studio"));
+    ASSERT_TRUE(cherry.has_value());
+    EXPECT_FALSE(cherry->editsFile());
+    EXPECT_TRUE(cherry->configPath().isEmpty());
+}
+
+// Each client's own keys, as its documentation shows them.
+TEST(McpServerEntryTest, gooseContinueAndCherryStudioEntriesUseTheirClientsKeys)
+{
+    const auto entry =
+        McpServerEntry::stdio(QStringLiteral("/usr/bin/llm-sandbox"), QStringLiteral("docker"), environment({}));
+    ASSERT_TRUE(entry.ok());
+    const nlohmann::ordered_json goose = entry->toJson(*AssistantClient::fromName(QStringLiteral("goose")));
+    EXPECT_EQ(goose["name"], "llm-sandbox");
+    EXPECT_EQ(goose["type"], "stdio");
+    EXPECT_EQ(goose["cmd"], "/usr/bin/llm-sandbox");
+    EXPECT_EQ(goose["envs"]["BACKEND"], "docker");
+    EXPECT_EQ(goose["enabled"], true);
+    EXPECT_EQ(goose["timeout"], 300);
+    EXPECT_FALSE(goose.contains("command"));
+    const auto remote = McpServerEntry::http(QStringLiteral("http://127.0.0.1:8931/mcp"), "tok");
+    ASSERT_TRUE(remote.ok());
+    EXPECT_EQ(remote->toJson(*AssistantClient::fromName(QStringLiteral("goose"))).dump(),
+              R"({"name":"llm-sandbox","description":"Runs code in sandboxed containers and returns its output and )"
+              R"(charts","enabled":true,"type":"streamable_http","uri":"http://127.0.0.1:8931/mcp","headers":)"
+              R"({"Authorization":"Bearer tok"},"timeout":300})");
+    EXPECT_EQ(remote->toJson(*AssistantClient::fromName(QStringLiteral("continue"))).dump(),
+              R"({"name":"llm-sandbox","type":"streamable-http","url":"http://127.0.0.1:8931/mcp",)"
+              R"("requestOptions":{"headers":{"Authorization":"Bearer tok"}}})");
+    EXPECT_EQ(remote->toJson(*AssistantClient::fromName(QStringLiteral("cherry-studio"))).dump(),
+              R"({"name":"llm-sandbox","type":"streamableHttp","baseUrl":"http://127.0.0.1:8931/mcp",)"
+              R"("headers":{"Authorization":"Bearer tok"}})");
+    EXPECT_EQ(remote->toJson(*AssistantClient::fromName(QStringLiteral("zed"))).dump(),
+              R"({"url":"http://127.0.0.1:8931/mcp","headers":{"Authorization":"Bearer tok"}})");
 }
 
 } // namespace

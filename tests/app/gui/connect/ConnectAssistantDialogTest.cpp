@@ -144,6 +144,47 @@ TEST_F(ConnectAssistantDialogTest, listsTheAssistantsFoundFirstWithTheirState)
     EXPECT_EQ(installed["mcpServers"]["llm-sandbox"]["args"], Json::array({"--mcp"}));
 }
 
+// Goose's YAML: the preview shows the entry as it is written into the file; Install and Remove splice it in and out.
+// Cherry Studio keeps its servers in its own database: the dialog offers the JSON to paste and writes nothing.
+TEST_F(ConnectAssistantDialogTest, gooseGetsItsYamlEntryAndCherryStudioTheJsonToPaste)
+{
+    const QString goose = m_home.filePath(QStringLiteral(".config/goose/config.yaml"));
+    const QByteArray original = "GOOSE_MODE: auto\nextensions:\n  developer:\n    type: builtin\n";
+    writeFile(goose, original);
+    ASSERT_TRUE(QDir(m_home.path()).mkpath(QStringLiteral(".config/CherryStudio")));
+    m_dialog = std::make_unique<ConnectAssistantDialog>(m_keychain, QStringLiteral("docker"));
+    auto *clients = child<QComboBox>("connectClient");
+    EXPECT_EQ(clients->itemText(clients->findData(QStringLiteral("goose"))),
+              QStringLiteral("Goose — found, not connected"));
+    EXPECT_EQ(clients->itemText(clients->findData(QStringLiteral("cherry-studio"))),
+              QStringLiteral("Cherry Studio — found: paste the configuration"));
+
+    choose("connectClient", QStringLiteral("goose"));
+    const QString preview = child<QPlainTextEdit>("connectPreview")->toPlainText();
+    EXPECT_TRUE(preview.startsWith(QLatin1String("extensions:\n  llm-sandbox:\n    name: llm-sandbox\n")))
+        << qPrintable(preview);
+    QTest::mouseClick(child<QPushButton>("connectInstall"), Qt::LeftButton);
+    EXPECT_TRUE(contentsOf(goose).startsWith(QByteArray(original + "  llm-sandbox:\n")))
+        << contentsOf(goose).constData();
+    EXPECT_EQ(clients->itemText(clients->findData(QStringLiteral("goose"))), QStringLiteral("Goose — connected"));
+    EXPECT_TRUE(state().contains(QLatin1String("Restart Goose"))) << qPrintable(state());
+    QTest::mouseClick(child<QPushButton>("connectRemove"), Qt::LeftButton);
+    EXPECT_EQ(contentsOf(goose), original);
+
+    choose("connectClient", QStringLiteral("cherry-studio"));
+    EXPECT_FALSE(child<QPushButton>("connectInstall")->isEnabled());
+    EXPECT_FALSE(child<QPushButton>("connectRemove")->isEnabled());
+    EXPECT_TRUE(child<QPushButton>("connectCopy")->isEnabled());
+    EXPECT_TRUE(child<QLabel>("connectPath")->text().startsWith(QLatin1String("None"))) << qPrintable(state());
+    EXPECT_TRUE(state().contains(QLatin1String("Import from JSON"))) << qPrintable(state());
+    const Json pasted = Json::parse(child<QPlainTextEdit>("connectPreview")->toPlainText().toStdString());
+    EXPECT_EQ(pasted["mcpServers"]["llm-sandbox"]["name"], "llm-sandbox");
+    EXPECT_EQ(pasted["mcpServers"]["llm-sandbox"]["type"], "stdio");
+    EXPECT_EQ(pasted["mcpServers"]["llm-sandbox"]["command"], QCoreApplication::applicationFilePath().toStdString());
+    QTest::mouseClick(child<QPushButton>("connectCopy"), Qt::LeftButton);
+    EXPECT_EQ(Json::parse(QApplication::clipboard()->text().toStdString()), pasted);
+}
+
 TEST_F(ConnectAssistantDialogTest, httpEntryCarriesTheKeychainsTokenButNeverShowsIt)
 {
     choose("connectClient", QStringLiteral("vscode"));
