@@ -207,6 +207,12 @@ QFuture<QJsonObject> McpDispatcher::handleRequest(const Reply &reply, const McpM
     if (method == QLatin1String("resources/unsubscribe")) {
         return readyFuture(m_resources.unsubscribe(reply, params));
     }
+    if (method == QLatin1String("skills/list")) {
+        return readyFuture(reply.result(QJsonObject{{QStringLiteral("skills"), m_resources.skills()}}));
+    }
+    if (method == QLatin1String("skills/get")) {
+        return readyFuture(getSkill(reply, params, false));
+    }
     if (method.startsWith(QLatin1String("tasks/")) && protocolVersion() >= ProtocolVersion::kTasks) {
         return m_tasks.handle(reply.id(), method, params);
     }
@@ -264,6 +270,13 @@ QFuture<QJsonObject> McpDispatcher::handlePerRequest(const Reply &reply, const M
     if (method == QLatin1String("resources/read")) {
         return m_resources.read(reply, params, resourceReader(), true);
     }
+    if (method == QLatin1String("skills/list")) {
+        return readyFuture(reply.result(m_identity.completeResult(
+            QJsonObject{{QStringLiteral("skills"), m_resources.skills()}}, ServerIdentity::kResourceTtlMs)));
+    }
+    if (method == QLatin1String("skills/get")) {
+        return readyFuture(getSkill(reply, params, true));
+    }
     if (method == QLatin1String("prompts/list")) {
         // This server has no prompts; 2026-07-28 clients (and caches) get the empty list rather than an error.
         return complete(QJsonObject{{QStringLiteral("prompts"), QJsonArray()}});
@@ -272,6 +285,17 @@ QFuture<QJsonObject> McpDispatcher::handlePerRequest(const Reply &reply, const M
     return readyFuture(reply.error(
         MethodNotFound,
         QStringLiteral("Method not found: %1 (protocol revision %2)").arg(method.left(200), meta->protocolVersion)));
+}
+
+QJsonObject McpDispatcher::getSkill(const Reply &reply, const QJsonObject &params, bool perRequest) const
+{
+    const QString uri = params.value(QStringLiteral("uri")).toString();
+    const std::optional<QJsonObject> skill = m_resources.skill(uri);
+    if (!skill) {
+        return reply.error(InvalidParams, QStringLiteral("No skill is served at %1").arg(uri.left(200)));
+    }
+    const QJsonObject result{{QStringLiteral("skill"), *skill}};
+    return reply.result(perRequest ? m_identity.completeResult(result, ServerIdentity::kResourceTtlMs) : result);
 }
 
 void McpDispatcher::handleNotification(const McpMessage &notification)

@@ -131,6 +131,8 @@ private:
     void handleNotification(const McpMessage &notification);
     QJsonObject initialize(const Reply &reply, const QJsonObject &params);
     QJsonObject setLogLevel(const Reply &reply, const QJsonObject &params);
+    /// skills/get (the Skills extension); `perRequest`: a 2026-07-28 request, whose result is cacheable.
+    QJsonObject getSkill(const Reply &reply, const QJsonObject &params, bool perRequest) const;
     /// The channel of request `id`: what is sent while it is handled goes to the sink with its id.
     Reply replyTo(const QJsonValue &id) const;
     /// Who makes a tool call of the session; of a 2026-07-28 request (`meta`).

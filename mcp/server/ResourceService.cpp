@@ -3,6 +3,7 @@
 #include "mcp/protocol/JsonRpc.h"
 #include "mcp/protocol/ReadyFuture.h"
 #include "mcp/server/ServerIdentity.h"
+#include "mcp/tools/SkillResources.h"
 
 #include <QCryptographicHash>
 #include <QtConcurrent/QtConcurrentRun>
@@ -64,6 +65,27 @@ QJsonArray ResourceService::templateList() const
                                      {QStringLiteral("description"), resourceTemplate.description}});
     }
     return templates;
+}
+
+QJsonArray ResourceService::skills() const
+{
+    QJsonArray skills;
+    for (const Resource &resource : m_resources) {
+        if (SkillResources::isSkill(resource)) {
+            skills.append(SkillResources::entry(resource));
+        }
+    }
+    return skills;
+}
+
+std::optional<QJsonObject> ResourceService::skill(const QString &uri) const
+{
+    for (const Resource &resource : m_resources) {
+        if (SkillResources::isSkill(resource) && resource.uri == uri) {
+            return SkillResources::entry(resource);
+        }
+    }
+    return std::nullopt;
 }
 
 const ResourceTemplate *ResourceService::templateFor(const QString &uri) const

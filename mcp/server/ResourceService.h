@@ -12,6 +12,7 @@
 #include <QThreadPool>
 #include <functional>
 #include <mutex>
+#include <optional>
 
 namespace sandbox::mcp {
 
@@ -34,6 +35,10 @@ public:
     QJsonArray list(bool titles, bool uiClient) const;
     /// resources/templates/list.
     QJsonArray templateList() const;
+    /// skills/list (the Skills extension): the entry of every skill resource (SkillResources::entry).
+    QJsonArray skills() const;
+    /// skills/get: the entry of the skill whose SKILL.md is at `uri`; nullopt when there is none.
+    std::optional<QJsonObject> skill(const QString &uri) const;
     /// The template whose URIs start like `uri`; null for none.
     const ResourceTemplate *templateFor(const QString &uri) const;
 

@@ -3,6 +3,7 @@
 #include "mcp/protocol/JsonRpc.h"
 #include "mcp/protocol/ProtocolVersion.h"
 #include "mcp/protocol/RequestMeta.h"
+#include "mcp/tools/SkillResources.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -15,7 +16,14 @@ const QString kInstructions = QStringLiteral(
     "Runs code in isolated, hardened containers (no network by default). Use execute_code to run Python, "
     "JavaScript, Java, C++, Go, R or Ruby; the result holds exit code, stdout, stderr, resource usage and why the "
     "program stopped, and every chart the code draws comes back as an image. get_language_details lists a "
-    "language's preinstalled libraries and examples.");
+    "language's preinstalled libraries and examples. How to use it well (sessions, charts and tables as data, "
+    "limits, errors): the skill skill://llm-sandbox/SKILL.md (in Chinese: skill://llm-sandbox-zh/SKILL.md).");
+
+/// The extensions this server offers to every client: the Skills extension's skills/list and skills/get.
+QJsonObject extensions()
+{
+    return QJsonObject{{SkillResources::kExtension, QJsonObject()}};
+}
 
 } // namespace
 
@@ -39,6 +47,7 @@ QJsonObject ServerIdentity::initializeResult(const QString &revision) const
         {QStringLiteral("tools"), QJsonObject{{QStringLiteral("listChanged"), false}}},
         {QStringLiteral("resources"),
          QJsonObject{{QStringLiteral("subscribe"), true}, {QStringLiteral("listChanged"), false}}},
+        {QStringLiteral("extensions"), extensions()},
     };
     if (revision >= ProtocolVersion::kTasks) {
         capabilities.insert(QStringLiteral("tasks"),
@@ -62,6 +71,7 @@ QJsonObject ServerIdentity::discoverResult() const
         {QStringLiteral("resources"),
          QJsonObject{{QStringLiteral("subscribe"), false}, {QStringLiteral("listChanged"), false}}},
         {QStringLiteral("prompts"), QJsonObject{{QStringLiteral("listChanged"), false}}},
+        {QStringLiteral("extensions"), extensions()},
     };
     return completeResult(
         QJsonObject{{QStringLiteral("supportedVersions"), QJsonArray::fromStringList(ProtocolVersion::perRequest())},

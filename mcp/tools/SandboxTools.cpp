@@ -8,6 +8,7 @@
 #include "mcp/tools/LanguageDetails.h"
 #include "mcp/tools/SessionHandle.h"
 #include "mcp/tools/SharedFolderTools.h"
+#include "mcp/tools/SkillResources.h"
 #include "mcp/tools/apps/RunViewResource.h"
 
 #include <QJsonArray>
@@ -653,7 +654,7 @@ ToolRegistry SandboxTools::tools(const CodeExecutor &executor, ExecutionEngine *
 
 QList<Resource> SandboxTools::resources(ExecutionEngine *engine)
 {
-    return {
+    QList<Resource> resources{
         Resource{
             .uri = QStringLiteral("sandbox://languages"),
             .name = QStringLiteral("languages"),
@@ -668,6 +669,7 @@ QList<Resource> SandboxTools::resources(ExecutionEngine *engine)
                 },
         },
         RunViewResource::resource()};
+    return resources + SkillResources::resources(engine);
 }
 
 namespace {

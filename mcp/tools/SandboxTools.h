@@ -15,8 +15,8 @@ namespace sandbox::mcp {
 /// What llm-sandbox offers over MCP, declared in one place: the tools execute_code, get_supported_languages and
 /// get_language_details (names and parameters of the Python llm-sandbox server), the session tools
 /// (create_session, list_sessions, close_session, upload_file, download_file), save_to_folder (a run's file into a
-/// folder the user shared for results; only when there is one), the sandbox://languages resource and the resource
-/// templates of runs' and sessions' files.
+/// folder the user shared for results; only when there is one), the sandbox://languages resource, the skill of how to
+/// use it well (SkillResources) and the resource templates of runs' and sessions' files.
 class SandboxTools final
 {
 public:

@@ -114,11 +114,20 @@ describe('official SDK client', () => {
         const { resources } = await session.client.listResources();
         assert.deepEqual(
             resources.map((resource) => resource.uri),
-            ['sandbox://languages'],
+            ['sandbox://languages', 'skill://llm-sandbox/SKILL.md', 'skill://llm-sandbox-zh/SKILL.md'],
         );
         const { contents } = await session.client.readResource({ uri: 'sandbox://languages' });
         assert.equal(contents[0].mimeType, 'application/json');
         assert.deepEqual(Object.keys(JSON.parse(contents[0].text)).sort(), [...LANGUAGES].sort());
+    });
+
+    test('the skill of how to use the sandbox is a plain markdown resource too', async () => {
+        const { contents } = await session.client.readResource({ uri: 'skill://llm-sandbox/SKILL.md' });
+        assert.equal(contents[0].mimeType, 'text/markdown');
+        assert.match(contents[0].text, /^---\nname: llm-sandbox\ndescription: .+\n---\n/);
+        for (const language of LANGUAGES) {
+            assert.ok(contents[0].text.includes(`| \`${language}\``), language);
+        }
     });
 
     test('logging/setLevel is accepted', async () => {

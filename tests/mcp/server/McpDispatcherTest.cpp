@@ -248,7 +248,8 @@ TEST_F(McpDispatcherTest, resourcesListShowsTheLanguagesResource)
 {
     const QJsonArray resources =
         result(request(1, QStringLiteral("resources/list"))).value(QStringLiteral("resources")).toArray();
-    ASSERT_EQ(resources.size(), 1);
+    // The languages, then the skill in English and Chinese (SkillResourcesTest).
+    ASSERT_EQ(resources.size(), 3);
     EXPECT_EQ(resources.at(0).toObject().value(QStringLiteral("uri")).toString(),
               QStringLiteral("sandbox://languages"));
     EXPECT_EQ(resources.at(0).toObject().value(QStringLiteral("mimeType")).toString(),

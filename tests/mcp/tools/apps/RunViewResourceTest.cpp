@@ -150,9 +150,10 @@ TEST(RunViewTest, otherClientsGetExactlyWhatTheyGotBefore)
     // resources/list: the view is not listed.
     const QJsonArray plainResources =
         plain.result(request(2, QStringLiteral("resources/list"))).value(QStringLiteral("resources")).toArray();
-    EXPECT_EQ(plainResources.size(), 1);
+    EXPECT_EQ(plainResources.size(), 3); // the languages and the skill (English, Chinese)
     EXPECT_EQ(plainResources[0].toObject().value(QStringLiteral("uri")).toString(),
               QStringLiteral("sandbox://languages"));
+    EXPECT_FALSE(QJsonDocument(plainResources).toJson().contains("ui://"));
 
     // tools/call: the same result, byte for byte, for both.
     const QByteArray call =
