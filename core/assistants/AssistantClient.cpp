@@ -215,7 +215,7 @@ AssistantClient::EntryStyle AssistantClient::entryStyle() const
         goose.commandKey = QStringLiteral("cmd");
         goose.environmentKey = QStringLiteral("envs");
         goose.named = true;
-        goose.description = QStringLiteral("Runs code in sandboxed containers and returns its output and charts");
+        goose.description = QStringLiteral("Runs code safely in containers and returns its output and charts");
         goose.timeoutSeconds = 300;
         return goose;
     }

@@ -149,7 +149,8 @@ Json toJson(const YAML::Node &node)
 /// YAML double-quoted scalar).
 std::string scalarText(const std::string &text)
 {
-    static const std::regex plain("[A-Za-z_/][A-Za-z0-9_/.@+=-]*");
+    // Words of these characters parted by single spaces: no ':', '#', quote or bracket a YAML reader could take apart.
+    static const std::regex plain("[A-Za-z_/][A-Za-z0-9_/.@+=-]*( [A-Za-z0-9_/.@+=-]+)*");
     static const std::regex special("(y|yes|n|no|on|off|true|false|null)", std::regex::icase);
     if (std::regex_match(text, plain) && !std::regex_match(text, special)) {
         return text;

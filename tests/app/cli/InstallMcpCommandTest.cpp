@@ -427,15 +427,15 @@ TEST_F(InstallMcpCommandTest, gooseAndContinueGetYamlEntriesAndUninstallGivesThe
          "# mine\r\nGOOSE_MODE: auto\r\n",
          "  llm-sandbox:\r\n    name: llm-sandbox\r\n    description: ",
          "    type: streamable_http\r\n    uri: \"http://127.0.0.1:9123/mcp\"\r\n    headers:\r\n"
-         "      Authorization: \"Bearer " +
-             token.toUtf8() + "\"\r\n    timeout: 300\r\n"},
+         "      Authorization: Bearer " +
+             token.toUtf8() + "\r\n    timeout: 300\r\n"},
         {"continue", ".continue/config.yaml",
          "name: Local Assistant\nversion: 1.0.0\nschema: v1\nmcpServers:\n  - name: web\n    type: streamable-http\n"
          "    url: https://example.org/mcp\n",
          "  - name: llm-sandbox\n    type: stdio\n    command: ",
          "    type: streamable-http\n    url: \"http://127.0.0.1:9123/mcp\"\n    requestOptions:\n      headers:\n"
-         "        Authorization: \"Bearer " +
-             token.toUtf8() + "\"\n"},
+         "        Authorization: Bearer " +
+             token.toUtf8() + "\n"},
     };
     for (const Case &each : cases) {
         SCOPED_TRACE(each.client);

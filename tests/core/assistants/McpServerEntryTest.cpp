@@ -166,7 +166,7 @@ TEST(McpServerEntryTest, gooseContinueAndCherryStudioEntriesUseTheirClientsKeys)
     const auto remote = McpServerEntry::http(QStringLiteral("http://127.0.0.1:8931/mcp"), "tok");
     ASSERT_TRUE(remote.ok());
     EXPECT_EQ(remote->toJson(*AssistantClient::fromName(QStringLiteral("goose"))).dump(),
-              R"({"name":"llm-sandbox","description":"Runs code in sandboxed containers and returns its output and )"
+              R"({"name":"llm-sandbox","description":"Runs code safely in containers and returns its output and )"
               R"(charts","enabled":true,"type":"streamable_http","uri":"http://127.0.0.1:8931/mcp","headers":)"
               R"({"Authorization":"Bearer tok"},"timeout":300})");
     EXPECT_EQ(remote->toJson(*AssistantClient::fromName(QStringLiteral("continue"))).dump(),

@@ -188,6 +188,7 @@ TEST(McpYamlEditor, anEmptyFlowCollectionTakesTheEntryAsJsonOnItsLine)
 TEST(McpYamlEditor, scalarsAreTypedAsYamlReadsThemSoAnInstalledEntryIsRecognised)
 {
     const Json goose = {{"name", "llm-sandbox"},
+                        {"description", "Runs code in containers"},
                         {"enabled", true},
                         {"type", "stdio"},
                         {"cmd", "/opt/LLM Sandbox/llm-sandbox"},
@@ -200,6 +201,8 @@ TEST(McpYamlEditor, scalarsAreTypedAsYamlReadsThemSoAnInstalledEntryIsRecognised
                         {"timeout", 300}};
     const QByteArray installed = install(kGoose, "", goose);
     EXPECT_TRUE(installed.contains("    enabled: true\n")) << installed.constData();
+    EXPECT_TRUE(installed.contains("    description: Runs code in containers\n")) << installed.constData();
+    EXPECT_TRUE(installed.contains("      TEXT: \"中文 # not a comment\"\n")) << installed.constData();
     EXPECT_TRUE(installed.contains("      ODD: \"true\"\n")) << installed.constData();
     EXPECT_TRUE(installed.contains("      CONTAINER_HOST: \"unix:///run/podman/podman.sock\"\n"));
     EXPECT_TRUE(sameJson(entryOf(kGoose, installed), goose)) << entryOf(kGoose, installed).dump();
