@@ -95,9 +95,9 @@ QString english(const Facts &facts)
         "points, every point is in the CSV named by `data_file`), and the text has one line per chart, such as "
         "`figure_1.png: scatter 'Price vs sales' — x 0.5–12, y 3–97, 200 points, r = 0.70`. From JavaScript, Java, "
         "C++, Go or Ruby, write a plotly figure or a Vega-Lite specification as JSON to the output folder to get the "
-        "same. Tables: `display(df)` in Python, a data frame printed in R, the last expression of a session cell, or "
-        "a CSV in the output folder come back with their shape, columns and first rows; the whole table is a "
-        "resource.\n\n");
+        "same. Tables: `display(df)` or `print(df)` in Python, a data frame printed in R, the last expression of a "
+        "session cell, or a CSV in the output folder come back with their shape, columns and first rows; the whole "
+        "table is a resource.\n\n");
     if (!s.sharedFolders.isEmpty()) {
         QStringList folders;
         for (const SharedFolder &folder : s.sharedFolders) {
@@ -182,16 +182,16 @@ QString chinese(const Facts &facts)
                        "调用之间保留，%1 的变量也会保留。`upload_file` 和 `download_file` 传入传出文件；"
                        "`close_session` 删除会话。用会话把数据加载一次，再一步一步分析。\n\n")
             .arg(sessionLanguages.join(QStringLiteral("、")));
-    text +=
-        QStringLiteral("## 图表和表格\n\n"
-                       "用 matplotlib（包括通过 seaborn 和 pandas）、plotly、ggplot2、lattice 和 R 基础绘图画的图会被"
-                       "自动捕获，不需要自己保存；其他图片、HTML 页面、CSV 或 JSON 文件写到 `$LLM_SANDBOX_OUTPUT_DIR` "
-                       "也会返回。每张图都带着数据：`structuredContent.artifacts[i].chart` 含有类型、标题、坐标轴和"
-                       "数据系列（长系列截取 200 个点，所有点在 `data_file` 指明的 CSV 中），文本中每张图一行，例如 "
-                       "`figure_1.png: scatter 'Price vs sales' — x 0.5–12, y 3–97, 200 points, r = 0.70`。在 "
-                       "JavaScript、Java、C++、Go 或 Ruby 中，把 plotly 图或 Vega-Lite 规范以 JSON 写到输出文件夹，"
-                       "也能得到同样的数据。表格：Python 中的 `display(df)`、R 中打印的数据框、会话单元的最后一个"
-                       "表达式，或输出文件夹中的 CSV，会带着形状、列和前几行返回；整张表是一个资源。\n\n");
+    text += QStringLiteral(
+        "## 图表和表格\n\n"
+        "用 matplotlib（包括通过 seaborn 和 pandas）、plotly、ggplot2、lattice 和 R 基础绘图画的图会被"
+        "自动捕获，不需要自己保存；其他图片、HTML 页面、CSV 或 JSON 文件写到 `$LLM_SANDBOX_OUTPUT_DIR` "
+        "也会返回。每张图都带着数据：`structuredContent.artifacts[i].chart` 含有类型、标题、坐标轴和"
+        "数据系列（长系列截取 200 个点，所有点在 `data_file` 指明的 CSV 中），文本中每张图一行，例如 "
+        "`figure_1.png: scatter 'Price vs sales' — x 0.5–12, y 3–97, 200 points, r = 0.70`。在 "
+        "JavaScript、Java、C++、Go 或 Ruby 中，把 plotly 图或 Vega-Lite 规范以 JSON 写到输出文件夹，"
+        "也能得到同样的数据。表格：Python 中的 `display(df)` 或 `print(df)`、R 中打印的数据框、会话单元的"
+        "最后一个表达式，或输出文件夹中的 CSV，会带着形状、列和前几行返回；整张表是一个资源。\n\n");
     if (!s.sharedFolders.isEmpty()) {
         QStringList folders;
         for (const SharedFolder &folder : s.sharedFolders) {

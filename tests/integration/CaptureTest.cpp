@@ -396,6 +396,27 @@ TEST_P(CaptureTest, displayOfADataFrameShowsItAndReturnsItAsATable)
     EXPECT_DOUBLE_EQ(columns.at(1).toObject().value("max").toDouble(), 97);
 }
 
+// print(df) where it can be recognised (issue 50): a DataFrame printed is a table too; a Series (df.dtypes) is not,
+// and anything after the twentieth table is not kept, which the run says.
+TEST_P(CaptureTest, aDataFramePrintedComesBackAsATable)
+{
+    auto result = python("import pandas as pd\n"
+                         "df = pd.DataFrame({'city': ['Oslo', 'Rome', 'Lima'], 'sales': [3.5, 97, 12]})\n"
+                         "print('Sales:', df.describe())\n"
+                         "print(df.dtypes)\n"
+                         "for i in range(25):\n"
+                         "    print(df.head(1))\n");
+    ASSERT_TRUE(result.ok()) << result.error().message.toStdString();
+    EXPECT_EQ(result->exitCode, 0) << describe(*result);
+    EXPECT_TRUE(result->stdoutData.contains("Sales:")) << describe(*result);
+    EXPECT_EQ(result->stdoutData.count("Oslo"), 25) << describe(*result);
+    const QStringList names = namesOf(*result);
+    ASSERT_EQ(names.size(), 20) << describe(*result);
+    EXPECT_EQ(names.front(), "table_1.csv");
+    EXPECT_EQ(result->artifacts[0].table.value("rows").toInteger(), 8) << "count, mean, std, min, quartiles, max";
+    EXPECT_TRUE(result->stderrData.contains("only the first 20 tables")) << describe(*result);
+}
+
 // A series longer than the chart data keeps (issue 50): its outline with the exact extremes and count, the correlation
 // of every point, and every point in a file beside the image that the client reads as a resource.
 TEST_P(CaptureTest, aLongScatterSaysItsCorrelationAndWritesEveryPointBesideIt)

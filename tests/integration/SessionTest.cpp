@@ -86,6 +86,10 @@ TEST_P(SessionTest, pythonVariablesImportsAndFunctionsSurviveBetweenRuns)
     ASSERT_EQ(frame.artifacts.size(), 1);
     EXPECT_EQ(frame.artifacts[0].table.value(QStringLiteral("rows")).toInt(), 3);
     EXPECT_EQ(run(*sandbox, session.id, "total * 2").stdoutData, "");
+    // A frame printed in a later cell is that cell's table alone.
+    const RunResult printed = run(*sandbox, session.id, "print(pd.DataFrame({'m': [4, 5]}))");
+    ASSERT_EQ(printed.artifacts.size(), 1) << printed.stderrData.toStdString();
+    EXPECT_EQ(printed.artifacts[0].table.value(QStringLiteral("rows")).toInt(), 2);
 }
 
 TEST_P(SessionTest, rVariablesSurviveBetweenRunsAndQuitSetsTheStatus)

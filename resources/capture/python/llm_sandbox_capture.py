@@ -11,7 +11,8 @@
 #   stderr says so;
 # - PIL: a copy of every image Image.save writes outside the output folder;
 # - pandas: display(df), as in a notebook, shows the DataFrame (or Series) and writes it as table_N.csv, which
-#   comes back as a table (its outline for the model, the whole file as a resource).
+#   comes back as a table (its outline for the model, the whole file as a resource); so does a DataFrame
+#   printed (its text made: print(df), f"{df}"). At most 20 tables a run.
 #
 # Beside each matplotlib chart and plotly page it writes the data the chart shows, for the model to read
 # instead of pixels: .NAME.chart.json next to NAME (the host takes it off the artifacts and
@@ -28,7 +29,9 @@ _PIL_FORMAT_EXTENSIONS = {"PNG": ".png", "JPEG": ".jpg", "GIF": ".gif", "WEBP": 
 
 class _State:
     figures = 0  # figure_N numbering, shared by matplotlib and plotly captures
-    tables = 0  # table_N numbering of display()
+    tables = 0  # table_N numbering of the frames shown (display(), print())
+    tables_capped = False  # said that a run's tables beyond _MAX_TABLES are not kept
+    displaying = 0  # >0 while display() prints a frame it has written already
     point_files = {}  # image path -> the file of its every point (a figure saved again writes the same one)
     # >0 while one of our wrappers runs: the libraries call each other (savefig writes PNGs
     # and JPEGs through PIL), and one chart must be copied once.
@@ -593,13 +596,47 @@ def _patch_pil(image_module):
 
 # --- pandas -----------------------------------------------------------------------------
 
-# The rows display() writes at most: a larger table comes back cut, saying so, not dropped over the artifact limits.
+# The rows a table keeps at most: a larger one comes back cut, saying so, not dropped over the artifact limits.
 _TABLE_ROWS = 100000
+# The tables a run writes at most (as R's print hook): a loop that prints a frame each time is not a thousand files.
+_MAX_TABLES = 20
+
+
+def _write_table(pandas, value):
+    """Writes a DataFrame (or Series) as table_N.csv in the output folder: it comes back as a table."""
+    # Counted in the output folder, which the host empties after each run (a session's cells included).
+    if sum(1 for name in os.listdir(_OUTPUT_DIR) if name.startswith("table_")) >= _MAX_TABLES:
+        if not _State.tables_capped:
+            _State.tables_capped = True
+            _note("only the first %d tables a run shows come back as tables" % _MAX_TABLES)
+        return
+    frame = value.to_frame() if isinstance(value, pandas.Series) else value
+    try:
+        _State.tables += 1
+        path = _free_name("table_%d.csv" % _State.tables)
+        kept = frame.head(_TABLE_ROWS)
+        kept.to_csv(path, index=not isinstance(frame.index, pandas.RangeIndex))
+        if len(frame) > _TABLE_ROWS:
+            _note("%s holds the first %d of %d rows" % (os.path.basename(path), _TABLE_ROWS, len(frame)))
+    except Exception as error:  # the table is a bonus; its text is shown anyway
+        _note("could not write the table: %r" % (error,))
 
 
 def _patch_pandas(pandas):
     import builtins
 
+    # print(df), print("Sales:", df.describe()), f"{df}": a DataFrame turned into its text comes back as a table too,
+    # as display() does. Through the frame's own __repr__, which costs milliseconds anyway, rather than a wrapper of
+    # print(), which would cost every print of the program 40% more. A Series (print(df.dtypes)) is left alone.
+    frame_text = pandas.DataFrame.__repr__
+
+    def text_and_table(self):
+        text = frame_text(self)
+        if not _State.displaying:
+            _write_table(pandas, self)
+        return text
+
+    pandas.DataFrame.__repr__ = text_and_table
     if hasattr(builtins, "display"):  # the program's own, or IPython's
         return
 
@@ -608,17 +645,12 @@ def _patch_pandas(pandas):
         comes back as a table: table_N.csv in the output folder."""
         for value in objects:
             if isinstance(value, (pandas.DataFrame, pandas.Series)):
-                frame = value.to_frame() if isinstance(value, pandas.Series) else value
-                try:
-                    _State.tables += 1
-                    path = _free_name("table_%d.csv" % _State.tables)
-                    kept = frame.head(_TABLE_ROWS)
-                    kept.to_csv(path, index=not isinstance(frame.index, pandas.RangeIndex))
-                    if len(frame) > _TABLE_ROWS:
-                        _note("%s holds the first %d of %d rows" % (os.path.basename(path), _TABLE_ROWS, len(frame)))
-                except Exception as error:  # the table is a bonus; its text is shown anyway
-                    _note("could not write the table: %r" % (error,))
-            print(value)
+                _write_table(pandas, value)
+            _State.displaying += 1
+            try:
+                print(value)
+            finally:
+                _State.displaying -= 1
 
     builtins.display = display
 
