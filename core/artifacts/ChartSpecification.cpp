@@ -22,12 +22,17 @@ QJsonValue numberRange(const QJsonValue &given)
     return range.size() == 2 && range.at(0).isDouble() && range.at(1).isDouble() ? QJsonValue(range) : QJsonValue();
 }
 
-/// The range of the numbers among `which` ("x" or "y") of every series; null when there are none.
+/// The range of the numbers among `which` ("x" or "y") of every series; null when there are none. For y, each series'
+/// y_min and y_max, which are of every point even when the series kept only its outline (x keeps its first and last).
 QJsonValue dataRange(const QJsonArray &series, const QString &which)
 {
     std::optional<std::pair<double, double>> range;
     for (const QJsonValue each : series) {
-        range = extremes(each.toObject().value(which).toArray(), range);
+        const QJsonObject one = each.toObject();
+        const bool exact = which == QLatin1String("y") && one.contains(QStringLiteral("y_min"));
+        range = extremes(exact ? QJsonArray{one.value(QStringLiteral("y_min")), one.value(QStringLiteral("y_max"))}
+                               : one.value(which).toArray(),
+                         range);
     }
     return range ? QJsonValue(QJsonArray{range->first, range->second}) : QJsonValue();
 }

@@ -121,6 +121,21 @@ TEST(ChartData, readsAPlotlyFigureWrittenAsJson)
     EXPECT_TRUE(ChartData::summary(QStringLiteral("sales.json"), chart).startsWith("sales.json: scatter 'Sales' — x "));
 }
 
+// A long series keeps its outline; the axis it draws on still spans every point (its y_min and y_max).
+TEST(ChartData, aLongJsonSeriesAxisSpansEveryPointNotOnlyThoseKept)
+{
+    QStringList y;
+    for (int i = 0; i < 1000; ++i) {
+        y << QString::number(i == 501 ? -70 : i % 10);
+    }
+    const QJsonObject chart = ChartData::ofSpecification(
+        QStringLiteral(R"({"data": [{"type": "scatter", "mode": "lines", "y": [%1]}]})").arg(y.join(u',')).toUtf8());
+    const QJsonObject axes = chart.value("axes").toArray().first().toObject();
+    EXPECT_TRUE(axes.value("series").toArray().first().toObject().value("truncated").toBool());
+    EXPECT_EQ(axes.value("y").toObject().value("range").toArray(), (QJsonArray{-70, 9}));
+    EXPECT_EQ(axes.value("x").toObject().value("range").toArray(), (QJsonArray{0, 999}));
+}
+
 TEST(ChartData, readsAVegaLiteSpecificationSeriesByColourLayersAndDatasets)
 {
     const QJsonObject chart = ChartData::ofSpecification(R"({
