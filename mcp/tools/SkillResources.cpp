@@ -43,6 +43,43 @@ QString someOf(const QStringList &names, const QString &more, int count = 12)
     return text;
 }
 
+/// The languages table's rows, each `row` with %1 the name, %2 the display name, %3 the package manager, %4 the
+/// preinstalled libraries (`more`: "and %1 more") and %5 how charts are captured.
+QString languageRows(const Facts &facts, const QString &row, const QString &more)
+{
+    QString rows;
+    for (const Language &language : facts.languages) {
+        rows += row.arg(language.name, language.displayName, language.packageManager,
+                        someOf(language.preinstalledLibraries, more), language.visualization);
+    }
+    return rows;
+}
+
+/// The display names of the languages whose sessions keep their variables.
+QStringList keepingVariables(const Facts &facts)
+{
+    QStringList names;
+    for (const Language &language : facts.languages) {
+        if (!language.sessionInterpreter.isEmpty()) {
+            names << language.displayName;
+        }
+    }
+    return names;
+}
+
+/// `lines` with %1 the default timeout (s), %2 the memory (MiB), %3 the CPUs, %4 the processes, %5 the output (MiB),
+/// %6 the files a run and %7 each one's size (MiB).
+QString limits(const SandboxSettings &s, const QString &lines)
+{
+    return lines.arg(s.defaultTimeout.count())
+        .arg(mebibytes(s.memoryBytes))
+        .arg(s.cpus)
+        .arg(s.pidsLimit)
+        .arg(mebibytes(s.maxOutputBytes))
+        .arg(s.maxArtifacts)
+        .arg(mebibytes(s.maxArtifactBytes));
+}
+
 QString frontMatter(const QString &name, const QString &description)
 {
     return QStringLiteral("---\nname: %1\ndescription: %2\n---\n\n").arg(name, description);
@@ -63,29 +100,18 @@ QString english(const Facts &facts)
         "complete program per call; print the numbers you need to reason about.\n\n"
         "## Languages\n\n"
         "| language | packages with | preinstalled | charts |\n|---|---|---|---|\n");
-    QStringList sessionLanguages;
-    for (const Language &language : facts.languages) {
-        text += QStringLiteral("| `%1` (%2) | %3 | %4 | %5 |\n")
-                    .arg(language.name, language.displayName, language.packageManager,
-                         someOf(language.preinstalledLibraries, QStringLiteral("and %1 more (get_language_details)")),
-                         language.visualization);
-        if (!language.sessionInterpreter.isEmpty()) {
-            sessionLanguages << language.displayName;
-        }
-    }
-    text +=
-        QStringLiteral(
-            "\nAnything else: `libraries: [\"name\", ...]` installs it before the code runs (with versions as the "
-            "package "
-            "manager writes them, e.g. `pandas==2.2.2`). A set installed once is kept: the next call with the same set "
-            "says `libraries_cached: true` and starts at once.\n\n"
-            "## Work in several steps: sessions\n\n"
-            "`create_session` (language, libraries) gives a `session_id`; pass it to `execute_code` and the files in "
-            "/sandbox stay from one call to the next, and for %1 the variables too. `upload_file` and `download_file` "
-            "move "
-            "files in and out; `close_session` removes it. Use a session to load data once and analyse it step by "
-            "step.\n\n")
-            .arg(QLocale(QLocale::English).createSeparatedList(sessionLanguages));
+    text += languageRows(facts, QStringLiteral("| `%1` (%2) | %3 | %4 | %5 |\n"),
+                         QStringLiteral("and %1 more (get_language_details)"));
+    text += QStringLiteral(
+                "\nAnything else: `libraries: [\"name\", ...]` installs it before the code runs (with versions as "
+                "the package manager writes them, e.g. `pandas==2.2.2`). A set installed once is kept: the next call "
+                "with the same set says `libraries_cached: true` and starts at once.\n\n"
+                "## Work in several steps: sessions\n\n"
+                "`create_session` (language, libraries) gives a `session_id`; pass it to `execute_code` and the files "
+                "in /sandbox stay from one call to the next, and for %1 the variables too. `upload_file` and "
+                "`download_file` move files in and out; `close_session` removes it. Use a session to load data once "
+                "and analyse it step by step.\n\n")
+                .arg(QLocale(QLocale::English).createSeparatedList(keepingVariables(facts)));
     text += QStringLiteral(
         "## Charts and tables\n\n"
         "Charts drawn with matplotlib (also through seaborn and pandas), plotly, ggplot2, lattice and base R graphics "
@@ -124,18 +150,12 @@ QString english(const Facts &facts)
                                "refused.\n\n")
                     .arg(s.networkAllow.text());
     }
-    text += QStringLiteral("## Limits\n\n"
-                           "- time: %1 s unless the call gives `timeout` (at most 3600)\n"
-                           "- memory: %2 MiB; CPUs: %3; processes: %4\n"
-                           "- output: %5 MiB of stdout and stderr together (more is cut, `output_truncated`)\n"
-                           "- files back: %6 a run, %7 MiB each\n\n")
-                .arg(s.defaultTimeout.count())
-                .arg(mebibytes(s.memoryBytes))
-                .arg(s.cpus)
-                .arg(s.pidsLimit)
-                .arg(mebibytes(s.maxOutputBytes))
-                .arg(s.maxArtifacts)
-                .arg(mebibytes(s.maxArtifactBytes));
+    text +=
+        limits(s, QStringLiteral("## Limits\n\n"
+                                 "- time: %1 s unless the call gives `timeout` (at most 3600)\n"
+                                 "- memory: %2 MiB; CPUs: %3; processes: %4\n"
+                                 "- output: %5 MiB of stdout and stderr together (more is cut, `output_truncated`)\n"
+                                 "- files back: %6 a run, %7 MiB each\n\n"));
     text += QStringLiteral(
         "## When it fails\n\n"
         "`stop_reason` says why the program stopped: `exit` (it ended; look at `exit_code` and `stderr`), `timeout`, "
@@ -163,16 +183,8 @@ QString chinese(const Facts &facts)
                        "推理的数字打印出来。\n\n"
                        "## 语言\n\n"
                        "| 语言 | 安装包用 | 预装 | 图表 |\n|---|---|---|---|\n");
-    QStringList sessionLanguages;
-    for (const Language &language : facts.languages) {
-        text += QStringLiteral("| `%1`（%2） | %3 | %4 | %5 |\n")
-                    .arg(language.name, language.displayName, language.packageManager,
-                         someOf(language.preinstalledLibraries, QStringLiteral("等另外 %1 个（get_language_details）")),
-                         language.visualization);
-        if (!language.sessionInterpreter.isEmpty()) {
-            sessionLanguages << language.displayName;
-        }
-    }
+    text += languageRows(facts, QStringLiteral("| `%1`（%2） | %3 | %4 | %5 |\n"),
+                         QStringLiteral("等另外 %1 个（get_language_details）"));
     text +=
         QStringLiteral("\n其他库：`libraries: [\"名称\", ...]` 会在代码运行前安装（版本按包管理器的写法，例如 "
                        "`pandas==2.2.2`）。同一组库安装一次后会被保留：下一次用同一组库的调用会返回 "
@@ -181,7 +193,7 @@ QString chinese(const Facts &facts)
                        "`create_session`（语言、库）返回 `session_id`；把它传给 `execute_code`，/sandbox 中的文件会在"
                        "调用之间保留，%1 的变量也会保留。`upload_file` 和 `download_file` 传入传出文件；"
                        "`close_session` 删除会话。用会话把数据加载一次，再一步一步分析。\n\n")
-            .arg(sessionLanguages.join(QStringLiteral("、")));
+            .arg(keepingVariables(facts).join(QStringLiteral("、")));
     text += QStringLiteral(
         "## 图表和表格\n\n"
         "用 matplotlib（包括通过 seaborn 和 pandas）、plotly、ggplot2、lattice 和 R 基础绘图画的图会被"
@@ -214,18 +226,11 @@ QString chinese(const Facts &facts)
                            "包括私有地址，都会被拒绝。\n\n")
                 .arg(s.networkAllow.text());
     }
-    text += QStringLiteral("## 限制\n\n"
-                           "- 时间：%1 秒，除非调用给出 `timeout`（最多 3600）\n"
-                           "- 内存：%2 MiB；CPU：%3；进程：%4\n"
-                           "- 输出：stdout 和 stderr 合计 %5 MiB（超出部分被截断，`output_truncated`）\n"
-                           "- 返回的文件：每次运行 %6 个，每个 %7 MiB\n\n")
-                .arg(s.defaultTimeout.count())
-                .arg(mebibytes(s.memoryBytes))
-                .arg(s.cpus)
-                .arg(s.pidsLimit)
-                .arg(mebibytes(s.maxOutputBytes))
-                .arg(s.maxArtifacts)
-                .arg(mebibytes(s.maxArtifactBytes));
+    text += limits(s, QStringLiteral("## 限制\n\n"
+                                     "- 时间：%1 秒，除非调用给出 `timeout`（最多 3600）\n"
+                                     "- 内存：%2 MiB；CPU：%3；进程：%4\n"
+                                     "- 输出：stdout 和 stderr 合计 %5 MiB（超出部分被截断，`output_truncated`）\n"
+                                     "- 返回的文件：每次运行 %6 个，每个 %7 MiB\n\n"));
     text +=
         QStringLiteral("## 失败时\n\n"
                        "`stop_reason` 说明程序为什么停止：`exit`（程序自己结束；看 `exit_code` 和 `stderr`）、"
