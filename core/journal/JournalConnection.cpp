@@ -174,6 +174,17 @@ Result<void> JournalConnection::write(const std::function<Result<void>()> &work)
     return last;
 }
 
+JournalConnection::Snapshot::Snapshot(JournalConnection &connection)
+    : m_connection(connection), m_begun(connection.exec(QStringLiteral("BEGIN")).ok())
+{}
+
+JournalConnection::Snapshot::~Snapshot()
+{
+    if (m_begun) {
+        (void)m_connection.exec(QStringLiteral("COMMIT")); // nothing was written: this only ends the snapshot
+    }
+}
+
 Result<qint64> JournalConnection::nextSeq()
 {
     // Bumped inside the writer's IMMEDIATE transaction: sequence numbers grow in commit order across processes, so

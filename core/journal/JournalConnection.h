@@ -41,6 +41,23 @@ public:
     /// whole transaction is rolled back and tried again a few times. `work` must be safe to repeat.
     Result<void> write(const std::function<Result<void>()> &work);
 
+    /// A read transaction for as long as it lives: every query on the connection meanwhile sees the journal as it was
+    /// at the first one (WAL keeps that snapshot while other processes commit), so a run's row and its children
+    /// (artifacts, saved results, the MCP exchange) read together always agree. Without it each query sees the latest
+    /// commit, and a run read while its end is being written can come out half old, half new.
+    class Snapshot final
+    {
+    public:
+        explicit Snapshot(JournalConnection &connection);
+        ~Snapshot();
+        Snapshot(const Snapshot &) = delete;
+        Snapshot &operator=(const Snapshot &) = delete;
+
+    private:
+        JournalConnection &m_connection;
+        bool m_begun = false;
+    };
+
     /// A prepared query with `values` bound in order, executed. Errors carry `what`.
     Result<QSqlQuery> exec(const QString &sql, std::initializer_list<QVariant> values = {});
     Result<QSqlQuery> exec(const QString &sql, const QVariantList &values);

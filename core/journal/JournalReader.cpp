@@ -293,6 +293,7 @@ Result<JournalRun> JournalReader::run(const QString &id) const
         return notFound;
     }
     JournalConnection &db = **connection;
+    const JournalConnection::Snapshot snapshot(db);
     JournalRun run;
     {
         auto query =
@@ -411,6 +412,7 @@ Result<JournalRunUpdate> JournalReader::runSince(const QString &id, qint64 stdou
         return notFound;
     }
     JournalConnection &db = **connection;
+    const JournalConnection::Snapshot snapshot(db);
     JournalRunUpdate update;
     {
         // The output columns are blobs (the recorder appends as blobs): length and substr count bytes.

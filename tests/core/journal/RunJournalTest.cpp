@@ -1116,3 +1116,31 @@ TEST_F(RunJournalTest, theHostsRunsReachedAreCountedOncePerRunTopFirstAndAFollow
     EXPECT_FALSE(offline->run.hasNetwork());
     EXPECT_TRUE(offline->run.networkConnections().isEmpty());
 }
+
+// A reader's snapshot (JournalConnection::Snapshot) sees the journal as one state while another connection commits:
+// what JournalReader::run reads of a run — its row, its saved results, its exchange — always agrees, even while the
+// run's end is being written (a run read half before and half after its end showed saved results without the folders
+// it had, once in the SDK's shared-folder test).
+TEST_F(RunJournalTest, aSnapshotReadsOneStateWhileAnotherConnectionCommits)
+{
+    JournalConnection writer(path());
+    ASSERT_TRUE(writer.open());
+    ASSERT_TRUE(writer.exec(QStringLiteral("INSERT INTO runs (id, seq, status, owner, started_at) VALUES "
+                                           "('r', 0, 'running', 'elsewhere:1:1', 0)")));
+    JournalConnection reader(path());
+    ASSERT_TRUE(reader.open());
+    const auto status = [&] {
+        auto query = reader.exec(QStringLiteral("SELECT status FROM runs WHERE id = 'r'"));
+        return query && query->next() ? query->value(0).toString() : QString();
+    };
+    {
+        const JournalConnection::Snapshot snapshot(reader);
+        EXPECT_EQ(status(), QStringLiteral("running"));
+        ASSERT_TRUE(writer.write([&]() -> Result<void> {
+            auto updated = writer.exec(QStringLiteral("UPDATE runs SET status = 'finished' WHERE id = 'r'"));
+            return updated ? Result<void>{} : Result<void>(updated.error());
+        }));
+        EXPECT_EQ(status(), QStringLiteral("running")) << "the snapshot's state, not the commit after it";
+    }
+    EXPECT_EQ(status(), QStringLiteral("finished"));
+}
