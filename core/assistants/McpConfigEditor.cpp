@@ -1,5 +1,6 @@
 #include "assistants/McpConfigEditor.h"
 
+#include "assistants/ConfigText.h"
 #include "assistants/McpTomlEditor.h"
 #include "assistants/McpYamlEditor.h"
 
@@ -213,25 +214,6 @@ std::string render(const Json &value, const std::string &indent, const Layout &l
     return result;
 }
 
-/// `value` on one line, with a space after each colon and comma as such files are written by hand.
-std::string compact(const Json &value)
-{
-    if (!value.is_structured() || value.empty()) {
-        return value.dump();
-    }
-    std::string result(1, value.is_object() ? '{' : '[');
-    for (auto item = value.begin(); item != value.end(); ++item) {
-        if (item != value.begin()) {
-            result += ", ";
-        }
-        if (value.is_object()) {
-            result += Json(item.key()).dump() + ": ";
-        }
-        result += compact(item.value());
-    }
-    return result + (value.is_object() ? '}' : ']');
-}
-
 using Problem = McpConfigEditor::Problem;
 /// A value, or the problem that stops the change.
 template <typename T>
@@ -262,7 +244,7 @@ void insertMember(std::string &text, const ObjectSpan &object, const std::string
     if (!object.members.empty()) {
         const Member &first = object.members.front();
         if (!startsLine(text, first.keyStart)) { // all on one line: so is ours
-            text.insert(object.members.back().valueEnd, ", " + member + compact(value));
+            text.insert(object.members.back().valueEnd, ", " + member + ConfigText::compactJson(value));
             return;
         }
         const std::string indent = lineIndent(text, first.keyStart);
@@ -303,11 +285,6 @@ void eraseMember(std::string &text, const ObjectSpan &object, size_t index)
 McpConfigEditor::McpConfigEditor(Format format) : m_format(std::move(format)) {}
 
 namespace {
-
-bool isBlank(const std::string &text)
-{
-    return text.find_first_not_of(" \t\r\n") == npos;
-}
 
 /// `text` with each comma that only white space and comments part from a closing bracket blanked (Zed's and VS Code's
 /// settings allow them; nlohmann::json does not): the same length, so what is found in it is where it is in `text`.
@@ -381,6 +358,23 @@ Error errorOf(const Problem &problem)
     return Error{McpConfigEditor::describe(problem), ErrorCode::BadRequest};
 }
 
+/// `checked` as a Result: its value, or its problem as the error.
+template <typename T>
+Result<T> resultOf(const Checked<T> &checked)
+{
+    if (const Problem *problem = problemOf(checked)) {
+        return errorOf(*problem);
+    }
+    return std::get<T>(checked);
+}
+
+/// What nlohmann::json parses and the scanner walks: `source`, with its trailing commas blanked where `format` allows
+/// them.
+std::string readableText(const std::string &source, const McpConfigEditor::Format &format)
+{
+    return format.trailingCommas ? withoutTrailingCommas(source) : source;
+}
+
 } // namespace
 
 QString McpConfigEditor::describe(const Problem &problem)
@@ -429,14 +423,9 @@ QString McpConfigEditor::describe(const Problem &problem)
 
 Result<QByteArray> McpConfigEditor::withEntry(const QByteArray &text, const QString &name, const Json &entry) const
 {
-    const std::variant<QByteArray, Problem> result =
-        m_format.toml   ? McpTomlEditor::withEntry(text, m_format.serversKey, name, entry)
-        : m_format.yaml ? McpYamlEditor::withEntry(text, shapeOf(m_format), name, entry)
-                        : changed(text, name, entry);
-    if (const Problem *problem = problemOf(result)) {
-        return errorOf(*problem);
-    }
-    return std::get<QByteArray>(result);
+    return resultOf(m_format.toml   ? McpTomlEditor::withEntry(text, m_format.serversKey, name, entry)
+                    : m_format.yaml ? McpYamlEditor::withEntry(text, shapeOf(m_format), name, entry)
+                                    : changed(text, name, entry));
 }
 
 std::optional<McpConfigEditor::Problem> McpConfigEditor::problem(const QByteArray &text, const QString &name) const
@@ -457,11 +446,11 @@ std::variant<QByteArray, McpConfigEditor::Problem> McpConfigEditor::changed(cons
     const std::string source = text.toStdString();
     const std::string serversKey = m_format.serversKey.toStdString();
     const std::string ourName = name.toStdString();
-    if (isBlank(source)) {
+    if (ConfigText::isBlank(source)) {
         const Json document = {{serversKey, {{ourName, entry}}}};
         return QByteArray::fromStdString(render(document, "", Layout()) + "\n");
     }
-    const std::string readable = m_format.trailingCommas ? withoutTrailingCommas(source) : source;
+    const std::string readable = readableText(source, m_format);
     const Checked<Json> document = parse(readable, m_format.allowComments);
     if (const Problem *problem = problemOf(document)) {
         return *problem;
@@ -499,7 +488,7 @@ std::variant<QByteArray, McpConfigEditor::Problem> McpConfigEditor::changed(cons
     }
     const std::string value = startsLine(source, ourMember->keyStart)
                                   ? render(entry, lineIndent(source, ourMember->keyStart), layout)
-                                  : compact(entry);
+                                  : ConfigText::compactJson(entry);
     result.replace(ourMember->valueStart, ourMember->valueEnd - ourMember->valueStart, value);
     return QByteArray::fromStdString(result);
 }
@@ -509,25 +498,17 @@ Result<QByteArray> McpConfigEditor::withoutEntry(const QByteArray &text, const Q
 {
     if (m_format.toml) {
         // TOML has no servers object to remove: our table's header makes it.
-        const std::variant<QByteArray, Problem> result = McpTomlEditor::withoutEntry(text, m_format.serversKey, name);
-        if (const Problem *problem = problemOf(result)) {
-            return errorOf(*problem);
-        }
-        return std::get<QByteArray>(result);
+        return resultOf(McpTomlEditor::withoutEntry(text, m_format.serversKey, name));
     }
     if (m_format.yaml) {
-        const std::variant<QByteArray, Problem> result =
-            McpYamlEditor::withoutEntry(text, shapeOf(m_format), name, emptyServers == ServersObject::RemoveWhenEmpty);
-        if (const Problem *problem = problemOf(result)) {
-            return errorOf(*problem);
-        }
-        return std::get<QByteArray>(result);
+        return resultOf(
+            McpYamlEditor::withoutEntry(text, shapeOf(m_format), name, emptyServers == ServersObject::RemoveWhenEmpty));
     }
     const std::string source = text.toStdString();
-    if (isBlank(source)) {
+    if (ConfigText::isBlank(source)) {
         return text;
     }
-    const std::string readable = m_format.trailingCommas ? withoutTrailingCommas(source) : source;
+    const std::string readable = readableText(source, m_format);
     const Checked<Json> document = parse(readable, m_format.allowComments);
     if (const Problem *problem = problemOf(document)) {
         return errorOf(*problem);
@@ -569,36 +550,26 @@ bool McpConfigEditor::hasServers(const QByteArray &text) const
         return McpYamlEditor::hasServers(text, shapeOf(m_format));
     }
     const std::string source = text.toStdString();
-    if (isBlank(source)) {
+    if (ConfigText::isBlank(source)) {
         return false;
     }
-    const Checked<Json> document =
-        parse(m_format.trailingCommas ? withoutTrailingCommas(source) : source, m_format.allowComments);
+    const Checked<Json> document = parse(readableText(source, m_format), m_format.allowComments);
     return !problemOf(document) && std::get<Json>(document).contains(m_format.serversKey.toStdString());
 }
 
 Result<std::optional<Json>> McpConfigEditor::entry(const QByteArray &text, const QString &name) const
 {
     if (m_format.toml) {
-        const auto result = McpTomlEditor::entry(text, m_format.serversKey, name);
-        if (const Problem *problem = problemOf(result)) {
-            return errorOf(*problem);
-        }
-        return std::get<std::optional<Json>>(result);
+        return resultOf(McpTomlEditor::entry(text, m_format.serversKey, name));
     }
     if (m_format.yaml) {
-        const auto result = McpYamlEditor::entry(text, shapeOf(m_format), name);
-        if (const Problem *problem = problemOf(result)) {
-            return errorOf(*problem);
-        }
-        return std::get<std::optional<Json>>(result);
+        return resultOf(McpYamlEditor::entry(text, shapeOf(m_format), name));
     }
     const std::string source = text.toStdString();
-    if (isBlank(source)) {
+    if (ConfigText::isBlank(source)) {
         return std::optional<Json>();
     }
-    const Checked<Json> parsed =
-        parse(m_format.trailingCommas ? withoutTrailingCommas(source) : source, m_format.allowComments);
+    const Checked<Json> parsed = parse(readableText(source, m_format), m_format.allowComments);
     if (const Problem *problem = problemOf(parsed)) {
         return errorOf(*problem);
     }

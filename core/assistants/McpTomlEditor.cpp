@@ -1,5 +1,7 @@
 #include "assistants/McpTomlEditor.h"
 
+#include "assistants/ConfigText.h"
+
 #include <algorithm>
 #include <sstream>
 #include <string>
@@ -9,12 +11,6 @@
 namespace sandbox::McpTomlEditor {
 
 namespace {
-
-bool isBlank(const std::string &text)
-{
-    return std::all_of(text.begin(), text.end(),
-                       [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; });
-}
 
 std::variant<toml::table, Problem> parse(const std::string &text)
 {
@@ -268,20 +264,15 @@ std::variant<Located, Problem> locate(const std::string &text, const QString &se
     return located;
 }
 
-std::string lineEnding(const std::string &text)
-{
-    return text.find("\r\n") != std::string::npos ? "\r\n" : "\n";
-}
-
 } // namespace
 
 std::variant<QByteArray, Problem> withEntry(const QByteArray &text, const QString &serversKey, const QString &name,
                                             const Json &entry)
 {
     const std::string source = text.toStdString();
-    const std::string eol = lineEnding(source);
+    const std::string eol = ConfigText::lineEnding(source);
     const std::string ourBlock = block(serversKey.toStdString(), name.toStdString(), entry, eol);
-    if (isBlank(source)) {
+    if (ConfigText::isBlank(source)) {
         return QByteArray::fromStdString(ourBlock);
     }
     auto located = locate(source, serversKey, name);
@@ -319,7 +310,7 @@ std::variant<QByteArray, Problem> withoutEntry(const QByteArray &text, const QSt
     std::string result = source;
     size_t begin = ours.span.begin;
     // The blank line before it.
-    const std::string eol = lineEnding(source);
+    const std::string eol = ConfigText::lineEnding(source);
     if (begin >= 2 * eol.size() && source.compare(begin - 2 * eol.size(), 2 * eol.size(), eol + eol) == 0) {
         begin -= eol.size();
     }

@@ -1,5 +1,7 @@
 #include "assistants/McpYamlEditor.h"
 
+#include "assistants/ConfigText.h"
+
 #include <algorithm>
 #include <regex>
 #include <string>
@@ -58,16 +60,6 @@ private:
     const std::string &m_text;
     std::vector<size_t> m_starts;
 };
-
-std::string lineEnding(const std::string &text)
-{
-    return text.find("\r\n") != npos ? "\r\n" : "\n";
-}
-
-bool isBlank(const std::string &text)
-{
-    return text.find_first_not_of(" \t\r\n") == npos;
-}
 
 Problem notLocatable(const std::string &key)
 {
@@ -158,47 +150,23 @@ std::string scalarText(const std::string &text)
     return Json(text).dump();
 }
 
-/// `value` as JSON on one line, a space after each colon and comma: a YAML flow collection.
-std::string flowText(const Json &value)
-{
-    if (!value.is_structured() || value.empty()) {
-        return value.dump();
-    }
-    std::string out(1, value.is_object() ? '{' : '[');
-    for (auto item = value.begin(); item != value.end(); ++item) {
-        out += item == value.begin() ? "" : ", ";
-        out += value.is_object() ? Json(item.key()).dump() + ": " : "";
-        out += flowText(item.value());
-    }
-    return out + (value.is_object() ? '}' : ']');
-}
-
 std::string valueText(const Json &value)
 {
-    return value.is_string() ? scalarText(value.get<std::string>()) : flowText(value); // arrays in flow style
+    return value.is_string() ? scalarText(value.get<std::string>())
+                             : ConfigText::compactJson(value); // arrays in flow style
 }
 
-/// `key`: `value` as block YAML, each line starting with `indent`, nested mappings `unit` deeper.
-void appendMember(std::string &out, const std::string &indent, const std::string &key, const Json &value,
-                  const std::string &unit, const std::string &eol)
+/// `key`: `value` as block YAML (a mapping's entry), each line starting with `indent`, nested mappings `unit` deeper.
+std::string memberText(const std::string &indent, const std::string &key, const Json &value, const std::string &unit,
+                       const std::string &eol)
 {
-    out += indent + scalarText(key) + ":";
-    if (value.is_object() && !value.empty()) {
-        out += eol;
-        for (const auto &[member, inner] : value.items()) {
-            appendMember(out, indent + unit, member, inner, unit, eol);
-        }
-        return;
+    if (!value.is_object() || value.empty()) {
+        return indent + scalarText(key) + ": " + valueText(value) + eol;
     }
-    out += " " + valueText(value) + eol;
-}
-
-/// A mapping's entry `name`: `entry`, at `indent`.
-std::string mappingEntry(const std::string &indent, const std::string &name, const Json &entry, const std::string &unit,
-                         const std::string &eol)
-{
-    std::string out;
-    appendMember(out, indent, name, entry, unit, eol);
+    std::string out = indent + scalarText(key) + ":" + eol;
+    for (const auto &[member, inner] : value.items()) {
+        out += memberText(indent + unit, member, inner, unit, eol);
+    }
     return out;
 }
 
@@ -208,7 +176,7 @@ std::string sequenceItem(const std::string &indent, const Json &entry, const std
     std::string out;
     const std::string keys = indent + "  ";
     for (const auto &[member, value] : entry.items()) {
-        appendMember(out, keys, member, value, unit, eol);
+        out += memberText(keys, member, value, unit, eol);
     }
     return out.replace(indent.size(), 2, "- ");
 }
@@ -436,15 +404,15 @@ std::variant<QByteArray, Problem> withEntry(const QByteArray &text, const Shape 
                                             const Json &wanted)
 {
     const std::string source = text.toStdString();
-    const std::string eol = lineEnding(source);
+    const std::string eol = ConfigText::lineEnding(source);
     const std::string ourName = name.toStdString();
     const bool sequence = !shape.nameKey.isEmpty();
     const Json entry = sequence ? itemOf(shape, ourName, wanted) : wanted;
     const auto block = [&](const std::string &indent, const std::string &unit) {
-        return sequence ? sequenceItem(indent, entry, unit, eol) : mappingEntry(indent, ourName, entry, unit, eol);
+        return sequence ? sequenceItem(indent, entry, unit, eol) : memberText(indent, ourName, entry, unit, eol);
     };
     const std::string servers = scalarText(shape.serversKey.toStdString()) + ":" + eol;
-    if (isBlank(source)) {
+    if (ConfigText::isBlank(source)) {
         return QByteArray::fromStdString(servers + block("  ", "  "));
     }
     auto located = locate(source, shape, ourName);
@@ -460,7 +428,7 @@ std::variant<QByteArray, Problem> withEntry(const QByteArray &text, const Shape 
         if (at.flow) {
             const Json flow = sequence ? Json::array({entry}) : Json::object({{ourName, entry}});
             return QByteArray::fromStdString(
-                result.replace(at.flowBegin, at.flowEndPos - at.flowBegin, flowText(flow)));
+                result.replace(at.flowBegin, at.flowEndPos - at.flowBegin, ConfigText::compactJson(flow)));
         }
         // Replaced where it is, indented as it was.
         const Lines lines(source);
@@ -471,7 +439,8 @@ std::variant<QByteArray, Problem> withEntry(const QByteArray &text, const Shape 
     if (at.flow) {
         // An empty "{}" or "[]" takes the entry as JSON, on its line.
         const Json flow = sequence ? Json::array({entry}) : Json::object({{ourName, entry}});
-        return QByteArray::fromStdString(result.replace(at.flowBegin, at.flowEndPos - at.flowBegin, flowText(flow)));
+        return QByteArray::fromStdString(
+            result.replace(at.flowBegin, at.flowEndPos - at.flowBegin, ConfigText::compactJson(flow)));
     }
     const std::string indent = at.serversFound ? at.childIndent : "  ";
     std::string insertion = (at.serversFound ? "" : servers) + block(indent, at.unit);
@@ -511,7 +480,7 @@ std::variant<QByteArray, Problem> withoutEntry(const QByteArray &text, const Sha
 std::variant<std::optional<Json>, Problem> entry(const QByteArray &text, const Shape &shape, const QString &name)
 {
     const std::string source = text.toStdString();
-    if (isBlank(source)) {
+    if (ConfigText::isBlank(source)) {
         return std::optional<Json>();
     }
     auto located = locate(source, shape, name.toStdString());
@@ -525,7 +494,7 @@ std::variant<std::optional<Json>, Problem> entry(const QByteArray &text, const S
 bool hasServers(const QByteArray &text, const Shape &shape)
 {
     const std::string source = text.toStdString();
-    if (isBlank(source)) {
+    if (ConfigText::isBlank(source)) {
         return false;
     }
     auto located = locate(source, shape, {});
