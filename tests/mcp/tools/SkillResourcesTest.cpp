@@ -42,15 +42,6 @@ protected:
 
     QJsonObject reply(const QByteArray &message) { return replyTo(dispatcher, message).object(); }
     QJsonObject result(const QByteArray &message) { return reply(message).value(QStringLiteral("result")).toObject(); }
-    QJsonObject initialize()
-    {
-        return result(request(0, QStringLiteral("initialize"),
-                              QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-11-25")},
-                                          {QStringLiteral("capabilities"), QJsonObject()},
-                                          {QStringLiteral("clientInfo"),
-                                           QJsonObject{{QStringLiteral("name"), QStringLiteral("t")},
-                                                       {QStringLiteral("version"), QStringLiteral("1")}}}}));
-    }
     QString read(const QString &uri)
     {
         return result(request(9, QStringLiteral("resources/read"), QJsonObject{{QStringLiteral("uri"), uri}}))
@@ -70,7 +61,8 @@ protected:
 
 TEST_F(SkillResourcesTest, theExtensionIsAdvertisedAndSkillsListedWithADigestOfWhatIsRead)
 {
-    const QJsonObject capabilities = initialize().value(QStringLiteral("capabilities")).toObject();
+    const QJsonObject capabilities =
+        result(initializeRequest(0, QStringLiteral("2025-11-25"))).value(QStringLiteral("capabilities")).toObject();
     EXPECT_TRUE(
         capabilities.value(QStringLiteral("extensions")).toObject().value(SkillResources::kExtension).isObject());
 
@@ -109,7 +101,7 @@ TEST_F(SkillResourcesTest, theExtensionIsAdvertisedAndSkillsListedWithADigestOfW
 
 TEST_F(SkillResourcesTest, getAnswersTheSkillOrInvalidParamsAndThe2026RevisionGetsCachingHints)
 {
-    initialize();
+    initializeSession(dispatcher);
     const QJsonObject got =
         result(request(1, QStringLiteral("skills/get"), QJsonObject{{QStringLiteral("uri"), kSkill}}));
     EXPECT_EQ(got.value(QStringLiteral("skill")).toObject().value(QStringLiteral("uri")).toString(), kSkill);
@@ -141,7 +133,7 @@ TEST_F(SkillResourcesTest, getAnswersTheSkillOrInvalidParamsAndThe2026RevisionGe
 // the limits of the settings; both languages have the same sections.
 TEST_F(SkillResourcesTest, theSkillIsMadeFromTheLanguageRegistryInEnglishAndChinese)
 {
-    initialize();
+    initializeSession(dispatcher);
     const QString english = read(kSkill);
     const QString chinese = read(QStringLiteral("skill://llm-sandbox-zh/SKILL.md"));
     for (const Language &language : LanguageRegistry::instance().languages()) {
