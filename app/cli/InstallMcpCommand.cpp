@@ -308,9 +308,7 @@ int installMcpCommand(const QStringList &arguments)
     }
     if (!assistant->editsFile()) {
         // Its settings are its own database: the JSON to paste on stdout, where to paste it on stderr.
-        const nlohmann::ordered_json snippet = {{assistant->serversKey().toStdString(),
-                                                 {{McpServerEntry::kName.toStdString(), entry->toJson(*assistant)}}}};
-        out() << QString::fromStdString(snippet.dump(2)) << Qt::endl;
+        out() << QString::fromUtf8(McpServerEntry::inServers(*assistant, entry->toJson(*assistant))) << Qt::endl;
         err() << InstallMcpCommand::tr("%1 keeps its servers in its own settings, which llm-sandbox does not edit. In "
                                        "Cherry Studio open Settings → MCP Servers → Add Server → Import from JSON, "
                                        "paste the JSON above and confirm.")

@@ -136,11 +136,24 @@ nlohmann::ordered_json McpServerEntry::toMaskedJson(const AssistantClient &clien
     return render(client.entryStyle(), QByteArray(8, '*'));
 }
 
+namespace {
+
+QByteArray document(const QString &serversKey, const nlohmann::ordered_json &entry)
+{
+    const nlohmann::ordered_json servers = {{serversKey.toStdString(), {{McpServerEntry::kName.toStdString(), entry}}}};
+    return QByteArray::fromStdString(servers.dump(2));
+}
+
+} // namespace
+
+QByteArray McpServerEntry::inServers(const AssistantClient &client, const nlohmann::ordered_json &entry)
+{
+    return document(client.serversKey(), entry);
+}
+
 QByteArray McpServerEntry::genericSnippet() const
 {
-    const nlohmann::ordered_json snippet = {
-        {"mcpServers", {{kName.toStdString(), render(AssistantClient::commonStyle(), m_token)}}}};
-    return QByteArray::fromStdString(snippet.dump(2)) + '\n';
+    return document(QStringLiteral("mcpServers"), render(AssistantClient::commonStyle(), m_token)) + '\n';
 }
 
 } // namespace sandbox

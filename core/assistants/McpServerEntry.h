@@ -52,6 +52,9 @@ public:
     nlohmann::ordered_json toJson(const AssistantClient &client) const;
     /// The same with the token replaced by dots, for showing on screen.
     nlohmann::ordered_json toMaskedJson(const AssistantClient &client) const;
+    /// `entry` (toJson() or toMaskedJson() of `client`) under the client's servers key, as JSON indented by two:
+    /// {"SERVERS": {"llm-sandbox": entry}}, what a JSON file holds and what Cherry Studio's import takes.
+    static QByteArray inServers(const AssistantClient &client, const nlohmann::ordered_json &entry);
     /// A configuration for any other client: {"mcpServers": {"llm-sandbox": entry}} in the common (Claude Desktop,
     /// Cursor) form, with "type" so clients that need it know the transport.
     QByteArray genericSnippet() const;

@@ -37,9 +37,7 @@ QString entryText(const McpServerEntry &entry, const AssistantClient &client, bo
         auto table = McpConfigEditor(client.configFormat()).withEntry({}, McpServerEntry::kName, value);
         return table ? QString::fromUtf8(*table).trimmed() : table.error().message;
     }
-    const nlohmann::ordered_json shown = {
-        {client.serversKey().toStdString(), {{McpServerEntry::kName.toStdString(), value}}}};
-    return QString::fromStdString(shown.dump(2));
+    return QString::fromUtf8(McpServerEntry::inServers(client, value));
 }
 
 McpConfigFile fileOf(const AssistantClient &client)
